@@ -1,0 +1,267 @@
+/*
+ * Pacing.  Step k after the schedule's anchor is due at anchor + k *
+ * period on the monotonic clock, so timer jitter never accumulates.  A
+ * wakeup takes every step that is due, within a time slice; when the
+ * CPU cannot keep up, or the process was stopped, the debt is dropped
+ * and counted as an overrun, and the real-time factor shows the loss.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include <event2/event.h>
+
+#include "clock.h"
+#include "daemon.h"
+#include "log.h"
+#include "session.h"
+#include "sim.h"
+
+/* Most wall time one wakeup spends stepping on schedule. */
+#define CLOCK_SLICE_NS 20000000LL
+
+/* Most wall time one wakeup spends stepping at maximum speed. */
+#define CLOCK_MAX_SLICE_NS 5000000LL
+
+/* A debt larger than this is dropped at once. */
+#define CLOCK_MAX_BEHIND_NS 100000000LL
+
+/* The real-time factor is measured over windows this long. */
+#define CLOCK_WINDOW_NS 1000000000LL
+
+struct clock {
+	struct daemon *d;
+	struct event *timer;
+	int running;
+	double speed;
+	int max;
+
+	int64_t anchor_ns;   /* wall time of the schedule's origin */
+	uint64_t done;       /* steps taken since the anchor */
+	double period_ns;    /* wall time per step */
+	unsigned api_every;  /* steps per API tick; 0: no tick */
+	unsigned api_phase;
+
+	int64_t window_ns;   /* start of the measuring window */
+	double window_sim;   /* simulated seconds in the window */
+	double rtf;
+	uint64_t overruns;
+};
+
+static void clock_tick(evutil_socket_t, short, void *);
+
+/* Nanoseconds on the monotonic clock. */
+static int64_t
+clock_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+struct clock *
+clock_create(struct daemon *d)
+{
+	struct clock *k;
+
+	k = calloc(1, sizeof(*k));
+	if (k == NULL)
+		fatal("out of memory");
+	k->d = d;
+	k->speed = 1;
+	k->timer = evtimer_new(d->base, clock_tick, k);
+	if (k->timer == NULL)
+		fatal("cannot create the pacing timer");
+	return k;
+}
+
+void
+clock_free(struct clock *k)
+{
+	if (k == NULL)
+		return;
+	event_free(k->timer);
+	free(k);
+}
+
+/* Start a new schedule (and measuring window) at now. */
+static void
+clock_anchor(struct clock *k, int64_t now)
+{
+	k->anchor_ns = now;
+	k->done = 0;
+	k->window_ns = now;
+	k->window_sim = 0;
+}
+
+/* Take the model's timestep and API rate. */
+static void
+clock_rates(struct clock *k)
+{
+	const struct sim_sizes *z = sim_sizes(k->d->sim);
+	double every;
+
+	k->period_ns = z->timestep * 1e9 / k->speed;
+	k->api_every = 0;
+	if (z->apirate >= 1) {
+		every = floor(1.0 / (z->apirate * z->timestep) + 0.5);
+		k->api_every = every < 1 ? 1 : (unsigned)every;
+	}
+	k->api_phase = 0;
+}
+
+/* Arm the timer for the next step that is due. */
+static void
+clock_arm(struct clock *k, int64_t now)
+{
+	struct timeval tv = { 0, 0 };
+	int64_t due, delta;
+
+	if (!k->running || !sim_loaded(k->d->sim))
+		return;
+	if (!k->max) {
+		due = k->anchor_ns + (int64_t)((double)(k->done + 1) *
+		    k->period_ns);
+		delta = due > now ? due - now : 0;
+		tv.tv_sec = (time_t)(delta / 1000000000LL);
+		tv.tv_usec = (suseconds_t)(delta % 1000000000LL / 1000);
+	}
+	evtimer_add(k->timer, &tv);
+}
+
+/* Take one step and fire the API tick when its period is complete. */
+static void
+clock_step(struct clock *k)
+{
+	char err[1100];
+
+	if (sim_step(k->d->sim, err, sizeof(err)) != 0)
+		return; /* logged by the sim; the data was reset */
+	k->done++;
+	k->window_sim += sim_sizes(k->d->sim)->timestep;
+	if (k->api_every != 0 && ++k->api_phase >= k->api_every) {
+		k->api_phase = 0;
+		sessions_api_tick(k->d);
+	}
+}
+
+/* Close the measuring window once it is long enough. */
+static void
+clock_measure(struct clock *k, int64_t now)
+{
+	int64_t span = now - k->window_ns;
+
+	if (span < CLOCK_WINDOW_NS)
+		return;
+	k->rtf = k->window_sim / ((double)span * 1e-9);
+	k->window_ns = now;
+	k->window_sim = 0;
+}
+
+/* Drop the schedule's debt: the next step is due one period from now. */
+static void
+clock_overrun(struct clock *k, int64_t now, uint64_t owed)
+{
+	k->overruns++;
+	log_debug("pacing: %llu steps behind, schedule restarted (%llu "
+	    "overruns)", (unsigned long long)owed,
+	    (unsigned long long)k->overruns);
+	k->anchor_ns = now;
+	k->done = 0;
+}
+
+static void
+clock_tick(evutil_socket_t fd, short events, void *arg)
+{
+	struct clock *k = arg;
+	int64_t now = clock_now_ns(), start = now, end;
+	int64_t owed;
+
+	if (k->max) {
+		end = now + CLOCK_MAX_SLICE_NS;
+		do
+			clock_step(k);
+		while ((now = clock_now_ns()) < end && k->running);
+	} else {
+		owed = (int64_t)floor((double)(now - k->anchor_ns) /
+		    k->period_ns) - (int64_t)k->done;
+		if ((double)owed * k->period_ns > CLOCK_MAX_BEHIND_NS) {
+			clock_overrun(k, now, (uint64_t)owed);
+			owed = 1;
+		}
+		while (owed-- > 0 && k->running) {
+			clock_step(k);
+			now = clock_now_ns();
+			if (now - start > CLOCK_SLICE_NS && owed > 0) {
+				clock_overrun(k, now, (uint64_t)owed);
+				break;
+			}
+		}
+	}
+	clock_measure(k, now);
+	clock_arm(k, now);
+}
+
+void
+clock_pause(struct clock *k)
+{
+	k->running = 0;
+	k->rtf = 0;
+	evtimer_del(k->timer);
+	/* Nobody waits for a tick that will not come. */
+	sessions_api_tick(k->d);
+}
+
+void
+clock_run(struct clock *k)
+{
+	int64_t now = clock_now_ns();
+
+	k->running = 1;
+	clock_anchor(k, now);
+	clock_arm(k, now);
+}
+
+int
+clock_running(const struct clock *k)
+{
+	return k->running;
+}
+
+void
+clock_set_speed(struct clock *k, double speed, int max)
+{
+	int64_t now = clock_now_ns();
+
+	k->max = max;
+	if (!max)
+		k->speed = speed;
+	if (sim_loaded(k->d->sim))
+		clock_rates(k);
+	clock_anchor(k, now);
+	clock_arm(k, now);
+}
+
+void
+clock_model_changed(struct clock *k)
+{
+	int64_t now = clock_now_ns();
+
+	clock_rates(k);
+	clock_anchor(k, now);
+	sessions_api_tick(k->d);
+	clock_arm(k, now);
+}
+
+void
+clock_status(const struct clock *k, struct clock_status *out)
+{
+	out->running = k->running;
+	out->speed = k->speed;
+	out->speed_max = k->max;
+	out->realtime_factor = k->running ? k->rtf : 0;
+	out->overruns = k->overruns;
+}

@@ -1,0 +1,42 @@
+/*
+ * Pacing: steps the simulation on an absolute monotonic schedule at the
+ * model's timestep divided by the speed factor, or as fast as possible,
+ * with bounded catch-up; measures the real-time factor; and fires the API
+ * tick every 1/apirate of simulated time.
+ */
+#ifndef HXD_CLOCK_H
+#define HXD_CLOCK_H
+
+#include <stdint.h>
+
+struct daemon;
+struct clock;
+
+struct clock_status {
+	int running;
+	double speed;           /* requested factor */
+	int speed_max;
+	double realtime_factor; /* simulated seconds per wall second, last ~1 s */
+	uint64_t overruns;      /* times the schedule was dropped to catch up */
+};
+
+/* Create the clock, paused. */
+struct clock *clock_create(struct daemon *d);
+
+/* Free the clock; NULL is fine. */
+void clock_free(struct clock *k);
+
+/* Pause (no stepping) or run. */
+void clock_pause(struct clock *k);
+void clock_run(struct clock *k);
+int clock_running(const struct clock *k);
+
+/* Set the speed factor, or max != 0 for as fast as possible. */
+void clock_set_speed(struct clock *k, double speed, int max);
+
+/* A model was loaded: take its timestep and API rate. */
+void clock_model_changed(struct clock *k);
+
+void clock_status(const struct clock *k, struct clock_status *out);
+
+#endif

@@ -1,0 +1,39 @@
+/*
+ * The daemon's shared context: what every module of haptixd reaches
+ * through the one pointer it is given.  There is one instance, owned by
+ * main(); one thread runs it all.
+ */
+#ifndef HXD_DAEMON_H
+#define HXD_DAEMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct event_base;
+struct options;
+struct sim;
+struct clock;
+struct server;
+
+#define DAEMON_TOKEN_MAX 4096
+#define DAEMON_MESSAGE_MAX 1000
+
+struct daemon {
+	struct event_base *base;
+	const struct options *opts;
+	struct sim *sim;
+	struct clock *clock;
+	struct server *server;
+	double started;                  /* monotonic seconds */
+
+	uint8_t token[DAEMON_TOKEN_MAX]; /* TCP clients present this */
+	size_t token_len;                /* 0: no token configured */
+
+	char message[DAEMON_MESSAGE_MAX + 1]; /* the mj_message on show */
+	uint64_t message_owner;          /* session that set it */
+};
+
+/* Seconds on the monotonic clock. */
+double daemon_now(void);
+
+#endif

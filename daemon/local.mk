@@ -1,0 +1,25 @@
+# haptixd.  Its logic is a convenience library shared by the daemon, the
+# tests and the fuzzers; main.c only starts it.
+noinst_LTLIBRARIES += libhaptixd.la
+libhaptixd_la_SOURCES = \
+	daemon/api.h daemon/api_admin.c daemon/api_native.c \
+	daemon/arena.c daemon/arena.h \
+	daemon/clock.c daemon/clock.h \
+	daemon/daemon.h \
+	daemon/dispatch.c daemon/dispatch.h \
+	daemon/log.c daemon/log.h \
+	daemon/modeldir.c daemon/modeldir.h \
+	daemon/options.c daemon/options.h \
+	daemon/result.h \
+	daemon/server.c daemon/server.h \
+	daemon/session.c daemon/session.h \
+	daemon/sim.c daemon/sim.h daemon/sim_internal.h \
+	daemon/sim_access.c daemon/sim_describe.c daemon/sim_describe.h
+libhaptixd_la_CFLAGS = $(AM_CFLAGS) $(LIBEVENT_CFLAGS) $(PROTOBUF_C_CFLAGS)
+libhaptixd_la_LIBADD = libhxwire.la $(LIBEVENT_LIBS) $(PROTOBUF_C_LIBS) \
+	$(MUJOCO_LIBS) -lm
+
+sbin_PROGRAMS += daemon/haptixd
+daemon_haptixd_SOURCES = daemon/main.c
+daemon_haptixd_CFLAGS = $(AM_CFLAGS) $(LIBEVENT_CFLAGS)
+daemon_haptixd_LDADD = libhaptixd.la

@@ -1,0 +1,127 @@
+/* Model directory confinement: see modeldir.h. */
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "modeldir.h"
+#include "options.h"
+#include "result.h"
+
+static char *modeldir_real[OPTIONS_MAX_MODEL_DIRS];
+static int modeldir_n;
+static char modeldir_text[OPTIONS_MAX_MODEL_DIRS * 128];
+
+void
+modeldir_init(const char *const *dirs, int n)
+{
+	size_t used = 0;
+	char *r;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		r = realpath(dirs[i], NULL);
+		if (r == NULL) {
+			log_warn("model directory %s: %s", dirs[i],
+			    strerror(errno));
+			continue;
+		}
+		modeldir_real[modeldir_n++] = r;
+		used += (size_t)snprintf(modeldir_text + used,
+		    sizeof(modeldir_text) - used, "%s%s", used ? ", " : "", r);
+		if (used >= sizeof(modeldir_text))
+			used = sizeof(modeldir_text) - 1;
+	}
+}
+
+const char *
+modeldir_list(void)
+{
+	return modeldir_n > 0 ? modeldir_text : "(none)";
+}
+
+/* Return 1 if real path p lies inside directory dir. */
+static int
+modeldir_inside(const char *p, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	if (strcmp(dir, "/") == 0)
+		return 1;
+	return strncmp(p, dir, n) == 0 && p[n] == '/';
+}
+
+/* Return 1 if real path p lies inside any model directory. */
+static int
+modeldir_allowed(const char *p)
+{
+	int i;
+
+	for (i = 0; i < modeldir_n; i++) {
+		if (modeldir_inside(p, modeldir_real[i]))
+			return 1;
+	}
+	return 0;
+}
+
+int
+modeldir_resolve(const char *path, char *out, size_t len, char *err,
+    size_t errlen)
+{
+	char cand[PATH_MAX * 2], *r;
+	int i, outside = 0;
+
+	if (*path == '\0') {
+		snprintf(err, errlen, "empty model path");
+		return RESULT_LOADFAILED;
+	}
+	/* Relative paths are tried in each directory in turn. */
+	for (i = 0; i < modeldir_n; i++) {
+		if (*path == '/')
+			snprintf(cand, sizeof(cand), "%s", path);
+		else
+			snprintf(cand, sizeof(cand), "%s/%s", modeldir_real[i],
+			    path);
+		r = realpath(cand, NULL);
+		if (r == NULL)
+			continue;
+		if (modeldir_allowed(r)) {
+			snprintf(out, len, "%s", r);
+			free(r);
+			return 0;
+		}
+		free(r);
+		outside = 1;
+	}
+	if (outside) {
+		snprintf(err, errlen, "%s is outside the model directories "
+		    "(%s)", path, modeldir_list());
+		return RESULT_DENIED;
+	}
+	snprintf(err, errlen, "no model %s in the model directories (%s)",
+	    path, modeldir_list());
+	return RESULT_LOADFAILED;
+}
+
+int
+modeldir_find(const char *name, char *out, size_t len)
+{
+	int i;
+
+	if (strchr(name, '/') != NULL || access(name, R_OK) == 0) {
+		snprintf(out, len, "%s", name);
+		return 0;
+	}
+	for (i = 0; i < modeldir_n; i++) {
+		snprintf(out, len, "%s/%s", modeldir_real[i], name);
+		if (access(out, R_OK) == 0)
+			return 0;
+	}
+	snprintf(out, len, "%s", name);
+	return -1;
+}

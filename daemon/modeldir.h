@@ -1,0 +1,28 @@
+/*
+ * The model directories: the only places a client may name a model file
+ * in.  Paths are resolved with symlinks followed before they are checked.
+ */
+#ifndef HXD_MODELDIR_H
+#define HXD_MODELDIR_H
+
+#include <stddef.h>
+
+/* Resolve and remember the directories; exits if none exists. */
+void modeldir_init(const char *const *dirs, int n);
+
+/*
+ * Resolve a path a client sent: relative to each directory in turn, or
+ * absolute.  Returns 0 with the real path in out, RESULT_DENIED when it
+ * leads outside every directory, RESULT_LOADFAILED when it does not
+ * exist; err says which.
+ */
+int modeldir_resolve(const char *path, char *out, size_t len, char *err,
+    size_t errlen);
+
+/* Find the file a command-line --model names: as given, else in the dirs. */
+int modeldir_find(const char *name, char *out, size_t len);
+
+/* The directories, joined by ", ", for messages. */
+const char *modeldir_list(void);
+
+#endif

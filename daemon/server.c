@@ -1,0 +1,276 @@
+/* Listeners and accept: see server.h. */
+#include "config.h"
+
+#include <errno.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <event2/event.h>
+#include <event2/listener.h>
+
+#include "address.h"
+#include "daemon.h"
+#include "dispatch.h"
+#include "log.h"
+#include "options.h"
+#include "server.h"
+#include "session.h"
+
+#define SERVER_MAX_LISTENERS 8
+#define SERVER_BACKLOG 128
+
+struct listener {
+	struct server *sv;
+	struct evconnlistener *ev;
+	struct event *retry;     /* re-enable after running out of fds */
+	enum session_transport transport;
+};
+
+struct server {
+	struct daemon *d;
+	struct listener l[SERVER_MAX_LISTENERS];
+	int n;
+	char unix_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+};
+
+static void server_accept_cb(struct evconnlistener *, evutil_socket_t,
+    struct sockaddr *, int, void *);
+static void server_error_cb(struct evconnlistener *, void *);
+static void server_retry_cb(evutil_socket_t, short, void *);
+
+struct server *
+server_create(struct daemon *d)
+{
+	struct server *sv;
+
+	sv = calloc(1, sizeof(*sv));
+	if (sv == NULL)
+		fatal("out of memory");
+	sv->d = d;
+	return sv;
+}
+
+/* Accept a client, or turn it away with a reason when over the limit. */
+static void
+server_accept_cb(struct evconnlistener *ev, evutil_socket_t fd,
+    struct sockaddr *sa, int salen, void *arg)
+{
+	struct listener *l = arg;
+	struct daemon *d = l->sv->d;
+	struct session *s;
+	char why[96];
+
+	s = session_create(d, fd, l->transport, sa, (socklen_t)salen);
+	if (sessions_count() > d->opts->max_clients) {
+		snprintf(why, sizeof(why), "too many clients (limit %d, "
+		    "--max-clients)", d->opts->max_clients);
+		dispatch_reject(s, DISPATCH_DENIED, why);
+		session_close_after_flush(s, why);
+	}
+}
+
+/* accept() failed: on EMFILE and friends, back off for a second. */
+static void
+server_error_cb(struct evconnlistener *ev, void *arg)
+{
+	struct listener *l = arg;
+	struct timeval tv = { 1, 0 };
+	int err = EVUTIL_SOCKET_ERROR();
+
+	log_warn("accept: %s; not accepting for a second",
+	    evutil_socket_error_to_string(err));
+	evconnlistener_disable(ev);
+	evtimer_add(l->retry, &tv);
+}
+
+static void
+server_retry_cb(evutil_socket_t fd, short events, void *arg)
+{
+	struct listener *l = arg;
+
+	evconnlistener_enable(l->ev);
+}
+
+/* Wrap a bound, listening socket in a libevent listener. */
+static int
+server_add(struct server *sv, int fd, enum session_transport transport,
+    char *err, size_t len)
+{
+	struct listener *l;
+
+	if (sv->n == SERVER_MAX_LISTENERS) {
+		close(fd);
+		snprintf(err, len, "too many listeners");
+		return -1;
+	}
+	l = &sv->l[sv->n];
+	l->sv = sv;
+	l->transport = transport;
+	l->ev = evconnlistener_new(sv->d->base, server_accept_cb, l,
+	    LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC, -1, fd);
+	l->retry = evtimer_new(sv->d->base, server_retry_cb, l);
+	if (l->ev == NULL || l->retry == NULL)
+		fatal("cannot create a listener");
+	evconnlistener_set_error_cb(l->ev, server_error_cb);
+	sv->n++;
+	return 0;
+}
+
+/* Return 1 if a server answers on the Unix socket at path. */
+static int
+server_unix_live(const struct sockaddr_un *sun)
+{
+	int fd, live;
+
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd == -1)
+		return 0;
+	live = connect(fd, (const struct sockaddr *)sun, sizeof(*sun)) == 0;
+	close(fd);
+	return live;
+}
+
+int
+server_listen_unix(struct server *sv, const char *path, char *err,
+    size_t len)
+{
+	struct sockaddr_un sun;
+	struct stat st;
+	char dir[sizeof(sun.sun_path)], *slash;
+	mode_t old;
+	int fd;
+
+	memset(&sun, 0, sizeof(sun));
+	sun.sun_family = AF_UNIX;
+	if (strlen(path) >= sizeof(sun.sun_path)) {
+		snprintf(err, len, "%s: path too long for a Unix socket", path);
+		return -1;
+	}
+	memcpy(sun.sun_path, path, strlen(path));
+
+	/* Create the socket's own directory (/run/haptixd) if need be. */
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (slash != NULL && slash != dir) {
+		*slash = '\0';
+		if (mkdir(dir, 0755) == 0)
+			log_info("created %s", dir);
+	}
+
+	if (lstat(path, &st) == 0) {
+		if (!S_ISSOCK(st.st_mode)) {
+			snprintf(err, len, "%s exists and is not a socket",
+			    path);
+			return -1;
+		}
+		if (server_unix_live(&sun)) {
+			snprintf(err, len, "another server is listening on %s",
+			    path);
+			return -1;
+		}
+		unlink(path);
+	}
+
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd == -1) {
+		snprintf(err, len, "socket: %s", strerror(errno));
+		return -1;
+	}
+	/* Created with mode 0660 from the start: no window for others. */
+	old = umask(0117);
+	if (bind(fd, (struct sockaddr *)&sun, sizeof(sun)) == -1) {
+		umask(old);
+		snprintf(err, len, "bind %s: %s", path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	umask(old);
+	if (chmod(path, 0660) == -1 || listen(fd, SERVER_BACKLOG) == -1) {
+		snprintf(err, len, "%s: %s", path, strerror(errno));
+		close(fd);
+		unlink(path);
+		return -1;
+	}
+	snprintf(sv->unix_path, sizeof(sv->unix_path), "%s", path);
+	return server_add(sv, fd, SESSION_UNIX, err, len);
+}
+
+int
+server_listen_tcp(struct server *sv, const char *spec, int have_token,
+    char *bound, size_t boundlen, char *err, size_t len)
+{
+	struct addrinfo hints, *res, *ai;
+	struct sockaddr_storage ss;
+	socklen_t sslen = sizeof(ss);
+	struct address a;
+	char host[NI_MAXHOST], port[NI_MAXSERV], why[256];
+	int fd, rc, one = 1;
+
+	if (address_parse_listen(spec, &a, why, sizeof(why)) != 0) {
+		snprintf(err, len, "--tcp %s: %s", spec, why);
+		return -1;
+	}
+	memset(&hints, 0, sizeof(hints));
+	hints.ai_family = AF_UNSPEC;
+	hints.ai_socktype = SOCK_STREAM;
+	hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
+	rc = getaddrinfo(a.host, a.port, &hints, &res);
+	if (rc != 0) {
+		snprintf(err, len, "--tcp %s: %s", spec, gai_strerror(rc));
+		return -1;
+	}
+	for (ai = res; ai != NULL; ai = ai->ai_next) {
+		if (!address_is_loopback(ai->ai_addr) && !have_token) {
+			snprintf(err, len, "refusing to listen on %s (not "
+			    "loopback) without --token-file", spec);
+			freeaddrinfo(res);
+			return -1;
+		}
+	}
+	ai = res;
+	fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC |
+	    SOCK_NONBLOCK, ai->ai_protocol);
+	if (fd == -1) {
+		snprintf(err, len, "socket: %s", strerror(errno));
+		freeaddrinfo(res);
+		return -1;
+	}
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (bind(fd, ai->ai_addr, ai->ai_addrlen) == -1 ||
+	    listen(fd, SERVER_BACKLOG) == -1 ||
+	    getsockname(fd, (struct sockaddr *)&ss, &sslen) == -1) {
+		snprintf(err, len, "--tcp %s: %s", spec, strerror(errno));
+		close(fd);
+		freeaddrinfo(res);
+		return -1;
+	}
+	freeaddrinfo(res);
+	getnameinfo((struct sockaddr *)&ss, sslen, host, sizeof(host), port,
+	    sizeof(port), NI_NUMERICHOST | NI_NUMERICSERV);
+	snprintf(bound, boundlen, strchr(host, ':') != NULL ? "tcp:[%s]:%s" :
+	    "tcp:%s:%s", host, port);
+	return server_add(sv, fd, SESSION_TCP, err, len);
+}
+
+void
+server_free(struct server *sv)
+{
+	int i;
+
+	if (sv == NULL)
+		return;
+	for (i = 0; i < sv->n; i++) {
+		evconnlistener_free(sv->l[i].ev);
+		event_free(sv->l[i].retry);
+	}
+	if (sv->unix_path[0] != '\0')
+		unlink(sv->unix_path);
+	free(sv);
+}

@@ -1,0 +1,31 @@
+/*
+ * Listeners: the Unix socket and TCP, accepting clients up to the limit.
+ */
+#ifndef HXD_SERVER_H
+#define HXD_SERVER_H
+
+#include <stddef.h>
+
+struct daemon;
+struct server;
+
+struct server *server_create(struct daemon *d);
+
+/*
+ * Listen on a Unix socket at path, mode 0660, replacing a stale socket
+ * but never a live server or another kind of file.
+ */
+int server_listen_unix(struct server *sv, const char *path, char *err,
+    size_t len);
+
+/*
+ * Listen on TCP at spec ([HOST:]PORT).  A non-loopback address needs a
+ * token (have_token).  bound receives "tcp:HOST:PORT" with the real port.
+ */
+int server_listen_tcp(struct server *sv, const char *spec, int have_token,
+    char *bound, size_t boundlen, char *err, size_t len);
+
+/* Close the listeners and remove the Unix socket; NULL is fine. */
+void server_free(struct server *sv);
+
+#endif

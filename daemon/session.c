@@ -1,0 +1,366 @@
+/*
+ * Client connections: framing on top of libevent's bufferevents, the
+ * session's life from accept to a deferred free, and the list of calls
+ * waiting for the API tick.
+ */
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <event2/buffer.h>
+#include <event2/bufferevent.h>
+#include <event2/event.h>
+
+#include "daemon.h"
+#include "dispatch.h"
+#include "frame.h"
+#include "log.h"
+#include "options.h"
+#include "session.h"
+
+/* Frames handled per wakeup before other clients get a turn. */
+#define SESSION_FRAMES_PER_WAKEUP 32
+
+/* How long a closing session may take to read its last answer. */
+#define SESSION_LINGER_SECONDS 5
+
+static struct session_list sessions = TAILQ_HEAD_INITIALIZER(sessions);
+static struct session_list waiters = TAILQ_HEAD_INITIALIZER(waiters);
+static int nsessions;
+static uint64_t next_session_id = 1;
+
+static void session_read_cb(struct bufferevent *, void *);
+static void session_write_cb(struct bufferevent *, void *);
+static void session_drain_cb(struct bufferevent *, void *);
+static void session_event_cb(struct bufferevent *, short, void *);
+static void session_resume_cb(evutil_socket_t, short, void *);
+static void session_free_cb(evutil_socket_t, short, void *);
+static void session_linger_cb(evutil_socket_t, short, void *);
+static void session_process(struct session *);
+static void session_describe_peer(struct session *, int,
+    const struct sockaddr *);
+
+/* Fill s->peer: uid and pid for Unix sockets, address:port for TCP. */
+static void
+session_describe_peer(struct session *s, int fd, const struct sockaddr *sa)
+{
+	char host[INET6_ADDRSTRLEN];
+	struct ucred cred;
+	socklen_t len = sizeof(cred);
+	const struct sockaddr_in *sin;
+	const struct sockaddr_in6 *sin6;
+
+	if (s->transport == SESSION_UNIX) {
+		if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0)
+			snprintf(s->peer, sizeof(s->peer), "unix uid %u pid %d",
+			    (unsigned)cred.uid, (int)cred.pid);
+		else
+			snprintf(s->peer, sizeof(s->peer), "unix");
+		return;
+	}
+	if (sa->sa_family == AF_INET6) {
+		sin6 = (const struct sockaddr_in6 *)(const void *)sa;
+		inet_ntop(AF_INET6, &sin6->sin6_addr, host, sizeof(host));
+		snprintf(s->peer, sizeof(s->peer), "tcp [%s]:%u", host,
+		    ntohs(sin6->sin6_port));
+	} else {
+		sin = (const struct sockaddr_in *)(const void *)sa;
+		inet_ntop(AF_INET, &sin->sin_addr, host, sizeof(host));
+		snprintf(s->peer, sizeof(s->peer), "tcp %s:%u", host,
+		    ntohs(sin->sin_port));
+	}
+}
+
+struct session *
+session_create(struct daemon *d, int fd, enum session_transport transport,
+    const struct sockaddr *sa, socklen_t salen)
+{
+	const struct options *o = d->opts;
+	struct session *s;
+	int one = 1;
+
+	(void)salen;
+	s = calloc(1, sizeof(*s));
+	if (s == NULL)
+		fatal("out of memory");
+	s->d = d;
+	s->id = next_session_id++;
+	s->state = SESSION_HELLO;
+	s->transport = transport;
+	session_describe_peer(s, fd, sa);
+	if (transport == SESSION_TCP)
+		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	evutil_make_socket_nonblocking(fd);
+
+	s->bev = bufferevent_socket_new(d->base, fd, BEV_OPT_CLOSE_ON_FREE);
+	s->resume_ev = event_new(d->base, -1, 0, session_resume_cb, s);
+	s->free_ev = event_new(d->base, -1, 0, session_free_cb, s);
+	s->linger_ev = evtimer_new(d->base, session_linger_cb, s);
+	if (s->bev == NULL || s->resume_ev == NULL || s->free_ev == NULL ||
+	    s->linger_ev == NULL)
+		fatal("out of memory");
+	bufferevent_setcb(s->bev, session_read_cb, NULL, session_event_cb, s);
+	/* Never buffer more than one largest frame of input. */
+	bufferevent_setwatermark(s->bev, EV_READ, 0,
+	    o->max_frame + FRAME_HEADER_SIZE + 65536);
+	bufferevent_enable(s->bev, EV_READ | EV_WRITE);
+
+	TAILQ_INSERT_TAIL(&sessions, s, entry);
+	nsessions++;
+	log_info("client %llu connected (%s)", (unsigned long long)s->id,
+	    s->peer);
+	return s;
+}
+
+int
+sessions_count(void)
+{
+	return nsessions;
+}
+
+uint8_t *
+session_reserve_frame(struct session *s, size_t len)
+{
+	struct evbuffer *out = bufferevent_get_output(s->bev);
+	struct evbuffer_iovec vec;
+
+	if (evbuffer_reserve_space(out, (ev_ssize_t)(len + FRAME_HEADER_SIZE),
+	    &vec, 1) != 1)
+		fatal("out of memory (%zu-byte frame)", len);
+	s->reserved = vec.iov_base;
+	frame_put_header(s->reserved, (uint32_t)len);
+	return s->reserved + FRAME_HEADER_SIZE;
+}
+
+void
+session_commit_frame(struct session *s, size_t len)
+{
+	struct evbuffer *out = bufferevent_get_output(s->bev);
+	struct evbuffer_iovec vec;
+	size_t queued;
+	char why[128];
+
+	vec.iov_base = s->reserved;
+	vec.iov_len = len + FRAME_HEADER_SIZE;
+	if (evbuffer_commit_space(out, &vec, 1) != 0)
+		fatal("cannot commit a frame to the output buffer");
+	s->reserved = NULL;
+	s->bytes_out += len + FRAME_HEADER_SIZE;
+	queued = evbuffer_get_length(out);
+	if (queued > s->d->opts->max_queued) {
+		snprintf(why, sizeof(why), "not reading its answers (%zu "
+		    "bytes queued, limit %zu)", queued, s->d->opts->max_queued);
+		session_close(s, why);
+	}
+}
+
+void
+session_send_frame(struct session *s, const void *payload, size_t len)
+{
+	memcpy(session_reserve_frame(s, len), payload, len);
+	session_commit_frame(s, len);
+}
+
+/* Read as many whole frames as allowed and hand each to dispatch. */
+static void
+session_process(struct session *s)
+{
+	struct evbuffer *in = bufferevent_get_input(s->bev);
+	uint8_t hdr[FRAME_HEADER_SIZE], *p;
+	static uint8_t empty[1];
+	size_t avail, plen;
+	int n;
+	char why[160];
+
+	for (n = 0; n < SESSION_FRAMES_PER_WAKEUP; n++) {
+		if (s->state != SESSION_HELLO && s->state != SESSION_READY)
+			return;
+		avail = evbuffer_get_length(in);
+		if (avail < FRAME_HEADER_SIZE)
+			return;
+		evbuffer_copyout(in, hdr, sizeof(hdr));
+		switch (frame_parse(hdr, avail, s->d->opts->max_frame, &plen)) {
+		case FRAME_INCOMPLETE:
+			return;
+		case FRAME_OVERSIZE:
+			snprintf(why, sizeof(why), "frame of %zu bytes exceeds "
+			    "the limit of %zu bytes", plen,
+			    s->d->opts->max_frame);
+			dispatch_reject(s, DISPATCH_BADPROTOCOL, why);
+			session_close_after_flush(s, why);
+			return;
+		case FRAME_READY:
+			break;
+		}
+		evbuffer_drain(in, FRAME_HEADER_SIZE);
+		p = plen == 0 ? empty : evbuffer_pullup(in, (ev_ssize_t)plen);
+		if (p == NULL)
+			fatal("out of memory (%zu-byte frame)", plen);
+		s->bytes_in += plen + FRAME_HEADER_SIZE;
+		dispatch_frame(s, p, plen);
+		evbuffer_drain(in, plen);
+	}
+	/* More may be waiting: give the others a turn first. */
+	event_active(s->resume_ev, EV_TIMEOUT, 0);
+}
+
+static void
+session_read_cb(struct bufferevent *bev, void *arg)
+{
+	session_process(arg);
+}
+
+static void
+session_resume_cb(evutil_socket_t fd, short events, void *arg)
+{
+	session_process(arg);
+}
+
+/* While closing, discard what the client still sends. */
+static void
+session_drain_cb(struct bufferevent *bev, void *arg)
+{
+	struct evbuffer *in = bufferevent_get_input(bev);
+
+	evbuffer_drain(in, evbuffer_get_length(in));
+}
+
+/*
+ * While closing, once the last answer has left, shut down our side and
+ * wait for the client's end: closing with its bytes unread would reset
+ * the connection and could destroy the answer in flight.
+ */
+static void
+session_write_cb(struct bufferevent *bev, void *arg)
+{
+	struct session *s = arg;
+
+	if (s->state != SESSION_CLOSING ||
+	    evbuffer_get_length(bufferevent_get_output(bev)) != 0)
+		return;
+	shutdown(bufferevent_getfd(bev), SHUT_WR);
+	bufferevent_setcb(bev, session_drain_cb, NULL, session_event_cb, s);
+	bufferevent_enable(bev, EV_READ);
+}
+
+static void
+session_event_cb(struct bufferevent *bev, short events, void *arg)
+{
+	struct session *s = arg;
+	char why[160];
+
+	if (events & BEV_EVENT_EOF)
+		session_close(s, s->state == SESSION_CLOSING ? NULL :
+		    "closed by the client");
+	else if (events & BEV_EVENT_ERROR) {
+		snprintf(why, sizeof(why), "connection error: %s",
+		    evutil_socket_error_to_string(EVUTIL_SOCKET_ERROR()));
+		session_close(s, why);
+	}
+}
+
+static void
+session_linger_cb(evutil_socket_t fd, short events, void *arg)
+{
+	session_close(arg, "did not close its end in time");
+}
+
+void
+session_close_after_flush(struct session *s, const char *why)
+{
+	struct timeval tv = { SESSION_LINGER_SECONDS, 0 };
+
+	if (s->state == SESSION_CLOSING || s->state == SESSION_DEAD)
+		return;
+	if (s->state == SESSION_WAITING)
+		TAILQ_REMOVE(&waiters, s, wait_entry);
+	log_info("client %llu (%s): closing: %s", (unsigned long long)s->id,
+	    s->name[0] != '\0' ? s->name : s->peer, why);
+	s->state = SESSION_CLOSING;
+	bufferevent_disable(s->bev, EV_READ);
+	bufferevent_setcb(s->bev, NULL, session_write_cb, session_event_cb, s);
+	evtimer_add(s->linger_ev, &tv);
+	session_write_cb(s->bev, s);
+}
+
+void
+session_close(struct session *s, const char *why)
+{
+	struct daemon *d = s->d;
+
+	if (s->state == SESSION_DEAD)
+		return;
+	if (s->state == SESSION_WAITING)
+		TAILQ_REMOVE(&waiters, s, wait_entry);
+	if (why != NULL)
+		log_info("client %llu (%s) disconnected: %s",
+		    (unsigned long long)s->id, s->name[0] != '\0' ? s->name :
+		    s->peer, why);
+	s->state = SESSION_DEAD;
+	TAILQ_REMOVE(&sessions, s, entry);
+	nsessions--;
+	bufferevent_disable(s->bev, EV_READ | EV_WRITE);
+	event_del(s->resume_ev);
+	event_del(s->linger_ev);
+	/* HAPTIX clears a client's message when its connection closes. */
+	if (d->message_owner == s->id) {
+		d->message[0] = '\0';
+		d->message_owner = 0;
+	}
+	/* Free later: the caller may still be inside s's callbacks. */
+	event_active(s->free_ev, EV_TIMEOUT, 0);
+}
+
+static void
+session_free_cb(evutil_socket_t fd, short events, void *arg)
+{
+	struct session *s = arg;
+
+	bufferevent_free(s->bev);
+	event_free(s->resume_ev);
+	event_free(s->linger_ev);
+	event_free(s->free_ev);
+	free(s);
+}
+
+void
+session_wait_tick(struct session *s, uint64_t request_id, session_wait_fn fn)
+{
+	s->state = SESSION_WAITING;
+	s->wait_id = request_id;
+	s->wait_fn = fn;
+	TAILQ_INSERT_TAIL(&waiters, s, wait_entry);
+}
+
+void
+sessions_api_tick(struct daemon *d)
+{
+	struct session *s;
+
+	(void)d;
+	while ((s = TAILQ_FIRST(&waiters)) != NULL) {
+		TAILQ_REMOVE(&waiters, s, wait_entry);
+		s->state = SESSION_READY;
+		s->wait_fn(s, s->wait_id);
+		if (s->state == SESSION_READY)
+			event_active(s->resume_ev, EV_TIMEOUT, 0);
+	}
+}
+
+void
+sessions_close_all(void)
+{
+	struct session *s;
+
+	while ((s = TAILQ_FIRST(&sessions)) != NULL)
+		session_close(s, "the server is shutting down");
+}

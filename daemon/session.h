@@ -1,0 +1,94 @@
+/*
+ * One client connection: its buffers, identity, counters and the call it
+ * may be waiting on.  A session moves frames; it never touches MuJoCo and
+ * never decodes a message (dispatch does).
+ */
+#ifndef HXD_SESSION_H
+#define HXD_SESSION_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/queue.h>
+#include <sys/socket.h>
+
+struct bufferevent;
+struct event;
+struct daemon;
+
+enum session_state {
+	SESSION_HELLO,   /* connected; the first frame must be Hello */
+	SESSION_READY,   /* serving requests in the order they came */
+	SESSION_WAITING, /* a call waits for the API tick; input is held */
+	SESSION_CLOSING, /* flushing a last answer; input is ignored */
+	SESSION_DEAD,    /* closed; freed from the event loop */
+};
+
+enum session_transport {
+	SESSION_UNIX,
+	SESSION_TCP,
+};
+
+struct session;
+
+/* Finishes a call that waited for the API tick; sends its answer. */
+typedef void (*session_wait_fn)(struct session *s, uint64_t request_id);
+
+struct session {
+	TAILQ_ENTRY(session) entry;
+	TAILQ_ENTRY(session) wait_entry;
+	struct daemon *d;
+	uint64_t id;
+	enum session_state state;
+	enum session_transport transport;
+	char peer[128];                 /* uid/pid or address:port */
+	char name[64];                  /* from Hello */
+
+	struct bufferevent *bev;
+	struct event *resume_ev;        /* continue reading later */
+	struct event *free_ev;          /* deferred free */
+	struct event *linger_ev;        /* bound on CLOSING */
+
+	uint8_t *reserved;              /* frame being written in place */
+	uint64_t wait_id;               /* request waiting for the tick */
+	session_wait_fn wait_fn;
+
+	uint64_t requests, errors, bytes_in, bytes_out;
+};
+
+TAILQ_HEAD(session_list, session);
+
+/* Start serving a connected socket; takes ownership of fd. */
+struct session *session_create(struct daemon *d, int fd,
+    enum session_transport transport, const struct sockaddr *sa,
+    socklen_t salen);
+
+/* Queue an encoded payload of len bytes as one frame. */
+void session_send_frame(struct session *s, const void *payload, size_t len);
+
+/*
+ * Reserve room for a frame of len payload bytes in the output buffer and
+ * return where the payload goes; session_commit_frame() queues it.
+ */
+uint8_t *session_reserve_frame(struct session *s, size_t len);
+void session_commit_frame(struct session *s, size_t len);
+
+/* Close now, logging why; the memory is freed from the event loop. */
+void session_close(struct session *s, const char *why);
+
+/* Stop reading, send what is queued, then close. */
+void session_close_after_flush(struct session *s, const char *why);
+
+/* Hold input until fn answers request_id at the next API tick. */
+void session_wait_tick(struct session *s, uint64_t request_id,
+    session_wait_fn fn);
+
+/* Answer every call waiting for the API tick. */
+void sessions_api_tick(struct daemon *d);
+
+/* Number of open sessions. */
+int sessions_count(void);
+
+/* Close all sessions (shutdown). */
+void sessions_close_all(void);
+
+#endif

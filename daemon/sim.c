@@ -1,0 +1,578 @@
+/*
+ * The simulation's life: loading models, stepping, resetting, and
+ * keeping MuJoCo's errors and warnings inside the daemon.
+ */
+#include "config.h"
+
+#include <limits.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include <mujoco/mujoco.h>
+
+#include "log.h"
+#include "sim.h"
+#include "sim_internal.h"
+
+/*
+ * MuJoCo reports errors through one global hook; it jumps to the
+ * innermost recovery point of sim_guard(), which may be nested.
+ */
+static jmp_buf *sim_recover;
+static char sim_error_text[1024];
+static char sim_warning_text[1024];
+
+/* MuJoCo's warnings and errors are logged at most this often a second. */
+#define SIM_LOGS_PER_SECOND 5
+
+static void sim_error_hook(const char *);
+static void sim_warning_hook(const char *);
+static void sim_log_limited(enum log_level, const char *, ...)
+    __attribute__((format(printf, 2, 3)));
+static int sim_install(struct sim *, mjModel *, const char *, const char *,
+    char *, size_t);
+static void sim_refresh(struct sim *);
+static void sim_check_instability(struct sim *);
+static double sim_now(void);
+
+/* Seconds on the monotonic clock. */
+static double
+sim_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/*
+ * mju_user_error: MuJoCo expects this never to return.  Jump back to the
+ * recovery point of sim_protect(); an error outside one is a bug in the
+ * daemon, and continuing would run on corrupt data.
+ */
+static void
+sim_error_hook(const char *msg)
+{
+	snprintf(sim_error_text, sizeof(sim_error_text), "%s", msg);
+	if (sim_recover != NULL)
+		longjmp(*sim_recover, 1);
+	log_error("MuJoCo error outside a protected call: %s", msg);
+	abort();
+}
+
+/*
+ * Log MuJoCo's complaints at most SIM_LOGS_PER_SECOND times a second: an
+ * unstable or broken model repeats them at every step.
+ */
+static void
+sim_log_limited(enum log_level level, const char *fmt, ...)
+{
+	static time_t window;
+	static int count, suppressed;
+	time_t now = time(NULL);
+	char line[1200];
+	va_list ap;
+
+	if (now != window) {
+		if (suppressed > 0)
+			log_warn("MuJoCo: %d more messages suppressed",
+			    suppressed);
+		window = now;
+		count = 0;
+		suppressed = 0;
+	}
+	if (++count > SIM_LOGS_PER_SECOND) {
+		suppressed++;
+		return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (level == LOG_LEVEL_ERROR)
+		log_error("%s", line);
+	else
+		log_warn("%s", line);
+}
+
+/* mju_user_warning: keep the text for load errors, and log it. */
+static void
+sim_warning_hook(const char *msg)
+{
+	snprintf(sim_warning_text, sizeof(sim_warning_text), "%s", msg);
+	sim_log_limited(LOG_LEVEL_WARNING, "MuJoCo: %s", msg);
+}
+
+struct sim *
+sim_create(void)
+{
+	struct sim *s;
+
+	s = calloc(1, sizeof(*s));
+	if (s == NULL)
+		fatal("out of memory");
+	s->api_rate_override = -1;
+	mju_user_error = sim_error_hook;
+	mju_user_warning = sim_warning_hook;
+	return s;
+}
+
+void
+sim_free(struct sim *s)
+{
+	if (s == NULL)
+		return;
+	if (s->d != NULL)
+		mj_deleteData(s->d);
+	if (s->m != NULL)
+		mj_deleteModel(s->m);
+	free(s);
+}
+
+/*
+ * Run fn(arg) with a recovery point for mju_error.  Returns 0, or -1
+ * with MuJoCo's message in err; the caller decides what to repair.
+ */
+static int
+sim_guard(void (*fn)(void *), void *arg, char *err, size_t len)
+{
+	jmp_buf here;
+	jmp_buf *outer = sim_recover;
+
+	if (setjmp(here) != 0) {
+		sim_recover = outer;
+		snprintf(err, len, "MuJoCo error: %s", sim_error_text);
+		return -1;
+	}
+	sim_recover = &here;
+	fn(arg);
+	sim_recover = outer;
+	return 0;
+}
+
+int
+sim_protect(struct sim *s, void (*fn)(void *), void *arg, char *err,
+    size_t len)
+{
+	if (sim_guard(fn, arg, err, len) == 0)
+		return 0;
+	s->counters.errors++;
+	sim_log_limited(LOG_LEVEL_ERROR, "%s; the simulation was reset", err);
+	/* mju_error may leave the stack marked and the data half-computed. */
+	if (s->d != NULL)
+		mj_resetData(s->m, s->d);
+	return -1;
+}
+
+/* Recompute sizes and array views after a load. */
+static void
+sim_refresh(struct sim *s)
+{
+	const mjModel *m = s->m;
+	const mjData *d = s->d;
+	struct sim_sizes *z = &s->sizes;
+	struct sim_arrays *a = &s->arrays;
+
+	z->nq = m->nq;
+	z->nv = m->nv;
+	z->na = m->na;
+	z->nu = m->nu;
+	z->nbody = m->nbody;
+	z->njnt = m->njnt;
+	z->ngeom = m->ngeom;
+	z->nsite = m->nsite;
+	z->ntendon = m->ntendon;
+	z->neq = m->neq;
+	z->nkey = m->nkey;
+	z->nmocap = m->nmocap;
+	z->nsensor = m->nsensor;
+	z->nsensordata = m->nsensordata;
+	z->nmat = m->nmat;
+	z->timestep = m->opt.timestep;
+	z->apirate = s->api_rate_override >= 0 ? s->api_rate_override :
+	    m->opt.apirate;
+
+	a->qpos = d->qpos;
+	a->qvel = d->qvel;
+	a->act = d->act;
+	a->ctrl = d->ctrl;
+	a->qacc = d->qacc;
+	a->act_dot = d->act_dot;
+	a->qfrc_applied = d->qfrc_applied;
+	a->xfrc_applied = d->xfrc_applied;
+	a->mocap_pos = d->mocap_pos;
+	a->mocap_quat = d->mocap_quat;
+	a->sensordata = d->sensordata;
+	a->xpos = d->xpos;
+	a->xmat = d->xmat;
+	a->geom_xpos = d->geom_xpos;
+	a->geom_xmat = d->geom_xmat;
+	a->site_xpos = d->site_xpos;
+	a->site_xmat = d->site_xmat;
+	a->ten_length = d->ten_length;
+	a->ten_velocity = d->ten_velocity;
+	a->actuator_length = d->actuator_length;
+	a->actuator_velocity = d->actuator_velocity;
+	a->actuator_force = d->actuator_force;
+	a->qfrc_passive = d->qfrc_passive;
+	a->qfrc_bias = d->qfrc_bias;
+	a->qfrc_actuator = d->qfrc_actuator;
+	a->qfrc_constraint = d->qfrc_constraint;
+	a->qfrc_smooth = d->qfrc_smooth;
+}
+
+void
+sim_set_api_rate(struct sim *s, double hz)
+{
+	s->api_rate_override = hz;
+	if (s->m != NULL)
+		s->sizes.apirate = hz >= 0 ? hz : s->m->opt.apirate;
+}
+
+struct sim_make_args {
+	struct sim *s;
+	mjModel *m;
+	mjData *d;
+};
+
+/* Allocate data for a new model and compute its first forward pass. */
+static void
+sim_make_data(void *arg)
+{
+	struct sim_make_args *a = arg;
+
+	a->d = mj_makeData(a->m);
+	if (a->d != NULL)
+		mj_forward(a->m, a->d);
+}
+
+/*
+ * Make m the running model (name and path for logs and status), or
+ * free it and keep the old one when its data cannot be made.
+ */
+static int
+sim_install(struct sim *s, mjModel *m, const char *name, const char *path,
+    char *err, size_t len)
+{
+	struct sim_make_args a = { s, m, NULL };
+	mjData *old_d = s->d;
+	mjModel *old_m = s->m;
+
+	/* An error here concerns the new model only: the old one runs on. */
+	if (sim_guard(sim_make_data, &a, err, len) != 0 || a.d == NULL) {
+		if (a.d == NULL && err[0] == '\0')
+			snprintf(err, len, "could not allocate mjData");
+		if (a.d != NULL)
+			mj_deleteData(a.d);
+		mj_deleteModel(m);
+		return -1;
+	}
+	if (old_d != NULL)
+		mj_deleteData(old_d);
+	if (old_m != NULL)
+		mj_deleteModel(old_m);
+	s->m = m;
+	s->d = a.d;
+	/* MuJoCo names unnamed models "MuJoCo Model": use the file's name. */
+	if (m->names[0] != '\0' && strcmp(m->names, "MuJoCo Model") != 0)
+		snprintf(s->name, sizeof(s->name), "%s", m->names);
+	else
+		snprintf(s->name, sizeof(s->name), "%s", name);
+	snprintf(s->path, sizeof(s->path), "%s", path);
+	memset(&s->counters, 0, sizeof(s->counters));
+	sim_refresh(s);
+	return 0;
+}
+
+struct sim_load_args {
+	const char *file;
+	const mjVFS *vfs;
+	int mjb;
+	mjModel *m;
+	char error[1024];
+};
+
+/* Parse and compile (or read) a model. */
+static void
+sim_load_fn(void *arg)
+{
+	struct sim_load_args *a = arg;
+
+	if (a->mjb)
+		a->m = mj_loadModel(a->file, a->vfs);
+	else
+		a->m = mj_loadXML(a->file, a->vfs, a->error, sizeof(a->error));
+}
+
+/* Run a load and install its model; err gets MuJoCo's message. */
+static int
+sim_load(struct sim *s, struct sim_load_args *a, const char *name,
+    const char *path, char *err, size_t len)
+{
+	err[0] = '\0';
+	a->error[0] = '\0';
+	sim_warning_text[0] = '\0';
+	if (sim_guard(sim_load_fn, a, err, len) != 0)
+		return -1;
+	if (a->m == NULL) {
+		if (a->error[0] != '\0')
+			snprintf(err, len, "%s", a->error);
+		else if (sim_warning_text[0] != '\0')
+			snprintf(err, len, "%s", sim_warning_text);
+		else
+			snprintf(err, len, "MuJoCo could not load the model");
+		return -1;
+	}
+	return sim_install(s, a->m, name, path, err, len);
+}
+
+/* Return 1 if path ends with suffix, ignoring case. */
+static int
+sim_has_suffix(const char *path, const char *suffix)
+{
+	size_t n = strlen(path), k = strlen(suffix);
+
+	return n >= k && strcasecmp(path + n - k, suffix) == 0;
+}
+
+int
+sim_load_file(struct sim *s, const char *path, char *err, size_t len)
+{
+	struct sim_load_args a = { 0 };
+	char name[256];
+	const char *base, *dot;
+
+	a.file = path;
+	a.mjb = sim_has_suffix(path, ".mjb");
+	base = strrchr(path, '/');
+	base = base != NULL ? base + 1 : path;
+	dot = strrchr(base, '.');
+	snprintf(name, sizeof(name), "%.*s", dot != NULL ? (int)(dot - base) :
+	    (int)strlen(base), base);
+	return sim_load(s, &a, name, path, err, len);
+}
+
+int
+sim_load_buffer(struct sim *s, enum sim_format fmt, const void *data,
+    size_t size, const char *name, char *err, size_t len)
+{
+	static const char mjb_magic[4] = { 0x31, (char)0xd4, 0, 0 };
+	struct sim_load_args a = { 0 };
+	const char *file;
+	mjVFS *vfs;
+	int rc, id;
+
+	if (size > INT_MAX) {
+		snprintf(err, len, "model of %zu bytes is too large", size);
+		return -1;
+	}
+	if (fmt == SIM_FORMAT_AUTO)
+		fmt = size >= 4 && memcmp(data, mjb_magic, 4) == 0 ?
+		    SIM_FORMAT_MJB : SIM_FORMAT_MJCF;
+	switch (fmt) {
+	case SIM_FORMAT_MJB:
+		file = "inline.mjb";
+		a.mjb = 1;
+		break;
+	case SIM_FORMAT_URDF:
+		file = "inline.urdf";
+		break;
+	default:
+		file = "inline.xml";
+		break;
+	}
+	vfs = malloc(sizeof(*vfs));
+	if (vfs == NULL)
+		fatal("out of memory");
+	mj_defaultVFS(vfs);
+	if (mj_makeEmptyFileVFS(vfs, file, (int)size) != 0) {
+		free(vfs);
+		snprintf(err, len, "cannot stage the model in memory");
+		return -1;
+	}
+	id = mj_findFileVFS(vfs, file);
+	memcpy(vfs->filedata[id], data, size);
+	a.file = file;
+	a.vfs = vfs;
+	rc = sim_load(s, &a, name != NULL && *name != '\0' ? name : "inline",
+	    "", err, len);
+	mj_deleteVFS(vfs);
+	free(vfs);
+	return rc;
+}
+
+int
+sim_loaded(const struct sim *s)
+{
+	return s->m != NULL;
+}
+
+const struct sim_sizes *
+sim_sizes(const struct sim *s)
+{
+	return &s->sizes;
+}
+
+const struct sim_arrays *
+sim_arrays(const struct sim *s)
+{
+	return &s->arrays;
+}
+
+const char *
+sim_model_name(const struct sim *s)
+{
+	return s->name;
+}
+
+const char *
+sim_model_path(const struct sim *s)
+{
+	return s->path;
+}
+
+double
+sim_time(const struct sim *s)
+{
+	return s->d != NULL ? s->d->time : 0;
+}
+
+const struct sim_counters *
+sim_counters(const struct sim *s)
+{
+	return &s->counters;
+}
+
+/*
+ * MuJoCo resets the data itself when qpos, qvel or qacc go bad, and
+ * leaves the warning counted: count the reset and clear the counters so
+ * the next one is seen too.
+ */
+static void
+sim_check_instability(struct sim *s)
+{
+	mjWarningStat *w = s->d->warning;
+	static const int kinds[] = { mjWARN_BADQPOS, mjWARN_BADQVEL,
+	    mjWARN_BADQACC };
+	static const char *const names[] = { "qpos", "qvel", "qacc" };
+	size_t i;
+
+	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		if (w[kinds[i]].number == 0)
+			continue;
+		s->counters.instability_resets++;
+		sim_log_limited(LOG_LEVEL_WARNING, "simulation unstable (bad %s at index %d): reset by "
+		    "MuJoCo (%llu so far)", names[i], w[kinds[i]].lastinfo,
+		    (unsigned long long)s->counters.instability_resets);
+		w[kinds[i]].number = 0;
+	}
+}
+
+/* One step under protection. */
+static void
+sim_step_fn(void *arg)
+{
+	struct sim *s = arg;
+
+	mj_step(s->m, s->d);
+}
+
+int
+sim_step(struct sim *s, char *err, size_t len)
+{
+	double t0, dt;
+
+	t0 = sim_now();
+	if (sim_protect(s, sim_step_fn, s, err, len) != 0)
+		return -1;
+	dt = sim_now() - t0;
+	s->counters.cpu_per_step = s->counters.steps == 0 ? dt :
+	    0.99 * s->counters.cpu_per_step + 0.01 * dt;
+	s->counters.steps++;
+	sim_check_instability(s);
+	return 0;
+}
+
+void
+sim_reset(struct sim *s, int key)
+{
+	if (key >= 0)
+		mj_resetDataKeyframe(s->m, s->d, key);
+	else
+		mj_resetData(s->m, s->d);
+	mj_forward(s->m, s->d);
+}
+
+void
+sim_forward(struct sim *s)
+{
+	mj_forward(s->m, s->d);
+}
+
+void
+sim_set_state(struct sim *s, const double *qpos, const double *qvel,
+    const double *act)
+{
+	mju_copy(s->d->qpos, qpos, s->m->nq);
+	mju_copy(s->d->qvel, qvel, s->m->nv);
+	mju_copy(s->d->act, act, s->m->na);
+	mj_forward(s->m, s->d);
+}
+
+void
+sim_set_ctrl(struct sim *s, const double *ctrl)
+{
+	mju_copy(s->d->ctrl, ctrl, s->m->nu);
+}
+
+void
+sim_set_applied(struct sim *s, const double *qfrc, const double *xfrc)
+{
+	mju_copy(s->d->qfrc_applied, qfrc, s->m->nv);
+	mju_copy(s->d->xfrc_applied, xfrc, 6 * s->m->nbody);
+}
+
+void
+sim_set_mocap(struct sim *s, const double *pos, const double *quat)
+{
+	int i;
+
+	mju_copy(s->d->mocap_pos, pos, 3 * s->m->nmocap);
+	for (i = 0; i < s->m->nmocap; i++) {
+		mju_copy4(s->d->mocap_quat + 4 * i, quat + 4 * i);
+		mju_normalize4(s->d->mocap_quat + 4 * i);
+	}
+	mj_forward(s->m, s->d);
+}
+
+void
+sim_equality(struct sim *s, int id, int active)
+{
+	s->m->eq_active[id] = (mjtByte)(active != 0);
+}
+
+void
+sim_energy(struct sim *s, double energy[2])
+{
+	int flags = s->m->opt.enableflags;
+
+	/* MuJoCo computes energy only when the model asks for it. */
+	s->m->opt.enableflags |= mjENBL_ENERGY;
+	mj_energyPos(s->m, s->d);
+	mj_energyVel(s->m, s->d);
+	s->m->opt.enableflags = flags;
+	energy[0] = s->d->energy[0];
+	energy[1] = s->d->energy[1];
+}
+
+void
+sim_constraints(const struct sim *s, int *nefc, int *ncon)
+{
+	*nefc = s->d->nefc;
+	*ncon = s->d->ncon;
+}

@@ -1,0 +1,175 @@
+/*
+ * The simulation: sole owner of MuJoCo's model and data.
+ *
+ * Only the sim_*.c files include MuJoCo.  This interface speaks plain C:
+ * sizes, double arrays and ids.  Callers check sizes and values before
+ * calling a setter; the sim trusts its arguments but never lets a MuJoCo
+ * error escape (mju_error is caught, the data reset and -1 returned).
+ */
+#ifndef HXD_SIM_H
+#define HXD_SIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct sim;
+struct arena;
+
+struct sim_sizes {
+	int nq, nv, na, nu, nbody, njnt, ngeom, nsite, ntendon, neq, nkey;
+	int nmocap, nsensor, nsensordata, nmat;
+	double timestep;
+	double apirate;   /* in effect: the override, else the model's */
+};
+
+/* Read-only views of MuJoCo's data arrays, valid until the next load. */
+struct sim_arrays {
+	const double *qpos, *qvel, *act, *ctrl, *qacc, *act_dot;
+	const double *qfrc_applied, *xfrc_applied;
+	const double *mocap_pos, *mocap_quat;
+	const double *sensordata;
+	const double *xpos, *xmat, *geom_xpos, *geom_xmat, *site_xpos,
+	    *site_xmat;
+	const double *ten_length, *ten_velocity;
+	const double *actuator_length, *actuator_velocity, *actuator_force;
+	const double *qfrc_passive, *qfrc_bias, *qfrc_actuator,
+	    *qfrc_constraint, *qfrc_smooth;
+};
+
+enum sim_format {
+	SIM_FORMAT_AUTO,
+	SIM_FORMAT_MJCF,
+	SIM_FORMAT_URDF,
+	SIM_FORMAT_MJB,
+};
+
+struct sim_counters {
+	uint64_t steps;              /* since the model was loaded */
+	uint64_t instability_resets; /* bad qpos/qvel/qacc, reset by MuJoCo */
+	uint64_t errors;             /* mju_error caught */
+	double cpu_per_step;         /* seconds, moving average */
+};
+
+/* One body as HAPTIX's mjOneBody describes it. */
+struct sim_onebody {
+	int is_floating;
+	double linacc[3], angacc[3], contactforce[3];
+	double pos[3], quat[4], linvel[3], angvel[3];
+	double force[3], torque[3];
+};
+
+/* Which parts of a sim_onebody sim_onebody_set() writes. */
+#define SIM_BODY_POS    0x01u
+#define SIM_BODY_QUAT   0x02u
+#define SIM_BODY_LINVEL 0x04u
+#define SIM_BODY_ANGVEL 0x08u
+#define SIM_BODY_FORCE  0x10u
+#define SIM_BODY_TORQUE 0x20u
+
+/* Contacts, in arrays the caller provides (ncon elements each). */
+struct sim_contacts {
+	double *dist, *pos, *frame, *force;
+	int32_t *geom1, *geom2;
+};
+
+/* Create an empty simulation and install MuJoCo's error hooks. */
+struct sim *sim_create(void);
+
+/* Free the simulation; NULL is fine. */
+void sim_free(struct sim *s);
+
+/* Set the API rate to use instead of the model's (< 0: the model's). */
+void sim_set_api_rate(struct sim *s, double hz);
+
+/*
+ * Load a model file (MJCF/URDF by default, MJB by its .mjb suffix).  On
+ * failure the old model stays and err holds MuJoCo's message.
+ */
+int sim_load_file(struct sim *s, const char *path, char *err, size_t len);
+
+/* Load a model from memory; name is used for logs and the model name. */
+int sim_load_buffer(struct sim *s, enum sim_format fmt, const void *data,
+    size_t size, const char *name, char *err, size_t len);
+
+/* Return 1 when a model is loaded. */
+int sim_loaded(const struct sim *s);
+
+/* Sizes, arrays, name and file of the loaded model. */
+const struct sim_sizes *sim_sizes(const struct sim *s);
+const struct sim_arrays *sim_arrays(const struct sim *s);
+const char *sim_model_name(const struct sim *s);
+const char *sim_model_path(const struct sim *s);
+double sim_time(const struct sim *s);
+const struct sim_counters *sim_counters(const struct sim *s);
+
+/*
+ * Run fn(arg) with MuJoCo's errors caught.  Returns 0, or -1 after an
+ * mju_error with its text in err; the data has then been reset.
+ */
+int sim_protect(struct sim *s, void (*fn)(void *), void *arg, char *err,
+    size_t len);
+
+/* Take one step.  Returns 0, or -1 with MuJoCo's error in err (data reset). */
+int sim_step(struct sim *s, char *err, size_t len);
+
+/* Reset to keyframe key, or to the reference configuration if key < 0. */
+void sim_reset(struct sim *s, int key);
+
+/* Recompute everything derived from the state (mj_forward). */
+void sim_forward(struct sim *s);
+
+/* Setters: sizes are the model's; values have been checked finite. */
+void sim_set_state(struct sim *s, const double *qpos, const double *qvel,
+    const double *act);
+void sim_set_ctrl(struct sim *s, const double *ctrl);
+void sim_set_applied(struct sim *s, const double *qfrc, const double *xfrc);
+void sim_set_mocap(struct sim *s, const double *pos, const double *quat);
+
+/* Get one body; id must be valid. */
+void sim_onebody_get(struct sim *s, int id, struct sim_onebody *out);
+
+/* Set the parts of one body named by fields; id must be valid. */
+void sim_onebody_set(struct sim *s, int id, const struct sim_onebody *in,
+    unsigned fields);
+
+/* The applied generalized force: qfrc_applied plus mapped xfrc_applied. */
+void sim_force_applied(const struct sim *s, double *out);
+
+/* Return the number of contacts; fill out if it is not NULL. */
+int sim_contacts(const struct sim *s, const struct sim_contacts *out);
+
+/*
+ * Set a geom's size and its bounding radius.  Returns 0; -1 for a mesh or
+ * height field, -2 for a size its type cannot take; err says which.
+ */
+int sim_set_geomsize(struct sim *s, int id, const double size[3], char *err,
+    size_t len);
+
+/*
+ * Colour of an object: objtype is the protocol's ObjType (geom, site,
+ * tendon, material).  Returns 0, -1 for a type without colour, -2 for an
+ * id out of range.
+ */
+int sim_rgba_get(const struct sim *s, int objtype, int id, double rgba[4]);
+int sim_rgba_set(struct sim *s, int objtype, int id, const double rgba[4]);
+
+/* Enable or disable equality constraint id (valid). */
+void sim_equality(struct sim *s, int id, int active);
+
+/*
+ * Names and ids by the protocol's ObjType.  sim_name2id returns the id,
+ * -1 if not found, -2 for a type without names; sim_id2name returns the
+ * name ("" when unnamed), or NULL for a bad type (*bad_index = 0) or id
+ * (*bad_index = 1).
+ */
+int sim_name2id(const struct sim *s, int objtype, const char *name);
+const char *sim_id2name(const struct sim *s, int objtype, int id,
+    int *bad_index);
+
+/* Fill the energies (potential, kinetic) of the current state. */
+void sim_energy(struct sim *s, double energy[2]);
+
+/* Return the numbers of active constraints and of contacts. */
+void sim_constraints(const struct sim *s, int *nefc, int *ncon);
+
+#endif

@@ -1,0 +1,3 @@
+# Documentation: man pages are installed, the rest is distributed.
+dist_man_MANS = docs/haptixd.8 docs/hxctl.1 docs/haptix.3
+EXTRA_DIST += docs/architecture.md docs/protocol.md

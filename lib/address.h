@@ -1,0 +1,68 @@
+/*
+ * Server addresses, in the forms that hxctl --server, $HAPTIX_SERVER,
+ * mj_connect() and haptixd --tcp accept.  Shared by the daemon and the
+ * client library; knows nothing of MuJoCo or of haptix.h.
+ */
+#ifndef HX_ADDRESS_H
+#define HX_ADDRESS_H
+
+#include <stddef.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+
+/* The fixed TCP port of haptixd, documented in haptixd(8). */
+#define ADDRESS_DEFAULT_PORT 5790
+
+/* The socket name inside $XDG_RUNTIME_DIR, and the system-wide socket. */
+#define ADDRESS_UNIX_NAME "haptixd.sock"
+#define ADDRESS_UNIX_SYSTEM "/run/haptixd/haptixd.sock"
+
+enum address_kind {
+	ADDRESS_UNIX,
+	ADDRESS_TCP,
+};
+
+struct address {
+	enum address_kind kind;
+	char path[sizeof(((struct sockaddr_un *)0)->sun_path)]; /* unix */
+	char host[256];                                          /* tcp */
+	char port[8];                                            /* tcp */
+};
+
+/*
+ * Parse a server address as a client names it: NULL or "" (the default
+ * server: $HAPTIX_SERVER when set, else the default Unix socket),
+ * "unix:PATH", a path starting with '/', "tcp:HOST[:PORT]", "HOST",
+ * "HOST:PORT", "[V6ADDR]" or "[V6ADDR]:PORT".  Returns 0, or -1 with a
+ * reason in err.
+ */
+int address_parse_server(const char *spec, struct address *out, char *err,
+    size_t errlen);
+
+/*
+ * Parse a listening address for haptixd --tcp: "PORT", "HOST:PORT",
+ * "HOST" or "[V6ADDR]:PORT"; the host defaults to 127.0.0.1.
+ */
+int address_parse_listen(const char *spec, struct address *out, char *err,
+    size_t errlen);
+
+/*
+ * The Unix socket the daemon creates by default:
+ * $XDG_RUNTIME_DIR/haptixd.sock when that variable is set, else
+ * /run/haptixd/haptixd.sock.
+ */
+void address_default_listen_unix(char *buf, size_t len);
+
+/*
+ * The Unix socket a client tries by default: the per-user socket when it
+ * exists, else the system-wide one.
+ */
+void address_default_server_unix(char *buf, size_t len);
+
+/* Format an address as "unix:PATH" or "tcp:HOST:PORT" into buf. */
+const char *address_format(const struct address *a, char *buf, size_t len);
+
+/* Return 1 if sa is a loopback address (127.0.0.0/8 or ::1). */
+int address_is_loopback(const struct sockaddr *sa);
+
+#endif

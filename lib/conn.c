@@ -1,0 +1,500 @@
+/* One client connection to haptixd: see conn.h. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "conn.h"
+#include "frame.h"
+
+#define CONN_TOKEN_MAX 4096
+
+static int conn_open_socket(hxd_conn *);
+static int conn_wait(hxd_conn *, int, int64_t);
+static int conn_send_all(hxd_conn *, const uint8_t *, size_t, int64_t);
+static int conn_read_frame(hxd_conn *, int64_t, Response **);
+static int conn_hello(hxd_conn *, const char *);
+static int conn_read_token(hxd_conn *, uint8_t *, size_t *);
+static void conn_drop(hxd_conn *);
+static int64_t conn_now_ms(void);
+
+int
+conn_fail(hxd_conn *c, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	c->result = code;
+	va_start(ap, fmt);
+	vsnprintf(c->error, sizeof(c->error), fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+int
+conn_ok(hxd_conn *c)
+{
+	c->result = HXD_OK;
+	c->error[0] = '\0';
+	return HXD_OK;
+}
+
+/* Milliseconds on the monotonic clock. */
+static int64_t
+conn_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Close the socket after a broken exchange; later calls say NOCONNECTION. */
+static void
+conn_drop(hxd_conn *c)
+{
+	if (c->fd != -1)
+		close(c->fd);
+	c->fd = -1;
+	c->rlen = 0;
+}
+
+/*
+ * Wait until fd is ready for events or the deadline (ms on the monotonic
+ * clock, -1 for none) passes.  Returns 1 when ready, 0 on timeout, -1 on
+ * error with errno set.
+ */
+static int
+conn_wait(hxd_conn *c, int events, int64_t deadline)
+{
+	struct pollfd pfd = { .fd = c->fd, .events = (short)events };
+	int64_t left;
+	int n;
+
+	for (;;) {
+		left = -1;
+		if (deadline >= 0) {
+			left = deadline - conn_now_ms();
+			if (left < 0)
+				left = 0;
+		}
+		n = poll(&pfd, 1, (int)(left > 86400000 ? 86400000 : left));
+		if (n > 0)
+			return 1;
+		if (n == 0 && left >= 0 && left < 86400000)
+			return 0;
+		if (n < 0 && errno != EINTR)
+			return -1;
+	}
+}
+
+/* Create the socket and connect it, bounded by the timeout. */
+static int
+conn_open_socket(hxd_conn *c)
+{
+	struct sockaddr_un sun;
+	struct addrinfo hints, *res = NULL, *ai;
+	char where[400];
+	int fd = -1, rc, err = 0, one = 1;
+	socklen_t len;
+	int64_t deadline = c->timeout_ms > 0 ? conn_now_ms() + c->timeout_ms : -1;
+
+	address_format(&c->addr, where, sizeof(where));
+	if (c->addr.kind == ADDRESS_UNIX) {
+		fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (fd == -1)
+			return conn_fail(c, HXD_NOCONNECTION, "socket: %s",
+			    strerror(errno));
+		memset(&sun, 0, sizeof(sun));
+		sun.sun_family = AF_UNIX;
+		memcpy(sun.sun_path, c->addr.path, strlen(c->addr.path));
+		if (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) == -1) {
+			err = errno;
+			close(fd);
+			return conn_fail(c, HXD_NOCONNECTION,
+			    "no server at %s: %s", where, strerror(err));
+		}
+		c->fd = fd;
+		return HXD_OK;
+	}
+
+	memset(&hints, 0, sizeof(hints));
+	hints.ai_family = AF_UNSPEC;
+	hints.ai_socktype = SOCK_STREAM;
+	rc = getaddrinfo(c->addr.host, c->addr.port, &hints, &res);
+	if (rc != 0)
+		return conn_fail(c, HXD_NOCONNECTION, "no server at %s: %s",
+		    where, gai_strerror(rc));
+	for (ai = res; ai != NULL; ai = ai->ai_next) {
+		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC |
+		    SOCK_NONBLOCK, ai->ai_protocol);
+		if (fd == -1) {
+			err = errno;
+			continue;
+		}
+		if (connect(fd, ai->ai_addr, ai->ai_addrlen) == 0)
+			break;
+		err = errno;
+		if (err == EINPROGRESS) {
+			c->fd = fd;
+			rc = conn_wait(c, POLLOUT, deadline);
+			c->fd = -1;
+			len = sizeof(err);
+			if (rc == 1 && getsockopt(fd, SOL_SOCKET, SO_ERROR, &err,
+			    &len) == 0 && err == 0)
+				break;
+			if (rc == 0)
+				err = ETIMEDOUT;
+		}
+		close(fd);
+		fd = -1;
+	}
+	freeaddrinfo(res);
+	if (fd == -1)
+		return conn_fail(c, HXD_NOCONNECTION, "no server at %s: %s",
+		    where, strerror(err));
+	/* Blocking from here on; poll() bounds every wait. */
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	c->fd = fd;
+	return HXD_OK;
+}
+
+/* Send len bytes, never raising SIGPIPE. */
+static int
+conn_send_all(hxd_conn *c, const uint8_t *p, size_t len, int64_t deadline)
+{
+	ssize_t n;
+	int rc;
+
+	while (len > 0) {
+		n = send(c->fd, p, len, MSG_NOSIGNAL | MSG_DONTWAIT);
+		if (n > 0) {
+			p += n;
+			len -= (size_t)n;
+			continue;
+		}
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+			rc = conn_wait(c, POLLOUT, deadline);
+			if (rc == 1)
+				continue;
+			if (rc == 0) {
+				/* A partial frame cannot be taken back. */
+				conn_drop(c);
+				return conn_fail(c, HXD_TIMEOUT,
+				    "timed out sending to the server");
+			}
+		}
+		rc = errno;
+		conn_drop(c);
+		return conn_fail(c, HXD_CANNOTSEND, "cannot send to the server: %s",
+		    strerror(rc));
+	}
+	return HXD_OK;
+}
+
+/*
+ * Read until one whole frame is buffered, then decode it as a Response.
+ * A frame that does not decode breaks the connection: the stream cannot
+ * be trusted after it.
+ */
+static int
+conn_read_frame(hxd_conn *c, int64_t deadline, Response **out)
+{
+	size_t need, plen;
+	uint8_t *nb;
+	ssize_t n;
+	int rc;
+
+	for (;;) {
+		switch (frame_parse(c->rbuf, c->rlen, c->max_frame, &plen)) {
+		case FRAME_READY:
+			*out = haptix__v1__response__unpack(NULL, plen,
+			    c->rbuf + FRAME_HEADER_SIZE);
+			need = FRAME_HEADER_SIZE + plen;
+			memmove(c->rbuf, c->rbuf + need, c->rlen - need);
+			c->rlen -= need;
+			if (*out == NULL) {
+				conn_drop(c);
+				return conn_fail(c, HXD_CANNOTRECV,
+				    "the server sent a message that does not "
+				    "decode (%zu bytes)", plen);
+			}
+			return HXD_OK;
+		case FRAME_OVERSIZE:
+			conn_drop(c);
+			return conn_fail(c, HXD_CANNOTRECV, "the server sent a "
+			    "%zu-byte frame, more than the %zu-byte limit",
+			    plen, c->max_frame);
+		case FRAME_INCOMPLETE:
+			break;
+		}
+		if (c->rcap - c->rlen < 65536) {
+			nb = realloc(c->rbuf, c->rcap + 65536);
+			if (nb == NULL) {
+				conn_drop(c);
+				return conn_fail(c, HXD_CANNOTRECV,
+				    "out of memory");
+			}
+			c->rbuf = nb;
+			c->rcap += 65536;
+		}
+		rc = conn_wait(c, POLLIN, deadline);
+		if (rc == 0)
+			return conn_fail(c, HXD_TIMEOUT, "no answer from the "
+			    "server within %d ms", c->timeout_ms);
+		if (rc == 1) {
+			n = recv(c->fd, c->rbuf + c->rlen, c->rcap - c->rlen,
+			    MSG_DONTWAIT);
+			if (n > 0) {
+				c->rlen += (size_t)n;
+				continue;
+			}
+			if (n == 0) {
+				conn_drop(c);
+				return conn_fail(c, HXD_CANNOTRECV,
+				    "the server closed the connection");
+			}
+			if (errno == EINTR || errno == EAGAIN)
+				continue;
+		}
+		rc = errno;
+		conn_drop(c);
+		return conn_fail(c, HXD_CANNOTRECV, "cannot receive from the "
+		    "server: %s", strerror(rc));
+	}
+}
+
+int
+conn_call(hxd_conn *c, Request *req, Response **resp)
+{
+	int64_t deadline = c->timeout_ms > 0 ? conn_now_ms() + c->timeout_ms : -1;
+	size_t len;
+	uint8_t *nb;
+	Response *r = NULL;
+	int rc;
+
+	*resp = NULL;
+	if (c->fd == -1) {
+		char why[sizeof(c->error)];
+
+		snprintf(why, sizeof(why), "%s", c->error);
+		return conn_fail(c, HXD_NOCONNECTION, "not connected%s%s",
+		    why[0] != '\0' ? ": " : "", why);
+	}
+	req->id = ++c->next_id;
+	len = haptix__v1__request__get_packed_size(req);
+	if (len > c->max_frame)
+		return conn_fail(c, HXD_BADSIZE, "request of %zu bytes is "
+		    "larger than the %zu-byte frame limit", len, c->max_frame);
+	if (c->scap < len + FRAME_HEADER_SIZE) {
+		nb = realloc(c->sbuf, len + FRAME_HEADER_SIZE);
+		if (nb == NULL)
+			return conn_fail(c, HXD_CANNOTSEND, "out of memory");
+		c->sbuf = nb;
+		c->scap = len + FRAME_HEADER_SIZE;
+	}
+	frame_put_header(c->sbuf, (uint32_t)len);
+	haptix__v1__request__pack(req, c->sbuf + FRAME_HEADER_SIZE);
+	rc = conn_send_all(c, c->sbuf, len + FRAME_HEADER_SIZE, deadline);
+	if (rc != HXD_OK)
+		return rc;
+
+	for (;;) {
+		rc = conn_read_frame(c, deadline, &r);
+		if (rc != HXD_OK)
+			return rc;
+		if (r->id == req->id)
+			break;
+		/* An error with id 0 concerns the connection: report it. */
+		if (r->id == 0 && r->result != HAPTIX__V1__RESULT__RESULT_OK)
+			break;
+		/* An event, or the late answer to a call that timed out. */
+		haptix__v1__response__free_unpacked(r, NULL);
+	}
+	*resp = r;
+	if (r->result != HAPTIX__V1__RESULT__RESULT_OK)
+		return conn_fail(c, r->result, "%s", r->error);
+	return conn_ok(c);
+}
+
+void
+conn_free_response(Response *resp)
+{
+	if (resp != NULL)
+		haptix__v1__response__free_unpacked(resp, NULL);
+}
+
+void
+conn_model_from_wire(hxd_model *out, const Haptix__V1__ModelSummary *m)
+{
+	memset(out, 0, sizeof(*out));
+	if (m == NULL)
+		return;
+	snprintf(out->name, sizeof(out->name), "%s", m->name);
+	snprintf(out->path, sizeof(out->path), "%s", m->path);
+	out->nq = (int)m->nq;
+	out->nv = (int)m->nv;
+	out->na = (int)m->na;
+	out->nu = (int)m->nu;
+	out->nbody = (int)m->nbody;
+	out->njnt = (int)m->njnt;
+	out->ngeom = (int)m->ngeom;
+	out->nsite = (int)m->nsite;
+	out->ntendon = (int)m->ntendon;
+	out->neq = (int)m->neq;
+	out->nkey = (int)m->nkey;
+	out->nmocap = (int)m->nmocap;
+	out->nsensor = (int)m->nsensor;
+	out->nsensordata = (int)m->nsensordata;
+	out->nmat = (int)m->nmat;
+	out->timestep = m->timestep;
+	out->apirate = m->apirate;
+}
+
+/* Read the token named by $HAPTIX_TOKEN_FILE, without trailing space. */
+static int
+conn_read_token(hxd_conn *c, uint8_t *buf, size_t *len)
+{
+	const char *path = getenv("HAPTIX_TOKEN_FILE");
+	FILE *f;
+	size_t n;
+
+	*len = 0;
+	if (path == NULL || *path == '\0')
+		return HXD_OK;
+	f = fopen(path, "re");
+	if (f == NULL)
+		return conn_fail(c, HXD_NOCONNECTION, "cannot read the token "
+		    "file %s ($HAPTIX_TOKEN_FILE): %s", path, strerror(errno));
+	n = fread(buf, 1, CONN_TOKEN_MAX, f);
+	fclose(f);
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r' ||
+	    buf[n - 1] == ' ' || buf[n - 1] == '\t'))
+		n--;
+	*len = n;
+	return HXD_OK;
+}
+
+/* Say Hello and keep what the Welcome tells. */
+static int
+conn_hello(hxd_conn *c, const char *client_name)
+{
+	Request req = HAPTIX__V1__REQUEST__INIT;
+	Haptix__V1__Hello hello = HAPTIX__V1__HELLO__INIT;
+	uint8_t token[CONN_TOKEN_MAX];
+	size_t tlen;
+	Response *r;
+	int rc;
+
+	if (conn_read_token(c, token, &tlen) != HXD_OK)
+		return c->result;
+	hello.protocol_version =
+	    HAPTIX__V1__PROTOCOL_VERSION__PROTOCOL_VERSION_CURRENT;
+	hello.client_name = (char *)(client_name != NULL ? client_name : "");
+	hello.token.data = token;
+	hello.token.len = tlen;
+	req.call_case = HAPTIX__V1__REQUEST__CALL_HELLO;
+	req.hello = &hello;
+	rc = conn_call(c, &req, &r);
+	if (rc == HXD_OK && r->payload_case !=
+	    HAPTIX__V1__RESPONSE__PAYLOAD_WELCOME)
+		rc = conn_fail(c, HXD_BADPROTOCOL, "the server did not answer "
+		    "Hello with Welcome");
+	if (rc == HXD_OK) {
+		c->session_id = r->welcome->session_id;
+		snprintf(c->server_version, sizeof(c->server_version), "%s",
+		    r->welcome->server_version);
+		conn_model_from_wire(&c->model, r->welcome->model);
+	}
+	conn_free_response(r);
+	return rc;
+}
+
+hxd_conn *
+hxd_connect(const char *server, const char *client_name)
+{
+	return hxd_connect_timeout(server, client_name,
+	    HXD_DEFAULT_TIMEOUT_MS);
+}
+
+hxd_conn *
+hxd_connect_timeout(const char *server, const char *client_name,
+    int milliseconds)
+{
+	hxd_conn *c;
+	char err[512];
+
+	c = calloc(1, sizeof(*c));
+	if (c == NULL)
+		return NULL;
+	c->fd = -1;
+	c->timeout_ms = milliseconds > 0 ? milliseconds : 0;
+	c->max_frame = 256u * 1024 * 1024;
+	if (address_parse_server(server, &c->addr, err, sizeof(err)) != 0) {
+		conn_fail(c, HXD_NOCONNECTION, "bad server address: %s", err);
+		return c;
+	}
+	if (conn_open_socket(c) != HXD_OK)
+		return c;
+	if (conn_hello(c, client_name) != HXD_OK) {
+		conn_drop(c);
+		return c;
+	}
+	conn_ok(c);
+	return c;
+}
+
+void
+hxd_close(hxd_conn *c)
+{
+	if (c == NULL)
+		return;
+	conn_drop(c);
+	free(c->rbuf);
+	free(c->sbuf);
+	free(c);
+}
+
+int
+hxd_connected(const hxd_conn *c)
+{
+	return c != NULL && c->fd != -1;
+}
+
+int
+hxd_result(const hxd_conn *c)
+{
+	return c != NULL ? c->result : HXD_NOCONNECTION;
+}
+
+const char *
+hxd_error(const hxd_conn *c)
+{
+	return c != NULL ? c->error : "no connection";
+}
+
+const hxd_model *
+hxd_welcome_model(const hxd_conn *c)
+{
+	return &c->model;
+}
+
+void
+hxd_set_timeout(hxd_conn *c, int milliseconds)
+{
+	c->timeout_ms = milliseconds > 0 ? milliseconds : 0;
+}

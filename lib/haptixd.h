@@ -1,0 +1,404 @@
+/*
+ * haptixd.h: the haptixd extension API of libhaptix.
+ *
+ * Double precision and any array size, an explicit connection handle (so
+ * one program may talk to several servers), and the calls beyond MuJoCo
+ * HAPTIX: model loading, pause and run, speed and status.  It can be used
+ * alone or next to haptix.h; the names do not collide.
+ *
+ * Conventions:
+ *  - Every call returns an hxd_result: HXD_OK (0) or a negative code whose
+ *    value equals HAPTIX's mjtResult where HAPTIX has one.  hxd_error()
+ *    then says what was wrong.
+ *  - Get calls that return variable-size data allocate one block holding
+ *    the struct and its arrays; the caller frees it with free().
+ *  - Set calls read only the caller's struct; its arrays may live anywhere.
+ *  - A connection is used by one thread at a time.
+ *  - The library never prints and never exits.
+ */
+#ifndef HAPTIXD_H
+#define HAPTIXD_H
+
+#include <stddef.h>
+
+#if defined(__cplusplus)
+extern "C" {
+#endif
+
+/* The TCP port haptixd listens on unless told otherwise. */
+#define HXD_DEFAULT_PORT 5790
+
+/* The receive timeout of a new connection, in milliseconds. */
+#define HXD_DEFAULT_TIMEOUT_MS 10000
+
+enum hxd_result {
+	HXD_OK = 0,
+	HXD_BADSIZE = -1,        /* an array or count does not match the model */
+	HXD_BADINDEX = -2,       /* an object id or keyframe is out of range */
+	HXD_BADTYPE = -3,        /* object type not valid for this call */
+	HXD_BADCOMMAND = -4,     /* the server does not know this call */
+	HXD_NOMODEL = -5,        /* no model is loaded */
+	HXD_CANNOTSEND = -6,     /* the request could not be sent */
+	HXD_CANNOTRECV = -7,     /* the answer could not be received */
+	HXD_TIMEOUT = -8,        /* no answer within the timeout */
+	HXD_NOCONNECTION = -9,   /* not connected */
+	HXD_CONNECTED = -10,     /* already connected */
+	HXD_BADVALUE = -11,      /* NaN, Inf or a value outside its domain */
+	HXD_DENIED = -12,        /* refused: token, path, limits */
+	HXD_LOADFAILED = -13,    /* the model did not load (MuJoCo's text) */
+	HXD_BADPROTOCOL = -14,   /* malformed frame, wrong version, no Hello */
+	HXD_SIMERROR = -15,      /* MuJoCo raised an error; the data was reset */
+};
+
+/* Object types, as in MuJoCo 2.2's mjtObj. */
+enum hxd_obj {
+	HXD_OBJ_UNKNOWN = 0,
+	HXD_OBJ_BODY,
+	HXD_OBJ_XBODY,
+	HXD_OBJ_JOINT,
+	HXD_OBJ_DOF,
+	HXD_OBJ_GEOM,
+	HXD_OBJ_SITE,
+	HXD_OBJ_CAMERA,
+	HXD_OBJ_LIGHT,
+	HXD_OBJ_MESH,
+	HXD_OBJ_SKIN,
+	HXD_OBJ_HFIELD,
+	HXD_OBJ_TEXTURE,
+	HXD_OBJ_MATERIAL,
+	HXD_OBJ_PAIR,
+	HXD_OBJ_EXCLUDE,
+	HXD_OBJ_EQUALITY,
+	HXD_OBJ_TENDON,
+	HXD_OBJ_ACTUATOR,
+	HXD_OBJ_SENSOR,
+	HXD_OBJ_NUMERIC,
+	HXD_OBJ_TEXT,
+	HXD_OBJ_TUPLE,
+	HXD_OBJ_KEY,
+};
+
+/* Model file formats for hxd_load_data(). */
+enum hxd_format {
+	HXD_FORMAT_AUTO = 0, /* MJB if the data starts with MJB's magic, else XML */
+	HXD_FORMAT_MJCF,
+	HXD_FORMAT_URDF,
+	HXD_FORMAT_MJB,
+};
+
+typedef struct hxd_conn hxd_conn;
+
+/* Sizes and timing of a model. */
+typedef struct hxd_model {
+	char name[256];
+	char path[4096]; /* empty for a model sent inline */
+	int nq, nv, na, nu, nbody, njnt, ngeom, nsite, ntendon, neq, nkey;
+	int nmocap, nsensor, nsensordata, nmat;
+	double timestep;
+	double apirate; /* update rate of hx_update/mj_update (Hz) */
+} hxd_model;
+
+/* Static description of the model; names are "" for unnamed objects. */
+typedef struct hxd_info {
+	hxd_model model;
+	int *sensor_type;        /* nsensor, HAPTIX numbering (see haptix(3)) */
+	int *sensor_datatype;    /* nsensor */
+	int *sensor_objtype;     /* nsensor, enum hxd_obj */
+	int *sensor_objid;       /* nsensor */
+	int *sensor_dim;         /* nsensor */
+	int *sensor_adr;         /* nsensor */
+	double *sensor_noise;    /* nsensor */
+	int *jnt_type;           /* njnt: 0 free, 1 ball, 2 slide, 3 hinge */
+	int *jnt_bodyid;         /* njnt */
+	int *jnt_qposadr;        /* njnt */
+	int *jnt_dofadr;         /* njnt */
+	int *jnt_limited;        /* njnt */
+	double *jnt_range;       /* 2 x njnt */
+	int *geom_type;          /* ngeom */
+	int *geom_bodyid;        /* ngeom */
+	int *eq_type;            /* neq */
+	int *eq_obj1id;          /* neq */
+	int *eq_obj2id;          /* neq */
+	int *actuator_trntype;   /* nu */
+	int *actuator_trnid;     /* 2 x nu */
+	int *actuator_ctrllimited; /* nu */
+	double *actuator_ctrlrange; /* 2 x nu */
+	int *body_parentid;      /* nbody */
+	int *body_mocapid;       /* nbody; -1 if not a mocap body */
+	const char **body_name;  /* nbody */
+	const char **jnt_name;   /* njnt */
+	const char **geom_name;  /* ngeom */
+	const char **site_name;  /* nsite */
+	const char **tendon_name; /* ntendon */
+	const char **actuator_name; /* nu */
+	const char **sensor_name; /* nsensor */
+	const char **eq_name;    /* neq */
+	const char **key_name;   /* nkey */
+	const char **mat_name;   /* nmat */
+} hxd_info;
+
+typedef struct hxd_state {
+	int nq, nv, na;
+	double time;
+	double *qpos, *qvel, *act;
+} hxd_state;
+
+typedef struct hxd_control {
+	int nu;
+	double time;
+	double *ctrl;
+} hxd_control;
+
+typedef struct hxd_applied {
+	int nv, nbody;
+	double time;
+	double *qfrc_applied; /* nv */
+	double *xfrc_applied; /* 6 x nbody: force, torque */
+} hxd_applied;
+
+/* One body: HAPTIX's mjOneBody in double precision. */
+typedef struct hxd_onebody {
+	int body_id;
+	int is_floating;
+	double time;
+	double linacc[3], angacc[3], contactforce[3];
+	double pos[3], quat[4], linvel[3], angvel[3];
+	double force[3], torque[3];
+} hxd_onebody;
+
+/* Which quantities hxd_set_onebody() writes. */
+#define HXD_ONEBODY_POS    0x01u
+#define HXD_ONEBODY_QUAT   0x02u
+#define HXD_ONEBODY_LINVEL 0x04u
+#define HXD_ONEBODY_ANGVEL 0x08u
+#define HXD_ONEBODY_FORCE  0x10u
+#define HXD_ONEBODY_TORQUE 0x20u
+#define HXD_ONEBODY_ALL    0x3fu
+
+typedef struct hxd_mocap {
+	int nmocap;
+	double time;
+	double *pos;  /* 3 x nmocap */
+	double *quat; /* 4 x nmocap */
+} hxd_mocap;
+
+typedef struct hxd_dynamics {
+	int nv, na;
+	double time;
+	double *qacc, *act_dot;
+} hxd_dynamics;
+
+typedef struct hxd_sensor {
+	int nsensordata;
+	double time;
+	double *sensordata;
+} hxd_sensor;
+
+/* Frames of all bodies, geoms or sites. */
+typedef struct hxd_poses {
+	int count;
+	double time;
+	double *pos; /* 3 x count */
+	double *mat; /* 9 x count, row-major */
+} hxd_poses;
+
+typedef struct hxd_tendon {
+	int ntendon;
+	double time;
+	double *length, *velocity;
+} hxd_tendon;
+
+typedef struct hxd_actuator {
+	int nu;
+	double time;
+	double *length, *velocity, *force;
+} hxd_actuator;
+
+/* M qacc = nonconstraint + constraint; nonconstraint = applied + passive + actuator - bias. */
+typedef struct hxd_force {
+	int nv;
+	double time;
+	double *applied, *passive, *bias, *actuator, *constraint, *nonconstraint;
+} hxd_force;
+
+typedef struct hxd_contacts {
+	int ncon;
+	double time;
+	double *dist;  /* ncon */
+	double *pos;   /* 3 x ncon */
+	double *frame; /* 9 x ncon, normal first */
+	double *force; /* 3 x ncon, in the contact frame */
+	int *geom1, *geom2;
+} hxd_contacts;
+
+/* What HAPTIX's info box showed, and the daemon's counters. */
+typedef struct hxd_status {
+	hxd_model model;
+	double time;
+	unsigned long long steps;
+	int paused;
+	double speed;
+	int speed_max;
+	double realtime_factor;
+	double cpu_per_step;      /* seconds */
+	int nefc, ncon;
+	double energy_potential, energy_kinetic;
+	unsigned long long instability_resets;
+	unsigned long long sim_errors;
+	unsigned long long overruns;
+	int clients;
+	char message[1024];
+	double uptime;
+} hxd_status;
+
+/*---------------------------------------------------------------- connection */
+
+/*
+ * Connect to a server and say Hello.  server is NULL or "" (the default:
+ * $HAPTIX_SERVER, else the default Unix socket), "unix:PATH", "HOST",
+ * "HOST:PORT" or "[V6ADDR]:PORT".  client_name may be NULL.  A token is
+ * read from the file named by $HAPTIX_TOKEN_FILE when it is set.
+ * Returns a handle even on failure (NULL only when memory is exhausted):
+ * check hxd_result(); free it with hxd_close().
+ */
+hxd_conn *hxd_connect(const char *server, const char *client_name);
+
+/*
+ * Like hxd_connect(), with the timeout (see hxd_set_timeout()) already
+ * applied to the connection and the handshake.
+ */
+hxd_conn *hxd_connect_timeout(const char *server, const char *client_name,
+    int milliseconds);
+
+/* Close the connection and free the handle; NULL is fine. */
+void hxd_close(hxd_conn *c);
+
+/* Return 1 while the connection is usable, else 0. */
+int hxd_connected(const hxd_conn *c);
+
+/* Return the result of the last call on c. */
+int hxd_result(const hxd_conn *c);
+
+/* Return what went wrong in the last call on c, or "" if it succeeded. */
+const char *hxd_error(const hxd_conn *c);
+
+/* Return the model the server announced at connect time. */
+const hxd_model *hxd_welcome_model(const hxd_conn *c);
+
+/* Set how long a call waits for its answer; 0 waits forever. */
+void hxd_set_timeout(hxd_conn *c, int milliseconds);
+
+/* Return a short description of a result code ("data has invalid size"). */
+const char *hxd_result_text(int result);
+
+/* Return the HAPTIX name of a result code ("mjCOM_BADSIZE"). */
+const char *hxd_result_name(int result);
+
+/* Return the object type named by s ("body", "geom", ...), or HXD_OBJ_UNKNOWN. */
+int hxd_obj_parse(const char *s);
+
+/* Return the name of an object type, or "unknown". */
+const char *hxd_obj_name(int type);
+
+/*---------------------------------------------------------------- native calls */
+
+/* Get the static description of the model; free *out with free(). */
+int hxd_info_get(hxd_conn *c, hxd_info **out);
+
+/* Get and set the state (qpos, qvel, act); free *out with free(). */
+int hxd_get_state(hxd_conn *c, hxd_state **out);
+int hxd_set_state(hxd_conn *c, const hxd_state *state);
+
+/* Get and set the controls. */
+int hxd_get_control(hxd_conn *c, hxd_control **out);
+int hxd_set_control(hxd_conn *c, const hxd_control *control);
+
+/* Get and set the applied generalized and Cartesian forces. */
+int hxd_get_applied(hxd_conn *c, hxd_applied **out);
+int hxd_set_applied(hxd_conn *c, const hxd_applied *applied);
+
+/* Get one body, by id; set the quantities of one body named by fields. */
+int hxd_get_onebody(hxd_conn *c, int body_id, hxd_onebody *out);
+int hxd_set_onebody(hxd_conn *c, const hxd_onebody *body, unsigned fields);
+
+/* Get and set the mocap bodies' poses. */
+int hxd_get_mocap(hxd_conn *c, hxd_mocap **out);
+int hxd_set_mocap(hxd_conn *c, const hxd_mocap *mocap);
+
+/* Get results of the last forward dynamics; free *out with free(). */
+int hxd_get_dynamics(hxd_conn *c, hxd_dynamics **out);
+int hxd_get_sensor(hxd_conn *c, hxd_sensor **out);
+int hxd_get_body(hxd_conn *c, hxd_poses **out);
+int hxd_get_geom(hxd_conn *c, hxd_poses **out);
+int hxd_get_site(hxd_conn *c, hxd_poses **out);
+int hxd_get_tendon(hxd_conn *c, hxd_tendon **out);
+int hxd_get_actuator(hxd_conn *c, hxd_actuator **out);
+int hxd_get_force(hxd_conn *c, hxd_force **out);
+int hxd_get_contact(hxd_conn *c, hxd_contacts **out);
+
+/* Set a geom's size (3 numbers, as in MJCF); collision bounds follow. */
+int hxd_set_geomsize(hxd_conn *c, int geom_id, const double size[3]);
+
+/* Get and set the colour of a geom, site, tendon or material. */
+int hxd_get_rgba(hxd_conn *c, int type, int id, double rgba[4]);
+int hxd_set_rgba(hxd_conn *c, int type, int id, const double rgba[4]);
+
+/*
+ * While paused, take count steps (0 means 1); while running, do nothing.
+ * *taken (may be NULL) receives the number of steps taken.
+ */
+int hxd_step(hxd_conn *c, unsigned count, unsigned *taken);
+
+/*
+ * Set the controls (control may be NULL to leave them), then: while paused
+ * take one step; while running wait for the next API tick (1/apirate), or
+ * not at all when apirate < 1.  Returns the sensor data; free with free().
+ */
+int hxd_update(hxd_conn *c, const hxd_control *control, hxd_sensor **out);
+
+/* Reset to a keyframe, or to the model's reference pose if keyframe < 0. */
+int hxd_reset(hxd_conn *c, int keyframe);
+
+/* Enable (1) or disable (0) an equality constraint. */
+int hxd_equality(hxd_conn *c, int eq_id, int state);
+
+/* Show a message on the server's viewers; NULL or "" clears it. */
+int hxd_message(hxd_conn *c, const char *text);
+
+/* Find an object's id by name: *id is -1 when there is no such name. */
+int hxd_name2id(hxd_conn *c, int type, const char *name, int *id);
+
+/* Find an object's name by id, into buf ("" for an unnamed object). */
+int hxd_id2name(hxd_conn *c, int type, int id, char *buf, size_t len);
+
+/*---------------------------------------------------------------- administration */
+
+/*
+ * Load a model file from the server's model directories (relative to one
+ * of them, or an absolute path inside one).  On failure the old model
+ * stays and hxd_error() holds MuJoCo's message.  out may be NULL.
+ */
+int hxd_load_file(hxd_conn *c, const char *path, hxd_model *out);
+
+/* Load a model sent with the request (MJCF, URDF or MJB bytes). */
+int hxd_load_data(hxd_conn *c, int format, const void *data, size_t len,
+    const char *name, hxd_model *out);
+
+/* Reload the current model from its file. */
+int hxd_reload(hxd_conn *c, hxd_model *out);
+
+/* Pause or run the simulation. */
+int hxd_pause(hxd_conn *c);
+int hxd_run(hxd_conn *c);
+
+/* Set the speed factor (1 = real time); max != 0 runs as fast as possible. */
+int hxd_set_speed(hxd_conn *c, double factor, int max);
+
+/* Get the server's status. */
+int hxd_status_get(hxd_conn *c, hxd_status *out);
+
+#if defined(__cplusplus)
+}
+#endif
+
+#endif

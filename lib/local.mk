@@ -1,0 +1,14 @@
+# libhaptix: the client library (haptix.h, haptixd.h).
+lib_LTLIBRARIES += libhaptix.la
+include_HEADERS = lib/haptix.h lib/haptixd.h
+libhaptix_la_SOURCES = lib/conn.c lib/conn.h lib/haptixd.c \
+	lib/haptix_native.c lib/haptix_simple.c lib/haptix_compat.h
+libhaptix_la_CFLAGS = $(AM_CFLAGS) $(PROTOBUF_C_CFLAGS)
+libhaptix_la_LIBADD = libhxwire.la $(PROTOBUF_C_LIBS)
+libhaptix_la_LDFLAGS = -version-info 0:0:0 \
+	-export-symbols $(srcdir)/lib/haptix.sym
+EXTRA_libhaptix_la_DEPENDENCIES = lib/haptix.sym
+EXTRA_DIST += lib/haptix.sym lib/haptix.pc.in
+
+pkgconfigdir = $(libdir)/pkgconfig
+pkgconfig_DATA = lib/haptix.pc

@@ -1,0 +1,22 @@
+# The wire protocol: haptix.proto compiled by protoc-c into the build
+# tree.  One stamp rule, so that a parallel make runs protoc-c once.
+PROTO_GEN = proto/haptix.pb-c.c proto/haptix.pb-c.h
+BUILT_SOURCES += $(PROTO_GEN)
+CLEANFILES += $(PROTO_GEN) proto/haptix.stamp
+EXTRA_DIST += proto/haptix.proto
+
+proto/haptix.stamp: $(srcdir)/proto/haptix.proto
+	@$(MKDIR_P) proto
+	$(AM_V_GEN)$(PROTOC_C) --c_out=proto -I$(srcdir)/proto \
+		$(srcdir)/proto/haptix.proto && touch $@
+
+$(PROTO_GEN): proto/haptix.stamp
+	@test -f $@ || { rm -f proto/haptix.stamp && \
+		$(MAKE) $(AM_MAKEFLAGS) proto/haptix.stamp; }
+
+# Framing, addresses and the generated messages: shared by the daemon and
+# the client library, free of MuJoCo and of haptix.h.
+noinst_LTLIBRARIES += libhxwire.la
+nodist_libhxwire_la_SOURCES = $(PROTO_GEN)
+libhxwire_la_SOURCES = lib/frame.c lib/frame.h lib/address.c lib/address.h
+libhxwire_la_CFLAGS = -std=gnu11 $(PROTOBUF_C_CFLAGS)

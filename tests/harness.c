@@ -1,0 +1,268 @@
+/* Test harness: see harness.h. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <criterion/criterion.h>
+
+#include "harness.h"
+
+#define HARNESS_MAX_ARGS 64
+#define HARNESS_MAX_SERVERS 16
+#define HARNESS_READY_SECONDS 20
+#define HARNESS_STOP_SECONDS 20
+
+/*
+ * The daemons this test process started and has not stopped: a failed
+ * assertion leaves the test body early, and hx_server_cleanup() stops
+ * them afterwards.  Copies, not pointers: the body's stack is gone then.
+ */
+static struct hx_server harness_running[HARNESS_MAX_SERVERS];
+
+/* Remember a started daemon. */
+static void
+harness_register(const struct hx_server *s)
+{
+	int i;
+
+	for (i = 0; i < HARNESS_MAX_SERVERS; i++) {
+		if (harness_running[i].pid == 0) {
+			harness_running[i] = *s;
+			return;
+		}
+	}
+}
+
+/* Forget a stopped daemon. */
+static void
+harness_unregister(pid_t pid)
+{
+	int i;
+
+	for (i = 0; i < HARNESS_MAX_SERVERS; i++) {
+		if (harness_running[i].pid == pid)
+			harness_running[i].pid = 0;
+	}
+}
+
+/* An environment variable the test suite must set. */
+static const char *
+harness_env(const char *name)
+{
+	const char *v = getenv(name);
+
+	if (v == NULL || *v == '\0')
+		cr_assert_fail("%s is not set: run the tests with make check", name);
+	return v;
+}
+
+const char *
+hx_haptixd_path(void)
+{
+	return harness_env("HAPTIXD");
+}
+
+const char *
+hx_hxctl_path(void)
+{
+	return harness_env("HXCTL");
+}
+
+const char *
+hx_test_model(const char *name)
+{
+	static char path[1024];
+
+	snprintf(path, sizeof(path), "%s/%s", harness_env("HX_TEST_MODELS"),
+	    name);
+	return path;
+}
+
+const char *
+hx_server_addr(const struct hx_server *s, int tcp)
+{
+	return tcp ? s->tcp_addr : s->unix_addr;
+}
+
+/* Read the whole log into buf; returns its length. */
+static size_t
+harness_read_log(const struct hx_server *s, char *buf, size_t len)
+{
+	FILE *f = fopen(s->log, "r");
+	size_t n;
+
+	if (f == NULL)
+		return 0;
+	n = fread(buf, 1, len - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return n;
+}
+
+int
+hx_server_log_has(const struct hx_server *s, const char *text)
+{
+	static char buf[1 << 20];
+
+	harness_read_log(s, buf, sizeof(buf));
+	return strstr(buf, text) != NULL;
+}
+
+int
+hx_server_try_start(struct hx_server *s, const char *const *args)
+{
+	const char *argv[HARNESS_MAX_ARGS];
+	char sock[300], buf[1 << 16], *p;
+	struct timespec ts = { 0, 10 * 1000 * 1000 };
+	int n = 0, i, fd, status;
+
+	memset(s, 0, sizeof(*s));
+	snprintf(s->dir, sizeof(s->dir), "/tmp/hxtest.XXXXXX");
+	cr_assert_not_null(mkdtemp(s->dir), "mkdtemp: %s", strerror(errno));
+	snprintf(sock, sizeof(sock), "%s/hx.sock", s->dir);
+	snprintf(s->unix_addr, sizeof(s->unix_addr), "unix:%s", sock);
+	snprintf(s->log, sizeof(s->log), "%s/haptixd.log", s->dir);
+
+	argv[n++] = hx_haptixd_path();
+	argv[n++] = "--unix";
+	argv[n++] = sock;
+	argv[n++] = "--tcp";
+	argv[n++] = "127.0.0.1:0";
+	argv[n++] = "-M";
+	argv[n++] = harness_env("HX_TEST_MODELS");
+	argv[n++] = "-M";
+	argv[n++] = harness_env("HX_MODELS");
+	argv[n++] = "-v";
+	for (i = 0; args != NULL && args[i] != NULL; i++) {
+		cr_assert_lt(n, HARNESS_MAX_ARGS - 1, "too many arguments");
+		argv[n++] = args[i];
+	}
+	argv[n] = NULL;
+
+	s->pid = fork();
+	cr_assert_neq(s->pid, -1, "fork: %s", strerror(errno));
+	if (s->pid == 0) {
+		/* Die with the test, even when an assertion ends it early. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		fd = open(s->log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd == -1)
+			_exit(126);
+		dup2(fd, 2);
+		close(fd);
+		/* Keep the test's stdout: the daemon must not hold its pipe. */
+		fd = open("/dev/null", O_RDWR);
+		dup2(fd, 0);
+		dup2(fd, 1);
+		close(fd);
+		execv(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+
+	for (i = 0; i < HARNESS_READY_SECONDS * 100; i++) {
+		if (waitpid(s->pid, &status, WNOHANG) == s->pid) {
+			s->pid = 0;
+			return status;
+		}
+		harness_read_log(s, buf, sizeof(buf));
+		if (strstr(buf, "ready (") != NULL) {
+			harness_register(s);
+			p = strstr(buf, "listening on tcp:");
+			cr_assert_not_null(p, "no TCP listener in the log:\n%s",
+			    buf);
+			p += strlen("listening on tcp:");
+			snprintf(s->tcp_addr, sizeof(s->tcp_addr), "%.*s",
+			    (int)strcspn(p, " \n"), p);
+			return -1;
+		}
+		nanosleep(&ts, NULL);
+	}
+	kill(s->pid, SIGKILL);
+	waitpid(s->pid, NULL, 0);
+	harness_read_log(s, buf, sizeof(buf));
+	cr_assert_fail("haptixd did not become ready in %d s; its log:\n%s",
+	    HARNESS_READY_SECONDS, buf);
+	return 0;
+}
+
+void
+hx_server_start(struct hx_server *s, const char *const *args)
+{
+	char buf[1 << 16];
+	int status;
+
+	status = hx_server_try_start(s, args);
+	if (status != -1) {
+		harness_read_log(s, buf, sizeof(buf));
+		cr_assert_fail("haptixd exited before it was ready (status %d); its "
+		    "log:\n%s", status, buf);
+	}
+}
+
+/* nftw callback: remove one entry of the temporary directory. */
+static int
+harness_rm(const char *path, const struct stat *st, int flag,
+    struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	remove(path);
+	return 0;
+}
+
+void
+hx_server_stop(struct hx_server *s)
+{
+	struct timespec ts = { 0, 10 * 1000 * 1000 };
+	char buf[1 << 16];
+	int status = 0, i;
+	pid_t r = 0;
+
+	if (s->pid > 0) {
+		kill(s->pid, SIGTERM);
+		for (i = 0; i < HARNESS_STOP_SECONDS * 100; i++) {
+			r = waitpid(s->pid, &status, WNOHANG);
+			if (r == s->pid)
+				break;
+			nanosleep(&ts, NULL);
+		}
+		if (r != s->pid) {
+			kill(s->pid, SIGKILL);
+			waitpid(s->pid, &status, 0);
+		}
+		harness_unregister(s->pid);
+		harness_read_log(s, buf, sizeof(buf));
+		cr_expect(r == s->pid, "haptixd did not stop on SIGTERM");
+		cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		    "haptixd exited with status %d; its log:\n%s", status, buf);
+		s->pid = 0;
+	}
+	nftw(s->dir, harness_rm, 8, FTW_DEPTH | FTW_PHYS);
+}
+
+void
+hx_server_cleanup(void)
+{
+	struct hx_server s;
+	int i;
+
+	for (i = 0; i < HARNESS_MAX_SERVERS; i++) {
+		if (harness_running[i].pid == 0)
+			continue;
+		s = harness_running[i];
+		harness_running[i].pid = 0;
+		kill(s.pid, SIGKILL);
+		waitpid(s.pid, NULL, 0);
+		nftw(s.dir, harness_rm, 8, FTW_DEPTH | FTW_PHYS);
+	}
+}

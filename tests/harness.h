@@ -1,0 +1,73 @@
+/*
+ * Test harness: start a real haptixd on a temporary Unix socket and an
+ * ephemeral TCP port, and stop it again, checking that it exited cleanly.
+ */
+#ifndef HX_TEST_HARNESS_H
+#define HX_TEST_HARNESS_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+struct hx_server {
+	pid_t pid;
+	char dir[256];       /* temporary directory, removed at stop */
+	char unix_addr[320]; /* "unix:DIR/hx.sock" */
+	char tcp_addr[64];   /* "127.0.0.1:PORT" */
+	char log[320];       /* the daemon's stderr */
+};
+
+/*
+ * Start haptixd with the test model directory and extra arguments (a
+ * NULL-terminated list, may be NULL).  Fails the test if it does not
+ * become ready within 20 seconds.
+ */
+void hx_server_start(struct hx_server *s, const char *const *args);
+
+/*
+ * Like hx_server_start(), but return the daemon's exit status (as from
+ * waitpid) if it exits before it is ready, or -1 once it is ready.
+ */
+int hx_server_try_start(struct hx_server *s, const char *const *args);
+
+/* Stop with SIGTERM; fail the test unless it exits with status 0. */
+void hx_server_stop(struct hx_server *s);
+
+/*
+ * Kill the daemons a failed test left running and remove their
+ * directories: use as the .fini of every suite that starts daemons.
+ */
+void hx_server_cleanup(void);
+
+/* Return 1 if the daemon's log contains text. */
+int hx_server_log_has(const struct hx_server *s, const char *text);
+
+/* The absolute path of a file in models/test (static buffer). */
+const char *hx_test_model(const char *name);
+
+/* The daemon, client and model paths from the test environment. */
+const char *hx_haptixd_path(void);
+const char *hx_hxctl_path(void);
+
+/* The address to use: the Unix socket (tcp = 0) or TCP (tcp = 1). */
+const char *hx_server_addr(const struct hx_server *s, int tcp);
+
+/*
+ * Define a test that runs twice, over the Unix socket and over TCP,
+ * against a fresh daemon started with the given arguments.  The body
+ * sees `srv` (struct hx_server *) and `addr` (const char *).
+ */
+#define HX_TRANSPORT_TEST(suite, name, ...)                                 \
+	static void name##_body(struct hx_server *srv, const char *addr);   \
+	static void name##_run(int tcp)                                     \
+	{                                                                   \
+		static const char *const name##_args[] = { __VA_ARGS__ };   \
+		struct hx_server s;                                         \
+		hx_server_start(&s, name##_args);                           \
+		name##_body(&s, hx_server_addr(&s, tcp));                   \
+		hx_server_stop(&s);                                         \
+	}                                                                   \
+	Test(suite, name##_unix, .timeout = 60) { name##_run(0); }          \
+	Test(suite, name##_tcp, .timeout = 60) { name##_run(1); }           \
+	static void name##_body(struct hx_server *srv, const char *addr)
+
+#endif

@@ -1,0 +1,51 @@
+# Tests (Criterion): unit tests per module, and integration tests that
+# start a real haptixd on a temporary socket and an ephemeral port.
+if ENABLE_TESTS
+check_LTLIBRARIES = libhxtest.la
+libhxtest_la_SOURCES = tests/harness.c tests/harness.h \
+	tests/rawclient.c tests/rawclient.h
+libhxtest_la_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS) $(PROTOBUF_C_CFLAGS)
+libhxtest_la_LIBADD = libhxwire.la $(CRITERION_LIBS) $(PROTOBUF_C_LIBS)
+
+TEST_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS) $(PROTOBUF_C_CFLAGS)
+TEST_LIBS = libhxtest.la libhaptix.la -lm
+
+HX_TESTS = tests/test_frame tests/test_address tests/test_protocol \
+	tests/test_native tests/test_admin tests/test_compat tests/test_hxctl
+check_PROGRAMS += $(HX_TESTS)
+TESTS += $(HX_TESTS)
+
+tests_test_frame_SOURCES = tests/test_frame.c
+tests_test_frame_CFLAGS = $(TEST_CFLAGS)
+tests_test_frame_LDADD = $(TEST_LIBS)
+tests_test_address_SOURCES = tests/test_address.c
+tests_test_address_CFLAGS = $(TEST_CFLAGS)
+tests_test_address_LDADD = $(TEST_LIBS)
+tests_test_protocol_SOURCES = tests/test_protocol.c
+tests_test_protocol_CFLAGS = $(TEST_CFLAGS)
+tests_test_protocol_LDADD = $(TEST_LIBS)
+tests_test_native_SOURCES = tests/test_native.c
+tests_test_native_CFLAGS = $(TEST_CFLAGS)
+tests_test_native_LDADD = $(TEST_LIBS)
+tests_test_admin_SOURCES = tests/test_admin.c
+tests_test_admin_CFLAGS = $(TEST_CFLAGS)
+tests_test_admin_LDADD = $(TEST_LIBS) $(MUJOCO_LIBS)
+tests_test_compat_SOURCES = tests/test_compat.c
+tests_test_compat_CFLAGS = $(TEST_CFLAGS)
+tests_test_compat_LDADD = $(TEST_LIBS)
+tests_test_hxctl_SOURCES = tests/test_hxctl.c
+tests_test_hxctl_CFLAGS = $(TEST_CFLAGS)
+tests_test_hxctl_LDADD = $(TEST_LIBS)
+endif
+
+AM_TESTS_ENVIRONMENT = \
+	HAPTIXD='$(abs_top_builddir)/daemon/haptixd'; export HAPTIXD; \
+	HXCTL='$(abs_top_builddir)/clients/hxctl'; export HXCTL; \
+	HX_MODELS='$(abs_top_srcdir)/models'; export HX_MODELS; \
+	HX_TEST_MODELS='$(abs_top_srcdir)/models/test'; export HX_TEST_MODELS; \
+	HAPTIX_SERVER=; export HAPTIX_SERVER; \
+	HAPTIX_TOKEN_FILE=; export HAPTIX_TOKEN_FILE;
+# Criterion forks a worker per test; two jobs suit these 2-core machines.
+LOG_COMPILER = env
+AM_LOG_FLAGS = CRITERION_JOBS=2
+EXTRA_DIST += tests/README.md

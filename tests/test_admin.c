@@ -1,0 +1,464 @@
+/*
+ * The calls beyond HAPTIX against a real haptixd: loading models (files,
+ * inline MJCF/URDF/MJB, failures, confinement to the model directories),
+ * MuJoCo errors and instability, pause/run/speed, status, and lock-step
+ * determinism.
+ */
+#include "config.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <criterion/criterion.h>
+#include <mujoco/mujoco.h>
+
+#include "harness.h"
+#include "haptixd.h"
+
+TestSuite(admin, .timeout = 90, .fini = hx_server_cleanup);
+
+/* Connect or fail the test. */
+static hxd_conn *
+connect_ok(const char *addr)
+{
+	hxd_conn *c = hxd_connect(addr, "test_admin");
+
+	cr_assert_not_null(c);
+	cr_assert_eq(hxd_result(c), HXD_OK, "connect %s: %s", addr,
+	    hxd_error(c));
+	return c;
+}
+
+/* Return the status or fail the test. */
+static hxd_status
+status_ok(hxd_conn *c)
+{
+	hxd_status st;
+
+	cr_assert_eq(hxd_status_get(c, &st), HXD_OK, "%s", hxd_error(c));
+	return st;
+}
+
+/* Read a whole file into a malloc'd buffer. */
+static char *
+slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long n;
+
+	cr_assert_not_null(f, "%s", path);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = malloc((size_t)n + 1);
+	cr_assert_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	buf[n] = '\0';
+	*len = (size_t)n;
+	return buf;
+}
+
+/* Sleep for ms milliseconds. */
+static void
+pause_ms(int ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+HX_TRANSPORT_TEST(admin, load_file_from_model_dirs, "-m", "fixture.xml",
+    "--paused", NULL)
+{
+	hxd_conn *c = connect_ok(addr);
+	hxd_model m;
+	hxd_state *st = NULL;
+	char *real;
+
+	cr_expect_str_eq(hxd_welcome_model(c)->name, "fixture");
+	/* A name relative to a model directory. */
+	cr_assert_eq(hxd_load_file(c, "arm.urdf", &m), HXD_OK, "%s",
+	    hxd_error(c));
+	cr_expect_str_eq(m.name, "urdf_arm", "URDF loads, named by <robot>");
+	cr_expect_eq(m.nq, 2);
+	cr_expect_eq(m.nbody, 3);
+	cr_assert_eq(hxd_get_state(c, &st), HXD_OK);
+	cr_expect_eq(st->nq, 2, "the new model is the one simulated");
+	free(st);
+	/* An absolute path inside a model directory. */
+	cr_assert_eq(hxd_load_file(c, hx_test_model("fixture.xml"), &m),
+	    HXD_OK, "%s", hxd_error(c));
+	cr_expect_eq(m.nq, 9);
+	real = realpath(hx_test_model("fixture.xml"), NULL);
+	cr_expect_str_eq(m.path, real, "the path loaded, symlinks resolved");
+	free(real);
+	/* The default scene from the second directory. */
+	cr_assert_eq(hxd_load_file(c, "default.xml", &m), HXD_OK, "%s",
+	    hxd_error(c));
+	cr_expect_str_eq(m.name, "default");
+	/* And reload the current one from its file. */
+	cr_assert_eq(hxd_reload(c, &m), HXD_OK, "%s", hxd_error(c));
+	cr_expect_str_eq(m.name, "default");
+	hxd_close(c);
+}
+
+HX_TRANSPORT_TEST(admin, failed_load_keeps_the_old_model, "-m",
+    "fixture.xml", "--paused", NULL)
+{
+	hxd_conn *c = connect_ok(addr);
+	hxd_model m;
+	hxd_state *st = NULL;
+	hxd_status s;
+
+	cr_assert_eq(hxd_load_file(c, "broken.xml", &m), HXD_LOADFAILED);
+	/* MuJoCo's own words reach the caller. */
+	cr_expect_not_null(strstr(hxd_error(c), "unrecognized attribute: "
+	    "'stiffnes'"), "%s", hxd_error(c));
+	cr_expect_not_null(strstr(hxd_error(c), "line 7"), "%s",
+	    hxd_error(c));
+	s = status_ok(c);
+	cr_expect_str_eq(s.model.name, "fixture");
+	cr_assert_eq(hxd_get_state(c, &st), HXD_OK, "%s", hxd_error(c));
+	cr_expect_eq(st->nq, 9);
+	free(st);
+	cr_assert_eq(hxd_load_file(c, "missing.xml", &m), HXD_LOADFAILED);
+	cr_expect_not_null(strstr(hxd_error(c), "no model missing.xml"), "%s",
+	    hxd_error(c));
+	cr_assert_eq(hxd_load_data(c, HXD_FORMAT_MJCF, "<mujoco><bad", 12,
+	    "garbage", &m), HXD_LOADFAILED);
+	cr_expect_neq(hxd_error(c)[0], '\0', "the XML error is explained");
+	cr_assert_eq(hxd_load_data(c, HXD_FORMAT_MJB, "not an mjb file", 15,
+	    "garbage", &m), HXD_LOADFAILED);
+	s = status_ok(c);
+	cr_expect_str_eq(s.model.name, "fixture", "still the old model");
+	hxd_close(c);
+}
+
+HX_TRANSPORT_TEST(admin, paths_outside_the_model_dirs_are_refused, "-m",
+    "fixture.xml", "--paused", NULL)
+{
+	static const char *const outside[] = { "/etc/passwd",
+	    "../../configure.ac", "../../models/../README.md", "/tmp" };
+	hxd_conn *c = connect_ok(addr);
+	char link[400];
+	hxd_model m;
+	size_t i;
+
+	for (i = 0; i < sizeof(outside) / sizeof(outside[0]); i++) {
+		if (access(outside[i], F_OK) != 0 && outside[i][0] == '/')
+			continue;
+		cr_expect_eq(hxd_load_file(c, outside[i], &m), HXD_DENIED,
+		    "%s: %s", outside[i], hxd_error(c));
+		cr_expect_not_null(strstr(hxd_error(c), "outside the model "
+		    "directories"), "%s", hxd_error(c));
+	}
+	/* A symlink inside a model directory that leads out. */
+	snprintf(link, sizeof(link), "%s/escape.xml", srv->dir);
+	cr_assert_eq(symlink("/etc/hostname", link), 0);
+	cr_expect_neq(hxd_load_file(c, link, &m), HXD_OK,
+	    "the temporary directory is not a model directory");
+	cr_expect_str_eq(status_ok(c).model.name, "fixture");
+	hxd_close(c);
+}
+
+Test(admin, symlink_leading_out_is_refused)
+{
+	struct hx_server s;
+	char dir[64] = "/tmp/hxmodels.XXXXXX", link[128], good[128];
+	const char *args[] = { "-m", "fixture.xml", "--paused", "-M", dir,
+	    NULL };
+	hxd_conn *c;
+	hxd_model m;
+
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(link, sizeof(link), "%s/evil.xml", dir);
+	snprintf(good, sizeof(good), "%s/fine.xml", dir);
+	cr_assert_eq(symlink("/etc/passwd", link), 0);
+	cr_assert_eq(symlink(hx_test_model("fixture.xml"), good), 0);
+	hx_server_start(&s, args);
+	c = connect_ok(s.unix_addr);
+	cr_expect_eq(hxd_load_file(c, "evil.xml", &m), HXD_DENIED, "%s",
+	    hxd_error(c));
+	/* A link to a file in another model directory is fine. */
+	cr_expect_eq(hxd_load_file(c, "fine.xml", &m), HXD_OK, "%s",
+	    hxd_error(c));
+	hxd_close(c);
+	hx_server_stop(&s);
+	unlink(link);
+	unlink(good);
+	rmdir(dir);
+}
+
+HX_TRANSPORT_TEST(admin, inline_models, "--no-model", NULL)
+{
+	hxd_conn *c = connect_ok(addr);
+	hxd_state *st = NULL;
+	char *xml;
+	size_t len;
+	hxd_model m;
+
+	cr_expect_eq(hxd_get_state(c, &st), HXD_NOMODEL, "no model yet");
+	cr_expect_eq(hxd_reload(c, &m), HXD_BADVALUE, "nothing to reload");
+	xml = slurp(hx_test_model("fixture.xml"), &len);
+	cr_assert_eq(hxd_load_data(c, HXD_FORMAT_AUTO, xml, len, "mine", &m),
+	    HXD_OK, "%s", hxd_error(c));
+	cr_expect_str_eq(m.name, "fixture");
+	cr_expect_str_eq(m.path, "", "an inline model has no path");
+	cr_expect_eq(m.nq, 9);
+	free(xml);
+	cr_expect_eq(hxd_reload(c, &m), HXD_BADVALUE,
+	    "an inline model cannot be reloaded from a file");
+	xml = slurp(hx_test_model("arm.urdf"), &len);
+	cr_assert_eq(hxd_load_data(c, HXD_FORMAT_URDF, xml, len, "arm", &m),
+	    HXD_OK, "%s", hxd_error(c));
+	cr_expect_eq(m.nq, 2);
+	free(xml);
+	hxd_close(c);
+}
+
+Test(admin, inline_mjb_round_trips)
+{
+	struct hx_server s;
+	const char *args[] = { "-m", "fixture.xml", "--paused", NULL };
+	char err[1000];
+	hxd_model m;
+	hxd_conn *c;
+	mjModel *mm;
+	void *mjb;
+	int len;
+
+	/* Compile the fixture to MJB in memory with MuJoCo itself. */
+	mm = mj_loadXML(hx_test_model("fixture.xml"), NULL, err, sizeof(err));
+	cr_assert_not_null(mm, "%s", err);
+	len = mj_sizeModel(mm);
+	mjb = malloc((size_t)len);
+	mj_saveModel(mm, NULL, mjb, len);
+	mj_deleteModel(mm);
+
+	hx_server_start(&s, args);
+	c = connect_ok(s.unix_addr);
+	cr_assert_eq(hxd_load_data(c, HXD_FORMAT_AUTO, mjb, (size_t)len,
+	    "bin", &m), HXD_OK, "%s", hxd_error(c));
+	cr_expect_eq(m.nq, 9, "MJB recognised by its magic number");
+	cr_expect_eq(m.nkey, 2);
+	cr_assert_eq(hxd_load_data(c, HXD_FORMAT_MJB, mjb, (size_t)len / 2,
+	    "half", &m), HXD_LOADFAILED, "a truncated MJB is refused");
+	cr_expect_str_eq(status_ok(c).model.name, "fixture");
+	free(mjb);
+	hxd_close(c);
+	hx_server_stop(&s);
+}
+
+HX_TRANSPORT_TEST(admin, mujoco_error_is_caught_and_reported, "-m",
+    "overflow.xml", "--paused", NULL)
+{
+	hxd_conn *c = connect_ok(addr);
+	hxd_state *st = NULL;
+	hxd_status s;
+	unsigned taken;
+	int i, rc = HXD_OK;
+
+	/* The box reaches the floor after ~143 steps: MuJoCo's stack overflows. */
+	for (i = 0; i < 40 && rc == HXD_OK; i++)
+		rc = hxd_step(c, 10, &taken);
+	cr_assert_eq(rc, HXD_SIMERROR, "%s", hxd_error(c));
+	cr_expect_not_null(strstr(hxd_error(c), "Stack overflow"), "%s",
+	    hxd_error(c));
+	s = status_ok(c);
+	cr_expect_eq(s.sim_errors, 1);
+	cr_expect_lt(s.time, 0.01, "the data was reset");
+	cr_assert_eq(hxd_get_state(c, &st), HXD_OK, "still serving");
+	cr_expect_float_eq(st->qpos[2], 0.5, 1e-12, "back to the start");
+	free(st);
+	/* Running into the error again and again does not stop the daemon. */
+	cr_assert_eq(hxd_set_speed(c, 0, 1), HXD_OK);
+	cr_assert_eq(hxd_run(c), HXD_OK);
+	pause_ms(500);
+	s = status_ok(c);
+	cr_expect_gt(s.sim_errors, 1, "errors while running: %llu",
+	    s.sim_errors);
+	hxd_close(c);
+}
+
+HX_TRANSPORT_TEST(admin, unstable_model_resets_and_reports, "-m",
+    "unstable.xml", "--paused", NULL)
+{
+	hxd_conn *c = connect_ok(addr);
+	hxd_status s;
+	unsigned taken;
+
+	s = status_ok(c);
+	cr_expect_eq(s.instability_resets, 0);
+	cr_assert_eq(hxd_step(c, 10, &taken), HXD_OK, "%s", hxd_error(c));
+	cr_expect_eq(taken, 10);
+	s = status_ok(c);
+	cr_expect_geq(s.instability_resets, 1, "instability counted");
+	cr_expect_lt(s.time, 0.1 - 1e-9, "time restarted at the reset");
+	cr_expect(hx_server_log_has(srv, "simulation unstable"),
+	    "and logged");
+	hxd_close(c);
+}
+
+HX_TRANSPORT_TEST(admin, pause_run_speed_and_status, "-m", "fixture.xml",
+    "--paused", NULL)
+{
+	hxd_conn *c = connect_ok(addr), *other = connect_ok(addr);
+	hxd_status s0, s1;
+	double t0;
+
+	s0 = status_ok(c);
+	cr_expect(s0.paused);
+	cr_expect_eq(s0.clients, 2);
+	cr_expect_float_eq(s0.model.timestep, 0.002, 1e-12);
+	cr_expect_float_eq(s0.model.apirate, 50, 1e-12);
+	pause_ms(100);
+	s1 = status_ok(c);
+	cr_expect_eq(s1.time, s0.time, "paused: time stands still");
+	cr_expect_gt(s1.uptime, s0.uptime);
+
+	cr_assert_eq(hxd_run(c), HXD_OK);
+	pause_ms(300);
+	s1 = status_ok(c);
+	cr_expect_not(s1.paused);
+	cr_expect_gt(s1.time, 0.1, "running: time advances (%g)", s1.time);
+	cr_expect_lt(s1.time, 3.0, "but not wildly faster than real time");
+	cr_expect_gt(s1.steps, 50);
+	cr_expect_gt(s1.cpu_per_step, 0);
+	cr_expect_lt(s1.cpu_per_step, 0.01);
+
+	/* Speed factors: a generous sanity band, not a benchmark. */
+	cr_assert_eq(hxd_set_speed(c, 0.5, 0), HXD_OK);
+	pause_ms(2300);
+	s1 = status_ok(c);
+	cr_expect_float_eq(s1.speed, 0.5, 1e-12);
+	cr_expect(s1.realtime_factor > 0.25 && s1.realtime_factor < 0.6,
+	    "speed 0.5 gives a real-time factor of %g", s1.realtime_factor);
+	cr_assert_eq(hxd_set_speed(c, 1, 1), HXD_OK);
+	t0 = status_ok(c).time;
+	pause_ms(300);
+	s1 = status_ok(c);
+	cr_expect(s1.speed_max);
+	cr_expect_gt(s1.time - t0, 0.6, "max speed outruns the clock "
+	    "(%g simulated s in 0.3 s)", s1.time - t0);
+
+	cr_expect_eq(hxd_set_speed(c, 0, 0), HXD_BADVALUE);
+	cr_expect_eq(hxd_set_speed(c, -1, 0), HXD_BADVALUE);
+	cr_expect_eq(hxd_set_speed(c, NAN, 0), HXD_BADVALUE);
+	cr_expect_eq(hxd_set_speed(c, 1e7, 0), HXD_BADVALUE);
+
+	cr_assert_eq(hxd_pause(c), HXD_OK);
+	s0 = status_ok(other);
+	pause_ms(100);
+	s1 = status_ok(other);
+	cr_expect(s1.paused, "seen by the other client too");
+	cr_expect_eq(s1.time, s0.time);
+	cr_expect_eq(s1.realtime_factor, 0);
+	hxd_close(other);
+	hxd_close(c);
+}
+
+Test(admin, api_rate_from_the_command_line)
+{
+	struct hx_server s;
+	const char *args[] = { "-m", "fixture.xml", "--paused", "--api-rate",
+	    "10", NULL };
+	hxd_conn *c;
+
+	hx_server_start(&s, args);
+	c = connect_ok(s.unix_addr);
+	cr_expect_float_eq(hxd_welcome_model(c)->apirate, 10, 1e-12,
+	    "the command line overrides the model's apirate of 50");
+	hxd_close(c);
+	hx_server_stop(&s);
+}
+
+/* Run a fixed sequence of lock-step updates; return the final qpos. */
+static double *
+lockstep_run(const char *addr, int *nq)
+{
+	hxd_conn *c = connect_ok(addr);
+	hxd_control ctl;
+	hxd_sensor *sen = NULL;
+	hxd_state *st = NULL;
+	double u[2], *q;
+	int i;
+
+	cr_assert_eq(hxd_reset(c, 0), HXD_OK);
+	ctl.nu = 2;
+	ctl.ctrl = u;
+	for (i = 0; i < 400; i++) {
+		u[0] = sin(i * 0.05);
+		u[1] = cos(i * 0.03) * 1.5;
+		cr_assert_eq(hxd_update(c, &ctl, &sen), HXD_OK, "%s",
+		    hxd_error(c));
+		free(sen);
+	}
+	cr_assert_eq(hxd_get_state(c, &st), HXD_OK);
+	*nq = st->nq;
+	q = malloc((size_t)st->nq * sizeof(double));
+	memcpy(q, st->qpos, (size_t)st->nq * sizeof(double));
+	free(st);
+	hxd_close(c);
+	return q;
+}
+
+Test(admin, lockstep_runs_are_bit_identical)
+{
+	const char *args[] = { "-m", "fixture.xml", "--paused", NULL };
+	struct hx_server a, b;
+	double *qa, *qb, *qc;
+	int na, nb, nc;
+
+	hx_server_start(&a, args);
+	hx_server_start(&b, args);
+	qa = lockstep_run(a.unix_addr, &na);
+	qb = lockstep_run(b.tcp_addr, &nb);
+	qc = lockstep_run(a.tcp_addr, &nc);
+	cr_assert_eq(na, 9);
+	cr_assert_eq(nb, na);
+	cr_assert_eq(nc, na);
+	cr_expect_eq(memcmp(qa, qb, (size_t)na * sizeof(double)), 0,
+	    "two daemons, same requests: bit-identical qpos");
+	cr_expect_eq(memcmp(qa, qc, (size_t)na * sizeof(double)), 0,
+	    "the same daemon after a reset: bit-identical qpos");
+	cr_expect_neq(qa[0], 0.5, "the run moved the arm");
+	free(qa);
+	free(qb);
+	free(qc);
+	hx_server_stop(&a);
+	hx_server_stop(&b);
+}
+
+Test(admin, bad_command_lines_are_refused)
+{
+	static const char *const bad[][4] = {
+		{ "--speed", "0", NULL },
+		{ "--speed", "fast", NULL },
+		{ "--max-clients", "0", NULL },
+		{ "--unix", "none", "--tcp" },
+		{ "-m", "nonexistent.xml", NULL },
+		{ "-m", "broken.xml", NULL },
+	};
+	struct hx_server s;
+	const char *args[6];
+	size_t i, k;
+	int status;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		for (k = 0; k < 4 && bad[i][k] != NULL; k++)
+			args[k] = bad[i][k];
+		if (k == 4)
+			args[k++] = "none";
+		args[k] = NULL;
+		status = hx_server_try_start(&s, args);
+		cr_expect_neq(status, -1, "haptixd started with %s %s",
+		    args[0], args[1]);
+		hx_server_stop(&s);
+	}
+}

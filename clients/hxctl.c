@@ -44,14 +44,14 @@
 
 /* One run of hxctl: the global options and the command being run. */
 struct ctl {
-	const char *server;        /* --server, or NULL for the default */
-	int json;                  /* --json */
-	int timeout_ms;            /* --timeout, or -1 for the library's */
+	const char *server; /* --server, or NULL for the default */
+	int json;           /* --json */
+	int timeout_ms;     /* --timeout, or -1 for the library's */
 	const struct ctl_cmd *cmd;
-	int argc;                  /* the command's own arguments */
+	int argc; /* the command's own arguments */
 	char **argv;
-	hxd_conn *conn;            /* connected on first need */
-	hxd_info *info;            /* fetched on first need */
+	hxd_conn *conn; /* connected on first need */
+	hxd_info *info; /* fetched on first need */
 };
 
 /* A command: a row of the table that --help and dispatch both read. */
@@ -78,7 +78,7 @@ struct ctl_opt {
 	int want;          /* OPT_LIST: values required, 0 for any number */
 	const char *value; /* OPT_STRING, OPT_LIST: the text given */
 	int given;
-	int count;         /* OPT_LIST: values in value */
+	int count; /* OPT_LIST: values in value */
 };
 
 /* Where the JSON writer is: a comma goes between values at each depth. */
@@ -161,10 +161,9 @@ static int ctl_object(struct ctl *, int, const char *, int *);
 static int ctl_objtype(struct ctl *, const char *, int *);
 static int ctl_options(struct ctl *, struct ctl_opt *, int, char **, int *);
 static struct ctl_opt *ctl_opt_find(struct ctl_opt *, int, const char *);
-static int ctl_fill(struct ctl *, const struct ctl_opt *, const char *,
-    double *, int);
-static int ctl_check_assigns(struct ctl *, char **, int, int,
-    const char *);
+static int ctl_fill(
+    struct ctl *, const struct ctl_opt *, const char *, double *, int);
+static int ctl_check_assigns(struct ctl *, char **, int, int, const char *);
 static int controls_check(struct ctl *, char **, int, int *);
 static int controls_build(struct ctl *, char **, int, int, hxd_control **);
 
@@ -177,16 +176,15 @@ static const char *obj_label(const hxd_info *, int, int, char *, size_t);
 static int label_width(const hxd_info *, int, int);
 static void put_nums(const double *, int);
 static void put_row(int, int, const char *, const double *, int);
-static void print_by_joint(const char *, const hxd_info *, const double *,
-    int, int);
-static void print_by_actuator(const char *, const hxd_info *,
-    const double *, int, int);
+static void print_by_joint(
+    const char *, const hxd_info *, const double *, int, int);
+static void print_by_actuator(
+    const char *, const hxd_info *, const double *, int, int);
 static const char *dof_label(const hxd_info *, int, char *, size_t);
 static void info_json(const hxd_info *);
 static void info_print(const hxd_info *);
 static void sensor_show(const hxd_info *, const hxd_sensor *, int);
-static int poses_show(struct ctl *, int (*)(hxd_conn *, hxd_poses **),
-    int);
+static int poses_show(struct ctl *, int (*)(hxd_conn *, hxd_poses **), int);
 static void model_print(const char *, const hxd_model *);
 static int read_local(const char *, unsigned char **, size_t *);
 static int format_parse(const char *);
@@ -203,19 +201,15 @@ static const char G_SIM[] = "Running the simulation";
 static const char G_MODEL[] = "Models";
 
 static const struct ctl_cmd ctl_cmds[] = {
-	{ "info", "",
-	    "the model: sizes and every named object",
-	    G_READ, 0, 0, cmd_info },
+	{ "info", "", "the model: sizes and every named object", G_READ, 0, 0,
+	    cmd_info },
 	{ "status", "",
 	    "the server: model, paused or running, time,\n"
 	    "speed, load, energy, clients, message",
 	    G_READ, 0, 0, cmd_status },
-	{ "state", "",
-	    "time, qpos, qvel and act, by joint",
-	    G_READ, 0, 0, cmd_state },
-	{ "ctrl", "",
-	    "the controls, by actuator",
-	    G_READ, 0, 0, cmd_ctrl },
+	{ "state", "", "time, qpos, qvel and act, by joint", G_READ, 0, 0,
+	    cmd_state },
+	{ "ctrl", "", "the controls, by actuator", G_READ, 0, 0, cmd_ctrl },
 	{ "applied", "",
 	    "the applied forces: qfrc_applied by joint,\n"
 	    "xfrc_applied (force, torque) by body",
@@ -224,30 +218,22 @@ static const struct ctl_cmd ctl_cmds[] = {
 	    "one body: pose, velocities, accelerations,\n"
 	    "contact force, applied force and torque",
 	    G_READ, 1, 1, cmd_body },
-	{ "mocap", "",
-	    "the mocap bodies' positions and quaternions",
-	    G_READ, 0, 0, cmd_mocap },
-	{ "dynamics", "",
-	    "qacc by joint and act_dot by actuator",
-	    G_READ, 0, 0, cmd_dynamics },
-	{ "sensor", "",
-	    "the sensor data, by sensor",
-	    G_READ, 0, 0, cmd_sensor },
-	{ "bodies", "",
-	    "every body's position and rotation matrix",
-	    G_READ, 0, 0, cmd_bodies },
-	{ "geoms", "",
-	    "every geom's position and rotation matrix",
-	    G_READ, 0, 0, cmd_geoms },
-	{ "sites", "",
-	    "every site's position and rotation matrix",
-	    G_READ, 0, 0, cmd_sites },
-	{ "tendons", "",
-	    "tendon lengths and velocities",
-	    G_READ, 0, 0, cmd_tendons },
-	{ "actuators", "",
-	    "actuator lengths, velocities and forces",
-	    G_READ, 0, 0, cmd_actuators },
+	{ "mocap", "", "the mocap bodies' positions and quaternions", G_READ, 0,
+	    0, cmd_mocap },
+	{ "dynamics", "", "qacc by joint and act_dot by actuator", G_READ, 0, 0,
+	    cmd_dynamics },
+	{ "sensor", "", "the sensor data, by sensor", G_READ, 0, 0,
+	    cmd_sensor },
+	{ "bodies", "", "every body's position and rotation matrix", G_READ, 0,
+	    0, cmd_bodies },
+	{ "geoms", "", "every geom's position and rotation matrix", G_READ, 0,
+	    0, cmd_geoms },
+	{ "sites", "", "every site's position and rotation matrix", G_READ, 0,
+	    0, cmd_sites },
+	{ "tendons", "", "tendon lengths and velocities", G_READ, 0, 0,
+	    cmd_tendons },
+	{ "actuators", "", "actuator lengths, velocities and forces", G_READ, 0,
+	    0, cmd_actuators },
 	{ "forces", "",
 	    "generalized forces by dof: applied, passive,\n"
 	    "bias, actuator, constraint, and nonconstraint\n"
@@ -261,11 +247,9 @@ static const struct ctl_cmd ctl_cmds[] = {
 	    "show the colour of a geom, site, tendon or\n"
 	    "material, or set it (clamped to [0, 1])",
 	    G_READ, 2, 6, cmd_rgba },
-	{ "name2id", "TYPE NAME",
-	    "print an object's id; an unknown name fails",
+	{ "name2id", "TYPE NAME", "print an object's id; an unknown name fails",
 	    G_READ, 2, 2, cmd_name2id },
-	{ "id2name", "TYPE ID",
-	    "print an object's name (empty if unnamed)",
+	{ "id2name", "TYPE ID", "print an object's name (empty if unnamed)",
 	    G_READ, 2, 2, cmd_id2name },
 
 	{ "set-state",
@@ -290,14 +274,12 @@ static const struct ctl_cmd ctl_cmds[] = {
 	    "floating bodies only), force, torque (3)",
 	    G_WRITE, 1, -1, cmd_set_body },
 	{ "set-mocap", "ID|NAME [--pos X,Y,Z] [--quat W,X,Y,Z]",
-	    "move a mocap body",
-	    G_WRITE, 1, 5, cmd_set_mocap },
-	{ "geomsize", "ID|NAME X Y Z",
-	    "set a geom's size, as in MJCF",
-	    G_WRITE, 4, 4, cmd_geomsize },
+	    "move a mocap body", G_WRITE, 1, 5, cmd_set_mocap },
+	{ "geomsize", "ID|NAME X Y Z", "set a geom's size, as in MJCF", G_WRITE,
+	    4, 4, cmd_geomsize },
 	{ "equality", "ID|NAME on|off",
-	    "enable or disable an equality constraint",
-	    G_WRITE, 2, 2, cmd_equality },
+	    "enable or disable an equality constraint", G_WRITE, 2, 2,
+	    cmd_equality },
 	{ "message", "[--hold S] [TEXT...]",
 	    "show a message on the server's viewers, or\n"
 	    "with none clear it; the server drops it when\n"
@@ -318,12 +300,8 @@ static const struct ctl_cmd ctl_cmds[] = {
 	    "reset to a keyframe (index or name), or with\n"
 	    "none to the reference configuration",
 	    G_SIM, 0, 1, cmd_reset },
-	{ "pause", "",
-	    "pause the simulation",
-	    G_SIM, 0, 0, cmd_pause },
-	{ "run", "",
-	    "run the simulation",
-	    G_SIM, 0, 0, cmd_run },
+	{ "pause", "", "pause the simulation", G_SIM, 0, 0, cmd_pause },
+	{ "run", "", "run the simulation", G_SIM, 0, 0, cmd_run },
 	{ "speed", "X|max",
 	    "set the speed factor (1 is real time), or run\n"
 	    "as fast as possible",
@@ -335,43 +313,88 @@ static const struct ctl_cmd ctl_cmds[] = {
 	    "auto (default: from the suffix .xml, .urdf or\n"
 	    ".mjb, else auto)",
 	    G_MODEL, 1, -1, cmd_load },
-	{ "reload", "",
-	    "reload the current model from its file",
-	    G_MODEL, 0, 0, cmd_reload },
-	{ "help", "[COMMAND]",
-	    "show this help, or one command's",
-	    G_MODEL, 0, 1, cmd_help },
+	{ "reload", "", "reload the current model from its file", G_MODEL, 0, 0,
+	    cmd_reload },
+	{ "help", "[COMMAND]", "show this help, or one command's", G_MODEL, 0,
+	    1, cmd_help },
 };
 
 /* HAPTIX's sensor type numbers (haptix.proto's SensorType), by name. */
 static const char *const sensor_types[] = {
-	"touch", "accelerometer", "velocimeter", "gyro", "force", "torque",
-	"magnetometer", "rangefinder", "jointpos", "jointvel", "tendonpos",
-	"tendonvel", "actuatorpos", "actuatorvel", "actuatorfrc", "ballquat",
-	"ballangvel", "framepos", "framequat", "framexaxis", "frameyaxis",
-	"framezaxis", "framelinvel", "frameangvel", "framelinacc",
-	"frameangacc", "subtreecom", "subtreelinvel", "subtreeangmom", "user",
-	"jointlimitpos", "jointlimitvel", "jointlimitfrc", "tendonlimitpos",
-	"tendonlimitvel", "tendonlimitfrc", "clock",
+	"touch",
+	"accelerometer",
+	"velocimeter",
+	"gyro",
+	"force",
+	"torque",
+	"magnetometer",
+	"rangefinder",
+	"jointpos",
+	"jointvel",
+	"tendonpos",
+	"tendonvel",
+	"actuatorpos",
+	"actuatorvel",
+	"actuatorfrc",
+	"ballquat",
+	"ballangvel",
+	"framepos",
+	"framequat",
+	"framexaxis",
+	"frameyaxis",
+	"framezaxis",
+	"framelinvel",
+	"frameangvel",
+	"framelinacc",
+	"frameangacc",
+	"subtreecom",
+	"subtreelinvel",
+	"subtreeangmom",
+	"user",
+	"jointlimitpos",
+	"jointlimitvel",
+	"jointlimitfrc",
+	"tendonlimitpos",
+	"tendonlimitvel",
+	"tendonlimitfrc",
+	"clock",
 };
 
 static const char *const sensor_datatypes[] = {
-	"real", "positive", "axis", "quaternion",
+	"real",
+	"positive",
+	"axis",
+	"quaternion",
 };
 
 static const char *const joint_types[] = { "free", "ball", "slide", "hinge" };
 
 static const char *const geom_types[] = {
-	"plane", "hfield", "sphere", "capsule", "ellipsoid", "cylinder", "box",
+	"plane",
+	"hfield",
+	"sphere",
+	"capsule",
+	"ellipsoid",
+	"cylinder",
+	"box",
 	"mesh",
 };
 
 static const char *const trn_types[] = {
-	"joint", "jointinparent", "slidercrank", "tendon", "site", "body",
+	"joint",
+	"jointinparent",
+	"slidercrank",
+	"tendon",
+	"site",
+	"body",
 };
 
 static const char *const eq_types[] = {
-	"connect", "weld", "joint", "tendon", "distance",
+	"connect",
+	"weld",
+	"joint",
+	"tendon",
+	"distance",
 };
 
 /*---------------------------------------------------------------- JSON */
@@ -635,8 +658,7 @@ parse_long(const char *s, long lo, long hi, long *out)
  * with *bad and *badlen naming the element that is not a number.
  */
 static int
-parse_list(const char *s, double *out, int max, const char **bad,
-    int *badlen)
+parse_list(const char *s, double *out, int max, const char **bad, int *badlen)
 {
 	char buf[128];
 	const char *p = s, *comma;
@@ -718,8 +740,8 @@ ctl_error(struct ctl *ctl, int result, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "hxctl: %s: %s: ", ctl->cmd->name,
-	    hxd_result_name(result));
+	fprintf(
+	    stderr, "hxctl: %s: %s: ", ctl->cmd->name, hxd_result_name(result));
 	for (p = text; *p != '\0'; p++) {
 		if (*p == '\n' || *p == '\r') {
 			brk = 1;
@@ -813,9 +835,11 @@ ctl_objtype(struct ctl *ctl, const char *arg, int *type)
 	else
 		*type = hxd_obj_parse(arg);
 	if (*type == HXD_OBJ_UNKNOWN)
-		return ctl_usage_error(ctl, "'%s' is not an object type (body, "
+		return ctl_usage_error(ctl,
+		    "'%s' is not an object type (body, "
 		    "joint, geom, site, tendon, actuator, sensor, equality, "
-		    "key, material, ...)", arg);
+		    "key, material, ...)",
+		    arg);
 	return CTL_OK;
 }
 
@@ -842,8 +866,8 @@ ctl_opt_find(struct ctl_opt *opts, int nopts, const char *name)
  * checking every number list.  Returns 0 or CTL_USAGE.
  */
 static int
-ctl_options(struct ctl *ctl, struct ctl_opt *opts, int nopts, char **pos,
-    int *npos)
+ctl_options(
+    struct ctl *ctl, struct ctl_opt *opts, int nopts, char **pos, int *npos)
 {
 	struct ctl_opt *o;
 	const char *a, *v, *bad;
@@ -864,19 +888,21 @@ ctl_options(struct ctl *ctl, struct ctl_opt *opts, int nopts, char **pos,
 			if (strcmp(a, "--json") == 0 ||
 			    strncmp(a, "--server", 8) == 0 ||
 			    strncmp(a, "--timeout", 9) == 0)
-				return ctl_usage_error(ctl, "%s goes before "
-				    "the command", a);
+				return ctl_usage_error(ctl,
+				    "%s goes before "
+				    "the command",
+				    a);
 			return ctl_usage_error(ctl, "unknown option %s", a);
 		}
 		if (o->given)
-			return ctl_usage_error(ctl, "%s is given twice",
-			    o->name);
+			return ctl_usage_error(
+			    ctl, "%s is given twice", o->name);
 		o->given = 1;
 		v = strchr(a, '=');
 		if (o->kind == OPT_FLAG) {
 			if (v != NULL)
-				return ctl_usage_error(ctl, "%s takes no value",
-				    o->name);
+				return ctl_usage_error(
+				    ctl, "%s takes no value", o->name);
 			continue;
 		}
 		if (v != NULL)
@@ -884,18 +910,22 @@ ctl_options(struct ctl *ctl, struct ctl_opt *opts, int nopts, char **pos,
 		else if (i + 1 < ctl->argc)
 			v = ctl->argv[++i];
 		else
-			return ctl_usage_error(ctl, "%s needs a value",
-			    o->name);
+			return ctl_usage_error(
+			    ctl, "%s needs a value", o->name);
 		o->value = v;
 		if (o->kind != OPT_LIST)
 			continue;
 		n = parse_list(v, NULL, 0, &bad, &badlen);
 		if (n < 0)
-			return ctl_usage_error(ctl, "%s: '%.*s' is not a "
-			    "finite number", o->name, badlen, bad);
+			return ctl_usage_error(ctl,
+			    "%s: '%.*s' is not a "
+			    "finite number",
+			    o->name, badlen, bad);
 		if (o->want > 0 && n != o->want)
-			return ctl_usage_error(ctl, "%s takes %d numbers, "
-			    "not %d", o->name, o->want, n);
+			return ctl_usage_error(ctl,
+			    "%s takes %d numbers, "
+			    "not %d",
+			    o->name, o->want, n);
 		o->count = n;
 	}
 	return CTL_OK;
@@ -913,8 +943,10 @@ ctl_fill(struct ctl *ctl, const struct ctl_opt *o, const char *what,
 	int badlen;
 
 	if (o->count != want)
-		return ctl_error(ctl, HXD_BADSIZE, "%s has %d values, but the "
-		    "model has %s = %d", o->name, o->count, what, want);
+		return ctl_error(ctl, HXD_BADSIZE,
+		    "%s has %d values, but the "
+		    "model has %s = %d",
+		    o->name, o->count, what, want);
 	parse_list(o->value, dst, want, &bad, &badlen);
 	return CTL_OK;
 }
@@ -924,8 +956,8 @@ ctl_fill(struct ctl *ctl, const struct ctl_opt *o, const char *what,
  * (0: any).  Returns 0 or CTL_USAGE.
  */
 static int
-ctl_check_assigns(struct ctl *ctl, char **args, int n, int want,
-    const char *form)
+ctl_check_assigns(
+    struct ctl *ctl, char **args, int n, int want, const char *form)
 {
 	char name[CTL_NAME_MAX];
 	const char *v, *bad;
@@ -933,15 +965,19 @@ ctl_check_assigns(struct ctl *ctl, char **args, int n, int want,
 
 	for (i = 0; i < n; i++) {
 		if ((v = split_assign(args[i], name, sizeof(name))) == NULL)
-			return ctl_usage_error(ctl, "'%s' is not %s", args[i],
-			    form);
+			return ctl_usage_error(
+			    ctl, "'%s' is not %s", args[i], form);
 		count = parse_list(v, NULL, 0, &bad, &badlen);
 		if (count < 0)
-			return ctl_usage_error(ctl, "%s: '%.*s' is not a "
-			    "finite number", name, badlen, bad);
+			return ctl_usage_error(ctl,
+			    "%s: '%.*s' is not a "
+			    "finite number",
+			    name, badlen, bad);
 		if (want > 0 && count != want)
-			return ctl_usage_error(ctl, "%s takes %d numbers, "
-			    "not %d", name, want, count);
+			return ctl_usage_error(ctl,
+			    "%s takes %d numbers, "
+			    "not %d",
+			    name, want, count);
 	}
 	return CTL_OK;
 }
@@ -967,14 +1003,19 @@ controls_check(struct ctl *ctl, char **args, int n, int *named)
 		}
 		v = split_assign(args[i], name, sizeof(name));
 		if (v == NULL)
-			return ctl_usage_error(ctl, "'%s' is neither a finite "
-			    "number nor NAME=V", args[i]);
+			return ctl_usage_error(ctl,
+			    "'%s' is neither a finite "
+			    "number nor NAME=V",
+			    args[i]);
 		if (parse_double(v, &x) != 0)
-			return ctl_usage_error(ctl, "%s: '%s' is not a finite "
-			    "number", name, v);
+			return ctl_usage_error(ctl,
+			    "%s: '%s' is not a finite "
+			    "number",
+			    name, v);
 	}
 	if (nnum != 0 && nnum != n)
-		return ctl_usage_error(ctl, "give either all nu values or "
+		return ctl_usage_error(ctl,
+		    "give either all nu values or "
 		    "NAME=V pairs, not both");
 	*named = n > 0 && nnum == 0;
 	return CTL_OK;
@@ -986,8 +1027,8 @@ controls_check(struct ctl *ctl, char **args, int n, int *named)
  * Returns 0 or CTL_FAIL.
  */
 static int
-controls_build(struct ctl *ctl, char **args, int n, int named,
-    hxd_control **out)
+controls_build(
+    struct ctl *ctl, char **args, int n, int named, hxd_control **out)
 {
 	char name[CTL_NAME_MAX];
 	const char *v;
@@ -1000,8 +1041,10 @@ controls_build(struct ctl *ctl, char **args, int n, int named,
 	if (hxd_get_control(ctl->conn, &c) != HXD_OK)
 		return ctl_fail(ctl);
 	if (!named && n != c->nu) {
-		rc = ctl_error(ctl, HXD_BADSIZE, "%d control value%s given, "
-		    "but the model has nu = %d", n, n == 1 ? "" : "s", c->nu);
+		rc = ctl_error(ctl, HXD_BADSIZE,
+		    "%d control value%s given, "
+		    "but the model has nu = %d",
+		    n, n == 1 ? "" : "s", c->nu);
 		free(c);
 		return rc;
 	}
@@ -1016,8 +1059,10 @@ controls_build(struct ctl *ctl, char **args, int n, int named,
 			return rc;
 		}
 		if (id < 0 || id >= c->nu) {
-			rc = ctl_error(ctl, HXD_BADINDEX, "actuator id %d is "
-			    "out of range (the model has nu = %d)", id, c->nu);
+			rc = ctl_error(ctl, HXD_BADINDEX,
+			    "actuator id %d is "
+			    "out of range (the model has nu = %d)",
+			    id, c->nu);
 			free(c);
 			return rc;
 		}
@@ -1168,8 +1213,8 @@ put_row(int id, int w, const char *label, const double *v, int n)
  * per row, or one value per row if the description does not fit it.
  */
 static void
-print_by_joint(const char *title, const hxd_info *in, const double *v,
-    int n, int dof)
+print_by_joint(
+    const char *title, const hxd_info *in, const double *v, int n, int dof)
 {
 	char buf[32];
 	const char *label;
@@ -1201,8 +1246,8 @@ print_by_joint(const char *title, const hxd_info *in, const double *v,
  * activations) one actuator per row.
  */
 static void
-print_by_actuator(const char *title, const hxd_info *in, const double *v,
-    int n, int nu)
+print_by_actuator(
+    const char *title, const hxd_info *in, const double *v, int n, int nu)
 {
 	char buf[32];
 	int i, first = nu - n, width;
@@ -1213,8 +1258,10 @@ print_by_actuator(const char *title, const hxd_info *in, const double *v,
 		first = 0;
 	width = label_width(in, HXD_OBJ_ACTUATOR, first + n);
 	for (i = 0; i < n; i++)
-		put_row(first + i, width, obj_label(in, HXD_OBJ_ACTUATOR,
-		    first + i, buf, sizeof(buf)), v + i, 1);
+		put_row(first + i, width,
+		    obj_label(
+			in, HXD_OBJ_ACTUATOR, first + i, buf, sizeof(buf)),
+		    v + i, 1);
 }
 
 /* The label of dof i: its joint's name, with the index inside a joint. */
@@ -1282,8 +1329,8 @@ info_json(const hxd_info *in)
 	for (i = 0; i < m->ngeom; i++) {
 		js_open('{');
 		js_ks("name", in->geom_name[i]);
-		js_ks("type", enum_name(geom_types, NELEM(geom_types),
-		    in->geom_type[i]));
+		js_ks("type",
+		    enum_name(geom_types, NELEM(geom_types), in->geom_type[i]));
 		js_ki("body", in->geom_bodyid[i]);
 		js_close('}');
 	}
@@ -1322,13 +1369,15 @@ info_json(const hxd_info *in)
 	for (i = 0; i < m->nsensor; i++) {
 		js_open('{');
 		js_ks("name", in->sensor_name[i]);
-		js_ks("type", enum_name(sensor_types, NELEM(sensor_types),
-		    in->sensor_type[i]));
-		js_ks("datatype", enum_name(sensor_datatypes,
-		    NELEM(sensor_datatypes), in->sensor_datatype[i]));
+		js_ks("type",
+		    enum_name(
+			sensor_types, NELEM(sensor_types), in->sensor_type[i]));
+		js_ks("datatype",
+		    enum_name(sensor_datatypes, NELEM(sensor_datatypes),
+			in->sensor_datatype[i]));
 		t = in->sensor_objtype[i];
-		js_ks("objtype", t == HXD_OBJ_UNKNOWN ? "none" :
-		    hxd_obj_name(t));
+		js_ks(
+		    "objtype", t == HXD_OBJ_UNKNOWN ? "none" : hxd_obj_name(t));
 		js_ki("objid", in->sensor_objid[i]);
 		js_ki("dim", in->sensor_dim[i]);
 		js_ki("adr", in->sensor_adr[i]);
@@ -1341,8 +1390,8 @@ info_json(const hxd_info *in)
 	for (i = 0; i < m->neq; i++) {
 		js_open('{');
 		js_ks("name", in->eq_name[i]);
-		js_ks("type", enum_name(eq_types, NELEM(eq_types),
-		    in->eq_type[i]));
+		js_ks("type",
+		    enum_name(eq_types, NELEM(eq_types), in->eq_type[i]));
 		js_ki("obj1id", in->eq_obj1id[i]);
 		js_ki("obj2id", in->eq_obj2id[i]);
 		js_close('}');
@@ -1371,18 +1420,20 @@ info_json(const hxd_info *in)
 static void
 model_print(const char *heading, const hxd_model *m)
 {
-	printf("%-10s %s\n", heading, m->name[0] != '\0' ? m->name :
-	    "(unnamed)");
-	printf("%-10s %s\n", "path", m->path[0] != '\0' ? m->path :
-	    "(sent inline)");
+	printf(
+	    "%-10s %s\n", heading, m->name[0] != '\0' ? m->name : "(unnamed)");
+	printf("%-10s %s\n", "path",
+	    m->path[0] != '\0' ? m->path : "(sent inline)");
 	printf("%-10s %g s, API rate %g Hz\n", "timestep", m->timestep,
 	    m->apirate);
 	printf("%-10s nq %d, nv %d, na %d, nu %d, nbody %d, njnt %d, "
-	    "ngeom %d, nsite %d,\n", "sizes", m->nq, m->nv, m->na, m->nu,
-	    m->nbody, m->njnt, m->ngeom, m->nsite);
+	       "ngeom %d, nsite %d,\n",
+	    "sizes", m->nq, m->nv, m->na, m->nu, m->nbody, m->njnt, m->ngeom,
+	    m->nsite);
 	printf("%-10s ntendon %d, neq %d, nkey %d, nmocap %d, nsensor %d, "
-	    "nsensordata %d, nmat %d\n", "", m->ntendon, m->neq, m->nkey,
-	    m->nmocap, m->nsensor, m->nsensordata, m->nmat);
+	       "nsensordata %d, nmat %d\n",
+	    "", m->ntendon, m->neq, m->nkey, m->nmocap, m->nsensor,
+	    m->nsensordata, m->nmat);
 }
 
 /* Print the model's description as tables. */
@@ -1401,8 +1452,9 @@ info_print(const hxd_info *in)
 		for (i = 0; i < m->nbody; i++)
 			printf("%4d  %-*s  %-*s  %s\n", i, w,
 			    obj_label(in, HXD_OBJ_BODY, i, b1, sizeof(b1)), w,
-			    i == 0 ? "-" : obj_label(in, HXD_OBJ_BODY,
-			    in->body_parentid[i], b2, sizeof(b2)),
+			    i == 0 ? "-" :
+				     obj_label(in, HXD_OBJ_BODY,
+					 in->body_parentid[i], b2, sizeof(b2)),
 			    in->body_mocapid[i] >= 0 ? "yes" : "-");
 	}
 	if (m->njnt > 0) {
@@ -1415,7 +1467,7 @@ info_print(const hxd_info *in)
 			    joint_type_name(in->jnt_type[i]),
 			    in->jnt_qposadr[i], in->jnt_dofadr[i],
 			    obj_label(in, HXD_OBJ_BODY, in->jnt_bodyid[i], b2,
-			    sizeof(b2)));
+				sizeof(b2)));
 			if (in->jnt_limited[i])
 				printf(" [%g, %g]", in->jnt_range[2 * i],
 				    in->jnt_range[2 * i + 1]);
@@ -1432,20 +1484,21 @@ info_print(const hxd_info *in)
 			printf("%4d  %-*s  %-9s  %s\n", i, w,
 			    obj_label(in, HXD_OBJ_GEOM, i, b1, sizeof(b1)),
 			    enum_name(geom_types, NELEM(geom_types),
-			    in->geom_type[i]), obj_label(in, HXD_OBJ_BODY,
-			    in->geom_bodyid[i], b2, sizeof(b2)));
+				in->geom_type[i]),
+			    obj_label(in, HXD_OBJ_BODY, in->geom_bodyid[i], b2,
+				sizeof(b2)));
 	}
 	if (m->nsite > 0) {
 		printf("\nsites\n%4s  %s\n", "id", "name");
 		for (i = 0; i < m->nsite; i++)
-			printf("%4d  %s\n", i, obj_label(in, HXD_OBJ_SITE, i,
-			    b1, sizeof(b1)));
+			printf("%4d  %s\n", i,
+			    obj_label(in, HXD_OBJ_SITE, i, b1, sizeof(b1)));
 	}
 	if (m->ntendon > 0) {
 		printf("\ntendons\n%4s  %s\n", "id", "name");
 		for (i = 0; i < m->ntendon; i++)
-			printf("%4d  %s\n", i, obj_label(in, HXD_OBJ_TENDON, i,
-			    b1, sizeof(b1)));
+			printf("%4d  %s\n", i,
+			    obj_label(in, HXD_OBJ_TENDON, i, b1, sizeof(b1)));
 	}
 	if (m->nu > 0) {
 		w = label_width(in, HXD_OBJ_ACTUATOR, m->nu);
@@ -1461,10 +1514,13 @@ info_print(const hxd_info *in)
 				snprintf(b3, sizeof(b3), "-");
 			printf("%4d  %-*s  %-18s  %s %s\n", i, w,
 			    obj_label(in, HXD_OBJ_ACTUATOR, i, b1, sizeof(b1)),
-			    b3, trn_type_name(t), obj_label(in,
-			    t == 3 ? HXD_OBJ_TENDON : t == 4 ? HXD_OBJ_SITE :
-			    t == 5 ? HXD_OBJ_BODY : HXD_OBJ_JOINT,
-			    in->actuator_trnid[2 * i], b2, sizeof(b2)));
+			    b3, trn_type_name(t),
+			    obj_label(in,
+				t == 3     ? HXD_OBJ_TENDON :
+				    t == 4 ? HXD_OBJ_SITE :
+				    t == 5 ? HXD_OBJ_BODY :
+					     HXD_OBJ_JOINT,
+				in->actuator_trnid[2 * i], b2, sizeof(b2)));
 		}
 	}
 	if (m->nsensor > 0) {
@@ -1476,13 +1532,14 @@ info_print(const hxd_info *in)
 			printf("%4d  %-*s  %-14s  %3d  %4d  ", i, w,
 			    obj_label(in, HXD_OBJ_SENSOR, i, b1, sizeof(b1)),
 			    enum_name(sensor_types, NELEM(sensor_types),
-			    in->sensor_type[i]), in->sensor_dim[i],
-			    in->sensor_adr[i]);
+				in->sensor_type[i]),
+			    in->sensor_dim[i], in->sensor_adr[i]);
 			if (t == HXD_OBJ_UNKNOWN)
 				printf("-");
 			else
-				printf("%s %s", hxd_obj_name(t), obj_label(in,
-				    t, in->sensor_objid[i], b2, sizeof(b2)));
+				printf("%s %s", hxd_obj_name(t),
+				    obj_label(in, t, in->sensor_objid[i], b2,
+					sizeof(b2)));
 			if (in->sensor_noise[i] != 0)
 				printf(", noise %g", in->sensor_noise[i]);
 			putchar('\n');
@@ -1494,28 +1551,30 @@ info_print(const hxd_info *in)
 		    "type", "objects");
 		for (i = 0; i < m->neq; i++) {
 			t = in->eq_type[i];
-			t = t == 2 ? HXD_OBJ_JOINT : t == 3 ? HXD_OBJ_TENDON :
-			    t == 4 ? HXD_OBJ_GEOM : HXD_OBJ_BODY;
+			t = t == 2 ? HXD_OBJ_JOINT :
+			    t == 3 ? HXD_OBJ_TENDON :
+			    t == 4 ? HXD_OBJ_GEOM :
+				     HXD_OBJ_BODY;
 			printf("%4d  %-*s  %-8s  %s %s, %s\n", i, w,
 			    obj_label(in, HXD_OBJ_EQUALITY, i, b1, sizeof(b1)),
-			    enum_name(eq_types, NELEM(eq_types),
-			    in->eq_type[i]),
-			    hxd_obj_name(t), obj_label(in, t, in->eq_obj1id[i],
-			    b2, sizeof(b2)), obj_label(in, t, in->eq_obj2id[i],
-			    b3, sizeof(b3)));
+			    enum_name(
+				eq_types, NELEM(eq_types), in->eq_type[i]),
+			    hxd_obj_name(t),
+			    obj_label(in, t, in->eq_obj1id[i], b2, sizeof(b2)),
+			    obj_label(in, t, in->eq_obj2id[i], b3, sizeof(b3)));
 		}
 	}
 	if (m->nkey > 0) {
 		printf("\nkeyframes\n%4s  %s\n", "id", "name");
 		for (i = 0; i < m->nkey; i++)
-			printf("%4d  %s\n", i, obj_label(in, HXD_OBJ_KEY, i, b1,
-			    sizeof(b1)));
+			printf("%4d  %s\n", i,
+			    obj_label(in, HXD_OBJ_KEY, i, b1, sizeof(b1)));
 	}
 	if (m->nmat > 0) {
 		printf("\nmaterials\n%4s  %s\n", "id", "name");
 		for (i = 0; i < m->nmat; i++)
-			printf("%4d  %s\n", i, obj_label(in, HXD_OBJ_MATERIAL,
-			    i, b1, sizeof(b1)));
+			printf("%4d  %s\n", i,
+			    obj_label(in, HXD_OBJ_MATERIAL, i, b1, sizeof(b1)));
 	}
 }
 
@@ -1594,8 +1653,8 @@ cmd_status(struct ctl *ctl)
 	    st.instability_resets, st.sim_errors);
 	printf("%-12s %llu\n", "overruns", st.overruns);
 	printf("%-12s %d\n", "clients", st.clients);
-	printf("%-12s %s\n", "message", st.message[0] != '\0' ? st.message :
-	    "(none)");
+	printf("%-12s %s\n", "message",
+	    st.message[0] != '\0' ? st.message : "(none)");
 	printf("%-12s %.1f s\n", "uptime", st.uptime);
 	return CTL_OK;
 }
@@ -1662,11 +1721,11 @@ cmd_set_state(struct ctl *ctl)
 		goto done;
 	}
 	if ((opts[0].given &&
-	    (rc = ctl_fill(ctl, &opts[0], "nq", st->qpos, st->nq)) != 0) ||
+		(rc = ctl_fill(ctl, &opts[0], "nq", st->qpos, st->nq)) != 0) ||
 	    (opts[1].given &&
-	    (rc = ctl_fill(ctl, &opts[1], "nv", st->qvel, st->nv)) != 0) ||
+		(rc = ctl_fill(ctl, &opts[1], "nv", st->qvel, st->nv)) != 0) ||
 	    (opts[2].given &&
-	    (rc = ctl_fill(ctl, &opts[2], "na", st->act, st->na)) != 0))
+		(rc = ctl_fill(ctl, &opts[2], "na", st->act, st->na)) != 0))
 		goto done;
 	for (i = 0; i < npos; i++) {
 		v = split_assign(pos[i], name, sizeof(name));
@@ -1674,23 +1733,26 @@ cmd_set_state(struct ctl *ctl)
 		    (rc = ctl_get_info(ctl)) != 0)
 			goto done;
 		if (id < 0 || id >= ctl->info->model.njnt) {
-			rc = ctl_error(ctl, HXD_BADINDEX, "joint id %d is out "
-			    "of range (the model has njnt = %d)", id,
-			    ctl->info->model.njnt);
+			rc = ctl_error(ctl, HXD_BADINDEX,
+			    "joint id %d is out "
+			    "of range (the model has njnt = %d)",
+			    id, ctl->info->model.njnt);
 			goto done;
 		}
 		w = joint_width(ctl->info->jnt_type[id], 0);
 		adr = ctl->info->jnt_qposadr[id];
 		n = parse_list(v, NULL, 0, &bad, &badlen);
 		if (n != w) {
-			rc = ctl_error(ctl, HXD_BADSIZE, "joint %s (%s) has %d "
-			    "qpos value%s, not %d", name,
-			    joint_type_name(ctl->info->jnt_type[id]), w,
+			rc = ctl_error(ctl, HXD_BADSIZE,
+			    "joint %s (%s) has %d "
+			    "qpos value%s, not %d",
+			    name, joint_type_name(ctl->info->jnt_type[id]), w,
 			    w == 1 ? "" : "s", n);
 			goto done;
 		}
 		if (adr < 0 || adr + w > st->nq) {
-			rc = ctl_error(ctl, HXD_BADSIZE, "the model changed "
+			rc = ctl_error(ctl, HXD_BADSIZE,
+			    "the model changed "
 			    "while hxctl ran");
 			goto done;
 		}
@@ -1734,8 +1796,10 @@ cmd_ctrl(struct ctl *ctl)
 		printf("%4s  %-*s" HDR "  %s\n", "id", w, "name", "ctrl",
 		    "ctrlrange");
 		for (i = 0; i < c->nu; i++) {
-			printf("%4d  %-*s" NUM, i, w, obj_label(ctl->info,
-			    HXD_OBJ_ACTUATOR, i, buf, sizeof(buf)), c->ctrl[i]);
+			printf("%4d  %-*s" NUM, i, w,
+			    obj_label(ctl->info, HXD_OBJ_ACTUATOR, i, buf,
+				sizeof(buf)),
+			    c->ctrl[i]);
 			if (ctl->info->model.nu == c->nu &&
 			    ctl->info->actuator_ctrllimited[i])
 				printf("  [%g, %g]",
@@ -1790,14 +1854,16 @@ cmd_applied(struct ctl *ctl)
 		js_close('}');
 	} else if ((rc = ctl_get_info(ctl)) == 0) {
 		printf("time %.10g\n", a->time);
-		print_by_joint("qfrc_applied", ctl->info, a->qfrc_applied,
-		    a->nv, 1);
+		print_by_joint(
+		    "qfrc_applied", ctl->info, a->qfrc_applied, a->nv, 1);
 		w = label_width(ctl->info, HXD_OBJ_BODY, a->nbody);
 		printf("xfrc_applied\n%4s  %-*s" HDR HDR HDR HDR HDR HDR "\n",
 		    "id", w, "body", "fx", "fy", "fz", "tx", "ty", "tz");
 		for (i = 0; i < a->nbody; i++)
-			put_row(i, w, obj_label(ctl->info, HXD_OBJ_BODY, i, buf,
-			    sizeof(buf)), a->xfrc_applied + 6 * i, 6);
+			put_row(i, w,
+			    obj_label(
+				ctl->info, HXD_OBJ_BODY, i, buf, sizeof(buf)),
+			    a->xfrc_applied + 6 * i, 6);
 	}
 	free(a);
 	return rc;
@@ -1821,8 +1887,8 @@ cmd_set_applied(struct ctl *ctl)
 	if (pos == NULL)
 		return ctl_error(ctl, HXD_CANNOTSEND, "out of memory");
 	if ((rc = ctl_options(ctl, opts, NELEM(opts), pos, &npos)) != 0 ||
-	    (rc = ctl_check_assigns(ctl, pos, npos, 6,
-	    "BODY=FX,FY,FZ,TX,TY,TZ")) != 0)
+	    (rc = ctl_check_assigns(
+		 ctl, pos, npos, 6, "BODY=FX,FY,FZ,TX,TY,TZ")) != 0)
 		goto done;
 	if ((rc = ctl_connect(ctl)) != 0)
 		goto done;
@@ -1832,22 +1898,25 @@ cmd_set_applied(struct ctl *ctl)
 	}
 	if (opts[0].given) {
 		memset(a->qfrc_applied, 0, (size_t)a->nv * sizeof(double));
-		memset(a->xfrc_applied, 0, 6 * (size_t)a->nbody *
-		    sizeof(double));
+		memset(
+		    a->xfrc_applied, 0, 6 * (size_t)a->nbody * sizeof(double));
 	}
-	if ((opts[1].given && (rc = ctl_fill(ctl, &opts[1], "nv",
-	    a->qfrc_applied, a->nv)) != 0) ||
-	    (opts[2].given && (rc = ctl_fill(ctl, &opts[2], "6 x nbody",
-	    a->xfrc_applied, 6 * a->nbody)) != 0))
+	if ((opts[1].given &&
+		(rc = ctl_fill(ctl, &opts[1], "nv", a->qfrc_applied, a->nv)) !=
+		    0) ||
+	    (opts[2].given &&
+		(rc = ctl_fill(ctl, &opts[2], "6 x nbody", a->xfrc_applied,
+		     6 * a->nbody)) != 0))
 		goto done;
 	for (i = 0; i < npos; i++) {
 		v = split_assign(pos[i], name, sizeof(name));
 		if ((rc = ctl_object(ctl, HXD_OBJ_BODY, name, &id)) != 0)
 			goto done;
 		if (id < 0 || id >= a->nbody) {
-			rc = ctl_error(ctl, HXD_BADINDEX, "body id %d is out "
-			    "of range (the model has nbody = %d)", id,
-			    a->nbody);
+			rc = ctl_error(ctl, HXD_BADINDEX,
+			    "body id %d is out "
+			    "of range (the model has nbody = %d)",
+			    id, a->nbody);
 			goto done;
 		}
 		parse_list(v, a->xfrc_applied + 6 * id, 6, &bad, &badlen);
@@ -1939,8 +2008,12 @@ cmd_set_body(struct ctl *ctl)
 		{ "--torque", OPT_LIST, 3, NULL, 0, 0 },
 	};
 	static const unsigned flags[] = {
-		HXD_ONEBODY_POS, HXD_ONEBODY_QUAT, HXD_ONEBODY_LINVEL,
-		HXD_ONEBODY_ANGVEL, HXD_ONEBODY_FORCE, HXD_ONEBODY_TORQUE,
+		HXD_ONEBODY_POS,
+		HXD_ONEBODY_QUAT,
+		HXD_ONEBODY_LINVEL,
+		HXD_ONEBODY_ANGVEL,
+		HXD_ONEBODY_FORCE,
+		HXD_ONEBODY_TORQUE,
 	};
 	char *pos[16];
 	const char *bad;
@@ -1955,8 +2028,8 @@ cmd_set_body(struct ctl *ctl)
 	if ((rc = ctl_options(ctl, opts, NELEM(opts), pos, &npos)) != 0)
 		return rc;
 	if (npos != 1)
-		return ctl_usage_error(ctl, npos == 0 ? "which body?" :
-		    "one body at a time");
+		return ctl_usage_error(
+		    ctl, npos == 0 ? "which body?" : "one body at a time");
 	for (i = 0; i < NELEM(opts); i++) {
 		if (opts[i].given)
 			fields |= flags[i];
@@ -1976,12 +2049,15 @@ cmd_set_body(struct ctl *ctl)
 	dst[5] = b.torque;
 	for (i = 0; i < NELEM(opts); i++) {
 		if (opts[i].given)
-			parse_list(opts[i].value, dst[i], opts[i].want, &bad,
-			    &badlen);
+			parse_list(
+			    opts[i].value, dst[i], opts[i].want, &bad, &badlen);
 	}
-	if (!b.is_floating && (fields & (HXD_ONEBODY_POS | HXD_ONEBODY_QUAT |
-	    HXD_ONEBODY_LINVEL | HXD_ONEBODY_ANGVEL)))
-		fprintf(stderr, "hxctl: %s: warning: body %s is not floating: "
+	if (!b.is_floating &&
+	    (fields &
+		(HXD_ONEBODY_POS | HXD_ONEBODY_QUAT | HXD_ONEBODY_LINVEL |
+		    HXD_ONEBODY_ANGVEL)))
+		fprintf(stderr,
+		    "hxctl: %s: warning: body %s is not floating: "
 		    "its pos, quat, linvel and angvel stay as they are\n",
 		    ctl->cmd->name, pos[0]);
 	if (hxd_set_onebody(ctl->conn, &b, fields) != HXD_OK)
@@ -2014,8 +2090,8 @@ cmd_mocap(struct ctl *ctl)
 		js_close('}');
 	} else if ((rc = ctl_get_info(ctl)) == 0) {
 		printf("time %.10g\n", mc->time);
-		w = label_width(ctl->info, HXD_OBJ_BODY,
-		    ctl->info->model.nbody);
+		w = label_width(
+		    ctl->info, HXD_OBJ_BODY, ctl->info->model.nbody);
 		printf("%4s  %4s  %-*s %-38s %s\n", "id", "body", w, "name",
 		    "pos", "quat");
 		for (i = 0; i < mc->nmocap; i++) {
@@ -2023,8 +2099,9 @@ cmd_mocap(struct ctl *ctl)
 				if (ctl->info->body_mocapid[b] == i)
 					break;
 			}
-			printf("%4d  %4d  %-*s", i, b, w, obj_label(ctl->info,
-			    HXD_OBJ_BODY, b, buf, sizeof(buf)));
+			printf("%4d  %4d  %-*s", i, b, w,
+			    obj_label(
+				ctl->info, HXD_OBJ_BODY, b, buf, sizeof(buf)));
 			put_nums(mc->pos + 3 * i, 3);
 			put_nums(mc->quat + 4 * i, 4);
 			putchar('\n');
@@ -2050,25 +2127,29 @@ cmd_set_mocap(struct ctl *ctl)
 	if ((rc = ctl_options(ctl, opts, NELEM(opts), pos, &npos)) != 0)
 		return rc;
 	if (npos != 1)
-		return ctl_usage_error(ctl, npos == 0 ? "which body?" :
-		    "one body at a time");
+		return ctl_usage_error(
+		    ctl, npos == 0 ? "which body?" : "one body at a time");
 	if (!opts[0].given && !opts[1].given)
 		return ctl_usage_error(ctl, "nothing to set");
 	if ((rc = ctl_object(ctl, HXD_OBJ_BODY, pos[0], &id)) != 0 ||
 	    (rc = ctl_get_info(ctl)) != 0)
 		return rc;
 	if (id < 0 || id >= ctl->info->model.nbody)
-		return ctl_error(ctl, HXD_BADINDEX, "body id %d is out of "
-		    "range (the model has nbody = %d)", id,
-		    ctl->info->model.nbody);
+		return ctl_error(ctl, HXD_BADINDEX,
+		    "body id %d is out of "
+		    "range (the model has nbody = %d)",
+		    id, ctl->info->model.nbody);
 	if ((k = ctl->info->body_mocapid[id]) < 0)
-		return ctl_error(ctl, HXD_BADINDEX, "body %s is not a mocap "
-		    "body", pos[0]);
+		return ctl_error(ctl, HXD_BADINDEX,
+		    "body %s is not a mocap "
+		    "body",
+		    pos[0]);
 	if (hxd_get_mocap(ctl->conn, &mc) != HXD_OK)
 		return ctl_fail(ctl);
 	if (k >= mc->nmocap) {
 		free(mc);
-		return ctl_error(ctl, HXD_BADSIZE, "the model changed while "
+		return ctl_error(ctl, HXD_BADSIZE,
+		    "the model changed while "
 		    "hxctl ran");
 	}
 	if (opts[0].given)
@@ -2142,9 +2223,10 @@ sensor_show(const hxd_info *in, const hxd_sensor *s, int json)
 		dim = in->sensor_dim[i];
 		if (adr < 0 || dim < 0 || adr + dim > s->nsensordata)
 			continue;
-		printf("%4d  %-*s  %-14s", i, w, obj_label(in, HXD_OBJ_SENSOR,
-		    i, buf, sizeof(buf)), enum_name(sensor_types,
-		    NELEM(sensor_types), in->sensor_type[i]));
+		printf("%4d  %-*s  %-14s", i, w,
+		    obj_label(in, HXD_OBJ_SENSOR, i, buf, sizeof(buf)),
+		    enum_name(
+			sensor_types, NELEM(sensor_types), in->sensor_type[i]));
 		put_nums(s->sensordata + adr, dim);
 		putchar('\n');
 	}
@@ -2192,8 +2274,8 @@ poses_show(struct ctl *ctl, int (*get)(hxd_conn *, hxd_poses **), int type)
 		printf("%4s  %-*s %-38s   %s\n", "id", w, "name", "pos",
 		    "mat (row-major)");
 		for (i = 0; i < p->count; i++) {
-			printf("%4d  %-*s", i, w, obj_label(ctl->info, type, i,
-			    buf, sizeof(buf)));
+			printf("%4d  %-*s", i, w,
+			    obj_label(ctl->info, type, i, buf, sizeof(buf)));
 			put_nums(p->pos + 3 * i, 3);
 			printf("  ");
 			for (k = 0; k < 9; k++)
@@ -2252,8 +2334,9 @@ cmd_tendons(struct ctl *ctl)
 		    "velocity");
 		for (i = 0; i < t->ntendon; i++)
 			printf("%4d  %-*s" NUM NUM "\n", i, w,
-			    obj_label(ctl->info, HXD_OBJ_TENDON, i, buf,
-			    sizeof(buf)), t->length[i], t->velocity[i]);
+			    obj_label(
+				ctl->info, HXD_OBJ_TENDON, i, buf, sizeof(buf)),
+			    t->length[i], t->velocity[i]);
 	}
 	free(t);
 	return rc;
@@ -2287,8 +2370,8 @@ cmd_actuators(struct ctl *ctl)
 		for (i = 0; i < a->nu; i++)
 			printf("%4d  %-*s" NUM NUM NUM "\n", i, w,
 			    obj_label(ctl->info, HXD_OBJ_ACTUATOR, i, buf,
-			    sizeof(buf)), a->length[i], a->velocity[i],
-			    a->force[i]);
+				sizeof(buf)),
+			    a->length[i], a->velocity[i], a->force[i]);
 	}
 	free(a);
 	return rc;
@@ -2321,8 +2404,8 @@ cmd_forces(struct ctl *ctl)
 		printf("time %.10g\n", f->time);
 		w = 4;
 		for (i = 0; i < f->nv; i++) {
-			n = (int)strlen(dof_label(ctl->info, i, buf,
-			    sizeof(buf)));
+			n = (int)strlen(
+			    dof_label(ctl->info, i, buf, sizeof(buf)));
 			if (n > w)
 				w = n;
 		}
@@ -2368,17 +2451,19 @@ cmd_contacts(struct ctl *ctl)
 	} else if ((rc = ctl_get_info(ctl)) == 0) {
 		printf("time %.10g\n%d contact%s\n", k->time, k->ncon,
 		    k->ncon == 1 ? "" : "s");
-		w = label_width(ctl->info, HXD_OBJ_GEOM,
-		    ctl->info->model.ngeom);
+		w = label_width(
+		    ctl->info, HXD_OBJ_GEOM, ctl->info->model.ngeom);
 		if (k->ncon > 0)
 			printf("%4s  %-*s  %-*s" HDR " %-39s %-39s %s\n", "id",
 			    w, "geom1", w, "geom2", "dist", "pos",
 			    "force (normal, tangent)", "normal");
 		for (i = 0; i < k->ncon; i++) {
-			printf("%4d  %-*s  %-*s", i, w, obj_label(ctl->info,
-			    HXD_OBJ_GEOM, k->geom1[i], b1, sizeof(b1)), w,
+			printf("%4d  %-*s  %-*s", i, w,
+			    obj_label(ctl->info, HXD_OBJ_GEOM, k->geom1[i], b1,
+				sizeof(b1)),
+			    w,
 			    obj_label(ctl->info, HXD_OBJ_GEOM, k->geom2[i], b2,
-			    sizeof(b2)));
+				sizeof(b2)));
 			put_nums(k->dist + i, 1);
 			printf(" ");
 			put_nums(k->pos + 3 * i, 3);
@@ -2404,8 +2489,10 @@ cmd_geomsize(struct ctl *ctl)
 
 	for (i = 0; i < 3; i++) {
 		if (parse_double(ctl->argv[1 + i], &size[i]) != 0)
-			return ctl_usage_error(ctl, "'%s' is not a finite "
-			    "number", ctl->argv[1 + i]);
+			return ctl_usage_error(ctl,
+			    "'%s' is not a finite "
+			    "number",
+			    ctl->argv[1 + i]);
 	}
 	if ((rc = ctl_object(ctl, HXD_OBJ_GEOM, ctl->argv[0], &id)) != 0 ||
 	    (rc = ctl_connect(ctl)) != 0)
@@ -2425,14 +2512,17 @@ cmd_rgba(struct ctl *ctl)
 	int i, type, id, rc;
 
 	if (ctl->argc != 2 && ctl->argc != 6)
-		return ctl_usage_error(ctl, "give no colour or all four of R G "
+		return ctl_usage_error(ctl,
+		    "give no colour or all four of R G "
 		    "B A");
 	if ((rc = ctl_objtype(ctl, ctl->argv[0], &type)) != 0)
 		return rc;
 	for (i = 0; i < 4 && ctl->argc == 6; i++) {
 		if (parse_double(ctl->argv[2 + i], &rgba[i]) != 0)
-			return ctl_usage_error(ctl, "'%s' is not a finite "
-			    "number", ctl->argv[2 + i]);
+			return ctl_usage_error(ctl,
+			    "'%s' is not a finite "
+			    "number",
+			    ctl->argv[2 + i]);
 	}
 	if ((rc = ctl_object(ctl, type, ctl->argv[1], &id)) != 0 ||
 	    (rc = ctl_connect(ctl)) != 0)
@@ -2495,12 +2585,13 @@ cmd_id2name(struct ctl *ctl)
 	if ((rc = ctl_objtype(ctl, ctl->argv[0], &type)) != 0)
 		return rc;
 	if (parse_long(ctl->argv[1], INT_MIN, INT_MAX, &id) != 0)
-		return ctl_usage_error(ctl, "'%s' is not an id (a whole "
-		    "number)", ctl->argv[1]);
+		return ctl_usage_error(ctl,
+		    "'%s' is not an id (a whole "
+		    "number)",
+		    ctl->argv[1]);
 	if ((rc = ctl_connect(ctl)) != 0)
 		return rc;
-	if (hxd_id2name(ctl->conn, type, (int)id, name, sizeof(name)) !=
-	    HXD_OK)
+	if (hxd_id2name(ctl->conn, type, (int)id, name, sizeof(name)) != HXD_OK)
 		return ctl_fail(ctl);
 	if (ctl->json) {
 		js_open('{');
@@ -2562,10 +2653,13 @@ cmd_message(struct ctl *ctl)
 		return ctl_error(ctl, HXD_CANNOTSEND, "out of memory");
 	if ((rc = ctl_options(ctl, opts, NELEM(opts), pos, &npos)) != 0)
 		goto done;
-	if (opts[0].given && (parse_double(opts[0].value, &hold) != 0 ||
-	    hold < 0 || hold > 1e9)) {
-		rc = ctl_usage_error(ctl, "--hold: '%s' is not a number of "
-		    "seconds (0 to 1e9)", opts[0].value);
+	if (opts[0].given &&
+	    (parse_double(opts[0].value, &hold) != 0 || hold < 0 ||
+		hold > 1e9)) {
+		rc = ctl_usage_error(ctl,
+		    "--hold: '%s' is not a number of "
+		    "seconds (0 to 1e9)",
+		    opts[0].value);
 		goto done;
 	}
 	for (i = 0; i < npos; i++)
@@ -2624,14 +2718,17 @@ cmd_step(struct ctl *ctl)
 	if (ctl->argc == 1) {
 		if (parse_long(ctl->argv[0], 1, LONG_MAX, &v) != 0 ||
 		    (unsigned long)v > UINT_MAX)
-			return ctl_usage_error(ctl, "'%s' is not a number of "
-			    "steps (1 to %u)", ctl->argv[0], UINT_MAX);
+			return ctl_usage_error(ctl,
+			    "'%s' is not a number of "
+			    "steps (1 to %u)",
+			    ctl->argv[0], UINT_MAX);
 		total = (unsigned long)v;
 	}
 	if ((rc = ctl_connect(ctl)) != 0)
 		return rc;
 	while (done < total) {
-		chunk = total - done > CTL_STEP_CHUNK ? CTL_STEP_CHUNK :
+		chunk = total - done > CTL_STEP_CHUNK ?
+		    CTL_STEP_CHUNK :
 		    (unsigned)(total - done);
 		if (hxd_step(ctl->conn, chunk, &taken) != HXD_OK)
 			return ctl_fail(ctl);
@@ -2642,8 +2739,10 @@ cmd_step(struct ctl *ctl)
 	if (hxd_status_get(ctl->conn, &st) != HXD_OK)
 		return ctl_fail(ctl);
 	if (done == 0 && !st.paused)
-		fprintf(stderr, "hxctl: %s: the simulation is running, so no "
-		    "step was taken (hxctl pause first)\n", ctl->cmd->name);
+		fprintf(stderr,
+		    "hxctl: %s: the simulation is running, so no "
+		    "step was taken (hxctl pause first)\n",
+		    ctl->cmd->name);
 	if (ctl->json) {
 		js_open('{');
 		js_ku("steps", done);
@@ -2742,8 +2841,10 @@ cmd_speed(struct ctl *ctl)
 
 	max = strcmp(ctl->argv[0], "max") == 0;
 	if (!max && parse_double(ctl->argv[0], &factor) != 0)
-		return ctl_usage_error(ctl, "'%s' is neither a finite number "
-		    "nor max", ctl->argv[0]);
+		return ctl_usage_error(ctl,
+		    "'%s' is neither a finite number "
+		    "nor max",
+		    ctl->argv[0]);
 	if ((rc = ctl_connect(ctl)) != 0)
 		return rc;
 	if (hxd_set_speed(ctl->conn, factor, max) != HXD_OK)
@@ -2854,25 +2955,28 @@ cmd_load(struct ctl *ctl)
 	if ((rc = ctl_options(ctl, opts, NELEM(opts), pos, &npos)) != 0)
 		return rc;
 	if (npos != 1)
-		return ctl_usage_error(ctl, npos == 0 ? "which file?" :
-		    "one file at a time");
+		return ctl_usage_error(
+		    ctl, npos == 0 ? "which file?" : "one file at a time");
 	if (!opts[0].given && (opts[1].given || opts[2].given))
-		return ctl_usage_error(ctl, "--format and --name go with "
+		return ctl_usage_error(ctl,
+		    "--format and --name go with "
 		    "--inline");
 	format = opts[1].given ? format_parse(opts[1].value) :
-	    format_from_suffix(pos[0]);
+				 format_from_suffix(pos[0]);
 	if (format < 0)
-		return ctl_usage_error(ctl, "format '%s' is not mjcf, urdf, "
-		    "mjb or auto", opts[1].value);
+		return ctl_usage_error(ctl,
+		    "format '%s' is not mjcf, urdf, "
+		    "mjb or auto",
+		    opts[1].value);
 	if (opts[0].given) {
 		if ((err = read_local(pos[0], &data, &len)) != 0)
 			return ctl_error(ctl, HXD_LOADFAILED, "%s: %s", pos[0],
 			    err == EFBIG ? "larger than 256 MiB" :
-			    strerror(err));
+					   strerror(err));
 		if (len == 0) {
 			free(data);
-			return ctl_error(ctl, HXD_LOADFAILED, "%s is empty",
-			    pos[0]);
+			return ctl_error(
+			    ctl, HXD_LOADFAILED, "%s is empty", pos[0]);
 		}
 	}
 	if ((rc = ctl_connect(ctl)) != 0) {
@@ -2881,7 +2985,7 @@ cmd_load(struct ctl *ctl)
 	}
 	if (opts[0].given) {
 		name = strrchr(pos[0], '/') != NULL ? strrchr(pos[0], '/') + 1 :
-		    pos[0];
+						      pos[0];
 		if (opts[2].given)
 			name = opts[2].value;
 		if (hxd_load_data(ctl->conn, format, data, len, name, &m) !=
@@ -2932,8 +3036,8 @@ ctl_cmd_help(FILE *f, const struct ctl_cmd *c)
 	const char *p = c->help, *nl;
 	int n;
 
-	n = fprintf(f, "  %s%s%s", c->name, c->args[0] != '\0' ? " " : "",
-	    c->args);
+	n = fprintf(
+	    f, "  %s%s%s", c->name, c->args[0] != '\0' ? " " : "", c->args);
 	if (n > 27)
 		fprintf(f, "\n%30s", "");
 	else
@@ -2957,20 +3061,20 @@ ctl_usage(FILE *f)
 	size_t i;
 
 	fprintf(f,
-"usage: hxctl [--server ADDR] [--json] [--timeout MS] COMMAND [ARGS]\n"
-"\n"
-"Control a haptixd simulation: one command per call of the haptixd API.\n"
-"\n"
-"Options (before the command):\n"
-"  -s, --server ADDR   unix:PATH, HOST, HOST:PORT or [V6ADDR]:PORT (TCP port\n"
-"                      %d unless given); default: $HAPTIX_SERVER, else\n"
-"                      $XDG_RUNTIME_DIR/haptixd.sock or\n"
-"                      /run/haptixd/haptixd.sock\n"
-"  -j, --json          print one JSON object on stdout instead of tables\n"
-"  -t, --timeout MS    wait at most MS ms for each answer, 0 for ever\n"
-"                      (default: %d)\n"
-"  -h, --help          show this help\n"
-"  -V, --version       show the version\n",
+	    "usage: hxctl [--server ADDR] [--json] [--timeout MS] COMMAND [ARGS]\n"
+	    "\n"
+	    "Control a haptixd simulation: one command per call of the haptixd API.\n"
+	    "\n"
+	    "Options (before the command):\n"
+	    "  -s, --server ADDR   unix:PATH, HOST, HOST:PORT or [V6ADDR]:PORT (TCP port\n"
+	    "                      %d unless given); default: $HAPTIX_SERVER, else\n"
+	    "                      $XDG_RUNTIME_DIR/haptixd.sock or\n"
+	    "                      /run/haptixd/haptixd.sock\n"
+	    "  -j, --json          print one JSON object on stdout instead of tables\n"
+	    "  -t, --timeout MS    wait at most MS ms for each answer, 0 for ever\n"
+	    "                      (default: %d)\n"
+	    "  -h, --help          show this help\n"
+	    "  -V, --version       show the version\n",
 	    HXD_DEFAULT_PORT, HXD_DEFAULT_TIMEOUT_MS);
 	for (i = 0; i < NELEM(ctl_cmds); i++) {
 		if (group == NULL || strcmp(group, ctl_cmds[i].group) != 0) {
@@ -2980,19 +3084,19 @@ ctl_usage(FILE *f)
 		ctl_cmd_help(f, &ctl_cmds[i]);
 	}
 	fprintf(f,
-"\n"
-"Arguments:\n"
-"  ID|NAME     an object's id (a whole number) or its name\n"
-"  TYPE        body, joint, geom, site, tendon, actuator, sensor, equality,\n"
-"              key, material, camera, light, mesh, ... (or its number)\n"
-"  LIST        comma-separated numbers: 0.5,-1,2e-3\n"
-"  V, X, R...  one number\n"
-"  KEY         a keyframe's index or name\n"
-"\n"
-"Commands that change something print nothing (with --json: {\"ok\":true}).\n"
-"Exit status: 0 done, 1 failed (the reason on stderr), 2 bad command line.\n"
-"Environment: HAPTIX_SERVER (the default server), HAPTIX_TOKEN_FILE (the\n"
-"file holding the token a TCP server may require).  See hxctl(1).\n");
+	    "\n"
+	    "Arguments:\n"
+	    "  ID|NAME     an object's id (a whole number) or its name\n"
+	    "  TYPE        body, joint, geom, site, tendon, actuator, sensor, equality,\n"
+	    "              key, material, camera, light, mesh, ... (or its number)\n"
+	    "  LIST        comma-separated numbers: 0.5,-1,2e-3\n"
+	    "  V, X, R...  one number\n"
+	    "  KEY         a keyframe's index or name\n"
+	    "\n"
+	    "Commands that change something print nothing (with --json: {\"ok\":true}).\n"
+	    "Exit status: 0 done, 1 failed (the reason on stderr), 2 bad command line.\n"
+	    "Environment: HAPTIX_SERVER (the default server), HAPTIX_TOKEN_FILE (the\n"
+	    "file holding the token a TCP server may require).  See hxctl(1).\n");
 }
 
 /* Show the help, or one command's. */
@@ -3043,8 +3147,8 @@ main(int argc, char **argv)
 	memset(&ctl, 0, sizeof(ctl));
 	ctl.timeout_ms = -1;
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "+:s:jt:hV", longopts,
-	    NULL)) != -1) {
+	while (
+	    (ch = getopt_long(argc, argv, "+:s:jt:hV", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 's':
 			ctl.server = optarg;
@@ -3054,9 +3158,11 @@ main(int argc, char **argv)
 			break;
 		case 't':
 			if (parse_long(optarg, 0, INT_MAX, &v) != 0) {
-				fprintf(stderr, "hxctl: --timeout: '%s' is not "
+				fprintf(stderr,
+				    "hxctl: --timeout: '%s' is not "
 				    "a number of milliseconds\nTry 'hxctl "
-				    "--help'.\n", optarg);
+				    "--help'.\n",
+				    optarg);
 				return CTL_USAGE;
 			}
 			ctl.timeout_ms = (int)v;
@@ -3068,8 +3174,10 @@ main(int argc, char **argv)
 			printf("hxctl %s\n", PACKAGE_VERSION);
 			return CTL_OK;
 		case ':':
-			fprintf(stderr, "hxctl: %s needs a value\nTry 'hxctl "
-			    "--help'.\n", argv[optind - 1]);
+			fprintf(stderr,
+			    "hxctl: %s needs a value\nTry 'hxctl "
+			    "--help'.\n",
+			    argv[optind - 1]);
 			return CTL_USAGE;
 		default:
 			if (strncmp(argv[optind - 1], "--", 2) != 0)
@@ -3083,13 +3191,16 @@ main(int argc, char **argv)
 		}
 	}
 	if (optind >= argc) {
-		fprintf(stderr, "hxctl: no command given\nTry 'hxctl "
+		fprintf(stderr,
+		    "hxctl: no command given\nTry 'hxctl "
 		    "--help'.\n");
 		return CTL_USAGE;
 	}
 	if ((ctl.cmd = ctl_find(argv[optind])) == NULL) {
-		fprintf(stderr, "hxctl: unknown command '%s'\nTry 'hxctl "
-		    "--help'.\n", argv[optind]);
+		fprintf(stderr,
+		    "hxctl: unknown command '%s'\nTry 'hxctl "
+		    "--help'.\n",
+		    argv[optind]);
 		return CTL_USAGE;
 	}
 	ctl.argc = argc - optind - 1;
@@ -3098,9 +3209,12 @@ main(int argc, char **argv)
 		return ctl_usage_error(&ctl, "missing arguments");
 	if (ctl.cmd->max >= 0 && ctl.argc > ctl.cmd->max)
 		return ctl_usage_error(&ctl, "unexpected argument '%s'%s",
-		    ctl.argv[ctl.cmd->max], ctl.argv[ctl.cmd->max][0] == '-' &&
-		    ctl.argv[ctl.cmd->max][1] == '-' ? " (options go before "
-		    "the command)" : "");
+		    ctl.argv[ctl.cmd->max],
+		    ctl.argv[ctl.cmd->max][0] == '-' &&
+			    ctl.argv[ctl.cmd->max][1] == '-' ?
+			" (options go before "
+			"the command)" :
+			"");
 	rc = ctl.cmd->fn(&ctl);
 	free(ctl.info);
 	hxd_close(ctl.conn);

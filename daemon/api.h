@@ -39,8 +39,8 @@ int call_fail(struct call *c, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 /* Send a response to request id of session s (for deferred answers). */
-void dispatch_send(struct session *s, uint64_t id, int code, const char *err,
-    Response *resp);
+void dispatch_send(
+    struct session *s, uint64_t id, int code, const char *err, Response *resp);
 
 /* Scratch for answers sent outside a call (deferred answers). */
 struct arena *dispatch_arena(void);

@@ -47,19 +47,22 @@ api_hello(struct call *c)
 	struct daemon *d = c->d;
 	struct session *s = c->s;
 	Haptix__V1__Welcome *w;
-	const int version =
-	    HAPTIX__V1__PROTOCOL_VERSION__PROTOCOL_VERSION_CURRENT;
+	const int
+	    version = HAPTIX__V1__PROTOCOL_VERSION__PROTOCOL_VERSION_CURRENT;
 	size_t i;
 
 	if (h->protocol_version != (uint32_t)version)
-		return call_fail(c, RESULT_BADPROTOCOL, "protocol version %u is "
+		return call_fail(c, RESULT_BADPROTOCOL,
+		    "protocol version %u is "
 		    "not supported: this server speaks version %d",
 		    h->protocol_version, version);
 	if (s->transport == SESSION_TCP && d->token_len != 0 &&
 	    !token_equal(h->token.data, h->token.len, d->token, d->token_len))
-		return call_fail(c, RESULT_DENIED, h->token.len == 0 ?
-		    "this server requires a token on TCP (set "
-		    "HAPTIX_TOKEN_FILE)" : "wrong token");
+		return call_fail(c, RESULT_DENIED,
+		    h->token.len == 0 ?
+			"this server requires a token on TCP (set "
+			"HAPTIX_TOKEN_FILE)" :
+			"wrong token");
 
 	/* Keep the name printable: it goes into logs. */
 	snprintf(s->name, sizeof(s->name), "%s", h->client_name);
@@ -110,8 +113,8 @@ api_load_model(struct call *c)
 
 	switch (lm->source_case) {
 	case HAPTIX__V1__LOAD_MODEL__SOURCE_PATH:
-		rc = modeldir_resolve(lm->path, path, sizeof(path), c->err,
-		    sizeof(c->err));
+		rc = modeldir_resolve(
+		    lm->path, path, sizeof(path), c->err, sizeof(c->err));
 		if (rc != 0)
 			return rc;
 		snprintf(what, sizeof(what), "%s", path);
@@ -119,12 +122,16 @@ api_load_model(struct call *c)
 		break;
 	case HAPTIX__V1__LOAD_MODEL__SOURCE_INLINE_MODEL:
 		im = lm->inline_model;
-		if ((int)im->format < 0 || (int)im->format >
-		    HAPTIX__V1__MODEL_FORMAT__MODEL_FORMAT_MJB)
-			return call_fail(c, RESULT_BADVALUE, "unknown model "
-			    "format %d", (int)im->format);
+		if ((int)im->format < 0 ||
+		    (int)im->format >
+			HAPTIX__V1__MODEL_FORMAT__MODEL_FORMAT_MJB)
+			return call_fail(c, RESULT_BADVALUE,
+			    "unknown model "
+			    "format %d",
+			    (int)im->format);
 		if (im->data.len == 0)
-			return call_fail(c, RESULT_BADSIZE, "the inline model "
+			return call_fail(c, RESULT_BADSIZE,
+			    "the inline model "
 			    "is empty");
 		snprintf(what, sizeof(what), "inline model \"%s\" (%zu bytes)",
 		    im->name, im->data.len);
@@ -134,7 +141,8 @@ api_load_model(struct call *c)
 		break;
 	default:
 		if (!sim_loaded(d->sim) || sim_model_path(d->sim)[0] == '\0')
-			return call_fail(c, RESULT_BADVALUE, "nothing to "
+			return call_fail(c, RESULT_BADVALUE,
+			    "nothing to "
 			    "reload: the current model was not loaded from a "
 			    "file");
 		snprintf(path, sizeof(path), "%s", sim_model_path(d->sim));
@@ -144,7 +152,8 @@ api_load_model(struct call *c)
 	}
 	if (rc != 0) {
 		log_warn("client %llu: loading %s failed, keeping the current "
-		    "model: %s", (unsigned long long)c->s->id, what, c->err);
+			 "model: %s",
+		    (unsigned long long)c->s->id, what, c->err);
 		return RESULT_LOADFAILED;
 	}
 	log_info("client %llu: loaded %s: model \"%s\"",
@@ -180,13 +189,16 @@ api_set_speed(struct call *c)
 {
 	const Haptix__V1__Speed *sp = c->req->set_speed;
 
-	if (!sp->max && (!isfinite(sp->factor) || sp->factor < 1e-6 ||
-	    sp->factor > 1e6))
-		return call_fail(c, RESULT_BADVALUE, "speed factor %g is not "
-		    "between 1e-06 and 1e+06 (or max)", sp->factor);
+	if (!sp->max &&
+	    (!isfinite(sp->factor) || sp->factor < 1e-6 || sp->factor > 1e6))
+		return call_fail(c, RESULT_BADVALUE,
+		    "speed factor %g is not "
+		    "between 1e-06 and 1e+06 (or max)",
+		    sp->factor);
 	clock_set_speed(c->d->clock, sp->factor, sp->max);
 	if (sp->max)
-		log_info("client %llu: speed max", (unsigned long long)c->s->id);
+		log_info(
+		    "client %llu: speed max", (unsigned long long)c->s->id);
 	else
 		log_info("client %llu: speed %g", (unsigned long long)c->s->id,
 		    sp->factor);

@@ -23,14 +23,15 @@
 #define API_MAX_STEPS 10000
 
 /* Allocate a message of a generated type in the call's arena. */
-#define NEW(c, type, init) ((type *)api_new((c), sizeof(type), \
-	(void (*)(void *))(init)))
+#define NEW(c, type, init) \
+	((type *)api_new((c), sizeof(type), (void (*)(void *))(init)))
 
 /* Set the response's payload member and case. */
-#define PAYLOAD(c, member, CASE, value) do {                         \
-	(c)->resp->payload_case = HAPTIX__V1__RESPONSE__PAYLOAD_##CASE; \
-	(c)->resp->member = (value);                                  \
-} while (0)
+#define PAYLOAD(c, member, CASE, value) \
+	do { \
+		(c)->resp->payload_case = HAPTIX__V1__RESPONSE__PAYLOAD_##CASE; \
+		(c)->resp->member = (value); \
+	} while (0)
 
 /* Allocate and initialise a message in the call's arena. */
 static void *
@@ -63,8 +64,10 @@ check_count(struct call *c, const char *what, uint32_t n, int want)
 {
 	if (n == (uint32_t)want)
 		return 0;
-	return call_fail(c, RESULT_BADSIZE, "%s is %u but the model has %s "
-	    "= %d", what, n, what, want);
+	return call_fail(c, RESULT_BADSIZE,
+	    "%s is %u but the model has %s "
+	    "= %d",
+	    what, n, what, want);
 }
 
 /* An array must have exactly want values. */
@@ -85,8 +88,10 @@ check_finite(struct call *c, const char *what, const double *v, size_t n)
 
 	for (i = 0; i < n; i++) {
 		if (!isfinite(v[i]))
-			return call_fail(c, RESULT_BADVALUE, "%s[%zu] is %g: "
-			    "values must be finite", what, i, v[i]);
+			return call_fail(c, RESULT_BADVALUE,
+			    "%s[%zu] is %g: "
+			    "values must be finite",
+			    what, i, v[i]);
 	}
 	return 0;
 }
@@ -97,8 +102,10 @@ check_id(struct call *c, const char *what, int id, int n)
 {
 	if (id >= 0 && id < n)
 		return 0;
-	return call_fail(c, RESULT_BADINDEX, "%s id %d is out of range (the "
-	    "model has %d)", what, id, n);
+	return call_fail(c, RESULT_BADINDEX,
+	    "%s id %d is out of range (the "
+	    "model has %d)",
+	    what, id, n);
 }
 
 /* Every quaternion (count of them) must have a direction. */
@@ -110,16 +117,18 @@ check_quats(struct call *c, const char *what, const double *q, size_t count)
 	for (i = 0; i < count; i++) {
 		if (q[4 * i] == 0 && q[4 * i + 1] == 0 && q[4 * i + 2] == 0 &&
 		    q[4 * i + 3] == 0)
-			return call_fail(c, RESULT_BADVALUE, "%s %zu is the "
-			    "zero quaternion", what, i);
+			return call_fail(c, RESULT_BADVALUE,
+			    "%s %zu is the "
+			    "zero quaternion",
+			    what, i);
 	}
 	return 0;
 }
 
 /* An array that is either absent or has exactly n finite values. */
 static int
-check_optional(struct call *c, const char *what, const double *v, size_t len,
-    size_t n)
+check_optional(
+    struct call *c, const char *what, const double *v, size_t len, size_t n)
 {
 	int rc;
 
@@ -157,8 +166,8 @@ arrays(struct call *c)
 int
 api_info(struct call *c)
 {
-	Haptix__V1__Info *info = NEW(c, Haptix__V1__Info,
-	    haptix__v1__info__init);
+	Haptix__V1__Info *info = NEW(
+	    c, Haptix__V1__Info, haptix__v1__info__init);
 
 	sim_describe_info(c->d->sim, c->arena, info);
 	PAYLOAD(c, info, INFO, info);
@@ -172,8 +181,8 @@ api_get_state(struct call *c)
 {
 	const struct sim_sizes *z = sizes(c);
 	const struct sim_arrays *a = arrays(c);
-	Haptix__V1__State *st = NEW(c, Haptix__V1__State,
-	    haptix__v1__state__init);
+	Haptix__V1__State *st = NEW(
+	    c, Haptix__V1__State, haptix__v1__state__init);
 
 	st->nq = (uint32_t)z->nq;
 	st->nv = (uint32_t)z->nv;
@@ -216,8 +225,8 @@ api_set_state(struct call *c)
 static Haptix__V1__Control *
 control_now(struct call *c)
 {
-	Haptix__V1__Control *w = NEW(c, Haptix__V1__Control,
-	    haptix__v1__control__init);
+	Haptix__V1__Control *w = NEW(
+	    c, Haptix__V1__Control, haptix__v1__control__init);
 
 	w->nu = (uint32_t)sizes(c)->nu;
 	w->time = sim_time(c->d->sim);
@@ -259,8 +268,8 @@ int
 api_get_applied(struct call *c)
 {
 	const struct sim_sizes *z = sizes(c);
-	Haptix__V1__Applied *w = NEW(c, Haptix__V1__Applied,
-	    haptix__v1__applied__init);
+	Haptix__V1__Applied *w = NEW(
+	    c, Haptix__V1__Applied, haptix__v1__applied__init);
 
 	w->nv = (uint32_t)z->nv;
 	w->nbody = (uint32_t)z->nbody;
@@ -282,14 +291,14 @@ api_set_applied(struct call *c)
 
 	if ((rc = check_count(c, "nv", w->nv, z->nv)) ||
 	    (rc = check_count(c, "nbody", w->nbody, z->nbody)) ||
-	    (rc = check_len(c, "qfrc_applied", w->n_qfrc_applied,
-	    (size_t)z->nv)) ||
-	    (rc = check_len(c, "xfrc_applied", w->n_xfrc_applied,
-	    6 * (size_t)z->nbody)) ||
-	    (rc = check_finite(c, "qfrc_applied", w->qfrc_applied,
-	    w->n_qfrc_applied)) ||
-	    (rc = check_finite(c, "xfrc_applied", w->xfrc_applied,
-	    w->n_xfrc_applied)))
+	    (rc = check_len(
+		 c, "qfrc_applied", w->n_qfrc_applied, (size_t)z->nv)) ||
+	    (rc = check_len(
+		 c, "xfrc_applied", w->n_xfrc_applied, 6 * (size_t)z->nbody)) ||
+	    (rc = check_finite(
+		 c, "qfrc_applied", w->qfrc_applied, w->n_qfrc_applied)) ||
+	    (rc = check_finite(
+		 c, "xfrc_applied", w->xfrc_applied, w->n_xfrc_applied)))
 		return rc;
 	sim_set_applied(c->d->sim, w->qfrc_applied, w->xfrc_applied);
 	return RESULT_OK;
@@ -312,7 +321,9 @@ api_get_onebody(struct call *c)
 	w->body_id = ref->id;
 	w->is_floating = b.is_floating;
 	w->time = sim_time(c->d->sim);
-#define COPY(name, n) w->n_##name = (n); w->name = api_copy(c, b.name, (n))
+#define COPY(name, n) \
+	w->n_##name = (n); \
+	w->name = api_copy(c, b.name, (n))
 	COPY(linacc, 3);
 	COPY(angacc, 3);
 	COPY(contactforce, 3);
@@ -345,8 +356,11 @@ api_set_onebody(struct call *c)
 		return rc;
 	sim_onebody_get(c->d->sim, w->body_id, &now);
 	memset(&b, 0, sizeof(b));
-#define TAKE(name, flag, n) if (w->n_##name != 0) { \
-	memcpy(b.name, w->name, (n) * sizeof(double)); fields |= (flag); }
+#define TAKE(name, flag, n) \
+	if (w->n_##name != 0) { \
+		memcpy(b.name, w->name, (n) * sizeof(double)); \
+		fields |= (flag); \
+	}
 	/* Pose and velocity apply to floating bodies only, as in HAPTIX. */
 	if (now.is_floating) {
 		if (w->n_quat != 0 &&
@@ -370,8 +384,8 @@ int
 api_get_mocap(struct call *c)
 {
 	size_t n = (size_t)sizes(c)->nmocap;
-	Haptix__V1__Mocap *w = NEW(c, Haptix__V1__Mocap,
-	    haptix__v1__mocap__init);
+	Haptix__V1__Mocap *w = NEW(
+	    c, Haptix__V1__Mocap, haptix__v1__mocap__init);
 
 	w->nmocap = (uint32_t)n;
 	w->time = sim_time(c->d->sim);
@@ -407,8 +421,8 @@ int
 api_get_dynamics(struct call *c)
 {
 	const struct sim_sizes *z = sizes(c);
-	Haptix__V1__Dynamics *w = NEW(c, Haptix__V1__Dynamics,
-	    haptix__v1__dynamics__init);
+	Haptix__V1__Dynamics *w = NEW(
+	    c, Haptix__V1__Dynamics, haptix__v1__dynamics__init);
 
 	w->nv = (uint32_t)z->nv;
 	w->na = (uint32_t)z->na;
@@ -447,8 +461,8 @@ api_get_sensor(struct call *c)
 static int
 poses(struct call *c, int count, const double *pos, const double *mat)
 {
-	Haptix__V1__Poses *w = NEW(c, Haptix__V1__Poses,
-	    haptix__v1__poses__init);
+	Haptix__V1__Poses *w = NEW(
+	    c, Haptix__V1__Poses, haptix__v1__poses__init);
 
 	w->count = (uint32_t)count;
 	w->time = sim_time(c->d->sim);
@@ -469,23 +483,23 @@ api_get_body(struct call *c)
 int
 api_get_geom(struct call *c)
 {
-	return poses(c, sizes(c)->ngeom, arrays(c)->geom_xpos,
-	    arrays(c)->geom_xmat);
+	return poses(
+	    c, sizes(c)->ngeom, arrays(c)->geom_xpos, arrays(c)->geom_xmat);
 }
 
 int
 api_get_site(struct call *c)
 {
-	return poses(c, sizes(c)->nsite, arrays(c)->site_xpos,
-	    arrays(c)->site_xmat);
+	return poses(
+	    c, sizes(c)->nsite, arrays(c)->site_xpos, arrays(c)->site_xmat);
 }
 
 int
 api_get_tendon(struct call *c)
 {
 	size_t n = (size_t)sizes(c)->ntendon;
-	Haptix__V1__Tendon *w = NEW(c, Haptix__V1__Tendon,
-	    haptix__v1__tendon__init);
+	Haptix__V1__Tendon *w = NEW(
+	    c, Haptix__V1__Tendon, haptix__v1__tendon__init);
 
 	w->ntendon = (uint32_t)n;
 	w->time = sim_time(c->d->sim);
@@ -501,8 +515,8 @@ int
 api_get_actuator(struct call *c)
 {
 	size_t n = (size_t)sizes(c)->nu;
-	Haptix__V1__Actuator *w = NEW(c, Haptix__V1__Actuator,
-	    haptix__v1__actuator__init);
+	Haptix__V1__Actuator *w = NEW(
+	    c, Haptix__V1__Actuator, haptix__v1__actuator__init);
 
 	w->nu = (uint32_t)n;
 	w->time = sim_time(c->d->sim);
@@ -521,8 +535,8 @@ api_get_force(struct call *c)
 {
 	const struct sim_arrays *a = arrays(c);
 	size_t n = (size_t)sizes(c)->nv;
-	Haptix__V1__Force *w = NEW(c, Haptix__V1__Force,
-	    haptix__v1__force__init);
+	Haptix__V1__Force *w = NEW(
+	    c, Haptix__V1__Force, haptix__v1__force__init);
 
 	w->nv = (uint32_t)n;
 	w->time = sim_time(c->d->sim);
@@ -543,8 +557,8 @@ api_get_force(struct call *c)
 int
 api_get_contact(struct call *c)
 {
-	Haptix__V1__Contacts *w = NEW(c, Haptix__V1__Contacts,
-	    haptix__v1__contacts__init);
+	Haptix__V1__Contacts *w = NEW(
+	    c, Haptix__V1__Contacts, haptix__v1__contacts__init);
 	struct sim_contacts out;
 	size_t n;
 
@@ -573,7 +587,8 @@ api_get_contact(struct call *c)
 	return RESULT_OK;
 }
 
-/*---------------------------------------------------------------- geoms, colours */
+/*---------------------------------------------------------------- geoms,
+ * colours */
 
 int
 api_set_geomsize(struct call *c)
@@ -585,8 +600,8 @@ api_set_geomsize(struct call *c)
 	    (rc = check_len(c, "size", w->n_size, 3)) ||
 	    (rc = check_finite(c, "size", w->size, 3)))
 		return rc;
-	rc = sim_set_geomsize(c->d->sim, w->id, w->size, c->err,
-	    sizeof(c->err));
+	rc = sim_set_geomsize(
+	    c->d->sim, w->id, w->size, c->err, sizeof(c->err));
 	if (rc == -1)
 		return RESULT_BADTYPE;
 	if (rc == -2)
@@ -599,11 +614,12 @@ static int
 rgba_fail(struct call *c, int rc, int type, int id)
 {
 	if (rc == -1)
-		return call_fail(c, RESULT_BADTYPE, "%s (%d) has no colour: use "
+		return call_fail(c, RESULT_BADTYPE,
+		    "%s (%d) has no colour: use "
 		    "OBJ_GEOM, OBJ_SITE, OBJ_TENDON or OBJ_MATERIAL",
 		    objtype_name(type), type);
-	return call_fail(c, RESULT_BADINDEX, "id %d is out of range for %s",
-	    id, objtype_name(type));
+	return call_fail(c, RESULT_BADINDEX, "id %d is out of range for %s", id,
+	    objtype_name(type));
 }
 
 int
@@ -649,22 +665,26 @@ api_set_rgba(struct call *c)
 int
 api_step(struct call *c)
 {
-	Haptix__V1__StepDone *w = NEW(c, Haptix__V1__StepDone,
-	    haptix__v1__step_done__init);
+	Haptix__V1__StepDone *w = NEW(
+	    c, Haptix__V1__StepDone, haptix__v1__step_done__init);
 	unsigned n = c->req->step->count, i;
 	char err[1100];
 
 	if (n == 0)
 		n = 1;
 	if (n > API_MAX_STEPS)
-		return call_fail(c, RESULT_BADVALUE, "count %u is more than "
-		    "%d steps in one request", n, API_MAX_STEPS);
+		return call_fail(c, RESULT_BADVALUE,
+		    "count %u is more than "
+		    "%d steps in one request",
+		    n, API_MAX_STEPS);
 	/* HAPTIX: stepping while running has no effect. */
 	if (!clock_running(c->d->clock)) {
 		for (i = 0; i < n; i++) {
 			if (sim_step(c->d->sim, err, sizeof(err)) != 0)
-				return call_fail(c, RESULT_SIMERROR, "step %u "
-				    "of %u: %s", i + 1, n, err);
+				return call_fail(c, RESULT_SIMERROR,
+				    "step %u "
+				    "of %u: %s",
+				    i + 1, n, err);
 		}
 		w->steps = n;
 	}
@@ -731,8 +751,10 @@ api_equality(struct call *c)
 	if ((rc = check_id(c, "equality", w->id, sizes(c)->neq)))
 		return rc;
 	if (w->state != 0 && w->state != 1)
-		return call_fail(c, RESULT_BADVALUE, "state %d is neither 0 "
-		    "(disable) nor 1 (enable)", w->state);
+		return call_fail(c, RESULT_BADVALUE,
+		    "state %d is neither 0 "
+		    "(disable) nor 1 (enable)",
+		    w->state);
 	sim_equality(c->d->sim, w->id, w->state);
 	return RESULT_OK;
 }
@@ -745,12 +767,14 @@ api_message(struct call *c)
 	size_t n = strlen(text);
 
 	if (n > DAEMON_MESSAGE_MAX)
-		return call_fail(c, RESULT_BADSIZE, "message of %zu bytes is "
-		    "longer than %d", n, DAEMON_MESSAGE_MAX);
+		return call_fail(c, RESULT_BADSIZE,
+		    "message of %zu bytes is "
+		    "longer than %d",
+		    n, DAEMON_MESSAGE_MAX);
 	memcpy(d->message, text, n + 1);
 	d->message_owner = n != 0 ? c->s->id : 0;
-	log_info("client %llu: message: \"%s\"", (unsigned long long)c->s->id,
-	    text);
+	log_info(
+	    "client %llu: message: \"%s\"", (unsigned long long)c->s->id, text);
 	return RESULT_OK;
 }
 
@@ -785,8 +809,10 @@ api_id2name(struct call *c)
 
 	name = sim_id2name(c->d->sim, ref->type, ref->id, &bad_index);
 	if (name == NULL && bad_index)
-		return call_fail(c, RESULT_BADINDEX, "id %d is out of range "
-		    "for %s", ref->id, objtype_name(ref->type));
+		return call_fail(c, RESULT_BADINDEX,
+		    "id %d is out of range "
+		    "for %s",
+		    ref->id, objtype_name(ref->type));
 	if (name == NULL)
 		return call_fail(c, RESULT_BADTYPE, "%s (%d) has no names",
 		    objtype_name(ref->type), ref->type);

@@ -38,14 +38,14 @@ struct clock {
 	double speed;
 	int max;
 
-	int64_t anchor_ns;   /* wall time of the schedule's origin */
-	uint64_t done;       /* steps taken since the anchor */
-	double period_ns;    /* wall time per step */
-	unsigned api_every;  /* steps per API tick; 0: no tick */
+	int64_t anchor_ns;  /* wall time of the schedule's origin */
+	uint64_t done;      /* steps taken since the anchor */
+	double period_ns;   /* wall time per step */
+	unsigned api_every; /* steps per API tick; 0: no tick */
 	unsigned api_phase;
 
-	int64_t window_ns;   /* start of the measuring window */
-	double window_sim;   /* simulated seconds in the window */
+	int64_t window_ns; /* start of the measuring window */
+	double window_sim; /* simulated seconds in the window */
 	double rtf;
 	uint64_t overruns;
 };
@@ -123,8 +123,8 @@ clock_arm(struct clock *k, int64_t now)
 	if (!k->running || !sim_loaded(k->d->sim))
 		return;
 	if (!k->max) {
-		due = k->anchor_ns + (int64_t)((double)(k->done + 1) *
-		    k->period_ns);
+		due = k->anchor_ns +
+		    (int64_t)((double)(k->done + 1) * k->period_ns);
 		delta = due > now ? due - now : 0;
 		tv.tv_sec = (time_t)(delta / 1000000000LL);
 		tv.tv_usec = (suseconds_t)(delta % 1000000000LL / 1000);
@@ -167,8 +167,8 @@ clock_overrun(struct clock *k, int64_t now, uint64_t owed)
 {
 	k->overruns++;
 	log_debug("pacing: %llu steps behind, schedule restarted (%llu "
-	    "overruns)", (unsigned long long)owed,
-	    (unsigned long long)k->overruns);
+		  "overruns)",
+	    (unsigned long long)owed, (unsigned long long)k->overruns);
 	k->anchor_ns = now;
 	k->done = 0;
 }
@@ -186,8 +186,9 @@ clock_tick(evutil_socket_t fd, short events, void *arg)
 			clock_step(k);
 		while ((now = clock_now_ns()) < end && k->running);
 	} else {
-		owed = (int64_t)floor((double)(now - k->anchor_ns) /
-		    k->period_ns) - (int64_t)k->done;
+		owed = (int64_t)floor(
+			   (double)(now - k->anchor_ns) / k->period_ns) -
+		    (int64_t)k->done;
 		if ((double)owed * k->period_ns > CLOCK_MAX_BEHIND_NS) {
 			clock_overrun(k, now, (uint64_t)owed);
 			owed = 1;

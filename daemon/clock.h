@@ -14,10 +14,11 @@ struct clock;
 
 struct clock_status {
 	int running;
-	double speed;           /* requested factor */
+	double speed; /* requested factor */
 	int speed_max;
-	double realtime_factor; /* simulated seconds per wall second, last ~1 s */
-	uint64_t overruns;      /* times the schedule was dropped to catch up */
+	double
+	    realtime_factor; /* simulated seconds per wall second, last ~1 s */
+	uint64_t overruns;   /* times the schedule was dropped to catch up */
 };
 
 /* Create the clock, paused. */

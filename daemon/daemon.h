@@ -24,13 +24,13 @@ struct daemon {
 	struct sim *sim;
 	struct clock *clock;
 	struct server *server;
-	double started;                  /* monotonic seconds */
+	double started; /* monotonic seconds */
 
 	uint8_t token[DAEMON_TOKEN_MAX]; /* TCP clients present this */
 	size_t token_len;                /* 0: no token configured */
 
 	char message[DAEMON_MESSAGE_MAX + 1]; /* the mj_message on show */
-	uint64_t message_owner;          /* session that set it */
+	uint64_t message_owner;               /* session that set it */
 };
 
 /* Seconds on the monotonic clock. */

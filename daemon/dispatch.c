@@ -38,7 +38,8 @@ struct handler {
 
 /* One row per call of the Request oneof, indexed by its field number. */
 static const struct handler handlers[] = {
-#define H(call, fn, flags) [HAPTIX__V1__REQUEST__CALL_##call] = { #fn, api_##fn, flags }
+#define H(call, fn, flags) \
+	[HAPTIX__V1__REQUEST__CALL_##call] = { #fn, api_##fn, flags }
 	H(HELLO, hello, 0),
 	H(INFO, info, H_MODEL),
 	H(GET_STATE, get_state, H_MODEL),
@@ -106,8 +107,8 @@ call_fail(struct call *c, int code, const char *fmt, ...)
 }
 
 void
-dispatch_send(struct session *s, uint64_t id, int code, const char *err,
-    Response *resp)
+dispatch_send(
+    struct session *s, uint64_t id, int code, const char *err, Response *resp)
 {
 	size_t len, max = s->d->opts->max_frame;
 	char why[160];
@@ -120,8 +121,10 @@ dispatch_send(struct session *s, uint64_t id, int code, const char *err,
 	resp->error = (char *)(code != RESULT_OK && err != NULL ? err : "");
 	len = haptix__v1__response__get_packed_size(resp);
 	if (len > max) {
-		snprintf(why, sizeof(why), "the answer (%zu bytes) exceeds the "
-		    "frame limit of %zu bytes (--max-frame)", len, max);
+		snprintf(why, sizeof(why),
+		    "the answer (%zu bytes) exceeds the "
+		    "frame limit of %zu bytes (--max-frame)",
+		    len, max);
 		haptix__v1__response__init(resp);
 		resp->id = id;
 		resp->result = HAPTIX__V1__RESULT__RESULT_BADSIZE;
@@ -164,9 +167,10 @@ dispatch_unknown(struct call *c, const Request *req)
 	if (req->call_case == HAPTIX__V1__REQUEST__CALL__NOT_SET && tag == 0)
 		call_fail(c, RESULT_BADCOMMAND, "empty request: no call set");
 	else
-		call_fail(c, RESULT_BADCOMMAND, "unknown call (field %u): this "
-		    "server speaks protocol version %d", tag != 0 ? tag :
-		    (unsigned)req->call_case,
+		call_fail(c, RESULT_BADCOMMAND,
+		    "unknown call (field %u): this "
+		    "server speaks protocol version %d",
+		    tag != 0 ? tag : (unsigned)req->call_case,
 		    HAPTIX__V1__PROTOCOL_VERSION__PROTOCOL_VERSION_CURRENT);
 }
 
@@ -175,8 +179,9 @@ dispatch_frame(struct session *s, const uint8_t *payload, size_t len)
 {
 	struct daemon *d = s->d;
 	Response resp = HAPTIX__V1__RESPONSE__INIT;
-	struct call c = { .d = d, .s = s, .resp = &resp,
-	    .arena = &dispatch_scratch };
+	struct call c = {
+		.d = d, .s = s, .resp = &resp, .arena = &dispatch_scratch
+	};
 	const struct handler *h = NULL;
 	struct dispatch_run run;
 	Request *req;
@@ -186,8 +191,10 @@ dispatch_frame(struct session *s, const uint8_t *payload, size_t len)
 	s->requests++;
 	req = haptix__v1__request__unpack(NULL, len, payload);
 	if (req == NULL) {
-		snprintf(why, sizeof(why), "the frame (%zu bytes) does not "
-		    "decode as a haptix.v1.Request", len);
+		snprintf(why, sizeof(why),
+		    "the frame (%zu bytes) does not "
+		    "decode as a haptix.v1.Request",
+		    len);
 		log_info("client %llu: %s", (unsigned long long)s->id, why);
 		dispatch_reject(s, RESULT_BADPROTOCOL, why);
 		if (s->state == SESSION_HELLO)
@@ -199,11 +206,13 @@ dispatch_frame(struct session *s, const uint8_t *payload, size_t len)
 		h = &handlers[req->call_case];
 	if (s->state == SESSION_HELLO &&
 	    req->call_case != HAPTIX__V1__REQUEST__CALL_HELLO)
-		rc = call_fail(&c, RESULT_BADPROTOCOL, "the first request "
+		rc = call_fail(&c, RESULT_BADPROTOCOL,
+		    "the first request "
 		    "must be Hello");
 	else if (s->state != SESSION_HELLO &&
 	    req->call_case == HAPTIX__V1__REQUEST__CALL_HELLO)
-		rc = call_fail(&c, RESULT_BADPROTOCOL, "Hello was already "
+		rc = call_fail(&c, RESULT_BADPROTOCOL,
+		    "Hello was already "
 		    "received on this connection");
 	else if (h == NULL || h->fn == NULL) {
 		dispatch_unknown(&c, req);
@@ -214,7 +223,7 @@ dispatch_frame(struct session *s, const uint8_t *payload, size_t len)
 		run.fn = h->fn;
 		run.call = &c;
 		if (sim_protect(d->sim, dispatch_run_fn, &run, c.err,
-		    sizeof(c.err)) != 0)
+			sizeof(c.err)) != 0)
 			run.rc = RESULT_SIMERROR;
 		rc = run.rc;
 	}

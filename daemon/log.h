@@ -24,6 +24,7 @@ void log_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void log_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Log at error level and exit with status 1. */
-void fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+void fatal(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2), noreturn));
 
 #endif

@@ -61,8 +61,9 @@ main_read_token(struct daemon *d, const char *path)
 		log_warn("--token-file %s is readable by everyone", path);
 	n = fread(d->token, 1, sizeof(d->token), f);
 	fclose(f);
-	while (n > 0 && (d->token[n - 1] == '\n' || d->token[n - 1] == '\r' ||
-	    d->token[n - 1] == ' ' || d->token[n - 1] == '\t'))
+	while (n > 0 &&
+	    (d->token[n - 1] == '\n' || d->token[n - 1] == '\r' ||
+		d->token[n - 1] == ' ' || d->token[n - 1] == '\t'))
 		n--;
 	if (n == 0)
 		fatal("--token-file %s is empty", path);
@@ -84,8 +85,9 @@ main_load_model(struct daemon *d, const struct options *o)
 		fatal("cannot load %s: %s", path, err);
 	z = sim_sizes(d->sim);
 	log_info("model \"%s\" from %s: nq %d, nv %d, nu %d, nbody %d, "
-	    "timestep %g s, API rate %g Hz", sim_model_name(d->sim), path,
-	    z->nq, z->nv, z->nu, z->nbody, z->timestep, z->apirate);
+		 "timestep %g s, API rate %g Hz",
+	    sim_model_name(d->sim), path, z->nq, z->nv, z->nu, z->nbody,
+	    z->timestep, z->apirate);
 }
 
 int
@@ -123,7 +125,8 @@ main(int argc, char **argv)
 		main_load_model(&d, &opts);
 	else
 		log_info("no model loaded: clients load one (model "
-		    "directories: %s)", modeldir_list());
+			 "directories: %s)",
+		    modeldir_list());
 	d.clock = clock_create(&d);
 	clock_set_speed(d.clock, opts.speed, opts.speed_max);
 	if (sim_loaded(d.sim))
@@ -131,18 +134,18 @@ main(int argc, char **argv)
 
 	d.server = server_create(&d);
 	if (opts.unix_path != NULL) {
-		if (server_listen_unix(d.server, opts.unix_path, err,
-		    sizeof(err)) != 0)
+		if (server_listen_unix(
+			d.server, opts.unix_path, err, sizeof(err)) != 0)
 			fatal("%s", err);
 		log_info("listening on unix:%s", opts.unix_path);
 		snprintf(first, sizeof(first), "unix:%s", opts.unix_path);
 	}
 	if (opts.tcp != NULL) {
 		if (server_listen_tcp(d.server, opts.tcp, d.token_len != 0,
-		    bound, sizeof(bound), err, sizeof(err)) != 0)
+			bound, sizeof(bound), err, sizeof(err)) != 0)
 			fatal("%s", err);
-		log_info("listening on %s%s", bound, d.token_len != 0 ?
-		    " (token required)" : "");
+		log_info("listening on %s%s", bound,
+		    d.token_len != 0 ? " (token required)" : "");
 		if (first[0] == '\0')
 			snprintf(first, sizeof(first), "%s", bound + 4);
 	}

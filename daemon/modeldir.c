@@ -27,8 +27,8 @@ modeldir_init(const char *const *dirs, int n)
 	for (i = 0; i < n; i++) {
 		r = realpath(dirs[i], NULL);
 		if (r == NULL) {
-			log_warn("model directory %s: %s", dirs[i],
-			    strerror(errno));
+			log_warn(
+			    "model directory %s: %s", dirs[i], strerror(errno));
 			continue;
 		}
 		modeldir_real[modeldir_n++] = r;
@@ -70,8 +70,8 @@ modeldir_allowed(const char *p)
 }
 
 int
-modeldir_resolve(const char *path, char *out, size_t len, char *err,
-    size_t errlen)
+modeldir_resolve(
+    const char *path, char *out, size_t len, char *err, size_t errlen)
 {
 	char cand[PATH_MAX * 2], *r;
 	int i, outside = 0;
@@ -99,12 +99,14 @@ modeldir_resolve(const char *path, char *out, size_t len, char *err,
 		outside = 1;
 	}
 	if (outside) {
-		snprintf(err, errlen, "%s is outside the model directories "
-		    "(%s)", path, modeldir_list());
+		snprintf(err, errlen,
+		    "%s is outside the model directories "
+		    "(%s)",
+		    path, modeldir_list());
 		return RESULT_DENIED;
 	}
-	snprintf(err, errlen, "no model %s in the model directories (%s)",
-	    path, modeldir_list());
+	snprintf(err, errlen, "no model %s in the model directories (%s)", path,
+	    modeldir_list());
 	return RESULT_LOADFAILED;
 }
 

@@ -16,8 +16,8 @@ void modeldir_init(const char *const *dirs, int n);
  * leads outside every directory, RESULT_LOADFAILED when it does not
  * exist; err says which.
  */
-int modeldir_resolve(const char *path, char *out, size_t len, char *err,
-    size_t errlen);
+int modeldir_resolve(
+    const char *path, char *out, size_t len, char *err, size_t errlen);
 
 /* Find the file a command-line --model names: as given, else in the dirs. */
 int modeldir_find(const char *name, char *out, size_t len);

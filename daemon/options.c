@@ -17,8 +17,7 @@ static char options_unix_default[108];
 static char options_tcp_default[32];
 
 static void options_usage(FILE *);
-static int options_number(const char *, const char *, double, double,
-    double *);
+static int options_number(const char *, const char *, double, double, double *);
 
 /* Print the help text. */
 static void
@@ -28,50 +27,57 @@ options_usage(FILE *f)
 
 	address_default_listen_unix(path, sizeof(path));
 	fprintf(f,
-"usage: haptixd [options]\n"
-"\n"
-"Run a MuJoCo simulation and serve it over the HAPTIX protocol.\n"
-"\n"
-"Model:\n"
-"  -m, --model FILE       MJCF, URDF or MJB model to load; a bare name is\n"
-"                         looked up in the model directories\n"
-"                         (default: " OPTIONS_DEFAULT_MODEL ")\n"
-"      --no-model         start with no model; clients load one\n"
-"  -M, --model-dir DIR    directory clients may load models from; repeat\n"
-"                         for more (default: " HXD_MODELDIR ")\n"
-"\n"
-"Listeners:\n"
-"  -u, --unix PATH        Unix socket, mode 0660, or \"none\"\n"
-"                         (default: %s)\n"
-"  -t, --tcp [HOST:]PORT  TCP listener, or \"none\" (default: 127.0.0.1:%d);\n"
-"                         a non-loopback HOST needs --token-file\n"
-"      --token-file FILE  secret that TCP clients must present in Hello\n"
-"\n"
-"Simulation:\n"
-"  -s, --speed X|max      speed factor, 1 = real time (default: 1)\n"
-"  -p, --paused           start paused\n"
-"      --api-rate HZ      rate of hx_update/mj_update while running\n"
-"                         (default: the model's apirate option)\n"
-"\n"
-"Limits:\n"
-"      --max-clients N    connected clients (default: 64)\n"
-"      --max-frame BYTES  size of one frame (default: %u)\n"
-"      --max-queued BYTES unsent bytes per client before it is dropped\n"
-"                         (default: 67108864)\n"
-"\n"
-"  -v, --verbose          log more (repeat for more)\n"
-"  -q, --quiet            log only warnings and errors\n"
-"  -h, --help             show this help\n"
-"  -V, --version          show the version\n"
-"\n"
-"Clients: hxctl --server unix:PATH status, or the C library (haptix(3)).\n",
+	    "usage: haptixd [options]\n"
+	    "\n"
+	    "Run a MuJoCo simulation and serve it over the HAPTIX protocol.\n"
+	    "\n"
+	    "Model:\n"
+	    "  -m, --model FILE       MJCF, URDF or MJB model to load; a bare name is\n"
+	    "                         looked up in the model directories\n"
+	    "                         (default: " OPTIONS_DEFAULT_MODEL ")\n"
+	    "      --no-model         start with no model; clients load one\n"
+	    "  -M, --model-dir DIR    directory clients may load models from; repeat\n"
+	    "                         for more (default: " HXD_MODELDIR ")\n"
+	    "\n"
+	    "Listeners:\n"
+	    "  -u, --unix PATH        Unix socket, mode 0660, or \"none\"\n"
+	    "                         (default: %s)\n"
+	    "  -t, --tcp [HOST:]PORT  TCP listener, or \"none\" (default: 127.0.0.1:%d);\n"
+	    "                         a non-loopback HOST needs --token-file\n"
+	    "      --token-file FILE  secret that TCP clients must present in Hello\n"
+	    "\n"
+	    "Simulation:\n"
+	    "  -s, --speed X|max      speed factor, 1 = real time (default: 1)\n"
+	    "  -p, --paused           start paused\n"
+	    "      --api-rate HZ      rate of hx_update/mj_update while running\n"
+	    "                         (default: the model's apirate option)\n"
+	    "\n"
+	    "Limits:\n"
+	    "      --max-clients N    connected clients (default: 64)\n"
+	    "      --max-frame BYTES  size of one frame (default: %u)\n"
+	    "      --max-queued BYTES unsent bytes per client before it is dropped\n"
+	    "                         (default: 67108864)\n"
+	    "\n"
+	    "  -v, --verbose          log more (repeat for more)\n"
+	    "  -q, --quiet            log only warnings and errors\n"
+	    "  -h, --help             show this help\n"
+	    "  -V, --version          show the version\n"
+	    "\n"
+	    "Clients: hxctl --server unix:PATH status, or the C library (haptix(3)).\n",
 	    path, ADDRESS_DEFAULT_PORT, FRAME_MAX_DEFAULT);
+}
+
+/* The argument, or NULL when it is "none". */
+static const char *
+options_or_none(const char *arg)
+{
+	return strcmp(arg, "none") == 0 ? NULL : arg;
 }
 
 /* Parse a number in [lo, hi] for option name. */
 static int
-options_number(const char *name, const char *arg, double lo, double hi,
-    double *out)
+options_number(
+    const char *name, const char *arg, double lo, double hi, double *out)
 {
 	char *end;
 	double v;
@@ -80,8 +86,10 @@ options_number(const char *name, const char *arg, double lo, double hi,
 	v = strtod(arg, &end);
 	if (errno != 0 || end == arg || *end != '\0' || !isfinite(v) ||
 	    v < lo || v > hi) {
-		fprintf(stderr, "haptixd: --%s: '%s' is not a number from %g "
-		    "to %g\n", name, arg, lo, hi);
+		fprintf(stderr,
+		    "haptixd: --%s: '%s' is not a number from %g "
+		    "to %g\n",
+		    name, arg, lo, hi);
 		return -1;
 	}
 	*out = v;
@@ -91,8 +99,14 @@ options_number(const char *name, const char *arg, double lo, double hi,
 int
 options_parse(struct options *o, int argc, char **argv)
 {
-	enum { OPT_NO_MODEL = 256, OPT_TOKEN, OPT_API_RATE, OPT_MAX_CLIENTS,
-	    OPT_MAX_FRAME, OPT_MAX_QUEUED };
+	enum {
+		OPT_NO_MODEL = 256,
+		OPT_TOKEN,
+		OPT_API_RATE,
+		OPT_MAX_CLIENTS,
+		OPT_MAX_FRAME,
+		OPT_MAX_QUEUED
+	};
 	static const struct option longopts[] = {
 		{ "model", required_argument, NULL, 'm' },
 		{ "no-model", no_argument, NULL, OPT_NO_MODEL },
@@ -116,8 +130,8 @@ options_parse(struct options *o, int argc, char **argv)
 	int ch;
 
 	memset(o, 0, sizeof(*o));
-	address_default_listen_unix(options_unix_default,
-	    sizeof(options_unix_default));
+	address_default_listen_unix(
+	    options_unix_default, sizeof(options_unix_default));
 	snprintf(options_tcp_default, sizeof(options_tcp_default),
 	    "127.0.0.1:%d", ADDRESS_DEFAULT_PORT);
 	o->unix_path = options_unix_default;
@@ -129,8 +143,8 @@ options_parse(struct options *o, int argc, char **argv)
 	o->max_queued = 64u * 1024 * 1024;
 
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "m:M:u:t:s:pvqhV", longopts,
-	    NULL)) != -1) {
+	while ((ch = getopt_long(
+		    argc, argv, "m:M:u:t:s:pvqhV", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'm':
 			o->model = optarg;
@@ -140,18 +154,19 @@ options_parse(struct options *o, int argc, char **argv)
 			break;
 		case 'M':
 			if (o->nmodel_dirs == OPTIONS_MAX_MODEL_DIRS) {
-				fprintf(stderr, "haptixd: at most %d model "
-				    "directories\n", OPTIONS_MAX_MODEL_DIRS);
+				fprintf(stderr,
+				    "haptixd: at most %d model "
+				    "directories\n",
+				    OPTIONS_MAX_MODEL_DIRS);
 				return -1;
 			}
 			o->model_dirs[o->nmodel_dirs++] = optarg;
 			break;
 		case 'u':
-			o->unix_path = strcmp(optarg, "none") == 0 ? NULL :
-			    optarg;
+			o->unix_path = options_or_none(optarg);
 			break;
 		case 't':
-			o->tcp = strcmp(optarg, "none") == 0 ? NULL : optarg;
+			o->tcp = options_or_none(optarg);
 			break;
 		case OPT_TOKEN:
 			o->token_file = optarg;
@@ -161,8 +176,8 @@ options_parse(struct options *o, int argc, char **argv)
 				o->speed_max = 1;
 				break;
 			}
-			if (options_number("speed", optarg, 1e-6, 1e6,
-			    &o->speed) != 0)
+			if (options_number(
+				"speed", optarg, 1e-6, 1e6, &o->speed) != 0)
 				return -1;
 			o->speed_max = 0;
 			break;
@@ -170,25 +185,25 @@ options_parse(struct options *o, int argc, char **argv)
 			o->paused = 1;
 			break;
 		case OPT_API_RATE:
-			if (options_number("api-rate", optarg, 0, 1e6,
-			    &o->api_rate) != 0)
+			if (options_number(
+				"api-rate", optarg, 0, 1e6, &o->api_rate) != 0)
 				return -1;
 			break;
 		case OPT_MAX_CLIENTS:
-			if (options_number("max-clients", optarg, 1, 100000,
-			    &v) != 0)
+			if (options_number(
+				"max-clients", optarg, 1, 100000, &v) != 0)
 				return -1;
 			o->max_clients = (int)v;
 			break;
 		case OPT_MAX_FRAME:
 			if (options_number("max-frame", optarg, 1024,
-			    (double)UINT32_MAX, &v) != 0)
+				(double)UINT32_MAX, &v) != 0)
 				return -1;
 			o->max_frame = (size_t)v;
 			break;
 		case OPT_MAX_QUEUED:
 			if (options_number("max-queued", optarg, 65536,
-			    (double)SIZE_MAX / 2, &v) != 0)
+				(double)SIZE_MAX / 2, &v) != 0)
 				return -1;
 			o->max_queued = (size_t)v;
 			break;
@@ -210,8 +225,10 @@ options_parse(struct options *o, int argc, char **argv)
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, "haptixd: unexpected argument '%s'\n"
-		    "Try 'haptixd --help'.\n", argv[optind]);
+		fprintf(stderr,
+		    "haptixd: unexpected argument '%s'\n"
+		    "Try 'haptixd --help'.\n",
+		    argv[optind]);
 		return -1;
 	}
 	if (o->no_model && o->model != NULL) {
@@ -219,7 +236,8 @@ options_parse(struct options *o, int argc, char **argv)
 		return -1;
 	}
 	if (o->unix_path == NULL && o->tcp == NULL) {
-		fprintf(stderr, "haptixd: no listeners: --unix and --tcp are "
+		fprintf(stderr,
+		    "haptixd: no listeners: --unix and --tcp are "
 		    "both none\n");
 		return -1;
 	}

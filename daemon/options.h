@@ -10,20 +10,20 @@
 #define OPTIONS_MAX_MODEL_DIRS 16
 
 struct options {
-	const char *model;          /* NULL: the default scene */
-	int no_model;               /* start with no model loaded */
+	const char *model; /* NULL: the default scene */
+	int no_model;      /* start with no model loaded */
 	const char *model_dirs[OPTIONS_MAX_MODEL_DIRS];
 	int nmodel_dirs;
-	const char *unix_path;      /* NULL: none */
-	const char *tcp;            /* NULL: none */
+	const char *unix_path; /* NULL: none */
+	const char *tcp;       /* NULL: none */
 	const char *token_file;
-	double speed;               /* speed factor; ignored with speed_max */
+	double speed; /* speed factor; ignored with speed_max */
 	int speed_max;
 	int paused;
-	double api_rate;            /* Hz; < 0: the model's apirate */
+	double api_rate; /* Hz; < 0: the model's apirate */
 	int max_clients;
-	size_t max_frame;           /* bytes in one frame, either way */
-	size_t max_queued;          /* unsent bytes per client */
+	size_t max_frame;  /* bytes in one frame, either way */
+	size_t max_queued; /* unsent bytes per client */
 	int verbosity;
 };
 

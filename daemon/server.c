@@ -29,7 +29,7 @@
 struct listener {
 	struct server *sv;
 	struct evconnlistener *ev;
-	struct event *retry;     /* re-enable after running out of fds */
+	struct event *retry; /* re-enable after running out of fds */
 	enum session_transport transport;
 };
 
@@ -40,8 +40,8 @@ struct server {
 	char unix_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 };
 
-static void server_accept_cb(struct evconnlistener *, evutil_socket_t,
-    struct sockaddr *, int, void *);
+static void server_accept_cb(
+    struct evconnlistener *, evutil_socket_t, struct sockaddr *, int, void *);
 static void server_error_cb(struct evconnlistener *, void *);
 static void server_retry_cb(evutil_socket_t, short, void *);
 
@@ -69,8 +69,10 @@ server_accept_cb(struct evconnlistener *ev, evutil_socket_t fd,
 
 	s = session_create(d, fd, l->transport, sa, (socklen_t)salen);
 	if (sessions_count() > d->opts->max_clients) {
-		snprintf(why, sizeof(why), "too many clients (limit %d, "
-		    "--max-clients)", d->opts->max_clients);
+		snprintf(why, sizeof(why),
+		    "too many clients (limit %d, "
+		    "--max-clients)",
+		    d->opts->max_clients);
 		dispatch_reject(s, DISPATCH_DENIED, why);
 		session_close_after_flush(s, why);
 	}
@@ -138,8 +140,7 @@ server_unix_live(const struct sockaddr_un *sun)
 }
 
 int
-server_listen_unix(struct server *sv, const char *path, char *err,
-    size_t len)
+server_listen_unix(struct server *sv, const char *path, char *err, size_t len)
 {
 	struct sockaddr_un sun;
 	struct stat st;
@@ -166,8 +167,8 @@ server_listen_unix(struct server *sv, const char *path, char *err,
 
 	if (lstat(path, &st) == 0) {
 		if (!S_ISSOCK(st.st_mode)) {
-			snprintf(err, len, "%s exists and is not a socket",
-			    path);
+			snprintf(
+			    err, len, "%s exists and is not a socket", path);
 			return -1;
 		}
 		if (server_unix_live(&sun)) {
@@ -228,15 +229,17 @@ server_listen_tcp(struct server *sv, const char *spec, int have_token,
 	}
 	for (ai = res; ai != NULL; ai = ai->ai_next) {
 		if (!address_is_loopback(ai->ai_addr) && !have_token) {
-			snprintf(err, len, "refusing to listen on %s (not "
-			    "loopback) without --token-file", spec);
+			snprintf(err, len,
+			    "refusing to listen on %s (not "
+			    "loopback) without --token-file",
+			    spec);
 			freeaddrinfo(res);
 			return -1;
 		}
 	}
 	ai = res;
-	fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC |
-	    SOCK_NONBLOCK, ai->ai_protocol);
+	fd = socket(ai->ai_family,
+	    ai->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, ai->ai_protocol);
 	if (fd == -1) {
 		snprintf(err, len, "socket: %s", strerror(errno));
 		freeaddrinfo(res);
@@ -254,8 +257,9 @@ server_listen_tcp(struct server *sv, const char *spec, int have_token,
 	freeaddrinfo(res);
 	getnameinfo((struct sockaddr *)&ss, sslen, host, sizeof(host), port,
 	    sizeof(port), NI_NUMERICHOST | NI_NUMERICSERV);
-	snprintf(bound, boundlen, strchr(host, ':') != NULL ? "tcp:[%s]:%s" :
-	    "tcp:%s:%s", host, port);
+	snprintf(bound, boundlen,
+	    strchr(host, ':') != NULL ? "tcp:[%s]:%s" : "tcp:%s:%s", host,
+	    port);
 	return server_add(sv, fd, SESSION_TCP, err, len);
 }
 

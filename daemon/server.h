@@ -15,8 +15,8 @@ struct server *server_create(struct daemon *d);
  * Listen on a Unix socket at path, mode 0660, replacing a stale socket
  * but never a live server or another kind of file.
  */
-int server_listen_unix(struct server *sv, const char *path, char *err,
-    size_t len);
+int server_listen_unix(
+    struct server *sv, const char *path, char *err, size_t len);
 
 /*
  * Listen on TCP at spec ([HOST:]PORT).  A non-loopback address needs a

@@ -46,8 +46,8 @@ static void session_resume_cb(evutil_socket_t, short, void *);
 static void session_free_cb(evutil_socket_t, short, void *);
 static void session_linger_cb(evutil_socket_t, short, void *);
 static void session_process(struct session *);
-static void session_describe_peer(struct session *, int,
-    const struct sockaddr *);
+static void session_describe_peer(
+    struct session *, int, const struct sockaddr *);
 
 /* Fill s->peer: uid and pid for Unix sockets, address:port for TCP. */
 static void
@@ -110,14 +110,14 @@ session_create(struct daemon *d, int fd, enum session_transport transport,
 		fatal("out of memory");
 	bufferevent_setcb(s->bev, session_read_cb, NULL, session_event_cb, s);
 	/* Never buffer more than one largest frame of input. */
-	bufferevent_setwatermark(s->bev, EV_READ, 0,
-	    o->max_frame + FRAME_HEADER_SIZE + 65536);
+	bufferevent_setwatermark(
+	    s->bev, EV_READ, 0, o->max_frame + FRAME_HEADER_SIZE + 65536);
 	bufferevent_enable(s->bev, EV_READ | EV_WRITE);
 
 	TAILQ_INSERT_TAIL(&sessions, s, entry);
 	nsessions++;
-	log_info("client %llu connected (%s)", (unsigned long long)s->id,
-	    s->peer);
+	log_info(
+	    "client %llu connected (%s)", (unsigned long long)s->id, s->peer);
 	return s;
 }
 
@@ -133,8 +133,8 @@ session_reserve_frame(struct session *s, size_t len)
 	struct evbuffer *out = bufferevent_get_output(s->bev);
 	struct evbuffer_iovec vec;
 
-	if (evbuffer_reserve_space(out, (ev_ssize_t)(len + FRAME_HEADER_SIZE),
-	    &vec, 1) != 1)
+	if (evbuffer_reserve_space(
+		out, (ev_ssize_t)(len + FRAME_HEADER_SIZE), &vec, 1) != 1)
 		fatal("out of memory (%zu-byte frame)", len);
 	s->reserved = vec.iov_base;
 	frame_put_header(s->reserved, (uint32_t)len);
@@ -157,8 +157,10 @@ session_commit_frame(struct session *s, size_t len)
 	s->bytes_out += len + FRAME_HEADER_SIZE;
 	queued = evbuffer_get_length(out);
 	if (queued > s->d->opts->max_queued) {
-		snprintf(why, sizeof(why), "not reading its answers (%zu "
-		    "bytes queued, limit %zu)", queued, s->d->opts->max_queued);
+		snprintf(why, sizeof(why),
+		    "not reading its answers (%zu "
+		    "bytes queued, limit %zu)",
+		    queued, s->d->opts->max_queued);
 		session_close(s, why);
 	}
 }
@@ -192,9 +194,10 @@ session_process(struct session *s)
 		case FRAME_INCOMPLETE:
 			return;
 		case FRAME_OVERSIZE:
-			snprintf(why, sizeof(why), "frame of %zu bytes exceeds "
-			    "the limit of %zu bytes", plen,
-			    s->d->opts->max_frame);
+			snprintf(why, sizeof(why),
+			    "frame of %zu bytes exceeds "
+			    "the limit of %zu bytes",
+			    plen, s->d->opts->max_frame);
 			dispatch_reject(s, DISPATCH_BADPROTOCOL, why);
 			session_close_after_flush(s, why);
 			return;
@@ -258,9 +261,10 @@ session_event_cb(struct bufferevent *bev, short events, void *arg)
 	struct session *s = arg;
 	char why[160];
 
-	if (events & BEV_EVENT_EOF)
-		session_close(s, s->state == SESSION_CLOSING ? NULL :
-		    "closed by the client");
+	if ((events & BEV_EVENT_EOF) && s->state == SESSION_CLOSING)
+		session_close(s, NULL); /* the end of a lingering close */
+	else if (events & BEV_EVENT_EOF)
+		session_close(s, "closed by the client");
 	else if (events & BEV_EVENT_ERROR) {
 		snprintf(why, sizeof(why), "connection error: %s",
 		    evutil_socket_error_to_string(EVUTIL_SOCKET_ERROR()));
@@ -303,8 +307,8 @@ session_close(struct session *s, const char *why)
 		TAILQ_REMOVE(&waiters, s, wait_entry);
 	if (why != NULL)
 		log_info("client %llu (%s) disconnected: %s",
-		    (unsigned long long)s->id, s->name[0] != '\0' ? s->name :
-		    s->peer, why);
+		    (unsigned long long)s->id,
+		    s->name[0] != '\0' ? s->name : s->peer, why);
 	s->state = SESSION_DEAD;
 	TAILQ_REMOVE(&sessions, s, entry);
 	nsessions--;

@@ -40,16 +40,16 @@ struct session {
 	uint64_t id;
 	enum session_state state;
 	enum session_transport transport;
-	char peer[128];                 /* uid/pid or address:port */
-	char name[64];                  /* from Hello */
+	char peer[128]; /* uid/pid or address:port */
+	char name[64];  /* from Hello */
 
 	struct bufferevent *bev;
-	struct event *resume_ev;        /* continue reading later */
-	struct event *free_ev;          /* deferred free */
-	struct event *linger_ev;        /* bound on CLOSING */
+	struct event *resume_ev; /* continue reading later */
+	struct event *free_ev;   /* deferred free */
+	struct event *linger_ev; /* bound on CLOSING */
 
-	uint8_t *reserved;              /* frame being written in place */
-	uint64_t wait_id;               /* request waiting for the tick */
+	uint8_t *reserved; /* frame being written in place */
+	uint64_t wait_id;  /* request waiting for the tick */
 	session_wait_fn wait_fn;
 
 	uint64_t requests, errors, bytes_in, bytes_out;
@@ -79,8 +79,8 @@ void session_close(struct session *s, const char *why);
 void session_close_after_flush(struct session *s, const char *why);
 
 /* Hold input until fn answers request_id at the next API tick. */
-void session_wait_tick(struct session *s, uint64_t request_id,
-    session_wait_fn fn);
+void session_wait_tick(
+    struct session *s, uint64_t request_id, session_wait_fn fn);
 
 /* Answer every call waiting for the API tick. */
 void sessions_api_tick(struct daemon *d);

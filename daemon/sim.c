@@ -35,8 +35,8 @@ static void sim_error_hook(const char *);
 static void sim_warning_hook(const char *);
 static void sim_log_limited(enum log_level, const char *, ...)
     __attribute__((format(printf, 2, 3)));
-static int sim_install(struct sim *, mjModel *, const char *, const char *,
-    char *, size_t);
+static int sim_install(
+    struct sim *, mjModel *, const char *, const char *, char *, size_t);
 static void sim_refresh(struct sim *);
 static void sim_check_instability(struct sim *);
 static double sim_now(void);
@@ -81,8 +81,8 @@ sim_log_limited(enum log_level level, const char *fmt, ...)
 
 	if (now != window) {
 		if (suppressed > 0)
-			log_warn("MuJoCo: %d more messages suppressed",
-			    suppressed);
+			log_warn(
+			    "MuJoCo: %d more messages suppressed", suppressed);
 		window = now;
 		count = 0;
 		suppressed = 0;
@@ -156,8 +156,7 @@ sim_guard(void (*fn)(void *), void *arg, char *err, size_t len)
 }
 
 int
-sim_protect(struct sim *s, void (*fn)(void *), void *arg, char *err,
-    size_t len)
+sim_protect(struct sim *s, void (*fn)(void *), void *arg, char *err, size_t len)
 {
 	if (sim_guard(fn, arg, err, len) == 0)
 		return 0;
@@ -195,7 +194,7 @@ sim_refresh(struct sim *s)
 	z->nmat = m->nmat;
 	z->timestep = m->opt.timestep;
 	z->apirate = s->api_rate_override >= 0 ? s->api_rate_override :
-	    m->opt.apirate;
+						 m->opt.apirate;
 
 	a->qpos = d->qpos;
 	a->qvel = d->qvel;
@@ -352,8 +351,8 @@ sim_load_file(struct sim *s, const char *path, char *err, size_t len)
 	base = strrchr(path, '/');
 	base = base != NULL ? base + 1 : path;
 	dot = strrchr(base, '.');
-	snprintf(name, sizeof(name), "%.*s", dot != NULL ? (int)(dot - base) :
-	    (int)strlen(base), base);
+	snprintf(name, sizeof(name), "%.*s",
+	    dot != NULL ? (int)(dot - base) : (int)strlen(base), base);
 	return sim_load(s, &a, name, path, err, len);
 }
 
@@ -373,7 +372,8 @@ sim_load_buffer(struct sim *s, enum sim_format fmt, const void *data,
 	}
 	if (fmt == SIM_FORMAT_AUTO)
 		fmt = size >= 4 && memcmp(data, mjb_magic, 4) == 0 ?
-		    SIM_FORMAT_MJB : SIM_FORMAT_MJCF;
+		    SIM_FORMAT_MJB :
+		    SIM_FORMAT_MJCF;
 	switch (fmt) {
 	case SIM_FORMAT_MJB:
 		file = "inline.mjb";
@@ -458,7 +458,7 @@ sim_check_instability(struct sim *s)
 {
 	mjWarningStat *w = s->d->warning;
 	static const int kinds[] = { mjWARN_BADQPOS, mjWARN_BADQVEL,
-	    mjWARN_BADQACC };
+		mjWARN_BADQACC };
 	static const char *const names[] = { "qpos", "qvel", "qacc" };
 	size_t i;
 
@@ -466,8 +466,10 @@ sim_check_instability(struct sim *s)
 		if (w[kinds[i]].number == 0)
 			continue;
 		s->counters.instability_resets++;
-		sim_log_limited(LOG_LEVEL_WARNING, "simulation unstable (bad %s at index %d): reset by "
-		    "MuJoCo (%llu so far)", names[i], w[kinds[i]].lastinfo,
+		sim_log_limited(LOG_LEVEL_WARNING,
+		    "simulation unstable (bad %s at index %d): reset by "
+		    "MuJoCo (%llu so far)",
+		    names[i], w[kinds[i]].lastinfo,
 		    (unsigned long long)s->counters.instability_resets);
 		w[kinds[i]].number = 0;
 	}
@@ -491,7 +493,8 @@ sim_step(struct sim *s, char *err, size_t len)
 	if (sim_protect(s, sim_step_fn, s, err, len) != 0)
 		return -1;
 	dt = sim_now() - t0;
-	s->counters.cpu_per_step = s->counters.steps == 0 ? dt :
+	s->counters.cpu_per_step = s->counters.steps == 0 ?
+	    dt :
 	    0.99 * s->counters.cpu_per_step + 0.01 * dt;
 	s->counters.steps++;
 	sim_check_instability(s);
@@ -515,8 +518,8 @@ sim_forward(struct sim *s)
 }
 
 void
-sim_set_state(struct sim *s, const double *qpos, const double *qvel,
-    const double *act)
+sim_set_state(
+    struct sim *s, const double *qpos, const double *qvel, const double *act)
 {
 	mju_copy(s->d->qpos, qpos, s->m->nq);
 	mju_copy(s->d->qvel, qvel, s->m->nv);

@@ -19,7 +19,7 @@ struct sim_sizes {
 	int nq, nv, na, nu, nbody, njnt, ngeom, nsite, ntendon, neq, nkey;
 	int nmocap, nsensor, nsensordata, nmat;
 	double timestep;
-	double apirate;   /* in effect: the override, else the model's */
+	double apirate; /* in effect: the override, else the model's */
 };
 
 /* Read-only views of MuJoCo's data arrays, valid until the next load. */
@@ -59,11 +59,11 @@ struct sim_onebody {
 };
 
 /* Which parts of a sim_onebody sim_onebody_set() writes. */
-#define SIM_BODY_POS    0x01u
-#define SIM_BODY_QUAT   0x02u
+#define SIM_BODY_POS 0x01u
+#define SIM_BODY_QUAT 0x02u
 #define SIM_BODY_LINVEL 0x04u
 #define SIM_BODY_ANGVEL 0x08u
-#define SIM_BODY_FORCE  0x10u
+#define SIM_BODY_FORCE 0x10u
 #define SIM_BODY_TORQUE 0x20u
 
 /* Contacts, in arrays the caller provides (ncon elements each). */
@@ -106,8 +106,8 @@ const struct sim_counters *sim_counters(const struct sim *s);
  * Run fn(arg) with MuJoCo's errors caught.  Returns 0, or -1 after an
  * mju_error with its text in err; the data has then been reset.
  */
-int sim_protect(struct sim *s, void (*fn)(void *), void *arg, char *err,
-    size_t len);
+int sim_protect(
+    struct sim *s, void (*fn)(void *), void *arg, char *err, size_t len);
 
 /* Take one step.  Returns 0, or -1 with MuJoCo's error in err (data reset). */
 int sim_step(struct sim *s, char *err, size_t len);
@@ -119,8 +119,8 @@ void sim_reset(struct sim *s, int key);
 void sim_forward(struct sim *s);
 
 /* Setters: sizes are the model's; values have been checked finite. */
-void sim_set_state(struct sim *s, const double *qpos, const double *qvel,
-    const double *act);
+void sim_set_state(
+    struct sim *s, const double *qpos, const double *qvel, const double *act);
 void sim_set_ctrl(struct sim *s, const double *ctrl);
 void sim_set_applied(struct sim *s, const double *qfrc, const double *xfrc);
 void sim_set_mocap(struct sim *s, const double *pos, const double *quat);
@@ -129,8 +129,8 @@ void sim_set_mocap(struct sim *s, const double *pos, const double *quat);
 void sim_onebody_get(struct sim *s, int id, struct sim_onebody *out);
 
 /* Set the parts of one body named by fields; id must be valid. */
-void sim_onebody_set(struct sim *s, int id, const struct sim_onebody *in,
-    unsigned fields);
+void sim_onebody_set(
+    struct sim *s, int id, const struct sim_onebody *in, unsigned fields);
 
 /* The applied generalized force: qfrc_applied plus mapped xfrc_applied. */
 void sim_force_applied(const struct sim *s, double *out);
@@ -142,8 +142,8 @@ int sim_contacts(const struct sim *s, const struct sim_contacts *out);
  * Set a geom's size and its bounding radius.  Returns 0; -1 for a mesh or
  * height field, -2 for a size its type cannot take; err says which.
  */
-int sim_set_geomsize(struct sim *s, int id, const double size[3], char *err,
-    size_t len);
+int sim_set_geomsize(
+    struct sim *s, int id, const double size[3], char *err, size_t len);
 
 /*
  * Colour of an object: objtype is the protocol's ObjType (geom, site,
@@ -163,8 +163,8 @@ void sim_equality(struct sim *s, int id, int active);
  * (*bad_index = 1).
  */
 int sim_name2id(const struct sim *s, int objtype, const char *name);
-const char *sim_id2name(const struct sim *s, int objtype, int id,
-    int *bad_index);
+const char *sim_id2name(
+    const struct sim *s, int objtype, int id, int *bad_index);
 
 /* Fill the energies (potential, kinetic) of the current state. */
 void sim_energy(struct sim *s, double energy[2]);

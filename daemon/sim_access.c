@@ -63,8 +63,8 @@ sim_onebody_get(struct sim *s, int id, struct sim_onebody *out)
 }
 
 void
-sim_onebody_set(struct sim *s, int id, const struct sim_onebody *in,
-    unsigned fields)
+sim_onebody_set(
+    struct sim *s, int id, const struct sim_onebody *in, unsigned fields)
 {
 	const mjModel *m = s->m;
 	mjData *d = s->d;
@@ -130,13 +130,15 @@ sim_contacts(const struct sim *s, const struct sim_contacts *out)
 }
 
 int
-sim_set_geomsize(struct sim *s, int id, const double size[3], char *err,
-    size_t len)
+sim_set_geomsize(
+    struct sim *s, int id, const double size[3], char *err, size_t len)
 {
 	mjModel *m = s->m;
 	static const char *const used[] = {
-		[mjGEOM_SPHERE] = "1", [mjGEOM_CAPSULE] = "2",
-		[mjGEOM_ELLIPSOID] = "3", [mjGEOM_CYLINDER] = "2",
+		[mjGEOM_SPHERE] = "1",
+		[mjGEOM_CAPSULE] = "2",
+		[mjGEOM_ELLIPSOID] = "3",
+		[mjGEOM_CYLINDER] = "2",
 		[mjGEOM_BOX] = "3",
 	};
 	int type = m->geom_type[id], n, i;
@@ -158,16 +160,18 @@ sim_set_geomsize(struct sim *s, int id, const double size[3], char *err,
 		n = 3;
 		break;
 	default:
-		snprintf(err, len, "geom %d is a %s: its size comes from its "
-		    "data and cannot be set", id, type == mjGEOM_MESH ? "mesh" :
-		    "height field");
+		snprintf(err, len,
+		    "geom %d is a %s: its size comes from its "
+		    "data and cannot be set",
+		    id, type == mjGEOM_MESH ? "mesh" : "height field");
 		return -1;
 	}
 	for (i = 0; i < n; i++) {
 		if (!(size[i] > 0)) {
-			snprintf(err, len, "geom %d takes %s positive size "
-			    "value%s; size[%d] is %g", id, used[type],
-			    n > 1 ? "s" : "", i, size[i]);
+			snprintf(err, len,
+			    "geom %d takes %s positive size "
+			    "value%s; size[%d] is %g",
+			    id, used[type], n > 1 ? "s" : "", i, size[i]);
 			return -2;
 		}
 	}
@@ -188,8 +192,8 @@ sim_set_geomsize(struct sim *s, int id, const double size[3], char *err,
 		r = fmax(fmax(size[0], size[1]), size[2]);
 		break;
 	case mjGEOM_BOX:
-		r = sqrt(size[0] * size[0] + size[1] * size[1] +
-		    size[2] * size[2]);
+		r = sqrt(
+		    size[0] * size[0] + size[1] * size[1] + size[2] * size[2]);
 		break;
 	default:
 		r = 0; /* planes are unbounded */

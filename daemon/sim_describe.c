@@ -53,19 +53,48 @@ SAME(HAPTIX__V1__EQ_TYPE__EQ_JOINT, mjEQ_JOINT);
 /* MuJoCo 2.2's sensor types in the protocol's (HAPTIX's) numbering. */
 static const Haptix__V1__SensorType describe_sensor[] = {
 #define S(x) [mjSENS_##x] = HAPTIX__V1__SENSOR_TYPE__SENSOR_##x
-	S(TOUCH), S(ACCELEROMETER), S(VELOCIMETER), S(GYRO), S(FORCE),
-	S(TORQUE), S(MAGNETOMETER), S(RANGEFINDER), S(JOINTPOS), S(JOINTVEL),
-	S(TENDONPOS), S(TENDONVEL), S(ACTUATORPOS), S(ACTUATORVEL),
-	S(ACTUATORFRC), S(BALLQUAT), S(BALLANGVEL), S(JOINTLIMITPOS),
-	S(JOINTLIMITVEL), S(JOINTLIMITFRC), S(TENDONLIMITPOS),
-	S(TENDONLIMITVEL), S(TENDONLIMITFRC), S(FRAMEPOS), S(FRAMEQUAT),
-	S(FRAMEXAXIS), S(FRAMEYAXIS), S(FRAMEZAXIS), S(FRAMELINVEL),
-	S(FRAMEANGVEL), S(FRAMELINACC), S(FRAMEANGACC), S(SUBTREECOM),
-	S(SUBTREELINVEL), S(SUBTREEANGMOM), S(CLOCK), S(USER),
+	S(TOUCH),
+	S(ACCELEROMETER),
+	S(VELOCIMETER),
+	S(GYRO),
+	S(FORCE),
+	S(TORQUE),
+	S(MAGNETOMETER),
+	S(RANGEFINDER),
+	S(JOINTPOS),
+	S(JOINTVEL),
+	S(TENDONPOS),
+	S(TENDONVEL),
+	S(ACTUATORPOS),
+	S(ACTUATORVEL),
+	S(ACTUATORFRC),
+	S(BALLQUAT),
+	S(BALLANGVEL),
+	S(JOINTLIMITPOS),
+	S(JOINTLIMITVEL),
+	S(JOINTLIMITFRC),
+	S(TENDONLIMITPOS),
+	S(TENDONLIMITVEL),
+	S(TENDONLIMITFRC),
+	S(FRAMEPOS),
+	S(FRAMEQUAT),
+	S(FRAMEXAXIS),
+	S(FRAMEYAXIS),
+	S(FRAMEZAXIS),
+	S(FRAMELINVEL),
+	S(FRAMEANGVEL),
+	S(FRAMELINACC),
+	S(FRAMEANGACC),
+	S(SUBTREECOM),
+	S(SUBTREELINVEL),
+	S(SUBTREEANGMOM),
+	S(CLOCK),
+	S(USER),
 #undef S
 };
-_Static_assert(sizeof(describe_sensor) / sizeof(describe_sensor[0]) ==
-    mjSENS_USER + 1, "a MuJoCo sensor type has no protocol number");
+_Static_assert(
+    sizeof(describe_sensor) / sizeof(describe_sensor[0]) == mjSENS_USER + 1,
+    "a MuJoCo sensor type has no protocol number");
 
 void
 sim_describe_summary(const struct sim *s, Haptix__V1__ModelSummary *out)
@@ -134,8 +163,7 @@ describe_names(struct arena *a, const mjModel *m, int objtype, int n)
 }
 
 void
-sim_describe_info(const struct sim *s, struct arena *a,
-    Haptix__V1__Info *out)
+sim_describe_info(const struct sim *s, struct arena *a, Haptix__V1__Info *out)
 {
 	const mjModel *m = s->m;
 	Haptix__V1__ModelSummary *sum;
@@ -160,13 +188,13 @@ sim_describe_info(const struct sim *s, struct arena *a,
 	out->field = describe_names(a, m, (objtype), (n))
 
 	out->n_sensor_type = (size_t)m->nsensor;
-	out->sensor_type = arena_alloc(a, (size_t)m->nsensor *
-	    sizeof(*out->sensor_type));
+	out->sensor_type = arena_alloc(
+	    a, (size_t)m->nsensor * sizeof(*out->sensor_type));
 	for (i = 0; i < m->nsensor; i++)
 		out->sensor_type[i] = describe_sensor[m->sensor_type[i]];
 	INTS(sensor_datatype, m->sensor_datatype, m->nsensor);
-	ENUMS(sensor_objtype, Haptix__V1__ObjType, m->sensor_objtype,
-	    m->nsensor);
+	ENUMS(
+	    sensor_objtype, Haptix__V1__ObjType, m->sensor_objtype, m->nsensor);
 	INTS(sensor_objid, m->sensor_objid, m->nsensor);
 	INTS(sensor_dim, m->sensor_dim, m->nsensor);
 	INTS(sensor_adr, m->sensor_adr, m->nsensor);
@@ -187,12 +215,12 @@ sim_describe_info(const struct sim *s, struct arena *a,
 	INTS(eq_obj1id, m->eq_obj1id, m->neq);
 	INTS(eq_obj2id, m->eq_obj2id, m->neq);
 
-	ENUMS(actuator_trntype, Haptix__V1__TrnType, m->actuator_trntype,
-	    m->nu);
+	ENUMS(
+	    actuator_trntype, Haptix__V1__TrnType, m->actuator_trntype, m->nu);
 	INTS(actuator_trnid, m->actuator_trnid, 2 * m->nu);
 	out->n_actuator_ctrllimited = (size_t)m->nu;
-	out->actuator_ctrllimited = describe_bools(a, m->actuator_ctrllimited,
-	    m->nu);
+	out->actuator_ctrllimited = describe_bools(
+	    a, m->actuator_ctrllimited, m->nu);
 	DBLS(actuator_ctrlrange, m->actuator_ctrlrange, 2 * m->nu);
 
 	INTS(body_parentid, m->body_parentid, m->nbody);

@@ -14,7 +14,7 @@ struct arena;
 void sim_describe_summary(const struct sim *s, Haptix__V1__ModelSummary *out);
 
 /* Fill the model's description; arrays live in the arena or the model. */
-void sim_describe_info(const struct sim *s, struct arena *a,
-    Haptix__V1__Info *out);
+void sim_describe_info(
+    const struct sim *s, struct arena *a, Haptix__V1__Info *out);
 
 #endif

@@ -12,11 +12,11 @@
 #include "sim.h"
 
 struct sim {
-	mjModel *m;                 /* NULL until a model loads */
+	mjModel *m; /* NULL until a model loads */
 	mjData *d;
 	char name[256];
-	char path[PATH_MAX];        /* "" for a model sent inline */
-	double api_rate_override;   /* < 0: the model's apirate */
+	char path[PATH_MAX];      /* "" for a model sent inline */
+	double api_rate_override; /* < 0: the model's apirate */
 	struct sim_sizes sizes;
 	struct sim_arrays arrays;
 	struct sim_counters counters;

@@ -10,8 +10,8 @@
 #include "address.h"
 
 static int address_set_unix(struct address *, const char *, char *, size_t);
-static int address_split_host_port(const char *, struct address *,
-    const char *, char *, size_t);
+static int address_split_host_port(
+    const char *, struct address *, const char *, char *, size_t);
 
 void
 address_default_listen_unix(char *buf, size_t len)
@@ -34,16 +34,17 @@ address_default_server_unix(char *buf, size_t len)
 
 /* Store a Unix socket path, refusing one that does not fit sun_path. */
 static int
-address_set_unix(struct address *a, const char *path, char *err,
-    size_t errlen)
+address_set_unix(struct address *a, const char *path, char *err, size_t errlen)
 {
 	if (*path == '\0') {
 		snprintf(err, errlen, "empty Unix socket path");
 		return -1;
 	}
 	if (strlen(path) >= sizeof(a->path)) {
-		snprintf(err, errlen, "Unix socket path too long (%zu bytes, "
-		    "at most %zu): %s", strlen(path), sizeof(a->path) - 1, path);
+		snprintf(err, errlen,
+		    "Unix socket path too long (%zu bytes, "
+		    "at most %zu): %s",
+		    strlen(path), sizeof(a->path) - 1, path);
 		return -1;
 	}
 	a->kind = ADDRESS_UNIX;
@@ -105,8 +106,8 @@ address_split_host_port(const char *spec, struct address *a,
 }
 
 int
-address_parse_server(const char *spec, struct address *a, char *err,
-    size_t errlen)
+address_parse_server(
+    const char *spec, struct address *a, char *err, size_t errlen)
 {
 	char defport[8], path[sizeof(a->path)];
 	const char *env;
@@ -136,8 +137,8 @@ address_parse_server(const char *spec, struct address *a, char *err,
 }
 
 int
-address_parse_listen(const char *spec, struct address *a, char *err,
-    size_t errlen)
+address_parse_listen(
+    const char *spec, struct address *a, char *err, size_t errlen)
 {
 	char defport[8], buf[300];
 	const char *p;

@@ -25,8 +25,8 @@ enum address_kind {
 struct address {
 	enum address_kind kind;
 	char path[sizeof(((struct sockaddr_un *)0)->sun_path)]; /* unix */
-	char host[256];                                          /* tcp */
-	char port[8];                                            /* tcp */
+	char host[256];                                         /* tcp */
+	char port[8];                                           /* tcp */
 };
 
 /*
@@ -36,15 +36,15 @@ struct address {
  * "HOST:PORT", "[V6ADDR]" or "[V6ADDR]:PORT".  Returns 0, or -1 with a
  * reason in err.
  */
-int address_parse_server(const char *spec, struct address *out, char *err,
-    size_t errlen);
+int address_parse_server(
+    const char *spec, struct address *out, char *err, size_t errlen);
 
 /*
  * Parse a listening address for haptixd --tcp: "PORT", "HOST:PORT",
  * "HOST" or "[V6ADDR]:PORT"; the host defaults to 127.0.0.1.
  */
-int address_parse_listen(const char *spec, struct address *out, char *err,
-    size_t errlen);
+int address_parse_listen(
+    const char *spec, struct address *out, char *err, size_t errlen);
 
 /*
  * The Unix socket the daemon creates by default:

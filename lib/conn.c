@@ -108,14 +108,15 @@ conn_open_socket(hxd_conn *c)
 	char where[400];
 	int fd = -1, rc, err = 0, one = 1;
 	socklen_t len;
-	int64_t deadline = c->timeout_ms > 0 ? conn_now_ms() + c->timeout_ms : -1;
+	int64_t deadline = c->timeout_ms > 0 ? conn_now_ms() + c->timeout_ms :
+					       -1;
 
 	address_format(&c->addr, where, sizeof(where));
 	if (c->addr.kind == ADDRESS_UNIX) {
 		fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 		if (fd == -1)
-			return conn_fail(c, HXD_NOCONNECTION, "socket: %s",
-			    strerror(errno));
+			return conn_fail(
+			    c, HXD_NOCONNECTION, "socket: %s", strerror(errno));
 		memset(&sun, 0, sizeof(sun));
 		sun.sun_family = AF_UNIX;
 		memcpy(sun.sun_path, c->addr.path, strlen(c->addr.path));
@@ -137,8 +138,9 @@ conn_open_socket(hxd_conn *c)
 		return conn_fail(c, HXD_NOCONNECTION, "no server at %s: %s",
 		    where, gai_strerror(rc));
 	for (ai = res; ai != NULL; ai = ai->ai_next) {
-		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC |
-		    SOCK_NONBLOCK, ai->ai_protocol);
+		fd = socket(ai->ai_family,
+		    ai->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK,
+		    ai->ai_protocol);
 		if (fd == -1) {
 			err = errno;
 			continue;
@@ -151,8 +153,10 @@ conn_open_socket(hxd_conn *c)
 			rc = conn_wait(c, POLLOUT, deadline);
 			c->fd = -1;
 			len = sizeof(err);
-			if (rc == 1 && getsockopt(fd, SOL_SOCKET, SO_ERROR, &err,
-			    &len) == 0 && err == 0)
+			if (rc == 1 &&
+			    getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) ==
+				0 &&
+			    err == 0)
 				break;
 			if (rc == 0)
 				err = ETIMEDOUT;
@@ -200,8 +204,8 @@ conn_send_all(hxd_conn *c, const uint8_t *p, size_t len, int64_t deadline)
 		}
 		rc = errno;
 		conn_drop(c);
-		return conn_fail(c, HXD_CANNOTSEND, "cannot send to the server: %s",
-		    strerror(rc));
+		return conn_fail(c, HXD_CANNOTSEND,
+		    "cannot send to the server: %s", strerror(rc));
 	}
 	return HXD_OK;
 }
@@ -222,8 +226,8 @@ conn_read_frame(hxd_conn *c, int64_t deadline, Response **out)
 	for (;;) {
 		switch (frame_parse(c->rbuf, c->rlen, c->max_frame, &plen)) {
 		case FRAME_READY:
-			*out = haptix__v1__response__unpack(NULL, plen,
-			    c->rbuf + FRAME_HEADER_SIZE);
+			*out = haptix__v1__response__unpack(
+			    NULL, plen, c->rbuf + FRAME_HEADER_SIZE);
 			need = FRAME_HEADER_SIZE + plen;
 			memmove(c->rbuf, c->rbuf + need, c->rlen - need);
 			c->rlen -= need;
@@ -231,12 +235,14 @@ conn_read_frame(hxd_conn *c, int64_t deadline, Response **out)
 				conn_drop(c);
 				return conn_fail(c, HXD_CANNOTRECV,
 				    "the server sent a message that does not "
-				    "decode (%zu bytes)", plen);
+				    "decode (%zu bytes)",
+				    plen);
 			}
 			return HXD_OK;
 		case FRAME_OVERSIZE:
 			conn_drop(c);
-			return conn_fail(c, HXD_CANNOTRECV, "the server sent a "
+			return conn_fail(c, HXD_CANNOTRECV,
+			    "the server sent a "
 			    "%zu-byte frame, more than the %zu-byte limit",
 			    plen, c->max_frame);
 		case FRAME_INCOMPLETE:
@@ -246,16 +252,18 @@ conn_read_frame(hxd_conn *c, int64_t deadline, Response **out)
 			nb = realloc(c->rbuf, c->rcap + 65536);
 			if (nb == NULL) {
 				conn_drop(c);
-				return conn_fail(c, HXD_CANNOTRECV,
-				    "out of memory");
+				return conn_fail(
+				    c, HXD_CANNOTRECV, "out of memory");
 			}
 			c->rbuf = nb;
 			c->rcap += 65536;
 		}
 		rc = conn_wait(c, POLLIN, deadline);
 		if (rc == 0)
-			return conn_fail(c, HXD_TIMEOUT, "no answer from the "
-			    "server within %d ms", c->timeout_ms);
+			return conn_fail(c, HXD_TIMEOUT,
+			    "no answer from the "
+			    "server within %d ms",
+			    c->timeout_ms);
 		if (rc == 1) {
 			n = recv(c->fd, c->rbuf + c->rlen, c->rcap - c->rlen,
 			    MSG_DONTWAIT);
@@ -273,15 +281,18 @@ conn_read_frame(hxd_conn *c, int64_t deadline, Response **out)
 		}
 		rc = errno;
 		conn_drop(c);
-		return conn_fail(c, HXD_CANNOTRECV, "cannot receive from the "
-		    "server: %s", strerror(rc));
+		return conn_fail(c, HXD_CANNOTRECV,
+		    "cannot receive from the "
+		    "server: %s",
+		    strerror(rc));
 	}
 }
 
 int
 conn_call(hxd_conn *c, Request *req, Response **resp)
 {
-	int64_t deadline = c->timeout_ms > 0 ? conn_now_ms() + c->timeout_ms : -1;
+	int64_t deadline = c->timeout_ms > 0 ? conn_now_ms() + c->timeout_ms :
+					       -1;
 	size_t len;
 	uint8_t *nb;
 	Response *r = NULL;
@@ -298,8 +309,10 @@ conn_call(hxd_conn *c, Request *req, Response **resp)
 	req->id = ++c->next_id;
 	len = haptix__v1__request__get_packed_size(req);
 	if (len > c->max_frame)
-		return conn_fail(c, HXD_BADSIZE, "request of %zu bytes is "
-		    "larger than the %zu-byte frame limit", len, c->max_frame);
+		return conn_fail(c, HXD_BADSIZE,
+		    "request of %zu bytes is "
+		    "larger than the %zu-byte frame limit",
+		    len, c->max_frame);
 	if (c->scap < len + FRAME_HEADER_SIZE) {
 		nb = realloc(c->sbuf, len + FRAME_HEADER_SIZE);
 		if (nb == NULL)
@@ -378,12 +391,15 @@ conn_read_token(hxd_conn *c, uint8_t *buf, size_t *len)
 		return HXD_OK;
 	f = fopen(path, "re");
 	if (f == NULL)
-		return conn_fail(c, HXD_NOCONNECTION, "cannot read the token "
-		    "file %s ($HAPTIX_TOKEN_FILE): %s", path, strerror(errno));
+		return conn_fail(c, HXD_NOCONNECTION,
+		    "cannot read the token "
+		    "file %s ($HAPTIX_TOKEN_FILE): %s",
+		    path, strerror(errno));
 	n = fread(buf, 1, CONN_TOKEN_MAX, f);
 	fclose(f);
-	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r' ||
-	    buf[n - 1] == ' ' || buf[n - 1] == '\t'))
+	while (n > 0 &&
+	    (buf[n - 1] == '\n' || buf[n - 1] == '\r' || buf[n - 1] == ' ' ||
+		buf[n - 1] == '\t'))
 		n--;
 	*len = n;
 	return HXD_OK;
@@ -410,9 +426,10 @@ conn_hello(hxd_conn *c, const char *client_name)
 	req.call_case = HAPTIX__V1__REQUEST__CALL_HELLO;
 	req.hello = &hello;
 	rc = conn_call(c, &req, &r);
-	if (rc == HXD_OK && r->payload_case !=
-	    HAPTIX__V1__RESPONSE__PAYLOAD_WELCOME)
-		rc = conn_fail(c, HXD_BADPROTOCOL, "the server did not answer "
+	if (rc == HXD_OK &&
+	    r->payload_case != HAPTIX__V1__RESPONSE__PAYLOAD_WELCOME)
+		rc = conn_fail(c, HXD_BADPROTOCOL,
+		    "the server did not answer "
 		    "Hello with Welcome");
 	if (rc == HXD_OK) {
 		c->session_id = r->welcome->session_id;
@@ -427,13 +444,12 @@ conn_hello(hxd_conn *c, const char *client_name)
 hxd_conn *
 hxd_connect(const char *server, const char *client_name)
 {
-	return hxd_connect_timeout(server, client_name,
-	    HXD_DEFAULT_TIMEOUT_MS);
+	return hxd_connect_timeout(server, client_name, HXD_DEFAULT_TIMEOUT_MS);
 }
 
 hxd_conn *
-hxd_connect_timeout(const char *server, const char *client_name,
-    int milliseconds)
+hxd_connect_timeout(
+    const char *server, const char *client_name, int milliseconds)
 {
 	hxd_conn *c;
 	char err[512];

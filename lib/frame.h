@@ -27,8 +27,8 @@ enum frame_status {
  * Look at the start of buf (len bytes).  Sets *payload_len whenever the
  * header is complete, even for an incomplete or oversize frame.
  */
-enum frame_status frame_parse(const uint8_t *buf, size_t len, size_t max,
-    size_t *payload_len);
+enum frame_status frame_parse(
+    const uint8_t *buf, size_t len, size_t max, size_t *payload_len);
 
 /* Write the header of a frame with payload_len bytes into out. */
 void frame_put_header(uint8_t out[FRAME_HEADER_SIZE], uint32_t payload_len);

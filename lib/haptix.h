@@ -25,10 +25,7 @@ extern "C" {
 /*================================================================ simple API */
 
 /* Result of the simple API calls; hx_last_result() says more. */
-typedef enum {
-	hxOK = 0,
-	hxERROR
-} hxResult;
+typedef enum { hxOK = 0, hxERROR } hxResult;
 
 /* Establish the connection; host as for mj_connect(), port is ignored. */
 MJAPI hxResult hx_connect(const char *host, int port);
@@ -45,17 +42,17 @@ MJAPI const char *hx_last_result(void);
 #define mjMAXSZ 1000
 
 typedef enum {
-	mjCOM_OK = 0,            /* success */
+	mjCOM_OK = 0, /* success */
 
 	/* reported by the server */
-	mjCOM_BADSIZE = -1,      /* data has invalid size */
-	mjCOM_BADINDEX = -2,     /* object has invalid index */
-	mjCOM_BADTYPE = -3,      /* invalid object type */
-	mjCOM_BADCOMMAND = -4,   /* unknown command */
-	mjCOM_NOMODEL = -5,      /* model has not been loaded */
-	mjCOM_CANNOTSEND = -6,   /* could not send data */
-	mjCOM_CANNOTRECV = -7,   /* could not receive data */
-	mjCOM_TIMEOUT = -8,      /* receive timeout */
+	mjCOM_BADSIZE = -1,    /* data has invalid size */
+	mjCOM_BADINDEX = -2,   /* object has invalid index */
+	mjCOM_BADTYPE = -3,    /* invalid object type */
+	mjCOM_BADCOMMAND = -4, /* unknown command */
+	mjCOM_NOMODEL = -5,    /* model has not been loaded */
+	mjCOM_CANNOTSEND = -6, /* could not send data */
+	mjCOM_CANNOTRECV = -7, /* could not receive data */
+	mjCOM_TIMEOUT = -8,    /* receive timeout */
 
 	/* found by the client */
 	mjCOM_NOCONNECTION = -9, /* connection not established */
@@ -122,12 +119,7 @@ typedef enum _mjtSensor {
 	mjSENS_CLOCK
 } mjtSensor;
 
-typedef enum {
-	mjJNT_FREE = 0,
-	mjJNT_BALL,
-	mjJNT_SLIDE,
-	mjJNT_HINGE
-} mjtJoint;
+typedef enum { mjJNT_FREE = 0, mjJNT_BALL, mjJNT_SLIDE, mjJNT_HINGE } mjtJoint;
 
 typedef enum {
 	mjTRN_JOINT = 0,
@@ -171,19 +163,19 @@ struct _mjApplied {
 	int nbody;
 	float time;
 	float qfrc_applied[mjMAXSZ];
-	float xfrc_applied[mjMAXSZ][6];  /* force, torque per body */
+	float xfrc_applied[mjMAXSZ][6]; /* force, torque per body */
 };
 typedef struct _mjApplied mjApplied;
 
 struct _mjOneBody {
-	int bodyid;             /* set by the caller */
+	int bodyid; /* set by the caller */
 
 	/* get only */
 	int isfloating;
 	float time;
 	float linacc[3];
 	float angacc[3];
-	float contactforce[3];  /* net contact force on the body */
+	float contactforce[3]; /* net contact force on the body */
 
 	/* get; set for floating bodies only */
 	float pos[3];
@@ -227,7 +219,7 @@ struct _mjBody {
 	int nbody;
 	float time;
 	float pos[mjMAXSZ][3];
-	float mat[mjMAXSZ][9];  /* row-major */
+	float mat[mjMAXSZ][9]; /* row-major */
 };
 typedef struct _mjBody mjBody;
 
@@ -287,10 +279,10 @@ struct _mjContact {
 	float time;
 	float dist[mjMAXSZ];
 	float pos[mjMAXSZ][3];
-	float frame[mjMAXSZ][9];  /* normal in 0-2 */
-	float force[mjMAXSZ][3];  /* in the contact frame */
+	float frame[mjMAXSZ][9]; /* normal in 0-2 */
+	float force[mjMAXSZ][3]; /* in the contact frame */
 	int geom1[mjMAXSZ];
-	int geom2[mjMAXSZ];       /* force acts from geom1 on geom2 */
+	int geom2[mjMAXSZ]; /* force acts from geom1 on geom2 */
 };
 typedef struct _mjContact mjContact;
 

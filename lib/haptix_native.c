@@ -31,8 +31,8 @@ compat_set(mjtResult code, const char *detail)
 {
 	compat_last = code;
 	snprintf(compat_text, sizeof(compat_text), "%s: %s",
-	    hxd_result_name(code), detail != NULL && *detail != '\0' ?
-	    detail : hxd_result_text(code));
+	    hxd_result_name(code),
+	    detail != NULL && *detail != '\0' ? detail : hxd_result_text(code));
 	if (code != mjCOM_OK && compat_handler != NULL)
 		compat_handler(code);
 	return code;
@@ -53,8 +53,8 @@ compat_fail(mjtResult code, const char *fmt, ...)
 mjtResult
 compat_done(int rc)
 {
-	return compat_set((mjtResult)rc, rc == HXD_OK ? NULL :
-	    hxd_error(compat_conn));
+	return compat_set(
+	    (mjtResult)rc, rc == HXD_OK ? NULL : hxd_error(compat_conn));
 }
 
 hxd_conn *
@@ -62,9 +62,10 @@ compat_connection(void)
 {
 	if (compat_conn == NULL || !hxd_connected(compat_conn)) {
 		compat_fail(mjCOM_NOCONNECTION, "not connected%s%s",
-		    compat_conn != NULL ? ": " : " (call mj_connect or "
-		    "hx_connect first)", compat_conn != NULL ?
-		    hxd_error(compat_conn) : "");
+		    compat_conn != NULL ? ": " :
+					  " (call mj_connect or "
+					  "hx_connect first)",
+		    compat_conn != NULL ? hxd_error(compat_conn) : "");
 		return NULL;
 	}
 	return compat_conn;
@@ -77,7 +78,8 @@ compat_connect(const char *host)
 	hxd_conn *c;
 
 	if (compat_conn != NULL && hxd_connected(compat_conn))
-		return compat_fail(mjCOM_CONNECTED, "already connected; call "
+		return compat_fail(mjCOM_CONNECTED,
+		    "already connected; call "
 		    "mj_close first");
 	hxd_close(compat_conn);
 	compat_conn = NULL;
@@ -122,20 +124,20 @@ fits(const char *what, int n)
 {
 	if (n >= 0 && n <= mjMAXSZ)
 		return 1;
-	compat_fail(mjCOM_BADSIZE, "%s is %d, outside 0..mjMAXSZ (%d)", what,
-	    n, mjMAXSZ);
+	compat_fail(mjCOM_BADSIZE, "%s is %d, outside 0..mjMAXSZ (%d)", what, n,
+	    mjMAXSZ);
 	return 0;
 }
 
 /* Run a get call, first checking the connection; return on failure. */
-#define COMPAT_GET(c, call)                             \
-	do {                                            \
-		int rc_;                                \
+#define COMPAT_GET(c, call) \
+	do { \
+		int rc_; \
 		if (((c) = compat_connection()) == NULL) \
-			return compat_last;             \
-		rc_ = (call);                           \
-		if (rc_ != HXD_OK)                      \
-			return compat_done(rc_);        \
+			return compat_last; \
+		rc_ = (call); \
+		if (rc_ != HXD_OK) \
+			return compat_done(rc_); \
 	} while (0)
 
 mjtResult
@@ -507,8 +509,8 @@ mj_get_sensor(mjSensor *sensor)
 
 /* Copy poses into HAPTIX's layout (count, time, pos[][3], mat[][9]). */
 static mjtResult
-poses_out(hxd_poses *o, const char *what, int *count, float *time,
-    float *pos, float *mat)
+poses_out(hxd_poses *o, const char *what, int *count, float *time, float *pos,
+    float *mat)
 {
 	if (!fits(what, o->count)) {
 		free(o);

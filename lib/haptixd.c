@@ -27,34 +27,81 @@ struct field {
 };
 
 #define F_DBL(type, member, n, p) \
-	{ offsetof(type, member), (n), sizeof(double), (p) }
+	{ \
+		offsetof(type, member), (n), sizeof(double), (p) \
+	}
 #define F_INT(type, member, n, p) \
-	{ offsetof(type, member), (n), sizeof(int), (p) }
+	{ \
+		offsetof(type, member), (n), sizeof(int), (p) \
+	}
 #define F_STR(type, member, n, p) \
-	{ offsetof(type, member), (n), 0, (p) }
+	{ \
+		offsetof(type, member), (n), 0, (p) \
+	}
 
 static const char *const result_names[] = {
-	"mjCOM_OK", "mjCOM_BADSIZE", "mjCOM_BADINDEX", "mjCOM_BADTYPE",
-	"mjCOM_BADCOMMAND", "mjCOM_NOMODEL", "mjCOM_CANNOTSEND",
-	"mjCOM_CANNOTRECV", "mjCOM_TIMEOUT", "mjCOM_NOCONNECTION",
-	"mjCOM_CONNECTED", "mjCOM_BADVALUE", "mjCOM_DENIED",
-	"mjCOM_LOADFAILED", "mjCOM_BADPROTOCOL", "mjCOM_SIMERROR",
+	"mjCOM_OK",
+	"mjCOM_BADSIZE",
+	"mjCOM_BADINDEX",
+	"mjCOM_BADTYPE",
+	"mjCOM_BADCOMMAND",
+	"mjCOM_NOMODEL",
+	"mjCOM_CANNOTSEND",
+	"mjCOM_CANNOTRECV",
+	"mjCOM_TIMEOUT",
+	"mjCOM_NOCONNECTION",
+	"mjCOM_CONNECTED",
+	"mjCOM_BADVALUE",
+	"mjCOM_DENIED",
+	"mjCOM_LOADFAILED",
+	"mjCOM_BADPROTOCOL",
+	"mjCOM_SIMERROR",
 };
 
 static const char *const result_texts[] = {
-	"success", "data has invalid size", "object has invalid index",
-	"invalid object type", "unknown command", "model has not been loaded",
-	"could not send data", "could not receive data", "receive timeout",
-	"connection not established", "already connected",
-	"invalid value (NaN, Inf or out of range)", "permission denied",
-	"model failed to load", "protocol error", "simulation error",
+	"success",
+	"data has invalid size",
+	"object has invalid index",
+	"invalid object type",
+	"unknown command",
+	"model has not been loaded",
+	"could not send data",
+	"could not receive data",
+	"receive timeout",
+	"connection not established",
+	"already connected",
+	"invalid value (NaN, Inf or out of range)",
+	"permission denied",
+	"model failed to load",
+	"protocol error",
+	"simulation error",
 };
 
 static const char *const obj_names[] = {
-	"unknown", "body", "xbody", "joint", "dof", "geom", "site", "camera",
-	"light", "mesh", "skin", "hfield", "texture", "material", "pair",
-	"exclude", "equality", "tendon", "actuator", "sensor", "numeric",
-	"text", "tuple", "key",
+	"unknown",
+	"body",
+	"xbody",
+	"joint",
+	"dof",
+	"geom",
+	"site",
+	"camera",
+	"light",
+	"mesh",
+	"skin",
+	"hfield",
+	"texture",
+	"material",
+	"pair",
+	"exclude",
+	"equality",
+	"tendon",
+	"actuator",
+	"sensor",
+	"numeric",
+	"text",
+	"tuple",
+	"key",
 };
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
@@ -166,8 +213,10 @@ call_expect(hxd_conn *c, Request *req, Haptix__V1__Response__PayloadCase want,
 		got = (int)(*out)->payload_case;
 		conn_free_response(*out);
 		*out = NULL;
-		return conn_fail(c, HXD_BADPROTOCOL, "the server answered "
-		    "with payload %d, expected %d", got, (int)want);
+		return conn_fail(c, HXD_BADPROTOCOL,
+		    "the server answered "
+		    "with payload %d, expected %d",
+		    got, (int)want);
 	}
 	return rc;
 }
@@ -203,8 +252,10 @@ static int
 check_count(hxd_conn *c, const char *what, size_t n, size_t want)
 {
 	if (n != want)
-		return conn_fail(c, HXD_BADPROTOCOL, "the server sent %zu "
-		    "values of %s, expected %zu", n, what, want);
+		return conn_fail(c, HXD_BADPROTOCOL,
+		    "the server sent %zu "
+		    "values of %s, expected %zu",
+		    n, what, want);
 	return HXD_OK;
 }
 
@@ -223,10 +274,13 @@ static int
 check_arg(hxd_conn *c, const char *what, int n, const void *p)
 {
 	if (n < 0)
-		return conn_fail(c, HXD_BADSIZE, "%s is negative (%d)", what, n);
+		return conn_fail(
+		    c, HXD_BADSIZE, "%s is negative (%d)", what, n);
 	if (n > 0 && p == NULL)
-		return conn_fail(c, HXD_BADSIZE, "%s is %d but its array is "
-		    "NULL", what, n);
+		return conn_fail(c, HXD_BADSIZE,
+		    "%s is %d but its array is "
+		    "NULL",
+		    what, n);
 	return HXD_OK;
 }
 
@@ -277,18 +331,18 @@ hxd_info_get(hxd_conn *c, hxd_info **out)
 	    check_count(c, "eq_obj2id", in->n_eq_obj2id, ne) ||
 	    check_count(c, "actuator_trntype", in->n_actuator_trntype, nu) ||
 	    check_count(c, "actuator_trnid", in->n_actuator_trnid, 2 * nu) ||
-	    check_count(c, "actuator_ctrllimited",
-	    in->n_actuator_ctrllimited, nu) ||
-	    check_count(c, "actuator_ctrlrange", in->n_actuator_ctrlrange,
-	    2 * nu) ||
+	    check_count(
+		c, "actuator_ctrllimited", in->n_actuator_ctrllimited, nu) ||
+	    check_count(
+		c, "actuator_ctrlrange", in->n_actuator_ctrlrange, 2 * nu) ||
 	    check_count(c, "body_parentid", in->n_body_parentid, nb) ||
 	    check_count(c, "body_mocapid", in->n_body_mocapid, nb) ||
 	    check_count(c, "body_name", in->n_body_name, nb) ||
 	    check_count(c, "jnt_name", in->n_jnt_name, nj) ||
 	    check_count(c, "geom_name", in->n_geom_name, ng) ||
 	    check_count(c, "site_name", in->n_site_name, in->model->nsite) ||
-	    check_count(c, "tendon_name", in->n_tendon_name,
-	    in->model->ntendon) ||
+	    check_count(
+		c, "tendon_name", in->n_tendon_name, in->model->ntendon) ||
 	    check_count(c, "actuator_name", in->n_actuator_name, nu) ||
 	    check_count(c, "sensor_name", in->n_sensor_name, ns) ||
 	    check_count(c, "eq_name", in->n_eq_name, ne) ||
@@ -300,7 +354,8 @@ hxd_info_get(hxd_conn *c, hxd_info **out)
 	{
 		const struct field f[] = {
 			F_INT(hxd_info, sensor_type, ns, in->sensor_type),
-			F_INT(hxd_info, sensor_datatype, ns, in->sensor_datatype),
+			F_INT(
+			    hxd_info, sensor_datatype, ns, in->sensor_datatype),
 			F_INT(hxd_info, sensor_objtype, ns, in->sensor_objtype),
 			F_INT(hxd_info, sensor_objid, ns, in->sensor_objid),
 			F_INT(hxd_info, sensor_dim, ns, in->sensor_dim),
@@ -416,8 +471,8 @@ hxd_set_state(hxd_conn *c, const hxd_state *st)
 
 /* Turn a Control payload into an hxd_control block. */
 static int
-control_from_wire(hxd_conn *c, Response *r, const Haptix__V1__Control *w,
-    hxd_control **out)
+control_from_wire(
+    hxd_conn *c, Response *r, const Haptix__V1__Control *w, hxd_control **out)
 {
 	hxd_control *o;
 
@@ -495,14 +550,15 @@ hxd_get_applied(hxd_conn *c, hxd_applied **out)
 		return rc;
 	w = r->applied;
 	if (check_count(c, "qfrc_applied", w->n_qfrc_applied, w->nv) ||
-	    check_count(c, "xfrc_applied", w->n_xfrc_applied,
-	    6 * (size_t)w->nbody)) {
+	    check_count(
+		c, "xfrc_applied", w->n_xfrc_applied, 6 * (size_t)w->nbody)) {
 		conn_free_response(r);
 		return c->result;
 	}
 	{
 		const struct field f[] = {
-			F_DBL(hxd_applied, qfrc_applied, w->nv, w->qfrc_applied),
+			F_DBL(
+			    hxd_applied, qfrc_applied, w->nv, w->qfrc_applied),
 			F_DBL(hxd_applied, xfrc_applied, 6 * (size_t)w->nbody,
 			    w->xfrc_applied),
 		};
@@ -573,8 +629,8 @@ hxd_get_onebody(hxd_conn *c, int body_id, hxd_onebody *out)
 	out->time = w->time;
 	if (copy_fixed(c, "linacc", out->linacc, 3, w->linacc, w->n_linacc) ||
 	    copy_fixed(c, "angacc", out->angacc, 3, w->angacc, w->n_angacc) ||
-	    copy_fixed(c, "contactforce", out->contactforce, 3,
-	    w->contactforce, w->n_contactforce) ||
+	    copy_fixed(c, "contactforce", out->contactforce, 3, w->contactforce,
+		w->n_contactforce) ||
 	    copy_fixed(c, "pos", out->pos, 3, w->pos, w->n_pos) ||
 	    copy_fixed(c, "quat", out->quat, 4, w->quat, w->n_quat) ||
 	    copy_fixed(c, "linvel", out->linvel, 3, w->linvel, w->n_linvel) ||
@@ -596,10 +652,10 @@ hxd_set_onebody(hxd_conn *c, const hxd_onebody *in, unsigned fields)
 	hxd_onebody b = *in;
 
 	w.body_id = b.body_id;
-#define ONEBODY_FIELD(flag, name, n)        \
-	if (fields & (flag)) {              \
-		w.n_##name = (n);           \
-		w.name = b.name;            \
+#define ONEBODY_FIELD(flag, name, n) \
+	if (fields & (flag)) { \
+		w.n_##name = (n); \
+		w.name = b.name; \
 	}
 	ONEBODY_FIELD(HXD_ONEBODY_POS, pos, 3)
 	ONEBODY_FIELD(HXD_ONEBODY_QUAT, quat, 4)
@@ -897,8 +953,8 @@ hxd_get_force(hxd_conn *c, hxd_force **out)
 			F_DBL(hxd_force, bias, w->nv, w->bias),
 			F_DBL(hxd_force, actuator, w->nv, w->actuator),
 			F_DBL(hxd_force, constraint, w->nv, w->constraint),
-			F_DBL(hxd_force, nonconstraint, w->nv,
-			    w->nonconstraint),
+			F_DBL(
+			    hxd_force, nonconstraint, w->nv, w->nonconstraint),
 		};
 		o = block_build(sizeof(*o), f, NELEM(f));
 	}
@@ -954,7 +1010,8 @@ hxd_get_contact(hxd_conn *c, hxd_contacts **out)
 	return finish_block(c, o, r);
 }
 
-/*---------------------------------------------------------------- geoms, colours */
+/*---------------------------------------------------------------- geoms,
+ * colours */
 
 int
 hxd_set_geomsize(hxd_conn *c, int geom_id, const double size[3])
@@ -1138,7 +1195,8 @@ hxd_id2name(hxd_conn *c, int type, int id, char *buf, size_t len)
 	return rc;
 }
 
-/*---------------------------------------------------------------- administration */
+/*----------------------------------------------------------------
+ * administration */
 
 /* Run a load request and keep the new model's summary. */
 static int

@@ -33,21 +33,21 @@ extern "C" {
 
 enum hxd_result {
 	HXD_OK = 0,
-	HXD_BADSIZE = -1,        /* an array or count does not match the model */
-	HXD_BADINDEX = -2,       /* an object id or keyframe is out of range */
-	HXD_BADTYPE = -3,        /* object type not valid for this call */
-	HXD_BADCOMMAND = -4,     /* the server does not know this call */
-	HXD_NOMODEL = -5,        /* no model is loaded */
-	HXD_CANNOTSEND = -6,     /* the request could not be sent */
-	HXD_CANNOTRECV = -7,     /* the answer could not be received */
-	HXD_TIMEOUT = -8,        /* no answer within the timeout */
-	HXD_NOCONNECTION = -9,   /* not connected */
-	HXD_CONNECTED = -10,     /* already connected */
-	HXD_BADVALUE = -11,      /* NaN, Inf or a value outside its domain */
-	HXD_DENIED = -12,        /* refused: token, path, limits */
-	HXD_LOADFAILED = -13,    /* the model did not load (MuJoCo's text) */
-	HXD_BADPROTOCOL = -14,   /* malformed frame, wrong version, no Hello */
-	HXD_SIMERROR = -15,      /* MuJoCo raised an error; the data was reset */
+	HXD_BADSIZE = -1,      /* an array or count does not match the model */
+	HXD_BADINDEX = -2,     /* an object id or keyframe is out of range */
+	HXD_BADTYPE = -3,      /* object type not valid for this call */
+	HXD_BADCOMMAND = -4,   /* the server does not know this call */
+	HXD_NOMODEL = -5,      /* no model is loaded */
+	HXD_CANNOTSEND = -6,   /* the request could not be sent */
+	HXD_CANNOTRECV = -7,   /* the answer could not be received */
+	HXD_TIMEOUT = -8,      /* no answer within the timeout */
+	HXD_NOCONNECTION = -9, /* not connected */
+	HXD_CONNECTED = -10,   /* already connected */
+	HXD_BADVALUE = -11,    /* NaN, Inf or a value outside its domain */
+	HXD_DENIED = -12,      /* refused: token, path, limits */
+	HXD_LOADFAILED = -13,  /* the model did not load (MuJoCo's text) */
+	HXD_BADPROTOCOL = -14, /* malformed frame, wrong version, no Hello */
+	HXD_SIMERROR = -15,    /* MuJoCo raised an error; the data was reset */
 };
 
 /* Object types, as in MuJoCo 2.2's mjtObj. */
@@ -80,7 +80,8 @@ enum hxd_obj {
 
 /* Model file formats for hxd_load_data(). */
 enum hxd_format {
-	HXD_FORMAT_AUTO = 0, /* MJB if the data starts with MJB's magic, else XML */
+	HXD_FORMAT_AUTO = 0, /* MJB if the data starts with MJB's magic, else
+				XML */
 	HXD_FORMAT_MJCF,
 	HXD_FORMAT_URDF,
 	HXD_FORMAT_MJB,
@@ -101,40 +102,40 @@ typedef struct hxd_model {
 /* Static description of the model; names are "" for unnamed objects. */
 typedef struct hxd_info {
 	hxd_model model;
-	int *sensor_type;        /* nsensor, HAPTIX numbering (see haptix(3)) */
-	int *sensor_datatype;    /* nsensor */
-	int *sensor_objtype;     /* nsensor, enum hxd_obj */
-	int *sensor_objid;       /* nsensor */
-	int *sensor_dim;         /* nsensor */
-	int *sensor_adr;         /* nsensor */
-	double *sensor_noise;    /* nsensor */
-	int *jnt_type;           /* njnt: 0 free, 1 ball, 2 slide, 3 hinge */
-	int *jnt_bodyid;         /* njnt */
-	int *jnt_qposadr;        /* njnt */
-	int *jnt_dofadr;         /* njnt */
-	int *jnt_limited;        /* njnt */
-	double *jnt_range;       /* 2 x njnt */
-	int *geom_type;          /* ngeom */
-	int *geom_bodyid;        /* ngeom */
-	int *eq_type;            /* neq */
-	int *eq_obj1id;          /* neq */
-	int *eq_obj2id;          /* neq */
-	int *actuator_trntype;   /* nu */
-	int *actuator_trnid;     /* 2 x nu */
-	int *actuator_ctrllimited; /* nu */
+	int *sensor_type;      /* nsensor, HAPTIX numbering (see haptix(3)) */
+	int *sensor_datatype;  /* nsensor */
+	int *sensor_objtype;   /* nsensor, enum hxd_obj */
+	int *sensor_objid;     /* nsensor */
+	int *sensor_dim;       /* nsensor */
+	int *sensor_adr;       /* nsensor */
+	double *sensor_noise;  /* nsensor */
+	int *jnt_type;         /* njnt: 0 free, 1 ball, 2 slide, 3 hinge */
+	int *jnt_bodyid;       /* njnt */
+	int *jnt_qposadr;      /* njnt */
+	int *jnt_dofadr;       /* njnt */
+	int *jnt_limited;      /* njnt */
+	double *jnt_range;     /* 2 x njnt */
+	int *geom_type;        /* ngeom */
+	int *geom_bodyid;      /* ngeom */
+	int *eq_type;          /* neq */
+	int *eq_obj1id;        /* neq */
+	int *eq_obj2id;        /* neq */
+	int *actuator_trntype; /* nu */
+	int *actuator_trnid;   /* 2 x nu */
+	int *actuator_ctrllimited;  /* nu */
 	double *actuator_ctrlrange; /* 2 x nu */
-	int *body_parentid;      /* nbody */
-	int *body_mocapid;       /* nbody; -1 if not a mocap body */
-	const char **body_name;  /* nbody */
-	const char **jnt_name;   /* njnt */
-	const char **geom_name;  /* ngeom */
-	const char **site_name;  /* nsite */
-	const char **tendon_name; /* ntendon */
+	int *body_parentid;         /* nbody */
+	int *body_mocapid;          /* nbody; -1 if not a mocap body */
+	const char **body_name;     /* nbody */
+	const char **jnt_name;      /* njnt */
+	const char **geom_name;     /* ngeom */
+	const char **site_name;     /* nsite */
+	const char **tendon_name;   /* ntendon */
 	const char **actuator_name; /* nu */
-	const char **sensor_name; /* nsensor */
-	const char **eq_name;    /* neq */
-	const char **key_name;   /* nkey */
-	const char **mat_name;   /* nmat */
+	const char **sensor_name;   /* nsensor */
+	const char **eq_name;       /* neq */
+	const char **key_name;      /* nkey */
+	const char **mat_name;      /* nmat */
 } hxd_info;
 
 typedef struct hxd_state {
@@ -167,13 +168,13 @@ typedef struct hxd_onebody {
 } hxd_onebody;
 
 /* Which quantities hxd_set_onebody() writes. */
-#define HXD_ONEBODY_POS    0x01u
-#define HXD_ONEBODY_QUAT   0x02u
+#define HXD_ONEBODY_POS 0x01u
+#define HXD_ONEBODY_QUAT 0x02u
 #define HXD_ONEBODY_LINVEL 0x04u
 #define HXD_ONEBODY_ANGVEL 0x08u
-#define HXD_ONEBODY_FORCE  0x10u
+#define HXD_ONEBODY_FORCE 0x10u
 #define HXD_ONEBODY_TORQUE 0x20u
-#define HXD_ONEBODY_ALL    0x3fu
+#define HXD_ONEBODY_ALL 0x3fu
 
 typedef struct hxd_mocap {
 	int nmocap;
@@ -214,11 +215,13 @@ typedef struct hxd_actuator {
 	double *length, *velocity, *force;
 } hxd_actuator;
 
-/* M qacc = nonconstraint + constraint; nonconstraint = applied + passive + actuator - bias. */
+/* M qacc = nonconstraint + constraint; nonconstraint = applied + passive +
+ * actuator - bias. */
 typedef struct hxd_force {
 	int nv;
 	double time;
-	double *applied, *passive, *bias, *actuator, *constraint, *nonconstraint;
+	double *applied, *passive, *bias, *actuator, *constraint,
+	    *nonconstraint;
 } hxd_force;
 
 typedef struct hxd_contacts {
@@ -240,7 +243,7 @@ typedef struct hxd_status {
 	double speed;
 	int speed_max;
 	double realtime_factor;
-	double cpu_per_step;      /* seconds */
+	double cpu_per_step; /* seconds */
 	int nefc, ncon;
 	double energy_potential, energy_kinetic;
 	unsigned long long instability_resets;
@@ -267,8 +270,8 @@ hxd_conn *hxd_connect(const char *server, const char *client_name);
  * Like hxd_connect(), with the timeout (see hxd_set_timeout()) already
  * applied to the connection and the handshake.
  */
-hxd_conn *hxd_connect_timeout(const char *server, const char *client_name,
-    int milliseconds);
+hxd_conn *hxd_connect_timeout(
+    const char *server, const char *client_name, int milliseconds);
 
 /* Close the connection and free the handle; NULL is fine. */
 void hxd_close(hxd_conn *c);
@@ -371,7 +374,8 @@ int hxd_name2id(hxd_conn *c, int type, const char *name, int *id);
 /* Find an object's name by id, into buf ("" for an unnamed object). */
 int hxd_id2name(hxd_conn *c, int type, int id, char *buf, size_t len);
 
-/*---------------------------------------------------------------- administration */
+/*----------------------------------------------------------------
+ * administration */
 
 /*
  * Load a model file from the server's model directories (relative to one

@@ -62,7 +62,8 @@ harness_env(const char *name)
 	const char *v = getenv(name);
 
 	if (v == NULL || *v == '\0')
-		cr_assert_fail("%s is not set: run the tests with make check", name);
+		cr_assert_fail(
+		    "%s is not set: run the tests with make check", name);
 	return v;
 }
 
@@ -83,8 +84,8 @@ hx_test_model(const char *name)
 {
 	static char path[1024];
 
-	snprintf(path, sizeof(path), "%s/%s", harness_env("HX_TEST_MODELS"),
-	    name);
+	snprintf(
+	    path, sizeof(path), "%s/%s", harness_env("HX_TEST_MODELS"), name);
 	return path;
 }
 
@@ -177,8 +178,8 @@ hx_server_try_start(struct hx_server *s, const char *const *args)
 		if (strstr(buf, "ready (") != NULL) {
 			harness_register(s);
 			p = strstr(buf, "listening on tcp:");
-			cr_assert_not_null(p, "no TCP listener in the log:\n%s",
-			    buf);
+			cr_assert_not_null(
+			    p, "no TCP listener in the log:\n%s", buf);
 			p += strlen("listening on tcp:");
 			snprintf(s->tcp_addr, sizeof(s->tcp_addr), "%.*s",
 			    (int)strcspn(p, " \n"), p);
@@ -203,15 +204,16 @@ hx_server_start(struct hx_server *s, const char *const *args)
 	status = hx_server_try_start(s, args);
 	if (status != -1) {
 		harness_read_log(s, buf, sizeof(buf));
-		cr_assert_fail("haptixd exited before it was ready (status %d); its "
-		    "log:\n%s", status, buf);
+		cr_assert_fail(
+		    "haptixd exited before it was ready (status %d); its "
+		    "log:\n%s",
+		    status, buf);
 	}
 }
 
 /* nftw callback: remove one entry of the temporary directory. */
 static int
-harness_rm(const char *path, const struct stat *st, int flag,
-    struct FTW *ftw)
+harness_rm(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
 	(void)st;
 	(void)flag;

@@ -56,18 +56,24 @@ const char *hx_server_addr(const struct hx_server *s, int tcp);
  * against a fresh daemon started with the given arguments.  The body
  * sees `srv` (struct hx_server *) and `addr` (const char *).
  */
-#define HX_TRANSPORT_TEST(suite, name, ...)                                 \
-	static void name##_body(struct hx_server *srv, const char *addr);   \
-	static void name##_run(int tcp)                                     \
-	{                                                                   \
-		static const char *const name##_args[] = { __VA_ARGS__ };   \
-		struct hx_server s;                                         \
-		hx_server_start(&s, name##_args);                           \
-		name##_body(&s, hx_server_addr(&s, tcp));                   \
-		hx_server_stop(&s);                                         \
-	}                                                                   \
-	Test(suite, name##_unix, .timeout = 60) { name##_run(0); }          \
-	Test(suite, name##_tcp, .timeout = 60) { name##_run(1); }           \
+#define HX_TRANSPORT_TEST(suite, name, ...) \
+	static void name##_body(struct hx_server *srv, const char *addr); \
+	static void name##_run(int tcp) \
+	{ \
+		static const char *const name##_args[] = { __VA_ARGS__ }; \
+		struct hx_server s; \
+		hx_server_start(&s, name##_args); \
+		name##_body(&s, hx_server_addr(&s, tcp)); \
+		hx_server_stop(&s); \
+	} \
+	Test(suite, name##_unix, .timeout = 60) \
+	{ \
+		name##_run(0); \
+	} \
+	Test(suite, name##_tcp, .timeout = 60) \
+	{ \
+		name##_run(1); \
+	} \
 	static void name##_body(struct hx_server *srv, const char *addr)
 
 #endif

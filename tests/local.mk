@@ -44,8 +44,10 @@ AM_TESTS_ENVIRONMENT = \
 	HX_MODELS='$(abs_top_srcdir)/models'; export HX_MODELS; \
 	HX_TEST_MODELS='$(abs_top_srcdir)/models/test'; export HX_TEST_MODELS; \
 	HAPTIX_SERVER=; export HAPTIX_SERVER; \
-	HAPTIX_TOKEN_FILE=; export HAPTIX_TOKEN_FILE;
+	HAPTIX_TOKEN_FILE=; export HAPTIX_TOKEN_FILE; \
+	LSAN_OPTIONS='suppressions=$(abs_top_srcdir)/tests/lsan.supp'; \
+	export LSAN_OPTIONS;
 # Criterion forks a worker per test; two jobs suit these 2-core machines.
 LOG_COMPILER = env
 AM_LOG_FLAGS = CRITERION_JOBS=2
-EXTRA_DIST += tests/README.md
+EXTRA_DIST += tests/README.md tests/lsan.supp

@@ -35,7 +35,7 @@ int raw_hello(int fd, const char *name);
 int raw_closed(int fd, int timeout_ms);
 
 /* Send a request with an Empty call (e.g. get_state) and return the answer. */
-Haptix__V1__Response *raw_call_empty(int fd, Haptix__V1__Request__CallCase call,
-    uint64_t id);
+Haptix__V1__Response *raw_call_empty(
+    int fd, Haptix__V1__Request__CallCase call, uint64_t id);
 
 #endif

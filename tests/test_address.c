@@ -106,7 +106,8 @@ Test(address, default_comes_from_the_environment)
 	a = parse_ok(NULL);
 	cr_assert_eq(a.kind, ADDRESS_UNIX);
 	cr_assert(strcmp(a.path, "/nonexistent-xdg/haptixd.sock") == 0 ||
-	    strcmp(a.path, ADDRESS_UNIX_SYSTEM) == 0, "%s", a.path);
+		strcmp(a.path, ADDRESS_UNIX_SYSTEM) == 0,
+	    "%s", a.path);
 }
 
 Test(address, listen_forms_default_to_loopback)
@@ -119,11 +120,11 @@ Test(address, listen_forms_default_to_loopback)
 	cr_assert_str_eq(a.port, "6000");
 	cr_assert_eq(address_parse_listen(":6001", &a, err, sizeof(err)), 0);
 	cr_assert_str_eq(a.host, "127.0.0.1");
-	cr_assert_eq(address_parse_listen("0.0.0.0:6002", &a, err,
-	    sizeof(err)), 0);
+	cr_assert_eq(
+	    address_parse_listen("0.0.0.0:6002", &a, err, sizeof(err)), 0);
 	cr_assert_str_eq(a.host, "0.0.0.0");
-	cr_assert_eq(address_parse_listen("127.0.0.1:0", &a, err,
-	    sizeof(err)), 0, "port 0 asks for an ephemeral port");
+	cr_assert_eq(address_parse_listen("127.0.0.1:0", &a, err, sizeof(err)),
+	    0, "port 0 asks for an ephemeral port");
 }
 
 Test(address, loopback_detection)

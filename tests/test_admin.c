@@ -29,8 +29,8 @@ connect_ok(const char *addr)
 	hxd_conn *c = hxd_connect(addr, "test_admin");
 
 	cr_assert_not_null(c);
-	cr_assert_eq(hxd_result(c), HXD_OK, "connect %s: %s", addr,
-	    hxd_error(c));
+	cr_assert_eq(
+	    hxd_result(c), HXD_OK, "connect %s: %s", addr, hxd_error(c));
 	return c;
 }
 
@@ -73,8 +73,8 @@ pause_ms(int ms)
 	nanosleep(&ts, NULL);
 }
 
-HX_TRANSPORT_TEST(admin, load_file_from_model_dirs, "-m", "fixture.xml",
-    "--paused", NULL)
+HX_TRANSPORT_TEST(
+    admin, load_file_from_model_dirs, "-m", "fixture.xml", "--paused", NULL)
 {
 	hxd_conn *c = connect_ok(addr);
 	hxd_model m;
@@ -83,8 +83,8 @@ HX_TRANSPORT_TEST(admin, load_file_from_model_dirs, "-m", "fixture.xml",
 
 	cr_expect_str_eq(hxd_welcome_model(c)->name, "fixture");
 	/* A name relative to a model directory. */
-	cr_assert_eq(hxd_load_file(c, "arm.urdf", &m), HXD_OK, "%s",
-	    hxd_error(c));
+	cr_assert_eq(
+	    hxd_load_file(c, "arm.urdf", &m), HXD_OK, "%s", hxd_error(c));
 	cr_expect_str_eq(m.name, "urdf_arm", "URDF loads, named by <robot>");
 	cr_expect_eq(m.nq, 2);
 	cr_expect_eq(m.nbody, 3);
@@ -92,15 +92,15 @@ HX_TRANSPORT_TEST(admin, load_file_from_model_dirs, "-m", "fixture.xml",
 	cr_expect_eq(st->nq, 2, "the new model is the one simulated");
 	free(st);
 	/* An absolute path inside a model directory. */
-	cr_assert_eq(hxd_load_file(c, hx_test_model("fixture.xml"), &m),
-	    HXD_OK, "%s", hxd_error(c));
+	cr_assert_eq(hxd_load_file(c, hx_test_model("fixture.xml"), &m), HXD_OK,
+	    "%s", hxd_error(c));
 	cr_expect_eq(m.nq, 9);
 	real = realpath(hx_test_model("fixture.xml"), NULL);
 	cr_expect_str_eq(m.path, real, "the path loaded, symlinks resolved");
 	free(real);
 	/* The default scene from the second directory. */
-	cr_assert_eq(hxd_load_file(c, "default.xml", &m), HXD_OK, "%s",
-	    hxd_error(c));
+	cr_assert_eq(
+	    hxd_load_file(c, "default.xml", &m), HXD_OK, "%s", hxd_error(c));
 	cr_expect_str_eq(m.name, "default");
 	/* And reload the current one from its file. */
 	cr_assert_eq(hxd_reload(c, &m), HXD_OK, "%s", hxd_error(c));
@@ -108,8 +108,8 @@ HX_TRANSPORT_TEST(admin, load_file_from_model_dirs, "-m", "fixture.xml",
 	hxd_close(c);
 }
 
-HX_TRANSPORT_TEST(admin, failed_load_keeps_the_old_model, "-m",
-    "fixture.xml", "--paused", NULL)
+HX_TRANSPORT_TEST(admin, failed_load_keeps_the_old_model, "-m", "fixture.xml",
+    "--paused", NULL)
 {
 	hxd_conn *c = connect_ok(addr);
 	hxd_model m;
@@ -118,23 +118,26 @@ HX_TRANSPORT_TEST(admin, failed_load_keeps_the_old_model, "-m",
 
 	cr_assert_eq(hxd_load_file(c, "broken.xml", &m), HXD_LOADFAILED);
 	/* MuJoCo's own words reach the caller. */
-	cr_expect_not_null(strstr(hxd_error(c), "unrecognized attribute: "
-	    "'stiffnes'"), "%s", hxd_error(c));
-	cr_expect_not_null(strstr(hxd_error(c), "line 7"), "%s",
-	    hxd_error(c));
+	cr_expect_not_null(strstr(hxd_error(c),
+			       "unrecognized attribute: "
+			       "'stiffnes'"),
+	    "%s", hxd_error(c));
+	cr_expect_not_null(strstr(hxd_error(c), "line 7"), "%s", hxd_error(c));
 	s = status_ok(c);
 	cr_expect_str_eq(s.model.name, "fixture");
 	cr_assert_eq(hxd_get_state(c, &st), HXD_OK, "%s", hxd_error(c));
 	cr_expect_eq(st->nq, 9);
 	free(st);
 	cr_assert_eq(hxd_load_file(c, "missing.xml", &m), HXD_LOADFAILED);
-	cr_expect_not_null(strstr(hxd_error(c), "no model missing.xml"), "%s",
-	    hxd_error(c));
-	cr_assert_eq(hxd_load_data(c, HXD_FORMAT_MJCF, "<mujoco><bad", 12,
-	    "garbage", &m), HXD_LOADFAILED);
+	cr_expect_not_null(
+	    strstr(hxd_error(c), "no model missing.xml"), "%s", hxd_error(c));
+	cr_assert_eq(hxd_load_data(
+			 c, HXD_FORMAT_MJCF, "<mujoco><bad", 12, "garbage", &m),
+	    HXD_LOADFAILED);
 	cr_expect_neq(hxd_error(c)[0], '\0', "the XML error is explained");
 	cr_assert_eq(hxd_load_data(c, HXD_FORMAT_MJB, "not an mjb file", 15,
-	    "garbage", &m), HXD_LOADFAILED);
+			 "garbage", &m),
+	    HXD_LOADFAILED);
 	s = status_ok(c);
 	cr_expect_str_eq(s.model.name, "fixture", "still the old model");
 	hxd_close(c);
@@ -144,7 +147,7 @@ HX_TRANSPORT_TEST(admin, paths_outside_the_model_dirs_are_refused, "-m",
     "fixture.xml", "--paused", NULL)
 {
 	static const char *const outside[] = { "/etc/passwd",
-	    "../../configure.ac", "../../models/../README.md", "/tmp" };
+		"../../configure.ac", "../../models/../README.md", "/tmp" };
 	hxd_conn *c = connect_ok(addr);
 	char link[400];
 	hxd_model m;
@@ -155,8 +158,10 @@ HX_TRANSPORT_TEST(admin, paths_outside_the_model_dirs_are_refused, "-m",
 			continue;
 		cr_expect_eq(hxd_load_file(c, outside[i], &m), HXD_DENIED,
 		    "%s: %s", outside[i], hxd_error(c));
-		cr_expect_not_null(strstr(hxd_error(c), "outside the model "
-		    "directories"), "%s", hxd_error(c));
+		cr_expect_not_null(strstr(hxd_error(c),
+				       "outside the model "
+				       "directories"),
+		    "%s", hxd_error(c));
 	}
 	/* A symlink inside a model directory that leads out. */
 	snprintf(link, sizeof(link), "%s/escape.xml", srv->dir);
@@ -172,7 +177,7 @@ Test(admin, symlink_leading_out_is_refused)
 	struct hx_server s;
 	char dir[64] = "/tmp/hxmodels.XXXXXX", link[128], good[128];
 	const char *args[] = { "-m", "fixture.xml", "--paused", "-M", dir,
-	    NULL };
+		NULL };
 	hxd_conn *c;
 	hxd_model m;
 
@@ -183,11 +188,11 @@ Test(admin, symlink_leading_out_is_refused)
 	cr_assert_eq(symlink(hx_test_model("fixture.xml"), good), 0);
 	hx_server_start(&s, args);
 	c = connect_ok(s.unix_addr);
-	cr_expect_eq(hxd_load_file(c, "evil.xml", &m), HXD_DENIED, "%s",
-	    hxd_error(c));
+	cr_expect_eq(
+	    hxd_load_file(c, "evil.xml", &m), HXD_DENIED, "%s", hxd_error(c));
 	/* A link to a file in another model directory is fine. */
-	cr_expect_eq(hxd_load_file(c, "fine.xml", &m), HXD_OK, "%s",
-	    hxd_error(c));
+	cr_expect_eq(
+	    hxd_load_file(c, "fine.xml", &m), HXD_OK, "%s", hxd_error(c));
 	hxd_close(c);
 	hx_server_stop(&s);
 	unlink(link);
@@ -243,12 +248,14 @@ Test(admin, inline_mjb_round_trips)
 
 	hx_server_start(&s, args);
 	c = connect_ok(s.unix_addr);
-	cr_assert_eq(hxd_load_data(c, HXD_FORMAT_AUTO, mjb, (size_t)len,
-	    "bin", &m), HXD_OK, "%s", hxd_error(c));
+	cr_assert_eq(
+	    hxd_load_data(c, HXD_FORMAT_AUTO, mjb, (size_t)len, "bin", &m),
+	    HXD_OK, "%s", hxd_error(c));
 	cr_expect_eq(m.nq, 9, "MJB recognised by its magic number");
 	cr_expect_eq(m.nkey, 2);
-	cr_assert_eq(hxd_load_data(c, HXD_FORMAT_MJB, mjb, (size_t)len / 2,
-	    "half", &m), HXD_LOADFAILED, "a truncated MJB is refused");
+	cr_assert_eq(
+	    hxd_load_data(c, HXD_FORMAT_MJB, mjb, (size_t)len / 2, "half", &m),
+	    HXD_LOADFAILED, "a truncated MJB is refused");
 	cr_expect_str_eq(status_ok(c).model.name, "fixture");
 	free(mjb);
 	hxd_close(c);
@@ -264,12 +271,13 @@ HX_TRANSPORT_TEST(admin, mujoco_error_is_caught_and_reported, "-m",
 	unsigned taken;
 	int i, rc = HXD_OK;
 
-	/* The box reaches the floor after ~143 steps: MuJoCo's stack overflows. */
+	/* The box reaches the floor after ~143 steps: MuJoCo's stack overflows.
+	 */
 	for (i = 0; i < 40 && rc == HXD_OK; i++)
 		rc = hxd_step(c, 10, &taken);
 	cr_assert_eq(rc, HXD_SIMERROR, "%s", hxd_error(c));
-	cr_expect_not_null(strstr(hxd_error(c), "Stack overflow"), "%s",
-	    hxd_error(c));
+	cr_expect_not_null(
+	    strstr(hxd_error(c), "Stack overflow"), "%s", hxd_error(c));
 	s = status_ok(c);
 	cr_expect_eq(s.sim_errors, 1);
 	cr_expect_lt(s.time, 0.01, "the data was reset");
@@ -281,8 +289,8 @@ HX_TRANSPORT_TEST(admin, mujoco_error_is_caught_and_reported, "-m",
 	cr_assert_eq(hxd_run(c), HXD_OK);
 	pause_ms(500);
 	s = status_ok(c);
-	cr_expect_gt(s.sim_errors, 1, "errors while running: %llu",
-	    s.sim_errors);
+	cr_expect_gt(
+	    s.sim_errors, 1, "errors while running: %llu", s.sim_errors);
 	hxd_close(c);
 }
 
@@ -300,13 +308,12 @@ HX_TRANSPORT_TEST(admin, unstable_model_resets_and_reports, "-m",
 	s = status_ok(c);
 	cr_expect_geq(s.instability_resets, 1, "instability counted");
 	cr_expect_lt(s.time, 0.1 - 1e-9, "time restarted at the reset");
-	cr_expect(hx_server_log_has(srv, "simulation unstable"),
-	    "and logged");
+	cr_expect(hx_server_log_has(srv, "simulation unstable"), "and logged");
 	hxd_close(c);
 }
 
-HX_TRANSPORT_TEST(admin, pause_run_speed_and_status, "-m", "fixture.xml",
-    "--paused", NULL)
+HX_TRANSPORT_TEST(
+    admin, pause_run_speed_and_status, "-m", "fixture.xml", "--paused", NULL)
 {
 	hxd_conn *c = connect_ok(addr), *other = connect_ok(addr);
 	hxd_status s0, s1;
@@ -344,8 +351,10 @@ HX_TRANSPORT_TEST(admin, pause_run_speed_and_status, "-m", "fixture.xml",
 	pause_ms(300);
 	s1 = status_ok(c);
 	cr_expect(s1.speed_max);
-	cr_expect_gt(s1.time - t0, 0.6, "max speed outruns the clock "
-	    "(%g simulated s in 0.3 s)", s1.time - t0);
+	cr_expect_gt(s1.time - t0, 0.6,
+	    "max speed outruns the clock "
+	    "(%g simulated s in 0.3 s)",
+	    s1.time - t0);
 
 	cr_expect_eq(hxd_set_speed(c, 0, 0), HXD_BADVALUE);
 	cr_expect_eq(hxd_set_speed(c, -1, 0), HXD_BADVALUE);
@@ -367,7 +376,7 @@ Test(admin, api_rate_from_the_command_line)
 {
 	struct hx_server s;
 	const char *args[] = { "-m", "fixture.xml", "--paused", "--api-rate",
-	    "10", NULL };
+		"10", NULL };
 	hxd_conn *c;
 
 	hx_server_start(&s, args);
@@ -395,8 +404,8 @@ lockstep_run(const char *addr, int *nq)
 	for (i = 0; i < 400; i++) {
 		u[0] = sin(i * 0.05);
 		u[1] = cos(i * 0.03) * 1.5;
-		cr_assert_eq(hxd_update(c, &ctl, &sen), HXD_OK, "%s",
-		    hxd_error(c));
+		cr_assert_eq(
+		    hxd_update(c, &ctl, &sen), HXD_OK, "%s", hxd_error(c));
 		free(sen);
 	}
 	cr_assert_eq(hxd_get_state(c, &st), HXD_OK);
@@ -457,8 +466,8 @@ Test(admin, bad_command_lines_are_refused)
 			args[k++] = "none";
 		args[k] = NULL;
 		status = hx_server_try_start(&s, args);
-		cr_expect_neq(status, -1, "haptixd started with %s %s",
-		    args[0], args[1]);
+		cr_expect_neq(
+		    status, -1, "haptixd started with %s %s", args[0], args[1]);
 		hx_server_stop(&s);
 	}
 }

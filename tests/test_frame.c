@@ -12,7 +12,7 @@ TestSuite(frame, .timeout = 10);
 Test(frame, header_round_trip)
 {
 	static const uint32_t lens[] = { 0, 1, 255, 256, 65535, 65536,
-	    0x01020304u, 0xffffffffu };
+		0x01020304u, 0xffffffffu };
 	uint8_t hdr[FRAME_HEADER_SIZE];
 	size_t i;
 
@@ -94,6 +94,6 @@ Test(frame, oversize_is_refused_from_the_header_alone)
 	cr_assert_eq(frame_parse(hdr, 4, 100, &n), FRAME_INCOMPLETE,
 	    "the maximum itself is allowed");
 	frame_put_header(hdr, 0xffffffffu);
-	cr_assert_eq(frame_parse(hdr, 4, FRAME_MAX_DEFAULT, &n),
-	    FRAME_OVERSIZE);
+	cr_assert_eq(
+	    frame_parse(hdr, 4, FRAME_MAX_DEFAULT, &n), FRAME_OVERSIZE);
 }

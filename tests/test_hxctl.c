@@ -149,7 +149,7 @@ run_va(struct run *r, const char *server, int json, va_list ap)
 	}
 	cr_assert_eq(waitpid(pid, &status, 0), pid);
 	r->status = WIFEXITED(status) ? WEXITSTATUS(status) :
-	    128 + WTERMSIG(status);
+					128 + WTERMSIG(status);
 	r->out = slurp(fo);
 	r->err = slurp(fe);
 	close(fo);
@@ -194,7 +194,8 @@ js_string(const char *p)
 		if (*p == 'u') {
 			for (i = 1; i <= 4; i++) {
 				if (strchr("0123456789abcdefABCDEF", p[i]) ==
-				    NULL || p[i] == '\0')
+					NULL ||
+				    p[i] == '\0')
 					return NULL;
 			}
 			p += 5;
@@ -293,8 +294,7 @@ expect_json_object(const char *s)
 	cr_assert_eq(s[0], '{', "not a JSON object: %s", s);
 	end = js_value(s);
 	cr_assert_not_null(end, "malformed JSON: %s", s);
-	cr_assert_str_eq(end, "\n", "more than one object on one line: %s",
-	    s);
+	cr_assert_str_eq(end, "\n", "more than one object on one line: %s", s);
 }
 
 /* Run hxctl --json; expect success and one well-formed JSON object. */
@@ -306,8 +306,8 @@ hxctl_json(struct run *r, const char *server, ...)
 	va_start(ap, server);
 	run_va(r, server, 1, ap);
 	va_end(ap);
-	cr_assert_eq(r->status, 0, "hxctl --json failed (%d): %s", r->status,
-	    r->err);
+	cr_assert_eq(
+	    r->status, 0, "hxctl --json failed (%d): %s", r->status, r->err);
 	cr_assert_str_empty(r->err, "stderr: %s", r->err);
 	expect_json_object(r->out);
 }
@@ -350,23 +350,27 @@ expect_ok(const struct run *r)
  * "hxctl: CMD: RESULT: ..." containing text (unless NULL).
  */
 static void
-expect_fail(const struct run *r, const char *cmd, const char *result,
-    const char *text)
+expect_fail(
+    const struct run *r, const char *cmd, const char *result, const char *text)
 {
 	char prefix[128];
 	size_t n = strlen(r->err);
 
 	snprintf(prefix, sizeof(prefix), "hxctl: %s: %s: ", cmd, result);
-	cr_assert_eq(r->status, 1, "exit status %d (want 1); stdout: %s; "
-	    "stderr: %s", r->status, r->out, r->err);
+	cr_assert_eq(r->status, 1,
+	    "exit status %d (want 1); stdout: %s; "
+	    "stderr: %s",
+	    r->status, r->out, r->err);
 	cr_assert_str_empty(r->out, "stdout on failure: %s", r->out);
 	cr_assert(strncmp(r->err, prefix, strlen(prefix)) == 0,
 	    "stderr \"%s\" does not start with \"%s\"", r->err, prefix);
 	cr_assert(n > 0 && strchr(r->err, '\n') == r->err + n - 1,
 	    "stderr is not one line: \"%s\"", r->err);
 	if (text != NULL)
-		cr_assert_not_null(strstr(r->err, text), "stderr \"%s\" does "
-		    "not mention \"%s\"", r->err, text);
+		cr_assert_not_null(strstr(r->err, text),
+		    "stderr \"%s\" does "
+		    "not mention \"%s\"",
+		    r->err, text);
 }
 
 /* Expect a usage error: exit status 2, a hint on stderr, no stdout. */
@@ -376,8 +380,10 @@ expect_usage(const struct run *r, const char *what)
 	cr_assert_eq(r->status, 2, "%s: exit status %d (want 2); stderr: %s",
 	    what, r->status, r->err);
 	cr_assert_str_empty(r->out, "%s: stdout: %s", what, r->out);
-	cr_assert_not_null(strstr(r->err, "hxctl --help"), "%s: no hint in "
-	    "stderr: %s", what, r->err);
+	cr_assert_not_null(strstr(r->err, "hxctl --help"),
+	    "%s: no hint in "
+	    "stderr: %s",
+	    what, r->err);
 }
 
 /* The number after "key": in a JSON text; fails the test if absent. */
@@ -412,8 +418,8 @@ json_nums(const char *json, const char *key, double *v, int max)
 	if (*p == ']')
 		return 0;
 	for (;;) {
-		cr_assert_lt(n, max, "\"%s\" has more than %d values", key,
-		    max);
+		cr_assert_lt(
+		    n, max, "\"%s\" has more than %d values", key, max);
 		v[n++] = strtod(p, &end);
 		cr_assert_neq(end, p, "bad number in \"%s\": %s", key, json);
 		p = end;
@@ -432,11 +438,13 @@ expect_nums(const char *json, const char *key, const double *want, int n)
 	int i, got;
 
 	got = json_nums(json, key, v, 256);
-	cr_assert_eq(got, n, "\"%s\" has %d values, want %d: %s", key, got, n,
-	    json);
+	cr_assert_eq(
+	    got, n, "\"%s\" has %d values, want %d: %s", key, got, n, json);
 	for (i = 0; i < n; i++)
-		cr_assert_float_eq(v[i], want[i], 1e-12, "%s[%d] is %.17g, "
-		    "want %.17g", key, i, v[i], want[i]);
+		cr_assert_float_eq(v[i], want[i], 1e-12,
+		    "%s[%d] is %.17g, "
+		    "want %.17g",
+		    key, i, v[i], want[i]);
 }
 
 /* The simulation time the server reports. */
@@ -472,8 +480,8 @@ status_eventually_has(const char *addr, const char *fragment)
 
 /*---------------------------------------------------------------- transports */
 
-HX_TRANSPORT_TEST(hxctl, status_readable_and_json, "-m", "fixture.xml",
-    "--paused", NULL)
+HX_TRANSPORT_TEST(
+    hxctl, status_readable_and_json, "-m", "fixture.xml", "--paused", NULL)
 {
 	struct run r = { 0 };
 
@@ -496,12 +504,21 @@ HX_TRANSPORT_TEST(hxctl, status_readable_and_json, "-m", "fixture.xml",
 	run_free(&r);
 }
 
-HX_TRANSPORT_TEST(hxctl, info_names_every_object, "-m", "fixture.xml",
-    "--paused", NULL)
+HX_TRANSPORT_TEST(
+    hxctl, info_names_every_object, "-m", "fixture.xml", "--paused", NULL)
 {
 	static const char *const names[] = {
-		"link1", "marker", "hinge1", "terrain", "site1", "sum",
-		"servo2", "tip_pos", "couple", "dropped", "green",
+		"link1",
+		"marker",
+		"hinge1",
+		"terrain",
+		"site1",
+		"sum",
+		"servo2",
+		"tip_pos",
+		"couple",
+		"dropped",
+		"green",
 	};
 	struct run r = { 0 };
 	size_t i;
@@ -509,24 +526,31 @@ HX_TRANSPORT_TEST(hxctl, info_names_every_object, "-m", "fixture.xml",
 	hxctl(&r, addr, "info", NULL);
 	expect_ok(&r);
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		cr_assert_not_null(strstr(r.out, names[i]), "no %s in:\n%s",
-		    names[i], r.out);
+		cr_assert_not_null(
+		    strstr(r.out, names[i]), "no %s in:\n%s", names[i], r.out);
 	cr_assert_not_null(strstr(r.out, "nq 9, nv 8"), "%s", r.out);
 
 	hxctl_json(&r, addr, "info", NULL);
 	cr_assert_eq(json_num(r.out, "nbody"), 5);
-	cr_assert_not_null(strstr(r.out, "{\"name\":\"box\",\"type\":\"free\","
-	    "\"body\":3,\"qposadr\":2,\"dofadr\":2,"), "%s", r.out);
-	cr_assert_not_null(strstr(r.out, "{\"name\":\"tip_pos\",\"type\":"
-	    "\"framepos\",\"datatype\":\"real\",\"objtype\":\"site\","
-	    "\"objid\":1,\"dim\":3,\"adr\":4,"), "%s", r.out);
-	cr_assert_not_null(strstr(r.out, "\"keyframes\":[{\"name\":\"raised\"},"
-	    "{\"name\":\"dropped\"}]"), "%s", r.out);
+	cr_assert_not_null(strstr(r.out,
+			       "{\"name\":\"box\",\"type\":\"free\","
+			       "\"body\":3,\"qposadr\":2,\"dofadr\":2,"),
+	    "%s", r.out);
+	cr_assert_not_null(
+	    strstr(r.out,
+		"{\"name\":\"tip_pos\",\"type\":"
+		"\"framepos\",\"datatype\":\"real\",\"objtype\":\"site\","
+		"\"objid\":1,\"dim\":3,\"adr\":4,"),
+	    "%s", r.out);
+	cr_assert_not_null(strstr(r.out,
+			       "\"keyframes\":[{\"name\":\"raised\"},"
+			       "{\"name\":\"dropped\"}]"),
+	    "%s", r.out);
 	run_free(&r);
 }
 
-HX_TRANSPORT_TEST(hxctl, state_readable_and_json, "-m", "fixture.xml",
-    "--paused", NULL)
+HX_TRANSPORT_TEST(
+    hxctl, state_readable_and_json, "-m", "fixture.xml", "--paused", NULL)
 {
 	struct run r = { 0 };
 
@@ -546,8 +570,8 @@ HX_TRANSPORT_TEST(hxctl, state_readable_and_json, "-m", "fixture.xml",
 	run_free(&r);
 }
 
-HX_TRANSPORT_TEST(hxctl, step_advances_time_while_paused, "-m",
-    "fixture.xml", "--paused", NULL)
+HX_TRANSPORT_TEST(hxctl, step_advances_time_while_paused, "-m", "fixture.xml",
+    "--paused", NULL)
 {
 	struct run r = { 0 };
 	double t0, t1;
@@ -557,8 +581,10 @@ HX_TRANSPORT_TEST(hxctl, step_advances_time_while_paused, "-m",
 	expect_ok(&r);
 	cr_assert_str_eq(r.out, "5 steps, time 0.01\n");
 	t1 = status_time(addr);
-	cr_assert_float_eq(t1 - t0, 5 * FIXTURE_DT, 1e-12, "time went from "
-	    "%.17g to %.17g", t0, t1);
+	cr_assert_float_eq(t1 - t0, 5 * FIXTURE_DT, 1e-12,
+	    "time went from "
+	    "%.17g to %.17g",
+	    t0, t1);
 
 	hxctl_json(&r, addr, "step", NULL);
 	cr_assert_eq(json_num(r.out, "steps"), 1, "%s", r.out);
@@ -569,8 +595,8 @@ HX_TRANSPORT_TEST(hxctl, step_advances_time_while_paused, "-m",
 	run_free(&r);
 }
 
-HX_TRANSPORT_TEST(hxctl, set_ctrl_then_ctrl_round_trips, "-m",
-    "fixture.xml", "--paused", NULL)
+HX_TRANSPORT_TEST(hxctl, set_ctrl_then_ctrl_round_trips, "-m", "fixture.xml",
+    "--paused", NULL)
 {
 	static const double both[2] = { 0.25, -0.5 }, named[2] = { 0.25, 1.5 };
 	struct run r = { 0 };
@@ -589,10 +615,10 @@ HX_TRANSPORT_TEST(hxctl, set_ctrl_then_ctrl_round_trips, "-m",
 
 	hxctl(&r, addr, "ctrl", NULL);
 	expect_ok(&r);
-	cr_assert_not_null(strstr(r.out, "servo1         0.25  [-1, 1]"),
-	    "%s", r.out);
-	cr_assert_not_null(strstr(r.out, "servo2          1.5  [-2, 2]"),
-	    "%s", r.out);
+	cr_assert_not_null(
+	    strstr(r.out, "servo1         0.25  [-1, 1]"), "%s", r.out);
+	cr_assert_not_null(
+	    strstr(r.out, "servo2          1.5  [-2, 2]"), "%s", r.out);
 
 	hxctl_json(&r, addr, "set-ctrl", "0", "0", NULL);
 	cr_assert_str_eq(r.out, "{\"ok\":true}\n");
@@ -602,8 +628,10 @@ HX_TRANSPORT_TEST(hxctl, set_ctrl_then_ctrl_round_trips, "-m",
 	expect_ok(&r);
 	hxctl_json(&r, addr, "ctrl", NULL);
 	cr_assert_eq(json_nums(r.out, "ctrl", v, 2), 2);
-	cr_assert(v[0] == 0.1 && v[1] == -0.12345678901234567, "not exact: "
-	    "%s", r.out);
+	cr_assert(v[0] == 0.1 && v[1] == -0.12345678901234567,
+	    "not exact: "
+	    "%s",
+	    r.out);
 	run_free(&r);
 }
 
@@ -624,8 +652,7 @@ HX_TRANSPORT_TEST(hxctl, reset_to_keyframes_by_name_and_index, "-m",
 	expect_ok(&r);
 	hxctl_json(&r, addr, "state", NULL);
 	json_nums(r.out, "qpos", q, 16);
-	cr_assert_float_eq(q[4], 1.0, 1e-15, "keyframe 1 (dropped): %s",
-	    r.out);
+	cr_assert_float_eq(q[4], 1.0, 1e-15, "keyframe 1 (dropped): %s", r.out);
 	cr_assert_float_eq(json_num(r.out, "time"), 1.0, 1e-15, "%s", r.out);
 
 	hxctl(&r, addr, "reset", NULL);
@@ -636,8 +663,7 @@ HX_TRANSPORT_TEST(hxctl, reset_to_keyframes_by_name_and_index, "-m",
 	run_free(&r);
 }
 
-HX_TRANSPORT_TEST(hxctl, names_and_ids, "-m", "fixture.xml", "--paused",
-    NULL)
+HX_TRANSPORT_TEST(hxctl, names_and_ids, "-m", "fixture.xml", "--paused", NULL)
 {
 	struct run r = { 0 };
 
@@ -650,16 +676,18 @@ HX_TRANSPORT_TEST(hxctl, names_and_ids, "-m", "fixture.xml", "--paused",
 	expect_ok(&r);
 	cr_assert_str_eq(r.out, "box\n");
 	hxctl_json(&r, addr, "name2id", "geom", "terrain", NULL);
-	cr_assert_str_eq(r.out, "{\"type\":\"geom\",\"name\":\"terrain\","
+	cr_assert_str_eq(r.out,
+	    "{\"type\":\"geom\",\"name\":\"terrain\","
 	    "\"id\":1}\n");
 	hxctl_json(&r, addr, "id2name", "keyframe", "1", NULL);
-	cr_assert_str_eq(r.out, "{\"type\":\"key\",\"id\":1,\"name\":"
+	cr_assert_str_eq(r.out,
+	    "{\"type\":\"key\",\"id\":1,\"name\":"
 	    "\"dropped\"}\n");
 	run_free(&r);
 }
 
-HX_TRANSPORT_TEST(hxctl, errors_exit_1_with_the_reason, "-m",
-    "fixture.xml", "--paused", NULL)
+HX_TRANSPORT_TEST(
+    hxctl, errors_exit_1_with_the_reason, "-m", "fixture.xml", "--paused", NULL)
 {
 	struct run r = { 0 };
 
@@ -668,7 +696,8 @@ HX_TRANSPORT_TEST(hxctl, errors_exit_1_with_the_reason, "-m",
 	hxctl(&r, addr, "body", "nosuch", NULL);
 	expect_fail(&r, "body", "mjCOM_BADINDEX", "\"nosuch\"");
 	hxctl(&r, addr, "--json", "name2id", "body", "nosuch", NULL);
-	expect_fail(&r, "name2id", "mjCOM_BADINDEX", "no body named "
+	expect_fail(&r, "name2id", "mjCOM_BADINDEX",
+	    "no body named "
 	    "\"nosuch\"");
 	hxctl(&r, addr, "set-ctrl", "1", "2", "3", NULL);
 	expect_fail(&r, "set-ctrl", "mjCOM_BADSIZE", "nu = 2");
@@ -692,10 +721,9 @@ Test(hxctl, no_server_exits_1)
 	struct run r = { 0 };
 
 	hxctl(&r, "unix:/nonexistent/hxctl-test.sock", "status", NULL);
-	expect_fail(&r, "status", "mjCOM_NOCONNECTION",
-	    "/nonexistent/hxctl-test.sock");
-	hxctl(&r, "unix:/nonexistent/hxctl-test.sock", "--json", "state",
-	    NULL);
+	expect_fail(
+	    &r, "status", "mjCOM_NOCONNECTION", "/nonexistent/hxctl-test.sock");
+	hxctl(&r, "unix:/nonexistent/hxctl-test.sock", "--json", "state", NULL);
 	expect_fail(&r, "state", "mjCOM_NOCONNECTION", NULL);
 	hxctl(&r, "127.0.0.1:1", "status", NULL);
 	expect_fail(&r, "status", "mjCOM_NOCONNECTION", "127.0.0.1");
@@ -763,13 +791,12 @@ Test(hxctl, usage_errors_exit_2_before_connecting)
 		what[0] = '\0';
 		for (k = 0; cases[i][k] != NULL; k++) {
 			argv[k] = cases[i][k];
-			n += (size_t)snprintf(what + n, sizeof(what) - n, "%s ",
-			    cases[i][k]);
+			n += (size_t)snprintf(
+			    what + n, sizeof(what) - n, "%s ", cases[i][k]);
 		}
 		argv[k] = NULL;
-		hxctl(&r, "unix:/nonexistent/hxctl-test.sock", argv[0],
-		    argv[1], argv[2], argv[3], argv[4], argv[5], argv[6],
-		    argv[7], NULL);
+		hxctl(&r, "unix:/nonexistent/hxctl-test.sock", argv[0], argv[1],
+		    argv[2], argv[3], argv[4], argv[5], argv[6], argv[7], NULL);
 		expect_usage(&r, what);
 	}
 	run_free(&r);
@@ -778,12 +805,42 @@ Test(hxctl, usage_errors_exit_2_before_connecting)
 Test(hxctl, help_tells_of_every_command)
 {
 	static const char *const commands[] = {
-		"info", "status", "state", "ctrl", "applied", "body", "mocap",
-		"dynamics", "sensor", "bodies", "geoms", "sites", "tendons",
-		"actuators", "forces", "contacts", "rgba", "name2id", "id2name",
-		"set-state", "set-ctrl", "set-applied", "set-body", "set-mocap",
-		"geomsize", "equality", "message", "step", "update", "reset",
-		"pause", "run", "speed", "load", "reload", "help",
+		"info",
+		"status",
+		"state",
+		"ctrl",
+		"applied",
+		"body",
+		"mocap",
+		"dynamics",
+		"sensor",
+		"bodies",
+		"geoms",
+		"sites",
+		"tendons",
+		"actuators",
+		"forces",
+		"contacts",
+		"rgba",
+		"name2id",
+		"id2name",
+		"set-state",
+		"set-ctrl",
+		"set-applied",
+		"set-body",
+		"set-mocap",
+		"geomsize",
+		"equality",
+		"message",
+		"step",
+		"update",
+		"reset",
+		"pause",
+		"run",
+		"speed",
+		"load",
+		"reload",
+		"help",
 	};
 	struct run r = { 0 };
 	char pat[64];
@@ -793,8 +850,10 @@ Test(hxctl, help_tells_of_every_command)
 	expect_ok(&r);
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
 		snprintf(pat, sizeof(pat), "\n  %s ", commands[i]);
-		cr_assert_not_null(strstr(r.out, pat), "--help does not list "
-		    "%s", commands[i]);
+		cr_assert_not_null(strstr(r.out, pat),
+		    "--help does not list "
+		    "%s",
+		    commands[i]);
 	}
 	cr_assert_not_null(strstr(r.out, "HAPTIX_SERVER"));
 	cr_assert_not_null(strstr(r.out, "[V6ADDR]:PORT"));
@@ -803,8 +862,8 @@ Test(hxctl, help_tells_of_every_command)
 	cr_assert(strncmp(r.out, "usage: hxctl ", 13) == 0, "%s", r.out);
 	hxctl(&r, NULL, "help", "step", NULL);
 	expect_ok(&r);
-	cr_assert(strncmp(r.out, "usage: hxctl [options] step [N]\n", 32) ==
-	    0, "%s", r.out);
+	cr_assert(strncmp(r.out, "usage: hxctl [options] step [N]\n", 32) == 0,
+	    "%s", r.out);
 	hxctl(&r, NULL, "--version", NULL);
 	expect_ok(&r);
 	cr_assert_str_eq(r.out, "hxctl " PACKAGE_VERSION "\n");
@@ -895,10 +954,14 @@ Test(hxctl, tables_are_labelled_with_names)
 		else
 			hxctl(&r, a, cases[i][0], NULL);
 		expect_ok(&r);
-		cr_assert_not_null(strstr(r.out, cases[i][1]), "%s: no %s in:\n"
-		    "%s", cases[i][0], cases[i][1], r.out);
-		cr_assert_not_null(strstr(r.out, cases[i][2]), "%s: no %s in:\n"
-		    "%s", cases[i][0], cases[i][2], r.out);
+		cr_assert_not_null(strstr(r.out, cases[i][1]),
+		    "%s: no %s in:\n"
+		    "%s",
+		    cases[i][0], cases[i][1], r.out);
+		cr_assert_not_null(strstr(r.out, cases[i][2]),
+		    "%s: no %s in:\n"
+		    "%s",
+		    cases[i][0], cases[i][2], r.out);
 	}
 	run_free(&r);
 }
@@ -950,8 +1013,8 @@ Test(hxctl, set_body_mocap_and_applied)
 	int i;
 
 	a = start(fixture_args);
-	hxctl(&r, a, "set-body", "box", "--pos", "1,2,3", "--linvel=0,0,1",
-	    NULL);
+	hxctl(
+	    &r, a, "set-body", "box", "--pos", "1,2,3", "--linvel=0,0,1", NULL);
 	expect_ok(&r);
 	hxctl_json(&r, a, "body", "box", NULL);
 	expect_nums(r.out, "pos", (const double[]){ 1, 2, 3 }, 3);
@@ -966,8 +1029,8 @@ Test(hxctl, set_body_mocap_and_applied)
 	expect_nums(r.out, "torque", (const double[]){ 0, 0, -1 }, 3);
 	hxctl(&r, a, "set-body", "link1", "--pos", "5,5,5", NULL);
 	cr_assert_eq(r.status, 0, "%s", r.err);
-	cr_assert_not_null(strstr(r.err, "not floating"), "no warning: %s",
-	    r.err);
+	cr_assert_not_null(
+	    strstr(r.err, "not floating"), "no warning: %s", r.err);
 
 	hxctl(&r, a, "set-mocap", "marker", "--pos", "0,2,1", NULL);
 	expect_ok(&r);
@@ -1097,9 +1160,10 @@ Test(hxctl, pause_run_and_speed)
 
 Test(hxctl, load_reload_and_inline_models)
 {
-	static const char tiny[] = "<mujoco model=\"tiny\"><worldbody><body "
-	    "name=\"ball\"><freejoint/><geom size=\"0.1\"/></body>"
-	    "</worldbody></mujoco>\n";
+	static const char
+	    tiny[] = "<mujoco model=\"tiny\"><worldbody><body "
+		     "name=\"ball\"><freejoint/><geom size=\"0.1\"/></body>"
+		     "</worldbody></mujoco>\n";
 	char path[] = "/tmp/hxctl-tiny.XXXXXX.xml";
 	struct run r = { 0 };
 	const char *a;
@@ -1121,13 +1185,13 @@ Test(hxctl, load_reload_and_inline_models)
 
 	fd = mkstemps(path, 4);
 	cr_assert_neq(fd, -1, "mkstemps: %s", strerror(errno));
-	cr_assert_eq(write(fd, tiny, sizeof(tiny) - 1),
-	    (ssize_t)sizeof(tiny) - 1);
+	cr_assert_eq(
+	    write(fd, tiny, sizeof(tiny) - 1), (ssize_t)sizeof(tiny) - 1);
 	close(fd);
 	hxctl_json(&r, a, "load", "--inline", path, NULL);
 	unlink(path);
-	cr_assert_not_null(strstr(r.out, "\"name\":\"tiny\",\"path\":\"\""),
-	    "%s", r.out);
+	cr_assert_not_null(
+	    strstr(r.out, "\"name\":\"tiny\",\"path\":\"\""), "%s", r.out);
 	cr_assert_eq(json_num(r.out, "nq"), 7);
 	hxctl(&r, a, "reload", NULL);
 	expect_fail(&r, "reload", "mjCOM_BADVALUE", NULL);
@@ -1172,10 +1236,12 @@ Test(hxctl, message_lasts_while_hxctl_holds_it)
 	int status;
 
 	a = start(fixture_args);
-	holder = hxctl_spawn(a, "message", "--hold", "0", "say",
-	    "\"hi\"\\\n\t\x01", NULL);
-	cr_assert(status_eventually_has(a, "\"message\":\"say \\\"hi\\\"\\\\"
-	    "\\n\\t\\u0001\""), "the message never showed");
+	holder = hxctl_spawn(
+	    a, "message", "--hold", "0", "say", "\"hi\"\\\n\t\x01", NULL);
+	cr_assert(status_eventually_has(a,
+		      "\"message\":\"say \\\"hi\\\"\\\\"
+		      "\\n\\t\\u0001\""),
+	    "the message never showed");
 	hxctl(&r, a, "status", NULL);
 	expect_ok(&r);
 	cr_assert_not_null(strstr(r.out, "say \"hi\"\\"), "%s", r.out);
@@ -1249,8 +1315,7 @@ silent_server(const char *path)
 	req = haptix__v1__request__unpack(NULL, len, buf);
 	if (req == NULL)
 		_exit(5);
-	w.protocol_version =
-	    HAPTIX__V1__PROTOCOL_VERSION__PROTOCOL_VERSION_CURRENT;
+	w.protocol_version = HAPTIX__V1__PROTOCOL_VERSION__PROTOCOL_VERSION_CURRENT;
 	w.server_version = (char *)"silent";
 	resp.id = req->id;
 	resp.payload_case = HAPTIX__V1__RESPONSE__PAYLOAD_WELCOME;
@@ -1323,8 +1388,11 @@ Test(hxctl, info_reports_joint_ranges_as_written)
 
 	a = start(fixture_args);
 	hxctl_json(&r, a, "info", NULL);
-	cr_assert_not_null(strstr(r.out, "{\"name\":\"hinge1\",\"type\":"
-	    "\"hinge\",\"body\":1,\"qposadr\":0,\"dofadr\":0,\"limited\":true,"
-	    "\"range\":[-1.5,1.5]}"), "%s", r.out);
+	cr_assert_not_null(
+	    strstr(r.out,
+		"{\"name\":\"hinge1\",\"type\":"
+		"\"hinge\",\"body\":1,\"qposadr\":0,\"dofadr\":0,\"limited\":true,"
+		"\"range\":[-1.5,1.5]}"),
+	    "%s", r.out);
 	run_free(&r);
 }

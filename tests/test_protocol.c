@@ -59,8 +59,10 @@ expect_answer(int fd, uint64_t id, int result, const char *text)
 	cr_expect_eq(r->result, result, "result %d (%s), expected %d",
 	    r->result, r->error, result);
 	if (text != NULL)
-		cr_expect_not_null(strstr(r->error, text), "error \"%s\" lacks "
-		    "\"%s\"", r->error, text);
+		cr_expect_not_null(strstr(r->error, text),
+		    "error \"%s\" lacks "
+		    "\"%s\"",
+		    r->error, text);
 	haptix__v1__response__free_unpacked(r, NULL);
 }
 
@@ -78,8 +80,8 @@ expect_bystander_served(const char *addr)
 	hxd_close(c);
 }
 
-HX_TRANSPORT_TEST(protocol, split_frames_are_reassembled, "-m",
-    "fixture.xml", "--paused", NULL)
+HX_TRANSPORT_TEST(protocol, split_frames_are_reassembled, "-m", "fixture.xml",
+    "--paused", NULL)
 {
 	Haptix__V1__Request req = HAPTIX__V1__REQUEST__INIT;
 	Haptix__V1__Empty empty = HAPTIX__V1__EMPTY__INIT;
@@ -117,12 +119,11 @@ HX_TRANSPORT_TEST(protocol, coalesced_frames_answer_in_order, "-m",
 	Haptix__V1__Hello hello = HAPTIX__V1__HELLO__INIT;
 	Haptix__V1__Empty empty = HAPTIX__V1__EMPTY__INIT;
 	Haptix__V1__Response *r;
-	static const Haptix__V1__Request__CallCase calls[] = {
-	    CALL(GET_STATE), CALL(GET_CONTROL), CALL(GET_SENSOR),
-	    CALL(STATUS) };
-	static const Haptix__V1__Response__PayloadCase want[] = {
-	    PAYLOAD(STATE), PAYLOAD(CONTROL), PAYLOAD(SENSOR),
-	    PAYLOAD(STATUS) };
+	static const Haptix__V1__Request__CallCase calls[] = { CALL(GET_STATE),
+		CALL(GET_CONTROL), CALL(GET_SENSOR), CALL(STATUS) };
+	static const Haptix__V1__Response__PayloadCase want[] = { PAYLOAD(
+								      STATE),
+		PAYLOAD(CONTROL), PAYLOAD(SENSOR), PAYLOAD(STATUS) };
 	uint8_t buf[1024];
 	size_t off = 0, len, i;
 	int fd = raw_connect(addr);
@@ -197,7 +198,7 @@ HX_TRANSPORT_TEST(protocol, garbage_frame_gets_an_error_and_service_goes_on,
 {
 	/* A truncated varint and a wrong wire type: not a Request. */
 	static const uint8_t garbage[] = { 0x08, 0xff, 0xff, 0xff, 0x0f, 0x12,
-	    0x80 };
+		0x80 };
 	Haptix__V1__Response *r;
 	int fd = connect_ready(addr);
 
@@ -243,8 +244,8 @@ HX_TRANSPORT_TEST(protocol, request_before_hello_closes, "-m", "fixture.xml",
 	close(fd);
 }
 
-HX_TRANSPORT_TEST(protocol, wrong_version_closes, "-m", "fixture.xml",
-    "--paused", NULL)
+HX_TRANSPORT_TEST(
+    protocol, wrong_version_closes, "-m", "fixture.xml", "--paused", NULL)
 {
 	Haptix__V1__Request req = HAPTIX__V1__REQUEST__INIT;
 	Haptix__V1__Hello hello = HAPTIX__V1__HELLO__INIT;
@@ -260,8 +261,8 @@ HX_TRANSPORT_TEST(protocol, wrong_version_closes, "-m", "fixture.xml",
 	close(fd);
 }
 
-HX_TRANSPORT_TEST(protocol, second_hello_is_refused, "-m", "fixture.xml",
-    "--paused", NULL)
+HX_TRANSPORT_TEST(
+    protocol, second_hello_is_refused, "-m", "fixture.xml", "--paused", NULL)
 {
 	Haptix__V1__Request req = HAPTIX__V1__REQUEST__INIT;
 	Haptix__V1__Hello hello = HAPTIX__V1__HELLO__INIT;
@@ -281,8 +282,8 @@ HX_TRANSPORT_TEST(protocol, second_hello_is_refused, "-m", "fixture.xml",
 	close(fd);
 }
 
-HX_TRANSPORT_TEST(protocol, unknown_call_is_badcommand, "-m", "fixture.xml",
-    "--paused", NULL)
+HX_TRANSPORT_TEST(
+    protocol, unknown_call_is_badcommand, "-m", "fixture.xml", "--paused", NULL)
 {
 	/* id = 5, then field 99 (a call from the future) with no bytes. */
 	static const uint8_t future[] = { 0x08, 0x05, 0x9a, 0x06, 0x00 };
@@ -298,8 +299,8 @@ HX_TRANSPORT_TEST(protocol, unknown_call_is_badcommand, "-m", "fixture.xml",
 	close(fd);
 }
 
-HX_TRANSPORT_TEST(protocol, client_vanishing_mid_frame, "-m", "fixture.xml",
-    "--paused", NULL)
+HX_TRANSPORT_TEST(
+    protocol, client_vanishing_mid_frame, "-m", "fixture.xml", "--paused", NULL)
 {
 	uint8_t buf[FRAME_HEADER_SIZE + 10];
 	int fd = connect_ready(addr), i;
@@ -323,8 +324,8 @@ Test(protocol, token_is_required_on_tcp)
 {
 	struct hx_server s;
 	char tokfile[400], env[sizeof(tokfile) + 8];
-	const char *args[] = { "-m", "fixture.xml", "--paused",
-	    "--token-file", tokfile, NULL };
+	const char *args[] = { "-m", "fixture.xml", "--paused", "--token-file",
+		tokfile, NULL };
 	Haptix__V1__Request req = HAPTIX__V1__REQUEST__INIT;
 	Haptix__V1__Hello hello = HAPTIX__V1__HELLO__INIT;
 	hxd_conn *c;
@@ -382,7 +383,7 @@ Test(protocol, non_loopback_needs_a_token)
 {
 	struct hx_server s;
 	const char *args[] = { "-m", "fixture.xml", "--tcp", "0.0.0.0:0",
-	    NULL };
+		NULL };
 	int status;
 
 	status = hx_server_try_start(&s, args);
@@ -426,8 +427,8 @@ Test(protocol, live_socket_is_not_stolen)
 Test(protocol, client_limit)
 {
 	struct hx_server s;
-	const char *args[] = { "-m", "fixture.xml", "--paused",
-	    "--max-clients", "2", NULL };
+	const char *args[] = { "-m", "fixture.xml", "--paused", "--max-clients",
+		"2", NULL };
 	hxd_conn *c1, *c2, *c3;
 
 	hx_server_start(&s, args);
@@ -437,8 +438,8 @@ Test(protocol, client_limit)
 	cr_expect_eq(hxd_result(c2), HXD_OK);
 	c3 = hxd_connect(s.unix_addr, "three");
 	cr_expect_neq(hxd_result(c3), HXD_OK, "a third client is refused");
-	cr_expect_not_null(strstr(hxd_error(c3), "too many clients"), "%s",
-	    hxd_error(c3));
+	cr_expect_not_null(
+	    strstr(hxd_error(c3), "too many clients"), "%s", hxd_error(c3));
 	hxd_close(c3);
 	hxd_close(c1);
 	/* A place is free again once a client leaves. */
@@ -453,8 +454,8 @@ Test(protocol, client_limit)
 Test(protocol, client_that_never_reads_is_dropped)
 {
 	struct hx_server s;
-	const char *args[] = { "-m", "fixture.xml", "--paused",
-	    "--max-queued", "65536", NULL };
+	const char *args[] = { "-m", "fixture.xml", "--paused", "--max-queued",
+		"65536", NULL };
 	Haptix__V1__Request req = HAPTIX__V1__REQUEST__INIT;
 	Haptix__V1__Empty empty = HAPTIX__V1__EMPTY__INIT;
 	uint8_t buf[64];

@@ -5,6 +5,10 @@
  * argument synopsis, its help line and its handler.  A handler checks
  * its arguments before it connects, connects on first need, prints a
  * table (or one JSON object with --json) and returns the exit status.
+ * Commands that make one call and print nothing share cmd_call(), with
+ * the call in their row; commands that only fetch and show an answer
+ * share cmd_show(), with a struct ctl_view in their row that lists the
+ * answer's members.
  */
 #include "config.h"
 
@@ -36,11 +40,21 @@
 /* The longest object name NAME=V accepts. */
 #define CTL_NAME_MAX 1024
 
+/* Room for a label: "#ID", or a dof's "JOINT[K]" (a longer one is cut). */
+#define CTL_LABEL_MAX 64
+
+/* Rows of a table labelled by dof (a joint's name and index), not object. */
+#define CTL_DOF (-1)
+
 /* Readable number columns. */
 #define NUM " %12.6g"
 #define HDR " %12s"
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+/* The member of type T at offset off of the struct at base. */
+#define MEMBER(T, base, off) \
+	(*(T const *)(const void *)((const char *)(base) + (off)))
 
 /* One run of hxctl: the global options and the command being run. */
 struct ctl {
@@ -50,6 +64,8 @@ struct ctl {
 	const struct ctl_cmd *cmd;
 	int argc; /* the command's own arguments */
 	char **argv;
+	char **pos; /* the positional ones, once ctl_options() sorted them */
+	int npos;
 	hxd_conn *conn; /* connected on first need */
 	hxd_info *info; /* fetched on first need */
 };
@@ -62,6 +78,8 @@ struct ctl_cmd {
 	const char *group; /* heading in --help */
 	int min, max;      /* argument counts, options included; -1: any */
 	int (*fn)(struct ctl *);
+	int (*call)(hxd_conn *);     /* cmd_call: the call it makes */
+	const struct ctl_view *view; /* cmd_show: what it fetches and shows */
 };
 
 /* What a command option takes. */
@@ -73,12 +91,71 @@ enum ctl_opt_kind {
 
 /* A command option, and what the command line gave for it. */
 struct ctl_opt {
-	const char *name; /* "--pos" */
+	const char *name; /* "--pos"; NULL for a row no option fills */
 	enum ctl_opt_kind kind;
 	int want;          /* OPT_LIST: values required, 0 for any number */
 	const char *value; /* OPT_STRING, OPT_LIST: the text given */
 	int given;
 	int count; /* OPT_LIST: values in value */
+};
+
+/* What a member of a get answer is. */
+enum ctl_field_kind {
+	F_NUM,  /* a double: the time */
+	F_INT,  /* an int: a count */
+	F_NUMS, /* an array of doubles */
+	F_INTS, /* an array of ints */
+};
+
+/* How the table of a get answer shows an array. */
+enum ctl_field_show {
+	SHOW_NONE, /* not at all: only --json has it */
+	SHOW_QPOS, /* one joint per row, sized like qpos */
+	SHOW_DOF,  /* one joint per row, sized like qvel */
+	SHOW_ACT,  /* one actuator per row, the last ones; nothing if empty */
+	SHOW_COL,  /* a column of the table of the view's rows */
+};
+
+/* A member of a get answer: its name (also its JSON key), where it is. */
+struct ctl_field {
+	const char *key; /* NULL ends a list */
+	enum ctl_field_kind kind;
+	size_t off;   /* offsetof the member */
+	size_t count; /* arrays: offsetof the int counting their objects */
+	int per;      /* arrays: values per object */
+	enum ctl_field_show show;
+	int pad; /* SHOW_COL: spaces before each value beyond the usual */
+};
+
+/* A get command: its call, its answer's members, and how to show them. */
+struct ctl_view {
+	int (*get)(hxd_conn *, void **); /* the hxd_get_* call; caller frees */
+	const struct ctl_field *fields;  /* in --json order, "time" first */
+	int rows; /* what a row of the table is: HXD_OBJ_*, or CTL_DOF */
+	/* Print what the fields do not: the rest of the table; or NULL. */
+	void (*print)(const struct ctl_view *, const hxd_info *, const void *);
+};
+
+/* A kind of object that hxd_info names, and how info shows one. */
+struct info_kind {
+	const char *title; /* heading, and JSON key */
+	int type;          /* HXD_OBJ_* */
+	size_t count;      /* offsetof its count in hxd_model */
+	size_t names;      /* offsetof its names in hxd_info */
+	/* Write object i's members beyond its name; NULL: none. */
+	void (*json)(const hxd_info *, int);
+	/* Print row i's columns after a name w wide, or the headings if
+	 * i < 0; NULL: the name alone. */
+	void (*text)(const hxd_info *, int, int);
+};
+
+/* A quantity of hxd_onebody: how body shows it, how set-body sets it. */
+struct onebody_member {
+	const char *name;
+	const char *opt; /* set-body's option, or NULL if it cannot set it */
+	size_t off;      /* offsetof it in hxd_onebody */
+	int n;           /* values */
+	unsigned flag;   /* HXD_ONEBODY_*, for hxd_set_onebody() */
 };
 
 /* Where the JSON writer is: a comma goes between values at each depth. */
@@ -88,22 +165,11 @@ static struct {
 	int keyed;     /* a key was just written: its value needs no comma */
 } js;
 
+static int cmd_call(struct ctl *);
+static int cmd_show(struct ctl *);
 static int cmd_info(struct ctl *);
 static int cmd_status(struct ctl *);
-static int cmd_state(struct ctl *);
-static int cmd_ctrl(struct ctl *);
-static int cmd_applied(struct ctl *);
 static int cmd_body(struct ctl *);
-static int cmd_mocap(struct ctl *);
-static int cmd_dynamics(struct ctl *);
-static int cmd_sensor(struct ctl *);
-static int cmd_bodies(struct ctl *);
-static int cmd_geoms(struct ctl *);
-static int cmd_sites(struct ctl *);
-static int cmd_tendons(struct ctl *);
-static int cmd_actuators(struct ctl *);
-static int cmd_forces(struct ctl *);
-static int cmd_contacts(struct ctl *);
 static int cmd_rgba(struct ctl *);
 static int cmd_name2id(struct ctl *);
 static int cmd_id2name(struct ctl *);
@@ -118,8 +184,6 @@ static int cmd_message(struct ctl *);
 static int cmd_step(struct ctl *);
 static int cmd_update(struct ctl *);
 static int cmd_reset(struct ctl *);
-static int cmd_pause(struct ctl *);
-static int cmd_run(struct ctl *);
 static int cmd_speed(struct ctl *);
 static int cmd_load(struct ctl *);
 static int cmd_reload(struct ctl *);
@@ -132,8 +196,6 @@ static void js_quote(const char *);
 static void js_key(const char *);
 static void js_num(double);
 static void js_int(long long);
-static void js_str(const char *);
-static void js_bool(int);
 static void js_nums(const double *, int);
 static void js_ints(const int *, int);
 static void js_kn(const char *, double);
@@ -147,25 +209,36 @@ static void js_model(const hxd_model *);
 
 static int parse_double(const char *, double *);
 static int parse_long(const char *, long, long, long *);
-static int parse_list(const char *, double *, int, const char **, int *);
+static int parse_list(const char *, double *, int, const char **);
 static const char *split_assign(const char *, char *, size_t);
 
+static int ctl_global_error(const char *, ...)
+    __attribute__((format(printf, 1, 2)));
 static int ctl_usage_error(struct ctl *, const char *, ...)
     __attribute__((format(printf, 2, 3)));
 static int ctl_error(struct ctl *, int, const char *, ...)
     __attribute__((format(printf, 3, 4)));
 static int ctl_fail(struct ctl *);
+static int ctl_done(struct ctl *, int);
 static int ctl_connect(struct ctl *);
 static int ctl_get_info(struct ctl *);
 static int ctl_object(struct ctl *, int, const char *, int *);
+static int ctl_name2id(struct ctl *, int, const char *, int *);
+static int ctl_id_check(struct ctl *, int, int, int, const char *);
 static int ctl_objtype(struct ctl *, const char *, int *);
-static int ctl_options(struct ctl *, struct ctl_opt *, int, char **, int *);
+static int ctl_numbers(struct ctl *, char **, int, double *);
+static int ctl_which(struct ctl *, const char *);
+static int ctl_options(struct ctl *, struct ctl_opt *, int);
 static struct ctl_opt *ctl_opt_find(struct ctl_opt *, int, const char *);
+static int ctl_check_list(struct ctl *, const char *, const char *, int, int *);
 static int ctl_fill(
     struct ctl *, const struct ctl_opt *, const char *, double *, int);
-static int ctl_check_assigns(struct ctl *, char **, int, int, const char *);
-static int controls_check(struct ctl *, char **, int, int *);
-static int controls_build(struct ctl *, char **, int, int, hxd_control **);
+static int ctl_assign_options(
+    struct ctl *, struct ctl_opt *, int, int, const char *);
+static int controls_check(struct ctl *, int *);
+static int controls_build(struct ctl *, int, hxd_control **);
+static int state_joints(struct ctl *, hxd_state *);
+static int applied_bodies(struct ctl *, hxd_applied *);
 
 static const char *enum_name(const char *const *, size_t, int);
 static const char *joint_type_name(int);
@@ -173,19 +246,54 @@ static const char *trn_type_name(int);
 static int joint_width(int, int);
 static const char *const *info_names(const hxd_info *, int, int *);
 static const char *obj_label(const hxd_info *, int, int, char *, size_t);
+static const char *dof_label(const hxd_info *, int, char *, size_t);
+static const char *row_label(const hxd_info *, int, int, char *, size_t);
 static int label_width(const hxd_info *, int, int);
 static void put_nums(const double *, int);
 static void put_row(int, int, const char *, const double *, int);
 static void print_by_joint(
     const char *, const hxd_info *, const double *, int, int);
 static void print_by_actuator(
-    const char *, const hxd_info *, const double *, int, int);
-static const char *dof_label(const hxd_info *, int, char *, size_t);
+    const char *, const hxd_info *, const double *, int);
+
+static void status_json(const hxd_status *);
+static void status_print(const hxd_status *);
+static void model_print(const char *, const hxd_model *);
+static void model_show(struct ctl *, const char *, const hxd_model *);
 static void info_json(const hxd_info *);
 static void info_print(const hxd_info *);
-static void sensor_show(const hxd_info *, const hxd_sensor *, int);
-static int poses_show(struct ctl *, int (*)(hxd_conn *, hxd_poses **), int);
-static void model_print(const char *, const hxd_model *);
+static void info_body_json(const hxd_info *, int);
+static void info_body_text(const hxd_info *, int, int);
+static void info_joint_json(const hxd_info *, int);
+static void info_joint_text(const hxd_info *, int, int);
+static void info_geom_json(const hxd_info *, int);
+static void info_geom_text(const hxd_info *, int, int);
+static void info_actuator_json(const hxd_info *, int);
+static void info_actuator_text(const hxd_info *, int, int);
+static void info_sensor_json(const hxd_info *, int);
+static void info_sensor_text(const hxd_info *, int, int);
+static void info_eq_json(const hxd_info *, int);
+static void info_eq_text(const hxd_info *, int, int);
+
+static void view_show(struct ctl *, const struct ctl_view *, const void *);
+static void view_json(const struct ctl_view *, const void *);
+static void view_print(const struct ctl_view *, const hxd_info *, const void *);
+static void view_columns(
+    const struct ctl_view *, const hxd_info *, const void *);
+static void ctrl_print(const struct ctl_view *, const hxd_info *, const void *);
+static void applied_print(
+    const struct ctl_view *, const hxd_info *, const void *);
+static void mocap_print(
+    const struct ctl_view *, const hxd_info *, const void *);
+static void sensor_print(
+    const struct ctl_view *, const hxd_info *, const void *);
+static void poses_print(
+    const struct ctl_view *, const hxd_info *, const void *);
+static void contacts_print(
+    const struct ctl_view *, const hxd_info *, const void *);
+
+static int load_inline(
+    struct ctl *, const char *, int, const char *, hxd_model *);
 static int read_local(const char *, unsigned char **, size_t *);
 static int format_parse(const char *);
 static int format_from_suffix(const char *);
@@ -193,6 +301,221 @@ static int format_from_suffix(const char *);
 static const struct ctl_cmd *ctl_find(const char *);
 static void ctl_usage(FILE *);
 static void ctl_cmd_help(FILE *, const struct ctl_cmd *);
+
+/*
+ * Define get_NAME(): hxd_get_NAME() with its answer as a void *, the
+ * form ctl_view.get takes.  These stand in for prototypes.
+ */
+#define CTL_GETTER(name, type) \
+	static int get_##name(hxd_conn *c, void **out) \
+	{ \
+		type *p = NULL; \
+		int r = hxd_get_##name(c, &p); \
+		*out = p; \
+		return r; \
+	}
+
+CTL_GETTER(state, hxd_state)
+CTL_GETTER(control, hxd_control)
+CTL_GETTER(applied, hxd_applied)
+CTL_GETTER(mocap, hxd_mocap)
+CTL_GETTER(dynamics, hxd_dynamics)
+CTL_GETTER(sensor, hxd_sensor)
+CTL_GETTER(body, hxd_poses)
+CTL_GETTER(geom, hxd_poses)
+CTL_GETTER(site, hxd_poses)
+CTL_GETTER(tendon, hxd_tendon)
+CTL_GETTER(actuator, hxd_actuator)
+CTL_GETTER(force, hxd_force)
+CTL_GETTER(contact, hxd_contacts)
+
+/* HAPTIX's sensor type numbers (haptix.proto's SensorType), by name. */
+static const char *const sensor_types[] = { "touch", "accelerometer",
+	"velocimeter", "gyro", "force", "torque", "magnetometer", "rangefinder",
+	"jointpos", "jointvel", "tendonpos", "tendonvel", "actuatorpos",
+	"actuatorvel", "actuatorfrc", "ballquat", "ballangvel", "framepos",
+	"framequat", "framexaxis", "frameyaxis", "framezaxis", "framelinvel",
+	"frameangvel", "framelinacc", "frameangacc", "subtreecom",
+	"subtreelinvel", "subtreeangmom", "user", "jointlimitpos",
+	"jointlimitvel", "jointlimitfrc", "tendonlimitpos", "tendonlimitvel",
+	"tendonlimitfrc", "clock" };
+
+static const char *const sensor_datatypes[] = { "real", "positive", "axis",
+	"quaternion" };
+
+static const char *const joint_types[] = { "free", "ball", "slide", "hinge" };
+
+static const char *const geom_types[] = { "plane", "hfield", "sphere",
+	"capsule", "ellipsoid", "cylinder", "box", "mesh" };
+
+static const char *const trn_types[] = { "joint", "jointinparent",
+	"slidercrank", "tendon", "site", "body" };
+
+static const char *const eq_types[] = { "connect", "weld", "joint", "tendon",
+	"distance" };
+
+/* The sizes of a model, in the order hxctl shows them. */
+/* clang-format off */
+#define MODEL_SIZE(m) { #m, offsetof(hxd_model, m) }
+/* clang-format on */
+static const struct {
+	const char *name;
+	size_t off;
+} model_sizes[] = { MODEL_SIZE(nq), MODEL_SIZE(nv), MODEL_SIZE(na),
+	MODEL_SIZE(nu), MODEL_SIZE(nbody), MODEL_SIZE(njnt), MODEL_SIZE(ngeom),
+	MODEL_SIZE(nsite), MODEL_SIZE(ntendon), MODEL_SIZE(neq),
+	MODEL_SIZE(nkey), MODEL_SIZE(nmocap), MODEL_SIZE(nsensor),
+	MODEL_SIZE(nsensordata), MODEL_SIZE(nmat) };
+
+/* The size model_print() starts its second line of sizes with. */
+#define MODEL_SIZES_BREAK 8
+
+/* The kinds of object info shows, in its order. */
+/* clang-format off */
+#define INFO_KIND(title, type, n, names, json, text)                      \
+	{ title, type, offsetof(hxd_model, n), offsetof(hxd_info, names), \
+		json, text }
+/* clang-format on */
+static const struct info_kind info_kinds[] = {
+	INFO_KIND("bodies", HXD_OBJ_BODY, nbody, body_name, info_body_json,
+	    info_body_text),
+	INFO_KIND("joints", HXD_OBJ_JOINT, njnt, jnt_name, info_joint_json,
+	    info_joint_text),
+	INFO_KIND("geoms", HXD_OBJ_GEOM, ngeom, geom_name, info_geom_json,
+	    info_geom_text),
+	INFO_KIND("sites", HXD_OBJ_SITE, nsite, site_name, NULL, NULL),
+	INFO_KIND("tendons", HXD_OBJ_TENDON, ntendon, tendon_name, NULL, NULL),
+	INFO_KIND("actuators", HXD_OBJ_ACTUATOR, nu, actuator_name,
+	    info_actuator_json, info_actuator_text),
+	INFO_KIND("sensors", HXD_OBJ_SENSOR, nsensor, sensor_name,
+	    info_sensor_json, info_sensor_text),
+	INFO_KIND("equalities", HXD_OBJ_EQUALITY, neq, eq_name, info_eq_json,
+	    info_eq_text),
+	INFO_KIND("keyframes", HXD_OBJ_KEY, nkey, key_name, NULL, NULL),
+	INFO_KIND("materials", HXD_OBJ_MATERIAL, nmat, mat_name, NULL, NULL),
+};
+
+/* The quantities of one body, in the order body shows them. */
+/* clang-format off */
+#define ONEBODY(m, n, flag) { #m, "--" #m, offsetof(hxd_onebody, m), n, flag }
+#define ONEBODY_RO(m) { #m, NULL, offsetof(hxd_onebody, m), 3, 0 }
+/* clang-format on */
+static const struct onebody_member onebody_members[] = {
+	ONEBODY(pos, 3, HXD_ONEBODY_POS),
+	ONEBODY(quat, 4, HXD_ONEBODY_QUAT),
+	ONEBODY(linvel, 3, HXD_ONEBODY_LINVEL),
+	ONEBODY(angvel, 3, HXD_ONEBODY_ANGVEL),
+	ONEBODY_RO(linacc),
+	ONEBODY_RO(angacc),
+	ONEBODY_RO(contactforce),
+	ONEBODY(force, 3, HXD_ONEBODY_FORCE),
+	ONEBODY(torque, 3, HXD_ONEBODY_TORQUE),
+};
+
+/* What hxd_set_onebody() writes only for floating bodies. */
+#define ONEBODY_FLOATING \
+	(HXD_ONEBODY_POS | HXD_ONEBODY_QUAT | HXD_ONEBODY_LINVEL | \
+	    HXD_ONEBODY_ANGVEL)
+
+/* Members of get answers, for ctl_view.fields; a name is its JSON key. */
+/* clang-format off */
+#define F_TIME(T) { "time", F_NUM, offsetof(T, time), 0, 0, SHOW_NONE, 0 }
+#define F_COUNT(T, m) { #m, F_INT, offsetof(T, m), 0, 0, SHOW_NONE, 0 }
+#define F_ARRAY(T, m, n, per, show) \
+	{ #m, F_NUMS, offsetof(T, m), offsetof(T, n), per, show, 0 }
+#define F_IARRAY(T, m, n) \
+	{ #m, F_INTS, offsetof(T, m), offsetof(T, n), 1, SHOW_NONE, 0 }
+#define F_END { NULL, F_NUM, 0, 0, 0, SHOW_NONE, 0 }
+/* clang-format on */
+static const struct ctl_field state_fields[] = { F_TIME(hxd_state),
+	F_COUNT(hxd_state, nq), F_COUNT(hxd_state, nv), F_COUNT(hxd_state, na),
+	F_ARRAY(hxd_state, qpos, nq, 1, SHOW_QPOS),
+	F_ARRAY(hxd_state, qvel, nv, 1, SHOW_DOF),
+	F_ARRAY(hxd_state, act, na, 1, SHOW_ACT), F_END };
+
+static const struct ctl_field control_fields[] = { F_TIME(hxd_control),
+	F_COUNT(hxd_control, nu), F_ARRAY(hxd_control, ctrl, nu, 1, SHOW_NONE),
+	F_END };
+
+static const struct ctl_field applied_fields[] = { F_TIME(hxd_applied),
+	F_COUNT(hxd_applied, nv), F_COUNT(hxd_applied, nbody),
+	F_ARRAY(hxd_applied, qfrc_applied, nv, 1, SHOW_DOF),
+	F_ARRAY(hxd_applied, xfrc_applied, nbody, 6, SHOW_NONE), F_END };
+
+static const struct ctl_field mocap_fields[] = { F_TIME(hxd_mocap),
+	F_COUNT(hxd_mocap, nmocap),
+	F_ARRAY(hxd_mocap, pos, nmocap, 3, SHOW_NONE),
+	F_ARRAY(hxd_mocap, quat, nmocap, 4, SHOW_NONE), F_END };
+
+static const struct ctl_field dynamics_fields[] = { F_TIME(hxd_dynamics),
+	F_COUNT(hxd_dynamics, nv), F_COUNT(hxd_dynamics, na),
+	F_ARRAY(hxd_dynamics, qacc, nv, 1, SHOW_DOF),
+	F_ARRAY(hxd_dynamics, act_dot, na, 1, SHOW_ACT), F_END };
+
+static const struct ctl_field sensor_fields[] = { F_TIME(hxd_sensor),
+	F_COUNT(hxd_sensor, nsensordata),
+	F_ARRAY(hxd_sensor, sensordata, nsensordata, 1, SHOW_NONE), F_END };
+
+static const struct ctl_field poses_fields[] = { F_TIME(hxd_poses),
+	F_COUNT(hxd_poses, count), F_ARRAY(hxd_poses, pos, count, 3, SHOW_NONE),
+	F_ARRAY(hxd_poses, mat, count, 9, SHOW_NONE), F_END };
+
+static const struct ctl_field tendon_fields[] = { F_TIME(hxd_tendon),
+	F_COUNT(hxd_tendon, ntendon),
+	F_ARRAY(hxd_tendon, length, ntendon, 1, SHOW_COL),
+	F_ARRAY(hxd_tendon, velocity, ntendon, 1, SHOW_COL), F_END };
+
+static const struct ctl_field actuator_fields[] = { F_TIME(hxd_actuator),
+	F_COUNT(hxd_actuator, nu),
+	F_ARRAY(hxd_actuator, length, nu, 1, SHOW_COL),
+	F_ARRAY(hxd_actuator, velocity, nu, 1, SHOW_COL),
+	F_ARRAY(hxd_actuator, force, nu, 1, SHOW_COL), F_END };
+
+/* nonconstraint's values stand two spaces further right, as always. */
+static const struct ctl_field force_fields[] = { F_TIME(hxd_force),
+	F_COUNT(hxd_force, nv), F_ARRAY(hxd_force, applied, nv, 1, SHOW_COL),
+	F_ARRAY(hxd_force, passive, nv, 1, SHOW_COL),
+	F_ARRAY(hxd_force, bias, nv, 1, SHOW_COL),
+	F_ARRAY(hxd_force, actuator, nv, 1, SHOW_COL),
+	F_ARRAY(hxd_force, constraint, nv, 1, SHOW_COL),
+	{ "nonconstraint", F_NUMS, offsetof(hxd_force, nonconstraint),
+	    offsetof(hxd_force, nv), 1, SHOW_COL, 2 },
+	F_END };
+
+static const struct ctl_field contact_fields[] = { F_TIME(hxd_contacts),
+	F_COUNT(hxd_contacts, ncon),
+	F_ARRAY(hxd_contacts, dist, ncon, 1, SHOW_NONE),
+	F_ARRAY(hxd_contacts, pos, ncon, 3, SHOW_NONE),
+	F_ARRAY(hxd_contacts, frame, ncon, 9, SHOW_NONE),
+	F_ARRAY(hxd_contacts, force, ncon, 3, SHOW_NONE),
+	F_IARRAY(hxd_contacts, geom1, ncon),
+	F_IARRAY(hxd_contacts, geom2, ncon), F_END };
+
+static const struct ctl_view view_state = { get_state, state_fields, 0, NULL };
+static const struct ctl_view view_ctrl = { get_control, control_fields, 0,
+	ctrl_print };
+static const struct ctl_view view_applied = { get_applied, applied_fields, 0,
+	applied_print };
+static const struct ctl_view view_mocap = { get_mocap, mocap_fields, 0,
+	mocap_print };
+static const struct ctl_view view_dynamics = { get_dynamics, dynamics_fields, 0,
+	NULL };
+static const struct ctl_view view_sensor = { get_sensor, sensor_fields, 0,
+	sensor_print };
+static const struct ctl_view view_bodies = { get_body, poses_fields,
+	HXD_OBJ_BODY, poses_print };
+static const struct ctl_view view_geoms = { get_geom, poses_fields,
+	HXD_OBJ_GEOM, poses_print };
+static const struct ctl_view view_sites = { get_site, poses_fields,
+	HXD_OBJ_SITE, poses_print };
+static const struct ctl_view view_tendons = { get_tendon, tendon_fields,
+	HXD_OBJ_TENDON, NULL };
+static const struct ctl_view view_actuators = { get_actuator, actuator_fields,
+	HXD_OBJ_ACTUATOR, NULL };
+static const struct ctl_view view_forces = { get_force, force_fields, CTL_DOF,
+	NULL };
+static const struct ctl_view view_contacts = { get_contact, contact_fields, 0,
+	contacts_print };
 
 /* Headings of --help. */
 static const char G_READ[] = "Reading the simulation";
@@ -202,202 +525,127 @@ static const char G_MODEL[] = "Models";
 
 static const struct ctl_cmd ctl_cmds[] = {
 	{ "info", "", "the model: sizes and every named object", G_READ, 0, 0,
-	    cmd_info },
+	    .fn = cmd_info },
 	{ "status", "",
 	    "the server: model, paused or running, time,\n"
 	    "speed, load, energy, clients, message",
-	    G_READ, 0, 0, cmd_status },
+	    G_READ, 0, 0, .fn = cmd_status },
 	{ "state", "", "time, qpos, qvel and act, by joint", G_READ, 0, 0,
-	    cmd_state },
-	{ "ctrl", "", "the controls, by actuator", G_READ, 0, 0, cmd_ctrl },
+	    .fn = cmd_show, .view = &view_state },
+	{ "ctrl", "", "the controls, by actuator", G_READ, 0, 0, .fn = cmd_show,
+	    .view = &view_ctrl },
 	{ "applied", "",
 	    "the applied forces: qfrc_applied by joint,\n"
 	    "xfrc_applied (force, torque) by body",
-	    G_READ, 0, 0, cmd_applied },
+	    G_READ, 0, 0, .fn = cmd_show, .view = &view_applied },
 	{ "body", "ID|NAME",
 	    "one body: pose, velocities, accelerations,\n"
 	    "contact force, applied force and torque",
-	    G_READ, 1, 1, cmd_body },
+	    G_READ, 1, 1, .fn = cmd_body },
 	{ "mocap", "", "the mocap bodies' positions and quaternions", G_READ, 0,
-	    0, cmd_mocap },
+	    0, .fn = cmd_show, .view = &view_mocap },
 	{ "dynamics", "", "qacc by joint and act_dot by actuator", G_READ, 0, 0,
-	    cmd_dynamics },
+	    .fn = cmd_show, .view = &view_dynamics },
 	{ "sensor", "", "the sensor data, by sensor", G_READ, 0, 0,
-	    cmd_sensor },
+	    .fn = cmd_show, .view = &view_sensor },
 	{ "bodies", "", "every body's position and rotation matrix", G_READ, 0,
-	    0, cmd_bodies },
+	    0, .fn = cmd_show, .view = &view_bodies },
 	{ "geoms", "", "every geom's position and rotation matrix", G_READ, 0,
-	    0, cmd_geoms },
+	    0, .fn = cmd_show, .view = &view_geoms },
 	{ "sites", "", "every site's position and rotation matrix", G_READ, 0,
-	    0, cmd_sites },
+	    0, .fn = cmd_show, .view = &view_sites },
 	{ "tendons", "", "tendon lengths and velocities", G_READ, 0, 0,
-	    cmd_tendons },
+	    .fn = cmd_show, .view = &view_tendons },
 	{ "actuators", "", "actuator lengths, velocities and forces", G_READ, 0,
-	    0, cmd_actuators },
+	    0, .fn = cmd_show, .view = &view_actuators },
 	{ "forces", "",
 	    "generalized forces by dof: applied, passive,\n"
 	    "bias, actuator, constraint, and nonconstraint\n"
 	    "(applied + passive + actuator - bias)",
-	    G_READ, 0, 0, cmd_forces },
+	    G_READ, 0, 0, .fn = cmd_show, .view = &view_forces },
 	{ "contacts", "",
 	    "the contacts: geoms, distance, position, force\n"
 	    "in the contact frame, normal",
-	    G_READ, 0, 0, cmd_contacts },
+	    G_READ, 0, 0, .fn = cmd_show, .view = &view_contacts },
 	{ "rgba", "TYPE ID|NAME [R G B A]",
 	    "show the colour of a geom, site, tendon or\n"
 	    "material, or set it (clamped to [0, 1])",
-	    G_READ, 2, 6, cmd_rgba },
+	    G_READ, 2, 6, .fn = cmd_rgba },
 	{ "name2id", "TYPE NAME", "print an object's id; an unknown name fails",
-	    G_READ, 2, 2, cmd_name2id },
+	    G_READ, 2, 2, .fn = cmd_name2id },
 	{ "id2name", "TYPE ID", "print an object's name (empty if unnamed)",
-	    G_READ, 2, 2, cmd_id2name },
+	    G_READ, 2, 2, .fn = cmd_id2name },
 
 	{ "set-state",
 	    "[--qpos LIST] [--qvel LIST] [--act LIST] [JOINT=LIST]...",
 	    "set qpos (nq values), qvel (nv), act (na) or\n"
 	    "one joint's qpos; the rest keeps its value",
-	    G_WRITE, 1, -1, cmd_set_state },
+	    G_WRITE, 1, -1, .fn = cmd_set_state },
 	{ "set-ctrl", "V... | NAME=V...",
 	    "set all nu controls, or the named ones (the\n"
 	    "others keep their values)",
-	    G_WRITE, 1, -1, cmd_set_ctrl },
+	    G_WRITE, 1, -1, .fn = cmd_set_ctrl },
 	{ "set-applied", "[--clear] [--qfrc LIST] [--xfrc LIST] [BODY=LIST]...",
 	    "set qfrc_applied (nv values), xfrc_applied\n"
 	    "(6 per body) or one body's FX,FY,FZ,TX,TY,TZ;\n"
 	    "--clear zeroes all first; the rest keeps its\n"
 	    "value",
-	    G_WRITE, 1, -1, cmd_set_applied },
+	    G_WRITE, 1, -1, .fn = cmd_set_applied },
 	{ "set-body",
 	    "ID|NAME [--pos|--quat|--linvel|--angvel|--force|--torque LIST]...",
 	    "set quantities of one body: pos (3 values),\n"
 	    "quat (4), linvel, angvel (3; these four for\n"
 	    "floating bodies only), force, torque (3)",
-	    G_WRITE, 1, -1, cmd_set_body },
+	    G_WRITE, 1, -1, .fn = cmd_set_body },
 	{ "set-mocap", "ID|NAME [--pos X,Y,Z] [--quat W,X,Y,Z]",
-	    "move a mocap body", G_WRITE, 1, 5, cmd_set_mocap },
+	    "move a mocap body", G_WRITE, 1, 5, .fn = cmd_set_mocap },
 	{ "geomsize", "ID|NAME X Y Z", "set a geom's size, as in MJCF", G_WRITE,
-	    4, 4, cmd_geomsize },
+	    4, 4, .fn = cmd_geomsize },
 	{ "equality", "ID|NAME on|off",
 	    "enable or disable an equality constraint", G_WRITE, 2, 2,
-	    cmd_equality },
+	    .fn = cmd_equality },
 	{ "message", "[--hold S] [TEXT...]",
 	    "show a message on the server's viewers, or\n"
 	    "with none clear it; the server drops it when\n"
 	    "hxctl disconnects, so --hold stays connected S\n"
 	    "seconds (0: until hxctl is killed)",
-	    G_WRITE, 0, -1, cmd_message },
+	    G_WRITE, 0, -1, .fn = cmd_message },
 
 	{ "step", "[N]",
 	    "while paused, take N steps (default 1); while\n"
 	    "running, do nothing",
-	    G_SIM, 0, 1, cmd_step },
+	    G_SIM, 0, 1, .fn = cmd_step },
 	{ "update", "[V... | NAME=V...]",
 	    "set the controls if given, then take a step\n"
 	    "(paused) or wait for the next API tick\n"
 	    "(running); print the sensor data",
-	    G_SIM, 0, -1, cmd_update },
+	    G_SIM, 0, -1, .fn = cmd_update },
 	{ "reset", "[KEY]",
 	    "reset to a keyframe (index or name), or with\n"
 	    "none to the reference configuration",
-	    G_SIM, 0, 1, cmd_reset },
-	{ "pause", "", "pause the simulation", G_SIM, 0, 0, cmd_pause },
-	{ "run", "", "run the simulation", G_SIM, 0, 0, cmd_run },
+	    G_SIM, 0, 1, .fn = cmd_reset },
+	{ "pause", "", "pause the simulation", G_SIM, 0, 0, .fn = cmd_call,
+	    .call = hxd_pause },
+	{ "run", "", "run the simulation", G_SIM, 0, 0, .fn = cmd_call,
+	    .call = hxd_run },
 	{ "speed", "X|max",
 	    "set the speed factor (1 is real time), or run\n"
 	    "as fast as possible",
-	    G_SIM, 1, 1, cmd_speed },
+	    G_SIM, 1, 1, .fn = cmd_speed },
 
 	{ "load", "FILE | --inline LOCALFILE [--format F] [--name NAME]",
 	    "load FILE from the server's model directories,\n"
 	    "or send LOCALFILE; F is mjcf, urdf, mjb or\n"
 	    "auto (default: from the suffix .xml, .urdf or\n"
 	    ".mjb, else auto)",
-	    G_MODEL, 1, -1, cmd_load },
+	    G_MODEL, 1, -1, .fn = cmd_load },
 	{ "reload", "", "reload the current model from its file", G_MODEL, 0, 0,
-	    cmd_reload },
+	    .fn = cmd_reload },
 	{ "help", "[COMMAND]", "show this help, or one command's", G_MODEL, 0,
-	    1, cmd_help },
+	    1, .fn = cmd_help },
 };
 
-/* HAPTIX's sensor type numbers (haptix.proto's SensorType), by name. */
-static const char *const sensor_types[] = {
-	"touch",
-	"accelerometer",
-	"velocimeter",
-	"gyro",
-	"force",
-	"torque",
-	"magnetometer",
-	"rangefinder",
-	"jointpos",
-	"jointvel",
-	"tendonpos",
-	"tendonvel",
-	"actuatorpos",
-	"actuatorvel",
-	"actuatorfrc",
-	"ballquat",
-	"ballangvel",
-	"framepos",
-	"framequat",
-	"framexaxis",
-	"frameyaxis",
-	"framezaxis",
-	"framelinvel",
-	"frameangvel",
-	"framelinacc",
-	"frameangacc",
-	"subtreecom",
-	"subtreelinvel",
-	"subtreeangmom",
-	"user",
-	"jointlimitpos",
-	"jointlimitvel",
-	"jointlimitfrc",
-	"tendonlimitpos",
-	"tendonlimitvel",
-	"tendonlimitfrc",
-	"clock",
-};
-
-static const char *const sensor_datatypes[] = {
-	"real",
-	"positive",
-	"axis",
-	"quaternion",
-};
-
-static const char *const joint_types[] = { "free", "ball", "slide", "hinge" };
-
-static const char *const geom_types[] = {
-	"plane",
-	"hfield",
-	"sphere",
-	"capsule",
-	"ellipsoid",
-	"cylinder",
-	"box",
-	"mesh",
-};
-
-static const char *const trn_types[] = {
-	"joint",
-	"jointinparent",
-	"slidercrank",
-	"tendon",
-	"site",
-	"body",
-};
-
-static const char *const eq_types[] = {
-	"connect",
-	"weld",
-	"joint",
-	"tendon",
-	"distance",
-};
-
-/*---------------------------------------------------------------- JSON */
+/*-------------------------------------------------------------- JSON */
 
 /* Write the comma that goes before a value, unless a key precedes it. */
 static void
@@ -435,33 +683,18 @@ js_close(int ch)
 static void
 js_quote(const char *s)
 {
+	static const char plain[] = "\"\\\n\r\t", escaped[] = "\"\\nrt";
 	const unsigned char *p;
+	const char *e;
 
 	putchar('"');
 	for (p = (const unsigned char *)s; *p != '\0'; p++) {
-		switch (*p) {
-		case '"':
-			fputs("\\\"", stdout);
-			break;
-		case '\\':
-			fputs("\\\\", stdout);
-			break;
-		case '\n':
-			fputs("\\n", stdout);
-			break;
-		case '\r':
-			fputs("\\r", stdout);
-			break;
-		case '\t':
-			fputs("\\t", stdout);
-			break;
-		default:
-			if (*p < 0x20)
-				printf("\\u%04x", *p);
-			else
-				putchar(*p);
-			break;
-		}
+		if ((e = strchr(plain, *p)) != NULL)
+			printf("\\%c", escaped[e - plain]);
+		else if (*p < 0x20)
+			printf("\\u%04x", *p);
+		else
+			putchar(*p);
 	}
 	putchar('"');
 }
@@ -493,22 +726,6 @@ js_int(long long v)
 {
 	js_sep();
 	printf("%lld", v);
-}
-
-/* Write a string value. */
-static void
-js_str(const char *s)
-{
-	js_sep();
-	js_quote(s);
-}
-
-/* Write true or false. */
-static void
-js_bool(int v)
-{
-	js_sep();
-	fputs(v ? "true" : "false", stdout);
 }
 
 /* Write an array of n numbers. */
@@ -565,15 +782,17 @@ static void
 js_ks(const char *k, const char *v)
 {
 	js_key(k);
-	js_str(v);
+	js_sep();
+	js_quote(v);
 }
 
-/* Write a key and a boolean. */
+/* Write a key and true or false. */
 static void
 js_kb(const char *k, int v)
 {
 	js_key(k);
-	js_bool(v);
+	js_sep();
+	fputs(v ? "true" : "false", stdout);
 }
 
 /* Write a key and an array of n numbers. */
@@ -597,30 +816,19 @@ js_ok(void)
 static void
 js_model(const hxd_model *m)
 {
+	size_t i;
+
 	js_open('{');
 	js_ks("name", m->name);
 	js_ks("path", m->path);
-	js_ki("nq", m->nq);
-	js_ki("nv", m->nv);
-	js_ki("na", m->na);
-	js_ki("nu", m->nu);
-	js_ki("nbody", m->nbody);
-	js_ki("njnt", m->njnt);
-	js_ki("ngeom", m->ngeom);
-	js_ki("nsite", m->nsite);
-	js_ki("ntendon", m->ntendon);
-	js_ki("neq", m->neq);
-	js_ki("nkey", m->nkey);
-	js_ki("nmocap", m->nmocap);
-	js_ki("nsensor", m->nsensor);
-	js_ki("nsensordata", m->nsensordata);
-	js_ki("nmat", m->nmat);
+	for (i = 0; i < NELEM(model_sizes); i++)
+		js_ki(model_sizes[i].name, MEMBER(int, m, model_sizes[i].off));
 	js_kn("timestep", m->timestep);
 	js_kn("apirate", m->apirate);
 	js_close('}');
 }
 
-/*---------------------------------------------------------------- parsing */
+/*----------------------------------------------------------- parsing */
 
 /* Parse all of s as a finite number; 0, or -1 if it is not one. */
 static int
@@ -655,10 +863,10 @@ parse_long(const char *s, long lo, long hi, long *out)
 /*
  * Parse a comma-separated list of finite numbers into out (room for max;
  * out may be NULL to only count and check).  Returns the count, or -1
- * with *bad and *badlen naming the element that is not a number.
+ * with *bad (if bad is not NULL) at the element that is not a number.
  */
 static int
-parse_list(const char *s, double *out, int max, const char **bad, int *badlen)
+parse_list(const char *s, double *out, int max, const char **bad)
 {
 	char buf[128];
 	const char *p = s, *comma;
@@ -669,8 +877,8 @@ parse_list(const char *s, double *out, int max, const char **bad, int *badlen)
 	for (;;) {
 		comma = strchr(p, ',');
 		len = comma != NULL ? (size_t)(comma - p) : strlen(p);
-		*bad = p;
-		*badlen = (int)(len < INT_MAX ? len : INT_MAX);
+		if (bad != NULL)
+			*bad = p;
 		if (len == 0 || len >= sizeof(buf))
 			return -1;
 		memcpy(buf, p, len);
@@ -706,9 +914,23 @@ split_assign(const char *arg, char *name, size_t len)
 	return eq + 1;
 }
 
-/*---------------------------------------------------------------- reporting */
+/*--------------------------------------------------------- reporting */
 
-/* Report a mistake on the command line; returns CTL_USAGE. */
+/* Report a mistake before the command's arguments; returns CTL_USAGE. */
+static int
+ctl_global_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("hxctl: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\nTry 'hxctl --help'.\n", stderr);
+	return CTL_USAGE;
+}
+
+/* Report a mistake in the command's arguments; returns CTL_USAGE. */
 static int
 ctl_usage_error(struct ctl *ctl, const char *fmt, ...)
 {
@@ -768,7 +990,18 @@ ctl_fail(struct ctl *ctl)
 	return ctl_error(ctl, r, "%s", e[0] != '\0' ? e : hxd_result_text(r));
 }
 
-/*---------------------------------------------------------------- connection */
+/* End a command that changes something: report a failed call, or say ok. */
+static int
+ctl_done(struct ctl *ctl, int result)
+{
+	if (result != HXD_OK)
+		return ctl_fail(ctl);
+	if (ctl->json)
+		js_ok();
+	return CTL_OK;
+}
+
+/*-------------------------------------------------------- connection */
 
 /* Connect unless connected; 0, or CTL_FAIL after reporting why not. */
 static int
@@ -808,20 +1041,38 @@ static int
 ctl_object(struct ctl *ctl, int type, const char *arg, int *id)
 {
 	long v;
+
+	if (parse_long(arg, INT_MIN, INT_MAX, &v) != 0)
+		return ctl_name2id(ctl, type, arg, id);
+	*id = (int)v;
+	return CTL_OK;
+}
+
+/* Ask the server for the id of a name; 0, or CTL_FAIL if it has none. */
+static int
+ctl_name2id(struct ctl *ctl, int type, const char *name, int *id)
+{
 	int rc;
 
-	if (parse_long(arg, INT_MIN, INT_MAX, &v) == 0) {
-		*id = (int)v;
-		return CTL_OK;
-	}
 	if ((rc = ctl_connect(ctl)) != 0)
 		return rc;
-	if (hxd_name2id(ctl->conn, type, arg, id) != HXD_OK)
+	if (hxd_name2id(ctl->conn, type, name, id) != HXD_OK)
 		return ctl_fail(ctl);
 	if (*id < 0)
 		return ctl_error(ctl, HXD_BADINDEX, "no %s named \"%s\"",
-		    hxd_obj_name(type), arg);
+		    hxd_obj_name(type), name);
 	return CTL_OK;
+}
+
+/* Check that id is one of the n objects of type ("the model has what = n"). */
+static int
+ctl_id_check(struct ctl *ctl, int type, int id, int n, const char *what)
+{
+	if (id >= 0 && id < n)
+		return CTL_OK;
+	return ctl_error(ctl, HXD_BADINDEX,
+	    "%s id %d is out of range (the model has %s = %d)",
+	    hxd_obj_name(type), id, what, n);
 }
 
 /* Parse an object type, by name or number; 0 or CTL_USAGE. */
@@ -836,14 +1087,38 @@ ctl_objtype(struct ctl *ctl, const char *arg, int *type)
 		*type = hxd_obj_parse(arg);
 	if (*type == HXD_OBJ_UNKNOWN)
 		return ctl_usage_error(ctl,
-		    "'%s' is not an object type (body, "
-		    "joint, geom, site, tendon, actuator, sensor, equality, "
-		    "key, material, ...)",
+		    "'%s' is not an object type (body, joint, geom, site, "
+		    "tendon, actuator, sensor, equality, key, material, ...)",
 		    arg);
 	return CTL_OK;
 }
 
-/*---------------------------------------------------------------- options */
+/*--------------------------------------------------------- arguments */
+
+/* Parse n arguments as finite numbers into out; 0 or CTL_USAGE. */
+static int
+ctl_numbers(struct ctl *ctl, char **args, int n, double *out)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (parse_double(args[i], &out[i]) != 0)
+			return ctl_usage_error(
+			    ctl, "'%s' is not a finite number", args[i]);
+	}
+	return CTL_OK;
+}
+
+/* Require one positional argument, a what ("body"); 0 or CTL_USAGE. */
+static int
+ctl_which(struct ctl *ctl, const char *what)
+{
+	if (ctl->npos == 0)
+		return ctl_usage_error(ctl, "which %s?", what);
+	if (ctl->npos > 1)
+		return ctl_usage_error(ctl, "one %s at a time", what);
+	return CTL_OK;
+}
 
 /* Find the option called name (without any "=value"), or NULL. */
 static struct ctl_opt *
@@ -853,7 +1128,7 @@ ctl_opt_find(struct ctl_opt *opts, int nopts, const char *name)
 	int i;
 
 	for (i = 0; i < nopts; i++) {
-		if (strlen(opts[i].name) == len &&
+		if (opts[i].name != NULL && strlen(opts[i].name) == len &&
 		    strncmp(opts[i].name, name, len) == 0)
 			return &opts[i];
 	}
@@ -862,22 +1137,23 @@ ctl_opt_find(struct ctl_opt *opts, int nopts, const char *name)
 
 /*
  * Sort the command's arguments into the options in opts ("--name V" or
- * "--name=V") and positional arguments (into pos, room for ctl->argc),
- * checking every number list.  Returns 0 or CTL_USAGE.
+ * "--name=V") and positional arguments (ctl->pos), checking every number
+ * list.  Returns 0, CTL_USAGE or CTL_FAIL.
  */
 static int
-ctl_options(
-    struct ctl *ctl, struct ctl_opt *opts, int nopts, char **pos, int *npos)
+ctl_options(struct ctl *ctl, struct ctl_opt *opts, int nopts)
 {
 	struct ctl_opt *o;
-	const char *a, *v, *bad;
-	int i, n, badlen, rest = 0;
+	const char *a, *v;
+	int i, rc, rest = 0;
 
-	*npos = 0;
+	ctl->pos = calloc((size_t)ctl->argc + 1, sizeof(*ctl->pos));
+	if (ctl->pos == NULL)
+		return ctl_error(ctl, HXD_CANNOTSEND, "out of memory");
 	for (i = 0; i < ctl->argc; i++) {
 		a = ctl->argv[i];
 		if (rest || strncmp(a, "--", 2) != 0) {
-			pos[(*npos)++] = ctl->argv[i];
+			ctl->pos[ctl->npos++] = ctl->argv[i];
 			continue;
 		}
 		if (a[2] == '\0') {
@@ -888,10 +1164,8 @@ ctl_options(
 			if (strcmp(a, "--json") == 0 ||
 			    strncmp(a, "--server", 8) == 0 ||
 			    strncmp(a, "--timeout", 9) == 0)
-				return ctl_usage_error(ctl,
-				    "%s goes before "
-				    "the command",
-				    a);
+				return ctl_usage_error(
+				    ctl, "%s goes before the command", a);
 			return ctl_usage_error(ctl, "unknown option %s", a);
 		}
 		if (o->given)
@@ -913,166 +1187,157 @@ ctl_options(
 			return ctl_usage_error(
 			    ctl, "%s needs a value", o->name);
 		o->value = v;
-		if (o->kind != OPT_LIST)
-			continue;
-		n = parse_list(v, NULL, 0, &bad, &badlen);
-		if (n < 0)
-			return ctl_usage_error(ctl,
-			    "%s: '%.*s' is not a "
-			    "finite number",
-			    o->name, badlen, bad);
-		if (o->want > 0 && n != o->want)
-			return ctl_usage_error(ctl,
-			    "%s takes %d numbers, "
-			    "not %d",
-			    o->name, o->want, n);
-		o->count = n;
+		if (o->kind == OPT_LIST &&
+		    (rc = ctl_check_list(
+			 ctl, o->name, v, o->want, &o->count)) != 0)
+			return rc;
 	}
 	return CTL_OK;
 }
 
 /*
- * Copy a list option's values into dst, which has room for want; the
- * count must match what the model has.  Returns 0 or CTL_FAIL.
+ * Check that s, the value of what, is a list of finite numbers, want of
+ * them unless want is 0; sets *count.  Returns 0 or CTL_USAGE.
+ */
+static int
+ctl_check_list(
+    struct ctl *ctl, const char *what, const char *s, int want, int *count)
+{
+	const char *bad;
+	int n;
+
+	if ((n = parse_list(s, NULL, 0, &bad)) < 0)
+		return ctl_usage_error(ctl, "%s: '%.*s' is not a finite number",
+		    what, (int)strcspn(bad, ","), bad);
+	if (want > 0 && n != want)
+		return ctl_usage_error(
+		    ctl, "%s takes %d numbers, not %d", what, want, n);
+	*count = n;
+	return CTL_OK;
+}
+
+/*
+ * Copy a list option's values, if it was given, into dst, which has room
+ * for want; the count must match what the model has.  Returns 0 or
+ * CTL_FAIL.
  */
 static int
 ctl_fill(struct ctl *ctl, const struct ctl_opt *o, const char *what,
     double *dst, int want)
 {
-	const char *bad;
-	int badlen;
-
+	if (!o->given)
+		return CTL_OK;
 	if (o->count != want)
 		return ctl_error(ctl, HXD_BADSIZE,
-		    "%s has %d values, but the "
-		    "model has %s = %d",
-		    o->name, o->count, what, want);
-	parse_list(o->value, dst, want, &bad, &badlen);
+		    "%s has %d values, but the model has %s = %d", o->name,
+		    o->count, what, want);
+	parse_list(o->value, dst, want, NULL);
 	return CTL_OK;
 }
 
 /*
- * Check positional NAME=LIST arguments: each has a name and want numbers
- * (0: any).  Returns 0 or CTL_USAGE.
+ * Sort the arguments into opts and positional NAME=LIST assignments
+ * (form shows one), each of want numbers (0: any).  Returns 0, CTL_USAGE
+ * or CTL_FAIL.
  */
 static int
-ctl_check_assigns(
-    struct ctl *ctl, char **args, int n, int want, const char *form)
+ctl_assign_options(struct ctl *ctl, struct ctl_opt *opts, int nopts, int want,
+    const char *form)
 {
 	char name[CTL_NAME_MAX];
-	const char *v, *bad;
-	int i, count, badlen;
+	const char *v;
+	int i, count, rc;
 
-	for (i = 0; i < n; i++) {
-		if ((v = split_assign(args[i], name, sizeof(name))) == NULL)
+	if ((rc = ctl_options(ctl, opts, nopts)) != 0)
+		return rc;
+	for (i = 0; i < ctl->npos; i++) {
+		v = split_assign(ctl->pos[i], name, sizeof(name));
+		if (v == NULL)
 			return ctl_usage_error(
-			    ctl, "'%s' is not %s", args[i], form);
-		count = parse_list(v, NULL, 0, &bad, &badlen);
-		if (count < 0)
-			return ctl_usage_error(ctl,
-			    "%s: '%.*s' is not a "
-			    "finite number",
-			    name, badlen, bad);
-		if (want > 0 && count != want)
-			return ctl_usage_error(ctl,
-			    "%s takes %d numbers, "
-			    "not %d",
-			    name, want, count);
+			    ctl, "'%s' is not %s", ctl->pos[i], form);
+		if ((rc = ctl_check_list(ctl, name, v, want, &count)) != 0)
+			return rc;
 	}
 	return CTL_OK;
 }
 
-/*---------------------------------------------------------------- controls */
+/*---------------------------------------------------------- controls */
 
 /*
  * Check control arguments: all numbers, or all NAME=V.  Sets *named.
  * Returns 0 or CTL_USAGE.
  */
 static int
-controls_check(struct ctl *ctl, char **args, int n, int *named)
+controls_check(struct ctl *ctl, int *named)
 {
 	char name[CTL_NAME_MAX];
 	const char *v;
 	double x;
 	int i, nnum = 0;
 
-	for (i = 0; i < n; i++) {
-		if (parse_double(args[i], &x) == 0) {
+	for (i = 0; i < ctl->argc; i++) {
+		if (parse_double(ctl->argv[i], &x) == 0) {
 			nnum++;
 			continue;
 		}
-		v = split_assign(args[i], name, sizeof(name));
+		v = split_assign(ctl->argv[i], name, sizeof(name));
 		if (v == NULL)
 			return ctl_usage_error(ctl,
-			    "'%s' is neither a finite "
-			    "number nor NAME=V",
-			    args[i]);
+			    "'%s' is neither a finite number nor NAME=V",
+			    ctl->argv[i]);
 		if (parse_double(v, &x) != 0)
-			return ctl_usage_error(ctl,
-			    "%s: '%s' is not a finite "
-			    "number",
-			    name, v);
+			return ctl_usage_error(
+			    ctl, "%s: '%s' is not a finite number", name, v);
 	}
-	if (nnum != 0 && nnum != n)
-		return ctl_usage_error(ctl,
-		    "give either all nu values or "
-		    "NAME=V pairs, not both");
-	*named = n > 0 && nnum == 0;
+	if (nnum != 0 && nnum != ctl->argc)
+		return ctl_usage_error(
+		    ctl, "give either all nu values or NAME=V pairs, not both");
+	*named = ctl->argc > 0 && nnum == 0;
 	return CTL_OK;
 }
 
 /*
- * Build the controls from checked arguments: exactly nu numbers, or the
- * current controls with the named ones changed.  Caller frees *out.
+ * Build the controls from the checked arguments: exactly nu numbers, or
+ * the current controls with the named ones changed.  Caller frees *out.
  * Returns 0 or CTL_FAIL.
  */
 static int
-controls_build(
-    struct ctl *ctl, char **args, int n, int named, hxd_control **out)
+controls_build(struct ctl *ctl, int named, hxd_control **out)
 {
 	char name[CTL_NAME_MAX];
 	const char *v;
 	hxd_control *c;
-	int i, id, rc;
+	int i, id, rc = CTL_OK, n = ctl->argc;
 
 	*out = NULL;
 	if ((rc = ctl_connect(ctl)) != 0)
 		return rc;
 	if (hxd_get_control(ctl->conn, &c) != HXD_OK)
 		return ctl_fail(ctl);
-	if (!named && n != c->nu) {
+	if (!named && n != c->nu)
 		rc = ctl_error(ctl, HXD_BADSIZE,
-		    "%d control value%s given, "
-		    "but the model has nu = %d",
-		    n, n == 1 ? "" : "s", c->nu);
-		free(c);
-		return rc;
-	}
-	for (i = 0; i < n; i++) {
+		    "%d control value%s given, but the model has nu = %d", n,
+		    n == 1 ? "" : "s", c->nu);
+	for (i = 0; i < n && rc == CTL_OK; i++) {
 		if (!named) {
-			parse_double(args[i], &c->ctrl[i]);
+			parse_double(ctl->argv[i], &c->ctrl[i]);
 			continue;
 		}
-		v = split_assign(args[i], name, sizeof(name));
-		if ((rc = ctl_object(ctl, HXD_OBJ_ACTUATOR, name, &id)) != 0) {
-			free(c);
-			return rc;
-		}
-		if (id < 0 || id >= c->nu) {
-			rc = ctl_error(ctl, HXD_BADINDEX,
-			    "actuator id %d is "
-			    "out of range (the model has nu = %d)",
-			    id, c->nu);
-			free(c);
-			return rc;
-		}
-		parse_double(v, &c->ctrl[id]);
+		v = split_assign(ctl->argv[i], name, sizeof(name));
+		if ((rc = ctl_object(ctl, HXD_OBJ_ACTUATOR, name, &id)) == 0 &&
+		    (rc = ctl_id_check(
+			 ctl, HXD_OBJ_ACTUATOR, id, c->nu, "nu")) == 0)
+			parse_double(v, &c->ctrl[id]);
+	}
+	if (rc != CTL_OK) {
+		free(c);
+		return rc;
 	}
 	*out = c;
 	return CTL_OK;
 }
 
-/*---------------------------------------------------------------- labels */
+/*------------------------------------------------------------ labels */
 
 /* The name of enumeration value v in names[], or "unknown". */
 static const char *
@@ -1117,44 +1382,18 @@ joint_width(int type, int dof)
 static const char *const *
 info_names(const hxd_info *in, int type, int *n)
 {
-	const hxd_model *m = &in->model;
+	size_t i;
 
-	switch (type) {
-	case HXD_OBJ_BODY:
-	case HXD_OBJ_XBODY:
-		*n = m->nbody;
-		return in->body_name;
-	case HXD_OBJ_JOINT:
-		*n = m->njnt;
-		return in->jnt_name;
-	case HXD_OBJ_GEOM:
-		*n = m->ngeom;
-		return in->geom_name;
-	case HXD_OBJ_SITE:
-		*n = m->nsite;
-		return in->site_name;
-	case HXD_OBJ_TENDON:
-		*n = m->ntendon;
-		return in->tendon_name;
-	case HXD_OBJ_ACTUATOR:
-		*n = m->nu;
-		return in->actuator_name;
-	case HXD_OBJ_SENSOR:
-		*n = m->nsensor;
-		return in->sensor_name;
-	case HXD_OBJ_EQUALITY:
-		*n = m->neq;
-		return in->eq_name;
-	case HXD_OBJ_KEY:
-		*n = m->nkey;
-		return in->key_name;
-	case HXD_OBJ_MATERIAL:
-		*n = m->nmat;
-		return in->mat_name;
-	default:
-		*n = 0;
-		return NULL;
+	if (type == HXD_OBJ_XBODY)
+		type = HXD_OBJ_BODY;
+	for (i = 0; i < NELEM(info_kinds); i++) {
+		if (info_kinds[i].type != type)
+			continue;
+		*n = MEMBER(int, &in->model, info_kinds[i].count);
+		return MEMBER(const char **, in, info_kinds[i].names);
 	}
+	*n = 0;
+	return NULL;
 }
 
 /* An object's name, "#ID" if it has none (buf holds it), or "-" for -1. */
@@ -1174,15 +1413,48 @@ obj_label(const hxd_info *in, int type, int id, char *buf, size_t len)
 	return buf;
 }
 
-/* The width of the widest label of count objects of type. */
+/* The label of dof i: its joint's name, with the index inside a joint. */
+static const char *
+dof_label(const hxd_info *in, int i, char *buf, size_t len)
+{
+	char nb[CTL_LABEL_MAX];
+	const char *name;
+	int j, adr, w;
+
+	for (j = 0; in != NULL && j < in->model.njnt; j++) {
+		adr = in->jnt_dofadr[j];
+		w = joint_width(in->jnt_type[j], 1);
+		if (i < adr || i >= adr + w)
+			continue;
+		name = obj_label(in, HXD_OBJ_JOINT, j, nb, sizeof(nb));
+		if (w == 1)
+			snprintf(buf, len, "%s", name);
+		else
+			snprintf(buf, len, "%s[%d]", name, i - adr);
+		return buf;
+	}
+	snprintf(buf, len, "#%d", i);
+	return buf;
+}
+
+/* The label of row i of a table of objects of type, or of dofs. */
+static const char *
+row_label(const hxd_info *in, int type, int i, char *buf, size_t len)
+{
+	if (type == CTL_DOF)
+		return dof_label(in, i, buf, len);
+	return obj_label(in, type, i, buf, len);
+}
+
+/* The width of the widest label of count rows of type (or dofs). */
 static int
 label_width(const hxd_info *in, int type, int count)
 {
-	char buf[32];
+	char buf[CTL_LABEL_MAX];
 	int i, w = 4, n;
 
 	for (i = 0; i < count; i++) {
-		n = (int)strlen(obj_label(in, type, i, buf, sizeof(buf)));
+		n = (int)strlen(row_label(in, type, i, buf, sizeof(buf)));
 		if (n > w)
 			w = n;
 	}
@@ -1216,7 +1488,7 @@ static void
 print_by_joint(
     const char *title, const hxd_info *in, const double *v, int n, int dof)
 {
-	char buf[32];
+	char buf[CTL_LABEL_MAX];
 	const char *label;
 	int j, adr, w, width, njnt;
 
@@ -1241,20 +1513,15 @@ print_by_joint(
 	}
 }
 
-/*
- * Print a vector of the last n actuators (n = nu for controls, na for
- * activations) one actuator per row.
- */
+/* Print a vector of the last n actuators (act has na), one per row. */
 static void
-print_by_actuator(
-    const char *title, const hxd_info *in, const double *v, int n, int nu)
+print_by_actuator(const char *title, const hxd_info *in, const double *v, int n)
 {
-	char buf[32];
-	int i, first = nu - n, width;
+	char buf[CTL_LABEL_MAX];
+	int i, first = in->model.nu - n, width;
 
-	if (title != NULL)
-		printf("%s\n", title);
-	if (in == NULL || in->model.nu != nu || first < 0)
+	printf("%s\n", title);
+	if (first < 0)
 		first = 0;
 	width = label_width(in, HXD_OBJ_ACTUATOR, first + n);
 	for (i = 0; i < n; i++)
@@ -1264,318 +1531,302 @@ print_by_actuator(
 		    v + i, 1);
 }
 
-/* The label of dof i: its joint's name, with the index inside a joint. */
-static const char *
-dof_label(const hxd_info *in, int i, char *buf, size_t len)
-{
-	char nb[32];
-	const char *name;
-	int j, adr, w;
-
-	for (j = 0; in != NULL && j < in->model.njnt; j++) {
-		adr = in->jnt_dofadr[j];
-		w = joint_width(in->jnt_type[j], 1);
-		if (i < adr || i >= adr + w)
-			continue;
-		name = obj_label(in, HXD_OBJ_JOINT, j, nb, sizeof(nb));
-		if (w == 1)
-			snprintf(buf, len, "%s", name);
-		else
-			snprintf(buf, len, "%s[%d]", name, i - adr);
-		return buf;
-	}
-	snprintf(buf, len, "#%d", i);
-	return buf;
-}
-
-/*---------------------------------------------------------------- info */
-
-/* Write the model's description as one JSON object. */
-static void
-info_json(const hxd_info *in)
-{
-	const hxd_model *m = &in->model;
-	int i, t;
-
-	js_open('{');
-	js_key("model");
-	js_model(m);
-	js_key("bodies");
-	js_open('[');
-	for (i = 0; i < m->nbody; i++) {
-		js_open('{');
-		js_ks("name", in->body_name[i]);
-		js_ki("parent", in->body_parentid[i]);
-		js_ki("mocapid", in->body_mocapid[i]);
-		js_close('}');
-	}
-	js_close(']');
-	js_key("joints");
-	js_open('[');
-	for (i = 0; i < m->njnt; i++) {
-		js_open('{');
-		js_ks("name", in->jnt_name[i]);
-		js_ks("type", joint_type_name(in->jnt_type[i]));
-		js_ki("body", in->jnt_bodyid[i]);
-		js_ki("qposadr", in->jnt_qposadr[i]);
-		js_ki("dofadr", in->jnt_dofadr[i]);
-		js_kb("limited", in->jnt_limited[i]);
-		js_kv("range", in->jnt_range + 2 * i, 2);
-		js_close('}');
-	}
-	js_close(']');
-	js_key("geoms");
-	js_open('[');
-	for (i = 0; i < m->ngeom; i++) {
-		js_open('{');
-		js_ks("name", in->geom_name[i]);
-		js_ks("type",
-		    enum_name(geom_types, NELEM(geom_types), in->geom_type[i]));
-		js_ki("body", in->geom_bodyid[i]);
-		js_close('}');
-	}
-	js_close(']');
-	js_key("sites");
-	js_open('[');
-	for (i = 0; i < m->nsite; i++) {
-		js_open('{');
-		js_ks("name", in->site_name[i]);
-		js_close('}');
-	}
-	js_close(']');
-	js_key("tendons");
-	js_open('[');
-	for (i = 0; i < m->ntendon; i++) {
-		js_open('{');
-		js_ks("name", in->tendon_name[i]);
-		js_close('}');
-	}
-	js_close(']');
-	js_key("actuators");
-	js_open('[');
-	for (i = 0; i < m->nu; i++) {
-		js_open('{');
-		js_ks("name", in->actuator_name[i]);
-		js_ks("trntype", trn_type_name(in->actuator_trntype[i]));
-		js_key("trnid");
-		js_ints(in->actuator_trnid + 2 * i, 2);
-		js_kb("ctrllimited", in->actuator_ctrllimited[i]);
-		js_kv("ctrlrange", in->actuator_ctrlrange + 2 * i, 2);
-		js_close('}');
-	}
-	js_close(']');
-	js_key("sensors");
-	js_open('[');
-	for (i = 0; i < m->nsensor; i++) {
-		js_open('{');
-		js_ks("name", in->sensor_name[i]);
-		js_ks("type",
-		    enum_name(
-			sensor_types, NELEM(sensor_types), in->sensor_type[i]));
-		js_ks("datatype",
-		    enum_name(sensor_datatypes, NELEM(sensor_datatypes),
-			in->sensor_datatype[i]));
-		t = in->sensor_objtype[i];
-		js_ks(
-		    "objtype", t == HXD_OBJ_UNKNOWN ? "none" : hxd_obj_name(t));
-		js_ki("objid", in->sensor_objid[i]);
-		js_ki("dim", in->sensor_dim[i]);
-		js_ki("adr", in->sensor_adr[i]);
-		js_kn("noise", in->sensor_noise[i]);
-		js_close('}');
-	}
-	js_close(']');
-	js_key("equalities");
-	js_open('[');
-	for (i = 0; i < m->neq; i++) {
-		js_open('{');
-		js_ks("name", in->eq_name[i]);
-		js_ks("type",
-		    enum_name(eq_types, NELEM(eq_types), in->eq_type[i]));
-		js_ki("obj1id", in->eq_obj1id[i]);
-		js_ki("obj2id", in->eq_obj2id[i]);
-		js_close('}');
-	}
-	js_close(']');
-	js_key("keyframes");
-	js_open('[');
-	for (i = 0; i < m->nkey; i++) {
-		js_open('{');
-		js_ks("name", in->key_name[i]);
-		js_close('}');
-	}
-	js_close(']');
-	js_key("materials");
-	js_open('[');
-	for (i = 0; i < m->nmat; i++) {
-		js_open('{');
-		js_ks("name", in->mat_name[i]);
-		js_close('}');
-	}
-	js_close(']');
-	js_close('}');
-}
+/*------------------------------------------------------------ models */
 
 /* Print the sizes and timing of a model, after a heading for its name. */
 static void
 model_print(const char *heading, const hxd_model *m)
 {
+	size_t i;
+
 	printf(
 	    "%-10s %s\n", heading, m->name[0] != '\0' ? m->name : "(unnamed)");
 	printf("%-10s %s\n", "path",
 	    m->path[0] != '\0' ? m->path : "(sent inline)");
 	printf("%-10s %g s, API rate %g Hz\n", "timestep", m->timestep,
 	    m->apirate);
-	printf("%-10s nq %d, nv %d, na %d, nu %d, nbody %d, njnt %d, "
-	       "ngeom %d, nsite %d,\n",
-	    "sizes", m->nq, m->nv, m->na, m->nu, m->nbody, m->njnt, m->ngeom,
-	    m->nsite);
-	printf("%-10s ntendon %d, neq %d, nkey %d, nmocap %d, nsensor %d, "
-	       "nsensordata %d, nmat %d\n",
-	    "", m->ntendon, m->neq, m->nkey, m->nmocap, m->nsensor,
-	    m->nsensordata, m->nmat);
+	printf("%-10s", "sizes");
+	for (i = 0; i < NELEM(model_sizes); i++)
+		printf("%s %s %d",
+		    i == 0                     ? "" :
+			i == MODEL_SIZES_BREAK ? ",\n          " :
+						 ",",
+		    model_sizes[i].name, MEMBER(int, m, model_sizes[i].off));
+	putchar('\n');
 }
 
-/* Print the model's description as tables. */
+/* Show a model just loaded, after a heading ("loaded"). */
+static void
+model_show(struct ctl *ctl, const char *heading, const hxd_model *m)
+{
+	if (!ctl->json) {
+		model_print(heading, m);
+		return;
+	}
+	js_open('{');
+	js_key("model");
+	js_model(m);
+	js_close('}');
+}
+
+/*-------------------------------------------------------------- info */
+
+/* Write the model's description as one JSON object. */
+static void
+info_json(const hxd_info *in)
+{
+	const struct info_kind *k;
+	const char *const *names;
+	int i, n;
+
+	js_open('{');
+	js_key("model");
+	js_model(&in->model);
+	for (k = info_kinds; k < info_kinds + NELEM(info_kinds); k++) {
+		names = info_names(in, k->type, &n);
+		js_key(k->title);
+		js_open('[');
+		for (i = 0; i < n; i++) {
+			js_open('{');
+			js_ks("name", names[i]);
+			if (k->json != NULL)
+				k->json(in, i);
+			js_close('}');
+		}
+		js_close(']');
+	}
+	js_close('}');
+}
+
+/* Print the model's description as tables, one per kind of object. */
 static void
 info_print(const hxd_info *in)
 {
-	const hxd_model *m = &in->model;
-	char b1[32], b2[32], b3[32];
-	int i, w, t;
+	const struct info_kind *k;
+	char buf[CTL_LABEL_MAX];
+	int i, n, w;
 
-	model_print("model", m);
-	if (m->nbody > 0) {
-		w = label_width(in, HXD_OBJ_BODY, m->nbody);
-		printf("\nbodies\n%4s  %-*s  %-*s  %s\n", "id", w, "name", w,
-		    "parent", "mocap");
-		for (i = 0; i < m->nbody; i++)
-			printf("%4d  %-*s  %-*s  %s\n", i, w,
-			    obj_label(in, HXD_OBJ_BODY, i, b1, sizeof(b1)), w,
-			    i == 0 ? "-" :
-				     obj_label(in, HXD_OBJ_BODY,
-					 in->body_parentid[i], b2, sizeof(b2)),
-			    in->body_mocapid[i] >= 0 ? "yes" : "-");
-	}
-	if (m->njnt > 0) {
-		w = label_width(in, HXD_OBJ_JOINT, m->njnt);
-		printf("\njoints\n%4s  %-*s  %-5s  %4s  %4s  %-12s %s\n", "id",
-		    w, "name", "type", "qpos", "dof", "body", "range");
-		for (i = 0; i < m->njnt; i++) {
-			printf("%4d  %-*s  %-5s  %4d  %4d  %-12s", i, w,
-			    obj_label(in, HXD_OBJ_JOINT, i, b1, sizeof(b1)),
-			    joint_type_name(in->jnt_type[i]),
-			    in->jnt_qposadr[i], in->jnt_dofadr[i],
-			    obj_label(in, HXD_OBJ_BODY, in->jnt_bodyid[i], b2,
-				sizeof(b2)));
-			if (in->jnt_limited[i])
-				printf(" [%g, %g]", in->jnt_range[2 * i],
-				    in->jnt_range[2 * i + 1]);
-			else
-				printf(" -");
-			putchar('\n');
+	model_print("model", &in->model);
+	for (k = info_kinds; k < info_kinds + NELEM(info_kinds); k++) {
+		info_names(in, k->type, &n);
+		if (n <= 0)
+			continue;
+		w = label_width(in, k->type, n);
+		printf("\n%s\n%4s  ", k->title, "id");
+		if (k->text == NULL)
+			printf("%s\n", "name");
+		else {
+			printf("%-*s", w, "name");
+			k->text(in, -1, w);
+		}
+		for (i = 0; i < n; i++) {
+			printf("%4d  ", i);
+			if (k->text == NULL)
+				printf("%s\n",
+				    obj_label(
+					in, k->type, i, buf, sizeof(buf)));
+			else {
+				printf("%-*s", w,
+				    obj_label(
+					in, k->type, i, buf, sizeof(buf)));
+				k->text(in, i, w);
+			}
 		}
 	}
-	if (m->ngeom > 0) {
-		w = label_width(in, HXD_OBJ_GEOM, m->ngeom);
-		printf("\ngeoms\n%4s  %-*s  %-9s  %s\n", "id", w, "name",
-		    "type", "body");
-		for (i = 0; i < m->ngeom; i++)
-			printf("%4d  %-*s  %-9s  %s\n", i, w,
-			    obj_label(in, HXD_OBJ_GEOM, i, b1, sizeof(b1)),
-			    enum_name(geom_types, NELEM(geom_types),
-				in->geom_type[i]),
-			    obj_label(in, HXD_OBJ_BODY, in->geom_bodyid[i], b2,
-				sizeof(b2)));
+}
+
+/* Body i's parent and mocap id. */
+static void
+info_body_json(const hxd_info *in, int i)
+{
+	js_ki("parent", in->body_parentid[i]);
+	js_ki("mocapid", in->body_mocapid[i]);
+}
+
+/* Body i's parent and whether it is a mocap body, or their headings. */
+static void
+info_body_text(const hxd_info *in, int i, int w)
+{
+	char b[CTL_LABEL_MAX];
+
+	if (i < 0)
+		printf("  %-*s  %s\n", w, "parent", "mocap");
+	else
+		printf("  %-*s  %s\n", w,
+		    i == 0 ? "-" :
+			     obj_label(in, HXD_OBJ_BODY, in->body_parentid[i],
+				 b, sizeof(b)),
+		    in->body_mocapid[i] >= 0 ? "yes" : "-");
+}
+
+/* Joint i's type, addresses, body and range. */
+static void
+info_joint_json(const hxd_info *in, int i)
+{
+	js_ks("type", joint_type_name(in->jnt_type[i]));
+	js_ki("body", in->jnt_bodyid[i]);
+	js_ki("qposadr", in->jnt_qposadr[i]);
+	js_ki("dofadr", in->jnt_dofadr[i]);
+	js_kb("limited", in->jnt_limited[i]);
+	js_kv("range", in->jnt_range + 2 * i, 2);
+}
+
+/* Joint i's type, addresses, body and range, or their headings. */
+static void
+info_joint_text(const hxd_info *in, int i, int w)
+{
+	char b[CTL_LABEL_MAX];
+
+	if (i < 0) {
+		printf("  %-5s  %4s  %4s  %-12s %s\n", "type", "qpos", "dof",
+		    "body", "range");
+		return;
 	}
-	if (m->nsite > 0) {
-		printf("\nsites\n%4s  %s\n", "id", "name");
-		for (i = 0; i < m->nsite; i++)
-			printf("%4d  %s\n", i,
-			    obj_label(in, HXD_OBJ_SITE, i, b1, sizeof(b1)));
+	printf("  %-5s  %4d  %4d  %-12s", joint_type_name(in->jnt_type[i]),
+	    in->jnt_qposadr[i], in->jnt_dofadr[i],
+	    obj_label(in, HXD_OBJ_BODY, in->jnt_bodyid[i], b, sizeof(b)));
+	if (in->jnt_limited[i])
+		printf(" [%g, %g]\n", in->jnt_range[2 * i],
+		    in->jnt_range[2 * i + 1]);
+	else
+		printf(" -\n");
+}
+
+/* Geom i's type and body. */
+static void
+info_geom_json(const hxd_info *in, int i)
+{
+	js_ks(
+	    "type", enum_name(geom_types, NELEM(geom_types), in->geom_type[i]));
+	js_ki("body", in->geom_bodyid[i]);
+}
+
+/* Geom i's type and body, or their headings. */
+static void
+info_geom_text(const hxd_info *in, int i, int w)
+{
+	char b[CTL_LABEL_MAX];
+
+	if (i < 0)
+		printf("  %-9s  %s\n", "type", "body");
+	else
+		printf("  %-9s  %s\n",
+		    enum_name(geom_types, NELEM(geom_types), in->geom_type[i]),
+		    obj_label(
+			in, HXD_OBJ_BODY, in->geom_bodyid[i], b, sizeof(b)));
+}
+
+/* Actuator i's transmission and control range. */
+static void
+info_actuator_json(const hxd_info *in, int i)
+{
+	js_ks("trntype", trn_type_name(in->actuator_trntype[i]));
+	js_key("trnid");
+	js_ints(in->actuator_trnid + 2 * i, 2);
+	js_kb("ctrllimited", in->actuator_ctrllimited[i]);
+	js_kv("ctrlrange", in->actuator_ctrlrange + 2 * i, 2);
+}
+
+/* Actuator i's control range and transmission, or their headings. */
+static void
+info_actuator_text(const hxd_info *in, int i, int w)
+{
+	char b[CTL_LABEL_MAX], range[32];
+	int t;
+
+	if (i < 0) {
+		printf("  %-18s  %s\n", "ctrlrange", "transmission");
+		return;
 	}
-	if (m->ntendon > 0) {
-		printf("\ntendons\n%4s  %s\n", "id", "name");
-		for (i = 0; i < m->ntendon; i++)
-			printf("%4d  %s\n", i,
-			    obj_label(in, HXD_OBJ_TENDON, i, b1, sizeof(b1)));
+	t = in->actuator_trntype[i];
+	if (in->actuator_ctrllimited[i])
+		snprintf(range, sizeof(range), "[%g, %g]",
+		    in->actuator_ctrlrange[2 * i],
+		    in->actuator_ctrlrange[2 * i + 1]);
+	else
+		snprintf(range, sizeof(range), "-");
+	printf("  %-18s  %s %s\n", range, trn_type_name(t),
+	    obj_label(in,
+		t == 3     ? HXD_OBJ_TENDON :
+		    t == 4 ? HXD_OBJ_SITE :
+		    t == 5 ? HXD_OBJ_BODY :
+			     HXD_OBJ_JOINT,
+		in->actuator_trnid[2 * i], b, sizeof(b)));
+}
+
+/* Sensor i's type, object, size, address and noise. */
+static void
+info_sensor_json(const hxd_info *in, int i)
+{
+	int t = in->sensor_objtype[i];
+
+	js_ks("type",
+	    enum_name(sensor_types, NELEM(sensor_types), in->sensor_type[i]));
+	js_ks("datatype",
+	    enum_name(sensor_datatypes, NELEM(sensor_datatypes),
+		in->sensor_datatype[i]));
+	js_ks("objtype", t == HXD_OBJ_UNKNOWN ? "none" : hxd_obj_name(t));
+	js_ki("objid", in->sensor_objid[i]);
+	js_ki("dim", in->sensor_dim[i]);
+	js_ki("adr", in->sensor_adr[i]);
+	js_kn("noise", in->sensor_noise[i]);
+}
+
+/* Sensor i's type, size, address, object and noise, or their headings. */
+static void
+info_sensor_text(const hxd_info *in, int i, int w)
+{
+	char b[CTL_LABEL_MAX];
+	int t;
+
+	if (i < 0) {
+		printf(
+		    "  %-14s  %3s  %4s  %s\n", "type", "dim", "adr", "object");
+		return;
 	}
-	if (m->nu > 0) {
-		w = label_width(in, HXD_OBJ_ACTUATOR, m->nu);
-		printf("\nactuators\n%4s  %-*s  %-18s  %s\n", "id", w, "name",
-		    "ctrlrange", "transmission");
-		for (i = 0; i < m->nu; i++) {
-			t = in->actuator_trntype[i];
-			if (in->actuator_ctrllimited[i])
-				snprintf(b3, sizeof(b3), "[%g, %g]",
-				    in->actuator_ctrlrange[2 * i],
-				    in->actuator_ctrlrange[2 * i + 1]);
-			else
-				snprintf(b3, sizeof(b3), "-");
-			printf("%4d  %-*s  %-18s  %s %s\n", i, w,
-			    obj_label(in, HXD_OBJ_ACTUATOR, i, b1, sizeof(b1)),
-			    b3, trn_type_name(t),
-			    obj_label(in,
-				t == 3     ? HXD_OBJ_TENDON :
-				    t == 4 ? HXD_OBJ_SITE :
-				    t == 5 ? HXD_OBJ_BODY :
-					     HXD_OBJ_JOINT,
-				in->actuator_trnid[2 * i], b2, sizeof(b2)));
-		}
+	t = in->sensor_objtype[i];
+	printf("  %-14s  %3d  %4d  ",
+	    enum_name(sensor_types, NELEM(sensor_types), in->sensor_type[i]),
+	    in->sensor_dim[i], in->sensor_adr[i]);
+	if (t == HXD_OBJ_UNKNOWN)
+		printf("-");
+	else
+		printf("%s %s", hxd_obj_name(t),
+		    obj_label(in, t, in->sensor_objid[i], b, sizeof(b)));
+	if (in->sensor_noise[i] != 0)
+		printf(", noise %g", in->sensor_noise[i]);
+	putchar('\n');
+}
+
+/* Equality i's type and objects. */
+static void
+info_eq_json(const hxd_info *in, int i)
+{
+	js_ks("type", enum_name(eq_types, NELEM(eq_types), in->eq_type[i]));
+	js_ki("obj1id", in->eq_obj1id[i]);
+	js_ki("obj2id", in->eq_obj2id[i]);
+}
+
+/* Equality i's type and the objects it binds, or their headings. */
+static void
+info_eq_text(const hxd_info *in, int i, int w)
+{
+	char b1[CTL_LABEL_MAX], b2[CTL_LABEL_MAX];
+	int t;
+
+	if (i < 0) {
+		printf("  %-8s  %s\n", "type", "objects");
+		return;
 	}
-	if (m->nsensor > 0) {
-		w = label_width(in, HXD_OBJ_SENSOR, m->nsensor);
-		printf("\nsensors\n%4s  %-*s  %-14s  %3s  %4s  %s\n", "id", w,
-		    "name", "type", "dim", "adr", "object");
-		for (i = 0; i < m->nsensor; i++) {
-			t = in->sensor_objtype[i];
-			printf("%4d  %-*s  %-14s  %3d  %4d  ", i, w,
-			    obj_label(in, HXD_OBJ_SENSOR, i, b1, sizeof(b1)),
-			    enum_name(sensor_types, NELEM(sensor_types),
-				in->sensor_type[i]),
-			    in->sensor_dim[i], in->sensor_adr[i]);
-			if (t == HXD_OBJ_UNKNOWN)
-				printf("-");
-			else
-				printf("%s %s", hxd_obj_name(t),
-				    obj_label(in, t, in->sensor_objid[i], b2,
-					sizeof(b2)));
-			if (in->sensor_noise[i] != 0)
-				printf(", noise %g", in->sensor_noise[i]);
-			putchar('\n');
-		}
-	}
-	if (m->neq > 0) {
-		w = label_width(in, HXD_OBJ_EQUALITY, m->neq);
-		printf("\nequalities\n%4s  %-*s  %-8s  %s\n", "id", w, "name",
-		    "type", "objects");
-		for (i = 0; i < m->neq; i++) {
-			t = in->eq_type[i];
-			t = t == 2 ? HXD_OBJ_JOINT :
-			    t == 3 ? HXD_OBJ_TENDON :
-			    t == 4 ? HXD_OBJ_GEOM :
-				     HXD_OBJ_BODY;
-			printf("%4d  %-*s  %-8s  %s %s, %s\n", i, w,
-			    obj_label(in, HXD_OBJ_EQUALITY, i, b1, sizeof(b1)),
-			    enum_name(
-				eq_types, NELEM(eq_types), in->eq_type[i]),
-			    hxd_obj_name(t),
-			    obj_label(in, t, in->eq_obj1id[i], b2, sizeof(b2)),
-			    obj_label(in, t, in->eq_obj2id[i], b3, sizeof(b3)));
-		}
-	}
-	if (m->nkey > 0) {
-		printf("\nkeyframes\n%4s  %s\n", "id", "name");
-		for (i = 0; i < m->nkey; i++)
-			printf("%4d  %s\n", i,
-			    obj_label(in, HXD_OBJ_KEY, i, b1, sizeof(b1)));
-	}
-	if (m->nmat > 0) {
-		printf("\nmaterials\n%4s  %s\n", "id", "name");
-		for (i = 0; i < m->nmat; i++)
-			printf("%4d  %s\n", i,
-			    obj_label(in, HXD_OBJ_MATERIAL, i, b1, sizeof(b1)));
-	}
+	t = in->eq_type[i];
+	t = t == 2 ? HXD_OBJ_JOINT :
+	    t == 3 ? HXD_OBJ_TENDON :
+	    t == 4 ? HXD_OBJ_GEOM :
+		     HXD_OBJ_BODY;
+	printf("  %-8s  %s %s, %s\n",
+	    enum_name(eq_types, NELEM(eq_types), in->eq_type[i]),
+	    hxd_obj_name(t), obj_label(in, t, in->eq_obj1id[i], b1, sizeof(b1)),
+	    obj_label(in, t, in->eq_obj2id[i], b2, sizeof(b2)));
 }
 
 /* Show the model's sizes and named objects. */
@@ -1593,625 +1844,195 @@ cmd_info(struct ctl *ctl)
 	return CTL_OK;
 }
 
-/*---------------------------------------------------------------- status */
+/*--------------------------------------------------------- get views */
 
-/* Show what HAPTIX's info box showed, and the daemon's counters. */
+/* Fetch the answer of the command's view and show it. */
 static int
-cmd_status(struct ctl *ctl)
+cmd_show(struct ctl *ctl)
 {
-	hxd_status st;
+	const struct ctl_view *v = ctl->cmd->view;
+	void *data;
 	int rc;
 
 	if ((rc = ctl_connect(ctl)) != 0)
 		return rc;
-	if (hxd_status_get(ctl->conn, &st) != HXD_OK)
+	if (v->get(ctl->conn, &data) != HXD_OK)
 		return ctl_fail(ctl);
-	if (ctl->json) {
-		js_open('{');
-		js_key("model");
-		js_model(&st.model);
-		js_kb("loaded", st.model.nbody > 0);
-		js_kn("time", st.time);
-		js_ku("steps", st.steps);
-		js_kb("paused", st.paused);
-		js_kn("speed", st.speed);
-		js_kb("speed_max", st.speed_max);
-		js_kn("realtime_factor", st.realtime_factor);
-		js_kn("cpu_per_step", st.cpu_per_step);
-		js_ki("nefc", st.nefc);
-		js_ki("ncon", st.ncon);
-		js_kn("energy_potential", st.energy_potential);
-		js_kn("energy_kinetic", st.energy_kinetic);
-		js_ku("instability_resets", st.instability_resets);
-		js_ku("sim_errors", st.sim_errors);
-		js_ku("overruns", st.overruns);
-		js_ki("clients", st.clients);
-		js_ks("message", st.message);
-		js_kn("uptime", st.uptime);
-		js_close('}');
-		return CTL_OK;
-	}
-	if (st.model.nbody > 0)
-		printf("%-12s %s%s%s%s\n", "model", st.model.name,
-		    st.model.path[0] != '\0' ? " (" : "", st.model.path,
-		    st.model.path[0] != '\0' ? ")" : "");
-	else
-		printf("%-12s %s\n", "model", "none loaded");
-	printf("%-12s %s\n", "simulation", st.paused ? "paused" : "running");
-	if (st.speed_max)
-		printf("%-12s max\n", "speed");
-	else
-		printf("%-12s %gx\n", "speed", st.speed);
-	printf("%-12s %.10g s, %llu steps\n", "time", st.time, st.steps);
-	printf("%-12s %.3gx\n", "real time", st.realtime_factor);
-	printf("%-12s %.3g ms\n", "CPU/step", st.cpu_per_step * 1e3);
-	printf("%-12s %d, of which %d contacts\n", "constraints", st.nefc,
-	    st.ncon);
-	printf("%-12s potential %.6g, kinetic %.6g\n", "energy",
-	    st.energy_potential, st.energy_kinetic);
-	printf("%-12s %llu instability, %llu MuJoCo errors\n", "resets",
-	    st.instability_resets, st.sim_errors);
-	printf("%-12s %llu\n", "overruns", st.overruns);
-	printf("%-12s %d\n", "clients", st.clients);
-	printf("%-12s %s\n", "message",
-	    st.message[0] != '\0' ? st.message : "(none)");
-	printf("%-12s %.1f s\n", "uptime", st.uptime);
-	return CTL_OK;
-}
-
-/*---------------------------------------------------------------- state */
-
-/* Show the time, qpos, qvel and act. */
-static int
-cmd_state(struct ctl *ctl)
-{
-	hxd_state *st;
-	int rc;
-
-	if ((rc = ctl_connect(ctl)) != 0)
-		return rc;
-	if (hxd_get_state(ctl->conn, &st) != HXD_OK)
-		return ctl_fail(ctl);
-	if (ctl->json) {
-		js_open('{');
-		js_kn("time", st->time);
-		js_ki("nq", st->nq);
-		js_ki("nv", st->nv);
-		js_ki("na", st->na);
-		js_kv("qpos", st->qpos, st->nq);
-		js_kv("qvel", st->qvel, st->nv);
-		js_kv("act", st->act, st->na);
-		js_close('}');
-	} else if ((rc = ctl_get_info(ctl)) == 0) {
-		printf("time %.10g\n", st->time);
-		print_by_joint("qpos", ctl->info, st->qpos, st->nq, 0);
-		print_by_joint("qvel", ctl->info, st->qvel, st->nv, 1);
-		if (st->na > 0)
-			print_by_actuator("act", ctl->info, st->act, st->na,
-			    ctl->info->model.nu);
-	}
-	free(st);
+	if (ctl->json || (rc = ctl_get_info(ctl)) == 0)
+		view_show(ctl, v, data);
+	free(data);
 	return rc;
 }
 
-/* Set the state; what the command line does not give keeps its value. */
-static int
-cmd_set_state(struct ctl *ctl)
+/* Show an answer as JSON or, with the model's description, as a table. */
+static void
+view_show(struct ctl *ctl, const struct ctl_view *v, const void *data)
 {
-	struct ctl_opt opts[] = {
-		{ "--qpos", OPT_LIST, 0, NULL, 0, 0 },
-		{ "--qvel", OPT_LIST, 0, NULL, 0, 0 },
-		{ "--act", OPT_LIST, 0, NULL, 0, 0 },
-	};
-	char name[CTL_NAME_MAX], **pos;
-	const char *v, *bad;
-	hxd_state *st = NULL;
-	int npos, i, id, w, adr, n, badlen, rc;
-
-	pos = calloc((size_t)ctl->argc + 1, sizeof(*pos));
-	if (pos == NULL)
-		return ctl_error(ctl, HXD_CANNOTSEND, "out of memory");
-	if ((rc = ctl_options(ctl, opts, NELEM(opts), pos, &npos)) != 0 ||
-	    (rc = ctl_check_assigns(ctl, pos, npos, 0, "JOINT=LIST")) != 0)
-		goto done;
-	if ((rc = ctl_connect(ctl)) != 0)
-		goto done;
-	if (hxd_get_state(ctl->conn, &st) != HXD_OK) {
-		rc = ctl_fail(ctl);
-		goto done;
-	}
-	if ((opts[0].given &&
-		(rc = ctl_fill(ctl, &opts[0], "nq", st->qpos, st->nq)) != 0) ||
-	    (opts[1].given &&
-		(rc = ctl_fill(ctl, &opts[1], "nv", st->qvel, st->nv)) != 0) ||
-	    (opts[2].given &&
-		(rc = ctl_fill(ctl, &opts[2], "na", st->act, st->na)) != 0))
-		goto done;
-	for (i = 0; i < npos; i++) {
-		v = split_assign(pos[i], name, sizeof(name));
-		if ((rc = ctl_object(ctl, HXD_OBJ_JOINT, name, &id)) != 0 ||
-		    (rc = ctl_get_info(ctl)) != 0)
-			goto done;
-		if (id < 0 || id >= ctl->info->model.njnt) {
-			rc = ctl_error(ctl, HXD_BADINDEX,
-			    "joint id %d is out "
-			    "of range (the model has njnt = %d)",
-			    id, ctl->info->model.njnt);
-			goto done;
-		}
-		w = joint_width(ctl->info->jnt_type[id], 0);
-		adr = ctl->info->jnt_qposadr[id];
-		n = parse_list(v, NULL, 0, &bad, &badlen);
-		if (n != w) {
-			rc = ctl_error(ctl, HXD_BADSIZE,
-			    "joint %s (%s) has %d "
-			    "qpos value%s, not %d",
-			    name, joint_type_name(ctl->info->jnt_type[id]), w,
-			    w == 1 ? "" : "s", n);
-			goto done;
-		}
-		if (adr < 0 || adr + w > st->nq) {
-			rc = ctl_error(ctl, HXD_BADSIZE,
-			    "the model changed "
-			    "while hxctl ran");
-			goto done;
-		}
-		parse_list(v, st->qpos + adr, w, &bad, &badlen);
-	}
-	if (hxd_set_state(ctl->conn, st) != HXD_OK) {
-		rc = ctl_fail(ctl);
-		goto done;
-	}
 	if (ctl->json)
-		js_ok();
-done:
-	free(st);
-	free(pos);
-	return rc;
+		view_json(v, data);
+	else
+		view_print(v, ctl->info, data);
 }
 
-/*---------------------------------------------------------------- controls */
-
-/* Show the controls by actuator, with their ranges. */
-static int
-cmd_ctrl(struct ctl *ctl)
+/* Write an answer as one JSON object, member by member. */
+static void
+view_json(const struct ctl_view *v, const void *data)
 {
-	hxd_control *c;
-	char buf[32];
-	int rc, i, w;
+	const struct ctl_field *f;
+	int n;
 
-	if ((rc = ctl_connect(ctl)) != 0)
-		return rc;
-	if (hxd_get_control(ctl->conn, &c) != HXD_OK)
-		return ctl_fail(ctl);
-	if (ctl->json) {
-		js_open('{');
-		js_kn("time", c->time);
-		js_ki("nu", c->nu);
-		js_kv("ctrl", c->ctrl, c->nu);
-		js_close('}');
-	} else if ((rc = ctl_get_info(ctl)) == 0) {
-		printf("time %.10g\n", c->time);
-		w = label_width(ctl->info, HXD_OBJ_ACTUATOR, c->nu);
-		printf("%4s  %-*s" HDR "  %s\n", "id", w, "name", "ctrl",
-		    "ctrlrange");
-		for (i = 0; i < c->nu; i++) {
-			printf("%4d  %-*s" NUM, i, w,
-			    obj_label(ctl->info, HXD_OBJ_ACTUATOR, i, buf,
-				sizeof(buf)),
-			    c->ctrl[i]);
-			if (ctl->info->model.nu == c->nu &&
-			    ctl->info->actuator_ctrllimited[i])
-				printf("  [%g, %g]",
-				    ctl->info->actuator_ctrlrange[2 * i],
-				    ctl->info->actuator_ctrlrange[2 * i + 1]);
-			putchar('\n');
+	js_open('{');
+	for (f = v->fields; f->key != NULL; f++) {
+		n = f->per > 0 ? f->per * MEMBER(int, data, f->count) : 0;
+		switch (f->kind) {
+		case F_NUM:
+			js_kn(f->key, MEMBER(double, data, f->off));
+			break;
+		case F_INT:
+			js_ki(f->key, MEMBER(int, data, f->off));
+			break;
+		case F_NUMS:
+			js_kv(f->key, MEMBER(double *, data, f->off), n);
+			break;
+		case F_INTS:
+			js_key(f->key);
+			js_ints(MEMBER(int *, data, f->off), n);
+			break;
 		}
 	}
-	free(c);
-	return rc;
+	js_close('}');
 }
 
-/* Set all the controls, or the named ones. */
-static int
-cmd_set_ctrl(struct ctl *ctl)
+/* Print an answer: its time, its arrays as they say, then the rest. */
+static void
+view_print(const struct ctl_view *v, const hxd_info *in, const void *data)
 {
-	hxd_control *c;
-	int named, rc;
+	const struct ctl_field *f;
+	const double *a;
+	int n, columns = 0;
 
-	if ((rc = controls_check(ctl, ctl->argv, ctl->argc, &named)) != 0 ||
-	    (rc = controls_build(ctl, ctl->argv, ctl->argc, named, &c)) != 0)
-		return rc;
-	if (hxd_set_control(ctl->conn, c) != HXD_OK)
-		rc = ctl_fail(ctl);
-	else if (ctl->json)
-		js_ok();
-	free(c);
-	return rc;
+	printf("time %.10g\n", MEMBER(double, data, v->fields[0].off));
+	for (f = v->fields; f->key != NULL; f++) {
+		if (f->show == SHOW_NONE)
+			continue;
+		a = MEMBER(double *, data, f->off);
+		n = f->per * MEMBER(int, data, f->count);
+		if (f->show == SHOW_QPOS || f->show == SHOW_DOF)
+			print_by_joint(f->key, in, a, n, f->show == SHOW_DOF);
+		else if (f->show == SHOW_ACT && n > 0)
+			print_by_actuator(f->key, in, a, n);
+		else if (f->show == SHOW_COL)
+			columns = 1;
+	}
+	if (columns)
+		view_columns(v, in, data);
+	if (v->print != NULL)
+		v->print(v, in, data);
 }
 
-/*---------------------------------------------------------------- applied */
-
-/* Show qfrc_applied by joint and xfrc_applied by body. */
-static int
-cmd_applied(struct ctl *ctl)
+/* Print the SHOW_COL arrays as a table, one of the view's rows per row. */
+static void
+view_columns(const struct ctl_view *v, const hxd_info *in, const void *data)
 {
-	hxd_applied *a;
-	char buf[32];
-	int rc, i, w;
+	const struct ctl_field *f;
+	const double *a;
+	char buf[CTL_LABEL_MAX];
+	int i, w, n = 0;
 
-	if ((rc = ctl_connect(ctl)) != 0)
-		return rc;
-	if (hxd_get_applied(ctl->conn, &a) != HXD_OK)
-		return ctl_fail(ctl);
-	if (ctl->json) {
-		js_open('{');
-		js_kn("time", a->time);
-		js_ki("nv", a->nv);
-		js_ki("nbody", a->nbody);
-		js_kv("qfrc_applied", a->qfrc_applied, a->nv);
-		js_kv("xfrc_applied", a->xfrc_applied, 6 * a->nbody);
-		js_close('}');
-	} else if ((rc = ctl_get_info(ctl)) == 0) {
-		printf("time %.10g\n", a->time);
-		print_by_joint(
-		    "qfrc_applied", ctl->info, a->qfrc_applied, a->nv, 1);
-		w = label_width(ctl->info, HXD_OBJ_BODY, a->nbody);
-		printf("xfrc_applied\n%4s  %-*s" HDR HDR HDR HDR HDR HDR "\n",
-		    "id", w, "body", "fx", "fy", "fz", "tx", "ty", "tz");
-		for (i = 0; i < a->nbody; i++)
-			put_row(i, w,
-			    obj_label(
-				ctl->info, HXD_OBJ_BODY, i, buf, sizeof(buf)),
-			    a->xfrc_applied + 6 * i, 6);
+	for (f = v->fields; f->key != NULL; f++) {
+		if (f->show == SHOW_COL)
+			n = MEMBER(int, data, f->count);
 	}
-	free(a);
-	return rc;
-}
-
-/* Set the applied forces; what is not given keeps its value. */
-static int
-cmd_set_applied(struct ctl *ctl)
-{
-	struct ctl_opt opts[] = {
-		{ "--clear", OPT_FLAG, 0, NULL, 0, 0 },
-		{ "--qfrc", OPT_LIST, 0, NULL, 0, 0 },
-		{ "--xfrc", OPT_LIST, 0, NULL, 0, 0 },
-	};
-	char name[CTL_NAME_MAX], **pos;
-	const char *v, *bad;
-	hxd_applied *a = NULL;
-	int npos, i, id, badlen, rc;
-
-	pos = calloc((size_t)ctl->argc + 1, sizeof(*pos));
-	if (pos == NULL)
-		return ctl_error(ctl, HXD_CANNOTSEND, "out of memory");
-	if ((rc = ctl_options(ctl, opts, NELEM(opts), pos, &npos)) != 0 ||
-	    (rc = ctl_check_assigns(
-		 ctl, pos, npos, 6, "BODY=FX,FY,FZ,TX,TY,TZ")) != 0)
-		goto done;
-	if ((rc = ctl_connect(ctl)) != 0)
-		goto done;
-	if (hxd_get_applied(ctl->conn, &a) != HXD_OK) {
-		rc = ctl_fail(ctl);
-		goto done;
+	w = label_width(in, v->rows, n);
+	printf("%4s  %-*s", v->rows == CTL_DOF ? "dof" : "id", w,
+	    v->rows == CTL_DOF ? "joint" : "name");
+	for (f = v->fields; f->key != NULL; f++) {
+		if (f->show == SHOW_COL)
+			printf(HDR, f->key);
 	}
-	if (opts[0].given) {
-		memset(a->qfrc_applied, 0, (size_t)a->nv * sizeof(double));
-		memset(
-		    a->xfrc_applied, 0, 6 * (size_t)a->nbody * sizeof(double));
-	}
-	if ((opts[1].given &&
-		(rc = ctl_fill(ctl, &opts[1], "nv", a->qfrc_applied, a->nv)) !=
-		    0) ||
-	    (opts[2].given &&
-		(rc = ctl_fill(ctl, &opts[2], "6 x nbody", a->xfrc_applied,
-		     6 * a->nbody)) != 0))
-		goto done;
-	for (i = 0; i < npos; i++) {
-		v = split_assign(pos[i], name, sizeof(name));
-		if ((rc = ctl_object(ctl, HXD_OBJ_BODY, name, &id)) != 0)
-			goto done;
-		if (id < 0 || id >= a->nbody) {
-			rc = ctl_error(ctl, HXD_BADINDEX,
-			    "body id %d is out "
-			    "of range (the model has nbody = %d)",
-			    id, a->nbody);
-			goto done;
+	putchar('\n');
+	for (i = 0; i < n; i++) {
+		printf("%4d  %-*s", i, w,
+		    row_label(in, v->rows, i, buf, sizeof(buf)));
+		for (f = v->fields; f->key != NULL; f++) {
+			if (f->show != SHOW_COL)
+				continue;
+			a = MEMBER(double *, data, f->off);
+			printf("%*s" NUM, f->pad, "", a[i]);
 		}
-		parse_list(v, a->xfrc_applied + 6 * id, 6, &bad, &badlen);
-	}
-	if (hxd_set_applied(ctl->conn, a) != HXD_OK) {
-		rc = ctl_fail(ctl);
-		goto done;
-	}
-	if (ctl->json)
-		js_ok();
-done:
-	free(a);
-	free(pos);
-	return rc;
-}
-
-/*---------------------------------------------------------------- one body */
-
-/* Show one body's pose, velocities, accelerations and forces. */
-static int
-cmd_body(struct ctl *ctl)
-{
-	static const struct {
-		const char *name;
-		size_t offset;
-		int n;
-	} rows[] = {
-		{ "pos", offsetof(hxd_onebody, pos), 3 },
-		{ "quat", offsetof(hxd_onebody, quat), 4 },
-		{ "linvel", offsetof(hxd_onebody, linvel), 3 },
-		{ "angvel", offsetof(hxd_onebody, angvel), 3 },
-		{ "linacc", offsetof(hxd_onebody, linacc), 3 },
-		{ "angacc", offsetof(hxd_onebody, angacc), 3 },
-		{ "contactforce", offsetof(hxd_onebody, contactforce), 3 },
-		{ "force", offsetof(hxd_onebody, force), 3 },
-		{ "torque", offsetof(hxd_onebody, torque), 3 },
-	};
-	hxd_onebody b;
-	char name[256];
-	const double *v;
-	size_t i;
-	int id, rc;
-
-	if ((rc = ctl_object(ctl, HXD_OBJ_BODY, ctl->argv[0], &id)) != 0 ||
-	    (rc = ctl_connect(ctl)) != 0)
-		return rc;
-	if (hxd_get_onebody(ctl->conn, id, &b) != HXD_OK)
-		return ctl_fail(ctl);
-	if (ctl->json) {
-		js_open('{');
-		js_ki("body_id", b.body_id);
-		js_kb("is_floating", b.is_floating);
-		js_kn("time", b.time);
-		for (i = 0; i < NELEM(rows); i++) {
-			v = (const double *)(const void *)((const char *)&b +
-			    rows[i].offset);
-			js_kv(rows[i].name, v, rows[i].n);
-		}
-		js_close('}');
-		return CTL_OK;
-	}
-	if (hxd_id2name(ctl->conn, HXD_OBJ_BODY, id, name, sizeof(name)) !=
-	    HXD_OK)
-		return ctl_fail(ctl);
-	printf("%-12s %d %s (%s)\n", "body", b.body_id,
-	    name[0] != '\0' ? name : "(unnamed)",
-	    b.is_floating ? "floating" : "not floating");
-	printf("%-12s %.10g\n", "time", b.time);
-	for (i = 0; i < NELEM(rows); i++) {
-		v = (const double *)(const void *)((const char *)&b +
-		    rows[i].offset);
-		printf("%-12s", rows[i].name);
-		put_nums(v, rows[i].n);
 		putchar('\n');
 	}
-	return CTL_OK;
 }
 
-/* Set quantities of one body, chosen by the options given. */
-static int
-cmd_set_body(struct ctl *ctl)
+/* Print the controls by actuator, with their ranges. */
+static void
+ctrl_print(const struct ctl_view *v, const hxd_info *in, const void *data)
 {
-	struct ctl_opt opts[] = {
-		{ "--pos", OPT_LIST, 3, NULL, 0, 0 },
-		{ "--quat", OPT_LIST, 4, NULL, 0, 0 },
-		{ "--linvel", OPT_LIST, 3, NULL, 0, 0 },
-		{ "--angvel", OPT_LIST, 3, NULL, 0, 0 },
-		{ "--force", OPT_LIST, 3, NULL, 0, 0 },
-		{ "--torque", OPT_LIST, 3, NULL, 0, 0 },
-	};
-	static const unsigned flags[] = {
-		HXD_ONEBODY_POS,
-		HXD_ONEBODY_QUAT,
-		HXD_ONEBODY_LINVEL,
-		HXD_ONEBODY_ANGVEL,
-		HXD_ONEBODY_FORCE,
-		HXD_ONEBODY_TORQUE,
-	};
-	char *pos[16];
-	const char *bad;
-	double *dst[NELEM(flags)];
-	hxd_onebody b;
-	unsigned fields = 0;
-	int npos, id, badlen, rc;
-	size_t i;
+	const hxd_control *c = data;
+	char buf[CTL_LABEL_MAX];
+	int i, w;
 
-	if (ctl->argc > (int)NELEM(pos))
-		return ctl_usage_error(ctl, "too many arguments");
-	if ((rc = ctl_options(ctl, opts, NELEM(opts), pos, &npos)) != 0)
-		return rc;
-	if (npos != 1)
-		return ctl_usage_error(
-		    ctl, npos == 0 ? "which body?" : "one body at a time");
-	for (i = 0; i < NELEM(opts); i++) {
-		if (opts[i].given)
-			fields |= flags[i];
+	w = label_width(in, HXD_OBJ_ACTUATOR, c->nu);
+	printf("%4s  %-*s" HDR "  %s\n", "id", w, "name", "ctrl", "ctrlrange");
+	for (i = 0; i < c->nu; i++) {
+		printf("%4d  %-*s" NUM, i, w,
+		    obj_label(in, HXD_OBJ_ACTUATOR, i, buf, sizeof(buf)),
+		    c->ctrl[i]);
+		if (in->model.nu == c->nu && in->actuator_ctrllimited[i])
+			printf("  [%g, %g]", in->actuator_ctrlrange[2 * i],
+			    in->actuator_ctrlrange[2 * i + 1]);
+		putchar('\n');
 	}
-	if (fields == 0)
-		return ctl_usage_error(ctl, "nothing to set");
-	if ((rc = ctl_object(ctl, HXD_OBJ_BODY, pos[0], &id)) != 0 ||
-	    (rc = ctl_connect(ctl)) != 0)
-		return rc;
-	if (hxd_get_onebody(ctl->conn, id, &b) != HXD_OK)
-		return ctl_fail(ctl);
-	dst[0] = b.pos;
-	dst[1] = b.quat;
-	dst[2] = b.linvel;
-	dst[3] = b.angvel;
-	dst[4] = b.force;
-	dst[5] = b.torque;
-	for (i = 0; i < NELEM(opts); i++) {
-		if (opts[i].given)
-			parse_list(
-			    opts[i].value, dst[i], opts[i].want, &bad, &badlen);
-	}
-	if (!b.is_floating &&
-	    (fields &
-		(HXD_ONEBODY_POS | HXD_ONEBODY_QUAT | HXD_ONEBODY_LINVEL |
-		    HXD_ONEBODY_ANGVEL)))
-		fprintf(stderr,
-		    "hxctl: %s: warning: body %s is not floating: "
-		    "its pos, quat, linvel and angvel stay as they are\n",
-		    ctl->cmd->name, pos[0]);
-	if (hxd_set_onebody(ctl->conn, &b, fields) != HXD_OK)
-		return ctl_fail(ctl);
-	if (ctl->json)
-		js_ok();
-	return CTL_OK;
 }
 
-/*---------------------------------------------------------------- mocap */
-
-/* Show the mocap bodies' positions and quaternions. */
-static int
-cmd_mocap(struct ctl *ctl)
+/* Print xfrc_applied by body (qfrc_applied went by joint). */
+static void
+applied_print(const struct ctl_view *v, const hxd_info *in, const void *data)
 {
-	hxd_mocap *mc;
-	char buf[32];
-	int rc, i, b, w;
+	const hxd_applied *a = data;
+	char buf[CTL_LABEL_MAX];
+	int i, w;
 
-	if ((rc = ctl_connect(ctl)) != 0)
-		return rc;
-	if (hxd_get_mocap(ctl->conn, &mc) != HXD_OK)
-		return ctl_fail(ctl);
-	if (ctl->json) {
-		js_open('{');
-		js_kn("time", mc->time);
-		js_ki("nmocap", mc->nmocap);
-		js_kv("pos", mc->pos, 3 * mc->nmocap);
-		js_kv("quat", mc->quat, 4 * mc->nmocap);
-		js_close('}');
-	} else if ((rc = ctl_get_info(ctl)) == 0) {
-		printf("time %.10g\n", mc->time);
-		w = label_width(
-		    ctl->info, HXD_OBJ_BODY, ctl->info->model.nbody);
-		printf("%4s  %4s  %-*s %-38s %s\n", "id", "body", w, "name",
-		    "pos", "quat");
-		for (i = 0; i < mc->nmocap; i++) {
-			for (b = 0; b < ctl->info->model.nbody; b++) {
-				if (ctl->info->body_mocapid[b] == i)
-					break;
-			}
-			printf("%4d  %4d  %-*s", i, b, w,
-			    obj_label(
-				ctl->info, HXD_OBJ_BODY, b, buf, sizeof(buf)));
-			put_nums(mc->pos + 3 * i, 3);
-			put_nums(mc->quat + 4 * i, 4);
-			putchar('\n');
+	w = label_width(in, HXD_OBJ_BODY, a->nbody);
+	printf("xfrc_applied\n%4s  %-*s" HDR HDR HDR HDR HDR HDR "\n", "id", w,
+	    "body", "fx", "fy", "fz", "tx", "ty", "tz");
+	for (i = 0; i < a->nbody; i++)
+		put_row(i, w, obj_label(in, HXD_OBJ_BODY, i, buf, sizeof(buf)),
+		    a->xfrc_applied + 6 * i, 6);
+}
+
+/* Print each mocap body's body, position and quaternion. */
+static void
+mocap_print(const struct ctl_view *v, const hxd_info *in, const void *data)
+{
+	const hxd_mocap *mc = data;
+	char buf[CTL_LABEL_MAX];
+	int i, b, w;
+
+	w = label_width(in, HXD_OBJ_BODY, in->model.nbody);
+	printf("%4s  %4s  %-*s %-38s %s\n", "id", "body", w, "name", "pos",
+	    "quat");
+	for (i = 0; i < mc->nmocap; i++) {
+		for (b = 0; b < in->model.nbody; b++) {
+			if (in->body_mocapid[b] == i)
+				break;
 		}
+		printf("%4d  %4d  %-*s", i, b, w,
+		    obj_label(in, HXD_OBJ_BODY, b, buf, sizeof(buf)));
+		put_nums(mc->pos + 3 * i, 3);
+		put_nums(mc->quat + 4 * i, 4);
+		putchar('\n');
 	}
-	free(mc);
-	return rc;
-}
-
-/* Move one mocap body, named by its body's id or name. */
-static int
-cmd_set_mocap(struct ctl *ctl)
-{
-	struct ctl_opt opts[] = {
-		{ "--pos", OPT_LIST, 3, NULL, 0, 0 },
-		{ "--quat", OPT_LIST, 4, NULL, 0, 0 },
-	};
-	char *pos[8];
-	const char *bad;
-	hxd_mocap *mc;
-	int npos, id, k, badlen, rc;
-
-	if ((rc = ctl_options(ctl, opts, NELEM(opts), pos, &npos)) != 0)
-		return rc;
-	if (npos != 1)
-		return ctl_usage_error(
-		    ctl, npos == 0 ? "which body?" : "one body at a time");
-	if (!opts[0].given && !opts[1].given)
-		return ctl_usage_error(ctl, "nothing to set");
-	if ((rc = ctl_object(ctl, HXD_OBJ_BODY, pos[0], &id)) != 0 ||
-	    (rc = ctl_get_info(ctl)) != 0)
-		return rc;
-	if (id < 0 || id >= ctl->info->model.nbody)
-		return ctl_error(ctl, HXD_BADINDEX,
-		    "body id %d is out of "
-		    "range (the model has nbody = %d)",
-		    id, ctl->info->model.nbody);
-	if ((k = ctl->info->body_mocapid[id]) < 0)
-		return ctl_error(ctl, HXD_BADINDEX,
-		    "body %s is not a mocap "
-		    "body",
-		    pos[0]);
-	if (hxd_get_mocap(ctl->conn, &mc) != HXD_OK)
-		return ctl_fail(ctl);
-	if (k >= mc->nmocap) {
-		free(mc);
-		return ctl_error(ctl, HXD_BADSIZE,
-		    "the model changed while "
-		    "hxctl ran");
-	}
-	if (opts[0].given)
-		parse_list(opts[0].value, mc->pos + 3 * k, 3, &bad, &badlen);
-	if (opts[1].given)
-		parse_list(opts[1].value, mc->quat + 4 * k, 4, &bad, &badlen);
-	if (hxd_set_mocap(ctl->conn, mc) != HXD_OK)
-		rc = ctl_fail(ctl);
-	else if (ctl->json)
-		js_ok();
-	free(mc);
-	return rc;
-}
-
-/*---------------------------------------------------------------- get only */
-
-/* Show qacc by joint and act_dot by actuator. */
-static int
-cmd_dynamics(struct ctl *ctl)
-{
-	hxd_dynamics *d;
-	int rc;
-
-	if ((rc = ctl_connect(ctl)) != 0)
-		return rc;
-	if (hxd_get_dynamics(ctl->conn, &d) != HXD_OK)
-		return ctl_fail(ctl);
-	if (ctl->json) {
-		js_open('{');
-		js_kn("time", d->time);
-		js_ki("nv", d->nv);
-		js_ki("na", d->na);
-		js_kv("qacc", d->qacc, d->nv);
-		js_kv("act_dot", d->act_dot, d->na);
-		js_close('}');
-	} else if ((rc = ctl_get_info(ctl)) == 0) {
-		printf("time %.10g\n", d->time);
-		print_by_joint("qacc", ctl->info, d->qacc, d->nv, 1);
-		if (d->na > 0)
-			print_by_actuator("act_dot", ctl->info, d->act_dot,
-			    d->na, ctl->info->model.nu);
-	}
-	free(d);
-	return rc;
 }
 
 /* Print sensor data, by sensor when the description fits it. */
 static void
-sensor_show(const hxd_info *in, const hxd_sensor *s, int json)
+sensor_print(const struct ctl_view *v, const hxd_info *in, const void *data)
 {
-	char buf[32];
+	const hxd_sensor *s = data;
+	char buf[CTL_LABEL_MAX];
 	int i, w, adr, dim;
 
-	if (json) {
-		js_open('{');
-		js_kn("time", s->time);
-		js_ki("nsensordata", s->nsensordata);
-		js_kv("sensordata", s->sensordata, s->nsensordata);
-		js_close('}');
-		return;
-	}
-	printf("time %.10g\n", s->time);
 	if (in->model.nsensordata != s->nsensordata) {
 		for (i = 0; i < s->nsensordata; i++)
 			put_row(i, 4, "", s->sensordata + i, 1);
@@ -2232,276 +2053,426 @@ sensor_show(const hxd_info *in, const hxd_sensor *s, int json)
 	}
 }
 
-/* Show the sensor data. */
-static int
-cmd_sensor(struct ctl *ctl)
+/* Print each frame, one of the view's objects per row. */
+static void
+poses_print(const struct ctl_view *v, const hxd_info *in, const void *data)
 {
-	hxd_sensor *s;
+	const hxd_poses *p = data;
+	char buf[CTL_LABEL_MAX];
+	int i, k, w;
+
+	w = label_width(in, v->rows, p->count);
+	printf("%4s  %-*s %-38s   %s\n", "id", w, "name", "pos",
+	    "mat (row-major)");
+	for (i = 0; i < p->count; i++) {
+		printf("%4d  %-*s", i, w,
+		    obj_label(in, v->rows, i, buf, sizeof(buf)));
+		put_nums(p->pos + 3 * i, 3);
+		printf("  ");
+		for (k = 0; k < 9; k++)
+			printf(" %6.3f", p->mat[9 * i + k]);
+		putchar('\n');
+	}
+}
+
+/* Print the contacts: geoms, distance, position, force and normal. */
+static void
+contacts_print(const struct ctl_view *v, const hxd_info *in, const void *data)
+{
+	const hxd_contacts *k = data;
+	char b1[CTL_LABEL_MAX], b2[CTL_LABEL_MAX];
+	int i, w;
+
+	printf("%d contact%s\n", k->ncon, k->ncon == 1 ? "" : "s");
+	w = label_width(in, HXD_OBJ_GEOM, in->model.ngeom);
+	if (k->ncon > 0)
+		printf("%4s  %-*s  %-*s" HDR " %-39s %-39s %s\n", "id", w,
+		    "geom1", w, "geom2", "dist", "pos",
+		    "force (normal, tangent)", "normal");
+	for (i = 0; i < k->ncon; i++) {
+		printf("%4d  %-*s  %-*s", i, w,
+		    obj_label(in, HXD_OBJ_GEOM, k->geom1[i], b1, sizeof(b1)), w,
+		    obj_label(in, HXD_OBJ_GEOM, k->geom2[i], b2, sizeof(b2)));
+		put_nums(k->dist + i, 1);
+		printf(" ");
+		put_nums(k->pos + 3 * i, 3);
+		printf(" ");
+		put_nums(k->force + 3 * i, 3);
+		printf(" ");
+		put_nums(k->frame + 9 * i, 3);
+		putchar('\n');
+	}
+}
+
+/*------------------------------------------------------------ status */
+
+/* Show what HAPTIX's info box showed, and the daemon's counters. */
+static int
+cmd_status(struct ctl *ctl)
+{
+	hxd_status st;
 	int rc;
 
 	if ((rc = ctl_connect(ctl)) != 0)
 		return rc;
-	if (hxd_get_sensor(ctl->conn, &s) != HXD_OK)
+	if (hxd_status_get(ctl->conn, &st) != HXD_OK)
 		return ctl_fail(ctl);
-	if (ctl->json || (rc = ctl_get_info(ctl)) == 0)
-		sensor_show(ctl->info, s, ctl->json);
-	free(s);
-	return rc;
+	if (ctl->json)
+		status_json(&st);
+	else
+		status_print(&st);
+	return CTL_OK;
 }
 
-/* Show the frames from get, one object of type per row. */
-static int
-poses_show(struct ctl *ctl, int (*get)(hxd_conn *, hxd_poses **), int type)
+/* Write the status as one JSON object. */
+static void
+status_json(const hxd_status *st)
 {
-	hxd_poses *p;
-	char buf[32];
-	int rc, i, k, w;
+	js_open('{');
+	js_key("model");
+	js_model(&st->model);
+	js_kb("loaded", st->model.nbody > 0);
+	js_kn("time", st->time);
+	js_ku("steps", st->steps);
+	js_kb("paused", st->paused);
+	js_kn("speed", st->speed);
+	js_kb("speed_max", st->speed_max);
+	js_kn("realtime_factor", st->realtime_factor);
+	js_kn("cpu_per_step", st->cpu_per_step);
+	js_ki("nefc", st->nefc);
+	js_ki("ncon", st->ncon);
+	js_kn("energy_potential", st->energy_potential);
+	js_kn("energy_kinetic", st->energy_kinetic);
+	js_ku("instability_resets", st->instability_resets);
+	js_ku("sim_errors", st->sim_errors);
+	js_ku("overruns", st->overruns);
+	js_ki("clients", st->clients);
+	js_ks("message", st->message);
+	js_kn("uptime", st->uptime);
+	js_close('}');
+}
+
+/* Print the status, a quantity per line. */
+static void
+status_print(const hxd_status *st)
+{
+	if (st->model.nbody > 0)
+		printf("%-12s %s%s%s%s\n", "model", st->model.name,
+		    st->model.path[0] != '\0' ? " (" : "", st->model.path,
+		    st->model.path[0] != '\0' ? ")" : "");
+	else
+		printf("%-12s %s\n", "model", "none loaded");
+	printf("%-12s %s\n", "simulation", st->paused ? "paused" : "running");
+	if (st->speed_max)
+		printf("%-12s max\n", "speed");
+	else
+		printf("%-12s %gx\n", "speed", st->speed);
+	printf("%-12s %.10g s, %llu steps\n", "time", st->time, st->steps);
+	printf("%-12s %.3gx\n", "real time", st->realtime_factor);
+	printf("%-12s %.3g ms\n", "CPU/step", st->cpu_per_step * 1e3);
+	printf("%-12s %d, of which %d contacts\n", "constraints", st->nefc,
+	    st->ncon);
+	printf("%-12s potential %.6g, kinetic %.6g\n", "energy",
+	    st->energy_potential, st->energy_kinetic);
+	printf("%-12s %llu instability, %llu MuJoCo errors\n", "resets",
+	    st->instability_resets, st->sim_errors);
+	printf("%-12s %llu\n", "overruns", st->overruns);
+	printf("%-12s %d\n", "clients", st->clients);
+	printf("%-12s %s\n", "message",
+	    st->message[0] != '\0' ? st->message : "(none)");
+	printf("%-12s %.1f s\n", "uptime", st->uptime);
+}
+
+/*----------------------------------------------------------- writing */
+
+/* Make the call of the command's row; it prints nothing. */
+static int
+cmd_call(struct ctl *ctl)
+{
+	int rc;
 
 	if ((rc = ctl_connect(ctl)) != 0)
 		return rc;
-	if (get(ctl->conn, &p) != HXD_OK)
+	return ctl_done(ctl, ctl->cmd->call(ctl->conn));
+}
+
+/* Set the state; what the command line does not give keeps its value. */
+static int
+cmd_set_state(struct ctl *ctl)
+{
+	struct ctl_opt opts[] = {
+		{ "--qpos", OPT_LIST, 0, NULL, 0, 0 },
+		{ "--qvel", OPT_LIST, 0, NULL, 0, 0 },
+		{ "--act", OPT_LIST, 0, NULL, 0, 0 },
+	};
+	hxd_state *st;
+	int rc;
+
+	if ((rc = ctl_assign_options(
+		 ctl, opts, NELEM(opts), 0, "JOINT=LIST")) != 0 ||
+	    (rc = ctl_connect(ctl)) != 0)
+		return rc;
+	if (hxd_get_state(ctl->conn, &st) != HXD_OK)
 		return ctl_fail(ctl);
-	if (ctl->json) {
-		js_open('{');
-		js_kn("time", p->time);
-		js_ki("count", p->count);
-		js_kv("pos", p->pos, 3 * p->count);
-		js_kv("mat", p->mat, 9 * p->count);
-		js_close('}');
-	} else if ((rc = ctl_get_info(ctl)) == 0) {
-		printf("time %.10g\n", p->time);
-		w = label_width(ctl->info, type, p->count);
-		printf("%4s  %-*s %-38s   %s\n", "id", w, "name", "pos",
-		    "mat (row-major)");
-		for (i = 0; i < p->count; i++) {
-			printf("%4d  %-*s", i, w,
-			    obj_label(ctl->info, type, i, buf, sizeof(buf)));
-			put_nums(p->pos + 3 * i, 3);
-			printf("  ");
-			for (k = 0; k < 9; k++)
-				printf(" %6.3f", p->mat[9 * i + k]);
-			putchar('\n');
-		}
-	}
-	free(p);
+	if ((rc = ctl_fill(ctl, &opts[0], "nq", st->qpos, st->nq)) == 0 &&
+	    (rc = ctl_fill(ctl, &opts[1], "nv", st->qvel, st->nv)) == 0 &&
+	    (rc = ctl_fill(ctl, &opts[2], "na", st->act, st->na)) == 0 &&
+	    (rc = state_joints(ctl, st)) == 0)
+		rc = ctl_done(ctl, hxd_set_state(ctl->conn, st));
+	free(st);
 	return rc;
 }
 
-/* Show every body's frame. */
+/* Write the JOINT=LIST arguments into qpos; 0 or CTL_FAIL. */
 static int
-cmd_bodies(struct ctl *ctl)
+state_joints(struct ctl *ctl, hxd_state *st)
 {
-	return poses_show(ctl, hxd_get_body, HXD_OBJ_BODY);
-}
+	char name[CTL_NAME_MAX];
+	const hxd_info *in;
+	const char *v;
+	int i, id, w, adr, n, rc;
 
-/* Show every geom's frame. */
-static int
-cmd_geoms(struct ctl *ctl)
-{
-	return poses_show(ctl, hxd_get_geom, HXD_OBJ_GEOM);
-}
-
-/* Show every site's frame. */
-static int
-cmd_sites(struct ctl *ctl)
-{
-	return poses_show(ctl, hxd_get_site, HXD_OBJ_SITE);
-}
-
-/* Show tendon lengths and velocities. */
-static int
-cmd_tendons(struct ctl *ctl)
-{
-	hxd_tendon *t;
-	char buf[32];
-	int rc, i, w;
-
-	if ((rc = ctl_connect(ctl)) != 0)
-		return rc;
-	if (hxd_get_tendon(ctl->conn, &t) != HXD_OK)
-		return ctl_fail(ctl);
-	if (ctl->json) {
-		js_open('{');
-		js_kn("time", t->time);
-		js_ki("ntendon", t->ntendon);
-		js_kv("length", t->length, t->ntendon);
-		js_kv("velocity", t->velocity, t->ntendon);
-		js_close('}');
-	} else if ((rc = ctl_get_info(ctl)) == 0) {
-		printf("time %.10g\n", t->time);
-		w = label_width(ctl->info, HXD_OBJ_TENDON, t->ntendon);
-		printf("%4s  %-*s" HDR HDR "\n", "id", w, "name", "length",
-		    "velocity");
-		for (i = 0; i < t->ntendon; i++)
-			printf("%4d  %-*s" NUM NUM "\n", i, w,
-			    obj_label(
-				ctl->info, HXD_OBJ_TENDON, i, buf, sizeof(buf)),
-			    t->length[i], t->velocity[i]);
+	for (i = 0; i < ctl->npos; i++) {
+		v = split_assign(ctl->pos[i], name, sizeof(name));
+		if ((rc = ctl_object(ctl, HXD_OBJ_JOINT, name, &id)) != 0 ||
+		    (rc = ctl_get_info(ctl)) != 0)
+			return rc;
+		in = ctl->info;
+		if ((rc = ctl_id_check(
+			 ctl, HXD_OBJ_JOINT, id, in->model.njnt, "njnt")) != 0)
+			return rc;
+		w = joint_width(in->jnt_type[id], 0);
+		adr = in->jnt_qposadr[id];
+		if ((n = parse_list(v, NULL, 0, NULL)) != w)
+			return ctl_error(ctl, HXD_BADSIZE,
+			    "joint %s (%s) has %d qpos value%s, not %d", name,
+			    joint_type_name(in->jnt_type[id]), w,
+			    w == 1 ? "" : "s", n);
+		if (adr < 0 || adr + w > st->nq)
+			return ctl_error(ctl, HXD_BADSIZE,
+			    "the model changed while hxctl ran");
+		parse_list(v, st->qpos + adr, w, NULL);
 	}
-	free(t);
+	return CTL_OK;
+}
+
+/* Set all the controls, or the named ones. */
+static int
+cmd_set_ctrl(struct ctl *ctl)
+{
+	hxd_control *c;
+	int named, rc;
+
+	if ((rc = controls_check(ctl, &named)) != 0 ||
+	    (rc = controls_build(ctl, named, &c)) != 0)
+		return rc;
+	rc = ctl_done(ctl, hxd_set_control(ctl->conn, c));
+	free(c);
 	return rc;
 }
 
-/* Show actuator lengths, velocities and forces. */
+/* Set the applied forces; what is not given keeps its value. */
 static int
-cmd_actuators(struct ctl *ctl)
+cmd_set_applied(struct ctl *ctl)
 {
-	hxd_actuator *a;
-	char buf[32];
-	int rc, i, w;
+	struct ctl_opt opts[] = {
+		{ "--clear", OPT_FLAG, 0, NULL, 0, 0 },
+		{ "--qfrc", OPT_LIST, 0, NULL, 0, 0 },
+		{ "--xfrc", OPT_LIST, 0, NULL, 0, 0 },
+	};
+	hxd_applied *a;
+	int rc;
 
-	if ((rc = ctl_connect(ctl)) != 0)
+	if ((rc = ctl_assign_options(
+		 ctl, opts, NELEM(opts), 6, "BODY=FX,FY,FZ,TX,TY,TZ")) != 0 ||
+	    (rc = ctl_connect(ctl)) != 0)
 		return rc;
-	if (hxd_get_actuator(ctl->conn, &a) != HXD_OK)
+	if (hxd_get_applied(ctl->conn, &a) != HXD_OK)
 		return ctl_fail(ctl);
-	if (ctl->json) {
-		js_open('{');
-		js_kn("time", a->time);
-		js_ki("nu", a->nu);
-		js_kv("length", a->length, a->nu);
-		js_kv("velocity", a->velocity, a->nu);
-		js_kv("force", a->force, a->nu);
-		js_close('}');
-	} else if ((rc = ctl_get_info(ctl)) == 0) {
-		printf("time %.10g\n", a->time);
-		w = label_width(ctl->info, HXD_OBJ_ACTUATOR, a->nu);
-		printf("%4s  %-*s" HDR HDR HDR "\n", "id", w, "name", "length",
-		    "velocity", "force");
-		for (i = 0; i < a->nu; i++)
-			printf("%4d  %-*s" NUM NUM NUM "\n", i, w,
-			    obj_label(ctl->info, HXD_OBJ_ACTUATOR, i, buf,
-				sizeof(buf)),
-			    a->length[i], a->velocity[i], a->force[i]);
+	if (opts[0].given) {
+		memset(a->qfrc_applied, 0, (size_t)a->nv * sizeof(double));
+		memset(
+		    a->xfrc_applied, 0, 6 * (size_t)a->nbody * sizeof(double));
 	}
+	if ((rc = ctl_fill(ctl, &opts[1], "nv", a->qfrc_applied, a->nv)) == 0 &&
+	    (rc = ctl_fill(ctl, &opts[2], "6 x nbody", a->xfrc_applied,
+		 6 * a->nbody)) == 0 &&
+	    (rc = applied_bodies(ctl, a)) == 0)
+		rc = ctl_done(ctl, hxd_set_applied(ctl->conn, a));
 	free(a);
 	return rc;
 }
 
-/* Show the generalized forces, one dof per row. */
+/* Write the BODY=LIST arguments into xfrc_applied; 0 or CTL_FAIL. */
 static int
-cmd_forces(struct ctl *ctl)
+applied_bodies(struct ctl *ctl, hxd_applied *a)
 {
-	hxd_force *f;
-	char buf[64];
-	int rc, i, w, n;
+	char name[CTL_NAME_MAX];
+	const char *v;
+	int i, id, rc;
 
-	if ((rc = ctl_connect(ctl)) != 0)
-		return rc;
-	if (hxd_get_force(ctl->conn, &f) != HXD_OK)
-		return ctl_fail(ctl);
-	if (ctl->json) {
-		js_open('{');
-		js_kn("time", f->time);
-		js_ki("nv", f->nv);
-		js_kv("applied", f->applied, f->nv);
-		js_kv("passive", f->passive, f->nv);
-		js_kv("bias", f->bias, f->nv);
-		js_kv("actuator", f->actuator, f->nv);
-		js_kv("constraint", f->constraint, f->nv);
-		js_kv("nonconstraint", f->nonconstraint, f->nv);
-		js_close('}');
-	} else if ((rc = ctl_get_info(ctl)) == 0) {
-		printf("time %.10g\n", f->time);
-		w = 4;
-		for (i = 0; i < f->nv; i++) {
-			n = (int)strlen(
-			    dof_label(ctl->info, i, buf, sizeof(buf)));
-			if (n > w)
-				w = n;
-		}
-		printf("%4s  %-*s" HDR HDR HDR HDR HDR " %13s\n", "dof", w,
-		    "joint", "applied", "passive", "bias", "actuator",
-		    "constraint", "nonconstraint");
-		for (i = 0; i < f->nv; i++)
-			printf("%4d  %-*s" NUM NUM NUM NUM NUM "  " NUM "\n", i,
-			    w, dof_label(ctl->info, i, buf, sizeof(buf)),
-			    f->applied[i], f->passive[i], f->bias[i],
-			    f->actuator[i], f->constraint[i],
-			    f->nonconstraint[i]);
+	for (i = 0; i < ctl->npos; i++) {
+		v = split_assign(ctl->pos[i], name, sizeof(name));
+		if ((rc = ctl_object(ctl, HXD_OBJ_BODY, name, &id)) != 0 ||
+		    (rc = ctl_id_check(
+			 ctl, HXD_OBJ_BODY, id, a->nbody, "nbody")) != 0)
+			return rc;
+		parse_list(v, a->xfrc_applied + 6 * id, 6, NULL);
 	}
-	free(f);
-	return rc;
+	return CTL_OK;
 }
 
-/* Show the active contacts. */
-static int
-cmd_contacts(struct ctl *ctl)
-{
-	hxd_contacts *k;
-	char b1[32], b2[32];
-	int rc, i, w;
+/*---------------------------------------------------------- one body */
 
-	if ((rc = ctl_connect(ctl)) != 0)
+/* Show one body's pose, velocities, accelerations and forces. */
+static int
+cmd_body(struct ctl *ctl)
+{
+	const struct onebody_member *m;
+	const double *v;
+	hxd_onebody b;
+	char name[256];
+	size_t i;
+	int id, rc;
+
+	if ((rc = ctl_object(ctl, HXD_OBJ_BODY, ctl->argv[0], &id)) != 0 ||
+	    (rc = ctl_connect(ctl)) != 0)
 		return rc;
-	if (hxd_get_contact(ctl->conn, &k) != HXD_OK)
+	if (hxd_get_onebody(ctl->conn, id, &b) != HXD_OK)
 		return ctl_fail(ctl);
 	if (ctl->json) {
 		js_open('{');
-		js_kn("time", k->time);
-		js_ki("ncon", k->ncon);
-		js_kv("dist", k->dist, k->ncon);
-		js_kv("pos", k->pos, 3 * k->ncon);
-		js_kv("frame", k->frame, 9 * k->ncon);
-		js_kv("force", k->force, 3 * k->ncon);
-		js_key("geom1");
-		js_ints(k->geom1, k->ncon);
-		js_key("geom2");
-		js_ints(k->geom2, k->ncon);
-		js_close('}');
-	} else if ((rc = ctl_get_info(ctl)) == 0) {
-		printf("time %.10g\n%d contact%s\n", k->time, k->ncon,
-		    k->ncon == 1 ? "" : "s");
-		w = label_width(
-		    ctl->info, HXD_OBJ_GEOM, ctl->info->model.ngeom);
-		if (k->ncon > 0)
-			printf("%4s  %-*s  %-*s" HDR " %-39s %-39s %s\n", "id",
-			    w, "geom1", w, "geom2", "dist", "pos",
-			    "force (normal, tangent)", "normal");
-		for (i = 0; i < k->ncon; i++) {
-			printf("%4d  %-*s  %-*s", i, w,
-			    obj_label(ctl->info, HXD_OBJ_GEOM, k->geom1[i], b1,
-				sizeof(b1)),
-			    w,
-			    obj_label(ctl->info, HXD_OBJ_GEOM, k->geom2[i], b2,
-				sizeof(b2)));
-			put_nums(k->dist + i, 1);
-			printf(" ");
-			put_nums(k->pos + 3 * i, 3);
-			printf(" ");
-			put_nums(k->force + 3 * i, 3);
-			printf(" ");
-			put_nums(k->frame + 9 * i, 3);
+		js_ki("body_id", b.body_id);
+		js_kb("is_floating", b.is_floating);
+		js_kn("time", b.time);
+	} else {
+		if (hxd_id2name(ctl->conn, HXD_OBJ_BODY, id, name,
+			sizeof(name)) != HXD_OK)
+			return ctl_fail(ctl);
+		printf("%-12s %d %s (%s)\n", "body", b.body_id,
+		    name[0] != '\0' ? name : "(unnamed)",
+		    b.is_floating ? "floating" : "not floating");
+		printf("%-12s %.10g\n", "time", b.time);
+	}
+	for (i = 0; i < NELEM(onebody_members); i++) {
+		m = &onebody_members[i];
+		v = &MEMBER(double, &b, m->off);
+		if (ctl->json)
+			js_kv(m->name, v, m->n);
+		else {
+			printf("%-12s", m->name);
+			put_nums(v, m->n);
 			putchar('\n');
 		}
 	}
-	free(k);
+	if (ctl->json)
+		js_close('}');
+	return CTL_OK;
+}
+
+/* Set quantities of one body, chosen by the options given. */
+static int
+cmd_set_body(struct ctl *ctl)
+{
+	struct ctl_opt opts[NELEM(onebody_members)];
+	const struct onebody_member *m;
+	hxd_onebody b;
+	unsigned fields = 0;
+	int id, rc;
+	size_t i;
+
+	/* No more can be right: a body, and six options with values. */
+	if (ctl->argc > 16)
+		return ctl_usage_error(ctl, "too many arguments");
+	memset(opts, 0, sizeof(opts));
+	for (i = 0; i < NELEM(opts); i++) {
+		opts[i].name = onebody_members[i].opt;
+		opts[i].kind = OPT_LIST;
+		opts[i].want = onebody_members[i].n;
+	}
+	if ((rc = ctl_options(ctl, opts, NELEM(opts))) != 0 ||
+	    (rc = ctl_which(ctl, "body")) != 0)
+		return rc;
+	for (i = 0; i < NELEM(opts); i++) {
+		if (opts[i].given)
+			fields |= onebody_members[i].flag;
+	}
+	if (fields == 0)
+		return ctl_usage_error(ctl, "nothing to set");
+	if ((rc = ctl_object(ctl, HXD_OBJ_BODY, ctl->pos[0], &id)) != 0 ||
+	    (rc = ctl_connect(ctl)) != 0)
+		return rc;
+	if (hxd_get_onebody(ctl->conn, id, &b) != HXD_OK)
+		return ctl_fail(ctl);
+	for (i = 0; i < NELEM(opts); i++) {
+		m = &onebody_members[i];
+		if (opts[i].given)
+			parse_list(opts[i].value,
+			    (double *)(void *)((char *)&b + m->off), m->n,
+			    NULL);
+	}
+	if (!b.is_floating && (fields & ONEBODY_FLOATING))
+		fprintf(stderr,
+		    "hxctl: %s: warning: body %s is not floating: "
+		    "its pos, quat, linvel and angvel stay as they are\n",
+		    ctl->cmd->name, ctl->pos[0]);
+	return ctl_done(ctl, hxd_set_onebody(ctl->conn, &b, fields));
+}
+
+/* Move one mocap body, named by its body's id or name. */
+static int
+cmd_set_mocap(struct ctl *ctl)
+{
+	struct ctl_opt opts[] = {
+		{ "--pos", OPT_LIST, 3, NULL, 0, 0 },
+		{ "--quat", OPT_LIST, 4, NULL, 0, 0 },
+	};
+	hxd_mocap *mc;
+	int id, k, rc;
+
+	if ((rc = ctl_options(ctl, opts, NELEM(opts))) != 0 ||
+	    (rc = ctl_which(ctl, "body")) != 0)
+		return rc;
+	if (!opts[0].given && !opts[1].given)
+		return ctl_usage_error(ctl, "nothing to set");
+	if ((rc = ctl_object(ctl, HXD_OBJ_BODY, ctl->pos[0], &id)) != 0 ||
+	    (rc = ctl_get_info(ctl)) != 0 ||
+	    (rc = ctl_id_check(
+		 ctl, HXD_OBJ_BODY, id, ctl->info->model.nbody, "nbody")) != 0)
+		return rc;
+	if ((k = ctl->info->body_mocapid[id]) < 0)
+		return ctl_error(ctl, HXD_BADINDEX,
+		    "body %s is not a mocap body", ctl->pos[0]);
+	if (hxd_get_mocap(ctl->conn, &mc) != HXD_OK)
+		return ctl_fail(ctl);
+	if (k >= mc->nmocap)
+		rc = ctl_error(
+		    ctl, HXD_BADSIZE, "the model changed while hxctl ran");
+	else {
+		if (opts[0].given)
+			parse_list(opts[0].value, mc->pos + 3 * k, 3, NULL);
+		if (opts[1].given)
+			parse_list(opts[1].value, mc->quat + 4 * k, 4, NULL);
+		rc = ctl_done(ctl, hxd_set_mocap(ctl->conn, mc));
+	}
+	free(mc);
 	return rc;
 }
 
-/*---------------------------------------------------------------- geoms */
+/*----------------------------------------------------------- objects */
 
 /* Set a geom's size. */
 static int
 cmd_geomsize(struct ctl *ctl)
 {
 	double size[3];
-	int i, id, rc;
+	int id, rc;
 
-	for (i = 0; i < 3; i++) {
-		if (parse_double(ctl->argv[1 + i], &size[i]) != 0)
-			return ctl_usage_error(ctl,
-			    "'%s' is not a finite "
-			    "number",
-			    ctl->argv[1 + i]);
-	}
-	if ((rc = ctl_object(ctl, HXD_OBJ_GEOM, ctl->argv[0], &id)) != 0 ||
+	if ((rc = ctl_numbers(ctl, ctl->argv + 1, 3, size)) != 0 ||
+	    (rc = ctl_object(ctl, HXD_OBJ_GEOM, ctl->argv[0], &id)) != 0 ||
 	    (rc = ctl_connect(ctl)) != 0)
 		return rc;
-	if (hxd_set_geomsize(ctl->conn, id, size) != HXD_OK)
-		return ctl_fail(ctl);
-	if (ctl->json)
-		js_ok();
-	return CTL_OK;
+	return ctl_done(ctl, hxd_set_geomsize(ctl->conn, id, size));
 }
 
 /* Show or set the colour of a geom, site, tendon or material. */
@@ -2509,31 +2480,18 @@ static int
 cmd_rgba(struct ctl *ctl)
 {
 	double rgba[4];
-	int i, type, id, rc;
+	int set = ctl->argc == 6, type, id, rc;
 
-	if (ctl->argc != 2 && ctl->argc != 6)
-		return ctl_usage_error(ctl,
-		    "give no colour or all four of R G "
-		    "B A");
-	if ((rc = ctl_objtype(ctl, ctl->argv[0], &type)) != 0)
-		return rc;
-	for (i = 0; i < 4 && ctl->argc == 6; i++) {
-		if (parse_double(ctl->argv[2 + i], &rgba[i]) != 0)
-			return ctl_usage_error(ctl,
-			    "'%s' is not a finite "
-			    "number",
-			    ctl->argv[2 + i]);
-	}
-	if ((rc = ctl_object(ctl, type, ctl->argv[1], &id)) != 0 ||
+	if (ctl->argc != 2 && !set)
+		return ctl_usage_error(
+		    ctl, "give no colour or all four of R G B A");
+	if ((rc = ctl_objtype(ctl, ctl->argv[0], &type)) != 0 ||
+	    (set && (rc = ctl_numbers(ctl, ctl->argv + 2, 4, rgba)) != 0) ||
+	    (rc = ctl_object(ctl, type, ctl->argv[1], &id)) != 0 ||
 	    (rc = ctl_connect(ctl)) != 0)
 		return rc;
-	if (ctl->argc == 6) {
-		if (hxd_set_rgba(ctl->conn, type, id, rgba) != HXD_OK)
-			return ctl_fail(ctl);
-		if (ctl->json)
-			js_ok();
-		return CTL_OK;
-	}
+	if (set)
+		return ctl_done(ctl, hxd_set_rgba(ctl->conn, type, id, rgba));
 	if (hxd_get_rgba(ctl->conn, type, id, rgba) != HXD_OK)
 		return ctl_fail(ctl);
 	if (ctl->json) {
@@ -2547,8 +2505,6 @@ cmd_rgba(struct ctl *ctl)
 	return CTL_OK;
 }
 
-/*---------------------------------------------------------------- names */
-
 /* Print the id of a named object; an unknown name is a failure. */
 static int
 cmd_name2id(struct ctl *ctl)
@@ -2556,13 +2512,8 @@ cmd_name2id(struct ctl *ctl)
 	int type, id, rc;
 
 	if ((rc = ctl_objtype(ctl, ctl->argv[0], &type)) != 0 ||
-	    (rc = ctl_connect(ctl)) != 0)
+	    (rc = ctl_name2id(ctl, type, ctl->argv[1], &id)) != 0)
 		return rc;
-	if (hxd_name2id(ctl->conn, type, ctl->argv[1], &id) != HXD_OK)
-		return ctl_fail(ctl);
-	if (id < 0)
-		return ctl_error(ctl, HXD_BADINDEX, "no %s named \"%s\"",
-		    hxd_obj_name(type), ctl->argv[1]);
 	if (ctl->json) {
 		js_open('{');
 		js_ks("type", hxd_obj_name(type));
@@ -2585,10 +2536,8 @@ cmd_id2name(struct ctl *ctl)
 	if ((rc = ctl_objtype(ctl, ctl->argv[0], &type)) != 0)
 		return rc;
 	if (parse_long(ctl->argv[1], INT_MIN, INT_MAX, &id) != 0)
-		return ctl_usage_error(ctl,
-		    "'%s' is not an id (a whole "
-		    "number)",
-		    ctl->argv[1]);
+		return ctl_usage_error(
+		    ctl, "'%s' is not an id (a whole number)", ctl->argv[1]);
 	if ((rc = ctl_connect(ctl)) != 0)
 		return rc;
 	if (hxd_id2name(ctl->conn, type, (int)id, name, sizeof(name)) != HXD_OK)
@@ -2603,8 +2552,6 @@ cmd_id2name(struct ctl *ctl)
 		printf("%s\n", name);
 	return CTL_OK;
 }
-
-/*---------------------------------------------------------------- equality */
 
 /* Enable or disable an equality constraint. */
 static int
@@ -2624,11 +2571,7 @@ cmd_equality(struct ctl *ctl)
 	if ((rc = ctl_object(ctl, HXD_OBJ_EQUALITY, ctl->argv[0], &id)) != 0 ||
 	    (rc = ctl_connect(ctl)) != 0)
 		return rc;
-	if (hxd_equality(ctl->conn, id, on) != HXD_OK)
-		return ctl_fail(ctl);
-	if (ctl->json)
-		js_ok();
-	return CTL_OK;
+	return ctl_done(ctl, hxd_equality(ctl->conn, id, on));
 }
 
 /*
@@ -2643,50 +2586,34 @@ cmd_message(struct ctl *ctl)
 		{ "--hold", OPT_STRING, 0, NULL, 0, 0 },
 	};
 	struct timespec ts;
-	char *text = NULL, **pos;
+	char *text;
 	size_t len = 1;
 	double hold = -1;
-	int i, npos, rc;
+	int i, rc;
 
-	pos = calloc((size_t)ctl->argc + 1, sizeof(*pos));
-	if (pos == NULL)
-		return ctl_error(ctl, HXD_CANNOTSEND, "out of memory");
-	if ((rc = ctl_options(ctl, opts, NELEM(opts), pos, &npos)) != 0)
-		goto done;
+	if ((rc = ctl_options(ctl, opts, NELEM(opts))) != 0)
+		return rc;
 	if (opts[0].given &&
-	    (parse_double(opts[0].value, &hold) != 0 || hold < 0 ||
-		hold > 1e9)) {
-		rc = ctl_usage_error(ctl,
-		    "--hold: '%s' is not a number of "
-		    "seconds (0 to 1e9)",
+	    (parse_double(opts[0].value, &hold) != 0 || hold < 0 || hold > 1e9))
+		return ctl_usage_error(ctl,
+		    "--hold: '%s' is not a number of seconds (0 to 1e9)",
 		    opts[0].value);
-		goto done;
-	}
-	for (i = 0; i < npos; i++)
-		len += strlen(pos[i]) + 1;
-	if ((text = malloc(len)) == NULL) {
-		rc = ctl_error(ctl, HXD_CANNOTSEND, "out of memory");
-		goto done;
-	}
+	for (i = 0; i < ctl->npos; i++)
+		len += strlen(ctl->pos[i]) + 1;
+	if ((text = malloc(len)) == NULL)
+		return ctl_error(ctl, HXD_CANNOTSEND, "out of memory");
 	text[0] = '\0';
-	for (i = 0; i < npos; i++) {
+	for (i = 0; i < ctl->npos; i++) {
 		if (i > 0)
 			strcat(text, " ");
-		strcat(text, pos[i]);
+		strcat(text, ctl->pos[i]);
 	}
-	if ((rc = ctl_connect(ctl)) != 0)
-		goto done;
-	if (hxd_message(ctl->conn, text) != HXD_OK) {
-		rc = ctl_fail(ctl);
-		goto done;
-	}
-	if (ctl->json)
-		js_ok();
-	fflush(stdout);
+	if ((rc = ctl_connect(ctl)) == 0)
+		rc = ctl_done(ctl, hxd_message(ctl->conn, text));
 	free(text);
-	free(pos);
-	text = NULL;
-	pos = NULL;
+	if (rc != 0)
+		return rc;
+	fflush(stdout);
 	if (hold == 0) {
 		for (;;)
 			pause();
@@ -2697,13 +2624,10 @@ cmd_message(struct ctl *ctl)
 		while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
 			;
 	}
-done:
-	free(text);
-	free(pos);
-	return rc;
+	return CTL_OK;
 }
 
-/*---------------------------------------------------------------- stepping */
+/*---------------------------------------------------------- stepping */
 
 /* Take N steps while paused, in requests the server accepts. */
 static int
@@ -2719,8 +2643,7 @@ cmd_step(struct ctl *ctl)
 		if (parse_long(ctl->argv[0], 1, LONG_MAX, &v) != 0 ||
 		    (unsigned long)v > UINT_MAX)
 			return ctl_usage_error(ctl,
-			    "'%s' is not a number of "
-			    "steps (1 to %u)",
+			    "'%s' is not a number of steps (1 to %u)",
 			    ctl->argv[0], UINT_MAX);
 		total = (unsigned long)v;
 	}
@@ -2763,20 +2686,16 @@ cmd_update(struct ctl *ctl)
 	hxd_sensor *s = NULL;
 	int named, rc;
 
-	if ((rc = controls_check(ctl, ctl->argv, ctl->argc, &named)) != 0)
+	if ((rc = controls_check(ctl, &named)) != 0 ||
+	    (ctl->argc > 0 && (rc = controls_build(ctl, named, &c)) != 0))
 		return rc;
-	if (ctl->argc > 0 &&
-	    (rc = controls_build(ctl, ctl->argv, ctl->argc, named, &c)) != 0)
-		return rc;
-	if ((rc = ctl_connect(ctl)) != 0 ||
-	    (!ctl->json && (rc = ctl_get_info(ctl)) != 0)) {
-		free(c);
-		return rc;
+	if ((rc = ctl_connect(ctl)) == 0 &&
+	    (ctl->json || (rc = ctl_get_info(ctl)) == 0)) {
+		if (hxd_update(ctl->conn, c, &s) != HXD_OK)
+			rc = ctl_fail(ctl);
+		else
+			view_show(ctl, &view_sensor, s);
 	}
-	if (hxd_update(ctl->conn, c, &s) != HXD_OK)
-		rc = ctl_fail(ctl);
-	else
-		sensor_show(ctl->info, s, ctl->json);
 	free(s);
 	free(c);
 	return rc;
@@ -2788,48 +2707,11 @@ cmd_reset(struct ctl *ctl)
 {
 	int key = -1, rc;
 
-	if (ctl->argc == 1 &&
-	    (rc = ctl_object(ctl, HXD_OBJ_KEY, ctl->argv[0], &key)) != 0)
+	if ((ctl->argc == 1 &&
+		(rc = ctl_object(ctl, HXD_OBJ_KEY, ctl->argv[0], &key)) != 0) ||
+	    (rc = ctl_connect(ctl)) != 0)
 		return rc;
-	if ((rc = ctl_connect(ctl)) != 0)
-		return rc;
-	if (hxd_reset(ctl->conn, key) != HXD_OK)
-		return ctl_fail(ctl);
-	if (ctl->json)
-		js_ok();
-	return CTL_OK;
-}
-
-/*---------------------------------------------------------------- admin */
-
-/* Pause the simulation. */
-static int
-cmd_pause(struct ctl *ctl)
-{
-	int rc;
-
-	if ((rc = ctl_connect(ctl)) != 0)
-		return rc;
-	if (hxd_pause(ctl->conn) != HXD_OK)
-		return ctl_fail(ctl);
-	if (ctl->json)
-		js_ok();
-	return CTL_OK;
-}
-
-/* Run the simulation. */
-static int
-cmd_run(struct ctl *ctl)
-{
-	int rc;
-
-	if ((rc = ctl_connect(ctl)) != 0)
-		return rc;
-	if (hxd_run(ctl->conn) != HXD_OK)
-		return ctl_fail(ctl);
-	if (ctl->json)
-		js_ok();
-	return CTL_OK;
+	return ctl_done(ctl, hxd_reset(ctl->conn, key));
 }
 
 /* Set the speed factor, or max. */
@@ -2842,17 +2724,13 @@ cmd_speed(struct ctl *ctl)
 	max = strcmp(ctl->argv[0], "max") == 0;
 	if (!max && parse_double(ctl->argv[0], &factor) != 0)
 		return ctl_usage_error(ctl,
-		    "'%s' is neither a finite number "
-		    "nor max",
-		    ctl->argv[0]);
+		    "'%s' is neither a finite number nor max", ctl->argv[0]);
 	if ((rc = ctl_connect(ctl)) != 0)
 		return rc;
-	if (hxd_set_speed(ctl->conn, factor, max) != HXD_OK)
-		return ctl_fail(ctl);
-	if (ctl->json)
-		js_ok();
-	return CTL_OK;
+	return ctl_done(ctl, hxd_set_speed(ctl->conn, factor, max));
 }
+
+/*------------------------------------------------------------ models */
 
 /* Parse a --format name; -1 if unknown. */
 static int
@@ -2943,67 +2821,62 @@ cmd_load(struct ctl *ctl)
 		{ "--format", OPT_STRING, 0, NULL, 0, 0 },
 		{ "--name", OPT_STRING, 0, NULL, 0, 0 },
 	};
-	unsigned char *data = NULL;
-	char *pos[8];
-	const char *name;
+	const char *file;
 	hxd_model m;
-	size_t len;
-	int npos, format, err, rc;
+	int format, rc;
 
-	if (ctl->argc > (int)NELEM(pos))
+	/* No more can be right: a file and the three options. */
+	if (ctl->argc > 8)
 		return ctl_usage_error(ctl, "too many arguments");
-	if ((rc = ctl_options(ctl, opts, NELEM(opts), pos, &npos)) != 0)
+	if ((rc = ctl_options(ctl, opts, NELEM(opts))) != 0 ||
+	    (rc = ctl_which(ctl, "file")) != 0)
 		return rc;
-	if (npos != 1)
-		return ctl_usage_error(
-		    ctl, npos == 0 ? "which file?" : "one file at a time");
+	file = ctl->pos[0];
 	if (!opts[0].given && (opts[1].given || opts[2].given))
-		return ctl_usage_error(ctl,
-		    "--format and --name go with "
-		    "--inline");
+		return ctl_usage_error(
+		    ctl, "--format and --name go with --inline");
 	format = opts[1].given ? format_parse(opts[1].value) :
-				 format_from_suffix(pos[0]);
+				 format_from_suffix(file);
 	if (format < 0)
 		return ctl_usage_error(ctl,
-		    "format '%s' is not mjcf, urdf, "
-		    "mjb or auto",
+		    "format '%s' is not mjcf, urdf, mjb or auto",
 		    opts[1].value);
-	if (opts[0].given) {
-		if ((err = read_local(pos[0], &data, &len)) != 0)
-			return ctl_error(ctl, HXD_LOADFAILED, "%s: %s", pos[0],
-			    err == EFBIG ? "larger than 256 MiB" :
-					   strerror(err));
-		if (len == 0) {
-			free(data);
-			return ctl_error(
-			    ctl, HXD_LOADFAILED, "%s is empty", pos[0]);
-		}
-	}
-	if ((rc = ctl_connect(ctl)) != 0) {
-		free(data);
-		return rc;
-	}
-	if (opts[0].given) {
-		name = strrchr(pos[0], '/') != NULL ? strrchr(pos[0], '/') + 1 :
-						      pos[0];
-		if (opts[2].given)
-			name = opts[2].value;
-		if (hxd_load_data(ctl->conn, format, data, len, name, &m) !=
-		    HXD_OK)
-			rc = ctl_fail(ctl);
-		free(data);
-	} else if (hxd_load_file(ctl->conn, pos[0], &m) != HXD_OK)
+	if (opts[0].given)
+		rc = load_inline(ctl, file, format,
+		    opts[2].given ? opts[2].value : NULL, &m);
+	else if ((rc = ctl_connect(ctl)) == 0 &&
+	    hxd_load_file(ctl->conn, file, &m) != HXD_OK)
 		rc = ctl_fail(ctl);
-	if (rc != 0)
-		return rc;
-	if (ctl->json) {
-		js_open('{');
-		js_key("model");
-		js_model(&m);
-		js_close('}');
-	} else
-		model_print("loaded", &m);
-	return CTL_OK;
+	if (rc == 0)
+		model_show(ctl, "loaded", &m);
+	return rc;
+}
+
+/*
+ * Send a local model file, called name or else after the file; 0 or
+ * CTL_FAIL.
+ */
+static int
+load_inline(struct ctl *ctl, const char *file, int format, const char *name,
+    hxd_model *m)
+{
+	unsigned char *data;
+	size_t len;
+	int err, rc;
+
+	if ((err = read_local(file, &data, &len)) != 0)
+		return ctl_error(ctl, HXD_LOADFAILED, "%s: %s", file,
+		    err == EFBIG ? "larger than 256 MiB" : strerror(err));
+	if (name == NULL)
+		name = strrchr(file, '/') != NULL ? strrchr(file, '/') + 1 :
+						    file;
+	if (len == 0)
+		rc = ctl_error(ctl, HXD_LOADFAILED, "%s is empty", file);
+	else if ((rc = ctl_connect(ctl)) == 0 &&
+	    hxd_load_data(ctl->conn, format, data, len, name, m) != HXD_OK)
+		rc = ctl_fail(ctl);
+	free(data);
+	return rc;
 }
 
 /* Reload the current model from its file. */
@@ -3017,17 +2890,11 @@ cmd_reload(struct ctl *ctl)
 		return rc;
 	if (hxd_reload(ctl->conn, &m) != HXD_OK)
 		return ctl_fail(ctl);
-	if (ctl->json) {
-		js_open('{');
-		js_key("model");
-		js_model(&m);
-		js_close('}');
-	} else
-		model_print("reloaded", &m);
+	model_show(ctl, "reloaded", &m);
 	return CTL_OK;
 }
 
-/*---------------------------------------------------------------- help */
+/*-------------------------------------------------------------- help */
 
 /* Print one command's synopsis and help, wrapped at the help column. */
 static void
@@ -3157,14 +3024,11 @@ main(int argc, char **argv)
 			ctl.json = 1;
 			break;
 		case 't':
-			if (parse_long(optarg, 0, INT_MAX, &v) != 0) {
-				fprintf(stderr,
-				    "hxctl: --timeout: '%s' is not "
-				    "a number of milliseconds\nTry 'hxctl "
-				    "--help'.\n",
+			if (parse_long(optarg, 0, INT_MAX, &v) != 0)
+				return ctl_global_error(
+				    "--timeout: '%s' is not a number of "
+				    "milliseconds",
 				    optarg);
-				return CTL_USAGE;
-			}
 			ctl.timeout_ms = (int)v;
 			break;
 		case 'h':
@@ -3174,35 +3038,20 @@ main(int argc, char **argv)
 			printf("hxctl %s\n", PACKAGE_VERSION);
 			return CTL_OK;
 		case ':':
-			fprintf(stderr,
-			    "hxctl: %s needs a value\nTry 'hxctl "
-			    "--help'.\n",
-			    argv[optind - 1]);
-			return CTL_USAGE;
+			return ctl_global_error(
+			    "%s needs a value", argv[optind - 1]);
 		default:
 			if (strncmp(argv[optind - 1], "--", 2) != 0)
-				fprintf(stderr, "hxctl: unknown option -%c\n",
-				    optopt);
-			else
-				fprintf(stderr, "hxctl: bad option %s\n",
-				    argv[optind - 1]);
-			fprintf(stderr, "Try 'hxctl --help'.\n");
-			return CTL_USAGE;
+				return ctl_global_error(
+				    "unknown option -%c", optopt);
+			return ctl_global_error(
+			    "bad option %s", argv[optind - 1]);
 		}
 	}
-	if (optind >= argc) {
-		fprintf(stderr,
-		    "hxctl: no command given\nTry 'hxctl "
-		    "--help'.\n");
-		return CTL_USAGE;
-	}
-	if ((ctl.cmd = ctl_find(argv[optind])) == NULL) {
-		fprintf(stderr,
-		    "hxctl: unknown command '%s'\nTry 'hxctl "
-		    "--help'.\n",
-		    argv[optind]);
-		return CTL_USAGE;
-	}
+	if (optind >= argc)
+		return ctl_global_error("no command given");
+	if ((ctl.cmd = ctl_find(argv[optind])) == NULL)
+		return ctl_global_error("unknown command '%s'", argv[optind]);
 	ctl.argc = argc - optind - 1;
 	ctl.argv = argv + optind + 1;
 	if (ctl.argc < ctl.cmd->min)
@@ -3210,12 +3059,11 @@ main(int argc, char **argv)
 	if (ctl.cmd->max >= 0 && ctl.argc > ctl.cmd->max)
 		return ctl_usage_error(&ctl, "unexpected argument '%s'%s",
 		    ctl.argv[ctl.cmd->max],
-		    ctl.argv[ctl.cmd->max][0] == '-' &&
-			    ctl.argv[ctl.cmd->max][1] == '-' ?
-			" (options go before "
-			"the command)" :
+		    strncmp(ctl.argv[ctl.cmd->max], "--", 2) == 0 ?
+			" (options go before the command)" :
 			"");
 	rc = ctl.cmd->fn(&ctl);
+	free(ctl.pos);
 	free(ctl.info);
 	hxd_close(ctl.conn);
 	if (fflush(stdout) != 0 || ferror(stdout)) {

@@ -174,7 +174,7 @@ api_info(struct call *c)
 	return RESULT_OK;
 }
 
-/*---------------------------------------------------------------- state */
+/*------------------------------------------------------------- state */
 
 int
 api_get_state(struct call *c)
@@ -219,7 +219,7 @@ api_set_state(struct call *c)
 	return RESULT_OK;
 }
 
-/*---------------------------------------------------------------- control */
+/*----------------------------------------------------------- control */
 
 /* A Control message of the current controls. */
 static Haptix__V1__Control *
@@ -262,7 +262,7 @@ api_set_control(struct call *c)
 	return control_apply(c, c->req->set_control);
 }
 
-/*---------------------------------------------------------------- applied */
+/*----------------------------------------------------------- applied */
 
 int
 api_get_applied(struct call *c)
@@ -304,7 +304,7 @@ api_set_applied(struct call *c)
 	return RESULT_OK;
 }
 
-/*---------------------------------------------------------------- one body */
+/*---------------------------------------------------------- one body */
 
 int
 api_get_onebody(struct call *c)
@@ -378,7 +378,7 @@ api_set_onebody(struct call *c)
 	return RESULT_OK;
 }
 
-/*---------------------------------------------------------------- mocap */
+/*------------------------------------------------------------- mocap */
 
 int
 api_get_mocap(struct call *c)
@@ -415,7 +415,7 @@ api_set_mocap(struct call *c)
 	return RESULT_OK;
 }
 
-/*---------------------------------------------------------------- get only */
+/*---------------------------------------------------------- get only */
 
 int
 api_get_dynamics(struct call *c)
@@ -587,8 +587,7 @@ api_get_contact(struct call *c)
 	return RESULT_OK;
 }
 
-/*---------------------------------------------------------------- geoms,
- * colours */
+/*---------------------------------------------------- geoms, colours */
 
 int
 api_set_geomsize(struct call *c)
@@ -660,7 +659,7 @@ api_set_rgba(struct call *c)
 	return RESULT_OK;
 }
 
-/*---------------------------------------------------------------- stepping */
+/*---------------------------------------------------------- stepping */
 
 int
 api_step(struct call *c)
@@ -778,7 +777,7 @@ api_message(struct call *c)
 	return RESULT_OK;
 }
 
-/*---------------------------------------------------------------- names */
+/*------------------------------------------------------------- names */
 
 int
 api_name2id(struct call *c)

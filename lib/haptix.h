@@ -138,7 +138,7 @@ typedef enum {
 	mjEQ_DISTANCE
 } mjtEq;
 
-/*---------------------------------------------------------------- get and set */
+/*------------------------------------------------------- get and set */
 
 struct _mjState {
 	int nq;
@@ -197,7 +197,7 @@ struct _mjMocap {
 };
 typedef struct _mjMocap mjMocap;
 
-/*---------------------------------------------------------------- get only */
+/*---------------------------------------------------------- get only */
 
 struct _mjDynamics {
 	int nv;
@@ -334,7 +334,7 @@ struct _mjInfo {
 };
 typedef struct _mjInfo mjInfo;
 
-/*---------------------------------------------------------------- calls */
+/*------------------------------------------------------------- calls */
 
 /* Get dynamic data; each returns mjCOM_BADSIZE if the model exceeds mjMAXSZ. */
 MJAPI mjtResult mj_get_state(mjState *state);

@@ -5,39 +5,15 @@
  */
 #include "config.h"
 
-#include <stdalign.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "conn.h"
+#include "decode.h"
 
 _Static_assert(HXD_DEFAULT_PORT == ADDRESS_DEFAULT_PORT,
     "haptixd.h and address.h disagree on the default port");
-_Static_assert(sizeof(int) == sizeof(int32_t), "int is not 32 bits");
-_Static_assert(sizeof(protobuf_c_boolean) == sizeof(int), "bool size");
-_Static_assert(sizeof(Haptix__V1__SensorType) == sizeof(int), "enum size");
-
-/* One array copied from a response into a result block. */
-struct field {
-	size_t offset; /* of the pointer member in the result struct */
-	size_t count;  /* elements */
-	size_t elem;   /* bytes per element; 0 marks an array of strings */
-	const void *src;
-};
-
-#define F_DBL(type, member, n, p) \
-	{ \
-		offsetof(type, member), (n), sizeof(double), (p) \
-	}
-#define F_INT(type, member, n, p) \
-	{ \
-		offsetof(type, member), (n), sizeof(int), (p) \
-	}
-#define F_STR(type, member, n, p) \
-	{ \
-		offsetof(type, member), (n), 0, (p) \
-	}
 
 static const char *const result_names[] = {
 	"mjCOM_OK",
@@ -146,56 +122,6 @@ hxd_obj_name(int type)
 	return obj_names[type];
 }
 
-/*
- * Allocate one block holding a head struct of head bytes followed by the
- * arrays in f, copy the arrays in and point the struct's members at them.
- * Returns NULL when memory is exhausted.
- */
-static void *
-block_build(size_t head, const struct field *f, size_t nf)
-{
-	size_t total, i, k, off, len;
-	char *base, *p, **strs;
-	const char *const *src;
-
-	total = (head + 15) & ~(size_t)15;
-	for (i = 0; i < nf; i++) {
-		if (f[i].elem != 0)
-			len = f[i].count * f[i].elem;
-		else {
-			src = f[i].src;
-			len = f[i].count * sizeof(char *);
-			for (k = 0; k < f[i].count; k++)
-				len += strlen(src[k]) + 1;
-		}
-		total += (len + 15) & ~(size_t)15;
-	}
-	base = calloc(1, total);
-	if (base == NULL)
-		return NULL;
-	off = (head + 15) & ~(size_t)15;
-	for (i = 0; i < nf; i++) {
-		p = base + off;
-		memcpy(base + f[i].offset, &p, sizeof(p));
-		if (f[i].elem != 0) {
-			len = f[i].count * f[i].elem;
-			if (len != 0)
-				memcpy(p, f[i].src, len);
-		} else {
-			src = f[i].src;
-			strs = (char **)(void *)p;
-			len = f[i].count * sizeof(char *);
-			for (k = 0; k < f[i].count; k++) {
-				strs[k] = p + len;
-				memcpy(p + len, src[k], strlen(src[k]) + 1);
-				len += strlen(src[k]) + 1;
-			}
-		}
-		off += (len + 15) & ~(size_t)15;
-	}
-	return base;
-}
-
 /* Run req and require the named payload in the answer. */
 static int
 call_expect(hxd_conn *c, Request *req, Haptix__V1__Response__PayloadCase want,
@@ -247,27 +173,28 @@ call_empty(hxd_conn *c, Haptix__V1__Request__CallCase call,
 	return call_expect(c, &req, want, out);
 }
 
-/* Check that the server sent n elements where the model has want. */
+/* Run a get call with an Empty argument and decode its payload into *out. */
 static int
-check_count(hxd_conn *c, const char *what, size_t n, size_t want)
+get_decoded(hxd_conn *c, Haptix__V1__Request__CallCase call,
+    Haptix__V1__Response__PayloadCase want, const struct decode_field *f,
+    size_t nf, size_t head, void **out)
 {
-	if (n != want)
-		return conn_fail(c, HXD_BADPROTOCOL,
-		    "the server sent %zu "
-		    "values of %s, expected %zu",
-		    n, what, want);
-	return HXD_OK;
+	Response *r;
+	int rc;
+
+	*out = NULL;
+	rc = call_empty(c, call, want, &r);
+	if (rc != HXD_OK)
+		return rc;
+	*out = decode_payload(c, r, f, nf, head);
+	conn_free_response(r);
+	return c->result;
 }
 
-/* Finish a get call: fail on allocation failure, else succeed. */
-static int
-finish_block(hxd_conn *c, void *block, Response *r)
-{
-	conn_free_response(r);
-	if (block == NULL)
-		return conn_fail(c, HXD_CANNOTRECV, "out of memory");
-	return conn_ok(c);
-}
+#define GET(c, CALL, PAYLOAD, type, table, out) \
+	get_decoded((c), HAPTIX__V1__REQUEST__CALL_##CALL, \
+	    HAPTIX__V1__RESPONSE__PAYLOAD_##PAYLOAD, (table), NELEM(table), \
+	    sizeof(type), (void **)(out))
 
 /* Check a caller's count before it goes on the wire. */
 static int
@@ -284,15 +211,53 @@ check_arg(hxd_conn *c, const char *what, int n, const void *p)
 	return HXD_OK;
 }
 
-/*---------------------------------------------------------------- info */
+/*-------------------------------------------------------------- info */
+
+/* hxd_info: arrays counted by the model summary's sizes. */
+#define INFO(member, count, per) \
+	DECODE_ARRAY(hxd_info, member, "model." count, per)
+static const struct decode_field info_fields[] = {
+	INFO(sensor_type, "nsensor", 1),
+	INFO(sensor_datatype, "nsensor", 1),
+	INFO(sensor_objtype, "nsensor", 1),
+	INFO(sensor_objid, "nsensor", 1),
+	INFO(sensor_dim, "nsensor", 1),
+	INFO(sensor_adr, "nsensor", 1),
+	INFO(sensor_noise, "nsensor", 1),
+	INFO(jnt_type, "njnt", 1),
+	INFO(jnt_bodyid, "njnt", 1),
+	INFO(jnt_qposadr, "njnt", 1),
+	INFO(jnt_dofadr, "njnt", 1),
+	INFO(jnt_limited, "njnt", 1),
+	INFO(jnt_range, "njnt", 2),
+	INFO(geom_type, "ngeom", 1),
+	INFO(geom_bodyid, "ngeom", 1),
+	INFO(eq_type, "neq", 1),
+	INFO(eq_obj1id, "neq", 1),
+	INFO(eq_obj2id, "neq", 1),
+	INFO(actuator_trntype, "nu", 1),
+	INFO(actuator_trnid, "nu", 2),
+	INFO(actuator_ctrllimited, "nu", 1),
+	INFO(actuator_ctrlrange, "nu", 2),
+	INFO(body_parentid, "nbody", 1),
+	INFO(body_mocapid, "nbody", 1),
+	INFO(body_name, "nbody", 1),
+	INFO(jnt_name, "njnt", 1),
+	INFO(geom_name, "ngeom", 1),
+	INFO(site_name, "nsite", 1),
+	INFO(tendon_name, "ntendon", 1),
+	INFO(actuator_name, "nu", 1),
+	INFO(sensor_name, "nsensor", 1),
+	INFO(eq_name, "neq", 1),
+	INFO(key_name, "nkey", 1),
+	INFO(mat_name, "nmat", 1),
+};
+#undef INFO
 
 int
 hxd_info_get(hxd_conn *c, hxd_info **out)
 {
 	Response *r;
-	Haptix__V1__Info *in;
-	hxd_info *o;
-	size_t ns, nj, ng, ne, nu, nb;
 	int rc;
 
 	*out = NULL;
@@ -300,147 +265,30 @@ hxd_info_get(hxd_conn *c, hxd_info **out)
 	    HAPTIX__V1__RESPONSE__PAYLOAD_INFO, &r);
 	if (rc != HXD_OK)
 		return rc;
-	in = r->info;
-	if (in->model == NULL) {
-		conn_free_response(r);
-		return conn_fail(c, HXD_BADPROTOCOL, "info without a model");
-	}
-	ns = in->model->nsensor;
-	nj = in->model->njnt;
-	ng = in->model->ngeom;
-	ne = in->model->neq;
-	nu = in->model->nu;
-	nb = in->model->nbody;
-	if (check_count(c, "sensor_type", in->n_sensor_type, ns) ||
-	    check_count(c, "sensor_datatype", in->n_sensor_datatype, ns) ||
-	    check_count(c, "sensor_objtype", in->n_sensor_objtype, ns) ||
-	    check_count(c, "sensor_objid", in->n_sensor_objid, ns) ||
-	    check_count(c, "sensor_dim", in->n_sensor_dim, ns) ||
-	    check_count(c, "sensor_adr", in->n_sensor_adr, ns) ||
-	    check_count(c, "sensor_noise", in->n_sensor_noise, ns) ||
-	    check_count(c, "jnt_type", in->n_jnt_type, nj) ||
-	    check_count(c, "jnt_bodyid", in->n_jnt_bodyid, nj) ||
-	    check_count(c, "jnt_qposadr", in->n_jnt_qposadr, nj) ||
-	    check_count(c, "jnt_dofadr", in->n_jnt_dofadr, nj) ||
-	    check_count(c, "jnt_limited", in->n_jnt_limited, nj) ||
-	    check_count(c, "jnt_range", in->n_jnt_range, 2 * nj) ||
-	    check_count(c, "geom_type", in->n_geom_type, ng) ||
-	    check_count(c, "geom_bodyid", in->n_geom_bodyid, ng) ||
-	    check_count(c, "eq_type", in->n_eq_type, ne) ||
-	    check_count(c, "eq_obj1id", in->n_eq_obj1id, ne) ||
-	    check_count(c, "eq_obj2id", in->n_eq_obj2id, ne) ||
-	    check_count(c, "actuator_trntype", in->n_actuator_trntype, nu) ||
-	    check_count(c, "actuator_trnid", in->n_actuator_trnid, 2 * nu) ||
-	    check_count(
-		c, "actuator_ctrllimited", in->n_actuator_ctrllimited, nu) ||
-	    check_count(
-		c, "actuator_ctrlrange", in->n_actuator_ctrlrange, 2 * nu) ||
-	    check_count(c, "body_parentid", in->n_body_parentid, nb) ||
-	    check_count(c, "body_mocapid", in->n_body_mocapid, nb) ||
-	    check_count(c, "body_name", in->n_body_name, nb) ||
-	    check_count(c, "jnt_name", in->n_jnt_name, nj) ||
-	    check_count(c, "geom_name", in->n_geom_name, ng) ||
-	    check_count(c, "site_name", in->n_site_name, in->model->nsite) ||
-	    check_count(
-		c, "tendon_name", in->n_tendon_name, in->model->ntendon) ||
-	    check_count(c, "actuator_name", in->n_actuator_name, nu) ||
-	    check_count(c, "sensor_name", in->n_sensor_name, ns) ||
-	    check_count(c, "eq_name", in->n_eq_name, ne) ||
-	    check_count(c, "key_name", in->n_key_name, in->model->nkey) ||
-	    check_count(c, "mat_name", in->n_mat_name, in->model->nmat)) {
-		conn_free_response(r);
-		return c->result;
-	}
-	{
-		const struct field f[] = {
-			F_INT(hxd_info, sensor_type, ns, in->sensor_type),
-			F_INT(
-			    hxd_info, sensor_datatype, ns, in->sensor_datatype),
-			F_INT(hxd_info, sensor_objtype, ns, in->sensor_objtype),
-			F_INT(hxd_info, sensor_objid, ns, in->sensor_objid),
-			F_INT(hxd_info, sensor_dim, ns, in->sensor_dim),
-			F_INT(hxd_info, sensor_adr, ns, in->sensor_adr),
-			F_DBL(hxd_info, sensor_noise, ns, in->sensor_noise),
-			F_INT(hxd_info, jnt_type, nj, in->jnt_type),
-			F_INT(hxd_info, jnt_bodyid, nj, in->jnt_bodyid),
-			F_INT(hxd_info, jnt_qposadr, nj, in->jnt_qposadr),
-			F_INT(hxd_info, jnt_dofadr, nj, in->jnt_dofadr),
-			F_INT(hxd_info, jnt_limited, nj, in->jnt_limited),
-			F_DBL(hxd_info, jnt_range, 2 * nj, in->jnt_range),
-			F_INT(hxd_info, geom_type, ng, in->geom_type),
-			F_INT(hxd_info, geom_bodyid, ng, in->geom_bodyid),
-			F_INT(hxd_info, eq_type, ne, in->eq_type),
-			F_INT(hxd_info, eq_obj1id, ne, in->eq_obj1id),
-			F_INT(hxd_info, eq_obj2id, ne, in->eq_obj2id),
-			F_INT(hxd_info, actuator_trntype, nu,
-			    in->actuator_trntype),
-			F_INT(hxd_info, actuator_trnid, 2 * nu,
-			    in->actuator_trnid),
-			F_INT(hxd_info, actuator_ctrllimited, nu,
-			    in->actuator_ctrllimited),
-			F_DBL(hxd_info, actuator_ctrlrange, 2 * nu,
-			    in->actuator_ctrlrange),
-			F_INT(hxd_info, body_parentid, nb, in->body_parentid),
-			F_INT(hxd_info, body_mocapid, nb, in->body_mocapid),
-			F_STR(hxd_info, body_name, nb, in->body_name),
-			F_STR(hxd_info, jnt_name, nj, in->jnt_name),
-			F_STR(hxd_info, geom_name, ng, in->geom_name),
-			F_STR(hxd_info, site_name, in->n_site_name,
-			    in->site_name),
-			F_STR(hxd_info, tendon_name, in->n_tendon_name,
-			    in->tendon_name),
-			F_STR(hxd_info, actuator_name, nu, in->actuator_name),
-			F_STR(hxd_info, sensor_name, ns, in->sensor_name),
-			F_STR(hxd_info, eq_name, ne, in->eq_name),
-			F_STR(hxd_info, key_name, in->n_key_name, in->key_name),
-			F_STR(hxd_info, mat_name, in->n_mat_name, in->mat_name),
-		};
-		o = block_build(sizeof(*o), f, NELEM(f));
-	}
-	if (o != NULL)
-		conn_model_from_wire(&o->model, in->model);
-	*out = o;
-	return finish_block(c, o, r);
+	*out = decode_payload(
+	    c, r, info_fields, NELEM(info_fields), sizeof(**out));
+	if (*out != NULL)
+		conn_model_from_wire(&(*out)->model, r->info->model);
+	conn_free_response(r);
+	return c->result;
 }
 
-/*---------------------------------------------------------------- state */
+/*------------------------------------------------------------- state */
+
+static const struct decode_field state_fields[] = {
+	DECODE_SCALAR(hxd_state, nq),
+	DECODE_SCALAR(hxd_state, nv),
+	DECODE_SCALAR(hxd_state, na),
+	DECODE_SCALAR(hxd_state, time),
+	DECODE_ARRAY(hxd_state, qpos, "nq", 1),
+	DECODE_ARRAY(hxd_state, qvel, "nv", 1),
+	DECODE_ARRAY(hxd_state, act, "na", 1),
+};
 
 int
 hxd_get_state(hxd_conn *c, hxd_state **out)
 {
-	Haptix__V1__State *s;
-	Response *r;
-	hxd_state *o;
-	int rc;
-
-	*out = NULL;
-	rc = call_empty(c, HAPTIX__V1__REQUEST__CALL_GET_STATE,
-	    HAPTIX__V1__RESPONSE__PAYLOAD_STATE, &r);
-	if (rc != HXD_OK)
-		return rc;
-	s = r->state;
-	if (check_count(c, "qpos", s->n_qpos, s->nq) ||
-	    check_count(c, "qvel", s->n_qvel, s->nv) ||
-	    check_count(c, "act", s->n_act, s->na)) {
-		conn_free_response(r);
-		return c->result;
-	}
-	{
-		const struct field f[] = {
-			F_DBL(hxd_state, qpos, s->nq, s->qpos),
-			F_DBL(hxd_state, qvel, s->nv, s->qvel),
-			F_DBL(hxd_state, act, s->na, s->act),
-		};
-		o = block_build(sizeof(*o), f, NELEM(f));
-	}
-	if (o != NULL) {
-		o->nq = (int)s->nq;
-		o->nv = (int)s->nv;
-		o->na = (int)s->na;
-		o->time = s->time;
-	}
-	*out = o;
-	return finish_block(c, o, r);
+	return GET(c, GET_STATE, STATE, hxd_state, state_fields, out);
 }
 
 int
@@ -467,45 +315,18 @@ hxd_set_state(hxd_conn *c, const hxd_state *st)
 	return call_plain(c, &req);
 }
 
-/*---------------------------------------------------------------- control */
+/*----------------------------------------------------------- control */
 
-/* Turn a Control payload into an hxd_control block. */
-static int
-control_from_wire(
-    hxd_conn *c, Response *r, const Haptix__V1__Control *w, hxd_control **out)
-{
-	hxd_control *o;
-
-	if (check_count(c, "ctrl", w->n_ctrl, w->nu)) {
-		conn_free_response(r);
-		return c->result;
-	}
-	{
-		const struct field f[] = {
-			F_DBL(hxd_control, ctrl, w->nu, w->ctrl),
-		};
-		o = block_build(sizeof(*o), f, NELEM(f));
-	}
-	if (o != NULL) {
-		o->nu = (int)w->nu;
-		o->time = w->time;
-	}
-	*out = o;
-	return finish_block(c, o, r);
-}
+static const struct decode_field control_fields[] = {
+	DECODE_SCALAR(hxd_control, nu),
+	DECODE_SCALAR(hxd_control, time),
+	DECODE_ARRAY(hxd_control, ctrl, "nu", 1),
+};
 
 int
 hxd_get_control(hxd_conn *c, hxd_control **out)
 {
-	Response *r;
-	int rc;
-
-	*out = NULL;
-	rc = call_empty(c, HAPTIX__V1__REQUEST__CALL_GET_CONTROL,
-	    HAPTIX__V1__RESPONSE__PAYLOAD_CONTROL, &r);
-	if (rc != HXD_OK)
-		return rc;
-	return control_from_wire(c, r, r->control, out);
+	return GET(c, GET_CONTROL, CONTROL, hxd_control, control_fields, out);
 }
 
 /* Fill a wire Control from the caller's struct; -1 on a bad argument. */
@@ -533,44 +354,20 @@ hxd_set_control(hxd_conn *c, const hxd_control *in)
 	return call_plain(c, &req);
 }
 
-/*---------------------------------------------------------------- applied */
+/*----------------------------------------------------------- applied */
+
+static const struct decode_field applied_fields[] = {
+	DECODE_SCALAR(hxd_applied, nv),
+	DECODE_SCALAR(hxd_applied, nbody),
+	DECODE_SCALAR(hxd_applied, time),
+	DECODE_ARRAY(hxd_applied, qfrc_applied, "nv", 1),
+	DECODE_ARRAY(hxd_applied, xfrc_applied, "nbody", 6),
+};
 
 int
 hxd_get_applied(hxd_conn *c, hxd_applied **out)
 {
-	Haptix__V1__Applied *w;
-	hxd_applied *o;
-	Response *r;
-	int rc;
-
-	*out = NULL;
-	rc = call_empty(c, HAPTIX__V1__REQUEST__CALL_GET_APPLIED,
-	    HAPTIX__V1__RESPONSE__PAYLOAD_APPLIED, &r);
-	if (rc != HXD_OK)
-		return rc;
-	w = r->applied;
-	if (check_count(c, "qfrc_applied", w->n_qfrc_applied, w->nv) ||
-	    check_count(
-		c, "xfrc_applied", w->n_xfrc_applied, 6 * (size_t)w->nbody)) {
-		conn_free_response(r);
-		return c->result;
-	}
-	{
-		const struct field f[] = {
-			F_DBL(
-			    hxd_applied, qfrc_applied, w->nv, w->qfrc_applied),
-			F_DBL(hxd_applied, xfrc_applied, 6 * (size_t)w->nbody,
-			    w->xfrc_applied),
-		};
-		o = block_build(sizeof(*o), f, NELEM(f));
-	}
-	if (o != NULL) {
-		o->nv = (int)w->nv;
-		o->nbody = (int)w->nbody;
-		o->time = w->time;
-	}
-	*out = o;
-	return finish_block(c, o, r);
+	return GET(c, GET_APPLIED, APPLIED, hxd_applied, applied_fields, out);
 }
 
 int
@@ -593,15 +390,18 @@ hxd_set_applied(hxd_conn *c, const hxd_applied *in)
 	return call_plain(c, &req);
 }
 
-/*---------------------------------------------------------------- onebody */
+/*----------------------------------------------------------- onebody */
 
 /* Copy a fixed-size wire array, failing if its length is wrong. */
 static int
 copy_fixed(hxd_conn *c, const char *what, double *dst, size_t want,
     const double *src, size_t n)
 {
-	if (check_count(c, what, n, want))
-		return -1;
+	if (n != want)
+		return conn_fail(c, HXD_BADPROTOCOL,
+		    "the server sent %zu values "
+		    "of %s, expected %zu",
+		    n, what, want);
 	memcpy(dst, src, want * sizeof(double));
 	return 0;
 }
@@ -669,40 +469,19 @@ hxd_set_onebody(hxd_conn *c, const hxd_onebody *in, unsigned fields)
 	return call_plain(c, &req);
 }
 
-/*---------------------------------------------------------------- mocap */
+/*------------------------------------------------------------- mocap */
+
+static const struct decode_field mocap_fields[] = {
+	DECODE_SCALAR(hxd_mocap, nmocap),
+	DECODE_SCALAR(hxd_mocap, time),
+	DECODE_ARRAY(hxd_mocap, pos, "nmocap", 3),
+	DECODE_ARRAY(hxd_mocap, quat, "nmocap", 4),
+};
 
 int
 hxd_get_mocap(hxd_conn *c, hxd_mocap **out)
 {
-	Haptix__V1__Mocap *w;
-	hxd_mocap *o;
-	Response *r;
-	int rc;
-
-	*out = NULL;
-	rc = call_empty(c, HAPTIX__V1__REQUEST__CALL_GET_MOCAP,
-	    HAPTIX__V1__RESPONSE__PAYLOAD_MOCAP, &r);
-	if (rc != HXD_OK)
-		return rc;
-	w = r->mocap;
-	if (check_count(c, "pos", w->n_pos, 3 * (size_t)w->nmocap) ||
-	    check_count(c, "quat", w->n_quat, 4 * (size_t)w->nmocap)) {
-		conn_free_response(r);
-		return c->result;
-	}
-	{
-		const struct field f[] = {
-			F_DBL(hxd_mocap, pos, 3 * (size_t)w->nmocap, w->pos),
-			F_DBL(hxd_mocap, quat, 4 * (size_t)w->nmocap, w->quat),
-		};
-		o = block_build(sizeof(*o), f, NELEM(f));
-	}
-	if (o != NULL) {
-		o->nmocap = (int)w->nmocap;
-		o->time = w->time;
-	}
-	*out = o;
-	return finish_block(c, o, r);
+	return GET(c, GET_MOCAP, MOCAP, hxd_mocap, mocap_fields, out);
 }
 
 int
@@ -724,294 +503,124 @@ hxd_set_mocap(hxd_conn *c, const hxd_mocap *in)
 	return call_plain(c, &req);
 }
 
-/*---------------------------------------------------------------- get only */
+/*---------------------------------------------------------- get only */
+
+static const struct decode_field dynamics_fields[] = {
+	DECODE_SCALAR(hxd_dynamics, nv),
+	DECODE_SCALAR(hxd_dynamics, na),
+	DECODE_SCALAR(hxd_dynamics, time),
+	DECODE_ARRAY(hxd_dynamics, qacc, "nv", 1),
+	DECODE_ARRAY(hxd_dynamics, act_dot, "na", 1),
+};
+
+static const struct decode_field sensor_fields[] = {
+	DECODE_SCALAR(hxd_sensor, nsensordata),
+	DECODE_SCALAR(hxd_sensor, time),
+	DECODE_ARRAY(hxd_sensor, sensordata, "nsensordata", 1),
+};
+
+static const struct decode_field poses_fields[] = {
+	DECODE_SCALAR(hxd_poses, count),
+	DECODE_SCALAR(hxd_poses, time),
+	DECODE_ARRAY(hxd_poses, pos, "count", 3),
+	DECODE_ARRAY(hxd_poses, mat, "count", 9),
+};
+
+static const struct decode_field tendon_fields[] = {
+	DECODE_SCALAR(hxd_tendon, ntendon),
+	DECODE_SCALAR(hxd_tendon, time),
+	DECODE_ARRAY(hxd_tendon, length, "ntendon", 1),
+	DECODE_ARRAY(hxd_tendon, velocity, "ntendon", 1),
+};
+
+static const struct decode_field actuator_fields[] = {
+	DECODE_SCALAR(hxd_actuator, nu),
+	DECODE_SCALAR(hxd_actuator, time),
+	DECODE_ARRAY(hxd_actuator, length, "nu", 1),
+	DECODE_ARRAY(hxd_actuator, velocity, "nu", 1),
+	DECODE_ARRAY(hxd_actuator, force, "nu", 1),
+};
+
+static const struct decode_field force_fields[] = {
+	DECODE_SCALAR(hxd_force, nv),
+	DECODE_SCALAR(hxd_force, time),
+	DECODE_ARRAY(hxd_force, applied, "nv", 1),
+	DECODE_ARRAY(hxd_force, passive, "nv", 1),
+	DECODE_ARRAY(hxd_force, bias, "nv", 1),
+	DECODE_ARRAY(hxd_force, actuator, "nv", 1),
+	DECODE_ARRAY(hxd_force, constraint, "nv", 1),
+	DECODE_ARRAY(hxd_force, nonconstraint, "nv", 1),
+};
+
+static const struct decode_field contacts_fields[] = {
+	DECODE_SCALAR(hxd_contacts, ncon),
+	DECODE_SCALAR(hxd_contacts, time),
+	DECODE_ARRAY(hxd_contacts, dist, "ncon", 1),
+	DECODE_ARRAY(hxd_contacts, pos, "ncon", 3),
+	DECODE_ARRAY(hxd_contacts, frame, "ncon", 9),
+	DECODE_ARRAY(hxd_contacts, force, "ncon", 3),
+	DECODE_ARRAY(hxd_contacts, geom1, "ncon", 1),
+	DECODE_ARRAY(hxd_contacts, geom2, "ncon", 1),
+};
 
 int
 hxd_get_dynamics(hxd_conn *c, hxd_dynamics **out)
 {
-	Haptix__V1__Dynamics *w;
-	hxd_dynamics *o;
-	Response *r;
-	int rc;
-
-	*out = NULL;
-	rc = call_empty(c, HAPTIX__V1__REQUEST__CALL_GET_DYNAMICS,
-	    HAPTIX__V1__RESPONSE__PAYLOAD_DYNAMICS, &r);
-	if (rc != HXD_OK)
-		return rc;
-	w = r->dynamics;
-	if (check_count(c, "qacc", w->n_qacc, w->nv) ||
-	    check_count(c, "act_dot", w->n_act_dot, w->na)) {
-		conn_free_response(r);
-		return c->result;
-	}
-	{
-		const struct field f[] = {
-			F_DBL(hxd_dynamics, qacc, w->nv, w->qacc),
-			F_DBL(hxd_dynamics, act_dot, w->na, w->act_dot),
-		};
-		o = block_build(sizeof(*o), f, NELEM(f));
-	}
-	if (o != NULL) {
-		o->nv = (int)w->nv;
-		o->na = (int)w->na;
-		o->time = w->time;
-	}
-	*out = o;
-	return finish_block(c, o, r);
-}
-
-/* Turn a Sensor payload into an hxd_sensor block. */
-static int
-sensor_from_wire(hxd_conn *c, Response *r, hxd_sensor **out)
-{
-	Haptix__V1__Sensor *w = r->sensor;
-	hxd_sensor *o;
-
-	if (check_count(c, "sensordata", w->n_sensordata, w->nsensordata)) {
-		conn_free_response(r);
-		return c->result;
-	}
-	{
-		const struct field f[] = {
-			F_DBL(hxd_sensor, sensordata, w->nsensordata,
-			    w->sensordata),
-		};
-		o = block_build(sizeof(*o), f, NELEM(f));
-	}
-	if (o != NULL) {
-		o->nsensordata = (int)w->nsensordata;
-		o->time = w->time;
-	}
-	*out = o;
-	return finish_block(c, o, r);
+	return GET(
+	    c, GET_DYNAMICS, DYNAMICS, hxd_dynamics, dynamics_fields, out);
 }
 
 int
 hxd_get_sensor(hxd_conn *c, hxd_sensor **out)
 {
-	Response *r;
-	int rc;
-
-	*out = NULL;
-	rc = call_empty(c, HAPTIX__V1__REQUEST__CALL_GET_SENSOR,
-	    HAPTIX__V1__RESPONSE__PAYLOAD_SENSOR, &r);
-	if (rc != HXD_OK)
-		return rc;
-	return sensor_from_wire(c, r, out);
-}
-
-/* Run one of the three pose calls. */
-static int
-get_poses(hxd_conn *c, Haptix__V1__Request__CallCase call, hxd_poses **out)
-{
-	Haptix__V1__Poses *w;
-	hxd_poses *o;
-	Response *r;
-	int rc;
-
-	*out = NULL;
-	rc = call_empty(c, call, HAPTIX__V1__RESPONSE__PAYLOAD_POSES, &r);
-	if (rc != HXD_OK)
-		return rc;
-	w = r->poses;
-	if (check_count(c, "pos", w->n_pos, 3 * (size_t)w->count) ||
-	    check_count(c, "mat", w->n_mat, 9 * (size_t)w->count)) {
-		conn_free_response(r);
-		return c->result;
-	}
-	{
-		const struct field f[] = {
-			F_DBL(hxd_poses, pos, 3 * (size_t)w->count, w->pos),
-			F_DBL(hxd_poses, mat, 9 * (size_t)w->count, w->mat),
-		};
-		o = block_build(sizeof(*o), f, NELEM(f));
-	}
-	if (o != NULL) {
-		o->count = (int)w->count;
-		o->time = w->time;
-	}
-	*out = o;
-	return finish_block(c, o, r);
+	return GET(c, GET_SENSOR, SENSOR, hxd_sensor, sensor_fields, out);
 }
 
 int
 hxd_get_body(hxd_conn *c, hxd_poses **out)
 {
-	return get_poses(c, HAPTIX__V1__REQUEST__CALL_GET_BODY, out);
+	return GET(c, GET_BODY, POSES, hxd_poses, poses_fields, out);
 }
 
 int
 hxd_get_geom(hxd_conn *c, hxd_poses **out)
 {
-	return get_poses(c, HAPTIX__V1__REQUEST__CALL_GET_GEOM, out);
+	return GET(c, GET_GEOM, POSES, hxd_poses, poses_fields, out);
 }
 
 int
 hxd_get_site(hxd_conn *c, hxd_poses **out)
 {
-	return get_poses(c, HAPTIX__V1__REQUEST__CALL_GET_SITE, out);
+	return GET(c, GET_SITE, POSES, hxd_poses, poses_fields, out);
 }
 
 int
 hxd_get_tendon(hxd_conn *c, hxd_tendon **out)
 {
-	Haptix__V1__Tendon *w;
-	hxd_tendon *o;
-	Response *r;
-	int rc;
-
-	*out = NULL;
-	rc = call_empty(c, HAPTIX__V1__REQUEST__CALL_GET_TENDON,
-	    HAPTIX__V1__RESPONSE__PAYLOAD_TENDON, &r);
-	if (rc != HXD_OK)
-		return rc;
-	w = r->tendon;
-	if (check_count(c, "length", w->n_length, w->ntendon) ||
-	    check_count(c, "velocity", w->n_velocity, w->ntendon)) {
-		conn_free_response(r);
-		return c->result;
-	}
-	{
-		const struct field f[] = {
-			F_DBL(hxd_tendon, length, w->ntendon, w->length),
-			F_DBL(hxd_tendon, velocity, w->ntendon, w->velocity),
-		};
-		o = block_build(sizeof(*o), f, NELEM(f));
-	}
-	if (o != NULL) {
-		o->ntendon = (int)w->ntendon;
-		o->time = w->time;
-	}
-	*out = o;
-	return finish_block(c, o, r);
+	return GET(c, GET_TENDON, TENDON, hxd_tendon, tendon_fields, out);
 }
 
 int
 hxd_get_actuator(hxd_conn *c, hxd_actuator **out)
 {
-	Haptix__V1__Actuator *w;
-	hxd_actuator *o;
-	Response *r;
-	int rc;
-
-	*out = NULL;
-	rc = call_empty(c, HAPTIX__V1__REQUEST__CALL_GET_ACTUATOR,
-	    HAPTIX__V1__RESPONSE__PAYLOAD_ACTUATOR, &r);
-	if (rc != HXD_OK)
-		return rc;
-	w = r->actuator;
-	if (check_count(c, "length", w->n_length, w->nu) ||
-	    check_count(c, "velocity", w->n_velocity, w->nu) ||
-	    check_count(c, "force", w->n_force, w->nu)) {
-		conn_free_response(r);
-		return c->result;
-	}
-	{
-		const struct field f[] = {
-			F_DBL(hxd_actuator, length, w->nu, w->length),
-			F_DBL(hxd_actuator, velocity, w->nu, w->velocity),
-			F_DBL(hxd_actuator, force, w->nu, w->force),
-		};
-		o = block_build(sizeof(*o), f, NELEM(f));
-	}
-	if (o != NULL) {
-		o->nu = (int)w->nu;
-		o->time = w->time;
-	}
-	*out = o;
-	return finish_block(c, o, r);
+	return GET(
+	    c, GET_ACTUATOR, ACTUATOR, hxd_actuator, actuator_fields, out);
 }
 
 int
 hxd_get_force(hxd_conn *c, hxd_force **out)
 {
-	Haptix__V1__Force *w;
-	hxd_force *o;
-	Response *r;
-	int rc;
-
-	*out = NULL;
-	rc = call_empty(c, HAPTIX__V1__REQUEST__CALL_GET_FORCE,
-	    HAPTIX__V1__RESPONSE__PAYLOAD_FORCE, &r);
-	if (rc != HXD_OK)
-		return rc;
-	w = r->force;
-	if (check_count(c, "applied", w->n_applied, w->nv) ||
-	    check_count(c, "passive", w->n_passive, w->nv) ||
-	    check_count(c, "bias", w->n_bias, w->nv) ||
-	    check_count(c, "actuator", w->n_actuator, w->nv) ||
-	    check_count(c, "constraint", w->n_constraint, w->nv) ||
-	    check_count(c, "nonconstraint", w->n_nonconstraint, w->nv)) {
-		conn_free_response(r);
-		return c->result;
-	}
-	{
-		const struct field f[] = {
-			F_DBL(hxd_force, applied, w->nv, w->applied),
-			F_DBL(hxd_force, passive, w->nv, w->passive),
-			F_DBL(hxd_force, bias, w->nv, w->bias),
-			F_DBL(hxd_force, actuator, w->nv, w->actuator),
-			F_DBL(hxd_force, constraint, w->nv, w->constraint),
-			F_DBL(
-			    hxd_force, nonconstraint, w->nv, w->nonconstraint),
-		};
-		o = block_build(sizeof(*o), f, NELEM(f));
-	}
-	if (o != NULL) {
-		o->nv = (int)w->nv;
-		o->time = w->time;
-	}
-	*out = o;
-	return finish_block(c, o, r);
+	return GET(c, GET_FORCE, FORCE, hxd_force, force_fields, out);
 }
 
 int
 hxd_get_contact(hxd_conn *c, hxd_contacts **out)
 {
-	Haptix__V1__Contacts *w;
-	hxd_contacts *o;
-	Response *r;
-	size_t n;
-	int rc;
-
-	*out = NULL;
-	rc = call_empty(c, HAPTIX__V1__REQUEST__CALL_GET_CONTACT,
-	    HAPTIX__V1__RESPONSE__PAYLOAD_CONTACTS, &r);
-	if (rc != HXD_OK)
-		return rc;
-	w = r->contacts;
-	n = w->ncon;
-	if (check_count(c, "dist", w->n_dist, n) ||
-	    check_count(c, "pos", w->n_pos, 3 * n) ||
-	    check_count(c, "frame", w->n_frame, 9 * n) ||
-	    check_count(c, "force", w->n_force, 3 * n) ||
-	    check_count(c, "geom1", w->n_geom1, n) ||
-	    check_count(c, "geom2", w->n_geom2, n)) {
-		conn_free_response(r);
-		return c->result;
-	}
-	{
-		const struct field f[] = {
-			F_DBL(hxd_contacts, dist, n, w->dist),
-			F_DBL(hxd_contacts, pos, 3 * n, w->pos),
-			F_DBL(hxd_contacts, frame, 9 * n, w->frame),
-			F_DBL(hxd_contacts, force, 3 * n, w->force),
-			F_INT(hxd_contacts, geom1, n, w->geom1),
-			F_INT(hxd_contacts, geom2, n, w->geom2),
-		};
-		o = block_build(sizeof(*o), f, NELEM(f));
-	}
-	if (o != NULL) {
-		o->ncon = (int)n;
-		o->time = w->time;
-	}
-	*out = o;
-	return finish_block(c, o, r);
+	return GET(
+	    c, GET_CONTACT, CONTACTS, hxd_contacts, contacts_fields, out);
 }
 
-/*---------------------------------------------------------------- geoms,
- * colours */
+/*---------------------------------------------------- geoms, colours */
 
 int
 hxd_set_geomsize(hxd_conn *c, int geom_id, const double size[3])
@@ -1065,7 +674,7 @@ hxd_set_rgba(hxd_conn *c, int type, int id, const double rgba[4])
 	return call_plain(c, &req);
 }
 
-/*---------------------------------------------------------------- stepping */
+/*---------------------------------------------------------- stepping */
 
 int
 hxd_step(hxd_conn *c, unsigned count, unsigned *taken)
@@ -1109,7 +718,10 @@ hxd_update(hxd_conn *c, const hxd_control *control, hxd_sensor **out)
 	rc = call_expect(c, &req, HAPTIX__V1__RESPONSE__PAYLOAD_SENSOR, &r);
 	if (rc != HXD_OK)
 		return rc;
-	return sensor_from_wire(c, r, out);
+	*out = decode_payload(
+	    c, r, sensor_fields, NELEM(sensor_fields), sizeof(**out));
+	conn_free_response(r);
+	return c->result;
 }
 
 int
@@ -1149,7 +761,7 @@ hxd_message(hxd_conn *c, const char *text)
 	return call_plain(c, &req);
 }
 
-/*---------------------------------------------------------------- names */
+/*------------------------------------------------------------- names */
 
 int
 hxd_name2id(hxd_conn *c, int type, const char *name, int *id)
@@ -1195,8 +807,7 @@ hxd_id2name(hxd_conn *c, int type, int id, char *buf, size_t len)
 	return rc;
 }
 
-/*----------------------------------------------------------------
- * administration */
+/*---------------------------------------------------- administration */
 
 /* Run a load request and keep the new model's summary. */
 static int

@@ -254,7 +254,7 @@ typedef struct hxd_status {
 	double uptime;
 } hxd_status;
 
-/*---------------------------------------------------------------- connection */
+/*-------------------------------------------------------- connection */
 
 /*
  * Connect to a server and say Hello.  server is NULL or "" (the default:
@@ -303,7 +303,7 @@ int hxd_obj_parse(const char *s);
 /* Return the name of an object type, or "unknown". */
 const char *hxd_obj_name(int type);
 
-/*---------------------------------------------------------------- native calls */
+/*------------------------------------------------------ native calls */
 
 /* Get the static description of the model; free *out with free(). */
 int hxd_info_get(hxd_conn *c, hxd_info **out);
@@ -374,8 +374,7 @@ int hxd_name2id(hxd_conn *c, int type, const char *name, int *id);
 /* Find an object's name by id, into buf ("" for an unnamed object). */
 int hxd_id2name(hxd_conn *c, int type, int id, char *buf, size_t len);
 
-/*----------------------------------------------------------------
- * administration */
+/*---------------------------------------------------- administration */
 
 /*
  * Load a model file from the server's model directories (relative to one

@@ -1,7 +1,7 @@
 # libhaptix: the client library (haptix.h, haptixd.h).
 lib_LTLIBRARIES += libhaptix.la
 include_HEADERS = lib/haptix.h lib/haptixd.h
-libhaptix_la_SOURCES = lib/conn.c lib/conn.h lib/haptixd.c \
+libhaptix_la_SOURCES = lib/conn.c lib/conn.h lib/decode.c lib/decode.h lib/haptixd.c \
 	lib/haptix_native.c lib/haptix_simple.c lib/haptix_compat.h
 libhaptix_la_CFLAGS = $(AM_CFLAGS) $(PROTOBUF_C_CFLAGS)
 libhaptix_la_LIBADD = libhxwire.la $(PROTOBUF_C_LIBS)

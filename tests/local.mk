@@ -10,7 +10,8 @@ libhxtest_la_LIBADD = libhxwire.la $(CRITERION_LIBS) $(PROTOBUF_C_LIBS)
 TEST_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS) $(PROTOBUF_C_CFLAGS)
 TEST_LIBS = libhxtest.la libhaptix.la -lm
 
-HX_TESTS = tests/test_frame tests/test_address tests/test_protocol \
+HX_TESTS = tests/test_frame tests/test_address tests/test_decode \
+	tests/test_protocol \
 	tests/test_native tests/test_admin tests/test_compat tests/test_hxctl
 check_PROGRAMS += $(HX_TESTS)
 TESTS += $(HX_TESTS)
@@ -21,6 +22,10 @@ tests_test_frame_LDADD = $(TEST_LIBS)
 tests_test_address_SOURCES = tests/test_address.c
 tests_test_address_CFLAGS = $(TEST_CFLAGS)
 tests_test_address_LDADD = $(TEST_LIBS)
+# The decoder is internal to libhaptix: test its object code directly.
+tests_test_decode_SOURCES = tests/test_decode.c lib/decode.c lib/conn.c
+tests_test_decode_CFLAGS = $(TEST_CFLAGS)
+tests_test_decode_LDADD = libhxtest.la -lm
 tests_test_protocol_SOURCES = tests/test_protocol.c
 tests_test_protocol_CFLAGS = $(TEST_CFLAGS)
 tests_test_protocol_LDADD = $(TEST_LIBS)

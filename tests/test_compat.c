@@ -174,7 +174,7 @@ status_message(const char *addr, char *buf, size_t len)
 	close(fd);
 }
 
-/*---------------------------------------------------------------- connection */
+/*-------------------------------------------------------- connection */
 
 Test(compat, calls_before_connect_are_noconnection)
 {
@@ -316,7 +316,7 @@ HX_TRANSPORT_TEST(compat, handler_sees_every_failure_and_no_success, "-m",
 	free(s);
 }
 
-/*---------------------------------------------------------------- info */
+/*-------------------------------------------------------------- info */
 
 HX_TRANSPORT_TEST(
     compat, info_describes_the_fixture, "-m", "fixture.xml", "--paused", NULL)
@@ -389,8 +389,7 @@ HX_TRANSPORT_TEST(
 	free(info);
 }
 
-/*---------------------------------------------------------------- state,
- * control, applied */
+/*------------------------------------------- state, control, applied */
 
 HX_TRANSPORT_TEST(
     compat, state_round_trips_in_float, "-m", "fixture.xml", "--paused", NULL)
@@ -494,8 +493,7 @@ HX_TRANSPORT_TEST(compat, control_and_applied_round_trip, "-m", "fixture.xml",
 	free(ap);
 }
 
-/*---------------------------------------------------------------- one body,
- * mocap */
+/*--------------------------------------------------- one body, mocap */
 
 HX_TRANSPORT_TEST(
     compat, onebody_get_and_set, "-m", "fixture.xml", "--paused", NULL)
@@ -578,7 +576,7 @@ HX_TRANSPORT_TEST(
 	free(m);
 }
 
-/*---------------------------------------------------------------- get only */
+/*---------------------------------------------------------- get only */
 
 HX_TRANSPORT_TEST(compat, get_calls_fill_the_float_structs, "-m", "fixture.xml",
     "--paused", NULL)
@@ -692,7 +690,7 @@ HX_TRANSPORT_TEST(
 	free(con);
 }
 
-/*---------------------------------------------------------------- stepping */
+/*---------------------------------------------------------- stepping */
 
 HX_TRANSPORT_TEST(
     compat, step_update_reset_equality, "-m", "fixture.xml", "--paused", NULL)
@@ -746,7 +744,7 @@ HX_TRANSPORT_TEST(
 	free(s);
 }
 
-/*---------------------------------------------------------------- message */
+/*----------------------------------------------------------- message */
 
 HX_TRANSPORT_TEST(
     compat, message_shows_and_clears, "-m", "fixture.xml", "--paused", NULL)
@@ -780,8 +778,7 @@ HX_TRANSPORT_TEST(
 	cr_assert_str_eq(shown, "", "the message outlived mj_close()");
 }
 
-/*---------------------------------------------------------------- names,
- * colours, sizes */
+/*--------------------------------------------- names, colours, sizes */
 
 HX_TRANSPORT_TEST(compat, names_and_ids, "-m", "fixture.xml", "--paused", NULL)
 {
@@ -873,7 +870,7 @@ HX_TRANSPORT_TEST(
 	OK(mj_close());
 }
 
-/*---------------------------------------------------------------- mjMAXSZ */
+/*----------------------------------------------------------- mjMAXSZ */
 
 /* Write a model with BIG_BODIES bodies (besides the world) to path. */
 static void

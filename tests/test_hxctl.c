@@ -478,7 +478,7 @@ status_eventually_has(const char *addr, const char *fragment)
 	return found;
 }
 
-/*---------------------------------------------------------------- transports */
+/*-------------------------------------------------------- transports */
 
 HX_TRANSPORT_TEST(
     hxctl, status_readable_and_json, "-m", "fixture.xml", "--paused", NULL)
@@ -714,7 +714,7 @@ HX_TRANSPORT_TEST(
 	run_free(&r);
 }
 
-/*---------------------------------------------------------------- usage */
+/*------------------------------------------------------------- usage */
 
 Test(hxctl, no_server_exits_1)
 {
@@ -870,7 +870,7 @@ Test(hxctl, help_tells_of_every_command)
 	run_free(&r);
 }
 
-/*---------------------------------------------------------------- commands */
+/*---------------------------------------------------------- commands */
 
 Test(hxctl, default_server_comes_from_the_environment)
 {
@@ -1354,7 +1354,7 @@ Test(hxctl, timeout_bounds_the_wait_for_an_answer)
 	run_free(&r);
 }
 
-/*---------------------------------------------------------------- known bugs */
+/*-------------------------------------------------------- known bugs */
 
 /*
  * The status shows HAPTIX's energies.  With gravity on and the box and

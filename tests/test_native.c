@@ -233,7 +233,7 @@ box_place(hxd_conn *c, double z)
 		    HXD_ONEBODY_ANGVEL));
 }
 
-/*---------------------------------------------------------------- info */
+/*-------------------------------------------------------------- info */
 
 HX_TRANSPORT_TEST(
     native, info_describes_the_fixture, "-m", "fixture.xml", "--paused", NULL)
@@ -365,7 +365,7 @@ HX_TRANSPORT_TEST(
 	hxd_close(c);
 }
 
-/*---------------------------------------------------------------- state */
+/*------------------------------------------------------------- state */
 
 HX_TRANSPORT_TEST(
     native, state_round_trips_bit_exact, "-m", "fixture.xml", "--paused", NULL)
@@ -450,7 +450,7 @@ HX_TRANSPORT_TEST(native, state_rejects_bad_sizes_and_values, "-m",
 	hxd_close(c);
 }
 
-/*---------------------------------------------------------------- control */
+/*----------------------------------------------------------- control */
 
 HX_TRANSPORT_TEST(native, control_round_trips_and_checks, "-m", "fixture.xml",
     "--paused", NULL)
@@ -492,7 +492,7 @@ HX_TRANSPORT_TEST(native, control_round_trips_and_checks, "-m", "fixture.xml",
 	hxd_close(c);
 }
 
-/*---------------------------------------------------------------- applied */
+/*----------------------------------------------------------- applied */
 
 HX_TRANSPORT_TEST(native, applied_round_trips_and_pushes_bodies, "-m",
     "fixture.xml", "--paused", NULL)
@@ -570,7 +570,7 @@ HX_TRANSPORT_TEST(native, applied_round_trips_and_pushes_bodies, "-m",
 	hxd_close(c);
 }
 
-/*---------------------------------------------------------------- one body */
+/*---------------------------------------------------------- one body */
 
 HX_TRANSPORT_TEST(native, onebody_moves_the_floating_box, "-m", "fixture.xml",
     "--paused", NULL)
@@ -740,7 +740,7 @@ HX_TRANSPORT_TEST(native, onebody_rejects_bad_ids_and_values, "-m",
 	hxd_close(c);
 }
 
-/*---------------------------------------------------------------- mocap */
+/*------------------------------------------------------------- mocap */
 
 HX_TRANSPORT_TEST(
     native, mocap_round_trips_normalised, "-m", "fixture.xml", "--paused", NULL)
@@ -795,7 +795,7 @@ HX_TRANSPORT_TEST(
 	hxd_close(c);
 }
 
-/*---------------------------------------------------------------- get only */
+/*---------------------------------------------------------- get only */
 
 HX_TRANSPORT_TEST(native, get_calls_have_the_model_sizes, "-m", "fixture.xml",
     "--paused", NULL)
@@ -978,7 +978,7 @@ HX_TRANSPORT_TEST(native, actuators_and_forces_are_consistent, "-m",
 	hxd_close(c);
 }
 
-/*---------------------------------------------------------------- contacts */
+/*---------------------------------------------------------- contacts */
 
 HX_TRANSPORT_TEST(
     native, contacts_of_a_dropped_box, "-m", "fixture.xml", "--paused", NULL)
@@ -1041,7 +1041,7 @@ HX_TRANSPORT_TEST(
 	hxd_close(c);
 }
 
-/*---------------------------------------------------------------- geom size */
+/*--------------------------------------------------------- geom size */
 
 HX_TRANSPORT_TEST(
     native, geomsize_grows_the_box, "-m", "fixture.xml", "--paused", NULL)
@@ -1109,7 +1109,7 @@ HX_TRANSPORT_TEST(native, geomsize_rejects_bad_geoms_and_sizes, "-m",
 	hxd_close(c);
 }
 
-/*---------------------------------------------------------------- colours */
+/*----------------------------------------------------------- colours */
 
 HX_TRANSPORT_TEST(
     native, rgba_gets_sets_and_clamps, "-m", "fixture.xml", "--paused", NULL)
@@ -1155,7 +1155,7 @@ HX_TRANSPORT_TEST(
 	hxd_close(c);
 }
 
-/*---------------------------------------------------------------- stepping */
+/*---------------------------------------------------------- stepping */
 
 HX_TRANSPORT_TEST(native, step_while_paused_and_running, "-m", "fixture.xml",
     "--paused", NULL)
@@ -1307,7 +1307,7 @@ HX_TRANSPORT_TEST(native, update_without_api_rate_does_not_wait, "-m",
 	hxd_close(c);
 }
 
-/*---------------------------------------------------------------- reset */
+/*------------------------------------------------------------- reset */
 
 HX_TRANSPORT_TEST(native, reset_to_keyframes_and_reference, "-m", "fixture.xml",
     "--paused", NULL)
@@ -1364,7 +1364,7 @@ HX_TRANSPORT_TEST(native, reset_to_keyframes_and_reference, "-m", "fixture.xml",
 	hxd_close(c);
 }
 
-/*---------------------------------------------------------------- equality */
+/*---------------------------------------------------------- equality */
 
 HX_TRANSPORT_TEST(native, equality_enables_and_disables, "-m", "fixture.xml",
     "--paused", NULL)
@@ -1410,7 +1410,7 @@ HX_TRANSPORT_TEST(native, equality_enables_and_disables, "-m", "fixture.xml",
 	hxd_close(c);
 }
 
-/*---------------------------------------------------------------- message */
+/*----------------------------------------------------------- message */
 
 /* Wait up to 2 s for the status message on c to become want. */
 static int
@@ -1468,7 +1468,7 @@ HX_TRANSPORT_TEST(
 	hxd_close(other);
 }
 
-/*---------------------------------------------------------------- names */
+/*------------------------------------------------------------- names */
 
 HX_TRANSPORT_TEST(native, names_and_ids, "-m", "fixture.xml", "--paused", NULL)
 {
@@ -1583,7 +1583,7 @@ HX_TRANSPORT_TEST(native, unknown_object_types_are_badtype, "-m", "fixture.xml",
 	hxd_close(c);
 }
 
-/*---------------------------------------------------------------- no model */
+/*---------------------------------------------------------- no model */
 
 HX_TRANSPORT_TEST(native, calls_without_a_model_are_nomodel, "--no-model", NULL)
 {
@@ -1664,7 +1664,7 @@ HX_TRANSPORT_TEST(native, calls_without_a_model_are_nomodel, "--no-model", NULL)
 	hxd_close(c);
 }
 
-/*------------------------------------------------------------- two clients */
+/*------------------------------------------------------- two clients */
 
 HX_TRANSPORT_TEST(native, bad_input_does_not_disturb_another_client, "-m",
     "fixture.xml", "--paused", NULL)

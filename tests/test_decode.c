@@ -1,0 +1,136 @@
+/*
+ * Unit tests of the client library's payload decoder (lib/decode.c): a
+ * server's answer is checked before it becomes a result struct.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <criterion/criterion.h>
+
+#include "conn.h"
+#include "decode.h"
+
+TestSuite(decode, .timeout = 10);
+
+static const struct decode_field state_fields[] = {
+	DECODE_SCALAR(hxd_state, nq),
+	DECODE_SCALAR(hxd_state, nv),
+	DECODE_SCALAR(hxd_state, na),
+	DECODE_SCALAR(hxd_state, time),
+	DECODE_ARRAY(hxd_state, qpos, "nq", 1),
+	DECODE_ARRAY(hxd_state, qvel, "nv", 1),
+	DECODE_ARRAY(hxd_state, act, "na", 1),
+};
+
+/* A response carrying a state with the given array lengths. */
+static Response *
+state_response(
+    Response *r, Haptix__V1__State *st, double *q, size_t nq, size_t n_qpos)
+{
+	haptix__v1__response__init(r);
+	haptix__v1__state__init(st);
+	st->nq = (uint32_t)nq;
+	st->nv = 1;
+	st->time = 2.5;
+	st->n_qpos = n_qpos;
+	st->qpos = q;
+	st->n_qvel = 1;
+	st->qvel = q;
+	r->payload_case = HAPTIX__V1__RESPONSE__PAYLOAD_STATE;
+	r->state = st;
+	return r;
+}
+
+Test(decode, state_is_copied_into_one_block)
+{
+	double q[3] = { 1.5, -2, 3.25 };
+	Haptix__V1__State st;
+	Response r;
+	hxd_conn c = { .fd = -1 };
+	hxd_state *o;
+
+	o = decode_payload(&c, state_response(&r, &st, q, 3, 3), state_fields,
+	    sizeof(state_fields) / sizeof(state_fields[0]), sizeof(*o));
+	cr_assert_not_null(o, "%s", c.error);
+	cr_expect_eq(c.result, HXD_OK);
+	cr_expect_eq(o->nq, 3);
+	cr_expect_eq(o->nv, 1);
+	cr_expect_eq(o->na, 0);
+	cr_expect_eq(o->time, 2.5);
+	cr_expect_eq(o->qpos[0], 1.5);
+	cr_expect_eq(o->qpos[2], 3.25);
+	cr_expect_eq(o->qvel[0], 1.5);
+	cr_expect_neq(o->qpos, q, "copied, not pointing into the response");
+	free(o);
+}
+
+Test(decode, wrong_length_is_a_protocol_error)
+{
+	double q[3] = { 0 };
+	Haptix__V1__State st;
+	Response r;
+	hxd_conn c = { .fd = -1 };
+
+	cr_expect_null(decode_payload(&c, state_response(&r, &st, q, 3, 2),
+	    state_fields, sizeof(state_fields) / sizeof(state_fields[0]),
+	    sizeof(hxd_state)));
+	cr_expect_eq(c.result, HXD_BADPROTOCOL);
+	cr_expect_not_null(
+	    strstr(c.error, "2 values of qpos, expected 3"), "%s", c.error);
+}
+
+Test(decode, missing_payload_is_a_protocol_error)
+{
+	Response r = HAPTIX__V1__RESPONSE__INIT;
+	hxd_conn c = { .fd = -1 };
+
+	cr_expect_null(decode_payload(&c, &r, state_fields,
+	    sizeof(state_fields) / sizeof(state_fields[0]), sizeof(hxd_state)));
+	cr_expect_eq(c.result, HXD_BADPROTOCOL);
+}
+
+Test(decode, nested_counts_and_strings)
+{
+	static const struct decode_field f[] = {
+		DECODE_ARRAY(hxd_info, body_name, "model.nbody", 1),
+		DECODE_ARRAY(hxd_info, jnt_range, "model.njnt", 2),
+		DECODE_ARRAY(hxd_info, jnt_limited, "model.njnt", 1),
+	};
+	Haptix__V1__ModelSummary m = HAPTIX__V1__MODEL_SUMMARY__INIT;
+	Haptix__V1__Info in = HAPTIX__V1__INFO__INIT;
+	Response r = HAPTIX__V1__RESPONSE__INIT;
+	char world[] = "world", none[] = "", arm[] = "arm";
+	char *names[] = { world, none, arm };
+	double range[2] = { -1, 1 };
+	protobuf_c_boolean lim[1] = { 1 };
+	hxd_conn c = { .fd = -1 };
+	hxd_info *o;
+
+	m.nbody = 3;
+	m.njnt = 1;
+	in.model = &m;
+	in.n_body_name = 3;
+	in.body_name = names;
+	in.n_jnt_range = 2;
+	in.jnt_range = range;
+	in.n_jnt_limited = 1;
+	in.jnt_limited = lim;
+	r.payload_case = HAPTIX__V1__RESPONSE__PAYLOAD_INFO;
+	r.info = &in;
+	o = decode_payload(&c, &r, f, 3, sizeof(*o));
+	cr_assert_not_null(o, "%s", c.error);
+	cr_expect_str_eq(o->body_name[0], "world");
+	cr_expect_str_eq(o->body_name[1], "");
+	cr_expect_str_eq(o->body_name[2], "arm");
+	cr_expect_neq((const void *)o->body_name[2], (const void *)names[2]);
+	cr_expect_eq(o->jnt_range[1], 1);
+	cr_expect_eq(o->jnt_limited[0], 1);
+	free(o);
+
+	/* The count lives in the nested model: a missing model fails. */
+	in.model = NULL;
+	cr_expect_null(decode_payload(&c, &r, f, 3, sizeof(*o)));
+	cr_expect_eq(c.result, HXD_BADPROTOCOL);
+}

@@ -227,39 +227,52 @@ HX_TRANSPORT_TEST(admin, inline_models, "--no-model", NULL)
 	hxd_close(c);
 }
 
-Test(admin, inline_mjb_round_trips)
+Test(admin, mjb_files_and_inline_mjb)
 {
 	struct hx_server s;
-	const char *args[] = { "-m", "fixture.xml", "--paused", NULL };
-	char err[1000];
+	char dir[64] = "/tmp/hxmjb.XXXXXX", path[128], err[1000];
+	const char *args[] = { "-m", path, "--paused", "-M", dir, NULL };
 	hxd_model m;
 	hxd_conn *c;
 	mjModel *mm;
 	void *mjb;
 	int len;
 
-	/* Compile the fixture to MJB in memory with MuJoCo itself. */
+	/* Compile the fixture to MJB with MuJoCo itself: a file and bytes. */
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/fixture.mjb", dir);
 	mm = mj_loadXML(hx_test_model("fixture.xml"), NULL, err, sizeof(err));
 	cr_assert_not_null(mm, "%s", err);
+	mj_saveModel(mm, path, NULL, 0);
 	len = mj_sizeModel(mm);
 	mjb = malloc((size_t)len);
 	mj_saveModel(mm, NULL, mjb, len);
 	mj_deleteModel(mm);
 
+	/* The daemon starts on the MJB file. */
 	hx_server_start(&s, args);
 	c = connect_ok(s.unix_addr);
+	cr_expect_eq(hxd_welcome_model(c)->nq, 9);
+	cr_expect_str_eq(hxd_welcome_model(c)->name, "fixture");
+	cr_assert_eq(
+	    hxd_load_file(c, "fixture.mjb", &m), HXD_OK, "%s", hxd_error(c));
+	cr_expect_eq(m.nkey, 2, "an MJB file by its suffix");
 	cr_assert_eq(
 	    hxd_load_data(c, HXD_FORMAT_AUTO, mjb, (size_t)len, "bin", &m),
 	    HXD_OK, "%s", hxd_error(c));
 	cr_expect_eq(m.nq, 9, "MJB recognised by its magic number");
-	cr_expect_eq(m.nkey, 2);
+	cr_expect_str_eq(m.path, "");
 	cr_assert_eq(
 	    hxd_load_data(c, HXD_FORMAT_MJB, mjb, (size_t)len / 2, "half", &m),
 	    HXD_LOADFAILED, "a truncated MJB is refused");
-	cr_expect_str_eq(status_ok(c).model.name, "fixture");
+	cr_expect_not_null(
+	    strstr(hxd_error(c), "outside model buffer"), "%s", hxd_error(c));
+	cr_expect_eq(status_ok(c).model.nq, 9, "the old model runs on");
 	free(mjb);
 	hxd_close(c);
 	hx_server_stop(&s);
+	unlink(path);
+	rmdir(dir);
 }
 
 HX_TRANSPORT_TEST(admin, mujoco_error_is_caught_and_reported, "-m",

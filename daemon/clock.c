@@ -161,15 +161,15 @@ clock_measure(struct clock *k, int64_t now)
 	k->window_sim = 0;
 }
 
-/* Drop the schedule's debt: the next step is due one period from now. */
+/* Drop the schedule's debt: restart it with its origin at anchor. */
 static void
-clock_overrun(struct clock *k, int64_t now, uint64_t owed)
+clock_overrun(struct clock *k, int64_t anchor, int64_t owed)
 {
 	k->overruns++;
-	log_debug("pacing: %llu steps behind, schedule restarted (%llu "
+	log_debug("pacing: %lld steps behind, schedule restarted (%llu "
 		  "overruns)",
-	    (unsigned long long)owed, (unsigned long long)k->overruns);
-	k->anchor_ns = now;
+	    (long long)owed, (unsigned long long)k->overruns);
+	k->anchor_ns = anchor;
 	k->done = 0;
 }
 
@@ -177,29 +177,34 @@ static void
 clock_tick(evutil_socket_t fd, short events, void *arg)
 {
 	struct clock *k = arg;
-	int64_t now = clock_now_ns(), start = now, end;
-	int64_t owed;
+	int64_t now = clock_now_ns(), start = now, end, owed;
+	double elapsed;
 
 	if (k->max) {
 		end = now + CLOCK_MAX_SLICE_NS;
 		do
 			clock_step(k);
 		while ((now = clock_now_ns()) < end && k->running);
-	} else {
-		owed = (int64_t)floor(
-			   (double)(now - k->anchor_ns) / k->period_ns) -
-		    (int64_t)k->done;
-		if ((double)owed * k->period_ns > CLOCK_MAX_BEHIND_NS) {
-			clock_overrun(k, now, (uint64_t)owed);
-			owed = 1;
-		}
-		while (owed-- > 0 && k->running) {
-			clock_step(k);
-			now = clock_now_ns();
-			if (now - start > CLOCK_SLICE_NS && owed > 0) {
-				clock_overrun(k, now, (uint64_t)owed);
-				break;
-			}
+		clock_measure(k, now);
+		clock_arm(k, now);
+		return;
+	}
+
+	elapsed = (double)(now - k->anchor_ns);
+	owed = (int64_t)floor(elapsed / k->period_ns) - (int64_t)k->done;
+	if ((double)owed * k->period_ns > CLOCK_MAX_BEHIND_NS) {
+		/* Far behind (stopped, or a long load): one step is due now. */
+		clock_overrun(k, now - (int64_t)k->period_ns, owed);
+		owed = 1;
+	}
+	while (owed-- > 0 && k->running) {
+		clock_step(k);
+		now = clock_now_ns();
+		if (now - start > CLOCK_SLICE_NS && owed > 0) {
+			/* The CPU cannot keep up: the next step is one period
+			 * on. */
+			clock_overrun(k, now, owed);
+			break;
 		}
 	}
 	clock_measure(k, now);

@@ -38,12 +38,62 @@ typedef int (*api_handler)(struct call *c);
 int call_fail(struct call *c, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* Send a response to request id of session s (for deferred answers). */
+/* Send a response to request id of session s. */
 void dispatch_send(
     struct session *s, uint64_t id, int code, const char *err, Response *resp);
 
-/* Scratch for answers sent outside a call (deferred answers). */
-struct arena *dispatch_arena(void);
+/* Fills a deferred answer's payload from the simulation as it is now. */
+typedef void (*api_fill)(struct daemon *d, struct arena *a, Response *resp);
+
+/*
+ * Answer request id of s now with a payload from fill.  It has its own
+ * scratch memory: it may run inside another call (pause answers waiters).
+ */
+void dispatch_answer(struct session *s, uint64_t id, api_fill fill);
+
+/*------------------------------------------------- shared by handlers */
+
+/* Allocate a message of a generated type in the call's arena. */
+#define NEW(c, type, init) \
+	((type *)api_new((c), sizeof(type), (void (*)(void *))(init)))
+
+/* Set the response's payload member and case. */
+#define PAYLOAD(c, member, CASE, value) \
+	do { \
+		(c)->resp->payload_case = HAPTIX__V1__RESPONSE__PAYLOAD_##CASE; \
+		(c)->resp->member = (value); \
+	} while (0)
+
+/* Allocate and initialise a message in the call's arena. */
+void *api_new(struct call *c, size_t size, void (*init)(void *));
+
+/* Copy n values into a new arena array. */
+double *api_copy(struct call *c, const double *src, size_t n);
+
+/*
+ * Argument checks.  Each returns 0, or the result code after describing
+ * the problem in c->err, so that checks chain with ||.
+ */
+
+/* A declared count must equal the model's (BADSIZE). */
+int check_count(struct call *c, const char *what, uint32_t n, int want);
+
+/* An array must have exactly want values (BADSIZE). */
+int check_len(struct call *c, const char *what, size_t n, size_t want);
+
+/* No NaN or infinity (BADVALUE). */
+int check_finite(struct call *c, const char *what, const double *v, size_t n);
+
+/* 0 <= id < n (BADINDEX). */
+int check_id(struct call *c, const char *what, int id, int n);
+
+/* Every quaternion (count of them) must have a direction (BADVALUE). */
+int check_quats(
+    struct call *c, const char *what, const double *q, size_t count);
+
+/* An array that is either absent or has exactly n finite values. */
+int check_optional(
+    struct call *c, const char *what, const double *v, size_t len, size_t n);
 
 /* HAPTIX native API (api_native.c). */
 int api_info(struct call *);
@@ -76,6 +126,14 @@ int api_equality(struct call *);
 int api_message(struct call *);
 int api_name2id(struct call *);
 int api_id2name(struct call *);
+
+/* HAPTIX simple API (api_simple.c). */
+int api_robot_info(struct call *);
+int api_robot_update(struct call *);
+
+/* HAPTIX simple API (api_simple.c). */
+int api_robot_info(struct call *);
+int api_robot_update(struct call *);
 
 /* Administration (api_admin.c). */
 int api_hello(struct call *);

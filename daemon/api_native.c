@@ -22,124 +22,6 @@
 /* The most steps one step request may take while paused. */
 #define API_MAX_STEPS 10000
 
-/* Allocate a message of a generated type in the call's arena. */
-#define NEW(c, type, init) \
-	((type *)api_new((c), sizeof(type), (void (*)(void *))(init)))
-
-/* Set the response's payload member and case. */
-#define PAYLOAD(c, member, CASE, value) \
-	do { \
-		(c)->resp->payload_case = HAPTIX__V1__RESPONSE__PAYLOAD_##CASE; \
-		(c)->resp->member = (value); \
-	} while (0)
-
-/* Allocate and initialise a message in the call's arena. */
-static void *
-api_new(struct call *c, size_t size, void (*init)(void *))
-{
-	void *p = arena_alloc(c->arena, size);
-
-	init(p);
-	return p;
-}
-
-/* Copy n values into a new arena array. */
-static double *
-api_copy(struct call *c, const double *src, size_t n)
-{
-	double *p = arena_alloc(c->arena, n * sizeof(*p));
-
-	memcpy(p, src, n * sizeof(*p));
-	return p;
-}
-
-/*
- * Argument checks.  Each returns 0, or the result code after describing
- * the problem in c->err, so that checks chain with ||.
- */
-
-/* A declared count must equal the model's. */
-static int
-check_count(struct call *c, const char *what, uint32_t n, int want)
-{
-	if (n == (uint32_t)want)
-		return 0;
-	return call_fail(c, RESULT_BADSIZE,
-	    "%s is %u but the model has %s "
-	    "= %d",
-	    what, n, what, want);
-}
-
-/* An array must have exactly want values. */
-static int
-check_len(struct call *c, const char *what, size_t n, size_t want)
-{
-	if (n == want)
-		return 0;
-	return call_fail(c, RESULT_BADSIZE, "%s has %zu values, expected %zu",
-	    what, n, want);
-}
-
-/* No NaN or infinity. */
-static int
-check_finite(struct call *c, const char *what, const double *v, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		if (!isfinite(v[i]))
-			return call_fail(c, RESULT_BADVALUE,
-			    "%s[%zu] is %g: "
-			    "values must be finite",
-			    what, i, v[i]);
-	}
-	return 0;
-}
-
-/* 0 <= id < n. */
-static int
-check_id(struct call *c, const char *what, int id, int n)
-{
-	if (id >= 0 && id < n)
-		return 0;
-	return call_fail(c, RESULT_BADINDEX,
-	    "%s id %d is out of range (the "
-	    "model has %d)",
-	    what, id, n);
-}
-
-/* Every quaternion (count of them) must have a direction. */
-static int
-check_quats(struct call *c, const char *what, const double *q, size_t count)
-{
-	size_t i;
-
-	for (i = 0; i < count; i++) {
-		if (q[4 * i] == 0 && q[4 * i + 1] == 0 && q[4 * i + 2] == 0 &&
-		    q[4 * i + 3] == 0)
-			return call_fail(c, RESULT_BADVALUE,
-			    "%s %zu is the "
-			    "zero quaternion",
-			    what, i);
-	}
-	return 0;
-}
-
-/* An array that is either absent or has exactly n finite values. */
-static int
-check_optional(
-    struct call *c, const char *what, const double *v, size_t len, size_t n)
-{
-	int rc;
-
-	if (len == 0)
-		return 0;
-	if ((rc = check_len(c, what, len, n)) != 0 ||
-	    (rc = check_finite(c, what, v, len)) != 0)
-		return rc;
-	return 0;
-}
-
 /* The protocol's name of an object type, for error texts. */
 static const char *
 objtype_name(int type)
@@ -692,20 +574,19 @@ api_step(struct call *c)
 	return RESULT_OK;
 }
 
-/*
- * Answer an update that waited for the API tick.  It may run inside
- * another call (pause answers the waiters), so it has its own scratch.
- */
+/* The payload of an update answered at the API tick. */
+static void
+update_fill(struct daemon *d, struct arena *a, Response *resp)
+{
+	resp->payload_case = HAPTIX__V1__RESPONSE__PAYLOAD_SENSOR;
+	resp->sensor = sensor_now(d, a);
+}
+
+/* Answer an update that waited for the API tick. */
 static void
 update_answer(struct session *s, uint64_t id)
 {
-	static struct arena scratch;
-	Response resp = HAPTIX__V1__RESPONSE__INIT;
-
-	resp.payload_case = HAPTIX__V1__RESPONSE__PAYLOAD_SENSOR;
-	resp.sensor = sensor_now(s->d, &scratch);
-	dispatch_send(s, id, RESULT_OK, NULL, &resp);
-	arena_reset(&scratch);
+	dispatch_answer(s, id, update_fill);
 }
 
 int

@@ -71,6 +71,8 @@ static const struct handler handlers[] = {
 	H(MESSAGE, message, 0),
 	H(NAME2ID, name2id, H_MODEL),
 	H(ID2NAME, id2name, H_MODEL),
+	H(ROBOT_INFO, robot_info, H_MODEL),
+	H(ROBOT_UPDATE, robot_update, H_MODEL),
 	H(LOAD_MODEL, load_model, 0),
 	H(PAUSE, pause, H_MODEL),
 	H(RUN, run, H_MODEL),
@@ -89,10 +91,15 @@ struct dispatch_run {
 
 static void dispatch_run_fn(void *);
 
-struct arena *
-dispatch_arena(void)
+void
+dispatch_answer(struct session *s, uint64_t id, api_fill fill)
 {
-	return &dispatch_scratch;
+	static struct arena scratch;
+	Response resp = HAPTIX__V1__RESPONSE__INIT;
+
+	fill(s->d, &scratch, &resp);
+	dispatch_send(s, id, RESULT_OK, NULL, &resp);
+	arena_reset(&scratch);
 }
 
 int

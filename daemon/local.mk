@@ -2,7 +2,8 @@
 # tests and the fuzzers; main.c only starts it.
 noinst_LTLIBRARIES += libhaptixd.la
 libhaptixd_la_SOURCES = \
-	daemon/api.h daemon/api_admin.c daemon/api_native.c \
+	daemon/api.h daemon/api_admin.c daemon/api_check.c \
+	daemon/api_native.c daemon/api_simple.c \
 	daemon/arena.c daemon/arena.h \
 	daemon/clock.c daemon/clock.h \
 	daemon/daemon.h \
@@ -14,7 +15,8 @@ libhaptixd_la_SOURCES = \
 	daemon/server.c daemon/server.h \
 	daemon/session.c daemon/session.h \
 	daemon/sim.c daemon/sim.h daemon/sim_internal.h \
-	daemon/sim_access.c daemon/sim_describe.c daemon/sim_describe.h
+	daemon/sim_access.c daemon/sim_describe.c daemon/sim_describe.h \
+	daemon/sim_robot.c
 libhaptixd_la_CFLAGS = $(AM_CFLAGS) $(LIBEVENT_CFLAGS) $(PROTOBUF_C_CFLAGS)
 libhaptixd_la_LIBADD = libhxwire.la $(LIBEVENT_LIBS) $(PROTOBUF_C_LIBS) \
 	$(MUJOCO_LIBS) -lm

@@ -163,8 +163,10 @@ sim_protect(struct sim *s, void (*fn)(void *), void *arg, char *err, size_t len)
 	s->counters.errors++;
 	sim_log_limited(LOG_LEVEL_ERROR, "%s; the simulation was reset", err);
 	/* mju_error may leave the stack marked and the data half-computed. */
-	if (s->d != NULL)
+	if (s->d != NULL) {
 		mj_resetData(s->m, s->d);
+		sim_robot_reset(s);
+	}
 	return -1;
 }
 
@@ -275,8 +277,10 @@ sim_install(struct sim *s, mjModel *m, const char *name, const char *path,
 		mj_deleteData(old_d);
 	if (old_m != NULL)
 		mj_deleteModel(old_m);
+	sim_robot_free(s->robot);
 	s->m = m;
 	s->d = a.d;
+	s->robot = sim_robot_create(m, a.d);
 	/* MuJoCo names unnamed models "MuJoCo Model": use the file's name. */
 	if (m->names[0] != '\0' && strcmp(m->names, "MuJoCo Model") != 0)
 		snprintf(s->name, sizeof(s->name), "%s", m->names);
@@ -466,6 +470,7 @@ sim_check_instability(struct sim *s)
 		if (w[kinds[i]].number == 0)
 			continue;
 		s->counters.instability_resets++;
+		sim_robot_reset(s);
 		sim_log_limited(LOG_LEVEL_WARNING,
 		    "simulation unstable (bad %s at index %d): reset by "
 		    "MuJoCo (%llu so far)",
@@ -481,6 +486,7 @@ sim_step_fn(void *arg)
 {
 	struct sim *s = arg;
 
+	sim_robot_before_step(s);
 	mj_step(s->m, s->d);
 }
 
@@ -509,6 +515,7 @@ sim_reset(struct sim *s, int key)
 	else
 		mj_resetData(s->m, s->d);
 	mj_forward(s->m, s->d);
+	sim_robot_reset(s);
 }
 
 void
@@ -531,6 +538,7 @@ void
 sim_set_ctrl(struct sim *s, const double *ctrl)
 {
 	mju_copy(s->d->ctrl, ctrl, s->m->nu);
+	sim_robot_reset(s);
 }
 
 void

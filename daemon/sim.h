@@ -166,6 +166,51 @@ int sim_name2id(const struct sim *s, int objtype, const char *name);
 const char *sim_id2name(
     const struct sim *s, int objtype, int id, int *bad_index);
 
+/*---------------------------------------------------- the simple API */
+
+enum {
+	SIM_SERVO_POSITION,
+	SIM_SERVO_VELOCITY,
+};
+
+/* The model as HAPTIX's simple API sees it (see sim_robot.c). */
+struct sim_robot_info {
+	int nmotor, njoint, ncontact, nimu;
+	int servo; /* SIM_SERVO_*, the kind of the first actuator */
+	double update_rate;
+};
+
+/*
+ * Describe the robot; limits (2 per motor, 2 per joint; (0, 0) when not
+ * limited) are written when the arrays are not NULL.
+ */
+void sim_robot_info(const struct sim *s, struct sim_robot_info *out,
+    double *motor_limit, double *joint_limit);
+
+/* A simple-API command: NULL arrays are not enabled; others have nmotor values.
+ */
+struct sim_robot_command {
+	const double *ref_pos, *ref_vel, *gain_pos, *gain_vel, *ref_vel_max;
+};
+
+/*
+ * Apply a command: references clamped to the control ranges, ref_vel
+ * integrated over one API period for position servos, gains written into
+ * the servos' gain and bias.  Values have been checked finite.
+ */
+void sim_robot_command(struct sim *s, const struct sim_robot_command *c);
+
+/* Sensor values in the simple API's layout, into arrays sized by the info. */
+struct sim_robot_sensor {
+	double *motor_pos, *motor_vel, *motor_torque;
+	double *joint_pos, *joint_vel, *contact;
+	double *imu_acc, *imu_gyro; /* 3 per IMU */
+};
+
+void sim_robot_sensor(const struct sim *s, const struct sim_robot_sensor *out);
+
+/*------------------------------------------------------------- misc */
+
 /* Fill the energies (potential, kinetic) of the current state. */
 void sim_energy(struct sim *s, double energy[2]);
 

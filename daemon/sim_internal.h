@@ -20,7 +20,18 @@ struct sim {
 	struct sim_sizes sizes;
 	struct sim_arrays arrays;
 	struct sim_counters counters;
+	struct sim_robot *robot; /* the simple API's view (sim_robot.c) */
 };
+
+/* Build the simple API's map of a model; sim_robot_free() frees it. */
+struct sim_robot *sim_robot_create(const mjModel *m, const mjData *d);
+void sim_robot_free(struct sim_robot *r);
+
+/* Advance the servo references that move by themselves; before mj_step. */
+void sim_robot_before_step(struct sim *s);
+
+/* Forget moving references: the controls are what they are now. */
+void sim_robot_reset(struct sim *s);
 
 /* Number of objects of a protocol ObjType with names, or -1 if none. */
 int sim_object_count(const mjModel *m, int objtype);

@@ -24,8 +24,61 @@ extern "C" {
 
 /*================================================================ simple API */
 
+/* Sizes of the arrays of the simple API's structs. */
+#define hxMAXMOTOR 32
+#define hxMAXJOINT 32
+#define hxMAXCONTACTSENSOR 32
+#define hxMAXIMU 32
+
 /* Result of the simple API calls; hx_last_result() says more. */
 typedef enum { hxOK = 0, hxERROR } hxResult;
+
+/* Simulated time, as sent by the simulator: hx_double_time() joins it. */
+struct _hxTime {
+	int sec;
+	int nsec;
+};
+typedef struct _hxTime hxTime;
+
+/* The robot: counts, limits and the update rate of hx_update. */
+struct _hxRobotInfo {
+	int motor_count;                  /* actuators */
+	int joint_count;                  /* joint position/velocity sensors */
+	int contact_sensor_count;         /* touch sensors */
+	int imu_count;                    /* accelerometer/gyro pairs */
+	float motor_limit[hxMAXMOTOR][2]; /* control ranges */
+	float joint_limit[hxMAXJOINT][2]; /* joint ranges (rad) */
+	float update_rate;                /* Hz */
+};
+typedef struct _hxRobotInfo hxRobotInfo;
+
+/* Sensor data of one update. */
+struct _hxSensor {
+	hxTime time_stamp;
+	float motor_pos[hxMAXMOTOR];
+	float motor_vel[hxMAXMOTOR];
+	float motor_torque[hxMAXMOTOR];
+	float joint_pos[hxMAXJOINT];
+	float joint_vel[hxMAXJOINT];
+	float contact[hxMAXCONTACTSENSOR];  /* N */
+	float imu_linear_acc[hxMAXIMU][3];  /* m/s^2, gravity included */
+	float imu_angular_vel[hxMAXIMU][3]; /* rad/s */
+	float imu_orientation[hxMAXIMU][4]; /* always (1, 0, 0, 0) */
+};
+typedef struct _hxSensor hxSensor;
+
+/* Motor commands; each *_enabled > 0 applies its array. */
+struct _hxCommand {
+	float ref_pos[hxMAXMOTOR];
+	int ref_pos_enabled;
+	float ref_vel[hxMAXMOTOR];
+	int ref_vel_enabled;
+	float gain_pos[hxMAXMOTOR];
+	int gain_pos_enabled;
+	float gain_vel[hxMAXMOTOR];
+	int gain_vel_enabled;
+};
+typedef struct _hxCommand hxCommand;
 
 /* Establish the connection; host as for mj_connect(), port is ignored. */
 MJAPI hxResult hx_connect(const char *host, int port);
@@ -33,8 +86,20 @@ MJAPI hxResult hx_connect(const char *host, int port);
 /* Close the connection. */
 MJAPI hxResult hx_close(void);
 
+/* Get the robot's description; it also sizes later updates. */
+MJAPI hxResult hx_robot_info(hxRobotInfo *robotinfo);
+
+/* Send commands and get sensors; waits one update period while running. */
+MJAPI hxResult hx_update(const hxCommand *command, hxSensor *sensor);
+
+/* hx_update with no command enabled. */
+MJAPI hxResult hx_read_sensors(hxSensor *sensor);
+
 /* Describe the result of the last call of either API flavour. */
 MJAPI const char *hx_last_result(void);
+
+/* Convert an hxTime to seconds. */
+MJAPI double hx_double_time(const hxTime *time);
 
 /*================================================================ native API */
 

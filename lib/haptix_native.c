@@ -1,8 +1,7 @@
 /*
  * The HAPTIX native API (the mj_ calls of haptix.h) over the extension
- * API: one process-wide connection, float structs capped at mjMAXSZ, the
- * last result kept for mj_result() and hx_last_result(), and the user's
- * error handler.
+ * API: float structs capped at mjMAXSZ, on the process-wide connection
+ * and with the last result of haptix_compat.c.
  */
 #include "config.h"
 
@@ -19,84 +18,7 @@
 _Static_assert((int)mjCOM_SIMERROR == (int)HXD_SIMERROR, "result codes");
 _Static_assert((int)mjSENS_CLOCK == 36, "sensor numbering");
 
-static hxd_conn *compat_conn;
-static mjtResult compat_last = mjCOM_OK;
-static char compat_text[1200] = "mjCOM_OK: success";
-static void (*compat_handler)(int);
-static char compat_name[1024];
-
-/* Record a result and its text, and call the user's handler on failure. */
-static mjtResult
-compat_set(mjtResult code, const char *detail)
-{
-	compat_last = code;
-	snprintf(compat_text, sizeof(compat_text), "%s: %s",
-	    hxd_result_name(code),
-	    detail != NULL && *detail != '\0' ? detail : hxd_result_text(code));
-	if (code != mjCOM_OK && compat_handler != NULL)
-		compat_handler(code);
-	return code;
-}
-
-mjtResult
-compat_fail(mjtResult code, const char *fmt, ...)
-{
-	char buf[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	return compat_set(code, buf);
-}
-
-mjtResult
-compat_done(int rc)
-{
-	return compat_set(
-	    (mjtResult)rc, rc == HXD_OK ? NULL : hxd_error(compat_conn));
-}
-
-hxd_conn *
-compat_connection(void)
-{
-	if (compat_conn == NULL || !hxd_connected(compat_conn)) {
-		compat_fail(mjCOM_NOCONNECTION, "not connected%s%s",
-		    compat_conn != NULL ? ": " :
-					  " (call mj_connect or "
-					  "hx_connect first)",
-		    compat_conn != NULL ? hxd_error(compat_conn) : "");
-		return NULL;
-	}
-	return compat_conn;
-}
-
-mjtResult
-compat_connect(const char *host)
-{
-	extern char *program_invocation_short_name;
-	hxd_conn *c;
-
-	if (compat_conn != NULL && hxd_connected(compat_conn))
-		return compat_fail(mjCOM_CONNECTED,
-		    "already connected; call "
-		    "mj_close first");
-	hxd_close(compat_conn);
-	compat_conn = NULL;
-	c = hxd_connect(host, program_invocation_short_name);
-	if (c == NULL)
-		return compat_fail(mjCOM_NOCONNECTION, "out of memory");
-	compat_conn = c;
-	return compat_done(hxd_result(c));
-}
-
-mjtResult
-compat_close(void)
-{
-	hxd_close(compat_conn);
-	compat_conn = NULL;
-	return compat_set(mjCOM_OK, NULL);
-}
+static char native_name[1024];
 
 /* Copy n doubles into floats. */
 static void
@@ -134,7 +56,7 @@ fits(const char *what, int n)
 	do { \
 		int rc_; \
 		if (((c) = compat_connection()) == NULL) \
-			return compat_last; \
+			return (mjtResult)compat_last(); \
 		rc_ = (call); \
 		if (rc_ != HXD_OK) \
 			return compat_done(rc_); \
@@ -143,37 +65,31 @@ fits(const char *what, int n)
 mjtResult
 mj_connect(const char *host)
 {
-	return compat_connect(host);
+	return (mjtResult)compat_connect(host, 0);
 }
 
 mjtResult
 mj_close(void)
 {
-	return compat_close();
+	return (mjtResult)compat_close();
 }
 
 mjtResult
 mj_result(void)
 {
-	return compat_last;
+	return (mjtResult)compat_last();
 }
 
 int
 mj_connected(void)
 {
-	return compat_conn != NULL && hxd_connected(compat_conn);
-}
-
-const char *
-hx_last_result(void)
-{
-	return compat_text;
+	return compat_connection_ok();
 }
 
 void
 mj_handler(void (*handler)(int))
 {
-	compat_handler = handler;
+	compat_set_handler(handler);
 }
 
 mjtResult
@@ -191,7 +107,7 @@ mj_info(mjInfo *info)
 	    fits("neq", m->neq) && fits("nu", m->nu);
 	if (!ok) {
 		free(in);
-		return compat_last;
+		return (mjtResult)compat_last();
 	}
 	memset(info, 0, sizeof(*info));
 	info->nq = m->nq;
@@ -258,7 +174,7 @@ mj_get_state(mjState *state)
 	COMPAT_GET(c, hxd_get_state(c, &s));
 	if (!fits("nq", s->nq) || !fits("nv", s->nv) || !fits("na", s->na)) {
 		free(s);
-		return compat_last;
+		return (mjtResult)compat_last();
 	}
 	state->nq = s->nq;
 	state->nv = s->nv;
@@ -279,10 +195,10 @@ mj_set_state(const mjState *state)
 	hxd_conn *c;
 
 	if ((c = compat_connection()) == NULL)
-		return compat_last;
+		return (mjtResult)compat_last();
 	if (!fits("nq", state->nq) || !fits("nv", state->nv) ||
 	    !fits("na", state->na))
-		return compat_last;
+		return (mjtResult)compat_last();
 	s.nq = state->nq;
 	s.nv = state->nv;
 	s.na = state->na;
@@ -304,7 +220,7 @@ mj_get_control(mjControl *control)
 	COMPAT_GET(c, hxd_get_control(c, &o));
 	if (!fits("nu", o->nu)) {
 		free(o);
-		return compat_last;
+		return (mjtResult)compat_last();
 	}
 	control->nu = o->nu;
 	control->time = (float)o->time;
@@ -334,9 +250,9 @@ mj_set_control(const mjControl *control)
 	hxd_conn *c;
 
 	if ((c = compat_connection()) == NULL)
-		return compat_last;
+		return (mjtResult)compat_last();
 	if (control_in(control, &in, buf) != 0)
-		return compat_last;
+		return (mjtResult)compat_last();
 	return compat_done(hxd_set_control(c, &in));
 }
 
@@ -349,7 +265,7 @@ mj_get_applied(mjApplied *applied)
 	COMPAT_GET(c, hxd_get_applied(c, &o));
 	if (!fits("nv", o->nv) || !fits("nbody", o->nbody)) {
 		free(o);
-		return compat_last;
+		return (mjtResult)compat_last();
 	}
 	applied->nv = o->nv;
 	applied->nbody = o->nbody;
@@ -370,9 +286,9 @@ mj_set_applied(const mjApplied *applied)
 	hxd_conn *c;
 
 	if ((c = compat_connection()) == NULL)
-		return compat_last;
+		return (mjtResult)compat_last();
 	if (!fits("nv", applied->nv) || !fits("nbody", applied->nbody))
-		return compat_last;
+		return (mjtResult)compat_last();
 	in.nv = applied->nv;
 	in.nbody = applied->nbody;
 	in.time = 0;
@@ -411,7 +327,7 @@ mj_set_onebody(const mjOneBody *onebody)
 	hxd_conn *c;
 
 	if ((c = compat_connection()) == NULL)
-		return compat_last;
+		return (mjtResult)compat_last();
 	memset(&b, 0, sizeof(b));
 	b.body_id = onebody->bodyid;
 	to_double(b.pos, onebody->pos, 3);
@@ -432,7 +348,7 @@ mj_get_mocap(mjMocap *mocap)
 	COMPAT_GET(c, hxd_get_mocap(c, &o));
 	if (!fits("nmocap", o->nmocap)) {
 		free(o);
-		return compat_last;
+		return (mjtResult)compat_last();
 	}
 	mocap->nmocap = o->nmocap;
 	mocap->time = (float)o->time;
@@ -450,9 +366,9 @@ mj_set_mocap(const mjMocap *mocap)
 	hxd_conn *c;
 
 	if ((c = compat_connection()) == NULL)
-		return compat_last;
+		return (mjtResult)compat_last();
 	if (!fits("nmocap", mocap->nmocap))
-		return compat_last;
+		return (mjtResult)compat_last();
 	in.nmocap = mocap->nmocap;
 	in.time = 0;
 	in.pos = pos;
@@ -471,7 +387,7 @@ mj_get_dynamics(mjDynamics *dynamics)
 	COMPAT_GET(c, hxd_get_dynamics(c, &o));
 	if (!fits("nv", o->nv) || !fits("na", o->na)) {
 		free(o);
-		return compat_last;
+		return (mjtResult)compat_last();
 	}
 	dynamics->nv = o->nv;
 	dynamics->na = o->na;
@@ -488,7 +404,7 @@ sensor_out(hxd_sensor *o, mjSensor *sensor)
 {
 	if (!fits("nsensordata", o->nsensordata)) {
 		free(o);
-		return compat_last;
+		return (mjtResult)compat_last();
 	}
 	sensor->nsensordata = o->nsensordata;
 	sensor->time = (float)o->time;
@@ -514,7 +430,7 @@ poses_out(hxd_poses *o, const char *what, int *count, float *time, float *pos,
 {
 	if (!fits(what, o->count)) {
 		free(o);
-		return compat_last;
+		return (mjtResult)compat_last();
 	}
 	*count = o->count;
 	*time = (float)o->time;
@@ -566,7 +482,7 @@ mj_get_tendon(mjTendon *tendon)
 	COMPAT_GET(c, hxd_get_tendon(c, &o));
 	if (!fits("ntendon", o->ntendon)) {
 		free(o);
-		return compat_last;
+		return (mjtResult)compat_last();
 	}
 	tendon->ntendon = o->ntendon;
 	tendon->time = (float)o->time;
@@ -585,7 +501,7 @@ mj_get_actuator(mjActuator *actuator)
 	COMPAT_GET(c, hxd_get_actuator(c, &o));
 	if (!fits("nu", o->nu)) {
 		free(o);
-		return compat_last;
+		return (mjtResult)compat_last();
 	}
 	actuator->nu = o->nu;
 	actuator->time = (float)o->time;
@@ -606,7 +522,7 @@ mj_get_force(mjForce *force)
 	COMPAT_GET(c, hxd_get_force(c, &o));
 	if (!fits("nv", o->nv)) {
 		free(o);
-		return compat_last;
+		return (mjtResult)compat_last();
 	}
 	n = (size_t)o->nv;
 	force->nv = o->nv;
@@ -631,7 +547,7 @@ mj_get_contact(mjContact *contact)
 	COMPAT_GET(c, hxd_get_contact(c, &o));
 	if (!fits("ncon", o->ncon)) {
 		free(o);
-		return compat_last;
+		return (mjtResult)compat_last();
 	}
 	n = (size_t)o->ncon;
 	contact->ncon = o->ncon;
@@ -653,7 +569,7 @@ mj_set_geomsize(int geomid, const float *geomsize)
 	hxd_conn *c;
 
 	if ((c = compat_connection()) == NULL)
-		return compat_last;
+		return (mjtResult)compat_last();
 	if (geomsize == NULL)
 		return compat_fail(mjCOM_BADSIZE, "geomsize is NULL");
 	to_double(size, geomsize, 3);
@@ -680,9 +596,9 @@ mj_get_rgba(const char *type, int id, float *rgba)
 	int t, rc;
 
 	if ((c = compat_connection()) == NULL)
-		return compat_last;
+		return (mjtResult)compat_last();
 	if ((t = type_in(type)) == HXD_OBJ_UNKNOWN)
-		return compat_last;
+		return (mjtResult)compat_last();
 	rc = hxd_get_rgba(c, t, id, v);
 	if (rc == HXD_OK)
 		to_float(rgba, v, 4);
@@ -697,9 +613,9 @@ mj_set_rgba(const char *type, int id, const float *rgba)
 	int t;
 
 	if ((c = compat_connection()) == NULL)
-		return compat_last;
+		return (mjtResult)compat_last();
 	if ((t = type_in(type)) == HXD_OBJ_UNKNOWN)
-		return compat_last;
+		return (mjtResult)compat_last();
 	to_double(v, rgba, 4);
 	return compat_done(hxd_set_rgba(c, t, id, v));
 }
@@ -710,7 +626,7 @@ mj_step(void)
 	hxd_conn *c;
 
 	if ((c = compat_connection()) == NULL)
-		return compat_last;
+		return (mjtResult)compat_last();
 	return compat_done(hxd_step(c, 1, NULL));
 }
 
@@ -724,9 +640,9 @@ mj_update(const mjControl *control, mjSensor *sensor)
 	int rc;
 
 	if ((c = compat_connection()) == NULL)
-		return compat_last;
+		return (mjtResult)compat_last();
 	if (control_in(control, &in, buf) != 0)
-		return compat_last;
+		return (mjtResult)compat_last();
 	rc = hxd_update(c, &in, &o);
 	if (rc != HXD_OK)
 		return compat_done(rc);
@@ -739,7 +655,7 @@ mj_reset(int keyframe)
 	hxd_conn *c;
 
 	if ((c = compat_connection()) == NULL)
-		return compat_last;
+		return (mjtResult)compat_last();
 	return compat_done(hxd_reset(c, keyframe));
 }
 
@@ -749,7 +665,7 @@ mj_equality(int eqid, int state)
 	hxd_conn *c;
 
 	if ((c = compat_connection()) == NULL)
-		return compat_last;
+		return (mjtResult)compat_last();
 	return compat_done(hxd_equality(c, eqid, state));
 }
 
@@ -759,7 +675,7 @@ mj_message(const char *message)
 	hxd_conn *c;
 
 	if ((c = compat_connection()) == NULL)
-		return compat_last;
+		return (mjtResult)compat_last();
 	return compat_done(hxd_message(c, message));
 }
 
@@ -788,7 +704,7 @@ mj_id2name(const char *type, int id)
 		return NULL;
 	if ((t = type_in(type)) == HXD_OBJ_UNKNOWN)
 		return NULL;
-	rc = hxd_id2name(c, t, id, compat_name, sizeof(compat_name));
+	rc = hxd_id2name(c, t, id, native_name, sizeof(native_name));
 	compat_done(rc);
-	return rc == HXD_OK ? compat_name : NULL;
+	return rc == HXD_OK ? native_name : NULL;
 }

@@ -374,6 +374,59 @@ int hxd_name2id(hxd_conn *c, int type, const char *name, int *id);
 /* Find an object's name by id, into buf ("" for an unnamed object). */
 int hxd_id2name(hxd_conn *c, int type, int id, char *buf, size_t len);
 
+/*------------------------------------------------ the simple API (hx_) */
+
+/* The kind of servo the simple API assumes, decided by the first actuator. */
+enum hxd_servo {
+	HXD_SERVO_POSITION = 0,
+	HXD_SERVO_VELOCITY = 1,
+};
+
+/*
+ * The model as HAPTIX's simple API sees it: motors are the actuators,
+ * joints the joint position/velocity sensors, contact sensors the touch
+ * sensors, IMUs the accelerometer/gyro pairs.
+ */
+typedef struct hxd_robot {
+	int motor_count, joint_count, contact_sensor_count, imu_count;
+	double *motor_limit; /* 2 x motor_count; (0, 0) when not limited */
+	double *joint_limit; /* 2 x joint_count */
+	double update_rate;  /* Hz */
+	int servo;           /* enum hxd_servo */
+} hxd_robot;
+
+/* A command: each non-NULL array has motor_count values and is applied. */
+typedef struct hxd_robot_command {
+	int motor_count;
+	int no_wait;               /* answer at once, even while running */
+	const double *ref_pos;     /* reference positions */
+	const double *ref_vel;     /* reference velocities (see haptix(3)) */
+	const double *gain_pos;    /* position gains, >= 0 */
+	const double *gain_vel;    /* velocity gains, >= 0 */
+	const double *ref_vel_max; /* speed limit of the reference, >= 0 */
+} hxd_robot_command;
+
+typedef struct hxd_robot_sensor {
+	double time;
+	int motor_count, joint_count, contact_sensor_count, imu_count;
+	double *motor_pos, *motor_vel, *motor_torque; /* motor_count */
+	double *joint_pos, *joint_vel;                /* joint_count */
+	double *contact;                              /* contact_sensor_count */
+	double *imu_linear_acc, *imu_angular_vel;     /* 3 x imu_count */
+} hxd_robot_sensor;
+
+/* Describe the robot (hx_robot_info); free *out with free(). */
+int hxd_robot_info(hxd_conn *c, hxd_robot **out);
+
+/*
+ * Apply a command (NULL: none) and get the sensors (hx_update): while
+ * running this waits for the next API tick, unless the update rate is
+ * below 1 Hz or cmd->no_wait is set; while paused it does not step.  Free
+ * *out with free().
+ */
+int hxd_robot_update(
+    hxd_conn *c, const hxd_robot_command *cmd, hxd_robot_sensor **out);
+
 /*---------------------------------------------------- administration */
 
 /*

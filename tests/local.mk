@@ -12,7 +12,8 @@ TEST_LIBS = libhxtest.la libhaptix.la -lm
 
 HX_TESTS = tests/test_frame tests/test_address tests/test_decode \
 	tests/test_protocol \
-	tests/test_native tests/test_admin tests/test_compat tests/test_hxctl
+	tests/test_native tests/test_admin tests/test_compat tests/test_simple \
+	tests/test_hxctl
 check_PROGRAMS += $(HX_TESTS)
 TESTS += $(HX_TESTS)
 
@@ -38,12 +39,26 @@ tests_test_admin_LDADD = $(TEST_LIBS) $(MUJOCO_LIBS)
 tests_test_compat_SOURCES = tests/test_compat.c
 tests_test_compat_CFLAGS = $(TEST_CFLAGS)
 tests_test_compat_LDADD = $(TEST_LIBS)
+tests_test_simple_SOURCES = tests/test_simple.c
+tests_test_simple_CFLAGS = $(TEST_CFLAGS)
+tests_test_simple_LDADD = $(TEST_LIBS)
 tests_test_hxctl_SOURCES = tests/test_hxctl.c
 tests_test_hxctl_CFLAGS = $(TEST_CFLAGS)
 tests_test_hxctl_LDADD = $(TEST_LIBS)
 endif
 
+# Programs of the two HAPTIX header dialects, built as their users would
+# (nothing but the public header) and run by test_simple.
+check_PROGRAMS += tests/prog_mujoco tests/prog_osrf
+tests_prog_mujoco_SOURCES = tests/prog_mujoco.c
+tests_prog_mujoco_CPPFLAGS = -I$(srcdir)/lib
+tests_prog_mujoco_LDADD = libhaptix.la -lm
+tests_prog_osrf_SOURCES = tests/prog_osrf.c
+tests_prog_osrf_CPPFLAGS = -I$(srcdir)/lib
+tests_prog_osrf_LDADD = libhaptix.la
+
 AM_TESTS_ENVIRONMENT = \
+	HX_PROGS='$(abs_top_builddir)/tests'; export HX_PROGS; \
 	HAPTIXD='$(abs_top_builddir)/daemon/haptixd'; export HAPTIXD; \
 	HXCTL='$(abs_top_builddir)/clients/hxctl'; export HXCTL; \
 	HX_MODELS='$(abs_top_srcdir)/models'; export HX_MODELS; \

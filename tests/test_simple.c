@@ -1,0 +1,475 @@
+/*
+ * HAPTIX's simple API against a real haptixd: the model-structure mapping
+ * of "Restrictions" (motors, joints, contacts, IMUs, limits, update
+ * rate), each command flag alone and none, gains rewritten at run time,
+ * velocity servos, hxMAX* limits, and hx_update's blocking behaviour.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <criterion/criterion.h>
+
+#include "harness.h"
+#include "haptix.h"
+#include "haptixd.h"
+
+TestSuite(simple, .timeout = 90, .fini = hx_server_cleanup);
+
+/* Assert |a - b| <= eps. */
+#define NEAR(a, b, eps) \
+	do { \
+		double a_ = (a), b_ = (b); \
+		cr_assert(fabs(a_ - b_) <= (eps), \
+		    "%s = %.9g, expected %s = %.9g (within %g)", #a, a_, #b, \
+		    b_, (double)(eps)); \
+	} while (0)
+
+/* Connect with the extension API or fail. */
+static hxd_conn *
+open_conn(const char *addr)
+{
+	hxd_conn *c = hxd_connect(addr, "test_simple");
+
+	cr_assert_eq(hxd_result(c), HXD_OK, "%s", hxd_error(c));
+	return c;
+}
+
+/* The current controls. */
+static void
+controls(hxd_conn *c, double *u, int n)
+{
+	hxd_control *ctl = NULL;
+
+	cr_assert_eq(hxd_get_control(c, &ctl), HXD_OK, "%s", hxd_error(c));
+	cr_assert_eq(ctl->nu, n);
+	memcpy(u, ctl->ctrl, (size_t)n * sizeof(double));
+	free(ctl);
+}
+
+/* Send one command through the extension API and free the answer. */
+static int
+update(hxd_conn *c, const hxd_robot_command *cmd)
+{
+	hxd_robot_sensor *s = NULL;
+	int rc = hxd_robot_update(c, cmd, &s);
+
+	free(s);
+	return rc;
+}
+
+/* Step n times (paused) or fail. */
+static void
+step(hxd_conn *c, unsigned n)
+{
+	unsigned taken;
+
+	cr_assert_eq(hxd_step(c, n, &taken), HXD_OK, "%s", hxd_error(c));
+	cr_assert_eq(taken, n);
+}
+
+HX_TRANSPORT_TEST(
+    simple, robot_info_maps_the_model, "-m", "fixture.xml", "--paused", NULL)
+{
+	hxd_conn *c = open_conn(addr);
+	hxd_robot *r = NULL;
+
+	cr_assert_eq(hxd_robot_info(c, &r), HXD_OK, "%s", hxd_error(c));
+	cr_expect_eq(r->motor_count, 2, "motors are the actuators");
+	cr_expect_eq(r->joint_count, 2, "2 jointpos, 1 jointvel: the larger");
+	cr_expect_eq(r->contact_sensor_count, 0, "no touch sensors");
+	cr_expect_eq(r->imu_count, 1, "1 accelerometer, 0 gyros: the larger");
+	cr_expect_eq(r->servo, HXD_SERVO_POSITION);
+	NEAR(r->update_rate, 50, 0);
+	NEAR(r->motor_limit[0], -1, 0);
+	NEAR(r->motor_limit[1], 1, 0);
+	NEAR(r->motor_limit[2], -2, 0);
+	NEAR(r->motor_limit[3], 2, 0);
+	NEAR(r->joint_limit[0], -1.5, 1e-12);
+	NEAR(r->joint_limit[1], 1.5, 1e-12);
+	NEAR(r->joint_limit[2], 0, 0);
+	NEAR(r->joint_limit[3], 0, 0);
+	free(r);
+	hxd_close(c);
+}
+
+HX_TRANSPORT_TEST(
+    simple, each_flag_alone_and_none, "-m", "fixture.xml", "--paused", NULL)
+{
+	hxd_conn *c = open_conn(addr);
+	double u[2], u0[2], t0, pos[2] = { 5, -0.5 }, vel[2] = { 2, -3 };
+	hxd_robot_command cmd = { .motor_count = 2 };
+	hxd_robot_sensor *s = NULL;
+	hxd_actuator *a = NULL;
+	hxd_status st;
+
+	/* No flag: nothing changes and, paused, nothing steps. */
+	controls(c, u0, 2);
+	cr_assert_eq(hxd_status_get(c, &st), HXD_OK);
+	t0 = st.time;
+	cr_assert_eq(hxd_robot_update(c, &cmd, &s), HXD_OK, "%s", hxd_error(c));
+	NEAR(s->time, t0, 0);
+	free(s);
+	controls(c, u, 2);
+	cr_expect(u[0] == u0[0] && u[1] == u0[1], "controls unchanged");
+
+	/* ref_pos alone: the references, clamped to the control range. */
+	cmd.ref_pos = pos;
+	cr_assert_eq(update(c, &cmd), HXD_OK, "%s", hxd_error(c));
+	controls(c, u, 2);
+	NEAR(u[0], 1, 0);
+	NEAR(u[1], -0.5, 0);
+	cr_assert_eq(hxd_status_get(c, &st), HXD_OK);
+	NEAR(st.time, t0, 0);
+
+	/* ref_vel alone: integrated over one API period (10 steps) only. */
+	pos[0] = 0.2;
+	cr_assert_eq(update(c, &cmd), HXD_OK);
+	cmd.ref_pos = NULL;
+	cmd.ref_vel = vel;
+	cr_assert_eq(update(c, &cmd), HXD_OK, "%s", hxd_error(c));
+	controls(c, u, 2);
+	NEAR(u[0], 0.2, 0);
+	step(c, 5);
+	controls(c, u, 2);
+	NEAR(u[0], 0.2 + 2 * 5 * 0.002, 1e-12);
+	NEAR(u[1], -0.5 - 3 * 5 * 0.002, 1e-12);
+	step(c, 20);
+	controls(c, u, 2);
+	NEAR(u[0], 0.2 + 2 * 0.02, 1e-12);
+	NEAR(u[1], -0.5 - 3 * 0.02, 1e-12);
+
+	/* gain_pos alone: the servo's stiffness changes, not its reference. */
+	cmd.ref_vel = NULL;
+	{
+		double kp[2] = { 200, 20 };
+
+		cmd.gain_pos = kp;
+		cr_assert_eq(update(c, &cmd), HXD_OK, "%s", hxd_error(c));
+	}
+	step(c, 1);
+	cr_assert_eq(hxd_get_actuator(c, &a), HXD_OK);
+	NEAR(a->force[0], 200 * (u[0] - a->length[0]), 0.05 * 200);
+	free(a);
+	hxd_close(c);
+}
+
+HX_TRANSPORT_TEST(
+    simple, gains_change_the_servo, "-m", "fixture.xml", "--paused", NULL)
+{
+	hxd_conn *c = open_conn(addr);
+	hxd_robot_command cmd = { .motor_count = 2 };
+	double ref[2] = { 0.4, 0 }, kp[2], kv[2];
+	hxd_actuator *a = NULL;
+	hxd_dynamics *dyn = NULL;
+	double f_stiff, f_soft, f_damped;
+	hxd_state *st = NULL;
+
+	cmd.ref_pos = ref;
+	cr_assert_eq(update(c, &cmd), HXD_OK);
+	cmd.ref_pos = NULL;
+
+	/* Force = kp * (ref - q) at q = 0: compare two gains. */
+	kp[0] = 100;
+	kp[1] = 20;
+	cmd.gain_pos = kp;
+	cr_assert_eq(update(c, &cmd), HXD_OK);
+	step(c, 1);
+	cr_assert_eq(hxd_get_actuator(c, &a), HXD_OK);
+	f_stiff = a->force[0] / (0.4 - a->length[0]);
+	free(a);
+	cr_assert_eq(hxd_reset(c, -1), HXD_OK);
+	ref[0] = 0.4;
+	cmd.gain_pos = NULL;
+	cmd.ref_pos = ref;
+	cr_assert_eq(update(c, &cmd), HXD_OK);
+	cmd.ref_pos = NULL;
+	kp[0] = 10;
+	cmd.gain_pos = kp;
+	cr_assert_eq(update(c, &cmd), HXD_OK);
+	step(c, 1);
+	cr_assert_eq(hxd_get_actuator(c, &a), HXD_OK);
+	f_soft = a->force[0] / (0.4 - a->length[0]);
+	free(a);
+	NEAR(f_stiff, 100, 1e-6);
+	NEAR(f_soft, 10, 1e-6);
+
+	/* gain_vel adds damping to a position servo: force - kp*err = -kv*v. */
+	cmd.gain_pos = NULL;
+	kv[0] = 5;
+	kv[1] = 0;
+	cmd.gain_vel = kv;
+	cr_assert_eq(update(c, &cmd), HXD_OK);
+	step(c, 20);
+	cr_assert_eq(hxd_get_actuator(c, &a), HXD_OK);
+	cr_assert_eq(hxd_get_state(c, &st), HXD_OK);
+	cr_assert_eq(hxd_get_dynamics(c, &dyn), HXD_OK);
+	f_damped = a->force[0] - 10 * (0.4 - a->length[0]);
+	cr_expect(fabs(a->velocity[0]) > 1e-3, "the joint moves");
+	NEAR(f_damped, -5 * a->velocity[0], 1e-6);
+	free(a);
+	free(st);
+	free(dyn);
+
+	/* Bad gains and sizes are refused. */
+	kv[0] = -1;
+	cr_expect_eq(update(c, &cmd), HXD_BADVALUE);
+	kv[0] = NAN;
+	cr_expect_eq(update(c, &cmd), HXD_BADVALUE);
+	cmd.gain_vel = NULL;
+	cmd.motor_count = 3;
+	ref[0] = 0;
+	cmd.ref_pos = ref;
+	cr_expect_eq(update(c, &cmd), HXD_BADSIZE);
+	hxd_close(c);
+}
+
+HX_TRANSPORT_TEST(simple, ref_vel_max_limits_the_reference_speed, "-m",
+    "fixture.xml", "--paused", NULL)
+{
+	hxd_conn *c = open_conn(addr);
+	hxd_robot_command cmd = { .motor_count = 2 };
+	double ref[2] = { 1, -1 }, vmax[2] = { 0.5, 0 }, u[2];
+
+	cmd.ref_pos = ref;
+	cmd.ref_vel_max = vmax;
+	cr_assert_eq(update(c, &cmd), HXD_OK, "%s", hxd_error(c));
+	controls(c, u, 2);
+	NEAR(u[0], 0, 0);
+	NEAR(u[1], -1, 0);
+	step(c, 100);
+	controls(c, u, 2);
+	NEAR(u[0], 0.5 * 100 * 0.002, 1e-12);
+	step(c, 1000);
+	controls(c, u, 2);
+	NEAR(u[0], 1, 0);
+	hxd_close(c);
+}
+
+HX_TRANSPORT_TEST(
+    simple, velocity_servos, "-m", "velservo.xml", "--paused", NULL)
+{
+	hxd_conn *c = open_conn(addr);
+	hxd_robot_command cmd = { .motor_count = 2 };
+	double pos[2] = { 9, 9 }, vel[2] = { 5, -0.3 }, kv[2] = { 40, 20 };
+	double u[2];
+	hxd_robot *r = NULL;
+	hxd_actuator *a = NULL;
+
+	cr_assert_eq(hxd_robot_info(c, &r), HXD_OK);
+	cr_expect_eq(r->servo, HXD_SERVO_VELOCITY, "the first servo decides");
+	cr_expect_eq(r->joint_count, 2);
+	free(r);
+
+	/* ref_pos is ignored; ref_vel is the reference, clamped. */
+	cmd.ref_pos = pos;
+	cr_assert_eq(update(c, &cmd), HXD_OK);
+	controls(c, u, 2);
+	NEAR(u[0], 0, 0);
+	cmd.ref_pos = NULL;
+	cmd.ref_vel = vel;
+	cr_assert_eq(update(c, &cmd), HXD_OK);
+	controls(c, u, 2);
+	NEAR(u[0], 2, 0);
+	NEAR(u[1], -0.3, 0);
+
+	/* gain_vel sets kv: force = kv * (ref - v). */
+	cmd.ref_vel = NULL;
+	cmd.gain_vel = kv;
+	cr_assert_eq(update(c, &cmd), HXD_OK);
+	step(c, 1);
+	cr_assert_eq(hxd_get_actuator(c, &a), HXD_OK);
+	NEAR(a->force[0], 40 * (2 - a->velocity[0]), 1e-9);
+	free(a);
+	hxd_close(c);
+}
+
+/* Run n hx_update calls; return the wall time they took in seconds. */
+static double
+timed_updates(int n, hxSensor *s)
+{
+	struct timespec t0, t1;
+	hxCommand cmd;
+	int i;
+
+	memset(&cmd, 0, sizeof(cmd));
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (i = 0; i < n; i++)
+		cr_assert_eq(hx_update(&cmd, s), hxOK, "%s", hx_last_result());
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (double)(t1.tv_sec - t0.tv_sec) +
+	    (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+}
+
+Test(simple, hx_update_blocks_one_period_while_running)
+{
+	struct hx_server srv;
+	const char *args[] = { "-m", "fixture.xml", NULL };
+	hxRobotInfo info;
+	hxSensor s;
+	double wall, t0, t1;
+
+	hx_server_start(&srv, args);
+	cr_assert_eq(
+	    hx_connect(srv.unix_addr, 0), hxOK, "%s", hx_last_result());
+	cr_assert_eq(hx_robot_info(&info), hxOK, "%s", hx_last_result());
+	cr_assert_float_eq(info.update_rate, 50, 1e-6);
+	timed_updates(1, &s);
+	t0 = hx_double_time(&s.time_stamp);
+	/* A behaviour check with a generous bound, not a benchmark. */
+	wall = timed_updates(100, &s);
+	t1 = hx_double_time(&s.time_stamp);
+	cr_expect(wall / 100 > 0.018 && wall / 100 < 0.022,
+	    "hx_update period %.2f ms, expected 20 ms +- 10%%",
+	    wall / 100 * 1000);
+	NEAR(t1 - t0, 2.0, 0.002 + 1e-6);
+	cr_expect_eq(hx_close(), hxOK);
+	hx_server_stop(&srv);
+}
+
+Test(simple, hx_update_does_not_step_while_paused)
+{
+	struct hx_server srv;
+	const char *args[] = { "-m", "fixture.xml", "--paused", NULL };
+	hxSensor s;
+	double wall, t0;
+
+	hx_server_start(&srv, args);
+	cr_assert_eq(
+	    hx_connect(srv.unix_addr, 0), hxOK, "%s", hx_last_result());
+	cr_assert_eq(hx_read_sensors(&s), hxOK, "%s", hx_last_result());
+	t0 = hx_double_time(&s.time_stamp);
+	wall = timed_updates(20, &s);
+	cr_expect_lt(wall, 1.0, "paused: no waiting (%g s)", wall);
+	NEAR(hx_double_time(&s.time_stamp), t0, 0);
+	cr_expect_eq(s.imu_orientation[0][0], 1);
+	cr_expect_eq(s.imu_orientation[0][3], 0);
+	hx_close();
+	hx_server_stop(&srv);
+}
+
+Test(simple, update_rate_below_one_hertz_answers_at_once)
+{
+	struct hx_server srv;
+	const char *args[] = { "-m", "fixture.xml", "--api-rate", "0.5", NULL };
+	hxSensor s;
+	double wall;
+
+	hx_server_start(&srv, args);
+	cr_assert_eq(hx_connect(srv.unix_addr, 0), hxOK);
+	wall = timed_updates(20, &s);
+	cr_expect_lt(wall, 0.5, "rate < 1 Hz: at once (%g s for 20)", wall);
+	hx_close();
+	hx_server_stop(&srv);
+}
+
+Test(simple, model_beyond_hxmax_is_refused)
+{
+	char *xml = malloc(1 << 16);
+	struct hx_server srv;
+	const char *args[] = { "--no-model", NULL };
+	hxd_conn *c;
+	hxRobotInfo info;
+	size_t n = 0;
+	int i;
+
+	/* 33 hinges, each with a servo: one more than hxMAXMOTOR. */
+	n += (size_t)sprintf(xml + n, "<mujoco><worldbody>");
+	for (i = 0; i < 33; i++)
+		n += (size_t)sprintf(xml + n,
+		    "<body pos='%d 0 0'><joint "
+		    "name='j%d' type='hinge'/><geom type='sphere' "
+		    "size='0.1'/></body>",
+		    i, i);
+	n += (size_t)sprintf(xml + n, "</worldbody><actuator>");
+	for (i = 0; i < 33; i++)
+		n += (size_t)sprintf(xml + n, "<position joint='j%d'/>", i);
+	n += (size_t)sprintf(xml + n, "</actuator></mujoco>");
+	hx_server_start(&srv, args);
+	c = open_conn(srv.unix_addr);
+	cr_assert_eq(hxd_load_data(c, HXD_FORMAT_MJCF, xml, n, "big", NULL),
+	    HXD_OK, "%s", hxd_error(c));
+	hxd_close(c);
+	cr_assert_eq(hx_connect(srv.unix_addr, 0), hxOK);
+	cr_expect_eq(hx_robot_info(&info), hxERROR);
+	cr_expect_not_null(strstr(hx_last_result(),
+			       "model exceeds "
+			       "hxMAXMOTOR (32)"),
+	    "%s", hx_last_result());
+	cr_expect_eq(mj_result(), mjCOM_BADSIZE);
+	hx_close();
+	free(xml);
+	hx_server_stop(&srv);
+}
+
+Test(simple, no_server_is_explained)
+{
+	cr_expect_eq(hx_connect("unix:/nonexistent/haptixd.sock", 0), hxERROR);
+	cr_expect_not_null(strstr(hx_last_result(),
+			       "no server at "
+			       "unix:/nonexistent/haptixd.sock"),
+	    "%s", hx_last_result());
+	cr_expect_eq(hx_robot_info(&(hxRobotInfo){ 0 }), hxERROR);
+	cr_expect_not_null(
+	    strstr(hx_last_result(), "not connected"), "%s", hx_last_result());
+	cr_expect_eq(hx_double_time(&(hxTime){ 3, 500000000 }), 3.5);
+}
+
+/* Run a test program with HAPTIX_SERVER set; return its exit status. */
+static int
+run_prog(const char *name, const char *server, char *out, size_t len)
+{
+	char cmd[1024];
+	size_t n;
+	FILE *p;
+	int status;
+
+	setenv("HAPTIX_SERVER", server, 1);
+	snprintf(cmd, sizeof(cmd), "%s/%s", getenv("HX_PROGS"), name);
+	p = popen(cmd, "r");
+	cr_assert_not_null(p, "%s", cmd);
+	n = fread(out, 1, len - 1, p);
+	out[n] = '\0';
+	status = pclose(p);
+	unsetenv("HAPTIX_SERVER");
+	return status;
+}
+
+Test(simple, programs_of_both_header_dialects_run)
+{
+	struct hx_server srv;
+	const char *args[] = { "-m", "fixture.xml", NULL };
+	char out[4096];
+	double t, pos;
+	int status;
+
+	cr_assert_not_null(getenv("HX_PROGS"), "run with make check");
+	hx_server_start(&srv, args);
+
+	/* MuJoCo HAPTIX: blocking updates, simple and native calls mixed. */
+	status = run_prog("prog_mujoco", srv.unix_addr, out, sizeof(out));
+	cr_expect_eq(status, 0, "prog_mujoco: %s", out);
+	cr_expect_not_null(strstr(out,
+			       "motors 2 joints 2 contacts 0 imus 1 "
+			       "rate 50"),
+	    "%s", out);
+	cr_expect_not_null(strstr(out, "nq 9 box 3"), "%s", out);
+
+	/* Gazebo HAPTIX: no connect call, no waiting, a speed limit. */
+	status = run_prog("prog_osrf", srv.tcp_addr, out, sizeof(out));
+	cr_expect_eq(status, 0, "prog_osrf: %s", out);
+	cr_expect_not_null(strstr(out, "motors 2 joints 2"), "%s", out);
+	cr_assert_not_null(strstr(out, "motor0 "), "%s", out);
+	cr_assert_eq(
+	    sscanf(strstr(out, "time "), "time %lf motor0 %lf", &t, &pos), 2,
+	    "%s", out);
+	cr_expect(pos > 0.02 && pos < 0.8,
+	    "the reference rose at <= 1 rad/s "
+	    "instead of jumping to 1: motor0 %g",
+	    pos);
+	hx_server_stop(&srv);
+}

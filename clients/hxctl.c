@@ -633,8 +633,10 @@ static const struct ctl_cmd ctl_cmds[] = {
 	    "as fast as possible",
 	    G_SIM, 1, 1, .fn = cmd_speed },
 
-	{ "load", "FILE | --inline LOCALFILE [--format F] [--name NAME]",
-	    "load FILE from the server's model directories,\n"
+	{ "load",
+	    "[--legacy] FILE | --inline LOCALFILE [--format F] [--name NAME]",
+	    "load FILE from the server's model directories\n"
+	    "(--legacy: translate a MuJoCo HAPTIX 1.x model),\n"
 	    "or send LOCALFILE; F is mjcf, urdf, mjb or\n"
 	    "auto (default: from the suffix .xml, .urdf or\n"
 	    ".mjb, else auto)",
@@ -2820,13 +2822,14 @@ cmd_load(struct ctl *ctl)
 		{ "--inline", OPT_FLAG, 0, NULL, 0, 0 },
 		{ "--format", OPT_STRING, 0, NULL, 0, 0 },
 		{ "--name", OPT_STRING, 0, NULL, 0, 0 },
+		{ "--legacy", OPT_FLAG, 0, NULL, 0, 0 },
 	};
 	const char *file;
 	hxd_model m;
 	int format, rc;
 
-	/* No more can be right: a file and the three options. */
-	if (ctl->argc > 8)
+	/* No more can be right: a file and the four options. */
+	if (ctl->argc > 9)
 		return ctl_usage_error(ctl, "too many arguments");
 	if ((rc = ctl_options(ctl, opts, NELEM(opts))) != 0 ||
 	    (rc = ctl_which(ctl, "file")) != 0)
@@ -2835,6 +2838,9 @@ cmd_load(struct ctl *ctl)
 	if (!opts[0].given && (opts[1].given || opts[2].given))
 		return ctl_usage_error(
 		    ctl, "--format and --name go with --inline");
+	if (opts[0].given && opts[3].given)
+		return ctl_usage_error(ctl,
+		    "--legacy translates files on the server, not --inline");
 	format = opts[1].given ? format_parse(opts[1].value) :
 				 format_from_suffix(file);
 	if (format < 0)
@@ -2845,7 +2851,8 @@ cmd_load(struct ctl *ctl)
 		rc = load_inline(ctl, file, format,
 		    opts[2].given ? opts[2].value : NULL, &m);
 	else if ((rc = ctl_connect(ctl)) == 0 &&
-	    hxd_load_file(ctl->conn, file, &m) != HXD_OK)
+	    (opts[3].given ? hxd_load_legacy(ctl->conn, file, &m) :
+			     hxd_load_file(ctl->conn, file, &m)) != HXD_OK)
 		rc = ctl_fail(ctl);
 	if (rc == 0)
 		model_show(ctl, "loaded", &m);

@@ -12,8 +12,10 @@
 #include "arena.h"
 #include "clock.h"
 #include "daemon.h"
+#include "loader.h"
 #include "log.h"
 #include "modeldir.h"
+#include "options.h"
 #include "session.h"
 #include "sim.h"
 #include "sim_describe.h"
@@ -109,7 +111,7 @@ api_load_model(struct call *c)
 	const Haptix__V1__InlineModel *im;
 	struct daemon *d = c->d;
 	char path[4096], what[4200];
-	int rc;
+	int rc, legacy = lm->legacy || d->opts->legacy;
 
 	switch (lm->source_case) {
 	case HAPTIX__V1__LOAD_MODEL__SOURCE_PATH:
@@ -117,8 +119,9 @@ api_load_model(struct call *c)
 		    lm->path, path, sizeof(path), c->err, sizeof(c->err));
 		if (rc != 0)
 			return rc;
-		snprintf(what, sizeof(what), "%s", path);
-		rc = sim_load_file(d->sim, path, c->err, sizeof(c->err));
+		snprintf(what, sizeof(what), "%s%s", path,
+		    legacy ? " (legacy)" : "");
+		rc = loader_load_file(d, path, legacy, c->err, sizeof(c->err));
 		break;
 	case HAPTIX__V1__LOAD_MODEL__SOURCE_INLINE_MODEL:
 		im = lm->inline_model;
@@ -126,28 +129,26 @@ api_load_model(struct call *c)
 		    (int)im->format >
 			HAPTIX__V1__MODEL_FORMAT__MODEL_FORMAT_MJB)
 			return call_fail(c, RESULT_BADVALUE,
-			    "unknown model "
-			    "format %d",
-			    (int)im->format);
+			    "unknown model format %d", (int)im->format);
 		if (im->data.len == 0)
-			return call_fail(c, RESULT_BADSIZE,
-			    "the inline model "
-			    "is empty");
+			return call_fail(
+			    c, RESULT_BADSIZE, "the inline model is empty");
 		snprintf(what, sizeof(what), "inline model \"%s\" (%zu bytes)",
 		    im->name, im->data.len);
 		rc = sim_load_buffer(d->sim, model_format(im->format),
-		    im->data.data, im->data.len, im->name, c->err,
+		    im->data.data, im->data.len, im->name, NULL, c->err,
 		    sizeof(c->err));
+		if (rc == 0)
+			d->model_legacy = 0;
 		break;
 	default:
 		if (!sim_loaded(d->sim) || sim_model_path(d->sim)[0] == '\0')
 			return call_fail(c, RESULT_BADVALUE,
-			    "nothing to "
-			    "reload: the current model was not loaded from a "
-			    "file");
-		snprintf(path, sizeof(path), "%s", sim_model_path(d->sim));
-		snprintf(what, sizeof(what), "%s (reload)", path);
-		rc = sim_load_file(d->sim, path, c->err, sizeof(c->err));
+			    "nothing to reload: the current model was not "
+			    "loaded from a file");
+		snprintf(
+		    what, sizeof(what), "%s (reload)", sim_model_path(d->sim));
+		rc = loader_reload(d, c->err, sizeof(c->err));
 		break;
 	}
 	if (rc != 0) {

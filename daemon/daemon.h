@@ -29,6 +29,8 @@ struct daemon {
 	uint8_t token[DAEMON_TOKEN_MAX]; /* TCP clients present this */
 	size_t token_len;                /* 0: no token configured */
 
+	int model_legacy; /* the model went through mjcf_legacy */
+
 	char message[DAEMON_MESSAGE_MAX + 1]; /* the mj_message on show */
 	uint64_t message_owner;               /* session that set it */
 };

@@ -8,7 +8,9 @@ libhaptixd_la_SOURCES = \
 	daemon/clock.c daemon/clock.h \
 	daemon/daemon.h \
 	daemon/dispatch.c daemon/dispatch.h \
+	daemon/loader.c daemon/loader.h \
 	daemon/log.c daemon/log.h \
+	daemon/mjcf.c daemon/mjcf.h daemon/mjcf_legacy.c daemon/mjcf_legacy.h \
 	daemon/modeldir.c daemon/modeldir.h \
 	daemon/options.c daemon/options.h \
 	daemon/result.h \
@@ -17,9 +19,10 @@ libhaptixd_la_SOURCES = \
 	daemon/sim.c daemon/sim.h daemon/sim_internal.h \
 	daemon/sim_access.c daemon/sim_describe.c daemon/sim_describe.h \
 	daemon/sim_robot.c
-libhaptixd_la_CFLAGS = $(AM_CFLAGS) $(LIBEVENT_CFLAGS) $(PROTOBUF_C_CFLAGS)
+libhaptixd_la_CFLAGS = $(AM_CFLAGS) $(LIBEVENT_CFLAGS) $(PROTOBUF_C_CFLAGS) \
+	$(EXPAT_CFLAGS)
 libhaptixd_la_LIBADD = libhxwire.la $(LIBEVENT_LIBS) $(PROTOBUF_C_LIBS) \
-	$(MUJOCO_LIBS) -lm
+	$(EXPAT_LIBS) $(MUJOCO_LIBS) -lm
 
 sbin_PROGRAMS += daemon/haptixd
 daemon_haptixd_SOURCES = daemon/main.c

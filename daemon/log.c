@@ -39,11 +39,21 @@ log_enabled(enum log_level level)
 static void
 log_vwrite(enum log_level level, const char *fmt, va_list ap)
 {
-	char line[2048];
+	char raw[2048], line[2048];
+	size_t i, n = 0;
 
 	if (!log_enabled(level))
 		return;
-	vsnprintf(line, sizeof(line), fmt, ap);
+	vsnprintf(raw, sizeof(raw), fmt, ap);
+	/* One event, one line: fold MuJoCo's multi-line messages. */
+	for (i = 0; raw[i] != '\0' && n + 3 < sizeof(line); i++) {
+		if (raw[i] == '\n' && raw[i + 1] != '\0') {
+			line[n++] = ';';
+			line[n++] = ' ';
+		} else if (raw[i] != '\n' && raw[i] != '\r')
+			line[n++] = raw[i];
+	}
+	line[n] = '\0';
 	fprintf(stderr, "haptixd: %s: %s\n", log_names[level], line);
 }
 

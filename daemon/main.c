@@ -16,6 +16,7 @@
 
 #include "clock.h"
 #include "daemon.h"
+#include "loader.h"
 #include "log.h"
 #include "modeldir.h"
 #include "options.h"
@@ -81,7 +82,7 @@ main_load_model(struct daemon *d, const struct options *o)
 	if (modeldir_find(name, path, sizeof(path)) != 0)
 		fatal("model %s not found (model directories: %s)", name,
 		    modeldir_list());
-	if (sim_load_file(d->sim, path, err, sizeof(err)) != 0)
+	if (loader_load_file(d, path, o->legacy, err, sizeof(err)) != 0)
 		fatal("cannot load %s: %s", path, err);
 	z = sim_sizes(d->sim);
 	log_info("model \"%s\" from %s: nq %d, nv %d, nu %d, nbody %d, "

@@ -115,7 +115,7 @@ modeldir_find(const char *name, char *out, size_t len)
 {
 	int i;
 
-	if (strchr(name, '/') != NULL || access(name, R_OK) == 0) {
+	if (*name == '/' || access(name, R_OK) == 0) {
 		snprintf(out, len, "%s", name);
 		return 0;
 	}

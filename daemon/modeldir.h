@@ -19,7 +19,10 @@ void modeldir_init(const char *const *dirs, int n);
 int modeldir_resolve(
     const char *path, char *out, size_t len, char *err, size_t errlen);
 
-/* Find the file a command-line --model names: as given, else in the dirs. */
+/*
+ * Find the file a command-line --model names: an absolute path or a file
+ * relative to the current directory as given, else in the model dirs.
+ */
 int modeldir_find(const char *name, char *out, size_t len);
 
 /* The directories, joined by ", ", for messages. */

@@ -36,6 +36,9 @@ options_usage(FILE *f)
 	    "                         looked up in the model directories\n"
 	    "                         (default: " OPTIONS_DEFAULT_MODEL ")\n"
 	    "      --no-model         start with no model; clients load one\n"
+	    "      --legacy           translate MuJoCo HAPTIX 1.x models when loading\n"
+	    "                         (asset names differing in case, ranges without\n"
+	    "                         limited); each change is logged\n"
 	    "  -M, --model-dir DIR    directory clients may load models from; repeat\n"
 	    "                         for more (default: " HXD_MODELDIR ")\n"
 	    "\n"
@@ -101,6 +104,7 @@ options_parse(struct options *o, int argc, char **argv)
 {
 	enum {
 		OPT_NO_MODEL = 256,
+		OPT_LEGACY,
 		OPT_TOKEN,
 		OPT_API_RATE,
 		OPT_MAX_CLIENTS,
@@ -110,6 +114,7 @@ options_parse(struct options *o, int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "model", required_argument, NULL, 'm' },
 		{ "no-model", no_argument, NULL, OPT_NO_MODEL },
+		{ "legacy", no_argument, NULL, OPT_LEGACY },
 		{ "model-dir", required_argument, NULL, 'M' },
 		{ "unix", required_argument, NULL, 'u' },
 		{ "tcp", required_argument, NULL, 't' },
@@ -151,6 +156,9 @@ options_parse(struct options *o, int argc, char **argv)
 			break;
 		case OPT_NO_MODEL:
 			o->no_model = 1;
+			break;
+		case OPT_LEGACY:
+			o->legacy = 1;
 			break;
 		case 'M':
 			if (o->nmodel_dirs == OPTIONS_MAX_MODEL_DIRS) {

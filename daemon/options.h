@@ -12,6 +12,7 @@
 struct options {
 	const char *model; /* NULL: the default scene */
 	int no_model;      /* start with no model loaded */
+	int legacy;        /* translate HAPTIX 1.x MJCF when loading */
 	const char *model_dirs[OPTIONS_MAX_MODEL_DIRS];
 	int nmodel_dirs;
 	const char *unix_path; /* NULL: none */

@@ -343,68 +343,78 @@ sim_has_suffix(const char *path, const char *suffix)
 	return n >= k && strcasecmp(path + n - k, suffix) == 0;
 }
 
+/* The model name a file gives: its base name without the suffix. */
+static void
+sim_file_name(const char *path, char *name, size_t len)
+{
+	const char *base, *dot;
+
+	base = strrchr(path, '/');
+	base = base != NULL ? base + 1 : path;
+	dot = strrchr(base, '.');
+	snprintf(name, len, "%.*s",
+	    dot != NULL ? (int)(dot - base) : (int)strlen(base), base);
+}
+
 int
 sim_load_file(struct sim *s, const char *path, char *err, size_t len)
 {
 	struct sim_load_args a = { 0 };
 	char name[256];
-	const char *base, *dot;
 
 	a.file = path;
 	a.mjb = sim_has_suffix(path, ".mjb");
-	base = strrchr(path, '/');
-	base = base != NULL ? base + 1 : path;
-	dot = strrchr(base, '.');
-	snprintf(name, sizeof(name), "%.*s",
-	    dot != NULL ? (int)(dot - base) : (int)strlen(base), base);
+	sim_file_name(path, name, sizeof(name));
 	return sim_load(s, &a, name, path, err, len);
 }
 
 int
 sim_load_buffer(struct sim *s, enum sim_format fmt, const void *data,
-    size_t size, const char *name, char *err, size_t len)
+    size_t size, const char *name, const char *path, char *err, size_t len)
 {
 	static const char mjb_magic[4] = { 0x31, (char)0xd4, 0, 0 };
 	struct sim_load_args a = { 0 };
+	char base[256];
 	const char *file;
 	mjVFS *vfs;
 	int rc, id;
 
-	if (size > INT_MAX) {
-		snprintf(err, len, "model of %zu bytes is too large", size);
+	if (size == 0 || size > INT_MAX) {
+		snprintf(err, len, "model of %zu bytes cannot be loaded", size);
 		return -1;
 	}
 	if (fmt == SIM_FORMAT_AUTO)
 		fmt = size >= 4 && memcmp(data, mjb_magic, 4) == 0 ?
 		    SIM_FORMAT_MJB :
 		    SIM_FORMAT_MJCF;
-	switch (fmt) {
-	case SIM_FORMAT_MJB:
+	a.mjb = fmt == SIM_FORMAT_MJB;
+	if (path != NULL) {
+		/* The VFS knows files by base name; MuJoCo keeps the directory.
+		 */
+		file = path;
+		sim_file_name(path, base, sizeof(base));
+		name = base;
+	} else if (fmt == SIM_FORMAT_MJB)
 		file = "inline.mjb";
-		a.mjb = 1;
-		break;
-	case SIM_FORMAT_URDF:
+	else if (fmt == SIM_FORMAT_URDF)
 		file = "inline.urdf";
-		break;
-	default:
+	else
 		file = "inline.xml";
-		break;
-	}
 	vfs = malloc(sizeof(*vfs));
 	if (vfs == NULL)
 		fatal("out of memory");
 	mj_defaultVFS(vfs);
-	if (mj_makeEmptyFileVFS(vfs, file, (int)size) != 0) {
+	if (mj_makeEmptyFileVFS(vfs, file, (int)size) != 0 ||
+	    (id = mj_findFileVFS(vfs, file)) < 0) {
 		free(vfs);
 		snprintf(err, len, "cannot stage the model in memory");
 		return -1;
 	}
-	id = mj_findFileVFS(vfs, file);
 	memcpy(vfs->filedata[id], data, size);
 	a.file = file;
 	a.vfs = vfs;
 	rc = sim_load(s, &a, name != NULL && *name != '\0' ? name : "inline",
-	    "", err, len);
+	    path != NULL ? path : "", err, len);
 	mj_deleteVFS(vfs);
 	free(vfs);
 	return rc;

@@ -87,9 +87,13 @@ void sim_set_api_rate(struct sim *s, double hz);
  */
 int sim_load_file(struct sim *s, const char *path, char *err, size_t len);
 
-/* Load a model from memory; name is used for logs and the model name. */
+/*
+ * Load a model from memory.  With path (else NULL), the data stands for
+ * that file: MuJoCo resolves its assets against the file's directory and
+ * it is the model's path; otherwise name names it in logs.
+ */
 int sim_load_buffer(struct sim *s, enum sim_format fmt, const void *data,
-    size_t size, const char *name, char *err, size_t len);
+    size_t size, const char *name, const char *path, char *err, size_t len);
 
 /* Return 1 when a model is loaded. */
 int sim_loaded(const struct sim *s);

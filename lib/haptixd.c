@@ -921,6 +921,19 @@ hxd_load_file(hxd_conn *c, const char *path, hxd_model *out)
 }
 
 int
+hxd_load_legacy(hxd_conn *c, const char *path, hxd_model *out)
+{
+	Haptix__V1__LoadModel w = HAPTIX__V1__LOAD_MODEL__INIT;
+
+	if (path == NULL || *path == '\0')
+		return conn_fail(c, HXD_BADVALUE, "no model path given");
+	w.source_case = HAPTIX__V1__LOAD_MODEL__SOURCE_PATH;
+	w.path = (char *)path;
+	w.legacy = 1;
+	return call_load(c, &w, out);
+}
+
+int
 hxd_load_data(hxd_conn *c, int format, const void *data, size_t len,
     const char *name, hxd_model *out)
 {

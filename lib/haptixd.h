@@ -436,6 +436,14 @@ int hxd_robot_update(
  */
 int hxd_load_file(hxd_conn *c, const char *path, hxd_model *out);
 
+/*
+ * Like hxd_load_file(), translating a MuJoCo HAPTIX 1.x MJCF file first:
+ * asset file names that differ only in case from the files on disk, and
+ * ranges without limited flags (1.x meant "not limited").  The server
+ * logs each change.
+ */
+int hxd_load_legacy(hxd_conn *c, const char *path, hxd_model *out);
+
 /* Load a model sent with the request (MJCF, URDF or MJB bytes). */
 int hxd_load_data(hxd_conn *c, int format, const void *data, size_t len,
     const char *name, hxd_model *out);

@@ -13,7 +13,7 @@ TEST_LIBS = libhxtest.la libhaptix.la -lm
 HX_TESTS = tests/test_frame tests/test_address tests/test_decode \
 	tests/test_protocol \
 	tests/test_native tests/test_admin tests/test_compat tests/test_simple \
-	tests/test_hxctl
+	tests/test_hxctl tests/test_mjcf
 check_PROGRAMS += $(HX_TESTS)
 TESTS += $(HX_TESTS)
 
@@ -45,6 +45,11 @@ tests_test_simple_LDADD = $(TEST_LIBS)
 tests_test_hxctl_SOURCES = tests/test_hxctl.c
 tests_test_hxctl_CFLAGS = $(TEST_CFLAGS)
 tests_test_hxctl_LDADD = $(TEST_LIBS)
+# The MJCF tree and legacy translation, and MuJoCo loading what they write.
+tests_test_mjcf_SOURCES = tests/test_mjcf.c
+tests_test_mjcf_CFLAGS = $(TEST_CFLAGS)
+tests_test_mjcf_LDADD = libhaptixd.la $(CRITERION_LIBS) $(EXPAT_LIBS) \
+	$(MUJOCO_LIBS)
 endif
 
 # Programs of the two HAPTIX header dialects, built as their users would

@@ -484,3 +484,52 @@ Test(admin, bad_command_lines_are_refused)
 		hx_server_stop(&s);
 	}
 }
+
+HX_TRANSPORT_TEST(admin, legacy_models_load_only_with_the_translation, "-m",
+    "fixture.xml", "--paused", NULL)
+{
+	hxd_conn *c = connect_ok(addr);
+	hxd_model m;
+
+	/* As written, MuJoCo 2.2.2 refuses a HAPTIX 1.x model. */
+	cr_assert_eq(hxd_load_file(c, "legacy/hand1x.xml", &m), HXD_LOADFAILED);
+	cr_expect_str_eq(status_ok(c).model.name, "fixture");
+	/* Translated, it loads, and every change is logged. */
+	cr_assert_eq(hxd_load_legacy(c, "legacy/hand1x.xml", &m), HXD_OK, "%s",
+	    hxd_error(c));
+	cr_expect_str_eq(m.name, "hand1x");
+	cr_expect_eq(m.nu, 3);
+	cr_expect(hx_server_log_has(srv,
+	    "mesh \"palm\": file \"palm.STL\" -> "
+	    "\"Palm.stl\""));
+	cr_expect(hx_server_log_has(srv,
+	    "joint \"wrist\": range without "
+	    "limited: added limited=\"false\""));
+	/* A reload translates it again. */
+	cr_assert_eq(hxd_reload(c, &m), HXD_OK, "%s", hxd_error(c));
+	cr_expect_eq(m.nu, 3);
+	/* The translation changes nothing in a current model. */
+	cr_assert_eq(
+	    hxd_load_legacy(c, "fixture.xml", &m), HXD_OK, "%s", hxd_error(c));
+	cr_expect(hx_server_log_has(srv, "fixture.xml: nothing to change"));
+	hxd_close(c);
+}
+
+Test(admin, legacy_option_applies_to_the_command_line_model)
+{
+	struct hx_server s;
+	const char *plain[] = { "-m", "legacy/hand1x.xml", NULL };
+	const char *legacy[] = { "--legacy", "-m", "legacy/hand1x.xml",
+		"--paused", NULL };
+	hxd_conn *c;
+	int status;
+
+	status = hx_server_try_start(&s, plain);
+	cr_expect_neq(status, -1, "refused without --legacy");
+	hx_server_stop(&s);
+	hx_server_start(&s, legacy);
+	c = connect_ok(s.unix_addr);
+	cr_expect_str_eq(hxd_welcome_model(c)->name, "hand1x");
+	hxd_close(c);
+	hx_server_stop(&s);
+}

@@ -778,6 +778,14 @@ Test(hxctl, usage_errors_exit_2_before_connecting)
 		{ "load", "--format", "urdf", "x.xml", NULL },
 		{ "load", "--inline", "--format", "obj", "x.obj", NULL },
 		{ "help", "bogus", NULL },
+		{ "robot", "extra", NULL },
+		{ "hx-update", "0.5", "1", NULL },
+		{ "hx-update", "--ref-pos", NULL },
+		{ "hx-update", "--ref-pos", "1,,2", NULL },
+		{ "hx-update", "--gain-vel", "servo1=1", NULL },
+		{ "hx-update", "--ref-vel", "1", "--ref-vel", "2", NULL },
+		{ "hx-update", "--no-wait=yes", NULL },
+		{ "hx-update", "--ref-acc", "1", NULL },
 	};
 	const char *argv[RUN_MAX_ARGS];
 	struct run r = { 0 };
@@ -839,6 +847,8 @@ Test(hxctl, help_tells_of_every_command)
 		"run",
 		"speed",
 		"load",
+		"robot",
+		"hx-update",
 		"reload",
 		"help",
 	};
@@ -855,6 +865,7 @@ Test(hxctl, help_tells_of_every_command)
 		    "%s",
 		    commands[i]);
 	}
+	cr_assert_not_null(strstr(r.out, "\nSimple API:\n"), "%s", r.out);
 	cr_assert_not_null(strstr(r.out, "HAPTIX_SERVER"));
 	cr_assert_not_null(strstr(r.out, "[V6ADDR]:PORT"));
 	hxctl(&r, NULL, "-h", NULL);
@@ -922,6 +933,10 @@ Test(hxctl, every_reading_command_prints_one_json_object)
 	cr_assert_eq(json_num(r.out, "nv"), 8);
 	hxctl_json(&r, a, "contacts", NULL);
 	cr_assert_eq(json_num(r.out, "ncon"), ncon);
+	hxctl_json(&r, a, "robot", NULL);
+	cr_assert_eq(json_num(r.out, "motor_count"), 2);
+	hxctl_json(&r, a, "hx-update", NULL);
+	cr_assert_eq(json_num(r.out, "imu_count"), 1);
 	hxctl_json(&r, a, "rgba", "site", "site1", NULL);
 	expect_nums(r.out, "rgba", (const double[]){ 0, 0, 1, 1 }, 4);
 	run_free(&r);
@@ -941,6 +956,8 @@ Test(hxctl, tables_are_labelled_with_names)
 		{ "applied", "xfrc_applied", "link1" },
 		{ "dynamics", "qacc", "hinge1" },
 		{ "contacts", "floor", "box" },
+		{ "robot", "servo2", "q2" },
+		{ "hx-update", "servo1", "acc" },
 		{ "body", "floating", "contactforce" },
 	};
 	struct run r = { 0 };
@@ -1122,6 +1139,132 @@ Test(hxctl, update_sets_controls_then_steps)
 	expect_nums(r.out, "ctrl", (const double[]){ -0.1, 0.2 }, 2);
 	hxctl_json(&r, a, "update", NULL);
 	cr_assert_float_eq(json_num(r.out, "time"), 3 * FIXTURE_DT, 1e-15);
+	run_free(&r);
+}
+
+Test(hxctl, robot_is_the_model_as_the_simple_api_sees_it)
+{
+	struct run r = { 0 };
+	const char *a;
+
+	a = start(fixture_args);
+	hxctl_json(&r, a, "robot", NULL);
+	cr_assert_eq(json_num(r.out, "motor_count"), 2, "%s", r.out);
+	cr_assert_eq(json_num(r.out, "joint_count"), 2, "%s", r.out);
+	cr_assert_eq(json_num(r.out, "contact_sensor_count"), 0, "%s", r.out);
+	cr_assert_eq(json_num(r.out, "imu_count"), 1, "%s", r.out);
+	cr_assert_eq(json_num(r.out, "update_rate"), 50, "%s", r.out);
+	cr_assert_not_null(
+	    strstr(r.out, "\"servo\":\"position\""), "%s", r.out);
+	expect_nums(r.out, "motor_limit", (const double[]){ -1, 1, -2, 2 }, 4);
+	/* hinge2, which q2 senses, is not limited: 0 and 0. */
+	expect_nums(
+	    r.out, "joint_limit", (const double[]){ -1.5, 1.5, 0, 0 }, 4);
+
+	hxctl(&r, a, "robot", NULL);
+	expect_ok(&r);
+	cr_assert(strncmp(r.out, "motors       2, position servos\n", 32) == 0,
+	    "%s", r.out);
+	cr_assert_not_null(strstr(r.out, "update rate  50 Hz\n"), "%s", r.out);
+	cr_assert_not_null(
+	    strstr(r.out, "   1  servo2           -2            2\n"), "%s",
+	    r.out);
+	cr_assert_not_null(
+	    strstr(r.out, "   0  q1             -1.5          1.5\n"), "%s",
+	    r.out);
+
+	/* One jointpos and two jointvel sensors, all unnamed: joint 1 is
+	 * the second jointvel sensor, sensor 2, on slide2. */
+	hxctl(&r, a, "load", "velservo.xml", NULL);
+	expect_ok(&r);
+	hxctl_json(&r, a, "robot", NULL);
+	cr_assert_not_null(
+	    strstr(r.out, "\"servo\":\"velocity\""), "%s", r.out);
+	expect_nums(r.out, "motor_limit", (const double[]){ -2, 2, 0, 0 }, 4);
+	expect_nums(r.out, "joint_limit", (const double[]){ 0, 0, -1, 1 }, 4);
+	hxctl(&r, a, "robot", NULL);
+	expect_ok(&r);
+	cr_assert_not_null(
+	    strstr(r.out, "   1  #2               -1            1\n"), "%s",
+	    r.out);
+	run_free(&r);
+}
+
+Test(hxctl, hx_update_commands_the_servos_and_reads_the_sensors)
+{
+	struct run r = { 0 };
+	const char *a;
+	double v[4];
+
+	a = start(fixture_args);
+	hxctl(&r, a, "hx-update", "--ref-pos", "0.5,-1", NULL);
+	expect_ok(&r);
+	/* Paused: no step. */
+	cr_assert(strncmp(r.out, "time 0\nmotors\n", 14) == 0, "%s", r.out);
+	cr_assert_not_null(strstr(r.out, "   0  servo1 "), "%s", r.out);
+	cr_assert_not_null(strstr(r.out, "   1  servo2 "), "%s", r.out);
+	cr_assert_not_null(strstr(r.out, "   1  q2 "), "%s", r.out);
+	cr_assert_not_null(strstr(r.out, "   0  acc "), "%s", r.out);
+	hxctl_json(&r, a, "ctrl", NULL);
+	expect_nums(r.out, "ctrl", (const double[]){ 0.5, -1 }, 2);
+
+	/* References are clamped to the control range. */
+	hxctl(&r, a, "hx-update", "--ref-pos=5,0", NULL);
+	expect_ok(&r);
+	hxctl_json(&r, a, "ctrl", NULL);
+	expect_nums(r.out, "ctrl", (const double[]){ 1, 0 }, 2);
+
+	/* The position gain reaches the servo: f1 = kp (ctrl - q). */
+	hxctl(&r, a, "hx-update", "--ref-pos", "0.1,0", "--gain-pos", "100,20",
+	    "--gain-vel", "0,0", NULL);
+	expect_ok(&r);
+	hxctl(&r, a, "step", NULL);
+	expect_ok(&r);
+	hxctl_json(&r, a, "hx-update", NULL);
+	cr_assert_float_eq(json_num(r.out, "time"), FIXTURE_DT, 1e-15);
+	cr_assert_eq(json_num(r.out, "motor_count"), 2, "%s", r.out);
+	cr_assert_eq(json_num(r.out, "contact_sensor_count"), 0, "%s", r.out);
+	cr_assert_eq(json_nums(r.out, "motor_torque", v, 4), 2, "%s", r.out);
+	cr_assert_float_eq(v[0], 10, 1e-9, "%s", r.out);
+	expect_nums(r.out, "contact", NULL, 0);
+	expect_nums(r.out, "imu_angular_vel", (const double[]){ 0, 0, 0 }, 3);
+
+	/* A wrong count fails before the command is sent, as in set-ctrl. */
+	hxctl(&r, a, "hx-update", "--ref-pos", "1", NULL);
+	expect_fail(&r, "hx-update", "mjCOM_BADSIZE", "motor_count = 2");
+	hxctl(&r, a, "hx-update", "--ref-pos", "0,0", "--gain-vel", "1,2,3",
+	    NULL);
+	expect_fail(&r, "hx-update", "mjCOM_BADSIZE", "--gain-vel");
+	/* The server refuses the whole command. */
+	hxctl(&r, a, "hx-update", "--ref-pos", "0.2,0.2", "--gain-pos", "-1,0",
+	    NULL);
+	expect_fail(&r, "hx-update", "mjCOM_BADVALUE", "gain_pos");
+	hxctl_json(&r, a, "ctrl", NULL);
+	expect_nums(r.out, "ctrl", (const double[]){ 0.1, 0 }, 2);
+	run_free(&r);
+}
+
+/*
+ * At speed 0.001 the fixture steps every 2 s and reaches its first API
+ * tick 20 s after it starts: hx-update waits for it, --no-wait does not.
+ */
+Test(hxctl, hx_update_waits_for_the_tick_unless_no_wait)
+{
+	struct run r = { 0 };
+	const char *a;
+
+	a = start(
+	    (const char *[]){ "-m", "fixture.xml", "--speed", "0.001", NULL });
+	hxctl(&r, a, "--timeout", "1000", "hx-update", "--no-wait", NULL);
+	expect_ok(&r);
+	cr_assert(strncmp(r.out, "time ", 5) == 0, "%s", r.out);
+	hxctl(&r, a, "--timeout", "1000", "hx-update", NULL);
+	expect_fail(&r, "hx-update", "mjCOM_TIMEOUT", NULL);
+	hxctl(&r, a, "--timeout", "1000", "hx-update", "--ref-pos", "0.5,0.5",
+	    "--no-wait", NULL);
+	expect_ok(&r);
+	hxctl_json(&r, a, "ctrl", NULL);
+	expect_nums(r.out, "ctrl", (const double[]){ 0.5, 0.5 }, 2);
 	run_free(&r);
 }
 

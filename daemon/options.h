@@ -35,6 +35,6 @@ struct options {
 int options_parse(struct options *opts, int argc, char **argv);
 
 /* The bundled default scene's file name, looked up in the model dirs. */
-#define OPTIONS_DEFAULT_MODEL "default.xml"
+#define OPTIONS_DEFAULT_MODEL "mpl_scene.xml"
 
 #endif

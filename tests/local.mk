@@ -13,7 +13,7 @@ TEST_LIBS = libhxtest.la libhaptix.la -lm
 HX_TESTS = tests/test_frame tests/test_address tests/test_decode \
 	tests/test_protocol \
 	tests/test_native tests/test_admin tests/test_compat tests/test_simple \
-	tests/test_hxctl tests/test_mjcf
+	tests/test_hxctl tests/test_mjcf tests/test_mpl
 check_PROGRAMS += $(HX_TESTS)
 TESTS += $(HX_TESTS)
 
@@ -42,6 +42,9 @@ tests_test_compat_LDADD = $(TEST_LIBS)
 tests_test_simple_SOURCES = tests/test_simple.c
 tests_test_simple_CFLAGS = $(TEST_CFLAGS)
 tests_test_simple_LDADD = $(TEST_LIBS)
+tests_test_mpl_SOURCES = tests/test_mpl.c
+tests_test_mpl_CFLAGS = $(TEST_CFLAGS)
+tests_test_mpl_LDADD = $(TEST_LIBS)
 tests_test_hxctl_SOURCES = tests/test_hxctl.c
 tests_test_hxctl_CFLAGS = $(TEST_CFLAGS)
 tests_test_hxctl_LDADD = $(TEST_LIBS)
@@ -64,6 +67,7 @@ tests_prog_osrf_LDADD = libhaptix.la
 
 AM_TESTS_ENVIRONMENT = \
 	HX_PROGS='$(abs_top_builddir)/tests'; export HX_PROGS; \
+	HX_EXAMPLES='$(abs_top_builddir)/clients/examples'; export HX_EXAMPLES; \
 	HAPTIXD='$(abs_top_builddir)/daemon/haptixd'; export HAPTIXD; \
 	HXCTL='$(abs_top_builddir)/clients/hxctl'; export HXCTL; \
 	HX_MODELS='$(abs_top_srcdir)/models'; export HX_MODELS; \

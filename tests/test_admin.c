@@ -98,13 +98,13 @@ HX_TRANSPORT_TEST(
 	real = realpath(hx_test_model("fixture.xml"), NULL);
 	cr_expect_str_eq(m.path, real, "the path loaded, symlinks resolved");
 	free(real);
-	/* The default scene from the second directory. */
+	/* A bundled scene from the second directory. */
 	cr_assert_eq(
-	    hxd_load_file(c, "default.xml", &m), HXD_OK, "%s", hxd_error(c));
-	cr_expect_str_eq(m.name, "default");
+	    hxd_load_file(c, "mpl_hand.xml", &m), HXD_OK, "%s", hxd_error(c));
+	cr_expect_str_eq(m.name, "MPL");
 	/* And reload the current one from its file. */
 	cr_assert_eq(hxd_reload(c, &m), HXD_OK, "%s", hxd_error(c));
-	cr_expect_str_eq(m.name, "default");
+	cr_expect_str_eq(m.name, "MPL");
 	hxd_close(c);
 }
 

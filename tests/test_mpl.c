@@ -1,0 +1,245 @@
+/*
+ * The bundled MPL hand against the HAPTIX manual's tables, through a real
+ * haptixd: joint, motor and sensor names and order, counts, limits, the
+ * 132 sensor values, and the grasp reflex example closing the hand on
+ * the cube of the table scene.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <criterion/criterion.h>
+
+#include "harness.h"
+#include "haptix.h"
+#include "haptixd.h"
+
+TestSuite(mpl, .timeout = 120, .fini = hx_server_cleanup);
+
+/* The manual's joint table, in API order. */
+static const char *const joints[22] = { "wrist_PRO", "wrist_UDEV", "wrist_FLEX",
+	"thumb_ABD", "thumb_MCP", "thumb_PIP", "thumb_DIP", "index_ABD",
+	"index_MCP", "index_PIP", "index_DIP", "middle_MCP", "middle_PIP",
+	"middle_DIP", "ring_ABD", "ring_MCP", "ring_PIP", "ring_DIP",
+	"pinky_ABD", "pinky_MCP", "pinky_PIP", "pinky_DIP" };
+
+/* The manual's motor table: names and control ranges, in API order. */
+static const struct {
+	const char *name;
+	double lo, hi;
+} motors[13] = {
+	{ "A_wrist_PRO", -1.57, 1.57 },
+	{ "A_wrist_UDEV", -0.26, 0.79 },
+	{ "A_wrist_FLEX", -1, 1 },
+	{ "A_thumb_ABD", 0, 2.1 },
+	{ "A_thumb_MCP", 0, 1.0 },
+	{ "A_thumb_PIP", 0, 1.0 },
+	{ "A_thumb_DIP", -0.82, 1.3 },
+	{ "A_index_ABD", 0, 0.34 },
+	{ "A_index_MCP", 0, 1.6 },
+	{ "A_middle_MCP", 0, 1.6 },
+	{ "A_ring_MCP", 0, 1.6 },
+	{ "A_pinky_ABD", 0, 0.34 },
+	{ "A_pinky_MCP", 0, 1.6 },
+};
+
+/* The manual's contact table, in API order. */
+static const char *const contacts[19] = { "palm_thumb", "palm_pinky",
+	"palm_side", "palm_back", "thumb_proximal", "thumb_medial",
+	"thumb_distal", "index_proximal", "index_medial", "index_distal",
+	"middle_proximal", "middle_medial", "middle_distal", "ring_proximal",
+	"ring_medial", "ring_distal", "pinky_proximal", "pinky_medial",
+	"pinky_distal" };
+
+/* Connect with the extension API or fail. */
+static hxd_conn *
+open_conn(const char *addr)
+{
+	hxd_conn *c = hxd_connect(addr, "test_mpl");
+
+	cr_assert_eq(hxd_result(c), HXD_OK, "%s", hxd_error(c));
+	return c;
+}
+
+HX_TRANSPORT_TEST(
+    mpl, tables_of_the_manual, "-m", "mpl_hand.xml", "--paused", NULL)
+{
+	static const int order[] = { mjSENS_JOINTPOS, mjSENS_JOINTVEL,
+		mjSENS_ACTUATORPOS, mjSENS_ACTUATORVEL, mjSENS_ACTUATORFRC,
+		mjSENS_ACCELEROMETER, mjSENS_GYRO, mjSENS_TOUCH };
+	static const int count[] = { 22, 22, 13, 13, 13, 5, 5, 19 };
+	hxd_conn *c = open_conn(addr);
+	hxd_info *in = NULL;
+	int i, k, s = 0, j;
+
+	cr_assert_eq(hxd_info_get(c, &in), HXD_OK, "%s", hxd_error(c));
+	cr_expect_str_eq(in->model.name, "MPL");
+	cr_expect_eq(in->model.nu, 13);
+	cr_expect_eq(in->model.nsensordata, 132);
+	cr_expect_float_eq(in->model.apirate, 50, 0);
+	/* The 22 hinges in the manual's order, after the forearm's freejoint. */
+	for (i = 0; i < 22; i++) {
+		j = 1 + i;
+		cr_expect_str_eq(in->jnt_name[j], joints[i], "joint %d", i);
+		cr_expect_eq(in->jnt_type[j], mjJNT_HINGE);
+		cr_expect(in->jnt_limited[j], "%s is limited", joints[i]);
+	}
+	for (i = 0; i < 13; i++) {
+		cr_expect_str_eq(in->actuator_name[i], motors[i].name);
+		cr_expect(in->actuator_ctrllimited[i]);
+		cr_expect_float_eq(in->actuator_ctrlrange[2 * i], motors[i].lo,
+		    1e-9, "%s", motors[i].name);
+		cr_expect_float_eq(in->actuator_ctrlrange[2 * i + 1],
+		    motors[i].hi, 1e-9, "%s", motors[i].name);
+		/* Each motor drives the joint with its name. */
+		cr_expect_str_eq(in->jnt_name[in->actuator_trnid[2 * i]],
+		    motors[i].name + 2);
+	}
+	/* The sensors: kinds in the order MATLAB clients hard-code. */
+	for (k = 0; k < 8; k++) {
+		for (i = 0; i < count[k]; i++, s++) {
+			cr_assert_lt(s, in->model.nsensor);
+			cr_expect_eq(in->sensor_type[s], order[k],
+			    "sensor %d has type %d, expected %d", s,
+			    in->sensor_type[s], order[k]);
+			if (order[k] == mjSENS_JOINTPOS ||
+			    order[k] == mjSENS_JOINTVEL)
+				cr_expect_str_eq(
+				    in->jnt_name[in->sensor_objid[s]],
+				    joints[i]);
+			if (order[k] == mjSENS_TOUCH)
+				cr_expect_str_eq(
+				    in->sensor_name[s], contacts[i]);
+		}
+	}
+	cr_expect_eq(s, in->model.nsensor);
+	free(in);
+	hxd_close(c);
+}
+
+HX_TRANSPORT_TEST(
+    mpl, robot_info_of_the_hand, "-m", "mpl_scene.xml", "--paused", NULL)
+{
+	hxRobotInfo info;
+	int i;
+
+	cr_assert_eq(hx_connect(addr, 0), hxOK, "%s", hx_last_result());
+	cr_assert_eq(hx_robot_info(&info), hxOK, "%s", hx_last_result());
+	cr_expect_eq(info.motor_count, 13);
+	cr_expect_eq(info.joint_count, 22);
+	cr_expect_eq(info.contact_sensor_count, 19);
+	cr_expect_eq(info.imu_count, 5);
+	cr_expect_float_eq(info.update_rate, 50, 0);
+	for (i = 0; i < 13; i++) {
+		cr_expect_float_eq(info.motor_limit[i][0], motors[i].lo, 1e-6);
+		cr_expect_float_eq(info.motor_limit[i][1], motors[i].hi, 1e-6);
+	}
+	for (i = 0; i < 22; i++)
+		cr_expect_lt(info.joint_limit[i][0], info.joint_limit[i][1],
+		    "joint %s has a range", joints[i]);
+	hx_close();
+}
+
+HX_TRANSPORT_TEST(mpl, hand_rests_still, "-m", "mpl_hand.xml", "--paused", NULL)
+{
+	hxd_conn *c = open_conn(addr);
+	hxd_status st;
+	hxd_robot_sensor *s = NULL;
+	unsigned taken;
+	int i;
+
+	cr_assert_eq(hxd_step(c, 1000, &taken), HXD_OK);
+	cr_assert_eq(hxd_status_get(c, &st), HXD_OK);
+	cr_expect_eq(st.instability_resets, 0);
+	cr_assert_eq(hxd_robot_update(c, NULL, &s), HXD_OK);
+	for (i = 0; i < s->joint_count; i++)
+		cr_expect_lt(fabs(s->joint_pos[i]), 0.05, "joint %s at %g",
+		    joints[i], s->joint_pos[i]);
+	for (i = 0; i < s->contact_sensor_count; i++)
+		cr_expect_eq(
+		    s->contact[i], 0, "%s touches nothing", contacts[i]);
+	free(s);
+	hxd_close(c);
+}
+
+/* Move the mocap body to height z in small steps, as a hand would move. */
+static void
+move_hand(hxd_conn *c, double z0, double z1)
+{
+	double pos[3] = { 0, 0, z0 }, quat[4] = { 1, 0, 0, 0 };
+	hxd_mocap m = { .nmocap = 1, .pos = pos, .quat = quat };
+	int i, n = (int)ceil(fabs(z1 - z0) / 0.002);
+
+	for (i = 1; i <= n; i++) {
+		pos[2] = z0 + (z1 - z0) * i / n;
+		cr_assert_eq(hxd_set_mocap(c, &m), HXD_OK, "%s", hxd_error(c));
+		usleep(10000);
+	}
+}
+
+/* The height of the cube (the scene's first free object). */
+static double
+cube_z(hxd_conn *c)
+{
+	hxd_state *st = NULL;
+	double z;
+
+	cr_assert_eq(hxd_get_state(c, &st), HXD_OK);
+	z = st->qpos[29 + 2];
+	free(st);
+	return z;
+}
+
+Test(mpl, grasp_example_closes_the_hand_on_the_cube)
+{
+	struct hx_server srv;
+	const char *args[] = { "-m", "mpl_scene.xml", NULL };
+	hxd_robot_sensor *s = NULL;
+	char cmd[1024], out[4096];
+	double t_close = -1, z_rest, z_lift;
+	hxd_conn *c;
+	size_t n;
+	FILE *p;
+	int status;
+
+	cr_assert_not_null(getenv("HX_EXAMPLES"), "run with make check");
+	hx_server_start(&srv, args);
+	c = open_conn(srv.unix_addr);
+	/* Lower the palm onto the cube: a touch starts the reflex. */
+	move_hand(c, 0.85, 0.825);
+	usleep(300000);
+	z_rest = cube_z(c);
+	snprintf(cmd, sizeof(cmd), "%s/grasp %s %g", getenv("HX_EXAMPLES"),
+	    srv.unix_addr, 5.0);
+	p = popen(cmd, "r");
+	cr_assert_not_null(p);
+	n = fread(out, 1, sizeof(out) - 1, p);
+	out[n] = '\0';
+	status = pclose(p);
+	cr_assert_eq(status, 0, "grasp: %s", out);
+	cr_assert_not_null(strstr(out, " close (contact "), "%s", out);
+	cr_assert_eq(
+	    sscanf(strstr(out, " close") - 6, "%lf", &t_close), 1, "%s", out);
+	cr_expect_lt(t_close, 3.0, "closed within a bounded time: %g", t_close);
+
+	/* The fingers and the thumb hold the cube. */
+	cr_assert_eq(hxd_robot_update(c, NULL, &s), HXD_OK);
+	cr_expect_gt(s->contact[6], 0.5, "thumb_distal %g", s->contact[6]);
+	cr_expect_gt(s->contact[9] + s->contact[12], 0.5,
+	    "index/middle distal %g %g", s->contact[9], s->contact[12]);
+	free(s);
+	/* And lift it when the hand rises. */
+	move_hand(c, 0.825, 0.925);
+	usleep(500000);
+	z_lift = cube_z(c);
+	cr_expect_gt(
+	    z_lift - z_rest, 0.05, "the cube rose %g m", z_lift - z_rest);
+	hxd_close(c);
+	hx_server_stop(&srv);
+}

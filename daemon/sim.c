@@ -25,6 +25,17 @@
  * innermost recovery point of sim_guard(), which may be nested.
  */
 static jmp_buf *sim_recover;
+
+/*
+ * What MuJoCo allocates while a model is being built.  An mju_error in
+ * the middle of mj_loadModel or mj_makeData jumps over the code that
+ * would free it; the recovery point frees it instead.
+ */
+static struct {
+	void **p;
+	size_t n, cap;
+} sim_tracked;
+
 static char sim_error_text[1024];
 static char sim_warning_text[1024];
 
@@ -131,26 +142,87 @@ sim_free(struct sim *s)
 		mj_deleteData(s->d);
 	if (s->m != NULL)
 		mj_deleteModel(s->m);
+	sim_robot_free(s->robot);
+	free(sim_tracked.p);
+	sim_tracked.p = NULL;
+	sim_tracked.cap = 0;
 	free(s);
 }
 
+/* mju_user_malloc while tracking: MuJoCo's alignment, remembered. */
+static void *
+sim_track_malloc(size_t size)
+{
+	void *p, **np;
+
+	if (sim_tracked.n == sim_tracked.cap) {
+		np = realloc(
+		    sim_tracked.p, (sim_tracked.cap + 64) * sizeof(*np));
+		if (np == NULL)
+			return NULL;
+		sim_tracked.p = np;
+		sim_tracked.cap += 64;
+	}
+	if (posix_memalign(&p, 64, size) != 0)
+		return NULL;
+	sim_tracked.p[sim_tracked.n++] = p;
+	return p;
+}
+
+/* mju_user_free while tracking: forget, then free. */
+static void
+sim_track_free(void *p)
+{
+	size_t i;
+
+	for (i = sim_tracked.n; i > 0; i--) {
+		if (sim_tracked.p[i - 1] == p) {
+			sim_tracked.p[i - 1] = sim_tracked.p[--sim_tracked.n];
+			break;
+		}
+	}
+	free(p);
+}
+
+/* Start or stop tracking; stopping after a failure frees what is left. */
+static void
+sim_track(int on, int failed)
+{
+	size_t i;
+
+	if (!on && failed) {
+		for (i = 0; i < sim_tracked.n; i++)
+			free(sim_tracked.p[i]);
+	}
+	sim_tracked.n = 0;
+	mju_user_malloc = on ? sim_track_malloc : NULL;
+	mju_user_free = on ? sim_track_free : NULL;
+}
+
 /*
- * Run fn(arg) with a recovery point for mju_error.  Returns 0, or -1
- * with MuJoCo's message in err; the caller decides what to repair.
+ * Run fn(arg) with a recovery point for mju_error; with track, free what
+ * MuJoCo allocated if it fails.  Returns 0, or -1 with MuJoCo's message in
+ * err; the caller decides what to repair.
  */
 static int
-sim_guard(void (*fn)(void *), void *arg, char *err, size_t len)
+sim_guard(void (*fn)(void *), void *arg, int track, char *err, size_t len)
 {
 	jmp_buf here;
 	jmp_buf *outer = sim_recover;
 
 	if (setjmp(here) != 0) {
 		sim_recover = outer;
+		if (track)
+			sim_track(0, 1);
 		snprintf(err, len, "MuJoCo error: %s", sim_error_text);
 		return -1;
 	}
 	sim_recover = &here;
+	if (track)
+		sim_track(1, 0);
 	fn(arg);
+	if (track)
+		sim_track(0, 0);
 	sim_recover = outer;
 	return 0;
 }
@@ -158,7 +230,7 @@ sim_guard(void (*fn)(void *), void *arg, char *err, size_t len)
 int
 sim_protect(struct sim *s, void (*fn)(void *), void *arg, char *err, size_t len)
 {
-	if (sim_guard(fn, arg, err, len) == 0)
+	if (sim_guard(fn, arg, 0, err, len) == 0)
 		return 0;
 	s->counters.errors++;
 	sim_log_limited(LOG_LEVEL_ERROR, "%s; the simulation was reset", err);
@@ -265,11 +337,13 @@ sim_install(struct sim *s, mjModel *m, const char *name, const char *path,
 	mjModel *old_m = s->m;
 
 	/* An error here concerns the new model only: the old one runs on. */
-	if (sim_guard(sim_make_data, &a, err, len) != 0 || a.d == NULL) {
-		if (a.d == NULL && err[0] == '\0')
-			snprintf(err, len, "could not allocate mjData");
-		if (a.d != NULL)
-			mj_deleteData(a.d);
+	if (sim_guard(sim_make_data, &a, 1, err, len) != 0) {
+		/* What mj_makeData allocated was freed with the guard. */
+		mj_deleteModel(m);
+		return -1;
+	}
+	if (a.d == NULL) {
+		snprintf(err, len, "could not allocate mjData");
 		mj_deleteModel(m);
 		return -1;
 	}
@@ -320,7 +394,7 @@ sim_load(struct sim *s, struct sim_load_args *a, const char *name,
 	err[0] = '\0';
 	a->error[0] = '\0';
 	sim_warning_text[0] = '\0';
-	if (sim_guard(sim_load_fn, a, err, len) != 0)
+	if (sim_guard(sim_load_fn, a, 1, err, len) != 0)
 		return -1;
 	if (a->m == NULL) {
 		if (a->error[0] != '\0')

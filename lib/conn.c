@@ -302,6 +302,9 @@ conn_call(hxd_conn *c, Request *req, Response **resp)
 	if (c->fd == -1) {
 		char why[sizeof(c->error)];
 
+		/* Say why the connection was lost, once. */
+		if (strncmp(c->error, "not connected", 13) == 0)
+			return c->result = HXD_NOCONNECTION;
 		snprintf(why, sizeof(why), "%s", c->error);
 		return conn_fail(c, HXD_NOCONNECTION, "not connected%s%s",
 		    why[0] != '\0' ? ": " : "", why);

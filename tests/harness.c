@@ -102,8 +102,10 @@ harness_read_log(const struct hx_server *s, char *buf, size_t len)
 	FILE *f = fopen(s->log, "r");
 	size_t n;
 
-	if (f == NULL)
+	if (f == NULL) {
+		snprintf(buf, len, "(no log: %s: %s)", s->log, strerror(errno));
 		return 0;
+	}
 	n = fread(buf, 1, len - 1, f);
 	fclose(f);
 	buf[n] = '\0';

@@ -163,7 +163,7 @@ HX_TRANSPORT_TEST(
 {
 	hxd_conn *c = open_conn(addr);
 	hxd_robot_command cmd = { .motor_count = 2 };
-	double ref[2] = { 0.4, 0 }, kp[2], kv[2];
+	double ref[2] = { 0.4, 0 }, kp[2], kv[2], three[3] = { 0, 0, 0 };
 	hxd_actuator *a = NULL;
 	hxd_dynamics *dyn = NULL;
 	double f_stiff, f_soft, f_damped;
@@ -222,8 +222,7 @@ HX_TRANSPORT_TEST(
 	cr_expect_eq(update(c, &cmd), HXD_BADVALUE);
 	cmd.gain_vel = NULL;
 	cmd.motor_count = 3;
-	ref[0] = 0;
-	cmd.ref_pos = ref;
+	cmd.ref_pos = three;
 	cr_expect_eq(update(c, &cmd), HXD_BADSIZE);
 	hxd_close(c);
 }

@@ -59,6 +59,27 @@ struct compat_sensor {
 	float (*imu_orientation)[4];
 };
 
+/*
+ * Initialisers pointing the descriptions above at a dialect's structs:
+ * both dialects name the fields alike, so one macro serves both.
+ */
+#define COMPAT_INFO(i) \
+	{ \
+		&(i)->motor_count, &(i)->joint_count, \
+		    &(i)->contact_sensor_count, &(i)->imu_count, \
+		    (i)->motor_limit, (i)->joint_limit, &(i)->update_rate \
+	}
+#define COMPAT_SENSOR(s) \
+	{ \
+		&(s)->time_stamp.sec, &(s)->time_stamp.nsec, (s)->motor_pos, \
+		    (s)->motor_vel, (s)->motor_torque, (s)->joint_pos, \
+		    (s)->joint_vel, (s)->contact, (s)->imu_linear_acc, \
+		    (s)->imu_angular_vel, (s)->imu_orientation \
+	}
+
+/* A dialect's hxResult for a result code. */
+#define COMPAT_HX(rc) ((rc) == HXD_OK ? hxOK : hxERROR)
+
 /* An hxCommand of either dialect; enabled means > 0, as HAPTIX says. */
 struct compat_command {
 	const float *ref_pos, *ref_vel, *gain_pos, *gain_vel, *ref_vel_max;

@@ -8,40 +8,16 @@
 #include "haptix/comm/haptix.h"
 #include "haptix_compat.h"
 
-/* Turn a result code into hxOK or hxERROR. */
-static hxResult
-osrf_result(int rc)
-{
-	return rc == HXD_OK ? hxOK : hxERROR;
-}
-
-/* Point the core's sensor description at an hxSensor. */
-static void
-osrf_sensor(hxSensor *s, struct compat_sensor *out)
-{
-	out->sec = &s->time_stamp.sec;
-	out->nsec = &s->time_stamp.nsec;
-	out->motor_pos = s->motor_pos;
-	out->motor_vel = s->motor_vel;
-	out->motor_torque = s->motor_torque;
-	out->joint_pos = s->joint_pos;
-	out->joint_vel = s->joint_vel;
-	out->contact = s->contact;
-	out->imu_linear_acc = s->imu_linear_acc;
-	out->imu_angular_vel = s->imu_angular_vel;
-	out->imu_orientation = s->imu_orientation;
-}
-
 hxResult
 hx_connect(const char *host, int port)
 {
-	return osrf_result(compat_connect(host, port));
+	return COMPAT_HX(compat_connect(host, port));
 }
 
 hxResult
 hx_close(void)
 {
-	return osrf_result(compat_close());
+	return COMPAT_HX(compat_close());
 }
 
 hxResult
@@ -59,7 +35,7 @@ hx_robot_info(hxRobotInfo *info)
 
 	if (compat_ensure_connected() != HXD_OK)
 		return hxERROR;
-	return osrf_result(compat_robot_info(&out));
+	return COMPAT_HX(compat_robot_info(&out));
 }
 
 hxResult
@@ -77,23 +53,21 @@ hx_update(const hxCommand *command, hxSensor *sensor)
 		command->gain_vel_enabled,
 		command->ref_vel_max_enabled,
 	};
-	struct compat_sensor out;
+	struct compat_sensor out = COMPAT_SENSOR(sensor);
 
 	if (compat_ensure_connected() != HXD_OK)
 		return hxERROR;
-	osrf_sensor(sensor, &out);
-	return osrf_result(compat_robot_update(&cmd, &out, 1));
+	return COMPAT_HX(compat_robot_update(&cmd, &out, 1));
 }
 
 hxResult
 hx_read_sensors(hxSensor *sensor)
 {
-	struct compat_sensor out;
+	struct compat_sensor out = COMPAT_SENSOR(sensor);
 
 	if (compat_ensure_connected() != HXD_OK)
 		return hxERROR;
-	osrf_sensor(sensor, &out);
-	return osrf_result(compat_robot_update(NULL, &out, 1));
+	return COMPAT_HX(compat_robot_update(NULL, &out, 1));
 }
 
 const char *

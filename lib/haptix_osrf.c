@@ -23,15 +23,7 @@ hx_close(void)
 hxResult
 hx_robot_info(hxRobotInfo *info)
 {
-	struct compat_info out = {
-		&info->motor_count,
-		&info->joint_count,
-		&info->contact_sensor_count,
-		&info->imu_count,
-		info->motor_limit,
-		info->joint_limit,
-		&info->update_rate,
-	};
+	struct compat_info out = COMPAT_INFO(info);
 
 	if (compat_ensure_connected() != HXD_OK)
 		return hxERROR;

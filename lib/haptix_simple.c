@@ -28,15 +28,7 @@ hx_close(void)
 hxResult
 hx_robot_info(hxRobotInfo *info)
 {
-	struct compat_info out = {
-		&info->motor_count,
-		&info->joint_count,
-		&info->contact_sensor_count,
-		&info->imu_count,
-		info->motor_limit,
-		info->joint_limit,
-		&info->update_rate,
-	};
+	struct compat_info out = COMPAT_INFO(info);
 
 	return COMPAT_HX(compat_robot_info(&out));
 }

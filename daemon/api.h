@@ -24,9 +24,11 @@ struct call {
 	struct daemon *d;
 	struct session *s;
 	const Request *req;
-	Response *resp;      /* the handler sets the payload */
-	struct arena *arena; /* scratch freed after the response is sent */
-	char err[1024];      /* what was wrong, when the result is not OK */
+	Response *resp;          /* the handler sets the payload */
+	struct arena *arena;     /* scratch freed after the response is sent */
+	char err[1024];          /* what was wrong, when the result is not OK */
+	void (*cleanup)(void *); /* if set, called after the answer is sent */
+	void *cleanup_arg;
 };
 
 /* A handler returns a result code, or CALL_DEFERRED when it will answer later. */
@@ -131,9 +133,32 @@ int api_id2name(struct call *);
 int api_robot_info(struct call *);
 int api_robot_update(struct call *);
 
-/* HAPTIX simple API (api_simple.c). */
-int api_robot_info(struct call *);
-int api_robot_update(struct call *);
+/* Arrays by name (api_array.c). */
+int api_get_array(struct call *);
+int api_set_array(struct call *);
+int api_list_arrays(struct call *);
+
+/* Sessions, the lease and streams (api_session.c). */
+int api_clients(struct call *);
+int api_lease(struct call *);
+int api_subscribe(struct call *);
+int api_unsubscribe(struct call *);
+
+/* Batch runs (batch.c), keyframes and joints by name (api_native.c). */
+int api_batch(struct call *);
+int api_capture_key(struct call *);
+int api_set_joint(struct call *);
+
+/* Check a Control from the client and apply it (api_native.c). */
+int api_control_apply(struct call *c, const Haptix__V1__Control *w);
+
+/*
+ * Return 0 if the calling client may change the simulation, else
+ * RESULT_DENIED with the reason: another client holds the lease or runs
+ * a batch.  Dispatch checks this for every writing call; calls that
+ * write only sometimes check it themselves.
+ */
+int api_may_write(struct call *c);
 
 /* Administration (api_admin.c). */
 int api_hello(struct call *);

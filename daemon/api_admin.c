@@ -18,7 +18,8 @@
 #include "options.h"
 #include "session.h"
 #include "sim.h"
-#include "sim_describe.h"
+#include "snapshot.h"
+#include "stream.h"
 
 /* Compare two byte strings in time that depends only on their lengths. */
 static int
@@ -30,16 +31,6 @@ token_equal(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen)
 	for (i = 0; i < alen && i < blen; i++)
 		diff |= a[i] ^ b[i];
 	return diff == 0;
-}
-
-/* A ModelSummary of the current model in the call's arena. */
-static Haptix__V1__ModelSummary *
-summary(struct call *c)
-{
-	Haptix__V1__ModelSummary *m = arena_alloc(c->arena, sizeof(*m));
-
-	sim_describe_summary(c->d->sim, m);
-	return m;
 }
 
 int
@@ -73,6 +64,8 @@ api_hello(struct call *c)
 			s->name[i] = '?';
 	}
 	s->state = SESSION_READY;
+	s->joined = 1;
+	stream_event_client(d, s, 1);
 	log_info("client %llu is \"%s\" (%s)", (unsigned long long)s->id,
 	    s->name, s->peer);
 
@@ -81,7 +74,7 @@ api_hello(struct call *c)
 	w->protocol_version = (uint32_t)version;
 	w->server_version = (char *)PACKAGE_VERSION;
 	w->session_id = s->id;
-	w->model = summary(c);
+	w->model = snapshot_summary(c->d, c->arena);
 	w->paused = !clock_running(d->clock);
 	c->resp->payload_case = HAPTIX__V1__RESPONSE__PAYLOAD_WELCOME;
 	c->resp->welcome = w;
@@ -160,8 +153,11 @@ api_load_model(struct call *c)
 	log_info("client %llu: loaded %s: model \"%s\"",
 	    (unsigned long long)c->s->id, what, sim_model_name(d->sim));
 	clock_model_changed(d->clock);
+	stream_event_model(d,
+	    lm->source_case != HAPTIX__V1__LOAD_MODEL__SOURCE_PATH &&
+		lm->source_case != HAPTIX__V1__LOAD_MODEL__SOURCE_INLINE_MODEL);
 	c->resp->payload_case = HAPTIX__V1__RESPONSE__PAYLOAD_MODEL;
-	c->resp->model = summary(c);
+	c->resp->model = snapshot_summary(c->d, c->arena);
 	return RESULT_OK;
 }
 
@@ -209,39 +205,6 @@ api_set_speed(struct call *c)
 int
 api_status(struct call *c)
 {
-	struct daemon *d = c->d;
-	const struct sim_counters *n = sim_counters(d->sim);
-	struct clock_status k;
-	Haptix__V1__Status *st;
-	double energy[2];
-	int nefc, ncon;
-
-	st = arena_alloc(c->arena, sizeof(*st));
-	haptix__v1__status__init(st);
-	clock_status(d->clock, &k);
-	st->model = summary(c);
-	st->paused = !k.running;
-	st->speed = k.speed;
-	st->speed_max = k.speed_max;
-	st->realtime_factor = k.realtime_factor;
-	st->overruns = k.overruns;
-	st->clients = (uint32_t)sessions_count();
-	st->message = d->message;
-	st->uptime = daemon_now() - d->started;
-	if (sim_loaded(d->sim)) {
-		sim_energy(d->sim, energy);
-		sim_constraints(d->sim, &nefc, &ncon);
-		st->time = sim_time(d->sim);
-		st->steps = n->steps;
-		st->cpu_per_step = n->cpu_per_step;
-		st->nefc = (uint32_t)nefc;
-		st->ncon = (uint32_t)ncon;
-		st->energy_potential = energy[0];
-		st->energy_kinetic = energy[1];
-		st->instability_resets = n->instability_resets;
-		st->sim_errors = n->errors;
-	}
-	c->resp->payload_case = HAPTIX__V1__RESPONSE__PAYLOAD_STATUS;
-	c->resp->status = st;
+	PAYLOAD(c, status, STATUS, snapshot_status(c->d, c->arena));
 	return RESULT_OK;
 }

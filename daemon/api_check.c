@@ -10,6 +10,9 @@
 
 #include "api.h"
 #include "arena.h"
+#include "daemon.h"
+#include "lease.h"
+#include "session.h"
 
 /* Allocate and initialise a message in the call's arena. */
 void *
@@ -110,5 +113,23 @@ check_optional(
 	if ((rc = check_len(c, what, len, n)) != 0 ||
 	    (rc = check_finite(c, what, v, len)) != 0)
 		return rc;
+	return 0;
+}
+
+int
+api_may_write(struct call *c)
+{
+	const struct daemon *d = c->d;
+
+	if (!lease_permits(d, c->s))
+		return call_fail(c, RESULT_DENIED,
+		    "client %llu (%s) holds the control lease: other clients "
+		    "may read but not change the simulation",
+		    (unsigned long long)d->lease_holder, d->lease_holder_name);
+	if (d->batch_session != 0 && d->batch_session != c->s->id)
+		return call_fail(c, RESULT_DENIED,
+		    "client %llu is running a batch: the simulation cannot "
+		    "change until it is done",
+		    (unsigned long long)d->batch_session);
 	return 0;
 }

@@ -18,6 +18,8 @@
 #include "session.h"
 #include "sim.h"
 #include "sim_describe.h"
+#include "snapshot.h"
+#include "stream.h"
 
 /* The most steps one step request may take while paused. */
 #define API_MAX_STEPS 10000
@@ -103,30 +105,15 @@ api_set_state(struct call *c)
 
 /*----------------------------------------------------------- control */
 
-/* A Control message of the current controls. */
-static Haptix__V1__Control *
-control_now(struct call *c)
-{
-	Haptix__V1__Control *w = NEW(
-	    c, Haptix__V1__Control, haptix__v1__control__init);
-
-	w->nu = (uint32_t)sizes(c)->nu;
-	w->time = sim_time(c->d->sim);
-	w->n_ctrl = (size_t)sizes(c)->nu;
-	w->ctrl = (double *)arrays(c)->ctrl;
-	return w;
-}
-
 int
 api_get_control(struct call *c)
 {
-	PAYLOAD(c, control, CONTROL, control_now(c));
+	PAYLOAD(c, control, CONTROL, snapshot_control(c->d, c->arena));
 	return RESULT_OK;
 }
 
-/* Check a Control from the client and apply it. */
-static int
-control_apply(struct call *c, const Haptix__V1__Control *w)
+int
+api_control_apply(struct call *c, const Haptix__V1__Control *w)
 {
 	int rc, nu = sizes(c)->nu;
 
@@ -141,7 +128,7 @@ control_apply(struct call *c, const Haptix__V1__Control *w)
 int
 api_set_control(struct call *c)
 {
-	return control_apply(c, c->req->set_control);
+	return api_control_apply(c, c->req->set_control);
 }
 
 /*----------------------------------------------------------- applied */
@@ -317,63 +304,37 @@ api_get_dynamics(struct call *c)
 	return RESULT_OK;
 }
 
-/* A Sensor message of the current sensor data, in arena a. */
-static Haptix__V1__Sensor *
-sensor_now(struct daemon *d, struct arena *a)
-{
-	const struct sim_sizes *z = sim_sizes(d->sim);
-	Haptix__V1__Sensor *w = arena_alloc(a, sizeof(*w));
-
-	haptix__v1__sensor__init(w);
-	w->nsensordata = (uint32_t)z->nsensordata;
-	w->time = sim_time(d->sim);
-	w->n_sensordata = (size_t)z->nsensordata;
-	w->sensordata = (double *)sim_arrays(d->sim)->sensordata;
-	return w;
-}
-
 int
 api_get_sensor(struct call *c)
 {
-	PAYLOAD(c, sensor, SENSOR, sensor_now(c->d, c->arena));
+	PAYLOAD(c, sensor, SENSOR, snapshot_sensor(c->d, c->arena));
 	return RESULT_OK;
 }
 
-/* Frames of count objects from pos and mat arrays. */
+/* Answer with the poses of one kind of object. */
 static int
-poses(struct call *c, int count, const double *pos, const double *mat)
+poses(struct call *c, enum snapshot_objects which)
 {
-	Haptix__V1__Poses *w = NEW(
-	    c, Haptix__V1__Poses, haptix__v1__poses__init);
-
-	w->count = (uint32_t)count;
-	w->time = sim_time(c->d->sim);
-	w->n_pos = 3 * (size_t)count;
-	w->pos = (double *)pos;
-	w->n_mat = 9 * (size_t)count;
-	w->mat = (double *)mat;
-	PAYLOAD(c, poses, POSES, w);
+	PAYLOAD(c, poses, POSES, snapshot_poses(c->d, c->arena, which));
 	return RESULT_OK;
 }
 
 int
 api_get_body(struct call *c)
 {
-	return poses(c, sizes(c)->nbody, arrays(c)->xpos, arrays(c)->xmat);
+	return poses(c, SNAPSHOT_BODY);
 }
 
 int
 api_get_geom(struct call *c)
 {
-	return poses(
-	    c, sizes(c)->ngeom, arrays(c)->geom_xpos, arrays(c)->geom_xmat);
+	return poses(c, SNAPSHOT_GEOM);
 }
 
 int
 api_get_site(struct call *c)
 {
-	return poses(
-	    c, sizes(c)->nsite, arrays(c)->site_xpos, arrays(c)->site_xmat);
+	return poses(c, SNAPSHOT_SITE);
 }
 
 int
@@ -439,33 +400,7 @@ api_get_force(struct call *c)
 int
 api_get_contact(struct call *c)
 {
-	Haptix__V1__Contacts *w = NEW(
-	    c, Haptix__V1__Contacts, haptix__v1__contacts__init);
-	struct sim_contacts out;
-	size_t n;
-
-	n = (size_t)sim_contacts(c->d->sim, NULL);
-	out.dist = arena_alloc(c->arena, n * sizeof(double));
-	out.pos = arena_alloc(c->arena, 3 * n * sizeof(double));
-	out.frame = arena_alloc(c->arena, 9 * n * sizeof(double));
-	out.force = arena_alloc(c->arena, 3 * n * sizeof(double));
-	out.geom1 = arena_alloc(c->arena, n * sizeof(int32_t));
-	out.geom2 = arena_alloc(c->arena, n * sizeof(int32_t));
-	sim_contacts(c->d->sim, &out);
-	w->ncon = (uint32_t)n;
-	w->time = sim_time(c->d->sim);
-	w->n_dist = n;
-	w->dist = out.dist;
-	w->n_pos = 3 * n;
-	w->pos = out.pos;
-	w->n_frame = 9 * n;
-	w->frame = out.frame;
-	w->n_force = 3 * n;
-	w->force = out.force;
-	w->n_geom1 = w->n_geom2 = n;
-	w->geom1 = out.geom1;
-	w->geom2 = out.geom2;
-	PAYLOAD(c, contacts, CONTACTS, w);
+	PAYLOAD(c, contacts, CONTACTS, snapshot_contacts(c->d, c->arena));
 	return RESULT_OK;
 }
 
@@ -550,18 +485,21 @@ api_step(struct call *c)
 	    c, Haptix__V1__StepDone, haptix__v1__step_done__init);
 	unsigned n = c->req->step->count, i;
 	char err[1100];
+	int rc;
 
 	if (n == 0)
 		n = 1;
 	if (n > API_MAX_STEPS)
 		return call_fail(c, RESULT_BADVALUE,
 		    "count %u is more than "
-		    "%d steps in one request",
+		    "%d steps in one request (batch takes more)",
 		    n, API_MAX_STEPS);
 	/* HAPTIX: stepping while running has no effect. */
 	if (!clock_running(c->d->clock)) {
 		for (i = 0; i < n; i++) {
-			if (sim_step(c->d->sim, err, sizeof(err)) != 0)
+			rc = sim_step(c->d->sim, err, sizeof(err));
+			stream_after_step(c->d);
+			if (rc != 0)
 				return call_fail(c, RESULT_SIMERROR,
 				    "step %u "
 				    "of %u: %s",
@@ -579,7 +517,7 @@ static void
 update_fill(struct daemon *d, struct arena *a, Response *resp)
 {
 	resp->payload_case = HAPTIX__V1__RESPONSE__PAYLOAD_SENSOR;
-	resp->sensor = sensor_now(d, a);
+	resp->sensor = snapshot_sensor(d, a);
 }
 
 /* Answer an update that waited for the API tick. */
@@ -593,33 +531,96 @@ int
 api_update(struct call *c)
 {
 	const Haptix__V1__Update *u = c->req->update;
+	int paused = !clock_running(c->d->clock);
 	char err[1100];
 	int rc;
 
-	if (u->control != NULL && (rc = control_apply(c, u->control)) != 0)
+	/* Without controls, waiting for the tick only reads. */
+	if ((u->control != NULL || paused) && (rc = api_may_write(c)) != 0)
 		return rc;
-	if (!clock_running(c->d->clock)) {
-		if (sim_step(c->d->sim, err, sizeof(err)) != 0)
+	if (u->control != NULL && (rc = api_control_apply(c, u->control)) != 0)
+		return rc;
+	if (paused) {
+		rc = sim_step(c->d->sim, err, sizeof(err));
+		stream_after_step(c->d);
+		if (rc != 0)
 			return call_fail(c, RESULT_SIMERROR, "%s", err);
 	} else if (sizes(c)->apirate >= 1) {
 		session_wait_tick(c->s, c->req->id, update_answer);
 		return CALL_DEFERRED;
 	}
-	PAYLOAD(c, sensor, SENSOR, sensor_now(c->d, c->arena));
+	PAYLOAD(c, sensor, SENSOR, snapshot_sensor(c->d, c->arena));
 	return RESULT_OK;
 }
 
 int
 api_reset(struct call *c)
 {
-	int key = c->req->reset->keyframe, rc;
+	const Haptix__V1__Reset *w = c->req->reset;
+	int key = w->keyframe, rc;
 
+	if (w->name[0] != '\0') {
+		key = sim_reset_name(c->d->sim, w->name);
+		if (key == -2)
+			return call_fail(c, RESULT_BADINDEX,
+			    "no keyframe or captured state is named \"%s\"",
+			    w->name);
+		log_info("client %llu: reset to \"%s\"",
+		    (unsigned long long)c->s->id, w->name);
+		stream_event_reset(c->d, key, w->name);
+		return RESULT_OK;
+	}
 	if (key >= 0 && (rc = check_id(c, "keyframe", key, sizes(c)->nkey)))
 		return rc;
 	sim_reset(c->d->sim, key);
 	log_info("client %llu: reset to %s %d", (unsigned long long)c->s->id,
 	    key >= 0 ? "keyframe" : "the reference configuration,", key);
+	stream_event_reset(c->d, key < 0 ? -1 : key, NULL);
 	return RESULT_OK;
+}
+
+int
+api_capture_key(struct call *c)
+{
+	const Haptix__V1__KeyCapture *w = c->req->capture_key;
+	int key = w->keyframe, rc;
+
+	if (w->name[0] == '\0' &&
+	    (rc = check_id(c, "keyframe", key, sizes(c)->nkey)))
+		return rc;
+	key = sim_key_capture(c->d->sim, w->name, key, c->err, sizeof(c->err));
+	if (key == -2)
+		return RESULT_BADVALUE;
+	if (key >= 0)
+		log_info("client %llu: state captured into keyframe %d%s%s",
+		    (unsigned long long)c->s->id, key,
+		    w->name[0] != '\0' ? " " : "", w->name);
+	else
+		log_info("client %llu: state captured as \"%s\"",
+		    (unsigned long long)c->s->id, w->name);
+	return RESULT_OK;
+}
+
+int
+api_set_joint(struct call *c)
+{
+	const Haptix__V1__JointSet *w = c->req->set_joint;
+	int rc;
+
+	if ((rc = check_finite(c, "qpos", w->qpos, w->n_qpos)) ||
+	    (rc = check_finite(c, "qvel", w->qvel, w->n_qvel)))
+		return rc;
+	switch (sim_joint_set(c->d->sim, w->name, w->qpos, w->n_qpos, w->qvel,
+	    w->n_qvel, c->err, sizeof(c->err))) {
+	case -1:
+		return RESULT_BADINDEX;
+	case -2:
+		return RESULT_BADSIZE;
+	case -3:
+		return RESULT_BADVALUE;
+	default:
+		return RESULT_OK;
+	}
 }
 
 int
@@ -655,6 +656,7 @@ api_message(struct call *c)
 	d->message_owner = n != 0 ? c->s->id : 0;
 	log_info(
 	    "client %llu: message: \"%s\"", (unsigned long long)c->s->id, text);
+	stream_event_message(d);
 	return RESULT_OK;
 }
 

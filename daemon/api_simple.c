@@ -140,6 +140,11 @@ api_robot_update(struct call *c)
 	size_t n;
 	int rc;
 
+	/* A command changes the controls; an empty one only reads. */
+	if ((w->ref_pos_enabled || w->ref_vel_enabled || w->gain_pos_enabled ||
+		w->gain_vel_enabled || w->ref_vel_max_enabled) &&
+	    (rc = api_may_write(c)) != 0)
+		return rc;
 	sim_robot_info(c->d->sim, &info, NULL, NULL);
 	n = (size_t)info.nmotor;
 	if ((rc = robot_array(c, "ref_pos", w->ref_pos_enabled, w->ref_pos,

@@ -18,6 +18,7 @@
 #include "log.h"
 #include "session.h"
 #include "sim.h"
+#include "stream.h"
 
 /* Most wall time one wakeup spends stepping on schedule. */
 #define CLOCK_SLICE_NS 20000000LL
@@ -30,6 +31,9 @@
 
 /* The real-time factor is measured over windows this long. */
 #define CLOCK_WINDOW_NS 1000000000LL
+
+/* Below this share of the requested speed, the clock is lagging. */
+#define CLOCK_LAG_RATIO 0.9
 
 struct clock {
 	struct daemon *d;
@@ -48,6 +52,8 @@ struct clock {
 	double window_sim; /* simulated seconds in the window */
 	double rtf;
 	uint64_t overruns;
+	uint64_t window_overruns; /* in the measuring window */
+	int lagging;              /* the last window fell behind */
 };
 
 static void clock_tick(evutil_socket_t, short, void *);
@@ -95,6 +101,7 @@ clock_anchor(struct clock *k, int64_t now)
 	k->done = 0;
 	k->window_ns = now;
 	k->window_sim = 0;
+	k->window_overruns = 0;
 }
 
 /* Take the model's timestep and API rate. */
@@ -137,8 +144,11 @@ static void
 clock_step(struct clock *k)
 {
 	char err[1100];
+	int rc;
 
-	if (sim_step(k->d->sim, err, sizeof(err)) != 0)
+	rc = sim_step(k->d->sim, err, sizeof(err));
+	stream_after_step(k->d);
+	if (rc != 0)
 		return; /* logged by the sim; the data was reset */
 	k->done++;
 	k->window_sim += sim_sizes(k->d->sim)->timestep;
@@ -157,8 +167,11 @@ clock_measure(struct clock *k, int64_t now)
 	if (span < CLOCK_WINDOW_NS)
 		return;
 	k->rtf = k->window_sim / ((double)span * 1e-9);
+	k->lagging = k->window_overruns != 0 ||
+	    (!k->max && k->rtf < CLOCK_LAG_RATIO * k->speed);
 	k->window_ns = now;
 	k->window_sim = 0;
+	k->window_overruns = 0;
 }
 
 /* Drop the schedule's debt: restart it with its origin at anchor. */
@@ -166,6 +179,7 @@ static void
 clock_overrun(struct clock *k, int64_t anchor, int64_t owed)
 {
 	k->overruns++;
+	k->window_overruns++;
 	log_debug("pacing: %lld steps behind, schedule restarted (%llu "
 		  "overruns)",
 	    (long long)owed, (unsigned long long)k->overruns);
@@ -214,21 +228,30 @@ clock_tick(evutil_socket_t fd, short events, void *arg)
 void
 clock_pause(struct clock *k)
 {
+	int was = k->running;
+
 	k->running = 0;
 	k->rtf = 0;
+	k->lagging = 0;
 	evtimer_del(k->timer);
 	/* Nobody waits for a tick that will not come. */
 	sessions_api_tick(k->d);
+	if (was)
+		stream_event_run(k->d);
 }
 
 void
 clock_run(struct clock *k)
 {
 	int64_t now = clock_now_ns();
+	int was = k->running;
 
 	k->running = 1;
+	k->lagging = 0;
 	clock_anchor(k, now);
 	clock_arm(k, now);
+	if (!was)
+		stream_event_run(k->d);
 }
 
 int
@@ -249,6 +272,7 @@ clock_set_speed(struct clock *k, double speed, int max)
 		clock_rates(k);
 	clock_anchor(k, now);
 	clock_arm(k, now);
+	stream_event_speed(k->d);
 }
 
 void
@@ -269,5 +293,6 @@ clock_status(const struct clock *k, struct clock_status *out)
 	out->speed = k->speed;
 	out->speed_max = k->max;
 	out->realtime_factor = k->running ? k->rtf : 0;
+	out->lagging = k->running && k->lagging;
 	out->overruns = k->overruns;
 }

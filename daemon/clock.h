@@ -19,6 +19,7 @@ struct clock_status {
 	double
 	    realtime_factor; /* simulated seconds per wall second, last ~1 s */
 	uint64_t overruns;   /* times the schedule was dropped to catch up */
+	int lagging; /* running, and the last second fell behind the speed */
 };
 
 /* Create the clock, paused. */

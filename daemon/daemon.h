@@ -33,6 +33,10 @@ struct daemon {
 
 	char message[DAEMON_MESSAGE_MAX + 1]; /* the mj_message on show */
 	uint64_t message_owner;               /* session that set it */
+
+	uint64_t lease_holder; /* session holding the control lease, or 0 */
+	char lease_holder_name[64]; /* its name, for errors */
+	uint64_t batch_session;     /* session whose batch run is stepping */
 };
 
 /* Seconds on the monotonic clock. */

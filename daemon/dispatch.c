@@ -30,13 +30,21 @@ SAME(RESULT_SIMERROR, HAPTIX__V1__RESULT__RESULT_SIMERROR);
 /* The call needs a loaded model. */
 #define H_MODEL 0x1u
 
+/* The call changes the simulation: the lease and batch runs may forbid it. */
+#define H_WRITE 0x2u
+
+#define H_MW (H_MODEL | H_WRITE)
+
 struct handler {
 	const char *name;
 	api_handler fn;
 	unsigned flags;
 };
 
-/* One row per call of the Request oneof, indexed by its field number. */
+/*
+ * One row per call of the Request oneof, indexed by its field number.
+ * update and robot_update write only with controls: they check it.
+ */
 static const struct handler handlers[] = {
 #define H(call, fn, flags) \
 	[HAPTIX__V1__REQUEST__CALL_##call] = { #fn, api_##fn, flags }
@@ -56,27 +64,37 @@ static const struct handler handlers[] = {
 	H(GET_ACTUATOR, get_actuator, H_MODEL),
 	H(GET_FORCE, get_force, H_MODEL),
 	H(GET_CONTACT, get_contact, H_MODEL),
-	H(SET_STATE, set_state, H_MODEL),
-	H(SET_CONTROL, set_control, H_MODEL),
-	H(SET_APPLIED, set_applied, H_MODEL),
-	H(SET_ONEBODY, set_onebody, H_MODEL),
-	H(SET_MOCAP, set_mocap, H_MODEL),
-	H(SET_GEOMSIZE, set_geomsize, H_MODEL),
+	H(SET_STATE, set_state, H_MW),
+	H(SET_CONTROL, set_control, H_MW),
+	H(SET_APPLIED, set_applied, H_MW),
+	H(SET_ONEBODY, set_onebody, H_MW),
+	H(SET_MOCAP, set_mocap, H_MW),
+	H(SET_GEOMSIZE, set_geomsize, H_MW),
 	H(GET_RGBA, get_rgba, H_MODEL),
-	H(SET_RGBA, set_rgba, H_MODEL),
-	H(STEP, step, H_MODEL),
+	H(SET_RGBA, set_rgba, H_MW),
+	H(STEP, step, H_MW),
 	H(UPDATE, update, H_MODEL),
-	H(RESET, reset, H_MODEL),
-	H(EQUALITY, equality, H_MODEL),
+	H(RESET, reset, H_MW),
+	H(EQUALITY, equality, H_MW),
 	H(MESSAGE, message, 0),
 	H(NAME2ID, name2id, H_MODEL),
 	H(ID2NAME, id2name, H_MODEL),
 	H(ROBOT_INFO, robot_info, H_MODEL),
 	H(ROBOT_UPDATE, robot_update, H_MODEL),
-	H(LOAD_MODEL, load_model, 0),
-	H(PAUSE, pause, H_MODEL),
-	H(RUN, run, H_MODEL),
-	H(SET_SPEED, set_speed, 0),
+	H(CLIENTS, clients, 0),
+	H(LEASE, lease, 0),
+	H(SUBSCRIBE, subscribe, 0),
+	H(UNSUBSCRIBE, unsubscribe, 0),
+	H(BATCH, batch, H_MW),
+	H(CAPTURE_KEY, capture_key, H_MW),
+	H(SET_JOINT, set_joint, H_MW),
+	H(GET_ARRAY, get_array, H_MODEL),
+	H(SET_ARRAY, set_array, H_MW),
+	H(LIST_ARRAYS, list_arrays, H_MODEL),
+	H(LOAD_MODEL, load_model, H_WRITE),
+	H(PAUSE, pause, H_MW),
+	H(RUN, run, H_MW),
+	H(SET_SPEED, set_speed, H_WRITE),
 	H(STATUS, status, 0),
 #undef H
 };
@@ -226,6 +244,8 @@ dispatch_frame(struct session *s, const uint8_t *payload, size_t len)
 		rc = RESULT_BADCOMMAND;
 	} else if ((h->flags & H_MODEL) && !sim_loaded(d->sim))
 		rc = call_fail(&c, RESULT_NOMODEL, "no model is loaded");
+	else if ((h->flags & H_WRITE) && (rc = api_may_write(&c)) != 0)
+		; /* c.err says who holds the simulation */
 	else {
 		run.fn = h->fn;
 		run.call = &c;
@@ -239,9 +259,14 @@ dispatch_frame(struct session *s, const uint8_t *payload, size_t len)
 		log_debug("client %llu: request %llu %s: %d%s%s",
 		    (unsigned long long)s->id, (unsigned long long)req->id,
 		    h != NULL && h->name != NULL ? h->name : "?", rc,
-		    rc < 0 ? ": " : "", rc < 0 ? c.err : "");
+		    rc < 0 ? ": " : "",
+		    rc < 0                  ? c.err :
+			rc == CALL_DEFERRED ? " (answered later)" :
+					      "");
 	if (rc != CALL_DEFERRED)
 		dispatch_send(s, req->id, rc, c.err, &resp);
+	if (c.cleanup != NULL)
+		c.cleanup(c.cleanup_arg);
 	if (rc != RESULT_OK && s->state == SESSION_HELLO)
 		session_close_after_flush(s, c.err);
 	arena_reset(&dispatch_scratch);

@@ -3,11 +3,14 @@
 noinst_LTLIBRARIES += libhaptixd.la
 libhaptixd_la_SOURCES = \
 	daemon/api.h daemon/api_admin.c daemon/api_check.c \
-	daemon/api_native.c daemon/api_simple.c \
+	daemon/api_array.c daemon/api_native.c daemon/api_session.c \
+	daemon/api_simple.c \
 	daemon/arena.c daemon/arena.h \
+	daemon/batch.c daemon/batch.h \
 	daemon/clock.c daemon/clock.h \
 	daemon/daemon.h \
 	daemon/dispatch.c daemon/dispatch.h \
+	daemon/lease.c daemon/lease.h \
 	daemon/loader.c daemon/loader.h \
 	daemon/log.c daemon/log.h \
 	daemon/mjcf.c daemon/mjcf.h daemon/mjcf_legacy.c daemon/mjcf_legacy.h \
@@ -16,9 +19,12 @@ libhaptixd_la_SOURCES = \
 	daemon/result.h \
 	daemon/server.c daemon/server.h \
 	daemon/session.c daemon/session.h \
+	daemon/snapshot.c daemon/snapshot.h \
+	daemon/stream.c daemon/stream.h \
 	daemon/sim.c daemon/sim.h daemon/sim_internal.h \
-	daemon/sim_access.c daemon/sim_describe.c daemon/sim_describe.h \
-	daemon/sim_robot.c
+	daemon/sim_access.c daemon/sim_array.c \
+	daemon/sim_describe.c daemon/sim_describe.h \
+	daemon/sim_key.c daemon/sim_robot.c
 libhaptixd_la_CFLAGS = $(AM_CFLAGS) $(LIBEVENT_CFLAGS) $(PROTOBUF_C_CFLAGS) \
 	$(EXPAT_CFLAGS)
 libhaptixd_la_LIBADD = libhxwire.la $(LIBEVENT_LIBS) $(PROTOBUF_C_LIBS) \

@@ -11,6 +11,7 @@
 
 #include "address.h"
 #include "frame.h"
+#include "lease.h"
 #include "options.h"
 
 static char options_unix_default[108];
@@ -54,6 +55,9 @@ options_usage(FILE *f)
 	    "  -p, --paused           start paused\n"
 	    "      --api-rate HZ      rate of hx_update/mj_update while running\n"
 	    "                         (default: the model's apirate option)\n"
+	    "      --lease-loss WHAT  when the control lease's holder disconnects:\n"
+	    "                         pause, keep (running), hold (servos keep the\n"
+	    "                         pose) or zero (controls) (default: pause)\n"
 	    "\n"
 	    "Limits:\n"
 	    "      --max-clients N    connected clients (default: 64)\n"
@@ -109,7 +113,8 @@ options_parse(struct options *o, int argc, char **argv)
 		OPT_API_RATE,
 		OPT_MAX_CLIENTS,
 		OPT_MAX_FRAME,
-		OPT_MAX_QUEUED
+		OPT_MAX_QUEUED,
+		OPT_LEASE_LOSS
 	};
 	static const struct option longopts[] = {
 		{ "model", required_argument, NULL, 'm' },
@@ -125,6 +130,7 @@ options_parse(struct options *o, int argc, char **argv)
 		{ "max-clients", required_argument, NULL, OPT_MAX_CLIENTS },
 		{ "max-frame", required_argument, NULL, OPT_MAX_FRAME },
 		{ "max-queued", required_argument, NULL, OPT_MAX_QUEUED },
+		{ "lease-loss", required_argument, NULL, OPT_LEASE_LOSS },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
@@ -146,6 +152,7 @@ options_parse(struct options *o, int argc, char **argv)
 	o->max_clients = 64;
 	o->max_frame = FRAME_MAX_DEFAULT;
 	o->max_queued = 64u * 1024 * 1024;
+	o->lease_loss = LEASE_LOSS_PAUSE;
 
 	optind = 1;
 	while ((ch = getopt_long(
@@ -214,6 +221,15 @@ options_parse(struct options *o, int argc, char **argv)
 				(double)SIZE_MAX / 2, &v) != 0)
 				return -1;
 			o->max_queued = (size_t)v;
+			break;
+		case OPT_LEASE_LOSS:
+			if ((o->lease_loss = lease_loss_parse(optarg)) < 0) {
+				fprintf(stderr,
+				    "haptixd: --lease-loss: '%s' is not "
+				    "pause, keep, hold or zero\n",
+				    optarg);
+				return -1;
+			}
 			break;
 		case 'v':
 			o->verbosity++;

@@ -25,6 +25,7 @@ struct options {
 	int max_clients;
 	size_t max_frame;  /* bytes in one frame, either way */
 	size_t max_queued; /* unsent bytes per client */
+	int lease_loss;    /* enum lease_loss: when the holder vanishes */
 	int verbosity;
 };
 

@@ -24,14 +24,23 @@
 #include "dispatch.h"
 #include "frame.h"
 #include "log.h"
+#include "batch.h"
+#include "lease.h"
 #include "options.h"
 #include "session.h"
+#include "stream.h"
 
 /* Frames handled per wakeup before other clients get a turn. */
 #define SESSION_FRAMES_PER_WAKEUP 32
 
 /* How long a closing session may take to read its last answer. */
 #define SESSION_LINGER_SECONDS 5
+
+/* How long a new connection may take to say Hello: it holds a place. */
+#define SESSION_HELLO_SECONDS 10
+
+/* Output above this (or half of --max-queued) holds streams back. */
+#define SESSION_CONGESTED_BYTES (256u * 1024)
 
 static struct session_list sessions = TAILQ_HEAD_INITIALIZER(sessions);
 static struct session_list waiters = TAILQ_HEAD_INITIALIZER(waiters);
@@ -45,9 +54,12 @@ static void session_event_cb(struct bufferevent *, short, void *);
 static void session_resume_cb(evutil_socket_t, short, void *);
 static void session_free_cb(evutil_socket_t, short, void *);
 static void session_linger_cb(evutil_socket_t, short, void *);
+static void session_hello_cb(evutil_socket_t, short, void *);
 static void session_process(struct session *);
 static void session_describe_peer(
     struct session *, int, const struct sockaddr *);
+static void session_leave(struct session *);
+static size_t session_congestion_mark(const struct daemon *);
 
 /* Fill s->peer: uid and pid for Unix sockets, address:port for TCP. */
 static void
@@ -85,6 +97,7 @@ session_create(struct daemon *d, int fd, enum session_transport transport,
     const struct sockaddr *sa, socklen_t salen)
 {
 	const struct options *o = d->opts;
+	struct timeval hello_tv = { SESSION_HELLO_SECONDS, 0 };
 	struct session *s;
 	int one = 1;
 
@@ -96,6 +109,7 @@ session_create(struct daemon *d, int fd, enum session_transport transport,
 	s->id = next_session_id++;
 	s->state = SESSION_HELLO;
 	s->transport = transport;
+	s->connected_at = daemon_now();
 	session_describe_peer(s, fd, sa);
 	if (transport == SESSION_TCP)
 		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
@@ -105,13 +119,19 @@ session_create(struct daemon *d, int fd, enum session_transport transport,
 	s->resume_ev = event_new(d->base, -1, 0, session_resume_cb, s);
 	s->free_ev = event_new(d->base, -1, 0, session_free_cb, s);
 	s->linger_ev = evtimer_new(d->base, session_linger_cb, s);
+	s->hello_ev = evtimer_new(d->base, session_hello_cb, s);
 	if (s->bev == NULL || s->resume_ev == NULL || s->free_ev == NULL ||
-	    s->linger_ev == NULL)
+	    s->linger_ev == NULL || s->hello_ev == NULL)
 		fatal("out of memory");
-	bufferevent_setcb(s->bev, session_read_cb, NULL, session_event_cb, s);
+	evtimer_add(s->hello_ev, &hello_tv);
+	bufferevent_setcb(
+	    s->bev, session_read_cb, session_write_cb, session_event_cb, s);
 	/* Never buffer more than one largest frame of input. */
 	bufferevent_setwatermark(
 	    s->bev, EV_READ, 0, o->max_frame + FRAME_HEADER_SIZE + 65536);
+	/* Tell the streams when the output has drained well below the mark. */
+	bufferevent_setwatermark(
+	    s->bev, EV_WRITE, session_congestion_mark(d) / 2, 0);
 	bufferevent_enable(s->bev, EV_READ | EV_WRITE);
 
 	TAILQ_INSERT_TAIL(&sessions, s, entry);
@@ -125,6 +145,39 @@ int
 sessions_count(void)
 {
 	return nsessions;
+}
+
+void
+sessions_foreach(void (*fn)(struct session *, void *), void *arg)
+{
+	struct session *s, *next;
+
+	for (s = TAILQ_FIRST(&sessions); s != NULL; s = next) {
+		next = TAILQ_NEXT(s, entry);
+		if (!s->left)
+			fn(s, arg);
+	}
+}
+
+/* The output level above which a client counts as congested. */
+static size_t
+session_congestion_mark(const struct daemon *d)
+{
+	size_t half = d->opts->max_queued / 2;
+
+	return half < SESSION_CONGESTED_BYTES ? half : SESSION_CONGESTED_BYTES;
+}
+
+size_t
+session_queued(const struct session *s)
+{
+	return evbuffer_get_length(bufferevent_get_output(s->bev));
+}
+
+int
+session_congested(const struct session *s)
+{
+	return session_queued(s) >= session_congestion_mark(s->d);
 }
 
 uint8_t *
@@ -156,6 +209,19 @@ session_commit_frame(struct session *s, size_t len)
 	s->reserved = NULL;
 	s->bytes_out += len + FRAME_HEADER_SIZE;
 	queued = evbuffer_get_length(out);
+	/*
+	 * Nothing was waiting: send it now, not after the loop's next poll
+	 * and whatever a clock tick or batch slice does before that.  What
+	 * the socket does not take waits for the bufferevent as usual.  A
+	 * socket bufferevent keeps the start of its output frozen except in
+	 * its own write handler; this is that handler's write, done early.
+	 */
+	if (queued == len + FRAME_HEADER_SIZE && s->state != SESSION_DEAD) {
+		evbuffer_unfreeze(out, 1);
+		(void)evbuffer_write(out, bufferevent_getfd(s->bev));
+		evbuffer_freeze(out, 1);
+		queued = evbuffer_get_length(out);
+	}
 	if (queued > s->d->opts->max_queued) {
 		snprintf(why, sizeof(why),
 		    "not reading its answers (%zu "
@@ -238,17 +304,22 @@ session_drain_cb(struct bufferevent *bev, void *arg)
 }
 
 /*
- * While closing, once the last answer has left, shut down our side and
- * wait for the client's end: closing with its bytes unread would reset
- * the connection and could destroy the answer in flight.
+ * Output went out.  Serving, tell the streams.  While closing, once the
+ * last answer has left, shut down our side and wait for the client's
+ * end: closing with its bytes unread would reset the connection and
+ * could destroy the answer in flight.
  */
 static void
 session_write_cb(struct bufferevent *bev, void *arg)
 {
 	struct session *s = arg;
 
-	if (s->state != SESSION_CLOSING ||
-	    evbuffer_get_length(bufferevent_get_output(bev)) != 0)
+	if (s->state != SESSION_CLOSING) {
+		if (s->stream != NULL && s->state != SESSION_DEAD)
+			stream_session_drained(s);
+		return;
+	}
+	if (evbuffer_get_length(bufferevent_get_output(bev)) != 0)
 		return;
 	shutdown(bufferevent_getfd(bev), SHUT_WR);
 	bufferevent_setcb(bev, session_drain_cb, NULL, session_event_cb, s);
@@ -278,6 +349,49 @@ session_linger_cb(evutil_socket_t fd, short events, void *arg)
 	session_close(arg, "did not close its end in time");
 }
 
+static void
+session_hello_cb(evutil_socket_t fd, short events, void *arg)
+{
+	struct session *s = arg;
+	char why[64];
+
+	if (s->state != SESSION_HELLO)
+		return;
+	snprintf(why, sizeof(why), "no Hello within %d seconds",
+	    SESSION_HELLO_SECONDS);
+	dispatch_reject(s, DISPATCH_BADPROTOCOL, why);
+	session_close_after_flush(s, why);
+}
+
+/*
+ * The session is no longer served: it gives up the lease, its streams
+ * and batch run, and its message; the others hear that it left.
+ */
+static void
+session_leave(struct session *s)
+{
+	struct daemon *d = s->d;
+
+	if (s->left)
+		return;
+	s->left = 1;
+	nsessions--; /* its place is free for the next client */
+	if (s->state == SESSION_WAITING)
+		TAILQ_REMOVE(&waiters, s, wait_entry);
+	batch_session_closed(s);
+	/* Told with its counters, to everyone else. */
+	if (s->joined)
+		stream_event_client(d, s, 0);
+	stream_session_closed(s);
+	lease_session_closed(d, s);
+	/* HAPTIX clears a client's message when its connection closes. */
+	if (d->message_owner == s->id) {
+		d->message[0] = '\0';
+		d->message_owner = 0;
+		stream_event_message(d);
+	}
+}
+
 void
 session_close_after_flush(struct session *s, const char *why)
 {
@@ -285,8 +399,7 @@ session_close_after_flush(struct session *s, const char *why)
 
 	if (s->state == SESSION_CLOSING || s->state == SESSION_DEAD)
 		return;
-	if (s->state == SESSION_WAITING)
-		TAILQ_REMOVE(&waiters, s, wait_entry);
+	session_leave(s);
 	log_info("client %llu (%s): closing: %s", (unsigned long long)s->id,
 	    s->name[0] != '\0' ? s->name : s->peer, why);
 	s->state = SESSION_CLOSING;
@@ -299,27 +412,19 @@ session_close_after_flush(struct session *s, const char *why)
 void
 session_close(struct session *s, const char *why)
 {
-	struct daemon *d = s->d;
-
 	if (s->state == SESSION_DEAD)
 		return;
-	if (s->state == SESSION_WAITING)
-		TAILQ_REMOVE(&waiters, s, wait_entry);
 	if (why != NULL)
 		log_info("client %llu (%s) disconnected: %s",
 		    (unsigned long long)s->id,
 		    s->name[0] != '\0' ? s->name : s->peer, why);
-	s->state = SESSION_DEAD;
 	TAILQ_REMOVE(&sessions, s, entry);
-	nsessions--;
+	session_leave(s);
+	s->state = SESSION_DEAD;
 	bufferevent_disable(s->bev, EV_READ | EV_WRITE);
 	event_del(s->resume_ev);
 	event_del(s->linger_ev);
-	/* HAPTIX clears a client's message when its connection closes. */
-	if (d->message_owner == s->id) {
-		d->message[0] = '\0';
-		d->message_owner = 0;
-	}
+	event_del(s->hello_ev);
 	/* Free later: the caller may still be inside s's callbacks. */
 	event_active(s->free_ev, EV_TIMEOUT, 0);
 }
@@ -332,8 +437,24 @@ session_free_cb(evutil_socket_t fd, short events, void *arg)
 	bufferevent_free(s->bev);
 	event_free(s->resume_ev);
 	event_free(s->linger_ev);
+	event_free(s->hello_ev);
 	event_free(s->free_ev);
 	free(s);
+}
+
+void
+session_hold(struct session *s)
+{
+	s->state = SESSION_BUSY;
+}
+
+void
+session_release(struct session *s)
+{
+	if (s->state != SESSION_BUSY)
+		return;
+	s->state = SESSION_READY;
+	event_active(s->resume_ev, EV_TIMEOUT, 0);
 }
 
 void

@@ -14,11 +14,13 @@
 struct bufferevent;
 struct event;
 struct daemon;
+struct stream;
 
 enum session_state {
 	SESSION_HELLO,   /* connected; the first frame must be Hello */
 	SESSION_READY,   /* serving requests in the order they came */
 	SESSION_WAITING, /* a call waits for the API tick; input is held */
+	SESSION_BUSY,    /* a long call (a batch run) works; input is held */
 	SESSION_CLOSING, /* flushing a last answer; input is ignored */
 	SESSION_DEAD,    /* closed; freed from the event loop */
 };
@@ -42,15 +44,21 @@ struct session {
 	enum session_transport transport;
 	char peer[128]; /* uid/pid or address:port */
 	char name[64];  /* from Hello */
+	int joined;     /* said Hello; others were told it joined */
+	int left;       /* no longer served: its lease and streams are gone */
+	double connected_at; /* daemon_now() */
 
 	struct bufferevent *bev;
 	struct event *resume_ev; /* continue reading later */
 	struct event *free_ev;   /* deferred free */
 	struct event *linger_ev; /* bound on CLOSING */
+	struct event *hello_ev;  /* bound on HELLO */
 
 	uint8_t *reserved; /* frame being written in place */
 	uint64_t wait_id;  /* request waiting for the tick */
 	session_wait_fn wait_fn;
+
+	struct stream *stream; /* subscriptions, or NULL (stream.c) */
 
 	uint64_t requests, errors, bytes_in, bytes_out;
 };
@@ -82,10 +90,26 @@ void session_close_after_flush(struct session *s, const char *why);
 void session_wait_tick(
     struct session *s, uint64_t request_id, session_wait_fn fn);
 
+/* Hold input while a long call works; session_release() resumes. */
+void session_hold(struct session *s);
+void session_release(struct session *s);
+
+/* Bytes queued for the client and not yet sent. */
+size_t session_queued(const struct session *s);
+
+/*
+ * Return 1 when so much output waits that streams should hold back; the
+ * session calls stream_session_drained() when it has gone down again.
+ */
+int session_congested(const struct session *s);
+
+/* Call fn for every session being served. */
+void sessions_foreach(void (*fn)(struct session *, void *), void *arg);
+
 /* Answer every call waiting for the API tick. */
 void sessions_api_tick(struct daemon *d);
 
-/* Number of open sessions. */
+/* Number of sessions being served (not those closing). */
 int sessions_count(void);
 
 /* Close all sessions (shutdown). */

@@ -143,6 +143,7 @@ sim_free(struct sim *s)
 	if (s->m != NULL)
 		mj_deleteModel(s->m);
 	sim_robot_free(s->robot);
+	sim_keys_free(s);
 	free(sim_tracked.p);
 	sim_tracked.p = NULL;
 	sim_tracked.cap = 0;
@@ -352,6 +353,7 @@ sim_install(struct sim *s, mjModel *m, const char *name, const char *path,
 	if (old_m != NULL)
 		mj_deleteModel(old_m);
 	sim_robot_free(s->robot);
+	sim_keys_free(s);
 	s->m = m;
 	s->d = a.d;
 	s->robot = sim_robot_create(m, a.d);
@@ -554,6 +556,7 @@ sim_check_instability(struct sim *s)
 		if (w[kinds[i]].number == 0)
 			continue;
 		s->counters.instability_resets++;
+		s->counters.instability_what = names[i];
 		sim_robot_reset(s);
 		sim_log_limited(LOG_LEVEL_WARNING,
 		    "simulation unstable (bad %s at index %d): reset by "

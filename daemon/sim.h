@@ -44,10 +44,11 @@ enum sim_format {
 };
 
 struct sim_counters {
-	uint64_t steps;              /* since the model was loaded */
-	uint64_t instability_resets; /* bad qpos/qvel/qacc, reset by MuJoCo */
-	uint64_t errors;             /* mju_error caught */
-	double cpu_per_step;         /* seconds, moving average */
+	uint64_t steps;               /* since the model was loaded */
+	uint64_t instability_resets;  /* bad qpos/qvel/qacc, reset by MuJoCo */
+	uint64_t errors;              /* mju_error caught */
+	const char *instability_what; /* "qpos", "qvel" or "qacc": the last */
+	double cpu_per_step;          /* seconds, moving average */
 };
 
 /* One body as HAPTIX's mjOneBody describes it. */
@@ -212,6 +213,87 @@ struct sim_robot_sensor {
 };
 
 void sim_robot_sensor(const struct sim *s, const struct sim_robot_sensor *out);
+
+/*---------------------------------------------------- arrays by name */
+
+/* Element types, numbered as the protocol's ArrayType (api_array.c checks). */
+enum sim_array_type {
+	SIM_ARRAY_DOUBLE, /* mjtNum */
+	SIM_ARRAY_FLOAT,
+	SIM_ARRAY_INT,
+	SIM_ARRAY_BYTE, /* mjtByte */
+};
+
+/* One mjModel or mjData array as it is now. */
+struct sim_array_info {
+	const char *name;  /* MuJoCo's, without a prefix */
+	const char *owner; /* "model" or "data" */
+	enum sim_array_type type;
+	int rows, cols; /* mjxmacro.h's, with nefc rows/columns for njmax */
+	const char *refusal; /* NULL if writable, else why writes are refused */
+};
+
+/* The number of arrays: ids run from 0 to this less one. */
+int sim_array_count(void);
+
+/*
+ * Find an array by its MuJoCo name, optionally prefixed "model." or
+ * "data.".  Returns its id, or -1; then *why is NULL for an unknown name
+ * or says why a MuJoCo array of that name (names, contact) is not offered.
+ */
+int sim_array_find(const char *name, const char **why);
+
+/* Describe array id in the loaded model. */
+void sim_array_describe(
+    const struct sim *s, int id, struct sim_array_info *out);
+
+/* Copy array id's rows x cols values, as doubles, into out. */
+void sim_array_get(const struct sim *s, int id, double *out);
+
+/*
+ * Write n finite values into array id from element offset; offset + n is
+ * within the array.  Data state writes are followed by mj_forward.
+ * Returns 0, or -1 with the reason in err when the array is not writable
+ * or a value does not fit its type or domain; nothing is written then.
+ */
+int sim_array_set(struct sim *s, int id, size_t offset, size_t n,
+    const double *v, char *err, size_t len);
+
+/*-------------------------------------------------- keys and joints */
+
+/* The longest name of a captured state. */
+#define SIM_KEY_NAME_MAX 63
+
+/*
+ * Capture the current state (time, qpos, qvel, act, mocap, ctrl) under
+ * name: into the model's keyframe of that name if it has one, else as a
+ * state the sim keeps until the next load.  With an empty name, into
+ * keyframe key (valid).  Returns the keyframe, -1 for a kept state, or
+ * -2 with the reason in err.
+ */
+int sim_key_capture(
+    struct sim *s, const char *name, int key, char *err, size_t len);
+
+/*
+ * Reset to the keyframe or captured state named name.  Returns the
+ * keyframe, -1 for a captured state, -2 if there is none of that name.
+ */
+int sim_reset_name(struct sim *s, const char *name);
+
+/* The names of the captured states: up to max into names; returns all. */
+int sim_key_names(const struct sim *s, const char **names, int max);
+
+/*
+ * Set one joint's position and/or velocity (empty: leave) by its name,
+ * then recompute.  Quaternions are normalised.  Returns 0; -1 for no
+ * such joint, -2 for wrong sizes, -3 for a quaternion of length zero,
+ * with the reason in err.  Values have been checked finite.
+ */
+int sim_joint_set(struct sim *s, const char *name, const double *qpos,
+    size_t nqpos, const double *qvel, size_t nqvel, char *err, size_t len);
+
+/* Hold the servos at the current pose (zero = 0), or zero all controls. */
+void sim_controls_hold(struct sim *s, int zero);
 
 /*------------------------------------------------------------- misc */
 

@@ -21,7 +21,12 @@ struct sim {
 	struct sim_arrays arrays;
 	struct sim_counters counters;
 	struct sim_robot *robot; /* the simple API's view (sim_robot.c) */
+	struct sim_key *keys;    /* states captured by name (sim_key.c) */
+	int nkeys;
 };
+
+/* Forget the captured states (a new model has other sizes). */
+void sim_keys_free(struct sim *s);
 
 /* Build the simple API's map of a model; sim_robot_free() frees it. */
 struct sim_robot *sim_robot_create(const mjModel *m, const mjData *d);

@@ -351,3 +351,32 @@ sim_robot_reset(struct sim *s)
 	}
 	r->refs_active = 0;
 }
+
+/*
+ * Position servos (a bias that pulls towards ctrl) hold where they are
+ * when ctrl is their current length; every other actuator is safest at
+ * zero.  With zero, all controls go to zero.
+ */
+void
+sim_controls_hold(struct sim *s, int zero)
+{
+	const mjModel *m = s->m;
+	mjData *d = s->d;
+	const mjtNum *b;
+	double v;
+	int u;
+
+	for (u = 0; u < m->nu; u++) {
+		b = m->actuator_biasprm + u * mjNBIAS;
+		v = 0;
+		if (!zero && m->actuator_biastype[u] == mjBIAS_AFFINE &&
+		    b[1] < 0) {
+			v = d->actuator_length[u];
+			if (m->actuator_ctrllimited[u])
+				v = fmin(fmax(v, m->actuator_ctrlrange[2 * u]),
+				    m->actuator_ctrlrange[2 * u + 1]);
+		}
+		d->ctrl[u] = v;
+	}
+	sim_robot_reset(s);
+}

@@ -288,11 +288,99 @@ conn_read_frame(hxd_conn *c, int64_t deadline, Response **out)
 	}
 }
 
+/* Return 1 if r is an event: id 0, OK, with an Event payload. */
+static int
+conn_is_event(const Response *r)
+{
+	return r->id == 0 && r->result == HAPTIX__V1__RESULT__RESULT_OK &&
+	    r->payload_case == HAPTIX__V1__RESPONSE__PAYLOAD_EVENT;
+}
+
+/* Keep an event for conn_next_event(); when full, the oldest goes. */
+static void
+conn_queue_event(hxd_conn *c, Response *r)
+{
+	Response **nq;
+	size_t i, cap;
+
+	if (c->nevents == CONN_MAX_EVENTS) {
+		haptix__v1__response__free_unpacked(
+		    c->events[c->event_head], NULL);
+		c->event_head = (c->event_head + 1) % c->event_cap;
+		c->nevents--;
+		c->events_lost++;
+	}
+	if (c->nevents == c->event_cap) {
+		cap = c->event_cap == 0 ? 16 : 2 * c->event_cap;
+		nq = malloc(cap * sizeof(*nq));
+		if (nq == NULL) {
+			haptix__v1__response__free_unpacked(r, NULL);
+			c->events_lost++;
+			return;
+		}
+		for (i = 0; i < c->nevents; i++)
+			nq[i] = c->events[(c->event_head + i) % c->event_cap];
+		free(c->events);
+		c->events = nq;
+		c->event_cap = cap;
+		c->event_head = 0;
+	}
+	c->events[(c->event_head + c->nevents) % c->event_cap] = r;
+	c->nevents++;
+}
+
+int
+conn_next_event(hxd_conn *c, int timeout_ms, Response **out)
+{
+	int64_t deadline = timeout_ms < 0 ? -1 : conn_now_ms() + timeout_ms;
+	Response *r;
+	int rc, saved = c->timeout_ms;
+
+	*out = NULL;
+	if (c->nevents != 0) {
+		*out = c->events[c->event_head];
+		c->event_head = (c->event_head + 1) % c->event_cap;
+		c->nevents--;
+		return conn_ok(c);
+	}
+	if (c->fd == -1)
+		return conn_fail(c, HXD_NOCONNECTION, "not connected");
+	for (;;) {
+		/* The timeout text of conn_read_frame() is the caller's. */
+		c->timeout_ms = timeout_ms;
+		rc = conn_read_frame(c, deadline, &r);
+		c->timeout_ms = saved;
+		if (rc != HXD_OK) {
+			if (rc == HXD_TIMEOUT)
+				conn_fail(c, HXD_TIMEOUT,
+				    "no event within %d ms", timeout_ms);
+			return rc;
+		}
+		if (conn_is_event(r)) {
+			*out = r;
+			return conn_ok(c);
+		}
+		if (r->id == 0 && r->result != HAPTIX__V1__RESULT__RESULT_OK) {
+			rc = conn_fail(c, r->result, "%s", r->error);
+			haptix__v1__response__free_unpacked(r, NULL);
+			return rc;
+		}
+		/* The late answer to a call that timed out. */
+		haptix__v1__response__free_unpacked(r, NULL);
+	}
+}
+
 int
 conn_call(hxd_conn *c, Request *req, Response **resp)
 {
-	int64_t deadline = c->timeout_ms > 0 ? conn_now_ms() + c->timeout_ms :
-					       -1;
+	return conn_call_wait(c, req, resp, c->timeout_ms);
+}
+
+int
+conn_call_wait(hxd_conn *c, Request *req, Response **resp, int timeout_ms)
+{
+	int64_t deadline = timeout_ms > 0 ? conn_now_ms() + timeout_ms : -1;
+	int saved = c->timeout_ms;
 	size_t len;
 	uint8_t *nb;
 	Response *r = NULL;
@@ -330,7 +418,9 @@ conn_call(hxd_conn *c, Request *req, Response **resp)
 		return rc;
 
 	for (;;) {
+		c->timeout_ms = timeout_ms; /* for the text of a timeout */
 		rc = conn_read_frame(c, deadline, &r);
+		c->timeout_ms = saved;
 		if (rc != HXD_OK)
 			return rc;
 		if (r->id == req->id)
@@ -338,8 +428,10 @@ conn_call(hxd_conn *c, Request *req, Response **resp)
 		/* An error with id 0 concerns the connection: report it. */
 		if (r->id == 0 && r->result != HAPTIX__V1__RESULT__RESULT_OK)
 			break;
-		/* An event, or the late answer to a call that timed out. */
-		haptix__v1__response__free_unpacked(r, NULL);
+		if (conn_is_event(r))
+			conn_queue_event(c, r);
+		else /* the late answer to a call that timed out */
+			haptix__v1__response__free_unpacked(r, NULL);
 	}
 	*resp = r;
 	if (r->result != HAPTIX__V1__RESULT__RESULT_OK)
@@ -352,6 +444,53 @@ conn_free_response(Response *resp)
 {
 	if (resp != NULL)
 		haptix__v1__response__free_unpacked(resp, NULL);
+}
+
+int
+conn_call_expect(hxd_conn *c, Request *req,
+    Haptix__V1__Response__PayloadCase want, Response **out)
+{
+	int rc, got;
+
+	rc = conn_call(c, req, out);
+	if (rc != HXD_OK) {
+		conn_free_response(*out);
+		*out = NULL;
+		return rc;
+	}
+	if ((*out)->payload_case != want) {
+		got = (int)(*out)->payload_case;
+		conn_free_response(*out);
+		*out = NULL;
+		return conn_fail(c, HXD_BADPROTOCOL,
+		    "the server answered with payload %d, expected %d", got,
+		    (int)want);
+	}
+	return rc;
+}
+
+int
+conn_call_plain(hxd_conn *c, Request *req)
+{
+	Response *r;
+	int rc;
+
+	rc = conn_call(c, req, &r);
+	conn_free_response(r);
+	return rc;
+}
+
+int
+conn_call_empty(hxd_conn *c, Haptix__V1__Request__CallCase call,
+    Haptix__V1__Response__PayloadCase want, Response **out)
+{
+	Request req = HAPTIX__V1__REQUEST__INIT;
+	Haptix__V1__Empty empty = HAPTIX__V1__EMPTY__INIT;
+
+	req.call_case = call;
+	/* Every Empty member of the oneof shares the same storage. */
+	req.info = &empty;
+	return conn_call_expect(c, &req, want, out);
 }
 
 void
@@ -379,6 +518,35 @@ conn_model_from_wire(hxd_model *out, const Haptix__V1__ModelSummary *m)
 	out->nmat = (int)m->nmat;
 	out->timestep = m->timestep;
 	out->apirate = m->apirate;
+}
+
+void
+conn_status_from_wire(hxd_status *out, const Haptix__V1__Status *w)
+{
+	memset(out, 0, sizeof(*out));
+	conn_model_from_wire(&out->model, w->model);
+	out->time = w->time;
+	out->steps = w->steps;
+	out->paused = w->paused;
+	out->speed = w->speed;
+	out->speed_max = w->speed_max;
+	out->realtime_factor = w->realtime_factor;
+	out->cpu_per_step = w->cpu_per_step;
+	out->nefc = (int)w->nefc;
+	out->ncon = (int)w->ncon;
+	out->energy_potential = w->energy_potential;
+	out->energy_kinetic = w->energy_kinetic;
+	out->instability_resets = w->instability_resets;
+	out->sim_errors = w->sim_errors;
+	out->overruns = w->overruns;
+	out->clients = (int)w->clients;
+	snprintf(out->message, sizeof(out->message), "%s", w->message);
+	out->uptime = w->uptime;
+	out->lagging = w->lagging;
+	out->lease_holder = w->lease_holder;
+	snprintf(out->lease_holder_name, sizeof(out->lease_holder_name), "%s",
+	    w->lease_holder_name);
+	out->batch_session = w->batch_session;
 }
 
 /* Read the token named by $HAPTIX_TOKEN_FILE, without trailing space. */
@@ -483,6 +651,13 @@ hxd_close(hxd_conn *c)
 	if (c == NULL)
 		return;
 	conn_drop(c);
+	while (c->nevents != 0) {
+		haptix__v1__response__free_unpacked(
+		    c->events[c->event_head], NULL);
+		c->event_head = (c->event_head + 1) % c->event_cap;
+		c->nevents--;
+	}
+	free(c->events);
 	free(c->rbuf);
 	free(c->sbuf);
 	free(c);

@@ -34,7 +34,14 @@ struct hxd_conn {
 	uint64_t session_id;
 	char server_version[64];
 	hxd_model model;
+
+	Response **events; /* events that came while waiting for answers */
+	size_t nevents, event_head, event_cap;
+	unsigned long long events_lost; /* the oldest, when the queue was full */
 };
+
+/* Events kept while a program makes calls and does not read them. */
+#define CONN_MAX_EVENTS 4096
 
 /*
  * Send req (its id is assigned here) and wait for the response with the
@@ -43,6 +50,27 @@ struct hxd_conn {
  * and the caller frees it with conn_free_response().
  */
 int conn_call(hxd_conn *c, Request *req, Response **resp);
+
+/* conn_call() with its own timeout (ms; 0: wait for as long as it takes). */
+int conn_call_wait(hxd_conn *c, Request *req, Response **resp, int timeout_ms);
+
+/* Run req and require payload want in the answer (*out freed on error). */
+int conn_call_expect(hxd_conn *c, Request *req,
+    Haptix__V1__Response__PayloadCase want, Response **out);
+
+/* Run a call that answers with a result only. */
+int conn_call_plain(hxd_conn *c, Request *req);
+
+/* Run a call with an Empty argument, expecting payload want. */
+int conn_call_empty(hxd_conn *c, Haptix__V1__Request__CallCase call,
+    Haptix__V1__Response__PayloadCase want, Response **out);
+
+/*
+ * The next event: queued, or read within timeout_ms (0: do not wait;
+ * negative: wait for as long as it takes).  Returns HXD_OK with *out (an
+ * id-0 Response with an Event), HXD_TIMEOUT, or a failure.
+ */
+int conn_next_event(hxd_conn *c, int timeout_ms, Response **out);
 
 /* Free a response from conn_call(); NULL is fine. */
 void conn_free_response(Response *resp);
@@ -56,5 +84,12 @@ int conn_ok(hxd_conn *c);
 
 /* Copy a wire model summary into the public struct. */
 void conn_model_from_wire(hxd_model *out, const Haptix__V1__ModelSummary *m);
+
+/* Copy a wire client description or lease into the public struct. */
+void conn_client_from_wire(hxd_client *out, const Haptix__V1__ClientInfo *w);
+void conn_lease_from_wire(hxd_lease_info *out, const Haptix__V1__LeaseInfo *w);
+
+/* Copy a wire status into the public struct. */
+void conn_status_from_wire(hxd_status *out, const Haptix__V1__Status *w);
 
 #endif

@@ -122,57 +122,6 @@ hxd_obj_name(int type)
 	return obj_names[type];
 }
 
-/* Run req and require the named payload in the answer. */
-static int
-call_expect(hxd_conn *c, Request *req, Haptix__V1__Response__PayloadCase want,
-    Response **out)
-{
-	int rc, got;
-
-	rc = conn_call(c, req, out);
-	if (rc != HXD_OK) {
-		conn_free_response(*out);
-		*out = NULL;
-		return rc;
-	}
-	if ((*out)->payload_case != want) {
-		got = (int)(*out)->payload_case;
-		conn_free_response(*out);
-		*out = NULL;
-		return conn_fail(c, HXD_BADPROTOCOL,
-		    "the server answered "
-		    "with payload %d, expected %d",
-		    got, (int)want);
-	}
-	return rc;
-}
-
-/* Run a call that answers with a result only. */
-static int
-call_plain(hxd_conn *c, Request *req)
-{
-	Response *r;
-	int rc;
-
-	rc = conn_call(c, req, &r);
-	conn_free_response(r);
-	return rc;
-}
-
-/* Run a call with an Empty argument, expecting payload want. */
-static int
-call_empty(hxd_conn *c, Haptix__V1__Request__CallCase call,
-    Haptix__V1__Response__PayloadCase want, Response **out)
-{
-	Request req = HAPTIX__V1__REQUEST__INIT;
-	Haptix__V1__Empty empty = HAPTIX__V1__EMPTY__INIT;
-
-	req.call_case = call;
-	/* Every Empty member of the oneof shares the same storage. */
-	req.info = &empty;
-	return call_expect(c, &req, want, out);
-}
-
 /* Run a get call with an Empty argument and decode its payload into *out. */
 static int
 get_decoded(hxd_conn *c, Haptix__V1__Request__CallCase call,
@@ -183,7 +132,7 @@ get_decoded(hxd_conn *c, Haptix__V1__Request__CallCase call,
 	int rc;
 
 	*out = NULL;
-	rc = call_empty(c, call, want, &r);
+	rc = conn_call_empty(c, call, want, &r);
 	if (rc != HXD_OK)
 		return rc;
 	*out = decode_payload(c, r, f, nf, head);
@@ -261,7 +210,7 @@ hxd_info_get(hxd_conn *c, hxd_info **out)
 	int rc;
 
 	*out = NULL;
-	rc = call_empty(c, HAPTIX__V1__REQUEST__CALL_INFO,
+	rc = conn_call_empty(c, HAPTIX__V1__REQUEST__CALL_INFO,
 	    HAPTIX__V1__RESPONSE__PAYLOAD_INFO, &r);
 	if (rc != HXD_OK)
 		return rc;
@@ -312,7 +261,7 @@ hxd_set_state(hxd_conn *c, const hxd_state *st)
 	s.act = st->act;
 	req.call_case = HAPTIX__V1__REQUEST__CALL_SET_STATE;
 	req.set_state = &s;
-	return call_plain(c, &req);
+	return conn_call_plain(c, &req);
 }
 
 /*----------------------------------------------------------- control */
@@ -351,7 +300,7 @@ hxd_set_control(hxd_conn *c, const hxd_control *in)
 		return c->result;
 	req.call_case = HAPTIX__V1__REQUEST__CALL_SET_CONTROL;
 	req.set_control = &w;
-	return call_plain(c, &req);
+	return conn_call_plain(c, &req);
 }
 
 /*----------------------------------------------------------- applied */
@@ -387,7 +336,7 @@ hxd_set_applied(hxd_conn *c, const hxd_applied *in)
 	w.xfrc_applied = in->xfrc_applied;
 	req.call_case = HAPTIX__V1__REQUEST__CALL_SET_APPLIED;
 	req.set_applied = &w;
-	return call_plain(c, &req);
+	return conn_call_plain(c, &req);
 }
 
 /*----------------------------------------------------------- onebody */
@@ -419,7 +368,8 @@ hxd_get_onebody(hxd_conn *c, int body_id, hxd_onebody *out)
 	ref.id = body_id;
 	req.call_case = HAPTIX__V1__REQUEST__CALL_GET_ONEBODY;
 	req.get_onebody = &ref;
-	rc = call_expect(c, &req, HAPTIX__V1__RESPONSE__PAYLOAD_ONEBODY, &r);
+	rc = conn_call_expect(
+	    c, &req, HAPTIX__V1__RESPONSE__PAYLOAD_ONEBODY, &r);
 	if (rc != HXD_OK)
 		return rc;
 	w = r->onebody;
@@ -466,7 +416,7 @@ hxd_set_onebody(hxd_conn *c, const hxd_onebody *in, unsigned fields)
 #undef ONEBODY_FIELD
 	req.call_case = HAPTIX__V1__REQUEST__CALL_SET_ONEBODY;
 	req.set_onebody = &w;
-	return call_plain(c, &req);
+	return conn_call_plain(c, &req);
 }
 
 /*------------------------------------------------------------- mocap */
@@ -500,7 +450,7 @@ hxd_set_mocap(hxd_conn *c, const hxd_mocap *in)
 	w.quat = in->quat;
 	req.call_case = HAPTIX__V1__REQUEST__CALL_SET_MOCAP;
 	req.set_mocap = &w;
-	return call_plain(c, &req);
+	return conn_call_plain(c, &req);
 }
 
 /*---------------------------------------------------------- get only */
@@ -633,7 +583,7 @@ hxd_set_geomsize(hxd_conn *c, int geom_id, const double size[3])
 	w.size = (double *)size;
 	req.call_case = HAPTIX__V1__REQUEST__CALL_SET_GEOMSIZE;
 	req.set_geomsize = &w;
-	return call_plain(c, &req);
+	return conn_call_plain(c, &req);
 }
 
 int
@@ -648,7 +598,7 @@ hxd_get_rgba(hxd_conn *c, int type, int id, double rgba[4])
 	ref.id = id;
 	req.call_case = HAPTIX__V1__REQUEST__CALL_GET_RGBA;
 	req.get_rgba = &ref;
-	rc = call_expect(c, &req, HAPTIX__V1__RESPONSE__PAYLOAD_RGBA, &r);
+	rc = conn_call_expect(c, &req, HAPTIX__V1__RESPONSE__PAYLOAD_RGBA, &r);
 	if (rc != HXD_OK)
 		return rc;
 	if (copy_fixed(c, "rgba", rgba, 4, r->rgba->rgba, r->rgba->n_rgba)) {
@@ -671,7 +621,7 @@ hxd_set_rgba(hxd_conn *c, int type, int id, const double rgba[4])
 	w.rgba = (double *)rgba;
 	req.call_case = HAPTIX__V1__REQUEST__CALL_SET_RGBA;
 	req.set_rgba = &w;
-	return call_plain(c, &req);
+	return conn_call_plain(c, &req);
 }
 
 /*---------------------------------------------------------- stepping */
@@ -689,7 +639,8 @@ hxd_step(hxd_conn *c, unsigned count, unsigned *taken)
 	w.count = count;
 	req.call_case = HAPTIX__V1__REQUEST__CALL_STEP;
 	req.step = &w;
-	rc = call_expect(c, &req, HAPTIX__V1__RESPONSE__PAYLOAD_STEP_DONE, &r);
+	rc = conn_call_expect(
+	    c, &req, HAPTIX__V1__RESPONSE__PAYLOAD_STEP_DONE, &r);
 	if (rc != HXD_OK)
 		return rc;
 	if (taken != NULL)
@@ -715,7 +666,8 @@ hxd_update(hxd_conn *c, const hxd_control *control, hxd_sensor **out)
 	}
 	req.call_case = HAPTIX__V1__REQUEST__CALL_UPDATE;
 	req.update = &u;
-	rc = call_expect(c, &req, HAPTIX__V1__RESPONSE__PAYLOAD_SENSOR, &r);
+	rc = conn_call_expect(
+	    c, &req, HAPTIX__V1__RESPONSE__PAYLOAD_SENSOR, &r);
 	if (rc != HXD_OK)
 		return rc;
 	*out = decode_payload(
@@ -733,7 +685,56 @@ hxd_reset(hxd_conn *c, int keyframe)
 	w.keyframe = keyframe;
 	req.call_case = HAPTIX__V1__REQUEST__CALL_RESET;
 	req.reset = &w;
-	return call_plain(c, &req);
+	return conn_call_plain(c, &req);
+}
+
+int
+hxd_reset_name(hxd_conn *c, const char *name)
+{
+	Request req = HAPTIX__V1__REQUEST__INIT;
+	Haptix__V1__Reset w = HAPTIX__V1__RESET__INIT;
+
+	if (name == NULL || *name == '\0')
+		return conn_fail(c, HXD_BADVALUE, "no name given");
+	w.keyframe = -1;
+	w.name = (char *)name;
+	req.call_case = HAPTIX__V1__REQUEST__CALL_RESET;
+	req.reset = &w;
+	return conn_call_plain(c, &req);
+}
+
+int
+hxd_capture_key(hxd_conn *c, const char *name, int keyframe)
+{
+	Request req = HAPTIX__V1__REQUEST__INIT;
+	Haptix__V1__KeyCapture w = HAPTIX__V1__KEY_CAPTURE__INIT;
+
+	w.name = (char *)(name != NULL ? name : "");
+	w.keyframe = keyframe;
+	req.call_case = HAPTIX__V1__REQUEST__CALL_CAPTURE_KEY;
+	req.capture_key = &w;
+	return conn_call_plain(c, &req);
+}
+
+int
+hxd_set_joint(hxd_conn *c, const char *name, const double *qpos, int nqpos,
+    const double *qvel, int nqvel)
+{
+	Request req = HAPTIX__V1__REQUEST__INIT;
+	Haptix__V1__JointSet w = HAPTIX__V1__JOINT_SET__INIT;
+
+	if (name == NULL || check_arg(c, "nqpos", nqpos, qpos) ||
+	    check_arg(c, "nqvel", nqvel, qvel))
+		return name == NULL ? conn_fail(c, HXD_BADVALUE, "no name") :
+				      c->result;
+	w.name = (char *)name;
+	w.n_qpos = (size_t)nqpos;
+	w.qpos = (double *)qpos;
+	w.n_qvel = (size_t)nqvel;
+	w.qvel = (double *)qvel;
+	req.call_case = HAPTIX__V1__REQUEST__CALL_SET_JOINT;
+	req.set_joint = &w;
+	return conn_call_plain(c, &req);
 }
 
 int
@@ -746,7 +747,7 @@ hxd_equality(hxd_conn *c, int eq_id, int state)
 	w.state = state;
 	req.call_case = HAPTIX__V1__REQUEST__CALL_EQUALITY;
 	req.equality = &w;
-	return call_plain(c, &req);
+	return conn_call_plain(c, &req);
 }
 
 int
@@ -758,7 +759,7 @@ hxd_message(hxd_conn *c, const char *text)
 	w.text = (char *)(text != NULL ? text : "");
 	req.call_case = HAPTIX__V1__REQUEST__CALL_MESSAGE;
 	req.message = &w;
-	return call_plain(c, &req);
+	return conn_call_plain(c, &req);
 }
 
 /*------------------------------------------------------------- names */
@@ -776,7 +777,8 @@ hxd_name2id(hxd_conn *c, int type, const char *name, int *id)
 	ref.name = (char *)(name != NULL ? name : "");
 	req.call_case = HAPTIX__V1__REQUEST__CALL_NAME2ID;
 	req.name2id = &ref;
-	rc = call_expect(c, &req, HAPTIX__V1__RESPONSE__PAYLOAD_OBJECT, &r);
+	rc = conn_call_expect(
+	    c, &req, HAPTIX__V1__RESPONSE__PAYLOAD_OBJECT, &r);
 	if (rc != HXD_OK)
 		return rc;
 	*id = r->object->id;
@@ -798,7 +800,8 @@ hxd_id2name(hxd_conn *c, int type, int id, char *buf, size_t len)
 	ref.id = id;
 	req.call_case = HAPTIX__V1__REQUEST__CALL_ID2NAME;
 	req.id2name = &ref;
-	rc = call_expect(c, &req, HAPTIX__V1__RESPONSE__PAYLOAD_OBJECT, &r);
+	rc = conn_call_expect(
+	    c, &req, HAPTIX__V1__RESPONSE__PAYLOAD_OBJECT, &r);
 	if (rc != HXD_OK)
 		return rc;
 	if (len > 0)
@@ -876,7 +879,7 @@ hxd_robot_update(
 	}
 	req.call_case = HAPTIX__V1__REQUEST__CALL_ROBOT_UPDATE;
 	req.robot_update = &w;
-	rc = call_expect(
+	rc = conn_call_expect(
 	    c, &req, HAPTIX__V1__RESPONSE__PAYLOAD_ROBOT_SENSOR, &r);
 	if (rc != HXD_OK)
 		return rc;
@@ -898,7 +901,7 @@ call_load(hxd_conn *c, Haptix__V1__LoadModel *w, hxd_model *out)
 
 	req.call_case = HAPTIX__V1__REQUEST__CALL_LOAD_MODEL;
 	req.load_model = w;
-	rc = call_expect(c, &req, HAPTIX__V1__RESPONSE__PAYLOAD_MODEL, &r);
+	rc = conn_call_expect(c, &req, HAPTIX__V1__RESPONSE__PAYLOAD_MODEL, &r);
 	if (rc != HXD_OK)
 		return rc;
 	conn_model_from_wire(&c->model, r->model);
@@ -968,7 +971,7 @@ call_admin(hxd_conn *c, Haptix__V1__Request__CallCase call)
 
 	req.call_case = call;
 	req.pause = &empty;
-	return call_plain(c, &req);
+	return conn_call_plain(c, &req);
 }
 
 int
@@ -993,40 +996,21 @@ hxd_set_speed(hxd_conn *c, double factor, int max)
 	w.max = max != 0;
 	req.call_case = HAPTIX__V1__REQUEST__CALL_SET_SPEED;
 	req.set_speed = &w;
-	return call_plain(c, &req);
+	return conn_call_plain(c, &req);
 }
 
 int
 hxd_status_get(hxd_conn *c, hxd_status *out)
 {
-	Haptix__V1__Status *w;
 	Response *r;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	rc = call_empty(c, HAPTIX__V1__REQUEST__CALL_STATUS,
+	rc = conn_call_empty(c, HAPTIX__V1__REQUEST__CALL_STATUS,
 	    HAPTIX__V1__RESPONSE__PAYLOAD_STATUS, &r);
 	if (rc != HXD_OK)
 		return rc;
-	w = r->status;
-	conn_model_from_wire(&out->model, w->model);
-	out->time = w->time;
-	out->steps = w->steps;
-	out->paused = w->paused;
-	out->speed = w->speed;
-	out->speed_max = w->speed_max;
-	out->realtime_factor = w->realtime_factor;
-	out->cpu_per_step = w->cpu_per_step;
-	out->nefc = (int)w->nefc;
-	out->ncon = (int)w->ncon;
-	out->energy_potential = w->energy_potential;
-	out->energy_kinetic = w->energy_kinetic;
-	out->instability_resets = w->instability_resets;
-	out->sim_errors = w->sim_errors;
-	out->overruns = w->overruns;
-	out->clients = (int)w->clients;
-	snprintf(out->message, sizeof(out->message), "%s", w->message);
-	out->uptime = w->uptime;
+	conn_status_from_wire(out, r->status);
 	conn_free_response(r);
 	return rc;
 }

@@ -252,6 +252,10 @@ typedef struct hxd_status {
 	int clients;
 	char message[1024];
 	double uptime;
+	int lagging; /* running slower than asked: the CPU cannot keep up */
+	unsigned long long lease_holder; /* client holding the lease, 0: none */
+	char lease_holder_name[64];
+	unsigned long long batch_session; /* client running a batch, 0: none */
 } hxd_status;
 
 /*-------------------------------------------------------- connection */
@@ -362,6 +366,25 @@ int hxd_update(hxd_conn *c, const hxd_control *control, hxd_sensor **out);
 /* Reset to a keyframe, or to the model's reference pose if keyframe < 0. */
 int hxd_reset(hxd_conn *c, int keyframe);
 
+/* Reset to the keyframe or captured state (hxd_capture_key) named name. */
+int hxd_reset_name(hxd_conn *c, const char *name);
+
+/*
+ * Capture the current state (time, qpos, qvel, act, mocap, ctrl) under
+ * name: into the model's keyframe of that name if there is one, else as
+ * a state the server keeps until the next model load.  With name NULL or
+ * "", into keyframe `keyframe` (HAPTIX's Sim=>Key).
+ */
+int hxd_capture_key(hxd_conn *c, const char *name, int keyframe);
+
+/*
+ * Set one joint's position (nqpos values: 1 for hinge and slide joints, 4
+ * for ball, 7 for free; 0 to leave it) and velocity (nqvel: 1, 3 or 6;
+ * 0 to leave it) by the joint's name.
+ */
+int hxd_set_joint(hxd_conn *c, const char *name, const double *qpos, int nqpos,
+    const double *qvel, int nqvel);
+
 /* Enable (1) or disable (0) an equality constraint. */
 int hxd_equality(hxd_conn *c, int eq_id, int state);
 
@@ -426,6 +449,244 @@ int hxd_robot_info(hxd_conn *c, hxd_robot **out);
  */
 int hxd_robot_update(
     hxd_conn *c, const hxd_robot_command *cmd, hxd_robot_sensor **out);
+
+/*----------------------------------------------------- arrays by name */
+
+enum hxd_array_type {
+	HXD_ARRAY_DOUBLE = 0, /* mjtNum */
+	HXD_ARRAY_FLOAT = 1,
+	HXD_ARRAY_INT = 2,
+	HXD_ARRAY_BYTE = 3, /* mjtByte */
+};
+
+/* An mjModel or mjData array, by its MuJoCo name ("qpos", "geom_rgba"). */
+typedef struct hxd_array {
+	char name[64];
+	char owner[8];     /* "model" or "data" */
+	int type;          /* enum hxd_array_type; values travel as doubles */
+	int rows, cols;    /* as MuJoCo's mjxmacro.h sizes them */
+	int writable;      /* safe to write between steps */
+	char refusal[160]; /* if not, why ("" when writable) */
+	double *values; /* rows x cols, row-major; NULL from hxd_list_arrays */
+} hxd_array;
+
+/*
+ * Get an array by name ("model." or "data." may prefix it); free *out
+ * with free().  An unknown name is HXD_BADTYPE.
+ */
+int hxd_get_array(hxd_conn *c, const char *name, hxd_array **out);
+
+/*
+ * Write count values into array name from element offset (row-major);
+ * count 0 writes from offset to the end of the array (the library asks
+ * for its size first).  Beyond the array is HXD_BADSIZE; a value the
+ * array cannot take (NaN, Inf, a fraction or out of range for ints and
+ * bytes, outside the array's domain) HXD_BADVALUE, and nothing is
+ * written.  Arrays that are not safe to write between steps are refused
+ * with the reason (HXD_DENIED).
+ */
+int hxd_set_array(
+    hxd_conn *c, const char *name, int offset, int count, const double *values);
+
+/* List every array, without values: *out holds *n entries; free() it. */
+int hxd_list_arrays(hxd_conn *c, hxd_array **out, int *n);
+
+/*--------------------------------------------- clients and the lease */
+
+/* One connected client. */
+typedef struct hxd_client {
+	unsigned long long id;
+	char name[64];    /* from its Hello */
+	char peer[128];   /* "unix uid U pid P" or "tcp ADDR:PORT" */
+	int lease;        /* holds the control lease */
+	double connected; /* seconds */
+	unsigned long long requests, errors, bytes_in, bytes_out;
+	unsigned long long queued; /* bytes waiting to be sent to it */
+	int subscriptions;
+	unsigned long long frames_sent, frames_dropped, events_dropped;
+} hxd_client;
+
+/*
+ * List the connected clients: *out holds *n of them (free() it).  you
+ * (may be NULL) receives this connection's own id.
+ */
+int hxd_clients(hxd_conn *c, hxd_client **out, int *n, unsigned long long *you);
+
+enum hxd_lease_op {
+	HXD_LEASE_QUERY = 0,
+	HXD_LEASE_TAKE = 1,    /* HXD_DENIED if another client holds it */
+	HXD_LEASE_RELEASE = 2, /* HXD_DENIED if this one does not */
+};
+
+/* Who holds the control lease, and what happens if it vanishes. */
+typedef struct hxd_lease_info {
+	unsigned long long holder; /* client id; 0: nobody */
+	char holder_name[64];
+	char on_loss[16]; /* "pause", "keep", "hold" or "zero" */
+} hxd_lease_info;
+
+/*
+ * Query, take or release the control lease.  While a client holds it,
+ * the others may read but their writes fail with HXD_DENIED; it ends
+ * when released or when its holder disconnects.  out may be NULL.
+ */
+int hxd_lease(hxd_conn *c, int op, hxd_lease_info *out);
+
+/*--------------------------------------------------- streams, events */
+
+/* Fields of the state a stream frame or batch trajectory can carry. */
+enum hxd_field {
+	HXD_FIELD_QPOS = 1,
+	HXD_FIELD_QVEL = 2,
+	HXD_FIELD_ACT = 3,
+	HXD_FIELD_CTRL = 4,
+	HXD_FIELD_MOCAP = 5,
+	HXD_FIELD_SENSORDATA = 6,
+	HXD_FIELD_BODY = 7, /* body poses */
+	HXD_FIELD_GEOM = 8, /* geom poses */
+	HXD_FIELD_SITE = 9, /* site poses */
+	HXD_FIELD_CONTACTS = 10,
+	HXD_FIELD_STATUS = 11,
+	HXD_FIELD_QFRC_APPLIED = 12,
+	HXD_FIELD_XFRC_APPLIED = 13,
+};
+
+#define HXD_FIELD_MAX HXD_FIELD_XFRC_APPLIED
+
+/* A set of fields: HXD_FIELDS(HXD_FIELD_QPOS) | HXD_FIELDS(...). */
+#define HXD_FIELDS(f) (1u << (f))
+
+/* The name of a field ("qpos", "body", ...), and back (0 if unknown). */
+const char *hxd_field_name(int field);
+int hxd_field_parse(const char *name);
+
+/*
+ * A subscription: fields at exactly one rate (every N steps, N Hz of
+ * simulated time or N Hz of wall time), and/or every event.
+ */
+typedef struct hxd_subscription {
+	unsigned fields; /* HXD_FIELDS() set; 0 for events only */
+	unsigned every_steps;
+	double sim_hz;
+	double wall_hz;
+	int events;
+} hxd_subscription;
+
+/* Subscribe; *id (may be NULL) receives the subscription's id. */
+int hxd_subscribe(hxd_conn *c, const hxd_subscription *sub, unsigned *id);
+
+/* End one subscription, or all of this connection's (id 0). */
+int hxd_unsubscribe(hxd_conn *c, unsigned id);
+
+/*
+ * One moment of the chosen fields.  Absent fields have NULL arrays and
+ * zero counts.
+ */
+typedef struct hxd_frame {
+	unsigned subscription;
+	double time;
+	unsigned long long step;    /* steps since the model loaded */
+	unsigned long long dropped; /* frames of this subscription dropped */
+	int nq, nv, na, nu, nmocap, nsensordata, nbody;
+	double *qpos, *qvel, *act, *ctrl;
+	double *mocap_pos;  /* 3 x nmocap */
+	double *mocap_quat; /* 4 x nmocap */
+	double *sensordata;
+	double *qfrc_applied; /* nv */
+	double *xfrc_applied; /* 6 x nbody */
+	hxd_poses *body, *geom, *site;
+	hxd_contacts *contacts;
+	hxd_status *status;
+} hxd_frame;
+
+enum hxd_event_kind {
+	HXD_EVENT_UNKNOWN = 0, /* from a newer server: skip it */
+	HXD_EVENT_FRAME,
+	HXD_EVENT_MODEL, /* a model was loaded or reloaded */
+	HXD_EVENT_RESET,
+	HXD_EVENT_RUN, /* paused or running */
+	HXD_EVENT_SPEED,
+	HXD_EVENT_INSTABILITY, /* the simulation went bad and was reset */
+	HXD_EVENT_MESSAGE,
+	HXD_EVENT_LEASE, /* the lease was taken or released */
+	HXD_EVENT_CLIENT_JOINED,
+	HXD_EVENT_CLIENT_LEFT,
+};
+
+/* Something that happened, with what belongs to its kind. */
+typedef struct hxd_event {
+	int kind;                  /* enum hxd_event_kind */
+	double time;               /* simulated time */
+	hxd_frame *frame;          /* FRAME */
+	hxd_model model;           /* MODEL: the new sizes */
+	int reload;                /* MODEL: the same file again */
+	int keyframe;              /* RESET: -1 reference or captured state */
+	char key_name[64];         /* RESET: by name */
+	int paused;                /* RUN */
+	double speed;              /* SPEED */
+	int speed_max;             /* SPEED */
+	unsigned long long resets; /* INSTABILITY: since the model loaded */
+	char what[16];   /* INSTABILITY: "qpos", "qvel", "qacc", "error" */
+	char text[1024]; /* MESSAGE: "" when cleared */
+	unsigned long long from; /* MESSAGE: the client that set it */
+	hxd_lease_info lease;    /* LEASE */
+	hxd_client client;       /* CLIENT_JOINED, CLIENT_LEFT */
+} hxd_event;
+
+/*
+ * The next event of this connection's subscriptions: one that arrived
+ * while other calls waited for their answers, or one read within
+ * timeout_ms (0: do not wait; negative: wait for as long as it takes;
+ * HXD_TIMEOUT if none came).  Free *out with hxd_event_free().
+ */
+int hxd_next_event(hxd_conn *c, int timeout_ms, hxd_event **out);
+
+void hxd_event_free(hxd_event *ev);
+
+/* Free a frame (from a batch trajectory); NULL is fine. */
+void hxd_frame_free(hxd_frame *f);
+
+/*
+ * Events dropped by this library because the program made calls without
+ * reading its events (more than 4096 waited).  The server's own drops
+ * are in hxd_client.frames_dropped and events_dropped.
+ */
+unsigned long long hxd_events_lost(const hxd_conn *c);
+
+/*------------------------------------------------------- batch runs */
+
+/*
+ * Lock-step: with the simulation paused, set the controls (if control is
+ * not NULL), then take `steps` steps or step until the simulated time is
+ * within half a step of `until_time` (give one of the two; by time, at
+ * most the steps it was away plus one, so a simulation that MuJoCo
+ * resets on the way stops short: see `resets`), in one request.  While it
+ * runs no other client may change the simulation.
+ */
+typedef struct hxd_batch {
+	const hxd_control *control;
+	unsigned steps;
+	double until_time;
+	unsigned record;       /* HXD_FIELDS() to record after steps, or 0 */
+	unsigned record_every; /* record after every Nth step (0: every) */
+} hxd_batch;
+
+typedef struct hxd_batch_result {
+	unsigned long long steps;  /* taken */
+	unsigned long long resets; /* MuJoCo reset the simulation on the way */
+	double time;
+	hxd_sensor *sensor; /* after the last step */
+	int ntrajectory;
+	hxd_frame **trajectory; /* after steps N, 2N, ... of record_every */
+} hxd_batch_result;
+
+/*
+ * Run a batch.  It waits for as long as the batch takes (the connection's
+ * timeout does not apply).  Free *out with hxd_batch_result_free().
+ */
+int hxd_batch_run(hxd_conn *c, const hxd_batch *b, hxd_batch_result **out);
+
+void hxd_batch_result_free(hxd_batch_result *r);
 
 /*---------------------------------------------------- administration */
 

@@ -13,7 +13,8 @@ TEST_LIBS = libhxtest.la libhaptix.la -lm
 HX_TESTS = tests/test_frame tests/test_address tests/test_decode \
 	tests/test_protocol \
 	tests/test_native tests/test_admin tests/test_compat tests/test_simple \
-	tests/test_hxctl tests/test_mjcf tests/test_mpl
+	tests/test_hxctl tests/test_mjcf tests/test_mpl tests/test_arrays \
+	tests/test_batch tests/test_sessions
 check_PROGRAMS += $(HX_TESTS)
 TESTS += $(HX_TESTS)
 
@@ -45,6 +46,16 @@ tests_test_simple_LDADD = $(TEST_LIBS)
 tests_test_mpl_SOURCES = tests/test_mpl.c
 tests_test_mpl_CFLAGS = $(TEST_CFLAGS)
 tests_test_mpl_LDADD = $(TEST_LIBS)
+tests_test_arrays_SOURCES = tests/test_arrays.c
+tests_test_arrays_CFLAGS = $(TEST_CFLAGS)
+tests_test_arrays_LDADD = $(TEST_LIBS)
+tests_test_batch_SOURCES = tests/test_batch.c
+tests_test_batch_CFLAGS = $(TEST_CFLAGS)
+tests_test_batch_LDADD = $(TEST_LIBS)
+# Sessions, the lease, events and streams; the stress test uses threads.
+tests_test_sessions_SOURCES = tests/test_sessions.c
+tests_test_sessions_CFLAGS = $(TEST_CFLAGS)
+tests_test_sessions_LDADD = $(TEST_LIBS) -lpthread
 tests_test_hxctl_SOURCES = tests/test_hxctl.c
 tests_test_hxctl_CFLAGS = $(TEST_CFLAGS)
 tests_test_hxctl_LDADD = $(TEST_LIBS)

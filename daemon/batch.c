@@ -1,0 +1,343 @@
+/* Batch runs: see batch.h. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <event2/event.h>
+
+#include "api.h"
+#include "arena.h"
+#include "batch.h"
+#include "clock.h"
+#include "daemon.h"
+#include "log.h"
+#include "options.h"
+#include "session.h"
+#include "sim.h"
+#include "snapshot.h"
+#include "stream.h"
+
+typedef Haptix__V1__StreamFrame StreamFrame;
+
+/* The batch in progress; there is at most one. */
+struct batch {
+	struct daemon *d;
+	struct session *s;
+	uint64_t request_id;
+	uint64_t goal; /* steps to take; by time, the most it may take */
+	double until;  /* > 0: step until the time is this */
+	uint64_t done;
+	double started;  /* simulated time before the first step */
+	uint32_t record; /* fields to record (SNAPSHOT_FIELD bits) */
+	unsigned record_every;
+	StreamFrame **traj; /* the recorded frames */
+	size_t ntraj, maxtraj;
+	size_t traj_bytes;  /* their encoded size so far */
+	uint64_t resets0;   /* the sim's resets before the first step */
+	struct arena arena; /* what the trajectory points at */
+	struct event *ev;
+	int failed; /* the result code when it failed, else 0 */
+	char err[1200];
+};
+
+static struct batch *batch_running;
+
+static void batch_continue_cb(evutil_socket_t, short, void *);
+
+/* Nanoseconds on the monotonic clock. */
+static int64_t
+batch_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* Return 1 when the batch has taken all its steps. */
+static int
+batch_finished(const struct batch *b)
+{
+	const struct sim *sim = b->d->sim;
+
+	/*
+	 * By time, the steps the goal was away bound the run: a simulation
+	 * that MuJoCo resets on the way would never get there.
+	 */
+	if (b->until > 0 &&
+	    sim_time(sim) >= b->until - 0.5 * sim_sizes(sim)->timestep)
+		return 1;
+	return b->done >= b->goal;
+}
+
+/*
+ * Record a frame after this step.  Returns 0, or -1 when the trajectory
+ * has outgrown the frame limit (contacts can multiply on the way).
+ */
+static int
+batch_record(struct batch *b)
+{
+	struct daemon *d = b->d;
+	StreamFrame *f;
+	size_t limit = d->opts->max_frame;
+
+	f = arena_alloc(&b->arena, sizeof(*f));
+	snapshot_frame(d, &b->arena, b->record, 1, f);
+	/* The frame, its tag and length, and room for the sensors. */
+	b->traj_bytes += haptix__v1__stream_frame__get_packed_size(f) + 6;
+	if (b->traj_bytes + 16 * (size_t)sim_sizes(d->sim)->nsensordata + 64 >
+	    limit) {
+		snprintf(b->err, sizeof(b->err),
+		    "stopped after %llu steps: the trajectory outgrew the "
+		    "%zu-byte frame limit (--max-frame); record fewer fields "
+		    "or a larger record_every",
+		    (unsigned long long)b->done, limit);
+		b->failed = RESULT_BADSIZE;
+		return -1;
+	}
+	b->traj[b->ntraj++] = f;
+	return 0;
+}
+
+/* Step for one slice; return 1 when the batch is over (done or failed). */
+static int
+batch_slice(struct batch *b)
+{
+	struct daemon *d = b->d;
+	int64_t end = batch_now_ns() + BATCH_SLICE_NS;
+	char err[1100];
+
+	while (!batch_finished(b)) {
+		if (sim_step(d->sim, err, sizeof(err)) != 0) {
+			stream_after_step(d);
+			snprintf(b->err, sizeof(b->err), "step %llu: %s",
+			    (unsigned long long)b->done + 1, err);
+			b->failed = RESULT_SIMERROR;
+			return 1;
+		}
+		b->done++;
+		stream_after_step(d);
+		if (b->record != 0 && b->done % b->record_every == 0 &&
+		    b->ntraj < b->maxtraj && batch_record(b) != 0)
+			return 1;
+		if (batch_now_ns() >= end)
+			return batch_finished(b);
+	}
+	return 1;
+}
+
+/* The simulation's resets so far: instabilities and MuJoCo errors. */
+static uint64_t
+batch_resets(const struct daemon *d)
+{
+	const struct sim_counters *n = sim_counters(d->sim);
+
+	return n->instability_resets + n->errors;
+}
+
+/* Fill the answer of a finished batch; arrays live in arena a or b's. */
+static void
+batch_fill(struct batch *b, struct arena *a, Response *resp)
+{
+	Haptix__V1__BatchResult *r = arena_alloc(a, sizeof(*r));
+
+	haptix__v1__batch_result__init(r);
+	r->steps = b->done;
+	r->time = sim_time(b->d->sim);
+	r->resets = batch_resets(b->d) - b->resets0;
+	r->sensor = snapshot_sensor(b->d, a);
+	r->n_trajectory = b->ntraj;
+	r->trajectory = b->traj;
+	resp->payload_case = HAPTIX__V1__RESPONSE__PAYLOAD_BATCH;
+	resp->batch = r;
+}
+
+static void
+batch_free(struct batch *b)
+{
+	if (b->ev != NULL)
+		event_free(b->ev);
+	arena_free(&b->arena);
+	free(b->traj);
+	free(b);
+	batch_running = NULL;
+}
+
+/* The batch is over: let the others write again. */
+static void
+batch_end(struct batch *b)
+{
+	b->d->batch_session = 0;
+	log_info("client %llu: batch of %llu steps %s at time %g",
+	    (unsigned long long)b->s->id, (unsigned long long)b->done,
+	    b->failed ? "failed" : "done", sim_time(b->d->sim));
+}
+
+/* Answer a batch that ran over several slices. */
+static void
+batch_answer(struct batch *b)
+{
+	Response resp = HAPTIX__V1__RESPONSE__INIT;
+	struct session *s = b->s;
+	struct arena a = { 0 };
+
+	batch_end(b);
+	if (b->failed)
+		dispatch_send(s, b->request_id, b->failed, b->err, &resp);
+	else {
+		batch_fill(b, &a, &resp);
+		dispatch_send(s, b->request_id, RESULT_OK, NULL, &resp);
+	}
+	arena_free(&a);
+	batch_free(b);
+	session_release(s);
+}
+
+static void
+batch_continue_cb(evutil_socket_t fd, short events, void *arg)
+{
+	struct batch *b = arg;
+	struct timeval zero = { 0, 0 };
+
+	if (batch_slice(b))
+		batch_answer(b);
+	else
+		evtimer_add(b->ev, &zero); /* after the others' input */
+}
+
+void
+batch_session_closed(struct session *s)
+{
+	struct batch *b = batch_running;
+
+	if (b == NULL || b->s != s)
+		return;
+	log_info("client %llu: batch stopped after %llu steps: the client "
+		 "left",
+	    (unsigned long long)s->id, (unsigned long long)b->done);
+	b->d->batch_session = 0;
+	batch_free(b);
+}
+
+/* Check the request and set up b's goal and recording. */
+static int
+batch_setup(struct call *c, const Haptix__V1__Batch *w, struct batch *b)
+{
+	const struct sim_sizes *z = sim_sizes(c->d->sim);
+	double t = sim_time(c->d->sim), n;
+	uint64_t records;
+	StreamFrame f;
+	size_t size;
+	int bad;
+
+	if (w->steps != 0 && w->until_time != 0)
+		return call_fail(
+		    c, RESULT_BADVALUE, "give steps or until_time, not both");
+	if (w->steps == 0 && w->until_time == 0)
+		return call_fail(c, RESULT_BADVALUE,
+		    "nothing to do: give steps (> 0) or until_time");
+	if (w->steps != 0) {
+		if (w->steps > BATCH_MAX_STEPS)
+			return call_fail(c, RESULT_BADVALUE,
+			    "%u steps is more than %u in one batch", w->steps,
+			    BATCH_MAX_STEPS);
+		b->goal = w->steps;
+	} else {
+		if (!isfinite(w->until_time) || w->until_time < 0)
+			return call_fail(c, RESULT_BADVALUE,
+			    "until_time %g is not a time", w->until_time);
+		n = ceil((w->until_time - t) / z->timestep - 0.5);
+		if (n > BATCH_MAX_STEPS)
+			return call_fail(c, RESULT_BADVALUE,
+			    "until_time %g is %.0f steps from time %g: more "
+			    "than %u in one batch",
+			    w->until_time, n, t, BATCH_MAX_STEPS);
+		b->until = w->until_time;
+		/* One more than the estimate: rounding may need it. */
+		b->goal = n > 0 ? (uint64_t)n + 1 : 1;
+	}
+
+	bad = snapshot_field_set(
+	    (const int *)w->record, w->n_record, &b->record);
+	if (bad >= 0)
+		return call_fail(c, RESULT_BADVALUE,
+		    "record[%d] is %d: not a stream field", bad,
+		    (int)w->record[bad]);
+	b->record_every = w->record_every != 0 ? w->record_every : 1;
+	if (b->record == 0)
+		return 0;
+	/* The answer must fit one frame: judge by a frame of now. */
+	records = b->goal / b->record_every;
+	snapshot_frame(c->d, c->arena, b->record, 0, &f);
+	size = haptix__v1__stream_frame__get_packed_size(&f) + 8;
+	if ((double)records * (double)size >
+	    (double)c->d->opts->max_frame * 0.9)
+		return call_fail(c, RESULT_BADSIZE,
+		    "recording %llu frames of about %zu bytes would not fit "
+		    "the %zu-byte frame limit (--max-frame): record fewer "
+		    "fields or a larger record_every",
+		    (unsigned long long)records, size, c->d->opts->max_frame);
+	b->maxtraj = (size_t)records;
+	b->traj = calloc(b->maxtraj + 1, sizeof(*b->traj));
+	if (b->traj == NULL)
+		return call_fail(c, RESULT_BADSIZE, "out of memory");
+	return 0;
+}
+
+int
+api_batch(struct call *c)
+{
+	const Haptix__V1__Batch *w = c->req->batch;
+	struct daemon *d = c->d;
+	struct timeval zero = { 0, 0 };
+	struct batch *b;
+	int rc;
+
+	if (clock_running(d->clock))
+		return call_fail(c, RESULT_DENIED,
+		    "the simulation is running: a batch steps a paused "
+		    "simulation (pause it first)");
+	b = calloc(1, sizeof(*b));
+	if (b == NULL)
+		fatal("out of memory");
+	b->d = d;
+	b->s = c->s;
+	b->request_id = c->req->id;
+	batch_running = b;
+	if ((rc = batch_setup(c, w, b)) != 0 ||
+	    (w->control != NULL &&
+		(rc = api_control_apply(c, w->control)) != 0)) {
+		batch_free(b);
+		return rc;
+	}
+
+	/* Short batches are answered at once. */
+	b->started = sim_time(d->sim);
+	b->resets0 = batch_resets(d);
+	if (batch_slice(b)) {
+		rc = b->failed ? call_fail(c, b->failed, "%s", b->err) :
+				 RESULT_OK;
+		if (!b->failed) {
+			batch_fill(b, c->arena, c->resp);
+			/* The answer is sent before the arena goes. */
+			c->cleanup = (void (*)(void *))batch_free;
+			c->cleanup_arg = b;
+		} else
+			batch_free(b);
+		return rc;
+	}
+	d->batch_session = c->s->id;
+	log_info("client %llu: batch run from time %g (%llu steps)",
+	    (unsigned long long)c->s->id, b->started,
+	    (unsigned long long)b->goal);
+	b->ev = evtimer_new(d->base, batch_continue_cb, b);
+	if (b->ev == NULL)
+		fatal("out of memory");
+	session_hold(c->s);
+	evtimer_add(b->ev, &zero);
+	return CALL_DEFERRED;
+}

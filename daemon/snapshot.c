@@ -1,0 +1,269 @@
+/* Messages of the simulation as it is now: see snapshot.h. */
+#include "config.h"
+
+#include <string.h>
+
+#include "arena.h"
+#include "clock.h"
+#include "daemon.h"
+#include "session.h"
+#include "sim.h"
+#include "sim_describe.h"
+#include "snapshot.h"
+#include "stream.h"
+
+typedef Haptix__V1__StreamFrame StreamFrame;
+
+/* n doubles from src: the arena's copy, or src itself. */
+static double *
+snapshot_doubles(struct arena *a, const double *src, size_t n, int copy)
+{
+	double *p;
+
+	if (!copy || n == 0)
+		return (double *)src;
+	p = arena_alloc(a, n * sizeof(double));
+	memcpy(p, src, n * sizeof(double));
+	return p;
+}
+
+Haptix__V1__ModelSummary *
+snapshot_summary(struct daemon *d, struct arena *a)
+{
+	Haptix__V1__ModelSummary *m = arena_alloc(a, sizeof(*m));
+
+	sim_describe_summary(d->sim, m);
+	return m;
+}
+
+Haptix__V1__Control *
+snapshot_control(struct daemon *d, struct arena *a)
+{
+	Haptix__V1__Control *w = arena_alloc(a, sizeof(*w));
+	size_t nu = (size_t)sim_sizes(d->sim)->nu;
+
+	haptix__v1__control__init(w);
+	w->nu = (uint32_t)nu;
+	w->time = sim_time(d->sim);
+	w->n_ctrl = nu;
+	w->ctrl = (double *)sim_arrays(d->sim)->ctrl;
+	return w;
+}
+
+Haptix__V1__Sensor *
+snapshot_sensor(struct daemon *d, struct arena *a)
+{
+	Haptix__V1__Sensor *w = arena_alloc(a, sizeof(*w));
+	size_t n = (size_t)sim_sizes(d->sim)->nsensordata;
+
+	haptix__v1__sensor__init(w);
+	w->nsensordata = (uint32_t)n;
+	w->time = sim_time(d->sim);
+	w->n_sensordata = n;
+	w->sensordata = (double *)sim_arrays(d->sim)->sensordata;
+	return w;
+}
+
+/* Poses of the chosen objects, copied or not. */
+static Haptix__V1__Poses *
+snapshot_poses_copy(
+    struct daemon *d, struct arena *a, enum snapshot_objects which, int copy)
+{
+	const struct sim_sizes *z = sim_sizes(d->sim);
+	const struct sim_arrays *y = sim_arrays(d->sim);
+	Haptix__V1__Poses *w = arena_alloc(a, sizeof(*w));
+	const double *pos, *mat;
+	size_t n;
+
+	switch (which) {
+	case SNAPSHOT_BODY:
+		n = (size_t)z->nbody;
+		pos = y->xpos;
+		mat = y->xmat;
+		break;
+	case SNAPSHOT_GEOM:
+		n = (size_t)z->ngeom;
+		pos = y->geom_xpos;
+		mat = y->geom_xmat;
+		break;
+	default:
+		n = (size_t)z->nsite;
+		pos = y->site_xpos;
+		mat = y->site_xmat;
+		break;
+	}
+	haptix__v1__poses__init(w);
+	w->count = (uint32_t)n;
+	w->time = sim_time(d->sim);
+	w->n_pos = 3 * n;
+	w->pos = snapshot_doubles(a, pos, 3 * n, copy);
+	w->n_mat = 9 * n;
+	w->mat = snapshot_doubles(a, mat, 9 * n, copy);
+	return w;
+}
+
+Haptix__V1__Poses *
+snapshot_poses(struct daemon *d, struct arena *a, enum snapshot_objects which)
+{
+	return snapshot_poses_copy(d, a, which, 0);
+}
+
+Haptix__V1__Contacts *
+snapshot_contacts(struct daemon *d, struct arena *a)
+{
+	Haptix__V1__Contacts *w = arena_alloc(a, sizeof(*w));
+	struct sim_contacts out;
+	size_t n;
+
+	n = (size_t)sim_contacts(d->sim, NULL);
+	out.dist = arena_alloc(a, n * sizeof(double));
+	out.pos = arena_alloc(a, 3 * n * sizeof(double));
+	out.frame = arena_alloc(a, 9 * n * sizeof(double));
+	out.force = arena_alloc(a, 3 * n * sizeof(double));
+	out.geom1 = arena_alloc(a, n * sizeof(int32_t));
+	out.geom2 = arena_alloc(a, n * sizeof(int32_t));
+	sim_contacts(d->sim, &out);
+	haptix__v1__contacts__init(w);
+	w->ncon = (uint32_t)n;
+	w->time = sim_time(d->sim);
+	w->n_dist = n;
+	w->dist = out.dist;
+	w->n_pos = 3 * n;
+	w->pos = out.pos;
+	w->n_frame = 9 * n;
+	w->frame = out.frame;
+	w->n_force = 3 * n;
+	w->force = out.force;
+	w->n_geom1 = w->n_geom2 = n;
+	w->geom1 = out.geom1;
+	w->geom2 = out.geom2;
+	return w;
+}
+
+Haptix__V1__Status *
+snapshot_status(struct daemon *d, struct arena *a)
+{
+	const struct sim_counters *n = sim_counters(d->sim);
+	Haptix__V1__Status *st = arena_alloc(a, sizeof(*st));
+	struct clock_status k;
+	double energy[2];
+	int nefc, ncon;
+
+	haptix__v1__status__init(st);
+	clock_status(d->clock, &k);
+	st->model = snapshot_summary(d, a);
+	st->paused = !k.running;
+	st->speed = k.speed;
+	st->speed_max = k.speed_max;
+	st->realtime_factor = k.realtime_factor;
+	st->lagging = k.lagging;
+	st->overruns = k.overruns;
+	st->clients = (uint32_t)sessions_count();
+	st->message = arena_strdup(a, d->message);
+	st->uptime = daemon_now() - d->started;
+	st->lease_holder = d->lease_holder;
+	st->lease_holder_name = d->lease_holder_name;
+	st->batch_session = d->batch_session;
+	if (sim_loaded(d->sim)) {
+		sim_energy(d->sim, energy);
+		sim_constraints(d->sim, &nefc, &ncon);
+		st->time = sim_time(d->sim);
+		st->steps = n->steps;
+		st->cpu_per_step = n->cpu_per_step;
+		st->nefc = (uint32_t)nefc;
+		st->ncon = (uint32_t)ncon;
+		st->energy_potential = energy[0];
+		st->energy_kinetic = energy[1];
+		st->instability_resets = n->instability_resets;
+		st->sim_errors = n->errors;
+	}
+	return st;
+}
+
+int
+snapshot_field_set(const int *fields, size_t n, uint32_t *out)
+{
+	size_t i;
+
+	*out = 0;
+	for (i = 0; i < n; i++) {
+		if (fields[i] <= HAPTIX__V1__STREAM_FIELD__STREAM_NONE ||
+		    fields[i] > HAPTIX__V1__STREAM_FIELD__STREAM_XFRC_APPLIED)
+			return (int)i;
+		*out |= SNAPSHOT_FIELD(fields[i]);
+	}
+	return -1;
+}
+
+Haptix__V1__ClientInfo *
+snapshot_client(struct daemon *d, struct arena *a, struct session *s)
+{
+	Haptix__V1__ClientInfo *ci = arena_alloc(a, sizeof(*ci));
+	struct stream_counters n;
+
+	haptix__v1__client_info__init(ci);
+	stream_counters(s, &n);
+	ci->id = s->id;
+	ci->name = s->name;
+	ci->peer = s->peer;
+	ci->lease = d->lease_holder == s->id;
+	ci->connected = daemon_now() - s->connected_at;
+	ci->requests = s->requests;
+	ci->errors = s->errors;
+	ci->bytes_in = s->bytes_in;
+	ci->bytes_out = s->bytes_out;
+	ci->queued = s->state != SESSION_DEAD ? session_queued(s) : 0;
+	ci->subscriptions = n.subscriptions;
+	ci->frames_sent = n.frames_sent;
+	ci->frames_dropped = n.frames_dropped;
+	ci->events_dropped = n.events_dropped;
+	return ci;
+}
+
+void
+snapshot_frame(struct daemon *d, struct arena *a, uint32_t fields, int copy,
+    StreamFrame *f)
+{
+	const struct sim_sizes *z = sim_sizes(d->sim);
+	const struct sim_arrays *y = sim_arrays(d->sim);
+
+	haptix__v1__stream_frame__init(f);
+	f->time = sim_time(d->sim);
+	f->step = sim_counters(d->sim)->steps;
+#define HAS(F) (fields & SNAPSHOT_FIELD(HAPTIX__V1__STREAM_FIELD__STREAM_##F))
+#define ARRAY(name, src, n) \
+	do { \
+		f->n_##name = (size_t)(n); \
+		f->name = snapshot_doubles(a, (src), (size_t)(n), copy); \
+	} while (0)
+	if (HAS(QPOS))
+		ARRAY(qpos, y->qpos, z->nq);
+	if (HAS(QVEL))
+		ARRAY(qvel, y->qvel, z->nv);
+	if (HAS(ACT))
+		ARRAY(act, y->act, z->na);
+	if (HAS(CTRL))
+		ARRAY(ctrl, y->ctrl, z->nu);
+	if (HAS(MOCAP)) {
+		ARRAY(mocap_pos, y->mocap_pos, 3 * z->nmocap);
+		ARRAY(mocap_quat, y->mocap_quat, 4 * z->nmocap);
+	}
+	if (HAS(SENSORDATA))
+		ARRAY(sensordata, y->sensordata, z->nsensordata);
+	if (HAS(QFRC_APPLIED))
+		ARRAY(qfrc_applied, y->qfrc_applied, z->nv);
+	if (HAS(XFRC_APPLIED))
+		ARRAY(xfrc_applied, y->xfrc_applied, 6 * z->nbody);
+#undef ARRAY
+	if (HAS(BODY))
+		f->body = snapshot_poses_copy(d, a, SNAPSHOT_BODY, copy);
+	if (HAS(GEOM))
+		f->geom = snapshot_poses_copy(d, a, SNAPSHOT_GEOM, copy);
+	if (HAS(SITE))
+		f->site = snapshot_poses_copy(d, a, SNAPSHOT_SITE, copy);
+	if (HAS(CONTACTS))
+		f->contacts = snapshot_contacts(d, a);
+	if (HAS(STATUS))
+		f->status = snapshot_status(d, a);
+#undef HAS
+}

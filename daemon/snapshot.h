@@ -1,0 +1,57 @@
+/*
+ * Protocol messages of the simulation as it is now, shared by the calls,
+ * the streams and batch runs.  Unless a function says it copies, arrays
+ * point straight into the simulation: pack the message before anything
+ * can step or change it.
+ */
+#ifndef HXD_SNAPSHOT_H
+#define HXD_SNAPSHOT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "haptix.pb-c.h"
+
+struct arena;
+struct daemon;
+struct session;
+
+enum snapshot_objects {
+	SNAPSHOT_BODY,
+	SNAPSHOT_GEOM,
+	SNAPSHOT_SITE,
+};
+
+/* A stream field's bit in a field set. */
+#define SNAPSHOT_FIELD(f) (1u << (f))
+
+Haptix__V1__ModelSummary *snapshot_summary(struct daemon *d, struct arena *a);
+Haptix__V1__Control *snapshot_control(struct daemon *d, struct arena *a);
+Haptix__V1__Sensor *snapshot_sensor(struct daemon *d, struct arena *a);
+Haptix__V1__Poses *snapshot_poses(
+    struct daemon *d, struct arena *a, enum snapshot_objects which);
+
+/* The contacts; their arrays are always the arena's. */
+Haptix__V1__Contacts *snapshot_contacts(struct daemon *d, struct arena *a);
+
+/* The daemon's status; works with no model loaded. */
+Haptix__V1__Status *snapshot_status(struct daemon *d, struct arena *a);
+
+/*
+ * The field set of n StreamField values; returns -1, or the index of the
+ * first value that is not a field.
+ */
+int snapshot_field_set(const int *fields, size_t n, uint32_t *out);
+
+/* One client as the clients list and join/leave events show it. */
+Haptix__V1__ClientInfo *snapshot_client(
+    struct daemon *d, struct arena *a, struct session *s);
+
+/*
+ * Fill a StreamFrame with the fields in the set (SNAPSHOT_FIELD bits),
+ * time and step; with copy, every array is copied into the arena.
+ */
+void snapshot_frame(struct daemon *d, struct arena *a, uint32_t fields,
+    int copy, Haptix__V1__StreamFrame *out);
+
+#endif

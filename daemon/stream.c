@@ -1,0 +1,608 @@
+/* Streams and events: see stream.h. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/queue.h>
+
+#include <event2/buffer.h>
+#include <event2/event.h>
+
+#include "arena.h"
+#include "clock.h"
+#include "daemon.h"
+#include "frame.h"
+#include "lease.h"
+#include "log.h"
+#include "options.h"
+#include "result.h"
+#include "session.h"
+#include "sim.h"
+#include "snapshot.h"
+#include "stream.h"
+
+typedef Haptix__V1__Response Response;
+typedef Haptix__V1__Event Event;
+
+struct stream;
+
+/* One subscription: a set of fields at one rate. */
+struct stream_sub {
+	LIST_ENTRY(stream_sub) entry;
+	struct stream *st;
+	uint32_t id;
+	uint32_t fields;     /* SNAPSHOT_FIELD bits */
+	unsigned every;      /* steps between frames; 0: by wall time */
+	double sim_hz;       /* > 0: every follows the model's timestep */
+	unsigned phase;      /* steps since the last frame */
+	struct event *timer; /* the wall-time rate, and the first frame */
+	int owed;         /* a frame fell due while the client was congested */
+	uint64_t dropped; /* owed frames replaced by newer ones */
+	int events;       /* events are wanted too */
+};
+
+/* One client's subscriptions and held events. */
+struct stream {
+	LIST_ENTRY(stream) entry;
+	struct session *s;
+	LIST_HEAD(, stream_sub) subs;
+	unsigned nsubs;
+	unsigned nevents; /* subscriptions that want events */
+	uint32_t next_id;
+	struct evbuffer *held; /* events waiting, as whole frames */
+	unsigned nheld;
+	uint64_t frames_sent, frames_dropped, events_dropped;
+};
+
+static LIST_HEAD(, stream) streams = LIST_HEAD_INITIALIZER(streams);
+static unsigned stream_step_subs; /* subscriptions counting steps */
+static struct arena stream_scratch;
+
+/* Instability resets (with errors) and errors already told. */
+static uint64_t stream_seen_resets, stream_seen_errors;
+
+static void stream_timer_cb(evutil_socket_t, short, void *);
+static void stream_broadcast(struct daemon *, Event *);
+
+/*-------------------------------------------------------- subscribing */
+
+/* Steps between frames for a rate in simulated Hz. */
+static unsigned
+stream_every(const struct daemon *d, double hz)
+{
+	double every;
+
+	if (!sim_loaded(d->sim))
+		return 1;
+	every = floor(1.0 / (hz * sim_sizes(d->sim)->timestep) + 0.5);
+	return every < 1 ? 1 : every > 4e9 ? 4000000000u : (unsigned)every;
+}
+
+/* Pack one frame of sub's fields as a Response with id 0 into out. */
+static void
+stream_frame_response(struct stream_sub *sub, Response *resp, Event *ev,
+    Haptix__V1__StreamFrame *f)
+{
+	struct daemon *d = sub->st->s->d;
+
+	snapshot_frame(d, &stream_scratch, sub->fields, 0, f);
+	f->subscription = sub->id;
+	f->dropped = sub->dropped;
+	haptix__v1__event__init(ev);
+	ev->kind_case = HAPTIX__V1__EVENT__KIND_FRAME;
+	ev->frame = f;
+	ev->time = f->time;
+	haptix__v1__response__init(resp);
+	resp->payload_case = HAPTIX__V1__RESPONSE__PAYLOAD_EVENT;
+	resp->event = ev;
+}
+
+/* The most a frame may be: one frame limit, and half of the queue limit. */
+static size_t
+stream_frame_limit(const struct daemon *d)
+{
+	size_t half = d->opts->max_queued / 2;
+
+	return d->opts->max_frame < half ? d->opts->max_frame : half;
+}
+
+/* Send sub's frame now, or owe it while the client is congested. */
+static void
+stream_emit(struct stream_sub *sub)
+{
+	struct stream *st = sub->st;
+	struct session *s = st->s;
+	Haptix__V1__StreamFrame f;
+	Response resp;
+	Event ev;
+	size_t len;
+	uint8_t *p;
+
+	if (!sim_loaded(s->d->sim))
+		return;
+	if (st->nheld != 0 || session_congested(s)) {
+		if (sub->owed) {
+			sub->dropped++;
+			st->frames_dropped++;
+		}
+		sub->owed = 1;
+		return;
+	}
+	sub->owed = 0;
+	stream_frame_response(sub, &resp, &ev, &f);
+	len = haptix__v1__response__get_packed_size(&resp);
+	if (len > stream_frame_limit(s->d)) {
+		/* Contacts grew past the limits: this one cannot go. */
+		sub->dropped++;
+		st->frames_dropped++;
+		arena_reset(&stream_scratch);
+		return;
+	}
+	p = session_reserve_frame(s, len);
+	haptix__v1__response__pack(&resp, p);
+	session_commit_frame(s, len);
+	st->frames_sent++;
+	arena_reset(&stream_scratch);
+}
+
+static void
+stream_timer_cb(evutil_socket_t fd, short events, void *arg)
+{
+	stream_emit(arg);
+}
+
+/* The stream of s, created on first use. */
+static struct stream *
+stream_of(struct session *s)
+{
+	struct stream *st = s->stream;
+
+	if (st != NULL)
+		return st;
+	st = calloc(1, sizeof(*st));
+	if (st == NULL || (st->held = evbuffer_new()) == NULL)
+		fatal("out of memory");
+	st->s = s;
+	LIST_INIT(&st->subs);
+	LIST_INSERT_HEAD(&streams, st, entry);
+	s->stream = st;
+	return st;
+}
+
+/* Check the fields and rate of a subscription. */
+static int
+stream_check(const struct daemon *d, const Haptix__V1__Subscribe *sub,
+    uint32_t *fields, char *err, size_t len)
+{
+	int rates = (sub->every_steps != 0) + (sub->sim_hz != 0) +
+	    (sub->wall_hz != 0);
+	int bad;
+
+	bad = snapshot_field_set(
+	    (const int *)sub->fields, sub->n_fields, fields);
+	if (bad >= 0) {
+		snprintf(err, len, "fields[%d] is %d: not a stream field", bad,
+		    (int)sub->fields[bad]);
+		return RESULT_BADVALUE;
+	}
+	if (sub->n_fields == 0 && !sub->events) {
+		snprintf(err, len,
+		    "nothing to subscribe to: no fields and no "
+		    "events");
+		return RESULT_BADVALUE;
+	}
+	if (sub->n_fields == 0 && rates != 0) {
+		snprintf(err, len, "a rate without fields");
+		return RESULT_BADVALUE;
+	}
+	if (sub->n_fields != 0 && rates != 1) {
+		snprintf(err, len,
+		    "give exactly one rate: every_steps, sim_hz or wall_hz "
+		    "(got %d)",
+		    rates);
+		return RESULT_BADVALUE;
+	}
+	if (sub->sim_hz != 0 && !(sub->sim_hz > 0 && sub->sim_hz <= 1e6)) {
+		snprintf(err, len, "sim_hz %g is not in (0, 1e6]", sub->sim_hz);
+		return RESULT_BADVALUE;
+	}
+	if (sub->wall_hz != 0 &&
+	    !(sub->wall_hz > 0 && sub->wall_hz <= STREAM_WALL_HZ_MAX)) {
+		snprintf(err, len, "wall_hz %g is not in (0, %d]", sub->wall_hz,
+		    STREAM_WALL_HZ_MAX);
+		return RESULT_BADVALUE;
+	}
+	(void)d;
+	return 0;
+}
+
+int
+stream_subscribe(
+    struct session *s, const Haptix__V1__Subscribe *req, char *err, size_t len)
+{
+	struct daemon *d = s->d;
+	struct stream *st;
+	struct stream_sub *sub, probe;
+	struct stream probe_st;
+	Haptix__V1__StreamFrame f;
+	Response resp;
+	Event ev;
+	struct timeval tv;
+	uint32_t fields;
+	size_t size;
+	double period;
+	int rc;
+
+	if ((rc = stream_check(d, req, &fields, err, len)) != 0)
+		return rc;
+	if (s->stream != NULL && s->stream->nsubs >= STREAM_MAX_SUBSCRIPTIONS) {
+		snprintf(err, len,
+		    "this client has %d subscriptions already, the most "
+		    "allowed",
+		    STREAM_MAX_SUBSCRIPTIONS);
+		return RESULT_BADSIZE;
+	}
+	/* A frame must fit the limits as the model is now. */
+	if (fields != 0 && sim_loaded(d->sim)) {
+		memset(&probe_st, 0, sizeof(probe_st));
+		probe_st.s = s;
+		memset(&probe, 0, sizeof(probe));
+		probe.st = &probe_st;
+		probe.fields = fields;
+		stream_frame_response(&probe, &resp, &ev, &f);
+		size = haptix__v1__response__get_packed_size(&resp);
+		arena_reset(&stream_scratch);
+		if (size > stream_frame_limit(d)) {
+			snprintf(err, len,
+			    "a frame of these fields is %zu bytes, more than "
+			    "%zu (--max-frame, half of --max-queued)",
+			    size, stream_frame_limit(d));
+			return RESULT_BADSIZE;
+		}
+	}
+
+	st = stream_of(s);
+	sub = calloc(1, sizeof(*sub));
+	if (sub == NULL)
+		fatal("out of memory");
+	sub->st = st;
+	sub->id = ++st->next_id;
+	sub->fields = fields;
+	if (req->events)
+		st->nevents++;
+	if (fields != 0) {
+		sub->timer = event_new(d->base, -1,
+		    req->wall_hz != 0 ? EV_PERSIST : 0, stream_timer_cb, sub);
+		if (sub->timer == NULL)
+			fatal("out of memory");
+		if (req->wall_hz != 0) {
+			period = 1.0 / req->wall_hz;
+			tv.tv_sec = (time_t)period;
+			tv.tv_usec = (suseconds_t)((period -
+						       (double)tv.tv_sec) *
+			    1e6);
+			evtimer_add(sub->timer, &tv);
+		} else {
+			sub->sim_hz = req->sim_hz;
+			sub->every = req->every_steps != 0 ?
+			    req->every_steps :
+			    stream_every(d, req->sim_hz);
+			stream_step_subs++;
+		}
+		/* The state as it is now, after the answer. */
+		event_active(sub->timer, EV_TIMEOUT, 0);
+	}
+	sub->events = req->events;
+	LIST_INSERT_HEAD(&st->subs, sub, entry);
+	st->nsubs++;
+	log_debug("client %llu: subscription %u (fields 0x%x, every %u "
+		  "steps, %g Hz wall%s)",
+	    (unsigned long long)s->id, sub->id, fields, sub->every,
+	    req->wall_hz, req->events ? ", events" : "");
+	return (int)sub->id;
+}
+
+/* End one subscription. */
+static void
+stream_sub_free(struct stream_sub *sub)
+{
+	struct stream *st = sub->st;
+
+	LIST_REMOVE(sub, entry);
+	st->nsubs--;
+	if (sub->events)
+		st->nevents--;
+	if (sub->every != 0)
+		stream_step_subs--;
+	if (sub->timer != NULL)
+		event_free(sub->timer);
+	free(sub);
+}
+
+int
+stream_unsubscribe(struct session *s, uint32_t id, char *err, size_t len)
+{
+	struct stream *st = s->stream;
+	struct stream_sub *sub, *next;
+	int found = 0;
+
+	for (sub = st != NULL ? LIST_FIRST(&st->subs) : NULL; sub != NULL;
+	     sub = next) {
+		next = LIST_NEXT(sub, entry);
+		if (id == 0 || sub->id == id) {
+			stream_sub_free(sub);
+			found = 1;
+		}
+	}
+	if (!found && id != 0) {
+		snprintf(err, len, "this client has no subscription %u", id);
+		return RESULT_BADINDEX;
+	}
+	return 0;
+}
+
+void
+stream_counters(const struct session *s, struct stream_counters *out)
+{
+	const struct stream *st = s->stream;
+
+	memset(out, 0, sizeof(*out));
+	if (st == NULL)
+		return;
+	out->subscriptions = st->nsubs;
+	out->frames_sent = st->frames_sent;
+	out->frames_dropped = st->frames_dropped;
+	out->events_dropped = st->events_dropped;
+}
+
+void
+stream_session_closed(struct session *s)
+{
+	struct stream *st = s->stream;
+	struct stream_sub *sub;
+
+	if (st == NULL)
+		return;
+	while ((sub = LIST_FIRST(&st->subs)) != NULL)
+		stream_sub_free(sub);
+	LIST_REMOVE(st, entry);
+	evbuffer_free(st->held);
+	free(st);
+	s->stream = NULL;
+}
+
+/*------------------------------------------------------------ frames */
+
+void
+stream_after_step(struct daemon *d)
+{
+	const struct sim_counters *n = sim_counters(d->sim);
+	struct stream *st, *stnext;
+	struct stream_sub *sub, *next;
+	Haptix__V1__InstabilityEvent in;
+	Event ev;
+	uint64_t resets = n->instability_resets + n->errors;
+
+	if (resets != stream_seen_resets) {
+		haptix__v1__instability_event__init(&in);
+		in.count = resets;
+		in.what = (char *)(n->errors != stream_seen_errors ||
+			    n->instability_what == NULL ?
+			"error" :
+			n->instability_what);
+		stream_seen_resets = resets;
+		stream_seen_errors = n->errors;
+		haptix__v1__event__init(&ev);
+		ev.kind_case = HAPTIX__V1__EVENT__KIND_INSTABILITY;
+		ev.instability = &in;
+		stream_broadcast(d, &ev);
+	}
+	if (stream_step_subs == 0)
+		return;
+	for (st = LIST_FIRST(&streams); st != NULL; st = stnext) {
+		stnext = LIST_NEXT(st, entry);
+		for (sub = LIST_FIRST(&st->subs); sub != NULL; sub = next) {
+			next = LIST_NEXT(sub, entry);
+			if (sub->every == 0 || ++sub->phase < sub->every)
+				continue;
+			sub->phase = 0;
+			stream_emit(sub);
+		}
+	}
+}
+
+void
+stream_session_drained(struct session *s)
+{
+	struct stream *st = s->stream;
+	struct stream_sub *sub;
+	uint8_t hdr[FRAME_HEADER_SIZE];
+	size_t plen;
+
+	/* Held events first, as long as there is room. */
+	while (st->nheld != 0 && !session_congested(s)) {
+		evbuffer_copyout(st->held, hdr, sizeof(hdr));
+		plen = frame_get_length(hdr);
+		evbuffer_drain(st->held, FRAME_HEADER_SIZE);
+		session_send_frame(
+		    s, evbuffer_pullup(st->held, (ev_ssize_t)plen), plen);
+		evbuffer_drain(st->held, plen);
+		st->nheld--;
+	}
+	LIST_FOREACH(sub, &st->subs, entry)
+	{
+		if (sub->owed)
+			stream_emit(sub);
+	}
+}
+
+/*------------------------------------------------------------ events */
+
+/* Deliver one packed event to a client, or hold it while congested. */
+static void
+stream_deliver(struct stream *st, const uint8_t *p, size_t len)
+{
+	uint8_t hdr[FRAME_HEADER_SIZE];
+	size_t plen;
+
+	if (st->nheld == 0 && !session_congested(st->s)) {
+		session_send_frame(st->s, p, len);
+		return;
+	}
+	if (st->nheld == STREAM_HELD_EVENTS) {
+		/* Full: the oldest goes. */
+		evbuffer_copyout(st->held, hdr, sizeof(hdr));
+		plen = frame_get_length(hdr);
+		evbuffer_drain(st->held, FRAME_HEADER_SIZE + plen);
+		st->nheld--;
+		st->events_dropped++;
+	}
+	frame_put_header(hdr, (uint32_t)len);
+	evbuffer_add(st->held, hdr, sizeof(hdr));
+	evbuffer_add(st->held, p, len);
+	st->nheld++;
+}
+
+/* Send an event to every client subscribed to events. */
+static void
+stream_broadcast(struct daemon *d, Event *ev)
+{
+	static uint8_t *buf;
+	static size_t cap;
+	Response resp = HAPTIX__V1__RESPONSE__INIT;
+	struct stream *st, *next;
+	size_t len;
+
+	if (LIST_EMPTY(&streams))
+		return;
+	ev->time = sim_loaded(d->sim) ? sim_time(d->sim) : 0;
+	resp.payload_case = HAPTIX__V1__RESPONSE__PAYLOAD_EVENT;
+	resp.event = ev;
+	len = haptix__v1__response__get_packed_size(&resp);
+	if (len > cap) {
+		free(buf);
+		cap = len < 4096 ? 4096 : len;
+		if ((buf = malloc(cap)) == NULL)
+			fatal("out of memory");
+	}
+	haptix__v1__response__pack(&resp, buf);
+	for (st = LIST_FIRST(&streams); st != NULL; st = next) {
+		next = LIST_NEXT(st, entry);
+		if (st->nevents != 0 && !st->s->left)
+			stream_deliver(st, buf, len);
+	}
+}
+
+void
+stream_event_model(struct daemon *d, int reload)
+{
+	Haptix__V1__ModelEvent m = HAPTIX__V1__MODEL_EVENT__INIT;
+	Event ev = HAPTIX__V1__EVENT__INIT;
+	struct stream *st;
+	struct stream_sub *sub;
+
+	/* A new model has its own timestep and counts from zero. */
+	stream_seen_resets = stream_seen_errors = 0;
+	LIST_FOREACH(st, &streams, entry)
+	{
+		LIST_FOREACH(sub, &st->subs, entry)
+		{
+			if (sub->sim_hz != 0)
+				sub->every = stream_every(d, sub->sim_hz);
+			sub->phase = 0;
+		}
+	}
+	m.model = snapshot_summary(d, &stream_scratch);
+	m.reload = reload;
+	ev.kind_case = HAPTIX__V1__EVENT__KIND_MODEL;
+	ev.model = &m;
+	stream_broadcast(d, &ev);
+	arena_reset(&stream_scratch);
+}
+
+void
+stream_event_reset(struct daemon *d, int key, const char *name)
+{
+	Haptix__V1__ResetEvent r = HAPTIX__V1__RESET_EVENT__INIT;
+	Event ev = HAPTIX__V1__EVENT__INIT;
+
+	r.keyframe = key;
+	r.name = (char *)(name != NULL ? name : "");
+	ev.kind_case = HAPTIX__V1__EVENT__KIND_RESET;
+	ev.reset = &r;
+	stream_broadcast(d, &ev);
+}
+
+void
+stream_event_run(struct daemon *d)
+{
+	Haptix__V1__RunEvent r = HAPTIX__V1__RUN_EVENT__INIT;
+	Event ev = HAPTIX__V1__EVENT__INIT;
+
+	r.paused = !clock_running(d->clock);
+	ev.kind_case = HAPTIX__V1__EVENT__KIND_RUN;
+	ev.run = &r;
+	stream_broadcast(d, &ev);
+}
+
+void
+stream_event_speed(struct daemon *d)
+{
+	Haptix__V1__Speed sp = HAPTIX__V1__SPEED__INIT;
+	Event ev = HAPTIX__V1__EVENT__INIT;
+	struct clock_status k;
+
+	clock_status(d->clock, &k);
+	sp.factor = k.speed;
+	sp.max = k.speed_max;
+	ev.kind_case = HAPTIX__V1__EVENT__KIND_SPEED;
+	ev.speed = &sp;
+	stream_broadcast(d, &ev);
+}
+
+void
+stream_event_message(struct daemon *d)
+{
+	Haptix__V1__MessageEvent m = HAPTIX__V1__MESSAGE_EVENT__INIT;
+	Event ev = HAPTIX__V1__EVENT__INIT;
+
+	m.text = d->message;
+	m.from = d->message_owner;
+	ev.kind_case = HAPTIX__V1__EVENT__KIND_MESSAGE;
+	ev.message = &m;
+	stream_broadcast(d, &ev);
+}
+
+void
+stream_event_lease(struct daemon *d)
+{
+	Haptix__V1__LeaseInfo l = HAPTIX__V1__LEASE_INFO__INIT;
+	Event ev = HAPTIX__V1__EVENT__INIT;
+
+	l.holder = d->lease_holder;
+	l.holder_name = d->lease_holder_name;
+	l.on_loss = (char *)lease_loss_name(d->opts->lease_loss);
+	ev.kind_case = HAPTIX__V1__EVENT__KIND_LEASE;
+	ev.lease = &l;
+	stream_broadcast(d, &ev);
+}
+
+void
+stream_event_client(struct daemon *d, struct session *s, int joined)
+{
+	Event ev = HAPTIX__V1__EVENT__INIT;
+	Haptix__V1__ClientInfo *ci;
+
+	ci = snapshot_client(d, &stream_scratch, s);
+	if (joined) {
+		ev.kind_case = HAPTIX__V1__EVENT__KIND_CLIENT_JOINED;
+		ev.client_joined = ci;
+	} else {
+		ev.kind_case = HAPTIX__V1__EVENT__KIND_CLIENT_LEFT;
+		ev.client_left = ci;
+	}
+	stream_broadcast(d, &ev);
+	arena_reset(&stream_scratch);
+}

@@ -1,0 +1,778 @@
+/*
+ * Integration tests of the arrays by name (get_array, set_array,
+ * list_arrays) through the extension API, each against a real haptixd
+ * over the Unix socket and TCP.  The numbers come from
+ * models/test/fixture.xml and MuJoCo 2.2's mjxmacro.h.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <criterion/criterion.h>
+
+#include "harness.h"
+#include "haptixd.h"
+
+TestSuite(arrays, .timeout = 60, .fini = hx_server_cleanup);
+
+/* Sizes and ids of fixture.xml. */
+#define NQ 9
+#define NV 8
+#define NU 2
+#define NBODY 5
+#define NGEOM 7
+#define NSENSORDATA 11
+#define GRAVITY 9.81
+enum { BODY_WORLD, BODY_LINK1, BODY_LINK2, BODY_BOX, BODY_MARKER };
+enum { GEOM_LINK1 = 3, GEOM_BOX = 5 };
+#define BOX_QPOS 2
+#define BOX_QVEL 2
+
+/* Assert that a call on c succeeded, with the server's reason if not. */
+#define OK(c, call) \
+	do { \
+		int rc_ = (call); \
+		cr_assert_eq(rc_, HXD_OK, "%s -> %s (%d): %s", #call, \
+		    hxd_result_name(rc_), rc_, hxd_error(c)); \
+	} while (0)
+
+/* Assert that a call failed with code, said why, and left c connected. */
+#define FAILS(c, call, code) \
+	do { \
+		int rc_ = (call); \
+		cr_assert_eq(rc_, (code), "%s -> %s (%d), expected %s: %s", \
+		    #call, hxd_result_name(rc_), rc_, hxd_result_name(code), \
+		    hxd_error(c)); \
+		cr_assert_str_neq( \
+		    hxd_error(c), "", "%s gave no reason", #call); \
+		cr_assert( \
+		    hxd_connected(c), "%s dropped the connection", #call); \
+	} while (0)
+
+/* Assert that the last error of c mentions text. */
+#define SAYS(c, text) \
+	cr_assert(strstr(hxd_error(c), (text)) != NULL, \
+	    "the error \"%s\" does not mention \"%s\"", hxd_error(c), (text))
+
+/* Assert |a - b| <= eps. */
+#define NEAR(a, b, eps) \
+	do { \
+		double a_ = (a), b_ = (b); \
+		cr_assert(fabs(a_ - b_) <= (eps), \
+		    "%s = %.17g, expected %s = %.17g (within %g)", #a, a_, #b, \
+		    b_, (double)(eps)); \
+	} while (0)
+
+/* Connect to addr and say Hello, failing the test if that fails. */
+static hxd_conn *
+conn_open(const char *addr)
+{
+	hxd_conn *c = hxd_connect(addr, "test");
+
+	cr_assert_not_null(c, "hxd_connect returned NULL");
+	cr_assert_eq(
+	    hxd_result(c), HXD_OK, "connect to %s: %s", addr, hxd_error(c));
+	return c;
+}
+
+/* Get an array, checking that its values match its shape; caller frees. */
+static hxd_array *
+array_get(hxd_conn *c, const char *name)
+{
+	hxd_array *a = NULL;
+
+	OK(c, hxd_get_array(c, name, &a));
+	cr_assert_not_null(a);
+	/* The answer names the array without an owner's prefix. */
+	if (strncmp(name, "model.", 6) == 0)
+		name += 6;
+	else if (strncmp(name, "data.", 5) == 0)
+		name += 5;
+	cr_assert_str_eq(a->name, name);
+	cr_assert(a->rows >= 0 && a->cols >= 0);
+	cr_assert(a->rows * a->cols == 0 || a->values != NULL);
+	return a;
+}
+
+/* One value of an array by name. */
+static double
+array_value(hxd_conn *c, const char *name, int i)
+{
+	hxd_array *a = array_get(c, name);
+	double v;
+
+	cr_assert(i < a->rows * a->cols, "%s has no element %d", name, i);
+	v = a->values[i];
+	free(a);
+	return v;
+}
+
+/* Write one value. */
+static int
+array_set1(hxd_conn *c, const char *name, int offset, double v)
+{
+	return hxd_set_array(c, name, offset, 1, &v);
+}
+
+/* The state; caller frees. */
+static hxd_state *
+state_get(hxd_conn *c)
+{
+	hxd_state *s = NULL;
+
+	OK(c, hxd_get_state(c, &s));
+	cr_assert_not_null(s);
+	cr_assert_eq(s->nq, NQ);
+	return s;
+}
+
+/* Body poses; caller frees. */
+static hxd_poses *
+bodies_get(hxd_conn *c)
+{
+	hxd_poses *p = NULL;
+
+	OK(c, hxd_get_body(c, &p));
+	cr_assert_eq(p->count, NBODY);
+	return p;
+}
+
+/*-------------------------------------------------------------- reading */
+
+HX_TRANSPORT_TEST(
+    arrays, get_matches_the_native_calls, "-m", "fixture.xml", "--paused", NULL)
+{
+	double qpos[NQ] = { 0.3, -0.2, 0.6, 0, 0.3, 1, 0, 0, 0 };
+	double qvel[NV] = { 0.5, -1, 0, 0, 0, 0, 0, 0 };
+	double ctrl[NU] = { 0.25, -0.75 };
+	hxd_state in = { .nq = NQ, .nv = NV, .qpos = qpos, .qvel = qvel };
+	hxd_control cin = { .nu = NU, .ctrl = ctrl };
+	hxd_conn *c = conn_open(addr);
+	hxd_state *st;
+	hxd_sensor *sen = NULL;
+	hxd_poses *p;
+	hxd_array *a;
+	unsigned taken;
+
+	OK(c, hxd_set_state(c, &in));
+	OK(c, hxd_set_control(c, &cin));
+	OK(c, hxd_step(c, 5, &taken));
+	cr_assert_eq(taken, 5);
+	st = state_get(c);
+
+	a = array_get(c, "qpos");
+	cr_assert_str_eq(a->owner, "data");
+	cr_assert_eq(a->type, HXD_ARRAY_DOUBLE);
+	cr_assert_eq(a->rows, NQ);
+	cr_assert_eq(a->cols, 1);
+	cr_assert(a->writable);
+	cr_assert(memcmp(a->values, st->qpos, NQ * sizeof(double)) == 0,
+	    "get_array qpos differs from get_state's");
+	/* The step moved the hinges: the comparison was not of zeros. */
+	cr_assert(a->values[0] != 0.3 && a->values[1] != -0.2);
+	free(a);
+	a = array_get(c, "qvel");
+	cr_assert(memcmp(a->values, st->qvel, NV * sizeof(double)) == 0);
+	free(a);
+	a = array_get(c, "ctrl");
+	cr_assert_eq(a->rows, NU);
+	cr_assert_eq(a->values[0], 0.25);
+	cr_assert_eq(a->values[1], -0.75);
+	free(a);
+
+	p = bodies_get(c);
+	a = array_get(c, "xpos");
+	cr_assert_eq(a->rows, NBODY);
+	cr_assert_eq(a->cols, 3);
+	cr_assert(!a->writable);
+	cr_assert(memcmp(a->values, p->pos, 3 * NBODY * sizeof(double)) == 0);
+	free(a);
+	free(p);
+
+	OK(c, hxd_get_sensor(c, &sen));
+	a = array_get(c, "sensordata");
+	cr_assert_eq(a->rows, NSENSORDATA);
+	cr_assert(memcmp(a->values, sen->sensordata,
+		      NSENSORDATA * sizeof(double)) == 0);
+	free(a);
+	free(sen);
+
+	/* A prefix names the owner. */
+	a = array_get(c, "model.geom_rgba");
+	cr_assert_str_eq(a->owner, "model");
+	free(a);
+	free(st);
+	hxd_close(c);
+}
+
+/* What list_arrays must say about one array of the fixture. */
+struct expect {
+	const char *name, *owner;
+	int type, rows, cols, writable;
+};
+
+HX_TRANSPORT_TEST(arrays, list_describes_model_and_data_arrays, "-m",
+    "fixture.xml", "--paused", NULL)
+{
+	static const struct expect want[] = {
+		{ "qpos", "data", HXD_ARRAY_DOUBLE, NQ, 1, 1 },
+		{ "qvel", "data", HXD_ARRAY_DOUBLE, NV, 1, 1 },
+		{ "act", "data", HXD_ARRAY_DOUBLE, 0, 1, 1 },
+		{ "ctrl", "data", HXD_ARRAY_DOUBLE, NU, 1, 1 },
+		{ "xfrc_applied", "data", HXD_ARRAY_DOUBLE, NBODY, 6, 1 },
+		{ "mocap_quat", "data", HXD_ARRAY_DOUBLE, 1, 4, 1 },
+		{ "qacc_warmstart", "data", HXD_ARRAY_DOUBLE, NV, 1, 1 },
+		{ "qacc", "data", HXD_ARRAY_DOUBLE, NV, 1, 0 },
+		{ "xpos", "data", HXD_ARRAY_DOUBLE, NBODY, 3, 0 },
+		{ "xmat", "data", HXD_ARRAY_DOUBLE, NBODY, 9, 0 },
+		{ "sensordata", "data", HXD_ARRAY_DOUBLE, NSENSORDATA, 1, 0 },
+		{ "ten_J", "data", HXD_ARRAY_DOUBLE, 1, NV, 0 },
+		{ "geom_rgba", "model", HXD_ARRAY_FLOAT, NGEOM, 4, 1 },
+		{ "geom_size", "model", HXD_ARRAY_DOUBLE, NGEOM, 3, 0 },
+		{ "geom_contype", "model", HXD_ARRAY_INT, NGEOM, 1, 1 },
+		{ "geom_bodyid", "model", HXD_ARRAY_INT, NGEOM, 1, 0 },
+		{ "jnt_type", "model", HXD_ARRAY_INT, 3, 1, 0 },
+		{ "jnt_range", "model", HXD_ARRAY_DOUBLE, 3, 2, 1 },
+		{ "eq_active", "model", HXD_ARRAY_BYTE, 1, 1, 1 },
+		{ "body_simple", "model", HXD_ARRAY_BYTE, NBODY, 1, 0 },
+		{ "body_mass", "model", HXD_ARRAY_DOUBLE, NBODY, 1, 1 },
+		{ "body_subtreemass", "model", HXD_ARRAY_DOUBLE, NBODY, 1, 0 },
+		{ "dof_damping", "model", HXD_ARRAY_DOUBLE, NV, 1, 1 },
+		{ "actuator_gainprm", "model", HXD_ARRAY_DOUBLE, NU, 10, 1 },
+		{ "actuator_ctrlrange", "model", HXD_ARRAY_DOUBLE, NU, 2, 1 },
+		{ "key_qpos", "model", HXD_ARRAY_DOUBLE, 2, NQ, 1 },
+		{ "key_mpos", "model", HXD_ARRAY_DOUBLE, 2, 3, 1 },
+		{ "key_act", "model", HXD_ARRAY_DOUBLE, 2, 0, 1 },
+		{ "mesh_vert", "model", HXD_ARRAY_FLOAT, 4, 3, 0 },
+		{ "hfield_data", "model", HXD_ARRAY_FLOAT, 9, 1, 0 },
+		{ "mat_rgba", "model", HXD_ARRAY_FLOAT, 2, 4, 1 },
+	};
+	hxd_conn *c = conn_open(addr);
+	hxd_array *list = NULL;
+	hxd_status st;
+	size_t k;
+	int n = 0, i, j, found, writable = 0;
+
+	OK(c, hxd_list_arrays(c, &list, &n));
+	cr_assert_not_null(list);
+	/* MuJoCo 2.2 has about 370 numeric arrays in mjModel and mjData. */
+	cr_assert_gt(n, 300);
+	for (i = 0; i < n; i++) {
+		cr_assert_null(
+		    list[i].values, "%s came with values", list[i].name);
+		cr_assert(strcmp(list[i].owner, "model") == 0 ||
+			strcmp(list[i].owner, "data") == 0,
+		    "%s has owner \"%s\"", list[i].name, list[i].owner);
+		cr_assert(list[i].type >= HXD_ARRAY_DOUBLE &&
+		    list[i].type <= HXD_ARRAY_BYTE);
+		/* Structs and text are not numbers: not listed. */
+		cr_assert_str_neq(list[i].name, "contact");
+		cr_assert_str_neq(list[i].name, "names");
+		cr_assert_str_neq(list[i].name, "text_data");
+		for (j = 0; j < i; j++)
+			cr_assert(strcmp(list[i].name, list[j].name) != 0 ||
+				strcmp(list[i].owner, list[j].owner) != 0,
+			    "%s listed twice", list[i].name);
+		writable += list[i].writable;
+	}
+	/* A minority is writable; most of mjData is computed. */
+	cr_assert(writable > 20 && writable < n / 2, "%d of %d writable",
+	    writable, n);
+
+	for (k = 0; k < sizeof(want) / sizeof(want[0]); k++) {
+		found = 0;
+		for (i = 0; i < n && !found; i++) {
+			if (strcmp(list[i].name, want[k].name) != 0)
+				continue;
+			found = 1;
+			cr_assert_str_eq(list[i].owner, want[k].owner,
+			    "%s owner", want[k].name);
+			cr_assert_eq(list[i].type, want[k].type,
+			    "%s has type %d, expected %d", want[k].name,
+			    list[i].type, want[k].type);
+			cr_assert_eq(list[i].rows, want[k].rows,
+			    "%s has %d rows, expected %d", want[k].name,
+			    list[i].rows, want[k].rows);
+			cr_assert_eq(list[i].cols, want[k].cols,
+			    "%s has %d cols, expected %d", want[k].name,
+			    list[i].cols, want[k].cols);
+			cr_assert_eq(list[i].writable, want[k].writable,
+			    "%s writable %d, expected %d", want[k].name,
+			    list[i].writable, want[k].writable);
+		}
+		cr_assert(found, "%s is not listed", want[k].name);
+	}
+
+	/* Constraint arrays have the live count of rows. */
+	free(list);
+	OK(c, array_set1(c, "qpos", BOX_QPOS + 2, 0.09));
+	OK(c, hxd_list_arrays(c, &list, &n));
+	OK(c, hxd_status_get(c, &st));
+	cr_assert_gt(st.nefc, 0, "the box in the floor has contacts");
+	for (i = 0; i < n; i++) {
+		if (strcmp(list[i].name, "efc_pos") == 0)
+			cr_assert_eq(list[i].rows, st.nefc);
+		if (strcmp(list[i].name, "efc_AR") == 0) {
+			cr_assert_eq(list[i].rows, st.nefc);
+			cr_assert_eq(list[i].cols, st.nefc);
+		}
+	}
+	free(list);
+	hxd_close(c);
+}
+
+HX_TRANSPORT_TEST(arrays, constraint_arrays_follow_the_live_count, "-m",
+    "fixture.xml", "--paused", NULL)
+{
+	hxd_conn *c = conn_open(addr);
+	hxd_status st;
+	hxd_array *a;
+
+	/* Sink the box into the floor a little: it has contacts. */
+	OK(c, array_set1(c, "qpos", BOX_QPOS + 2, 0.09));
+	OK(c, hxd_status_get(c, &st));
+	cr_assert_gt(st.nefc, 0);
+	a = array_get(c, "efc_pos");
+	cr_assert_eq(a->rows, st.nefc);
+	cr_assert_eq(a->cols, 1);
+	free(a);
+	a = array_get(c, "efc_J");
+	cr_assert_eq(a->rows, st.nefc);
+	cr_assert_eq(a->cols, NV);
+	free(a);
+
+	/* Lift the box off the floor: no constraints are left. */
+	OK(c, array_set1(c, "qpos", BOX_QPOS + 2, 2.0));
+	OK(c, hxd_status_get(c, &st));
+	cr_assert_eq(st.nefc, 0);
+	cr_assert_eq(st.ncon, 0);
+	a = array_get(c, "efc_pos");
+	cr_assert_eq(a->rows, 0);
+	free(a);
+	a = array_get(c, "efc_AR");
+	cr_assert_eq(a->rows, 0);
+	cr_assert_eq(a->cols, 0);
+	free(a);
+	hxd_close(c);
+}
+
+HX_TRANSPORT_TEST(
+    arrays, zero_size_arrays_are_empty, "-m", "fixture.xml", "--paused", NULL)
+{
+	hxd_conn *c = conn_open(addr);
+	hxd_array *a;
+
+	/* The fixture has no activations (na = 0). */
+	a = array_get(c, "act");
+	cr_assert_eq(a->rows, 0);
+	cr_assert_eq(a->cols, 1);
+	free(a);
+	a = array_get(c, "key_act");
+	cr_assert_eq(a->rows, 2);
+	cr_assert_eq(a->cols, 0);
+	free(a);
+	/* Nothing fits in an empty array. */
+	FAILS(c, array_set1(c, "act", 0, 1.0), HXD_BADSIZE);
+	hxd_close(c);
+}
+
+/*-------------------------------------------------------------- writing */
+
+HX_TRANSPORT_TEST(
+    arrays, set_ctrl_reads_back, "-m", "fixture.xml", "--paused", NULL)
+{
+	hxd_conn *c = conn_open(addr);
+	hxd_control *w = NULL;
+
+	OK(c, array_set1(c, "ctrl", 1, -0.5));
+	OK(c, hxd_get_control(c, &w));
+	cr_assert_eq(w->ctrl[0], 0);
+	cr_assert_eq(w->ctrl[1], -0.5);
+	free(w);
+	hxd_close(c);
+}
+
+HX_TRANSPORT_TEST(
+    arrays, set_qpos_range_runs_forward, "-m", "fixture.xml", "--paused", NULL)
+{
+	const double v[2] = { 0.5, -0.3 };
+	const double mocap[3] = { 0.25, 1.5, 0.75 };
+	hxd_conn *c = conn_open(addr);
+	hxd_state *before = state_get(c), *after;
+	hxd_poses *p0 = bodies_get(c), *p1;
+	hxd_sensor *sen = NULL;
+	int i;
+
+	OK(c, hxd_set_array(c, "qpos", 0, 2, v));
+	after = state_get(c);
+	cr_assert_eq(after->qpos[0], 0.5);
+	cr_assert_eq(after->qpos[1], -0.3);
+	for (i = 2; i < NQ; i++)
+		cr_assert_eq(after->qpos[i], before->qpos[i], "qpos[%d]", i);
+
+	/* mj_forward ran: link2 hangs from link1, turned by hinge1. */
+	p1 = bodies_get(c);
+	for (i = 0; i < 3; i++)
+		cr_assert_eq(
+		    p1->pos[3 * BODY_LINK1 + i], p0->pos[3 * BODY_LINK1 + i]);
+	NEAR(p1->pos[3 * BODY_LINK2 + 0], -0.3 * sin(0.5), 1e-12);
+	NEAR(p1->pos[3 * BODY_LINK2 + 2], 1 - 0.3 * cos(0.5), 1e-12);
+	NEAR(p0->pos[3 * BODY_LINK2 + 2], 0.7, 1e-12);
+	/* And so did the sensors: q1 and q2 are joint positions. */
+	OK(c, hxd_get_sensor(c, &sen));
+	cr_assert_eq(sen->sensordata[0], 0.5);
+	cr_assert_eq(sen->sensordata[1], -0.3);
+	free(sen);
+	free(p1);
+
+	/* Mocap positions move the mocap body at once too. */
+	OK(c, hxd_set_array(c, "mocap_pos", 0, 3, mocap));
+	p1 = bodies_get(c);
+	for (i = 0; i < 3; i++)
+		cr_assert_eq(p1->pos[3 * BODY_MARKER + i], mocap[i]);
+	free(p1);
+	free(p0);
+	free(before);
+	free(after);
+	hxd_close(c);
+}
+
+HX_TRANSPORT_TEST(arrays, qacc_warmstart_is_not_recomputed, "-m", "fixture.xml",
+    "--paused", NULL)
+{
+	const double w[NV] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+	hxd_conn *c = conn_open(addr);
+	hxd_array *a;
+
+	OK(c, hxd_set_array(c, "qacc_warmstart", 0, NV, w));
+	a = array_get(c, "qacc_warmstart");
+	cr_assert(memcmp(a->values, w, sizeof(w)) == 0,
+	    "qacc_warmstart was overwritten after the write");
+	free(a);
+	hxd_close(c);
+}
+
+HX_TRANSPORT_TEST(arrays, structure_and_computed_arrays_are_denied, "-m",
+    "fixture.xml", "--paused", NULL)
+{
+	hxd_conn *c = conn_open(addr);
+
+	FAILS(c, array_set1(c, "jnt_type", 0, 2), HXD_DENIED);
+	SAYS(c, "jnt_type");
+	SAYS(c, "model structure");
+	cr_assert_eq(array_value(c, "jnt_type", 0), 3, "a hinge still");
+
+	FAILS(c, array_set1(c, "sensordata", 0, 1), HXD_DENIED);
+	SAYS(c, "mj_forward");
+	FAILS(c, array_set1(c, "xpos", 3, 1), HXD_DENIED);
+	SAYS(c, "overwritten");
+	FAILS(c, array_set1(c, "efc_type", 0, 1), HXD_DENIED);
+	FAILS(c, array_set1(c, "geom_size", 0, 1), HXD_DENIED);
+	SAYS(c, "set_geomsize");
+	FAILS(c, array_set1(c, "body_subtreemass", 0, 1), HXD_DENIED);
+	SAYS(c, "mj_setConst");
+	FAILS(c, array_set1(c, "body_pos", 3, 1), HXD_DENIED);
+	FAILS(c, array_set1(c, "mesh_vert", 0, 1), HXD_DENIED);
+	hxd_close(c);
+}
+
+HX_TRANSPORT_TEST(
+    arrays, unknown_names_are_refused, "-m", "fixture.xml", "--paused", NULL)
+{
+	hxd_conn *c = conn_open(addr);
+	hxd_array *a = (hxd_array *)&a;
+
+	FAILS(c, hxd_get_array(c, "no_such_array", &a), HXD_BADTYPE);
+	cr_assert_null(a);
+	SAYS(c, "list_arrays");
+	FAILS(c, array_set1(c, "no_such_array", 0, 1), HXD_BADTYPE);
+	FAILS(c, hxd_get_array(c, "", &a), HXD_BADTYPE);
+	FAILS(c, hxd_get_array(c, "contact", &a), HXD_BADTYPE);
+	SAYS(c, "get_contact");
+	FAILS(c, hxd_get_array(c, "names", &a), HXD_BADTYPE);
+	SAYS(c, "id2name");
+	/* geom_rgba belongs to the model. */
+	FAILS(c, hxd_get_array(c, "data.geom_rgba", &a), HXD_BADTYPE);
+	hxd_close(c);
+}
+
+HX_TRANSPORT_TEST(arrays, writes_beyond_the_array_are_badsize, "-m",
+    "fixture.xml", "--paused", NULL)
+{
+	const double v[2] = { 0.1, 0.2 };
+	hxd_conn *c = conn_open(addr);
+	hxd_state *before = state_get(c), *after;
+
+	FAILS(c, hxd_set_array(c, "qpos", NQ - 1, 2, v), HXD_BADSIZE);
+	FAILS(c, hxd_set_array(c, "qpos", NQ, 1, v), HXD_BADSIZE);
+	FAILS(c, hxd_set_array(c, "qpos", 1000000, 1, v), HXD_BADSIZE);
+	FAILS(c, hxd_set_array(c, "qpos", -1, 1, v), HXD_BADSIZE);
+	after = state_get(c);
+	cr_assert(memcmp(before->qpos, after->qpos, NQ * sizeof(double)) == 0,
+	    "a refused write changed qpos");
+	/* The last element is within it (of qvel: qpos ends in a
+	 * quaternion, which mj_forward normalises). */
+	OK(c, hxd_set_array(c, "qvel", NV - 1, 1, v));
+	free(after);
+	after = state_get(c);
+	cr_assert_eq(after->qvel[NV - 1], 0.1);
+	free(before);
+	free(after);
+	hxd_close(c);
+}
+
+HX_TRANSPORT_TEST(
+    arrays, bad_values_are_refused, "-m", "fixture.xml", "--paused", NULL)
+{
+	const double partial[2] = { 0.4, NAN };
+	const double inverted[2] = { 1, -1 };
+	const double zero[4] = { 0, 0, 0, 0 };
+	hxd_conn *c = conn_open(addr);
+
+	FAILS(c, array_set1(c, "qpos", 0, NAN), HXD_BADVALUE);
+	FAILS(c, array_set1(c, "qvel", 0, INFINITY), HXD_BADVALUE);
+	FAILS(c, array_set1(c, "geom_rgba", 0, -INFINITY), HXD_BADVALUE);
+	/* Nothing of a write is applied unless all of it is valid. */
+	FAILS(c, hxd_set_array(c, "qpos", 0, 2, partial), HXD_BADVALUE);
+	cr_assert_eq(array_value(c, "qpos", 0), 0);
+
+	/* Ints and bytes take whole numbers in their range. */
+	FAILS(c, array_set1(c, "geom_contype", GEOM_BOX, 0.5), HXD_BADVALUE);
+	SAYS(c, "whole");
+	FAILS(c, array_set1(c, "geom_contype", GEOM_BOX, 3e9), HXD_BADVALUE);
+	FAILS(c, array_set1(c, "eq_active", 0, 256), HXD_BADVALUE);
+	FAILS(c, array_set1(c, "eq_active", 0, 2), HXD_BADVALUE);
+	FAILS(c, array_set1(c, "eq_active", 0, -1), HXD_BADVALUE);
+	cr_assert_eq(array_value(c, "geom_contype", GEOM_BOX), 1);
+	cr_assert_eq(array_value(c, "eq_active", 0), 0);
+
+	/* Domains: no negative damping, colours 0 to 1, ordered ranges. */
+	FAILS(c, array_set1(c, "dof_damping", 0, -1), HXD_BADVALUE);
+	FAILS(c, array_set1(c, "geom_rgba", 0, 1.5), HXD_BADVALUE);
+	FAILS(c, hxd_set_array(c, "actuator_ctrlrange", 0, 2, inverted),
+	    HXD_BADVALUE);
+	/* Half a range is checked with the other half as it is: (2, 1). */
+	FAILS(c, array_set1(c, "actuator_ctrlrange", 0, 2), HXD_BADVALUE);
+	FAILS(c, hxd_set_array(c, "mocap_quat", 0, 4, zero), HXD_BADVALUE);
+	SAYS(c, "quaternion");
+	NEAR(array_value(c, "actuator_ctrlrange", 0), -1, 0);
+	NEAR(array_value(c, "dof_damping", 0), 0.1, 1e-15);
+	hxd_close(c);
+}
+
+HX_TRANSPORT_TEST(
+    arrays, int_arrays_change_collisions, "-m", "fixture.xml", "--paused", NULL)
+{
+	hxd_conn *c = conn_open(addr);
+	hxd_state *st;
+	unsigned taken;
+
+	/* The box rests on the floor... */
+	OK(c, hxd_step(c, 200, &taken));
+	st = state_get(c);
+	NEAR(st->qpos[BOX_QPOS + 2], 0.1, 0.01);
+	free(st);
+
+	/* ...until it collides with nothing: then it falls through. */
+	OK(c, array_set1(c, "geom_contype", GEOM_BOX, 0));
+	OK(c, array_set1(c, "geom_conaffinity", GEOM_BOX, 0));
+	cr_assert_eq(array_value(c, "geom_contype", GEOM_BOX), 0);
+	cr_assert_eq(array_value(c, "geom_conaffinity", GEOM_BOX), 0);
+	OK(c, hxd_step(c, 200, &taken));
+	st = state_get(c);
+	cr_assert_lt(st->qpos[BOX_QPOS + 2], -0.5, "the box is at z = %g",
+	    st->qpos[BOX_QPOS + 2]);
+	free(st);
+
+	/* A byte flag: eq_active enables the equality like `equality`. */
+	OK(c, array_set1(c, "eq_active", 0, 1));
+	cr_assert_eq(array_value(c, "eq_active", 0), 1);
+	hxd_close(c);
+}
+
+HX_TRANSPORT_TEST(arrays, model_parameters_change_the_dynamics, "-m",
+    "fixture.xml", "--paused", NULL)
+{
+	const double rgba[4] = { 0.1, 0.2, 0.3, 0.4 };
+	double qpos[NQ] = { 0, 0, 0.6, 0, 0.1, 1, 0, 0, 0 };
+	double qvel[NV] = { 1, 0 };
+	hxd_state in = { .nq = NQ, .nv = NV, .qpos = qpos, .qvel = qvel };
+	hxd_conn *c = conn_open(addr);
+	hxd_force *f = NULL;
+	double got[4];
+	hxd_array *a;
+	int i;
+
+	/* Damping 0.1 (the fixture's), then 7: passive force -b qvel. */
+	OK(c, hxd_set_state(c, &in));
+	OK(c, hxd_get_force(c, &f));
+	NEAR(f->passive[0], -0.1, 1e-12);
+	free(f);
+	OK(c, array_set1(c, "dof_damping", 0, 7));
+	OK(c, hxd_get_force(c, &f));
+	NEAR(f->passive[0], -7, 1e-12);
+	free(f);
+
+	/* Colours are floats: they read back as floats. */
+	OK(c, hxd_set_array(c, "geom_rgba", 4 * GEOM_LINK1, 4, rgba));
+	a = array_get(c, "geom_rgba");
+	for (i = 0; i < 4; i++)
+		cr_assert_eq(
+		    a->values[4 * GEOM_LINK1 + i], (double)(float)rgba[i]);
+	free(a);
+	OK(c, hxd_get_rgba(c, HXD_OBJ_GEOM, GEOM_LINK1, got));
+	for (i = 0; i < 4; i++)
+		NEAR(got[i], rgba[i], 1e-7);
+	hxd_close(c);
+}
+
+HX_TRANSPORT_TEST(arrays, body_mass_recomputes_the_constants, "-m",
+    "fixture.xml", "--paused", NULL)
+{
+	double qpos[NQ] = { 0.4, -0.2, 0.6, 0, 0.1, 1, 0, 0, 0 };
+	hxd_state in = { .nq = NQ, .nv = NV, .qpos = qpos };
+	double qvel[NV] = { 0 };
+	hxd_conn *c = conn_open(addr);
+	double total;
+	hxd_state *st;
+	hxd_force *f = NULL;
+
+	in.qvel = qvel;
+	OK(c, hxd_set_state(c, &in));
+	total = array_value(c, "body_subtreemass", BODY_WORLD);
+	NEAR(array_value(c, "body_mass", BODY_BOX), 1, 1e-12);
+
+	OK(c, array_set1(c, "body_mass", BODY_BOX, 3));
+	NEAR(array_value(c, "body_mass", BODY_BOX), 3, 0);
+	/* mj_setConst ran: the subtree masses include the new mass. */
+	NEAR(array_value(c, "body_subtreemass", BODY_WORLD), total + 2, 1e-12);
+	NEAR(array_value(c, "body_subtreemass", BODY_BOX), 3, 1e-12);
+	/* The state survived it (mj_setConst works at qpos0). */
+	st = state_get(c);
+	cr_assert(memcmp(st->qpos, qpos, sizeof(qpos)) == 0,
+	    "qpos changed: %g %g", st->qpos[0], st->qpos[1]);
+	free(st);
+	/* And mj_forward: the box's weight is 3 g now. */
+	OK(c, hxd_get_force(c, &f));
+	NEAR(f->bias[BOX_QVEL + 2], 3 * GRAVITY, 1e-9);
+	free(f);
+	hxd_close(c);
+}
+
+/* Two free balls held together by a connect equality. */
+static const char connect_xml
+    [] = "<mujoco><worldbody>"
+	 "<body name='a' pos='0 0 1'><freejoint/><geom size='.1'/></body>"
+	 "<body name='b' pos='1 0 1'><freejoint/><geom size='.1'/></body>"
+	 "</worldbody><equality>"
+	 "<connect body1='a' body2='b' anchor='0.5 0 0'/>"
+	 "</equality></mujoco>";
+
+HX_TRANSPORT_TEST(arrays, body_mass_keeps_written_eq_data, "-m", "fixture.xml",
+    "--paused", NULL)
+{
+	const double anchor2[3] = { -0.2, 0, 0 };
+	hxd_conn *c = conn_open(addr);
+	hxd_model m;
+	hxd_array *a;
+
+	OK(c,
+	    hxd_load_data(c, HXD_FORMAT_MJCF, connect_xml, strlen(connect_xml),
+		"connect", &m));
+	/* The compiler put the second anchor in body b's frame. */
+	NEAR(array_value(c, "eq_data", 3), -0.5, 1e-12);
+	OK(c, hxd_set_array(c, "eq_data", 3, 3, anchor2));
+	/* mj_setConst would compute it again: the daemon keeps the write. */
+	OK(c, array_set1(c, "body_mass", 1, 2));
+	a = array_get(c, "eq_data");
+	cr_assert_eq(a->values[0], 0.5);
+	cr_assert(memcmp(a->values + 3, anchor2, sizeof(anchor2)) == 0,
+	    "eq_data[3] is %g after the body_mass write", a->values[3]);
+	free(a);
+	NEAR(array_value(c, "body_subtreemass", 0),
+	    2 + array_value(c, "body_mass", 2), 1e-12);
+	hxd_close(c);
+}
+
+HX_TRANSPORT_TEST(arrays, whole_array_writes_take_the_rest, "-m", "fixture.xml",
+    "--paused", NULL)
+{
+	const double key[NQ] = { 0.1, 0.2, 0.6, 0, 0.1, 1, 0, 0, 0 };
+	hxd_conn *c = conn_open(addr);
+	hxd_state *st;
+	hxd_array *a;
+
+	/* Count 0: from offset to the end of the array (row 1 of 2). */
+	OK(c, hxd_set_array(c, "key_qpos", NQ, 0, key));
+	a = array_get(c, "key_qpos");
+	cr_assert(memcmp(a->values + NQ, key, sizeof(key)) == 0);
+	cr_assert_eq(a->values[0], 0.5, "keyframe 0 is untouched");
+	free(a);
+	/* The keyframe is what reset uses. */
+	OK(c, hxd_reset(c, 1));
+	st = state_get(c);
+	cr_assert(memcmp(st->qpos, key, sizeof(key)) == 0);
+	free(st);
+	hxd_close(c);
+}
+
+/*------------------------------------------------------------- robustness */
+
+HX_TRANSPORT_TEST(arrays, bad_calls_leave_other_clients_working, "-m",
+    "fixture.xml", "--paused", NULL)
+{
+	const double two[2] = { 1, 2 };
+	hxd_conn *bad = conn_open(addr), *good = conn_open(addr);
+	hxd_array *a = NULL;
+	int i;
+
+	for (i = 0; i < 20; i++) {
+		FAILS(bad, hxd_get_array(bad, "nope", &a), HXD_BADTYPE);
+		FAILS(bad, array_set1(bad, "qpos", 0, NAN), HXD_BADVALUE);
+		FAILS(bad, array_set1(bad, "jnt_type", 0, 1), HXD_DENIED);
+		FAILS(bad, hxd_set_array(bad, "ctrl", 1, 2, two), HXD_BADSIZE);
+		OK(good, array_set1(good, "ctrl", 0, 0.01 * i));
+		cr_assert_eq(array_value(good, "ctrl", 0), 0.01 * i);
+	}
+	/* The one that failed so often still works too. */
+	OK(bad, array_set1(bad, "ctrl", 1, -1));
+	cr_assert_eq(array_value(good, "ctrl", 1), -1);
+	hxd_close(bad);
+	hxd_close(good);
+}
+
+HX_TRANSPORT_TEST(arrays, answers_beyond_the_frame_limit_are_badsize, "-m",
+    "fixture.xml", "--paused", "--max-frame", "4096", NULL)
+{
+	hxd_conn *c = conn_open(addr);
+	hxd_array *list = NULL;
+	int n = -1;
+
+	/* Some 370 descriptions do not fit in 4 KiB. */
+	FAILS(c, hxd_list_arrays(c, &list, &n), HXD_BADSIZE);
+	cr_assert_null(list);
+	cr_assert_eq(n, 0);
+	cr_assert_eq(array_value(c, "qpos", BOX_QPOS + 2), 0.1);
+	hxd_close(c);
+}
+
+HX_TRANSPORT_TEST(arrays, writes_need_the_lease_reads_do_not, "-m",
+    "fixture.xml", "--paused", NULL)
+{
+	hxd_conn *holder = conn_open(addr), *other = conn_open(addr);
+	hxd_lease_info li;
+
+	OK(holder, hxd_lease(holder, HXD_LEASE_TAKE, &li));
+	FAILS(other, array_set1(other, "ctrl", 0, 0.5), HXD_DENIED);
+	SAYS(other, "lease");
+	cr_assert_eq(array_value(other, "ctrl", 0), 0, "read while leased");
+	OK(holder, array_set1(holder, "ctrl", 0, 0.25));
+	cr_assert_eq(array_value(other, "ctrl", 0), 0.25);
+	OK(holder, hxd_lease(holder, HXD_LEASE_RELEASE, &li));
+	OK(other, array_set1(other, "ctrl", 0, 0.5));
+	cr_assert_eq(array_value(holder, "ctrl", 0), 0.5);
+	hxd_close(holder);
+	hxd_close(other);
+}

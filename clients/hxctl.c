@@ -10,7 +10,10 @@
  * share cmd_show(), with a struct ctl_view in their row that lists the
  * answer's members.  The simple API's two calls (hx_robot_info,
  * hx_update) have a command each, labelled as the server maps the model
- * onto the robot.
+ * onto the robot.  A few commands stay connected: subscribe prints frames
+ * and events as JSON Lines until it is told to stop, and lease take and
+ * message --hold keep what they set; step and run --until with batch
+ * options go through lock-step batch runs, in chunks on a terminal.
  */
 #include "config.h"
 
@@ -18,6 +21,8 @@
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -35,6 +40,26 @@
 
 /* The server takes at most this many steps in one request. */
 #define CTL_STEP_CHUNK 10000u
+
+/* The most steps of one batch request (the server's BATCH_MAX_STEPS). */
+#define CTL_BATCH_MAX 100000000u
+
+/* On a terminal: steps of the first chunk of a batch, and the wall time
+ * each later chunk aims at, in seconds. */
+#define CTL_BATCH_FIRST 100u
+#define CTL_BATCH_SECONDS 0.2
+
+/* Runs shorter than this (seconds) show no progress line. */
+#define CTL_PROGRESS_AFTER 0.5
+
+/* The rate of subscribe when fields are given without one (wall Hz). */
+#define CTL_SUBSCRIBE_HZ 30.0
+
+/* How long subscribe and --hold wait at most before looking at signals. */
+#define CTL_POLL_MS 200
+
+/* Every field of a stream frame. */
+#define CTL_FIELDS_ALL ((2u << HXD_FIELD_MAX) - 2)
 
 /* The largest model file --inline sends: the library's frame limit. */
 #define CTL_INLINE_MAX (256L * 1024 * 1024)
@@ -78,8 +103,9 @@ struct ctl {
 	char **argv;
 	char **pos; /* the positional ones, once ctl_options() sorted them */
 	int npos;
-	hxd_conn *conn; /* connected on first need */
-	hxd_info *info; /* fetched on first need */
+	hxd_conn *conn;  /* connected on first need */
+	hxd_info *info;  /* fetched on first need */
+	int stdout_gone; /* the reader of stdout left: exit quietly */
 };
 
 /* A command: a row of the table that --help and dispatch both read. */
@@ -192,12 +218,27 @@ struct robot_array {
 	size_t off; /* offsetof it in hxd_robot_command */
 };
 
+/* What step (with batch options) and run --until ask of batch runs. */
+struct batch_plan {
+	unsigned long steps;   /* steps to take, or 0 to step until `until` */
+	double until;          /* simulated time */
+	hxd_control *control;  /* set before the first step, or NULL */
+	unsigned record;       /* HXD_FIELDS() to print after steps */
+	unsigned record_every; /* after every K-th step */
+};
+
+/* The options step and run share; each blanks the row it does not take. */
+enum batch_opt { BO_CTRL, BO_RECORD, BO_EVERY, BO_SENSORS, BO_UNTIL, BO_COUNT };
+
 /* Where the JSON writer is: a comma goes between values at each depth. */
 static struct {
 	int depth;
 	int count[16]; /* values written at each depth; nesting stays shallow */
 	int keyed;     /* a key was just written: its value needs no comma */
 } js;
+
+/* Set by SIGINT or SIGTERM once ctl_signals() has caught them. */
+static volatile sig_atomic_t ctl_stopped;
 
 static int cmd_call(struct ctl *);
 static int cmd_show(struct ctl *);
@@ -215,14 +256,23 @@ static int cmd_set_mocap(struct ctl *);
 static int cmd_geomsize(struct ctl *);
 static int cmd_equality(struct ctl *);
 static int cmd_message(struct ctl *);
+static int cmd_set_joint(struct ctl *);
 static int cmd_step(struct ctl *);
+static int cmd_run(struct ctl *);
 static int cmd_update(struct ctl *);
 static int cmd_reset(struct ctl *);
+static int cmd_capture(struct ctl *);
 static int cmd_speed(struct ctl *);
 static int cmd_robot(struct ctl *);
 static int cmd_hx_update(struct ctl *);
 static int cmd_load(struct ctl *);
 static int cmd_reload(struct ctl *);
+static int cmd_clients(struct ctl *);
+static int cmd_lease(struct ctl *);
+static int cmd_subscribe(struct ctl *);
+static int cmd_arrays(struct ctl *);
+static int cmd_get(struct ctl *);
+static int cmd_set(struct ctl *);
 static int cmd_help(struct ctl *);
 
 static void js_sep(void);
@@ -240,6 +290,8 @@ static void js_ku(const char *, unsigned long long);
 static void js_ks(const char *, const char *);
 static void js_kb(const char *, int);
 static void js_kv(const char *, const double *, int);
+static void js_null(void);
+static void js_knull(const char *);
 static void js_ok(void);
 static void js_model(const hxd_model *);
 
@@ -271,8 +323,18 @@ static int ctl_fill(
     struct ctl *, const struct ctl_opt *, const char *, double *, int);
 static int ctl_assign_options(
     struct ctl *, struct ctl_opt *, int, int, const char *);
-static int controls_check(struct ctl *, int *);
-static int controls_build(struct ctl *, int, hxd_control **);
+static int controls_check(struct ctl *, char **, int, int *);
+static int controls_build(struct ctl *, char **, int, int, hxd_control **);
+static int controls_assign(struct ctl *, hxd_control *, char **, int);
+static int controls_named(
+    struct ctl *, const struct ctl_opt *, char **, int, hxd_control **);
+static int ctl_seconds(struct ctl *, const char *, const char *, double *);
+static int ctl_fields(struct ctl *, const char *, const char *, unsigned *);
+static double ctl_now(void);
+static void ctl_on_signal(int);
+static void ctl_signals(void);
+static void ctl_hold(double);
+static int ctl_reader_gone(void);
 static int state_joints(struct ctl *, hxd_state *);
 static int applied_bodies(struct ctl *, hxd_applied *);
 
@@ -291,6 +353,25 @@ static void print_by_joint(
     const char *, const hxd_info *, const double *, int, int);
 static void print_by_actuator(
     const char *, const hxd_info *, const double *, int);
+
+static int step_plain(struct ctl *, unsigned long);
+static int batch_prepare(struct ctl *, struct ctl_opt *, struct batch_plan *);
+static int batch_run(struct ctl *, const struct batch_plan *);
+static void batch_show(struct ctl *, const struct batch_plan *,
+    unsigned long long, double, const hxd_sensor *);
+static int batch_progress(
+    struct ctl *, const struct batch_plan *, unsigned long long, double);
+static void progress_clear(int);
+
+static void client_json(const hxd_client *, unsigned long long);
+static void clients_print(const hxd_client *, int, unsigned long long);
+static void lease_json(const hxd_lease_info *);
+static void lease_print(const hxd_lease_info *);
+static void event_json(const hxd_event *, unsigned);
+static void frame_json(const hxd_frame *, unsigned, int);
+static void frame_field_json(const hxd_frame *, int);
+static void array_json_head(const hxd_array *);
+static int array_rows(const hxd_info *, const hxd_array *);
 
 static void status_json(const hxd_status *);
 static void status_print(const hxd_status *);
@@ -589,6 +670,51 @@ static const struct ctl_view view_robot_sensor = { NULL, robot_sensor_fields, 0,
 /* The kinds of servo of the simple API, by enum hxd_servo. */
 static const char *const servo_kinds[] = { "position", "velocity" };
 
+/* The "event" of subscribe's lines, by enum hxd_event_kind. */
+static const char *const event_kinds[] = { "unknown", "frame", "model", "reset",
+	"run", "speed", "instability", "message", "lease", "client_joined",
+	"client_left" };
+
+/* Array element types, by enum hxd_array_type. */
+static const char *const array_types[] = { "double", "float", "int", "byte" };
+
+/*
+ * What the rows of an array are, by the start of its name, when it has as
+ * many rows as the model has of them: get labels them.
+ */
+static const struct {
+	const char *prefix;
+	int rows; /* HXD_OBJ_*, or CTL_DOF */
+} array_prefixes[] = {
+	{ "body_", HXD_OBJ_BODY },
+	{ "jnt_", HXD_OBJ_JOINT },
+	{ "dof_", CTL_DOF },
+	{ "geom_", HXD_OBJ_GEOM },
+	{ "site_", HXD_OBJ_SITE },
+	{ "tendon_", HXD_OBJ_TENDON },
+	{ "ten_", HXD_OBJ_TENDON },
+	{ "actuator_", HXD_OBJ_ACTUATOR },
+	{ "sensor_", HXD_OBJ_SENSOR },
+	{ "eq_", HXD_OBJ_EQUALITY },
+	{ "key_", HXD_OBJ_KEY },
+	{ "mat_", HXD_OBJ_MATERIAL },
+	{ "qvel", CTL_DOF },
+	{ "qacc", CTL_DOF },
+	{ "qfrc_", CTL_DOF },
+	{ "ctrl", HXD_OBJ_ACTUATOR },
+	{ "xpos", HXD_OBJ_BODY },
+	{ "xquat", HXD_OBJ_BODY },
+	{ "xmat", HXD_OBJ_BODY },
+	{ "xipos", HXD_OBJ_BODY },
+	{ "ximat", HXD_OBJ_BODY },
+	{ "xfrc_applied", HXD_OBJ_BODY },
+	{ "subtree_", HXD_OBJ_BODY },
+	{ "cinert", HXD_OBJ_BODY },
+	{ "cvel", HXD_OBJ_BODY },
+	{ "cacc", HXD_OBJ_BODY },
+	{ "cfrc_", HXD_OBJ_BODY },
+};
+
 /* The limits robot shows; 0 and 0 is how the simple API says "none". */
 static const struct robot_table robot_tables[] = {
 	{ "motor limits (control range; 0 0: not limited)", ROBOT_ACTUATOR,
@@ -639,6 +765,8 @@ static const char G_READ[] = "Reading the simulation";
 static const char G_WRITE[] = "Changing the simulation";
 static const char G_SIM[] = "Running the simulation";
 static const char G_SIMPLE[] = "Simple API";
+static const char G_CLIENTS[] = "Clients and events";
+static const char G_ARRAYS[] = "Arrays by name";
 static const char G_MODEL[] = "Models";
 
 static const struct ctl_cmd ctl_cmds[] = {
@@ -722,6 +850,10 @@ static const struct ctl_cmd ctl_cmds[] = {
 	{ "equality", "ID|NAME on|off",
 	    "enable or disable an equality constraint", G_WRITE, 2, 2,
 	    .fn = cmd_equality },
+	{ "set-joint", "ID|NAME [--qpos LIST] [--qvel LIST]",
+	    "set one joint's qpos (1 value; 4 for a ball,\n"
+	    "7 for a free joint) and/or qvel (1, 3 or 6)",
+	    G_WRITE, 1, 5, .fn = cmd_set_joint },
 	{ "message", "[--hold S] [TEXT...]",
 	    "show a message on the server's viewers, or\n"
 	    "with none clear it; the server drops it when\n"
@@ -729,23 +861,47 @@ static const struct ctl_cmd ctl_cmds[] = {
 	    "seconds (0: until hxctl is killed)",
 	    G_WRITE, 0, -1, .fn = cmd_message },
 
-	{ "step", "[N]",
-	    "while paused, take N steps (default 1); while\n"
-	    "running, do nothing",
-	    G_SIM, 0, 1, .fn = cmd_step },
+	{ "step",
+	    "[N] [--sensors] [--ctrl LIST] [NAME=V]... "
+	    "[--record FIELD,... [--record-every K]]",
+	    "while paused, take N steps (default 1) and\n"
+	    "print the time; while running, do nothing.\n"
+	    "With --sensors, controls or --record: one\n"
+	    "lock-step batch (paused only; the server says\n"
+	    "so otherwise) that sets the controls (LIST:\n"
+	    "all nu; NAME=V: some), steps and prints the\n"
+	    "sensors; --record prints the FIELDs after\n"
+	    "every K-th step (default 1) as JSON Lines and\n"
+	    "a last line with the sensors.  On a terminal\n"
+	    "the batch goes in chunks of about 0.2 s, with\n"
+	    "progress on stderr",
+	    G_SIM, 0, -1, .fn = cmd_step },
 	{ "update", "[V... | NAME=V...]",
 	    "set the controls if given, then take a step\n"
 	    "(paused) or wait for the next API tick\n"
 	    "(running); print the sensor data",
 	    G_SIM, 0, -1, .fn = cmd_update },
 	{ "reset", "[KEY]",
-	    "reset to a keyframe (index or name), or with\n"
-	    "none to the reference configuration",
+	    "reset to a keyframe (index or name) or a\n"
+	    "captured state (name), or with none to the\n"
+	    "reference configuration",
 	    G_SIM, 0, 1, .fn = cmd_reset },
+	{ "capture", "NAME|INDEX",
+	    "capture the state (time, qpos, qvel, act,\n"
+	    "mocap, ctrl; HAPTIX's Sim=>Key) into the\n"
+	    "model's keyframe NAME or INDEX, or under a\n"
+	    "new NAME the server keeps until the next\n"
+	    "model load (for reset NAME)",
+	    G_SIM, 1, 1, .fn = cmd_capture },
 	{ "pause", "", "pause the simulation", G_SIM, 0, 0, .fn = cmd_call,
 	    .call = hxd_pause },
-	{ "run", "", "run the simulation", G_SIM, 0, 0, .fn = cmd_call,
-	    .call = hxd_run },
+	{ "run",
+	    "[--until T [--ctrl LIST] [NAME=V]... "
+	    "[--record FIELD,... [--record-every K]]]",
+	    "run the simulation; with --until, step it\n"
+	    "(paused) in lock step to time T instead, as\n"
+	    "step --sensors does, and print the sensors",
+	    G_SIM, 0, -1, .fn = cmd_run },
 	{ "speed", "X|max",
 	    "set the speed factor (1 is real time), or run\n"
 	    "as fast as possible",
@@ -771,6 +927,46 @@ static const struct ctl_cmd ctl_cmds[] = {
 	    "for the next API tick unless --no-wait;\n"
 	    "while paused it does not step",
 	    G_SIMPLE, 0, 11, .fn = cmd_hx_update },
+
+	{ "clients", "",
+	    "the connected clients: id, name, peer, which\n"
+	    "holds the lease and which is this hxctl,\n"
+	    "seconds connected, requests, errors, bytes\n"
+	    "in and out, bytes queued, subscriptions,\n"
+	    "frames sent and dropped, events dropped",
+	    G_CLIENTS, 0, 0, .fn = cmd_clients },
+	{ "lease", "[take --hold S | release]",
+	    "show who holds the control lease and what\n"
+	    "the server does when its holder vanishes;\n"
+	    "take: hold it S seconds (0: until SIGINT or\n"
+	    "SIGTERM), then release it (the lease ends\n"
+	    "with the connection, so take needs --hold);\n"
+	    "release: only the holder's own connection\n"
+	    "can (stop the hxctl holding it instead)",
+	    G_CLIENTS, 0, 3, .fn = cmd_lease },
+	{ "subscribe",
+	    "[FIELD...] [--every N|--sim-hz HZ|--wall-hz HZ] [--events] "
+	    "[--count N] [--duration S]",
+	    "print frames of the FIELDs (or all) at one\n"
+	    "rate (every N steps, HZ of simulated or wall\n"
+	    "time; default --wall-hz 30) and, with\n"
+	    "--events (implied without FIELDs), every\n"
+	    "event: one JSON object per line, until N\n"
+	    "events, S seconds, SIGINT/SIGTERM or the\n"
+	    "reader closing stdout",
+	    G_CLIENTS, 0, -1, .fn = cmd_subscribe },
+
+	{ "arrays", "",
+	    "list the mjModel and mjData arrays: name,\n"
+	    "owner, type, rows x cols, writable",
+	    G_ARRAYS, 0, 0, .fn = cmd_arrays },
+	{ "get", "ARRAY", "print an array, one row per line (rows x cols)",
+	    G_ARRAYS, 1, 1, .fn = cmd_get },
+	{ "set", "ARRAY [--offset K] V...",
+	    "write the values into an array from element K\n"
+	    "(row-major; default 0); the server refuses\n"
+	    "arrays that are not writable, saying why",
+	    G_ARRAYS, 2, -1, .fn = cmd_set },
 
 	{ "load",
 	    "[--legacy] FILE | --inline LOCALFILE [--format F] [--name NAME]",
@@ -810,14 +1006,19 @@ js_open(int ch)
 	js.count[js.depth] = 0;
 }
 
-/* Close an object or array; the outermost one ends the line. */
+/*
+ * Close an object or array; the outermost one ends the line, and the
+ * next starts a line of its own (subscribe writes JSON Lines).
+ */
 static void
 js_close(int ch)
 {
 	putchar(ch);
 	js.depth--;
-	if (js.depth == 0)
+	if (js.depth == 0) {
 		putchar('\n');
+		js.count[0] = 0;
+	}
 }
 
 /* Write s as a JSON string. */
@@ -942,6 +1143,22 @@ js_kv(const char *k, const double *v, int n)
 {
 	js_key(k);
 	js_nums(v, n);
+}
+
+/* Write null. */
+static void
+js_null(void)
+{
+	js_sep();
+	fputs("null", stdout);
+}
+
+/* Write a key and null. */
+static void
+js_knull(const char *k)
+{
+	js_key(k);
+	js_null();
 }
 
 /* Write the answer of a command that only changes something. */
@@ -1405,77 +1622,236 @@ ctl_assign_options(struct ctl *ctl, struct ctl_opt *opts, int nopts, int want,
 /*---------------------------------------------------------- controls */
 
 /*
- * Check control arguments: all numbers, or all NAME=V.  Sets *named.
+ * Check n control arguments: all numbers, or all NAME=V.  Sets *named.
  * Returns 0 or CTL_USAGE.
  */
 static int
-controls_check(struct ctl *ctl, int *named)
+controls_check(struct ctl *ctl, char **args, int n, int *named)
 {
 	char name[CTL_NAME_MAX];
 	const char *v;
 	double x;
 	int i, nnum = 0;
 
-	for (i = 0; i < ctl->argc; i++) {
-		if (parse_double(ctl->argv[i], &x) == 0) {
+	for (i = 0; i < n; i++) {
+		if (parse_double(args[i], &x) == 0) {
 			nnum++;
 			continue;
 		}
-		v = split_assign(ctl->argv[i], name, sizeof(name));
+		v = split_assign(args[i], name, sizeof(name));
 		if (v == NULL)
 			return ctl_usage_error(ctl,
 			    "'%s' is neither a finite number nor NAME=V",
-			    ctl->argv[i]);
+			    args[i]);
 		if (parse_double(v, &x) != 0)
 			return ctl_usage_error(
 			    ctl, "%s: '%s' is not a finite number", name, v);
 	}
-	if (nnum != 0 && nnum != ctl->argc)
+	if (nnum != 0 && nnum != n)
 		return ctl_usage_error(
 		    ctl, "give either all nu values or NAME=V pairs, not both");
-	*named = ctl->argc > 0 && nnum == 0;
+	*named = n > 0 && nnum == 0;
 	return CTL_OK;
 }
 
 /*
- * Build the controls from the checked arguments: exactly nu numbers, or
+ * Build the controls from n checked arguments: exactly nu numbers, or
  * the current controls with the named ones changed.  Caller frees *out.
  * Returns 0 or CTL_FAIL.
  */
 static int
-controls_build(struct ctl *ctl, int named, hxd_control **out)
+controls_build(
+    struct ctl *ctl, char **args, int n, int named, hxd_control **out)
 {
-	char name[CTL_NAME_MAX];
-	const char *v;
 	hxd_control *c;
-	int i, id, rc = CTL_OK, n = ctl->argc;
+	int i, rc = CTL_OK;
 
 	*out = NULL;
 	if ((rc = ctl_connect(ctl)) != 0)
 		return rc;
 	if (hxd_get_control(ctl->conn, &c) != HXD_OK)
 		return ctl_fail(ctl);
-	if (!named && n != c->nu)
+	if (named)
+		rc = controls_assign(ctl, c, args, n);
+	else if (n != c->nu)
 		rc = ctl_error(ctl, HXD_BADSIZE,
 		    "%d control value%s given, but the model has nu = %d", n,
 		    n == 1 ? "" : "s", c->nu);
-	for (i = 0; i < n && rc == CTL_OK; i++) {
-		if (!named) {
-			parse_double(ctl->argv[i], &c->ctrl[i]);
-			continue;
-		}
-		v = split_assign(ctl->argv[i], name, sizeof(name));
-		if ((rc = ctl_object(ctl, HXD_OBJ_ACTUATOR, name, &id)) == 0 &&
-		    (rc = ctl_id_check(
-			 ctl, HXD_OBJ_ACTUATOR, id, c->nu, "nu")) == 0)
-			parse_double(v, &c->ctrl[id]);
-	}
+	for (i = 0; i < n && !named && rc == CTL_OK; i++)
+		parse_double(args[i], &c->ctrl[i]);
 	if (rc != CTL_OK) {
 		free(c);
 		return rc;
 	}
 	*out = c;
 	return CTL_OK;
+}
+
+/* Write n checked NAME=V arguments into c; 0 or CTL_FAIL. */
+static int
+controls_assign(struct ctl *ctl, hxd_control *c, char **args, int n)
+{
+	char name[CTL_NAME_MAX];
+	const char *v;
+	int i, id, rc;
+
+	for (i = 0; i < n; i++) {
+		v = split_assign(args[i], name, sizeof(name));
+		if ((rc = ctl_object(ctl, HXD_OBJ_ACTUATOR, name, &id)) != 0 ||
+		    (rc = ctl_id_check(
+			 ctl, HXD_OBJ_ACTUATOR, id, c->nu, "nu")) != 0)
+			return rc;
+		parse_double(v, &c->ctrl[id]);
+	}
+	return CTL_OK;
+}
+
+/*
+ * Build the controls of a list option (all nu values, if given) and then
+ * n checked NAME=V arguments from the current ones; *out is NULL when
+ * there are neither.  Caller frees *out.  Returns 0 or CTL_FAIL.
+ */
+static int
+controls_named(struct ctl *ctl, const struct ctl_opt *list, char **args, int n,
+    hxd_control **out)
+{
+	hxd_control *c;
+	int rc;
+
+	*out = NULL;
+	if (!list->given && n == 0)
+		return CTL_OK;
+	if ((rc = ctl_connect(ctl)) != 0)
+		return rc;
+	if (hxd_get_control(ctl->conn, &c) != HXD_OK)
+		return ctl_fail(ctl);
+	if ((rc = ctl_fill(ctl, list, "nu", c->ctrl, c->nu)) != 0 ||
+	    (rc = controls_assign(ctl, c, args, n)) != 0) {
+		free(c);
+		return rc;
+	}
+	*out = c;
+	return CTL_OK;
+}
+
+/*
+ * Parse s, the value of option what, as seconds from 0 to 1e9 into
+ * *out; 0 or CTL_USAGE.
+ */
+static int
+ctl_seconds(struct ctl *ctl, const char *what, const char *s, double *out)
+{
+	if (parse_double(s, out) != 0 || *out < 0 || *out > 1e9)
+		return ctl_usage_error(ctl,
+		    "%s: '%s' is not a number of seconds (0 to 1e9)", what, s);
+	return CTL_OK;
+}
+
+/*
+ * Add the stream fields named in s (comma-separated; "all" for every
+ * one) to *set; what names the argument.  Returns 0 or CTL_USAGE.
+ */
+static int
+ctl_fields(struct ctl *ctl, const char *what, const char *s, unsigned *set)
+{
+	char buf[64], names[256];
+	const char *p = s, *comma;
+	size_t len, n = 0;
+	int f;
+
+	for (;;) {
+		comma = strchr(p, ',');
+		len = comma != NULL ? (size_t)(comma - p) : strlen(p);
+		if (len < sizeof(buf)) {
+			memcpy(buf, p, len);
+			buf[len] = '\0';
+		}
+		if (len < sizeof(buf) && strcmp(buf, "all") == 0)
+			*set |= CTL_FIELDS_ALL;
+		else if (len < sizeof(buf) && len > 0 &&
+		    (f = hxd_field_parse(buf)) != 0)
+			*set |= HXD_FIELDS(f);
+		else {
+			for (f = 1; f <= HXD_FIELD_MAX; f++)
+				n += (size_t)snprintf(names + n,
+				    sizeof(names) - n, "%s%s",
+				    hxd_field_name(f),
+				    f < HXD_FIELD_MAX ? ", " : " ");
+			return ctl_usage_error(ctl,
+			    "%s: '%.*s' is not a field (%sor all)", what,
+			    (int)len, p, names);
+		}
+		if (comma == NULL)
+			return CTL_OK;
+		p = comma + 1;
+	}
+}
+
+/*------------------------------------------------------------ waiting */
+
+/* Seconds on the monotonic clock. */
+static double
+ctl_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Note that a signal asked hxctl to stop; the waits look. */
+static void
+ctl_on_signal(int sig)
+{
+	(void)sig;
+	ctl_stopped = 1;
+}
+
+/*
+ * Catch SIGINT and SIGTERM so that a wait ends cleanly, and ignore
+ * SIGPIPE so that a closed stdout is an error to write, not death.
+ */
+static void
+ctl_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = ctl_on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &sa, NULL);
+}
+
+/* Wait hold seconds (0: for ever), or until a caught signal. */
+static void
+ctl_hold(double hold)
+{
+	double end = ctl_now() + hold, left;
+	struct timespec ts;
+
+	while (!ctl_stopped) {
+		left = hold == 0 ? 1.0 : end - ctl_now();
+		if (left <= 0)
+			return;
+		if (left > CTL_POLL_MS / 1e3)
+			left = CTL_POLL_MS / 1e3;
+		ts.tv_sec = 0;
+		ts.tv_nsec = (long)(left * 1e9);
+		nanosleep(&ts, NULL);
+	}
+}
+
+/* Return 1 if stdout is a pipe or terminal whose reader has gone. */
+static int
+ctl_reader_gone(void)
+{
+	struct pollfd pfd = { .fd = STDOUT_FILENO, .events = 0 };
+
+	return poll(&pfd, 1, 0) == 1 &&
+	    (pfd.revents & (POLLERR | POLLHUP)) != 0;
 }
 
 /*------------------------------------------------------------ labels */
@@ -2290,6 +2666,10 @@ status_json(const hxd_status *st)
 	js_ki("clients", st->clients);
 	js_ks("message", st->message);
 	js_kn("uptime", st->uptime);
+	js_kb("lagging", st->lagging);
+	js_ku("lease_holder", st->lease_holder);
+	js_ks("lease_holder_name", st->lease_holder_name);
+	js_ku("batch_session", st->batch_session);
 	js_close('}');
 }
 
@@ -2309,7 +2689,8 @@ status_print(const hxd_status *st)
 	else
 		printf("%-12s %gx\n", "speed", st->speed);
 	printf("%-12s %.10g s, %llu steps\n", "time", st->time, st->steps);
-	printf("%-12s %.3gx\n", "real time", st->realtime_factor);
+	printf("%-12s %.3gx%s\n", "real time", st->realtime_factor,
+	    st->lagging ? ", lagging: the CPU cannot keep up" : "");
 	printf("%-12s %.3g ms\n", "CPU/step", st->cpu_per_step * 1e3);
 	printf("%-12s %d, of which %d contacts\n", "constraints", st->nefc,
 	    st->ncon);
@@ -2322,6 +2703,16 @@ status_print(const hxd_status *st)
 	printf("%-12s %s\n", "message",
 	    st->message[0] != '\0' ? st->message : "(none)");
 	printf("%-12s %.1f s\n", "uptime", st->uptime);
+	if (st->lease_holder != 0)
+		printf("%-12s client %llu (%s) holds it\n", "lease",
+		    st->lease_holder, st->lease_holder_name);
+	else
+		printf("%-12s %s\n", "lease", "free");
+	if (st->batch_session != 0)
+		printf("%-12s client %llu is running one\n", "batch",
+		    st->batch_session);
+	else
+		printf("%-12s %s\n", "batch", "none");
 }
 
 /*----------------------------------------------------------- writing */
@@ -2404,8 +2795,8 @@ cmd_set_ctrl(struct ctl *ctl)
 	hxd_control *c;
 	int named, rc;
 
-	if ((rc = controls_check(ctl, &named)) != 0 ||
-	    (rc = controls_build(ctl, named, &c)) != 0)
+	if ((rc = controls_check(ctl, ctl->argv, ctl->argc, &named)) != 0 ||
+	    (rc = controls_build(ctl, ctl->argv, ctl->argc, named, &c)) != 0)
 		return rc;
 	rc = ctl_done(ctl, hxd_set_control(ctl->conn, c));
 	free(c);
@@ -2600,6 +2991,47 @@ cmd_set_mocap(struct ctl *ctl)
 	return rc;
 }
 
+/* Set one joint's qpos and/or qvel, by its name (or id). */
+static int
+cmd_set_joint(struct ctl *ctl)
+{
+	struct ctl_opt opts[] = {
+		{ "--qpos", OPT_LIST, 0, NULL, 0, 0 },
+		{ "--qvel", OPT_LIST, 0, NULL, 0, 0 },
+	};
+	double qpos[7], qvel[6];
+	char name[1024];
+	long id;
+	int nq = 0, nv = 0, rc;
+
+	if ((rc = ctl_options(ctl, opts, NELEM(opts))) != 0 ||
+	    (rc = ctl_which(ctl, "joint")) != 0)
+		return rc;
+	if (!opts[0].given && !opts[1].given)
+		return ctl_usage_error(ctl, "nothing to set");
+	if (opts[0].given && (nq = opts[0].count) > 7)
+		return ctl_usage_error(
+		    ctl, "--qpos: %d values; a joint has 1, 4 or 7", nq);
+	if (opts[1].given && (nv = opts[1].count) > 6)
+		return ctl_usage_error(
+		    ctl, "--qvel: %d values; a joint has 1, 3 or 6", nv);
+	parse_list(opts[0].given ? opts[0].value : "0", qpos, 7, NULL);
+	parse_list(opts[1].given ? opts[1].value : "0", qvel, 6, NULL);
+	if ((rc = ctl_connect(ctl)) != 0)
+		return rc;
+	snprintf(name, sizeof(name), "%s", ctl->pos[0]);
+	if (parse_long(ctl->pos[0], INT_MIN, INT_MAX, &id) == 0) {
+		if (hxd_id2name(ctl->conn, HXD_OBJ_JOINT, (int)id, name,
+			sizeof(name)) != HXD_OK)
+			return ctl_fail(ctl);
+		if (name[0] == '\0')
+			return ctl_error(ctl, HXD_BADINDEX,
+			    "joint %ld has no name to set it by", id);
+	}
+	return ctl_done(
+	    ctl, hxd_set_joint(ctl->conn, name, qpos, nq, qvel, nv));
+}
+
 /*----------------------------------------------------------- objects */
 
 /* Set a geom's size. */
@@ -2770,24 +3202,71 @@ cmd_message(struct ctl *ctl)
 
 /*---------------------------------------------------------- stepping */
 
-/* Take N steps while paused, in requests the server accepts. */
+/* The options of step and run; each blanks the one it does not take. */
+#define BATCH_OPTS \
+	{ \
+		[BO_CTRL] = { "--ctrl", OPT_LIST, 0, NULL, 0, 0 }, \
+		[BO_RECORD] = { "--record", OPT_STRING, 0, NULL, 0, 0 }, \
+		[BO_EVERY] = { "--record-every", OPT_STRING, 0, NULL, 0, 0 }, \
+		[BO_SENSORS] = { "--sensors", OPT_FLAG, 0, NULL, 0, 0 }, \
+		[BO_UNTIL] = { "--until", OPT_STRING, 0, NULL, 0, 0 }, \
+	}
+
+/*
+ * Take N steps.  Plain, as HAPTIX's mj_step: while paused, in requests
+ * the server accepts; while running, none.  With a batch option, one
+ * lock-step batch run that prints the sensors.
+ */
 static int
 cmd_step(struct ctl *ctl)
 {
-	unsigned long total = 1, done = 0;
-	unsigned chunk, taken;
-	hxd_status st;
+	struct ctl_opt opts[BO_COUNT] = BATCH_OPTS;
+	struct batch_plan plan;
+	int i, k, rc, have_n = 0;
 	long v;
-	int rc;
 
-	if (ctl->argc == 1) {
-		if (parse_long(ctl->argv[0], 1, LONG_MAX, &v) != 0 ||
+	memset(&plan, 0, sizeof(plan));
+	plan.steps = 1;
+	opts[BO_UNTIL].name = NULL;
+	if ((rc = ctl_options(ctl, opts, NELEM(opts))) != 0)
+		return rc;
+	/* N, wherever it stands; the other arguments are NAME=V. */
+	for (i = k = 0; i < ctl->npos; i++) {
+		if (strchr(ctl->pos[i], '=') != NULL) {
+			ctl->pos[k++] = ctl->pos[i];
+			continue;
+		}
+		if (have_n)
+			return ctl_usage_error(
+			    ctl, "unexpected argument '%s'", ctl->pos[i]);
+		if (parse_long(ctl->pos[i], 1, LONG_MAX, &v) != 0 ||
 		    (unsigned long)v > UINT_MAX)
 			return ctl_usage_error(ctl,
 			    "'%s' is not a number of steps (1 to %u)",
-			    ctl->argv[0], UINT_MAX);
-		total = (unsigned long)v;
+			    ctl->pos[i], UINT_MAX);
+		plan.steps = (unsigned long)v;
+		have_n = 1;
 	}
+	ctl->npos = k;
+	for (i = 0; i < BO_COUNT && !opts[i].given; i++)
+		;
+	if (i == BO_COUNT && ctl->npos == 0)
+		return step_plain(ctl, plan.steps);
+	if ((rc = batch_prepare(ctl, opts, &plan)) == 0)
+		rc = batch_run(ctl, &plan);
+	free(plan.control);
+	return rc;
+}
+
+/* Take total steps with hxd_step(), the HAPTIX way; show the time. */
+static int
+step_plain(struct ctl *ctl, unsigned long total)
+{
+	unsigned long done = 0;
+	unsigned chunk, taken;
+	hxd_status st;
+	int rc;
+
 	if ((rc = ctl_connect(ctl)) != 0)
 		return rc;
 	while (done < total) {
@@ -2819,6 +3298,234 @@ cmd_step(struct ctl *ctl)
 	return CTL_OK;
 }
 
+/* Start the simulation, or with --until step it there in lock step. */
+static int
+cmd_run(struct ctl *ctl)
+{
+	struct ctl_opt opts[BO_COUNT] = BATCH_OPTS;
+	struct batch_plan plan;
+	int i, rc;
+
+	if (ctl->argc == 0) {
+		if ((rc = ctl_connect(ctl)) != 0)
+			return rc;
+		return ctl_done(ctl, hxd_run(ctl->conn));
+	}
+	memset(&plan, 0, sizeof(plan));
+	opts[BO_SENSORS].name = NULL;
+	if ((rc = ctl_options(ctl, opts, NELEM(opts))) != 0)
+		return rc;
+	for (i = 0; i < ctl->npos; i++) {
+		if (strchr(ctl->pos[i], '=') == NULL)
+			return ctl_usage_error(
+			    ctl, "unexpected argument '%s'", ctl->pos[i]);
+	}
+	if (!opts[BO_UNTIL].given)
+		return ctl_usage_error(ctl,
+		    "controls and --record go with --until T (run alone "
+		    "starts the simulation)");
+	if (parse_double(opts[BO_UNTIL].value, &plan.until) != 0 ||
+	    plan.until <= 0)
+		return ctl_usage_error(ctl,
+		    "--until: '%s' is not a simulated time (> 0)",
+		    opts[BO_UNTIL].value);
+	if ((rc = batch_prepare(ctl, opts, &plan)) == 0)
+		rc = batch_run(ctl, &plan);
+	free(plan.control);
+	return rc;
+}
+
+/*
+ * Check the batch options and the NAME=V arguments in ctl->pos, then
+ * build the controls (caller frees plan->control).  Returns 0,
+ * CTL_USAGE or CTL_FAIL.
+ */
+static int
+batch_prepare(struct ctl *ctl, struct ctl_opt *opts, struct batch_plan *plan)
+{
+	char name[CTL_NAME_MAX];
+	const char *v;
+	double x;
+	long every = 1;
+	int i, rc;
+
+	for (i = 0; i < ctl->npos; i++) {
+		v = split_assign(ctl->pos[i], name, sizeof(name));
+		if (v == NULL)
+			return ctl_usage_error(
+			    ctl, "'%s' is not NAME=V", ctl->pos[i]);
+		if (parse_double(v, &x) != 0)
+			return ctl_usage_error(
+			    ctl, "%s: '%s' is not a finite number", name, v);
+	}
+	if (opts[BO_EVERY].given && !opts[BO_RECORD].given)
+		return ctl_usage_error(
+		    ctl, "--record-every goes with --record");
+	if (opts[BO_RECORD].given &&
+	    (rc = ctl_fields(
+		 ctl, "--record", opts[BO_RECORD].value, &plan->record)) != 0)
+		return rc;
+	if (opts[BO_EVERY].given &&
+	    parse_long(opts[BO_EVERY].value, 1, CTL_BATCH_MAX, &every) != 0)
+		return ctl_usage_error(ctl,
+		    "--record-every: '%s' is not a number of steps (1 to %u)",
+		    opts[BO_EVERY].value, CTL_BATCH_MAX);
+	plan->record_every = (unsigned)every;
+	return controls_named(
+	    ctl, &opts[BO_CTRL], ctl->pos, ctl->npos, &plan->control);
+}
+
+/*
+ * Run a batch plan: in one request (or several of CTL_BATCH_MAX steps),
+ * or on a terminal in chunks of about CTL_BATCH_SECONDS with progress
+ * on stderr, which SIGINT and SIGTERM end early (status 1).  Chunks are whole
+ * multiples of record_every, so that the recorded steps fall where one request
+ * would put them, and only the first sets the controls.  Prints the trajectory
+ * as it comes, then the steps, the time and the sensors.
+ */
+static int
+batch_run(struct ctl *ctl, const struct batch_plan *p)
+{
+	hxd_batch b;
+	hxd_batch_result *r, *last = NULL;
+	hxd_status st;
+	unsigned long long done = 0;
+	unsigned every = p->record_every, chunk;
+	double t, dt, left, want, started, t0, el;
+	int chunked, progress, shown = 0, rc = CTL_OK, final, i;
+
+	if ((rc = ctl_connect(ctl)) != 0 ||
+	    (!ctl->json && p->record == 0 && (rc = ctl_get_info(ctl)) != 0))
+		return rc;
+	if (hxd_status_get(ctl->conn, &st) != HXD_OK)
+		return ctl_fail(ctl);
+	t = st.time;
+	dt = st.model.timestep;
+	chunked = isatty(STDOUT_FILENO);
+	progress = chunked && isatty(STDERR_FILENO);
+	/* On a terminal, ^C stops the run between two chunks. */
+	if (chunked)
+		ctl_signals();
+	chunk = CTL_BATCH_FIRST + every - 1 -
+	    (CTL_BATCH_FIRST + every - 1) % every;
+	started = ctl_now();
+	for (;;) {
+		memset(&b, 0, sizeof(b));
+		b.control = last == NULL ? p->control : NULL;
+		b.record = p->record;
+		b.record_every = every;
+		if (p->steps != 0)
+			left = (double)(p->steps - done);
+		else
+			left = dt > 0 ? ceil((p->until - t) / dt - 0.5) : 0;
+		final = left <= (chunked ? chunk : CTL_BATCH_MAX);
+		if (final && p->steps != 0)
+			b.steps = (unsigned)left;
+		else if (final)
+			b.until_time = p->until;
+		else
+			b.steps = chunked ?
+			    chunk :
+			    CTL_BATCH_MAX - CTL_BATCH_MAX % every;
+		t0 = ctl_now();
+		if (hxd_batch_run(ctl->conn, &b, &r) != HXD_OK) {
+			progress_clear(shown);
+			shown = 0;
+			rc = ctl_fail(ctl);
+			break;
+		}
+		for (i = 0; i < r->ntrajectory; i++) {
+			js_open('{');
+			js_ks("event", "frame");
+			frame_json(r->trajectory[i], p->record, 0);
+			js_close('}');
+		}
+		fflush(stdout);
+		done += r->steps;
+		t = r->time;
+		hxd_batch_result_free(last);
+		last = r;
+		if (final || r->steps < b.steps)
+			break;
+		el = ctl_now() - t0;
+		if (el > 0 && r->steps > 0) {
+			want = (double)r->steps * CTL_BATCH_SECONDS / el;
+			if (want > 8.0 * chunk)
+				want = 8.0 * chunk;
+			if (want > CTL_BATCH_MAX)
+				want = CTL_BATCH_MAX;
+			chunk = (unsigned)want - (unsigned)want % every;
+			if (chunk < every)
+				chunk = every;
+		}
+		if (progress && ctl_now() - started >= CTL_PROGRESS_AFTER)
+			shown = batch_progress(ctl, p, done, t);
+		if (ctl_stopped)
+			break;
+	}
+	progress_clear(shown);
+	if (rc == CTL_OK)
+		batch_show(ctl, p, done, t, last->sensor);
+	hxd_batch_result_free(last);
+	if (rc == CTL_OK && ctl_stopped) {
+		fprintf(stderr, "hxctl: %s: interrupted after %llu steps\n",
+		    ctl->cmd->name, done);
+		rc = CTL_FAIL;
+	}
+	return rc;
+}
+
+/* Show how far a batch run is, on one line of stderr; its length. */
+static int
+batch_progress(struct ctl *ctl, const struct batch_plan *p,
+    unsigned long long done, double t)
+{
+	int n;
+
+	if (p->steps != 0)
+		n = fprintf(stderr,
+		    "\rhxctl: %s: %llu of %lu steps, time %.6g ",
+		    ctl->cmd->name, done, p->steps, t);
+	else
+		n = fprintf(stderr,
+		    "\rhxctl: %s: time %.6g of %.6g, %llu steps ",
+		    ctl->cmd->name, t, p->until, done);
+	fflush(stderr);
+	return n > 0 ? n : 0;
+}
+
+/* Blank a progress line len characters long, if one is shown. */
+static void
+progress_clear(int len)
+{
+	if (len > 0)
+		fprintf(stderr, "\r%*s\r", len, "");
+}
+
+/*
+ * Show the end of a batch run: with --record a last JSON line, with
+ * --json one object, else the steps and time and the sensors by sensor.
+ */
+static void
+batch_show(struct ctl *ctl, const struct batch_plan *p, unsigned long long done,
+    double t, const hxd_sensor *s)
+{
+	if (p->record != 0 || ctl->json) {
+		js_open('{');
+		if (p->record != 0)
+			js_ks("event", "batch");
+		js_ku("steps", done);
+		js_kn("time", t);
+		js_kb("paused", 1);
+		js_ki("nsensordata", s->nsensordata);
+		js_kv("sensordata", s->sensordata, s->nsensordata);
+		js_close('}');
+		return;
+	}
+	printf("%llu step%s, time %.10g\n", done, done == 1 ? "" : "s", t);
+	sensor_print(&view_sensor, ctl->info, s);
+}
+
 /* Set the controls if given, step or wait a tick, show the sensors. */
 static int
 cmd_update(struct ctl *ctl)
@@ -2827,8 +3534,10 @@ cmd_update(struct ctl *ctl)
 	hxd_sensor *s = NULL;
 	int named, rc;
 
-	if ((rc = controls_check(ctl, &named)) != 0 ||
-	    (ctl->argc > 0 && (rc = controls_build(ctl, named, &c)) != 0))
+	if ((rc = controls_check(ctl, ctl->argv, ctl->argc, &named)) != 0 ||
+	    (ctl->argc > 0 &&
+		(rc = controls_build(ctl, ctl->argv, ctl->argc, named, &c)) !=
+		    0))
 		return rc;
 	if ((rc = ctl_connect(ctl)) == 0 &&
 	    (ctl->json || (rc = ctl_get_info(ctl)) == 0)) {
@@ -2842,17 +3551,43 @@ cmd_update(struct ctl *ctl)
 	return rc;
 }
 
-/* Reset to a keyframe, by index or name, or to the reference pose. */
+/*
+ * Reset to a keyframe by index, to a keyframe or captured state by name,
+ * or to the reference pose.
+ */
 static int
 cmd_reset(struct ctl *ctl)
 {
-	int key = -1, rc;
+	long key = -1;
+	int rc;
 
-	if ((ctl->argc == 1 &&
-		(rc = ctl_object(ctl, HXD_OBJ_KEY, ctl->argv[0], &key)) != 0) ||
-	    (rc = ctl_connect(ctl)) != 0)
+	if ((rc = ctl_connect(ctl)) != 0)
 		return rc;
-	return ctl_done(ctl, hxd_reset(ctl->conn, key));
+	if (ctl->argc == 1 &&
+	    parse_long(ctl->argv[0], INT_MIN, INT_MAX, &key) != 0)
+		return ctl_done(ctl, hxd_reset_name(ctl->conn, ctl->argv[0]));
+	return ctl_done(ctl, hxd_reset(ctl->conn, (int)key));
+}
+
+/*
+ * Capture the state into a keyframe, by index or name, or under a name
+ * of its own that the server keeps until the next model load.
+ */
+static int
+cmd_capture(struct ctl *ctl)
+{
+	const char *arg = ctl->argv[0];
+	long key;
+	int rc;
+
+	if (arg[0] == '\0')
+		return ctl_usage_error(ctl, "the name is empty");
+	if ((rc = ctl_connect(ctl)) != 0)
+		return rc;
+	if (parse_long(arg, INT_MIN, INT_MAX, &key) == 0)
+		return ctl_done(
+		    ctl, hxd_capture_key(ctl->conn, NULL, (int)key));
+	return ctl_done(ctl, hxd_capture_key(ctl->conn, arg, 0));
 }
 
 /* Set the speed factor, or max. */
@@ -3082,6 +3817,594 @@ robot_row_object(const hxd_info *in, const struct robot_table *t, int i, int n)
 			return k;
 	}
 	return -1;
+}
+
+/*----------------------------------------------------------- clients */
+
+/* List the connected clients, marking the lease holder and this hxctl. */
+static int
+cmd_clients(struct ctl *ctl)
+{
+	hxd_client *list;
+	unsigned long long you;
+	int i, n, rc;
+
+	if ((rc = ctl_connect(ctl)) != 0)
+		return rc;
+	if (hxd_clients(ctl->conn, &list, &n, &you) != HXD_OK)
+		return ctl_fail(ctl);
+	if (ctl->json) {
+		js_open('{');
+		js_ku("you", you);
+		js_key("clients");
+		js_open('[');
+		for (i = 0; i < n; i++) {
+			js_open('{');
+			client_json(&list[i], you);
+			js_close('}');
+		}
+		js_close(']');
+		js_close('}');
+	} else
+		clients_print(list, n, you);
+	free(list);
+	return CTL_OK;
+}
+
+/*
+ * Write a client's members into the open object; "you" says whether it
+ * is this hxctl, unless you is 0 (not known).
+ */
+static void
+client_json(const hxd_client *c, unsigned long long you)
+{
+	js_ku("id", c->id);
+	js_ks("name", c->name);
+	js_ks("peer", c->peer);
+	js_kb("lease", c->lease);
+	if (you != 0)
+		js_kb("you", c->id == you);
+	js_kn("connected", c->connected);
+	js_ku("requests", c->requests);
+	js_ku("errors", c->errors);
+	js_ku("bytes_in", c->bytes_in);
+	js_ku("bytes_out", c->bytes_out);
+	js_ku("queued", c->queued);
+	js_ki("subscriptions", c->subscriptions);
+	js_ku("frames_sent", c->frames_sent);
+	js_ku("frames_dropped", c->frames_dropped);
+	js_ku("events_dropped", c->events_dropped);
+}
+
+/* Print the clients, one per row; "mark" names the holder and this one. */
+static void
+clients_print(const hxd_client *list, int n, unsigned long long you)
+{
+	const hxd_client *c;
+	const char *mark;
+	int i, wn = 4, wp = 4, len;
+
+	for (i = 0; i < n; i++) {
+		if ((len = (int)strlen(list[i].name)) > wn)
+			wn = len;
+		if ((len = (int)strlen(list[i].peer)) > wp)
+			wp = len;
+	}
+	printf("%4s  %-*s  %-*s  %-10s %9s %8s %6s %10s %10s %8s %4s %8s "
+	       "%8s %10s\n",
+	    "id", wn, "name", wp, "peer", "mark", "connected", "requests",
+	    "errors", "bytes in", "bytes out", "queued", "subs", "frames",
+	    "dropped", "ev dropped");
+	for (i = 0; i < n; i++) {
+		c = &list[i];
+		mark = c->lease ? (c->id == you ? "lease,this" : "lease") :
+				  (c->id == you ? "this" : "-");
+		printf("%4llu  %-*s  %-*s  %-10s %8.1fs %8llu %6llu %10llu "
+		       "%10llu %8llu %4d %8llu %8llu %10llu\n",
+		    c->id, wn, c->name, wp, c->peer, mark, c->connected,
+		    c->requests, c->errors, c->bytes_in, c->bytes_out,
+		    c->queued, c->subscriptions, c->frames_sent,
+		    c->frames_dropped, c->events_dropped);
+	}
+}
+
+/*
+ * Show the lease; take it and hold it for a while, releasing it at the
+ * end (the server would apply its on-loss policy to a holder that just
+ * vanished); or release it.
+ */
+static int
+cmd_lease(struct ctl *ctl)
+{
+	struct ctl_opt opts[] = {
+		{ "--hold", OPT_STRING, 0, NULL, 0, 0 },
+	};
+	hxd_lease_info li;
+	const char *op;
+	double hold = 0;
+	int rc;
+
+	if ((rc = ctl_options(ctl, opts, NELEM(opts))) != 0)
+		return rc;
+	if (ctl->npos > 1)
+		return ctl_usage_error(
+		    ctl, "unexpected argument '%s'", ctl->pos[1]);
+	op = ctl->npos == 1 ? ctl->pos[0] : "";
+	if (op[0] != '\0' && strcmp(op, "take") != 0 &&
+	    strcmp(op, "release") != 0)
+		return ctl_usage_error(
+		    ctl, "'%s' is neither take nor release", op);
+	if (opts[0].given && strcmp(op, "take") != 0)
+		return ctl_usage_error(ctl, "--hold goes with take");
+	if (strcmp(op, "take") == 0 && !opts[0].given)
+		return ctl_usage_error(ctl,
+		    "take needs --hold S: the lease ends when hxctl "
+		    "disconnects");
+	if (opts[0].given &&
+	    (rc = ctl_seconds(ctl, "--hold", opts[0].value, &hold)) != 0)
+		return rc;
+	if ((rc = ctl_connect(ctl)) != 0)
+		return rc;
+	if (strcmp(op, "release") == 0)
+		return ctl_done(
+		    ctl, hxd_lease(ctl->conn, HXD_LEASE_RELEASE, NULL));
+	if (op[0] == '\0') {
+		if (hxd_lease(ctl->conn, HXD_LEASE_QUERY, &li) != HXD_OK)
+			return ctl_fail(ctl);
+		if (ctl->json) {
+			js_open('{');
+			lease_json(&li);
+			js_close('}');
+		} else
+			lease_print(&li);
+		return CTL_OK;
+	}
+	ctl_signals();
+	if ((rc = ctl_done(ctl, hxd_lease(ctl->conn, HXD_LEASE_TAKE, NULL))) !=
+	    0)
+		return rc;
+	fflush(stdout);
+	ctl_hold(hold);
+	if (hxd_lease(ctl->conn, HXD_LEASE_RELEASE, NULL) != HXD_OK)
+		return ctl_fail(ctl);
+	return CTL_OK;
+}
+
+/* Write the lease's members into the open object. */
+static void
+lease_json(const hxd_lease_info *li)
+{
+	js_ku("holder", li->holder);
+	js_ks("holder_name", li->holder_name);
+	js_ks("on_loss", li->on_loss);
+}
+
+/* Print who holds the lease, and what happens when it is lost. */
+static void
+lease_print(const hxd_lease_info *li)
+{
+	if (li->holder != 0)
+		printf("%-12s client %llu (%s)\n", "holder", li->holder,
+		    li->holder_name);
+	else
+		printf("%-12s %s\n", "holder", "none");
+	printf("%-12s %s\n", "on loss", li->on_loss);
+}
+
+/*------------------------------------------------------------ events */
+
+/*
+ * Subscribe, and print each frame and event as one JSON object per line,
+ * flushed, until enough came, the time is up, a signal stops hxctl or
+ * the reader of stdout goes away (all exit 0), or the server does (1).
+ */
+static int
+cmd_subscribe(struct ctl *ctl)
+{
+	struct ctl_opt opts[] = {
+		{ "--every", OPT_STRING, 0, NULL, 0, 0 },
+		{ "--sim-hz", OPT_STRING, 0, NULL, 0, 0 },
+		{ "--wall-hz", OPT_STRING, 0, NULL, 0, 0 },
+		{ "--events", OPT_FLAG, 0, NULL, 0, 0 },
+		{ "--count", OPT_STRING, 0, NULL, 0, 0 },
+		{ "--duration", OPT_STRING, 0, NULL, 0, 0 },
+	};
+	hxd_subscription sub;
+	hxd_event *ev;
+	long every = 0, count = 0, seen = 0;
+	double duration = 0, end = 0, left;
+	int i, r, wait, rc;
+
+	memset(&sub, 0, sizeof(sub));
+	if ((rc = ctl_options(ctl, opts, NELEM(opts))) != 0)
+		return rc;
+	for (i = 0; i < ctl->npos; i++) {
+		if ((rc = ctl_fields(ctl, "field", ctl->pos[i], &sub.fields)) !=
+		    0)
+			return rc;
+	}
+	if (opts[0].given + opts[1].given + opts[2].given > 1)
+		return ctl_usage_error(
+		    ctl, "give one rate: --every, --sim-hz or --wall-hz");
+	if (sub.fields == 0 &&
+	    (opts[0].given || opts[1].given || opts[2].given))
+		return ctl_usage_error(ctl, "a rate needs fields to send");
+	if (opts[0].given &&
+	    parse_long(opts[0].value, 1, UINT_MAX, &every) != 0)
+		return ctl_usage_error(ctl,
+		    "--every: '%s' is not a number of steps (1 to %u)",
+		    opts[0].value, UINT_MAX);
+	sub.every_steps = (unsigned)every;
+	if (opts[1].given &&
+	    (parse_double(opts[1].value, &sub.sim_hz) != 0 || sub.sim_hz <= 0))
+		return ctl_usage_error(
+		    ctl, "--sim-hz: '%s' is not a rate (> 0)", opts[1].value);
+	if (opts[2].given &&
+	    (parse_double(opts[2].value, &sub.wall_hz) != 0 ||
+		sub.wall_hz <= 0))
+		return ctl_usage_error(
+		    ctl, "--wall-hz: '%s' is not a rate (> 0)", opts[2].value);
+	if (opts[4].given &&
+	    parse_long(opts[4].value, 1, LONG_MAX, &count) != 0)
+		return ctl_usage_error(ctl,
+		    "--count: '%s' is not a number of events (1 or more)",
+		    opts[4].value);
+	if (opts[5].given &&
+	    ((rc = ctl_seconds(ctl, "--duration", opts[5].value, &duration)) !=
+		    0 ||
+		duration == 0))
+		return rc != 0 ? rc :
+				 ctl_usage_error(ctl,
+				     "--duration: give more than 0 seconds");
+	if (sub.fields != 0 && every == 0 && sub.sim_hz == 0 &&
+	    sub.wall_hz == 0)
+		sub.wall_hz = CTL_SUBSCRIBE_HZ;
+	sub.events = opts[3].given || sub.fields == 0;
+	if ((rc = ctl_connect(ctl)) != 0)
+		return rc;
+	ctl_signals();
+	if (hxd_subscribe(ctl->conn, &sub, NULL) != HXD_OK)
+		return ctl_fail(ctl);
+	if (duration > 0)
+		end = ctl_now() + duration;
+	while (!ctl_stopped && (count == 0 || seen < count)) {
+		wait = CTL_POLL_MS;
+		if (duration > 0) {
+			if ((left = end - ctl_now()) <= 0)
+				break;
+			if (left * 1e3 < wait)
+				wait = (int)ceil(left * 1e3);
+		}
+		if (ctl_reader_gone()) {
+			ctl->stdout_gone = 1;
+			break;
+		}
+		r = hxd_next_event(ctl->conn, wait, &ev);
+		if (r == HXD_TIMEOUT)
+			continue;
+		if (r != HXD_OK)
+			return ctl_fail(ctl);
+		if (ev->kind > HXD_EVENT_UNKNOWN &&
+		    (size_t)ev->kind < NELEM(event_kinds)) {
+			event_json(ev, sub.fields);
+			seen++;
+		}
+		hxd_event_free(ev);
+		if (fflush(stdout) != 0) {
+			if (errno != EPIPE)
+				return ctl_error(ctl, HXD_CANNOTSEND,
+				    "cannot write the output: %s",
+				    strerror(errno));
+			ctl->stdout_gone = 1;
+			break;
+		}
+	}
+	return CTL_OK;
+}
+
+/* Write an event as one JSON line; fields: what frames carry. */
+static void
+event_json(const hxd_event *ev, unsigned fields)
+{
+	js_open('{');
+	js_ks("event", event_kinds[ev->kind]);
+	if (ev->kind == HXD_EVENT_FRAME) {
+		frame_json(ev->frame, fields, 1);
+		js_close('}');
+		return;
+	}
+	js_kn("time", ev->time);
+	switch (ev->kind) {
+	case HXD_EVENT_MODEL:
+		js_kb("reload", ev->reload);
+		js_key("model");
+		js_model(&ev->model);
+		break;
+	case HXD_EVENT_RESET:
+		js_ki("keyframe", ev->keyframe);
+		js_ks("name", ev->key_name);
+		break;
+	case HXD_EVENT_RUN:
+		js_kb("paused", ev->paused);
+		break;
+	case HXD_EVENT_SPEED:
+		js_kn("speed", ev->speed);
+		js_kb("speed_max", ev->speed_max);
+		break;
+	case HXD_EVENT_INSTABILITY:
+		js_ku("resets", ev->resets);
+		js_ks("what", ev->what);
+		break;
+	case HXD_EVENT_MESSAGE:
+		js_ks("text", ev->text);
+		js_ku("from", ev->from);
+		break;
+	case HXD_EVENT_LEASE:
+		lease_json(&ev->lease);
+		break;
+	case HXD_EVENT_CLIENT_JOINED:
+	case HXD_EVENT_CLIENT_LEFT:
+		client_json(&ev->client, 0);
+		break;
+	default:
+		break;
+	}
+	js_close('}');
+}
+
+/*
+ * Write a frame's members into the open object: its time and step (and
+ * with stream, its subscription and drop count), then each of fields,
+ * present or not, keyed by its name.
+ */
+static void
+frame_json(const hxd_frame *f, unsigned fields, int stream)
+{
+	int k;
+
+	js_kn("time", f->time);
+	js_ku("step", f->step);
+	if (stream) {
+		js_ku("subscription", f->subscription);
+		js_ku("dropped", f->dropped);
+	}
+	for (k = 1; k <= HXD_FIELD_MAX; k++) {
+		if (fields & HXD_FIELDS(k))
+			frame_field_json(f, k);
+	}
+}
+
+/* Write one field of a frame; an array it lacks is empty, a part null. */
+static void
+frame_field_json(const hxd_frame *f, int field)
+{
+	const char *k = hxd_field_name(field);
+	const hxd_poses *p = NULL;
+
+/* An array of the frame, or an empty one if the frame lacks it. */
+#define FRAME_ARRAY(v, n) js_kv(k, (v), (v) != NULL ? (n) : 0)
+	switch (field) {
+	case HXD_FIELD_QPOS:
+		FRAME_ARRAY(f->qpos, f->nq);
+		return;
+	case HXD_FIELD_QVEL:
+		FRAME_ARRAY(f->qvel, f->nv);
+		return;
+	case HXD_FIELD_ACT:
+		FRAME_ARRAY(f->act, f->na);
+		return;
+	case HXD_FIELD_CTRL:
+		FRAME_ARRAY(f->ctrl, f->nu);
+		return;
+	case HXD_FIELD_SENSORDATA:
+		FRAME_ARRAY(f->sensordata, f->nsensordata);
+		return;
+	case HXD_FIELD_QFRC_APPLIED:
+		FRAME_ARRAY(f->qfrc_applied, f->nv);
+		return;
+	case HXD_FIELD_XFRC_APPLIED:
+		FRAME_ARRAY(f->xfrc_applied, 6 * f->nbody);
+		return;
+	case HXD_FIELD_MOCAP:
+		js_key(k);
+		js_open('{');
+		js_kv("pos", f->mocap_pos,
+		    f->mocap_pos != NULL ? 3 * f->nmocap : 0);
+		js_kv("quat", f->mocap_quat,
+		    f->mocap_quat != NULL ? 4 * f->nmocap : 0);
+		js_close('}');
+		return;
+	case HXD_FIELD_BODY:
+		p = f->body;
+		break;
+	case HXD_FIELD_GEOM:
+		p = f->geom;
+		break;
+	case HXD_FIELD_SITE:
+		p = f->site;
+		break;
+	case HXD_FIELD_CONTACTS:
+		js_key(k);
+		if (f->contacts != NULL)
+			view_json(&view_contacts, f->contacts);
+		else
+			js_null();
+		return;
+	case HXD_FIELD_STATUS:
+		js_key(k);
+		if (f->status != NULL)
+			status_json(f->status);
+		else
+			js_null();
+		return;
+	default:
+		return;
+	}
+#undef FRAME_ARRAY
+	if (p == NULL) {
+		js_knull(k);
+		return;
+	}
+	js_key(k);
+	js_open('{');
+	js_ki("count", p->count);
+	js_kv("pos", p->pos, 3 * p->count);
+	js_kv("mat", p->mat, 9 * p->count);
+	js_close('}');
+}
+
+/*------------------------------------------------------------ arrays */
+
+/* List the arrays by name, without their values. */
+static int
+cmd_arrays(struct ctl *ctl)
+{
+	hxd_array *list;
+	char size[32];
+	int i, n, w = 4, len, rc;
+
+	if ((rc = ctl_connect(ctl)) != 0)
+		return rc;
+	if (hxd_list_arrays(ctl->conn, &list, &n) != HXD_OK)
+		return ctl_fail(ctl);
+	if (ctl->json) {
+		js_open('{');
+		js_key("arrays");
+		js_open('[');
+		for (i = 0; i < n; i++) {
+			js_open('{');
+			array_json_head(&list[i]);
+			js_close('}');
+		}
+		js_close(']');
+		js_close('}');
+		free(list);
+		return CTL_OK;
+	}
+	for (i = 0; i < n; i++) {
+		if ((len = (int)strlen(list[i].name)) > w)
+			w = len;
+	}
+	printf("%-*s  %-5s  %-6s  %13s  %s\n", w, "name", "owner", "type",
+	    "rows x cols", "writable");
+	for (i = 0; i < n; i++) {
+		snprintf(
+		    size, sizeof(size), "%d x %d", list[i].rows, list[i].cols);
+		printf("%-*s  %-5s  %-6s  %13s  %s\n", w, list[i].name,
+		    list[i].owner,
+		    enum_name(array_types, NELEM(array_types), list[i].type),
+		    size, list[i].writable ? "yes" : "no");
+	}
+	free(list);
+	return CTL_OK;
+}
+
+/* Write an array's description into the open object. */
+static void
+array_json_head(const hxd_array *a)
+{
+	js_ks("name", a->name);
+	js_ks("owner", a->owner);
+	js_ks("type", enum_name(array_types, NELEM(array_types), a->type));
+	js_ki("rows", a->rows);
+	js_ki("cols", a->cols);
+	js_kb("writable", a->writable);
+}
+
+/* Show an array by name: its description, then one row per line. */
+static int
+cmd_get(struct ctl *ctl)
+{
+	hxd_array *a;
+	char buf[CTL_LABEL_MAX];
+	int i, rows, w = 4, rc;
+
+	if ((rc = ctl_connect(ctl)) != 0)
+		return rc;
+	if (hxd_get_array(ctl->conn, ctl->argv[0], &a) != HXD_OK)
+		return ctl_fail(ctl);
+	if (ctl->json) {
+		js_open('{');
+		array_json_head(a);
+		js_kv("values", a->values, a->rows * a->cols);
+		js_close('}');
+		free(a);
+		return CTL_OK;
+	}
+	if ((rc = ctl_get_info(ctl)) != 0) {
+		free(a);
+		return rc;
+	}
+	rows = array_rows(ctl->info, a);
+	if (rows != 0)
+		w = label_width(ctl->info, rows, a->rows);
+	printf("%s (%s, %s, %d x %d, %s)\n", a->name, a->owner,
+	    enum_name(array_types, NELEM(array_types), a->type), a->rows,
+	    a->cols, a->writable ? "writable" : "read-only");
+	for (i = 0; i < a->rows; i++) {
+		printf("%4d  %-*s", i, w,
+		    rows != 0 ?
+			row_label(ctl->info, rows, i, buf, sizeof(buf)) :
+			"");
+		put_nums(a->values + (size_t)i * (size_t)a->cols, a->cols);
+		putchar('\n');
+	}
+	free(a);
+	return CTL_OK;
+}
+
+/*
+ * What the rows of an array are (HXD_OBJ_* or CTL_DOF), by its name and
+ * when the model has as many of them; 0 when that is not known.
+ */
+static int
+array_rows(const hxd_info *in, const hxd_array *a)
+{
+	size_t i;
+	int n;
+
+	for (i = 0; i < NELEM(array_prefixes); i++) {
+		if (strncmp(a->name, array_prefixes[i].prefix,
+			strlen(array_prefixes[i].prefix)) != 0)
+			continue;
+		if (array_prefixes[i].rows == CTL_DOF)
+			n = in->model.nv;
+		else
+			info_names(in, array_prefixes[i].rows, &n);
+		return n == a->rows ? array_prefixes[i].rows : 0;
+	}
+	return 0;
+}
+
+/* Write values into an array by name, from an element offset. */
+static int
+cmd_set(struct ctl *ctl)
+{
+	struct ctl_opt opts[] = {
+		{ "--offset", OPT_STRING, 0, NULL, 0, 0 },
+	};
+	double *values;
+	long offset = 0;
+	int rc;
+
+	if ((rc = ctl_options(ctl, opts, NELEM(opts))) != 0)
+		return rc;
+	if (ctl->npos < 2)
+		return ctl_usage_error(ctl, "give the array and its values");
+	if (opts[0].given &&
+	    parse_long(opts[0].value, 0, INT_MAX, &offset) != 0)
+		return ctl_usage_error(ctl,
+		    "--offset: '%s' is not an element index (0 or more)",
+		    opts[0].value);
+	if ((values = calloc((size_t)ctl->npos, sizeof(double))) == NULL)
+		return ctl_error(ctl, HXD_CANNOTSEND, "out of memory");
+	if ((rc = ctl_numbers(ctl, ctl->pos + 1, ctl->npos - 1, values)) == 0 &&
+	    (rc = ctl_connect(ctl)) == 0)
+		rc = ctl_done(ctl,
+		    hxd_set_array(ctl->conn, ctl->pos[0], (int)offset,
+			ctl->npos - 1, values));
+	free(values);
+	return rc;
 }
 
 /*------------------------------------------------------------ models */
@@ -3317,10 +4640,19 @@ ctl_usage(FILE *f)
 	    "              key, material, camera, light, mesh, ... (or its number)\n"
 	    "  LIST        comma-separated numbers: 0.5,-1,2e-3\n"
 	    "  V, X, R...  one number\n"
-	    "  KEY         a keyframe's index or name\n"
+	    "  KEY         a keyframe's index or name, or a captured state's name\n"
+	    "  FIELD       qpos, qvel, act, ctrl, mocap, sensordata, body, geom, site,\n"
+	    "              contacts, status, qfrc_applied, xfrc_applied, or all; a\n"
+	    "              list of them may be comma-separated\n"
+	    "  ARRAY       an mjModel or mjData array by MuJoCo's name (geom_rgba, qpos),\n"
+	    "              optionally prefixed model. or data.\n"
 	    "\n"
 	    "Commands that change something print nothing (with --json: {\"ok\":true}).\n"
-	    "Exit status: 0 done, 1 failed (the reason on stderr), 2 bad command line.\n"
+	    "subscribe and step/run with --record print JSON Lines, with or without\n"
+	    "--json.\n"
+	    "Exit status: 0 done (subscribe: also when stopped by --count, --duration,\n"
+	    "a signal or a closed stdout), 1 failed (the reason on stderr; subscribe:\n"
+	    "the server went away), 2 bad command line.\n"
 	    "Environment: HAPTIX_SERVER (the default server), HAPTIX_TOKEN_FILE (the\n"
 	    "file holding the token a TCP server may require).  See hxctl(1).\n");
 }
@@ -3425,6 +4757,8 @@ main(int argc, char **argv)
 	free(ctl.pos);
 	free(ctl.info);
 	hxd_close(ctl.conn);
+	if (ctl.stdout_gone)
+		return rc;
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "hxctl: %s: cannot write the output: %s\n",
 		    ctl.cmd->name, strerror(errno));

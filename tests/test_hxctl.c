@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <pty.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -24,6 +25,7 @@
 #include "frame.h"
 #include "haptix.pb-c.h"
 #include "harness.h"
+#include "haptixd.h"
 
 static void cleanup(void);
 
@@ -37,9 +39,9 @@ static const double fixture_qpos0[9] = { 0, 0, 0.6, 0, 0.1, 1, 0, 0, 0 };
 static const char *const fixture_args[] = { "-m", "fixture.xml", "--paused",
 	NULL };
 
-/* The daemon a test started, and an hxctl it left in the background. */
+/* The daemon a test started, and hxctls it left in the background. */
 static struct hx_server test_server;
-static pid_t holder;
+static pid_t holder, watcher;
 
 /* What one run of hxctl did. */
 struct run {
@@ -73,6 +75,11 @@ cleanup(void)
 		kill(holder, SIGKILL);
 		waitpid(holder, NULL, 0);
 		holder = 0;
+	}
+	if (watcher > 0) {
+		kill(watcher, SIGKILL);
+		waitpid(watcher, NULL, 0);
+		watcher = 0;
 	}
 	hx_server_cleanup();
 }
@@ -312,28 +319,167 @@ hxctl_json(struct run *r, const char *server, ...)
 	expect_json_object(r->out);
 }
 
-/* Start hxctl in the background, its output thrown away. */
+/* Start hxctl in the background, its stdout and stderr on out and err. */
 static pid_t
-hxctl_spawn(const char *server, ...)
+spawn_va(int out, int err, const char *server, va_list ap)
 {
 	const char *argv[RUN_MAX_ARGS];
-	va_list ap;
 	pid_t pid;
 	int fd;
 
-	va_start(ap, server);
 	build_argv(argv, server, 0, ap);
-	va_end(ap);
 	pid = fork();
 	cr_assert_neq(pid, -1, "fork: %s", strerror(errno));
 	if (pid == 0) {
 		fd = open("/dev/null", O_WRONLY);
-		dup2(fd, 1);
-		dup2(fd, 2);
+		dup2(out >= 0 ? out : fd, 1);
+		dup2(err >= 0 ? err : fd, 2);
 		execv(argv[0], (char *const *)argv);
 		_exit(127);
 	}
 	return pid;
+}
+
+/* Start hxctl in the background, its output thrown away. */
+static pid_t
+hxctl_spawn(const char *server, ...)
+{
+	va_list ap;
+	pid_t pid;
+
+	va_start(ap, server);
+	pid = spawn_va(-1, -1, server, ap);
+	va_end(ap);
+	return pid;
+}
+
+/* Start hxctl in the background, its stdout and stderr on out and err. */
+static pid_t
+hxctl_spawn_to(int out, int err, const char *server, ...)
+{
+	va_list ap;
+	pid_t pid;
+
+	va_start(ap, server);
+	pid = spawn_va(out, err, server, ap);
+	va_end(ap);
+	return pid;
+}
+
+/* A new unlinked temporary file, open for reading and writing. */
+static int
+temp_file(void)
+{
+	char path[] = "/tmp/hxctl-bg.XXXXXX";
+	int fd = mkstemp(path);
+
+	cr_assert_neq(fd, -1, "mkstemp: %s", strerror(errno));
+	unlink(path);
+	return fd;
+}
+
+/*
+ * Wait up to seconds for pid to exit; return its exit status, or 128 +
+ * the signal that killed it.  Fails the test if it does not exit.
+ */
+static int
+wait_exit(pid_t pid, double seconds)
+{
+	struct timespec ts = { 0, 10 * 1000 * 1000 };
+	int i, status;
+
+	for (i = 0; i < seconds * 100; i++) {
+		if (waitpid(pid, &status, WNOHANG) == pid)
+			return WIFEXITED(status) ? WEXITSTATUS(status) :
+						   128 + WTERMSIG(status);
+		nanosleep(&ts, NULL);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	cr_assert_fail("hxctl did not exit within %g s", seconds);
+	return -1;
+}
+
+/* Connect with the library, as another client called name. */
+static hxd_conn *
+probe_open(const char *addr, const char *name)
+{
+	hxd_conn *c = hxd_connect(addr, name);
+
+	cr_assert_not_null(c);
+	cr_assert_eq(hxd_result(c), HXD_OK, "connect: %s", hxd_error(c));
+	return c;
+}
+
+/* Wait up to 5 s until the other clients of c have n subscriptions. */
+static void
+wait_subscribed(hxd_conn *c, int n)
+{
+	struct timespec ts = { 0, 20 * 1000 * 1000 };
+	unsigned long long you;
+	hxd_client *list;
+	int i, k, count, got = 0;
+
+	for (i = 0; i < 250 && got < n; i++) {
+		cr_assert_eq(hxd_clients(c, &list, &count, &you), HXD_OK, "%s",
+		    hxd_error(c));
+		for (got = 0, k = 0; k < count; k++)
+			got += list[k].id != you ? list[k].subscriptions : 0;
+		free(list);
+		if (got < n)
+			nanosleep(&ts, NULL);
+	}
+	cr_assert_geq(got, n, "hxctl never subscribed");
+}
+
+/*
+ * Copy the innermost JSON object around the first fragment of json into
+ * buf; the objects searched hold no others.
+ */
+static void
+json_object_with(const char *json, const char *fragment, char *buf, size_t len)
+{
+	const char *p = strstr(json, fragment), *a, *b;
+
+	cr_assert_not_null(p, "no %s in %s", fragment, json);
+	for (a = p; a > json && *a != '{'; a--)
+		;
+	b = strchr(p, '}');
+	cr_assert(
+	    *a == '{' && b != NULL, "%s is in no object: %s", fragment, json);
+	cr_assert_lt((size_t)(b - a + 1), len);
+	memcpy(buf, a, (size_t)(b - a + 1));
+	buf[b - a + 1] = '\0';
+}
+
+/* Split text into its lines (modified in place); returns their number. */
+static int
+split_lines(char *text, char **lines, int max)
+{
+	char *p = text, *nl;
+	int n = 0;
+
+	while (*p != '\0' && (nl = strchr(p, '\n')) != NULL) {
+		cr_assert_lt(n, max, "more than %d lines", max);
+		*nl = '\0';
+		lines[n++] = p;
+		p = nl + 1;
+	}
+	cr_assert_str_empty(p, "a line without its newline: %s", p);
+	return n;
+}
+
+/* Expect each of n lines to be one JSON object (as from JSON Lines). */
+static void
+expect_json_lines(char **lines, int n)
+{
+	char buf[1 << 14];
+	int i;
+
+	for (i = 0; i < n; i++) {
+		snprintf(buf, sizeof(buf), "%s\n", lines[i]);
+		expect_json_object(buf);
+	}
 }
 
 /* Expect success, with nothing on standard error. */
@@ -501,6 +647,15 @@ HX_TRANSPORT_TEST(
 	cr_assert_eq(json_num(r.out, "steps"), 0);
 	cr_assert_eq(json_num(r.out, "clients"), 1, "%s", r.out);
 	cr_assert_float_eq(json_num(r.out, "timestep"), FIXTURE_DT, 1e-15);
+	cr_assert_not_null(
+	    strstr(r.out,
+		"\"lagging\":false,\"lease_holder\":0,"
+		"\"lease_holder_name\":\"\",\"batch_session\":0}\n"),
+	    "%s", r.out);
+	hxctl(&r, addr, "status", NULL);
+	cr_assert_not_null(
+	    strstr(r.out, "\nlease        free\nbatch        none\n"), "%s",
+	    r.out);
 	run_free(&r);
 }
 
@@ -786,6 +941,50 @@ Test(hxctl, usage_errors_exit_2_before_connecting)
 		{ "hx-update", "--ref-vel", "1", "--ref-vel", "2", NULL },
 		{ "hx-update", "--no-wait=yes", NULL },
 		{ "hx-update", "--ref-acc", "1", NULL },
+		{ "clients", "extra", NULL },
+		{ "lease", "grab", NULL },
+		{ "lease", "take", NULL },
+		{ "lease", "--hold", "5", NULL },
+		{ "lease", "take", "--hold", "-1", NULL },
+		{ "lease", "take", "release", NULL },
+		{ "subscribe", "bogus", NULL },
+		{ "subscribe", "qpos,", NULL },
+		{ "subscribe", "--every", "5", NULL },
+		{ "subscribe", "qpos", "--every", "5", "--wall-hz", "3", NULL },
+		{ "subscribe", "qpos", "--every", "0", NULL },
+		{ "subscribe", "qpos", "--sim-hz", "-1", NULL },
+		{ "subscribe", "qpos", "--wall-hz", "nan", NULL },
+		{ "subscribe", "--count", "0", NULL },
+		{ "subscribe", "--duration", "0", NULL },
+		{ "subscribe", "--events=yes", NULL },
+		{ "step", "5", "--record", "nosuch", NULL },
+		{ "step", "5", "--record-every", "2", NULL },
+		{ "step", "5", "--record", "qpos", "--record-every", "0",
+		    NULL },
+		{ "step", "5", "--ctrl", "1,,2", NULL },
+		{ "step", "5", "servo1=x", NULL },
+		{ "step", "5", "--until", "1", NULL },
+		{ "run", "--until", "x", NULL },
+		{ "run", "--until", "-1", NULL },
+		{ "run", "--until", "0", NULL },
+		{ "run", "--ctrl", "1,2", NULL },
+		{ "run", "5", NULL },
+		{ "run", "--until", "1", "--sensors", NULL },
+		{ "capture", NULL },
+		{ "capture", "", NULL },
+		{ "capture", "a", "b", NULL },
+		{ "set-joint", "hinge1", NULL },
+		{ "set-joint", "--qpos", "1", NULL },
+		{ "set-joint", "hinge1", "--qpos", "a", NULL },
+		{ "set-joint", "box", "--qpos", "1,2,3,4,5,6,7,8", NULL },
+		{ "arrays", "x", NULL },
+		{ "get", NULL },
+		{ "get", "qpos", "qvel", NULL },
+		{ "set", "qpos", NULL },
+		{ "set", "qpos", "x", NULL },
+		{ "set", "qpos", "nan", NULL },
+		{ "set", "qpos", "--offset", "-1", "1", NULL },
+		{ "set", "qpos", "--offset", "1", NULL },
 	};
 	const char *argv[RUN_MAX_ARGS];
 	struct run r = { 0 };
@@ -851,6 +1050,14 @@ Test(hxctl, help_tells_of_every_command)
 		"hx-update",
 		"reload",
 		"help",
+		"set-joint",
+		"capture",
+		"clients",
+		"lease",
+		"subscribe",
+		"arrays",
+		"get",
+		"set",
 	};
 	struct run r = { 0 };
 	char pat[64];
@@ -873,8 +1080,18 @@ Test(hxctl, help_tells_of_every_command)
 	cr_assert(strncmp(r.out, "usage: hxctl ", 13) == 0, "%s", r.out);
 	hxctl(&r, NULL, "help", "step", NULL);
 	expect_ok(&r);
-	cr_assert(strncmp(r.out, "usage: hxctl [options] step [N]\n", 32) == 0,
+	cr_assert(strncmp(r.out, "usage: hxctl [options] step [N] [--sensors]",
+		      43) == 0,
 	    "%s", r.out);
+	cr_assert_not_null(
+	    strstr(r.out, "while running, do nothing"), "%s", r.out);
+	cr_assert_not_null(strstr(r.out, "chunks"), "%s", r.out);
+	hxctl(&r, NULL, "help", "subscribe", NULL);
+	expect_ok(&r);
+	cr_assert_not_null(strstr(r.out, "--wall-hz 30"), "%s", r.out);
+	hxctl(&r, NULL, "help", "lease", NULL);
+	expect_ok(&r);
+	cr_assert_not_null(strstr(r.out, "--hold"), "%s", r.out);
 	hxctl(&r, NULL, "--version", NULL);
 	expect_ok(&r);
 	cr_assert_str_eq(r.out, "hxctl " PACKAGE_VERSION "\n");
@@ -1494,6 +1711,657 @@ Test(hxctl, timeout_bounds_the_wait_for_an_answer)
 	dt = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
 	expect_fail(&r, "status", "mjCOM_TIMEOUT", "300 ms");
 	cr_assert_lt(dt, 5.0, "hxctl waited %.1f s, not 0.3", dt);
+	run_free(&r);
+}
+
+/*--------------------------------------------- clients, lease, events */
+
+Test(hxctl, clients_lists_hxctl_and_the_others)
+{
+	char obj[1024], pat[64];
+	struct run r = { 0 };
+	unsigned long long probe_id;
+	hxd_client *list;
+	hxd_conn *c;
+	const char *a, *p;
+	double you;
+	int n;
+
+	a = start(fixture_args);
+	c = probe_open(a, "probe");
+	cr_assert_eq(hxd_clients(c, &list, &n, &probe_id), HXD_OK);
+	free(list);
+	cr_assert_eq(
+	    hxd_lease(c, HXD_LEASE_TAKE, NULL), HXD_OK, "%s", hxd_error(c));
+
+	hxctl_json(&r, a, "clients", NULL);
+	you = json_num(r.out, "you");
+	cr_assert_neq(you, (double)probe_id, "%s", r.out);
+	json_object_with(r.out, "\"name\":\"probe\"", obj, sizeof(obj));
+	cr_assert_eq(json_num(obj, "id"), (double)probe_id, "%s", obj);
+	cr_assert_not_null(
+	    strstr(obj, "\"lease\":true,\"you\":false"), "%s", obj);
+	/* Hello, clients and lease. */
+	cr_assert_eq(json_num(obj, "requests"), 3, "%s", obj);
+	cr_assert_eq(json_num(obj, "errors"), 0, "%s", obj);
+	cr_assert_eq(json_num(obj, "subscriptions"), 0, "%s", obj);
+	cr_assert_gt(json_num(obj, "bytes_in"), 0, "%s", obj);
+	snprintf(pat, sizeof(pat), "{\"id\":%.0f,", you);
+	json_object_with(r.out, pat, obj, sizeof(obj));
+	cr_assert_not_null(strstr(obj, "\"name\":\"hxctl\""), "%s", obj);
+	cr_assert_not_null(
+	    strstr(obj, "\"lease\":false,\"you\":true"), "%s", obj);
+	/* Hello and clients: this very call. */
+	cr_assert_eq(json_num(obj, "requests"), 2, "%s", obj);
+	for (p = r.out, n = 0; (p = strstr(p, "\"peer\":")) != NULL; p++)
+		n++;
+	cr_assert_eq(n, 2, "not two clients: %s", r.out);
+
+	hxctl(&r, a, "clients", NULL);
+	expect_ok(&r);
+	cr_assert(strncmp(r.out, "  id  name   peer", 17) == 0, "%s", r.out);
+	cr_assert_not_null(strstr(r.out, "  probe  "), "%s", r.out);
+	cr_assert_not_null(strstr(r.out, "  lease  "), "%s", r.out);
+	cr_assert_not_null(strstr(r.out, "  this  "), "%s", r.out);
+	cr_assert_not_null(strstr(r.out, "unix uid "), "%s", r.out);
+	hxd_close(c);
+	run_free(&r);
+}
+
+/*
+ * The daemon runs, and the lease's on-loss policy is to pause: a holder
+ * that releases the lease as it should leaves it running.
+ */
+Test(hxctl, lease_shows_takes_and_releases)
+{
+	char want[128];
+	struct run r = { 0 };
+	hxd_control ctl = { 2, 0, (double[]){ 0.5, 0.5 } };
+	hxd_conn *c;
+	const char *a;
+	double id;
+
+	a = start((const char *[]){ "-m", "fixture.xml", NULL });
+	hxctl(&r, a, "lease", NULL);
+	expect_ok(&r);
+	cr_assert_str_eq(r.out, "holder       none\non loss      pause\n");
+	hxctl_json(&r, a, "lease", NULL);
+	cr_assert_str_eq(r.out,
+	    "{\"holder\":0,\"holder_name\":\"\",\"on_loss\":\"pause\"}\n");
+
+	holder = hxctl_spawn(a, "lease", "take", "--hold", "0", NULL);
+	cr_assert(status_eventually_has(a, "\"lease_holder_name\":\"hxctl\""),
+	    "hxctl lease take --hold never held the lease");
+	hxctl_json(&r, a, "lease", NULL);
+	id = json_num(r.out, "holder");
+	cr_assert_gt(id, 0, "%s", r.out);
+	snprintf(want, sizeof(want),
+	    "{\"holder\":%.0f,\"holder_name\":\"hxctl\",\"on_loss\":\"pause\"}\n",
+	    id);
+	cr_assert_str_eq(r.out, want);
+	hxctl(&r, a, "status", NULL);
+	expect_ok(&r);
+	snprintf(want, sizeof(want),
+	    "lease        client %.0f (hxctl) holds it\n", id);
+	cr_assert_not_null(strstr(r.out, want), "%s", r.out);
+
+	/* Others may read, not write. */
+	c = probe_open(a, "probe");
+	cr_assert_eq(hxd_set_control(c, &ctl), HXD_DENIED);
+	cr_assert_not_null(strstr(hxd_error(c), "holds the control lease"),
+	    "%s", hxd_error(c));
+	hxctl(&r, a, "set-ctrl", "0.5", "0.5", NULL);
+	expect_fail(&r, "set-ctrl", "mjCOM_DENIED", "holds the control lease");
+	hxctl(&r, a, "lease", "release", NULL);
+	expect_fail(&r, "lease", "mjCOM_DENIED", "does not hold");
+	hxctl(&r, a, "lease", "take", "--hold", "1", NULL);
+	expect_fail(&r, "lease", "mjCOM_DENIED", "holds the control lease");
+	hxctl_json(&r, a, "ctrl", NULL);
+	expect_nums(r.out, "ctrl", (const double[]){ 0, 0 }, 2);
+
+	/* SIGTERM ends the hold: released, not lost. */
+	kill(holder, SIGTERM);
+	cr_assert_eq(wait_exit(holder, 5), 0, "lease take --hold 0 on SIGTERM");
+	holder = 0;
+	hxctl_json(&r, a, "status", NULL);
+	cr_assert_not_null(strstr(r.out, "\"lease_holder\":0,"), "%s", r.out);
+	cr_assert_not_null(strstr(r.out, "\"paused\":false"),
+	    "the lease was lost, not released: %s", r.out);
+	cr_assert_eq(hxd_set_control(c, &ctl), HXD_OK, "%s", hxd_error(c));
+
+	/* A hold of S seconds ends by itself. */
+	hxctl(&r, a, "lease", "take", "--hold", "0.3", NULL);
+	expect_ok(&r);
+	cr_assert_str_empty(r.out);
+	hxctl_json(&r, a, "lease", NULL);
+	cr_assert_eq(json_num(r.out, "holder"), 0, "%s", r.out);
+	hxd_close(c);
+	run_free(&r);
+}
+
+Test(hxctl, subscribe_prints_a_frame_every_n_steps)
+{
+	char *out, *lines[8];
+	hxd_conn *c;
+	const char *a;
+	unsigned taken;
+	double q[16];
+	int fd, n, i;
+
+	a = start(fixture_args);
+	c = probe_open(a, "stepper");
+	fd = temp_file();
+	watcher = hxctl_spawn_to(fd, -1, a, "subscribe", "qpos,sensordata",
+	    "--every", "5", "--count", "3", NULL);
+	wait_subscribed(c, 1);
+	for (i = 0; i < 2; i++) {
+		cr_assert_eq(
+		    hxd_step(c, 5, &taken), HXD_OK, "%s", hxd_error(c));
+		cr_assert_eq(taken, 5);
+	}
+	cr_assert_eq(wait_exit(watcher, 10), 0);
+	watcher = 0;
+	out = slurp(fd);
+	close(fd);
+	n = split_lines(out, lines, 8);
+	cr_assert_eq(n, 3, "%d lines, not 3", n);
+	expect_json_lines(lines, n);
+	for (i = 0; i < n; i++) {
+		cr_assert(strncmp(lines[i],
+			      "{\"event\":\"frame\",\"time\":", 24) == 0,
+		    "%s", lines[i]);
+		cr_assert_eq(json_num(lines[i], "step"), 5 * i, "%s", lines[i]);
+		cr_assert_float_eq(json_num(lines[i], "time"),
+		    5 * i * FIXTURE_DT, 1e-12, "%s", lines[i]);
+		cr_assert_eq(json_num(lines[i], "subscription"), 1);
+		cr_assert_eq(json_num(lines[i], "dropped"), 0);
+		cr_assert_eq(json_nums(lines[i], "qpos", q, 16), 9);
+		cr_assert_eq(json_nums(lines[i], "sensordata", q, 16), 11);
+		cr_assert_null(strstr(lines[i], "\"qvel\""), "%s", lines[i]);
+	}
+	expect_nums(lines[0], "qpos", fixture_qpos0, 9);
+	free(out);
+	hxd_close(c);
+}
+
+Test(hxctl, subscribe_prints_events_and_ends_with_the_server)
+{
+	char want[256], *out = NULL, *err, *lines[8];
+	unsigned long long you;
+	hxd_client *list;
+	hxd_conn *c;
+	const char *a;
+	int fd, fe, n, i;
+
+	a = start(fixture_args);
+	c = probe_open(a, "speaker");
+	cr_assert_eq(hxd_clients(c, &list, &n, &you), HXD_OK);
+	free(list);
+
+	/* No fields: events. */
+	fd = temp_file();
+	watcher = hxctl_spawn_to(fd, -1, a, "subscribe", "--count", "2", NULL);
+	wait_subscribed(c, 1);
+	cr_assert_eq(hxd_message(c, "hello \"there\""), HXD_OK);
+	cr_assert_eq(hxd_reset_name(c, "raised"), HXD_OK, "%s", hxd_error(c));
+	cr_assert_eq(wait_exit(watcher, 10), 0);
+	watcher = 0;
+	out = slurp(fd);
+	close(fd);
+	cr_assert_eq(split_lines(out, lines, 8), 2, "%s", out);
+	expect_json_lines(lines, 2);
+	snprintf(want, sizeof(want),
+	    "{\"event\":\"message\",\"time\":0,\"text\":\"hello \\\"there\\\"\","
+	    "\"from\":%llu}",
+	    you);
+	cr_assert_str_eq(lines[0], want);
+	cr_assert_str_eq(lines[1],
+	    "{\"event\":\"reset\",\"time\":0,\"keyframe\":0,\"name\":\"raised\"}");
+	free(out);
+
+	/* Another client leaving is an event; the server going away, the end. */
+	fd = temp_file();
+	fe = temp_file();
+	watcher = hxctl_spawn_to(fd, fe, a, "subscribe", "--events", NULL);
+	wait_subscribed(c, 1);
+	hxd_close(c);
+	for (i = 0; i < 250; i++) {
+		out = slurp(fd);
+		if (strstr(out, "\"event\":\"client_left\",") != NULL)
+			break;
+		free(out);
+		out = NULL;
+		nanosleep(&(struct timespec){ 0, 20 * 1000 * 1000 }, NULL);
+	}
+	cr_assert_not_null(out, "no client_left event");
+	snprintf(want, sizeof(want),
+	    "\"event\":\"client_left\",\"time\":0,"
+	    "\"id\":%llu,\"name\":\"speaker\",",
+	    you);
+	cr_assert_not_null(strstr(out, want), "%s", out);
+	hx_server_stop(&test_server);
+	cr_assert_eq(wait_exit(watcher, 10), 1);
+	watcher = 0;
+	err = slurp(fe);
+	cr_assert(strncmp(err, "hxctl: subscribe: mjCOM_CANNOTRECV: ", 36) == 0,
+	    "%s", err);
+	free(out);
+	free(err);
+	close(fd);
+	close(fe);
+}
+
+Test(hxctl, subscribe_stops_on_time_signals_and_a_closed_stdout)
+{
+	struct timespec t0, t1;
+	char buf[256];
+	struct run r = { 0 };
+	const char *a;
+	int p[2], fd;
+	double dt;
+
+	a = start(fixture_args);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	hxctl(&r, a, "subscribe", "--events", "--duration", "0.5", NULL);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	expect_ok(&r);
+	cr_assert_str_empty(r.out);
+	dt = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+	cr_assert(dt >= 0.5 && dt < 5, "--duration 0.5 took %g s", dt);
+
+	/* A field without a rate: 30 Hz of wall time. */
+	fd = temp_file();
+	watcher = hxctl_spawn_to(fd, -1, a, "subscribe", "ctrl", NULL);
+	nanosleep(&(struct timespec){ 1, 0 }, NULL);
+	kill(watcher, SIGINT);
+	cr_assert_eq(wait_exit(watcher, 5), 0, "SIGINT");
+	watcher = 0;
+	r.out = slurp(fd);
+	close(fd);
+	cr_assert_gt(strlen(r.out), 10 * 60, "few frames in 1 s: %s", r.out);
+	cr_assert_not_null(strstr(r.out, "\"ctrl\":[0,0]}\n"), "%s", r.out);
+	free(r.out);
+	r.out = NULL;
+
+	/* The reader goes: hxctl goes too, quietly. */
+	/* Only hxctl may hold the pipe's ends, or it never breaks. */
+	cr_assert_eq(pipe2(p, O_CLOEXEC), 0);
+	fd = temp_file();
+	watcher = hxctl_spawn_to(
+	    p[1], fd, a, "subscribe", "qpos", "--wall-hz", "50", NULL);
+	close(p[1]);
+	cr_assert_gt(read(p[0], buf, sizeof(buf)), 0);
+	close(p[0]);
+	cr_assert_eq(wait_exit(watcher, 5), 0);
+	watcher = 0;
+	r.err = slurp(fd);
+	close(fd);
+	cr_assert_str_empty(r.err, "stderr: %s", r.err);
+	run_free(&r);
+}
+
+/*------------------------------------------------------------ batches */
+
+Test(hxctl, step_with_sensors_runs_a_batch)
+{
+	char *lines[8];
+	struct run r = { 0 };
+	const char *a;
+	double v[16];
+	int n;
+
+	a = start(fixture_args);
+	hxctl(&r, a, "step", "50", "--sensors", NULL);
+	expect_ok(&r);
+	cr_assert(strncmp(r.out, "50 steps, time 0.1\n   0  q1 ", 28) == 0,
+	    "%s", r.out);
+	cr_assert_not_null(strstr(r.out, "tip_pos  framepos"), "%s", r.out);
+
+	/* The controls are set before the first step: f1 = kp (ctrl - q1). */
+	hxctl_json(&r, a, "step", "10", "servo1=0.5", NULL);
+	cr_assert_eq(json_num(r.out, "steps"), 10, "%s", r.out);
+	cr_assert_float_eq(json_num(r.out, "time"), 60 * FIXTURE_DT, 1e-12);
+	cr_assert_eq(json_nums(r.out, "sensordata", v, 16), 11);
+	cr_assert_gt(v[3], 1, "%s", r.out);
+	cr_assert_float_eq(v[3], 50 * (0.5 - v[0]), 1e-9, "%s", r.out);
+	hxctl_json(&r, a, "ctrl", NULL);
+	expect_nums(r.out, "ctrl", (const double[]){ 0.5, 0 }, 2);
+	hxctl_json(&r, a, "step", "--ctrl", "-0.25,1", NULL);
+	cr_assert_eq(json_num(r.out, "steps"), 1, "%s", r.out);
+	hxctl_json(&r, a, "ctrl", NULL);
+	expect_nums(r.out, "ctrl", (const double[]){ -0.25, 1 }, 2);
+	hxctl(&r, a, "step", "5", "--ctrl", "1,2,3", NULL);
+	expect_fail(&r, "step", "mjCOM_BADSIZE", "nu = 2");
+
+	/* A trajectory, then the end. */
+	hxctl(&r, a, "step", "10", "--record", "qpos,ctrl", "--record-every",
+	    "5", NULL);
+	expect_ok(&r);
+	n = split_lines(r.out, lines, 8);
+	cr_assert_eq(n, 3, "%d lines", n);
+	expect_json_lines(lines, n);
+	cr_assert(strncmp(lines[0], "{\"event\":\"frame\",", 17) == 0);
+	cr_assert_eq(json_num(lines[0], "step"), 66, "%s", lines[0]);
+	cr_assert_eq(json_num(lines[1], "step"), 71, "%s", lines[1]);
+	cr_assert_float_eq(json_num(lines[1], "time"), 71 * FIXTURE_DT, 1e-12);
+	cr_assert_eq(json_nums(lines[1], "qpos", v, 16), 9);
+	expect_nums(lines[1], "ctrl", (const double[]){ -0.25, 1 }, 2);
+	cr_assert(
+	    strncmp(lines[2], "{\"event\":\"batch\",\"steps\":10,", 28) == 0,
+	    "%s", lines[2]);
+	cr_assert_float_eq(json_num(lines[2], "time"), 71 * FIXTURE_DT, 1e-12);
+
+	/* Running: the server says no; plain step still does nothing. */
+	hxctl(&r, a, "run", NULL);
+	expect_ok(&r);
+	hxctl(&r, a, "step", "5", "--sensors", NULL);
+	expect_fail(&r, "step", "mjCOM_DENIED", "running");
+	hxctl(&r, a, "step", "5", NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert(strncmp(r.out, "0 steps, time ", 14) == 0, "%s", r.out);
+	run_free(&r);
+}
+
+Test(hxctl, run_until_stops_at_the_time)
+{
+	char *lines[8];
+	struct run r = { 0 };
+	const char *a;
+	double v[16];
+	int n;
+
+	a = start(fixture_args);
+	hxctl(&r, a, "run", "--until", "0.5", NULL);
+	expect_ok(&r);
+	cr_assert(
+	    strncmp(r.out, "250 steps, time 0.5\n", 20) == 0, "%s", r.out);
+	cr_assert_not_null(
+	    strstr(r.out, "acc      accelerometer"), "%s", r.out);
+	cr_assert_float_eq(status_time(a), 0.5, 1e-9);
+
+	hxctl_json(&r, a, "run", "--until", "0.7", "servo2=1", NULL);
+	cr_assert_eq(json_num(r.out, "steps"), 100, "%s", r.out);
+	cr_assert_float_eq(json_num(r.out, "time"), 0.7, 1e-9, "%s", r.out);
+	hxctl_json(&r, a, "ctrl", NULL);
+	expect_nums(r.out, "ctrl", (const double[]){ 0, 1 }, 2);
+	/* In the past: nothing to do. */
+	hxctl_json(&r, a, "run", "--until", "0.2", NULL);
+	cr_assert_eq(json_num(r.out, "steps"), 0, "%s", r.out);
+	cr_assert_float_eq(json_num(r.out, "time"), 0.7, 1e-9, "%s", r.out);
+
+	hxctl(&r, a, "run", "--until", "1", "--record", "sensordata",
+	    "--record-every", "60", NULL);
+	expect_ok(&r);
+	n = split_lines(r.out, lines, 8);
+	cr_assert_eq(n, 3, "%d lines:\n%s", n, r.out);
+	expect_json_lines(lines, n);
+	cr_assert_float_eq(
+	    json_num(lines[0], "time"), 0.82, 1e-9, "%s", lines[0]);
+	cr_assert_eq(json_num(lines[0], "step"), 410, "%s", lines[0]);
+	cr_assert_eq(json_nums(lines[0], "sensordata", v, 16), 11);
+	cr_assert_float_eq(
+	    json_num(lines[1], "time"), 0.94, 1e-9, "%s", lines[1]);
+	cr_assert_eq(json_num(lines[1], "step"), 470, "%s", lines[1]);
+	cr_assert(
+	    strncmp(lines[2], "{\"event\":\"batch\",\"steps\":150,", 29) == 0,
+	    "%s", lines[2]);
+	cr_assert_float_eq(json_num(lines[2], "time"), 1, 1e-9, "%s", lines[2]);
+	run_free(&r);
+}
+
+/*
+ * On a terminal a long run goes in several batch requests, with its
+ * progress on stderr, and records the steps one request would.
+ */
+Test(hxctl, run_on_a_terminal_goes_in_chunks)
+{
+	static char out[1 << 16];
+	const char *argv[] = { hx_hxctl_path(), "--server", NULL, "run",
+		"--until", "1000", "--record", "qpos", "--record-every", "9973",
+		NULL };
+	char line[256];
+	const char *p;
+	size_t len = 0;
+	ssize_t n;
+	FILE *log;
+	pid_t pid;
+	int master, status, frames = 0, chunks = 0;
+	double step;
+
+	argv[2] = start(fixture_args);
+	pid = forkpty(&master, NULL, NULL, NULL);
+	cr_assert_neq(pid, -1, "forkpty: %s", strerror(errno));
+	if (pid == 0) {
+		execv(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	while (len < sizeof(out) - 1 &&
+	    ((n = read(master, out + len, sizeof(out) - 1 - len)) > 0 ||
+		(n == -1 && errno == EINTR)))
+		len += n > 0 ? (size_t)n : 0;
+	out[len] = '\0';
+	close(master);
+	cr_assert_eq(waitpid(pid, &status, 0), pid);
+	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	    "status %d: %s", status, out);
+
+	cr_assert_not_null(
+	    strstr(out, "\rhxctl: run: time "), "no progress line: %s", out);
+	for (p = out; (p = strstr(p, "{\"event\":\"frame\"")) != NULL; p++) {
+		step = json_num(p, "step");
+		cr_assert_eq(
+		    step, 9973.0 * ++frames, "frame %d: %s", frames, p);
+	}
+	cr_assert_eq(frames, 50, "%s", out);
+	p = strstr(out, "{\"event\":\"batch\",\"steps\":500000,");
+	cr_assert_not_null(p, "%s", out);
+	cr_assert_float_eq(json_num(p, "time"), 1000, 1e-6);
+
+	log = fopen(test_server.log, "r");
+	cr_assert_not_null(log);
+	while (fgets(line, sizeof(line), log) != NULL)
+		chunks += strstr(line, " batch run from time ") != NULL;
+	fclose(log);
+	cr_assert_geq(chunks, 3, "%d batch requests", chunks);
+}
+
+/*------------------------------------------------- keyframes, joints */
+
+Test(hxctl, capture_and_reset_by_name)
+{
+	static const double here[2] = { 0.4, -0.3 };
+	struct run r = { 0 };
+	hxd_state *s0, *s1;
+	hxd_conn *c;
+	const char *a;
+	int i;
+
+	a = start(fixture_args);
+	c = probe_open(a, "checker");
+	cr_assert_eq(hxd_set_joint(c, "hinge1", here, 1, NULL, 0), HXD_OK);
+	cr_assert_eq(hxd_set_joint(c, "hinge2", here + 1, 1, here, 1), HXD_OK);
+	cr_assert_eq(hxd_step(c, 7, NULL), HXD_OK);
+	cr_assert_eq(hxd_get_state(c, &s0), HXD_OK);
+
+	hxctl(&r, a, "capture", "here", NULL);
+	expect_ok(&r);
+	cr_assert_str_empty(r.out);
+	hxctl(&r, a, "step", "20", NULL);
+	expect_ok(&r);
+	hxctl(&r, a, "reset", NULL);
+	expect_ok(&r);
+	hxctl(&r, a, "reset", "here", NULL);
+	expect_ok(&r);
+	cr_assert_eq(hxd_get_state(c, &s1), HXD_OK);
+	cr_assert_eq(s1->time, s0->time);
+	for (i = 0; i < 9; i++)
+		cr_assert_eq(s1->qpos[i], s0->qpos[i],
+		    "qpos[%d]: %.17g, not %.17g", i, s1->qpos[i], s0->qpos[i]);
+	for (i = 0; i < 8; i++)
+		cr_assert_eq(s1->qvel[i], s0->qvel[i], "qvel[%d]", i);
+	free(s1);
+
+	/* Into a keyframe of the model, by name and by index. */
+	hxctl(&r, a, "capture", "dropped", NULL);
+	expect_ok(&r);
+	hxctl(&r, a, "reset", NULL);
+	expect_ok(&r);
+	hxctl(&r, a, "reset", "1", NULL);
+	expect_ok(&r);
+	cr_assert_eq(hxd_get_state(c, &s1), HXD_OK);
+	cr_assert_eq(s1->qpos[0], s0->qpos[0]);
+	cr_assert_eq(s1->time, s0->time, "keyframe 1 kept its time 1");
+	free(s1);
+	hxctl(&r, a, "capture", "0", NULL);
+	expect_ok(&r);
+	hxctl(&r, a, "reset", "raised", NULL);
+	expect_ok(&r);
+	hxctl_json(&r, a, "state", NULL);
+	cr_assert_float_eq(json_num(r.out, "time"), s0->time, 1e-15);
+
+	hxctl(&r, a, "reset", "nosuch", NULL);
+	expect_fail(&r, "reset", "mjCOM_BADINDEX", "\"nosuch\"");
+	hxctl(&r, a, "capture", "5", NULL);
+	expect_fail(&r, "capture", "mjCOM_BADINDEX", NULL);
+	/* Captured states go with the model. */
+	hxctl(&r, a, "reload", NULL);
+	expect_ok(&r);
+	hxctl(&r, a, "reset", "here", NULL);
+	expect_fail(&r, "reset", "mjCOM_BADINDEX", "here");
+	free(s0);
+	hxd_close(c);
+	run_free(&r);
+}
+
+Test(hxctl, set_joint_changes_that_joint_only)
+{
+	struct run r = { 0 };
+	hxd_state *s0, *s1;
+	hxd_conn *c;
+	const char *a;
+	int i;
+
+	a = start(fixture_args);
+	c = probe_open(a, "checker");
+	cr_assert_eq(hxd_step(c, 3, NULL), HXD_OK);
+	cr_assert_eq(hxd_get_state(c, &s0), HXD_OK);
+	hxctl(&r, a, "set-joint", "hinge2", "--qpos", "0.7", "--qvel", "-1.5",
+	    NULL);
+	expect_ok(&r);
+	cr_assert_str_empty(r.out);
+	cr_assert_eq(hxd_get_state(c, &s1), HXD_OK);
+	for (i = 0; i < 9; i++)
+		cr_assert_eq(s1->qpos[i], i == 1 ? 0.7 : s0->qpos[i],
+		    "qpos[%d] is %.17g", i, s1->qpos[i]);
+	for (i = 0; i < 8; i++)
+		cr_assert_eq(s1->qvel[i], i == 1 ? -1.5 : s0->qvel[i],
+		    "qvel[%d] is %.17g", i, s1->qvel[i]);
+	free(s1);
+
+	/* A free joint: 7 values, the quaternion normalized; by id too. */
+	hxctl(&r, a, "set-joint", "box", "--qpos", "1,2,3,0,0,0,2", NULL);
+	expect_ok(&r);
+	hxctl(&r, a, "set-joint", "0", "--qpos", "0.25", NULL);
+	expect_ok(&r);
+	hxctl_json(&r, a, "state", NULL);
+	expect_nums(r.out, "qpos",
+	    (const double[]){ 0.25, 0.7, 1, 2, 3, 0, 0, 0, 1 }, 9);
+
+	hxctl(&r, a, "set-joint", "hinge1", "--qpos", "1,2", NULL);
+	expect_fail(&r, "set-joint", "mjCOM_BADSIZE", "hinge");
+	hxctl(&r, a, "set-joint", "box", "--qpos", "1,2,3,0,0,0,0", NULL);
+	expect_fail(&r, "set-joint", "mjCOM_BADVALUE", "quaternion");
+	hxctl(&r, a, "set-joint", "nosuch", "--qvel", "1", NULL);
+	expect_fail(&r, "set-joint", "mjCOM_BADINDEX", "nosuch");
+	free(s0);
+	hxd_close(c);
+	run_free(&r);
+}
+
+/*------------------------------------------------------------- arrays */
+
+Test(hxctl, arrays_by_name_round_trip)
+{
+	struct run r = { 0 };
+	hxd_applied *ap;
+	hxd_conn *c;
+	const char *a;
+	double v[64];
+	int i;
+
+	a = start(fixture_args);
+	hxctl_json(&r, a, "arrays", NULL);
+	cr_assert_not_null(strstr(r.out,
+			       "{\"name\":\"ctrl\",\"owner\":\"data\",\"type\":"
+			       "\"double\",\"rows\":2,\"cols\":1,\"writable\":"
+			       "true}"),
+	    "%s", r.out);
+	cr_assert_not_null(strstr(r.out,
+			       "{\"name\":\"geom_rgba\",\"owner\":\"model\","
+			       "\"type\":\"float\",\"rows\":7,\"cols\":4,"
+			       "\"writable\":true}"),
+	    "%s", r.out);
+	cr_assert_not_null(strstr(r.out,
+			       "\"name\":\"qacc\",\"owner\":\"data\","
+			       "\"type\":\"double\",\"rows\":8,"
+			       "\"cols\":1,\"writable\":false}"),
+	    "%s", r.out);
+	hxctl(&r, a, "arrays", NULL);
+	expect_ok(&r);
+	cr_assert(strncmp(r.out, "name ", 5) == 0, "%s", r.out);
+	cr_assert_not_null(strstr(r.out, "\nxfrc_applied "), "%s", r.out);
+	cr_assert_not_null(
+	    strstr(r.out, "  data   double          5 x 6  yes\n"), "%s",
+	    r.out);
+
+	hxctl(&r, a, "set", "qfrc_applied", "--offset", "2", "1.5", "-2.25",
+	    NULL);
+	expect_ok(&r);
+	cr_assert_str_empty(r.out);
+	c = probe_open(a, "checker");
+	cr_assert_eq(hxd_get_applied(c, &ap), HXD_OK);
+	for (i = 0; i < 8; i++)
+		cr_assert_eq(ap->qfrc_applied[i],
+		    i == 2     ? 1.5 :
+			i == 3 ? -2.25 :
+				 0,
+		    "qfrc_applied[%d] is %g", i, ap->qfrc_applied[i]);
+	free(ap);
+	hxctl_json(&r, a, "get", "qfrc_applied", NULL);
+	cr_assert(strncmp(r.out,
+		      "{\"name\":\"qfrc_applied\",\"owner\":\"data\",\"type\":"
+		      "\"double\",\"rows\":8,\"cols\":1,\"writable\":true,",
+		      88) == 0,
+	    "%s", r.out);
+	expect_nums(r.out, "values",
+	    (const double[]){ 0, 0, 1.5, -2.25, 0, 0, 0, 0 }, 8);
+
+	hxctl(&r, a, "get", "geom_rgba", NULL);
+	expect_ok(&r);
+	cr_assert(strncmp(r.out, "geom_rgba (model, float, 7 x 4, writable)\n",
+		      42) == 0,
+	    "%s", r.out);
+	cr_assert_not_null(
+	    strstr(r.out,
+		"\n   5  box              0.2          0.5          "
+		"0.9            1\n"),
+	    "%s", r.out);
+	hxctl(&r, a, "set", "model.geom_rgba", "--offset", "20", "1", "0", "0",
+	    NULL);
+	expect_ok(&r);
+	hxctl(&r, a, "rgba", "geom", "box", NULL);
+	cr_assert_str_eq(r.out, "1 0 0 1\n");
+	hxctl_json(&r, a, "get", "geom_rgba", NULL);
+	cr_assert_eq(json_nums(r.out, "values", v, 64), 28);
+
+	hxctl(&r, a, "set", "qacc", "0", NULL);
+	expect_fail(
+	    &r, "set", "mjCOM_DENIED", "qacc is not writable: computed");
+	hxctl(&r, a, "set", "ctrl", "--offset", "2", "1", NULL);
+	expect_fail(&r, "set", "mjCOM_BADSIZE", "ctrl");
+	hxctl(&r, a, "get", "nosuch", NULL);
+	expect_fail(&r, "get", "mjCOM_BADTYPE", "nosuch");
+	hxd_close(c);
 	run_free(&r);
 }
 

@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <event2/event.h>
 
@@ -47,16 +46,6 @@ struct batch {
 static struct batch *batch_running;
 
 static void batch_continue_cb(evutil_socket_t, short, void *);
-
-/* Nanoseconds on the monotonic clock. */
-static int64_t
-batch_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
 
 /* Return 1 when the batch has taken all its steps. */
 static int
@@ -108,7 +97,7 @@ static int
 batch_slice(struct batch *b)
 {
 	struct daemon *d = b->d;
-	int64_t end = batch_now_ns() + BATCH_SLICE_NS;
+	int64_t end = clock_now_ns() + BATCH_SLICE_NS;
 	char err[1100];
 
 	while (!batch_finished(b)) {
@@ -124,7 +113,7 @@ batch_slice(struct batch *b)
 		if (b->record != 0 && b->done % b->record_every == 0 &&
 		    b->ntraj < b->maxtraj && batch_record(b) != 0)
 			return 1;
-		if (batch_now_ns() >= end)
+		if (clock_now_ns() >= end)
 			return batch_finished(b);
 	}
 	return 1;

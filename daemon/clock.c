@@ -58,8 +58,7 @@ struct clock {
 
 static void clock_tick(evutil_socket_t, short, void *);
 
-/* Nanoseconds on the monotonic clock. */
-static int64_t
+int64_t
 clock_now_ns(void)
 {
 	struct timespec ts;

@@ -41,4 +41,7 @@ void clock_model_changed(struct clock *k);
 
 void clock_status(const struct clock *k, struct clock_status *out);
 
+/* Nanoseconds on the monotonic clock. */
+int64_t clock_now_ns(void);
+
 #endif

@@ -14,30 +14,6 @@
 
 #define ALIGN16(n) (((n) + 15) & ~(size_t)15)
 
-/* Run req, requiring payload want in the answer; *out is freed on error. */
-static int
-array_call(hxd_conn *c, Request *req, Haptix__V1__Response__PayloadCase want,
-    Response **out)
-{
-	int rc, got;
-
-	rc = conn_call(c, req, out);
-	if (rc != HXD_OK) {
-		conn_free_response(*out);
-		*out = NULL;
-		return rc;
-	}
-	if ((*out)->payload_case != want) {
-		got = (int)(*out)->payload_case;
-		conn_free_response(*out);
-		*out = NULL;
-		return conn_fail(c, HXD_BADPROTOCOL,
-		    "the server answered with payload %d, expected %d", got,
-		    (int)want);
-	}
-	return rc;
-}
-
 /* Fill the description in out from a, checking it; values are left alone. */
 static int
 array_from_wire(hxd_conn *c, const Haptix__V1__Array *a, hxd_array *out)
@@ -83,7 +59,7 @@ hxd_get_array(hxd_conn *c, const char *name, hxd_array **out)
 	ref.name = (char *)(name != NULL ? name : "");
 	req.call_case = HAPTIX__V1__REQUEST__CALL_GET_ARRAY;
 	req.get_array = &ref;
-	rc = array_call(c, &req, HAPTIX__V1__RESPONSE__PAYLOAD_ARRAY, &r);
+	rc = conn_call_expect(c, &req, HAPTIX__V1__RESPONSE__PAYLOAD_ARRAY, &r);
 	if (rc != HXD_OK)
 		return rc;
 	a = r->array;
@@ -188,7 +164,8 @@ hxd_list_arrays(hxd_conn *c, hxd_array **out, int *n)
 	*n = 0;
 	req.call_case = HAPTIX__V1__REQUEST__CALL_LIST_ARRAYS;
 	req.list_arrays = &empty;
-	rc = array_call(c, &req, HAPTIX__V1__RESPONSE__PAYLOAD_ARRAYS, &r);
+	rc = conn_call_expect(
+	    c, &req, HAPTIX__V1__RESPONSE__PAYLOAD_ARRAYS, &r);
 	if (rc != HXD_OK)
 		return rc;
 	l = r->arrays;

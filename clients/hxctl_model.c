@@ -1,0 +1,261 @@
+/*
+ * Models: the summary of one (its sizes and timing) that info, status,
+ * events and load show, and the commands that load one.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "haptixd.h"
+#include "hxctl.h"
+
+/* The largest model file --inline sends: the library's frame limit. */
+#define CTL_INLINE_MAX (256L * 1024 * 1024)
+
+static void model_show(struct ctl *, const char *, const hxd_model *);
+static int load_inline(
+    struct ctl *, const char *, int, const char *, hxd_model *);
+static int read_local(const char *, unsigned char **, size_t *);
+static int format_parse(const char *);
+static int format_from_suffix(const char *);
+
+/* The sizes of a model, in the order hxctl shows them. */
+/* clang-format off */
+#define MODEL_SIZE(m) { #m, offsetof(hxd_model, m) }
+/* clang-format on */
+static const struct {
+	const char *name;
+	size_t off;
+} model_sizes[] = { MODEL_SIZE(nq), MODEL_SIZE(nv), MODEL_SIZE(na),
+	MODEL_SIZE(nu), MODEL_SIZE(nbody), MODEL_SIZE(njnt), MODEL_SIZE(ngeom),
+	MODEL_SIZE(nsite), MODEL_SIZE(ntendon), MODEL_SIZE(neq),
+	MODEL_SIZE(nkey), MODEL_SIZE(nmocap), MODEL_SIZE(nsensor),
+	MODEL_SIZE(nsensordata), MODEL_SIZE(nmat) };
+
+/* The size model_print() starts its second line of sizes with. */
+#define MODEL_SIZES_BREAK 8
+
+/* Write a model summary as an object. */
+void
+model_json(const hxd_model *m)
+{
+	size_t i;
+
+	js_open('{');
+	js_ks("name", m->name);
+	js_ks("path", m->path);
+	for (i = 0; i < NELEM(model_sizes); i++)
+		js_ki(model_sizes[i].name, MEMBER(int, m, model_sizes[i].off));
+	js_kn("timestep", m->timestep);
+	js_kn("apirate", m->apirate);
+	js_close('}');
+}
+
+/* Print the sizes and timing of a model, after a heading for its name. */
+void
+model_print(const char *heading, const hxd_model *m)
+{
+	size_t i;
+
+	printf(
+	    "%-10s %s\n", heading, m->name[0] != '\0' ? m->name : "(unnamed)");
+	printf("%-10s %s\n", "path",
+	    m->path[0] != '\0' ? m->path : "(sent inline)");
+	printf("%-10s %g s, API rate %g Hz\n", "timestep", m->timestep,
+	    m->apirate);
+	printf("%-10s", "sizes");
+	for (i = 0; i < NELEM(model_sizes); i++)
+		printf("%s %s %d",
+		    i == 0                     ? "" :
+			i == MODEL_SIZES_BREAK ? ",\n          " :
+						 ",",
+		    model_sizes[i].name, MEMBER(int, m, model_sizes[i].off));
+	putchar('\n');
+}
+
+/* Show a model just loaded, after a heading ("loaded"). */
+static void
+model_show(struct ctl *ctl, const char *heading, const hxd_model *m)
+{
+	if (!ctl->json) {
+		model_print(heading, m);
+		return;
+	}
+	js_open('{');
+	js_key("model");
+	model_json(m);
+	js_close('}');
+}
+
+/*----------------------------------------------------------- loading */
+
+/* Parse a --format name; -1 if unknown. */
+static int
+format_parse(const char *s)
+{
+	if (strcmp(s, "auto") == 0)
+		return HXD_FORMAT_AUTO;
+	if (strcmp(s, "mjcf") == 0 || strcmp(s, "xml") == 0)
+		return HXD_FORMAT_MJCF;
+	if (strcmp(s, "urdf") == 0)
+		return HXD_FORMAT_URDF;
+	if (strcmp(s, "mjb") == 0)
+		return HXD_FORMAT_MJB;
+	return -1;
+}
+
+/* The format a file name's suffix says, or HXD_FORMAT_AUTO. */
+static int
+format_from_suffix(const char *path)
+{
+	const char *dot = strrchr(path, '.');
+
+	if (dot == NULL || strchr(dot, '/') != NULL)
+		return HXD_FORMAT_AUTO;
+	if (strcmp(dot, ".xml") == 0 || strcmp(dot, ".XML") == 0)
+		return HXD_FORMAT_MJCF;
+	if (strcmp(dot, ".urdf") == 0 || strcmp(dot, ".URDF") == 0)
+		return HXD_FORMAT_URDF;
+	if (strcmp(dot, ".mjb") == 0 || strcmp(dot, ".MJB") == 0)
+		return HXD_FORMAT_MJB;
+	return HXD_FORMAT_AUTO;
+}
+
+/*
+ * Read a whole local file into *data (caller frees) and *len.  Returns
+ * 0, or an errno value (EFBIG when it is larger than CTL_INLINE_MAX).
+ */
+static int
+read_local(const char *path, unsigned char **data, size_t *len)
+{
+	unsigned char *buf = NULL, *nb;
+	size_t cap = 0, n = 0, got;
+	FILE *f;
+	int err;
+
+	*data = NULL;
+	*len = 0;
+	if ((f = fopen(path, "rb")) == NULL)
+		return errno;
+	for (;;) {
+		if (n == cap) {
+			if (cap >= (size_t)CTL_INLINE_MAX) {
+				err = EFBIG;
+				goto fail;
+			}
+			cap = cap == 0 ? 65536 : 2 * cap;
+			if ((nb = realloc(buf, cap)) == NULL) {
+				err = ENOMEM;
+				goto fail;
+			}
+			buf = nb;
+		}
+		got = fread(buf + n, 1, cap - n, f);
+		n += got;
+		if (got == 0)
+			break;
+	}
+	if (ferror(f)) {
+		err = EIO;
+		goto fail;
+	}
+	fclose(f);
+	*data = buf;
+	*len = n;
+	return 0;
+fail:
+	fclose(f);
+	free(buf);
+	return err;
+}
+
+/* Load a model from the server's directories, or send a local file. */
+int
+cmd_load(struct ctl *ctl)
+{
+	struct ctl_opt opts[] = {
+		{ "--inline", OPT_FLAG, 0, NULL, 0, 0 },
+		{ "--format", OPT_STRING, 0, NULL, 0, 0 },
+		{ "--name", OPT_STRING, 0, NULL, 0, 0 },
+		{ "--legacy", OPT_FLAG, 0, NULL, 0, 0 },
+	};
+	const char *file;
+	hxd_model m;
+	int format, rc;
+
+	/* No more can be right: a file and the four options. */
+	if (ctl->argc > 9)
+		return ctl_usage_error(ctl, "too many arguments");
+	if ((rc = ctl_options(ctl, opts, NELEM(opts))) != 0 ||
+	    (rc = ctl_which(ctl, "file")) != 0)
+		return rc;
+	file = ctl->pos[0];
+	if (!opts[0].given && (opts[1].given || opts[2].given))
+		return ctl_usage_error(
+		    ctl, "--format and --name go with --inline");
+	if (opts[0].given && opts[3].given)
+		return ctl_usage_error(ctl,
+		    "--legacy translates files on the server, not --inline");
+	format = opts[1].given ? format_parse(opts[1].value) :
+				 format_from_suffix(file);
+	if (format < 0)
+		return ctl_usage_error(ctl,
+		    "format '%s' is not mjcf, urdf, mjb or auto",
+		    opts[1].value);
+	if (opts[0].given)
+		rc = load_inline(ctl, file, format,
+		    opts[2].given ? opts[2].value : NULL, &m);
+	else if ((rc = ctl_connect(ctl)) == 0 &&
+	    (opts[3].given ? hxd_load_legacy(ctl->conn, file, &m) :
+			     hxd_load_file(ctl->conn, file, &m)) != HXD_OK)
+		rc = ctl_fail(ctl);
+	if (rc == 0)
+		model_show(ctl, "loaded", &m);
+	return rc;
+}
+
+/*
+ * Send a local model file, called name or else after the file; 0 or
+ * CTL_FAIL.
+ */
+static int
+load_inline(struct ctl *ctl, const char *file, int format, const char *name,
+    hxd_model *m)
+{
+	unsigned char *data;
+	size_t len;
+	int err, rc;
+
+	if ((err = read_local(file, &data, &len)) != 0)
+		return ctl_error(ctl, HXD_LOADFAILED, "%s: %s", file,
+		    err == EFBIG ? "larger than 256 MiB" : strerror(err));
+	if (name == NULL)
+		name = strrchr(file, '/') != NULL ? strrchr(file, '/') + 1 :
+						    file;
+	if (len == 0)
+		rc = ctl_error(ctl, HXD_LOADFAILED, "%s is empty", file);
+	else if ((rc = ctl_connect(ctl)) == 0 &&
+	    hxd_load_data(ctl->conn, format, data, len, name, m) != HXD_OK)
+		rc = ctl_fail(ctl);
+	free(data);
+	return rc;
+}
+
+/* Reload the current model from its file. */
+int
+cmd_reload(struct ctl *ctl)
+{
+	hxd_model m;
+	int rc;
+
+	if ((rc = ctl_connect(ctl)) != 0)
+		return rc;
+	if (hxd_reload(ctl->conn, &m) != HXD_OK)
+		return ctl_fail(ctl);
+	model_show(ctl, "reloaded", &m);
+	return CTL_OK;
+}

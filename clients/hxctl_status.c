@@ -1,0 +1,104 @@
+/*
+ * The server's status: what HAPTIX's info box showed, and the
+ * daemon's counters.
+ */
+#include "config.h"
+
+#include <stdio.h>
+
+#include "haptixd.h"
+#include "hxctl.h"
+
+static void status_print(const hxd_status *);
+
+/* Show what HAPTIX's info box showed, and the daemon's counters. */
+int
+cmd_status(struct ctl *ctl)
+{
+	hxd_status st;
+	int rc;
+
+	if ((rc = ctl_connect(ctl)) != 0)
+		return rc;
+	if (hxd_status_get(ctl->conn, &st) != HXD_OK)
+		return ctl_fail(ctl);
+	if (ctl->json)
+		status_json(&st);
+	else
+		status_print(&st);
+	return CTL_OK;
+}
+
+/* Write the status as one JSON object. */
+void
+status_json(const hxd_status *st)
+{
+	js_open('{');
+	js_key("model");
+	model_json(&st->model);
+	js_kb("loaded", st->model.nbody > 0);
+	js_kn("time", st->time);
+	js_ku("steps", st->steps);
+	js_kb("paused", st->paused);
+	js_kn("speed", st->speed);
+	js_kb("speed_max", st->speed_max);
+	js_kn("realtime_factor", st->realtime_factor);
+	js_kn("cpu_per_step", st->cpu_per_step);
+	js_ki("nefc", st->nefc);
+	js_ki("ncon", st->ncon);
+	js_kn("energy_potential", st->energy_potential);
+	js_kn("energy_kinetic", st->energy_kinetic);
+	js_ku("instability_resets", st->instability_resets);
+	js_ku("sim_errors", st->sim_errors);
+	js_ku("overruns", st->overruns);
+	js_ki("clients", st->clients);
+	js_ks("message", st->message);
+	js_kn("uptime", st->uptime);
+	js_kb("lagging", st->lagging);
+	js_ku("lease_holder", st->lease_holder);
+	js_ks("lease_holder_name", st->lease_holder_name);
+	js_ku("batch_session", st->batch_session);
+	js_close('}');
+}
+
+/* Print the status, a quantity per line. */
+static void
+status_print(const hxd_status *st)
+{
+	if (st->model.nbody > 0)
+		printf("%-12s %s%s%s%s\n", "model", st->model.name,
+		    st->model.path[0] != '\0' ? " (" : "", st->model.path,
+		    st->model.path[0] != '\0' ? ")" : "");
+	else
+		printf("%-12s %s\n", "model", "none loaded");
+	printf("%-12s %s\n", "simulation", st->paused ? "paused" : "running");
+	if (st->speed_max)
+		printf("%-12s max\n", "speed");
+	else
+		printf("%-12s %gx\n", "speed", st->speed);
+	printf("%-12s %.10g s, %llu steps\n", "time", st->time, st->steps);
+	printf("%-12s %.3gx%s\n", "real time", st->realtime_factor,
+	    st->lagging ? ", lagging: the CPU cannot keep up" : "");
+	printf("%-12s %.3g ms\n", "CPU/step", st->cpu_per_step * 1e3);
+	printf("%-12s %d, of which %d contacts\n", "constraints", st->nefc,
+	    st->ncon);
+	printf("%-12s potential %.6g, kinetic %.6g\n", "energy",
+	    st->energy_potential, st->energy_kinetic);
+	printf("%-12s %llu instability, %llu MuJoCo errors\n", "resets",
+	    st->instability_resets, st->sim_errors);
+	printf("%-12s %llu\n", "overruns", st->overruns);
+	printf("%-12s %d\n", "clients", st->clients);
+	printf("%-12s %s\n", "message",
+	    st->message[0] != '\0' ? st->message : "(none)");
+	printf("%-12s %.1f s\n", "uptime", st->uptime);
+	if (st->lease_holder != 0)
+		printf("%-12s client %llu (%s) holds it\n", "lease",
+		    st->lease_holder, st->lease_holder_name);
+	else
+		printf("%-12s %s\n", "lease", "free");
+	if (st->batch_session != 0)
+		printf("%-12s client %llu is running one\n", "batch",
+		    st->batch_session);
+	else
+		printf("%-12s %s\n", "batch", "none");
+}

@@ -1,0 +1,285 @@
+/*
+ * Streams and events: subscribe, and the JSON Lines it prints, one
+ * object per event or frame (batch runs print their frames alike).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "haptixd.h"
+#include "hxctl.h"
+
+/* The rate of subscribe when fields are given without one (wall Hz). */
+#define CTL_SUBSCRIBE_HZ 30.0
+
+static void event_json(const hxd_event *, unsigned);
+static void frame_field_json(const hxd_frame *, int);
+
+/* The "event" of subscribe's lines, by enum hxd_event_kind. */
+static const char *const event_kinds[] = { "unknown", "frame", "model", "reset",
+	"run", "speed", "instability", "message", "lease", "client_joined",
+	"client_left" };
+
+/*
+ * Subscribe, and print each frame and event as one JSON object per line,
+ * flushed, until enough came, the time is up, a signal stops hxctl or
+ * the reader of stdout goes away (all exit 0), or the server does (1).
+ */
+int
+cmd_subscribe(struct ctl *ctl)
+{
+	struct ctl_opt opts[] = {
+		{ "--every", OPT_STRING, 0, NULL, 0, 0 },
+		{ "--sim-hz", OPT_STRING, 0, NULL, 0, 0 },
+		{ "--wall-hz", OPT_STRING, 0, NULL, 0, 0 },
+		{ "--events", OPT_FLAG, 0, NULL, 0, 0 },
+		{ "--count", OPT_STRING, 0, NULL, 0, 0 },
+		{ "--duration", OPT_STRING, 0, NULL, 0, 0 },
+	};
+	hxd_subscription sub;
+	hxd_event *ev;
+	long every = 0, count = 0, seen = 0;
+	double duration = 0, end = 0, left;
+	int i, r, wait, rc;
+
+	memset(&sub, 0, sizeof(sub));
+	if ((rc = ctl_options(ctl, opts, NELEM(opts))) != 0)
+		return rc;
+	for (i = 0; i < ctl->npos; i++) {
+		if ((rc = ctl_fields(ctl, "field", ctl->pos[i], &sub.fields)) !=
+		    0)
+			return rc;
+	}
+	if (opts[0].given + opts[1].given + opts[2].given > 1)
+		return ctl_usage_error(
+		    ctl, "give one rate: --every, --sim-hz or --wall-hz");
+	if (sub.fields == 0 &&
+	    (opts[0].given || opts[1].given || opts[2].given))
+		return ctl_usage_error(ctl, "a rate needs fields to send");
+	if (opts[0].given &&
+	    parse_long(opts[0].value, 1, UINT_MAX, &every) != 0)
+		return ctl_usage_error(ctl,
+		    "--every: '%s' is not a number of steps (1 to %u)",
+		    opts[0].value, UINT_MAX);
+	sub.every_steps = (unsigned)every;
+	if (opts[1].given &&
+	    (parse_double(opts[1].value, &sub.sim_hz) != 0 || sub.sim_hz <= 0))
+		return ctl_usage_error(
+		    ctl, "--sim-hz: '%s' is not a rate (> 0)", opts[1].value);
+	if (opts[2].given &&
+	    (parse_double(opts[2].value, &sub.wall_hz) != 0 ||
+		sub.wall_hz <= 0))
+		return ctl_usage_error(
+		    ctl, "--wall-hz: '%s' is not a rate (> 0)", opts[2].value);
+	if (opts[4].given &&
+	    parse_long(opts[4].value, 1, LONG_MAX, &count) != 0)
+		return ctl_usage_error(ctl,
+		    "--count: '%s' is not a number of events (1 or more)",
+		    opts[4].value);
+	if (opts[5].given &&
+	    ((rc = ctl_seconds(ctl, "--duration", opts[5].value, &duration)) !=
+		    0 ||
+		duration == 0))
+		return rc != 0 ? rc :
+				 ctl_usage_error(ctl,
+				     "--duration: give more than 0 seconds");
+	if (sub.fields != 0 && every == 0 && sub.sim_hz == 0 &&
+	    sub.wall_hz == 0)
+		sub.wall_hz = CTL_SUBSCRIBE_HZ;
+	sub.events = opts[3].given || sub.fields == 0;
+	if ((rc = ctl_connect(ctl)) != 0)
+		return rc;
+	ctl_signals();
+	if (hxd_subscribe(ctl->conn, &sub, NULL) != HXD_OK)
+		return ctl_fail(ctl);
+	if (duration > 0)
+		end = ctl_now() + duration;
+	while (!ctl_stopped && (count == 0 || seen < count)) {
+		wait = CTL_POLL_MS;
+		if (duration > 0) {
+			if ((left = end - ctl_now()) <= 0)
+				break;
+			if (left * 1e3 < wait)
+				wait = (int)ceil(left * 1e3);
+		}
+		if (ctl_reader_gone()) {
+			ctl->stdout_gone = 1;
+			break;
+		}
+		r = hxd_next_event(ctl->conn, wait, &ev);
+		if (r == HXD_TIMEOUT)
+			continue;
+		if (r != HXD_OK)
+			return ctl_fail(ctl);
+		if (ev->kind > HXD_EVENT_UNKNOWN &&
+		    (size_t)ev->kind < NELEM(event_kinds)) {
+			event_json(ev, sub.fields);
+			seen++;
+		}
+		hxd_event_free(ev);
+		if (fflush(stdout) != 0) {
+			if (errno != EPIPE)
+				return ctl_error(ctl, HXD_CANNOTSEND,
+				    "cannot write the output: %s",
+				    strerror(errno));
+			ctl->stdout_gone = 1;
+			break;
+		}
+	}
+	return CTL_OK;
+}
+
+/* Write an event as one JSON line; fields: what frames carry. */
+static void
+event_json(const hxd_event *ev, unsigned fields)
+{
+	js_open('{');
+	js_ks("event", event_kinds[ev->kind]);
+	if (ev->kind == HXD_EVENT_FRAME) {
+		stream_frame_json(ev->frame, fields, 1);
+		js_close('}');
+		return;
+	}
+	js_kn("time", ev->time);
+	switch (ev->kind) {
+	case HXD_EVENT_MODEL:
+		js_kb("reload", ev->reload);
+		js_key("model");
+		model_json(&ev->model);
+		break;
+	case HXD_EVENT_RESET:
+		js_ki("keyframe", ev->keyframe);
+		js_ks("name", ev->key_name);
+		break;
+	case HXD_EVENT_RUN:
+		js_kb("paused", ev->paused);
+		break;
+	case HXD_EVENT_SPEED:
+		js_kn("speed", ev->speed);
+		js_kb("speed_max", ev->speed_max);
+		break;
+	case HXD_EVENT_INSTABILITY:
+		js_ku("resets", ev->resets);
+		js_ks("what", ev->what);
+		break;
+	case HXD_EVENT_MESSAGE:
+		js_ks("text", ev->text);
+		js_ku("from", ev->from);
+		break;
+	case HXD_EVENT_LEASE:
+		lease_json(&ev->lease);
+		break;
+	case HXD_EVENT_CLIENT_JOINED:
+	case HXD_EVENT_CLIENT_LEFT:
+		client_json(&ev->client, 0);
+		break;
+	default:
+		break;
+	}
+	js_close('}');
+}
+
+/*
+ * Write a frame's members into the open object: its time and step (and
+ * with stream, its subscription and drop count), then each of fields,
+ * present or not, keyed by its name.
+ */
+void
+stream_frame_json(const hxd_frame *f, unsigned fields, int stream)
+{
+	int k;
+
+	js_kn("time", f->time);
+	js_ku("step", f->step);
+	if (stream) {
+		js_ku("subscription", f->subscription);
+		js_ku("dropped", f->dropped);
+	}
+	for (k = 1; k <= HXD_FIELD_MAX; k++) {
+		if (fields & HXD_FIELDS(k))
+			frame_field_json(f, k);
+	}
+}
+
+/* Write one field of a frame; an array it lacks is empty, a part null. */
+static void
+frame_field_json(const hxd_frame *f, int field)
+{
+	const char *k = hxd_field_name(field);
+	const hxd_poses *p = NULL;
+
+/* An array of the frame, or an empty one if the frame lacks it. */
+#define FRAME_ARRAY(v, n) js_kv(k, (v), (v) != NULL ? (n) : 0)
+	switch (field) {
+	case HXD_FIELD_QPOS:
+		FRAME_ARRAY(f->qpos, f->nq);
+		return;
+	case HXD_FIELD_QVEL:
+		FRAME_ARRAY(f->qvel, f->nv);
+		return;
+	case HXD_FIELD_ACT:
+		FRAME_ARRAY(f->act, f->na);
+		return;
+	case HXD_FIELD_CTRL:
+		FRAME_ARRAY(f->ctrl, f->nu);
+		return;
+	case HXD_FIELD_SENSORDATA:
+		FRAME_ARRAY(f->sensordata, f->nsensordata);
+		return;
+	case HXD_FIELD_QFRC_APPLIED:
+		FRAME_ARRAY(f->qfrc_applied, f->nv);
+		return;
+	case HXD_FIELD_XFRC_APPLIED:
+		FRAME_ARRAY(f->xfrc_applied, 6 * f->nbody);
+		return;
+	case HXD_FIELD_MOCAP:
+		js_key(k);
+		js_open('{');
+		js_kv("pos", f->mocap_pos,
+		    f->mocap_pos != NULL ? 3 * f->nmocap : 0);
+		js_kv("quat", f->mocap_quat,
+		    f->mocap_quat != NULL ? 4 * f->nmocap : 0);
+		js_close('}');
+		return;
+	case HXD_FIELD_BODY:
+		p = f->body;
+		break;
+	case HXD_FIELD_GEOM:
+		p = f->geom;
+		break;
+	case HXD_FIELD_SITE:
+		p = f->site;
+		break;
+	case HXD_FIELD_CONTACTS:
+		js_key(k);
+		if (f->contacts != NULL)
+			view_json(&view_contacts, f->contacts);
+		else
+			js_null();
+		return;
+	case HXD_FIELD_STATUS:
+		js_key(k);
+		if (f->status != NULL)
+			status_json(f->status);
+		else
+			js_null();
+		return;
+	default:
+		return;
+	}
+#undef FRAME_ARRAY
+	if (p == NULL) {
+		js_knull(k);
+		return;
+	}
+	js_key(k);
+	js_open('{');
+	js_ki("count", p->count);
+	js_kv("pos", p->pos, 3 * p->count);
+	js_kv("mat", p->mat, 9 * p->count);
+	js_close('}');
+}

@@ -95,6 +95,23 @@ hx_server_addr(const struct hx_server *s, int tcp)
 	return tcp ? s->tcp_addr : s->unix_addr;
 }
 
+double
+hx_wall_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void
+hx_sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
 /* Read the whole log into buf; returns its length. */
 static size_t
 harness_read_log(const struct hx_server *s, char *buf, size_t len)
@@ -126,7 +143,6 @@ hx_server_try_start(struct hx_server *s, const char *const *args)
 {
 	const char *argv[HARNESS_MAX_ARGS];
 	char sock[300], buf[1 << 16], *p;
-	struct timespec ts = { 0, 10 * 1000 * 1000 };
 	int n = 0, i, fd, status;
 
 	memset(s, 0, sizeof(*s));
@@ -187,7 +203,7 @@ hx_server_try_start(struct hx_server *s, const char *const *args)
 			    (int)strcspn(p, " \n"), p);
 			return -1;
 		}
-		nanosleep(&ts, NULL);
+		hx_sleep_ms(10);
 	}
 	kill(s->pid, SIGKILL);
 	waitpid(s->pid, NULL, 0);
@@ -227,7 +243,6 @@ harness_rm(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 void
 hx_server_stop(struct hx_server *s)
 {
-	struct timespec ts = { 0, 10 * 1000 * 1000 };
 	char buf[1 << 16];
 	int status = 0, i;
 	pid_t r = 0;
@@ -238,7 +253,7 @@ hx_server_stop(struct hx_server *s)
 			r = waitpid(s->pid, &status, WNOHANG);
 			if (r == s->pid)
 				break;
-			nanosleep(&ts, NULL);
+			hx_sleep_ms(10);
 		}
 		if (r != s->pid) {
 			kill(s->pid, SIGKILL);

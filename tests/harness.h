@@ -51,6 +51,12 @@ const char *hx_hxctl_path(void);
 /* The address to use: the Unix socket (tcp = 0) or TCP (tcp = 1). */
 const char *hx_server_addr(const struct hx_server *s, int tcp);
 
+/* Seconds on the monotonic clock, for waiting and timing. */
+double hx_wall_now(void);
+
+/* Sleep for ms milliseconds. */
+void hx_sleep_ms(long ms);
+
 /*
  * Define a test that runs twice, over the Unix socket and over TCP,
  * against a fresh daemon started with the given arguments.  The body

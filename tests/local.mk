@@ -1,9 +1,10 @@
 # Tests (Criterion): unit tests per module, and integration tests that
 # start a real haptixd on a temporary socket and an ephemeral port.
 if ENABLE_TESTS
+# check.c calls libhaptix: its users link libhaptix.la after it (TEST_LIBS).
 check_LTLIBRARIES = libhxtest.la
 libhxtest_la_SOURCES = tests/harness.c tests/harness.h \
-	tests/rawclient.c tests/rawclient.h
+	tests/check.c tests/check.h tests/rawclient.c tests/rawclient.h
 libhxtest_la_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS) $(PROTOBUF_C_CFLAGS)
 libhxtest_la_LIBADD = libhxwire.la $(CRITERION_LIBS) $(PROTOBUF_C_LIBS)
 

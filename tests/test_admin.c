@@ -11,38 +11,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <criterion/criterion.h>
 #include <mujoco/mujoco.h>
 
+#include "check.h"
 #include "harness.h"
 #include "haptixd.h"
 
 TestSuite(admin, .timeout = 90, .fini = hx_server_cleanup);
-
-/* Connect or fail the test. */
-static hxd_conn *
-connect_ok(const char *addr)
-{
-	hxd_conn *c = hxd_connect(addr, "test_admin");
-
-	cr_assert_not_null(c);
-	cr_assert_eq(
-	    hxd_result(c), HXD_OK, "connect %s: %s", addr, hxd_error(c));
-	return c;
-}
-
-/* Return the status or fail the test. */
-static hxd_status
-status_ok(hxd_conn *c)
-{
-	hxd_status st;
-
-	cr_assert_eq(hxd_status_get(c, &st), HXD_OK, "%s", hxd_error(c));
-	return st;
-}
 
 /* Read a whole file into a malloc'd buffer. */
 static char *
@@ -64,19 +42,10 @@ slurp(const char *path, size_t *len)
 	return buf;
 }
 
-/* Sleep for ms milliseconds. */
-static void
-pause_ms(int ms)
-{
-	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
-
-	nanosleep(&ts, NULL);
-}
-
 HX_TRANSPORT_TEST(
     admin, load_file_from_model_dirs, "-m", "fixture.xml", "--paused", NULL)
 {
-	hxd_conn *c = connect_ok(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test_admin");
 	hxd_model m;
 	hxd_state *st = NULL;
 	char *real;
@@ -111,7 +80,7 @@ HX_TRANSPORT_TEST(
 HX_TRANSPORT_TEST(admin, failed_load_keeps_the_old_model, "-m", "fixture.xml",
     "--paused", NULL)
 {
-	hxd_conn *c = connect_ok(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test_admin");
 	hxd_model m;
 	hxd_state *st = NULL;
 	hxd_status s;
@@ -123,7 +92,7 @@ HX_TRANSPORT_TEST(admin, failed_load_keeps_the_old_model, "-m", "fixture.xml",
 			       "'stiffnes'"),
 	    "%s", hxd_error(c));
 	cr_expect_not_null(strstr(hxd_error(c), "line 7"), "%s", hxd_error(c));
-	s = status_ok(c);
+	s = hx_status_ok(c);
 	cr_expect_str_eq(s.model.name, "fixture");
 	cr_assert_eq(hxd_get_state(c, &st), HXD_OK, "%s", hxd_error(c));
 	cr_expect_eq(st->nq, 9);
@@ -138,7 +107,7 @@ HX_TRANSPORT_TEST(admin, failed_load_keeps_the_old_model, "-m", "fixture.xml",
 	cr_assert_eq(hxd_load_data(c, HXD_FORMAT_MJB, "not an mjb file", 15,
 			 "garbage", &m),
 	    HXD_LOADFAILED);
-	s = status_ok(c);
+	s = hx_status_ok(c);
 	cr_expect_str_eq(s.model.name, "fixture", "still the old model");
 	hxd_close(c);
 }
@@ -148,7 +117,7 @@ HX_TRANSPORT_TEST(admin, paths_outside_the_model_dirs_are_refused, "-m",
 {
 	static const char *const outside[] = { "/etc/passwd",
 		"../../configure.ac", "../../models/../README.md", "/tmp" };
-	hxd_conn *c = connect_ok(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test_admin");
 	char link[400];
 	hxd_model m;
 	size_t i;
@@ -168,7 +137,7 @@ HX_TRANSPORT_TEST(admin, paths_outside_the_model_dirs_are_refused, "-m",
 	cr_assert_eq(symlink("/etc/hostname", link), 0);
 	cr_expect_neq(hxd_load_file(c, link, &m), HXD_OK,
 	    "the temporary directory is not a model directory");
-	cr_expect_str_eq(status_ok(c).model.name, "fixture");
+	cr_expect_str_eq(hx_status_ok(c).model.name, "fixture");
 	hxd_close(c);
 }
 
@@ -187,7 +156,7 @@ Test(admin, symlink_leading_out_is_refused)
 	cr_assert_eq(symlink("/etc/passwd", link), 0);
 	cr_assert_eq(symlink(hx_test_model("fixture.xml"), good), 0);
 	hx_server_start(&s, args);
-	c = connect_ok(s.unix_addr);
+	c = hx_connect_ok(s.unix_addr, "test_admin");
 	cr_expect_eq(
 	    hxd_load_file(c, "evil.xml", &m), HXD_DENIED, "%s", hxd_error(c));
 	/* A link to a file in another model directory is fine. */
@@ -202,7 +171,7 @@ Test(admin, symlink_leading_out_is_refused)
 
 HX_TRANSPORT_TEST(admin, inline_models, "--no-model", NULL)
 {
-	hxd_conn *c = connect_ok(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test_admin");
 	hxd_state *st = NULL;
 	char *xml;
 	size_t len;
@@ -251,7 +220,7 @@ Test(admin, mjb_files_and_inline_mjb)
 
 	/* The daemon starts on the MJB file. */
 	hx_server_start(&s, args);
-	c = connect_ok(s.unix_addr);
+	c = hx_connect_ok(s.unix_addr, "test_admin");
 	cr_expect_eq(hxd_welcome_model(c)->nq, 9);
 	cr_expect_str_eq(hxd_welcome_model(c)->name, "fixture");
 	cr_assert_eq(
@@ -267,7 +236,7 @@ Test(admin, mjb_files_and_inline_mjb)
 	    HXD_LOADFAILED, "a truncated MJB is refused");
 	cr_expect_not_null(
 	    strstr(hxd_error(c), "outside model buffer"), "%s", hxd_error(c));
-	cr_expect_eq(status_ok(c).model.nq, 9, "the old model runs on");
+	cr_expect_eq(hx_status_ok(c).model.nq, 9, "the old model runs on");
 	free(mjb);
 	hxd_close(c);
 	hx_server_stop(&s);
@@ -278,7 +247,7 @@ Test(admin, mjb_files_and_inline_mjb)
 HX_TRANSPORT_TEST(admin, mujoco_error_is_caught_and_reported, "-m",
     "overflow.xml", "--paused", NULL)
 {
-	hxd_conn *c = connect_ok(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test_admin");
 	hxd_state *st = NULL;
 	hxd_status s;
 	unsigned taken;
@@ -291,7 +260,7 @@ HX_TRANSPORT_TEST(admin, mujoco_error_is_caught_and_reported, "-m",
 	cr_assert_eq(rc, HXD_SIMERROR, "%s", hxd_error(c));
 	cr_expect_not_null(
 	    strstr(hxd_error(c), "Stack overflow"), "%s", hxd_error(c));
-	s = status_ok(c);
+	s = hx_status_ok(c);
 	cr_expect_eq(s.sim_errors, 1);
 	cr_expect_lt(s.time, 0.01, "the data was reset");
 	cr_assert_eq(hxd_get_state(c, &st), HXD_OK, "still serving");
@@ -300,8 +269,8 @@ HX_TRANSPORT_TEST(admin, mujoco_error_is_caught_and_reported, "-m",
 	/* Running into the error again and again does not stop the daemon. */
 	cr_assert_eq(hxd_set_speed(c, 0, 1), HXD_OK);
 	cr_assert_eq(hxd_run(c), HXD_OK);
-	pause_ms(500);
-	s = status_ok(c);
+	hx_sleep_ms(500);
+	s = hx_status_ok(c);
 	cr_expect_gt(
 	    s.sim_errors, 1, "errors while running: %llu", s.sim_errors);
 	hxd_close(c);
@@ -310,15 +279,15 @@ HX_TRANSPORT_TEST(admin, mujoco_error_is_caught_and_reported, "-m",
 HX_TRANSPORT_TEST(admin, unstable_model_resets_and_reports, "-m",
     "unstable.xml", "--paused", NULL)
 {
-	hxd_conn *c = connect_ok(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test_admin");
 	hxd_status s;
 	unsigned taken;
 
-	s = status_ok(c);
+	s = hx_status_ok(c);
 	cr_expect_eq(s.instability_resets, 0);
 	cr_assert_eq(hxd_step(c, 10, &taken), HXD_OK, "%s", hxd_error(c));
 	cr_expect_eq(taken, 10);
-	s = status_ok(c);
+	s = hx_status_ok(c);
 	cr_expect_geq(s.instability_resets, 1, "instability counted");
 	cr_expect_lt(s.time, 0.1 - 1e-9, "time restarted at the reset");
 	cr_expect(hx_server_log_has(srv, "simulation unstable"), "and logged");
@@ -328,23 +297,24 @@ HX_TRANSPORT_TEST(admin, unstable_model_resets_and_reports, "-m",
 HX_TRANSPORT_TEST(
     admin, pause_run_speed_and_status, "-m", "fixture.xml", "--paused", NULL)
 {
-	hxd_conn *c = connect_ok(addr), *other = connect_ok(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test_admin"),
+		 *other = hx_connect_ok(addr, "test_admin");
 	hxd_status s0, s1;
 	double t0;
 
-	s0 = status_ok(c);
+	s0 = hx_status_ok(c);
 	cr_expect(s0.paused);
 	cr_expect_eq(s0.clients, 2);
 	cr_expect_float_eq(s0.model.timestep, 0.002, 1e-12);
 	cr_expect_float_eq(s0.model.apirate, 50, 1e-12);
-	pause_ms(100);
-	s1 = status_ok(c);
+	hx_sleep_ms(100);
+	s1 = hx_status_ok(c);
 	cr_expect_eq(s1.time, s0.time, "paused: time stands still");
 	cr_expect_gt(s1.uptime, s0.uptime);
 
 	cr_assert_eq(hxd_run(c), HXD_OK);
-	pause_ms(300);
-	s1 = status_ok(c);
+	hx_sleep_ms(300);
+	s1 = hx_status_ok(c);
 	cr_expect_not(s1.paused);
 	cr_expect_gt(s1.time, 0.1, "running: time advances (%g)", s1.time);
 	cr_expect_lt(s1.time, 3.0, "but not wildly faster than real time");
@@ -354,15 +324,15 @@ HX_TRANSPORT_TEST(
 
 	/* Speed factors: a generous sanity band, not a benchmark. */
 	cr_assert_eq(hxd_set_speed(c, 0.5, 0), HXD_OK);
-	pause_ms(2300);
-	s1 = status_ok(c);
+	hx_sleep_ms(2300);
+	s1 = hx_status_ok(c);
 	cr_expect_float_eq(s1.speed, 0.5, 1e-12);
 	cr_expect(s1.realtime_factor > 0.25 && s1.realtime_factor < 0.6,
 	    "speed 0.5 gives a real-time factor of %g", s1.realtime_factor);
 	cr_assert_eq(hxd_set_speed(c, 1, 1), HXD_OK);
-	t0 = status_ok(c).time;
-	pause_ms(300);
-	s1 = status_ok(c);
+	t0 = hx_status_ok(c).time;
+	hx_sleep_ms(300);
+	s1 = hx_status_ok(c);
 	cr_expect(s1.speed_max);
 	cr_expect_gt(s1.time - t0, 0.6,
 	    "max speed outruns the clock "
@@ -375,9 +345,9 @@ HX_TRANSPORT_TEST(
 	cr_expect_eq(hxd_set_speed(c, 1e7, 0), HXD_BADVALUE);
 
 	cr_assert_eq(hxd_pause(c), HXD_OK);
-	s0 = status_ok(other);
-	pause_ms(100);
-	s1 = status_ok(other);
+	s0 = hx_status_ok(other);
+	hx_sleep_ms(100);
+	s1 = hx_status_ok(other);
 	cr_expect(s1.paused, "seen by the other client too");
 	cr_expect_eq(s1.time, s0.time);
 	cr_expect_eq(s1.realtime_factor, 0);
@@ -393,7 +363,7 @@ Test(admin, api_rate_from_the_command_line)
 	hxd_conn *c;
 
 	hx_server_start(&s, args);
-	c = connect_ok(s.unix_addr);
+	c = hx_connect_ok(s.unix_addr, "test_admin");
 	cr_expect_float_eq(hxd_welcome_model(c)->apirate, 10, 1e-12,
 	    "the command line overrides the model's apirate of 50");
 	hxd_close(c);
@@ -404,7 +374,7 @@ Test(admin, api_rate_from_the_command_line)
 static double *
 lockstep_run(const char *addr, int *nq)
 {
-	hxd_conn *c = connect_ok(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test_admin");
 	hxd_control ctl;
 	hxd_sensor *sen = NULL;
 	hxd_state *st = NULL;
@@ -488,12 +458,12 @@ Test(admin, bad_command_lines_are_refused)
 HX_TRANSPORT_TEST(admin, legacy_models_load_only_with_the_translation, "-m",
     "fixture.xml", "--paused", NULL)
 {
-	hxd_conn *c = connect_ok(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test_admin");
 	hxd_model m;
 
 	/* As written, MuJoCo 2.2.2 refuses a HAPTIX 1.x model. */
 	cr_assert_eq(hxd_load_file(c, "legacy/hand1x.xml", &m), HXD_LOADFAILED);
-	cr_expect_str_eq(status_ok(c).model.name, "fixture");
+	cr_expect_str_eq(hx_status_ok(c).model.name, "fixture");
 	/* Translated, it loads, and every change is logged. */
 	cr_assert_eq(hxd_load_legacy(c, "legacy/hand1x.xml", &m), HXD_OK, "%s",
 	    hxd_error(c));
@@ -528,7 +498,7 @@ Test(admin, legacy_option_applies_to_the_command_line_model)
 	cr_expect_neq(status, -1, "refused without --legacy");
 	hx_server_stop(&s);
 	hx_server_start(&s, legacy);
-	c = connect_ok(s.unix_addr);
+	c = hx_connect_ok(s.unix_addr, "test_admin");
 	cr_expect_str_eq(hxd_welcome_model(c)->name, "hand1x");
 	hxd_close(c);
 	hx_server_stop(&s);

@@ -12,6 +12,7 @@
 
 #include <criterion/criterion.h>
 
+#include "check.h"
 #include "harness.h"
 #include "haptixd.h"
 
@@ -30,60 +31,13 @@ enum { GEOM_LINK1 = 3, GEOM_BOX = 5 };
 #define BOX_QPOS 2
 #define BOX_QVEL 2
 
-/* Assert that a call on c succeeded, with the server's reason if not. */
-#define OK(c, call) \
-	do { \
-		int rc_ = (call); \
-		cr_assert_eq(rc_, HXD_OK, "%s -> %s (%d): %s", #call, \
-		    hxd_result_name(rc_), rc_, hxd_error(c)); \
-	} while (0)
-
-/* Assert that a call failed with code, said why, and left c connected. */
-#define FAILS(c, call, code) \
-	do { \
-		int rc_ = (call); \
-		cr_assert_eq(rc_, (code), "%s -> %s (%d), expected %s: %s", \
-		    #call, hxd_result_name(rc_), rc_, hxd_result_name(code), \
-		    hxd_error(c)); \
-		cr_assert_str_neq( \
-		    hxd_error(c), "", "%s gave no reason", #call); \
-		cr_assert( \
-		    hxd_connected(c), "%s dropped the connection", #call); \
-	} while (0)
-
-/* Assert that the last error of c mentions text. */
-#define SAYS(c, text) \
-	cr_assert(strstr(hxd_error(c), (text)) != NULL, \
-	    "the error \"%s\" does not mention \"%s\"", hxd_error(c), (text))
-
-/* Assert |a - b| <= eps. */
-#define NEAR(a, b, eps) \
-	do { \
-		double a_ = (a), b_ = (b); \
-		cr_assert(fabs(a_ - b_) <= (eps), \
-		    "%s = %.17g, expected %s = %.17g (within %g)", #a, a_, #b, \
-		    b_, (double)(eps)); \
-	} while (0)
-
-/* Connect to addr and say Hello, failing the test if that fails. */
-static hxd_conn *
-conn_open(const char *addr)
-{
-	hxd_conn *c = hxd_connect(addr, "test");
-
-	cr_assert_not_null(c, "hxd_connect returned NULL");
-	cr_assert_eq(
-	    hxd_result(c), HXD_OK, "connect to %s: %s", addr, hxd_error(c));
-	return c;
-}
-
 /* Get an array, checking that its values match its shape; caller frees. */
 static hxd_array *
 array_get(hxd_conn *c, const char *name)
 {
 	hxd_array *a = NULL;
 
-	OK(c, hxd_get_array(c, name, &a));
+	HX_OK(c, hxd_get_array(c, name, &a));
 	cr_assert_not_null(a);
 	/* The answer names the array without an owner's prefix. */
 	if (strncmp(name, "model.", 6) == 0)
@@ -122,7 +76,7 @@ state_get(hxd_conn *c)
 {
 	hxd_state *s = NULL;
 
-	OK(c, hxd_get_state(c, &s));
+	HX_OK(c, hxd_get_state(c, &s));
 	cr_assert_not_null(s);
 	cr_assert_eq(s->nq, NQ);
 	return s;
@@ -134,7 +88,7 @@ bodies_get(hxd_conn *c)
 {
 	hxd_poses *p = NULL;
 
-	OK(c, hxd_get_body(c, &p));
+	HX_OK(c, hxd_get_body(c, &p));
 	cr_assert_eq(p->count, NBODY);
 	return p;
 }
@@ -149,16 +103,16 @@ HX_TRANSPORT_TEST(
 	double ctrl[NU] = { 0.25, -0.75 };
 	hxd_state in = { .nq = NQ, .nv = NV, .qpos = qpos, .qvel = qvel };
 	hxd_control cin = { .nu = NU, .ctrl = ctrl };
-	hxd_conn *c = conn_open(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test");
 	hxd_state *st;
 	hxd_sensor *sen = NULL;
 	hxd_poses *p;
 	hxd_array *a;
 	unsigned taken;
 
-	OK(c, hxd_set_state(c, &in));
-	OK(c, hxd_set_control(c, &cin));
-	OK(c, hxd_step(c, 5, &taken));
+	HX_OK(c, hxd_set_state(c, &in));
+	HX_OK(c, hxd_set_control(c, &cin));
+	HX_OK(c, hxd_step(c, 5, &taken));
 	cr_assert_eq(taken, 5);
 	st = state_get(c);
 
@@ -191,7 +145,7 @@ HX_TRANSPORT_TEST(
 	free(a);
 	free(p);
 
-	OK(c, hxd_get_sensor(c, &sen));
+	HX_OK(c, hxd_get_sensor(c, &sen));
 	a = array_get(c, "sensordata");
 	cr_assert_eq(a->rows, NSENSORDATA);
 	cr_assert(memcmp(a->values, sen->sensordata,
@@ -249,13 +203,13 @@ HX_TRANSPORT_TEST(arrays, list_describes_model_and_data_arrays, "-m",
 		{ "hfield_data", "model", HXD_ARRAY_FLOAT, 9, 1, 0 },
 		{ "mat_rgba", "model", HXD_ARRAY_FLOAT, 2, 4, 1 },
 	};
-	hxd_conn *c = conn_open(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test");
 	hxd_array *list = NULL;
 	hxd_status st;
 	size_t k;
 	int n = 0, i, j, found, writable = 0;
 
-	OK(c, hxd_list_arrays(c, &list, &n));
+	HX_OK(c, hxd_list_arrays(c, &list, &n));
 	cr_assert_not_null(list);
 	/* MuJoCo 2.2 has about 370 numeric arrays in mjModel and mjData. */
 	cr_assert_gt(n, 300);
@@ -307,9 +261,9 @@ HX_TRANSPORT_TEST(arrays, list_describes_model_and_data_arrays, "-m",
 
 	/* Constraint arrays have the live count of rows. */
 	free(list);
-	OK(c, array_set1(c, "qpos", BOX_QPOS + 2, 0.09));
-	OK(c, hxd_list_arrays(c, &list, &n));
-	OK(c, hxd_status_get(c, &st));
+	HX_OK(c, array_set1(c, "qpos", BOX_QPOS + 2, 0.09));
+	HX_OK(c, hxd_list_arrays(c, &list, &n));
+	HX_OK(c, hxd_status_get(c, &st));
 	cr_assert_gt(st.nefc, 0, "the box in the floor has contacts");
 	for (i = 0; i < n; i++) {
 		if (strcmp(list[i].name, "efc_pos") == 0)
@@ -326,13 +280,13 @@ HX_TRANSPORT_TEST(arrays, list_describes_model_and_data_arrays, "-m",
 HX_TRANSPORT_TEST(arrays, constraint_arrays_follow_the_live_count, "-m",
     "fixture.xml", "--paused", NULL)
 {
-	hxd_conn *c = conn_open(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test");
 	hxd_status st;
 	hxd_array *a;
 
 	/* Sink the box into the floor a little: it has contacts. */
-	OK(c, array_set1(c, "qpos", BOX_QPOS + 2, 0.09));
-	OK(c, hxd_status_get(c, &st));
+	HX_OK(c, array_set1(c, "qpos", BOX_QPOS + 2, 0.09));
+	HX_OK(c, hxd_status_get(c, &st));
 	cr_assert_gt(st.nefc, 0);
 	a = array_get(c, "efc_pos");
 	cr_assert_eq(a->rows, st.nefc);
@@ -344,8 +298,8 @@ HX_TRANSPORT_TEST(arrays, constraint_arrays_follow_the_live_count, "-m",
 	free(a);
 
 	/* Lift the box off the floor: no constraints are left. */
-	OK(c, array_set1(c, "qpos", BOX_QPOS + 2, 2.0));
-	OK(c, hxd_status_get(c, &st));
+	HX_OK(c, array_set1(c, "qpos", BOX_QPOS + 2, 2.0));
+	HX_OK(c, hxd_status_get(c, &st));
 	cr_assert_eq(st.nefc, 0);
 	cr_assert_eq(st.ncon, 0);
 	a = array_get(c, "efc_pos");
@@ -361,7 +315,7 @@ HX_TRANSPORT_TEST(arrays, constraint_arrays_follow_the_live_count, "-m",
 HX_TRANSPORT_TEST(
     arrays, zero_size_arrays_are_empty, "-m", "fixture.xml", "--paused", NULL)
 {
-	hxd_conn *c = conn_open(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test");
 	hxd_array *a;
 
 	/* The fixture has no activations (na = 0). */
@@ -374,7 +328,7 @@ HX_TRANSPORT_TEST(
 	cr_assert_eq(a->cols, 0);
 	free(a);
 	/* Nothing fits in an empty array. */
-	FAILS(c, array_set1(c, "act", 0, 1.0), HXD_BADSIZE);
+	HX_FAILS(c, array_set1(c, "act", 0, 1.0), HXD_BADSIZE);
 	hxd_close(c);
 }
 
@@ -383,11 +337,11 @@ HX_TRANSPORT_TEST(
 HX_TRANSPORT_TEST(
     arrays, set_ctrl_reads_back, "-m", "fixture.xml", "--paused", NULL)
 {
-	hxd_conn *c = conn_open(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test");
 	hxd_control *w = NULL;
 
-	OK(c, array_set1(c, "ctrl", 1, -0.5));
-	OK(c, hxd_get_control(c, &w));
+	HX_OK(c, array_set1(c, "ctrl", 1, -0.5));
+	HX_OK(c, hxd_get_control(c, &w));
 	cr_assert_eq(w->ctrl[0], 0);
 	cr_assert_eq(w->ctrl[1], -0.5);
 	free(w);
@@ -399,13 +353,13 @@ HX_TRANSPORT_TEST(
 {
 	const double v[2] = { 0.5, -0.3 };
 	const double mocap[3] = { 0.25, 1.5, 0.75 };
-	hxd_conn *c = conn_open(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test");
 	hxd_state *before = state_get(c), *after;
 	hxd_poses *p0 = bodies_get(c), *p1;
 	hxd_sensor *sen = NULL;
 	int i;
 
-	OK(c, hxd_set_array(c, "qpos", 0, 2, v));
+	HX_OK(c, hxd_set_array(c, "qpos", 0, 2, v));
 	after = state_get(c);
 	cr_assert_eq(after->qpos[0], 0.5);
 	cr_assert_eq(after->qpos[1], -0.3);
@@ -417,18 +371,18 @@ HX_TRANSPORT_TEST(
 	for (i = 0; i < 3; i++)
 		cr_assert_eq(
 		    p1->pos[3 * BODY_LINK1 + i], p0->pos[3 * BODY_LINK1 + i]);
-	NEAR(p1->pos[3 * BODY_LINK2 + 0], -0.3 * sin(0.5), 1e-12);
-	NEAR(p1->pos[3 * BODY_LINK2 + 2], 1 - 0.3 * cos(0.5), 1e-12);
-	NEAR(p0->pos[3 * BODY_LINK2 + 2], 0.7, 1e-12);
+	HX_NEAR(p1->pos[3 * BODY_LINK2 + 0], -0.3 * sin(0.5), 1e-12);
+	HX_NEAR(p1->pos[3 * BODY_LINK2 + 2], 1 - 0.3 * cos(0.5), 1e-12);
+	HX_NEAR(p0->pos[3 * BODY_LINK2 + 2], 0.7, 1e-12);
 	/* And so did the sensors: q1 and q2 are joint positions. */
-	OK(c, hxd_get_sensor(c, &sen));
+	HX_OK(c, hxd_get_sensor(c, &sen));
 	cr_assert_eq(sen->sensordata[0], 0.5);
 	cr_assert_eq(sen->sensordata[1], -0.3);
 	free(sen);
 	free(p1);
 
 	/* Mocap positions move the mocap body at once too. */
-	OK(c, hxd_set_array(c, "mocap_pos", 0, 3, mocap));
+	HX_OK(c, hxd_set_array(c, "mocap_pos", 0, 3, mocap));
 	p1 = bodies_get(c);
 	for (i = 0; i < 3; i++)
 		cr_assert_eq(p1->pos[3 * BODY_MARKER + i], mocap[i]);
@@ -443,10 +397,10 @@ HX_TRANSPORT_TEST(arrays, qacc_warmstart_is_not_recomputed, "-m", "fixture.xml",
     "--paused", NULL)
 {
 	const double w[NV] = { 1, 2, 3, 4, 5, 6, 7, 8 };
-	hxd_conn *c = conn_open(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test");
 	hxd_array *a;
 
-	OK(c, hxd_set_array(c, "qacc_warmstart", 0, NV, w));
+	HX_OK(c, hxd_set_array(c, "qacc_warmstart", 0, NV, w));
 	a = array_get(c, "qacc_warmstart");
 	cr_assert(memcmp(a->values, w, sizeof(w)) == 0,
 	    "qacc_warmstart was overwritten after the write");
@@ -457,44 +411,44 @@ HX_TRANSPORT_TEST(arrays, qacc_warmstart_is_not_recomputed, "-m", "fixture.xml",
 HX_TRANSPORT_TEST(arrays, structure_and_computed_arrays_are_denied, "-m",
     "fixture.xml", "--paused", NULL)
 {
-	hxd_conn *c = conn_open(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test");
 
-	FAILS(c, array_set1(c, "jnt_type", 0, 2), HXD_DENIED);
-	SAYS(c, "jnt_type");
-	SAYS(c, "model structure");
+	HX_FAILS(c, array_set1(c, "jnt_type", 0, 2), HXD_DENIED);
+	HX_SAYS(c, "jnt_type");
+	HX_SAYS(c, "model structure");
 	cr_assert_eq(array_value(c, "jnt_type", 0), 3, "a hinge still");
 
-	FAILS(c, array_set1(c, "sensordata", 0, 1), HXD_DENIED);
-	SAYS(c, "mj_forward");
-	FAILS(c, array_set1(c, "xpos", 3, 1), HXD_DENIED);
-	SAYS(c, "overwritten");
-	FAILS(c, array_set1(c, "efc_type", 0, 1), HXD_DENIED);
-	FAILS(c, array_set1(c, "geom_size", 0, 1), HXD_DENIED);
-	SAYS(c, "set_geomsize");
-	FAILS(c, array_set1(c, "body_subtreemass", 0, 1), HXD_DENIED);
-	SAYS(c, "mj_setConst");
-	FAILS(c, array_set1(c, "body_pos", 3, 1), HXD_DENIED);
-	FAILS(c, array_set1(c, "mesh_vert", 0, 1), HXD_DENIED);
+	HX_FAILS(c, array_set1(c, "sensordata", 0, 1), HXD_DENIED);
+	HX_SAYS(c, "mj_forward");
+	HX_FAILS(c, array_set1(c, "xpos", 3, 1), HXD_DENIED);
+	HX_SAYS(c, "overwritten");
+	HX_FAILS(c, array_set1(c, "efc_type", 0, 1), HXD_DENIED);
+	HX_FAILS(c, array_set1(c, "geom_size", 0, 1), HXD_DENIED);
+	HX_SAYS(c, "set_geomsize");
+	HX_FAILS(c, array_set1(c, "body_subtreemass", 0, 1), HXD_DENIED);
+	HX_SAYS(c, "mj_setConst");
+	HX_FAILS(c, array_set1(c, "body_pos", 3, 1), HXD_DENIED);
+	HX_FAILS(c, array_set1(c, "mesh_vert", 0, 1), HXD_DENIED);
 	hxd_close(c);
 }
 
 HX_TRANSPORT_TEST(
     arrays, unknown_names_are_refused, "-m", "fixture.xml", "--paused", NULL)
 {
-	hxd_conn *c = conn_open(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test");
 	hxd_array *a = (hxd_array *)&a;
 
-	FAILS(c, hxd_get_array(c, "no_such_array", &a), HXD_BADTYPE);
+	HX_FAILS(c, hxd_get_array(c, "no_such_array", &a), HXD_BADTYPE);
 	cr_assert_null(a);
-	SAYS(c, "list_arrays");
-	FAILS(c, array_set1(c, "no_such_array", 0, 1), HXD_BADTYPE);
-	FAILS(c, hxd_get_array(c, "", &a), HXD_BADTYPE);
-	FAILS(c, hxd_get_array(c, "contact", &a), HXD_BADTYPE);
-	SAYS(c, "get_contact");
-	FAILS(c, hxd_get_array(c, "names", &a), HXD_BADTYPE);
-	SAYS(c, "id2name");
+	HX_SAYS(c, "list_arrays");
+	HX_FAILS(c, array_set1(c, "no_such_array", 0, 1), HXD_BADTYPE);
+	HX_FAILS(c, hxd_get_array(c, "", &a), HXD_BADTYPE);
+	HX_FAILS(c, hxd_get_array(c, "contact", &a), HXD_BADTYPE);
+	HX_SAYS(c, "get_contact");
+	HX_FAILS(c, hxd_get_array(c, "names", &a), HXD_BADTYPE);
+	HX_SAYS(c, "id2name");
 	/* geom_rgba belongs to the model. */
-	FAILS(c, hxd_get_array(c, "data.geom_rgba", &a), HXD_BADTYPE);
+	HX_FAILS(c, hxd_get_array(c, "data.geom_rgba", &a), HXD_BADTYPE);
 	hxd_close(c);
 }
 
@@ -502,19 +456,19 @@ HX_TRANSPORT_TEST(arrays, writes_beyond_the_array_are_badsize, "-m",
     "fixture.xml", "--paused", NULL)
 {
 	const double v[2] = { 0.1, 0.2 };
-	hxd_conn *c = conn_open(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test");
 	hxd_state *before = state_get(c), *after;
 
-	FAILS(c, hxd_set_array(c, "qpos", NQ - 1, 2, v), HXD_BADSIZE);
-	FAILS(c, hxd_set_array(c, "qpos", NQ, 1, v), HXD_BADSIZE);
-	FAILS(c, hxd_set_array(c, "qpos", 1000000, 1, v), HXD_BADSIZE);
-	FAILS(c, hxd_set_array(c, "qpos", -1, 1, v), HXD_BADSIZE);
+	HX_FAILS(c, hxd_set_array(c, "qpos", NQ - 1, 2, v), HXD_BADSIZE);
+	HX_FAILS(c, hxd_set_array(c, "qpos", NQ, 1, v), HXD_BADSIZE);
+	HX_FAILS(c, hxd_set_array(c, "qpos", 1000000, 1, v), HXD_BADSIZE);
+	HX_FAILS(c, hxd_set_array(c, "qpos", -1, 1, v), HXD_BADSIZE);
 	after = state_get(c);
 	cr_assert(memcmp(before->qpos, after->qpos, NQ * sizeof(double)) == 0,
 	    "a refused write changed qpos");
 	/* The last element is within it (of qvel: qpos ends in a
 	 * quaternion, which mj_forward normalises). */
-	OK(c, hxd_set_array(c, "qvel", NV - 1, 1, v));
+	HX_OK(c, hxd_set_array(c, "qvel", NV - 1, 1, v));
 	free(after);
 	after = state_get(c);
 	cr_assert_eq(after->qvel[NV - 1], 0.1);
@@ -529,65 +483,65 @@ HX_TRANSPORT_TEST(
 	const double partial[2] = { 0.4, NAN };
 	const double inverted[2] = { 1, -1 };
 	const double zero[4] = { 0, 0, 0, 0 };
-	hxd_conn *c = conn_open(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test");
 
-	FAILS(c, array_set1(c, "qpos", 0, NAN), HXD_BADVALUE);
-	FAILS(c, array_set1(c, "qvel", 0, INFINITY), HXD_BADVALUE);
-	FAILS(c, array_set1(c, "geom_rgba", 0, -INFINITY), HXD_BADVALUE);
+	HX_FAILS(c, array_set1(c, "qpos", 0, NAN), HXD_BADVALUE);
+	HX_FAILS(c, array_set1(c, "qvel", 0, INFINITY), HXD_BADVALUE);
+	HX_FAILS(c, array_set1(c, "geom_rgba", 0, -INFINITY), HXD_BADVALUE);
 	/* Nothing of a write is applied unless all of it is valid. */
-	FAILS(c, hxd_set_array(c, "qpos", 0, 2, partial), HXD_BADVALUE);
+	HX_FAILS(c, hxd_set_array(c, "qpos", 0, 2, partial), HXD_BADVALUE);
 	cr_assert_eq(array_value(c, "qpos", 0), 0);
 
 	/* Ints and bytes take whole numbers in their range. */
-	FAILS(c, array_set1(c, "geom_contype", GEOM_BOX, 0.5), HXD_BADVALUE);
-	SAYS(c, "whole");
-	FAILS(c, array_set1(c, "geom_contype", GEOM_BOX, 3e9), HXD_BADVALUE);
-	FAILS(c, array_set1(c, "eq_active", 0, 256), HXD_BADVALUE);
-	FAILS(c, array_set1(c, "eq_active", 0, 2), HXD_BADVALUE);
-	FAILS(c, array_set1(c, "eq_active", 0, -1), HXD_BADVALUE);
+	HX_FAILS(c, array_set1(c, "geom_contype", GEOM_BOX, 0.5), HXD_BADVALUE);
+	HX_SAYS(c, "whole");
+	HX_FAILS(c, array_set1(c, "geom_contype", GEOM_BOX, 3e9), HXD_BADVALUE);
+	HX_FAILS(c, array_set1(c, "eq_active", 0, 256), HXD_BADVALUE);
+	HX_FAILS(c, array_set1(c, "eq_active", 0, 2), HXD_BADVALUE);
+	HX_FAILS(c, array_set1(c, "eq_active", 0, -1), HXD_BADVALUE);
 	cr_assert_eq(array_value(c, "geom_contype", GEOM_BOX), 1);
 	cr_assert_eq(array_value(c, "eq_active", 0), 0);
 
 	/* Domains: no negative damping, colours 0 to 1, ordered ranges. */
-	FAILS(c, array_set1(c, "dof_damping", 0, -1), HXD_BADVALUE);
-	FAILS(c, array_set1(c, "geom_rgba", 0, 1.5), HXD_BADVALUE);
-	FAILS(c, hxd_set_array(c, "actuator_ctrlrange", 0, 2, inverted),
+	HX_FAILS(c, array_set1(c, "dof_damping", 0, -1), HXD_BADVALUE);
+	HX_FAILS(c, array_set1(c, "geom_rgba", 0, 1.5), HXD_BADVALUE);
+	HX_FAILS(c, hxd_set_array(c, "actuator_ctrlrange", 0, 2, inverted),
 	    HXD_BADVALUE);
 	/* Half a range is checked with the other half as it is: (2, 1). */
-	FAILS(c, array_set1(c, "actuator_ctrlrange", 0, 2), HXD_BADVALUE);
-	FAILS(c, hxd_set_array(c, "mocap_quat", 0, 4, zero), HXD_BADVALUE);
-	SAYS(c, "quaternion");
-	NEAR(array_value(c, "actuator_ctrlrange", 0), -1, 0);
-	NEAR(array_value(c, "dof_damping", 0), 0.1, 1e-15);
+	HX_FAILS(c, array_set1(c, "actuator_ctrlrange", 0, 2), HXD_BADVALUE);
+	HX_FAILS(c, hxd_set_array(c, "mocap_quat", 0, 4, zero), HXD_BADVALUE);
+	HX_SAYS(c, "quaternion");
+	HX_NEAR(array_value(c, "actuator_ctrlrange", 0), -1, 0);
+	HX_NEAR(array_value(c, "dof_damping", 0), 0.1, 1e-15);
 	hxd_close(c);
 }
 
 HX_TRANSPORT_TEST(
     arrays, int_arrays_change_collisions, "-m", "fixture.xml", "--paused", NULL)
 {
-	hxd_conn *c = conn_open(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test");
 	hxd_state *st;
 	unsigned taken;
 
 	/* The box rests on the floor... */
-	OK(c, hxd_step(c, 200, &taken));
+	HX_OK(c, hxd_step(c, 200, &taken));
 	st = state_get(c);
-	NEAR(st->qpos[BOX_QPOS + 2], 0.1, 0.01);
+	HX_NEAR(st->qpos[BOX_QPOS + 2], 0.1, 0.01);
 	free(st);
 
 	/* ...until it collides with nothing: then it falls through. */
-	OK(c, array_set1(c, "geom_contype", GEOM_BOX, 0));
-	OK(c, array_set1(c, "geom_conaffinity", GEOM_BOX, 0));
+	HX_OK(c, array_set1(c, "geom_contype", GEOM_BOX, 0));
+	HX_OK(c, array_set1(c, "geom_conaffinity", GEOM_BOX, 0));
 	cr_assert_eq(array_value(c, "geom_contype", GEOM_BOX), 0);
 	cr_assert_eq(array_value(c, "geom_conaffinity", GEOM_BOX), 0);
-	OK(c, hxd_step(c, 200, &taken));
+	HX_OK(c, hxd_step(c, 200, &taken));
 	st = state_get(c);
 	cr_assert_lt(st->qpos[BOX_QPOS + 2], -0.5, "the box is at z = %g",
 	    st->qpos[BOX_QPOS + 2]);
 	free(st);
 
 	/* A byte flag: eq_active enables the equality like `equality`. */
-	OK(c, array_set1(c, "eq_active", 0, 1));
+	HX_OK(c, array_set1(c, "eq_active", 0, 1));
 	cr_assert_eq(array_value(c, "eq_active", 0), 1);
 	hxd_close(c);
 }
@@ -599,32 +553,32 @@ HX_TRANSPORT_TEST(arrays, model_parameters_change_the_dynamics, "-m",
 	double qpos[NQ] = { 0, 0, 0.6, 0, 0.1, 1, 0, 0, 0 };
 	double qvel[NV] = { 1, 0 };
 	hxd_state in = { .nq = NQ, .nv = NV, .qpos = qpos, .qvel = qvel };
-	hxd_conn *c = conn_open(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test");
 	hxd_force *f = NULL;
 	double got[4];
 	hxd_array *a;
 	int i;
 
 	/* Damping 0.1 (the fixture's), then 7: passive force -b qvel. */
-	OK(c, hxd_set_state(c, &in));
-	OK(c, hxd_get_force(c, &f));
-	NEAR(f->passive[0], -0.1, 1e-12);
+	HX_OK(c, hxd_set_state(c, &in));
+	HX_OK(c, hxd_get_force(c, &f));
+	HX_NEAR(f->passive[0], -0.1, 1e-12);
 	free(f);
-	OK(c, array_set1(c, "dof_damping", 0, 7));
-	OK(c, hxd_get_force(c, &f));
-	NEAR(f->passive[0], -7, 1e-12);
+	HX_OK(c, array_set1(c, "dof_damping", 0, 7));
+	HX_OK(c, hxd_get_force(c, &f));
+	HX_NEAR(f->passive[0], -7, 1e-12);
 	free(f);
 
 	/* Colours are floats: they read back as floats. */
-	OK(c, hxd_set_array(c, "geom_rgba", 4 * GEOM_LINK1, 4, rgba));
+	HX_OK(c, hxd_set_array(c, "geom_rgba", 4 * GEOM_LINK1, 4, rgba));
 	a = array_get(c, "geom_rgba");
 	for (i = 0; i < 4; i++)
 		cr_assert_eq(
 		    a->values[4 * GEOM_LINK1 + i], (double)(float)rgba[i]);
 	free(a);
-	OK(c, hxd_get_rgba(c, HXD_OBJ_GEOM, GEOM_LINK1, got));
+	HX_OK(c, hxd_get_rgba(c, HXD_OBJ_GEOM, GEOM_LINK1, got));
 	for (i = 0; i < 4; i++)
-		NEAR(got[i], rgba[i], 1e-7);
+		HX_NEAR(got[i], rgba[i], 1e-7);
 	hxd_close(c);
 }
 
@@ -634,29 +588,30 @@ HX_TRANSPORT_TEST(arrays, body_mass_recomputes_the_constants, "-m",
 	double qpos[NQ] = { 0.4, -0.2, 0.6, 0, 0.1, 1, 0, 0, 0 };
 	hxd_state in = { .nq = NQ, .nv = NV, .qpos = qpos };
 	double qvel[NV] = { 0 };
-	hxd_conn *c = conn_open(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test");
 	double total;
 	hxd_state *st;
 	hxd_force *f = NULL;
 
 	in.qvel = qvel;
-	OK(c, hxd_set_state(c, &in));
+	HX_OK(c, hxd_set_state(c, &in));
 	total = array_value(c, "body_subtreemass", BODY_WORLD);
-	NEAR(array_value(c, "body_mass", BODY_BOX), 1, 1e-12);
+	HX_NEAR(array_value(c, "body_mass", BODY_BOX), 1, 1e-12);
 
-	OK(c, array_set1(c, "body_mass", BODY_BOX, 3));
-	NEAR(array_value(c, "body_mass", BODY_BOX), 3, 0);
+	HX_OK(c, array_set1(c, "body_mass", BODY_BOX, 3));
+	HX_NEAR(array_value(c, "body_mass", BODY_BOX), 3, 0);
 	/* mj_setConst ran: the subtree masses include the new mass. */
-	NEAR(array_value(c, "body_subtreemass", BODY_WORLD), total + 2, 1e-12);
-	NEAR(array_value(c, "body_subtreemass", BODY_BOX), 3, 1e-12);
+	HX_NEAR(
+	    array_value(c, "body_subtreemass", BODY_WORLD), total + 2, 1e-12);
+	HX_NEAR(array_value(c, "body_subtreemass", BODY_BOX), 3, 1e-12);
 	/* The state survived it (mj_setConst works at qpos0). */
 	st = state_get(c);
 	cr_assert(memcmp(st->qpos, qpos, sizeof(qpos)) == 0,
 	    "qpos changed: %g %g", st->qpos[0], st->qpos[1]);
 	free(st);
 	/* And mj_forward: the box's weight is 3 g now. */
-	OK(c, hxd_get_force(c, &f));
-	NEAR(f->bias[BOX_QVEL + 2], 3 * GRAVITY, 1e-9);
+	HX_OK(c, hxd_get_force(c, &f));
+	HX_NEAR(f->bias[BOX_QVEL + 2], 3 * GRAVITY, 1e-9);
 	free(f);
 	hxd_close(c);
 }
@@ -674,24 +629,24 @@ HX_TRANSPORT_TEST(arrays, body_mass_keeps_written_eq_data, "-m", "fixture.xml",
     "--paused", NULL)
 {
 	const double anchor2[3] = { -0.2, 0, 0 };
-	hxd_conn *c = conn_open(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test");
 	hxd_model m;
 	hxd_array *a;
 
-	OK(c,
+	HX_OK(c,
 	    hxd_load_data(c, HXD_FORMAT_MJCF, connect_xml, strlen(connect_xml),
 		"connect", &m));
 	/* The compiler put the second anchor in body b's frame. */
-	NEAR(array_value(c, "eq_data", 3), -0.5, 1e-12);
-	OK(c, hxd_set_array(c, "eq_data", 3, 3, anchor2));
+	HX_NEAR(array_value(c, "eq_data", 3), -0.5, 1e-12);
+	HX_OK(c, hxd_set_array(c, "eq_data", 3, 3, anchor2));
 	/* mj_setConst would compute it again: the daemon keeps the write. */
-	OK(c, array_set1(c, "body_mass", 1, 2));
+	HX_OK(c, array_set1(c, "body_mass", 1, 2));
 	a = array_get(c, "eq_data");
 	cr_assert_eq(a->values[0], 0.5);
 	cr_assert(memcmp(a->values + 3, anchor2, sizeof(anchor2)) == 0,
 	    "eq_data[3] is %g after the body_mass write", a->values[3]);
 	free(a);
-	NEAR(array_value(c, "body_subtreemass", 0),
+	HX_NEAR(array_value(c, "body_subtreemass", 0),
 	    2 + array_value(c, "body_mass", 2), 1e-12);
 	hxd_close(c);
 }
@@ -700,18 +655,18 @@ HX_TRANSPORT_TEST(arrays, whole_array_writes_take_the_rest, "-m", "fixture.xml",
     "--paused", NULL)
 {
 	const double key[NQ] = { 0.1, 0.2, 0.6, 0, 0.1, 1, 0, 0, 0 };
-	hxd_conn *c = conn_open(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test");
 	hxd_state *st;
 	hxd_array *a;
 
 	/* Count 0: from offset to the end of the array (row 1 of 2). */
-	OK(c, hxd_set_array(c, "key_qpos", NQ, 0, key));
+	HX_OK(c, hxd_set_array(c, "key_qpos", NQ, 0, key));
 	a = array_get(c, "key_qpos");
 	cr_assert(memcmp(a->values + NQ, key, sizeof(key)) == 0);
 	cr_assert_eq(a->values[0], 0.5, "keyframe 0 is untouched");
 	free(a);
 	/* The keyframe is what reset uses. */
-	OK(c, hxd_reset(c, 1));
+	HX_OK(c, hxd_reset(c, 1));
 	st = state_get(c);
 	cr_assert(memcmp(st->qpos, key, sizeof(key)) == 0);
 	free(st);
@@ -724,20 +679,22 @@ HX_TRANSPORT_TEST(arrays, bad_calls_leave_other_clients_working, "-m",
     "fixture.xml", "--paused", NULL)
 {
 	const double two[2] = { 1, 2 };
-	hxd_conn *bad = conn_open(addr), *good = conn_open(addr);
+	hxd_conn *bad = hx_connect_ok(addr, "test"),
+		 *good = hx_connect_ok(addr, "test");
 	hxd_array *a = NULL;
 	int i;
 
 	for (i = 0; i < 20; i++) {
-		FAILS(bad, hxd_get_array(bad, "nope", &a), HXD_BADTYPE);
-		FAILS(bad, array_set1(bad, "qpos", 0, NAN), HXD_BADVALUE);
-		FAILS(bad, array_set1(bad, "jnt_type", 0, 1), HXD_DENIED);
-		FAILS(bad, hxd_set_array(bad, "ctrl", 1, 2, two), HXD_BADSIZE);
-		OK(good, array_set1(good, "ctrl", 0, 0.01 * i));
+		HX_FAILS(bad, hxd_get_array(bad, "nope", &a), HXD_BADTYPE);
+		HX_FAILS(bad, array_set1(bad, "qpos", 0, NAN), HXD_BADVALUE);
+		HX_FAILS(bad, array_set1(bad, "jnt_type", 0, 1), HXD_DENIED);
+		HX_FAILS(
+		    bad, hxd_set_array(bad, "ctrl", 1, 2, two), HXD_BADSIZE);
+		HX_OK(good, array_set1(good, "ctrl", 0, 0.01 * i));
 		cr_assert_eq(array_value(good, "ctrl", 0), 0.01 * i);
 	}
 	/* The one that failed so often still works too. */
-	OK(bad, array_set1(bad, "ctrl", 1, -1));
+	HX_OK(bad, array_set1(bad, "ctrl", 1, -1));
 	cr_assert_eq(array_value(good, "ctrl", 1), -1);
 	hxd_close(bad);
 	hxd_close(good);
@@ -746,12 +703,12 @@ HX_TRANSPORT_TEST(arrays, bad_calls_leave_other_clients_working, "-m",
 HX_TRANSPORT_TEST(arrays, answers_beyond_the_frame_limit_are_badsize, "-m",
     "fixture.xml", "--paused", "--max-frame", "4096", NULL)
 {
-	hxd_conn *c = conn_open(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test");
 	hxd_array *list = NULL;
 	int n = -1;
 
 	/* Some 370 descriptions do not fit in 4 KiB. */
-	FAILS(c, hxd_list_arrays(c, &list, &n), HXD_BADSIZE);
+	HX_FAILS(c, hxd_list_arrays(c, &list, &n), HXD_BADSIZE);
 	cr_assert_null(list);
 	cr_assert_eq(n, 0);
 	cr_assert_eq(array_value(c, "qpos", BOX_QPOS + 2), 0.1);
@@ -761,17 +718,18 @@ HX_TRANSPORT_TEST(arrays, answers_beyond_the_frame_limit_are_badsize, "-m",
 HX_TRANSPORT_TEST(arrays, writes_need_the_lease_reads_do_not, "-m",
     "fixture.xml", "--paused", NULL)
 {
-	hxd_conn *holder = conn_open(addr), *other = conn_open(addr);
+	hxd_conn *holder = hx_connect_ok(addr, "test"),
+		 *other = hx_connect_ok(addr, "test");
 	hxd_lease_info li;
 
-	OK(holder, hxd_lease(holder, HXD_LEASE_TAKE, &li));
-	FAILS(other, array_set1(other, "ctrl", 0, 0.5), HXD_DENIED);
-	SAYS(other, "lease");
+	HX_OK(holder, hxd_lease(holder, HXD_LEASE_TAKE, &li));
+	HX_FAILS(other, array_set1(other, "ctrl", 0, 0.5), HXD_DENIED);
+	HX_SAYS(other, "lease");
 	cr_assert_eq(array_value(other, "ctrl", 0), 0, "read while leased");
-	OK(holder, array_set1(holder, "ctrl", 0, 0.25));
+	HX_OK(holder, array_set1(holder, "ctrl", 0, 0.25));
 	cr_assert_eq(array_value(other, "ctrl", 0), 0.25);
-	OK(holder, hxd_lease(holder, HXD_LEASE_RELEASE, &li));
-	OK(other, array_set1(other, "ctrl", 0, 0.5));
+	HX_OK(holder, hxd_lease(holder, HXD_LEASE_RELEASE, &li));
+	HX_OK(other, array_set1(other, "ctrl", 0, 0.5));
 	cr_assert_eq(array_value(holder, "ctrl", 0), 0.5);
 	hxd_close(holder);
 	hxd_close(other);

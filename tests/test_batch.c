@@ -12,12 +12,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <criterion/criterion.h>
 
+#include "check.h"
 #include "harness.h"
 #include "haptixd.h"
 #include "rawclient.h"
@@ -42,41 +42,6 @@ enum { KEY_RAISED, KEY_DROPPED };
 
 /* A generous bound on how long a read may wait while a batch steps. */
 #define READ_LATENCY_MAX 0.5
-
-/* Assert that a call on c succeeded, with the server's reason if not. */
-#define OK(c, call) \
-	do { \
-		int rc_ = (call); \
-		cr_assert_eq(rc_, HXD_OK, "%s -> %s (%d): %s", #call, \
-		    hxd_result_name(rc_), rc_, hxd_error(c)); \
-	} while (0)
-
-/*
- * Assert that a call failed with code, that its reason mentions word,
- * and that c is still connected.
- */
-#define FAILS(c, call, code, word) \
-	do { \
-		int rc_ = (call); \
-		cr_assert_eq(rc_, (code), "%s -> %s (%d), expected %s: %s", \
-		    #call, hxd_result_name(rc_), rc_, hxd_result_name(code), \
-		    hxd_error(c)); \
-		cr_assert_eq(hxd_result(c), (code), "%s: hxd_result", #call); \
-		cr_assert(strstr(hxd_error(c), (word)) != NULL, \
-		    "%s: the reason \"%s\" does not mention \"%s\"", #call, \
-		    hxd_error(c), (word)); \
-		cr_assert( \
-		    hxd_connected(c), "%s dropped the connection", #call); \
-	} while (0)
-
-/* Assert |a - b| <= eps. */
-#define NEAR(a, b, eps) \
-	do { \
-		double a_ = (a), b_ = (b); \
-		cr_assert(fabs(a_ - b_) <= (eps), \
-		    "%s = %.17g, expected %s = %.17g (within %g)", #a, a_, #b, \
-		    b_, (double)(eps)); \
-	} while (0)
 
 /* Assert that two arrays of n doubles are bit for bit the same. */
 #define SAME(a, b, n, ...) \
@@ -103,37 +68,6 @@ struct report {
 static const double ctrl_a[NU] = { 0.8, -1.2 };
 static const double ctrl_b[NU] = { -0.3, 1.7 };
 
-/* Connect to addr and say Hello, failing the test if that fails. */
-static hxd_conn *
-conn_open(const char *addr)
-{
-	hxd_conn *c = hxd_connect(addr, "test");
-
-	cr_assert_not_null(c, "hxd_connect returned NULL");
-	cr_assert_eq(
-	    hxd_result(c), HXD_OK, "connect to %s: %s", addr, hxd_error(c));
-	return c;
-}
-
-/* Seconds on the monotonic clock. */
-static double
-wall_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* Sleep for ms milliseconds. */
-static void
-sleep_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	nanosleep(&ts, NULL);
-}
-
 /* Set the controls. */
 static void
 control_set(hxd_conn *c, const double ctrl[NU])
@@ -142,7 +76,7 @@ control_set(hxd_conn *c, const double ctrl[NU])
 	hxd_control w = { .nu = NU, .ctrl = v };
 
 	memcpy(v, ctrl, sizeof(v));
-	OK(c, hxd_set_control(c, &w));
+	HX_OK(c, hxd_set_control(c, &w));
 }
 
 /* Put the mocap body at pos. */
@@ -152,7 +86,7 @@ mocap_set(hxd_conn *c, double x, double y, double z)
 	double pos[3] = { x, y, z }, quat[4] = { 1, 0, 0, 0 };
 	hxd_mocap m = { .nmocap = 1, .pos = pos, .quat = quat };
 
-	OK(c, hxd_set_mocap(c, &m));
+	HX_OK(c, hxd_set_mocap(c, &m));
 }
 
 /* Read the state, controls, sensors, mocap pose and step count. */
@@ -166,16 +100,16 @@ snap_take(hxd_conn *c, struct snap *out)
 	hxd_status st;
 
 	memset(out, 0, sizeof(*out));
-	OK(c, hxd_get_state(c, &s));
+	HX_OK(c, hxd_get_state(c, &s));
 	cr_assert_eq(s->nq, NQ);
 	cr_assert_eq(s->nv, NV);
-	OK(c, hxd_get_control(c, &u));
+	HX_OK(c, hxd_get_control(c, &u));
 	cr_assert_eq(u->nu, NU);
-	OK(c, hxd_get_sensor(c, &y));
+	HX_OK(c, hxd_get_sensor(c, &y));
 	cr_assert_eq(y->nsensordata, NSENSORDATA);
-	OK(c, hxd_get_mocap(c, &m));
+	HX_OK(c, hxd_get_mocap(c, &m));
 	cr_assert_eq(m->nmocap, 1);
-	OK(c, hxd_status_get(c, &st));
+	HX_OK(c, hxd_status_get(c, &st));
 	out->time = s->time;
 	memcpy(out->qpos, s->qpos, sizeof(out->qpos));
 	memcpy(out->qvel, s->qvel, sizeof(out->qvel));
@@ -219,16 +153,6 @@ snap_same(
 		    "%s: sensordata differs", why);
 }
 
-/* The server's status. */
-static hxd_status
-status_get(hxd_conn *c)
-{
-	hxd_status st;
-
-	OK(c, hxd_status_get(c, &st));
-	return st;
-}
-
 /* The simulated time. */
 static double
 time_now(hxd_conn *c)
@@ -236,7 +160,7 @@ time_now(hxd_conn *c)
 	hxd_state *s = NULL;
 	double t;
 
-	OK(c, hxd_get_state(c, &s));
+	HX_OK(c, hxd_get_state(c, &s));
 	t = s->time;
 	free(s);
 	return t;
@@ -248,7 +172,7 @@ batch_ok(hxd_conn *c, const hxd_batch *b)
 {
 	hxd_batch_result *r = NULL;
 
-	OK(c, hxd_batch_run(c, b, &r));
+	HX_OK(c, hxd_batch_run(c, b, &r));
 	cr_assert_not_null(r);
 	cr_assert_not_null(r->sensor);
 	cr_assert_eq(r->sensor->nsensordata, NSENSORDATA);
@@ -259,14 +183,14 @@ batch_ok(hxd_conn *c, const hxd_batch *b)
 static hxd_status
 batch_wait(hxd_conn *c, int want, double seconds)
 {
-	double end = wall_now() + seconds;
+	double end = hx_wall_now() + seconds;
 	hxd_status st;
 
 	for (;;) {
-		st = status_get(c);
-		if ((st.batch_session != 0) == want || wall_now() > end)
+		st = hx_status_ok(c);
+		if ((st.batch_session != 0) == want || hx_wall_now() > end)
 			return st;
-		sleep_ms(5);
+		hx_sleep_ms(5);
 	}
 }
 
@@ -278,7 +202,7 @@ client_id(hxd_conn *c, const char *name, unsigned long long *you)
 	unsigned long long id = 0;
 	int n = 0, i;
 
-	OK(c, hxd_clients(c, &list, &n, you));
+	HX_OK(c, hxd_clients(c, &list, &n, you));
 	for (i = 0; i < n; i++) {
 		if (strcmp(list[i].name, name) == 0)
 			id = list[i].id;
@@ -303,7 +227,7 @@ static struct snap ref[NSTEPS + 1];
 HX_TRANSPORT_TEST(
     batch, steps_equal_single_steps, "-m", "fixture.xml", "--paused", NULL)
 {
-	hxd_conn *c = conn_open(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test");
 	hxd_control ctl = { .nu = NU, .ctrl = (double *)ctrl_a };
 	hxd_batch b;
 	hxd_batch_result *r;
@@ -313,12 +237,12 @@ HX_TRANSPORT_TEST(
 	int i, k, n;
 
 	/* The reference: the controls, then NSTEPS single steps. */
-	OK(c, hxd_reset(c, KEY_RAISED));
+	HX_OK(c, hxd_reset(c, KEY_RAISED));
 	control_set(c, ctrl_a);
 	snap_take(c, &ref[0]);
 	for (i = 1; i <= NSTEPS; i++) {
 		taken = 0;
-		OK(c, hxd_step(c, 1, &taken));
+		HX_OK(c, hxd_step(c, 1, &taken));
 		cr_assert_eq(taken, 1);
 		snap_take(c, &ref[i]);
 	}
@@ -326,8 +250,8 @@ HX_TRANSPORT_TEST(
 	    "the fixture did not move in %d steps", NSTEPS);
 
 	/* A batch with the controls and a trajectory of two fields. */
-	OK(c, hxd_reset(c, KEY_RAISED));
-	step0 = status_get(c).steps;
+	HX_OK(c, hxd_reset(c, KEY_RAISED));
+	step0 = hx_status_ok(c).steps;
 	memset(&b, 0, sizeof(b));
 	b.control = &ctl;
 	b.steps = NSTEPS;
@@ -381,7 +305,7 @@ HX_TRANSPORT_TEST(
 	hxd_batch_result_free(r);
 
 	/* Controls set first, then a batch without: the same again. */
-	OK(c, hxd_reset(c, KEY_RAISED));
+	HX_OK(c, hxd_reset(c, KEY_RAISED));
 	control_set(c, ctrl_a);
 	memset(&b, 0, sizeof(b));
 	b.steps = NSTEPS;
@@ -393,7 +317,7 @@ HX_TRANSPORT_TEST(
 	hxd_batch_result_free(r);
 
 	/* Every step (record_every 0) of other fields. */
-	OK(c, hxd_reset(c, KEY_RAISED));
+	HX_OK(c, hxd_reset(c, KEY_RAISED));
 	memset(&b, 0, sizeof(b));
 	b.control = &ctl;
 	b.steps = NSTEPS;
@@ -422,7 +346,7 @@ HX_TRANSPORT_TEST(
 	hxd_batch_result_free(r);
 
 	/* The controls matter: without them the run goes elsewhere. */
-	OK(c, hxd_reset(c, KEY_RAISED));
+	HX_OK(c, hxd_reset(c, KEY_RAISED));
 	memset(&b, 0, sizeof(b));
 	b.steps = NSTEPS;
 	hxd_batch_result_free(batch_ok(c, &b));
@@ -440,21 +364,21 @@ HX_TRANSPORT_TEST(
 HX_TRANSPORT_TEST(batch, until_time_lands_within_half_a_step, "-m",
     "fixture.xml", "--paused", NULL)
 {
-	hxd_conn *c = conn_open(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test");
 	hxd_batch b;
 	hxd_batch_result *r;
 	double t0;
 
-	OK(c, hxd_reset(c, KEY_RAISED));
+	HX_OK(c, hxd_reset(c, KEY_RAISED));
 	memset(&b, 0, sizeof(b));
 	b.until_time = 0.1234;
 	b.record = HXD_FIELDS(HXD_FIELD_QPOS);
 	b.record_every = 5;
 	r = batch_ok(c, &b);
-	NEAR(r->time, 0.1234, TIMESTEP / 2 + 1e-12);
+	HX_NEAR(r->time, 0.1234, TIMESTEP / 2 + 1e-12);
 	cr_assert_eq(r->steps, 62, "%llu steps to 0.1234 s", r->steps);
 	cr_assert_eq(r->ntrajectory, 62 / 5);
-	NEAR(r->trajectory[r->ntrajectory - 1]->time, 60 * TIMESTEP, 1e-12);
+	HX_NEAR(r->trajectory[r->ntrajectory - 1]->time, 60 * TIMESTEP, 1e-12);
 	cr_assert(memcmp(&r->time, &r->sensor->time, sizeof(double)) == 0);
 	t0 = time_now(c);
 	cr_assert(memcmp(&t0, &r->time, sizeof(double)) == 0,
@@ -464,15 +388,15 @@ HX_TRANSPORT_TEST(batch, until_time_lands_within_half_a_step, "-m",
 	/* From a later time, and from the keyframe at time 1. */
 	b.until_time = t0 + 0.0511;
 	r = batch_ok(c, &b);
-	NEAR(r->time, t0 + 0.0511, TIMESTEP / 2 + 1e-12);
+	HX_NEAR(r->time, t0 + 0.0511, TIMESTEP / 2 + 1e-12);
 	cr_assert_eq(r->steps, 26, "%llu steps for 0.0511 s", r->steps);
 	hxd_batch_result_free(r);
-	OK(c, hxd_reset(c, KEY_DROPPED));
-	NEAR(time_now(c), 1.0, 0);
+	HX_OK(c, hxd_reset(c, KEY_DROPPED));
+	HX_NEAR(time_now(c), 1.0, 0);
 	b.until_time = 1.5;
 	b.record = 0;
 	r = batch_ok(c, &b);
-	NEAR(r->time, 1.5, TIMESTEP / 2 + 1e-12);
+	HX_NEAR(r->time, 1.5, TIMESTEP / 2 + 1e-12);
 	cr_assert_eq(r->steps, 250);
 	hxd_batch_result_free(r);
 	hxd_close(c);
@@ -486,14 +410,14 @@ HX_TRANSPORT_TEST(batch, until_time_lands_within_half_a_step, "-m",
 HX_TRANSPORT_TEST(batch, until_time_ties_record_every_step, "-m", "fixture.xml",
     "--paused", NULL)
 {
-	hxd_conn *c = conn_open(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test");
 	hxd_batch b;
 	hxd_batch_result *r;
 	unsigned long long step0;
 	double t0, goal;
 	int i;
 
-	OK(c, hxd_reset(c, KEY_DROPPED));
+	HX_OK(c, hxd_reset(c, KEY_DROPPED));
 	memset(&b, 0, sizeof(b));
 	b.until_time = 1.5;
 	hxd_batch_result_free(batch_ok(c, &b));
@@ -502,15 +426,15 @@ HX_TRANSPORT_TEST(batch, until_time_ties_record_every_step, "-m", "fixture.xml",
 	b.record_every = 1;
 	for (i = 0; i < 40; i++) {
 		t0 = time_now(c);
-		step0 = status_get(c).steps;
+		step0 = hx_status_ok(c).steps;
 		goal = t0 + (10 + i + 0.5) * TIMESTEP;
 		b.until_time = goal;
 		r = batch_ok(c, &b);
-		NEAR(r->time, goal, TIMESTEP / 2 + 1e-9);
+		HX_NEAR(r->time, goal, TIMESTEP / 2 + 1e-9);
 		cr_assert(r->steps == (unsigned long long)(10 + i) ||
 			r->steps == (unsigned long long)(11 + i),
 		    "%llu steps for %d.5 steps' time", r->steps, 10 + i);
-		cr_assert_eq(status_get(c).steps, step0 + r->steps);
+		cr_assert_eq(hx_status_ok(c).steps, step0 + r->steps);
 		cr_assert_eq((unsigned long long)r->ntrajectory, r->steps,
 		    "until_time %.17g from %.17g: %llu steps but %d frames "
 		    "recorded every step",
@@ -526,7 +450,7 @@ HX_TRANSPORT_TEST(batch, until_time_ties_record_every_step, "-m", "fixture.xml",
 #define BATCH_FAILS(c, b, code, word) \
 	do { \
 		hxd_batch_result *r_ = (hxd_batch_result *)1; \
-		FAILS(c, hxd_batch_run(c, (b), &r_), code, word); \
+		HX_FAILS_WITH(c, hxd_batch_run(c, (b), &r_), code, word); \
 		cr_assert_null(r_, "a failed batch left a result"); \
 	} while (0)
 
@@ -573,7 +497,7 @@ raw_bad_field(const char *addr, int field)
 HX_TRANSPORT_TEST(batch, refusals_say_why, "-m", "fixture.xml", "--paused",
     "--max-frame", "65536", NULL)
 {
-	hxd_conn *c = conn_open(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test");
 	double nan_ctrl[NU] = { 0.1, NAN }, inf_ctrl[NU] = { INFINITY, 0 };
 	double one[1] = { 0.2 }, three[3] = { 0.1, 0.2, 0.3 };
 	hxd_control ctl = { .nu = NU, .ctrl = (double *)ctrl_b };
@@ -582,12 +506,12 @@ HX_TRANSPORT_TEST(batch, refusals_say_why, "-m", "fixture.xml", "--paused",
 	struct snap before, after;
 
 	/* Running. */
-	OK(c, hxd_run(c));
+	HX_OK(c, hxd_run(c));
 	memset(&b, 0, sizeof(b));
 	b.steps = 10;
 	BATCH_FAILS(c, &b, HXD_DENIED, "running");
-	OK(c, hxd_pause(c));
-	OK(c, hxd_reset(c, KEY_RAISED));
+	HX_OK(c, hxd_pause(c));
+	HX_OK(c, hxd_reset(c, KEY_RAISED));
 	snap_take(c, &before);
 
 	/* Both or neither of steps and until_time, or a bad time. */
@@ -675,7 +599,7 @@ HX_TRANSPORT_TEST(batch, refusals_say_why, "-m", "fixture.xml", "--paused",
 HX_TRANSPORT_TEST(batch, trajectory_that_grows_past_the_frame_limit, "-m",
     "fixture.xml", "--paused", "--max-frame", "65536", NULL)
 {
-	hxd_conn *c = conn_open(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test");
 	double high[7] = { 0.6, 0, 0.5, 1, 0, 0, 0 }, zero6[6] = { 0 };
 	hxd_batch b = { .steps = 1500,
 		.record = HXD_FIELDS(HXD_FIELD_CONTACTS),
@@ -687,14 +611,14 @@ HX_TRANSPORT_TEST(batch, trajectory_that_grows_past_the_frame_limit, "-m",
 	int rc;
 
 	/* The box in the air, nothing touching. */
-	OK(c, hxd_reset(c, -1));
-	OK(c, hxd_set_joint(c, "box", high, 7, zero6, 6));
-	OK(c, hxd_get_contact(c, &k));
+	HX_OK(c, hxd_reset(c, -1));
+	HX_OK(c, hxd_set_joint(c, "box", high, 7, zero6, 6));
+	HX_OK(c, hxd_get_contact(c, &k));
 	cr_assert_eq(k->ncon, 0, "contacts before the fall");
 	free(k);
 	rc = hxd_batch_run(c, &b, &r);
 	snprintf(err, sizeof(err), "%s", hxd_error(c));
-	st = status_get(c);
+	st = hx_status_ok(c);
 	if (rc == HXD_OK) {
 		cr_assert_eq(r->ntrajectory, 1500);
 		cr_assert_gt(r->trajectory[1499]->contacts->ncon, 0,
@@ -706,7 +630,7 @@ HX_TRANSPORT_TEST(batch, trajectory_that_grows_past_the_frame_limit, "-m",
 	}
 	cr_assert(hxd_connected(c));
 	cr_assert_eq(st.batch_session, 0);
-	OK(c, hxd_step(c, 1, NULL));
+	HX_OK(c, hxd_step(c, 1, NULL));
 	hxd_close(c);
 }
 
@@ -729,9 +653,9 @@ batch_child(const char *addr, unsigned steps, int fd)
 	c = hxd_connect_timeout(addr, "batcher", 200);
 	rep.rc = c != NULL ? hxd_result(c) : HXD_CANNOTSEND;
 	if (rep.rc == HXD_OK) {
-		t = wall_now();
+		t = hx_wall_now();
 		rep.rc = hxd_batch_run(c, &b, &r);
-		rep.wall = wall_now() - t;
+		rep.wall = hx_wall_now() - t;
 	}
 	if (r != NULL) {
 		rep.steps = r->steps;
@@ -755,7 +679,7 @@ write_refused(hxd_conn *c, int rc, unsigned long long id, const char *what)
 	char who[64];
 
 	if (rc == HXD_OK) {
-		cr_assert_eq(status_get(c).batch_session, 0,
+		cr_assert_eq(hx_status_ok(c).batch_session, 0,
 		    "%s was accepted while client %llu runs a batch", what, id);
 		return 0;
 	}
@@ -779,7 +703,7 @@ write_refused(hxd_conn *c, int rc, unsigned long long id, const char *what)
 HX_TRANSPORT_TEST(
     batch, long_batch_serves_others, "-m", "fixture.xml", "--paused", NULL)
 {
-	hxd_conn *c = conn_open(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test");
 	hxd_control ctl = { .nu = NU, .ctrl = (double *)ctrl_a };
 	hxd_batch b = { .steps = 20000 }, b2 = { .steps = 5 };
 	hxd_batch_result *r = NULL;
@@ -793,9 +717,9 @@ HX_TRANSPORT_TEST(
 	pid_t pid;
 
 	/* How fast does this machine step the fixture? */
-	t = wall_now();
+	t = hx_wall_now();
 	r = batch_ok(c, &b);
-	rate = 20000 / (wall_now() - t);
+	rate = 20000 / (hx_wall_now() - t);
 	hxd_batch_result_free(r);
 	/* Aim for about 1.5 s of batch, never under 200000 steps. */
 	steps = (unsigned long long)(rate * 1.5);
@@ -803,7 +727,7 @@ HX_TRANSPORT_TEST(
 		steps = 200000;
 	if (steps > 20000000)
 		steps = 20000000;
-	OK(c, hxd_reset(c, -1));
+	HX_OK(c, hxd_reset(c, -1));
 
 	cr_assert_eq(pipe(fds), 0, "pipe: %s", strerror(errno));
 	pid = fork();
@@ -826,18 +750,18 @@ HX_TRANSPORT_TEST(
 	cr_assert_neq(me, id);
 	cr_assert(st.paused, "a batch runs a paused simulation");
 
-	start = wall_now();
-	while (wall_now() - start < 40) {
-		t = wall_now();
-		st = status_get(c);
-		lat = wall_now() - t;
+	start = hx_wall_now();
+	while (hx_wall_now() - start < 40) {
+		t = hx_wall_now();
+		st = hx_status_ok(c);
+		lat = hx_wall_now() - t;
 		if (st.batch_session == 0)
 			break;
 		cr_assert_eq(st.batch_session, id);
-		t = wall_now();
+		t = hx_wall_now();
 		s = NULL;
-		OK(c, hxd_get_state(c, &s));
-		lat = fmax(lat, wall_now() - t);
+		HX_OK(c, hxd_get_state(c, &s));
+		lat = fmax(lat, hx_wall_now() - t);
 		lat_max = fmax(lat_max, lat);
 		lat_sum += lat;
 		reads++;
@@ -847,7 +771,7 @@ HX_TRANSPORT_TEST(
 		}
 		free(s);
 		/* Every kind of write, in turn, while the batch runs. */
-		if (status_get(c).batch_session == 0)
+		if (hx_status_ok(c).batch_session == 0)
 			break;
 		switch (writes++ % 9) {
 		case 0:
@@ -894,7 +818,7 @@ HX_TRANSPORT_TEST(
 		}
 		if (!ok)
 			break;
-		sleep_ms(20);
+		hx_sleep_ms(20);
 	}
 
 	cr_assert_eq(waitpid(pid, &status, 0), pid);
@@ -906,7 +830,7 @@ HX_TRANSPORT_TEST(
 	    "a %.2f s batch behind a 200 ms timeout: %s (%d): %s", rep.wall,
 	    hxd_result_name(rep.rc), rep.rc, rep.err);
 	cr_assert_eq(rep.steps, steps);
-	NEAR(rep.time, (double)steps * TIMESTEP, 1e-6);
+	HX_NEAR(rep.time, (double)steps * TIMESTEP, 1e-6);
 	fprintf(stderr,
 	    "batch (%s): %llu steps in %.2f s (%.0f steps/s); %d reads "
 	    "during it, latency mean %.1f ms, max %.1f ms\n",
@@ -929,14 +853,14 @@ HX_TRANSPORT_TEST(
 
 	/* Done: the others write again (a write that came just after the
 	 * end may have set it running). */
-	st = status_get(c);
+	st = hx_status_ok(c);
 	cr_assert_eq(st.batch_session, 0);
-	OK(c, hxd_pause(c));
-	OK(c, hxd_set_control(c, &ctl));
-	OK(c, hxd_reset(c, -1));
+	HX_OK(c, hxd_pause(c));
+	HX_OK(c, hxd_set_control(c, &ctl));
+	HX_OK(c, hxd_reset(c, -1));
 	t = time_now(c);
-	OK(c, hxd_step(c, 1, NULL));
-	NEAR(time_now(c), t + TIMESTEP, 1e-12);
+	HX_OK(c, hxd_step(c, 1, NULL));
+	HX_NEAR(time_now(c), t + TIMESTEP, 1e-12);
 	cr_assert(hx_server_log_has(srv, "batch of"),
 	    "the log does not mention the finished batch");
 	hxd_close(c);
@@ -951,7 +875,7 @@ HX_TRANSPORT_TEST(batch, leaving_client_stops_its_batch, "-m", "fixture.xml",
 {
 	Haptix__V1__Request req = HAPTIX__V1__REQUEST__INIT;
 	Haptix__V1__Batch w = HAPTIX__V1__BATCH__INIT;
-	hxd_conn *c = conn_open(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test");
 	hxd_batch b = { .steps = 10 };
 	hxd_status st;
 	double t1, t2;
@@ -968,21 +892,21 @@ HX_TRANSPORT_TEST(batch, leaving_client_stops_its_batch, "-m", "fixture.xml",
 	st = batch_wait(c, 1, 10);
 	cr_assert_neq(st.batch_session, 0, "the batch did not start");
 	cr_assert_eq(st.batch_session, client_id(c, "leaver", NULL));
-	sleep_ms(100);
+	hx_sleep_ms(100);
 	close(fd);
 
 	st = batch_wait(c, 0, 5);
 	cr_assert_eq(
 	    st.batch_session, 0, "the batch of a client that left still runs");
 	t1 = time_now(c);
-	sleep_ms(200);
+	hx_sleep_ms(200);
 	t2 = time_now(c);
 	cr_assert_eq(t1, t2, "the time still moves: %.6f, then %.6f", t1, t2);
 	cr_assert(t1 > 0 && t1 < 50000000 * TIMESTEP,
 	    "the batch stopped at time %g", t1);
 
-	OK(c, hxd_step(c, 1, NULL));
-	NEAR(time_now(c), t1 + TIMESTEP, 1e-9);
+	HX_OK(c, hxd_step(c, 1, NULL));
+	HX_NEAR(time_now(c), t1 + TIMESTEP, 1e-9);
 	hxd_batch_result_free(batch_ok(c, &b));
 	cr_assert(hx_server_log_has(srv, "batch stopped after"),
 	    "the log does not mention the stopped batch");
@@ -1004,7 +928,7 @@ Test(batch, killed_client_stops_its_batch, .timeout = 60)
 
 	hx_server_start(&srv, args);
 	addr = hx_server_addr(&srv, 0);
-	c = conn_open(addr);
+	c = hx_connect_ok(addr, "test");
 	cr_assert_eq(pipe(fds), 0);
 	pid = fork();
 	cr_assert_neq(pid, -1, "fork: %s", strerror(errno));
@@ -1015,7 +939,7 @@ Test(batch, killed_client_stops_its_batch, .timeout = 60)
 	close(fds[1]);
 	st = batch_wait(c, 1, 10);
 	cr_assert_neq(st.batch_session, 0, "the batch did not start");
-	sleep_ms(100);
+	hx_sleep_ms(100);
 	kill(pid, SIGKILL);
 	cr_assert_eq(waitpid(pid, &status, 0), pid);
 	close(fds[0]);
@@ -1024,13 +948,13 @@ Test(batch, killed_client_stops_its_batch, .timeout = 60)
 	cr_assert_eq(
 	    st.batch_session, 0, "the batch of a killed client still runs");
 	t1 = time_now(c);
-	sleep_ms(200);
+	hx_sleep_ms(200);
 	t2 = time_now(c);
 	cr_assert_eq(t1, t2, "the time still moves: %.6f, then %.6f", t1, t2);
 	control_set(c, ctrl_a);
-	OK(c, hxd_step(c, 1, NULL));
-	OK(c, hxd_run(c));
-	OK(c, hxd_pause(c));
+	HX_OK(c, hxd_step(c, 1, NULL));
+	HX_OK(c, hxd_run(c));
+	HX_OK(c, hxd_pause(c));
 	cr_assert(hx_server_log_has(&srv, "batch stopped after"));
 	hxd_close(c);
 	hx_server_stop(&srv);
@@ -1046,7 +970,7 @@ HX_TRANSPORT_TEST(batch, pipelined_requests_wait_for_the_batch, "-m",
 	Haptix__V1__Request req = HAPTIX__V1__REQUEST__INIT;
 	Haptix__V1__Batch w = HAPTIX__V1__BATCH__INIT;
 	Haptix__V1__Response *first, *second;
-	hxd_conn *c = conn_open(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test");
 	int fd;
 
 	fd = raw_connect(addr);
@@ -1077,7 +1001,7 @@ HX_TRANSPORT_TEST(batch, pipelined_requests_wait_for_the_batch, "-m",
 	haptix__v1__response__free_unpacked(first, NULL);
 	haptix__v1__response__free_unpacked(second, NULL);
 	close(fd);
-	cr_assert_eq(status_get(c).batch_session, 0);
+	cr_assert_eq(hx_status_ok(c).batch_session, 0);
 	hxd_close(c);
 }
 
@@ -1093,7 +1017,7 @@ Test(batch, shutdown_during_a_batch, .timeout = 60)
 	int fd;
 
 	hx_server_start(&srv, args);
-	c = conn_open(hx_server_addr(&srv, 1));
+	c = hx_connect_ok(hx_server_addr(&srv, 1), "test");
 	fd = raw_connect(hx_server_addr(&srv, 0));
 	cr_assert_eq(raw_hello(fd, "stopped"), 0);
 	w.steps = 50000000;
@@ -1103,7 +1027,7 @@ Test(batch, shutdown_during_a_batch, .timeout = 60)
 	raw_send_request(fd, &req);
 	cr_assert_neq(
 	    batch_wait(c, 1, 10).batch_session, 0, "the batch did not start");
-	sleep_ms(50);
+	hx_sleep_ms(50);
 	hx_server_stop(&srv);
 	cr_assert(raw_closed(fd, 5000), "the batch's client was not closed");
 	close(fd);
@@ -1119,7 +1043,8 @@ Test(batch, shutdown_during_a_batch, .timeout = 60)
 HX_TRANSPORT_TEST(
     batch, mujoco_error_ends_the_batch, "-m", "overflow.xml", "--paused", NULL)
 {
-	hxd_conn *c = conn_open(addr), *other = conn_open(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test"),
+		 *other = hx_connect_ok(addr, "test");
 	double high[7] = { 0, 0, 5000, 1, 0, 0, 0 };
 	hxd_batch b = { .steps = 2000 };
 	hxd_batch_result *r = (hxd_batch_result *)1;
@@ -1127,28 +1052,30 @@ HX_TRANSPORT_TEST(
 	hxd_status st;
 
 	/* Soon after the start: answered from the first slice. */
-	FAILS(c, hxd_batch_run(c, &b, &r), HXD_SIMERROR, "Stack overflow");
+	HX_FAILS_WITH(
+	    c, hxd_batch_run(c, &b, &r), HXD_SIMERROR, "Stack overflow");
 	cr_assert_null(r);
 	cr_assert(strncmp(hxd_error(c), "step ", 5) == 0,
 	    "the error does not say at which step: %s", hxd_error(c));
-	st = status_get(other);
+	st = hx_status_ok(other);
 	cr_assert_eq(st.sim_errors, 1);
 	cr_assert_eq(st.batch_session, 0);
 	cr_assert_lt(st.time, 0.01, "the data was not reset");
-	OK(other, hxd_step(other, 1, NULL));
+	HX_OK(other, hxd_step(other, 1, NULL));
 
 	/* From 5 km up the fall takes 32 s, far more than one slice. */
-	OK(c, hxd_reset(c, -1));
-	OK(c, hxd_get_state(c, &s0));
+	HX_OK(c, hxd_reset(c, -1));
+	HX_OK(c, hxd_get_state(c, &s0));
 	cr_assert_eq(s0->nq, 7);
 	memcpy(s0->qpos, high, sizeof(high));
-	OK(c, hxd_set_state(c, s0));
+	HX_OK(c, hxd_set_state(c, s0));
 	free(s0);
 	b.steps = 100000;
 	r = (hxd_batch_result *)1;
-	FAILS(c, hxd_batch_run(c, &b, &r), HXD_SIMERROR, "Stack overflow");
+	HX_FAILS_WITH(
+	    c, hxd_batch_run(c, &b, &r), HXD_SIMERROR, "Stack overflow");
 	cr_assert_null(r);
-	st = status_get(other);
+	st = hx_status_ok(other);
 	cr_assert_eq(st.sim_errors, 2);
 	cr_assert_eq(
 	    st.batch_session, 0, "a failed batch still holds the simulation");
@@ -1156,8 +1083,8 @@ HX_TRANSPORT_TEST(
 	    "the second batch did not outlast its first slice");
 	cr_assert(hx_server_log_has(srv, "failed"),
 	    "the log does not mention the failed batch");
-	OK(other, hxd_step(other, 1, NULL));
-	OK(c, hxd_step(c, 1, NULL));
+	HX_OK(other, hxd_step(other, 1, NULL));
+	HX_OK(c, hxd_step(c, 1, NULL));
 	hxd_close(other);
 	hxd_close(c);
 }
@@ -1172,7 +1099,7 @@ HX_TRANSPORT_TEST(batch, until_time_ends_despite_resets, "-m", "unstable.xml",
 	Haptix__V1__Request req = HAPTIX__V1__REQUEST__INIT;
 	Haptix__V1__Batch w = HAPTIX__V1__BATCH__INIT;
 	Haptix__V1__Response *resp;
-	hxd_conn *c = conn_open(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test");
 	hxd_status st;
 	int fd;
 
@@ -1184,7 +1111,7 @@ HX_TRANSPORT_TEST(batch, until_time_ends_despite_resets, "-m", "unstable.xml",
 	req.batch = &w;
 	raw_send_request(fd, &req);
 	resp = raw_recv(fd, 5000);
-	st = status_get(c);
+	st = hx_status_ok(c);
 	cr_assert_not_null(resp,
 	    "no answer in 5 s to a batch until time 0.5 on unstable.xml "
 	    "(50 steps of 0.01 s): %llu steps and %llu instability resets "
@@ -1195,8 +1122,8 @@ HX_TRANSPORT_TEST(batch, until_time_ends_despite_resets, "-m", "unstable.xml",
 	    "result %d: %s", resp->result, resp->error);
 	haptix__v1__response__free_unpacked(resp, NULL);
 	close(fd);
-	cr_assert_eq(status_get(c).batch_session, 0);
-	OK(c, hxd_step(c, 1, NULL));
+	cr_assert_eq(hx_status_ok(c).batch_session, 0);
+	HX_OK(c, hxd_step(c, 1, NULL));
 	hxd_close(c);
 }
 
@@ -1213,7 +1140,7 @@ steps_take(hxd_conn *c, unsigned n)
 {
 	unsigned taken = 0;
 
-	OK(c, hxd_step(c, n, &taken));
+	HX_OK(c, hxd_step(c, n, &taken));
 	cr_assert_eq(taken, n);
 }
 
@@ -1241,27 +1168,27 @@ HX_TRANSPORT_TEST(
     batch, capture_and_reset_by_name, "-m", "fixture.xml", "--paused", NULL)
 {
 	static const double zero[NU];
-	hxd_conn *c = conn_open(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test");
 	struct snap s1, s2, s3, now;
 	char longname[80];
 	hxd_info *in = NULL;
 
 	/* A model keyframe, overwritten by name. */
-	OK(c, hxd_reset_name(c, "dropped"));
+	HX_OK(c, hxd_reset_name(c, "dropped"));
 	key_is(c, dropped_qpos, 1.0, zero, "reset to \"dropped\"");
 	control_set(c, ctrl_a);
 	mocap_set(c, 0.1, 0.9, 1.2);
 	steps_take(c, 25);
 	snap_take(c, &s1);
-	OK(c, hxd_capture_key(c, "raised", 0));
+	HX_OK(c, hxd_capture_key(c, "raised", 0));
 	control_set(c, ctrl_b);
 	mocap_set(c, -1, -1, -1);
 	steps_take(c, 10);
-	OK(c, hxd_reset_name(c, "raised"));
+	HX_OK(c, hxd_reset_name(c, "raised"));
 	snap_take(c, &now);
 	snap_same(&now, &s1, 0, "reset to the overwritten \"raised\"");
 	steps_take(c, 3);
-	OK(c, hxd_reset(c, KEY_RAISED));
+	HX_OK(c, hxd_reset(c, KEY_RAISED));
 	snap_take(c, &now);
 	snap_same(&now, &s1, 0, "reset to the overwritten keyframe 0");
 
@@ -1270,71 +1197,72 @@ HX_TRANSPORT_TEST(
 	control_set(c, ctrl_b);
 	mocap_set(c, 0.3, 0.2, 0.1);
 	snap_take(c, &s2);
-	OK(c, hxd_capture_key(c, "mine", KEY_DROPPED));
-	OK(c, hxd_info_get(c, &in));
+	HX_OK(c, hxd_capture_key(c, "mine", KEY_DROPPED));
+	HX_OK(c, hxd_info_get(c, &in));
 	cr_assert_eq(in->model.nkey, 2, "a captured name became a keyframe");
 	cr_assert_str_eq(in->key_name[0], "raised");
 	cr_assert_str_eq(in->key_name[1], "dropped");
 	free(in);
 	control_set(c, ctrl_a);
 	steps_take(c, 12);
-	OK(c, hxd_reset_name(c, "mine"));
+	HX_OK(c, hxd_reset_name(c, "mine"));
 	snap_take(c, &now);
 	snap_same(&now, &s2, 0, "reset to \"mine\"");
-	OK(c, hxd_reset_name(c, "raised"));
+	HX_OK(c, hxd_reset_name(c, "raised"));
 	snap_take(c, &now);
 	snap_same(&now, &s1, 0, "\"raised\" after capturing \"mine\"");
-	OK(c, hxd_reset_name(c, "dropped"));
+	HX_OK(c, hxd_reset_name(c, "dropped"));
 	key_is(
 	    c, dropped_qpos, 1.0, zero, "\"dropped\" after capturing \"mine\"");
 
 	/* Capturing a name again replaces it. */
-	OK(c, hxd_reset_name(c, "mine"));
+	HX_OK(c, hxd_reset_name(c, "mine"));
 	steps_take(c, 4);
 	snap_take(c, &s3);
-	OK(c, hxd_capture_key(c, "mine", 0));
+	HX_OK(c, hxd_capture_key(c, "mine", 0));
 	steps_take(c, 4);
-	OK(c, hxd_reset_name(c, "mine"));
+	HX_OK(c, hxd_reset_name(c, "mine"));
 	snap_take(c, &now);
 	snap_same(&now, &s3, 0, "reset to \"mine\" captured again");
 
 	/* By index: HAPTIX's Sim=>Key, NULL or "" as the name. */
-	OK(c, hxd_capture_key(c, NULL, KEY_DROPPED));
+	HX_OK(c, hxd_capture_key(c, NULL, KEY_DROPPED));
 	steps_take(c, 5);
-	OK(c, hxd_reset(c, KEY_DROPPED));
+	HX_OK(c, hxd_reset(c, KEY_DROPPED));
 	snap_take(c, &now);
 	snap_same(&now, &s3, 0, "reset to keyframe 1 captured by index");
 	steps_take(c, 5);
-	OK(c, hxd_reset_name(c, "dropped"));
+	HX_OK(c, hxd_reset_name(c, "dropped"));
 	snap_take(c, &now);
 	snap_same(&now, &s3, 0, "\"dropped\" captured by index");
 	steps_take(c, 2);
 	snap_take(c, &s2);
-	OK(c, hxd_capture_key(c, "", KEY_DROPPED));
-	OK(c, hxd_reset(c, -1));
-	OK(c, hxd_reset_name(c, "dropped"));
+	HX_OK(c, hxd_capture_key(c, "", KEY_DROPPED));
+	HX_OK(c, hxd_reset(c, -1));
+	HX_OK(c, hxd_reset_name(c, "dropped"));
 	snap_take(c, &now);
 	snap_same(&now, &s2, 0, "keyframe 1 captured with \"\"");
 
 	/* Errors. */
 	snap_take(c, &s3);
-	FAILS(c, hxd_capture_key(c, NULL, 2), HXD_BADINDEX, "keyframe");
-	FAILS(c, hxd_capture_key(c, "", -1), HXD_BADINDEX, "keyframe");
-	FAILS(c, hxd_reset_name(c, "nosuch"), HXD_BADINDEX, "nosuch");
-	FAILS(c, hxd_reset_name(c, "Mine"), HXD_BADINDEX, "Mine");
+	HX_FAILS_WITH(c, hxd_capture_key(c, NULL, 2), HXD_BADINDEX, "keyframe");
+	HX_FAILS_WITH(c, hxd_capture_key(c, "", -1), HXD_BADINDEX, "keyframe");
+	HX_FAILS_WITH(c, hxd_reset_name(c, "nosuch"), HXD_BADINDEX, "nosuch");
+	HX_FAILS_WITH(c, hxd_reset_name(c, "Mine"), HXD_BADINDEX, "Mine");
 	memset(longname, 'k', 70);
 	longname[70] = '\0';
-	FAILS(c, hxd_capture_key(c, longname, 0), HXD_BADVALUE, "longer");
-	FAILS(c, hxd_reset_name(c, longname), HXD_BADINDEX, "kkkk");
+	HX_FAILS_WITH(
+	    c, hxd_capture_key(c, longname, 0), HXD_BADVALUE, "longer");
+	HX_FAILS_WITH(c, hxd_reset_name(c, longname), HXD_BADINDEX, "kkkk");
 	snap_take(c, &now);
 	snap_same(&now, &s3, 1, "after refused captures and resets");
 
 	/* A reload forgets the captures and restores the file's keyframes. */
-	OK(c, hxd_reload(c, NULL));
-	FAILS(c, hxd_reset_name(c, "mine"), HXD_BADINDEX, "mine");
-	OK(c, hxd_reset_name(c, "raised"));
+	HX_OK(c, hxd_reload(c, NULL));
+	HX_FAILS_WITH(c, hxd_reset_name(c, "mine"), HXD_BADINDEX, "mine");
+	HX_OK(c, hxd_reset_name(c, "raised"));
 	key_is(c, raised_qpos, 0, raised_ctrl, "\"raised\" after a reload");
-	OK(c, hxd_reset_name(c, "dropped"));
+	HX_OK(c, hxd_reset_name(c, "dropped"));
 	key_is(c, dropped_qpos, 1.0, zero, "\"dropped\" after a reload");
 	hxd_close(c);
 }
@@ -1343,22 +1271,22 @@ HX_TRANSPORT_TEST(
 HX_TRANSPORT_TEST(
     batch, captured_names_are_bounded, "-m", "fixture.xml", "--paused", NULL)
 {
-	hxd_conn *c = conn_open(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test");
 	char name[32];
 	int i;
 
 	for (i = 0; i < 256; i++) {
 		snprintf(name, sizeof(name), "k%d", i);
-		OK(c, hxd_capture_key(c, name, 0));
+		HX_OK(c, hxd_capture_key(c, name, 0));
 	}
-	FAILS(c, hxd_capture_key(c, "k256", 0), HXD_BADVALUE, "reload");
+	HX_FAILS_WITH(c, hxd_capture_key(c, "k256", 0), HXD_BADVALUE, "reload");
 	/* Reusing a name, and model keyframes, still work. */
-	OK(c, hxd_capture_key(c, "k17", 0));
-	OK(c, hxd_capture_key(c, "raised", 0));
-	OK(c, hxd_reset_name(c, "k255"));
-	OK(c, hxd_reload(c, NULL));
-	OK(c, hxd_capture_key(c, "k256", 0));
-	FAILS(c, hxd_reset_name(c, "k0"), HXD_BADINDEX, "k0");
+	HX_OK(c, hxd_capture_key(c, "k17", 0));
+	HX_OK(c, hxd_capture_key(c, "raised", 0));
+	HX_OK(c, hxd_reset_name(c, "k255"));
+	HX_OK(c, hxd_reload(c, NULL));
+	HX_OK(c, hxd_capture_key(c, "k256", 0));
+	HX_FAILS_WITH(c, hxd_reset_name(c, "k0"), HXD_BADINDEX, "k0");
 	hxd_close(c);
 }
 
@@ -1391,7 +1319,7 @@ state_is(hxd_conn *c, const double *qpos, int nq, const double *qvel, int nv,
 	hxd_state *s = NULL;
 	int i;
 
-	OK(c, hxd_get_state(c, &s));
+	HX_OK(c, hxd_get_state(c, &s));
 	cr_assert_eq(s->nq, nq);
 	cr_assert_eq(s->nv, nv);
 	for (i = 0; i < nq; i++)
@@ -1411,7 +1339,7 @@ state_read(hxd_conn *c, double *qpos, int nq, double *qvel, int nv)
 {
 	hxd_state *s = NULL;
 
-	OK(c, hxd_get_state(c, &s));
+	HX_OK(c, hxd_get_state(c, &s));
 	cr_assert_eq(s->nq, nq);
 	cr_assert_eq(s->nv, nv);
 	memcpy(qpos, s->qpos, (size_t)nq * sizeof(double));
@@ -1427,7 +1355,7 @@ state_read(hxd_conn *c, double *qpos, int nq, double *qvel, int nv)
 HX_TRANSPORT_TEST(
     batch, set_joint_by_name, "-m", "fixture.xml", "--paused", NULL)
 {
-	hxd_conn *c = conn_open(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test");
 	double q[NQ], v[NV], two[2] = { 0.1, 0.2 };
 	double box_q[7] = { 1, 2, 3, 2, 0, 0, 0 };
 	double box_v[6] = { 0.1, 0.2, 0.3, -0.4, -0.5, -0.6 };
@@ -1439,102 +1367,105 @@ HX_TRANSPORT_TEST(
 	hxd_sensor *y = NULL;
 	hxd_model m;
 
-	OK(c, hxd_reset(c, KEY_RAISED));
+	HX_OK(c, hxd_reset(c, KEY_RAISED));
 	state_read(c, q, NQ, v, NV);
 
 	/* A hinge: position and velocity, then position alone. */
-	OK(c, hxd_set_joint(c, "hinge1", p1, 1, v1, 1));
+	HX_OK(c, hxd_set_joint(c, "hinge1", p1, 1, v1, 1));
 	q[0] = 0.3;
 	v[0] = -0.7;
 	state_is(c, q, NQ, v, NV, "hinge1 set");
 	/* The derived quantities follow without a step. */
-	OK(c, hxd_get_sensor(c, &y));
-	NEAR(y->sensordata[0], 0.3, 0);
-	NEAR(y->sensordata[2], -0.7, 0);
+	HX_OK(c, hxd_get_sensor(c, &y));
+	HX_NEAR(y->sensordata[0], 0.3, 0);
+	HX_NEAR(y->sensordata[2], -0.7, 0);
 	free(y);
 	p1[0] = -0.25;
-	OK(c, hxd_set_joint(c, "hinge2", p1, 1, NULL, 0));
+	HX_OK(c, hxd_set_joint(c, "hinge2", p1, 1, NULL, 0));
 	q[1] = -0.25;
 	state_is(c, q, NQ, v, NV, "hinge2's position alone");
 	v1[0] = 2.5;
-	OK(c, hxd_set_joint(c, "hinge2", NULL, 0, v1, 1));
+	HX_OK(c, hxd_set_joint(c, "hinge2", NULL, 0, v1, 1));
 	v[1] = 2.5;
 	state_is(c, q, NQ, v, NV, "hinge2's velocity alone");
-	OK(c, hxd_set_joint(c, "hinge2", NULL, 0, NULL, 0));
+	HX_OK(c, hxd_set_joint(c, "hinge2", NULL, 0, NULL, 0));
 	state_is(c, q, NQ, v, NV, "hinge2 left alone");
 
 	/* The free box: position, a quaternion to normalise, velocity. */
-	OK(c, hxd_set_joint(c, "box", box_q, 7, box_v, 6));
+	HX_OK(c, hxd_set_joint(c, "box", box_q, 7, box_v, 6));
 	memcpy(bq, box_q, sizeof(bq));
 	bq[3] = 1;
 	memcpy(q + BOX_QPOS, bq, sizeof(bq));
 	memcpy(v + BOX_QVEL, box_v, sizeof(box_v));
 	state_is(c, q, NQ, v, NV, "box set");
 	box_q[3] = box_q[4] = box_q[5] = box_q[6] = 3;
-	OK(c, hxd_set_joint(c, "box", box_q, 7, NULL, 0));
+	HX_OK(c, hxd_set_joint(c, "box", box_q, 7, NULL, 0));
 	state_read(c, q, NQ, v, NV);
-	NEAR(q[BOX_QPOS + 3], 0.5, 1e-15);
-	NEAR(q[BOX_QPOS + 4], 0.5, 1e-15);
-	NEAR(q[BOX_QPOS + 6], 0.5, 1e-15);
+	HX_NEAR(q[BOX_QPOS + 3], 0.5, 1e-15);
+	HX_NEAR(q[BOX_QPOS + 4], 0.5, 1e-15);
+	HX_NEAR(q[BOX_QPOS + 6], 0.5, 1e-15);
 	SAME(v + BOX_QVEL, box_v, 6, "box velocity changed with its position");
 
 	/* Refusals change nothing. */
-	FAILS(c, hxd_set_joint(c, "hinge1", two, 2, NULL, 0), HXD_BADSIZE,
-	    "hinge");
-	FAILS(c, hxd_set_joint(c, "hinge1", NULL, 0, two, 2), HXD_BADSIZE,
-	    "hinge");
-	FAILS(
+	HX_FAILS_WITH(c, hxd_set_joint(c, "hinge1", two, 2, NULL, 0),
+	    HXD_BADSIZE, "hinge");
+	HX_FAILS_WITH(c, hxd_set_joint(c, "hinge1", NULL, 0, two, 2),
+	    HXD_BADSIZE, "hinge");
+	HX_FAILS_WITH(
 	    c, hxd_set_joint(c, "box", box_q, 4, NULL, 0), HXD_BADSIZE, "free");
-	FAILS(
+	HX_FAILS_WITH(
 	    c, hxd_set_joint(c, "box", box_q, 6, NULL, 0), HXD_BADSIZE, "free");
-	FAILS(
+	HX_FAILS_WITH(
 	    c, hxd_set_joint(c, "box", NULL, 0, box_v, 3), HXD_BADSIZE, "free");
-	FAILS(
+	HX_FAILS_WITH(
 	    c, hxd_set_joint(c, "box", NULL, 0, box_q, 7), HXD_BADSIZE, "free");
-	FAILS(c, hxd_set_joint(c, "nosuch", p1, 1, NULL, 0), HXD_BADINDEX,
-	    "nosuch");
-	FAILS(c, hxd_set_joint(c, "link1", p1, 1, NULL, 0), HXD_BADINDEX,
-	    "link1");
+	HX_FAILS_WITH(c, hxd_set_joint(c, "nosuch", p1, 1, NULL, 0),
+	    HXD_BADINDEX, "nosuch");
+	HX_FAILS_WITH(c, hxd_set_joint(c, "link1", p1, 1, NULL, 0),
+	    HXD_BADINDEX, "link1");
 	memcpy(bq, zero4, sizeof(zero4));
 	bq[4] = bq[5] = bq[6] = 0;
 	bq[0] = 9;
-	FAILS(c, hxd_set_joint(c, "box", bq, 7, NULL, 0), HXD_BADVALUE,
+	HX_FAILS_WITH(c, hxd_set_joint(c, "box", bq, 7, NULL, 0), HXD_BADVALUE,
 	    "quaternion");
-	FAILS(c, hxd_set_joint(c, "hinge1", nan1, 1, NULL, 0), HXD_BADVALUE,
-	    "finite");
-	FAILS(c, hxd_set_joint(c, "hinge1", NULL, 0, nan1, 1), HXD_BADVALUE,
-	    "finite");
-	FAILS(c, hxd_set_joint(c, "box", NULL, 0, inf6, 6), HXD_BADVALUE,
-	    "finite");
+	HX_FAILS_WITH(c, hxd_set_joint(c, "hinge1", nan1, 1, NULL, 0),
+	    HXD_BADVALUE, "finite");
+	HX_FAILS_WITH(c, hxd_set_joint(c, "hinge1", NULL, 0, nan1, 1),
+	    HXD_BADVALUE, "finite");
+	HX_FAILS_WITH(c, hxd_set_joint(c, "box", NULL, 0, inf6, 6),
+	    HXD_BADVALUE, "finite");
 	state_is(c, q, NQ, v, NV, "after refused joints");
 
 	/* Ball and slide joints of a model sent inline. */
-	OK(c,
+	HX_OK(c,
 	    hxd_load_data(c, HXD_FORMAT_MJCF, joints_xml, strlen(joints_xml),
 		"joints.xml", &m));
 	cr_assert_eq(m.nq, 4 + 1 + 7);
 	cr_assert_eq(m.nv, 3 + 1 + 6);
 	state_read(c, jq, 12, jv, 10);
-	OK(c, hxd_set_joint(c, "ball", p4, 4, v3, 3));
+	HX_OK(c, hxd_set_joint(c, "ball", p4, 4, v3, 3));
 	jq[0] = jq[1] = jq[2] = 0;
 	jq[3] = 1;
 	memcpy(jv, v3, sizeof(v3));
 	state_is(c, jq, 12, jv, 10, "ball set");
 	p1[0] = 0.05;
 	v1[0] = -0.5;
-	OK(c, hxd_set_joint(c, "slide", p1, 1, v1, 1));
+	HX_OK(c, hxd_set_joint(c, "slide", p1, 1, v1, 1));
 	jq[4] = 0.05;
 	jv[3] = -0.5;
 	state_is(c, jq, 12, jv, 10, "slide set");
-	FAILS(c, hxd_set_joint(c, "ball", p4, 3, NULL, 0), HXD_BADSIZE, "ball");
-	FAILS(c, hxd_set_joint(c, "ball", jq, 7, NULL, 0), HXD_BADSIZE, "ball");
-	FAILS(c, hxd_set_joint(c, "ball", NULL, 0, v3, 1), HXD_BADSIZE, "ball");
-	FAILS(
+	HX_FAILS_WITH(
+	    c, hxd_set_joint(c, "ball", p4, 3, NULL, 0), HXD_BADSIZE, "ball");
+	HX_FAILS_WITH(
+	    c, hxd_set_joint(c, "ball", jq, 7, NULL, 0), HXD_BADSIZE, "ball");
+	HX_FAILS_WITH(
+	    c, hxd_set_joint(c, "ball", NULL, 0, v3, 1), HXD_BADSIZE, "ball");
+	HX_FAILS_WITH(
 	    c, hxd_set_joint(c, "slide", p4, 4, NULL, 0), HXD_BADSIZE, "slide");
-	FAILS(c, hxd_set_joint(c, "ball", zero4, 4, NULL, 0), HXD_BADVALUE,
-	    "quaternion");
-	FAILS(c, hxd_set_joint(c, "hinge1", p1, 1, NULL, 0), HXD_BADINDEX,
-	    "hinge1");
+	HX_FAILS_WITH(c, hxd_set_joint(c, "ball", zero4, 4, NULL, 0),
+	    HXD_BADVALUE, "quaternion");
+	HX_FAILS_WITH(c, hxd_set_joint(c, "hinge1", p1, 1, NULL, 0),
+	    HXD_BADINDEX, "hinge1");
 	state_is(c, jq, 12, jv, 10, "after refused ball and slide");
 	hxd_close(c);
 }
@@ -1545,17 +1476,17 @@ HX_TRANSPORT_TEST(
 static hxd_status
 status_after(hxd_conn *c, double seconds, double *lat_max)
 {
-	double end = wall_now() + seconds, t;
+	double end = hx_wall_now() + seconds, t;
 	hxd_status st;
 
 	do {
-		t = wall_now();
-		st = status_get(c);
-		t = wall_now() - t;
+		t = hx_wall_now();
+		st = hx_status_ok(c);
+		t = hx_wall_now() - t;
 		if (lat_max != NULL && t > *lat_max)
 			*lat_max = t;
-		sleep_ms(50);
-	} while (wall_now() < end);
+		hx_sleep_ms(50);
+	} while (hx_wall_now() < end);
 	return st;
 }
 
@@ -1564,37 +1495,40 @@ HX_TRANSPORT_TEST(
     batch, set_speed_factors, "-m", "fixture.xml", "--paused", NULL)
 {
 	static const double bad[] = { 0, -1, -1e-3, 1e-9, 1e9, 2e6 };
-	hxd_conn *c = conn_open(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test");
 	hxd_status st;
 	size_t i;
 
-	st = status_get(c);
-	NEAR(st.speed, 1, 0);
+	st = hx_status_ok(c);
+	HX_NEAR(st.speed, 1, 0);
 	cr_assert_eq(st.speed_max, 0);
-	OK(c, hxd_set_speed(c, 2.5, 0));
-	st = status_get(c);
-	NEAR(st.speed, 2.5, 0);
+	HX_OK(c, hxd_set_speed(c, 2.5, 0));
+	st = hx_status_ok(c);
+	HX_NEAR(st.speed, 2.5, 0);
 	cr_assert_eq(st.speed_max, 0);
-	OK(c, hxd_set_speed(c, 1, 1));
-	st = status_get(c);
+	HX_OK(c, hxd_set_speed(c, 1, 1));
+	st = hx_status_ok(c);
 	cr_assert_eq(st.speed_max, 1);
-	OK(c, hxd_set_speed(c, 1e6, 0));
-	st = status_get(c);
-	NEAR(st.speed, 1e6, 0);
+	HX_OK(c, hxd_set_speed(c, 1e6, 0));
+	st = hx_status_ok(c);
+	HX_NEAR(st.speed, 1e6, 0);
 	cr_assert_eq(st.speed_max, 0, "a factor ends max");
-	OK(c, hxd_set_speed(c, 0.25, 0));
+	HX_OK(c, hxd_set_speed(c, 0.25, 0));
 
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		FAILS(c, hxd_set_speed(c, bad[i], 0), HXD_BADVALUE,
+		HX_FAILS_WITH(c, hxd_set_speed(c, bad[i], 0), HXD_BADVALUE,
 		    "speed factor");
-	FAILS(c, hxd_set_speed(c, NAN, 0), HXD_BADVALUE, "speed factor");
-	FAILS(c, hxd_set_speed(c, INFINITY, 0), HXD_BADVALUE, "speed factor");
-	FAILS(c, hxd_set_speed(c, -INFINITY, 0), HXD_BADVALUE, "speed factor");
-	st = status_get(c);
-	NEAR(st.speed, 0.25, 0);
+	HX_FAILS_WITH(
+	    c, hxd_set_speed(c, NAN, 0), HXD_BADVALUE, "speed factor");
+	HX_FAILS_WITH(
+	    c, hxd_set_speed(c, INFINITY, 0), HXD_BADVALUE, "speed factor");
+	HX_FAILS_WITH(
+	    c, hxd_set_speed(c, -INFINITY, 0), HXD_BADVALUE, "speed factor");
+	st = hx_status_ok(c);
+	HX_NEAR(st.speed, 0.25, 0);
 	cr_assert_eq(st.speed_max, 0);
 	cr_assert_eq(st.lagging, 0, "paused, nothing lags");
-	NEAR(st.realtime_factor, 0, 0);
+	HX_NEAR(st.realtime_factor, 0, 0);
 	hxd_close(c);
 }
 
@@ -1612,7 +1546,7 @@ Test(batch, pacing_lags_only_when_overloaded, .timeout = 60)
 	hxd_conn *c;
 
 	hx_server_start(&srv, args);
-	c = conn_open(hx_server_addr(&srv, 0));
+	c = hx_connect_ok(hx_server_addr(&srv, 0), "test");
 
 	st = status_after(c, 1.6, NULL);
 	cr_assert_eq(st.paused, 0);
@@ -1623,7 +1557,7 @@ Test(batch, pacing_lags_only_when_overloaded, .timeout = 60)
 	cr_assert_eq(
 	    st.lagging, 0, "lagging at speed 1 (rtf %g)", st.realtime_factor);
 
-	OK(c, hxd_set_speed(c, 1e5, 0));
+	HX_OK(c, hxd_set_speed(c, 1e5, 0));
 	st = status_after(c, 1.6, &lat);
 	fprintf(stderr,
 	    "pacing: speed 1e5: rtf %.1f, lagging %d, overruns %llu, "
@@ -1638,12 +1572,12 @@ Test(batch, pacing_lags_only_when_overloaded, .timeout = 60)
 	    lat, READ_LATENCY_MAX, "status took %.3f s while overloaded", lat);
 
 	/* Back to real time: no debt to pay off. */
-	OK(c, hxd_set_speed(c, 1, 0));
+	HX_OK(c, hxd_set_speed(c, 1, 0));
 	t0 = time_now(c);
-	w0 = wall_now();
+	w0 = hx_wall_now();
 	st = status_after(c, 1.6, NULL);
 	t1 = time_now(c);
-	w1 = wall_now();
+	w1 = hx_wall_now();
 	fprintf(stderr, "pacing: back to speed 1: rtf %.3f, lagging %d\n",
 	    st.realtime_factor, st.lagging);
 	cr_assert(t1 - t0 < 1.5 * (w1 - w0) + 0.2,
@@ -1653,10 +1587,10 @@ Test(batch, pacing_lags_only_when_overloaded, .timeout = 60)
 	    "back at speed 1: real-time factor %g", st.realtime_factor);
 	cr_assert_eq(st.lagging, 0, "still lagging at speed 1");
 
-	OK(c, hxd_pause(c));
-	st = status_get(c);
+	HX_OK(c, hxd_pause(c));
+	st = hx_status_ok(c);
 	cr_assert_eq(st.lagging, 0, "lagging while paused");
-	NEAR(st.realtime_factor, 0, 0);
+	HX_NEAR(st.realtime_factor, 0, 0);
 	hxd_close(c);
 	hx_server_stop(&srv);
 }
@@ -1674,17 +1608,17 @@ Test(batch, pacing_catch_up_is_bounded, .timeout = 60)
 	hxd_conn *c;
 
 	hx_server_start(&srv, args);
-	c = conn_open(hx_server_addr(&srv, 0));
+	c = hx_connect_ok(hx_server_addr(&srv, 0), "test");
 	status_after(c, 0.3, NULL);
-	overruns = status_get(c).overruns;
+	overruns = hx_status_ok(c).overruns;
 	t0 = time_now(c);
 	cr_assert_eq(kill(srv.pid, SIGSTOP), 0);
-	sleep_ms(1000);
+	hx_sleep_ms(1000);
 	cr_assert_eq(kill(srv.pid, SIGCONT), 0);
 	t1 = time_now(c);
 	cr_assert(t1 - t0 < 0.5,
 	    "stopped for 1 s, the simulation ran %.3f s at once", t1 - t0);
-	cr_assert_gt(status_get(c).overruns, overruns);
+	cr_assert_gt(hx_status_ok(c).overruns, overruns);
 	hxd_close(c);
 	hx_server_stop(&srv);
 }

@@ -8,7 +8,8 @@
  * Only haptix.h is used to talk to the daemon.  haptix.h has no call that
  * reads the on-screen message back, so the message test looks at the
  * daemon's status through the raw protocol client (rawclient.h) as an
- * independent observer; that is the only use of anything beyond haptix.h.
+ * independent observer; that is the only use of anything beyond haptix.h
+ * (check.h is here for HX_NEAR alone).
  */
 #include "config.h"
 
@@ -21,6 +22,7 @@
 
 #include <criterion/criterion.h>
 
+#include "check.h"
 #include "harness.h"
 #include "haptix.h"
 #include "rawclient.h"
@@ -81,15 +83,6 @@ TestSuite(compat, .timeout = 60, .fini = compat_cleanup);
 	} while (0)
 
 #define OK(call) RESULT(call, mjCOM_OK)
-
-/* Assert |a - b| <= eps. */
-#define NEAR(a, b, eps) \
-	do { \
-		double a_ = (a), b_ = (b); \
-		cr_assert(fabs(a_ - b_) <= (eps), \
-		    "%s = %.9g, expected %s = %.9g (within %g)", #a, a_, #b, \
-		    b_, (double)(eps)); \
-	} while (0)
 
 /* Assert that the last result's text contains what. */
 #define TEXT_HAS(what) \
@@ -509,7 +502,7 @@ HX_TRANSPORT_TEST(
 	OK(mj_get_state(s));
 	for (i = 0; i < 3; i++)
 		cr_assert_eq(b->pos[i], s->qpos[BOX_QPOS + i]);
-	NEAR(b->quat[0], 1, 1e-6);
+	HX_NEAR(b->quat[0], 1, 1e-6);
 
 	/* The HAPTIX way: get, change, set, get. */
 	b->pos[2] = 0.5f;
@@ -521,8 +514,8 @@ HX_TRANSPORT_TEST(
 	b->bodyid = BODY_BOX;
 	OK(mj_get_onebody(b));
 	cr_assert_eq(b->pos[2], 0.5f);
-	NEAR(b->linvel[0], 0.25, 1e-6);
-	NEAR(b->angvel[2], 0.5, 1e-6);
+	HX_NEAR(b->linvel[0], 0.25, 1e-6);
+	HX_NEAR(b->angvel[2], 0.5, 1e-6);
 	cr_assert_eq(b->force[1], 2.0f);
 
 	/* A jointed body keeps its pose but takes the force. */
@@ -530,12 +523,12 @@ HX_TRANSPORT_TEST(
 	b->bodyid = BODY_LINK1;
 	OK(mj_get_onebody(b));
 	cr_assert_eq(b->isfloating, 0);
-	NEAR(b->pos[2], 1, 1e-6);
+	HX_NEAR(b->pos[2], 1, 1e-6);
 	b->pos[2] = 3.0f;
 	b->force[2] = 7.0f;
 	OK(mj_set_onebody(b));
 	OK(mj_get_onebody(b));
-	NEAR(b->pos[2], 1, 1e-6);
+	HX_NEAR(b->pos[2], 1, 1e-6);
 	cr_assert_eq(b->force[2], 7.0f);
 
 	b->bodyid = NBODY;
@@ -565,8 +558,8 @@ HX_TRANSPORT_TEST(
 	memset(m, 0, sizeof(*m));
 	OK(mj_get_mocap(m));
 	cr_assert_eq(m->pos[0][0], 0.5f);
-	NEAR(m->quat[0][3], 1, 1e-7);
-	NEAR(m->quat[0][0], 0, 1e-7);
+	HX_NEAR(m->quat[0][3], 1, 1e-7);
+	HX_NEAR(m->quat[0][0], 0, 1e-7);
 	m->nmocap = 2;
 	RESULT(mj_set_mocap(m), mjCOM_BADSIZE);
 	m->nmocap = 1;
@@ -614,40 +607,40 @@ HX_TRANSPORT_TEST(compat, get_calls_fill_the_float_structs, "-m", "fixture.xml",
 
 	OK(mj_get_body(body));
 	cr_assert_eq(body->nbody, NBODY);
-	NEAR(body->pos[BODY_LINK1][0], 0, 1e-7);
-	NEAR(body->pos[BODY_LINK1][2], 1, 1e-7);
-	NEAR(body->pos[BODY_BOX][0], 0.6, 1e-6);
-	NEAR(body->mat[0][0], 1, 1e-7);
+	HX_NEAR(body->pos[BODY_LINK1][0], 0, 1e-7);
+	HX_NEAR(body->pos[BODY_LINK1][2], 1, 1e-7);
+	HX_NEAR(body->pos[BODY_BOX][0], 0.6, 1e-6);
+	HX_NEAR(body->mat[0][0], 1, 1e-7);
 
 	OK(mj_get_geom(geom));
 	cr_assert_eq(geom->ngeom, NGEOM);
-	NEAR(geom->pos[GEOM_BOX][2], body->pos[BODY_BOX][2], 1e-6);
+	HX_NEAR(geom->pos[GEOM_BOX][2], body->pos[BODY_BOX][2], 1e-6);
 
 	OK(mj_get_site(site));
 	cr_assert_eq(site->nsite, 2);
 	/* The tip's framepos sensor reads the tip site. */
 	for (i = 0; i < 3; i++)
-		NEAR(sen->sensordata[4 + i], site->pos[1][i], 1e-6);
+		HX_NEAR(sen->sensordata[4 + i], site->pos[1][i], 1e-6);
 
 	OK(mj_get_tendon(ten));
 	cr_assert_eq(ten->ntendon, 1);
-	NEAR(ten->length[0], qpos[0] + qpos[1], 1e-6);
-	NEAR(ten->velocity[0], qvel[0] + qvel[1], 1e-6);
+	HX_NEAR(ten->length[0], qpos[0] + qpos[1], 1e-6);
+	HX_NEAR(ten->velocity[0], qvel[0] + qvel[1], 1e-6);
 
 	OK(mj_get_actuator(act));
 	cr_assert_eq(act->nu, NU);
-	NEAR(act->length[0], qpos[0], 1e-7);
-	NEAR(act->force[0], 50 * (0.2 - 0.01), 1e-4);
-	NEAR(act->force[1], 20 * (0 + 0.5), 1e-4);
+	HX_NEAR(act->length[0], qpos[0], 1e-7);
+	HX_NEAR(act->force[0], 50 * (0.2 - 0.01), 1e-4);
+	HX_NEAR(act->force[1], 20 * (0 + 0.5), 1e-4);
 
 	OK(mj_get_force(f));
 	cr_assert_eq(f->nv, NV);
-	NEAR(f->passive[0], -0.1 * 0.5, 1e-6);
-	NEAR(f->actuator[0], act->force[0], 1e-4);
-	NEAR(f->bias[BOX_QVEL + 2], 9.81, 1e-4);
+	HX_NEAR(f->passive[0], -0.1 * 0.5, 1e-6);
+	HX_NEAR(f->actuator[0], act->force[0], 1e-4);
+	HX_NEAR(f->bias[BOX_QVEL + 2], 9.81, 1e-4);
 	/* The HAPTIX 1.50 field and the manual's fields agree. */
 	for (i = 0; i < NV; i++)
-		NEAR(f->nonconstraint[i],
+		HX_NEAR(f->nonconstraint[i],
 		    f->applied[i] + f->passive[i] + f->actuator[i] - f->bias[i],
 		    1e-4);
 	cr_assert(isfinite(f->constraint[0]));
@@ -685,7 +678,7 @@ HX_TRANSPORT_TEST(
 		cr_assert_gt(fabsf(con->frame[i][2]), 0.99f);
 	}
 	cr_assert_gt(nbox, 0);
-	NEAR(con->time, 300 * 0.002, 1e-4);
+	HX_NEAR(con->time, 300 * 0.002, 1e-4);
 	OK(mj_close());
 	free(con);
 }
@@ -703,20 +696,20 @@ HX_TRANSPORT_TEST(
 	connect_to(addr);
 	t0 = time_now();
 	OK(mj_step());
-	NEAR(time_now(), t0 + 0.002, 1e-6);
+	HX_NEAR(time_now(), t0 + 0.002, 1e-6);
 
 	ctl->nu = NU;
 	ctl->ctrl[0] = 0.4f;
 	ctl->ctrl[1] = -0.3f;
 	OK(mj_update(ctl, sen));
 	cr_assert_eq(sen->nsensordata, NSENSORDATA);
-	NEAR(sen->time, t0 + 0.004, 1e-6);
-	NEAR(time_now(), t0 + 0.004, 1e-6);
+	HX_NEAR(sen->time, t0 + 0.004, 1e-6);
+	HX_NEAR(time_now(), t0 + 0.004, 1e-6);
 	/* servo1's force from the new control (hinge1 is still near 0). */
-	NEAR(sen->sensordata[3], 50 * 0.4, 0.5);
+	HX_NEAR(sen->sensordata[3], 50 * 0.4, 0.5);
 	ctl->nu = 1;
 	RESULT(mj_update(ctl, sen), mjCOM_BADSIZE);
-	NEAR(time_now(), t0 + 0.004, 1e-6);
+	HX_NEAR(time_now(), t0 + 0.004, 1e-6);
 
 	OK(mj_reset(0));
 	OK(mj_get_state(s));
@@ -773,7 +766,7 @@ HX_TRANSPORT_TEST(
 		status_message(addr, shown, sizeof(shown));
 		if (shown[0] == '\0')
 			break;
-		usleep(10000);
+		hx_sleep_ms(10);
 	}
 	cr_assert_str_eq(shown, "", "the message outlived mj_close()");
 }
@@ -864,7 +857,7 @@ HX_TRANSPORT_TEST(
 		for (i = 0; i < 300; i++)
 			OK(mj_step());
 		OK(mj_get_onebody(b));
-		NEAR(b->pos[2], 0.2, 0.01);
+		HX_NEAR(b->pos[2], 0.2, 0.01);
 		free(b);
 	}
 	OK(mj_close());
@@ -938,7 +931,7 @@ maxsz_run(int tcp)
 	cr_assert_eq(sen->nsensordata, 0);
 	OK(mj_step());
 	OK(mj_get_state(s));
-	NEAR(s->time, 0.002, 1e-6);
+	HX_NEAR(s->time, 0.002, 1e-6);
 	cr_assert_eq(mj_name2id("body", "b0"), 1);
 
 	OK(mj_close());

@@ -17,13 +17,13 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <criterion/criterion.h>
 
 #include "frame.h"
 #include "haptix.pb-c.h"
+#include "check.h"
 #include "harness.h"
 #include "haptixd.h"
 
@@ -385,14 +385,13 @@ temp_file(void)
 static int
 wait_exit(pid_t pid, double seconds)
 {
-	struct timespec ts = { 0, 10 * 1000 * 1000 };
 	int i, status;
 
 	for (i = 0; i < seconds * 100; i++) {
 		if (waitpid(pid, &status, WNOHANG) == pid)
 			return WIFEXITED(status) ? WEXITSTATUS(status) :
 						   128 + WTERMSIG(status);
-		nanosleep(&ts, NULL);
+		hx_sleep_ms(10);
 	}
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
@@ -400,22 +399,10 @@ wait_exit(pid_t pid, double seconds)
 	return -1;
 }
 
-/* Connect with the library, as another client called name. */
-static hxd_conn *
-probe_open(const char *addr, const char *name)
-{
-	hxd_conn *c = hxd_connect(addr, name);
-
-	cr_assert_not_null(c);
-	cr_assert_eq(hxd_result(c), HXD_OK, "connect: %s", hxd_error(c));
-	return c;
-}
-
 /* Wait up to 5 s until the other clients of c have n subscriptions. */
 static void
 wait_subscribed(hxd_conn *c, int n)
 {
-	struct timespec ts = { 0, 20 * 1000 * 1000 };
 	unsigned long long you;
 	hxd_client *list;
 	int i, k, count, got = 0;
@@ -427,7 +414,7 @@ wait_subscribed(hxd_conn *c, int n)
 			got += list[k].id != you ? list[k].subscriptions : 0;
 		free(list);
 		if (got < n)
-			nanosleep(&ts, NULL);
+			hx_sleep_ms(20);
 	}
 	cr_assert_geq(got, n, "hxctl never subscribed");
 }
@@ -610,7 +597,6 @@ status_time(const char *addr)
 static int
 status_eventually_has(const char *addr, const char *fragment)
 {
-	struct timespec ts = { 0, 50 * 1000 * 1000 };
 	struct run r = { 0 };
 	int i, found = 0;
 
@@ -618,7 +604,7 @@ status_eventually_has(const char *addr, const char *fragment)
 		hxctl_json(&r, addr, "status", NULL);
 		found = strstr(r.out, fragment) != NULL;
 		if (!found)
-			nanosleep(&ts, NULL);
+			hx_sleep_ms(50);
 	}
 	run_free(&r);
 	return found;
@@ -1692,23 +1678,21 @@ silent_server(const char *path)
 Test(hxctl, timeout_bounds_the_wait_for_an_answer)
 {
 	char dir[] = "/tmp/hxctl-silent.XXXXXX", path[128], addr[140];
-	struct timespec t0, t1;
 	struct run r = { 0 };
-	double dt;
+	double t0, dt;
 	pid_t pid;
 
 	cr_assert_not_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/s.sock", dir);
 	snprintf(addr, sizeof(addr), "unix:%s", path);
 	pid = silent_server(path);
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	t0 = hx_wall_now();
 	hxctl(&r, addr, "--timeout", "300", "status", NULL);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
+	dt = hx_wall_now() - t0;
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
 	unlink(path);
 	rmdir(dir);
-	dt = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
 	expect_fail(&r, "status", "mjCOM_TIMEOUT", "300 ms");
 	cr_assert_lt(dt, 5.0, "hxctl waited %.1f s, not 0.3", dt);
 	run_free(&r);
@@ -1728,7 +1712,7 @@ Test(hxctl, clients_lists_hxctl_and_the_others)
 	int n;
 
 	a = start(fixture_args);
-	c = probe_open(a, "probe");
+	c = hx_connect_ok(a, "probe");
 	cr_assert_eq(hxd_clients(c, &list, &n, &probe_id), HXD_OK);
 	free(list);
 	cr_assert_eq(
@@ -1806,7 +1790,7 @@ Test(hxctl, lease_shows_takes_and_releases)
 	cr_assert_not_null(strstr(r.out, want), "%s", r.out);
 
 	/* Others may read, not write. */
-	c = probe_open(a, "probe");
+	c = hx_connect_ok(a, "probe");
 	cr_assert_eq(hxd_set_control(c, &ctl), HXD_DENIED);
 	cr_assert_not_null(strstr(hxd_error(c), "holds the control lease"),
 	    "%s", hxd_error(c));
@@ -1849,7 +1833,7 @@ Test(hxctl, subscribe_prints_a_frame_every_n_steps)
 	int fd, n, i;
 
 	a = start(fixture_args);
-	c = probe_open(a, "stepper");
+	c = hx_connect_ok(a, "stepper");
 	fd = temp_file();
 	watcher = hxctl_spawn_to(fd, -1, a, "subscribe", "qpos,sensordata",
 	    "--every", "5", "--count", "3", NULL);
@@ -1894,7 +1878,7 @@ Test(hxctl, subscribe_prints_events_and_ends_with_the_server)
 	int fd, fe, n, i;
 
 	a = start(fixture_args);
-	c = probe_open(a, "speaker");
+	c = hx_connect_ok(a, "speaker");
 	cr_assert_eq(hxd_clients(c, &list, &n, &you), HXD_OK);
 	free(list);
 
@@ -1920,6 +1904,8 @@ Test(hxctl, subscribe_prints_events_and_ends_with_the_server)
 	free(out);
 
 	/* Another client leaving is an event; the server going away, the end. */
+	cr_assert_eq(hx_wait_clients(c, 1, 5000), 1,
+	    "the first hxctl did not leave: its subscription would count");
 	fd = temp_file();
 	fe = temp_file();
 	watcher = hxctl_spawn_to(fd, fe, a, "subscribe", "--events", NULL);
@@ -1931,7 +1917,7 @@ Test(hxctl, subscribe_prints_events_and_ends_with_the_server)
 			break;
 		free(out);
 		out = NULL;
-		nanosleep(&(struct timespec){ 0, 20 * 1000 * 1000 }, NULL);
+		hx_sleep_ms(20);
 	}
 	cr_assert_not_null(out, "no client_left event");
 	snprintf(want, sizeof(want),
@@ -1953,26 +1939,24 @@ Test(hxctl, subscribe_prints_events_and_ends_with_the_server)
 
 Test(hxctl, subscribe_stops_on_time_signals_and_a_closed_stdout)
 {
-	struct timespec t0, t1;
 	char buf[256];
 	struct run r = { 0 };
 	const char *a;
 	int p[2], fd;
-	double dt;
+	double t0, dt;
 
 	a = start(fixture_args);
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	t0 = hx_wall_now();
 	hxctl(&r, a, "subscribe", "--events", "--duration", "0.5", NULL);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
+	dt = hx_wall_now() - t0;
 	expect_ok(&r);
 	cr_assert_str_empty(r.out);
-	dt = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
 	cr_assert(dt >= 0.5 && dt < 5, "--duration 0.5 took %g s", dt);
 
 	/* A field without a rate: 30 Hz of wall time. */
 	fd = temp_file();
 	watcher = hxctl_spawn_to(fd, -1, a, "subscribe", "ctrl", NULL);
-	nanosleep(&(struct timespec){ 1, 0 }, NULL);
+	hx_sleep_ms(1000);
 	kill(watcher, SIGINT);
 	cr_assert_eq(wait_exit(watcher, 5), 0, "SIGINT");
 	watcher = 0;
@@ -2177,7 +2161,7 @@ Test(hxctl, capture_and_reset_by_name)
 	int i;
 
 	a = start(fixture_args);
-	c = probe_open(a, "checker");
+	c = hx_connect_ok(a, "checker");
 	cr_assert_eq(hxd_set_joint(c, "hinge1", here, 1, NULL, 0), HXD_OK);
 	cr_assert_eq(hxd_set_joint(c, "hinge2", here + 1, 1, here, 1), HXD_OK);
 	cr_assert_eq(hxd_step(c, 7, NULL), HXD_OK);
@@ -2242,7 +2226,7 @@ Test(hxctl, set_joint_changes_that_joint_only)
 	int i;
 
 	a = start(fixture_args);
-	c = probe_open(a, "checker");
+	c = hx_connect_ok(a, "checker");
 	cr_assert_eq(hxd_step(c, 3, NULL), HXD_OK);
 	cr_assert_eq(hxd_get_state(c, &s0), HXD_OK);
 	hxctl(&r, a, "set-joint", "hinge2", "--qpos", "0.7", "--qvel", "-1.5",
@@ -2318,7 +2302,7 @@ Test(hxctl, arrays_by_name_round_trip)
 	    NULL);
 	expect_ok(&r);
 	cr_assert_str_empty(r.out);
-	c = probe_open(a, "checker");
+	c = hx_connect_ok(a, "checker");
 	cr_assert_eq(hxd_get_applied(c, &ap), HXD_OK);
 	for (i = 0; i < 8; i++)
 		cr_assert_eq(ap->qfrc_applied[i],

@@ -12,10 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
 #include <criterion/criterion.h>
 
+#include "check.h"
 #include "harness.h"
 #include "haptix.h"
 #include "haptixd.h"
@@ -57,16 +57,6 @@ static const char *const contacts[19] = { "palm_thumb", "palm_pinky",
 	"ring_medial", "ring_distal", "pinky_proximal", "pinky_medial",
 	"pinky_distal" };
 
-/* Connect with the extension API or fail. */
-static hxd_conn *
-open_conn(const char *addr)
-{
-	hxd_conn *c = hxd_connect(addr, "test_mpl");
-
-	cr_assert_eq(hxd_result(c), HXD_OK, "%s", hxd_error(c));
-	return c;
-}
-
 HX_TRANSPORT_TEST(
     mpl, tables_of_the_manual, "-m", "mpl_hand.xml", "--paused", NULL)
 {
@@ -74,7 +64,7 @@ HX_TRANSPORT_TEST(
 		mjSENS_ACTUATORPOS, mjSENS_ACTUATORVEL, mjSENS_ACTUATORFRC,
 		mjSENS_ACCELEROMETER, mjSENS_GYRO, mjSENS_TOUCH };
 	static const int count[] = { 22, 22, 13, 13, 13, 5, 5, 19 };
-	hxd_conn *c = open_conn(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test_mpl");
 	hxd_info *in = NULL;
 	int i, k, s = 0, j;
 
@@ -148,7 +138,7 @@ HX_TRANSPORT_TEST(
 
 HX_TRANSPORT_TEST(mpl, hand_rests_still, "-m", "mpl_hand.xml", "--paused", NULL)
 {
-	hxd_conn *c = open_conn(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test_mpl");
 	hxd_status st;
 	hxd_robot_sensor *s = NULL;
 	unsigned taken;
@@ -179,7 +169,7 @@ move_hand(hxd_conn *c, double z0, double z1)
 	for (i = 1; i <= n; i++) {
 		pos[2] = z0 + (z1 - z0) * i / n;
 		cr_assert_eq(hxd_set_mocap(c, &m), HXD_OK, "%s", hxd_error(c));
-		usleep(10000);
+		hx_sleep_ms(10);
 	}
 }
 
@@ -210,10 +200,10 @@ Test(mpl, grasp_example_closes_the_hand_on_the_cube)
 
 	cr_assert_not_null(getenv("HX_EXAMPLES"), "run with make check");
 	hx_server_start(&srv, args);
-	c = open_conn(srv.unix_addr);
+	c = hx_connect_ok(srv.unix_addr, "test_mpl");
 	/* Lower the palm onto the cube: a touch starts the reflex. */
 	move_hand(c, 0.85, 0.825);
-	usleep(300000);
+	hx_sleep_ms(300);
 	z_rest = cube_z(c);
 	snprintf(cmd, sizeof(cmd), "%s/grasp %s %g", getenv("HX_EXAMPLES"),
 	    srv.unix_addr, 5.0);
@@ -236,7 +226,7 @@ Test(mpl, grasp_example_closes_the_hand_on_the_cube)
 	free(s);
 	/* And lift it when the hand rises. */
 	move_hand(c, 0.825, 0.925);
-	usleep(500000);
+	hx_sleep_ms(500);
 	z_lift = cube_z(c);
 	cr_expect_gt(
 	    z_lift - z_rest, 0.05, "the cube rose %g m", z_lift - z_rest);

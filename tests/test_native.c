@@ -8,12 +8,12 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <criterion/criterion.h>
 
+#include "check.h"
 #include "harness.h"
 #include "haptixd.h"
 #include "rawclient.h"
@@ -66,58 +66,13 @@ enum {
 /* The reference configuration: hinges at 0, the box on the floor. */
 static const double qpos0[NQ] = { 0, 0, 0.6, 0, 0.1, 1, 0, 0, 0 };
 
-/* Assert that a call on c succeeded, with the server's reason if not. */
-#define OK(c, call) \
-	do { \
-		int rc_ = (call); \
-		cr_assert_eq(rc_, HXD_OK, "%s -> %s (%d): %s", #call, \
-		    hxd_result_name(rc_), rc_, hxd_error(c)); \
-	} while (0)
-
-/* Assert that a call failed with code, said why, and left c connected. */
-#define FAILS(c, call, code) \
-	do { \
-		int rc_ = (call); \
-		cr_assert_eq(rc_, (code), "%s -> %s (%d), expected %s: %s", \
-		    #call, hxd_result_name(rc_), rc_, hxd_result_name(code), \
-		    hxd_error(c)); \
-		cr_assert_eq(hxd_result(c), (code), "%s: hxd_result", #call); \
-		cr_assert_str_neq( \
-		    hxd_error(c), "", "%s gave no reason", #call); \
-		cr_assert( \
-		    hxd_connected(c), "%s dropped the connection", #call); \
-	} while (0)
-
-/* Assert |a - b| <= eps. */
-#define NEAR(a, b, eps) \
-	do { \
-		double a_ = (a), b_ = (b); \
-		cr_assert(fabs(a_ - b_) <= (eps), \
-		    "%s = %.17g, expected %s = %.17g (within %g)", #a, a_, #b, \
-		    b_, (double)(eps)); \
-	} while (0)
-
-/* Connect to addr and say Hello, failing the test if that fails. */
-static hxd_conn *
-conn_open(const char *addr)
-{
-	hxd_conn *c;
-
-	c = hxd_connect(addr, "test");
-	cr_assert_not_null(c, "hxd_connect returned NULL");
-	cr_assert_eq(
-	    hxd_result(c), HXD_OK, "connect to %s: %s", addr, hxd_error(c));
-	cr_assert(hxd_connected(c));
-	return c;
-}
-
 /* Get the state, checking its sizes; caller frees. */
 static hxd_state *
 state_get(hxd_conn *c)
 {
 	hxd_state *s = NULL;
 
-	OK(c, hxd_get_state(c, &s));
+	HX_OK(c, hxd_get_state(c, &s));
 	cr_assert_not_null(s);
 	cr_assert_eq(s->nq, NQ);
 	cr_assert_eq(s->nv, NV);
@@ -134,7 +89,7 @@ state_set(hxd_conn *c, const double *qpos, const double *qvel)
 
 	memcpy(p, qpos, sizeof(p));
 	memcpy(v, qvel, sizeof(v));
-	OK(c, hxd_set_state(c, &s));
+	HX_OK(c, hxd_set_state(c, &s));
 }
 
 /* Assert that two states are bit for bit the same, time included. */
@@ -158,7 +113,7 @@ still_serving(hxd_conn *c)
 
 	cr_assert(isfinite(s->time));
 	free(s);
-	OK(c, hxd_name2id(c, HXD_OBJ_BODY, "box", &id));
+	HX_OK(c, hxd_name2id(c, HXD_OBJ_BODY, "box", &id));
 	cr_assert_eq(id, BODY_BOX);
 }
 
@@ -168,7 +123,7 @@ sensor_get(hxd_conn *c)
 {
 	hxd_sensor *s = NULL;
 
-	OK(c, hxd_get_sensor(c, &s));
+	HX_OK(c, hxd_get_sensor(c, &s));
 	cr_assert_not_null(s);
 	cr_assert_eq(s->nsensordata, NSENSORDATA);
 	return s;
@@ -180,7 +135,7 @@ body_get(hxd_conn *c)
 {
 	hxd_poses *p = NULL;
 
-	OK(c, hxd_get_body(c, &p));
+	HX_OK(c, hxd_get_body(c, &p));
 	cr_assert_not_null(p);
 	cr_assert_eq(p->count, NBODY);
 	return p;
@@ -197,25 +152,6 @@ time_now(hxd_conn *c)
 	return t;
 }
 
-/* Seconds on the monotonic clock. */
-static double
-wall_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* Sleep for ms milliseconds. */
-static void
-sleep_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	nanosleep(&ts, NULL);
-}
-
 /* Put the box at height z, level and at rest, other quantities alone. */
 static void
 box_place(hxd_conn *c, double z)
@@ -227,7 +163,7 @@ box_place(hxd_conn *c, double z)
 	b.pos[0] = 0.6;
 	b.pos[2] = z;
 	b.quat[0] = 1;
-	OK(c,
+	HX_OK(c,
 	    hxd_set_onebody(c, &b,
 		HXD_ONEBODY_POS | HXD_ONEBODY_QUAT | HXD_ONEBODY_LINVEL |
 		    HXD_ONEBODY_ANGVEL));
@@ -255,13 +191,13 @@ HX_TRANSPORT_TEST(
 	static const int sobjid[] = { 0, 1, 0, 0, SITE_TIP, 0, SITE_TIP };
 	static const int gtype[] = { 0, 1, 7, 3, 3, 6, 2 };
 	static const int gbody[] = { 0, 0, 0, 1, 2, 3, 4 };
-	hxd_conn *c = conn_open(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test");
 	const hxd_model *w = hxd_welcome_model(c);
 	hxd_info *in = NULL;
 	const hxd_model *m;
 	int i;
 
-	OK(c, hxd_info_get(c, &in));
+	HX_OK(c, hxd_info_get(c, &in));
 	cr_assert_not_null(in);
 	m = &in->model;
 	cr_assert_str_eq(m->name, "fixture");
@@ -280,8 +216,8 @@ HX_TRANSPORT_TEST(
 	cr_assert_eq(m->nsensor, NSENSOR);
 	cr_assert_eq(m->nsensordata, NSENSORDATA);
 	cr_assert_eq(m->nmat, 2);
-	NEAR(m->timestep, TIMESTEP, 1e-15);
-	NEAR(m->apirate, 50, 1e-12);
+	HX_NEAR(m->timestep, TIMESTEP, 1e-15);
+	HX_NEAR(m->apirate, 50, 1e-12);
 
 	/* The welcome at connect time announced the same model. */
 	cr_assert_str_eq(w->name, "fixture");
@@ -320,8 +256,8 @@ HX_TRANSPORT_TEST(
 	cr_assert_eq(in->jnt_limited[1], 0, "hinge2 has no range");
 	cr_assert_eq(in->jnt_limited[2], 0, "a free joint has no range");
 	/* MJCF angles are in degrees unless the compiler says otherwise. */
-	NEAR(in->jnt_range[0], -HINGE1_LIMIT, 1e-15);
-	NEAR(in->jnt_range[1], HINGE1_LIMIT, 1e-15);
+	HX_NEAR(in->jnt_range[0], -HINGE1_LIMIT, 1e-15);
+	HX_NEAR(in->jnt_range[1], HINGE1_LIMIT, 1e-15);
 
 	for (i = 0; i < NGEOM; i++) {
 		cr_assert_str_eq(in->geom_name[i], geoms[i]);
@@ -352,10 +288,10 @@ HX_TRANSPORT_TEST(
 	cr_assert_eq(in->actuator_trnid[2], 1, "servo2 drives hinge2");
 	cr_assert_eq(in->actuator_ctrllimited[0], 1);
 	cr_assert_eq(in->actuator_ctrllimited[1], 1);
-	NEAR(in->actuator_ctrlrange[0], -1, 0);
-	NEAR(in->actuator_ctrlrange[1], 1, 0);
-	NEAR(in->actuator_ctrlrange[2], -2, 0);
-	NEAR(in->actuator_ctrlrange[3], 2, 0);
+	HX_NEAR(in->actuator_ctrlrange[0], -1, 0);
+	HX_NEAR(in->actuator_ctrlrange[1], 1, 0);
+	HX_NEAR(in->actuator_ctrlrange[2], -2, 0);
+	HX_NEAR(in->actuator_ctrlrange[3], 2, 0);
 
 	cr_assert_str_eq(in->key_name[0], "raised");
 	cr_assert_str_eq(in->key_name[1], "dropped");
@@ -375,16 +311,16 @@ HX_TRANSPORT_TEST(
 		-0.25, 0.7, 0.5, 0.5, 0.5, 0.5 };
 	const double qvel[NV] = { 1e-300, -3.3333333333333335, 0.1, 0.2, -0.3,
 		0.4, 0.5, -0.6 };
-	hxd_conn *c = conn_open(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test");
 	hxd_state *s = state_get(c);
 	double t0;
 	int i;
 
 	cr_assert_eq(s->time, 0.0, "a paused daemon starts at time 0");
 	for (i = 0; i < NQ; i++)
-		NEAR(s->qpos[i], qpos0[i], 0);
+		HX_NEAR(s->qpos[i], qpos0[i], 0);
 	for (i = 0; i < NV; i++)
-		NEAR(s->qvel[i], 0, 0);
+		HX_NEAR(s->qvel[i], 0, 0);
 	t0 = s->time;
 	free(s);
 
@@ -406,7 +342,7 @@ HX_TRANSPORT_TEST(native, state_rejects_bad_sizes_and_values, "-m",
 	const double qvel[NV] = { 0 };
 	double p[NQ + 1], v[NV + 1], act[1] = { 0 };
 	hxd_state bad = { .qpos = p, .qvel = v };
-	hxd_conn *c = conn_open(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test");
 	hxd_state *before, *after;
 
 	state_set(c, qpos, qvel);
@@ -416,31 +352,31 @@ HX_TRANSPORT_TEST(native, state_rejects_bad_sizes_and_values, "-m",
 	memset(v, 0, sizeof(v));
 
 	bad.nq = NQ - 1, bad.nv = NV, bad.na = 0;
-	FAILS(c, hxd_set_state(c, &bad), HXD_BADSIZE);
+	HX_FAILS(c, hxd_set_state(c, &bad), HXD_BADSIZE);
 	bad.nq = NQ + 1;
-	FAILS(c, hxd_set_state(c, &bad), HXD_BADSIZE);
+	HX_FAILS(c, hxd_set_state(c, &bad), HXD_BADSIZE);
 	bad.nq = NQ, bad.nv = NV - 1;
-	FAILS(c, hxd_set_state(c, &bad), HXD_BADSIZE);
+	HX_FAILS(c, hxd_set_state(c, &bad), HXD_BADSIZE);
 	bad.nv = NV + 1;
-	FAILS(c, hxd_set_state(c, &bad), HXD_BADSIZE);
+	HX_FAILS(c, hxd_set_state(c, &bad), HXD_BADSIZE);
 	bad.nv = NV, bad.na = 1, bad.act = act;
-	FAILS(c, hxd_set_state(c, &bad), HXD_BADSIZE);
+	HX_FAILS(c, hxd_set_state(c, &bad), HXD_BADSIZE);
 	bad.na = -1;
-	FAILS(c, hxd_set_state(c, &bad), HXD_BADSIZE);
+	HX_FAILS(c, hxd_set_state(c, &bad), HXD_BADSIZE);
 	bad.na = 0, bad.act = NULL;
 	after = state_get(c);
 	state_same(before, after, "after size errors");
 	free(after);
 
 	p[1] = NAN;
-	FAILS(c, hxd_set_state(c, &bad), HXD_BADVALUE);
+	HX_FAILS(c, hxd_set_state(c, &bad), HXD_BADVALUE);
 	p[1] = INFINITY;
-	FAILS(c, hxd_set_state(c, &bad), HXD_BADVALUE);
+	HX_FAILS(c, hxd_set_state(c, &bad), HXD_BADVALUE);
 	p[1] = qpos[1];
 	v[NV - 1] = -INFINITY;
-	FAILS(c, hxd_set_state(c, &bad), HXD_BADVALUE);
+	HX_FAILS(c, hxd_set_state(c, &bad), HXD_BADVALUE);
 	v[NV - 1] = NAN;
-	FAILS(c, hxd_set_state(c, &bad), HXD_BADVALUE);
+	HX_FAILS(c, hxd_set_state(c, &bad), HXD_BADVALUE);
 	after = state_get(c);
 	state_same(before, after, "after NaN and Inf");
 	free(after);
@@ -457,34 +393,34 @@ HX_TRANSPORT_TEST(native, control_round_trips_and_checks, "-m", "fixture.xml",
 {
 	double ctrl[NU + 1] = { 0.25, -1.5, 0 };
 	hxd_control in = { .nu = NU, .ctrl = ctrl }, *out = NULL;
-	hxd_conn *c = conn_open(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test");
 
-	OK(c, hxd_get_control(c, &out));
+	HX_OK(c, hxd_get_control(c, &out));
 	cr_assert_eq(out->nu, NU);
 	cr_assert_eq(out->ctrl[0], 0.0);
 	cr_assert_eq(out->ctrl[1], 0.0);
 	free(out);
 
-	OK(c, hxd_set_control(c, &in));
-	OK(c, hxd_get_control(c, &out));
+	HX_OK(c, hxd_set_control(c, &in));
+	HX_OK(c, hxd_get_control(c, &out));
 	cr_assert_eq(out->nu, NU);
 	cr_assert_eq(out->ctrl[0], 0.25);
 	cr_assert_eq(out->ctrl[1], -1.5);
 	free(out);
 
 	in.nu = 1;
-	FAILS(c, hxd_set_control(c, &in), HXD_BADSIZE);
+	HX_FAILS(c, hxd_set_control(c, &in), HXD_BADSIZE);
 	in.nu = 3;
-	FAILS(c, hxd_set_control(c, &in), HXD_BADSIZE);
+	HX_FAILS(c, hxd_set_control(c, &in), HXD_BADSIZE);
 	in.nu = 0, in.ctrl = NULL;
-	FAILS(c, hxd_set_control(c, &in), HXD_BADSIZE);
+	HX_FAILS(c, hxd_set_control(c, &in), HXD_BADSIZE);
 	in.nu = NU, in.ctrl = ctrl;
 	ctrl[1] = NAN;
-	FAILS(c, hxd_set_control(c, &in), HXD_BADVALUE);
+	HX_FAILS(c, hxd_set_control(c, &in), HXD_BADVALUE);
 	ctrl[1] = INFINITY;
-	FAILS(c, hxd_set_control(c, &in), HXD_BADVALUE);
+	HX_FAILS(c, hxd_set_control(c, &in), HXD_BADVALUE);
 
-	OK(c, hxd_get_control(c, &out));
+	HX_OK(c, hxd_get_control(c, &out));
 	cr_assert_eq(out->ctrl[0], 0.25, "a refused control changed nothing");
 	cr_assert_eq(out->ctrl[1], -1.5, "a refused control changed nothing");
 	free(out);
@@ -503,12 +439,12 @@ HX_TRANSPORT_TEST(native, applied_round_trips_and_pushes_bodies, "-m",
 		.qfrc_applied = qfrc,
 		.xfrc_applied = xfrc },
 		    *out = NULL;
-	hxd_conn *c = conn_open(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test");
 	hxd_dynamics *dyn = NULL;
 	hxd_force *f = NULL;
 	int i;
 
-	OK(c, hxd_get_applied(c, &out));
+	HX_OK(c, hxd_get_applied(c, &out));
 	cr_assert_eq(out->nv, NV);
 	cr_assert_eq(out->nbody, NBODY);
 	for (i = 0; i < 6 * NBODY; i++)
@@ -516,8 +452,8 @@ HX_TRANSPORT_TEST(native, applied_round_trips_and_pushes_bodies, "-m",
 	free(out);
 
 	/* Let the box settle on the floor first: its z acceleration is ~0. */
-	OK(c, hxd_step(c, 200, NULL));
-	OK(c, hxd_get_dynamics(c, &dyn));
+	HX_OK(c, hxd_step(c, 200, NULL));
+	HX_OK(c, hxd_get_dynamics(c, &dyn));
 	cr_assert(fabs(dyn->qacc[BOX_QVEL + 2]) < 1, "box at rest: qacc z %g",
 	    dyn->qacc[BOX_QVEL + 2]);
 	free(dyn);
@@ -531,8 +467,8 @@ HX_TRANSPORT_TEST(native, applied_round_trips_and_pushes_bodies, "-m",
 	/* 30 N upwards on the 1 kg box lifts it off at ~20 m/s^2. */
 	xfrc[6 * BODY_BOX + 2] = 30;
 	xfrc[6 * BODY_LINK2 + 4] = 0.75;
-	OK(c, hxd_set_applied(c, &in));
-	OK(c, hxd_get_applied(c, &out));
+	HX_OK(c, hxd_set_applied(c, &in));
+	HX_OK(c, hxd_get_applied(c, &out));
 	cr_assert(memcmp(out->qfrc_applied, qfrc, NV * sizeof(double)) == 0,
 	    "qfrc_applied round trip");
 	cr_assert(
@@ -540,29 +476,29 @@ HX_TRANSPORT_TEST(native, applied_round_trips_and_pushes_bodies, "-m",
 	    "xfrc_applied round trip");
 	free(out);
 
-	OK(c, hxd_step(c, 1, NULL));
-	OK(c, hxd_get_dynamics(c, &dyn));
-	NEAR(dyn->qacc[BOX_QVEL + 2], 30 / 1.0 - GRAVITY, 0.5);
+	HX_OK(c, hxd_step(c, 1, NULL));
+	HX_OK(c, hxd_get_dynamics(c, &dyn));
+	HX_NEAR(dyn->qacc[BOX_QVEL + 2], 30 / 1.0 - GRAVITY, 0.5);
 	free(dyn);
 	/* The generalized applied force includes the mapped body force. */
-	OK(c, hxd_get_force(c, &f));
-	NEAR(f->applied[BOX_QVEL + 2], 30, 1e-9);
+	HX_OK(c, hxd_get_force(c, &f));
+	HX_NEAR(f->applied[BOX_QVEL + 2], 30, 1e-9);
 	/* link2's torque about y turns both hinges. */
-	NEAR(f->applied[0], 0.125 + 0.75, 1e-9);
-	NEAR(f->applied[1], -0.0625 + 0.75, 1e-9);
+	HX_NEAR(f->applied[0], 0.125 + 0.75, 1e-9);
+	HX_NEAR(f->applied[1], -0.0625 + 0.75, 1e-9);
 	free(f);
 
 	in.nv = NV - 1;
-	FAILS(c, hxd_set_applied(c, &in), HXD_BADSIZE);
+	HX_FAILS(c, hxd_set_applied(c, &in), HXD_BADSIZE);
 	in.nv = NV, in.nbody = NBODY + 1;
-	FAILS(c, hxd_set_applied(c, &in), HXD_BADSIZE);
+	HX_FAILS(c, hxd_set_applied(c, &in), HXD_BADSIZE);
 	in.nbody = NBODY;
 	xfrc[3] = NAN;
-	FAILS(c, hxd_set_applied(c, &in), HXD_BADVALUE);
+	HX_FAILS(c, hxd_set_applied(c, &in), HXD_BADVALUE);
 	xfrc[3] = 0;
 	qfrc[2] = INFINITY;
-	FAILS(c, hxd_set_applied(c, &in), HXD_BADVALUE);
-	OK(c, hxd_get_applied(c, &out));
+	HX_FAILS(c, hxd_set_applied(c, &in), HXD_BADVALUE);
+	HX_OK(c, hxd_get_applied(c, &out));
 	cr_assert_eq(out->qfrc_applied[2], 0.0, "refused input was applied");
 	cr_assert_eq(out->xfrc_applied[6 * BODY_BOX + 2], 30.0);
 	free(out);
@@ -578,20 +514,20 @@ HX_TRANSPORT_TEST(native, onebody_moves_the_floating_box, "-m", "fixture.xml",
 	/* normalise(1, 0.2, 0.3, 0) */
 	const double n = 1.0630145812734649;
 	const double quat[4] = { 1 / n, 0.2 / n, 0.3 / n, 0 };
-	hxd_conn *c = conn_open(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test");
 	hxd_onebody b, g;
 	hxd_applied *ap = NULL;
 	hxd_state *s;
 	int i;
 
-	OK(c, hxd_get_onebody(c, BODY_BOX, &g));
+	HX_OK(c, hxd_get_onebody(c, BODY_BOX, &g));
 	cr_assert_eq(g.body_id, BODY_BOX);
 	cr_assert_eq(g.is_floating, 1);
 	s = state_get(c);
 	for (i = 0; i < 3; i++)
-		NEAR(g.pos[i], s->qpos[BOX_QPOS + i], 1e-12);
+		HX_NEAR(g.pos[i], s->qpos[BOX_QPOS + i], 1e-12);
 	for (i = 0; i < 4; i++)
-		NEAR(g.quat[i], s->qpos[BOX_QPOS + 3 + i], 1e-12);
+		HX_NEAR(g.quat[i], s->qpos[BOX_QPOS + 3 + i], 1e-12);
 	free(s);
 
 	memset(&b, 0, sizeof(b));
@@ -601,26 +537,26 @@ HX_TRANSPORT_TEST(native, onebody_moves_the_floating_box, "-m", "fixture.xml",
 	b.quat[0] = 2, b.quat[1] = 0.4, b.quat[2] = 0.6, b.quat[3] = 0;
 	b.linvel[0] = 0.1, b.linvel[1] = 0.2, b.linvel[2] = -0.3;
 	b.angvel[0] = 0.4, b.angvel[1] = -0.5, b.angvel[2] = 0.6;
-	OK(c,
+	HX_OK(c,
 	    hxd_set_onebody(c, &b,
 		HXD_ONEBODY_POS | HXD_ONEBODY_QUAT | HXD_ONEBODY_LINVEL |
 		    HXD_ONEBODY_ANGVEL));
-	OK(c, hxd_get_onebody(c, BODY_BOX, &g));
+	HX_OK(c, hxd_get_onebody(c, BODY_BOX, &g));
 	for (i = 0; i < 3; i++) {
-		NEAR(g.pos[i], b.pos[i], 1e-12);
-		NEAR(g.linvel[i], b.linvel[i], 1e-9);
+		HX_NEAR(g.pos[i], b.pos[i], 1e-12);
+		HX_NEAR(g.linvel[i], b.linvel[i], 1e-9);
 		/* Set in the world frame, read in the world frame. */
-		NEAR(g.angvel[i], b.angvel[i], 1e-9);
+		HX_NEAR(g.angvel[i], b.angvel[i], 1e-9);
 	}
 	for (i = 0; i < 4; i++)
-		NEAR(g.quat[i], quat[i], 1e-12);
+		HX_NEAR(g.quat[i], quat[i], 1e-12);
 	s = state_get(c);
 	for (i = 0; i < 3; i++)
-		NEAR(s->qpos[BOX_QPOS + i], b.pos[i], 0);
+		HX_NEAR(s->qpos[BOX_QPOS + i], b.pos[i], 0);
 	for (i = 0; i < 4; i++)
-		NEAR(s->qpos[BOX_QPOS + 3 + i], quat[i], 1e-12);
+		HX_NEAR(s->qpos[BOX_QPOS + 3 + i], quat[i], 1e-12);
 	for (i = 0; i < 3; i++)
-		NEAR(s->qvel[BOX_QVEL + i], b.linvel[i], 1e-12);
+		HX_NEAR(s->qvel[BOX_QVEL + i], b.linvel[i], 1e-12);
 	free(s);
 
 	/* Force and torque, alone: the pose stays. */
@@ -628,14 +564,15 @@ HX_TRANSPORT_TEST(native, onebody_moves_the_floating_box, "-m", "fixture.xml",
 	b.body_id = BODY_BOX;
 	b.force[0] = 1, b.force[1] = 2, b.force[2] = 3;
 	b.torque[0] = -1, b.torque[2] = 0.5;
-	OK(c, hxd_set_onebody(c, &b, HXD_ONEBODY_FORCE | HXD_ONEBODY_TORQUE));
-	OK(c, hxd_get_onebody(c, BODY_BOX, &g));
+	HX_OK(
+	    c, hxd_set_onebody(c, &b, HXD_ONEBODY_FORCE | HXD_ONEBODY_TORQUE));
+	HX_OK(c, hxd_get_onebody(c, BODY_BOX, &g));
 	for (i = 0; i < 3; i++) {
 		cr_assert_eq(g.force[i], b.force[i]);
 		cr_assert_eq(g.torque[i], b.torque[i]);
 	}
-	NEAR(g.pos[2], 0.7, 1e-12);
-	OK(c, hxd_get_applied(c, &ap));
+	HX_NEAR(g.pos[2], 0.7, 1e-12);
+	HX_OK(c, hxd_get_applied(c, &ap));
 	for (i = 0; i < 3; i++) {
 		cr_assert_eq(ap->xfrc_applied[6 * BODY_BOX + i], b.force[i]);
 		cr_assert_eq(
@@ -644,8 +581,8 @@ HX_TRANSPORT_TEST(native, onebody_moves_the_floating_box, "-m", "fixture.xml",
 	free(ap);
 
 	/* The box falls when stepped: the pose set is the pose simulated. */
-	OK(c, hxd_step(c, 10, NULL));
-	OK(c, hxd_get_onebody(c, BODY_BOX, &g));
+	HX_OK(c, hxd_step(c, 10, NULL));
+	HX_OK(c, hxd_get_onebody(c, BODY_BOX, &g));
 	cr_assert_lt(g.pos[2], 0.7);
 	hxd_close(c);
 }
@@ -653,18 +590,18 @@ HX_TRANSPORT_TEST(native, onebody_moves_the_floating_box, "-m", "fixture.xml",
 HX_TRANSPORT_TEST(native, onebody_on_a_jointed_body_sets_force_only, "-m",
     "fixture.xml", "--paused", NULL)
 {
-	hxd_conn *c = conn_open(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test");
 	hxd_state *before, *after;
 	hxd_applied *ap = NULL;
 	hxd_force *f = NULL;
 	hxd_onebody b, g;
 	int i;
 
-	OK(c, hxd_get_onebody(c, BODY_LINK1, &g));
+	HX_OK(c, hxd_get_onebody(c, BODY_LINK1, &g));
 	cr_assert_eq(g.is_floating, 0);
-	NEAR(g.pos[0], 0, 1e-12);
-	NEAR(g.pos[1], 0, 1e-12);
-	NEAR(g.pos[2], 1, 1e-12);
+	HX_NEAR(g.pos[0], 0, 1e-12);
+	HX_NEAR(g.pos[1], 0, 1e-12);
+	HX_NEAR(g.pos[2], 1, 1e-12);
 	before = state_get(c);
 
 	memset(&b, 0, sizeof(b));
@@ -675,13 +612,13 @@ HX_TRANSPORT_TEST(native, onebody_on_a_jointed_body_sets_force_only, "-m",
 	b.angvel[1] = 4;
 	b.force[2] = 7;
 	b.torque[1] = 5; /* about hinge1's axis */
-	OK(c, hxd_set_onebody(c, &b, HXD_ONEBODY_ALL));
-	OK(c, hxd_get_onebody(c, BODY_LINK1, &g));
-	NEAR(g.pos[0], 0, 1e-12);
-	NEAR(g.pos[2], 1, 1e-12);
-	NEAR(g.quat[0], 1, 1e-12);
-	NEAR(g.linvel[0], 0, 1e-12);
-	NEAR(g.angvel[1], 0, 1e-12);
+	HX_OK(c, hxd_set_onebody(c, &b, HXD_ONEBODY_ALL));
+	HX_OK(c, hxd_get_onebody(c, BODY_LINK1, &g));
+	HX_NEAR(g.pos[0], 0, 1e-12);
+	HX_NEAR(g.pos[2], 1, 1e-12);
+	HX_NEAR(g.quat[0], 1, 1e-12);
+	HX_NEAR(g.linvel[0], 0, 1e-12);
+	HX_NEAR(g.angvel[1], 0, 1e-12);
 	cr_assert_eq(g.force[2], 7.0);
 	cr_assert_eq(g.torque[1], 5.0);
 	after = state_get(c);
@@ -689,15 +626,15 @@ HX_TRANSPORT_TEST(native, onebody_on_a_jointed_body_sets_force_only, "-m",
 	free(before);
 	free(after);
 
-	OK(c, hxd_get_applied(c, &ap));
+	HX_OK(c, hxd_get_applied(c, &ap));
 	cr_assert_eq(ap->xfrc_applied[6 * BODY_LINK1 + 2], 7.0);
 	cr_assert_eq(ap->xfrc_applied[6 * BODY_LINK1 + 4], 5.0);
 	for (i = 0; i < 6; i++)
 		cr_assert_eq(ap->xfrc_applied[6 * BODY_BOX + i], 0.0);
 	free(ap);
 	/* set_onebody recomputes: the torque already acts on hinge1. */
-	OK(c, hxd_get_force(c, &f));
-	NEAR(f->applied[0], 5, 1e-9);
+	HX_OK(c, hxd_get_force(c, &f));
+	HX_NEAR(f->applied[0], 5, 1e-9);
 	free(f);
 	hxd_close(c);
 }
@@ -705,36 +642,36 @@ HX_TRANSPORT_TEST(native, onebody_on_a_jointed_body_sets_force_only, "-m",
 HX_TRANSPORT_TEST(native, onebody_rejects_bad_ids_and_values, "-m",
     "fixture.xml", "--paused", NULL)
 {
-	hxd_conn *c = conn_open(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test");
 	hxd_state *before, *after;
 	hxd_onebody b, g;
 
-	FAILS(c, hxd_get_onebody(c, -1, &g), HXD_BADINDEX);
-	FAILS(c, hxd_get_onebody(c, NBODY, &g), HXD_BADINDEX);
+	HX_FAILS(c, hxd_get_onebody(c, -1, &g), HXD_BADINDEX);
+	HX_FAILS(c, hxd_get_onebody(c, NBODY, &g), HXD_BADINDEX);
 	before = state_get(c);
 	memset(&b, 0, sizeof(b));
 	b.quat[0] = 1;
 	b.body_id = -1;
-	FAILS(c, hxd_set_onebody(c, &b, HXD_ONEBODY_ALL), HXD_BADINDEX);
+	HX_FAILS(c, hxd_set_onebody(c, &b, HXD_ONEBODY_ALL), HXD_BADINDEX);
 	b.body_id = NBODY;
-	FAILS(c, hxd_set_onebody(c, &b, HXD_ONEBODY_FORCE), HXD_BADINDEX);
+	HX_FAILS(c, hxd_set_onebody(c, &b, HXD_ONEBODY_FORCE), HXD_BADINDEX);
 
 	b.body_id = BODY_BOX;
 	b.pos[0] = 0.1, b.pos[2] = 2;
 	b.quat[0] = 0;
-	FAILS(c, hxd_set_onebody(c, &b, HXD_ONEBODY_POS | HXD_ONEBODY_QUAT),
+	HX_FAILS(c, hxd_set_onebody(c, &b, HXD_ONEBODY_POS | HXD_ONEBODY_QUAT),
 	    HXD_BADVALUE);
 	b.quat[0] = 1;
 	b.pos[1] = NAN;
-	FAILS(c, hxd_set_onebody(c, &b, HXD_ONEBODY_POS), HXD_BADVALUE);
+	HX_FAILS(c, hxd_set_onebody(c, &b, HXD_ONEBODY_POS), HXD_BADVALUE);
 	b.pos[1] = 0;
 	b.force[0] = INFINITY;
-	FAILS(c, hxd_set_onebody(c, &b, HXD_ONEBODY_FORCE), HXD_BADVALUE);
+	HX_FAILS(c, hxd_set_onebody(c, &b, HXD_ONEBODY_FORCE), HXD_BADVALUE);
 	after = state_get(c);
 	state_same(before, after, "refused set_onebody");
 	free(before);
 	free(after);
-	OK(c, hxd_get_onebody(c, BODY_BOX, &g));
+	HX_OK(c, hxd_get_onebody(c, BODY_BOX, &g));
 	cr_assert_eq(g.force[0], 0.0);
 	still_serving(c);
 	hxd_close(c);
@@ -748,48 +685,48 @@ HX_TRANSPORT_TEST(
 	double pos[6] = { 0.5, -0.25, 1.5, 0, 0, 0 };
 	double quat[8] = { 0, 0, 0, 2, 1, 0, 0, 0 };
 	hxd_mocap in = { .nmocap = 1, .pos = pos, .quat = quat }, *out = NULL;
-	hxd_conn *c = conn_open(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test");
 	hxd_poses *bp;
 
-	OK(c, hxd_get_mocap(c, &out));
+	HX_OK(c, hxd_get_mocap(c, &out));
 	cr_assert_eq(out->nmocap, 1);
-	NEAR(out->pos[0], 0, 0);
-	NEAR(out->pos[1], 1, 0);
-	NEAR(out->pos[2], 1, 0);
-	NEAR(out->quat[0], 1, 0);
+	HX_NEAR(out->pos[0], 0, 0);
+	HX_NEAR(out->pos[1], 1, 0);
+	HX_NEAR(out->pos[2], 1, 0);
+	HX_NEAR(out->quat[0], 1, 0);
 	free(out);
 
-	OK(c, hxd_set_mocap(c, &in));
-	OK(c, hxd_get_mocap(c, &out));
+	HX_OK(c, hxd_set_mocap(c, &in));
+	HX_OK(c, hxd_get_mocap(c, &out));
 	cr_assert_eq(out->pos[0], 0.5);
 	cr_assert_eq(out->pos[1], -0.25);
 	cr_assert_eq(out->pos[2], 1.5);
-	NEAR(out->quat[0], 0, 1e-15);
-	NEAR(out->quat[1], 0, 1e-15);
-	NEAR(out->quat[2], 0, 1e-15);
-	NEAR(out->quat[3], 1, 1e-15);
+	HX_NEAR(out->quat[0], 0, 1e-15);
+	HX_NEAR(out->quat[1], 0, 1e-15);
+	HX_NEAR(out->quat[2], 0, 1e-15);
+	HX_NEAR(out->quat[3], 1, 1e-15);
 	free(out);
 	/* The mocap body is where the mocap data says, at once. */
 	bp = body_get(c);
-	NEAR(bp->pos[3 * BODY_MARKER + 0], 0.5, 1e-12);
-	NEAR(bp->pos[3 * BODY_MARKER + 2], 1.5, 1e-12);
+	HX_NEAR(bp->pos[3 * BODY_MARKER + 0], 0.5, 1e-12);
+	HX_NEAR(bp->pos[3 * BODY_MARKER + 2], 1.5, 1e-12);
 	free(bp);
 
 	in.nmocap = 2;
-	FAILS(c, hxd_set_mocap(c, &in), HXD_BADSIZE);
+	HX_FAILS(c, hxd_set_mocap(c, &in), HXD_BADSIZE);
 	in.nmocap = 0;
-	FAILS(c, hxd_set_mocap(c, &in), HXD_BADSIZE);
+	HX_FAILS(c, hxd_set_mocap(c, &in), HXD_BADSIZE);
 	in.nmocap = 1;
 	quat[3] = 0;
-	FAILS(c, hxd_set_mocap(c, &in), HXD_BADVALUE);
+	HX_FAILS(c, hxd_set_mocap(c, &in), HXD_BADVALUE);
 	quat[3] = NAN;
-	FAILS(c, hxd_set_mocap(c, &in), HXD_BADVALUE);
+	HX_FAILS(c, hxd_set_mocap(c, &in), HXD_BADVALUE);
 	quat[3] = 1;
 	pos[0] = INFINITY;
-	FAILS(c, hxd_set_mocap(c, &in), HXD_BADVALUE);
-	OK(c, hxd_get_mocap(c, &out));
+	HX_FAILS(c, hxd_set_mocap(c, &in), HXD_BADVALUE);
+	HX_OK(c, hxd_get_mocap(c, &out));
 	cr_assert_eq(out->pos[0], 0.5, "refused mocap changed the pose");
-	NEAR(out->quat[3], 1, 1e-15);
+	HX_NEAR(out->quat[3], 1, 1e-15);
 	free(out);
 	still_serving(c);
 	hxd_close(c);
@@ -800,7 +737,7 @@ HX_TRANSPORT_TEST(
 HX_TRANSPORT_TEST(native, get_calls_have_the_model_sizes, "-m", "fixture.xml",
     "--paused", NULL)
 {
-	hxd_conn *c = conn_open(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test");
 	hxd_dynamics *dyn = NULL;
 	hxd_sensor *sen;
 	hxd_poses *p = NULL;
@@ -810,10 +747,10 @@ HX_TRANSPORT_TEST(native, get_calls_have_the_model_sizes, "-m", "fixture.xml",
 	hxd_contacts *con = NULL;
 	double t;
 
-	OK(c, hxd_step(c, 3, NULL));
+	HX_OK(c, hxd_step(c, 3, NULL));
 	t = time_now(c);
-	NEAR(t, 3 * TIMESTEP, 1e-15);
-	OK(c, hxd_get_dynamics(c, &dyn));
+	HX_NEAR(t, 3 * TIMESTEP, 1e-15);
+	HX_OK(c, hxd_get_dynamics(c, &dyn));
 	cr_assert_eq(dyn->nv, NV);
 	cr_assert_eq(dyn->na, 0);
 	cr_assert_eq(dyn->time, t);
@@ -824,24 +761,24 @@ HX_TRANSPORT_TEST(native, get_calls_have_the_model_sizes, "-m", "fixture.xml",
 	p = body_get(c);
 	cr_assert_eq(p->time, t);
 	free(p);
-	OK(c, hxd_get_geom(c, &p));
+	HX_OK(c, hxd_get_geom(c, &p));
 	cr_assert_eq(p->count, NGEOM);
 	free(p);
-	OK(c, hxd_get_site(c, &p));
+	HX_OK(c, hxd_get_site(c, &p));
 	cr_assert_eq(p->count, NSITE);
 	free(p);
-	OK(c, hxd_get_tendon(c, &ten));
+	HX_OK(c, hxd_get_tendon(c, &ten));
 	cr_assert_eq(ten->ntendon, 1);
 	cr_assert_eq(ten->time, t);
 	free(ten);
-	OK(c, hxd_get_actuator(c, &act));
+	HX_OK(c, hxd_get_actuator(c, &act));
 	cr_assert_eq(act->nu, NU);
 	free(act);
-	OK(c, hxd_get_force(c, &f));
+	HX_OK(c, hxd_get_force(c, &f));
 	cr_assert_eq(f->nv, NV);
 	cr_assert_eq(f->time, t);
 	free(f);
-	OK(c, hxd_get_contact(c, &con));
+	HX_OK(c, hxd_get_contact(c, &con));
 	cr_assert_geq(con->ncon, 0);
 	cr_assert_eq(con->time, t);
 	free(con);
@@ -857,7 +794,7 @@ HX_TRANSPORT_TEST(
 	const double sab = -0.19866933079506122, cab = 0.98006657784124163;
 	double qpos[NQ], qvel[NV] = { 0.7, 0.2 };
 	double p2[3], tip[3];
-	hxd_conn *c = conn_open(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test");
 	hxd_tendon *ten = NULL;
 	hxd_sensor *sen;
 	hxd_poses *p;
@@ -870,54 +807,54 @@ HX_TRANSPORT_TEST(
 	/* set_state runs the forward pass: everything derived follows. */
 	state_set(c, qpos, qvel);
 
-	OK(c, hxd_get_tendon(c, &ten));
-	NEAR(ten->length[0], a + b, 1e-12);
-	NEAR(ten->velocity[0], 0.7 + 0.2, 1e-12);
+	HX_OK(c, hxd_get_tendon(c, &ten));
+	HX_NEAR(ten->length[0], a + b, 1e-12);
+	HX_NEAR(ten->velocity[0], 0.7 + 0.2, 1e-12);
 
 	sen = sensor_get(c);
-	NEAR(sen->sensordata[0], a, 1e-12);
-	NEAR(sen->sensordata[1], b, 1e-12);
-	NEAR(sen->sensordata[2], 0.7, 1e-12);
-	NEAR(sen->sensordata[7], ten->length[0], 1e-12);
+	HX_NEAR(sen->sensordata[0], a, 1e-12);
+	HX_NEAR(sen->sensordata[1], b, 1e-12);
+	HX_NEAR(sen->sensordata[2], 0.7, 1e-12);
+	HX_NEAR(sen->sensordata[7], ten->length[0], 1e-12);
 	free(ten);
 
 	p2[0] = -0.3 * sa, p2[1] = 0, p2[2] = 1 - 0.3 * ca;
 	tip[0] = p2[0] - 0.3 * sab, tip[1] = 0, tip[2] = p2[2] - 0.3 * cab;
 	p = body_get(c);
 	for (i = 0; i < 3; i++) {
-		NEAR(p->pos[3 * BODY_WORLD + i], 0, 0);
-		NEAR(p->pos[3 * BODY_LINK1 + i], i == 2 ? 1 : 0, 1e-12);
-		NEAR(p->pos[3 * BODY_LINK2 + i], p2[i], 1e-12);
-		NEAR(p->pos[3 * BODY_BOX + i], qpos[BOX_QPOS + i], 1e-12);
-		NEAR(p->pos[3 * BODY_MARKER + i], i == 0 ? 0 : 1, 1e-12);
+		HX_NEAR(p->pos[3 * BODY_WORLD + i], 0, 0);
+		HX_NEAR(p->pos[3 * BODY_LINK1 + i], i == 2 ? 1 : 0, 1e-12);
+		HX_NEAR(p->pos[3 * BODY_LINK2 + i], p2[i], 1e-12);
+		HX_NEAR(p->pos[3 * BODY_BOX + i], qpos[BOX_QPOS + i], 1e-12);
+		HX_NEAR(p->pos[3 * BODY_MARKER + i], i == 0 ? 0 : 1, 1e-12);
 	}
 	/* link1 turned by a about y: row-major [ca 0 sa; 0 1 0; -sa 0 ca]. */
 	m = p->mat + 9 * BODY_LINK1;
-	NEAR(m[0], ca, 1e-12);
-	NEAR(m[2], sa, 1e-12);
-	NEAR(m[4], 1, 1e-12);
-	NEAR(m[6], -sa, 1e-12);
-	NEAR(m[8], ca, 1e-12);
+	HX_NEAR(m[0], ca, 1e-12);
+	HX_NEAR(m[2], sa, 1e-12);
+	HX_NEAR(m[4], 1, 1e-12);
+	HX_NEAR(m[6], -sa, 1e-12);
+	HX_NEAR(m[8], ca, 1e-12);
 	free(p);
 
-	OK(c, hxd_get_site(c, &p));
+	HX_OK(c, hxd_get_site(c, &p));
 	for (i = 0; i < 3; i++) {
-		NEAR(p->pos[3 * SITE_SITE1 + i], p2[i], 1e-12);
-		NEAR(p->pos[3 * SITE_TIP + i], tip[i], 1e-12);
+		HX_NEAR(p->pos[3 * SITE_SITE1 + i], p2[i], 1e-12);
+		HX_NEAR(p->pos[3 * SITE_TIP + i], tip[i], 1e-12);
 		/* The framepos sensor of the tip agrees. */
-		NEAR(sen->sensordata[4 + i], tip[i], 1e-12);
+		HX_NEAR(sen->sensordata[4 + i], tip[i], 1e-12);
 	}
 	free(p);
 	free(sen);
 
-	OK(c, hxd_get_geom(c, &p));
+	HX_OK(c, hxd_get_geom(c, &p));
 	for (i = 0; i < 3; i++) {
-		NEAR(p->pos[3 * GEOM_BOX + i], qpos[BOX_QPOS + i], 1e-12);
-		NEAR(p->pos[3 * GEOM_FLOOR + i], 0, 0);
+		HX_NEAR(p->pos[3 * GEOM_BOX + i], qpos[BOX_QPOS + i], 1e-12);
+		HX_NEAR(p->pos[3 * GEOM_FLOOR + i], 0, 0);
 	}
 	/* The capsule's centre is half way down link1. */
-	NEAR(p->pos[3 * GEOM_LINK1 + 0], -0.15 * sa, 1e-12);
-	NEAR(p->pos[3 * GEOM_LINK1 + 2], 1 - 0.15 * ca, 1e-12);
+	HX_NEAR(p->pos[3 * GEOM_LINK1 + 0], -0.15 * sa, 1e-12);
+	HX_NEAR(p->pos[3 * GEOM_LINK1 + 2], 1 - 0.15 * ca, 1e-12);
 	free(p);
 	hxd_close(c);
 }
@@ -928,7 +865,7 @@ HX_TRANSPORT_TEST(native, actuators_and_forces_are_consistent, "-m",
 	double qpos[NQ], qvel[NV] = { 0.5, -0.25 };
 	double ctrl[NU] = { 0.2, -0.1 };
 	hxd_control in = { .nu = NU, .ctrl = ctrl };
-	hxd_conn *c = conn_open(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test");
 	hxd_actuator *act = NULL;
 	hxd_dynamics *dyn = NULL;
 	hxd_force *f = NULL;
@@ -938,39 +875,39 @@ HX_TRANSPORT_TEST(native, actuators_and_forces_are_consistent, "-m",
 	memcpy(qpos, qpos0, sizeof(qpos));
 	qpos[0] = 0.1;
 	qpos[1] = 0.3;
-	OK(c, hxd_set_control(c, &in));
+	HX_OK(c, hxd_set_control(c, &in));
 	state_set(c, qpos, qvel);
 
 	/* Position servos: force = kp (ctrl - q). */
-	OK(c, hxd_get_actuator(c, &act));
-	NEAR(act->length[0], 0.1, 1e-12);
-	NEAR(act->length[1], 0.3, 1e-12);
-	NEAR(act->velocity[0], 0.5, 1e-12);
-	NEAR(act->velocity[1], -0.25, 1e-12);
-	NEAR(act->force[0], 50 * (0.2 - 0.1), 1e-9);
-	NEAR(act->force[1], 20 * (-0.1 - 0.3), 1e-9);
+	HX_OK(c, hxd_get_actuator(c, &act));
+	HX_NEAR(act->length[0], 0.1, 1e-12);
+	HX_NEAR(act->length[1], 0.3, 1e-12);
+	HX_NEAR(act->velocity[0], 0.5, 1e-12);
+	HX_NEAR(act->velocity[1], -0.25, 1e-12);
+	HX_NEAR(act->force[0], 50 * (0.2 - 0.1), 1e-9);
+	HX_NEAR(act->force[1], 20 * (-0.1 - 0.3), 1e-9);
 	sen = sensor_get(c);
-	NEAR(sen->sensordata[3], act->force[0], 1e-12);
+	HX_NEAR(sen->sensordata[3], act->force[0], 1e-12);
 	free(sen);
 	free(act);
 
-	OK(c, hxd_get_force(c, &f));
-	NEAR(f->actuator[0], 5, 1e-9);
-	NEAR(f->actuator[1], -8, 1e-9);
+	HX_OK(c, hxd_get_force(c, &f));
+	HX_NEAR(f->actuator[0], 5, 1e-9);
+	HX_NEAR(f->actuator[1], -8, 1e-9);
 	/* Joint damping 0.1. */
-	NEAR(f->passive[0], -0.1 * 0.5, 1e-12);
-	NEAR(f->passive[1], -0.1 * -0.25, 1e-12);
+	HX_NEAR(f->passive[0], -0.1 * 0.5, 1e-12);
+	HX_NEAR(f->passive[1], -0.1 * -0.25, 1e-12);
 	/* The 1 kg box's weight, in its z dof. */
-	NEAR(f->bias[BOX_QVEL + 2], GRAVITY, 1e-9);
+	HX_NEAR(f->bias[BOX_QVEL + 2], GRAVITY, 1e-9);
 	for (i = 0; i < NV; i++) {
-		NEAR(f->applied[i], 0, 1e-9);
-		NEAR(f->nonconstraint[i],
+		HX_NEAR(f->applied[i], 0, 1e-9);
+		HX_NEAR(f->nonconstraint[i],
 		    f->applied[i] + f->passive[i] + f->actuator[i] - f->bias[i],
 		    1e-9);
 	}
 	free(f);
 
-	OK(c, hxd_get_dynamics(c, &dyn));
+	HX_OK(c, hxd_get_dynamics(c, &dyn));
 	cr_assert_eq(dyn->nv, NV);
 	for (i = 0; i < NV; i++)
 		cr_assert(isfinite(dyn->qacc[i]));
@@ -983,7 +920,7 @@ HX_TRANSPORT_TEST(native, actuators_and_forces_are_consistent, "-m",
 HX_TRANSPORT_TEST(
     native, contacts_of_a_dropped_box, "-m", "fixture.xml", "--paused", NULL)
 {
-	hxd_conn *c = conn_open(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test");
 	hxd_contacts *con = NULL;
 	hxd_dynamics *dyn = NULL;
 	hxd_force *f = NULL;
@@ -993,7 +930,7 @@ HX_TRANSPORT_TEST(
 	int i, nbox = 0, g1, g2;
 
 	box_place(c, 0.5);
-	OK(c, hxd_get_contact(c, &con));
+	HX_OK(c, hxd_get_contact(c, &con));
 	for (i = 0; i < con->ncon; i++)
 		cr_assert(
 		    con->geom1[i] != GEOM_BOX && con->geom2[i] != GEOM_BOX,
@@ -1001,10 +938,10 @@ HX_TRANSPORT_TEST(
 		    con->geom1[i] == GEOM_BOX ? con->geom2[i] : con->geom1[i]);
 	free(con);
 
-	OK(c, hxd_step(c, 1000, NULL));
-	OK(c, hxd_get_onebody(c, BODY_BOX, &g));
-	NEAR(g.pos[2], 0.1, 0.01);
-	OK(c, hxd_get_contact(c, &con));
+	HX_OK(c, hxd_step(c, 1000, NULL));
+	HX_OK(c, hxd_get_onebody(c, BODY_BOX, &g));
+	HX_NEAR(g.pos[2], 0.1, 0.01);
+	HX_OK(c, hxd_get_contact(c, &con));
 	cr_assert_gt(con->ncon, 0);
 	for (i = 0; i < con->ncon; i++) {
 		g1 = con->geom1[i];
@@ -1021,22 +958,22 @@ HX_TRANSPORT_TEST(
 		cr_assert(fabs(con->dist[i]) < 0.01, "dist %g", con->dist[i]);
 		cr_assert(fabs(con->frame[9 * i + 2]) > 0.99,
 		    "the normal is vertical");
-		NEAR(con->pos[3 * i + 2], 0, 0.01);
+		HX_NEAR(con->pos[3 * i + 2], 0, 0.01);
 		fz += con->force[3 * i];
 	}
 	cr_assert_gt(nbox, 0, "no contact between the box and the floor");
 	/* Together the contacts carry the box's weight. */
-	NEAR(fz, GRAVITY, 0.1 * GRAVITY);
-	NEAR(g.contactforce[2], GRAVITY, 0.1 * GRAVITY);
-	OK(c, hxd_status_get(c, &st));
+	HX_NEAR(fz, GRAVITY, 0.1 * GRAVITY);
+	HX_NEAR(g.contactforce[2], GRAVITY, 0.1 * GRAVITY);
+	HX_OK(c, hxd_status_get(c, &st));
 	cr_assert_eq(st.ncon, con->ncon);
 	free(con);
 	/* At rest: the constraint force in the box's z dof is its weight. */
-	OK(c, hxd_get_force(c, &f));
-	NEAR(f->constraint[BOX_QVEL + 2], GRAVITY, 0.1 * GRAVITY);
+	HX_OK(c, hxd_get_force(c, &f));
+	HX_NEAR(f->constraint[BOX_QVEL + 2], GRAVITY, 0.1 * GRAVITY);
 	free(f);
-	OK(c, hxd_get_dynamics(c, &dyn));
-	NEAR(dyn->qacc[BOX_QVEL + 2], 0, 0.5);
+	HX_OK(c, hxd_get_dynamics(c, &dyn));
+	HX_NEAR(dyn->qacc[BOX_QVEL + 2], 0, 0.5);
 	free(dyn);
 	hxd_close(c);
 }
@@ -1047,21 +984,21 @@ HX_TRANSPORT_TEST(
     native, geomsize_grows_the_box, "-m", "fixture.xml", "--paused", NULL)
 {
 	const double big[3] = { 0.2, 0.2, 0.2 };
-	hxd_conn *c = conn_open(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test");
 	hxd_onebody g;
 
 	/* Unchanged, the box falls back to its half-size 0.1. */
 	box_place(c, 0.25);
-	OK(c, hxd_step(c, 300, NULL));
-	OK(c, hxd_get_onebody(c, BODY_BOX, &g));
-	NEAR(g.pos[2], 0.1, 0.01);
+	HX_OK(c, hxd_step(c, 300, NULL));
+	HX_OK(c, hxd_get_onebody(c, BODY_BOX, &g));
+	HX_NEAR(g.pos[2], 0.1, 0.01);
 
-	OK(c, hxd_set_geomsize(c, GEOM_BOX, big));
+	HX_OK(c, hxd_set_geomsize(c, GEOM_BOX, big));
 	box_place(c, 0.25);
-	OK(c, hxd_step(c, 300, NULL));
-	OK(c, hxd_get_onebody(c, BODY_BOX, &g));
-	NEAR(g.pos[2], 0.2, 0.01);
-	NEAR(g.contactforce[2], GRAVITY, 0.1 * GRAVITY);
+	HX_OK(c, hxd_step(c, 300, NULL));
+	HX_OK(c, hxd_get_onebody(c, BODY_BOX, &g));
+	HX_NEAR(g.pos[2], 0.2, 0.01);
+	HX_NEAR(g.contactforce[2], GRAVITY, 0.1 * GRAVITY);
 	hxd_close(c);
 }
 
@@ -1072,21 +1009,21 @@ HX_TRANSPORT_TEST(native, geomsize_rejects_bad_geoms_and_sizes, "-m",
 	Haptix__V1__Request req = HAPTIX__V1__REQUEST__INIT;
 	Haptix__V1__GeomSize gs = HAPTIX__V1__GEOM_SIZE__INIT;
 	Haptix__V1__Response *r;
-	hxd_conn *c = conn_open(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test");
 	int fd;
 
-	FAILS(c, hxd_set_geomsize(c, GEOM_TETRA, size), HXD_BADTYPE);
-	FAILS(c, hxd_set_geomsize(c, GEOM_TERRAIN, size), HXD_BADTYPE);
-	FAILS(c, hxd_set_geomsize(c, NGEOM, size), HXD_BADINDEX);
-	FAILS(c, hxd_set_geomsize(c, -1, size), HXD_BADINDEX);
+	HX_FAILS(c, hxd_set_geomsize(c, GEOM_TETRA, size), HXD_BADTYPE);
+	HX_FAILS(c, hxd_set_geomsize(c, GEOM_TERRAIN, size), HXD_BADTYPE);
+	HX_FAILS(c, hxd_set_geomsize(c, NGEOM, size), HXD_BADINDEX);
+	HX_FAILS(c, hxd_set_geomsize(c, -1, size), HXD_BADINDEX);
 	size[1] = -0.1;
-	FAILS(c, hxd_set_geomsize(c, GEOM_BOX, size), HXD_BADVALUE);
+	HX_FAILS(c, hxd_set_geomsize(c, GEOM_BOX, size), HXD_BADVALUE);
 	size[1] = 0;
-	FAILS(c, hxd_set_geomsize(c, GEOM_BOX, size), HXD_BADVALUE);
+	HX_FAILS(c, hxd_set_geomsize(c, GEOM_BOX, size), HXD_BADVALUE);
 	size[1] = NAN;
-	FAILS(c, hxd_set_geomsize(c, GEOM_BOX, size), HXD_BADVALUE);
+	HX_FAILS(c, hxd_set_geomsize(c, GEOM_BOX, size), HXD_BADVALUE);
 	size[1] = 0.2;
-	OK(c, hxd_set_geomsize(c, GEOM_BOX, size));
+	HX_OK(c, hxd_set_geomsize(c, GEOM_BOX, size));
 
 	/* The library always sends three numbers: send two by hand. */
 	fd = raw_connect(addr);
@@ -1116,40 +1053,40 @@ HX_TRANSPORT_TEST(
 {
 	const double wild[4] = { 2, -1, 0.5, 0.25 };
 	double rgba[4], bad[4] = { 0.1, 0.2, 0.3, 0.4 };
-	hxd_conn *c = conn_open(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test");
 	int id = -2;
 
-	OK(c, hxd_name2id(c, HXD_OBJ_MATERIAL, "red", &id));
-	OK(c, hxd_get_rgba(c, HXD_OBJ_MATERIAL, id, rgba));
+	HX_OK(c, hxd_name2id(c, HXD_OBJ_MATERIAL, "red", &id));
+	HX_OK(c, hxd_get_rgba(c, HXD_OBJ_MATERIAL, id, rgba));
 	cr_assert(rgba[0] == 1 && rgba[1] == 0 && rgba[2] == 0 && rgba[3] == 1,
 	    "red is %g %g %g %g", rgba[0], rgba[1], rgba[2], rgba[3]);
-	OK(c, hxd_get_rgba(c, HXD_OBJ_MATERIAL, 1, rgba));
+	HX_OK(c, hxd_get_rgba(c, HXD_OBJ_MATERIAL, 1, rgba));
 	cr_assert(rgba[0] == 0 && rgba[1] == 1 && rgba[2] == 0 && rgba[3] == 1,
 	    "green is %g %g %g %g", rgba[0], rgba[1], rgba[2], rgba[3]);
-	OK(c, hxd_get_rgba(c, HXD_OBJ_GEOM, GEOM_FLOOR, rgba));
-	NEAR(rgba[0], 0.4, 1e-6);
-	NEAR(rgba[3], 1, 0);
-	OK(c, hxd_get_rgba(c, HXD_OBJ_SITE, SITE_SITE1, rgba));
+	HX_OK(c, hxd_get_rgba(c, HXD_OBJ_GEOM, GEOM_FLOOR, rgba));
+	HX_NEAR(rgba[0], 0.4, 1e-6);
+	HX_NEAR(rgba[3], 1, 0);
+	HX_OK(c, hxd_get_rgba(c, HXD_OBJ_SITE, SITE_SITE1, rgba));
 	cr_assert(rgba[0] == 0 && rgba[2] == 1, "site1 is blue");
-	OK(c, hxd_get_rgba(c, HXD_OBJ_TENDON, 0, rgba));
+	HX_OK(c, hxd_get_rgba(c, HXD_OBJ_TENDON, 0, rgba));
 	cr_assert(rgba[3] >= 0 && rgba[3] <= 1);
 
-	OK(c, hxd_set_rgba(c, HXD_OBJ_MATERIAL, 0, wild));
-	OK(c, hxd_get_rgba(c, HXD_OBJ_MATERIAL, 0, rgba));
+	HX_OK(c, hxd_set_rgba(c, HXD_OBJ_MATERIAL, 0, wild));
+	HX_OK(c, hxd_get_rgba(c, HXD_OBJ_MATERIAL, 0, rgba));
 	cr_assert(
 	    rgba[0] == 1 && rgba[1] == 0 && rgba[2] == 0.5 && rgba[3] == 0.25,
 	    "clamped to %g %g %g %g", rgba[0], rgba[1], rgba[2], rgba[3]);
 
-	FAILS(c, hxd_get_rgba(c, HXD_OBJ_BODY, 0, rgba), HXD_BADTYPE);
-	FAILS(c, hxd_set_rgba(c, HXD_OBJ_BODY, 0, bad), HXD_BADTYPE);
-	FAILS(c, hxd_get_rgba(c, HXD_OBJ_MATERIAL, 2, rgba), HXD_BADINDEX);
-	FAILS(c, hxd_get_rgba(c, HXD_OBJ_GEOM, -1, rgba), HXD_BADINDEX);
-	FAILS(c, hxd_set_rgba(c, HXD_OBJ_SITE, NSITE, bad), HXD_BADINDEX);
+	HX_FAILS(c, hxd_get_rgba(c, HXD_OBJ_BODY, 0, rgba), HXD_BADTYPE);
+	HX_FAILS(c, hxd_set_rgba(c, HXD_OBJ_BODY, 0, bad), HXD_BADTYPE);
+	HX_FAILS(c, hxd_get_rgba(c, HXD_OBJ_MATERIAL, 2, rgba), HXD_BADINDEX);
+	HX_FAILS(c, hxd_get_rgba(c, HXD_OBJ_GEOM, -1, rgba), HXD_BADINDEX);
+	HX_FAILS(c, hxd_set_rgba(c, HXD_OBJ_SITE, NSITE, bad), HXD_BADINDEX);
 	bad[2] = NAN;
-	FAILS(c, hxd_set_rgba(c, HXD_OBJ_MATERIAL, 0, bad), HXD_BADVALUE);
+	HX_FAILS(c, hxd_set_rgba(c, HXD_OBJ_MATERIAL, 0, bad), HXD_BADVALUE);
 	bad[2] = INFINITY;
-	FAILS(c, hxd_set_rgba(c, HXD_OBJ_MATERIAL, 0, bad), HXD_BADVALUE);
-	OK(c, hxd_get_rgba(c, HXD_OBJ_MATERIAL, 0, rgba));
+	HX_FAILS(c, hxd_set_rgba(c, HXD_OBJ_MATERIAL, 0, bad), HXD_BADVALUE);
+	HX_OK(c, hxd_get_rgba(c, HXD_OBJ_MATERIAL, 0, rgba));
 	cr_assert(rgba[2] == 0.5, "a refused colour was applied");
 	still_serving(c);
 	hxd_close(c);
@@ -1160,7 +1097,7 @@ HX_TRANSPORT_TEST(
 HX_TRANSPORT_TEST(native, step_while_paused_and_running, "-m", "fixture.xml",
     "--paused", NULL)
 {
-	hxd_conn *c = conn_open(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test");
 	unsigned taken = 99;
 	hxd_status st;
 	double t0, t1;
@@ -1168,7 +1105,7 @@ HX_TRANSPORT_TEST(native, step_while_paused_and_running, "-m", "fixture.xml",
 
 	/* MuJoCo adds the timestep once per step: so does the expectation. */
 	t0 = time_now(c);
-	OK(c, hxd_step(c, 5, &taken));
+	HX_OK(c, hxd_step(c, 5, &taken));
 	cr_assert_eq(taken, 5);
 	t1 = t0;
 	for (i = 0; i < 5; i++)
@@ -1176,28 +1113,28 @@ HX_TRANSPORT_TEST(native, step_while_paused_and_running, "-m", "fixture.xml",
 	cr_assert_eq(time_now(c), t1,
 	    "5 steps took the time from %.17g to %.17g, expected %.17g", t0,
 	    time_now(c), t1);
-	OK(c, hxd_step(c, 0, &taken));
+	HX_OK(c, hxd_step(c, 0, &taken));
 	cr_assert_eq(taken, 1, "count 0 means one step");
 	cr_assert_eq(time_now(c), t1 + TIMESTEP);
 
 	t0 = time_now(c);
-	FAILS(c, hxd_step(c, 10001, &taken), HXD_BADVALUE);
+	HX_FAILS(c, hxd_step(c, 10001, &taken), HXD_BADVALUE);
 	cr_assert_eq(taken, 0);
 	cr_assert_eq(time_now(c), t0, "a refused step stepped");
-	OK(c, hxd_step(c, 10000, &taken));
+	HX_OK(c, hxd_step(c, 10000, &taken));
 	cr_assert_eq(taken, 10000);
-	NEAR(time_now(c), t0 + 10000 * TIMESTEP, 1e-9);
+	HX_NEAR(time_now(c), t0 + 10000 * TIMESTEP, 1e-9);
 
-	OK(c, hxd_status_get(c, &st));
+	HX_OK(c, hxd_status_get(c, &st));
 	cr_assert_eq(st.paused, 1);
-	OK(c, hxd_run(c));
-	OK(c, hxd_status_get(c, &st));
+	HX_OK(c, hxd_run(c));
+	HX_OK(c, hxd_status_get(c, &st));
 	cr_assert_eq(st.paused, 0);
 	taken = 99;
-	OK(c, hxd_step(c, 5, &taken));
+	HX_OK(c, hxd_step(c, 5, &taken));
 	cr_assert_eq(taken, 0, "stepping while running has no effect");
-	OK(c, hxd_pause(c));
-	OK(c, hxd_step(c, 1, &taken));
+	HX_OK(c, hxd_pause(c));
+	HX_OK(c, hxd_step(c, 1, &taken));
 	cr_assert_eq(taken, 1);
 	hxd_close(c);
 }
@@ -1207,44 +1144,44 @@ HX_TRANSPORT_TEST(native, update_while_paused_steps_once, "-m", "fixture.xml",
 {
 	double ctrl[NU] = { 0.4, -0.3 };
 	hxd_control in = { .nu = NU, .ctrl = ctrl }, *out = NULL;
-	hxd_conn *c = conn_open(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test");
 	hxd_sensor *u = NULL, *s;
 	double t0;
 
 	t0 = time_now(c);
-	OK(c, hxd_update(c, &in, &u));
+	HX_OK(c, hxd_update(c, &in, &u));
 	cr_assert_not_null(u);
 	cr_assert_eq(u->nsensordata, NSENSORDATA);
-	NEAR(u->time, t0 + TIMESTEP, 1e-15);
-	NEAR(time_now(c), t0 + TIMESTEP, 1e-15);
+	HX_NEAR(u->time, t0 + TIMESTEP, 1e-15);
+	HX_NEAR(time_now(c), t0 + TIMESTEP, 1e-15);
 	/* The step used the new controls: servo1's force at q = 0. */
-	NEAR(u->sensordata[3], 50 * 0.4, 1e-9);
+	HX_NEAR(u->sensordata[3], 50 * 0.4, 1e-9);
 	s = sensor_get(c);
 	cr_assert(memcmp(s->sensordata, u->sensordata,
 		      NSENSORDATA * sizeof(double)) == 0,
 	    "update and get_sensor disagree");
 	free(s);
 	free(u);
-	OK(c, hxd_get_control(c, &out));
+	HX_OK(c, hxd_get_control(c, &out));
 	cr_assert_eq(out->ctrl[0], 0.4);
 	cr_assert_eq(out->ctrl[1], -0.3);
 	free(out);
 
 	/* No controls: step with the ones in place. */
-	OK(c, hxd_update(c, NULL, &u));
-	NEAR(u->time, t0 + 2 * TIMESTEP, 1e-15);
+	HX_OK(c, hxd_update(c, NULL, &u));
+	HX_NEAR(u->time, t0 + 2 * TIMESTEP, 1e-15);
 	free(u);
-	OK(c, hxd_get_control(c, &out));
+	HX_OK(c, hxd_get_control(c, &out));
 	cr_assert_eq(out->ctrl[0], 0.4);
 	free(out);
 
 	in.nu = 1;
-	FAILS(c, hxd_update(c, &in, &u), HXD_BADSIZE);
+	HX_FAILS(c, hxd_update(c, &in, &u), HXD_BADSIZE);
 	cr_assert_null(u);
 	in.nu = NU;
 	ctrl[0] = NAN;
-	FAILS(c, hxd_update(c, &in, &u), HXD_BADVALUE);
-	NEAR(time_now(c), t0 + 2 * TIMESTEP, 1e-15);
+	HX_FAILS(c, hxd_update(c, &in, &u), HXD_BADVALUE);
+	HX_NEAR(time_now(c), t0 + 2 * TIMESTEP, 1e-15);
 	still_serving(c);
 	hxd_close(c);
 }
@@ -1254,25 +1191,25 @@ HX_TRANSPORT_TEST(native, update_while_running_keeps_the_api_rate, "-m",
 {
 	double ctrl[NU] = { 0.1, 0.1 };
 	hxd_control in = { .nu = NU, .ctrl = ctrl };
-	hxd_conn *c = conn_open(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test");
 	hxd_sensor *u = NULL;
 	double w0, w1, t0, t1;
 	int i;
 
-	OK(c, hxd_run(c));
+	HX_OK(c, hxd_run(c));
 	/* Align with the API tick first. */
-	OK(c, hxd_update(c, &in, &u));
+	HX_OK(c, hxd_update(c, &in, &u));
 	free(u);
 	t0 = time_now(c);
-	w0 = wall_now();
+	w0 = hx_wall_now();
 	for (i = 0; i < 10; i++) {
-		OK(c, hxd_update(c, &in, &u));
+		HX_OK(c, hxd_update(c, &in, &u));
 		cr_assert_eq(u->nsensordata, NSENSORDATA);
 		free(u);
 	}
-	w1 = wall_now();
+	w1 = hx_wall_now();
 	t1 = time_now(c);
-	OK(c, hxd_pause(c));
+	HX_OK(c, hxd_pause(c));
 	/* 10 ticks at 50 Hz: about 200 ms of wall and simulated time. */
 	cr_assert(
 	    w1 - w0 >= 0.1 && w1 - w0 <= 2.0, "10 updates took %g s", w1 - w0);
@@ -1284,24 +1221,24 @@ HX_TRANSPORT_TEST(native, update_while_running_keeps_the_api_rate, "-m",
 HX_TRANSPORT_TEST(native, update_without_api_rate_does_not_wait, "-m",
     "fixture.xml", "--paused", "--api-rate", "0", NULL)
 {
-	hxd_conn *c = conn_open(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test");
 	hxd_sensor *u = NULL;
 	hxd_info *in = NULL;
 	double w0, w1;
 	int i;
 
-	OK(c, hxd_info_get(c, &in));
+	HX_OK(c, hxd_info_get(c, &in));
 	cr_assert_eq(in->model.apirate, 0.0);
 	free(in);
-	OK(c, hxd_run(c));
-	w0 = wall_now();
+	HX_OK(c, hxd_run(c));
+	w0 = hx_wall_now();
 	for (i = 0; i < 10; i++) {
-		OK(c, hxd_update(c, NULL, &u));
+		HX_OK(c, hxd_update(c, NULL, &u));
 		cr_assert_eq(u->nsensordata, NSENSORDATA);
 		free(u);
 	}
-	w1 = wall_now();
-	OK(c, hxd_pause(c));
+	w1 = hx_wall_now();
+	HX_OK(c, hxd_pause(c));
 	/* HAPTIX: below 1 Hz, mj_update returns immediately. */
 	cr_assert_lt(w1 - w0, 0.12, "10 updates took %g s", w1 - w0);
 	hxd_close(c);
@@ -1314,48 +1251,48 @@ HX_TRANSPORT_TEST(native, reset_to_keyframes_and_reference, "-m", "fixture.xml",
 {
 	const double qpos[NQ] = { 0.9, 0.9, 1, 1, 1, 1, 0, 0, 0 };
 	const double qvel[NV] = { 1, 1, 1, 1, 1, 1, 1, 1 };
-	hxd_conn *c = conn_open(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test");
 	hxd_control *ctl = NULL;
 	hxd_state *s, *before;
 	int i;
 
 	state_set(c, qpos, qvel);
-	OK(c, hxd_step(c, 3, NULL));
-	OK(c, hxd_reset(c, 0));
+	HX_OK(c, hxd_step(c, 3, NULL));
+	HX_OK(c, hxd_reset(c, 0));
 	s = state_get(c);
-	NEAR(s->qpos[0], 0.5, 0);
-	NEAR(s->qpos[1], -0.5, 0);
-	NEAR(s->qpos[BOX_QPOS + 0], 0.6, 0);
-	NEAR(s->qpos[BOX_QPOS + 2], 0.1, 0);
-	NEAR(s->time, 0, 0);
+	HX_NEAR(s->qpos[0], 0.5, 0);
+	HX_NEAR(s->qpos[1], -0.5, 0);
+	HX_NEAR(s->qpos[BOX_QPOS + 0], 0.6, 0);
+	HX_NEAR(s->qpos[BOX_QPOS + 2], 0.1, 0);
+	HX_NEAR(s->time, 0, 0);
 	for (i = 0; i < NV; i++)
-		NEAR(s->qvel[i], 0, 0);
+		HX_NEAR(s->qvel[i], 0, 0);
 	free(s);
-	OK(c, hxd_get_control(c, &ctl));
-	NEAR(ctl->ctrl[0], 0.5, 0);
-	NEAR(ctl->ctrl[1], -0.5, 0);
+	HX_OK(c, hxd_get_control(c, &ctl));
+	HX_NEAR(ctl->ctrl[0], 0.5, 0);
+	HX_NEAR(ctl->ctrl[1], -0.5, 0);
 	free(ctl);
 
-	OK(c, hxd_reset(c, 1));
+	HX_OK(c, hxd_reset(c, 1));
 	s = state_get(c);
-	NEAR(s->time, 1, 0);
-	NEAR(s->qpos[BOX_QPOS + 2], 1.0, 0);
+	HX_NEAR(s->time, 1, 0);
+	HX_NEAR(s->qpos[BOX_QPOS + 2], 1.0, 0);
 	free(s);
 
-	OK(c, hxd_reset(c, -1));
+	HX_OK(c, hxd_reset(c, -1));
 	s = state_get(c);
 	for (i = 0; i < NQ; i++)
-		NEAR(s->qpos[i], qpos0[i], 0);
-	NEAR(s->time, 0, 0);
+		HX_NEAR(s->qpos[i], qpos0[i], 0);
+	HX_NEAR(s->time, 0, 0);
 	free(s);
-	OK(c, hxd_get_control(c, &ctl));
-	NEAR(ctl->ctrl[0], 0, 0);
+	HX_OK(c, hxd_get_control(c, &ctl));
+	HX_NEAR(ctl->ctrl[0], 0, 0);
 	free(ctl);
 
 	state_set(c, qpos, qvel);
 	before = state_get(c);
-	FAILS(c, hxd_reset(c, 2), HXD_BADINDEX);
-	FAILS(c, hxd_reset(c, 1000), HXD_BADINDEX);
+	HX_FAILS(c, hxd_reset(c, 2), HXD_BADINDEX);
+	HX_FAILS(c, hxd_reset(c, 1000), HXD_BADINDEX);
 	s = state_get(c);
 	state_same(before, s, "a refused reset");
 	free(s);
@@ -1371,7 +1308,7 @@ HX_TRANSPORT_TEST(native, equality_enables_and_disables, "-m", "fixture.xml",
 {
 	double qpos[NQ];
 	const double qvel[NV] = { 0 };
-	hxd_conn *c = conn_open(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test");
 	hxd_force *f = NULL;
 
 	/* hinge2 = 0.5 hinge1 is violated here. */
@@ -1379,32 +1316,32 @@ HX_TRANSPORT_TEST(native, equality_enables_and_disables, "-m", "fixture.xml",
 	qpos[0] = 0.4;
 	qpos[1] = -0.4;
 	state_set(c, qpos, qvel);
-	OK(c, hxd_get_force(c, &f));
-	NEAR(f->constraint[1], 0, 1e-9);
+	HX_OK(c, hxd_get_force(c, &f));
+	HX_NEAR(f->constraint[1], 0, 1e-9);
 	free(f);
 
-	OK(c, hxd_equality(c, 0, 1));
+	HX_OK(c, hxd_equality(c, 0, 1));
 	state_set(c, qpos, qvel);
-	OK(c, hxd_get_force(c, &f));
+	HX_OK(c, hxd_get_force(c, &f));
 	cr_assert(fabs(f->constraint[1]) > 1e-3,
 	    "the enabled coupling exerts no force on hinge2 (%g)",
 	    f->constraint[1]);
 	free(f);
 
-	OK(c, hxd_equality(c, 0, 0));
+	HX_OK(c, hxd_equality(c, 0, 0));
 	state_set(c, qpos, qvel);
-	OK(c, hxd_get_force(c, &f));
-	NEAR(f->constraint[1], 0, 1e-9);
+	HX_OK(c, hxd_get_force(c, &f));
+	HX_NEAR(f->constraint[1], 0, 1e-9);
 	free(f);
 
-	FAILS(c, hxd_equality(c, 0, 2), HXD_BADVALUE);
-	FAILS(c, hxd_equality(c, 0, -1), HXD_BADVALUE);
-	FAILS(c, hxd_equality(c, 1, 1), HXD_BADINDEX);
-	FAILS(c, hxd_equality(c, -1, 0), HXD_BADINDEX);
+	HX_FAILS(c, hxd_equality(c, 0, 2), HXD_BADVALUE);
+	HX_FAILS(c, hxd_equality(c, 0, -1), HXD_BADVALUE);
+	HX_FAILS(c, hxd_equality(c, 1, 1), HXD_BADINDEX);
+	HX_FAILS(c, hxd_equality(c, -1, 0), HXD_BADINDEX);
 	/* The refused calls left the constraint off. */
 	state_set(c, qpos, qvel);
-	OK(c, hxd_get_force(c, &f));
-	NEAR(f->constraint[1], 0, 1e-9);
+	HX_OK(c, hxd_get_force(c, &f));
+	HX_NEAR(f->constraint[1], 0, 1e-9);
 	free(f);
 	still_serving(c);
 	hxd_close(c);
@@ -1420,10 +1357,10 @@ message_becomes(hxd_conn *c, const char *want)
 	int i;
 
 	for (i = 0; i < 200; i++) {
-		OK(c, hxd_status_get(c, &st));
+		HX_OK(c, hxd_status_get(c, &st));
 		if (strcmp(st.message, want) == 0)
 			return 1;
-		sleep_ms(10);
+		hx_sleep_ms(10);
 	}
 	return 0;
 }
@@ -1431,37 +1368,38 @@ message_becomes(hxd_conn *c, const char *want)
 HX_TRANSPORT_TEST(
     native, message_shows_and_clears, "-m", "fixture.xml", "--paused", NULL)
 {
-	hxd_conn *c = conn_open(addr), *other = conn_open(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test"),
+		 *other = hx_connect_ok(addr, "test");
 	char text[1002];
 	hxd_status st;
 
-	OK(c, hxd_message(c, "grasp the box"));
-	OK(c, hxd_status_get(c, &st));
+	HX_OK(c, hxd_message(c, "grasp the box"));
+	HX_OK(c, hxd_status_get(c, &st));
 	cr_assert_str_eq(st.message, "grasp the box");
-	OK(other, hxd_status_get(other, &st));
+	HX_OK(other, hxd_status_get(other, &st));
 	cr_assert_str_eq(st.message, "grasp the box");
 
-	OK(c, hxd_message(c, ""));
-	OK(c, hxd_status_get(c, &st));
+	HX_OK(c, hxd_message(c, ""));
+	HX_OK(c, hxd_status_get(c, &st));
 	cr_assert_str_eq(st.message, "");
-	OK(c, hxd_message(c, "again"));
-	OK(c, hxd_message(c, NULL));
-	OK(c, hxd_status_get(c, &st));
+	HX_OK(c, hxd_message(c, "again"));
+	HX_OK(c, hxd_message(c, NULL));
+	HX_OK(c, hxd_status_get(c, &st));
 	cr_assert_str_eq(st.message, "");
 
 	memset(text, 'x', sizeof(text));
 	text[1000] = '\0';
-	OK(c, hxd_message(c, text));
-	OK(c, hxd_status_get(c, &st));
+	HX_OK(c, hxd_message(c, text));
+	HX_OK(c, hxd_status_get(c, &st));
 	cr_assert_eq(strlen(st.message), 1000);
 	text[1000] = 'y';
 	text[1001] = '\0';
-	FAILS(c, hxd_message(c, text), HXD_BADSIZE);
-	OK(c, hxd_status_get(c, &st));
+	HX_FAILS(c, hxd_message(c, text), HXD_BADSIZE);
+	HX_OK(c, hxd_status_get(c, &st));
 	cr_assert_eq(strlen(st.message), 1000,
 	    "a refused message replaced the one on show");
 
-	OK(c, hxd_message(c, "bye"));
+	HX_OK(c, hxd_message(c, "bye"));
 	hxd_close(c);
 	cr_assert(message_becomes(other, ""),
 	    "the message outlived the connection that set it");
@@ -1493,38 +1431,39 @@ HX_TRANSPORT_TEST(native, names_and_ids, "-m", "fixture.xml", "--paused", NULL)
 		{ HXD_OBJ_SENSOR, "acc", 6 },
 		{ HXD_OBJ_KEY, "dropped", 1 },
 	};
-	hxd_conn *c = conn_open(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test");
 	char buf[64];
 	size_t i;
 	int id;
 
 	for (i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
 		id = -5;
-		OK(c, hxd_name2id(c, known[i].type, known[i].name, &id));
+		HX_OK(c, hxd_name2id(c, known[i].type, known[i].name, &id));
 		cr_assert_eq(id, known[i].id, "%s \"%s\" is %d, expected %d",
 		    hxd_obj_name(known[i].type), known[i].name, id,
 		    known[i].id);
-		OK(c,
+		HX_OK(c,
 		    hxd_id2name(
 			c, known[i].type, known[i].id, buf, sizeof(buf)));
 		cr_assert_str_eq(buf, known[i].name);
 	}
 
 	id = 5;
-	OK(c, hxd_name2id(c, HXD_OBJ_BODY, "no such body", &id));
+	HX_OK(c, hxd_name2id(c, HXD_OBJ_BODY, "no such body", &id));
 	cr_assert_eq(id, -1, "a missing name is id -1");
 	cr_assert_eq(hxd_result(c), HXD_OK);
-	OK(c, hxd_name2id(c, HXD_OBJ_GEOM, "", &id));
+	HX_OK(c, hxd_name2id(c, HXD_OBJ_GEOM, "", &id));
 	cr_assert_eq(id, -1);
 
-	FAILS(c, hxd_name2id(c, HXD_OBJ_DOF, "box", &id), HXD_BADTYPE);
-	FAILS(c, hxd_name2id(c, HXD_OBJ_UNKNOWN, "box", &id), HXD_BADTYPE);
-	FAILS(c, hxd_id2name(c, HXD_OBJ_DOF, 0, buf, sizeof(buf)), HXD_BADTYPE);
-	FAILS(c, hxd_id2name(c, HXD_OBJ_BODY, NBODY, buf, sizeof(buf)),
+	HX_FAILS(c, hxd_name2id(c, HXD_OBJ_DOF, "box", &id), HXD_BADTYPE);
+	HX_FAILS(c, hxd_name2id(c, HXD_OBJ_UNKNOWN, "box", &id), HXD_BADTYPE);
+	HX_FAILS(
+	    c, hxd_id2name(c, HXD_OBJ_DOF, 0, buf, sizeof(buf)), HXD_BADTYPE);
+	HX_FAILS(c, hxd_id2name(c, HXD_OBJ_BODY, NBODY, buf, sizeof(buf)),
 	    HXD_BADINDEX);
-	FAILS(c, hxd_id2name(c, HXD_OBJ_BODY, -1, buf, sizeof(buf)),
+	HX_FAILS(c, hxd_id2name(c, HXD_OBJ_BODY, -1, buf, sizeof(buf)),
 	    HXD_BADINDEX);
-	FAILS(
+	HX_FAILS(
 	    c, hxd_id2name(c, HXD_OBJ_KEY, 2, buf, sizeof(buf)), HXD_BADINDEX);
 	cr_assert_str_eq(buf, "", "a failed id2name leaves an empty name");
 	still_serving(c);
@@ -1539,24 +1478,24 @@ HX_TRANSPORT_TEST(native, unnamed_objects_have_empty_names, "-m", "fixture.xml",
 		    "<body pos='0 0 1'><freejoint/><geom size='0.1'/></body>"
 		    "<body name='named' pos='1 0 1'><geom size='0.1'/></body>"
 		    "</worldbody></mujoco>";
-	hxd_conn *c = conn_open(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test");
 	hxd_model m;
 	char buf[64] = "junk";
 	int id;
 
-	OK(c,
+	HX_OK(c,
 	    hxd_load_data(
 		c, HXD_FORMAT_MJCF, xml, sizeof(xml) - 1, "anon", &m));
 	cr_assert_eq(m.nbody, 3);
-	OK(c, hxd_id2name(c, HXD_OBJ_BODY, 1, buf, sizeof(buf)));
+	HX_OK(c, hxd_id2name(c, HXD_OBJ_BODY, 1, buf, sizeof(buf)));
 	cr_assert_str_eq(buf, "", "an unnamed body's name");
-	OK(c, hxd_id2name(c, HXD_OBJ_JOINT, 0, buf, sizeof(buf)));
+	HX_OK(c, hxd_id2name(c, HXD_OBJ_JOINT, 0, buf, sizeof(buf)));
 	cr_assert_str_eq(buf, "");
-	OK(c, hxd_id2name(c, HXD_OBJ_GEOM, 1, buf, sizeof(buf)));
+	HX_OK(c, hxd_id2name(c, HXD_OBJ_GEOM, 1, buf, sizeof(buf)));
 	cr_assert_str_eq(buf, "");
-	OK(c, hxd_id2name(c, HXD_OBJ_BODY, 2, buf, sizeof(buf)));
+	HX_OK(c, hxd_id2name(c, HXD_OBJ_BODY, 2, buf, sizeof(buf)));
 	cr_assert_str_eq(buf, "named");
-	OK(c, hxd_name2id(c, HXD_OBJ_BODY, "named", &id));
+	HX_OK(c, hxd_name2id(c, HXD_OBJ_BODY, "named", &id));
 	cr_assert_eq(id, 2);
 	hxd_close(c);
 }
@@ -1566,18 +1505,18 @@ HX_TRANSPORT_TEST(native, unknown_object_types_are_badtype, "-m", "fixture.xml",
 {
 	const double rgba[4] = { 1, 1, 1, 1 };
 	static const int types[] = { 99, -1, 24, 1000000 };
-	hxd_conn *c = conn_open(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test");
 	double out[4];
 	char buf[32];
 	size_t i;
 	int id;
 
 	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
-		FAILS(c, hxd_name2id(c, types[i], "box", &id), HXD_BADTYPE);
-		FAILS(c, hxd_id2name(c, types[i], 0, buf, sizeof(buf)),
+		HX_FAILS(c, hxd_name2id(c, types[i], "box", &id), HXD_BADTYPE);
+		HX_FAILS(c, hxd_id2name(c, types[i], 0, buf, sizeof(buf)),
 		    HXD_BADTYPE);
-		FAILS(c, hxd_get_rgba(c, types[i], 0, out), HXD_BADTYPE);
-		FAILS(c, hxd_set_rgba(c, types[i], 0, rgba), HXD_BADTYPE);
+		HX_FAILS(c, hxd_get_rgba(c, types[i], 0, out), HXD_BADTYPE);
+		HX_FAILS(c, hxd_set_rgba(c, types[i], 0, rgba), HXD_BADTYPE);
 	}
 	still_serving(c);
 	hxd_close(c);
@@ -1591,7 +1530,7 @@ HX_TRANSPORT_TEST(native, calls_without_a_model_are_nomodel, "--no-model", NULL)
 	    xml[] = "<mujoco model='late'><worldbody><body name='b'>"
 		    "<freejoint/><geom size='0.1'/></body></worldbody></mujoco>";
 	const double v4[4] = { 1, 0, 0, 0 };
-	hxd_conn *c = conn_open(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test");
 	hxd_state st = { 0 }, *s = NULL;
 	hxd_control ctl = { 0 }, *pc = NULL;
 	hxd_applied ap = { 0 }, *pa = NULL;
@@ -1612,54 +1551,54 @@ HX_TRANSPORT_TEST(native, calls_without_a_model_are_nomodel, "--no-model", NULL)
 	int id;
 
 	cr_assert_eq(hxd_welcome_model(c)->nbody, 0);
-	FAILS(c, hxd_info_get(c, &in), HXD_NOMODEL);
+	HX_FAILS(c, hxd_info_get(c, &in), HXD_NOMODEL);
 	cr_assert_null(in);
-	FAILS(c, hxd_get_state(c, &s), HXD_NOMODEL);
+	HX_FAILS(c, hxd_get_state(c, &s), HXD_NOMODEL);
 	cr_assert_null(s);
-	FAILS(c, hxd_set_state(c, &st), HXD_NOMODEL);
-	FAILS(c, hxd_get_control(c, &pc), HXD_NOMODEL);
-	FAILS(c, hxd_set_control(c, &ctl), HXD_NOMODEL);
-	FAILS(c, hxd_get_applied(c, &pa), HXD_NOMODEL);
-	FAILS(c, hxd_set_applied(c, &ap), HXD_NOMODEL);
-	FAILS(c, hxd_get_onebody(c, 0, &b), HXD_NOMODEL);
-	FAILS(c, hxd_set_onebody(c, &b, HXD_ONEBODY_FORCE), HXD_NOMODEL);
-	FAILS(c, hxd_get_mocap(c, &pm), HXD_NOMODEL);
-	FAILS(c, hxd_set_mocap(c, &mo), HXD_NOMODEL);
-	FAILS(c, hxd_get_dynamics(c, &dyn), HXD_NOMODEL);
-	FAILS(c, hxd_get_sensor(c, &sen), HXD_NOMODEL);
-	FAILS(c, hxd_get_body(c, &p), HXD_NOMODEL);
-	FAILS(c, hxd_get_geom(c, &p), HXD_NOMODEL);
-	FAILS(c, hxd_get_site(c, &p), HXD_NOMODEL);
+	HX_FAILS(c, hxd_set_state(c, &st), HXD_NOMODEL);
+	HX_FAILS(c, hxd_get_control(c, &pc), HXD_NOMODEL);
+	HX_FAILS(c, hxd_set_control(c, &ctl), HXD_NOMODEL);
+	HX_FAILS(c, hxd_get_applied(c, &pa), HXD_NOMODEL);
+	HX_FAILS(c, hxd_set_applied(c, &ap), HXD_NOMODEL);
+	HX_FAILS(c, hxd_get_onebody(c, 0, &b), HXD_NOMODEL);
+	HX_FAILS(c, hxd_set_onebody(c, &b, HXD_ONEBODY_FORCE), HXD_NOMODEL);
+	HX_FAILS(c, hxd_get_mocap(c, &pm), HXD_NOMODEL);
+	HX_FAILS(c, hxd_set_mocap(c, &mo), HXD_NOMODEL);
+	HX_FAILS(c, hxd_get_dynamics(c, &dyn), HXD_NOMODEL);
+	HX_FAILS(c, hxd_get_sensor(c, &sen), HXD_NOMODEL);
+	HX_FAILS(c, hxd_get_body(c, &p), HXD_NOMODEL);
+	HX_FAILS(c, hxd_get_geom(c, &p), HXD_NOMODEL);
+	HX_FAILS(c, hxd_get_site(c, &p), HXD_NOMODEL);
 	cr_assert_null(p);
-	FAILS(c, hxd_get_tendon(c, &ten), HXD_NOMODEL);
-	FAILS(c, hxd_get_actuator(c, &act), HXD_NOMODEL);
-	FAILS(c, hxd_get_force(c, &f), HXD_NOMODEL);
-	FAILS(c, hxd_get_contact(c, &con), HXD_NOMODEL);
-	FAILS(c, hxd_set_geomsize(c, 0, v4), HXD_NOMODEL);
-	FAILS(c, hxd_get_rgba(c, HXD_OBJ_GEOM, 0, rgba), HXD_NOMODEL);
-	FAILS(c, hxd_set_rgba(c, HXD_OBJ_GEOM, 0, v4), HXD_NOMODEL);
-	FAILS(c, hxd_step(c, 1, &taken), HXD_NOMODEL);
-	FAILS(c, hxd_update(c, NULL, &sen), HXD_NOMODEL);
-	FAILS(c, hxd_reset(c, -1), HXD_NOMODEL);
-	FAILS(c, hxd_equality(c, 0, 1), HXD_NOMODEL);
-	FAILS(c, hxd_name2id(c, HXD_OBJ_BODY, "world", &id), HXD_NOMODEL);
-	FAILS(
+	HX_FAILS(c, hxd_get_tendon(c, &ten), HXD_NOMODEL);
+	HX_FAILS(c, hxd_get_actuator(c, &act), HXD_NOMODEL);
+	HX_FAILS(c, hxd_get_force(c, &f), HXD_NOMODEL);
+	HX_FAILS(c, hxd_get_contact(c, &con), HXD_NOMODEL);
+	HX_FAILS(c, hxd_set_geomsize(c, 0, v4), HXD_NOMODEL);
+	HX_FAILS(c, hxd_get_rgba(c, HXD_OBJ_GEOM, 0, rgba), HXD_NOMODEL);
+	HX_FAILS(c, hxd_set_rgba(c, HXD_OBJ_GEOM, 0, v4), HXD_NOMODEL);
+	HX_FAILS(c, hxd_step(c, 1, &taken), HXD_NOMODEL);
+	HX_FAILS(c, hxd_update(c, NULL, &sen), HXD_NOMODEL);
+	HX_FAILS(c, hxd_reset(c, -1), HXD_NOMODEL);
+	HX_FAILS(c, hxd_equality(c, 0, 1), HXD_NOMODEL);
+	HX_FAILS(c, hxd_name2id(c, HXD_OBJ_BODY, "world", &id), HXD_NOMODEL);
+	HX_FAILS(
 	    c, hxd_id2name(c, HXD_OBJ_BODY, 0, buf, sizeof(buf)), HXD_NOMODEL);
 
 	/* What needs no model still works, and so does the connection. */
-	OK(c, hxd_message(c, "waiting for a model"));
-	OK(c, hxd_status_get(c, &status));
+	HX_OK(c, hxd_message(c, "waiting for a model"));
+	HX_OK(c, hxd_status_get(c, &status));
 	cr_assert_str_eq(status.message, "waiting for a model");
 	cr_assert_eq(status.model.nbody, 0);
 
-	OK(c,
+	HX_OK(c,
 	    hxd_load_data(
 		c, HXD_FORMAT_MJCF, xml, sizeof(xml) - 1, "late", NULL));
-	OK(c, hxd_get_state(c, &s));
+	HX_OK(c, hxd_get_state(c, &s));
 	cr_assert_eq(s->nq, 7, "the loaded model answers");
 	cr_assert_eq(s->nv, 6);
 	free(s);
-	OK(c, hxd_name2id(c, HXD_OBJ_BODY, "b", &id));
+	HX_OK(c, hxd_name2id(c, HXD_OBJ_BODY, "b", &id));
 	cr_assert_eq(id, 1);
 	hxd_close(c);
 }
@@ -1674,7 +1613,8 @@ HX_TRANSPORT_TEST(native, bad_input_does_not_disturb_another_client, "-m",
 	double nan3[3] = { NAN, 0, 0 }, p[NQ], v[NV], junk[4] = { 1, 2, 3, 4 };
 	hxd_state bad = { .nq = NQ, .nv = NV, .qpos = p, .qvel = v };
 	hxd_control ctl = { .nu = NU + 5, .ctrl = p };
-	hxd_conn *good = conn_open(addr), *evil = conn_open(addr);
+	hxd_conn *good = hx_connect_ok(addr, "test"),
+		 *evil = hx_connect_ok(addr, "test");
 	hxd_state *s;
 	hxd_sensor *sen;
 	hxd_onebody b;
@@ -1690,32 +1630,33 @@ HX_TRANSPORT_TEST(native, bad_input_does_not_disturb_another_client, "-m",
 	for (i = 0; i < 20; i++) {
 		switch (i % 8) {
 		case 0:
-			FAILS(evil, hxd_set_state(evil, &bad), HXD_BADVALUE);
+			HX_FAILS(evil, hxd_set_state(evil, &bad), HXD_BADVALUE);
 			break;
 		case 1:
-			FAILS(evil, hxd_set_control(evil, &ctl), HXD_BADSIZE);
+			HX_FAILS(
+			    evil, hxd_set_control(evil, &ctl), HXD_BADSIZE);
 			break;
 		case 2:
-			FAILS(evil, hxd_get_onebody(evil, 1 << 30, &b),
+			HX_FAILS(evil, hxd_get_onebody(evil, 1 << 30, &b),
 			    HXD_BADINDEX);
 			break;
 		case 3:
-			FAILS(evil, hxd_set_geomsize(evil, GEOM_BOX, nan3),
+			HX_FAILS(evil, hxd_set_geomsize(evil, GEOM_BOX, nan3),
 			    HXD_BADVALUE);
 			break;
 		case 4:
-			FAILS(
+			HX_FAILS(
 			    evil, hxd_set_rgba(evil, 99, 0, junk), HXD_BADTYPE);
 			break;
 		case 5:
-			FAILS(
+			HX_FAILS(
 			    evil, hxd_step(evil, 1u << 31, NULL), HXD_BADVALUE);
 			break;
 		case 6:
-			FAILS(evil, hxd_reset(evil, 7), HXD_BADINDEX);
+			HX_FAILS(evil, hxd_reset(evil, 7), HXD_BADINDEX);
 			break;
 		default:
-			FAILS(evil,
+			HX_FAILS(evil,
 			    hxd_id2name(evil, HXD_OBJ_DOF, 0, buf, sizeof(buf)),
 			    HXD_BADTYPE);
 			break;
@@ -1726,9 +1667,9 @@ HX_TRANSPORT_TEST(native, bad_input_does_not_disturb_another_client, "-m",
 		    "round %d: the state changed under bad input", i);
 		free(s);
 		sen = sensor_get(good);
-		NEAR(sen->sensordata[0], qpos[0], 1e-12);
+		HX_NEAR(sen->sensordata[0], qpos[0], 1e-12);
 		free(sen);
-		OK(good, hxd_name2id(good, HXD_OBJ_GEOM, "tetra", &id));
+		HX_OK(good, hxd_name2id(good, HXD_OBJ_GEOM, "tetra", &id));
 		cr_assert_eq(id, GEOM_TETRA);
 	}
 
@@ -1743,7 +1684,7 @@ HX_TRANSPORT_TEST(native, bad_input_does_not_disturb_another_client, "-m",
 	cr_assert_eq(rc, HAPTIX__V1__RESULT__RESULT_BADPROTOCOL);
 	close(fd);
 
-	OK(good, hxd_info_get(good, &in));
+	HX_OK(good, hxd_info_get(good, &in));
 	cr_assert_eq(in->model.nq, NQ);
 	free(in);
 	still_serving(evil);

@@ -13,12 +13,12 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <criterion/criterion.h>
 
 #include "frame.h"
+#include "check.h"
 #include "harness.h"
 #include "haptixd.h"
 #include "rawclient.h"
@@ -27,15 +27,6 @@ TestSuite(protocol, .timeout = 60, .fini = hx_server_cleanup);
 
 #define CALL(x) HAPTIX__V1__REQUEST__CALL_##x
 #define PAYLOAD(x) HAPTIX__V1__RESPONSE__PAYLOAD_##x
-
-/* Sleep for ms milliseconds. */
-static void
-pause_ms(int ms)
-{
-	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
-
-	nanosleep(&ts, NULL);
-}
 
 /* Connect and say Hello; fail the test unless it is accepted. */
 static int
@@ -70,11 +61,10 @@ expect_answer(int fd, uint64_t id, int result, const char *text)
 static void
 expect_bystander_served(const char *addr)
 {
-	hxd_conn *c = hxd_connect(addr, "bystander");
+	hxd_conn *c = hx_connect_ok(addr, "bystander");
 	hxd_state *st = NULL;
 
-	cr_assert_eq(hxd_result(c), HXD_OK, "%s", hxd_error(c));
-	cr_assert_eq(hxd_get_state(c, &st), HXD_OK, "%s", hxd_error(c));
+	HX_OK(c, hxd_get_state(c, &st));
 	cr_expect_eq(st->nq, 9, "the fixture model has nq 9");
 	free(st);
 	hxd_close(c);
@@ -99,7 +89,7 @@ HX_TRANSPORT_TEST(protocol, split_frames_are_reassembled, "-m", "fixture.xml",
 	/* One byte at a time, with pauses so that each arrives alone. */
 	for (i = 0; i < len + FRAME_HEADER_SIZE; i++) {
 		raw_send(fd, buf + i, 1);
-		pause_ms(2);
+		hx_sleep_ms(2);
 	}
 	r = raw_recv(fd, 5000);
 	cr_assert_not_null(r);
@@ -443,7 +433,7 @@ Test(protocol, client_limit)
 	hxd_close(c3);
 	hxd_close(c1);
 	/* A place is free again once a client leaves. */
-	pause_ms(200);
+	hx_sleep_ms(200);
 	c3 = hxd_connect(s.unix_addr, "three again");
 	cr_expect_eq(hxd_result(c3), HXD_OK, "%s", hxd_error(c3));
 	hxd_close(c3);
@@ -477,7 +467,7 @@ Test(protocol, client_that_never_reads_is_dropped)
 		if (i % 200 == 199 && hx_server_log_has(&s, "not reading"))
 			break;
 	}
-	pause_ms(200);
+	hx_sleep_ms(200);
 	cr_expect(hx_server_log_has(&s, "not reading its answers"),
 	    "the daemon drops a client that does not read");
 	close(fd);

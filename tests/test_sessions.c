@@ -15,12 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <criterion/criterion.h>
 #include <criterion/logging.h>
 
+#include "check.h"
 #include "harness.h"
 #include "haptixd.h"
 #include "rawclient.h"
@@ -44,90 +44,7 @@ TestSuite(sessions, .timeout = 90, .fini = hx_server_cleanup);
 /* The geom of the box in fixture.xml. */
 #define GEOM_BOX 5
 
-/* Assert that a call on c succeeded, with the server's reason if not. */
-#define OK(c, call) \
-	do { \
-		int rc_ = (call); \
-		cr_assert_eq(rc_, HXD_OK, "%s -> %s (%d): %s", #call, \
-		    hxd_result_name(rc_), rc_, hxd_error(c)); \
-	} while (0)
-
-/* Assert that a call failed with code and that its reason has text. */
-#define FAILS_WITH(c, call, code, text) \
-	do { \
-		int rc_ = (call); \
-		cr_assert_eq(rc_, (code), "%s -> %s (%d), expected %s: %s", \
-		    #call, hxd_result_name(rc_), rc_, hxd_result_name(code), \
-		    hxd_error(c)); \
-		cr_assert_not_null(strstr(hxd_error(c), (text)), \
-		    "%s: the reason \"%s\" does not say \"%s\"", #call, \
-		    hxd_error(c), (text)); \
-		cr_assert( \
-		    hxd_connected(c), "%s dropped the connection", #call); \
-	} while (0)
-
-/* Assert |a - b| <= eps. */
-#define NEAR(a, b, eps) \
-	do { \
-		double a_ = (a), b_ = (b); \
-		cr_assert(fabs(a_ - b_) <= (eps), \
-		    "%s = %.17g, expected %s = %.17g (within %g)", #a, a_, #b, \
-		    b_, (double)(eps)); \
-	} while (0)
-
 /*------------------------------------------------------------ helpers */
-
-/* Connect as name or fail the test. */
-static hxd_conn *
-connect_as(const char *addr, const char *name)
-{
-	hxd_conn *c = hxd_connect(addr, name);
-
-	cr_assert_not_null(c, "hxd_connect returned NULL");
-	cr_assert_eq(hxd_result(c), HXD_OK, "connect %s as %s: %s", addr, name,
-	    hxd_error(c));
-	return c;
-}
-
-/* Return the status or fail the test. */
-static hxd_status
-status_ok(hxd_conn *c)
-{
-	hxd_status st;
-
-	OK(c, hxd_status_get(c, &st));
-	return st;
-}
-
-/* Seconds on the monotonic clock. */
-static double
-wall_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* Sleep for ms milliseconds. */
-static void
-pause_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	nanosleep(&ts, NULL);
-}
-
-/* The list of clients as c sees it; caller frees. */
-static hxd_client *
-clients_ok(hxd_conn *c, int *n, unsigned long long *you)
-{
-	hxd_client *list = NULL;
-
-	OK(c, hxd_clients(c, &list, n, you));
-	cr_assert_not_null(list);
-	return list;
-}
 
 /* This connection's session id, as the server tells it. */
 static unsigned long long
@@ -137,7 +54,7 @@ session_id(hxd_conn *c)
 	hxd_client *list;
 	int n;
 
-	list = clients_ok(c, &n, &you);
+	list = hx_clients_ok(c, &n, &you);
 	free(list);
 	cr_assert_neq(you, 0, "the server did not say who we are");
 	return you;
@@ -154,23 +71,6 @@ client_named(const hxd_client *list, int n, const char *name)
 			return &list[i];
 	}
 	return NULL;
-}
-
-/* Wait up to ms for c to see exactly want clients. */
-static int
-wait_for_clients(hxd_conn *c, int want, int ms)
-{
-	double end = wall_now() + ms / 1000.0;
-	hxd_client *list;
-	int n;
-
-	for (;;) {
-		list = clients_ok(c, &n, NULL);
-		free(list);
-		if (n == want || wall_now() > end)
-			return n;
-		pause_ms(20);
-	}
 }
 
 /* The VmRSS of a process, in KiB. */
@@ -222,13 +122,13 @@ struct evreader {
 static hxd_event *
 next_nonframe(struct evreader *r, int timeout_ms)
 {
-	double end = wall_now() + timeout_ms / 1000.0;
+	double end = hx_wall_now() + timeout_ms / 1000.0;
 	hxd_event *ev = r->pending;
 	int rc, left;
 
 	r->pending = NULL;
 	while (ev == NULL) {
-		left = (int)((end - wall_now()) * 1000);
+		left = (int)((end - hx_wall_now()) * 1000);
 		rc = hxd_next_event(r->c, left > 0 ? left : 0, &ev);
 		if (rc == HXD_TIMEOUT)
 			return NULL;
@@ -297,7 +197,7 @@ subscribe_ok(hxd_conn *c, unsigned fields, unsigned every_steps, double sim_hz,
 	hxd_subscription sub = { fields, every_steps, sim_hz, wall_hz, events };
 	unsigned id = 0;
 
-	OK(c, hxd_subscribe(c, &sub, &id));
+	HX_OK(c, hxd_subscribe(c, &sub, &id));
 	cr_assert_gt(id, 0, "subscription ids start at 1");
 	return id;
 }
@@ -317,11 +217,11 @@ Test(sessions, clients_are_listed_with_names_peers_and_counters)
 	int n, i, end = 0;
 
 	hx_server_start(&s, args);
-	alpha = connect_as(s.unix_addr, "alpha");
-	beta = connect_as(s.tcp_addr, "beta");
-	gamma = connect_as(s.unix_addr, "gamma");
+	alpha = hx_connect_ok(s.unix_addr, "alpha");
+	beta = hx_connect_ok(s.tcp_addr, "beta");
+	gamma = hx_connect_ok(s.unix_addr, "gamma");
 
-	list = clients_ok(alpha, &n, &you_a);
+	list = hx_clients_ok(alpha, &n, &you_a);
 	cr_assert_eq(n, 3, "three clients, not %d", n);
 	a = client_named(list, n, "alpha");
 	b = client_named(list, n, "beta");
@@ -359,7 +259,7 @@ Test(sessions, clients_are_listed_with_names_peers_and_counters)
 	free(list);
 
 	/* beta sees itself as you. */
-	list = clients_ok(beta, &n, &you_b);
+	list = hx_clients_ok(beta, &n, &you_b);
 	b = client_named(list, n, "beta");
 	cr_assert_not_null(b);
 	cr_expect_eq(you_b, b->id);
@@ -368,9 +268,9 @@ Test(sessions, clients_are_listed_with_names_peers_and_counters)
 
 	/* Five requests and a failed one, then the list: all counted. */
 	for (i = 0; i < 5; i++)
-		status_ok(alpha);
+		hx_status_ok(alpha);
 	cr_assert_eq(hxd_reset(alpha, 99), HXD_BADINDEX);
-	list = clients_ok(alpha, &n, NULL);
+	list = hx_clients_ok(alpha, &n, NULL);
 	a = client_named(list, n, "alpha");
 	cr_assert_not_null(a);
 	cr_expect_eq(a->requests, requests + 7,
@@ -380,12 +280,12 @@ Test(sessions, clients_are_listed_with_names_peers_and_counters)
 	cr_expect_gt(a->bytes_in, bytes_in);
 	cr_expect_gt(a->bytes_out, bytes_out);
 	free(list);
-	cr_expect_eq(status_ok(beta).clients, 3);
+	cr_expect_eq(hx_status_ok(beta).clients, 3);
 
 	/* A client that leaves leaves the list. */
 	hxd_close(gamma);
-	cr_expect_eq(wait_for_clients(alpha, 2, 2000), 2);
-	list = clients_ok(alpha, &n, NULL);
+	cr_expect_eq(hx_wait_clients(alpha, 2, 2000), 2);
+	list = hx_clients_ok(alpha, &n, NULL);
 	cr_expect_null(client_named(list, n, "gamma"));
 	free(list);
 	hxd_close(beta);
@@ -405,9 +305,9 @@ Test(sessions, a_client_beyond_max_clients_is_refused)
 	int n, tcp;
 
 	hx_server_start(&s, args);
-	a = connect_as(s.unix_addr, "alpha");
-	b = connect_as(s.tcp_addr, "beta");
-	g = connect_as(s.unix_addr, "gamma");
+	a = hx_connect_ok(s.unix_addr, "alpha");
+	b = hx_connect_ok(s.tcp_addr, "beta");
+	g = hx_connect_ok(s.unix_addr, "gamma");
 	subscribe_ok(a, 0, 0, 0, 0, 1);
 	r.c = a;
 	r.nq = NQ;
@@ -429,19 +329,19 @@ Test(sessions, a_client_beyond_max_clients_is_refused)
 	}
 	/* Nobody joined; the three are served and alone on the list. */
 	expect_no_event(&r, 300);
-	cr_expect_eq(wait_for_clients(a, 3, 2000), 3);
-	list = clients_ok(b, &n, NULL);
+	cr_expect_eq(hx_wait_clients(a, 3, 2000), 3);
+	list = hx_clients_ok(b, &n, NULL);
 	cr_expect_eq(n, 3);
 	cr_expect_null(client_named(list, n, "delta"));
 	free(list);
-	cr_expect_eq(status_ok(g).clients, 3);
+	cr_expect_eq(hx_status_ok(g).clients, 3);
 
 	/* A place frees when a client leaves. */
 	hxd_close(g);
 	ev = expect_event(&r, HXD_EVENT_CLIENT_LEFT);
 	cr_expect_str_eq(ev->client.name, "gamma");
 	hxd_event_free(ev);
-	extra = connect_as(s.tcp_addr, "delta");
+	extra = hx_connect_ok(s.tcp_addr, "delta");
 	ev = expect_event(&r, HXD_EVENT_CLIENT_JOINED);
 	cr_expect_str_eq(ev->client.name, "delta");
 	hxd_event_free(ev);
@@ -468,8 +368,8 @@ Test(sessions, a_refused_connection_takes_no_place)
 	int fd, n;
 
 	hx_server_start(&s, args);
-	a = connect_as(s.unix_addr, "alpha");
-	b = connect_as(s.unix_addr, "beta");
+	a = hx_connect_ok(s.unix_addr, "alpha");
+	b = hx_connect_ok(s.unix_addr, "beta");
 	subscribe_ok(a, 0, 0, 0, 0, 1);
 	r.c = a;
 	r.nq = NQ;
@@ -485,10 +385,10 @@ Test(sessions, a_refused_connection_takes_no_place)
 	haptix__v1__response__free_unpacked(resp, NULL);
 
 	/* It has not closed its end yet. */
-	list = clients_ok(a, &n, NULL);
+	list = hx_clients_ok(a, &n, NULL);
 	free(list);
 	cr_expect_eq(n, 2, "%d clients listed with a limit of 2", n);
-	cr_expect_eq(status_ok(a).clients, 2);
+	cr_expect_eq(hx_status_ok(a).clients, 2);
 
 	/* beta leaves: its place is free for the next client. */
 	hxd_close(b);
@@ -541,7 +441,7 @@ Test(sessions, a_silent_connection_is_closed_after_a_while, .timeout = 40)
 /* Assert that a write by c is refused because of the lease's holder. */
 #define DENIED(c, call) \
 	do { \
-		FAILS_WITH(c, call, HXD_DENIED, "holds the control lease"); \
+		HX_FAILS_WITH(c, call, HXD_DENIED, "holds the control lease"); \
 		cr_assert_not_null(strstr(hxd_error(c), "(holder)"), \
 		    "%s: the reason does not name the holder: %s", #call, \
 		    hxd_error(c)); \
@@ -550,8 +450,8 @@ Test(sessions, a_silent_connection_is_closed_after_a_while, .timeout = 40)
 HX_TRANSPORT_TEST(sessions, lease_lets_one_client_write, "-m", "fixture.xml",
     "--paused", NULL)
 {
-	hxd_conn *holder = connect_as(addr, "holder");
-	hxd_conn *other = connect_as(addr, "other");
+	hxd_conn *holder = hx_connect_ok(addr, "holder");
+	hxd_conn *other = hx_connect_ok(addr, "other");
 	unsigned long long hid = session_id(holder), oid = session_id(other);
 	double ctrl[NU] = { 0.25, -0.5 }, rgba[4] = { 1, 1, 0, 1 };
 	double size[3] = { 0.2, 0.2, 0.2 }, q = 0.3, vals[NU] = { 0.1, 0.1 };
@@ -576,29 +476,29 @@ HX_TRANSPORT_TEST(sessions, lease_lets_one_client_write, "-m", "fixture.xml",
 	hxd_model m;
 	int n;
 
-	OK(other, hxd_lease(other, HXD_LEASE_QUERY, &li));
+	HX_OK(other, hxd_lease(other, HXD_LEASE_QUERY, &li));
 	cr_expect_eq(li.holder, 0, "nobody holds it at first");
 	cr_expect_str_eq(li.holder_name, "");
 	cr_expect_str_eq(li.on_loss, "pause", "the default policy");
-	OK(holder, hxd_lease(holder, HXD_LEASE_TAKE, &li));
+	HX_OK(holder, hxd_lease(holder, HXD_LEASE_TAKE, &li));
 	cr_expect_eq(li.holder, hid, "the lease names its holder's id");
 	cr_expect_str_eq(li.holder_name, "holder");
-	OK(holder, hxd_lease(holder, HXD_LEASE_TAKE, &li));
+	HX_OK(holder, hxd_lease(holder, HXD_LEASE_TAKE, &li));
 	cr_expect_eq(li.holder, hid, "taking it again is harmless");
 
 	/* The other cannot take it, and is told who has it. */
-	FAILS_WITH(other, hxd_lease(other, HXD_LEASE_TAKE, &li), HXD_DENIED,
+	HX_FAILS_WITH(other, hxd_lease(other, HXD_LEASE_TAKE, &li), HXD_DENIED,
 	    "(holder) holds the control lease");
 	snprintf(who, sizeof(who), "client %llu ", hid);
 	cr_expect_not_null(
 	    strstr(hxd_error(other), who), "%s", hxd_error(other));
-	FAILS_WITH(other, hxd_lease(other, HXD_LEASE_RELEASE, &li), HXD_DENIED,
-	    "does not hold");
+	HX_FAILS_WITH(other, hxd_lease(other, HXD_LEASE_RELEASE, &li),
+	    HXD_DENIED, "does not hold");
 
 	/* Every kind of write by the other is refused. */
-	OK(other, hxd_get_state(other, &st0));
-	OK(other, hxd_get_applied(other, &app));
-	OK(other, hxd_get_mocap(other, &mocap));
+	HX_OK(other, hxd_get_state(other, &st0));
+	HX_OK(other, hxd_get_applied(other, &app));
+	HX_OK(other, hxd_get_mocap(other, &mocap));
 	DENIED(other, hxd_set_control(other, &ctl));
 	DENIED(other, hxd_set_state(other, st0));
 	DENIED(other, hxd_step(other, 1, &taken));
@@ -626,26 +526,26 @@ HX_TRANSPORT_TEST(sessions, lease_lets_one_client_write, "-m", "fixture.xml",
 	free(mocap);
 
 	/* Reads work, and nothing changed. */
-	OK(other, hxd_get_state(other, &st1));
+	HX_OK(other, hxd_get_state(other, &st1));
 	cr_expect_eq(st1->time, st0->time);
 	cr_expect_eq(memcmp(st1->qpos, st0->qpos, NQ * sizeof(double)), 0);
 	free(st1);
-	OK(other, hxd_get_control(other, &got));
+	HX_OK(other, hxd_get_control(other, &got));
 	cr_expect(got->ctrl[0] == 0 && got->ctrl[1] == 0, "controls untouched");
 	free(got);
-	OK(other, hxd_get_sensor(other, &sen));
+	HX_OK(other, hxd_get_sensor(other, &sen));
 	cr_expect_eq(sen->nsensordata, NSENSORDATA);
 	free(sen);
-	OK(other, hxd_robot_update(other, NULL, &rs));
+	HX_OK(other, hxd_robot_update(other, NULL, &rs));
 	free(rs);
-	s = status_ok(other);
+	s = hx_status_ok(other);
 	cr_expect(s.paused);
 	cr_expect_eq(s.steps, 0);
 	cr_expect_eq(s.speed, 1);
 	cr_expect_str_eq(s.model.name, "fixture");
 	cr_expect_eq(s.lease_holder, hid);
 	cr_expect_str_eq(s.lease_holder_name, "holder");
-	list = clients_ok(other, &n, NULL);
+	list = hx_clients_ok(other, &n, NULL);
 	e = client_named(list, n, "holder");
 	cr_assert_not_null(e);
 	cr_expect_eq(e->lease, 1);
@@ -656,28 +556,28 @@ HX_TRANSPORT_TEST(sessions, lease_lets_one_client_write, "-m", "fixture.xml",
 	free(list);
 
 	/* The holder writes. */
-	OK(holder, hxd_set_control(holder, &ctl));
-	OK(holder, hxd_step(holder, 3, &taken));
+	HX_OK(holder, hxd_set_control(holder, &ctl));
+	HX_OK(holder, hxd_step(holder, 3, &taken));
 	cr_expect_eq(taken, 3);
-	OK(holder, hxd_batch_run(holder, &batch, &res));
+	HX_OK(holder, hxd_batch_run(holder, &batch, &res));
 	cr_expect_eq(res->steps, 5);
 	hxd_batch_result_free(res);
-	OK(other, hxd_get_control(other, &got));
+	HX_OK(other, hxd_get_control(other, &got));
 	cr_expect(got->ctrl[0] == 0.25 && got->ctrl[1] == -0.5,
 	    "the holder's controls: %g %g", got->ctrl[0], got->ctrl[1]);
 	free(got);
-	cr_expect_eq(status_ok(other).steps, 8);
+	cr_expect_eq(hx_status_ok(other).steps, 8);
 
 	/* Released, anyone may write, and take it. */
-	OK(holder, hxd_lease(holder, HXD_LEASE_RELEASE, &li));
+	HX_OK(holder, hxd_lease(holder, HXD_LEASE_RELEASE, &li));
 	cr_expect_eq(li.holder, 0);
-	OK(other, hxd_lease(other, HXD_LEASE_QUERY, &li));
+	HX_OK(other, hxd_lease(other, HXD_LEASE_QUERY, &li));
 	cr_expect_eq(li.holder, 0);
-	cr_expect_eq(status_ok(other).lease_holder, 0);
-	OK(other, hxd_step(other, 1, &taken));
-	OK(other, hxd_lease(other, HXD_LEASE_TAKE, &li));
+	cr_expect_eq(hx_status_ok(other).lease_holder, 0);
+	HX_OK(other, hxd_step(other, 1, &taken));
+	HX_OK(other, hxd_lease(other, HXD_LEASE_TAKE, &li));
 	cr_expect_eq(li.holder, oid);
-	FAILS_WITH(holder, hxd_step(holder, 1, &taken), HXD_DENIED,
+	HX_FAILS_WITH(holder, hxd_step(holder, 1, &taken), HXD_DENIED,
 	    "(other) holds the control lease");
 
 	/* A holder that disconnects gives it up at once. */
@@ -691,9 +591,9 @@ HX_TRANSPORT_TEST(sessions, lease_lets_one_client_write, "-m", "fixture.xml",
 	ev = expect_event(&r, HXD_EVENT_LEASE);
 	cr_expect_eq(ev->lease.holder, 0, "the lease went with its holder");
 	hxd_event_free(ev);
-	OK(holder, hxd_lease(holder, HXD_LEASE_TAKE, &li));
+	HX_OK(holder, hxd_lease(holder, HXD_LEASE_TAKE, &li));
 	cr_expect_eq(li.holder, hid);
-	OK(holder, hxd_step(holder, 1, &taken));
+	HX_OK(holder, hxd_step(holder, 1, &taken));
 	free(st0);
 	hxd_close(holder);
 }
@@ -701,27 +601,27 @@ HX_TRANSPORT_TEST(sessions, lease_lets_one_client_write, "-m", "fixture.xml",
 HX_TRANSPORT_TEST(sessions, lease_allows_reads_while_running, "-m",
     "fixture.xml", "--paused", NULL)
 {
-	hxd_conn *holder = connect_as(addr, "holder");
-	hxd_conn *other = connect_as(addr, "other");
+	hxd_conn *holder = hx_connect_ok(addr, "holder");
+	hxd_conn *other = hx_connect_ok(addr, "other");
 	double ctrl[NU] = { 0.1, 0.1 };
 	hxd_control ctl = { NU, 0, ctrl };
 	hxd_robot_command cmd = { .motor_count = NU, .ref_pos = ctrl };
 	hxd_robot_sensor *rs = NULL;
 	hxd_sensor *sen = NULL;
 
-	OK(holder, hxd_lease(holder, HXD_LEASE_TAKE, NULL));
-	OK(holder, hxd_run(holder));
+	HX_OK(holder, hxd_lease(holder, HXD_LEASE_TAKE, NULL));
+	HX_OK(holder, hxd_run(holder));
 	/* Waiting for the tick reads; sending controls writes. */
-	OK(other, hxd_update(other, NULL, &sen));
+	HX_OK(other, hxd_update(other, NULL, &sen));
 	cr_expect_eq(sen->nsensordata, NSENSORDATA);
 	free(sen);
-	OK(other, hxd_robot_update(other, NULL, &rs));
+	HX_OK(other, hxd_robot_update(other, NULL, &rs));
 	free(rs);
 	DENIED(other, hxd_update(other, &ctl, &sen));
 	DENIED(other, hxd_robot_update(other, &cmd, &rs));
-	OK(holder, hxd_update(holder, &ctl, &sen));
+	HX_OK(holder, hxd_update(holder, &ctl, &sen));
 	free(sen);
-	OK(holder, hxd_pause(holder));
+	HX_OK(holder, hxd_pause(holder));
 	hxd_close(other);
 	hxd_close(holder);
 }
@@ -730,7 +630,7 @@ HX_TRANSPORT_TEST(sessions, lease_allows_reads_while_running, "-m",
 HX_TRANSPORT_TEST(sessions, a_holder_leaving_mid_batch_stops_it, "-m",
     "fixture.xml", "--paused", NULL)
 {
-	hxd_conn *obs = connect_as(addr, "observer");
+	hxd_conn *obs = hx_connect_ok(addr, "observer");
 	Haptix__V1__Request req = HAPTIX__V1__REQUEST__INIT;
 	Haptix__V1__Lease lease = HAPTIX__V1__LEASE__INIT;
 	Haptix__V1__Batch batch = HAPTIX__V1__BATCH__INIT;
@@ -758,9 +658,9 @@ HX_TRANSPORT_TEST(sessions, a_holder_leaving_mid_batch_stops_it, "-m",
 	req.call_case = HAPTIX__V1__REQUEST__CALL_BATCH;
 	req.batch = &batch;
 	raw_send_request(fd, &req);
-	for (i = 0; i < 100 && status_ok(obs).batch_session == 0; i++)
-		pause_ms(10);
-	s = status_ok(obs);
+	for (i = 0; i < 100 && hx_status_ok(obs).batch_session == 0; i++)
+		hx_sleep_ms(10);
+	s = hx_status_ok(obs);
 	cr_assert_neq(s.batch_session, 0, "the batch did not start");
 	cr_expect_eq(s.batch_session, s.lease_holder);
 	subscribe_ok(obs, 0, 0, 0, 0, 1);
@@ -772,15 +672,15 @@ HX_TRANSPORT_TEST(sessions, a_holder_leaving_mid_batch_stops_it, "-m",
 	ev = expect_event(&r, HXD_EVENT_LEASE);
 	cr_expect_eq(ev->lease.holder, 0);
 	hxd_event_free(ev);
-	s = status_ok(obs);
+	s = hx_status_ok(obs);
 	cr_expect_eq(s.batch_session, 0, "the batch went with its client");
 	cr_expect_eq(s.lease_holder, 0);
 	cr_expect(s.paused);
 	steps = s.steps;
 	cr_expect_lt(steps, 10000000);
-	pause_ms(200);
-	cr_expect_eq(status_ok(obs).steps, steps, "it stepped on");
-	OK(obs, hxd_step(obs, 1, &taken));
+	hx_sleep_ms(200);
+	cr_expect_eq(hx_status_ok(obs).steps, steps, "it stepped on");
+	HX_OK(obs, hxd_step(obs, 1, &taken));
 	cr_expect_eq(taken, 1);
 	hxd_close(obs);
 }
@@ -793,8 +693,8 @@ HX_TRANSPORT_TEST(sessions, a_holder_leaving_mid_batch_stops_it, "-m",
 static void
 lease_loss_check(const char *addr, const char *policy)
 {
-	hxd_conn *holder = connect_as(addr, "holder");
-	hxd_conn *obs = connect_as(addr, "observer");
+	hxd_conn *holder = hx_connect_ok(addr, "holder");
+	hxd_conn *obs = hx_connect_ok(addr, "observer");
 	double ctrl[NU] = { 0.9, 1.5 };
 	hxd_control ctl = { NU, 0, ctrl }, *got = NULL;
 	struct evreader r = { obs, NULL, 0, 0, NQ };
@@ -803,18 +703,18 @@ lease_loss_check(const char *addr, const char *policy)
 	hxd_event *ev;
 	hxd_status s;
 
-	OK(holder, hxd_lease(holder, HXD_LEASE_TAKE, &li));
+	HX_OK(holder, hxd_lease(holder, HXD_LEASE_TAKE, &li));
 	cr_expect_str_eq(li.on_loss, policy);
-	OK(holder, hxd_get_state(holder, &st));
+	HX_OK(holder, hxd_get_state(holder, &st));
 	st->qpos[0] = 1.2;
 	st->qpos[1] = -0.4;
 	memset(st->qvel, 0, NV * sizeof(double));
-	OK(holder, hxd_set_state(holder, st));
+	HX_OK(holder, hxd_set_state(holder, st));
 	free(st);
-	OK(holder, hxd_set_control(holder, &ctl));
-	OK(holder, hxd_set_speed(holder, 1e-4, 0));
-	OK(holder, hxd_run(holder));
-	cr_assert_not(status_ok(obs).paused);
+	HX_OK(holder, hxd_set_control(holder, &ctl));
+	HX_OK(holder, hxd_set_speed(holder, 1e-4, 0));
+	HX_OK(holder, hxd_run(holder));
+	cr_assert_not(hx_status_ok(obs).paused);
 	subscribe_ok(obs, 0, 0, 0, 0, 1);
 
 	hxd_close(holder);
@@ -832,11 +732,11 @@ lease_loss_check(const char *addr, const char *policy)
 	hxd_event_free(ev);
 	expect_no_event(&r, 200);
 
-	s = status_ok(obs);
+	s = hx_status_ok(obs);
 	cr_expect_eq(s.paused, strcmp(policy, "pause") == 0, "%s: paused is %d",
 	    policy, s.paused);
 	cr_expect_eq(s.lease_holder, 0);
-	OK(obs, hxd_get_control(obs, &got));
+	HX_OK(obs, hxd_get_control(obs, &got));
 	if (strcmp(policy, "zero") == 0) {
 		cr_expect(got->ctrl[0] == 0 && got->ctrl[1] == 0, "zero: %g %g",
 		    got->ctrl[0], got->ctrl[1]);
@@ -844,7 +744,7 @@ lease_loss_check(const char *addr, const char *policy)
 		cr_expect_eq(got->ctrl[0], 1.0,
 		    "hold: servo1 at hinge1's 1.2, clamped to its range: %.17g",
 		    got->ctrl[0]);
-		NEAR(got->ctrl[1], -0.4, 0.01);
+		HX_NEAR(got->ctrl[1], -0.4, 0.01);
 	} else {
 		cr_expect(got->ctrl[0] == 0.9 && got->ctrl[1] == 1.5,
 		    "%s: controls as the holder left them: %g %g", policy,
@@ -852,8 +752,8 @@ lease_loss_check(const char *addr, const char *policy)
 	}
 	free(got);
 	/* Free for the next one. */
-	OK(obs, hxd_lease(obs, HXD_LEASE_TAKE, &li));
-	OK(obs, hxd_pause(obs));
+	HX_OK(obs, hxd_lease(obs, HXD_LEASE_TAKE, &li));
+	HX_OK(obs, hxd_pause(obs));
 	hxd_close(obs);
 }
 
@@ -884,24 +784,24 @@ HX_TRANSPORT_TEST(sessions, lease_loss_zero, "-m", "fixture.xml", "--paused",
 HX_TRANSPORT_TEST(sessions, lease_loss_hold_zeroes_velocity_servos, "-m",
     "velservo.xml", "--paused", "--lease-loss", "hold", NULL)
 {
-	hxd_conn *holder = connect_as(addr, "holder");
-	hxd_conn *obs = connect_as(addr, "observer");
+	hxd_conn *holder = hx_connect_ok(addr, "holder");
+	hxd_conn *obs = hx_connect_ok(addr, "observer");
 	double ctrl[NU] = { 1.0, -0.5 };
 	hxd_control ctl = { NU, 0, ctrl }, *got = NULL;
 	struct evreader r = { obs, NULL, 0, 0, 2 };
 
-	OK(holder, hxd_lease(holder, HXD_LEASE_TAKE, NULL));
-	OK(holder, hxd_set_control(holder, &ctl));
+	HX_OK(holder, hxd_lease(holder, HXD_LEASE_TAKE, NULL));
+	HX_OK(holder, hxd_set_control(holder, &ctl));
 	subscribe_ok(obs, 0, 0, 0, 0, 1);
 	hxd_close(holder);
 	hxd_event_free(expect_event(&r, HXD_EVENT_CLIENT_LEFT));
 	hxd_event_free(expect_event(&r, HXD_EVENT_LEASE));
-	OK(obs, hxd_get_control(obs, &got));
+	HX_OK(obs, hxd_get_control(obs, &got));
 	cr_expect(got->ctrl[0] == 0 && got->ctrl[1] == 0,
 	    "velocity servos hold still at 0, not %g %g", got->ctrl[0],
 	    got->ctrl[1]);
 	free(got);
-	cr_expect(status_ok(obs).paused, "it was paused and stays so");
+	cr_expect(hx_status_ok(obs).paused, "it was paused and stays so");
 	hxd_close(obs);
 }
 
@@ -910,7 +810,7 @@ HX_TRANSPORT_TEST(sessions, lease_loss_hold_zeroes_velocity_servos, "-m",
 HX_TRANSPORT_TEST(sessions, every_kind_of_event_reaches_a_subscriber, "-m",
     "fixture.xml", "--paused", NULL)
 {
-	hxd_conn *obs = connect_as(addr, "observer"), *actor;
+	hxd_conn *obs = hx_connect_ok(addr, "observer"), *actor;
 	struct evreader r = { obs, NULL, 0, 0, NQ };
 	unsigned long long aid, seen = 0;
 	unsigned frames, taken;
@@ -929,7 +829,7 @@ HX_TRANSPORT_TEST(sessions, every_kind_of_event_reaches_a_subscriber, "-m",
 	cr_expect_eq(f->nq, NQ);
 	hxd_frame_free(f);
 
-	actor = connect_as(addr, "actor");
+	actor = hx_connect_ok(addr, "actor");
 	aid = session_id(actor);
 	ev = expect_event(&r, HXD_EVENT_CLIENT_JOINED);
 	cr_expect_eq(ev->client.id, aid);
@@ -939,30 +839,30 @@ HX_TRANSPORT_TEST(sessions, every_kind_of_event_reaches_a_subscriber, "-m",
 	    0, "%s", ev->client.peer);
 	hxd_event_free(ev);
 
-	OK(actor, hxd_load_file(actor, "fixture.xml", &m));
+	HX_OK(actor, hxd_load_file(actor, "fixture.xml", &m));
 	ev = expect_event(&r, HXD_EVENT_MODEL);
 	cr_expect_eq(ev->reload, 0, "a load is not a reload");
 	cr_expect_str_eq(ev->model.name, "fixture");
 	cr_expect_eq(ev->model.nq, NQ);
 	cr_expect_eq(ev->model.nsensordata, NSENSORDATA);
 	hxd_event_free(ev);
-	OK(actor, hxd_reload(actor, &m));
+	HX_OK(actor, hxd_reload(actor, &m));
 	ev = expect_event(&r, HXD_EVENT_MODEL);
 	cr_expect_eq(ev->reload, 1, "a reload says so");
 	cr_expect_str_eq(ev->model.name, "fixture");
 	cr_expect_neq(ev->model.path[0], '\0');
 	hxd_event_free(ev);
 
-	OK(actor, hxd_reset(actor, 1));
+	HX_OK(actor, hxd_reset(actor, 1));
 	ev = expect_event(&r, HXD_EVENT_RESET);
 	cr_expect_eq(ev->keyframe, 1);
 	cr_expect_str_eq(ev->key_name, "");
 	hxd_event_free(ev);
-	OK(actor, hxd_reset(actor, -1));
+	HX_OK(actor, hxd_reset(actor, -1));
 	ev = expect_event(&r, HXD_EVENT_RESET);
 	cr_expect_eq(ev->keyframe, -1);
 	hxd_event_free(ev);
-	OK(actor, hxd_reset_name(actor, "raised"));
+	HX_OK(actor, hxd_reset_name(actor, "raised"));
 	ev = expect_event(&r, HXD_EVENT_RESET);
 	cr_expect_eq(ev->keyframe, 0, "\"raised\" is keyframe 0");
 	cr_expect_str_eq(ev->key_name, "raised");
@@ -970,53 +870,53 @@ HX_TRANSPORT_TEST(sessions, every_kind_of_event_reaches_a_subscriber, "-m",
 
 	/* Three steps, three frames, before the next event. */
 	frames = r.frames;
-	OK(actor, hxd_step(actor, 3, &taken));
-	OK(actor, hxd_run(actor));
+	HX_OK(actor, hxd_step(actor, 3, &taken));
+	HX_OK(actor, hxd_run(actor));
 	ev = expect_event(&r, HXD_EVENT_RUN);
 	cr_expect_eq(ev->paused, 0);
 	cr_expect_eq(r.frames - frames, 3, "%u frames", r.frames - frames);
 	hxd_event_free(ev);
-	OK(actor, hxd_pause(actor));
+	HX_OK(actor, hxd_pause(actor));
 	ev = expect_event(&r, HXD_EVENT_RUN);
 	cr_expect_eq(ev->paused, 1);
 	hxd_event_free(ev);
 
-	OK(actor, hxd_set_speed(actor, 2, 0));
+	HX_OK(actor, hxd_set_speed(actor, 2, 0));
 	ev = expect_event(&r, HXD_EVENT_SPEED);
 	cr_expect_eq(ev->speed, 2);
 	cr_expect_eq(ev->speed_max, 0);
 	hxd_event_free(ev);
-	OK(actor, hxd_set_speed(actor, 1, 1));
+	HX_OK(actor, hxd_set_speed(actor, 1, 1));
 	ev = expect_event(&r, HXD_EVENT_SPEED);
 	cr_expect_eq(ev->speed_max, 1);
 	hxd_event_free(ev);
 
-	OK(actor, hxd_message(actor, "hello from the actor"));
+	HX_OK(actor, hxd_message(actor, "hello from the actor"));
 	ev = expect_event(&r, HXD_EVENT_MESSAGE);
 	cr_expect_str_eq(ev->text, "hello from the actor");
 	cr_expect_eq(ev->from, aid);
 	hxd_event_free(ev);
 
-	OK(actor, hxd_lease(actor, HXD_LEASE_TAKE, NULL));
+	HX_OK(actor, hxd_lease(actor, HXD_LEASE_TAKE, NULL));
 	ev = expect_event(&r, HXD_EVENT_LEASE);
 	cr_expect_eq(ev->lease.holder, aid);
 	cr_expect_str_eq(ev->lease.holder_name, "actor");
 	cr_expect_str_eq(ev->lease.on_loss, "pause");
 	hxd_event_free(ev);
-	OK(actor, hxd_lease(actor, HXD_LEASE_RELEASE, NULL));
+	HX_OK(actor, hxd_lease(actor, HXD_LEASE_RELEASE, NULL));
 	ev = expect_event(&r, HXD_EVENT_LEASE);
 	cr_expect_eq(ev->lease.holder, 0);
 	hxd_event_free(ev);
 
 	/* The unstable model blows up and MuJoCo resets it: one event each. */
-	OK(actor, hxd_load_file(actor, "unstable.xml", &m));
+	HX_OK(actor, hxd_load_file(actor, "unstable.xml", &m));
 	ev = expect_event(&r, HXD_EVENT_MODEL);
 	cr_expect_str_eq(ev->model.name, "unstable");
 	cr_expect_eq(ev->model.nq, 1);
 	r.nq = 1;
 	hxd_event_free(ev);
-	OK(actor, hxd_step(actor, 10, &taken));
-	s = status_ok(actor);
+	HX_OK(actor, hxd_step(actor, 10, &taken));
+	s = hx_status_ok(actor);
 	cr_assert_geq(s.instability_resets, 1, "unstable.xml did not blow up");
 	for (;;) {
 		ev = next_nonframe(&r, 2000);
@@ -1042,15 +942,15 @@ HX_TRANSPORT_TEST(sessions, every_kind_of_event_reaches_a_subscriber, "-m",
 	    seen, s.instability_resets + s.sim_errors, "one event per reset");
 
 	/* A new model counts from zero: no instability carried over. */
-	OK(actor, hxd_load_file(actor, "fixture.xml", &m));
+	HX_OK(actor, hxd_load_file(actor, "fixture.xml", &m));
 	ev = expect_event(&r, HXD_EVENT_MODEL);
 	cr_expect_eq(ev->model.nq, NQ);
 	r.nq = NQ;
 	hxd_event_free(ev);
-	cr_expect_eq(status_ok(actor).instability_resets, 0);
+	cr_expect_eq(hx_status_ok(actor).instability_resets, 0);
 	frames = r.frames;
-	OK(actor, hxd_step(actor, 5, &taken));
-	OK(actor, hxd_pause(actor));
+	HX_OK(actor, hxd_step(actor, 5, &taken));
+	HX_OK(actor, hxd_pause(actor));
 	expect_no_event(&r, 300);
 	cr_expect_eq(r.frames - frames, 5, "%u frames", r.frames - frames);
 
@@ -1066,7 +966,7 @@ HX_TRANSPORT_TEST(sessions, every_kind_of_event_reaches_a_subscriber, "-m",
 	cr_expect_eq(ev->from, 0);
 	hxd_event_free(ev);
 	expect_no_event(&r, 300);
-	cr_expect_str_eq(status_ok(obs).message, "");
+	cr_expect_str_eq(hx_status_ok(obs).message, "");
 	cr_expect_eq(hxd_events_lost(obs), 0);
 	hxd_close(obs);
 }
@@ -1074,12 +974,12 @@ HX_TRANSPORT_TEST(sessions, every_kind_of_event_reaches_a_subscriber, "-m",
 HX_TRANSPORT_TEST(sessions, a_message_of_a_client_that_stays_is_kept, "-m",
     "fixture.xml", "--paused", NULL)
 {
-	hxd_conn *a = connect_as(addr, "a"), *b = connect_as(addr, "b");
+	hxd_conn *a = hx_connect_ok(addr, "a"), *b = hx_connect_ok(addr, "b");
 	struct evreader r = { a, NULL, 0, 0, NQ };
 	hxd_event *ev;
 
 	subscribe_ok(a, 0, 0, 0, 0, 1);
-	OK(a, hxd_message(a, "mine"));
+	HX_OK(a, hxd_message(a, "mine"));
 	ev = expect_event(&r, HXD_EVENT_MESSAGE);
 	hxd_event_free(ev);
 	/* Someone else leaving does not clear it. */
@@ -1087,23 +987,23 @@ HX_TRANSPORT_TEST(sessions, a_message_of_a_client_that_stays_is_kept, "-m",
 	ev = expect_event(&r, HXD_EVENT_CLIENT_LEFT);
 	hxd_event_free(ev);
 	expect_no_event(&r, 300);
-	cr_expect_str_eq(status_ok(a).message, "mine");
+	cr_expect_str_eq(hx_status_ok(a).message, "mine");
 	hxd_close(a);
 }
 
 HX_TRANSPORT_TEST(sessions, a_message_belongs_to_whoever_set_it_last, "-m",
     "fixture.xml", "--paused", NULL)
 {
-	hxd_conn *obs = connect_as(addr, "observer");
-	hxd_conn *a = connect_as(addr, "a"), *b = connect_as(addr, "b");
+	hxd_conn *obs = hx_connect_ok(addr, "observer");
+	hxd_conn *a = hx_connect_ok(addr, "a"), *b = hx_connect_ok(addr, "b");
 	struct evreader r = { obs, NULL, 0, 0, NQ };
 	unsigned long long bid = session_id(b);
 	hxd_event *ev;
 
 	subscribe_ok(obs, 0, 0, 0, 0, 1);
-	OK(a, hxd_message(a, "from a"));
+	HX_OK(a, hxd_message(a, "from a"));
 	hxd_event_free(expect_event(&r, HXD_EVENT_MESSAGE));
-	OK(b, hxd_message(b, "from b"));
+	HX_OK(b, hxd_message(b, "from b"));
 	ev = expect_event(&r, HXD_EVENT_MESSAGE);
 	cr_expect_eq(ev->from, bid);
 	hxd_event_free(ev);
@@ -1113,21 +1013,21 @@ HX_TRANSPORT_TEST(sessions, a_message_belongs_to_whoever_set_it_last, "-m",
 	cr_expect_str_eq(ev->client.name, "a");
 	hxd_event_free(ev);
 	expect_no_event(&r, 300);
-	cr_expect_str_eq(status_ok(obs).message, "from b");
+	cr_expect_str_eq(hx_status_ok(obs).message, "from b");
 	/* b leaving does. */
 	hxd_close(b);
 	hxd_event_free(expect_event(&r, HXD_EVENT_CLIENT_LEFT));
 	ev = expect_event(&r, HXD_EVENT_MESSAGE);
 	cr_expect_str_eq(ev->text, "");
 	hxd_event_free(ev);
-	cr_expect_str_eq(status_ok(obs).message, "");
+	cr_expect_str_eq(hx_status_ok(obs).message, "");
 	hxd_close(obs);
 }
 
 HX_TRANSPORT_TEST(sessions, two_event_subscriptions_get_each_event_once, "-m",
     "fixture.xml", "--paused", NULL)
 {
-	hxd_conn *obs = connect_as(addr, "observer");
+	hxd_conn *obs = hx_connect_ok(addr, "observer");
 	struct evreader r = { obs, NULL, 0, 0, NQ };
 	unsigned id1, id2;
 	hxd_event *ev;
@@ -1135,19 +1035,19 @@ HX_TRANSPORT_TEST(sessions, two_event_subscriptions_get_each_event_once, "-m",
 	id1 = subscribe_ok(obs, 0, 0, 0, 0, 1);
 	id2 = subscribe_ok(obs, 0, 0, 0, 0, 1);
 	cr_expect_neq(id1, id2);
-	OK(obs, hxd_message(obs, "once"));
+	HX_OK(obs, hxd_message(obs, "once"));
 	ev = expect_event(&r, HXD_EVENT_MESSAGE);
 	cr_expect_str_eq(ev->text, "once");
 	hxd_event_free(ev);
 	expect_no_event(&r, 300);
 	/* With one of them left, events still come; with none, not. */
-	OK(obs, hxd_unsubscribe(obs, id1));
-	OK(obs, hxd_message(obs, "still"));
+	HX_OK(obs, hxd_unsubscribe(obs, id1));
+	HX_OK(obs, hxd_message(obs, "still"));
 	ev = expect_event(&r, HXD_EVENT_MESSAGE);
 	cr_expect_str_eq(ev->text, "still");
 	hxd_event_free(ev);
-	OK(obs, hxd_unsubscribe(obs, id2));
-	OK(obs, hxd_message(obs, "unheard"));
+	HX_OK(obs, hxd_unsubscribe(obs, id2));
+	HX_OK(obs, hxd_message(obs, "unheard"));
 	expect_no_event(&r, 300);
 	hxd_close(obs);
 }
@@ -1155,8 +1055,8 @@ HX_TRANSPORT_TEST(sessions, two_event_subscriptions_get_each_event_once, "-m",
 HX_TRANSPORT_TEST(sessions, a_mujoco_error_is_an_instability_event, "-m",
     "overflow.xml", "--paused", NULL)
 {
-	hxd_conn *obs = connect_as(addr, "observer");
-	hxd_conn *actor = connect_as(addr, "actor");
+	hxd_conn *obs = hx_connect_ok(addr, "observer");
+	hxd_conn *actor = hx_connect_ok(addr, "actor");
 	struct evreader r = { obs, NULL, 0, 0, 7 };
 	unsigned taken;
 	hxd_event *ev;
@@ -1171,7 +1071,7 @@ HX_TRANSPORT_TEST(sessions, a_mujoco_error_is_an_instability_event, "-m",
 	cr_expect_eq(ev->resets, 1);
 	hxd_event_free(ev);
 	expect_no_event(&r, 200);
-	cr_expect_eq(status_ok(obs).sim_errors, 1);
+	cr_expect_eq(hx_status_ok(obs).sim_errors, 1);
 	hxd_close(actor);
 	hxd_close(obs);
 }
@@ -1200,14 +1100,14 @@ raw_subscribe(int fd, const Haptix__V1__StreamField *fields, size_t n,
 HX_TRANSPORT_TEST(sessions, every_steps_frames_follow_the_steps, "-m",
     "fixture.xml", "--paused", NULL)
 {
-	hxd_conn *c = connect_as(addr, "stepper");
+	hxd_conn *c = hx_connect_ok(addr, "stepper");
 	hxd_state *st = NULL;
 	hxd_sensor *sen = NULL;
 	unsigned id, taken, k;
 	hxd_frame *f;
 	int i;
 
-	cr_assert_eq(status_ok(c).steps, 0);
+	cr_assert_eq(hx_status_ok(c).steps, 0);
 	id = subscribe_ok(c,
 	    HXD_FIELDS(HXD_FIELD_QPOS) | HXD_FIELDS(HXD_FIELD_SENSORDATA), 5, 0,
 	    0, 0);
@@ -1216,20 +1116,20 @@ HX_TRANSPORT_TEST(sessions, every_steps_frames_follow_the_steps, "-m",
 	cr_expect_eq(f->subscription, id);
 	cr_expect_eq(f->step, 0);
 	cr_expect_eq(f->time, 0);
-	OK(c, hxd_get_state(c, &st));
+	HX_OK(c, hxd_get_state(c, &st));
 	cr_expect_eq(memcmp(f->qpos, st->qpos, NQ * sizeof(double)), 0,
 	    "the frame holds the state");
 	free(st);
 	hxd_frame_free(f);
 
-	OK(c, hxd_step(c, 23, &taken));
+	HX_OK(c, hxd_step(c, 23, &taken));
 	for (k = 5; k <= 20; k += 5) {
 		f = next_frame(c, 2000);
 		cr_assert_not_null(f, "no frame for step %u", k);
 		cr_expect_eq(f->subscription, id);
 		cr_expect_eq(
 		    f->step, k, "frame at step %llu, expected %u", f->step, k);
-		NEAR(f->time, k * TIMESTEP, 1e-12);
+		HX_NEAR(f->time, k * TIMESTEP, 1e-12);
 		cr_expect_eq(f->nsensordata, NSENSORDATA);
 		hxd_frame_free(f);
 	}
@@ -1237,38 +1137,39 @@ HX_TRANSPORT_TEST(sessions, every_steps_frames_follow_the_steps, "-m",
 	cr_expect_null(f, "no frame between multiples of 5 (step %llu)",
 	    f != NULL ? f->step : 0);
 	hxd_frame_free(f);
-	OK(c, hxd_step(c, 2, &taken));
+	HX_OK(c, hxd_step(c, 2, &taken));
 	f = next_frame(c, 2000);
 	cr_assert_not_null(f);
 	cr_expect_eq(f->step, 25);
 	hxd_frame_free(f);
 	/* Steps taken by updates count the same. */
 	for (i = 0; i < 5; i++) {
-		OK(c, hxd_update(c, NULL, &sen));
+		HX_OK(c, hxd_update(c, NULL, &sen));
 		free(sen);
 	}
 	f = next_frame(c, 2000);
 	cr_assert_not_null(f);
 	cr_expect_eq(f->step, 30);
-	OK(c, hxd_get_state(c, &st));
+	HX_OK(c, hxd_get_state(c, &st));
 	cr_expect_eq(memcmp(f->qpos, st->qpos, NQ * sizeof(double)), 0);
 	free(st);
 	hxd_frame_free(f);
 
 	/* Unsubscribed, no more frames. */
-	OK(c, hxd_unsubscribe(c, id));
-	OK(c, hxd_step(c, 20, &taken));
+	HX_OK(c, hxd_unsubscribe(c, id));
+	HX_OK(c, hxd_step(c, 20, &taken));
 	f = next_frame(c, 300);
 	cr_expect_null(f, "a frame after unsubscribing");
 	hxd_frame_free(f);
-	FAILS_WITH(c, hxd_unsubscribe(c, id), HXD_BADINDEX, "no subscription");
+	HX_FAILS_WITH(
+	    c, hxd_unsubscribe(c, id), HXD_BADINDEX, "no subscription");
 	hxd_close(c);
 }
 
 HX_TRANSPORT_TEST(sessions, sim_hz_becomes_steps_of_the_timestep, "-m",
     "fixture.xml", "--paused", NULL)
 {
-	hxd_conn *c = connect_as(addr, "simhz");
+	hxd_conn *c = hx_connect_ok(addr, "simhz");
 	unsigned long long a[8], b[8];
 	unsigned ida, idb, taken;
 	int na = 0, nb = 0, i;
@@ -1277,7 +1178,7 @@ HX_TRANSPORT_TEST(sessions, sim_hz_becomes_steps_of_the_timestep, "-m",
 	/* 100 Hz of simulated time is every 5 steps of 2 ms; 125 Hz every 4. */
 	ida = subscribe_ok(c, HXD_FIELDS(HXD_FIELD_QPOS), 0, 100, 0, 0);
 	idb = subscribe_ok(c, HXD_FIELDS(HXD_FIELD_QVEL), 0, 125, 0, 0);
-	OK(c, hxd_step(c, 20, &taken));
+	HX_OK(c, hxd_step(c, 20, &taken));
 	while ((f = next_frame(c, 300)) != NULL) {
 		if (f->subscription == ida) {
 			cr_assert_lt(na, 8);
@@ -1304,9 +1205,9 @@ HX_TRANSPORT_TEST(sessions, sim_hz_becomes_steps_of_the_timestep, "-m",
 
 	/* A new model's timestep: 100 Hz of unstable.xml's 10 ms is every step.
 	 */
-	OK(c, hxd_unsubscribe(c, idb));
-	OK(c, hxd_load_file(c, "unstable.xml", NULL));
-	OK(c, hxd_step(c, 3, &taken));
+	HX_OK(c, hxd_unsubscribe(c, idb));
+	HX_OK(c, hxd_load_file(c, "unstable.xml", NULL));
+	HX_OK(c, hxd_step(c, 3, &taken));
 	for (i = 1; i <= 3; i++) {
 		f = next_frame(c, 2000);
 		cr_assert_not_null(
@@ -1326,7 +1227,7 @@ HX_TRANSPORT_TEST(sessions, sim_hz_becomes_steps_of_the_timestep, "-m",
 HX_TRANSPORT_TEST(sessions, wall_hz_paces_frames_in_wall_time, "-m",
     "fixture.xml", "--paused", NULL)
 {
-	hxd_conn *c = connect_as(addr, "wallhz");
+	hxd_conn *c = hx_connect_ok(addr, "wallhz");
 	unsigned ida, idb;
 	int na = 0, nb = 0;
 	double end;
@@ -1334,8 +1235,8 @@ HX_TRANSPORT_TEST(sessions, wall_hz_paces_frames_in_wall_time, "-m",
 
 	ida = subscribe_ok(c, HXD_FIELDS(HXD_FIELD_QPOS), 0, 0, 50, 0);
 	idb = subscribe_ok(c, HXD_FIELDS(HXD_FIELD_STATUS), 0, 0, 10, 0);
-	end = wall_now() + 1.0;
-	while (wall_now() < end) {
+	end = hx_wall_now() + 1.0;
+	while (hx_wall_now() < end) {
 		f = next_frame(c, 50);
 		if (f == NULL)
 			continue;
@@ -1349,7 +1250,7 @@ HX_TRANSPORT_TEST(sessions, wall_hz_paces_frames_in_wall_time, "-m",
 		}
 		hxd_frame_free(f);
 	}
-	OK(c, hxd_unsubscribe(c, 0));
+	HX_OK(c, hxd_unsubscribe(c, 0));
 	cr_log_info("wall_hz 50 gave %d frames in 1 s, 10 Hz gave %d", na, nb);
 	/* Generous: the machines are shared. */
 	cr_expect(na >= 25 && na <= 80, "50 Hz for 1 s gave %d frames", na);
@@ -1366,7 +1267,7 @@ HX_TRANSPORT_TEST(sessions, wall_hz_paces_frames_in_wall_time, "-m",
 HX_TRANSPORT_TEST(sessions, frames_carry_only_the_requested_fields, "-m",
     "fixture.xml", "--paused", NULL)
 {
-	hxd_conn *c = connect_as(addr, "fields");
+	hxd_conn *c = hx_connect_ok(addr, "fields");
 	unsigned ida, idb, taken;
 	hxd_contacts *con = NULL;
 	hxd_control *ctl = NULL;
@@ -1379,7 +1280,7 @@ HX_TRANSPORT_TEST(sessions, frames_carry_only_the_requested_fields, "-m",
 	int i, n;
 
 	/* Step once so that contacts and sensors are there. */
-	OK(c, hxd_step(c, 1, &taken));
+	HX_OK(c, hxd_step(c, 1, &taken));
 	ida = subscribe_ok(c,
 	    HXD_FIELDS(HXD_FIELD_QPOS) | HXD_FIELDS(HXD_FIELD_CTRL) |
 		HXD_FIELDS(HXD_FIELD_SENSORDATA) | HXD_FIELDS(HXD_FIELD_BODY),
@@ -1404,11 +1305,11 @@ HX_TRANSPORT_TEST(sessions, frames_carry_only_the_requested_fields, "-m",
 	}
 	cr_assert(fa != NULL && fb != NULL, "one frame of each");
 
-	OK(c, hxd_get_state(c, &st));
-	OK(c, hxd_get_control(c, &ctl));
-	OK(c, hxd_get_sensor(c, &sen));
-	OK(c, hxd_get_body(c, &bodies));
-	OK(c, hxd_get_contact(c, &con));
+	HX_OK(c, hxd_get_state(c, &st));
+	HX_OK(c, hxd_get_control(c, &ctl));
+	HX_OK(c, hxd_get_sensor(c, &sen));
+	HX_OK(c, hxd_get_body(c, &bodies));
+	HX_OK(c, hxd_get_contact(c, &con));
 	cr_expect_eq(fa->step, 1);
 	cr_expect_eq(fa->nq, NQ);
 	cr_expect_eq(fa->nu, NU);
@@ -1469,20 +1370,20 @@ HX_TRANSPORT_TEST(sessions, frames_carry_only_the_requested_fields, "-m",
 	hxd_frame_free(fa);
 	hxd_frame_free(fb);
 
-	list = clients_ok(c, &n, NULL);
+	list = hx_clients_ok(c, &n, NULL);
 	me = client_named(list, n, "fields");
 	cr_assert_not_null(me);
 	cr_expect_eq(me->subscriptions, 2);
 	cr_expect_eq(me->frames_sent, 2);
 	cr_expect_eq(me->frames_dropped, 0);
 	free(list);
-	OK(c, hxd_unsubscribe(c, 0));
-	list = clients_ok(c, &n, NULL);
+	HX_OK(c, hxd_unsubscribe(c, 0));
+	list = hx_clients_ok(c, &n, NULL);
 	me = client_named(list, n, "fields");
 	cr_assert_not_null(me);
 	cr_expect_eq(me->subscriptions, 0, "unsubscribe 0 ends them all");
 	free(list);
-	OK(c, hxd_step(c, 3, &taken));
+	HX_OK(c, hxd_step(c, 3, &taken));
 	f = next_frame(c, 300);
 	cr_expect_null(f, "a frame after unsubscribing from all");
 	hxd_frame_free(f);
@@ -1492,7 +1393,7 @@ HX_TRANSPORT_TEST(sessions, frames_carry_only_the_requested_fields, "-m",
 HX_TRANSPORT_TEST(sessions, subscriptions_belong_to_their_client, "-m",
     "fixture.xml", "--paused", NULL)
 {
-	hxd_conn *a = connect_as(addr, "a"), *b = connect_as(addr, "b");
+	hxd_conn *a = hx_connect_ok(addr, "a"), *b = hx_connect_ok(addr, "b");
 	unsigned ida, idb, taken;
 	hxd_frame *f;
 
@@ -1502,8 +1403,8 @@ HX_TRANSPORT_TEST(sessions, subscriptions_belong_to_their_client, "-m",
 	hxd_frame_free(next_frame(a, 2000));
 	hxd_frame_free(next_frame(b, 2000));
 	/* b ends its own, not a's. */
-	OK(b, hxd_unsubscribe(b, idb));
-	OK(b, hxd_step(b, 1, &taken));
+	HX_OK(b, hxd_unsubscribe(b, idb));
+	HX_OK(b, hxd_step(b, 1, &taken));
 	f = next_frame(a, 2000);
 	cr_assert_not_null(f, "a's subscription was ended by b");
 	cr_expect_eq(f->step, 1);
@@ -1518,7 +1419,7 @@ HX_TRANSPORT_TEST(sessions, subscriptions_belong_to_their_client, "-m",
 
 HX_TRANSPORT_TEST(sessions, streams_wait_for_a_model, "--no-model", NULL)
 {
-	hxd_conn *c = connect_as(addr, "early");
+	hxd_conn *c = hx_connect_ok(addr, "early");
 	struct evreader r = { c, NULL, 0, 0, NQ };
 	unsigned id, taken;
 	hxd_event *ev;
@@ -1528,12 +1429,12 @@ HX_TRANSPORT_TEST(sessions, streams_wait_for_a_model, "--no-model", NULL)
 	ev = next_nonframe(&r, 300);
 	cr_expect_null(ev, "an event with no model");
 	cr_expect_eq(r.frames, 0, "a frame with no model");
-	OK(c, hxd_load_file(c, "fixture.xml", NULL));
+	HX_OK(c, hxd_load_file(c, "fixture.xml", NULL));
 	ev = expect_event(&r, HXD_EVENT_MODEL);
 	cr_expect_eq(ev->model.nq, NQ);
 	hxd_event_free(ev);
 	/* 100 Hz of the loaded model's 2 ms: every 5 steps. */
-	OK(c, hxd_step(c, 10, &taken));
+	HX_OK(c, hxd_step(c, 10, &taken));
 	f = next_frame(c, 2000);
 	cr_assert_not_null(f);
 	cr_expect_eq(f->subscription, id);
@@ -1562,8 +1463,8 @@ Test(sessions, a_frame_beyond_the_limits_is_refused)
 	for (f = 1; f <= HXD_FIELD_MAX; f++)
 		all.fields |= HXD_FIELDS(f);
 	hx_server_start(&s, args);
-	c = connect_as(s.unix_addr, "big");
-	FAILS_WITH(
+	c = hx_connect_ok(s.unix_addr, "big");
+	HX_FAILS_WITH(
 	    c, hxd_subscribe(c, &all, &id), HXD_BADSIZE, "more than 2048");
 	subscribe_ok(c, HXD_FIELDS(HXD_FIELD_QPOS), 1, 0, 0, 0);
 	hxd_close(c);
@@ -1594,33 +1495,33 @@ Test(sessions, a_slow_reader_gets_held_events_then_the_newest_frame)
 	char text[32];
 
 	hx_server_start(&srv, args);
-	driver = connect_as(srv.unix_addr, "driver");
+	driver = hx_connect_ok(srv.unix_addr, "driver");
 	for (i = 0; i < HXD_FIELD_MAX; i++)
 		all[i] = (Haptix__V1__StreamField)(i + 1);
 	fd = raw_connect(srv.unix_addr);
 	cr_assert_eq(raw_hello(fd, "slow"), HAPTIX__V1__RESULT__RESULT_OK);
 	raw_subscribe(fd, all, HXD_FIELD_MAX, 1, 0, 1, 2);
 	for (i = 0; i < 100; i++) {
-		list = clients_ok(driver, &n, NULL);
+		list = hx_clients_ok(driver, &n, NULL);
 		e = client_named(list, n, "slow");
 		k = e != NULL && e->subscriptions == 1;
 		free(list);
 		if (k)
 			break;
-		pause_ms(10);
+		hx_sleep_ms(10);
 	}
 	cr_assert(k, "the subscription was not made");
 
 	/* Far more frames than any buffer holds, and too many events. */
 	for (i = 0; i < 40; i++)
-		OK(driver, hxd_step(driver, 100, &taken));
+		HX_OK(driver, hxd_step(driver, 100, &taken));
 	for (i = 0; i < STREAM_HELD + 44; i++) {
 		snprintf(text, sizeof(text), "m %d", i);
-		OK(driver, hxd_message(driver, text));
+		HX_OK(driver, hxd_message(driver, text));
 	}
-	final = status_ok(driver).steps;
+	final = hx_status_ok(driver).steps;
 	cr_assert_eq(final, 4000);
-	list = clients_ok(driver, &n, NULL);
+	list = hx_clients_ok(driver, &n, NULL);
 	e = client_named(list, n, "slow");
 	cr_assert_not_null(e);
 	slow = *e;
@@ -1694,14 +1595,14 @@ Test(sessions, a_slow_reader_gets_held_events_then_the_newest_frame)
 	    "frames carry the count of dropped frames");
 
 	/* And frames flow as before. */
-	OK(driver, hxd_step(driver, 1, &taken));
+	HX_OK(driver, hxd_step(driver, 1, &taken));
 	resp = raw_recv(fd, 2000);
 	cr_assert_not_null(resp, "no frame after catching up");
 	cr_assert_eq(resp->payload_case, HAPTIX__V1__RESPONSE__PAYLOAD_EVENT);
 	cr_assert_eq(resp->event->kind_case, HAPTIX__V1__EVENT__KIND_FRAME);
 	cr_expect_eq(resp->event->frame->step, final + 1);
 	haptix__v1__response__free_unpacked(resp, NULL);
-	list = clients_ok(driver, &n, NULL);
+	list = hx_clients_ok(driver, &n, NULL);
 	e = client_named(list, n, "slow");
 	cr_assert_not_null(e);
 	cr_expect_eq(e->frames_dropped, slow.frames_dropped,
@@ -1717,7 +1618,7 @@ HX_TRANSPORT_TEST(sessions, bad_subscriptions_are_refused, "-m", "fixture.xml",
     "--paused", NULL)
 {
 	const unsigned Q = HXD_FIELDS(HXD_FIELD_QPOS);
-	hxd_conn *c = connect_as(addr, "checker");
+	hxd_conn *c = hx_connect_ok(addr, "checker");
 	hxd_subscription sub;
 	const hxd_client *me;
 	hxd_client *list;
@@ -1733,21 +1634,24 @@ HX_TRANSPORT_TEST(sessions, bad_subscriptions_are_refused, "-m", "fixture.xml",
 #define SUB(f, e, s, w, ev) \
 	(sub = (hxd_subscription){ (f), (e), (s), (w), (ev) }, \
 	    hxd_subscribe(c, &sub, &id))
-	FAILS_WITH(c, SUB(0, 0, 0, 0, 0), HXD_BADVALUE, "nothing to subscribe");
-	FAILS_WITH(c, SUB(Q, 1, 0, 10, 0), HXD_BADVALUE, "exactly one rate");
-	FAILS_WITH(c, SUB(Q, 1, 100, 0, 0), HXD_BADVALUE, "exactly one rate");
-	FAILS_WITH(c, SUB(Q, 0, 100, 10, 1), HXD_BADVALUE, "exactly one rate");
-	FAILS_WITH(c, SUB(Q, 0, 0, 0, 0), HXD_BADVALUE, "exactly one rate");
-	FAILS_WITH(
+	HX_FAILS_WITH(
+	    c, SUB(0, 0, 0, 0, 0), HXD_BADVALUE, "nothing to subscribe");
+	HX_FAILS_WITH(c, SUB(Q, 1, 0, 10, 0), HXD_BADVALUE, "exactly one rate");
+	HX_FAILS_WITH(
+	    c, SUB(Q, 1, 100, 0, 0), HXD_BADVALUE, "exactly one rate");
+	HX_FAILS_WITH(
+	    c, SUB(Q, 0, 100, 10, 1), HXD_BADVALUE, "exactly one rate");
+	HX_FAILS_WITH(c, SUB(Q, 0, 0, 0, 0), HXD_BADVALUE, "exactly one rate");
+	HX_FAILS_WITH(
 	    c, SUB(0, 1, 0, 0, 1), HXD_BADVALUE, "a rate without fields");
-	FAILS_WITH(c, SUB(Q, 0, 0, 1001, 0), HXD_BADVALUE, "wall_hz 1001");
-	FAILS_WITH(c, SUB(Q, 0, 0, -5, 0), HXD_BADVALUE, "wall_hz");
-	FAILS_WITH(c, SUB(Q, 0, 0, INFINITY, 0), HXD_BADVALUE, "wall_hz");
-	FAILS_WITH(c, SUB(Q, 0, -1, 0, 0), HXD_BADVALUE, "sim_hz");
-	FAILS_WITH(c, SUB(Q, 0, NAN, 0, 0), HXD_BADVALUE, "sim_hz");
-	FAILS_WITH(c, SUB(HXD_FIELDS(HXD_FIELD_MAX + 1), 1, 0, 0, 0),
+	HX_FAILS_WITH(c, SUB(Q, 0, 0, 1001, 0), HXD_BADVALUE, "wall_hz 1001");
+	HX_FAILS_WITH(c, SUB(Q, 0, 0, -5, 0), HXD_BADVALUE, "wall_hz");
+	HX_FAILS_WITH(c, SUB(Q, 0, 0, INFINITY, 0), HXD_BADVALUE, "wall_hz");
+	HX_FAILS_WITH(c, SUB(Q, 0, -1, 0, 0), HXD_BADVALUE, "sim_hz");
+	HX_FAILS_WITH(c, SUB(Q, 0, NAN, 0, 0), HXD_BADVALUE, "sim_hz");
+	HX_FAILS_WITH(c, SUB(HXD_FIELDS(HXD_FIELD_MAX + 1), 1, 0, 0, 0),
 	    HXD_BADVALUE, "no field");
-	FAILS_WITH(c, SUB(1u, 1, 0, 0, 0), HXD_BADVALUE, "no field");
+	HX_FAILS_WITH(c, SUB(1u, 1, 0, 0, 0), HXD_BADVALUE, "no field");
 
 	/* The server's own check of fields the library would not send. */
 	fd = raw_connect(addr);
@@ -1770,20 +1674,20 @@ HX_TRANSPORT_TEST(sessions, bad_subscriptions_are_refused, "-m", "fixture.xml",
 	close(fd);
 
 	/* The fastest wall rate is fine; the limit of subscriptions holds. */
-	OK(c, SUB(Q, 0, 0, 1000, 0));
+	HX_OK(c, SUB(Q, 0, 0, 1000, 0));
 	for (i = 1; i < 16; i++)
-		OK(c, SUB(Q, 1, 0, 0, i % 2));
-	FAILS_WITH(c, SUB(Q, 1, 0, 0, 0), HXD_BADSIZE, "16 subscriptions");
-	FAILS_WITH(c, SUB(0, 0, 0, 0, 1), HXD_BADSIZE, "16 subscriptions");
-	list = clients_ok(c, &n, NULL);
+		HX_OK(c, SUB(Q, 1, 0, 0, i % 2));
+	HX_FAILS_WITH(c, SUB(Q, 1, 0, 0, 0), HXD_BADSIZE, "16 subscriptions");
+	HX_FAILS_WITH(c, SUB(0, 0, 0, 0, 1), HXD_BADSIZE, "16 subscriptions");
+	list = hx_clients_ok(c, &n, NULL);
 	me = client_named(list, n, "checker");
 	cr_assert_not_null(me);
 	cr_expect_eq(me->subscriptions, 16, "refused ones are not counted");
 	cr_expect_eq(me->errors, 13, "each refusal by the server is an error");
 	free(list);
-	OK(c, hxd_unsubscribe(c, 0));
-	FAILS_WITH(c, hxd_unsubscribe(c, 12345), HXD_BADINDEX, "12345");
-	OK(c, SUB(Q, 1, 0, 0, 0));
+	HX_OK(c, hxd_unsubscribe(c, 0));
+	HX_FAILS_WITH(c, hxd_unsubscribe(c, 12345), HXD_BADINDEX, "12345");
+	HX_OK(c, SUB(Q, 1, 0, 0, 0));
 	cr_expect_gt(id, 16, "ids are not reused");
 #undef SUB
 	hxd_close(c);
@@ -1885,7 +1789,7 @@ writer_main(void *arg)
 		pthread_barrier_wait(&w->st->ready);
 	if (w->failed)
 		goto out;
-	t0 = wall_now();
+	t0 = hx_wall_now();
 	if (hxd_get_sensor(c, &sen) != HXD_OK ||
 	    sen->nsensordata != NSENSORDATA) {
 		JOB_FAIL(w, "get_sensor: %s", hxd_error(c));
@@ -1927,7 +1831,7 @@ writer_main(void *arg)
 	free(sen);
 	if (hxd_lease(c, HXD_LEASE_RELEASE, NULL) != HXD_OK)
 		JOB_FAIL(w, "release the lease: %s", hxd_error(c));
-	w->seconds = wall_now() - t0;
+	w->seconds = hx_wall_now() - t0;
 out:
 	hxd_close(c);
 	return NULL;
@@ -1950,7 +1854,7 @@ reader_main(void *arg)
 	for (i = 0;
 	     !r->failed && (i < STRESS_READS || !atomic_load(&r->st->stop));
 	     i++) {
-		t = wall_now();
+		t = hx_wall_now();
 		if (r->use_status) {
 			rc = hxd_status_get(c, &status);
 			if (rc == HXD_OK && status.model.nq != NQ)
@@ -1964,7 +1868,7 @@ reader_main(void *arg)
 		}
 		if (rc != HXD_OK)
 			JOB_FAIL(r, "read %d: %s", i, hxd_error(c));
-		t = wall_now() - t;
+		t = hx_wall_now() - t;
 		if (t > r->worst)
 			r->worst = t;
 		r->done += rc == HXD_OK;
@@ -2039,7 +1943,7 @@ ticker_main(void *arg)
 	pthread_barrier_wait(&j->st->ready);
 	for (waited = 0; !atomic_load(&j->st->running) && waited < 60000;
 	     waited += 2)
-		pause_ms(2);
+		hx_sleep_ms(2);
 	if (j->failed || !atomic_load(&j->st->running))
 		goto out;
 	/* Align with the tick. */
@@ -2049,13 +1953,13 @@ ticker_main(void *arg)
 	}
 	s0 = sen->time;
 	free(sen);
-	t0 = last = wall_now();
+	t0 = last = hx_wall_now();
 	for (i = 0; i < STRESS_TICKS; i++) {
 		if (hxd_update(c, NULL, &sen) != HXD_OK) {
 			JOB_FAIL(j, "update %d: %s", i, hxd_error(c));
 			goto out;
 		}
-		t = wall_now();
+		t = hx_wall_now();
 		d = t - last;
 		if (d > j->worst)
 			j->worst = d;
@@ -2097,7 +2001,7 @@ nonreader_check(hxd_conn *c, const char *when)
 	hxd_client *list, out;
 	int n;
 
-	list = clients_ok(c, &n, NULL);
+	list = hx_clients_ok(c, &n, NULL);
 	e = client_named(list, n, "nonreader");
 	cr_assert_not_null(e, "%s: the non-reader was dropped", when);
 	out = *e;
@@ -2156,7 +2060,7 @@ Test(sessions, sixteen_clients_one_never_reads, .timeout = 150)
 
 	stress_limit_quarantine();
 	hx_server_start(&srv, args);
-	mon = connect_as(srv.unix_addr, "monitor");
+	mon = hx_connect_ok(srv.unix_addr, "monitor");
 	rss0 = rss_kib(srv.pid);
 	fd = nonreader_start(srv.unix_addr);
 
@@ -2193,12 +2097,12 @@ Test(sessions, sixteen_clients_one_never_reads, .timeout = 150)
 		    pthread_create(&ts[i], NULL, subscriber_main, &subs[i]), 0);
 	}
 	pthread_barrier_wait(&st.ready);
-	t0 = wall_now();
-	cr_expect_eq(wait_for_clients(mon, 16, 2000), 16, "sixteen clients");
+	t0 = hx_wall_now();
+	cr_expect_eq(hx_wait_clients(mon, 16, 2000), 16, "sixteen clients");
 
 	/* Phase 1: lock-step under load. */
 	pthread_join(tw, NULL);
-	t_writer = wall_now() - t0;
+	t_writer = hx_wall_now() - t0;
 	cr_assert_not(w.failed, "writer: %s", w.err);
 	rss1 = rss_kib(srv.pid);
 	nr1 = nonreader_check(mon, "after the lock-step run");
@@ -2206,24 +2110,24 @@ Test(sessions, sixteen_clients_one_never_reads, .timeout = 150)
 	/* Phase 2: more events than a slow reader may hold. */
 	for (i = 0; i < STRESS_MESSAGES; i++) {
 		snprintf(text, sizeof(text), "stress %d", i);
-		OK(mon, hxd_message(mon, text));
+		HX_OK(mon, hxd_message(mon, text));
 	}
 
 	/* Phase 3: running, the API tick under load. */
-	cr_assert(status_ok(mon).paused, "still paused");
-	OK(mon, hxd_run(mon));
+	cr_assert(hx_status_ok(mon).paused, "still paused");
+	HX_OK(mon, hxd_run(mon));
 	atomic_store(&st.running, 1);
 	pthread_join(tt, NULL);
 	rss2 = rss_kib(srv.pid);
-	OK(mon, hxd_pause(mon));
+	HX_OK(mon, hxd_pause(mon));
 	atomic_store(&st.stop, 1);
 	for (i = 0; i < STRESS_READERS; i++)
 		pthread_join(tr[i], NULL);
 	for (i = 0; i < STRESS_SUBSCRIBERS; i++)
 		pthread_join(ts[i], NULL);
-	t_all = wall_now() - t0;
+	t_all = hx_wall_now() - t0;
 	nr2 = nonreader_check(mon, "at the end");
-	cr_expect_eq(wait_for_clients(mon, 2, 2000), 2,
+	cr_expect_eq(hx_wait_clients(mon, 2, 2000), 2,
 	    "the monitor and the non-reader are left");
 	pthread_barrier_destroy(&st.ready);
 

@@ -10,34 +10,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <criterion/criterion.h>
 
+#include "check.h"
 #include "harness.h"
 #include "haptix.h"
 #include "haptixd.h"
 
 TestSuite(simple, .timeout = 90, .fini = hx_server_cleanup);
-
-/* Assert |a - b| <= eps. */
-#define NEAR(a, b, eps) \
-	do { \
-		double a_ = (a), b_ = (b); \
-		cr_assert(fabs(a_ - b_) <= (eps), \
-		    "%s = %.9g, expected %s = %.9g (within %g)", #a, a_, #b, \
-		    b_, (double)(eps)); \
-	} while (0)
-
-/* Connect with the extension API or fail. */
-static hxd_conn *
-open_conn(const char *addr)
-{
-	hxd_conn *c = hxd_connect(addr, "test_simple");
-
-	cr_assert_eq(hxd_result(c), HXD_OK, "%s", hxd_error(c));
-	return c;
-}
 
 /* The current controls. */
 static void
@@ -75,7 +56,7 @@ step(hxd_conn *c, unsigned n)
 HX_TRANSPORT_TEST(
     simple, robot_info_maps_the_model, "-m", "fixture.xml", "--paused", NULL)
 {
-	hxd_conn *c = open_conn(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test_simple");
 	hxd_robot *r = NULL;
 
 	cr_assert_eq(hxd_robot_info(c, &r), HXD_OK, "%s", hxd_error(c));
@@ -84,15 +65,15 @@ HX_TRANSPORT_TEST(
 	cr_expect_eq(r->contact_sensor_count, 0, "no touch sensors");
 	cr_expect_eq(r->imu_count, 1, "1 accelerometer, 0 gyros: the larger");
 	cr_expect_eq(r->servo, HXD_SERVO_POSITION);
-	NEAR(r->update_rate, 50, 0);
-	NEAR(r->motor_limit[0], -1, 0);
-	NEAR(r->motor_limit[1], 1, 0);
-	NEAR(r->motor_limit[2], -2, 0);
-	NEAR(r->motor_limit[3], 2, 0);
-	NEAR(r->joint_limit[0], -1.5, 1e-12);
-	NEAR(r->joint_limit[1], 1.5, 1e-12);
-	NEAR(r->joint_limit[2], 0, 0);
-	NEAR(r->joint_limit[3], 0, 0);
+	HX_NEAR(r->update_rate, 50, 0);
+	HX_NEAR(r->motor_limit[0], -1, 0);
+	HX_NEAR(r->motor_limit[1], 1, 0);
+	HX_NEAR(r->motor_limit[2], -2, 0);
+	HX_NEAR(r->motor_limit[3], 2, 0);
+	HX_NEAR(r->joint_limit[0], -1.5, 1e-12);
+	HX_NEAR(r->joint_limit[1], 1.5, 1e-12);
+	HX_NEAR(r->joint_limit[2], 0, 0);
+	HX_NEAR(r->joint_limit[3], 0, 0);
 	free(r);
 	hxd_close(c);
 }
@@ -100,7 +81,7 @@ HX_TRANSPORT_TEST(
 HX_TRANSPORT_TEST(
     simple, each_flag_alone_and_none, "-m", "fixture.xml", "--paused", NULL)
 {
-	hxd_conn *c = open_conn(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test_simple");
 	double u[2], u0[2], t0, pos[2] = { 5, -0.5 }, vel[2] = { 2, -3 };
 	hxd_robot_command cmd = { .motor_count = 2 };
 	hxd_robot_sensor *s = NULL;
@@ -112,7 +93,7 @@ HX_TRANSPORT_TEST(
 	cr_assert_eq(hxd_status_get(c, &st), HXD_OK);
 	t0 = st.time;
 	cr_assert_eq(hxd_robot_update(c, &cmd, &s), HXD_OK, "%s", hxd_error(c));
-	NEAR(s->time, t0, 0);
+	HX_NEAR(s->time, t0, 0);
 	free(s);
 	controls(c, u, 2);
 	cr_expect(u[0] == u0[0] && u[1] == u0[1], "controls unchanged");
@@ -121,10 +102,10 @@ HX_TRANSPORT_TEST(
 	cmd.ref_pos = pos;
 	cr_assert_eq(update(c, &cmd), HXD_OK, "%s", hxd_error(c));
 	controls(c, u, 2);
-	NEAR(u[0], 1, 0);
-	NEAR(u[1], -0.5, 0);
+	HX_NEAR(u[0], 1, 0);
+	HX_NEAR(u[1], -0.5, 0);
 	cr_assert_eq(hxd_status_get(c, &st), HXD_OK);
-	NEAR(st.time, t0, 0);
+	HX_NEAR(st.time, t0, 0);
 
 	/* ref_vel alone: integrated over one API period (10 steps) only. */
 	pos[0] = 0.2;
@@ -133,15 +114,15 @@ HX_TRANSPORT_TEST(
 	cmd.ref_vel = vel;
 	cr_assert_eq(update(c, &cmd), HXD_OK, "%s", hxd_error(c));
 	controls(c, u, 2);
-	NEAR(u[0], 0.2, 0);
+	HX_NEAR(u[0], 0.2, 0);
 	step(c, 5);
 	controls(c, u, 2);
-	NEAR(u[0], 0.2 + 2 * 5 * 0.002, 1e-12);
-	NEAR(u[1], -0.5 - 3 * 5 * 0.002, 1e-12);
+	HX_NEAR(u[0], 0.2 + 2 * 5 * 0.002, 1e-12);
+	HX_NEAR(u[1], -0.5 - 3 * 5 * 0.002, 1e-12);
 	step(c, 20);
 	controls(c, u, 2);
-	NEAR(u[0], 0.2 + 2 * 0.02, 1e-12);
-	NEAR(u[1], -0.5 - 3 * 0.02, 1e-12);
+	HX_NEAR(u[0], 0.2 + 2 * 0.02, 1e-12);
+	HX_NEAR(u[1], -0.5 - 3 * 0.02, 1e-12);
 
 	/* gain_pos alone: the servo's stiffness changes, not its reference. */
 	cmd.ref_vel = NULL;
@@ -153,7 +134,7 @@ HX_TRANSPORT_TEST(
 	}
 	step(c, 1);
 	cr_assert_eq(hxd_get_actuator(c, &a), HXD_OK);
-	NEAR(a->force[0], 200 * (u[0] - a->length[0]), 0.05 * 200);
+	HX_NEAR(a->force[0], 200 * (u[0] - a->length[0]), 0.05 * 200);
 	free(a);
 	hxd_close(c);
 }
@@ -161,7 +142,7 @@ HX_TRANSPORT_TEST(
 HX_TRANSPORT_TEST(
     simple, gains_change_the_servo, "-m", "fixture.xml", "--paused", NULL)
 {
-	hxd_conn *c = open_conn(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test_simple");
 	hxd_robot_command cmd = { .motor_count = 2 };
 	double ref[2] = { 0.4, 0 }, kp[2], kv[2], three[3] = { 0, 0, 0 };
 	hxd_actuator *a = NULL;
@@ -195,8 +176,8 @@ HX_TRANSPORT_TEST(
 	cr_assert_eq(hxd_get_actuator(c, &a), HXD_OK);
 	f_soft = a->force[0] / (0.4 - a->length[0]);
 	free(a);
-	NEAR(f_stiff, 100, 1e-6);
-	NEAR(f_soft, 10, 1e-6);
+	HX_NEAR(f_stiff, 100, 1e-6);
+	HX_NEAR(f_soft, 10, 1e-6);
 
 	/* gain_vel adds damping to a position servo: force - kp*err = -kv*v. */
 	cmd.gain_pos = NULL;
@@ -210,7 +191,7 @@ HX_TRANSPORT_TEST(
 	cr_assert_eq(hxd_get_dynamics(c, &dyn), HXD_OK);
 	f_damped = a->force[0] - 10 * (0.4 - a->length[0]);
 	cr_expect(fabs(a->velocity[0]) > 1e-3, "the joint moves");
-	NEAR(f_damped, -5 * a->velocity[0], 1e-6);
+	HX_NEAR(f_damped, -5 * a->velocity[0], 1e-6);
 	free(a);
 	free(st);
 	free(dyn);
@@ -230,7 +211,7 @@ HX_TRANSPORT_TEST(
 HX_TRANSPORT_TEST(simple, ref_vel_max_limits_the_reference_speed, "-m",
     "fixture.xml", "--paused", NULL)
 {
-	hxd_conn *c = open_conn(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test_simple");
 	hxd_robot_command cmd = { .motor_count = 2 };
 	double ref[2] = { 1, -1 }, vmax[2] = { 0.5, 0 }, u[2];
 
@@ -238,21 +219,21 @@ HX_TRANSPORT_TEST(simple, ref_vel_max_limits_the_reference_speed, "-m",
 	cmd.ref_vel_max = vmax;
 	cr_assert_eq(update(c, &cmd), HXD_OK, "%s", hxd_error(c));
 	controls(c, u, 2);
-	NEAR(u[0], 0, 0);
-	NEAR(u[1], -1, 0);
+	HX_NEAR(u[0], 0, 0);
+	HX_NEAR(u[1], -1, 0);
 	step(c, 100);
 	controls(c, u, 2);
-	NEAR(u[0], 0.5 * 100 * 0.002, 1e-12);
+	HX_NEAR(u[0], 0.5 * 100 * 0.002, 1e-12);
 	step(c, 1000);
 	controls(c, u, 2);
-	NEAR(u[0], 1, 0);
+	HX_NEAR(u[0], 1, 0);
 	hxd_close(c);
 }
 
 HX_TRANSPORT_TEST(
     simple, velocity_servos, "-m", "velservo.xml", "--paused", NULL)
 {
-	hxd_conn *c = open_conn(addr);
+	hxd_conn *c = hx_connect_ok(addr, "test_simple");
 	hxd_robot_command cmd = { .motor_count = 2 };
 	double pos[2] = { 9, 9 }, vel[2] = { 5, -0.3 }, kv[2] = { 40, 20 };
 	double u[2];
@@ -268,13 +249,13 @@ HX_TRANSPORT_TEST(
 	cmd.ref_pos = pos;
 	cr_assert_eq(update(c, &cmd), HXD_OK);
 	controls(c, u, 2);
-	NEAR(u[0], 0, 0);
+	HX_NEAR(u[0], 0, 0);
 	cmd.ref_pos = NULL;
 	cmd.ref_vel = vel;
 	cr_assert_eq(update(c, &cmd), HXD_OK);
 	controls(c, u, 2);
-	NEAR(u[0], 2, 0);
-	NEAR(u[1], -0.3, 0);
+	HX_NEAR(u[0], 2, 0);
+	HX_NEAR(u[1], -0.3, 0);
 
 	/* gain_vel sets kv: force = kv * (ref - v). */
 	cmd.ref_vel = NULL;
@@ -282,7 +263,7 @@ HX_TRANSPORT_TEST(
 	cr_assert_eq(update(c, &cmd), HXD_OK);
 	step(c, 1);
 	cr_assert_eq(hxd_get_actuator(c, &a), HXD_OK);
-	NEAR(a->force[0], 40 * (2 - a->velocity[0]), 1e-9);
+	HX_NEAR(a->force[0], 40 * (2 - a->velocity[0]), 1e-9);
 	free(a);
 	hxd_close(c);
 }
@@ -291,17 +272,15 @@ HX_TRANSPORT_TEST(
 static double
 timed_updates(int n, hxSensor *s)
 {
-	struct timespec t0, t1;
 	hxCommand cmd;
+	double t0;
 	int i;
 
 	memset(&cmd, 0, sizeof(cmd));
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	t0 = hx_wall_now();
 	for (i = 0; i < n; i++)
 		cr_assert_eq(hx_update(&cmd, s), hxOK, "%s", hx_last_result());
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	return (double)(t1.tv_sec - t0.tv_sec) +
-	    (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+	return hx_wall_now() - t0;
 }
 
 Test(simple, hx_update_blocks_one_period_while_running)
@@ -325,7 +304,7 @@ Test(simple, hx_update_blocks_one_period_while_running)
 	cr_expect(wall / 100 > 0.018 && wall / 100 < 0.022,
 	    "hx_update period %.2f ms, expected 20 ms +- 10%%",
 	    wall / 100 * 1000);
-	NEAR(t1 - t0, 2.0, 0.002 + 1e-6);
+	HX_NEAR(t1 - t0, 2.0, 0.002 + 1e-6);
 	cr_expect_eq(hx_close(), hxOK);
 	hx_server_stop(&srv);
 }
@@ -344,7 +323,7 @@ Test(simple, hx_update_does_not_step_while_paused)
 	t0 = hx_double_time(&s.time_stamp);
 	wall = timed_updates(20, &s);
 	cr_expect_lt(wall, 1.0, "paused: no waiting (%g s)", wall);
-	NEAR(hx_double_time(&s.time_stamp), t0, 0);
+	HX_NEAR(hx_double_time(&s.time_stamp), t0, 0);
 	cr_expect_eq(s.imu_orientation[0][0], 1);
 	cr_expect_eq(s.imu_orientation[0][3], 0);
 	hx_close();
@@ -389,7 +368,7 @@ Test(simple, model_beyond_hxmax_is_refused)
 		n += (size_t)sprintf(xml + n, "<position joint='j%d'/>", i);
 	n += (size_t)sprintf(xml + n, "</actuator></mujoco>");
 	hx_server_start(&srv, args);
-	c = open_conn(srv.unix_addr);
+	c = hx_connect_ok(srv.unix_addr, "test_simple");
 	cr_assert_eq(hxd_load_data(c, HXD_FORMAT_MJCF, xml, n, "big", NULL),
 	    HXD_OK, "%s", hxd_error(c));
 	hxd_close(c);

@@ -1,0 +1,56 @@
+/* Assertions for tests of the extension API: see check.h. */
+#include "config.h"
+
+#include <stdlib.h>
+
+#include <criterion/criterion.h>
+
+#include "check.h"
+#include "harness.h"
+
+hxd_conn *
+hx_connect_ok(const char *addr, const char *name)
+{
+	hxd_conn *c = hxd_connect(addr, name);
+
+	cr_assert_not_null(c, "hxd_connect returned NULL");
+	cr_assert_eq(hxd_result(c), HXD_OK, "connect to %s as %s: %s", addr,
+	    name, hxd_error(c));
+	cr_assert(hxd_connected(c), "connect to %s: not connected", addr);
+	return c;
+}
+
+hxd_status
+hx_status_ok(hxd_conn *c)
+{
+	hxd_status st;
+
+	HX_OK(c, hxd_status_get(c, &st));
+	return st;
+}
+
+hxd_client *
+hx_clients_ok(hxd_conn *c, int *n, unsigned long long *you)
+{
+	hxd_client *list = NULL;
+
+	HX_OK(c, hxd_clients(c, &list, n, you));
+	cr_assert_not_null(list);
+	return list;
+}
+
+int
+hx_wait_clients(hxd_conn *c, int want, int ms)
+{
+	double end = hx_wall_now() + ms / 1000.0;
+	hxd_client *list;
+	int n;
+
+	for (;;) {
+		list = hx_clients_ok(c, &n, NULL);
+		free(list);
+		if (n == want || hx_wall_now() > end)
+			return n;
+		hx_sleep_ms(20);
+	}
+}

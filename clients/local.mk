@@ -9,6 +9,16 @@ clients_hxctl_SOURCES = clients/hxctl.c clients/hxctl.h \
 	clients/hxctl_wait.c
 clients_hxctl_LDADD = libhaptix.la -lm
 
+# The offscreen viewer: the only client that includes MuJoCo (to render).
+bin_PROGRAMS += clients/hxview
+clients_hxview_SOURCES = clients/hxview.c clients/hxview.h \
+	clients/hxview_egl.c clients/hxview_http.c clients/hxview_image.c \
+	clients/hxview_mujoco.h clients/hxview_overlay.c clients/hxview_scene.c
+clients_hxview_CFLAGS = $(AM_CFLAGS) $(EGL_CFLAGS) $(PNG_CFLAGS) \
+	$(JPEG_CFLAGS) $(LIBEVENT_CFLAGS) $(LIBEVENT_EXTRA_CFLAGS)
+clients_hxview_LDADD = libhaptix.la $(MUJOCO_LIBS) $(EGL_LIBS) $(PNG_LIBS) \
+	$(JPEG_LIBS) $(LIBEVENT_EXTRA_LIBS) $(LIBEVENT_LIBS) -lm
+
 # Examples, built as users build them: the public header and libhaptix.
 noinst_PROGRAMS = clients/examples/grasp
 clients_examples_grasp_SOURCES = clients/examples/grasp.c

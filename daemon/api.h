@@ -168,4 +168,7 @@ int api_run(struct call *);
 int api_set_speed(struct call *);
 int api_status(struct call *);
 
+/* The model for viewers (api_model.c). */
+int api_get_model(struct call *);
+
 #endif

@@ -91,6 +91,7 @@ static const struct handler handlers[] = {
 	H(GET_ARRAY, get_array, H_MODEL),
 	H(SET_ARRAY, set_array, H_MW),
 	H(LIST_ARRAYS, list_arrays, H_MODEL),
+	H(GET_MODEL, get_model, H_MODEL),
 	H(LOAD_MODEL, load_model, H_WRITE),
 	H(PAUSE, pause, H_MW),
 	H(RUN, run, H_MW),

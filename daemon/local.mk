@@ -3,8 +3,8 @@
 noinst_LTLIBRARIES += libhaptixd.la
 libhaptixd_la_SOURCES = \
 	daemon/api.h daemon/api_admin.c daemon/api_check.c \
-	daemon/api_array.c daemon/api_native.c daemon/api_session.c \
-	daemon/api_simple.c \
+	daemon/api_array.c daemon/api_model.c daemon/api_native.c \
+	daemon/api_session.c daemon/api_simple.c \
 	daemon/arena.c daemon/arena.h \
 	daemon/batch.c daemon/batch.h \
 	daemon/clock.c daemon/clock.h \
@@ -26,9 +26,9 @@ libhaptixd_la_SOURCES = \
 	daemon/sim_describe.c daemon/sim_describe.h \
 	daemon/sim_key.c daemon/sim_robot.c
 libhaptixd_la_CFLAGS = $(AM_CFLAGS) $(LIBEVENT_CFLAGS) $(PROTOBUF_C_CFLAGS) \
-	$(EXPAT_CFLAGS)
+	$(EXPAT_CFLAGS) $(ZSTD_CFLAGS)
 libhaptixd_la_LIBADD = libhxwire.la $(LIBEVENT_LIBS) $(PROTOBUF_C_LIBS) \
-	$(EXPAT_LIBS) $(MUJOCO_LIBS) -lm
+	$(EXPAT_LIBS) $(ZSTD_LIBS) $(MUJOCO_LIBS) -lm
 
 sbin_PROGRAMS += daemon/haptixd
 daemon_haptixd_SOURCES = daemon/main.c

@@ -526,6 +526,24 @@ sim_model_path(const struct sim *s)
 	return s->path;
 }
 
+size_t
+sim_mjb_size(const struct sim *s)
+{
+	return (size_t)mj_sizeModel(s->m);
+}
+
+void
+sim_mjb_save(const struct sim *s, void *buf, size_t size)
+{
+	mj_saveModel(s->m, NULL, buf, (int)size);
+}
+
+int
+sim_mujoco_version(void)
+{
+	return mj_version();
+}
+
 double
 sim_time(const struct sim *s)
 {

@@ -108,6 +108,14 @@ double sim_time(const struct sim *s);
 const struct sim_counters *sim_counters(const struct sim *s);
 
 /*
+ * The loaded model as MuJoCo's MJB: its size, and the bytes written into
+ * buf (exactly sim_mjb_size() of them).  MuJoCo's version, for readers.
+ */
+size_t sim_mjb_size(const struct sim *s);
+void sim_mjb_save(const struct sim *s, void *buf, size_t size);
+int sim_mujoco_version(void);
+
+/*
  * Run fn(arg) with MuJoCo's errors caught.  Returns 0, or -1 after an
  * mju_error with its text in err; the data has then been reset.
  */

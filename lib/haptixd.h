@@ -491,6 +491,29 @@ int hxd_set_array(
 /* List every array, without values: *out holds *n entries; free() it. */
 int hxd_list_arrays(hxd_conn *c, hxd_array **out, int *n);
 
+/*---------------------------------------------------- the model itself */
+
+/* The largest model hxd_get_model() accepts, decompressed. */
+#define HXD_MODEL_MAX (1ull << 30)
+
+/*
+ * The loaded model as MuJoCo's MJB, with every change made through the
+ * API so far.  The MJB format belongs to one MuJoCo version: load it
+ * (mj_loadModel through a VFS) only with mujoco_version's.
+ */
+typedef struct hxd_model_blob {
+	void *mjb; /* size bytes, malloc'd */
+	size_t size;
+	char name[256];     /* the model's name on the server */
+	int mujoco_version; /* the server's mj_version(), e.g. 222 */
+} hxd_model_blob;
+
+/* Fetch the model into *out; free it with hxd_model_blob_free(). */
+int hxd_get_model(hxd_conn *c, hxd_model_blob *out);
+
+/* Free the MJB of b and clear b; NULL is fine. */
+void hxd_model_blob_free(hxd_model_blob *b);
+
 /*--------------------------------------------- clients and the lease */
 
 /* One connected client. */

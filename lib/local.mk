@@ -4,11 +4,12 @@ include_HEADERS = lib/haptix.h lib/haptixd.h
 haptixcommdir = $(includedir)/haptix/comm
 haptixcomm_HEADERS = lib/haptix/comm/haptix.h
 libhaptix_la_SOURCES = lib/conn.c lib/conn.h lib/decode.c lib/decode.h lib/haptixd.c \
-	lib/haptixd_array.c lib/haptixd_clients.c lib/haptixd_stream.c \
+	lib/haptixd_array.c lib/haptixd_clients.c lib/haptixd_model.c \
+	lib/haptixd_stream.c \
 	lib/haptix_compat.c lib/haptix_compat.h lib/haptix_native.c \
 	lib/haptix_simple.c lib/haptix_osrf.c
-libhaptix_la_CFLAGS = $(AM_CFLAGS) $(PROTOBUF_C_CFLAGS)
-libhaptix_la_LIBADD = libhxwire.la $(PROTOBUF_C_LIBS) -lm
+libhaptix_la_CFLAGS = $(AM_CFLAGS) $(PROTOBUF_C_CFLAGS) $(ZSTD_CFLAGS)
+libhaptix_la_LIBADD = libhxwire.la $(PROTOBUF_C_LIBS) $(ZSTD_LIBS) -lm
 libhaptix_la_LDFLAGS = -version-info 0:0:0 \
 	-export-symbols $(srcdir)/lib/haptix.sym
 EXTRA_libhaptix_la_DEPENDENCIES = lib/haptix.sym

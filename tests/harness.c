@@ -80,6 +80,12 @@ hx_hxctl_path(void)
 }
 
 const char *
+hx_hxview_path(void)
+{
+	return harness_env("HXVIEW");
+}
+
+const char *
 hx_test_model(const char *name)
 {
 	static char path[1024];

@@ -47,6 +47,7 @@ const char *hx_test_model(const char *name);
 /* The daemon, client and model paths from the test environment. */
 const char *hx_haptixd_path(void);
 const char *hx_hxctl_path(void);
+const char *hx_hxview_path(void);
 
 /* The address to use: the Unix socket (tcp = 0) or TCP (tcp = 1). */
 const char *hx_server_addr(const struct hx_server *s, int tcp);

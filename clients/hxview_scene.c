@@ -1,0 +1,527 @@
+/*
+ * The viewer's copy of the simulation.  The model comes from the server
+ * as MJB (hxd_get_model) and is loaded through a MuJoCo VFS; the state
+ * comes as stream frames (qpos, qvel, act, ctrl, mocap, sensordata and
+ * status) of which the newest wins.  Before rendering, mj_forward()
+ * computes from that state what the scene draws (poses, contacts,
+ * forces); the sensor values shown are the server's own.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hxview_mujoco.h"
+
+/* How long view_open() waits for the first frame. */
+#define VIEW_FIRST_FRAME_MS 10000
+
+/* The stream's fields. */
+#define VIEW_FIELDS \
+	(HXD_FIELDS(HXD_FIELD_QPOS) | HXD_FIELDS(HXD_FIELD_QVEL) | \
+	    HXD_FIELDS(HXD_FIELD_ACT) | HXD_FIELDS(HXD_FIELD_CTRL) | \
+	    HXD_FIELDS(HXD_FIELD_MOCAP) | HXD_FIELDS(HXD_FIELD_SENSORDATA) | \
+	    HXD_FIELDS(HXD_FIELD_STATUS))
+
+/* Enough geoms for every model we bundle, with room for decorations. */
+#define VIEW_MAXGEOM 10000
+
+struct view {
+	struct view_options o;
+	hxd_conn *c;
+	mjModel *m;
+	mjData *d;
+	mjvScene scn;
+	mjvCamera cam;
+	mjvOption opt;
+	mjvPerturb pert;
+	mjrContext con;
+	int gl_ready;           /* scn and con were made */
+	hxd_frame *frame;       /* the newest state, not yet applied */
+	hxd_status status;      /* the newest status */
+	int have_status;
+	double time;            /* of the state applied */
+	unsigned long long step;
+	double *scale;          /* per sensor, for the bars */
+	int dirty;              /* frame not yet in d */
+};
+
+static void
+view_mujoco_warning(const char *msg)
+{
+	static int told;
+
+	/* The server's simulation says what matters; say ours once. */
+	if (!told++)
+		fprintf(stderr, "hxview: MuJoCo: %s\n", msg);
+}
+
+static void
+view_mujoco_error(const char *msg)
+{
+	fprintf(stderr, "hxview: MuJoCo error: %s\n", msg);
+	exit(VIEW_FAIL);
+}
+
+static int
+view_fail(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* Drop the model and everything made for it. */
+static void
+view_unload(struct view *v)
+{
+	if (v->gl_ready) {
+		mjr_freeContext(&v->con);
+		mjv_freeScene(&v->scn);
+		v->gl_ready = 0;
+	}
+	mj_deleteData(v->d);
+	mj_deleteModel(v->m);
+	v->d = NULL;
+	v->m = NULL;
+	free(v->scale);
+	v->scale = NULL;
+}
+
+/* Aim the camera as the options say; -1 with the reason if it cannot. */
+static int
+view_camera(struct view *v, char *err, size_t len)
+{
+	const struct view_options *o = &v->o;
+	int id, i;
+
+	mjv_defaultFreeCamera(v->m, &v->cam);
+	if (!isnan(o->azimuth))
+		v->cam.azimuth = o->azimuth;
+	if (!isnan(o->elevation))
+		v->cam.elevation = o->elevation;
+	if (!isnan(o->distance))
+		v->cam.distance = o->distance;
+	for (i = 0; i < 3; i++)
+		if (!isnan(o->lookat[i]))
+			v->cam.lookat[i] = o->lookat[i];
+	switch (o->camera) {
+	case VIEW_CAMERA_FREE:
+		break;
+	case VIEW_CAMERA_FIXED:
+		id = mj_name2id(v->m, mjOBJ_CAMERA, o->camera_name);
+		if (id < 0)
+			return view_fail(err, len,
+			    "the model has no camera named \"%s\" (it has "
+			    "%d; hxctl info lists them)",
+			    o->camera_name, v->m->ncam);
+		v->cam.type = mjCAMERA_FIXED;
+		v->cam.fixedcamid = id;
+		break;
+	case VIEW_CAMERA_TRACK:
+		id = mj_name2id(v->m, mjOBJ_BODY, o->camera_name);
+		if (id < 0)
+			return view_fail(err, len,
+			    "the model has no body named \"%s\" to track",
+			    o->camera_name);
+		v->cam.type = mjCAMERA_TRACKING;
+		v->cam.trackbodyid = id;
+		break;
+	}
+	return 0;
+}
+
+/* Apply the flags and groups of the options to opt and the scene. */
+static void
+view_flags(struct view *v)
+{
+	const struct view_options *o = &v->o;
+	int i;
+
+	mjv_defaultOption(&v->opt);
+	for (i = 0; i < mjNVISFLAG; i++)
+		if (o->vis[i] != 0)
+			v->opt.flags[i] = o->vis[i] > 0;
+	for (i = 0; i < mjNRNDFLAG; i++)
+		if (o->rnd[i] != 0)
+			v->scn.flags[i] = o->rnd[i] > 0;
+	for (i = 0; i < mjNGROUP && i < 6; i++) {
+		if (o->geom_groups_given)
+			v->opt.geomgroup[i] = (mjtByte)o->geomgroup[i];
+		if (o->site_groups_given)
+			v->opt.sitegroup[i] = (mjtByte)o->sitegroup[i];
+	}
+}
+
+/* Fetch the server's model and make the scene and context for it. */
+static int
+view_load(struct view *v, char *err, size_t len)
+{
+	hxd_model_blob blob;
+	mjVFS *vfs;
+	mjModel *m;
+	int id;
+
+	if (hxd_get_model(v->c, &blob) != HXD_OK)
+		return view_fail(err, len, "cannot fetch the model: %s",
+		    hxd_error(v->c));
+	if (blob.mujoco_version != mj_version()) {
+		hxd_model_blob_free(&blob);
+		return view_fail(err, len,
+		    "the server runs MuJoCo %d and hxview %d: MJB models "
+		    "only load in the version that wrote them",
+		    blob.mujoco_version, mj_version());
+	}
+	if ((vfs = malloc(sizeof(*vfs))) == NULL) {
+		hxd_model_blob_free(&blob);
+		return view_fail(err, len, "out of memory");
+	}
+	mj_defaultVFS(vfs);
+	m = NULL;
+	if (blob.size <= 0x7fffffff &&
+	    mj_makeEmptyFileVFS(vfs, "server.mjb", (int)blob.size) == 0 &&
+	    (id = mj_findFileVFS(vfs, "server.mjb")) >= 0) {
+		memcpy(vfs->filedata[id], blob.mjb, blob.size);
+		m = mj_loadModel("server.mjb", vfs);
+	}
+	mj_deleteVFS(vfs);
+	free(vfs);
+	if (m == NULL) {
+		view_fail(err, len,
+		    "MuJoCo cannot load the server's model \"%s\" "
+		    "(%zu bytes of MJB)",
+		    blob.name, blob.size);
+		hxd_model_blob_free(&blob);
+		return -1;
+	}
+	hxd_model_blob_free(&blob);
+	view_unload(v);
+	v->m = m;
+	if ((v->d = mj_makeData(m)) == NULL ||
+	    (v->scale = calloc((size_t)m->nsensor + 1, sizeof(double))) ==
+		NULL)
+		return view_fail(err, len, "out of memory for the model");
+	m->vis.global.offwidth = v->o.width;
+	m->vis.global.offheight = v->o.height;
+	mjv_defaultScene(&v->scn);
+	mjr_defaultContext(&v->con);
+	mjv_defaultPerturb(&v->pert);
+	mjv_makeScene(m, &v->scn, VIEW_MAXGEOM);
+	mjr_makeContext(m, &v->con,
+	    v->o.width >= 1200 ? mjFONTSCALE_150 : mjFONTSCALE_100);
+	v->gl_ready = 1;
+	mjr_setBuffer(mjFB_OFFSCREEN, &v->con);
+	if (v->con.offWidth != v->o.width || v->con.offHeight != v->o.height)
+		return view_fail(err, len,
+		    "the renderer made a %dx%d framebuffer, not %dx%d: the "
+		    "size is beyond what it supports",
+		    v->con.offWidth, v->con.offHeight, v->o.width,
+		    v->o.height);
+	view_flags(v);
+	if (view_camera(v, err, len) != 0)
+		return -1;
+	mj_forward(m, v->d);
+	v->dirty = v->frame != NULL;
+	return 0;
+}
+
+/* Does the frame fit the model we hold?  (Not across a model change.) */
+static int
+view_frame_fits(const struct view *v, const hxd_frame *f)
+{
+	const mjModel *m = v->m;
+
+	return f->nq == m->nq && f->nv == m->nv && f->na == m->na &&
+	    f->nu == m->nu && f->nmocap == m->nmocap &&
+	    f->nsensordata == m->nsensordata;
+}
+
+/* Keep the frame of ev as the newest state; 1 if it was kept. */
+static int
+view_take_frame(struct view *v, hxd_event *ev)
+{
+	hxd_frame *f = ev->frame;
+
+	if (f == NULL)
+		return 0;
+	if (f->status != NULL) {
+		v->status = *f->status;
+		v->have_status = 1;
+	}
+	if (v->m == NULL || !view_frame_fits(v, f))
+		return 0;
+	hxd_frame_free(v->frame);
+	v->frame = f;
+	ev->frame = NULL;
+	v->time = f->time;
+	v->step = f->step;
+	v->dirty = 1;
+	return 1;
+}
+
+int
+view_pump(struct view *v, int timeout_ms, char *err, size_t len)
+{
+	hxd_event *ev;
+	int rc, changed = 0, wait = timeout_ms;
+
+	for (;;) {
+		rc = hxd_next_event(v->c, wait, &ev);
+		if (rc == HXD_TIMEOUT)
+			return changed;
+		if (rc != HXD_OK)
+			return view_fail(err, len, "%s", hxd_error(v->c));
+		wait = 0;
+		switch (ev->kind) {
+		case HXD_EVENT_FRAME:
+			changed |= view_take_frame(v, ev);
+			break;
+		case HXD_EVENT_MODEL:
+			/* The frames of the old model are of no use. */
+			hxd_frame_free(v->frame);
+			v->frame = NULL;
+			if (view_load(v, err, len) != 0) {
+				hxd_event_free(ev);
+				return -1;
+			}
+			changed = 1;
+			break;
+		case HXD_EVENT_MESSAGE:
+			if (v->have_status) {
+				snprintf(v->status.message,
+				    sizeof(v->status.message), "%s", ev->text);
+				changed = 1;
+			}
+			break;
+		case HXD_EVENT_RUN:
+			if (v->have_status) {
+				v->status.paused = ev->paused;
+				changed = 1;
+			}
+			break;
+		default:
+			break;
+		}
+		hxd_event_free(ev);
+	}
+}
+
+struct view *
+view_open(const struct view_options *o, unsigned every_steps, char *err,
+    size_t len)
+{
+	hxd_subscription sub = { 0 };
+	struct view *v;
+	double end;
+	int rc;
+
+	mju_user_warning = view_mujoco_warning;
+	mju_user_error = view_mujoco_error;
+	if ((v = calloc(1, sizeof(*v))) == NULL) {
+		view_fail(err, len, "out of memory");
+		return NULL;
+	}
+	v->o = *o;
+	if (egl_start(o->egl, err, len) != 0) {
+		free(v);
+		return NULL;
+	}
+	v->c = hxd_connect(o->server, "hxview");
+	if (v->c == NULL || hxd_result(v->c) != HXD_OK) {
+		view_fail(err, len, "%s",
+		    v->c != NULL ? hxd_error(v->c) : "out of memory");
+		view_close(v);
+		return NULL;
+	}
+	if (view_load(v, err, len) != 0) {
+		view_close(v);
+		return NULL;
+	}
+	sub.fields = VIEW_FIELDS;
+	sub.events = 1;
+	if (every_steps != 0)
+		sub.every_steps = every_steps;
+	else
+		sub.wall_hz = o->fps;
+	if (hxd_subscribe(v->c, &sub, NULL) != HXD_OK) {
+		view_fail(err, len, "cannot subscribe to the state: %s",
+		    hxd_error(v->c));
+		view_close(v);
+		return NULL;
+	}
+	/* The first frame is the state as it is now. */
+	end = view_now() + VIEW_FIRST_FRAME_MS / 1e3;
+	while (v->frame == NULL) {
+		rc = view_pump(v, 100, err, len);
+		if (rc < 0 || (v->frame == NULL && view_now() > end)) {
+			if (rc >= 0)
+				view_fail(err, len,
+				    "the server sent no state within %d s",
+				    VIEW_FIRST_FRAME_MS / 1000);
+			view_close(v);
+			return NULL;
+		}
+	}
+	return v;
+}
+
+void
+view_close(struct view *v)
+{
+	if (v == NULL)
+		return;
+	view_unload(v);
+	hxd_frame_free(v->frame);
+	hxd_close(v->c);
+	egl_stop();
+	free(v);
+}
+
+/* Put the newest frame into d and compute what the scene shows. */
+static void
+view_apply(struct view *v)
+{
+	const hxd_frame *f = v->frame;
+	const mjModel *m = v->m;
+	mjData *d = v->d;
+
+	if (!v->dirty || f == NULL)
+		return;
+	d->time = f->time;
+	if (f->qpos != NULL)
+		memcpy(d->qpos, f->qpos, sizeof(double) * (size_t)m->nq);
+	if (f->qvel != NULL)
+		memcpy(d->qvel, f->qvel, sizeof(double) * (size_t)m->nv);
+	if (f->act != NULL)
+		memcpy(d->act, f->act, sizeof(double) * (size_t)m->na);
+	if (f->ctrl != NULL)
+		memcpy(d->ctrl, f->ctrl, sizeof(double) * (size_t)m->nu);
+	if (f->mocap_pos != NULL) {
+		memcpy(d->mocap_pos, f->mocap_pos,
+		    sizeof(double) * 3 * (size_t)m->nmocap);
+		memcpy(d->mocap_quat, f->mocap_quat,
+		    sizeof(double) * 4 * (size_t)m->nmocap);
+	}
+	mj_forward(m, d);
+	if (f->sensordata != NULL)
+		memcpy(d->sensordata, f->sensordata,
+		    sizeof(double) * (size_t)m->nsensordata);
+	v->dirty = 0;
+}
+
+void
+view_render(struct view *v, unsigned char *rgb)
+{
+	mjrRect vp = { 0, 0, v->o.width, v->o.height };
+	struct overlay_input in;
+	size_t row = (size_t)v->o.width * 3;
+	unsigned char *tmp, *a, *b;
+	int y;
+
+	view_apply(v);
+	mjv_updateScene(
+	    v->m, v->d, &v->opt, &v->pert, &v->cam, mjCAT_ALL, &v->scn);
+	mjr_render(vp, &v->scn, &v->con);
+	memset(&in, 0, sizeof(in));
+	in.m = v->m;
+	in.d = v->d;
+	in.status = v->have_status ? &v->status : NULL;
+	in.server = v->o.server != NULL && v->o.server[0] != '\0' ?
+	    v->o.server :
+	    "the default socket";
+	in.o = &v->o;
+	in.viewport = vp;
+	in.con = &v->con;
+	in.scale = v->scale;
+	overlay_draw(&in);
+	mjr_readPixels(rgb, NULL, vp, &v->con);
+	/* OpenGL's rows run bottom up; images run top down. */
+	tmp = malloc(row);
+	if (tmp == NULL)
+		return;
+	for (y = 0; y < v->o.height / 2; y++) {
+		a = rgb + row * (size_t)y;
+		b = rgb + row * (size_t)(v->o.height - 1 - y);
+		memcpy(tmp, a, row);
+		memcpy(a, b, row);
+		memcpy(b, tmp, row);
+	}
+	free(tmp);
+}
+
+hxd_conn *
+view_conn(struct view *v)
+{
+	return v->c;
+}
+
+double
+view_time(const struct view *v)
+{
+	return v->time;
+}
+
+unsigned long long
+view_step(const struct view *v)
+{
+	return v->step;
+}
+
+/* Flag names on the command line, by mjtVisFlag then mjtRndFlag. */
+static const char *const vis_names[mjNVISFLAG] = { "convexhull", "texture",
+	"joint", "camera", "actuator", "activation", "light", "tendon",
+	"rangefinder", "constraint", "inertia", "sclinertia", "pertforce",
+	"pertobj", "contact", "force", "split", "transparent", "autoconnect",
+	"com", "select", "static", "skin" };
+static const char *const rnd_names[mjNRNDFLAG] = { "shadow", "wireframe",
+	"reflection", "additive", "skybox", "fog", "haze", "segment",
+	"idcolor", "cullface" };
+
+int
+view_flags_parse(struct view_options *o, const char *list, int show,
+    char *err, size_t len)
+{
+	char buf[512], *name, *save = NULL;
+	int i, found;
+
+	if (snprintf(buf, sizeof(buf), "%s", list) >= (int)sizeof(buf))
+		return view_fail(err, len, "the list of flags is too long");
+	for (name = strtok_r(buf, ",", &save); name != NULL;
+	     name = strtok_r(NULL, ",", &save)) {
+		found = 0;
+		for (i = 0; i < mjNVISFLAG && !found; i++)
+			if (strcmp(name, vis_names[i]) == 0) {
+				o->vis[i] = (signed char)(show ? 1 : -1);
+				found = 1;
+			}
+		for (i = 0; i < mjNRNDFLAG && !found; i++)
+			if (strcmp(name, rnd_names[i]) == 0) {
+				o->rnd[i] = (signed char)(show ? 1 : -1);
+				found = 1;
+			}
+		if (!found)
+			return view_fail(err, len,
+			    "unknown flag \"%s\" (hxview --help lists them)",
+			    name);
+	}
+	return 0;
+}
+
+void
+view_flags_names(FILE *f)
+{
+	int i;
+
+	for (i = 0; i < mjNVISFLAG; i++)
+		fprintf(f, "%s%s", i % 8 == 0 ? "\n      " : " ", vis_names[i]);
+	for (i = 0; i < mjNRNDFLAG; i++)
+		fprintf(f, "%s%s", (i + mjNVISFLAG) % 8 == 0 ? "\n      " : " ",
+		    rnd_names[i]);
+	fputc('\n', f);
+}

@@ -55,7 +55,6 @@ enum {
 	OPT_READ_ONLY,
 	OPT_QUALITY,
 	OPT_LATENCY,
-	OPT_VERSION,
 };
 
 /* Which command-only options were given, for "does not take" errors. */
@@ -121,9 +120,8 @@ usage(FILE *f)
 	view_flags_names(f);
 	fprintf(f,
 	    "  --geom-groups LIST, --site-groups LIST\n"
-	    "                       the groups (0-5) to show, e.g. 0,1,2 "
-	    "(default: the\n"
-	    "                       model's)\n"
+	    "                       the groups (0-5) to show (default "
+	    "0,1,2)\n"
 	    "  --no-info            no info box\n"
 	    "  --no-sensors         no sensor bar graph\n"
 	    "  -o, --output PATH    snapshot and record: where to write\n"
@@ -140,15 +138,15 @@ usage(FILE *f)
 	    "80)\n"
 	    "  --latency N          bench: latency samples (default 50)\n"
 	    "  -h, --help           this help\n"
-	    "  --version            the version\n"
+	    "  -V, --version        the version\n"
 	    "\n"
 	    "Exit status: 0 done, 1 the server, EGL or a file failed, 2 "
 	    "usage errors.\n"
 	    "See hxview(1).\n");
 }
 
-static int
-usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int usage_error(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2)));
 
 static int
 usage_error(const char *fmt, ...)
@@ -212,20 +210,21 @@ parse_groups(const char *s, int *groups)
 
 	for (i = 0; i < 6; i++)
 		groups[i] = 0;
-	for (p = s; *p != '\0'; p++) {
-		if (*p >= '0' && *p <= '5' && (p[1] == ',' || p[1] == '\0'))
-			groups[*p - '0'] = 1;
-		else if (*p != ',' || p == s || p[1] == '\0')
+	/* Digits 0-5, each followed by a comma and another, or the end. */
+	for (p = s;; p += 2) {
+		if (p[0] < '0' || p[0] > '5')
 			return -1;
-		else
-			continue;
+		groups[p[0] - '0'] = 1;
+		if (p[1] == '\0')
+			return 0;
+		if (p[1] != ',')
+			return -1;
 	}
-	return s[0] == '\0' ? -1 : 0;
 }
 
 static int
-cmd_snapshot(struct view *v, const struct view_options *o,
-    const struct view_cmd *cmd)
+cmd_snapshot(
+    struct view *v, const struct view_options *o, const struct view_cmd *cmd)
 {
 	unsigned char *rgb = malloc((size_t)o->width * (size_t)o->height * 3);
 
@@ -255,17 +254,40 @@ is_directory(const char *path)
 	    (stat(path, &st) == 0 && S_ISDIR(st.st_mode));
 }
 
+/* Write frame n of a recording: into the Y4M file f, or as a PNG in dir. */
 static int
-cmd_record(struct view *v, const struct view_options *o,
-    const struct view_cmd *cmd)
+record_frame(const char *output, int dir, FILE *f, const unsigned char *rgb,
+    unsigned char *yuv, const struct view_options *o, long n)
+{
+	char path[PATH_MAX];
+	size_t len = strlen(output);
+
+	if (!dir) {
+		if (image_y4m_frame(f, rgb, o->width, o->height, yuv) == 0)
+			return 0;
+		fprintf(stderr, "hxview: cannot write %s: %s\n", output,
+		    strerror(errno));
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s%sframe-%06ld.png", output,
+	    len > 0 && output[len - 1] == '/' ? "" : "/", n);
+	if (image_png_file(path, rgb, o->width, o->height) == 0)
+		return 0;
+	fprintf(stderr, "hxview: cannot write %s: %s\n", path, strerror(errno));
+	return -1;
+}
+
+static int
+cmd_record(
+    struct view *v, const struct view_options *o, const struct view_cmd *cmd)
 {
 	size_t npix = (size_t)o->width * (size_t)o->height;
 	unsigned char *rgb = malloc(npix * 3), *yuv = malloc(npix * 3 / 2);
 	int dir = is_directory(cmd->output), rc = VIEW_FAIL;
 	double start, next, end, left;
-	char path[PATH_MAX], why[512];
+	char why[512];
 	FILE *f = NULL;
-	long n = 0;
+	long n = 0, slots;
 
 	if (rgb == NULL || yuv == NULL) {
 		fprintf(stderr, "hxview: out of memory\n");
@@ -278,12 +300,6 @@ cmd_record(struct view *v, const struct view_options *o,
 			goto out;
 		}
 	} else {
-		if (o->width % 2 != 0 || o->height % 2 != 0) {
-			rc = usage_error("record: Y4M (4:2:0) needs an even "
-					 "width and height, not %dx%d",
-			    o->width, o->height);
-			goto out;
-		}
 		if (strcmp(cmd->output, "-") == 0)
 			f = stdout;
 		else if ((f = fopen(cmd->output, "wb")) == NULL) {
@@ -313,27 +329,22 @@ cmd_record(struct view *v, const struct view_options *o,
 			goto out;
 		}
 		view_render(v, rgb);
-		n++;
-		if (dir) {
-			snprintf(path, sizeof(path), "%s%sframe-%06ld.png",
-			    cmd->output,
-			    cmd->output[strlen(cmd->output) - 1] == '/' ? "" :
-									  "/",
-			    n);
-			if (image_png_file(path, rgb, o->width, o->height) !=
-			    0) {
-				fprintf(stderr, "hxview: cannot write %s: %s\n",
-				    path, strerror(errno));
+		/*
+		 * A frame rendered late stands for the slots it missed too,
+		 * so that the recording plays at --fps in step with time.
+		 */
+		slots = (long)floor((view_now() - start) * o->fps) + 1;
+		if (cmd->frames != 0 && slots > cmd->frames)
+			slots = cmd->frames;
+		if (cmd->duration > 0 &&
+		    slots > (long)ceil(cmd->duration * o->fps))
+			slots = (long)ceil(cmd->duration * o->fps);
+		do {
+			if (record_frame(
+				cmd->output, dir, f, rgb, yuv, o, ++n) != 0)
 				goto out;
-			}
-		} else if (image_y4m_frame(f, rgb, o->width, o->height, yuv) !=
-		    0) {
-			goto write_failed;
-		}
-		/* Late frames are skipped, not bunched up. */
-		next += 1 / o->fps;
-		if (next < view_now())
-			next = view_now();
+		} while (n < slots);
+		next = start + (double)n / o->fps;
 	}
 	if (f != NULL && fflush(f) != 0)
 		goto write_failed;
@@ -365,8 +376,8 @@ compare_double(const void *a, const void *b)
 
 /* Render speed, then the latency from a step to the frame showing it. */
 static int
-cmd_bench(struct view *v, const struct view_options *o,
-    const struct view_cmd *cmd)
+cmd_bench(
+    struct view *v, const struct view_options *o, const struct view_cmd *cmd)
 {
 	size_t npix = (size_t)o->width * (size_t)o->height;
 	unsigned char *rgb = malloc(npix * 3), *jpeg = NULL;
@@ -375,12 +386,13 @@ cmd_bench(struct view *v, const struct view_options *o,
 	hxd_conn *c = view_conn(v);
 	double t0, render, encode = 0, *lat = NULL, t;
 	unsigned long long want;
+	hxd_status st;
 	char why[512];
 	size_t jlen;
 	int rc;
 
-	if (rgb == NULL || (lat = calloc((size_t)samples, sizeof(*lat))) ==
-		NULL) {
+	if (rgb == NULL ||
+	    (lat = calloc((size_t)samples, sizeof(*lat))) == NULL) {
 		fprintf(stderr, "hxview: out of memory\n");
 		free(rgb);
 		return VIEW_FAIL;
@@ -392,8 +404,7 @@ cmd_bench(struct view *v, const struct view_options *o,
 	render = (view_now() - t0) / (double)frames;
 	t0 = view_now();
 	for (i = 0; i < frames; i++) {
-		if (image_jpeg(rgb, o->width, o->height, 80, &jpeg, &jlen) !=
-		    0)
+		if (image_jpeg(rgb, o->width, o->height, 80, &jpeg, &jlen) != 0)
 			break;
 		free(jpeg);
 	}
@@ -405,9 +416,13 @@ cmd_bench(struct view *v, const struct view_options *o,
 	printf("with JPEG:    %.1f frames/s (JPEG q80 %.2f ms)\n",
 	    1 / (render + encode), encode * 1e3);
 	fflush(stdout);
+	if (hxd_status_get(c, &st) != HXD_OK) {
+		fprintf(stderr, "hxview: bench: %s\n", hxd_error(c));
+		goto fail;
+	}
 	if (hxd_pause(c) != HXD_OK) {
-		fprintf(stderr, "hxview: bench: cannot pause: %s\n",
-		    hxd_error(c));
+		fprintf(
+		    stderr, "hxview: bench: cannot pause: %s\n", hxd_error(c));
 		goto fail;
 	}
 	for (i = 0; i < samples && !view_stopped; i++) {
@@ -416,6 +431,8 @@ cmd_bench(struct view *v, const struct view_options *o,
 		if (hxd_step(c, 1, NULL) != HXD_OK) {
 			fprintf(stderr, "hxview: bench: cannot step: %s\n",
 			    hxd_error(c));
+			if (!st.paused)
+				hxd_run(c);
 			goto fail;
 		}
 		while (view_step(v) < want) {
@@ -425,12 +442,18 @@ cmd_bench(struct view *v, const struct view_options *o,
 				    "hxview: bench: no frame of step %llu: "
 				    "%s\n",
 				    want, rc < 0 ? why : "none within 5 s");
+				if (!st.paused)
+					hxd_run(c);
 				goto fail;
 			}
 		}
 		view_render(v, rgb);
 		lat[i] = view_now() - t0;
 	}
+	/* Leave the simulation as it was. */
+	if (!st.paused && hxd_run(c) != HXD_OK)
+		fprintf(stderr, "hxview: bench: cannot run again: %s\n",
+		    hxd_error(c));
 	qsort(lat, (size_t)i, sizeof(*lat), compare_double);
 	if (i > 0) {
 		t = lat[i / 2];
@@ -475,7 +498,7 @@ main(int argc, char **argv)
 		{ "read-only", no_argument, NULL, OPT_READ_ONLY },
 		{ "quality", required_argument, NULL, OPT_QUALITY },
 		{ "latency", required_argument, NULL, OPT_LATENCY },
-		{ "version", no_argument, NULL, OPT_VERSION },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct view_options o;
@@ -499,7 +522,7 @@ main(int argc, char **argv)
 	o.info = o.sensors = 1;
 	cmd.http.listen = "127.0.0.1:8080";
 	cmd.http.quality = 80;
-	while ((ch = getopt_long(argc, argv, "s:o:h", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "s:o:hV", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 's':
 			o.server = optarg;
@@ -511,15 +534,14 @@ main(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return VIEW_OK;
-		case OPT_VERSION:
+		case 'V':
 			printf("hxview %s\n", PACKAGE_VERSION);
 			return VIEW_OK;
 		case OPT_SIZE:
 			if (sscanf(optarg, "%dx%d%c", &o.width, &o.height,
 				&extra) != 2 ||
 			    o.width < 16 || o.height < 16 ||
-			    o.width > VIEW_SIZE_MAX ||
-			    o.height > VIEW_SIZE_MAX)
+			    o.width > VIEW_SIZE_MAX || o.height > VIEW_SIZE_MAX)
 				return usage_error(
 				    "--size: '%s' is not WIDTHxHEIGHT "
 				    "(16 to %d each)",
@@ -546,8 +568,8 @@ main(int argc, char **argv)
 			if (o.camera != VIEW_CAMERA_FREE)
 				return usage_error(
 				    "give one of --camera and --track");
-			if (snprintf(o.camera_name, sizeof(o.camera_name),
-				"%s", optarg) >= (int)sizeof(o.camera_name))
+			if (snprintf(o.camera_name, sizeof(o.camera_name), "%s",
+				optarg) >= (int)sizeof(o.camera_name))
 				return usage_error(
 				    "'%s' is too long for a name", optarg);
 			o.camera = ch == OPT_CAMERA ? VIEW_CAMERA_FIXED :
@@ -589,9 +611,9 @@ main(int argc, char **argv)
 			break;
 		case OPT_GEOM_GROUPS:
 		case OPT_SITE_GROUPS:
-			if (parse_groups(optarg, ch == OPT_GEOM_GROUPS ?
-					o.geomgroup :
-					o.sitegroup) != 0)
+			if (parse_groups(optarg,
+				ch == OPT_GEOM_GROUPS ? o.geomgroup :
+							o.sitegroup) != 0)
 				return usage_error(
 				    "--%s: '%s' is not a list of groups 0 to 5",
 				    ch == OPT_GEOM_GROUPS ? "geom-groups" :
@@ -675,14 +697,26 @@ main(int argc, char **argv)
 		    what);
 	if ((cmd.sigs & ~takes) != 0)
 		return usage_error("%s does not take %s", what,
-		    (cmd.sigs & ~takes & GIVEN_OUTPUT)	  ? "-o" :
-			(cmd.sigs & ~takes & GIVEN_FRAMES)   ? "--frames" :
-			(cmd.sigs & ~takes & GIVEN_DURATION) ? "--duration" :
+		    (cmd.sigs & ~takes & GIVEN_OUTPUT) ?
+			"-o" :
+			(cmd.sigs & ~takes & GIVEN_FRAMES) ?
+			"--frames" :
+			(cmd.sigs & ~takes & GIVEN_DURATION) ?
+			"--duration" :
 			(cmd.sigs & ~takes & GIVEN_HTTP) ?
-							       "--http, --read-only or --quality" :
-							       "--latency");
+			"--http, --read-only or --quality" :
+			"--latency");
 	if ((takes & GIVEN_OUTPUT) && cmd.output == NULL)
 		return usage_error("%s needs -o PATH", what);
+	if (strcmp(what, "record") == 0 && !is_directory(cmd.output) &&
+	    (o.width % 2 != 0 || o.height % 2 != 0))
+		return usage_error(
+		    "record: Y4M (4:2:0) needs an even width and "
+		    "height, not %dx%d",
+		    o.width, o.height);
+	if (strcmp(what, "serve") == 0 &&
+	    http_check(&cmd.http, err, sizeof(err)) != 0)
+		return usage_error("serve: %s", err);
 	if (strcmp(what, "egl") == 0) {
 		if (egl_start(o.egl, err, sizeof(err)) != 0) {
 			fprintf(stderr, "hxview: %s\n", err);
@@ -697,8 +731,7 @@ main(int argc, char **argv)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	v = view_open(&o, strcmp(what, "bench") == 0 ? 1 : 0, err,
-	    sizeof(err));
+	v = view_open(&o, strcmp(what, "bench") == 0 ? 1 : 0, err, sizeof(err));
 	if (v == NULL) {
 		fprintf(stderr, "hxview: %s\n", err);
 		return VIEW_FAIL;

@@ -53,8 +53,8 @@ struct view_options {
 struct view;
 
 /* Parse a comma list of flag names into o (show = 1 or -1). */
-int view_flags_parse(struct view_options *o, const char *list, int show,
-    char *err, size_t len);
+int view_flags_parse(
+    struct view_options *o, const char *list, int show, char *err, size_t len);
 
 /* The names view_flags_parse() knows, separated by spaces. */
 void view_flags_names(FILE *f);
@@ -65,8 +65,8 @@ void view_flags_names(FILE *f);
  * time when every_steps is 0) and wait for the first frame.  NULL with
  * the reason in err.
  */
-struct view *view_open(const struct view_options *o, unsigned every_steps,
-    char *err, size_t len);
+struct view *view_open(
+    const struct view_options *o, unsigned every_steps, char *err, size_t len);
 
 void view_close(struct view *v);
 
@@ -94,8 +94,7 @@ void egl_stop(void);
 const char *egl_description(void);
 
 /* Images (hxview_image.c).  Each returns 0, or -1 with errno set. */
-int image_png_write(
-    FILE *f, const unsigned char *rgb, int width, int height);
+int image_png_write(FILE *f, const unsigned char *rgb, int width, int height);
 int image_png_file(
     const char *path, const unsigned char *rgb, int width, int height);
 /* JPEG into a malloc'd buffer *out of *outlen bytes. */
@@ -112,8 +111,10 @@ struct http_options {
 	int read_only;      /* no pause/run/reset */
 	int quality;        /* JPEG, 1 to 100 */
 };
-int http_serve(struct view *v, const struct view_options *o,
-    const struct http_options *h);
+/* Check the options before connecting: 0, or -1 with the reason. */
+int http_check(const struct http_options *h, char *err, size_t len);
+int http_serve(
+    struct view *v, const struct view_options *o, const struct http_options *h);
 
 /* Seconds on the monotonic clock. */
 double view_now(void);

@@ -101,8 +101,8 @@ egl_surfaceless_display(PFNEGLGETPLATFORMDISPLAYEXTPROC get_display)
 
 	if (!egl_has_client_extension("EGL_MESA_platform_surfaceless"))
 		return EGL_NO_DISPLAY;
-	dpy = get_display(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY,
-	    NULL);
+	dpy = get_display(
+	    EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
 	if (dpy == EGL_NO_DISPLAY || !eglInitialize(dpy, &major, &minor))
 		return EGL_NO_DISPLAY;
 	return dpy;
@@ -150,9 +150,8 @@ egl_context_on(EGLDisplay dpy, const char *used, char *err, size_t len)
 	renderer = get_string != NULL ?
 	    (const char *)get_string(EGL_GL_RENDERER) :
 	    NULL;
-	snprintf(egl_what, sizeof(egl_what), "EGL %s platform, %s %s, %s",
-	    used, eglQueryString(dpy, EGL_VENDOR),
-	    eglQueryString(dpy, EGL_VERSION),
+	snprintf(egl_what, sizeof(egl_what), "EGL %s platform, %s %s, %s", used,
+	    eglQueryString(dpy, EGL_VENDOR), eglQueryString(dpy, EGL_VERSION),
 	    renderer != NULL ? renderer : "unknown renderer");
 	return 0;
 }
@@ -180,8 +179,7 @@ egl_start(const char *platform, char *err, size_t len)
 		    egl_context_on(dpy, "device", first, sizeof(first)) == 0)
 			return 0;
 		if (dpy == EGL_NO_DISPLAY)
-			snprintf(first, sizeof(first),
-			    "no EGL device display");
+			snprintf(first, sizeof(first), "no EGL device display");
 		if (!any) {
 			snprintf(err, len, "%s", first);
 			return -1;

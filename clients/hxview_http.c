@@ -44,11 +44,11 @@ struct http_server {
 	struct view *v;
 	const struct view_options *o;
 	const struct http_options *h;
-	unsigned char *rgb;    /* the last frame rendered */
-	unsigned char *jpeg;   /* and encoded */
+	unsigned char *rgb;  /* the last frame rendered */
+	unsigned char *jpeg; /* and encoded */
 	size_t jpeg_len;
-	int fresh;             /* rgb shows the view's current state */
-	int failed;            /* the server went away */
+	int fresh;  /* rgb shows the view's current state */
+	int failed; /* the server went away */
 	char why[512];
 	unsigned long long frames;
 	TAILQ_HEAD(, http_stream) streams;
@@ -56,36 +56,36 @@ struct http_server {
 
 /* The page, a printf format: width, height, " hidden" when read-only. */
 #define HTTP_PAGE \
-    "<!DOCTYPE html>\n" \
-    "<html lang=\"en\"><head><meta charset=\"utf-8\">\n" \
-    "<title>hxview</title>\n" \
-    "<style>\n" \
-    "body{background:#1d1f21;color:#ddd;font:14px sans-serif;margin:1em}\n" \
-    "img{display:block;max-width:100%%;background:#000}\n" \
-    "button{font:inherit;margin:.5em .5em .5em 0;padding:.3em 1em}\n" \
-    "#status{font-family:monospace}\n" \
-    "</style></head><body>\n" \
-    "<img id=\"view\" src=\"/stream.mjpg\" width=\"%d\" height=\"%d\" " \
-    "alt=\"the simulation\">\n" \
-    "<div id=\"controls\"%s>\n" \
-    "<button id=\"pause\" onclick=\"control('pause')\">Pause</button>\n" \
-    "<button id=\"run\" onclick=\"control('run')\">Run</button>\n" \
-    "<button id=\"reset\" onclick=\"control('reset')\">Reset</button>\n" \
-    "</div>\n" \
-    "<div id=\"status\">connecting</div>\n" \
-    "<script>\n" \
-    "function show(s){document.getElementById('status').textContent=s;}\n" \
-    "function control(what){\n" \
-    " fetch('/control/'+what,{method:'POST',headers:{'X-Hxview':'1'}})\n" \
-    "  .then(r=>r.json()).then(j=>{if(j.error)show(what+': '+j.error);})\n" \
-    "  .catch(e=>show(what+': '+e));}\n" \
-    "function poll(){fetch('/status.json').then(r=>r.json()).then(j=>{\n" \
-    " show('time '+j.time.toFixed(3)+' s, step '+j.step+\n" \
-    "  (j.paused?', paused':', running')+\n" \
-    "  (j.message?', message: '+j.message:''));})\n" \
-    " .catch(e=>show('no answer: '+e));}\n" \
-    "setInterval(poll,500);poll();\n" \
-    "</script></body></html>\n"
+	"<!DOCTYPE html>\n" \
+	"<html lang=\"en\"><head><meta charset=\"utf-8\">\n" \
+	"<title>hxview</title>\n" \
+	"<style>\n" \
+	"body{background:#1d1f21;color:#ddd;font:14px sans-serif;margin:1em}\n" \
+	"img{display:block;max-width:100%%;background:#000}\n" \
+	"button{font:inherit;margin:.5em .5em .5em 0;padding:.3em 1em}\n" \
+	"#status{font-family:monospace}\n" \
+	"</style></head><body>\n" \
+	"<img id=\"view\" src=\"/stream.mjpg\" width=\"%d\" height=\"%d\" " \
+	"alt=\"the simulation\">\n" \
+	"<div id=\"controls\"%s>\n" \
+	"<button id=\"pause\" onclick=\"control('pause')\">Pause</button>\n" \
+	"<button id=\"run\" onclick=\"control('run')\">Run</button>\n" \
+	"<button id=\"reset\" onclick=\"control('reset')\">Reset</button>\n" \
+	"</div>\n" \
+	"<div id=\"status\">connecting</div>\n" \
+	"<script>\n" \
+	"function show(s){document.getElementById('status').textContent=s;}\n" \
+	"function control(what){\n" \
+	" fetch('/control/'+what,{method:'POST',headers:{'X-Hxview':'1'}})\n" \
+	"  .then(r=>r.json()).then(j=>{if(j.error)show(what+': '+j.error);})\n" \
+	"  .catch(e=>show(what+': '+e));}\n" \
+	"function poll(){fetch('/status.json').then(r=>r.json()).then(j=>{\n" \
+	" show('time '+j.time.toFixed(3)+' s, step '+j.step+\n" \
+	"  (j.paused?', paused':', running')+\n" \
+	"  (j.message?', message: '+j.message:''));})\n" \
+	" .catch(e=>show('no answer: '+e));}\n" \
+	"setInterval(poll,500);poll();\n" \
+	"</script></body></html>\n"
 
 static void
 http_reply(struct evhttp_request *req, int code, const char *reason,
@@ -100,8 +100,8 @@ http_reply(struct evhttp_request *req, int code, const char *reason,
 
 /* Answer with a JSON error object. */
 static void
-http_error(struct evhttp_request *req, int code, const char *reason,
-    const char *text)
+http_error(
+    struct evhttp_request *req, int code, const char *reason, const char *text)
 {
 	struct evbuffer *b = evbuffer_new();
 	const char *p;
@@ -227,8 +227,8 @@ http_frame(struct http_server *srv, struct evhttp_request *req, int png)
 	}
 	if (png) {
 		if ((f = open_memstream(&data, &len)) == NULL ||
-		    image_png_write(f, srv->rgb, srv->o->width,
-			srv->o->height) != 0) {
+		    image_png_write(
+			f, srv->rgb, srv->o->width, srv->o->height) != 0) {
 			if (f != NULL)
 				fclose(f);
 			free(data);
@@ -269,8 +269,7 @@ http_status(struct http_server *srv, struct evhttp_request *req)
 	    "{\"time\":%.17g,\"step\":%llu,\"paused\":%s,"
 	    "\"realtime_factor\":%.6g,\"frames\":%llu,\"message\":\"",
 	    st.time, st.steps, st.paused ? "true" : "false",
-	    isfinite(st.realtime_factor) ? st.realtime_factor : 0,
-	    srv->frames);
+	    isfinite(st.realtime_factor) ? st.realtime_factor : 0, srv->frames);
 	for (p = st.message; *p != '\0'; p++) {
 		if (*p == '"' || *p == '\\')
 			evbuffer_add_printf(b, "\\%c", *p);
@@ -295,8 +294,8 @@ http_control(
 	int rc;
 
 	if (evhttp_request_get_command(req) != EVHTTP_REQ_POST) {
-		http_error(req, 405, "Method Not Allowed",
-		    "controls take POST");
+		http_error(
+		    req, 405, "Method Not Allowed", "controls take POST");
 		return;
 	}
 	/*
@@ -362,10 +361,9 @@ http_request(struct evhttp_request *req, void *arg)
 			evhttp_send_error(req, HTTP_INTERNAL, NULL);
 		} else {
 			evbuffer_add_printf(b, HTTP_PAGE, srv->o->width,
-			    srv->o->height,
-			    srv->h->read_only ? " hidden" : "");
-			http_reply(req, HTTP_OK, "OK",
-			    "text/html; charset=utf-8", b);
+			    srv->o->height, srv->h->read_only ? " hidden" : "");
+			http_reply(
+			    req, HTTP_OK, "OK", "text/html; charset=utf-8", b);
 			evbuffer_free(b);
 		}
 	} else if (strcmp(path, "/stream.mjpg") == 0) {
@@ -462,8 +460,31 @@ http_loopback(const char *host)
 }
 
 int
-http_serve(struct view *v, const struct view_options *o,
-    const struct http_options *h)
+http_check(const struct http_options *h, char *err, size_t len)
+{
+	unsigned short port;
+	char host[256];
+
+	if (http_split(h->listen, host, sizeof(host), &port) != 0) {
+		snprintf(
+		    err, len, "--http '%s' is not ADDRESS:PORT", h->listen);
+		return -1;
+	}
+	if (!http_loopback(host) && !h->read_only) {
+		snprintf(err, len,
+		    "%s is not a loopback address: anyone who reaches it "
+		    "could pause and reset the simulation; add --read-only, "
+		    "or put a proxy with authentication in front of a "
+		    "loopback address",
+		    host);
+		return -1;
+	}
+	return 0;
+}
+
+int
+http_serve(
+    struct view *v, const struct view_options *o, const struct http_options *h)
 {
 	struct http_server srv;
 	struct evhttp_bound_socket *bound;
@@ -479,21 +500,9 @@ http_serve(struct view *v, const struct view_options *o,
 	srv.v = v;
 	srv.o = o;
 	srv.h = h;
-	if (http_split(h->listen, host, sizeof(host), &port) != 0) {
-		fprintf(stderr,
-		    "hxview: serve: --http '%s' is not ADDRESS:PORT\n",
-		    h->listen);
+	/* main() checked the address with http_check(). */
+	if (http_split(h->listen, host, sizeof(host), &port) != 0)
 		return VIEW_USAGE;
-	}
-	if (!http_loopback(host) && !h->read_only) {
-		fprintf(stderr,
-		    "hxview: serve: %s is not a loopback address: anyone "
-		    "who reaches it could pause and reset the simulation; "
-		    "add --read-only, or put a proxy with authentication in "
-		    "front of a loopback address\n",
-		    host);
-		return VIEW_USAGE;
-	}
 	signal(SIGPIPE, SIG_IGN);
 	srv.rgb = malloc((size_t)o->width * (size_t)o->height * 3);
 	if (srv.rgb == NULL || (srv.base = event_base_new()) == NULL ||
@@ -502,8 +511,8 @@ http_serve(struct view *v, const struct view_options *o,
 		goto out;
 	}
 	evhttp_set_gencb(srv.http, http_request, &srv);
-	evhttp_set_allowed_methods(srv.http,
-	    EVHTTP_REQ_GET | EVHTTP_REQ_HEAD | EVHTTP_REQ_POST);
+	evhttp_set_allowed_methods(
+	    srv.http, EVHTTP_REQ_GET | EVHTTP_REQ_HEAD | EVHTTP_REQ_POST);
 	bound = evhttp_bind_socket_with_handle(srv.http, host, port);
 	if (bound == NULL) {
 		fprintf(stderr, "hxview: serve: cannot listen on %s: %s\n",
@@ -541,8 +550,8 @@ http_serve(struct view *v, const struct view_options *o,
 			} else {
 				struct sockaddr_in *s4 = (void *)&ss;
 
-				inet_ntop(AF_INET, &s4->sin_addr, addr,
-				    sizeof(addr));
+				inet_ntop(
+				    AF_INET, &s4->sin_addr, addr, sizeof(addr));
 				port = ntohs(s4->sin_port);
 				printf("hxview: serving http://%s:%u/ (%s)\n",
 				    addr, port, egl_description());

@@ -38,8 +38,8 @@ image_png_write(FILE *f, const unsigned char *rgb, int width, int height)
 	/* Rendered pictures compress little better at higher levels. */
 	png_set_compression_level(png, 3);
 	png_set_IHDR(png, info, (png_uint_32)width, (png_uint_32)height, 8,
-	    PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
-	    PNG_FILTER_TYPE_DEFAULT);
+	    PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
+	    PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
 	png_write_info(png, info);
 	for (y = 0; y < height; y++)
 		png_write_row(png, rgb + (size_t)y * (size_t)width * 3);
@@ -49,8 +49,8 @@ image_png_write(FILE *f, const unsigned char *rgb, int width, int height)
 }
 
 int
-image_png_file(const char *path, const unsigned char *rgb, int width,
-    int height)
+image_png_file(
+    const char *path, const unsigned char *rgb, int width, int height)
 {
 	FILE *f = fopen(path, "wb");
 	int rc, saved;
@@ -145,8 +145,7 @@ image_y4m_frame(FILE *f, const unsigned char *rgb, int width, int height,
     unsigned char *scratch)
 {
 	size_t npix = (size_t)width * (size_t)height;
-	unsigned char *yp = scratch, *up = scratch + npix,
-		      *vp = up + npix / 4;
+	unsigned char *yp = scratch, *up = scratch + npix, *vp = up + npix / 4;
 	const unsigned char *p;
 	double r, g, b;
 	int x, y, dx, dy;
@@ -175,12 +174,12 @@ image_y4m_frame(FILE *f, const unsigned char *rgb, int width, int height,
 			r /= 4;
 			g /= 4;
 			b /= 4;
-			up[(size_t)y * (size_t)(width / 2) + (size_t)x] =
-			    clamp_byte(
-				128 - 0.168736 * r - 0.331264 * g + 0.5 * b);
-			vp[(size_t)y * (size_t)(width / 2) + (size_t)x] =
-			    clamp_byte(
-				128 + 0.5 * r - 0.418688 * g - 0.081312 * b);
+			up[(size_t)y * (size_t)(width / 2) +
+			    (size_t)x] = clamp_byte(128 - 0.168736 * r -
+			    0.331264 * g + 0.5 * b);
+			vp[(size_t)y * (size_t)(width / 2) +
+			    (size_t)x] = clamp_byte(128 + 0.5 * r -
+			    0.418688 * g - 0.081312 * b);
 		}
 	if (fputs("FRAME\n", f) == EOF ||
 	    fwrite(scratch, 1, npix + npix / 2, f) != npix + npix / 2)

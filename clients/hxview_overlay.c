@@ -23,13 +23,13 @@
 static const char *
 sensor_type_name(int type)
 {
-	static const char *const names[] = { "touch", "accel", "velo",
-		"gyro", "force", "torque", "magnet", "range", "jntpos",
-		"jntvel", "tenpos", "tenvel", "actpos", "actvel", "actfrc",
-		"ballq", "ballw", "jlimpos", "jlimvel", "jlimfrc", "tlimpos",
-		"tlimvel", "tlimfrc", "pos", "quat", "xaxis", "yaxis",
-		"zaxis", "linvel", "angvel", "linacc", "angacc", "com",
-		"comvel", "angmom", "clock", "user" };
+	static const char *const names[] = { "touch", "accel", "velo", "gyro",
+		"force", "torque", "magnet", "range", "jntpos", "jntvel",
+		"tenpos", "tenvel", "actpos", "actvel", "actfrc", "ballq",
+		"ballw", "jlimpos", "jlimvel", "jlimfrc", "tlimpos", "tlimvel",
+		"tlimfrc", "pos", "quat", "xaxis", "yaxis", "zaxis", "linvel",
+		"angvel", "linacc", "angacc", "com", "comvel", "angmom",
+		"clock", "user" };
 
 	if (type < 0 || (size_t)type >= sizeof(names) / sizeof(names[0]))
 		return "?";
@@ -200,6 +200,6 @@ overlay_draw(const struct overlay_input *in)
 		mjr_overlay(mjFONT_BIG, mjGRID_TOPLEFT, in->viewport,
 		    st->message, NULL, in->con);
 	if (st != NULL && st->paused)
-		mjr_overlay(mjFONT_BIG, mjGRID_TOPRIGHT, in->viewport,
-		    "Paused", NULL, in->con);
+		mjr_overlay(mjFONT_BIG, mjGRID_TOPRIGHT, in->viewport, "Paused",
+		    NULL, in->con);
 }

@@ -1,9 +1,9 @@
 /*
  * The viewer's copy of the simulation.  The model comes from the server
  * as MJB (hxd_get_model) and is loaded through a MuJoCo VFS; the state
- * comes as stream frames (qpos, qvel, act, ctrl, mocap, sensordata and
- * status) of which the newest wins.  Before rendering, mj_forward()
- * computes from that state what the scene draws (poses, contacts,
+ * comes as stream frames (qpos, qvel, act, ctrl, mocap, applied forces,
+ * sensordata and status) of which the newest wins.  Before rendering,
+ * mj_forward() computes from that state what the scene draws (poses, contacts,
  * forces); the sensor values shown are the server's own.
  */
 #include "config.h"
@@ -24,7 +24,9 @@
 	(HXD_FIELDS(HXD_FIELD_QPOS) | HXD_FIELDS(HXD_FIELD_QVEL) | \
 	    HXD_FIELDS(HXD_FIELD_ACT) | HXD_FIELDS(HXD_FIELD_CTRL) | \
 	    HXD_FIELDS(HXD_FIELD_MOCAP) | HXD_FIELDS(HXD_FIELD_SENSORDATA) | \
-	    HXD_FIELDS(HXD_FIELD_STATUS))
+	    HXD_FIELDS(HXD_FIELD_STATUS) | \
+	    HXD_FIELDS(HXD_FIELD_QFRC_APPLIED) | \
+	    HXD_FIELDS(HXD_FIELD_XFRC_APPLIED))
 
 /* Enough geoms for every model we bundle, with room for decorations. */
 #define VIEW_MAXGEOM 10000
@@ -39,14 +41,14 @@ struct view {
 	mjvOption opt;
 	mjvPerturb pert;
 	mjrContext con;
-	int gl_ready;           /* scn and con were made */
-	hxd_frame *frame;       /* the newest state, not yet applied */
-	hxd_status status;      /* the newest status */
+	int gl_ready;      /* scn and con were made */
+	hxd_frame *frame;  /* the newest state, not yet applied */
+	hxd_status status; /* the newest status */
 	int have_status;
-	double time;            /* of the state applied */
+	double time; /* of the state applied */
 	unsigned long long step;
-	double *scale;          /* per sensor, for the bars */
-	int dirty;              /* frame not yet in d */
+	double *scale; /* per sensor, for the bars */
+	int dirty;     /* frame not yet in d */
 };
 
 static void
@@ -94,6 +96,25 @@ view_unload(struct view *v)
 	v->scale = NULL;
 }
 
+/*
+ * MuJoCo's mj_name2id() for cameras and bodies.  hxview cannot call it by
+ * name: libhaptix exports HAPTIX's mj_name2id(type, name), which asks the
+ * server over the compatibility connection, and being linked first it is
+ * the one the call would reach.
+ */
+static int
+view_name2id(const mjModel *m, int type, const char *name)
+{
+	const int *adr = type == mjOBJ_CAMERA ? m->name_camadr :
+						m->name_bodyadr;
+	int n = type == mjOBJ_CAMERA ? m->ncam : m->nbody, i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(m->names + adr[i], name) == 0)
+			return i;
+	return -1;
+}
+
 /* Aim the camera as the options say; -1 with the reason if it cannot. */
 static int
 view_camera(struct view *v, char *err, size_t len)
@@ -115,7 +136,7 @@ view_camera(struct view *v, char *err, size_t len)
 	case VIEW_CAMERA_FREE:
 		break;
 	case VIEW_CAMERA_FIXED:
-		id = mj_name2id(v->m, mjOBJ_CAMERA, o->camera_name);
+		id = view_name2id(v->m, mjOBJ_CAMERA, o->camera_name);
 		if (id < 0)
 			return view_fail(err, len,
 			    "the model has no camera named \"%s\" (it has "
@@ -125,7 +146,7 @@ view_camera(struct view *v, char *err, size_t len)
 		v->cam.fixedcamid = id;
 		break;
 	case VIEW_CAMERA_TRACK:
-		id = mj_name2id(v->m, mjOBJ_BODY, o->camera_name);
+		id = view_name2id(v->m, mjOBJ_BODY, o->camera_name);
 		if (id < 0)
 			return view_fail(err, len,
 			    "the model has no body named \"%s\" to track",
@@ -169,8 +190,8 @@ view_load(struct view *v, char *err, size_t len)
 	int id;
 
 	if (hxd_get_model(v->c, &blob) != HXD_OK)
-		return view_fail(err, len, "cannot fetch the model: %s",
-		    hxd_error(v->c));
+		return view_fail(
+		    err, len, "cannot fetch the model: %s", hxd_error(v->c));
 	if (blob.mujoco_version != mj_version()) {
 		hxd_model_blob_free(&blob);
 		return view_fail(err, len,
@@ -204,8 +225,7 @@ view_load(struct view *v, char *err, size_t len)
 	view_unload(v);
 	v->m = m;
 	if ((v->d = mj_makeData(m)) == NULL ||
-	    (v->scale = calloc((size_t)m->nsensor + 1, sizeof(double))) ==
-		NULL)
+	    (v->scale = calloc((size_t)m->nsensor + 1, sizeof(double))) == NULL)
 		return view_fail(err, len, "out of memory for the model");
 	m->vis.global.offwidth = v->o.width;
 	m->vis.global.offheight = v->o.height;
@@ -213,16 +233,15 @@ view_load(struct view *v, char *err, size_t len)
 	mjr_defaultContext(&v->con);
 	mjv_defaultPerturb(&v->pert);
 	mjv_makeScene(m, &v->scn, VIEW_MAXGEOM);
-	mjr_makeContext(m, &v->con,
-	    v->o.width >= 1200 ? mjFONTSCALE_150 : mjFONTSCALE_100);
+	mjr_makeContext(
+	    m, &v->con, v->o.width >= 1200 ? mjFONTSCALE_150 : mjFONTSCALE_100);
 	v->gl_ready = 1;
 	mjr_setBuffer(mjFB_OFFSCREEN, &v->con);
 	if (v->con.offWidth != v->o.width || v->con.offHeight != v->o.height)
 		return view_fail(err, len,
 		    "the renderer made a %dx%d framebuffer, not %dx%d: the "
 		    "size is beyond what it supports",
-		    v->con.offWidth, v->con.offHeight, v->o.width,
-		    v->o.height);
+		    v->con.offWidth, v->con.offHeight, v->o.width, v->o.height);
 	view_flags(v);
 	if (view_camera(v, err, len) != 0)
 		return -1;
@@ -239,23 +258,72 @@ view_frame_fits(const struct view *v, const hxd_frame *f)
 
 	return f->nq == m->nq && f->nv == m->nv && f->na == m->na &&
 	    f->nu == m->nu && f->nmocap == m->nmocap &&
-	    f->nsensordata == m->nsensordata;
+	    f->nsensordata == m->nsensordata &&
+	    (f->xfrc_applied == NULL || f->nbody == m->nbody);
 }
 
-/* Keep the frame of ev as the newest state; 1 if it was kept. */
+/* Are n doubles at a and b the same (both absent counts)? */
+static int
+same_values(const double *a, const double *b, size_t n)
+{
+	if (a == NULL || b == NULL)
+		return a == b;
+	return memcmp(a, b, n * sizeof(double)) == 0;
+}
+
+/* Would f draw what the frame held draws?  (A paused server repeats.) */
+static int
+view_frame_same(const struct view *v, const hxd_frame *f)
+{
+	const hxd_frame *h = v->frame;
+	const mjModel *m = v->m;
+
+	return h != NULL && h->step == f->step && h->time == f->time &&
+	    same_values(h->qpos, f->qpos, (size_t)m->nq) &&
+	    same_values(h->qvel, f->qvel, (size_t)m->nv) &&
+	    same_values(h->act, f->act, (size_t)m->na) &&
+	    same_values(h->ctrl, f->ctrl, (size_t)m->nu) &&
+	    same_values(h->mocap_pos, f->mocap_pos, 3 * (size_t)m->nmocap) &&
+	    same_values(h->mocap_quat, f->mocap_quat, 4 * (size_t)m->nmocap) &&
+	    same_values(h->qfrc_applied, f->qfrc_applied, (size_t)m->nv) &&
+	    same_values(
+		h->xfrc_applied, f->xfrc_applied, 6 * (size_t)m->nbody) &&
+	    same_values(h->sensordata, f->sensordata, (size_t)m->nsensordata);
+}
+
+/* Does the status show differently in the info box and overlays? */
+static int
+view_status_same(const hxd_status *a, const hxd_status *b)
+{
+	return a->time == b->time && a->paused == b->paused &&
+	    a->speed == b->speed && a->speed_max == b->speed_max &&
+	    a->realtime_factor == b->realtime_factor &&
+	    a->lagging == b->lagging && a->cpu_per_step == b->cpu_per_step &&
+	    a->nefc == b->nefc && a->ncon == b->ncon &&
+	    a->energy_potential == b->energy_potential &&
+	    a->energy_kinetic == b->energy_kinetic &&
+	    a->clients == b->clients && strcmp(a->message, b->message) == 0;
+}
+
+/* Keep the frame of ev as the newest state; 1 if it shows a change. */
 static int
 view_take_frame(struct view *v, hxd_event *ev)
 {
 	hxd_frame *f = ev->frame;
+	int status_changed = 0;
 
 	if (f == NULL)
 		return 0;
 	if (f->status != NULL) {
+		status_changed = !v->have_status ||
+		    !view_status_same(&v->status, f->status);
 		v->status = *f->status;
 		v->have_status = 1;
 	}
 	if (v->m == NULL || !view_frame_fits(v, f))
-		return 0;
+		return status_changed;
+	if (view_frame_same(v, f))
+		return status_changed;
 	hxd_frame_free(v->frame);
 	v->frame = f;
 	ev->frame = NULL;
@@ -313,8 +381,8 @@ view_pump(struct view *v, int timeout_ms, char *err, size_t len)
 }
 
 struct view *
-view_open(const struct view_options *o, unsigned every_steps, char *err,
-    size_t len)
+view_open(
+    const struct view_options *o, unsigned every_steps, char *err, size_t len)
 {
 	hxd_subscription sub = { 0 };
 	struct view *v;
@@ -408,6 +476,12 @@ view_apply(struct view *v)
 		memcpy(d->mocap_quat, f->mocap_quat,
 		    sizeof(double) * 4 * (size_t)m->nmocap);
 	}
+	if (f->qfrc_applied != NULL)
+		memcpy(d->qfrc_applied, f->qfrc_applied,
+		    sizeof(double) * (size_t)m->nv);
+	if (f->xfrc_applied != NULL)
+		memcpy(d->xfrc_applied, f->xfrc_applied,
+		    sizeof(double) * 6 * (size_t)m->nbody);
 	mj_forward(m, d);
 	if (f->sensordata != NULL)
 		memcpy(d->sensordata, f->sensordata,
@@ -425,6 +499,14 @@ view_render(struct view *v, unsigned char *rgb)
 	int y;
 
 	view_apply(v);
+	/*
+	 * MuJoCo moves a tracking camera a fifth of the way to the body on
+	 * each update, which suits a window at 60 Hz, not one snapshot or a
+	 * recording that starts far off: look at the body itself.
+	 */
+	if (v->cam.type == mjCAMERA_TRACKING)
+		mju_copy3(
+		    v->cam.lookat, v->d->subtree_com + 3 * v->cam.trackbodyid);
 	mjv_updateScene(
 	    v->m, v->d, &v->opt, &v->pert, &v->cam, mjCAT_ALL, &v->scn);
 	mjr_render(vp, &v->scn, &v->con);
@@ -480,12 +562,12 @@ static const char *const vis_names[mjNVISFLAG] = { "convexhull", "texture",
 	"pertobj", "contact", "force", "split", "transparent", "autoconnect",
 	"com", "select", "static", "skin" };
 static const char *const rnd_names[mjNRNDFLAG] = { "shadow", "wireframe",
-	"reflection", "additive", "skybox", "fog", "haze", "segment",
-	"idcolor", "cullface" };
+	"reflection", "additive", "skybox", "fog", "haze", "segment", "idcolor",
+	"cullface" };
 
 int
-view_flags_parse(struct view_options *o, const char *list, int show,
-    char *err, size_t len)
+view_flags_parse(
+    struct view_options *o, const char *list, int show, char *err, size_t len)
 {
 	char buf[512], *name, *save = NULL;
 	int i, found;

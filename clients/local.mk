@@ -16,7 +16,9 @@ clients_hxview_SOURCES = clients/hxview.c clients/hxview.h \
 	clients/hxview_mujoco.h clients/hxview_overlay.c clients/hxview_scene.c
 clients_hxview_CFLAGS = $(AM_CFLAGS) $(EGL_CFLAGS) $(PNG_CFLAGS) \
 	$(JPEG_CFLAGS) $(LIBEVENT_CFLAGS) $(LIBEVENT_EXTRA_CFLAGS)
-clients_hxview_LDADD = libhaptix.la $(MUJOCO_LIBS) $(EGL_LIBS) $(PNG_LIBS) \
+# MuJoCo before libhaptix: both export mj_name2id, mj_id2name and mj_step
+# (HAPTIX's API has them), and MuJoCo's own calls must reach MuJoCo's.
+clients_hxview_LDADD = $(MUJOCO_LIBS) libhaptix.la $(EGL_LIBS) $(PNG_LIBS) \
 	$(JPEG_LIBS) $(LIBEVENT_EXTRA_LIBS) $(LIBEVENT_LIBS) -lm
 
 # Examples, built as users build them: the public header and libhaptix.

@@ -30,15 +30,16 @@ api_get_model(struct call *c)
 	void *mjb, *z;
 
 	size = sim_mjb_size(c->d->sim);
-	bound = ZSTD_compressBound(size);
 	mjb = arena_alloc(c->arena, size);
+	if ((size = sim_mjb_save(c->d->sim, mjb, size)) == 0)
+		return call_fail(
+		    c, RESULT_SIMERROR, "out of memory for the model");
+	bound = ZSTD_compressBound(size);
 	z = arena_alloc(c->arena, bound);
-	sim_mjb_save(c->d->sim, mjb, size);
 	packed = ZSTD_compress(z, bound, mjb, size, MODEL_ZSTD_LEVEL);
 	if (ZSTD_isError(packed))
 		return call_fail(c, RESULT_SIMERROR,
-		    "cannot compress the model: %s",
-		    ZSTD_getErrorName(packed));
+		    "cannot compress the model: %s", ZSTD_getErrorName(packed));
 	if (packed + MODEL_FRAME_OVERHEAD > c->d->opts->max_frame)
 		return call_fail(c, RESULT_BADSIZE,
 		    "the model is %zu bytes compressed, more than a frame "

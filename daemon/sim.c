@@ -532,10 +532,30 @@ sim_mjb_size(const struct sim *s)
 	return (size_t)mj_sizeModel(s->m);
 }
 
-void
+/*
+ * mj_sizeModel() is only a bound: MuJoCo 2.2 counts the alignment padding
+ * of the model's buffer, which mj_saveModel() does not write.  The bytes
+ * after the model would be sent as they are (uninitialised memory), and
+ * mj_loadModel() refuses such an MJB from a file ("Model file is too
+ * large").  mj_saveModel() does not say how much it wrote: save twice,
+ * into buffers filled differently; the bytes written are those that agree.
+ */
+size_t
 sim_mjb_save(const struct sim *s, void *buf, size_t size)
 {
-	mj_saveModel(s->m, NULL, buf, (int)size);
+	unsigned char *a = buf, *b = malloc(size);
+	size_t n;
+
+	if (b == NULL)
+		return 0;
+	memset(a, 0, size);
+	memset(b, 0xff, size);
+	mj_saveModel(s->m, NULL, a, (int)size);
+	mj_saveModel(s->m, NULL, b, (int)size);
+	for (n = size; n > 0 && a[n - 1] != b[n - 1]; n--)
+		;
+	free(b);
+	return n;
 }
 
 int

@@ -108,11 +108,12 @@ double sim_time(const struct sim *s);
 const struct sim_counters *sim_counters(const struct sim *s);
 
 /*
- * The loaded model as MuJoCo's MJB: its size, and the bytes written into
- * buf (exactly sim_mjb_size() of them).  MuJoCo's version, for readers.
+ * The loaded model as MuJoCo's MJB: a bound on its size, and the bytes
+ * written into buf (size = sim_mjb_size() of them): returns how many
+ * make the MJB, or 0 if out of memory.  MuJoCo's version, for readers.
  */
 size_t sim_mjb_size(const struct sim *s);
-void sim_mjb_save(const struct sim *s, void *buf, size_t size);
+size_t sim_mjb_save(const struct sim *s, void *buf, size_t size);
 int sim_mujoco_version(void);
 
 /*

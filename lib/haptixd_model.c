@@ -65,8 +65,8 @@ hxd_get_model(hxd_conn *c, hxd_model_blob *out)
 	}
 	out->mjb = mjb;
 	out->size = n;
-	snprintf(out->name, sizeof(out->name), "%s",
-	    b->name != NULL ? b->name : "");
+	snprintf(
+	    out->name, sizeof(out->name), "%s", b->name != NULL ? b->name : "");
 	out->mujoco_version = b->mujoco_version;
 	conn_free_response(r);
 	return conn_ok(c);

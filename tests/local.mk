@@ -15,7 +15,7 @@ HX_TESTS = tests/test_frame tests/test_address tests/test_decode \
 	tests/test_protocol \
 	tests/test_native tests/test_admin tests/test_compat tests/test_simple \
 	tests/test_hxctl tests/test_mjcf tests/test_mpl tests/test_arrays \
-	tests/test_batch tests/test_sessions
+	tests/test_batch tests/test_sessions tests/test_view tests/test_browser
 check_PROGRAMS += $(HX_TESTS)
 TESTS += $(HX_TESTS)
 
@@ -60,6 +60,14 @@ tests_test_sessions_LDADD = $(TEST_LIBS) -lpthread
 tests_test_hxctl_SOURCES = tests/test_hxctl.c
 tests_test_hxctl_CFLAGS = $(TEST_CFLAGS)
 tests_test_hxctl_LDADD = $(TEST_LIBS)
+# hxview through a real daemon; each exits 77 (skipped, with the reason)
+# when EGL cannot render here, or, for the browser, without Chromium.
+tests_test_view_SOURCES = tests/test_view.c
+tests_test_view_CFLAGS = $(TEST_CFLAGS) $(PNG_CFLAGS)
+tests_test_view_LDADD = $(TEST_LIBS) $(PNG_LIBS) $(MUJOCO_LIBS)
+tests_test_browser_SOURCES = tests/test_browser.c
+tests_test_browser_CFLAGS = $(TEST_CFLAGS)
+tests_test_browser_LDADD = $(TEST_LIBS)
 # The MJCF tree and legacy translation, and MuJoCo loading what they write.
 tests_test_mjcf_SOURCES = tests/test_mjcf.c
 tests_test_mjcf_CFLAGS = $(TEST_CFLAGS)
@@ -82,6 +90,7 @@ AM_TESTS_ENVIRONMENT = \
 	HX_EXAMPLES='$(abs_top_builddir)/clients/examples'; export HX_EXAMPLES; \
 	HAPTIXD='$(abs_top_builddir)/daemon/haptixd'; export HAPTIXD; \
 	HXCTL='$(abs_top_builddir)/clients/hxctl'; export HXCTL; \
+	HXVIEW='$(abs_top_builddir)/clients/hxview'; export HXVIEW; \
 	HX_MODELS='$(abs_top_srcdir)/models'; export HX_MODELS; \
 	HX_TEST_MODELS='$(abs_top_srcdir)/models/test'; export HX_TEST_MODELS; \
 	HAPTIX_SERVER=; export HAPTIX_SERVER; \

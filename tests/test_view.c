@@ -1,0 +1,1671 @@
+/*
+ * Integration tests of hxview (clients/hxview*.c) and of the get_model
+ * call it depends on: the real binary renders models/test/view.xml (a
+ * red box at the centre of the camera "front", on a mocap body) from a
+ * real haptixd, and the tests read back what it wrote: PNG files
+ * (libpng), Y4M streams, and its HTTP server through a small client over
+ * a TCP socket.  hxview needs EGL: without it the suite exits 77, which
+ * automake counts as skipped, with hxview's reason.
+ */
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <criterion/criterion.h>
+#include <mujoco/mujoco.h>
+#include <png.h>
+
+#include "check.h"
+#include "harness.h"
+#include "haptixd.h"
+
+static void cleanup(void);
+
+TestSuite(view, .timeout = 60, .fini = cleanup);
+
+/* The picture size the tests render at: small, for llvmpipe. */
+#define W 160
+#define H 120
+#define SIZE "160x120"
+
+#define MAX_ARGS 40
+#define MAX_CHILDREN 8
+
+/* How long a foreground hxview may take before the test fails. */
+#define RUN_SECONDS 30
+
+static const char *const view_args[] = { "-m", "view.xml", NULL };
+
+/* hxviews running in the background, and the test's scratch directory. */
+static pid_t children[MAX_CHILDREN];
+static char scratch[64];
+
+/* What one run of hxview did. */
+struct run {
+	int status; /* exit status, or 128 + the signal that killed it */
+	char *out, *err;
+};
+
+/* A decoded picture, RGB, top row first. */
+struct image {
+	int w, h;
+	unsigned char *px;
+};
+
+static int
+rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	remove(path);
+	return 0;
+}
+
+/* After every test, even a failed one: stop what it left running. */
+static void
+cleanup(void)
+{
+	int i;
+
+	for (i = 0; i < MAX_CHILDREN; i++) {
+		if (children[i] > 0) {
+			kill(children[i], SIGKILL);
+			waitpid(children[i], NULL, 0);
+			children[i] = 0;
+		}
+	}
+	if (scratch[0] != '\0')
+		nftw(scratch, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+	scratch[0] = '\0';
+	hx_server_cleanup();
+}
+
+/* The test's scratch directory, made on first use; path of name in it. */
+static const char *
+scratch_path(const char *name)
+{
+	static char path[256];
+
+	if (scratch[0] == '\0') {
+		snprintf(scratch, sizeof(scratch), "/tmp/hxview-test.XXXXXX");
+		cr_assert_not_null(
+		    mkdtemp(scratch), "mkdtemp: %s", strerror(errno));
+	}
+	snprintf(path, sizeof(path), "%s/%s", scratch, name);
+	return path;
+}
+
+static void
+child_add(pid_t pid)
+{
+	int i;
+
+	for (i = 0; i < MAX_CHILDREN; i++) {
+		if (children[i] == 0) {
+			children[i] = pid;
+			return;
+		}
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	cr_assert_fail("too many hxviews in the background");
+}
+
+static void
+child_forget(pid_t pid)
+{
+	int i;
+
+	for (i = 0; i < MAX_CHILDREN; i++)
+		if (children[i] == pid)
+			children[i] = 0;
+}
+
+/* Read a whole file descriptor from its start into a new buffer. */
+static char *
+slurp_fd(int fd, size_t *lenp)
+{
+	size_t len = 0, cap = 4096;
+	char *buf = malloc(cap);
+	ssize_t n;
+
+	cr_assert_not_null(buf);
+	lseek(fd, 0, SEEK_SET);
+	for (;;) {
+		if (cap - len < 2) {
+			cap *= 2;
+			buf = realloc(buf, cap);
+			cr_assert_not_null(buf);
+		}
+		n = read(fd, buf + len, cap - len - 1);
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	buf[len] = '\0';
+	if (lenp != NULL)
+		*lenp = len;
+	return buf;
+}
+
+/* A whole file, or NULL if it cannot be opened. */
+static char *
+slurp_file(const char *path, size_t *lenp)
+{
+	int fd = open(path, O_RDONLY);
+	char *buf;
+
+	if (fd == -1)
+		return NULL;
+	buf = slurp_fd(fd, lenp);
+	close(fd);
+	return buf;
+}
+
+static int
+temp_file(void)
+{
+	char path[] = "/tmp/hxview-io.XXXXXX";
+	int fd = mkstemp(path);
+
+	cr_assert_neq(fd, -1, "mkstemp: %s", strerror(errno));
+	unlink(path);
+	return fd;
+}
+
+/* hxview's argument vector from a NULL-terminated list. */
+static void
+build_argv(const char **argv, va_list ap)
+{
+	const char *a;
+	int n = 0;
+
+	argv[n++] = hx_hxview_path();
+	while ((a = va_arg(ap, const char *)) != NULL) {
+		cr_assert_lt(n, MAX_ARGS - 1, "too many arguments");
+		argv[n++] = a;
+	}
+	argv[n] = NULL;
+}
+
+/* Start hxview with stdout on out and stderr on err (-1: /dev/null). */
+static pid_t
+spawn_argv(const char **argv, int out, int err)
+{
+	pid_t pid = fork();
+	int fd;
+
+	cr_assert_neq(pid, -1, "fork: %s", strerror(errno));
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		fd = open("/dev/null", O_RDWR);
+		dup2(fd, 0);
+		dup2(out >= 0 ? out : fd, 1);
+		dup2(err >= 0 ? err : fd, 2);
+		execv(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	child_add(pid);
+	return pid;
+}
+
+/*
+ * Wait up to seconds for pid to exit; its exit status, or 128 + the
+ * signal.  Fails the test (killing it) if it does not exit.
+ */
+static int
+wait_exit(pid_t pid, double seconds)
+{
+	double end = hx_wall_now() + seconds;
+	int status;
+
+	while (hx_wall_now() < end) {
+		if (waitpid(pid, &status, WNOHANG) == pid) {
+			child_forget(pid);
+			return WIFEXITED(status) ? WEXITSTATUS(status) :
+						   128 + WTERMSIG(status);
+		}
+		hx_sleep_ms(10);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	child_forget(pid);
+	cr_assert_fail("hxview did not exit within %g s", seconds);
+	return -1;
+}
+
+static void
+run_free(struct run *r)
+{
+	free(r->out);
+	free(r->err);
+	r->out = r->err = NULL;
+}
+
+/* Run hxview with the arguments up to NULL; capture what it did. */
+static void
+view(struct run *r, ...)
+{
+	const char *argv[MAX_ARGS];
+	int fo = temp_file(), fe = temp_file();
+	va_list ap;
+	pid_t pid;
+
+	run_free(r);
+	va_start(ap, r);
+	build_argv(argv, ap);
+	va_end(ap);
+	pid = spawn_argv(argv, fo, fe);
+	r->status = wait_exit(pid, RUN_SECONDS);
+	r->out = slurp_fd(fo, NULL);
+	r->err = slurp_fd(fe, NULL);
+	close(fo);
+	close(fe);
+}
+
+/* Expect a run to have exited with code and said text on stderr. */
+static void
+expect_exit(const struct run *r, int code, const char *text)
+{
+	cr_assert_eq(r->status, code, "hxview exited %d, expected %d: %s%s",
+	    r->status, code, r->out, r->err);
+	if (text != NULL)
+		cr_assert(strstr(r->err, text) != NULL,
+		    "hxview's stderr does not mention \"%s\": %s", text,
+		    r->err);
+}
+
+/*---------------------------------------------------------- pictures */
+
+static void
+image_free(struct image *im)
+{
+	free(im->px);
+	im->px = NULL;
+}
+
+/* Decode a PNG held in memory; fails the test unless it is one. */
+static void
+png_decode(struct image *im, const void *data, size_t len, const char *what)
+{
+	png_image p;
+
+	memset(&p, 0, sizeof(p));
+	p.version = PNG_IMAGE_VERSION;
+	cr_assert(png_image_begin_read_from_memory(&p, data, len),
+	    "%s is not a PNG: %s", what, p.message);
+	p.format = PNG_FORMAT_RGB;
+	im->w = (int)p.width;
+	im->h = (int)p.height;
+	im->px = malloc(PNG_IMAGE_SIZE(p));
+	cr_assert_not_null(im->px);
+	cr_assert(png_image_finish_read(&p, NULL, im->px, 0, NULL),
+	    "%s does not decode: %s", what, p.message);
+}
+
+/* Read a PNG file of w x h; fails the test unless it is one. */
+static void
+png_load(struct image *im, const char *path, int w, int h)
+{
+	size_t len;
+	char *data = slurp_file(path, &len);
+
+	cr_assert_not_null(data, "%s: %s", path, strerror(errno));
+	png_decode(im, data, len, path);
+	free(data);
+	cr_assert(im->w == w && im->h == h, "%s is %dx%d, expected %dx%d", path,
+	    im->w, im->h, w, h);
+}
+
+static const unsigned char *
+pixel(const struct image *im, int x, int y)
+{
+	return im->px + ((size_t)y * (size_t)im->w + (size_t)x) * 3;
+}
+
+/* The box's colours, lit: one channel well above the other two. */
+static int
+is_red(const unsigned char *p)
+{
+	return p[0] >= 120 && p[0] > p[1] + 80 && p[0] > p[2] + 80;
+}
+
+static int
+is_green(const unsigned char *p)
+{
+	return p[1] >= 120 && p[1] > p[0] + 80 && p[1] > p[2] + 80;
+}
+
+/* The red pixels: how many, and where their centre is. */
+static int
+red_area(const struct image *im, double *cx, double *cy)
+{
+	double sx = 0, sy = 0;
+	int x, y, n = 0;
+
+	for (y = 0; y < im->h; y++)
+		for (x = 0; x < im->w; x++)
+			if (is_red(pixel(im, x, y))) {
+				sx += x;
+				sy += y;
+				n++;
+			}
+	*cx = n > 0 ? sx / n : -1;
+	*cy = n > 0 ? sy / n : -1;
+	return n;
+}
+
+/* How many distinct colours the picture has. */
+static int
+distinct_colours(const struct image *im)
+{
+	unsigned char *seen = calloc(1 << 21, 1);
+	const unsigned char *p;
+	unsigned v;
+	int i, n = 0;
+
+	cr_assert_not_null(seen);
+	for (i = 0; i < im->w * im->h; i++) {
+		p = im->px + (size_t)i * 3;
+		v = (unsigned)p[0] << 16 | (unsigned)p[1] << 8 | p[2];
+		if (!(seen[v >> 3] & (1 << (v & 7)))) {
+			seen[v >> 3] |= (unsigned char)(1 << (v & 7));
+			n++;
+		}
+	}
+	free(seen);
+	return n;
+}
+
+/* The standard deviation of the pixels' brightness. */
+static double
+brightness_sd(const struct image *im)
+{
+	double s = 0, ss = 0, v;
+	int i, n = im->w * im->h;
+
+	for (i = 0; i < n; i++) {
+		v = im->px[i * 3] + im->px[i * 3 + 1] + im->px[i * 3 + 2];
+		s += v;
+		ss += v * v;
+	}
+	return sqrt(ss / n - (s / n) * (s / n)) / 3;
+}
+
+/* The share of pixels in columns [x0, x1) that differ by more than 24. */
+static double
+changed_share(const struct image *a, const struct image *b, int x0, int x1)
+{
+	const unsigned char *p, *q;
+	int x, y, c, n = 0;
+
+	for (y = 0; y < a->h; y++)
+		for (x = x0; x < x1; x++) {
+			p = pixel(a, x, y);
+			q = pixel(b, x, y);
+			for (c = 0; c < 3; c++)
+				if (abs(p[c] - q[c]) > 24) {
+					n++;
+					break;
+				}
+		}
+	return (double)n / ((double)a->h * (x1 - x0));
+}
+
+/* Snapshot through the camera "front" into name; decode it. */
+static void
+snapshot_front(struct image *im, const char *addr, const char *name)
+{
+	struct run r = { 0 };
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s", scratch_path(name));
+	view(&r, "--server", addr, "--size", SIZE, "--camera", "front",
+	    "--no-info", "--no-sensors", "snapshot", "-o", path, NULL);
+	expect_exit(&r, 0, NULL);
+	run_free(&r);
+	png_load(im, path, W, H);
+}
+
+/* Move the mocap box to x (it starts at 0; y 0, z 0.5). */
+static void
+move_box(hxd_conn *c, double x)
+{
+	double pos[3] = { x, 0, 0.5 }, quat[4] = { 1, 0, 0, 0 };
+	hxd_mocap m = { 1, 0, pos, quat };
+
+	HX_OK(c, hxd_set_mocap(c, &m));
+}
+
+/*--------------------------------------------------------- snapshots */
+
+/* The box is red at the centre of "front", the corners are not. */
+Test(view, snapshot_shows_the_scene)
+{
+	struct hx_server s;
+	struct run r = { 0 };
+	struct image im;
+	double cx, cy;
+	int n, colours;
+
+	hx_server_start(&s, view_args);
+	snapshot_front(&im, hx_server_addr(&s, 0), "front.png");
+	colours = distinct_colours(&im);
+	cr_assert_geq(colours, 8, "only %d colours: a blank picture", colours);
+	cr_assert_gt(brightness_sd(&im), 10, "a flat picture (sd %g)",
+	    brightness_sd(&im));
+	cr_assert(is_red(pixel(&im, W / 2, H / 2)),
+	    "the centre is %d,%d,%d, not the red box",
+	    pixel(&im, W / 2, H / 2)[0], pixel(&im, W / 2, H / 2)[1],
+	    pixel(&im, W / 2, H / 2)[2]);
+	cr_assert(!is_red(pixel(&im, 0, 0)), "the top left corner is red");
+	cr_assert(!is_red(pixel(&im, W - 1, H - 1)),
+	    "the bottom right corner is red");
+	/* A box 0.4 wide 1.8 in front of a 45 degree camera: ~30 pixels. */
+	n = red_area(&im, &cx, &cy);
+	cr_assert(n > 400 && n < 2500, "%d red pixels", n);
+	cr_assert(fabs(cx - W / 2.0) < 4 && fabs(cy - H / 2.0) < 4,
+	    "the box is centred at %g,%g", cx, cy);
+	image_free(&im);
+
+	/* Over TCP, the default camera looks at the centre of <statistic>. */
+	view(&r, "--server", hx_server_addr(&s, 1), "--size", "96x64",
+	    "--no-info", "--no-sensors", "snapshot", "-o",
+	    scratch_path("free.png"), NULL);
+	expect_exit(&r, 0, NULL);
+	run_free(&r);
+	png_load(&im, scratch_path("free.png"), 96, 64);
+	cr_assert(is_red(pixel(&im, 48, 32)), "the default camera: no box");
+	image_free(&im);
+	hx_server_stop(&s);
+}
+
+/* The server moves the box: its pixels move, the rest stays. */
+Test(view, snapshot_follows_the_server)
+{
+	struct image a, b;
+	struct hx_server s;
+	double ax, ay, bx, by, share;
+	int na, nb;
+	hxd_conn *c;
+
+	hx_server_start(&s, view_args);
+	c = hx_connect_ok(hx_server_addr(&s, 0), "mover");
+	snapshot_front(&a, hx_server_addr(&s, 0), "before.png");
+	move_box(c, 0.6);
+	snapshot_front(&b, hx_server_addr(&s, 0), "after.png");
+
+	cr_assert(is_red(pixel(&a, W / 2, H / 2)), "no box before the move");
+	cr_assert(!is_red(pixel(&b, W / 2, H / 2)),
+	    "the box is still at the centre after the move");
+	na = red_area(&a, &ax, &ay);
+	nb = red_area(&b, &bx, &by);
+	/* 0.6 to the right at 2 m: 0.54 of the half width, ~43 pixels. */
+	cr_assert(nb > na * 0.7 && nb < na * 1.3,
+	    "%d red pixels before, %d after", na, nb);
+	cr_assert(bx > W / 2.0 + 30 && bx < W / 2.0 + 56,
+	    "the box went to x %g, expected about %g", bx, W / 2.0 + 43);
+	cr_assert(fabs(by - ay) < 3, "the box moved from y %g to %g", ay, by);
+	cr_assert(is_red(pixel(&b, (int)bx, (int)by)), "no red where it went");
+	/* Left of the box nothing moved; all in all a small part changed. */
+	share = changed_share(&a, &b, 0, W / 2 - 25);
+	cr_assert_lt(
+	    share, 0.01, "%.1f%% of the left side changed", share * 100);
+	share = changed_share(&a, &b, 0, W);
+	cr_assert(share > 0.03 && share < 0.2, "%.1f%% of the picture changed",
+	    share * 100);
+	image_free(&a);
+	image_free(&b);
+	hxd_close(c);
+	hx_server_stop(&s);
+}
+
+/* --track follows a body that the free camera does not look at. */
+Test(view, track_follows_a_body)
+{
+	struct hx_server s;
+	struct run r = { 0 };
+	struct image im;
+	const char *addr;
+	hxd_conn *c;
+
+	hx_server_start(&s, view_args);
+	addr = hx_server_addr(&s, 0);
+	c = hx_connect_ok(addr, "mover");
+	move_box(c, 1.5);
+	view(&r, "--server", addr, "--size", SIZE, "--no-info", "--no-sensors",
+	    "snapshot", "-o", scratch_path("free.png"), NULL);
+	expect_exit(&r, 0, NULL);
+	png_load(&im, scratch_path("free.png"), W, H);
+	cr_assert(!is_red(pixel(&im, W / 2, H / 2)),
+	    "the free camera sees the box at the centre without --track");
+	image_free(&im);
+	view(&r, "--server", addr, "--size", SIZE, "--no-info", "--no-sensors",
+	    "--track", "box", "snapshot", "-o", scratch_path("track.png"),
+	    NULL);
+	expect_exit(&r, 0, NULL);
+	png_load(&im, scratch_path("track.png"), W, H);
+	cr_assert(is_red(pixel(&im, W / 2, H / 2)),
+	    "--track box: the box is not at the centre");
+	image_free(&im);
+
+	view(&r, "--server", addr, "--track", "nobody", "snapshot", "-o",
+	    scratch_path("x.png"), NULL);
+	expect_exit(&r, 1, "\"nobody\"");
+	view(&r, "--server", addr, "--camera", "nosuchcam", "snapshot", "-o",
+	    scratch_path("x.png"), NULL);
+	expect_exit(&r, 1, "\"nosuchcam\"");
+	cr_assert(access(scratch_path("x.png"), F_OK) != 0,
+	    "a snapshot was written for an unknown camera");
+	run_free(&r);
+	hxd_close(c);
+	hx_server_stop(&s);
+}
+
+/* --show and --hide take MuJoCo's flags, and nothing else. */
+Test(view, render_flags)
+{
+	struct hx_server s;
+	struct run r = { 0 };
+	struct image im;
+	double cx, cy;
+	int n;
+
+	hx_server_start(&s, view_args);
+	/* A wireframe box has its edges red, not its faces. */
+	view(&r, "--server", hx_server_addr(&s, 0), "--size", SIZE, "--camera",
+	    "front", "--no-info", "--no-sensors", "--show",
+	    "contact,joint,wireframe", "--hide", "skybox,shadow",
+	    "--geom-groups", "0,1,2", "snapshot", "-o",
+	    scratch_path("flags.png"), NULL);
+	expect_exit(&r, 0, NULL);
+	png_load(&im, scratch_path("flags.png"), W, H);
+	n = red_area(&im, &cx, &cy);
+	cr_assert_lt(n, 400, "--show wireframe: %d red pixels, a solid box", n);
+	image_free(&im);
+	/* Hiding geom group 0 hides the box and the floor. */
+	view(&r, "--server", hx_server_addr(&s, 0), "--size", SIZE, "--camera",
+	    "front", "--no-info", "--no-sensors", "--geom-groups", "1,2",
+	    "snapshot", "-o", scratch_path("nogeoms.png"), NULL);
+	expect_exit(&r, 0, NULL);
+	png_load(&im, scratch_path("nogeoms.png"), W, H);
+	cr_assert(!is_red(pixel(&im, W / 2, H / 2)),
+	    "--geom-groups 1,2 still shows the box of group 0");
+	image_free(&im);
+
+	view(&r, "--server", hx_server_addr(&s, 0), "--show", "contact,bogus",
+	    "snapshot", "-o", scratch_path("x.png"), NULL);
+	expect_exit(&r, 2, "bogus");
+	view(&r, "--server", hx_server_addr(&s, 0), "--hide", "nothing",
+	    "snapshot", "-o", scratch_path("x.png"), NULL);
+	expect_exit(&r, 2, "nothing");
+	run_free(&r);
+	hx_server_stop(&s);
+}
+
+/*
+ * Usage errors exit 2 with a message, before hxview looks for a server:
+ * the server named does not exist, so a line that parsed would exit 1.
+ */
+Test(view, usage_errors)
+{
+	static const struct {
+		const char *args[8];
+		const char *says;
+	} cases[] = {
+		{ { "--size", "10x10", "snapshot", "-o", "x.png" }, "--size" },
+		{ { "--size", "640", "snapshot", "-o", "x.png" }, "--size" },
+		{ { "--size", "64x48x", "snapshot", "-o", "x.png" }, "--size" },
+		{ { "--size", "9000x100", "snapshot", "-o", "x.png" },
+		    "--size" },
+		{ { "--fps", "0", "snapshot", "-o", "x.png" }, "--fps" },
+		{ { "--fps", "fast", "snapshot", "-o", "x.png" }, "--fps" },
+		{ { "--fps", "1000", "snapshot", "-o", "x.png" }, "--fps" },
+		{ { "--fps", "nan", "snapshot", "-o", "x.png" }, "--fps" },
+		{ { "snapshot" }, "-o" },
+		{ { "record", "--frames", "3" }, "-o" },
+		{ { "shoot", "-o", "x.png" }, "unknown command 'shoot'" },
+		{ { "-o", "x.png" }, "no command" },
+		{ { "snapshot", "-o", "x.png", "extra" }, "extra" },
+		{ { "snapshot", "-o", "x.png", "--frames", "3" },
+		    "does not take --frames" },
+		{ { "snapshot", "-o", "x.png", "--http", "127.0.0.1:0" },
+		    "does not take --http" },
+		{ { "serve", "-o", "x.png" }, "does not take -o" },
+		{ { "record", "-o", "x.y4m", "--read-only" },
+		    "does not take --http" },
+		{ { "egl", "--duration", "1" }, "does not take --duration" },
+		{ { "bench", "--latency", "0" }, "--latency" },
+		{ { "record", "-o", "x.y4m", "--frames", "0" }, "--frames" },
+		{ { "record", "-o", "x.y4m", "--duration", "-1" },
+		    "--duration" },
+		{ { "serve", "--quality", "101" }, "--quality" },
+		{ { "--camera", "a", "--track", "b", "snapshot", "-o", "x" },
+		    "one of --camera and --track" },
+		{ { "--egl", "x11", "egl" }, "--egl" },
+		{ { "--lookat", "1,2", "snapshot", "-o", "x.png" },
+		    "--lookat" },
+		{ { "--distance", "0", "snapshot", "-o", "x.png" },
+		    "--distance" },
+		{ { "--geom-groups", "0,7", "snapshot", "-o", "x.png" },
+		    "--geom-groups" },
+		{ { "--no-such-option", "snapshot", "-o", "x.png" },
+		    "no-such-option" },
+	};
+	const char *server = "unix:/nonexistent/hx.sock";
+	struct run r = { 0 };
+	size_t i;
+	int j;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *argv[MAX_ARGS];
+		int fo = temp_file(), fe = temp_file(), n = 0;
+		pid_t pid;
+
+		argv[n++] = hx_hxview_path();
+		argv[n++] = "--server";
+		argv[n++] = server;
+		for (j = 0; j < 8 && cases[i].args[j] != NULL; j++)
+			argv[n++] = cases[i].args[j];
+		argv[n] = NULL;
+		pid = spawn_argv(argv, fo, fe);
+		r.status = wait_exit(pid, RUN_SECONDS);
+		run_free(&r);
+		r.out = slurp_fd(fo, NULL);
+		r.err = slurp_fd(fe, NULL);
+		close(fo);
+		close(fe);
+		cr_assert_eq(r.status, 2, "case %zu (%s %s ...) exited %d: %s",
+		    i, cases[i].args[0], cases[i].args[1], r.status, r.err);
+		cr_assert(strstr(r.err, cases[i].says) != NULL,
+		    "case %zu (%s %s ...): stderr does not mention \"%s\": %s",
+		    i, cases[i].args[0], cases[i].args[1], cases[i].says,
+		    r.err);
+		cr_assert(strstr(r.err, "no server") == NULL,
+		    "case %zu looked for a server", i);
+	}
+	/* --help is not an error, and names the commands. */
+	view(&r, "--help", NULL);
+	expect_exit(&r, 0, NULL);
+	cr_assert(
+	    strstr(r.out, "snapshot") != NULL && strstr(r.out, "serve") != NULL,
+	    "--help: %s", r.out);
+	run_free(&r);
+}
+
+/* No server: exit 1 and say where hxview looked. */
+Test(view, no_server)
+{
+	struct run r = { 0 };
+	int fd, port;
+	struct sockaddr_in sa;
+	socklen_t sl = sizeof(sa);
+	char addr[64];
+
+	view(&r, "--server", "unix:/nonexistent/hx.sock", "snapshot", "-o",
+	    scratch_path("x.png"), NULL);
+	expect_exit(&r, 1, "no server at unix:/nonexistent/hx.sock");
+	/* A TCP port nobody listens on: bind one, and close it. */
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	memset(&sa, 0, sizeof(sa));
+	sa.sin_family = AF_INET;
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	cr_assert_eq(bind(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	cr_assert_eq(getsockname(fd, (struct sockaddr *)&sa, &sl), 0);
+	port = ntohs(sa.sin_port);
+	close(fd);
+	snprintf(addr, sizeof(addr), "127.0.0.1:%d", port);
+	view(&r, "--server", addr, "record", "-o", scratch_path("x.y4m"),
+	    "--frames", "1", NULL);
+	expect_exit(&r, 1, "no server at");
+	cr_assert(
+	    strstr(r.err, addr) != NULL, "the address is not named: %s", r.err);
+	run_free(&r);
+}
+
+/* egl names the renderer; bench times frames and steps the server. */
+Test(view, egl_and_bench)
+{
+	struct hx_server s;
+	struct run r = { 0 };
+	hxd_status before, after;
+	hxd_conn *c;
+
+	view(&r, "egl", NULL);
+	expect_exit(&r, 0, NULL);
+	cr_assert(strstr(r.out, "EGL") != NULL && strchr(r.out, '\n') != NULL,
+	    "egl: %s", r.out);
+
+	hx_server_start(&s, view_args);
+	c = hx_connect_ok(hx_server_addr(&s, 0), "watcher");
+	before = hx_status_ok(c);
+	view(&r, "--server", hx_server_addr(&s, 0), "--size", "64x48", "bench",
+	    "--frames", "5", "--latency", "5", NULL);
+	expect_exit(&r, 0, NULL);
+	cr_assert(strstr(r.out, "frames/s") != NULL &&
+		strstr(r.out, "latency:") != NULL &&
+		strstr(r.out, "(5 steps") != NULL,
+	    "bench: %s", r.out);
+	/* It paused to step, and left the server running as it found it. */
+	after = hx_status_ok(c);
+	cr_assert(!before.paused && !after.paused, "bench left it paused");
+	cr_assert_geq(after.steps, before.steps + 5, "steps %llu then %llu",
+	    before.steps, after.steps);
+	run_free(&r);
+	hxd_close(c);
+	hx_server_stop(&s);
+}
+
+/*------------------------------------------------------------ record */
+
+/* Check a Y4M stream of frames w x h at the rate F rate; return them. */
+static int
+y4m_check(const char *path, int w, int h, const char *rate)
+{
+	size_t len, frame = (size_t)w * (size_t)h * 3 / 2, off;
+	char header[128], *data = slurp_file(path, &len);
+	int n = 0;
+
+	cr_assert_not_null(data, "%s: %s", path, strerror(errno));
+	snprintf(header, sizeof(header),
+	    "YUV4MPEG2 W%d H%d F%s Ip A1:1 C420jpeg\n", w, h, rate);
+	cr_assert(
+	    len >= strlen(header) && memcmp(data, header, strlen(header)) == 0,
+	    "%s: the header is not %s", path, header);
+	for (off = strlen(header); off < len; off += 6 + frame) {
+		cr_assert(
+		    len - off >= 6 && memcmp(data + off, "FRAME\n", 6) == 0,
+		    "%s: no FRAME at byte %zu", path, off);
+		cr_assert_geq(len - off - 6, frame,
+		    "%s: frame %d is short: %zu bytes", path, n + 1,
+		    len - off - 6);
+		n++;
+	}
+	cr_assert_eq(off, len, "%s: bytes after the last frame", path);
+	free(data);
+	return n;
+}
+
+/* The chroma (Cr) of the 2x2 block at x, y of Y4M frame i (0-based). */
+static int
+y4m_cr(const char *path, int w, int h, int i, int x, int y)
+{
+	size_t len, frame = (size_t)w * (size_t)h * 3 / 2, hdr;
+	char *data = slurp_file(path, &len);
+	const unsigned char *f;
+	int cr;
+
+	cr_assert_not_null(data);
+	hdr = (size_t)(strchr(data, '\n') - data) + 1;
+	f = (const unsigned char *)data + hdr + (size_t)i * (6 + frame) + 6;
+	/* Y, then Cb, then Cr, each chroma plane w/2 x h/2. */
+	cr = f[(size_t)w * h + (size_t)(w / 2) * (h / 2) +
+	    (size_t)(y / 2) * (w / 2) + (size_t)(x / 2)];
+	free(data);
+	return cr;
+}
+
+/* --frames N to Y4M: the header and exactly N frames of the picture. */
+Test(view, record_y4m)
+{
+	struct hx_server s;
+	struct run r = { 0 };
+	const char *addr;
+	char path[256];
+	int n, cr;
+
+	hx_server_start(&s, view_args);
+	addr = hx_server_addr(&s, 0);
+	snprintf(path, sizeof(path), "%s", scratch_path("out.y4m"));
+	view(&r, "--server", addr, "--size", SIZE, "--fps", "25", "--camera",
+	    "front", "--no-info", "--no-sensors", "record", "-o", path,
+	    "--frames", "5", NULL);
+	expect_exit(&r, 0, "recorded 5 frames");
+	n = y4m_check(path, W, H, "25:1");
+	cr_assert_eq(n, 5, "%d frames, expected 5", n);
+	/* The box is red: strong Cr at the centre, none in the corner. */
+	cr = y4m_cr(path, W, H, 4, W / 2, H / 2);
+	cr_assert_gt(cr, 180, "Cr %d at the centre: not the red box", cr);
+	cr = y4m_cr(path, W, H, 4, 0, 0);
+	cr_assert(cr > 118 && cr < 138, "Cr %d in the corner", cr);
+
+	/* Other sizes and rates: a rate in thousandths, --duration. */
+	view(&r, "--server", addr, "--size", "96x64", "--fps", "12.5", "record",
+	    "-o", path, "--duration", "0.5", NULL);
+	expect_exit(&r, 0, "recorded");
+	n = y4m_check(path, 96, 64, "12500:1000");
+	cr_assert(n >= 2 && n <= 8, "%d frames in 0.5 s at 12.5/s", n);
+
+	/* 4:2:0 needs even sizes. */
+	view(&r, "--server", addr, "--size", "161x120", "record", "-o",
+	    scratch_path("odd.y4m"), "--frames", "1", NULL);
+	expect_exit(&r, 2, "even");
+	view(&r, "--server", addr, "--size", "160x121", "record", "-o",
+	    scratch_path("odd.y4m"), "--frames", "1", NULL);
+	expect_exit(&r, 2, "160x121");
+	run_free(&r);
+	hx_server_stop(&s);
+}
+
+/* A directory gets frame-000001.png, ..., and nothing more. */
+Test(view, record_png_directory)
+{
+	struct hx_server s;
+	struct run r = { 0 };
+	struct image im;
+	char dir[256], path[300];
+	int i;
+
+	hx_server_start(&s, view_args);
+	snprintf(dir, sizeof(dir), "%s/", scratch_path("frames"));
+	view(&r, "--server", hx_server_addr(&s, 0), "--size", "64x48",
+	    "--camera", "front", "--no-info", "--no-sensors", "record", "-o",
+	    dir, "--frames", "3", NULL);
+	expect_exit(&r, 0, "recorded 3 frames");
+	for (i = 1; i <= 3; i++) {
+		snprintf(path, sizeof(path), "%sframe-%06d.png", dir, i);
+		png_load(&im, path, 64, 48);
+		cr_assert(is_red(pixel(&im, 32, 24)), "%s: no box", path);
+		image_free(&im);
+	}
+	snprintf(path, sizeof(path), "%sframe-%06d.png", dir, 4);
+	cr_assert(access(path, F_OK) != 0, "%s was written", path);
+	run_free(&r);
+	hx_server_stop(&s);
+}
+
+/* Wait up to seconds for pid to write a file, while it runs. */
+static void
+wait_file(pid_t pid, int err, const char *path, double seconds)
+{
+	double end = hx_wall_now() + seconds;
+	int status;
+
+	while (access(path, F_OK) != 0) {
+		if (waitpid(pid, &status, WNOHANG) == pid) {
+			child_forget(pid);
+			cr_assert_fail(
+			    "hxview exited (status %d) before %s: %s", status,
+			    path, slurp_fd(err, NULL));
+		}
+		cr_assert_lt(hx_wall_now(), end, "%s did not appear", path);
+		hx_sleep_ms(20);
+	}
+}
+
+/* A model loaded on the server mid-recording: the frames show it. */
+Test(view, record_follows_a_new_model)
+{
+	struct hx_server s;
+	struct image im;
+	char dir[256], path[300];
+	const char *argv[MAX_ARGS] = { hx_hxview_path(), "--server", NULL,
+		"--size", "64x48", "--fps", "20", "--camera", "front",
+		"--no-info", "--no-sensors", "record", "-o", NULL, "--frames",
+		"30", NULL };
+	int fe = temp_file(), rc;
+	hxd_conn *c;
+	pid_t pid;
+	char *err;
+
+	hx_server_start(&s, view_args);
+	c = hx_connect_ok(hx_server_addr(&s, 0), "loader");
+	snprintf(dir, sizeof(dir), "%s/", scratch_path("frames"));
+	argv[2] = hx_server_addr(&s, 0);
+	argv[13] = dir;
+	pid = spawn_argv(argv, -1, fe);
+	snprintf(path, sizeof(path), "%sframe-000002.png", dir);
+	wait_file(pid, fe, path, 20);
+	HX_OK(c, hxd_load_file(c, "view_green.xml", NULL));
+	rc = wait_exit(pid, RUN_SECONDS);
+	err = slurp_fd(fe, NULL);
+	close(fe);
+	cr_assert_eq(rc, 0, "record exited %d: %s", rc, err);
+	free(err);
+
+	snprintf(path, sizeof(path), "%sframe-000001.png", dir);
+	png_load(&im, path, 64, 48);
+	cr_assert(is_red(pixel(&im, 32, 24)), "frame 1 does not show view.xml");
+	image_free(&im);
+	snprintf(path, sizeof(path), "%sframe-000030.png", dir);
+	png_load(&im, path, 64, 48);
+	cr_assert(is_green(pixel(&im, 32, 24)),
+	    "the last frame does not show view_green.xml: %d,%d,%d",
+	    pixel(&im, 32, 24)[0], pixel(&im, 32, 24)[1],
+	    pixel(&im, 32, 24)[2]);
+	image_free(&im);
+	hxd_close(c);
+	hx_server_stop(&s);
+}
+
+/*------------------------------------------------------------- serve */
+
+/* What an HTTP request got back. */
+struct http {
+	int code;
+	char head[4096];     /* the status line and headers */
+	unsigned char *body; /* dechunked */
+	size_t len;
+};
+
+/*
+ * Start hxview serve on an ephemeral port; return the port it says it
+ * listens on, and the address in listening (64 bytes, may be NULL).
+ */
+static int
+serve_start(pid_t *pid, int *err, char *listening, const char *addr, ...)
+{
+	const char *argv[MAX_ARGS];
+	char buf[1024], *p;
+	size_t len = 0;
+	int fds[2], n = 0, port;
+	struct pollfd pfd;
+	double end = hx_wall_now() + 20;
+	const char *a;
+	va_list ap;
+	ssize_t got;
+
+	buf[0] = '\0';
+	argv[n++] = hx_hxview_path();
+	argv[n++] = "--server";
+	argv[n++] = addr;
+	argv[n++] = "--size";
+	argv[n++] = SIZE;
+	argv[n++] = "--no-info";
+	argv[n++] = "--no-sensors";
+	va_start(ap, addr);
+	while ((a = va_arg(ap, const char *)) != NULL)
+		argv[n++] = a;
+	va_end(ap);
+	argv[n] = NULL;
+	cr_assert_eq(pipe(fds), 0);
+	*err = temp_file();
+	*pid = spawn_argv(argv, fds[1], *err);
+	close(fds[1]);
+	/* Wait for "hxview: serving http://127.0.0.1:PORT/ (...)". */
+	while ((p = strstr(buf, "serving http://")) == NULL ||
+	    strchr(p, '\n') == NULL) {
+		pfd.fd = fds[0];
+		pfd.events = POLLIN;
+		if (poll(&pfd, 1, 100) == 1) {
+			got = read(fds[0], buf + len, sizeof(buf) - 1 - len);
+			if (got <= 0) {
+				close(fds[0]);
+				cr_assert_fail("serve exited (%d): %s",
+				    wait_exit(*pid, 5), slurp_fd(*err, NULL));
+			}
+			len += (size_t)got;
+		}
+		buf[len] = '\0';
+		cr_assert_lt(hx_wall_now(), end, "serve did not start: %s%s",
+		    buf, slurp_fd(*err, NULL));
+	}
+	close(fds[0]);
+	/* http://ADDR:PORT/ or http://[V6]:PORT/ */
+	p += strlen("serving http://");
+	p[strcspn(p, "/")] = '\0';
+	cr_assert(strrchr(p, ':') != NULL &&
+		sscanf(strrchr(p, ':'), ":%d", &port) == 1,
+	    "not a port: %s", buf);
+	if (listening != NULL)
+		snprintf(listening, 64, "%.*s", (int)(strrchr(p, ':') - p), p);
+	cr_assert(port > 0 && port < 65536, "port %d", port);
+	return port;
+}
+
+/* Stop serve with SIGTERM: it must exit 0. */
+static void
+serve_stop(pid_t pid, int err)
+{
+	int rc;
+	char *text;
+
+	kill(pid, SIGTERM);
+	rc = wait_exit(pid, 10);
+	text = slurp_fd(err, NULL);
+	close(err);
+	cr_assert_eq(rc, 0, "serve exited %d on SIGTERM: %s", rc, text);
+	free(text);
+}
+
+/* Undo chunked transfer coding in place; stops at a truncated chunk. */
+static size_t
+dechunk(unsigned char *b, size_t len)
+{
+	size_t in = 0, out = 0, n;
+	char *end;
+
+	while (in < len) {
+		n = strtoul((char *)b + in, &end, 16);
+		if ((unsigned char *)end == b + in)
+			break;
+		in = (size_t)((unsigned char *)end - b);
+		while (in < len && b[in] != '\n')
+			in++;
+		in++;
+		if (n == 0 || in + n > len)
+			break;
+		memmove(b + out, b + in, n);
+		out += n;
+		in += n + 2;
+	}
+	return out;
+}
+
+/*
+ * Send one request and read the answer until the server closes or, when
+ * seconds > 0, for that long.  extra is more header lines or "".
+ */
+static void
+http(struct http *h, int port, const char *method, const char *path,
+    const char *extra, double seconds)
+{
+	struct sockaddr_in sa;
+	char req[1024], *sep, *length;
+	unsigned char *buf;
+	size_t len = 0, cap = 1 << 16;
+	double end = hx_wall_now() + (seconds > 0 ? seconds : 20);
+	struct pollfd pfd;
+	ssize_t n;
+	int fd, left;
+
+	memset(h, 0, sizeof(*h));
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	cr_assert_neq(fd, -1);
+	memset(&sa, 0, sizeof(sa));
+	sa.sin_family = AF_INET;
+	sa.sin_port = htons((unsigned short)port);
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	cr_assert_eq(connect(fd, (struct sockaddr *)&sa, sizeof(sa)), 0,
+	    "connect to port %d: %s", port, strerror(errno));
+	snprintf(req, sizeof(req),
+	    "%s %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nConnection: close\r\n"
+	    "%sContent-Length: 0\r\n\r\n",
+	    method, path, port, extra);
+	cr_assert_eq(write(fd, req, strlen(req)), (ssize_t)strlen(req));
+	buf = malloc(cap);
+	cr_assert_not_null(buf);
+	for (;;) {
+		left = (int)((end - hx_wall_now()) * 1e3);
+		if (left <= 0)
+			break;
+		pfd.fd = fd;
+		pfd.events = POLLIN;
+		if (poll(&pfd, 1, left) != 1)
+			break;
+		if (cap - len < 4096) {
+			cap *= 2;
+			buf = realloc(buf, cap);
+			cr_assert_not_null(buf);
+		}
+		n = read(fd, buf + len, cap - len - 1);
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	cr_assert(seconds > 0 || hx_wall_now() < end,
+	    "%s %s: no end to the answer", method, path);
+	buf[len] = '\0';
+	sep = strstr((char *)buf, "\r\n\r\n");
+	cr_assert_not_null(sep, "%s %s: no header in %zu bytes: %.200s", method,
+	    path, len, buf);
+	cr_assert_lt((size_t)(sep - (char *)buf), sizeof(h->head));
+	memcpy(h->head, buf, (size_t)(sep - (char *)buf));
+	cr_assert_eq(sscanf(h->head, "HTTP/1.%*d %d", &h->code), 1,
+	    "%s %s: not an HTTP answer: %s", method, path, h->head);
+	h->len = len - (size_t)(sep + 4 - (char *)buf);
+	memmove(buf, sep + 4, h->len);
+	if (strcasestr(h->head, "Transfer-Encoding: chunked") != NULL) {
+		h->len = dechunk(buf, h->len);
+	} else if (seconds <= 0) {
+		length = strcasestr(h->head, "Content-Length: ");
+		cr_assert(
+		    length != NULL && strtoul(length + 16, NULL, 10) == h->len,
+		    "%s %s: %zu bytes of body: %s", method, path, h->len,
+		    h->head);
+	}
+	buf[h->len] = '\0';
+	h->body = buf;
+}
+
+static void
+http_free(struct http *h)
+{
+	free(h->body);
+	h->body = NULL;
+}
+
+/* Expect a code and, when given, this Content-Type. */
+static void
+http_expect(const struct http *h, int code, const char *type)
+{
+	char line[256];
+
+	cr_assert_eq(h->code, code, "HTTP %d, expected %d: %s\n\n%.300s",
+	    h->code, code, h->head, (const char *)h->body);
+	if (type != NULL) {
+		snprintf(line, sizeof(line), "Content-Type: %s", type);
+		cr_assert(strcasestr(h->head, line) != NULL, "not %s: %s", type,
+		    h->head);
+	}
+}
+
+/* /frame.png, decoded. */
+static void
+http_png(struct image *im, int port)
+{
+	struct http h;
+
+	http(&h, port, "GET", "/frame.png", "", 0);
+	http_expect(&h, 200, "image/png");
+	png_decode(im, h.body, h.len, "/frame.png");
+	cr_assert(
+	    im->w == W && im->h == H, "/frame.png is %dx%d", im->w, im->h);
+	http_free(&h);
+}
+
+/* The page, the frames, the status, the stream, and a 404. */
+Test(view, serve_pages)
+{
+	struct hx_server s;
+	struct image im;
+	struct http h;
+	pid_t pid;
+	int err, port, parts = 0;
+	unsigned char *p, *next, *end;
+	char *type, *length;
+	size_t n;
+
+	hx_server_start(&s, view_args);
+	port = serve_start(&pid, &err, NULL, hx_server_addr(&s, 0), "--camera",
+	    "front", "serve", "--http", "127.0.0.1:0", NULL);
+
+	http(&h, port, "GET", "/", "", 0);
+	http_expect(&h, 200, "text/html");
+	cr_assert(strstr((char *)h.body, "<img") != NULL &&
+		strstr((char *)h.body, "src=\"/stream.mjpg\"") != NULL,
+	    "the page shows no stream: %s", h.body);
+	http_free(&h);
+
+	http_png(&im, port);
+	cr_assert(is_red(pixel(&im, W / 2, H / 2)), "/frame.png: no box");
+	cr_assert(!is_red(pixel(&im, 0, 0)), "/frame.png: a red corner");
+	image_free(&im);
+
+	http(&h, port, "GET", "/frame.jpg", "", 0);
+	http_expect(&h, 200, "image/jpeg");
+	cr_assert(h.len > 100 && h.body[0] == 0xff && h.body[1] == 0xd8 &&
+		h.body[h.len - 2] == 0xff && h.body[h.len - 1] == 0xd9,
+	    "/frame.jpg is not a JPEG (%zu bytes)", h.len);
+	http_free(&h);
+
+	http(&h, port, "GET", "/status.json", "", 0);
+	http_expect(&h, 200, "application/json");
+	cr_assert(strstr((char *)h.body, "\"paused\":false") != NULL &&
+		strstr((char *)h.body, "\"time\":") != NULL,
+	    "/status.json: %s", h.body);
+	http_free(&h);
+
+	http(&h, port, "GET", "/nosuchpage", "", 0);
+	http_expect(&h, 404, "application/json");
+	cr_assert(strstr((char *)h.body, "\"error\"") != NULL, "%s", h.body);
+	http_free(&h);
+
+	/* About a second of the stream: JPEG after JPEG. */
+	http(&h, port, "GET", "/stream.mjpg", "", 1.2);
+	http_expect(&h, 200, "multipart/x-mixed-replace; boundary=hxviewframe");
+	end = h.body + h.len;
+	for (p = h.body; p < end; p = next) {
+		next = memmem(p, (size_t)(end - p), "--hxviewframe\r\n", 15);
+		if (next == NULL)
+			break;
+		p = (unsigned char *)strstr((char *)next, "\r\n\r\n");
+		type = strcasestr((char *)next, "Content-Type: image/jpeg");
+		length = strcasestr((char *)next, "Content-Length: ");
+		if (p == NULL)
+			break; /* cut off by the end of the second */
+		cr_assert(type != NULL && type < (char *)p,
+		    "part %d is not image/jpeg", parts + 1);
+		cr_assert(length != NULL && length < (char *)p &&
+			sscanf(length, "Content-Length: %zu", &n) == 1,
+		    "part %d has no length", parts + 1);
+		cr_assert_gt(n, 4, "part %d is empty", parts + 1);
+		if (p + 4 + n > end)
+			break;
+		p += 4;
+		cr_assert(p[0] == 0xff && p[1] == 0xd8 && p[n - 2] == 0xff &&
+			p[n - 1] == 0xd9,
+		    "part %d is not a JPEG", parts + 1);
+		parts++;
+		next = p + n;
+	}
+	cr_assert_geq(parts, 4, "%d JPEGs in 1.2 s of the stream", parts);
+	http_free(&h);
+
+	serve_stop(pid, err);
+	hx_server_stop(&s);
+}
+
+/* Has the simulation time advanced over 300 ms, and is it running? */
+static void
+expect_running(hxd_conn *c, const char *when)
+{
+	hxd_status a = hx_status_ok(c), b;
+
+	hx_sleep_ms(300);
+	b = hx_status_ok(c);
+	cr_assert(!b.paused && b.time > a.time,
+	    "%s: the simulation stopped (paused %d, time %g then %g)", when,
+	    b.paused, a.time, b.time);
+}
+
+/* The buttons: POST with the page's header pauses and runs the server. */
+Test(view, serve_controls)
+{
+	struct hx_server s;
+	struct http h;
+	hxd_status st;
+	hxd_conn *c;
+	pid_t pid;
+	int err, port;
+
+	hx_server_start(&s, view_args);
+	c = hx_connect_ok(hx_server_addr(&s, 0), "watcher");
+	port = serve_start(&pid, &err, NULL, hx_server_addr(&s, 1), "serve",
+	    "--http", "127.0.0.1:0", NULL);
+
+	/* Without the header (a form on another site): refused. */
+	http(&h, port, "POST", "/control/pause", "", 0);
+	http_expect(&h, 400, "application/json");
+	cr_assert(strstr((char *)h.body, "X-Hxview") != NULL, "%s", h.body);
+	http_free(&h);
+	http(&h, port, "POST", "/control/pause", "X-Hxview: 0\r\n", 0);
+	http_expect(&h, 400, NULL);
+	http_free(&h);
+	http(&h, port, "GET", "/control/pause", "X-Hxview: 1\r\n", 0);
+	http_expect(&h, 405, NULL);
+	http_free(&h);
+	expect_running(c, "after refused controls");
+
+	http(&h, port, "POST", "/control/pause", "X-Hxview: 1\r\n", 0);
+	http_expect(&h, 200, "application/json");
+	cr_assert(strstr((char *)h.body, "\"ok\":true") != NULL, "%s", h.body);
+	http_free(&h);
+	st = hx_status_ok(c);
+	cr_assert(st.paused, "POST /control/pause: the server is not paused");
+	http(&h, port, "GET", "/status.json", "", 0);
+	http_expect(&h, 200, "application/json");
+	cr_assert(strstr((char *)h.body, "\"paused\":true") != NULL,
+	    "/status.json: %s", h.body);
+	http_free(&h);
+
+	http(&h, port, "POST", "/control/nosuch", "X-Hxview: 1\r\n", 0);
+	http_expect(&h, 404, "application/json");
+	http_free(&h);
+
+	http(&h, port, "POST", "/control/run", "X-Hxview: 1\r\n", 0);
+	http_expect(&h, 200, "application/json");
+	http_free(&h);
+	expect_running(c, "after POST /control/run");
+
+	serve_stop(pid, err);
+	hxd_close(c);
+	hx_server_stop(&s);
+}
+
+/* --read-only refuses the controls; so does another client's lease. */
+Test(view, serve_refuses_control)
+{
+	struct hx_server s;
+	struct http h;
+	hxd_lease_info lease;
+	hxd_conn *c;
+	pid_t pid;
+	int err, port;
+
+	hx_server_start(&s, view_args);
+	c = hx_connect_ok(hx_server_addr(&s, 0), "holder");
+
+	port = serve_start(&pid, &err, NULL, hx_server_addr(&s, 0), "serve",
+	    "--http", "127.0.0.1:0", "--read-only", NULL);
+	http(&h, port, "POST", "/control/pause", "X-Hxview: 1\r\n", 0);
+	http_expect(&h, 403, "application/json");
+	cr_assert(strstr((char *)h.body, "read-only") != NULL, "%s", h.body);
+	http_free(&h);
+	http(&h, port, "GET", "/", "", 0);
+	http_expect(&h, 200, "text/html");
+	http_free(&h);
+	expect_running(c, "--read-only");
+	serve_stop(pid, err);
+
+	port = serve_start(&pid, &err, NULL, hx_server_addr(&s, 0), "serve",
+	    "--http", "127.0.0.1:0", NULL);
+	HX_OK(c, hxd_lease(c, HXD_LEASE_TAKE, &lease));
+	http(&h, port, "POST", "/control/pause", "X-Hxview: 1\r\n", 0);
+	cr_assert_neq(h.code, 200, "pause under another's lease: %s", h.head);
+	http_expect(&h, h.code, "application/json");
+	cr_assert(strstr((char *)h.body, "{\"error\":\"") != NULL,
+	    "no error: %s", h.body);
+	http_free(&h);
+	expect_running(c, "under the lease");
+	/* Released, the same request works. */
+	HX_OK(c, hxd_lease(c, HXD_LEASE_RELEASE, NULL));
+	http(&h, port, "POST", "/control/pause", "X-Hxview: 1\r\n", 0);
+	http_expect(&h, 200, "application/json");
+	http_free(&h);
+	cr_assert(hx_status_ok(c).paused, "not paused once released");
+	serve_stop(pid, err);
+	hxd_close(c);
+	hx_server_stop(&s);
+}
+
+/* Not loopback only --read-only; a malformed --http. */
+Test(view, serve_listen_addresses)
+{
+	struct hx_server s;
+	struct run r = { 0 };
+	struct http h;
+	const char *addr;
+	char listening[64];
+	pid_t pid;
+	int err, port;
+
+	hx_server_start(&s, view_args);
+	addr = hx_server_addr(&s, 0);
+	view(&r, "--server", addr, "--size", SIZE, "serve", "--http",
+	    "0.0.0.0:0", NULL);
+	expect_exit(&r, 2, "loopback");
+	view(&r, "--server", addr, "--size", SIZE, "serve", "--http",
+	    "127.0.0.1", NULL);
+	expect_exit(&r, 2, "ADDRESS:PORT");
+	view(&r, "--server", addr, "--size", SIZE, "serve", "--http",
+	    "127.0.0.1:70000", NULL);
+	expect_exit(&r, 2, "ADDRESS:PORT");
+	run_free(&r);
+	/* With --read-only it may listen on every address. */
+	port = serve_start(&pid, &err, listening, addr, "serve", "--http",
+	    "0.0.0.0:0", "--read-only", NULL);
+	cr_assert_str_eq(listening, "0.0.0.0");
+	http(&h, port, "GET", "/frame.jpg", "", 0);
+	http_expect(&h, 200, "image/jpeg");
+	http_free(&h);
+	serve_stop(pid, err);
+	/* ... and the loopback form serves. */
+	port = serve_start(
+	    &pid, &err, NULL, addr, "serve", "--http", "localhost:0", NULL);
+	http(&h, port, "GET", "/status.json", "", 0);
+	http_expect(&h, 200, "application/json");
+	http_free(&h);
+	serve_stop(pid, err);
+	hx_server_stop(&s);
+}
+
+/* A model loaded on the server: serve shows it and keeps answering. */
+Test(view, serve_follows_a_new_model)
+{
+	struct hx_server s;
+	struct image im;
+	struct http h;
+	hxd_conn *c;
+	pid_t pid;
+	int err, port, green = 0;
+	double end;
+
+	hx_server_start(&s, view_args);
+	c = hx_connect_ok(hx_server_addr(&s, 0), "loader");
+	port = serve_start(&pid, &err, NULL, hx_server_addr(&s, 0), "--camera",
+	    "front", "serve", "--http", "127.0.0.1:0", NULL);
+	http_png(&im, port);
+	cr_assert(is_red(pixel(&im, W / 2, H / 2)), "no red box at first");
+	image_free(&im);
+
+	HX_OK(c, hxd_load_file(c, "view_green.xml", NULL));
+	end = hx_wall_now() + 10;
+	while (!green && hx_wall_now() < end) {
+		hx_sleep_ms(100);
+		http_png(&im, port);
+		green = is_green(pixel(&im, W / 2, H / 2));
+		image_free(&im);
+	}
+	cr_assert(green, "/frame.png never showed the green model");
+	http(&h, port, "GET", "/status.json", "", 0);
+	http_expect(&h, 200, "application/json");
+	cr_assert(strstr((char *)h.body, "\"time\":") != NULL, "%s", h.body);
+	http_free(&h);
+	/* And again, back: view.xml. */
+	HX_OK(c, hxd_load_file(c, "view.xml", NULL));
+	end = hx_wall_now() + 10;
+	green = 1;
+	while (green && hx_wall_now() < end) {
+		hx_sleep_ms(100);
+		http_png(&im, port);
+		green = !is_red(pixel(&im, W / 2, H / 2));
+		image_free(&im);
+	}
+	cr_assert(!green, "/frame.png never showed view.xml again");
+	serve_stop(pid, err);
+	hxd_close(c);
+	hx_server_stop(&s);
+}
+
+/*--------------------------------------------------------- get_model */
+
+static char mujoco_warning[1024];
+
+static void
+on_mujoco_warning(const char *msg)
+{
+	snprintf(mujoco_warning, sizeof(mujoco_warning), "%s", msg);
+}
+
+/*
+ * Load MJB bytes through a VFS, as hxview does; NULL if MuJoCo cannot.
+ * (Names are looked up in m->names, not with mj_name2id(): this program
+ * links libhaptix, whose HAPTIX mj_name2id() would be the one called.)
+ */
+static mjModel *
+mjb_load(const void *mjb, size_t size)
+{
+	mjVFS *vfs = malloc(sizeof(*vfs));
+	mjModel *m = NULL;
+	int id;
+
+	cr_assert_not_null(vfs);
+	mj_defaultVFS(vfs);
+	mujoco_warning[0] = '\0';
+	mju_user_warning = on_mujoco_warning;
+	if (mj_makeEmptyFileVFS(vfs, "test.mjb", (int)size) == 0 &&
+	    (id = mj_findFileVFS(vfs, "test.mjb")) >= 0) {
+		memcpy(vfs->filedata[id], mjb, size);
+		m = mj_loadModel("test.mjb", vfs);
+	}
+	mju_user_warning = NULL;
+	mj_deleteVFS(vfs);
+	free(vfs);
+	return m;
+}
+
+/* The MJB is the server's model, byte for byte as MuJoCo writes it. */
+Test(view, get_model)
+{
+	struct hx_server s;
+	const hxd_model *wm;
+	hxd_model_blob blob;
+	hxd_info *info = NULL;
+	static const char *const args[] = { "-m", "fixture.xml", "--paused",
+		NULL };
+	const float rgba[4] = { 0.25f, 0.5f, 0.75f, 1 };
+	double v[4] = { 0.25, 0.5, 0.75, 1 };
+	char path[256], *saved;
+	size_t len;
+	mjModel *m;
+	hxd_conn *c;
+	int i;
+
+	hx_server_start(&s, args);
+	c = hx_connect_ok(hx_server_addr(&s, 1), "getter");
+	wm = hxd_welcome_model(c);
+	HX_OK(c, hxd_info_get(c, &info));
+	HX_OK(c, hxd_get_model(c, &blob));
+	cr_assert_str_eq(blob.name, "fixture");
+	cr_assert_eq(blob.mujoco_version, mj_version());
+	cr_assert_gt(blob.size, 1000, "an MJB of %zu bytes", blob.size);
+	m = mjb_load(blob.mjb, blob.size);
+	cr_assert_not_null(m, "MuJoCo cannot load the MJB: %s", mujoco_warning);
+	cr_assert_str_empty(
+	    mujoco_warning, "loading the MJB: %s", mujoco_warning);
+	cr_assert(m->nq == wm->nq && m->nv == wm->nv && m->nu == wm->nu &&
+		m->nbody == wm->nbody && m->ngeom == wm->ngeom &&
+		m->nsensor == wm->nsensor && m->nmocap == wm->nmocap,
+	    "the MJB's sizes (nq %d, nbody %d) are not the server's (nq %d, "
+	    "nbody %d)",
+	    m->nq, m->nbody, wm->nq, wm->nbody);
+	cr_assert_eq(m->nq, 9);
+	cr_assert_eq(m->nbody, info->model.nbody);
+	for (i = 0; i < m->nbody; i++)
+		cr_assert_str_eq(m->names + m->name_bodyadr[i],
+		    info->body_name[i], "body %d", i);
+	/* Saved again, it is the same bytes: nothing after the model. */
+	snprintf(path, sizeof(path), "%s", scratch_path("again.mjb"));
+	mj_saveModel(m, path, NULL, 0);
+	saved = slurp_file(path, &len);
+	cr_assert_not_null(saved);
+	cr_assert_eq(len, blob.size,
+	    "the MJB is %zu bytes, the model it holds %zu", blob.size, len);
+	cr_assert(memcmp(saved, blob.mjb, len) == 0, "the bytes differ");
+	free(saved);
+	mj_deleteModel(m);
+	hxd_model_blob_free(&blob);
+	cr_assert_null(blob.mjb);
+
+	/* A change through the API is in the next MJB. */
+	HX_OK(c, hxd_set_array(c, "model.geom_rgba", 4, 4, v));
+	HX_OK(c, hxd_get_model(c, &blob));
+	m = mjb_load(blob.mjb, blob.size);
+	cr_assert_not_null(m, "MuJoCo cannot load the MJB: %s", mujoco_warning);
+	for (i = 0; i < 4; i++)
+		cr_assert_eq(m->geom_rgba[4 + i], rgba[i],
+		    "geom_rgba[%d] is %g in the MJB", 4 + i,
+		    (double)m->geom_rgba[4 + i]);
+	mj_deleteModel(m);
+	hxd_model_blob_free(&blob);
+
+	/* Another model: the MJB follows. */
+	HX_OK(c, hxd_load_file(c, "view.xml", NULL));
+	HX_OK(c, hxd_get_model(c, &blob));
+	cr_assert_str_eq(blob.name, "view");
+	m = mjb_load(blob.mjb, blob.size);
+	cr_assert_not_null(m, "%s", mujoco_warning);
+	cr_assert(m->nmocap == 1 && m->ncam == 1 &&
+		strcmp(m->names + m->name_camadr[0], "front") == 0,
+	    "view.xml's MJB: %d mocap, %d cameras", m->nmocap, m->ncam);
+	mj_deleteModel(m);
+	hxd_model_blob_free(&blob);
+	free(info);
+	hxd_close(c);
+	hx_server_stop(&s);
+}
+
+/* A model larger than a frame: BADSIZE naming --max-frame, still up. */
+Test(view, get_model_beyond_max_frame)
+{
+	struct hx_server s;
+	static const char *const args[] = { "-m", "fixture.xml", "--paused",
+		"--max-frame", "2048", NULL };
+	hxd_model_blob blob;
+	hxd_conn *c;
+
+	hx_server_start(&s, args);
+	c = hx_connect_ok(hx_server_addr(&s, 0), "getter");
+	HX_FAILS_WITH(c, hxd_get_model(c, &blob), HXD_BADSIZE, "--max-frame");
+	cr_assert_null(blob.mjb);
+	cr_assert_eq(blob.size, 0);
+	cr_assert_eq(hx_status_ok(c).model.nq, 9);
+	HX_FAILS_WITH(c, hxd_get_model(c, &blob), HXD_BADSIZE, "--max-frame");
+	/* view.xml compresses to well under a kilobyte: it fits. */
+	HX_OK(c, hxd_load_file(c, "view.xml", NULL));
+	HX_OK(c, hxd_get_model(c, &blob));
+	cr_assert_str_eq(blob.name, "view");
+	hxd_model_blob_free(&blob);
+	hxd_close(c);
+	hx_server_stop(&s);
+}
+
+/*--------------------------------------------------------------- main */
+
+/*
+ * Skip the suite, saying why, when hxview cannot render here (no EGL, no
+ * OpenGL): automake counts exit 77 as SKIP, not as a pass.
+ */
+int
+main(int argc, char *argv[])
+{
+	struct criterion_test_set *tests = criterion_initialize();
+	const char *hxview = getenv("HXVIEW");
+	int fe, status, result = 0;
+	char path[] = "/tmp/hxview-egl.XXXXXX", why[4096];
+	ssize_t n;
+	pid_t pid;
+
+	if (!criterion_handle_args(argc, argv, true)) {
+		criterion_finalize(tests);
+		return 0;
+	}
+	if (hxview == NULL || *hxview == '\0') {
+		fprintf(stderr,
+		    "HXVIEW is not set: run the tests with make check\n");
+		criterion_finalize(tests);
+		return 1;
+	}
+	/* hxview egl, its stderr kept to say why it failed. */
+	if ((fe = mkstemp(path)) == -1) {
+		perror("mkstemp");
+		criterion_finalize(tests);
+		return 1;
+	}
+	unlink(path);
+	pid = fork();
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDWR);
+
+		dup2(null, 0);
+		dup2(null, 1);
+		dup2(fe, 2);
+		execl(hxview, hxview, "egl", (char *)NULL);
+		fprintf(stderr, "cannot run %s: %s\n", hxview, strerror(errno));
+		_exit(127);
+	}
+	if (pid == -1 || waitpid(pid, &status, 0) != pid ||
+	    !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		n = pread(fe, why, sizeof(why) - 1, 0);
+		why[n > 0 ? n : 0] = '\0';
+		while (n > 0 && why[n - 1] == '\n')
+			why[--n] = '\0';
+		fprintf(stderr, "SKIP: hxview cannot render here: %s\n",
+		    n > 0 ? why : "hxview egl failed");
+		close(fe);
+		criterion_finalize(tests);
+		return 77;
+	}
+	close(fe);
+	result = !criterion_run_all_tests(tests);
+	criterion_finalize(tests);
+	return result;
+}

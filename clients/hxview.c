@@ -384,18 +384,18 @@ cmd_bench(
 	long frames = cmd->frames > 0 ? cmd->frames : 60, i;
 	long samples = cmd->latency > 0 ? cmd->latency : 50;
 	hxd_conn *c = view_conn(v);
-	double t0, render, encode = 0, *lat = NULL, t;
+	double t0, render, encode = 0, *lat = NULL, *recv = NULL, t;
 	unsigned long long want;
 	hxd_status st;
 	char why[512];
 	size_t jlen;
 	int rc;
 
-	if (rgb == NULL ||
-	    (lat = calloc((size_t)samples, sizeof(*lat))) == NULL) {
+	lat = calloc((size_t)samples, sizeof(*lat));
+	recv = calloc((size_t)samples, sizeof(*recv));
+	if (rgb == NULL || lat == NULL || recv == NULL) {
 		fprintf(stderr, "hxview: out of memory\n");
-		free(rgb);
-		return VIEW_FAIL;
+		goto fail;
 	}
 	view_render(v, rgb); /* the first frame builds the GL objects */
 	t0 = view_now();
@@ -447,6 +447,7 @@ cmd_bench(
 				goto fail;
 			}
 		}
+		recv[i] = view_now() - t0;
 		view_render(v, rgb);
 		lat[i] = view_now() - t0;
 	}
@@ -455,18 +456,24 @@ cmd_bench(
 		fprintf(stderr, "hxview: bench: cannot run again: %s\n",
 		    hxd_error(c));
 	qsort(lat, (size_t)i, sizeof(*lat), compare_double);
+	qsort(recv, (size_t)i, sizeof(*recv), compare_double);
 	if (i > 0) {
 		t = lat[i / 2];
 		printf("latency:      median %.2f ms, p90 %.2f ms, max %.2f ms "
 		       "(%ld steps: step call to frame read back)\n",
 		    t * 1e3, lat[(i * 9) / 10] * 1e3, lat[i - 1] * 1e3, i);
+		printf("of which:     median %.3f ms, p90 %.3f ms until the "
+		       "step's state arrived\n",
+		    recv[i / 2] * 1e3, recv[(i * 9) / 10] * 1e3);
 	}
 	free(rgb);
 	free(lat);
+	free(recv);
 	return VIEW_OK;
 fail:
 	free(rgb);
 	free(lat);
+	free(recv);
 	return VIEW_FAIL;
 }
 

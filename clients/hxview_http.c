@@ -87,6 +87,22 @@ struct http_server {
 	"setInterval(poll,500);poll();\n" \
 	"</script></body></html>\n"
 
+/* Add text to b as the inside of a JSON string. */
+static void
+json_string(struct evbuffer *b, const char *text)
+{
+	const char *p;
+
+	for (p = text; *p != '\0'; p++) {
+		if (*p == '"' || *p == '\\')
+			evbuffer_add_printf(b, "\\%c", *p);
+		else if ((unsigned char)*p < 0x20)
+			evbuffer_add_printf(b, "\\u%04x", (unsigned char)*p);
+		else
+			evbuffer_add(b, p, 1);
+	}
+}
+
 static void
 http_reply(struct evhttp_request *req, int code, const char *reason,
     const char *type, struct evbuffer *body)
@@ -104,21 +120,13 @@ http_error(
     struct evhttp_request *req, int code, const char *reason, const char *text)
 {
 	struct evbuffer *b = evbuffer_new();
-	const char *p;
 
 	if (b == NULL) {
 		evhttp_send_error(req, HTTP_INTERNAL, NULL);
 		return;
 	}
 	evbuffer_add_printf(b, "{\"error\":\"");
-	for (p = text; *p != '\0'; p++) {
-		if (*p == '"' || *p == '\\')
-			evbuffer_add_printf(b, "\\%c", *p);
-		else if ((unsigned char)*p < 0x20)
-			evbuffer_add_printf(b, "\\u%04x", (unsigned char)*p);
-		else
-			evbuffer_add(b, p, 1);
-	}
+	json_string(b, text);
 	evbuffer_add_printf(b, "\"}\n");
 	http_reply(req, code, reason, "application/json", b);
 	evbuffer_free(b);
@@ -253,7 +261,6 @@ http_status(struct http_server *srv, struct evhttp_request *req)
 {
 	struct evbuffer *b = evbuffer_new();
 	hxd_status st;
-	const char *p;
 
 	if (b == NULL) {
 		evhttp_send_error(req, HTTP_INTERNAL, NULL);
@@ -270,14 +277,7 @@ http_status(struct http_server *srv, struct evhttp_request *req)
 	    "\"realtime_factor\":%.6g,\"frames\":%llu,\"message\":\"",
 	    st.time, st.steps, st.paused ? "true" : "false",
 	    isfinite(st.realtime_factor) ? st.realtime_factor : 0, srv->frames);
-	for (p = st.message; *p != '\0'; p++) {
-		if (*p == '"' || *p == '\\')
-			evbuffer_add_printf(b, "\\%c", *p);
-		else if ((unsigned char)*p < 0x20)
-			evbuffer_add_printf(b, "\\u%04x", (unsigned char)*p);
-		else
-			evbuffer_add(b, p, 1);
-	}
+	json_string(b, st.message);
 	evbuffer_add_printf(b, "\"}\n");
 	http_reply(req, HTTP_OK, "OK", "application/json", b);
 	evbuffer_free(b);

@@ -101,6 +101,32 @@ hx_server_addr(const struct hx_server *s, int tcp)
 	return tcp ? s->tcp_addr : s->unix_addr;
 }
 
+char *
+hx_slurp_fd(int fd, size_t *lenp)
+{
+	size_t len = 0, cap = 4096;
+	char *buf = malloc(cap);
+	ssize_t n;
+
+	cr_assert_not_null(buf);
+	lseek(fd, 0, SEEK_SET);
+	for (;;) {
+		if (cap - len < 2) {
+			cap *= 2;
+			buf = realloc(buf, cap);
+			cr_assert_not_null(buf);
+		}
+		n = read(fd, buf + len, cap - len - 1);
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	buf[len] = '\0';
+	if (lenp != NULL)
+		*lenp = len;
+	return buf;
+}
+
 double
 hx_wall_now(void)
 {

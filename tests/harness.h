@@ -52,6 +52,12 @@ const char *hx_hxview_path(void);
 /* The address to use: the Unix socket (tcp = 0) or TCP (tcp = 1). */
 const char *hx_server_addr(const struct hx_server *s, int tcp);
 
+/*
+ * The whole of file fd from its start, NUL-terminated, its length in
+ * *len (may be NULL); free() it.  Fails the test if memory runs out.
+ */
+char *hx_slurp_fd(int fd, size_t *len);
+
 /* Seconds on the monotonic clock, for waiting and timing. */
 double hx_wall_now(void);
 

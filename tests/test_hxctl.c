@@ -84,31 +84,6 @@ cleanup(void)
 	hx_server_cleanup();
 }
 
-/* Read a whole file from its start into a new string. */
-static char *
-slurp(int fd)
-{
-	size_t len = 0, cap = 4096;
-	char *buf = malloc(cap);
-	ssize_t n;
-
-	cr_assert_not_null(buf);
-	lseek(fd, 0, SEEK_SET);
-	for (;;) {
-		if (cap - len < 2) {
-			cap *= 2;
-			buf = realloc(buf, cap);
-			cr_assert_not_null(buf);
-		}
-		n = read(fd, buf + len, cap - len - 1);
-		if (n <= 0)
-			break;
-		len += (size_t)n;
-	}
-	buf[len] = '\0';
-	return buf;
-}
-
 /* Build hxctl's argument vector: [--server S] [--json] args... NULL. */
 static void
 build_argv(const char **argv, const char *server, int json, va_list ap)
@@ -157,8 +132,8 @@ run_va(struct run *r, const char *server, int json, va_list ap)
 	cr_assert_eq(waitpid(pid, &status, 0), pid);
 	r->status = WIFEXITED(status) ? WEXITSTATUS(status) :
 					128 + WTERMSIG(status);
-	r->out = slurp(fo);
-	r->err = slurp(fe);
+	r->out = hx_slurp_fd(fo, NULL);
+	r->err = hx_slurp_fd(fe, NULL);
 	close(fo);
 	close(fe);
 }
@@ -1845,7 +1820,7 @@ Test(hxctl, subscribe_prints_a_frame_every_n_steps)
 	}
 	cr_assert_eq(wait_exit(watcher, 10), 0);
 	watcher = 0;
-	out = slurp(fd);
+	out = hx_slurp_fd(fd, NULL);
 	close(fd);
 	n = split_lines(out, lines, 8);
 	cr_assert_eq(n, 3, "%d lines, not 3", n);
@@ -1890,7 +1865,7 @@ Test(hxctl, subscribe_prints_events_and_ends_with_the_server)
 	cr_assert_eq(hxd_reset_name(c, "raised"), HXD_OK, "%s", hxd_error(c));
 	cr_assert_eq(wait_exit(watcher, 10), 0);
 	watcher = 0;
-	out = slurp(fd);
+	out = hx_slurp_fd(fd, NULL);
 	close(fd);
 	cr_assert_eq(split_lines(out, lines, 8), 2, "%s", out);
 	expect_json_lines(lines, 2);
@@ -1912,7 +1887,7 @@ Test(hxctl, subscribe_prints_events_and_ends_with_the_server)
 	wait_subscribed(c, 1);
 	hxd_close(c);
 	for (i = 0; i < 250; i++) {
-		out = slurp(fd);
+		out = hx_slurp_fd(fd, NULL);
 		if (strstr(out, "\"event\":\"client_left\",") != NULL)
 			break;
 		free(out);
@@ -1928,7 +1903,7 @@ Test(hxctl, subscribe_prints_events_and_ends_with_the_server)
 	hx_server_stop(&test_server);
 	cr_assert_eq(wait_exit(watcher, 10), 1);
 	watcher = 0;
-	err = slurp(fe);
+	err = hx_slurp_fd(fe, NULL);
 	cr_assert(strncmp(err, "hxctl: subscribe: mjCOM_CANNOTRECV: ", 36) == 0,
 	    "%s", err);
 	free(out);
@@ -1960,7 +1935,7 @@ Test(hxctl, subscribe_stops_on_time_signals_and_a_closed_stdout)
 	kill(watcher, SIGINT);
 	cr_assert_eq(wait_exit(watcher, 5), 0, "SIGINT");
 	watcher = 0;
-	r.out = slurp(fd);
+	r.out = hx_slurp_fd(fd, NULL);
 	close(fd);
 	cr_assert_gt(strlen(r.out), 10 * 60, "few frames in 1 s: %s", r.out);
 	cr_assert_not_null(strstr(r.out, "\"ctrl\":[0,0]}\n"), "%s", r.out);
@@ -1978,7 +1953,7 @@ Test(hxctl, subscribe_stops_on_time_signals_and_a_closed_stdout)
 	close(p[0]);
 	cr_assert_eq(wait_exit(watcher, 5), 0);
 	watcher = 0;
-	r.err = slurp(fd);
+	r.err = hx_slurp_fd(fd, NULL);
 	close(fd);
 	cr_assert_str_empty(r.err, "stderr: %s", r.err);
 	run_free(&r);

@@ -137,33 +137,6 @@ child_forget(pid_t pid)
 			children[i] = 0;
 }
 
-/* Read a whole file descriptor from its start into a new buffer. */
-static char *
-slurp_fd(int fd, size_t *lenp)
-{
-	size_t len = 0, cap = 4096;
-	char *buf = malloc(cap);
-	ssize_t n;
-
-	cr_assert_not_null(buf);
-	lseek(fd, 0, SEEK_SET);
-	for (;;) {
-		if (cap - len < 2) {
-			cap *= 2;
-			buf = realloc(buf, cap);
-			cr_assert_not_null(buf);
-		}
-		n = read(fd, buf + len, cap - len - 1);
-		if (n <= 0)
-			break;
-		len += (size_t)n;
-	}
-	buf[len] = '\0';
-	if (lenp != NULL)
-		*lenp = len;
-	return buf;
-}
-
 /* A whole file, or NULL if it cannot be opened. */
 static char *
 slurp_file(const char *path, size_t *lenp)
@@ -173,7 +146,7 @@ slurp_file(const char *path, size_t *lenp)
 
 	if (fd == -1)
 		return NULL;
-	buf = slurp_fd(fd, lenp);
+	buf = hx_slurp_fd(fd, lenp);
 	close(fd);
 	return buf;
 }
@@ -273,8 +246,8 @@ view(struct run *r, ...)
 	va_end(ap);
 	pid = spawn_argv(argv, fo, fe);
 	r->status = wait_exit(pid, RUN_SECONDS);
-	r->out = slurp_fd(fo, NULL);
-	r->err = slurp_fd(fe, NULL);
+	r->out = hx_slurp_fd(fo, NULL);
+	r->err = hx_slurp_fd(fe, NULL);
 	close(fo);
 	close(fe);
 }
@@ -687,8 +660,8 @@ Test(view, usage_errors)
 		pid = spawn_argv(argv, fo, fe);
 		r.status = wait_exit(pid, RUN_SECONDS);
 		run_free(&r);
-		r.out = slurp_fd(fo, NULL);
-		r.err = slurp_fd(fe, NULL);
+		r.out = hx_slurp_fd(fo, NULL);
+		r.err = hx_slurp_fd(fe, NULL);
 		close(fo);
 		close(fe);
 		cr_assert_eq(r.status, 2, "case %zu (%s %s ...) exited %d: %s",
@@ -902,7 +875,7 @@ wait_file(pid_t pid, int err, const char *path, double seconds)
 			child_forget(pid);
 			cr_assert_fail(
 			    "hxview exited (status %d) before %s: %s", status,
-			    path, slurp_fd(err, NULL));
+			    path, hx_slurp_fd(err, NULL));
 		}
 		cr_assert_lt(hx_wall_now(), end, "%s did not appear", path);
 		hx_sleep_ms(20);
@@ -934,7 +907,7 @@ Test(view, record_follows_a_new_model)
 	wait_file(pid, fe, path, 20);
 	HX_OK(c, hxd_load_file(c, "view_green.xml", NULL));
 	rc = wait_exit(pid, RUN_SECONDS);
-	err = slurp_fd(fe, NULL);
+	err = hx_slurp_fd(fe, NULL);
 	close(fe);
 	cr_assert_eq(rc, 0, "record exited %d: %s", rc, err);
 	free(err);
@@ -1008,13 +981,14 @@ serve_start(pid_t *pid, int *err, char *listening, const char *addr, ...)
 			if (got <= 0) {
 				close(fds[0]);
 				cr_assert_fail("serve exited (%d): %s",
-				    wait_exit(*pid, 5), slurp_fd(*err, NULL));
+				    wait_exit(*pid, 5),
+				    hx_slurp_fd(*err, NULL));
 			}
 			len += (size_t)got;
 		}
 		buf[len] = '\0';
 		cr_assert_lt(hx_wall_now(), end, "serve did not start: %s%s",
-		    buf, slurp_fd(*err, NULL));
+		    buf, hx_slurp_fd(*err, NULL));
 	}
 	close(fds[0]);
 	/* http://ADDR:PORT/ or http://[V6]:PORT/ */
@@ -1038,7 +1012,7 @@ serve_stop(pid_t pid, int err)
 
 	kill(pid, SIGTERM);
 	rc = wait_exit(pid, 10);
-	text = slurp_fd(err, NULL);
+	text = hx_slurp_fd(err, NULL);
 	close(err);
 	cr_assert_eq(rc, 0, "serve exited %d on SIGTERM: %s", rc, text);
 	free(text);

@@ -184,12 +184,17 @@ http_stream_send(struct http_stream *st)
 	evbuffer_free(b);
 }
 
+/*
+ * The browser went away.  libevent has detached the unfinished reply
+ * from the dying connection and left it to us: ending it frees it.
+ */
 static void
 http_stream_closed(struct evhttp_connection *evcon, void *arg)
 {
 	struct http_stream *st = arg;
 
 	TAILQ_REMOVE(&st->srv->streams, st, entry);
+	evhttp_send_reply_end(st->req);
 	free(st);
 }
 
@@ -565,10 +570,12 @@ http_serve(
 	else
 		rc = VIEW_OK;
 out:
+	/* End the streams; evhttp_free() closes their connections. */
 	while ((st = TAILQ_FIRST(&srv.streams)) != NULL) {
 		evhttp_connection_set_closecb(
 		    evhttp_request_get_connection(st->req), NULL, NULL);
 		TAILQ_REMOVE(&srv.streams, st, entry);
+		evhttp_send_reply_end(st->req);
 		free(st);
 	}
 	if (tick != NULL)

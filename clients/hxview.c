@@ -30,7 +30,7 @@ struct view_cmd {
 	double duration;
 	struct http_options http;
 	long latency; /* bench: samples */
-	int sigs;     /* options given that only some commands take */
+	int given;    /* options given that only some commands take */
 };
 
 enum {
@@ -536,7 +536,7 @@ main(int argc, char **argv)
 			break;
 		case 'o':
 			cmd.output = optarg;
-			cmd.sigs |= GIVEN_OUTPUT;
+			cmd.given |= GIVEN_OUTPUT;
 			break;
 		case 'h':
 			usage(stdout);
@@ -643,7 +643,7 @@ main(int argc, char **argv)
 				    "--frames: '%s' is not a count (1 or more)",
 				    optarg);
 			cmd.frames = n;
-			cmd.sigs |= GIVEN_FRAMES;
+			cmd.given |= GIVEN_FRAMES;
 			break;
 		case OPT_DURATION:
 			if (parse_number(optarg, &cmd.duration) != 0 ||
@@ -651,22 +651,22 @@ main(int argc, char **argv)
 				return usage_error("--duration: '%s' is not a "
 						   "number of seconds (> 0)",
 				    optarg);
-			cmd.sigs |= GIVEN_DURATION;
+			cmd.given |= GIVEN_DURATION;
 			break;
 		case OPT_HTTP:
 			cmd.http.listen = optarg;
-			cmd.sigs |= GIVEN_HTTP;
+			cmd.given |= GIVEN_HTTP;
 			break;
 		case OPT_READ_ONLY:
 			cmd.http.read_only = 1;
-			cmd.sigs |= GIVEN_HTTP;
+			cmd.given |= GIVEN_HTTP;
 			break;
 		case OPT_QUALITY:
 			if (parse_count(optarg, 1, 100, &n) != 0)
 				return usage_error(
 				    "--quality: '%s' is not 1 to 100", optarg);
 			cmd.http.quality = (int)n;
-			cmd.sigs |= GIVEN_HTTP;
+			cmd.given |= GIVEN_HTTP;
 			break;
 		case OPT_LATENCY:
 			if (parse_count(optarg, 1, 100000, &n) != 0)
@@ -674,7 +674,7 @@ main(int argc, char **argv)
 						   "count (1 to 100000)",
 				    optarg);
 			cmd.latency = n;
-			cmd.sigs |= GIVEN_LATENCY;
+			cmd.given |= GIVEN_LATENCY;
 			break;
 		default:
 			fputs("hxview: see hxview --help\n", stderr);
@@ -702,15 +702,15 @@ main(int argc, char **argv)
 		return usage_error("unknown command '%s': snapshot, record, "
 				   "serve, bench or egl",
 		    what);
-	if ((cmd.sigs & ~takes) != 0)
+	if ((cmd.given & ~takes) != 0)
 		return usage_error("%s does not take %s", what,
-		    (cmd.sigs & ~takes & GIVEN_OUTPUT) ?
+		    (cmd.given & ~takes & GIVEN_OUTPUT) ?
 			"-o" :
-			(cmd.sigs & ~takes & GIVEN_FRAMES) ?
+			(cmd.given & ~takes & GIVEN_FRAMES) ?
 			"--frames" :
-			(cmd.sigs & ~takes & GIVEN_DURATION) ?
+			(cmd.given & ~takes & GIVEN_DURATION) ?
 			"--duration" :
-			(cmd.sigs & ~takes & GIVEN_HTTP) ?
+			(cmd.given & ~takes & GIVEN_HTTP) ?
 			"--http, --read-only or --quality" :
 			"--latency");
 	if ((takes & GIVEN_OUTPUT) && cmd.output == NULL)

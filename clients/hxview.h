@@ -84,8 +84,7 @@ void view_render(struct view *v, unsigned char *rgb);
 /* The connection, for calls from the HTTP buttons. */
 hxd_conn *view_conn(struct view *v);
 
-/* The latest simulated time and step the view holds. */
-double view_time(const struct view *v);
+/* The step of the latest state the view holds. */
 unsigned long long view_step(const struct view *v);
 
 /* EGL (hxview_egl.c).  Make a context current; 0, or -1 with why. */

@@ -15,6 +15,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <math.h>
+#include <netdb.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -464,6 +465,25 @@ http_loopback(const char *host)
 	return 0;
 }
 
+/* Say where we listen, with the port the kernel chose for port 0. */
+static void
+http_announce(int fd)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+	char host[NI_MAXHOST], port[NI_MAXSERV];
+
+	if (getsockname(fd, (struct sockaddr *)&ss, &sl) != 0 ||
+	    getnameinfo((struct sockaddr *)&ss, sl, host, sizeof(host), port,
+		sizeof(port), NI_NUMERICHOST | NI_NUMERICSERV) != 0)
+		return;
+	printf(ss.ss_family == AF_INET6 ?
+		"hxview: serving http://[%s]:%s/ (%s)\n" :
+		"hxview: serving http://%s:%s/ (%s)\n",
+	    host, port, egl_description());
+	fflush(stdout);
+}
+
 int
 http_check(const struct http_options *h, char *err, size_t len)
 {
@@ -536,34 +556,7 @@ http_serve(
 	event_add(tick, &tv);
 	event_add(sigint, NULL);
 	event_add(sigterm, NULL);
-	{
-		struct sockaddr_storage ss;
-		socklen_t sl = sizeof(ss);
-		char addr[INET6_ADDRSTRLEN] = "?";
-		int fd = (int)evhttp_bound_socket_get_fd(bound);
-
-		if (getsockname(fd, (struct sockaddr *)&ss, &sl) == 0) {
-			if (ss.ss_family == AF_INET6) {
-				struct sockaddr_in6 *s6 = (void *)&ss;
-
-				inet_ntop(AF_INET6, &s6->sin6_addr, addr,
-				    sizeof(addr));
-				port = ntohs(s6->sin6_port);
-				printf("hxview: serving http://[%s]:%u/ "
-				       "(%s)\n",
-				    addr, port, egl_description());
-			} else {
-				struct sockaddr_in *s4 = (void *)&ss;
-
-				inet_ntop(
-				    AF_INET, &s4->sin_addr, addr, sizeof(addr));
-				port = ntohs(s4->sin_port);
-				printf("hxview: serving http://%s:%u/ (%s)\n",
-				    addr, port, egl_description());
-			}
-		}
-		fflush(stdout);
-	}
+	http_announce((int)evhttp_bound_socket_get_fd(bound));
 	event_base_dispatch(srv.base);
 	if (srv.failed)
 		fprintf(stderr, "hxview: serve: the server: %s\n", srv.why);

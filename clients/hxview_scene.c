@@ -45,7 +45,6 @@ struct view {
 	hxd_frame *frame;  /* the newest state, not yet applied */
 	hxd_status status; /* the newest status */
 	int have_status;
-	double time; /* of the state applied */
 	unsigned long long step;
 	double *scale; /* per sensor, for the bars */
 	int dirty;     /* frame not yet in d */
@@ -327,7 +326,6 @@ view_take_frame(struct view *v, hxd_event *ev)
 	hxd_frame_free(v->frame);
 	v->frame = f;
 	ev->frame = NULL;
-	v->time = f->time;
 	v->step = f->step;
 	v->dirty = 1;
 	return 1;
@@ -541,12 +539,6 @@ hxd_conn *
 view_conn(struct view *v)
 {
 	return v->c;
-}
-
-double
-view_time(const struct view *v)
-{
-	return v->time;
 }
 
 unsigned long long

@@ -8,6 +8,7 @@ libhaptixd_la_SOURCES = \
 	daemon/arena.c daemon/arena.h \
 	daemon/batch.c daemon/batch.h \
 	daemon/clock.c daemon/clock.h \
+	daemon/conffile.c daemon/conffile.h \
 	daemon/daemon.h \
 	daemon/dispatch.c daemon/dispatch.h \
 	daemon/lease.c daemon/lease.h \
@@ -18,6 +19,7 @@ libhaptixd_la_SOURCES = \
 	daemon/options.c daemon/options.h \
 	daemon/result.h \
 	daemon/server.c daemon/server.h \
+	daemon/service.c daemon/service.h \
 	daemon/session.c daemon/session.h \
 	daemon/snapshot.c daemon/snapshot.h \
 	daemon/stream.c daemon/stream.h \
@@ -26,9 +28,9 @@ libhaptixd_la_SOURCES = \
 	daemon/sim_describe.c daemon/sim_describe.h \
 	daemon/sim_key.c daemon/sim_robot.c
 libhaptixd_la_CFLAGS = $(AM_CFLAGS) $(LIBEVENT_CFLAGS) $(PROTOBUF_C_CFLAGS) \
-	$(EXPAT_CFLAGS) $(ZSTD_CFLAGS)
+	$(EXPAT_CFLAGS) $(ZSTD_CFLAGS) $(SYSTEMD_CFLAGS)
 libhaptixd_la_LIBADD = libhxwire.la $(LIBEVENT_LIBS) $(PROTOBUF_C_LIBS) \
-	$(EXPAT_LIBS) $(ZSTD_LIBS) $(MUJOCO_LIBS) -lm
+	$(EXPAT_LIBS) $(ZSTD_LIBS) $(SYSTEMD_LIBS) $(MUJOCO_LIBS) -lm
 
 sbin_PROGRAMS += daemon/haptixd
 daemon_haptixd_SOURCES = daemon/main.c

@@ -4,10 +4,22 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+
+#include <systemd/sd-daemon.h>
 
 #include "log.h"
 
 static int log_max = LOG_LEVEL_INFO;
+static int log_journal; /* stderr is the journal: "<N>" prefixes */
+
+/* The journal's priority prefix of each level (sd-daemon.h). */
+static const char *const log_prefixes[] = {
+	[LOG_LEVEL_ERROR] = SD_ERR,
+	[LOG_LEVEL_WARNING] = SD_WARNING,
+	[LOG_LEVEL_INFO] = SD_INFO,
+	[LOG_LEVEL_DEBUG] = SD_DEBUG,
+};
 
 static const char *const log_names[] = {
 	[LOG_LEVEL_ERROR] = "error",
@@ -19,9 +31,30 @@ static const char *const log_names[] = {
 static void log_vwrite(enum log_level, const char *, va_list)
     __attribute__((format(printf, 2, 0)));
 
+/*
+ * systemd sets JOURNAL_STREAM to the device and inode of the stream it
+ * connected to stderr; when they are still stderr's, the journal reads
+ * the lines, else (redirected, or a child of such a process) nobody does.
+ */
+static int
+log_to_journal(void)
+{
+	const char *v = getenv("JOURNAL_STREAM");
+	unsigned long long dev, ino;
+	struct stat st;
+
+	if (v == NULL || sscanf(v, "%llu:%llu", &dev, &ino) != 2)
+		return 0;
+	if (fstat(2, &st) == -1)
+		return 0;
+	return (unsigned long long)st.st_dev == dev &&
+	    (unsigned long long)st.st_ino == ino;
+}
+
 void
 log_init(int verbosity)
 {
+	log_journal = log_to_journal();
 	log_max = LOG_LEVEL_INFO + verbosity;
 	if (log_max < LOG_LEVEL_ERROR)
 		log_max = LOG_LEVEL_ERROR;
@@ -35,7 +68,10 @@ log_enabled(enum log_level level)
 	return (int)level <= log_max;
 }
 
-/* Write one line: "haptixd: level: text". */
+/*
+ * Write one line: "haptixd: level: text", or for the journal, which
+ * knows the program and shows the priority, "<N>text".
+ */
 static void
 log_vwrite(enum log_level level, const char *fmt, va_list ap)
 {
@@ -54,7 +90,10 @@ log_vwrite(enum log_level level, const char *fmt, va_list ap)
 			line[n++] = raw[i];
 	}
 	line[n] = '\0';
-	fprintf(stderr, "haptixd: %s: %s\n", log_names[level], line);
+	if (log_journal)
+		fprintf(stderr, "%s%s\n", log_prefixes[level], line);
+	else
+		fprintf(stderr, "haptixd: %s: %s\n", log_names[level], line);
 }
 
 void

@@ -1,6 +1,7 @@
 /*
  * haptixd: load a MuJoCo model, step it in real time, serve it over the
- * HAPTIX protocol on a Unix socket and TCP.
+ * HAPTIX protocol on a Unix socket and TCP.  This file starts, reloads
+ * and stops the daemon; the modules it composes do the work.
  */
 #include "config.h"
 
@@ -21,12 +22,19 @@
 #include "modeldir.h"
 #include "options.h"
 #include "server.h"
+#include "service.h"
 #include "session.h"
 #include "sim.h"
+#include "stream.h"
+
+/* How long clients get to take their last answers at shutdown. */
+#define MAIN_STOP_SECONDS 2.0
+
+static struct options_cmdline main_cmdline;
+static int main_stopping;
 
 static void main_signal_cb(evutil_socket_t, short, void *);
-static void main_read_token(struct daemon *, const char *);
-static void main_load_model(struct daemon *, const struct options *);
+static void main_reload(struct daemon *);
 
 double
 daemon_now(void)
@@ -37,78 +45,272 @@ daemon_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* SIGINT and SIGTERM: leave the loop; main() cleans up. */
+/* SIGINT and SIGTERM: leave the loop; main() stops.  SIGHUP: reload. */
 static void
 main_signal_cb(evutil_socket_t sig, short events, void *arg)
 {
 	struct daemon *d = arg;
 
-	log_info("%s: shutting down", strsignal((int)sig));
+	if (sig == SIGHUP) {
+		main_reload(d);
+		return;
+	}
+	if (main_stopping) {
+		log_info("%s again: stopping now", strsignal((int)sig));
+		main_stopping = 2;
+	} else
+		log_info("%s: shutting down", strsignal((int)sig));
 	event_base_loopbreak(d->base);
 }
 
-/* Read the TCP token; refuse an empty one. */
-static void
-main_read_token(struct daemon *d, const char *path)
+/* Read the TCP token into buf; refuse an empty one. */
+static int
+main_read_token(
+    const char *path, uint8_t *buf, size_t *lenp, char *err, size_t errlen)
 {
 	struct stat st;
 	FILE *f;
 	size_t n;
 
 	f = fopen(path, "re");
-	if (f == NULL)
-		fatal("--token-file %s: %s", path, strerror(errno));
+	if (f == NULL) {
+		snprintf(
+		    err, errlen, "token-file %s: %s", path, strerror(errno));
+		return -1;
+	}
 	if (fstat(fileno(f), &st) == 0 && (st.st_mode & 0004))
-		log_warn("--token-file %s is readable by everyone", path);
-	n = fread(d->token, 1, sizeof(d->token), f);
+		log_warn("token-file %s is readable by everyone", path);
+	n = fread(buf, 1, DAEMON_TOKEN_MAX, f);
 	fclose(f);
 	while (n > 0 &&
-	    (d->token[n - 1] == '\n' || d->token[n - 1] == '\r' ||
-		d->token[n - 1] == ' ' || d->token[n - 1] == '\t'))
+	    (buf[n - 1] == '\n' || buf[n - 1] == '\r' || buf[n - 1] == ' ' ||
+		buf[n - 1] == '\t'))
 		n--;
-	if (n == 0)
-		fatal("--token-file %s is empty", path);
-	d->token_len = n;
+	if (n == 0) {
+		snprintf(err, errlen, "token-file %s is empty", path);
+		return -1;
+	}
+	*lenp = n;
+	return 0;
 }
 
-/* Load the command line's model, or the bundled default scene. */
-static void
-main_load_model(struct daemon *d, const struct options *o)
+/*
+ * Load the settings' model (the bundled scene by default).  With
+ * no-model, reload the file a client loaded, if any.  Returns 0, or -1
+ * with the reason in err and the old model still loaded.
+ */
+static int
+main_load_model(
+    struct daemon *d, const struct options *o, int *same, char *err, size_t len)
 {
 	const char *name = o->model != NULL ? o->model : OPTIONS_DEFAULT_MODEL;
-	char path[4096], err[2048];
+	char path[4096];
 	const struct sim_sizes *z;
 
-	if (modeldir_find(name, path, sizeof(path)) != 0)
-		fatal("model %s not found (model directories: %s)", name,
-		    modeldir_list());
-	if (loader_load_file(d, path, o->legacy, err, sizeof(err)) != 0)
-		fatal("cannot load %s: %s", path, err);
+	*same = 0;
+	if (o->no_model) {
+		if (!sim_loaded(d->sim) || sim_model_path(d->sim)[0] == '\0')
+			return 0;
+		*same = 1;
+		return loader_reload(d, err, len);
+	}
+	if (modeldir_find(name, path, sizeof(path)) != 0) {
+		snprintf(err, len, "model %s not found (model directories: %s)",
+		    name, modeldir_list());
+		return -1;
+	}
+	*same = sim_loaded(d->sim) && strcmp(path, sim_model_path(d->sim)) == 0;
+	if (loader_load_file(d, path, o->legacy, err, len) != 0)
+		return -1;
 	z = sim_sizes(d->sim);
 	log_info("model \"%s\" from %s: nq %d, nv %d, nu %d, nbody %d, "
 		 "timestep %g s, API rate %g Hz",
 	    sim_model_name(d->sim), path, z->nq, z->nv, z->nu, z->nbody,
 	    z->timestep, z->apirate);
+	return 0;
+}
+
+/* Return 1 if two optional strings differ. */
+static int
+main_differ(const char *a, const char *b)
+{
+	if (a == NULL || b == NULL)
+		return a != b;
+	return strcmp(a, b) != 0;
+}
+
+/*
+ * SIGHUP: read the settings again, apply them, and load the model again,
+ * keeping the listeners and the clients.  Settings that cannot be right
+ * keep the old ones; a model that fails to load keeps the old model.
+ */
+static void
+main_reload(struct daemon *d)
+{
+	struct options *next, *old = (struct options *)d->opts;
+	uint8_t token[DAEMON_TOKEN_MAX];
+	size_t token_len = 0;
+	char err[4200], note[600];
+	int same;
+
+	log_info("SIGHUP: reloading the settings%s%s and the model",
+	    old->config != NULL ? " from " : "",
+	    old->config != NULL ? old->config : "");
+	service_reloading(d);
+	if ((next = calloc(1, sizeof(*next))) == NULL)
+		fatal("out of memory");
+	if (options_build(next, &main_cmdline, err, sizeof(err)) != 0 ||
+	    (next->token_file != NULL &&
+		main_read_token(next->token_file, token, &token_len, err,
+		    sizeof(err)) != 0)) {
+		free(next);
+		goto failed;
+	}
+	if (next->token_file == NULL && server_public(d->server)) {
+		snprintf(err, sizeof(err),
+		    "a listener beyond loopback needs token-file");
+		options_free(next);
+		free(next);
+		goto failed;
+	}
+	if (main_differ(next->unix_path, old->unix_path) ||
+	    main_differ(next->tcp, old->tcp))
+		log_warn("reload: changes to unix and tcp take effect when "
+			 "haptixd restarts");
+
+	/* The settings are good: they apply from here on. */
+	memcpy(d->token, token, token_len);
+	d->token_len = token_len;
+	log_init(next->verbosity);
+	modeldir_init((const char *const *)next->model_dirs, next->nmodel_dirs);
+	if (next->speed != old->speed || next->speed_max != old->speed_max)
+		clock_set_speed(d->clock, next->speed, next->speed_max);
+	sim_set_api_rate(d->sim, next->api_rate);
+	d->opts = next;
+	options_free(old);
+	free(old);
+
+	if (main_load_model(d, next, &same, err, sizeof(err)) != 0) {
+		log_error("reload: %s; keeping model \"%s\"", err,
+		    sim_loaded(d->sim) ? sim_model_name(d->sim) : "(none)");
+		snprintf(note, sizeof(note),
+		    "the last reload kept the old model: %.500s", err);
+		service_note(d, note);
+		service_ready(d);
+		return;
+	}
+	if (sim_loaded(d->sim)) {
+		clock_model_changed(d->clock);
+		stream_event_model(d, same);
+	}
+	log_info("reloaded");
+	service_note(d, NULL);
+	service_ready(d);
+	return;
+
+failed:
+	log_error("reload: %s; keeping the current settings and model", err);
+	snprintf(note, sizeof(note), "the last reload failed: %.500s", err);
+	service_note(d, note);
+	service_ready(d);
+}
+
+/* Listen where the settings say, unless systemd passed the sockets. */
+static void
+main_listen(struct daemon *d, int adopted, char *first, size_t len)
+{
+	const struct options *o = d->opts;
+	char err[512], bound[300];
+
+	if (o->unix_path != NULL && (adopted == 0 || o->unix_set)) {
+		if (server_listen_unix(
+			d->server, o->unix_path, err, sizeof(err)) != 0)
+			fatal("%s", err);
+		log_info("listening on unix:%s", o->unix_path);
+		if (first[0] == '\0')
+			snprintf(first, len, "unix:%s", o->unix_path);
+	}
+	if (o->tcp != NULL && (adopted == 0 || o->tcp_set)) {
+		if (server_listen_tcp(d->server, o->tcp, d->token_len != 0,
+			bound, sizeof(bound), err, sizeof(err)) != 0)
+			fatal("%s", err);
+		log_info("listening on %s%s", bound,
+		    d->token_len != 0 ? " (token required)" : "");
+		if (first[0] == '\0')
+			snprintf(first, len, "%s", bound + 4);
+	}
+	if (adopted == 0 && first[0] == '\0')
+		fatal("no listeners: unix and tcp are both none");
+}
+
+/* Wakes the shutdown loop to look at the clock. */
+static void
+main_wake_cb(evutil_socket_t fd, short events, void *arg)
+{
+}
+
+/*
+ * Stop: tell systemd, stop stepping, let the clients take their last
+ * answers for a moment, then close whatever is left.
+ */
+static void
+main_stop(struct daemon *d)
+{
+	double deadline = daemon_now() + MAIN_STOP_SECONDS;
+	struct timeval tick = { 0, 50000 };
+	struct event *wake;
+
+	main_stopping = 1;
+	service_stopping(d);
+	clock_pause(d->clock); /* which answers the calls waiting for a tick */
+	server_free(d->server);
+	d->server = NULL;
+	sessions_shutdown(d);
+	wake = event_new(d->base, -1, EV_PERSIST, main_wake_cb, NULL);
+	event_add(wake, &tick);
+	while (sessions_open() && main_stopping == 1 && daemon_now() < deadline)
+		event_base_loop(d->base, EVLOOP_ONCE);
+	event_free(wake);
+	sessions_close_all();
+	/* Let the deferred frees run. */
+	event_base_loop(d->base, EVLOOP_NONBLOCK);
 }
 
 int
 main(int argc, char **argv)
 {
-	struct options opts;
+	struct options *opts;
 	struct daemon d;
 	struct event_config *cfg;
-	struct event *sigint, *sigterm;
-	char err[512], bound[300], first[400] = "";
-	int rc;
+	struct event *sigs[3];
+	const int signums[3] = { SIGINT, SIGTERM, SIGHUP };
+	char err[4200], first[400] = "";
+	int rc, i, adopted, same;
 
-	rc = options_parse(&opts, argc, argv);
+	rc = options_parse_cmdline(&main_cmdline, argc, argv);
 	if (rc != 0)
 		return rc > 0 ? 0 : 2;
-	log_init(opts.verbosity);
+	log_init(0);
+	if ((opts = calloc(1, sizeof(*opts))) == NULL)
+		fatal("out of memory");
+	if (options_build(opts, &main_cmdline, err, sizeof(err)) != 0) {
+		log_error("%s", err);
+		return 2;
+	}
+	if (main_cmdline.check) {
+		printf("haptixd: the settings are good (%s)\n",
+		    opts->config != NULL ? opts->config : "no settings file");
+		options_free(opts);
+		free(opts);
+		return 0;
+	}
+	log_init(opts->verbosity);
+	if (opts->config != NULL)
+		log_info("settings from %s", opts->config);
 	signal(SIGPIPE, SIG_IGN);
 
 	memset(&d, 0, sizeof(d));
-	d.opts = &opts;
+	d.opts = opts;
 	d.started = daemon_now();
 	cfg = event_config_new();
 	event_config_set_flag(cfg, EVENT_BASE_FLAG_PRECISE_TIMER);
@@ -117,62 +319,53 @@ main(int argc, char **argv)
 	if (d.base == NULL)
 		fatal("cannot create the event loop");
 
-	if (opts.token_file != NULL)
-		main_read_token(&d, opts.token_file);
-	modeldir_init(opts.model_dirs, opts.nmodel_dirs);
+	if (opts->token_file != NULL &&
+	    main_read_token(
+		opts->token_file, d.token, &d.token_len, err, sizeof(err)) != 0)
+		fatal("%s", err);
+	modeldir_init((const char *const *)opts->model_dirs, opts->nmodel_dirs);
 	d.sim = sim_create();
-	sim_set_api_rate(d.sim, opts.api_rate);
-	if (!opts.no_model)
-		main_load_model(&d, &opts);
-	else
+	sim_set_api_rate(d.sim, opts->api_rate);
+	if (main_load_model(&d, opts, &same, err, sizeof(err)) != 0)
+		fatal("cannot load the model: %s", err);
+	if (opts->no_model)
 		log_info("no model loaded: clients load one (model "
 			 "directories: %s)",
 		    modeldir_list());
 	d.clock = clock_create(&d);
-	clock_set_speed(d.clock, opts.speed, opts.speed_max);
+	clock_set_speed(d.clock, opts->speed, opts->speed_max);
 	if (sim_loaded(d.sim))
 		clock_model_changed(d.clock);
 
 	d.server = server_create(&d);
-	if (opts.unix_path != NULL) {
-		if (server_listen_unix(
-			d.server, opts.unix_path, err, sizeof(err)) != 0)
-			fatal("%s", err);
-		log_info("listening on unix:%s", opts.unix_path);
-		snprintf(first, sizeof(first), "unix:%s", opts.unix_path);
-	}
-	if (opts.tcp != NULL) {
-		if (server_listen_tcp(d.server, opts.tcp, d.token_len != 0,
-			bound, sizeof(bound), err, sizeof(err)) != 0)
-			fatal("%s", err);
-		log_info("listening on %s%s", bound,
-		    d.token_len != 0 ? " (token required)" : "");
-		if (first[0] == '\0')
-			snprintf(first, sizeof(first), "%s", bound + 4);
+	adopted = service_adopt_sockets(&d, first, sizeof(first));
+	main_listen(&d, adopted, first, sizeof(first));
+
+	for (i = 0; i < 3; i++) {
+		sigs[i] = evsignal_new(d.base, signums[i], main_signal_cb, &d);
+		evsignal_add(sigs[i], NULL);
 	}
 
-	sigint = evsignal_new(d.base, SIGINT, main_signal_cb, &d);
-	sigterm = evsignal_new(d.base, SIGTERM, main_signal_cb, &d);
-	evsignal_add(sigint, NULL);
-	evsignal_add(sigterm, NULL);
-
-	if (!opts.paused && sim_loaded(d.sim))
+	if (!opts->paused && sim_loaded(d.sim))
 		clock_run(d.clock);
-	log_info("ready (%s); try: hxctl --server %s status",
-	    clock_running(d.clock) ? "running" : "paused", first);
+	if (first[0] != '\0')
+		log_info("ready (%s); try: hxctl --server %s status",
+		    clock_running(d.clock) ? "running" : "paused", first);
+	else
+		log_info("ready (%s)",
+		    clock_running(d.clock) ? "running" : "paused");
+	service_ready(&d);
 
 	event_base_dispatch(d.base);
 
-	/* Stop stepping first: the loop below runs until nothing is active. */
-	clock_pause(d.clock);
-	sessions_close_all();
-	/* Let the deferred frees run. */
-	event_base_loop(d.base, EVLOOP_NONBLOCK);
-	server_free(d.server);
+	main_stop(&d);
 	clock_free(d.clock);
 	sim_free(d.sim);
-	event_free(sigint);
-	event_free(sigterm);
+	for (i = 0; i < 3; i++)
+		event_free(sigs[i]);
 	event_base_free(d.base);
+	options_free((struct options *)d.opts);
+	free((void *)d.opts);
+	log_info("stopped");
 	return 0;
 }

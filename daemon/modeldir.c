@@ -24,6 +24,11 @@ modeldir_init(const char *const *dirs, int n)
 	char *r;
 	int i;
 
+	/* A reload starts over. */
+	for (i = 0; i < modeldir_n; i++)
+		free(modeldir_real[i]);
+	modeldir_n = 0;
+	modeldir_text[0] = '\0';
 	for (i = 0; i < n; i++) {
 		r = realpath(dirs[i], NULL);
 		if (r == NULL) {

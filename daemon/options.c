@@ -1,4 +1,4 @@
-/* Command-line settings of haptixd: see options.h. */
+/* Settings of haptixd from the command line and the file: see options.h. */
 #include "config.h"
 
 #include <errno.h>
@@ -8,17 +8,77 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/un.h>
 
 #include "address.h"
+#include "conffile.h"
 #include "frame.h"
 #include "lease.h"
+#include "log.h"
 #include "options.h"
 
-static char options_unix_default[108];
-static char options_tcp_default[32];
+/* Where the settings being applied come from: later layers win. */
+enum {
+	OPTIONS_LAYER_DEFAULT,
+	OPTIONS_LAYER_FILE,
+	OPTIONS_LAYER_CMDLINE,
+};
+
+typedef int (*options_setter)(struct options *, const char *, char *, size_t);
+
+/* One setting: its name on the command line and in the file. */
+struct options_def {
+	const char *name;
+	int shortopt; /* 0: none */
+	int flag;     /* takes no argument on the command line */
+	int repeat;   /* may be given more than once */
+	options_setter set;
+};
+
+static int options_set_model(struct options *, const char *, char *, size_t);
+static int options_set_no_model(struct options *, const char *, char *, size_t);
+static int options_set_legacy(struct options *, const char *, char *, size_t);
+static int options_set_model_dir(
+    struct options *, const char *, char *, size_t);
+static int options_set_unix(struct options *, const char *, char *, size_t);
+static int options_set_tcp(struct options *, const char *, char *, size_t);
+static int options_set_token(struct options *, const char *, char *, size_t);
+static int options_set_speed(struct options *, const char *, char *, size_t);
+static int options_set_paused(struct options *, const char *, char *, size_t);
+static int options_set_api_rate(struct options *, const char *, char *, size_t);
+static int options_set_lease_loss(
+    struct options *, const char *, char *, size_t);
+static int options_set_max_clients(
+    struct options *, const char *, char *, size_t);
+static int options_set_max_frame(
+    struct options *, const char *, char *, size_t);
+static int options_set_max_queued(
+    struct options *, const char *, char *, size_t);
+static int options_set_verbose(struct options *, const char *, char *, size_t);
+static int options_set_quiet(struct options *, const char *, char *, size_t);
+
+static const struct options_def options_defs[] = {
+	{ "model", 'm', 0, 0, options_set_model },
+	{ "no-model", 0, 1, 0, options_set_no_model },
+	{ "legacy", 0, 1, 0, options_set_legacy },
+	{ "model-dir", 'M', 0, 1, options_set_model_dir },
+	{ "unix", 'u', 0, 0, options_set_unix },
+	{ "tcp", 't', 0, 0, options_set_tcp },
+	{ "token-file", 0, 0, 0, options_set_token },
+	{ "speed", 's', 0, 0, options_set_speed },
+	{ "paused", 'p', 1, 0, options_set_paused },
+	{ "api-rate", 0, 0, 0, options_set_api_rate },
+	{ "lease-loss", 0, 0, 0, options_set_lease_loss },
+	{ "max-clients", 0, 0, 0, options_set_max_clients },
+	{ "max-frame", 0, 0, 0, options_set_max_frame },
+	{ "max-queued", 0, 0, 0, options_set_max_queued },
+	{ "verbose", 'v', 1, 0, options_set_verbose },
+	{ "quiet", 'q', 1, 0, options_set_quiet },
+};
+#define OPTIONS_NDEFS (sizeof(options_defs) / sizeof(options_defs[0]))
 
 static void options_usage(FILE *);
-static int options_number(const char *, const char *, double, double, double *);
 
 /* Print the help text. */
 static void
@@ -32,6 +92,12 @@ options_usage(FILE *f)
 	    "\n"
 	    "Run a MuJoCo simulation and serve it over the HAPTIX protocol.\n"
 	    "\n"
+	    "  -c, --config FILE      settings file, or \"none\"; the command line\n"
+	    "                         wins (default: " HXD_CONFIG ",\n"
+	    "                         if it exists)\n"
+	    "      --check            check the settings file and the command line,\n"
+	    "                         then exit (0: good, 2: the first error)\n"
+	    "\n"
 	    "Model:\n"
 	    "  -m, --model FILE       MJCF, URDF or MJB model to load; a bare name is\n"
 	    "                         looked up in the model directories\n"
@@ -43,7 +109,7 @@ options_usage(FILE *f)
 	    "  -M, --model-dir DIR    directory clients may load models from; repeat\n"
 	    "                         for more (default: " HXD_MODELDIR ")\n"
 	    "\n"
-	    "Listeners:\n"
+	    "Listeners (systemd's sockets, when it passes some, replace the defaults):\n"
 	    "  -u, --unix PATH        Unix socket, mode 0660, or \"none\"\n"
 	    "                         (default: %s)\n"
 	    "  -t, --tcp [HOST:]PORT  TCP listener, or \"none\" (default: 127.0.0.1:%d);\n"
@@ -70,183 +136,405 @@ options_usage(FILE *f)
 	    "  -h, --help             show this help\n"
 	    "  -V, --version          show the version\n"
 	    "\n"
+	    "In the settings file, each line is \"name = value\" with a long option's\n"
+	    "name (\"paused = yes\", \"verbose = 2\"); see haptixd(8).  SIGHUP reads it\n"
+	    "again and reloads the model.\n"
+	    "\n"
 	    "Clients: hxctl --server unix:PATH status, or the C library (haptix(3)).\n",
 	    path, ADDRESS_DEFAULT_PORT, FRAME_MAX_DEFAULT);
 }
 
-/* The argument, or NULL when it is "none". */
-static const char *
-options_or_none(const char *arg)
+/* Replace an owned string. */
+static void
+options_string(char **field, const char *value)
 {
-	return strcmp(arg, "none") == 0 ? NULL : arg;
+	free(*field);
+	*field = NULL;
+	if (value != NULL && (*field = strdup(value)) == NULL)
+		fatal("out of memory");
 }
 
-/* Parse a number in [lo, hi] for option name. */
+/* Parse yes/no and their usual spellings. */
+static int
+options_bool(const char *value, int *out, char *err, size_t len)
+{
+	static const char *const yes[] = { "yes", "true", "on", "1" };
+	static const char *const no[] = { "no", "false", "off", "0" };
+	size_t i;
+
+	for (i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
+		if (strcasecmp(value, yes[i]) == 0) {
+			*out = 1;
+			return 0;
+		}
+		if (strcasecmp(value, no[i]) == 0) {
+			*out = 0;
+			return 0;
+		}
+	}
+	snprintf(err, len, "'%s' is not yes or no", value);
+	return -1;
+}
+
+/* Parse a number in [lo, hi]. */
 static int
 options_number(
-    const char *name, const char *arg, double lo, double hi, double *out)
+    const char *value, double lo, double hi, double *out, char *err, size_t len)
 {
 	char *end;
 	double v;
 
 	errno = 0;
-	v = strtod(arg, &end);
-	if (errno != 0 || end == arg || *end != '\0' || !isfinite(v) ||
+	v = strtod(value, &end);
+	if (errno != 0 || end == value || *end != '\0' || !isfinite(v) ||
 	    v < lo || v > hi) {
-		fprintf(stderr,
-		    "haptixd: --%s: '%s' is not a number from %g "
-		    "to %g\n",
-		    name, arg, lo, hi);
+		snprintf(err, len, "'%s' is not a number from %g to %g", value,
+		    lo, hi);
 		return -1;
 	}
 	*out = v;
 	return 0;
 }
 
-int
-options_parse(struct options *o, int argc, char **argv)
+/* The value, or NULL when it is "none". */
+static const char *
+options_or_none(const char *value)
 {
-	enum {
-		OPT_NO_MODEL = 256,
-		OPT_LEGACY,
-		OPT_TOKEN,
-		OPT_API_RATE,
-		OPT_MAX_CLIENTS,
-		OPT_MAX_FRAME,
-		OPT_MAX_QUEUED,
-		OPT_LEASE_LOSS
-	};
-	static const struct option longopts[] = {
-		{ "model", required_argument, NULL, 'm' },
-		{ "no-model", no_argument, NULL, OPT_NO_MODEL },
-		{ "legacy", no_argument, NULL, OPT_LEGACY },
-		{ "model-dir", required_argument, NULL, 'M' },
-		{ "unix", required_argument, NULL, 'u' },
-		{ "tcp", required_argument, NULL, 't' },
-		{ "token-file", required_argument, NULL, OPT_TOKEN },
-		{ "speed", required_argument, NULL, 's' },
-		{ "paused", no_argument, NULL, 'p' },
-		{ "api-rate", required_argument, NULL, OPT_API_RATE },
-		{ "max-clients", required_argument, NULL, OPT_MAX_CLIENTS },
-		{ "max-frame", required_argument, NULL, OPT_MAX_FRAME },
-		{ "max-queued", required_argument, NULL, OPT_MAX_QUEUED },
-		{ "lease-loss", required_argument, NULL, OPT_LEASE_LOSS },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
+	return strcmp(value, "none") == 0 ? NULL : value;
+}
+
+static int
+options_set_model(struct options *o, const char *value, char *err, size_t len)
+{
+	options_string(&o->model, value);
+	o->no_model = 0;
+	return 0;
+}
+
+static int
+options_set_no_model(
+    struct options *o, const char *value, char *err, size_t len)
+{
+	if (options_bool(value, &o->no_model, err, len) != 0)
+		return -1;
+	if (o->no_model)
+		options_string(&o->model, NULL);
+	return 0;
+}
+
+static int
+options_set_legacy(struct options *o, const char *value, char *err, size_t len)
+{
+	return options_bool(value, &o->legacy, err, len);
+}
+
+/* The first directory a layer names replaces those of earlier layers. */
+static int
+options_set_model_dir(
+    struct options *o, const char *value, char *err, size_t len)
+{
+	int i;
+
+	if (o->model_dirs_layer != o->layer) {
+		for (i = 0; i < o->nmodel_dirs; i++)
+			options_string(&o->model_dirs[i], NULL);
+		o->nmodel_dirs = 0;
+		o->model_dirs_layer = o->layer;
+	}
+	if (o->nmodel_dirs == OPTIONS_MAX_MODEL_DIRS) {
+		snprintf(err, len, "at most %d model directories",
+		    OPTIONS_MAX_MODEL_DIRS);
+		return -1;
+	}
+	options_string(&o->model_dirs[o->nmodel_dirs++], value);
+	return 0;
+}
+
+static int
+options_set_unix(struct options *o, const char *value, char *err, size_t len)
+{
+	struct sockaddr_un sun;
+
+	if (*value == '\0' || strlen(value) >= sizeof(sun.sun_path)) {
+		snprintf(err, len,
+		    "'%s' is not a Unix socket path (1 to %zu "
+		    "bytes)",
+		    value, sizeof(sun.sun_path) - 1);
+		return -1;
+	}
+	options_string(&o->unix_path, options_or_none(value));
+	o->unix_set = 1;
+	return 0;
+}
+
+static int
+options_set_tcp(struct options *o, const char *value, char *err, size_t len)
+{
+	struct address a;
+
+	if (options_or_none(value) != NULL &&
+	    address_parse_listen(value, &a, err, len) != 0)
+		return -1;
+	options_string(&o->tcp, options_or_none(value));
+	o->tcp_set = 1;
+	return 0;
+}
+
+static int
+options_set_token(struct options *o, const char *value, char *err, size_t len)
+{
+	options_string(&o->token_file, options_or_none(value));
+	return 0;
+}
+
+static int
+options_set_speed(struct options *o, const char *value, char *err, size_t len)
+{
+	if (strcmp(value, "max") == 0) {
+		o->speed_max = 1;
+		return 0;
+	}
+	if (options_number(value, 1e-6, 1e6, &o->speed, err, len) != 0)
+		return -1;
+	o->speed_max = 0;
+	return 0;
+}
+
+static int
+options_set_paused(struct options *o, const char *value, char *err, size_t len)
+{
+	return options_bool(value, &o->paused, err, len);
+}
+
+static int
+options_set_api_rate(
+    struct options *o, const char *value, char *err, size_t len)
+{
+	return options_number(value, 0, 1e6, &o->api_rate, err, len);
+}
+
+static int
+options_set_lease_loss(
+    struct options *o, const char *value, char *err, size_t len)
+{
+	int loss = lease_loss_parse(value);
+
+	if (loss < 0) {
+		snprintf(
+		    err, len, "'%s' is not pause, keep, hold or zero", value);
+		return -1;
+	}
+	o->lease_loss = loss;
+	return 0;
+}
+
+static int
+options_set_max_clients(
+    struct options *o, const char *value, char *err, size_t len)
+{
 	double v;
-	int ch;
+
+	if (options_number(value, 1, 100000, &v, err, len) != 0)
+		return -1;
+	o->max_clients = (int)v;
+	return 0;
+}
+
+static int
+options_set_max_frame(
+    struct options *o, const char *value, char *err, size_t len)
+{
+	double v;
+
+	if (options_number(value, 1024, (double)UINT32_MAX, &v, err, len) != 0)
+		return -1;
+	o->max_frame = (size_t)v;
+	return 0;
+}
+
+static int
+options_set_max_queued(
+    struct options *o, const char *value, char *err, size_t len)
+{
+	double v;
+
+	if (options_number(value, 65536, (double)SIZE_MAX / 2, &v, err, len) !=
+	    0)
+		return -1;
+	o->max_queued = (size_t)v;
+	return 0;
+}
+
+/* The file says how verbose; the command line counts its -v. */
+static int
+options_set_verbose(struct options *o, const char *value, char *err, size_t len)
+{
+	double v;
+
+	if (options_number(value, 0, 3, &v, err, len) != 0)
+		return -1;
+	o->verbosity = (int)v;
+	return 0;
+}
+
+static int
+options_set_quiet(struct options *o, const char *value, char *err, size_t len)
+{
+	int quiet;
+
+	if (options_bool(value, &quiet, err, len) != 0)
+		return -1;
+	if (quiet)
+		o->verbosity = -1;
+	else if (o->verbosity < 0)
+		o->verbosity = 0;
+	return 0;
+}
+
+/* The index of a setting by name, or -1. */
+static int
+options_find(const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < OPTIONS_NDEFS; i++) {
+		if (strcmp(options_defs[i].name, key) == 0)
+			return (int)i;
+	}
+	return -1;
+}
+
+enum options_set_result
+options_set(struct options *o, const char *key, const char *value, char *err,
+    size_t len)
+{
+	int i = options_find(key);
+
+	if (i < 0)
+		return OPTIONS_SET_UNKNOWN;
+	if (options_defs[i].set(o, value, err, len) != 0)
+		return OPTIONS_SET_BADVALUE;
+	return OPTIONS_SET_OK;
+}
+
+int
+options_repeatable(const char *key)
+{
+	int i = options_find(key);
+
+	return i >= 0 && options_defs[i].repeat;
+}
+
+/* The defaults, before any file or argument. */
+static void
+options_defaults(struct options *o)
+{
+	char path[108], tcp[32];
 
 	memset(o, 0, sizeof(*o));
-	address_default_listen_unix(
-	    options_unix_default, sizeof(options_unix_default));
-	snprintf(options_tcp_default, sizeof(options_tcp_default),
-	    "127.0.0.1:%d", ADDRESS_DEFAULT_PORT);
-	o->unix_path = options_unix_default;
-	o->tcp = options_tcp_default;
+	address_default_listen_unix(path, sizeof(path));
+	snprintf(tcp, sizeof(tcp), "127.0.0.1:%d", ADDRESS_DEFAULT_PORT);
+	options_string(&o->unix_path, path);
+	options_string(&o->tcp, tcp);
 	o->speed = 1;
 	o->api_rate = -1;
 	o->max_clients = 64;
 	o->max_frame = FRAME_MAX_DEFAULT;
 	o->max_queued = 64u * 1024 * 1024;
 	o->lease_loss = LEASE_LOSS_PAUSE;
+}
+
+/* Apply the command line's settings, already checked by the parser. */
+static int
+options_apply_cmdline(
+    struct options *o, const struct options_cmdline *cl, char *err, size_t len)
+{
+	const struct options_def *def;
+	char why[512];
+	int i;
+
+	o->layer = OPTIONS_LAYER_CMDLINE;
+	for (i = 0; i < cl->nargs; i++) {
+		def = &options_defs[cl->args[i].def];
+		if (def->set(o, cl->args[i].value, why, sizeof(why)) != 0) {
+			snprintf(err, len, "--%s: %s", def->name, why);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int
+options_parse_cmdline(struct options_cmdline *cl, int argc, char **argv)
+{
+	struct option longopts[OPTIONS_NDEFS + 5];
+	char shortopts[3 * OPTIONS_NDEFS + 8], err[600];
+	struct options check;
+	static char vcount[8];
+	size_t i, n = 0, s = 0;
+	int ch, idx, verbose = 0, model = 0, no_model = 0;
+
+	memset(cl, 0, sizeof(*cl));
+	memset(longopts, 0, sizeof(longopts));
+	for (i = 0; i < OPTIONS_NDEFS; i++) {
+		longopts[n].name = options_defs[i].name;
+		longopts[n].has_arg = options_defs[i].flag ? no_argument :
+							     required_argument;
+		longopts[n++].val = 256 + (int)i;
+		if (options_defs[i].shortopt != 0) {
+			shortopts[s++] = (char)options_defs[i].shortopt;
+			if (!options_defs[i].flag)
+				shortopts[s++] = ':';
+		}
+	}
+	longopts[n++] = (struct option){ "config", required_argument, NULL,
+		'c' };
+	longopts[n++] = (struct option){ "check", no_argument, NULL, 'C' };
+	longopts[n++] = (struct option){ "help", no_argument, NULL, 'h' };
+	longopts[n++] = (struct option){ "version", no_argument, NULL, 'V' };
+	memcpy(shortopts + s, "c:hV", 5);
 
 	optind = 1;
-	while ((ch = getopt_long(
-		    argc, argv, "m:M:u:t:s:pvqhV", longopts, NULL)) != -1) {
+	while (
+	    (ch = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
 		switch (ch) {
-		case 'm':
-			o->model = optarg;
-			break;
-		case OPT_NO_MODEL:
-			o->no_model = 1;
-			break;
-		case OPT_LEGACY:
-			o->legacy = 1;
-			break;
-		case 'M':
-			if (o->nmodel_dirs == OPTIONS_MAX_MODEL_DIRS) {
-				fprintf(stderr,
-				    "haptixd: at most %d model "
-				    "directories\n",
-				    OPTIONS_MAX_MODEL_DIRS);
-				return -1;
-			}
-			o->model_dirs[o->nmodel_dirs++] = optarg;
-			break;
-		case 'u':
-			o->unix_path = options_or_none(optarg);
-			break;
-		case 't':
-			o->tcp = options_or_none(optarg);
-			break;
-		case OPT_TOKEN:
-			o->token_file = optarg;
-			break;
-		case 's':
-			if (strcmp(optarg, "max") == 0) {
-				o->speed_max = 1;
-				break;
-			}
-			if (options_number(
-				"speed", optarg, 1e-6, 1e6, &o->speed) != 0)
-				return -1;
-			o->speed_max = 0;
-			break;
-		case 'p':
-			o->paused = 1;
-			break;
-		case OPT_API_RATE:
-			if (options_number(
-				"api-rate", optarg, 0, 1e6, &o->api_rate) != 0)
-				return -1;
-			break;
-		case OPT_MAX_CLIENTS:
-			if (options_number(
-				"max-clients", optarg, 1, 100000, &v) != 0)
-				return -1;
-			o->max_clients = (int)v;
-			break;
-		case OPT_MAX_FRAME:
-			if (options_number("max-frame", optarg, 1024,
-				(double)UINT32_MAX, &v) != 0)
-				return -1;
-			o->max_frame = (size_t)v;
-			break;
-		case OPT_MAX_QUEUED:
-			if (options_number("max-queued", optarg, 65536,
-				(double)SIZE_MAX / 2, &v) != 0)
-				return -1;
-			o->max_queued = (size_t)v;
-			break;
-		case OPT_LEASE_LOSS:
-			if ((o->lease_loss = lease_loss_parse(optarg)) < 0) {
-				fprintf(stderr,
-				    "haptixd: --lease-loss: '%s' is not "
-				    "pause, keep, hold or zero\n",
-				    optarg);
-				return -1;
-			}
-			break;
-		case 'v':
-			o->verbosity++;
-			break;
-		case 'q':
-			o->verbosity = -1;
-			break;
+		case 'c':
+			cl->config = optarg;
+			continue;
+		case 'C':
+			cl->check = 1;
+			continue;
 		case 'h':
 			options_usage(stdout);
 			return 1;
 		case 'V':
 			printf("haptixd %s\n", PACKAGE_VERSION);
 			return 1;
-		default:
+		case '?':
 			fprintf(stderr, "Try 'haptixd --help'.\n");
 			return -1;
 		}
+		idx = ch >= 256 ? ch - 256 : -1;
+		for (i = 0; idx < 0 && i < OPTIONS_NDEFS; i++) {
+			if (options_defs[i].shortopt == ch)
+				idx = (int)i;
+		}
+		if (cl->nargs == OPTIONS_MAX_ARGS) {
+			fprintf(stderr, "haptixd: too many arguments\n");
+			return -1;
+		}
+		cl->args[cl->nargs].def = idx;
+		cl->args[cl->nargs].value = options_defs[idx].flag ? "yes" :
+								     optarg;
+		/* Each -v counts: the last entry carries the total. */
+		if (strcmp(options_defs[idx].name, "verbose") == 0) {
+			snprintf(vcount, sizeof(vcount), "%d",
+			    ++verbose > 3 ? 3 : verbose);
+			cl->args[cl->nargs].value = vcount;
+		}
+		model |= strcmp(options_defs[idx].name, "model") == 0;
+		no_model |= strcmp(options_defs[idx].name, "no-model") == 0;
+		cl->nargs++;
 	}
 	if (optind < argc) {
 		fprintf(stderr,
@@ -255,17 +543,59 @@ options_parse(struct options *o, int argc, char **argv)
 		    argv[optind]);
 		return -1;
 	}
-	if (o->no_model && o->model != NULL) {
+	if (model && no_model) {
 		fprintf(stderr, "haptixd: --model and --no-model conflict\n");
 		return -1;
 	}
-	if (o->unix_path == NULL && o->tcp == NULL) {
-		fprintf(stderr,
-		    "haptixd: no listeners: --unix and --tcp are "
-		    "both none\n");
+	/* Check the values now, before any file is read. */
+	options_defaults(&check);
+	if (options_apply_cmdline(&check, cl, err, sizeof(err)) != 0) {
+		fprintf(stderr, "haptixd: %s\n", err);
+		options_free(&check);
+		return -1;
+	}
+	options_free(&check);
+	return 0;
+}
+
+int
+options_build(
+    struct options *o, const struct options_cmdline *cl, char *err, size_t len)
+{
+	const char *path = cl->config != NULL ? cl->config : HXD_CONFIG;
+	int rc;
+
+	options_defaults(o);
+	if (strcmp(path, "none") != 0) {
+		o->layer = OPTIONS_LAYER_FILE;
+		rc = conffile_read(o, path, cl->config != NULL, err, len);
+		if (rc < 0) {
+			options_free(o);
+			return -1;
+		}
+		if (rc > 0)
+			options_string(&o->config, path);
+	}
+	if (options_apply_cmdline(o, cl, err, len) != 0) {
+		options_free(o);
 		return -1;
 	}
 	if (o->nmodel_dirs == 0)
-		o->model_dirs[o->nmodel_dirs++] = HXD_MODELDIR;
+		options_string(&o->model_dirs[o->nmodel_dirs++], HXD_MODELDIR);
 	return 0;
+}
+
+void
+options_free(struct options *o)
+{
+	int i;
+
+	options_string(&o->config, NULL);
+	options_string(&o->model, NULL);
+	for (i = 0; i < o->nmodel_dirs; i++)
+		options_string(&o->model_dirs[i], NULL);
+	o->nmodel_dirs = 0;
+	options_string(&o->unix_path, NULL);
+	options_string(&o->tcp, NULL);
+	options_string(&o->token_file, NULL);
 }

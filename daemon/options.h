@@ -1,5 +1,7 @@
 /*
- * The daemon's settings: defaults, then the command line.  Every limit
+ * The daemon's settings: defaults, then the configuration file, then the
+ * command line, which wins.  Every setting has one name, the long option,
+ * used both on the command line and as the key in the file; every limit
  * the daemon enforces is here, so that status and docs can name it.
  */
 #ifndef HXD_OPTIONS_H
@@ -8,16 +10,21 @@
 #include <stddef.h>
 
 #define OPTIONS_MAX_MODEL_DIRS 16
+#define OPTIONS_MAX_ARGS 64
 
 struct options {
-	const char *model; /* NULL: the default scene */
-	int no_model;      /* start with no model loaded */
-	int legacy;        /* translate HAPTIX 1.x MJCF when loading */
-	const char *model_dirs[OPTIONS_MAX_MODEL_DIRS];
+	char *config; /* the file read, or NULL */
+
+	char *model;  /* NULL: the default scene */
+	int no_model; /* start with no model loaded */
+	int legacy;   /* translate HAPTIX 1.x MJCF when loading */
+	char *model_dirs[OPTIONS_MAX_MODEL_DIRS];
 	int nmodel_dirs;
-	const char *unix_path; /* NULL: none */
-	const char *tcp;       /* NULL: none */
-	const char *token_file;
+	char *unix_path; /* NULL: none */
+	char *tcp;       /* NULL: none */
+	int unix_set;    /* unix_path and tcp were asked for, not defaults */
+	int tcp_set;
+	char *token_file;
 	double speed; /* speed factor; ignored with speed_max */
 	int speed_max;
 	int paused;
@@ -27,13 +34,53 @@ struct options {
 	size_t max_queued; /* unsent bytes per client */
 	int lease_loss;    /* enum lease_loss: when the holder vanishes */
 	int verbosity;
+
+	int layer;            /* what is being applied (options.c) */
+	int model_dirs_layer; /* where the model dirs came from */
 };
 
 /*
- * Fill opts from defaults and argv.  Returns 0 to run, 1 after printing
- * help or version (exit 0), -1 after printing an error (exit 2).
+ * The command line, kept so that a reload can apply it again over a
+ * fresh reading of the file.  Values point into argv.
  */
-int options_parse(struct options *opts, int argc, char **argv);
+struct options_cmdline {
+	const char *config; /* --config; NULL: the default file */
+	int check;          /* --check: read the settings, then exit */
+	struct {
+		int def; /* index into the settings table */
+		const char *value;
+	} args[OPTIONS_MAX_ARGS];
+	int nargs;
+};
+
+/*
+ * Read argv.  Returns 0 to run, 1 after printing help or the version
+ * (exit 0), -1 after printing an error (exit 2).
+ */
+int options_parse_cmdline(struct options_cmdline *cl, int argc, char **argv);
+
+/*
+ * Build the settings: defaults, then the configuration file (the default
+ * one may be missing; a named one may not), then the command line.
+ * Returns 0, or -1 with the reason in err ("FILE:LINE: ..." for the file).
+ */
+int options_build(
+    struct options *o, const struct options_cmdline *cl, char *err, size_t len);
+
+/* Apply one setting by name (the configuration file's reader uses it). */
+enum options_set_result {
+	OPTIONS_SET_OK,
+	OPTIONS_SET_UNKNOWN,  /* no such setting */
+	OPTIONS_SET_BADVALUE, /* err says why */
+};
+enum options_set_result options_set(struct options *o, const char *key,
+    const char *value, char *err, size_t len);
+
+/* Return 1 if key is a setting that may be given more than once. */
+int options_repeatable(const char *key);
+
+/* Free what options_build() allocated; the struct may be built again. */
+void options_free(struct options *o);
 
 /* The bundled default scene's file name, looked up in the model dirs. */
 #define OPTIONS_DEFAULT_MODEL "mpl_scene.xml"

@@ -2,8 +2,10 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <netdb.h>
 #include <netinet/in.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +33,7 @@ struct listener {
 	struct evconnlistener *ev;
 	struct event *retry; /* re-enable after running out of fds */
 	enum session_transport transport;
+	int public; /* TCP beyond loopback */
 };
 
 struct server {
@@ -103,7 +106,7 @@ server_retry_cb(evutil_socket_t fd, short events, void *arg)
 /* Wrap a bound, listening socket in a libevent listener. */
 static int
 server_add(struct server *sv, int fd, enum session_transport transport,
-    char *err, size_t len)
+    int public, char *err, size_t len)
 {
 	struct listener *l;
 
@@ -115,6 +118,7 @@ server_add(struct server *sv, int fd, enum session_transport transport,
 	l = &sv->l[sv->n];
 	l->sv = sv;
 	l->transport = transport;
+	l->public = public;
 	l->ev = evconnlistener_new(sv->d->base, server_accept_cb, l,
 	    LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC, -1, fd);
 	l->retry = evtimer_new(sv->d->base, server_retry_cb, l);
@@ -200,7 +204,31 @@ server_listen_unix(struct server *sv, const char *path, char *err, size_t len)
 		return -1;
 	}
 	snprintf(sv->unix_path, sizeof(sv->unix_path), "%s", path);
-	return server_add(sv, fd, SESSION_UNIX, err, len);
+	return server_add(sv, fd, SESSION_UNIX, 0, err, len);
+}
+
+/* Name a bound address: "unix:PATH", "tcp:HOST:PORT" or "tcp:[V6]:PORT". */
+static void
+server_name(
+    const struct sockaddr_storage *ss, socklen_t sslen, char *buf, size_t len)
+{
+	const struct sockaddr_un *sun = (const struct sockaddr_un *)ss;
+	char host[NI_MAXHOST], port[NI_MAXSERV];
+
+	if (ss->ss_family == AF_UNIX) {
+		snprintf(buf, len, "unix:%.*s",
+		    (int)(sslen - offsetof(struct sockaddr_un, sun_path)),
+		    sun->sun_path);
+		return;
+	}
+	if (getnameinfo((const struct sockaddr *)ss, sslen, host, sizeof(host),
+		port, sizeof(port), NI_NUMERICHOST | NI_NUMERICSERV) != 0) {
+		snprintf(buf, len, "(family %d)", ss->ss_family);
+		return;
+	}
+	snprintf(buf, len,
+	    strchr(host, ':') != NULL ? "tcp:[%s]:%s" : "tcp:%s:%s", host,
+	    port);
 }
 
 int
@@ -211,7 +239,7 @@ server_listen_tcp(struct server *sv, const char *spec, int have_token,
 	struct sockaddr_storage ss;
 	socklen_t sslen = sizeof(ss);
 	struct address a;
-	char host[NI_MAXHOST], port[NI_MAXSERV], why[256];
+	char why[256];
 	int fd, rc, one = 1;
 
 	if (address_parse_listen(spec, &a, why, sizeof(why)) != 0) {
@@ -255,12 +283,68 @@ server_listen_tcp(struct server *sv, const char *spec, int have_token,
 		return -1;
 	}
 	freeaddrinfo(res);
-	getnameinfo((struct sockaddr *)&ss, sslen, host, sizeof(host), port,
-	    sizeof(port), NI_NUMERICHOST | NI_NUMERICSERV);
-	snprintf(bound, boundlen,
-	    strchr(host, ':') != NULL ? "tcp:[%s]:%s" : "tcp:%s:%s", host,
-	    port);
-	return server_add(sv, fd, SESSION_TCP, err, len);
+	server_name(&ss, sslen, bound, boundlen);
+	return server_add(sv, fd, SESSION_TCP,
+	    !address_is_loopback((struct sockaddr *)&ss), err, len);
+}
+
+int
+server_adopt(struct server *sv, int fd, int have_token, char *bound,
+    size_t boundlen, char *err, size_t len)
+{
+	struct sockaddr_storage ss;
+	socklen_t sslen = sizeof(ss);
+	int type = 0, listening = 0, flags, public;
+	socklen_t optlen = sizeof(int);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &optlen) == -1 ||
+	    getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &listening, &optlen) ==
+		-1 ||
+	    getsockname(fd, (struct sockaddr *)&ss, &sslen) == -1) {
+		snprintf(
+		    err, len, "fd %d: not a socket (%s)", fd, strerror(errno));
+		return -1;
+	}
+	server_name(&ss, sslen, bound, boundlen);
+	if (type != SOCK_STREAM || !listening ||
+	    (ss.ss_family != AF_UNIX && ss.ss_family != AF_INET &&
+		ss.ss_family != AF_INET6)) {
+		snprintf(err, len,
+		    "fd %d (%s): not a listening Unix or TCP stream socket "
+		    "(ListenStream= in the socket unit)",
+		    fd, bound);
+		return -1;
+	}
+	public = ss.ss_family != AF_UNIX &&
+	    !address_is_loopback((struct sockaddr *)&ss);
+	if (public && !have_token) {
+		snprintf(err, len,
+		    "refusing to serve %s (not loopback) without "
+		    "--token-file",
+		    bound);
+		return -1;
+	}
+	flags = fcntl(fd, F_GETFL);
+	if (flags == -1 || fcntl(fd, F_SETFL, flags | O_NONBLOCK) == -1 ||
+	    fcntl(fd, F_SETFD, FD_CLOEXEC) == -1) {
+		snprintf(err, len, "fd %d: %s", fd, strerror(errno));
+		return -1;
+	}
+	return server_add(sv, fd,
+	    ss.ss_family == AF_UNIX ? SESSION_UNIX : SESSION_TCP, public, err,
+	    len);
+}
+
+int
+server_public(const struct server *sv)
+{
+	int i;
+
+	for (i = 0; i < sv->n; i++) {
+		if (sv->l[i].public)
+			return 1;
+	}
+	return 0;
 }
 
 void

@@ -25,6 +25,18 @@ int server_listen_unix(
 int server_listen_tcp(struct server *sv, const char *spec, int have_token,
     char *bound, size_t boundlen, char *err, size_t len);
 
+/*
+ * Serve a listening socket that systemd handed over: a Unix or TCP
+ * stream socket, told apart by its address, held to the same rule as
+ * server_listen_tcp().  bound receives "unix:PATH" or "tcp:HOST:PORT".
+ * An inherited Unix socket is systemd's: it is never removed.
+ */
+int server_adopt(struct server *sv, int fd, int have_token, char *bound,
+    size_t boundlen, char *err, size_t len);
+
+/* Return 1 if a TCP listener is not on loopback (it needs the token). */
+int server_public(const struct server *sv);
+
 /* Close the listeners and remove the Unix socket; NULL is fine. */
 void server_free(struct server *sv);
 

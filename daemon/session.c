@@ -482,6 +482,23 @@ sessions_api_tick(struct daemon *d)
 }
 
 void
+sessions_shutdown(struct daemon *d)
+{
+	struct session *s, *next;
+
+	for (s = TAILQ_FIRST(&sessions); s != NULL; s = next) {
+		next = TAILQ_NEXT(s, entry);
+		session_close_after_flush(s, "the server is shutting down");
+	}
+}
+
+int
+sessions_open(void)
+{
+	return !TAILQ_EMPTY(&sessions);
+}
+
+void
 sessions_close_all(void)
 {
 	struct session *s;

@@ -112,7 +112,16 @@ void sessions_api_tick(struct daemon *d);
 /* Number of sessions being served (not those closing). */
 int sessions_count(void);
 
-/* Close all sessions (shutdown). */
+/*
+ * Begin a clean shutdown (the clock is paused, so no call waits for the
+ * API tick any more): send each client what is queued for it and close.
+ */
+void sessions_shutdown(struct daemon *d);
+
+/* Return 1 while any session is open, closing ones included. */
+int sessions_open(void);
+
+/* Close all sessions now. */
 void sessions_close_all(void);
 
 #endif

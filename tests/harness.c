@@ -170,8 +170,20 @@ hx_server_log_has(const struct hx_server *s, const char *text)
 	return strstr(buf, text) != NULL;
 }
 
+/* The systemd variables a daemon must not inherit from the test. */
+static const char *const harness_systemd_vars[] = { "NOTIFY_SOCKET",
+	"WATCHDOG_USEC", "WATCHDOG_PID", "LISTEN_FDS", "LISTEN_PID",
+	"LISTEN_FDNAMES", "JOURNAL_STREAM", NULL };
+
 int
 hx_server_try_start(struct hx_server *s, const char *const *args)
+{
+	return hx_server_try_start_env(s, args, NULL);
+}
+
+int
+hx_server_try_start_env(
+    struct hx_server *s, const char *const *args, const char *const *env)
 {
 	const char *argv[HARNESS_MAX_ARGS];
 	char sock[300], buf[1 << 16], *p;
@@ -185,6 +197,8 @@ hx_server_try_start(struct hx_server *s, const char *const *args)
 	snprintf(s->log, sizeof(s->log), "%s/haptixd.log", s->dir);
 
 	argv[n++] = hx_haptixd_path();
+	argv[n++] = "--config"; /* the machine's own file must not count */
+	argv[n++] = "none";
 	argv[n++] = "--unix";
 	argv[n++] = sock;
 	argv[n++] = "--tcp";
@@ -215,6 +229,10 @@ hx_server_try_start(struct hx_server *s, const char *const *args)
 		dup2(fd, 0);
 		dup2(fd, 1);
 		close(fd);
+		for (i = 0; harness_systemd_vars[i] != NULL; i++)
+			unsetenv(harness_systemd_vars[i]);
+		for (i = 0; env != NULL && env[i] != NULL; i++)
+			putenv((char *)env[i]);
 		execv(argv[0], (char *const *)argv);
 		_exit(127);
 	}

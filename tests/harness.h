@@ -17,9 +17,9 @@ struct hx_server {
 };
 
 /*
- * Start haptixd with the test model directory and extra arguments (a
- * NULL-terminated list, may be NULL).  Fails the test if it does not
- * become ready within 20 seconds.
+ * Start haptixd with the test model directory, no settings file, and
+ * extra arguments (a NULL-terminated list, may be NULL).  Fails the
+ * test if it does not become ready within 20 seconds.
  */
 void hx_server_start(struct hx_server *s, const char *const *args);
 
@@ -28,6 +28,15 @@ void hx_server_start(struct hx_server *s, const char *const *args);
  * waitpid) if it exits before it is ready, or -1 once it is ready.
  */
 int hx_server_try_start(struct hx_server *s, const char *const *args);
+
+/*
+ * Like hx_server_try_start(), with extra environment variables for the
+ * daemon ("NAME=VALUE", NULL-terminated; may be NULL).  The daemon never
+ * inherits the test's own systemd variables (NOTIFY_SOCKET, WATCHDOG_*,
+ * LISTEN_*, JOURNAL_STREAM): only those given here.
+ */
+int hx_server_try_start_env(
+    struct hx_server *s, const char *const *args, const char *const *env);
 
 /* Stop with SIGTERM; fail the test unless it exits with status 0. */
 void hx_server_stop(struct hx_server *s);

@@ -15,7 +15,8 @@ HX_TESTS = tests/test_frame tests/test_address tests/test_decode \
 	tests/test_protocol \
 	tests/test_native tests/test_admin tests/test_compat tests/test_simple \
 	tests/test_hxctl tests/test_mjcf tests/test_mpl tests/test_arrays \
-	tests/test_batch tests/test_sessions tests/test_view tests/test_browser
+	tests/test_batch tests/test_sessions tests/test_service \
+	tests/test_view tests/test_browser
 check_PROGRAMS += $(HX_TESTS)
 TESTS += $(HX_TESTS)
 
@@ -57,6 +58,10 @@ tests_test_batch_LDADD = $(TEST_LIBS)
 tests_test_sessions_SOURCES = tests/test_sessions.c
 tests_test_sessions_CFLAGS = $(TEST_CFLAGS)
 tests_test_sessions_LDADD = $(TEST_LIBS) -lpthread
+# systemd without systemd: notify socket, socket activation, reloads.
+tests_test_service_SOURCES = tests/test_service.c
+tests_test_service_CFLAGS = $(TEST_CFLAGS)
+tests_test_service_LDADD = $(TEST_LIBS)
 tests_test_hxctl_SOURCES = tests/test_hxctl.c
 tests_test_hxctl_CFLAGS = $(TEST_CFLAGS)
 tests_test_hxctl_LDADD = $(TEST_LIBS)

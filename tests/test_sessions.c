@@ -1253,8 +1253,8 @@ HX_TRANSPORT_TEST(sessions, wall_hz_paces_frames_in_wall_time, "-m",
 	HX_OK(c, hxd_unsubscribe(c, 0));
 	cr_log_info("wall_hz 50 gave %d frames in 1 s, 10 Hz gave %d", na, nb);
 	/* Generous: the machines are shared. */
-	cr_expect(na >= 25 && na <= 80, "50 Hz for 1 s gave %d frames", na);
-	cr_expect(nb >= 5 && nb <= 20, "10 Hz for 1 s gave %d frames", nb);
+	cr_expect(na >= 15 && na <= 80, "50 Hz for 1 s gave %d frames", na);
+	cr_expect(nb >= 3 && nb <= 20, "10 Hz for 1 s gave %d frames", nb);
 	/* What came before the answer waits in the library; then nothing. */
 	while ((f = next_frame(c, 0)) != NULL)
 		hxd_frame_free(f);

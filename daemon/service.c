@@ -1,0 +1,163 @@
+/* systemd glue: see service.h. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <event2/event.h>
+#include <systemd/sd-daemon.h>
+
+#include "clock.h"
+#include "daemon.h"
+#include "log.h"
+#include "options.h"
+#include "server.h"
+#include "service.h"
+#include "session.h"
+#include "sim.h"
+
+/* How often the status line is refreshed. */
+#define SERVICE_STATUS_SECONDS 5
+
+static struct event *service_status_ev;
+static struct event *service_watchdog_ev;
+static char service_note_text[512];
+
+/* Send a notification; failures are logged once at debug level. */
+static void
+service_notify(const char *text)
+{
+	int rc = sd_notify(0, text);
+
+	if (rc < 0)
+		log_debug("sd_notify: %s", strerror(-rc));
+}
+
+/* The status line: what runs, how fast, for how many. */
+static void
+service_send_status(struct daemon *d, const char *prefix)
+{
+	struct clock_status cs;
+	char text[1024], what[400];
+	int n = sessions_count();
+
+	clock_status(d->clock, &cs);
+	if (!sim_loaded(d->sim))
+		snprintf(what, sizeof(what), "no model loaded");
+	else if (!cs.running)
+		snprintf(what, sizeof(what), "model \"%s\", t=%.2f s, paused",
+		    sim_model_name(d->sim), sim_time(d->sim));
+	else if (cs.realtime_factor <= 0) /* not measured yet */
+		snprintf(what, sizeof(what), "model \"%s\", t=%.2f s, running",
+		    sim_model_name(d->sim), sim_time(d->sim));
+	else
+		snprintf(what, sizeof(what),
+		    "model \"%s\", t=%.2f s, running at %.2fx real time",
+		    sim_model_name(d->sim), sim_time(d->sim),
+		    cs.realtime_factor);
+	snprintf(text, sizeof(text), "%sSTATUS=%s, %d client%s%s%s", prefix,
+	    what, n, n == 1 ? "" : "s", service_note_text[0] ? "; " : "",
+	    service_note_text);
+	service_notify(text);
+}
+
+static void
+service_status_cb(evutil_socket_t fd, short events, void *arg)
+{
+	service_send_status(arg, "");
+}
+
+static void
+service_watchdog_cb(evutil_socket_t fd, short events, void *arg)
+{
+	service_notify("WATCHDOG=1");
+}
+
+int
+service_adopt_sockets(struct daemon *d, char *first, size_t len)
+{
+	char **names = NULL, bound[300], err[512];
+	int n, i;
+
+	n = sd_listen_fds_with_names(1, &names);
+	if (n < 0)
+		fatal("sockets from systemd: %s", strerror(-n));
+	for (i = 0; i < n; i++) {
+		if (server_adopt(d->server, SD_LISTEN_FDS_START + i,
+			d->token_len != 0, bound, sizeof(bound), err,
+			sizeof(err)) != 0)
+			fatal("socket \"%s\" from systemd: %s",
+			    names != NULL ? names[i] : "?", err);
+		log_info("listening on %s (socket \"%s\" from systemd)", bound,
+		    names != NULL ? names[i] : "?");
+		if (first[0] == '\0')
+			snprintf(first, len, "%s", bound);
+	}
+	for (i = 0; names != NULL && i < n; i++)
+		free(names[i]);
+	free(names);
+	return n;
+}
+
+void
+service_ready(struct daemon *d)
+{
+	struct timeval tv = { SERVICE_STATUS_SECONDS, 0 };
+	uint64_t usec = 0;
+
+	service_send_status(d, "READY=1\n");
+	if (getenv("NOTIFY_SOCKET") == NULL || service_status_ev != NULL)
+		return;
+	service_status_ev = event_new(
+	    d->base, -1, EV_PERSIST, service_status_cb, d);
+	if (service_status_ev == NULL)
+		fatal("out of memory");
+	event_add(service_status_ev, &tv);
+
+	/* Ping at half the interval: one late tick is not yet a hang. */
+	if (sd_watchdog_enabled(0, &usec) <= 0 || usec == 0)
+		return;
+	tv.tv_sec = (time_t)(usec / 2 / 1000000);
+	tv.tv_usec = (suseconds_t)(usec / 2 % 1000000);
+	service_watchdog_ev = event_new(
+	    d->base, -1, EV_PERSIST, service_watchdog_cb, d);
+	if (service_watchdog_ev == NULL)
+		fatal("out of memory");
+	event_add(service_watchdog_ev, &tv);
+	service_notify("WATCHDOG=1");
+	log_info("watchdog: every %.3g s (WatchdogSec=%.3g s)",
+	    (double)usec / 2e6, (double)usec / 1e6);
+}
+
+void
+service_reloading(struct daemon *d)
+{
+	service_notify("RELOADING=1\nSTATUS=reloading");
+}
+
+void
+service_stopping(struct daemon *d)
+{
+	service_notify("STOPPING=1\nSTATUS=shutting down");
+	service_free();
+}
+
+void
+service_note(struct daemon *d, const char *note)
+{
+	snprintf(service_note_text, sizeof(service_note_text), "%s",
+	    note != NULL ? note : "");
+}
+
+void
+service_free(void)
+{
+	if (service_status_ev != NULL)
+		event_free(service_status_ev);
+	if (service_watchdog_ev != NULL)
+		event_free(service_watchdog_ev);
+	service_status_ev = service_watchdog_ev = NULL;
+}

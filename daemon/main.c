@@ -295,6 +295,7 @@ main(int argc, char **argv)
 		fatal("out of memory");
 	if (options_build(opts, &main_cmdline, err, sizeof(err)) != 0) {
 		log_error("%s", err);
+		free(opts);
 		return 2;
 	}
 	if (main_cmdline.check) {

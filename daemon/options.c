@@ -470,7 +470,7 @@ options_parse_cmdline(struct options_cmdline *cl, int argc, char **argv)
 	struct option longopts[OPTIONS_NDEFS + 5];
 	char shortopts[3 * OPTIONS_NDEFS + 8], err[600];
 	struct options check;
-	static char vcount[8];
+	static char vcount[12];
 	size_t i, n = 0, s = 0;
 	int ch, idx, verbose = 0, model = 0, no_model = 0;
 

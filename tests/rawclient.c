@@ -146,6 +146,21 @@ raw_hello(int fd, const char *name)
 }
 
 int
+raw_batch_client(
+    const char *addr, const char *name, Haptix__V1__Batch *w, uint64_t id)
+{
+	Haptix__V1__Request req = HAPTIX__V1__REQUEST__INIT;
+	int fd = raw_connect(addr);
+
+	cr_assert_eq(raw_hello(fd, name), 0, "%s: Hello failed", name);
+	req.id = id;
+	req.call_case = HAPTIX__V1__REQUEST__CALL_BATCH;
+	req.batch = w;
+	raw_send_request(fd, &req);
+	return fd;
+}
+
+int
 raw_closed(int fd, int timeout_ms)
 {
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };

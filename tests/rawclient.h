@@ -31,6 +31,13 @@ Haptix__V1__Response *raw_recv(int fd, int timeout_ms);
 /* Say Hello with the current protocol version; return the result. */
 int raw_hello(int fd, const char *name);
 
+/*
+ * Connect to addr as name and send batch w as request id, without
+ * waiting for its answer; returns the connection.
+ */
+int raw_batch_client(
+    const char *addr, const char *name, Haptix__V1__Batch *w, uint64_t id);
+
 /* Return 1 if the server closes the connection within timeout_ms. */
 int raw_closed(int fd, int timeout_ms);
 

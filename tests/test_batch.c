@@ -461,23 +461,18 @@ HX_TRANSPORT_TEST(batch, until_time_ties_record_every_step, "-m", "fixture.xml",
 static void
 raw_bad_field(const char *addr, int field)
 {
-	Haptix__V1__Request req = HAPTIX__V1__REQUEST__INIT;
 	Haptix__V1__Batch w = HAPTIX__V1__BATCH__INIT;
 	Haptix__V1__StreamField rec[2] = {
 		HAPTIX__V1__STREAM_FIELD__STREAM_QPOS,
 		(Haptix__V1__StreamField)field
 	};
 	Haptix__V1__Response *resp;
-	int fd = raw_connect(addr);
+	int fd;
 
-	cr_assert_eq(raw_hello(fd, "raw"), 0);
 	w.steps = 5;
 	w.n_record = 2;
 	w.record = rec;
-	req.id = 7;
-	req.call_case = HAPTIX__V1__REQUEST__CALL_BATCH;
-	req.batch = &w;
-	raw_send_request(fd, &req);
+	fd = raw_batch_client(addr, "raw", &w, 7);
 	resp = raw_recv(fd, 5000);
 	cr_assert_not_null(
 	    resp, "no answer to a batch recording field %d", field);
@@ -873,7 +868,6 @@ HX_TRANSPORT_TEST(
 HX_TRANSPORT_TEST(batch, leaving_client_stops_its_batch, "-m", "fixture.xml",
     "--paused", NULL)
 {
-	Haptix__V1__Request req = HAPTIX__V1__REQUEST__INIT;
 	Haptix__V1__Batch w = HAPTIX__V1__BATCH__INIT;
 	hxd_conn *c = hx_connect_ok(addr, "test");
 	hxd_batch b = { .steps = 10 };
@@ -881,13 +875,8 @@ HX_TRANSPORT_TEST(batch, leaving_client_stops_its_batch, "-m", "fixture.xml",
 	double t1, t2;
 	int fd;
 
-	fd = raw_connect(addr);
-	cr_assert_eq(raw_hello(fd, "leaver"), 0);
 	w.steps = 50000000;
-	req.id = 2;
-	req.call_case = HAPTIX__V1__REQUEST__CALL_BATCH;
-	req.batch = &w;
-	raw_send_request(fd, &req);
+	fd = raw_batch_client(addr, "leaver", &w, 2);
 
 	st = batch_wait(c, 1, 10);
 	cr_assert_neq(st.batch_session, 0, "the batch did not start");
@@ -967,19 +956,13 @@ Test(batch, killed_client_stops_its_batch, .timeout = 60)
 HX_TRANSPORT_TEST(batch, pipelined_requests_wait_for_the_batch, "-m",
     "fixture.xml", "--paused", NULL)
 {
-	Haptix__V1__Request req = HAPTIX__V1__REQUEST__INIT;
 	Haptix__V1__Batch w = HAPTIX__V1__BATCH__INIT;
 	Haptix__V1__Response *first, *second;
 	hxd_conn *c = hx_connect_ok(addr, "test");
 	int fd;
 
-	fd = raw_connect(addr);
-	cr_assert_eq(raw_hello(fd, "pipeliner"), 0);
 	w.steps = 50000;
-	req.id = 2;
-	req.call_case = HAPTIX__V1__REQUEST__CALL_BATCH;
-	req.batch = &w;
-	raw_send_request(fd, &req);
+	fd = raw_batch_client(addr, "pipeliner", &w, 2);
 	second = raw_call_empty(fd, HAPTIX__V1__REQUEST__CALL_GET_STATE, 3);
 	cr_assert_not_null(second, "no answer within 5 s");
 	first = second;
@@ -1010,7 +993,6 @@ Test(batch, shutdown_during_a_batch, .timeout = 60)
 {
 	static const char *const args[] = { "-m", "fixture.xml", "--paused",
 		NULL };
-	Haptix__V1__Request req = HAPTIX__V1__REQUEST__INIT;
 	Haptix__V1__Batch w = HAPTIX__V1__BATCH__INIT;
 	struct hx_server srv;
 	hxd_conn *c;
@@ -1018,13 +1000,8 @@ Test(batch, shutdown_during_a_batch, .timeout = 60)
 
 	hx_server_start(&srv, args);
 	c = hx_connect_ok(hx_server_addr(&srv, 1), "test");
-	fd = raw_connect(hx_server_addr(&srv, 0));
-	cr_assert_eq(raw_hello(fd, "stopped"), 0);
 	w.steps = 50000000;
-	req.id = 2;
-	req.call_case = HAPTIX__V1__REQUEST__CALL_BATCH;
-	req.batch = &w;
-	raw_send_request(fd, &req);
+	fd = raw_batch_client(hx_server_addr(&srv, 0), "stopped", &w, 2);
 	cr_assert_neq(
 	    batch_wait(c, 1, 10).batch_session, 0, "the batch did not start");
 	hx_sleep_ms(50);
@@ -1096,20 +1073,14 @@ HX_TRANSPORT_TEST(
 HX_TRANSPORT_TEST(batch, until_time_ends_despite_resets, "-m", "unstable.xml",
     "--paused", NULL)
 {
-	Haptix__V1__Request req = HAPTIX__V1__REQUEST__INIT;
 	Haptix__V1__Batch w = HAPTIX__V1__BATCH__INIT;
 	Haptix__V1__Response *resp;
 	hxd_conn *c = hx_connect_ok(addr, "test");
 	hxd_status st;
 	int fd;
 
-	fd = raw_connect(addr);
-	cr_assert_eq(raw_hello(fd, "unstable"), 0);
 	w.until_time = 0.5;
-	req.id = 2;
-	req.call_case = HAPTIX__V1__REQUEST__CALL_BATCH;
-	req.batch = &w;
-	raw_send_request(fd, &req);
+	fd = raw_batch_client(addr, "unstable", &w, 2);
 	resp = raw_recv(fd, 5000);
 	st = hx_status_ok(c);
 	cr_assert_not_null(resp,

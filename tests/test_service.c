@@ -37,7 +37,8 @@ struct notify {
 	int fd;
 	char dir[64];
 	char path[96];
-	char env[128]; /* "NOTIFY_SOCKET=PATH" */
+	char env[128];       /* "NOTIFY_SOCKET=PATH" */
+	const char *envp[2]; /* env, NULL: for the daemon */
 };
 
 /* A datagram socket standing in for systemd's notification socket. */
@@ -50,6 +51,8 @@ notify_open(struct notify *n)
 	cr_assert_not_null(mkdtemp(n->dir));
 	snprintf(n->path, sizeof(n->path), "%s/notify", n->dir);
 	snprintf(n->env, sizeof(n->env), "NOTIFY_SOCKET=%s", n->path);
+	n->envp[0] = n->env;
+	n->envp[1] = NULL;
 	snprintf(sun.sun_path, sizeof(sun.sun_path), "%s", n->path);
 	n->fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	cr_assert_neq(n->fd, -1);
@@ -274,19 +277,16 @@ Test(service, ready_only_once_listeners_accept, .timeout = 60)
 		getenv("HX_TEST_MODELS"), "-m", "fixture.xml", "--unix", NULL,
 		"--tcp", NULL, NULL };
 	char buf[2048], seen[8192] = "", tcp[64], sock[300];
-	const char *env[2];
 	hxd_conn *c;
 	hxd_status st;
 
 	notify_open(&n);
-	env[0] = n.env;
-	env[1] = NULL;
 	prepare(&s);
 	snprintf(sock, sizeof(sock), "%s/hx.sock", s.dir);
 	snprintf(tcp, sizeof(tcp), "127.0.0.1:%d", free_port());
 	argv[8] = sock;
 	argv[10] = tcp;
-	launch(&s, argv, env, 0);
+	launch(&s, argv, n.envp, 0);
 	cr_assert(notify_wait(&n, "READY=1", buf, sizeof(buf), 20000, seen,
 		      sizeof(seen)),
 	    "no READY=1; got %s; log:\n%s", seen, log_text(&s));
@@ -319,7 +319,6 @@ Test(service, watchdog_pings_at_half_the_interval, .timeout = 60)
 		NULL };
 	struct notify n;
 	struct hx_server s;
-	Haptix__V1__Request req = HAPTIX__V1__REQUEST__INIT;
 	Haptix__V1__Batch w = HAPTIX__V1__BATCH__INIT;
 	const char *env[3];
 	hxd_status st;
@@ -336,13 +335,8 @@ Test(service, watchdog_pings_at_half_the_interval, .timeout = 60)
 	cr_expect(pings >= 5 && pings <= 14, "%d pings in 2 s", pings);
 
 	/* A batch of 50 million steps: minutes of work, in slices. */
-	fd = raw_connect(s.unix_addr);
-	cr_assert_eq(raw_hello(fd, "batch"), 0);
 	w.steps = 50000000;
-	req.id = 2;
-	req.call_case = HAPTIX__V1__REQUEST__CALL_BATCH;
-	req.batch = &w;
-	raw_send_request(fd, &req);
+	fd = raw_batch_client(s.unix_addr, "batch", &w, 2);
 	during = notify_count(&n, "WATCHDOG=1", 1500);
 	c = hx_connect_ok(s.unix_addr, "watcher");
 	st = hx_status_ok(c);
@@ -380,7 +374,6 @@ Test(service, sigterm_with_clients_ends_cleanly_and_in_time, .timeout = 60)
 	struct notify n;
 	struct hx_server s;
 	char buf[2048];
-	const char *env[2];
 	hxd_conn *idle, *streamer;
 	hxd_status st;
 	hxd_event *ev;
@@ -388,9 +381,7 @@ Test(service, sigterm_with_clients_ends_cleanly_and_in_time, .timeout = 60)
 	int fd, status, rc;
 
 	notify_open(&n);
-	env[0] = n.env;
-	env[1] = NULL;
-	cr_assert_eq(hx_server_try_start_env(&s, args, env), -1);
+	cr_assert_eq(hx_server_try_start_env(&s, args, n.envp), -1);
 	idle = hx_connect_ok(s.tcp_addr, "idle");
 	streamer = hx_connect_ok(s.unix_addr, "streamer");
 	HX_OK(streamer, hxd_subscribe(streamer, &sub, NULL));
@@ -474,21 +465,18 @@ Test(service, sighup_reloads_settings_and_model_keeping_clients, .timeout = 60)
 	hxd_subscription sub = { .events = 1 };
 	char conf[256], text[512], buf[2048], seen[8192] = "";
 	const char *args[] = { "--config", conf, NULL };
-	const char *env[2];
 	hxd_conn *c;
 	hxd_event *ev;
 	hxd_status st;
 
 	notify_open(&n);
-	env[0] = n.env;
-	env[1] = NULL;
 	snprintf(conf, sizeof(conf), "%s/haptixd.conf", n.dir);
 	write_file(conf,
 	    "# the fixture, paused\n"
 	    "model = fixture.xml\n"
 	    "paused = yes\n"
 	    "speed = 2\n");
-	cr_assert_eq(hx_server_try_start_env(&s, args, env), -1,
+	cr_assert_eq(hx_server_try_start_env(&s, args, n.envp), -1,
 	    "haptixd did not start: %s", log_text(&s));
 	cr_assert(notify_wait(&n, "READY=1", buf, sizeof(buf), 5000, NULL, 0));
 	c = hx_connect_ok(s.unix_addr, "stays");
@@ -539,16 +527,13 @@ Test(service, failed_reloads_keep_what_works, .timeout = 60)
 	struct hx_server s;
 	char conf[256], buf[2048], seen[8192] = "";
 	const char *args[] = { "--config", conf, NULL };
-	const char *env[2];
 	hxd_conn *c;
 	hxd_status st;
 
 	notify_open(&n);
-	env[0] = n.env;
-	env[1] = NULL;
 	snprintf(conf, sizeof(conf), "%s/haptixd.conf", n.dir);
 	write_file(conf, "model = fixture.xml\npaused = yes\nspeed = 2\n");
-	cr_assert_eq(hx_server_try_start_env(&s, args, env), -1,
+	cr_assert_eq(hx_server_try_start_env(&s, args, n.envp), -1,
 	    "haptixd did not start: %s", log_text(&s));
 	c = hx_connect_ok(s.tcp_addr, "stays");
 

@@ -51,6 +51,13 @@ status_json(const hxd_status *st)
 	js_ku("instability_resets", st->instability_resets);
 	js_ku("sim_errors", st->sim_errors);
 	js_ku("overruns", st->overruns);
+	js_key("pacing");
+	js_open('{');
+	js_ku("ticks", st->pacing.ticks);
+	js_kn("lateness_p50", st->pacing.lateness_p50);
+	js_kn("lateness_p99", st->pacing.lateness_p99);
+	js_kn("lateness_max", st->pacing.lateness_max);
+	js_close('}');
 	js_ki("clients", st->clients);
 	js_ks("message", st->message);
 	js_kn("uptime", st->uptime);
@@ -58,6 +65,13 @@ status_json(const hxd_status *st)
 	js_ku("lease_holder", st->lease_holder);
 	js_ks("lease_holder_name", st->lease_holder_name);
 	js_ku("batch_session", st->batch_session);
+	js_key("limits");
+	js_open('{');
+	js_ki("max_clients", st->limits.max_clients);
+	js_ku("max_frame", st->limits.max_frame);
+	js_ku("max_queued", st->limits.max_queued);
+	js_ki("max_subscriptions", st->limits.max_subscriptions);
+	js_close('}');
 	js_close('}');
 }
 
@@ -87,6 +101,15 @@ status_print(const hxd_status *st)
 	printf("%-12s %llu instability, %llu MuJoCo errors\n", "resets",
 	    st->instability_resets, st->sim_errors);
 	printf("%-12s %llu\n", "overruns", st->overruns);
+	/* Since the schedule's anchor: run, a speed change, a model load. */
+	if (st->pacing.ticks != 0)
+		printf("%-12s median %.3g ms, p99 %.3g ms, max %.3g ms "
+		       "(%llu wakeups)\n",
+		    "lateness", st->pacing.lateness_p50 * 1e3,
+		    st->pacing.lateness_p99 * 1e3,
+		    st->pacing.lateness_max * 1e3, st->pacing.ticks);
+	else
+		printf("%-12s %s\n", "lateness", "none measured");
 	printf("%-12s %d\n", "clients", st->clients);
 	printf("%-12s %s\n", "message",
 	    st->message[0] != '\0' ? st->message : "(none)");
@@ -101,4 +124,8 @@ status_print(const hxd_status *st)
 		    st->batch_session);
 	else
 		printf("%-12s %s\n", "batch", "none");
+	printf("%-12s %d clients, %llu-byte frames, %llu bytes queued, "
+	       "%d subscriptions per client\n",
+	    "limits", st->limits.max_clients, st->limits.max_frame,
+	    st->limits.max_queued, st->limits.max_subscriptions);
 }

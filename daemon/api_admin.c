@@ -15,6 +15,7 @@
 #include "loader.h"
 #include "log.h"
 #include "modeldir.h"
+#include "modelrefs.h"
 #include "options.h"
 #include "session.h"
 #include "sim.h"
@@ -114,6 +115,13 @@ api_load_model(struct call *c)
 			return rc;
 		snprintf(what, sizeof(what), "%s%s", path,
 		    legacy ? " (legacy)" : "");
+		if (!loader_is_mjb(path) &&
+		    (rc = modelrefs_check(
+			 path, NULL, 0, c->err, sizeof(c->err))) != 0) {
+			log_warn("client %llu: refused %s: %s",
+			    (unsigned long long)c->s->id, what, c->err);
+			return rc;
+		}
 		rc = loader_load_file(d, path, legacy, c->err, sizeof(c->err));
 		break;
 	case HAPTIX__V1__LOAD_MODEL__SOURCE_INLINE_MODEL:
@@ -128,6 +136,14 @@ api_load_model(struct call *c)
 			    c, RESULT_BADSIZE, "the inline model is empty");
 		snprintf(what, sizeof(what), "inline model \"%s\" (%zu bytes)",
 		    im->name, im->data.len);
+		if (!sim_is_mjb(model_format(im->format), im->data.data,
+			im->data.len) &&
+		    (rc = modelrefs_check(NULL, im->data.data, im->data.len,
+			 c->err, sizeof(c->err))) != 0) {
+			log_warn("client %llu: refused %s: %s",
+			    (unsigned long long)c->s->id, what, c->err);
+			return rc;
+		}
 		rc = sim_load_buffer(d->sim, model_format(im->format),
 		    im->data.data, im->data.len, im->name, NULL, c->err,
 		    sizeof(c->err));

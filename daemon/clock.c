@@ -15,6 +15,7 @@
 
 #include "clock.h"
 #include "daemon.h"
+#include "latency.h"
 #include "log.h"
 #include "session.h"
 #include "sim.h"
@@ -54,6 +55,12 @@ struct clock {
 	uint64_t overruns;
 	uint64_t window_overruns; /* in the measuring window */
 	int lagging;              /* the last window fell behind */
+
+	/*
+	 * How late each wakeup started the step that was due, since the
+	 * anchor: the pacing's jitter, which the real-time factor hides.
+	 */
+	struct latency lateness;
 };
 
 static void clock_tick(evutil_socket_t, short, void *);
@@ -101,6 +108,7 @@ clock_anchor(struct clock *k, int64_t now)
 	k->window_ns = now;
 	k->window_sim = 0;
 	k->window_overruns = 0;
+	latency_reset(&k->lateness);
 }
 
 /* Take the model's timestep and API rate. */
@@ -205,6 +213,10 @@ clock_tick(evutil_socket_t fd, short events, void *arg)
 
 	elapsed = (double)(now - k->anchor_ns);
 	owed = (int64_t)floor(elapsed / k->period_ns) - (int64_t)k->done;
+	if (owed > 0)
+		latency_add(&k->lateness,
+		    now - k->anchor_ns -
+			(int64_t)((double)(k->done + 1) * k->period_ns));
 	if ((double)owed * k->period_ns > CLOCK_MAX_BEHIND_NS) {
 		/* Far behind (stopped, or a long load): one step is due now. */
 		clock_overrun(k, now - (int64_t)k->period_ns, owed);
@@ -294,4 +306,8 @@ clock_status(const struct clock *k, struct clock_status *out)
 	out->realtime_factor = k->running ? k->rtf : 0;
 	out->lagging = k->running && k->lagging;
 	out->overruns = k->overruns;
+	out->ticks = k->lateness.count;
+	out->lateness_p50 = latency_percentile(&k->lateness, 0.5);
+	out->lateness_p99 = latency_percentile(&k->lateness, 0.99);
+	out->lateness_max = latency_max(&k->lateness);
 }

@@ -20,6 +20,12 @@ struct clock_status {
 	    realtime_factor; /* simulated seconds per wall second, last ~1 s */
 	uint64_t overruns;   /* times the schedule was dropped to catch up */
 	int lagging; /* running, and the last second fell behind the speed */
+	/*
+	 * Wakeups that found a step due since the schedule was anchored
+	 * (run, speed, model), and how late they started it, in seconds.
+	 */
+	uint64_t ticks;
+	double lateness_p50, lateness_p99, lateness_max;
 };
 
 /* Create the clock, paused. */

@@ -12,8 +12,7 @@
 #include "mjcf_legacy.h"
 #include "sim.h"
 
-/* Return 1 if path names an MJB file (no XML to translate). */
-static int
+int
 loader_is_mjb(const char *path)
 {
 	size_t n = strlen(path);

@@ -19,6 +19,9 @@ struct daemon;
 int loader_load_file(
     struct daemon *d, const char *path, int legacy, char *err, size_t len);
 
+/* Return 1 if path names an MJB file (no XML to translate or check). */
+int loader_is_mjb(const char *path);
+
 /* Reload the current model's file, translated as it was loaded. */
 int loader_reload(struct daemon *d, char *err, size_t len);
 

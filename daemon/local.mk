@@ -11,11 +11,13 @@ libhaptixd_la_SOURCES = \
 	daemon/conffile.c daemon/conffile.h \
 	daemon/daemon.h \
 	daemon/dispatch.c daemon/dispatch.h \
+	daemon/latency.c daemon/latency.h \
 	daemon/lease.c daemon/lease.h \
 	daemon/loader.c daemon/loader.h \
 	daemon/log.c daemon/log.h \
 	daemon/mjcf.c daemon/mjcf.h daemon/mjcf_legacy.c daemon/mjcf_legacy.h \
 	daemon/modeldir.c daemon/modeldir.h \
+	daemon/modelrefs.c daemon/modelrefs.h \
 	daemon/options.c daemon/options.h \
 	daemon/result.h \
 	daemon/server.c daemon/server.h \

@@ -115,6 +115,54 @@ modeldir_resolve(
 	return RESULT_LOADFAILED;
 }
 
+/* Take "." and ".." out of absolute path p, in place. */
+static void
+modeldir_normalize(char *p)
+{
+	char *out = p, *in = p, *seg;
+	size_t n;
+
+	while (*in != '\0') {
+		while (*in == '/')
+			in++;
+		seg = in;
+		while (*in != '\0' && *in != '/')
+			in++;
+		n = (size_t)(in - seg);
+		if (n == 0 || (n == 1 && seg[0] == '.'))
+			continue;
+		if (n == 2 && seg[0] == '.' && seg[1] == '.') {
+			while (out > p && *--out != '/')
+				;
+			continue;
+		}
+		*out++ = '/';
+		memmove(out, seg, n);
+		out += n;
+	}
+	if (out == p)
+		*out++ = '/';
+	*out = '\0';
+}
+
+int
+modeldir_contains(const char *path)
+{
+	char buf[PATH_MAX * 2], *r;
+	int in;
+
+	if ((r = realpath(path, NULL)) != NULL) {
+		in = modeldir_allowed(r);
+		free(r);
+		return in;
+	}
+	if (path[0] != '/' || strlen(path) >= sizeof(buf))
+		return 0;
+	snprintf(buf, sizeof(buf), "%s", path);
+	modeldir_normalize(buf);
+	return modeldir_allowed(buf);
+}
+
 int
 modeldir_find(const char *name, char *out, size_t len)
 {

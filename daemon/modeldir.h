@@ -25,6 +25,13 @@ int modeldir_resolve(
  */
 int modeldir_find(const char *name, char *out, size_t len);
 
+/*
+ * Return 1 if the file at path lies inside a model directory: its real
+ * path when it exists, else its path with "." and ".." taken out, so that
+ * a missing file outside is refused like one that is there.
+ */
+int modeldir_contains(const char *path);
+
 /* The directories, joined by ", ", for messages. */
 const char *modeldir_list(void);
 

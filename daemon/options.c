@@ -55,6 +55,8 @@ static int options_set_max_frame(
     struct options *, const char *, char *, size_t);
 static int options_set_max_queued(
     struct options *, const char *, char *, size_t);
+static int options_set_max_subscriptions(
+    struct options *, const char *, char *, size_t);
 static int options_set_verbose(struct options *, const char *, char *, size_t);
 static int options_set_quiet(struct options *, const char *, char *, size_t);
 
@@ -73,6 +75,7 @@ static const struct options_def options_defs[] = {
 	{ "max-clients", 0, 0, 0, options_set_max_clients },
 	{ "max-frame", 0, 0, 0, options_set_max_frame },
 	{ "max-queued", 0, 0, 0, options_set_max_queued },
+	{ "max-subscriptions", 0, 0, 0, options_set_max_subscriptions },
 	{ "verbose", 'v', 1, 0, options_set_verbose },
 	{ "quiet", 'q', 1, 0, options_set_quiet },
 };
@@ -130,6 +133,8 @@ options_usage(FILE *f)
 	    "      --max-frame BYTES  size of one frame (default: %u)\n"
 	    "      --max-queued BYTES unsent bytes per client before it is dropped\n"
 	    "                         (default: 67108864)\n"
+	    "      --max-subscriptions N\n"
+	    "                         subscriptions per client (default: 16)\n"
 	    "\n"
 	    "  -v, --verbose          log more (repeat for more)\n"
 	    "  -q, --quiet            log only warnings and errors\n"
@@ -365,6 +370,18 @@ options_set_max_queued(
 	return 0;
 }
 
+static int
+options_set_max_subscriptions(
+    struct options *o, const char *value, char *err, size_t len)
+{
+	double v;
+
+	if (options_number(value, 1, 1024, &v, err, len) != 0)
+		return -1;
+	o->max_subscriptions = (int)v;
+	return 0;
+}
+
 /* The file says how verbose; the command line counts its -v. */
 static int
 options_set_verbose(struct options *o, const char *value, char *err, size_t len)
@@ -441,6 +458,7 @@ options_defaults(struct options *o)
 	o->max_clients = 64;
 	o->max_frame = FRAME_MAX_DEFAULT;
 	o->max_queued = 64u * 1024 * 1024;
+	o->max_subscriptions = 16;
 	o->lease_loss = LEASE_LOSS_PAUSE;
 }
 

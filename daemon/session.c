@@ -33,6 +33,9 @@
 /* Frames handled per wakeup before other clients get a turn. */
 #define SESSION_FRAMES_PER_WAKEUP 32
 
+/* Or for this long: then the next frame waits for the others' turns. */
+#define SESSION_TURN_SECONDS 0.002
+
 /* How long a closing session may take to read its last answer. */
 #define SESSION_LINGER_SECONDS 5
 
@@ -201,27 +204,36 @@ session_commit_frame(struct session *s, size_t len)
 	struct evbuffer_iovec vec;
 	size_t queued;
 	char why[128];
+	int early;
 
-	vec.iov_base = s->reserved;
-	vec.iov_len = len + FRAME_HEADER_SIZE;
-	if (evbuffer_commit_space(out, &vec, 1) != 0)
-		fatal("cannot commit a frame to the output buffer");
-	s->reserved = NULL;
-	s->bytes_out += len + FRAME_HEADER_SIZE;
-	queued = evbuffer_get_length(out);
 	/*
 	 * Nothing was waiting: send it now, not after the loop's next poll
 	 * and whatever a clock tick or batch slice does before that.  What
 	 * the socket does not take waits for the bufferevent as usual.  A
 	 * socket bufferevent keeps the start of its output frozen except in
 	 * its own write handler; this is that handler's write, done early.
+	 * Its write event is armed only for such a rest: armed for a frame
+	 * that has gone, it costs every answer two epoll_ctl calls and a
+	 * loop pass that finds nothing to write.  With the output empty the
+	 * event is not pending, so disabling it makes no system call.
 	 */
-	if (queued == len + FRAME_HEADER_SIZE && s->state != SESSION_DEAD) {
+	early = evbuffer_get_length(out) == 0 && s->state != SESSION_DEAD;
+	if (early)
+		bufferevent_disable(s->bev, EV_WRITE);
+	vec.iov_base = s->reserved;
+	vec.iov_len = len + FRAME_HEADER_SIZE;
+	if (evbuffer_commit_space(out, &vec, 1) != 0)
+		fatal("cannot commit a frame to the output buffer");
+	s->reserved = NULL;
+	s->bytes_out += len + FRAME_HEADER_SIZE;
+	if (early) {
 		evbuffer_unfreeze(out, 1);
 		(void)evbuffer_write(out, bufferevent_getfd(s->bev));
 		evbuffer_freeze(out, 1);
-		queued = evbuffer_get_length(out);
+		if (evbuffer_get_length(out) != 0)
+			bufferevent_enable(s->bev, EV_WRITE);
 	}
+	queued = evbuffer_get_length(out);
 	if (queued > s->d->opts->max_queued) {
 		snprintf(why, sizeof(why),
 		    "not reading its answers (%zu "
@@ -245,6 +257,8 @@ session_process(struct session *s)
 	struct evbuffer *in = bufferevent_get_input(s->bev);
 	uint8_t hdr[FRAME_HEADER_SIZE], *p;
 	static uint8_t empty[1];
+	struct timeval now = { 0, 0 };
+	double start = daemon_now();
 	size_t avail, plen;
 	int n;
 	char why[160];
@@ -252,6 +266,9 @@ session_process(struct session *s)
 	for (n = 0; n < SESSION_FRAMES_PER_WAKEUP; n++) {
 		if (s->state != SESSION_HELLO && s->state != SESSION_READY)
 			return;
+		/* Costly calls (step 10000) end a client's turn early. */
+		if (n > 0 && daemon_now() - start > SESSION_TURN_SECONDS)
+			break;
 		avail = evbuffer_get_length(in);
 		if (avail < FRAME_HEADER_SIZE)
 			return;
@@ -278,8 +295,12 @@ session_process(struct session *s)
 		dispatch_frame(s, p, plen);
 		evbuffer_drain(in, plen);
 	}
-	/* More may be waiting: give the others a turn first. */
-	event_active(s->resume_ev, EV_TIMEOUT, 0);
+	/*
+	 * More may be waiting: give the others a turn first.  A timer, not
+	 * event_active(): it fires after the loop has polled the sockets,
+	 * so a client with a long queue cannot keep the others unread.
+	 */
+	evtimer_add(s->resume_ev, &now);
 }
 
 static void

@@ -39,6 +39,17 @@ static struct {
 static char sim_error_text[1024];
 static char sim_warning_text[1024];
 
+/*
+ * MuJoCo 2.2's mj_loadXML holds a lock while it parses: a jump out of it
+ * leaves the lock held, and the next XML load waits for it forever
+ * (found by fuzzing).  The VFS's complaints about a name (an include of
+ * "dir/" or "") are safe to return from: the name is then not in the
+ * VFS, and the parser reports the file as missing.  After any other
+ * error inside, XML loads are refused: better than a hung daemon.
+ */
+static int sim_in_xml;
+static char sim_xml_broken[1024]; /* the error that broke the parser */
+
 /* MuJoCo's warnings and errors are logged at most this often a second. */
 #define SIM_LOGS_PER_SECOND 5
 
@@ -71,6 +82,16 @@ static void
 sim_error_hook(const char *msg)
 {
 	snprintf(sim_error_text, sizeof(sim_error_text), "%s", msg);
+	if (sim_in_xml) {
+		if (strcmp(msg, "Empty filename in VFS") == 0 ||
+		    strcmp(msg, "Filename too long in VFS") == 0)
+			return;
+		sim_in_xml = 0;
+		snprintf(sim_xml_broken, sizeof(sim_xml_broken), "%s", msg);
+		log_error("MuJoCo error inside its XML parser: %s; XML models "
+			  "cannot load until haptixd restarts",
+		    msg);
+	}
 	if (sim_recover != NULL)
 		longjmp(*sim_recover, 1);
 	log_error("MuJoCo error outside a protected call: %s", msg);
@@ -384,8 +405,11 @@ sim_load_fn(void *arg)
 
 	if (a->mjb)
 		a->m = mj_loadModel(a->file, a->vfs);
-	else
+	else {
+		sim_in_xml = 1;
 		a->m = mj_loadXML(a->file, a->vfs, a->error, sizeof(a->error));
+		sim_in_xml = 0;
+	}
 }
 
 /* Run a load and install its model; err gets MuJoCo's message. */
@@ -396,6 +420,13 @@ sim_load(struct sim *s, struct sim_load_args *a, const char *name,
 	err[0] = '\0';
 	a->error[0] = '\0';
 	sim_warning_text[0] = '\0';
+	if (!a->mjb && sim_xml_broken[0] != '\0') {
+		snprintf(err, len,
+		    "MuJoCo's XML parser failed inside (%s): XML models cannot "
+		    "load until haptixd restarts (MJB models can)",
+		    sim_xml_broken);
+		return -1;
+	}
 	if (sim_guard(sim_load_fn, a, 1, err, len) != 0)
 		return -1;
 	if (a->m == NULL) {
@@ -445,10 +476,19 @@ sim_load_file(struct sim *s, const char *path, char *err, size_t len)
 }
 
 int
+sim_is_mjb(enum sim_format fmt, const void *data, size_t size)
+{
+	static const char mjb_magic[4] = { 0x31, (char)0xd4, 0, 0 };
+
+	if (fmt == SIM_FORMAT_AUTO)
+		return size >= 4 && memcmp(data, mjb_magic, 4) == 0;
+	return fmt == SIM_FORMAT_MJB;
+}
+
+int
 sim_load_buffer(struct sim *s, enum sim_format fmt, const void *data,
     size_t size, const char *name, const char *path, char *err, size_t len)
 {
-	static const char mjb_magic[4] = { 0x31, (char)0xd4, 0, 0 };
 	struct sim_load_args a = { 0 };
 	char base[256];
 	const char *file;
@@ -459,11 +499,7 @@ sim_load_buffer(struct sim *s, enum sim_format fmt, const void *data,
 		snprintf(err, len, "model of %zu bytes cannot be loaded", size);
 		return -1;
 	}
-	if (fmt == SIM_FORMAT_AUTO)
-		fmt = size >= 4 && memcmp(data, mjb_magic, 4) == 0 ?
-		    SIM_FORMAT_MJB :
-		    SIM_FORMAT_MJCF;
-	a.mjb = fmt == SIM_FORMAT_MJB;
+	a.mjb = sim_is_mjb(fmt, data, size);
 	if (path != NULL) {
 		/* The VFS knows files by base name; MuJoCo keeps the directory.
 		 */

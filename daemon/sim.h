@@ -96,6 +96,9 @@ int sim_load_file(struct sim *s, const char *path, char *err, size_t len);
 int sim_load_buffer(struct sim *s, enum sim_format fmt, const void *data,
     size_t size, const char *name, const char *path, char *err, size_t len);
 
+/* Return 1 if sim_load_buffer() would read data as MJB (fmt may be AUTO). */
+int sim_is_mjb(enum sim_format fmt, const void *data, size_t size);
+
 /* Return 1 when a model is loaded. */
 int sim_loaded(const struct sim *s);
 

@@ -6,6 +6,7 @@
 #include "arena.h"
 #include "clock.h"
 #include "daemon.h"
+#include "options.h"
 #include "session.h"
 #include "sim.h"
 #include "sim_describe.h"
@@ -158,12 +159,24 @@ snapshot_status(struct daemon *d, struct arena *a)
 	st->realtime_factor = k.realtime_factor;
 	st->lagging = k.lagging;
 	st->overruns = k.overruns;
+	st->pacing = arena_alloc(a, sizeof(*st->pacing));
+	haptix__v1__pacing_stats__init(st->pacing);
+	st->pacing->ticks = k.ticks;
+	st->pacing->lateness_p50 = k.lateness_p50;
+	st->pacing->lateness_p99 = k.lateness_p99;
+	st->pacing->lateness_max = k.lateness_max;
 	st->clients = (uint32_t)sessions_count();
 	st->message = arena_strdup(a, d->message);
 	st->uptime = daemon_now() - d->started;
 	st->lease_holder = d->lease_holder;
 	st->lease_holder_name = d->lease_holder_name;
 	st->batch_session = d->batch_session;
+	st->limits = arena_alloc(a, sizeof(*st->limits));
+	haptix__v1__limits__init(st->limits);
+	st->limits->max_clients = (uint32_t)d->opts->max_clients;
+	st->limits->max_frame = d->opts->max_frame;
+	st->limits->max_queued = d->opts->max_queued;
+	st->limits->max_subscriptions = (uint32_t)d->opts->max_subscriptions;
 	if (sim_loaded(d->sim)) {
 		sim_energy(d->sim, energy);
 		sim_constraints(d->sim, &nefc, &ncon);

@@ -209,9 +209,10 @@ stream_check(const struct daemon *d, const Haptix__V1__Subscribe *sub,
 		return RESULT_BADVALUE;
 	}
 	if (sub->wall_hz != 0 &&
-	    !(sub->wall_hz > 0 && sub->wall_hz <= STREAM_WALL_HZ_MAX)) {
-		snprintf(err, len, "wall_hz %g is not in (0, %d]", sub->wall_hz,
-		    STREAM_WALL_HZ_MAX);
+	    !(sub->wall_hz >= STREAM_WALL_HZ_MIN &&
+		sub->wall_hz <= STREAM_WALL_HZ_MAX)) {
+		snprintf(err, len, "wall_hz %g is not in [%g, %d]",
+		    sub->wall_hz, STREAM_WALL_HZ_MIN, STREAM_WALL_HZ_MAX);
 		return RESULT_BADVALUE;
 	}
 	(void)d;
@@ -237,11 +238,12 @@ stream_subscribe(
 
 	if ((rc = stream_check(d, req, &fields, err, len)) != 0)
 		return rc;
-	if (s->stream != NULL && s->stream->nsubs >= STREAM_MAX_SUBSCRIPTIONS) {
+	if (s->stream != NULL &&
+	    s->stream->nsubs >= (unsigned)d->opts->max_subscriptions) {
 		snprintf(err, len,
-		    "this client has %d subscriptions already, the most "
-		    "allowed",
-		    STREAM_MAX_SUBSCRIPTIONS);
+		    "this client has %u subscriptions already, the most "
+		    "allowed (--max-subscriptions %d)",
+		    s->stream->nsubs, d->opts->max_subscriptions);
 		return RESULT_BADSIZE;
 	}
 	/* A frame must fit the limits as the model is now. */

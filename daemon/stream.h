@@ -23,11 +23,11 @@
 struct daemon;
 struct session;
 
-/* The most subscriptions one client may hold. */
-#define STREAM_MAX_SUBSCRIPTIONS 16
-
 /* The fastest wall-time rate, in Hz. */
 #define STREAM_WALL_HZ_MAX 1000
+
+/* The slowest, in Hz: its period must fit a timer (found by fuzzing). */
+#define STREAM_WALL_HZ_MIN 1e-6
 
 /* Events held for a congested client before the oldest are dropped. */
 #define STREAM_HELD_EVENTS 256

@@ -3,3 +3,4 @@ dist_man_MANS = docs/haptixd.8 docs/hxctl.1 docs/hxview.1 docs/haptix.3
 EXTRA_DIST += docs/architecture.md docs/benchmarks.md docs/compat.md \
 	docs/protocol.md docs/images/hxview.png
 EXTRA_DIST += docs/service.md
+EXTRA_DIST += docs/fuzzing.md

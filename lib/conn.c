@@ -547,6 +547,19 @@ conn_status_from_wire(hxd_status *out, const Haptix__V1__Status *w)
 	snprintf(out->lease_holder_name, sizeof(out->lease_holder_name), "%s",
 	    w->lease_holder_name);
 	out->batch_session = w->batch_session;
+	if (w->limits != NULL) {
+		out->limits.max_clients = (int)w->limits->max_clients;
+		out->limits.max_frame = w->limits->max_frame;
+		out->limits.max_queued = w->limits->max_queued;
+		out->limits.max_subscriptions = (int)w->limits
+						    ->max_subscriptions;
+	}
+	if (w->pacing != NULL) {
+		out->pacing.ticks = w->pacing->ticks;
+		out->pacing.lateness_p50 = w->pacing->lateness_p50;
+		out->pacing.lateness_p99 = w->pacing->lateness_p99;
+		out->pacing.lateness_max = w->pacing->lateness_max;
+	}
 }
 
 /* Read the token named by $HAPTIX_TOKEN_FILE, without trailing space. */

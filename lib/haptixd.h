@@ -256,6 +256,16 @@ typedef struct hxd_status {
 	unsigned long long lease_holder; /* client holding the lease, 0: none */
 	char lease_holder_name[64];
 	unsigned long long batch_session; /* client running a batch, 0: none */
+	struct {
+		int max_clients;
+		unsigned long long max_frame;  /* bytes in one frame */
+		unsigned long long max_queued; /* unsent bytes per client */
+		int max_subscriptions;         /* per client */
+	} limits; /* what the server enforces (haptixd --max-*) */
+	struct {
+		unsigned long long ticks; /* wakeups that found a step due */
+		double lateness_p50, lateness_p99, lateness_max; /* seconds */
+	} pacing; /* how late steps started, since run, speed or model */
 } hxd_status;
 
 /*-------------------------------------------------------- connection */

@@ -186,8 +186,8 @@ hx_server_try_start_env(
     struct hx_server *s, const char *const *args, const char *const *env)
 {
 	const char *argv[HARNESS_MAX_ARGS];
-	char sock[300], buf[1 << 16], *p;
-	int n = 0, i, fd, status;
+	char sock[300], vglog[320], buf[1 << 16], *p;
+	int n = 0, i, fd, status, ready = HARNESS_READY_SECONDS;
 
 	memset(s, 0, sizeof(*s));
 	snprintf(s->dir, sizeof(s->dir), "/tmp/hxtest.XXXXXX");
@@ -196,6 +196,22 @@ hx_server_try_start_env(
 	snprintf(s->unix_addr, sizeof(s->unix_addr), "unix:%s", sock);
 	snprintf(s->log, sizeof(s->log), "%s/haptixd.log", s->dir);
 
+	/*
+	 * HX_VALGRIND=1 (make check-valgrind) runs each daemon under
+	 * valgrind: a leak or a memory error makes it exit with 3, and
+	 * hx_server_stop() fails the test with valgrind's report.
+	 */
+	if (getenv("HX_VALGRIND") != NULL) {
+		snprintf(
+		    vglog, sizeof(vglog), "--log-file=%s/valgrind.log", s->dir);
+		argv[n++] = "valgrind";
+		argv[n++] = "--quiet";
+		argv[n++] = "--leak-check=full";
+		argv[n++] = "--show-leak-kinds=definite";
+		argv[n++] = "--errors-for-leak-kinds=definite";
+		argv[n++] = "--error-exitcode=3";
+		argv[n++] = vglog;
+	}
 	argv[n++] = hx_haptixd_path();
 	argv[n++] = "--config"; /* the machine's own file must not count */
 	argv[n++] = "none";
@@ -233,11 +249,13 @@ hx_server_try_start_env(
 			unsetenv(harness_systemd_vars[i]);
 		for (i = 0; env != NULL && env[i] != NULL; i++)
 			putenv((char *)env[i]);
-		execv(argv[0], (char *const *)argv);
+		execvp(argv[0], (char *const *)argv);
 		_exit(127);
 	}
 
-	for (i = 0; i < HARNESS_READY_SECONDS * 100; i++) {
+	if (getenv("HX_VALGRIND") != NULL)
+		ready *= 10; /* valgrind runs MuJoCo's loading 20-50x slower */
+	for (i = 0; i < ready * 100; i++) {
 		if (waitpid(s->pid, &status, WNOHANG) == s->pid) {
 			s->pid = 0;
 			return status;
@@ -258,8 +276,8 @@ hx_server_try_start_env(
 	kill(s->pid, SIGKILL);
 	waitpid(s->pid, NULL, 0);
 	harness_read_log(s, buf, sizeof(buf));
-	cr_assert_fail("haptixd did not become ready in %d s; its log:\n%s",
-	    HARNESS_READY_SECONDS, buf);
+	cr_assert_fail(
+	    "haptixd did not become ready in %d s; its log:\n%s", ready, buf);
 	return 0;
 }
 
@@ -290,6 +308,30 @@ harness_rm(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 	return 0;
 }
 
+/* What valgrind reported for s, if it ran under valgrind (static). */
+static const char *
+harness_valgrind_report(const struct hx_server *s)
+{
+	static char buf[1 << 16];
+	char path[320];
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "%s/valgrind.log", s->dir);
+	if ((f = fopen(path, "r")) == NULL)
+		return "";
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return buf;
+}
+
+void
+hx_remove_tree(const char *dir)
+{
+	nftw(dir, harness_rm, 8, FTW_DEPTH | FTW_PHYS);
+}
+
 void
 hx_server_stop(struct hx_server *s)
 {
@@ -313,10 +355,11 @@ hx_server_stop(struct hx_server *s)
 		harness_read_log(s, buf, sizeof(buf));
 		cr_expect(r == s->pid, "haptixd did not stop on SIGTERM");
 		cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 0,
-		    "haptixd exited with status %d; its log:\n%s", status, buf);
+		    "haptixd exited with status %d; its log:\n%s%s", status,
+		    buf, harness_valgrind_report(s));
 		s->pid = 0;
 	}
-	nftw(s->dir, harness_rm, 8, FTW_DEPTH | FTW_PHYS);
+	hx_remove_tree(s->dir);
 }
 
 void
@@ -332,6 +375,6 @@ hx_server_cleanup(void)
 		harness_running[i].pid = 0;
 		kill(s.pid, SIGKILL);
 		waitpid(s.pid, NULL, 0);
-		nftw(s.dir, harness_rm, 8, FTW_DEPTH | FTW_PHYS);
+		hx_remove_tree(s.dir);
 	}
 }

@@ -67,6 +67,9 @@ const char *hx_server_addr(const struct hx_server *s, int tcp);
  */
 char *hx_slurp_fd(int fd, size_t *len);
 
+/* Remove a directory and everything in it. */
+void hx_remove_tree(const char *dir);
+
 /* Seconds on the monotonic clock, for waiting and timing. */
 double hx_wall_now(void);
 

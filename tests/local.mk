@@ -15,8 +15,9 @@ HX_TESTS = tests/test_frame tests/test_address tests/test_decode \
 	tests/test_protocol \
 	tests/test_native tests/test_admin tests/test_compat tests/test_simple \
 	tests/test_hxctl tests/test_mjcf tests/test_mpl tests/test_arrays \
-	tests/test_batch tests/test_sessions tests/test_service \
-	tests/test_view tests/test_browser
+	tests/test_pacing \
+	tests/test_batch tests/test_sessions tests/test_service tests/test_hostile \
+	tests/test_view tests/test_browser tests/test_fuzzfound
 check_PROGRAMS += $(HX_TESTS)
 TESTS += $(HX_TESTS)
 
@@ -54,10 +55,22 @@ tests_test_arrays_LDADD = $(TEST_LIBS)
 tests_test_batch_SOURCES = tests/test_batch.c
 tests_test_batch_CFLAGS = $(TEST_CFLAGS)
 tests_test_batch_LDADD = $(TEST_LIBS)
+# The pacing clock's lateness in the status, and in hxctl status.
+tests_test_pacing_SOURCES = tests/test_pacing.c
+tests_test_pacing_CFLAGS = $(TEST_CFLAGS)
+tests_test_pacing_LDADD = $(TEST_LIBS)
 # Sessions, the lease, events and streams; the stress test uses threads.
 tests_test_sessions_SOURCES = tests/test_sessions.c
 tests_test_sessions_CFLAGS = $(TEST_CFLAGS)
 tests_test_sessions_LDADD = $(TEST_LIBS) -lpthread
+# Hostile input: every call from the descriptors, frames, limits, paths.
+tests_test_hostile_SOURCES = tests/test_hostile.c
+tests_test_hostile_CFLAGS = $(TEST_CFLAGS)
+tests_test_hostile_LDADD = $(TEST_LIBS)
+# What fuzzing found (docs/fuzzing.md), through a real daemon.
+tests_test_fuzzfound_SOURCES = tests/test_fuzzfound.c
+tests_test_fuzzfound_CFLAGS = $(TEST_CFLAGS)
+tests_test_fuzzfound_LDADD = $(TEST_LIBS)
 # systemd without systemd: notify socket, socket activation, reloads.
 tests_test_service_SOURCES = tests/test_service.c
 tests_test_service_CFLAGS = $(TEST_CFLAGS)
@@ -79,6 +92,15 @@ tests_test_mjcf_CFLAGS = $(TEST_CFLAGS)
 tests_test_mjcf_LDADD = libhaptixd.la $(CRITERION_LIBS) $(EXPAT_LIBS) \
 	$(MUJOCO_LIBS)
 endif
+
+# The integration tests again with every daemon they start under
+# valgrind (tests/harness.c): a leak or memory error fails the test.
+# Slow, so not part of check.
+HX_VALGRIND_TESTS = tests/test_protocol tests/test_native tests/test_admin \
+	tests/test_simple tests/test_batch tests/test_sessions tests/test_hostile
+check-valgrind:
+	HX_VALGRIND=1 $(MAKE) $(AM_MAKEFLAGS) check TESTS="$(HX_VALGRIND_TESTS)"
+.PHONY: check-valgrind
 
 # Programs of the two HAPTIX header dialects, built as their users would
 # (nothing but the public header) and run by test_simple.

@@ -440,37 +440,3 @@ Test(protocol, client_limit)
 	hxd_close(c2);
 	hx_server_stop(&s);
 }
-
-Test(protocol, client_that_never_reads_is_dropped)
-{
-	struct hx_server s;
-	const char *args[] = { "-m", "fixture.xml", "--paused", "--max-queued",
-		"65536", NULL };
-	Haptix__V1__Request req = HAPTIX__V1__REQUEST__INIT;
-	Haptix__V1__Empty empty = HAPTIX__V1__EMPTY__INIT;
-	uint8_t buf[64];
-	size_t len;
-	int fd, i, bufsize = 4096;
-
-	hx_server_start(&s, args);
-	fd = connect_ready(s.unix_addr);
-	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &bufsize, sizeof(bufsize));
-	req.call_case = CALL(INFO);
-	req.info = &empty;
-	len = haptix__v1__request__get_packed_size(&req);
-	frame_put_header(buf, (uint32_t)len);
-	haptix__v1__request__pack(&req, buf + FRAME_HEADER_SIZE);
-	/* Ask for far more than the socket buffers and the limit hold. */
-	for (i = 0; i < 5000; i++) {
-		if (send(fd, buf, len + FRAME_HEADER_SIZE, MSG_NOSIGNAL) <= 0)
-			break; /* dropped already */
-		if (i % 200 == 199 && hx_server_log_has(&s, "not reading"))
-			break;
-	}
-	hx_sleep_ms(200);
-	cr_expect(hx_server_log_has(&s, "not reading its answers"),
-	    "the daemon drops a client that does not read");
-	close(fd);
-	expect_bystander_served(s.tcp_addr);
-	hx_server_stop(&s);
-}

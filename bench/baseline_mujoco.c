@@ -1,0 +1,86 @@
+/*
+ * make bench: the in-process baseline of the step-rate figures.  Loads
+ * the model as haptixd does (compile, mj_makeData, mj_forward), then
+ * runs a bare mj_step loop, either a number of steps or for a time, and
+ * prints what it did on one line for hxbench:
+ *
+ *	steps N seconds S rss_kib R
+ *
+ * A program of its own: the only bench file that includes MuJoCo, whose
+ * mj_step would collide with libhaptix's.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <mujoco/mujoco.h>
+
+static double
+now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Resident memory in KiB, from /proc/self/status; -1 if unknown. */
+static long
+rss_kib(void)
+{
+	char line[256];
+	long kib = -1;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	if (f == NULL)
+		return -1;
+	while (fgets(line, sizeof(line), f) != NULL)
+		if (sscanf(line, "VmRSS: %ld", &kib) == 1)
+			break;
+	fclose(f);
+	return kib;
+}
+
+int
+main(int argc, char **argv)
+{
+	char err[1000];
+	unsigned long long steps = 0, want = 0;
+	double seconds = 0, t0, t;
+	mjModel *m;
+	mjData *d;
+
+	if (argc != 4 ||
+	    (strcmp(argv[2], "--steps") != 0 &&
+		strcmp(argv[2], "--seconds") != 0)) {
+		fprintf(stderr,
+		    "usage: baseline_mujoco MODEL --steps N | --seconds S\n");
+		return 2;
+	}
+	if (strcmp(argv[2], "--steps") == 0)
+		want = strtoull(argv[3], NULL, 10);
+	else
+		seconds = strtod(argv[3], NULL);
+	m = mj_loadXML(argv[1], NULL, err, sizeof(err));
+	if (m == NULL) {
+		fprintf(stderr, "baseline_mujoco: %s: %s\n", argv[1], err);
+		return 1;
+	}
+	d = mj_makeData(m);
+	mj_forward(m, d);
+	/* The clock after each step costs some 30 ns of its tens of us. */
+	t0 = t = now();
+	while (want != 0 ? steps < want : t - t0 < seconds) {
+		mj_step(m, d);
+		steps++;
+		t = now();
+	}
+	printf(
+	    "steps %llu seconds %.9f rss_kib %ld\n", steps, t - t0, rss_kib());
+	mj_deleteData(d);
+	mj_deleteModel(m);
+	return 0;
+}

@@ -1,0 +1,1113 @@
+/*
+ * hxbench: make bench, the performance figures of issue 7.  Each figure
+ * is a ratio to a baseline measured side by side in the same run, since
+ * absolute times on shared machines move from run to run: real haptixd
+ * daemons from the build tree against a bare socket ping-pong, a bare
+ * mj_step loop (baseline_mujoco) and a bare libevent timer.  Prints the
+ * details as it goes, then one table (Markdown) for docs/benchmarks.md.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <getopt.h>
+#include <math.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "haptix.h"
+#include "haptixd.h"
+
+#define BENCH_IDLE_CLIENTS 4
+#define BENCH_STREAM_CLIENTS 8
+#define BENCH_STREAM_HZ 60.0
+#define BENCH_MEMORY_CLIENTS 16
+#define BENCH_BATCH_STEPS 100
+#define BENCH_PACING_PERIOD 0.002 /* the MPL scene's timestep */
+#define BENCH_ROWS 32
+
+static const char *const bench_figures[] = { "rtt", "max", "lockstep", "batch",
+	"pacing", "memory", NULL };
+
+struct bench_options {
+	unsigned figures; /* bit i: bench_figures[i] */
+	long rtt_calls;   /* timed calls per transport */
+	double seconds;   /* each rate measurement */
+	int rounds;       /* daemon/baseline alternations of a rate figure */
+	int segments;     /* pacing: bare timer/daemon alternations */
+	double segment_seconds;
+	const char *haptixd, *baseline, *models, *model;
+};
+
+/* A running daemon. */
+struct daemon_proc {
+	pid_t pid;
+	char dir[96];
+	char unix_addr[128];
+	char tcp_addr[64];
+	char log[128];
+};
+
+/* One row of the table. */
+struct row {
+	char figure[96], measured[64], baseline[96], ratio[32], target[48];
+	int met; /* 1 met, 0 missed, -1 not judged */
+};
+
+static struct row rows[BENCH_ROWS];
+static int nrows;
+static char tmpdir[64];
+
+static void
+usage(FILE *f)
+{
+	fprintf(f,
+	    "usage: hxbench [options]\n"
+	    "\n"
+	    "Measure haptixd against bare baselines in the same run and "
+	    "print one table\n"
+	    "(issue 7; docs/benchmarks.md).  make bench runs it from the "
+	    "build tree.\n"
+	    "\n"
+	    "  -f, --figures LIST     some of rtt,max,lockstep,batch,pacing,"
+	    "memory\n"
+	    "                         (default: all)\n"
+	    "  -q, --quick            short runs, about 40 s in all: a smoke "
+	    "test, not a\n"
+	    "                         measurement\n"
+	    "      --rtt-calls N      timed mj_get_state calls per transport "
+	    "(default 20000)\n"
+	    "      --seconds S        each rate measurement (default 2)\n"
+	    "      --rounds N         daemon/baseline alternations of each "
+	    "rate figure\n"
+	    "                         (default 5; the median counts)\n"
+	    "      --segments N       pacing: bare timer/daemon alternations "
+	    "(default 12)\n"
+	    "      --segment-seconds S\n"
+	    "                         pacing: each segment (default 5)\n"
+	    "      --haptixd PATH     the daemon (default: $HAPTIXD)\n"
+	    "      --baseline PATH    the bare mj_step loop (default: "
+	    "$HXBENCH_MUJOCO)\n"
+	    "      --models DIR       model directory (default: $HX_MODELS)\n"
+	    "  -m, --model FILE       model in DIR (default: mpl_scene.xml)\n"
+	    "  -h, --help             show this help\n");
+}
+
+static void __attribute__((format(printf, 1, 2), noreturn))
+die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fprintf(stderr, "hxbench: ");
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, "\n");
+	va_end(ap);
+	exit(1);
+}
+
+static void
+sleep_seconds(double s)
+{
+	struct timespec ts;
+
+	ts.tv_sec = (time_t)s;
+	ts.tv_nsec = (long)((s - (double)ts.tv_sec) * 1e9);
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+		;
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The share p of sorted samples lie at or below the result. */
+static double
+percentile(const double *sorted, size_t n, double p)
+{
+	size_t rank = (size_t)ceil(p * (double)n);
+
+	if (n == 0)
+		return 0;
+	return sorted[rank < 1 ? 0 : rank - 1];
+}
+
+static double
+median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static void __attribute__((format(printf, 2, 3)))
+add_row(int met, const char *fmt, ...)
+{
+	struct row *r;
+	va_list ap;
+	char line[512], *f[5], *p = line;
+	int i;
+
+	if (nrows == BENCH_ROWS)
+		die("too many rows");
+	r = &rows[nrows++];
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	/* Columns separated by '|': figure, measured, baseline, ratio, target. */
+	for (i = 0; i < 5; i++) {
+		f[i] = p != NULL ? strsep(&p, "|") : (char *)"";
+	}
+	snprintf(r->figure, sizeof(r->figure), "%s", f[0]);
+	snprintf(r->measured, sizeof(r->measured), "%s", f[1]);
+	snprintf(r->baseline, sizeof(r->baseline), "%s", f[2]);
+	snprintf(r->ratio, sizeof(r->ratio), "%s", f[3]);
+	snprintf(r->target, sizeof(r->target), "%s", f[4]);
+	r->met = met;
+}
+
+/*------------------------------------------------------------ daemons */
+
+static int
+rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	remove(path);
+	return 0;
+}
+
+static void
+remove_tmpdir(void)
+{
+	if (tmpdir[0] != '\0')
+		nftw(tmpdir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+}
+
+/* The daemon's whole log so far, in buf. */
+static void
+daemon_log(const struct daemon_proc *p, char *buf, size_t len)
+{
+	FILE *f = fopen(p->log, "r");
+	size_t n = 0;
+
+	if (f != NULL) {
+		n = fread(buf, 1, len - 1, f);
+		fclose(f);
+	}
+	buf[n] = '\0';
+}
+
+/*
+ * Start haptixd on the model with extra arguments, on a fresh Unix
+ * socket and an ephemeral loopback port, and wait until it is ready.
+ * No -v: logging each request would be measured too.
+ */
+static void
+daemon_start(const struct bench_options *o, struct daemon_proc *p,
+    const char *const *extra)
+{
+	static int serial;
+	const char *argv[32];
+	char sock[112], buf[8192], *t;
+	int n = 0, i, fd;
+
+	memset(p, 0, sizeof(*p));
+	snprintf(p->dir, sizeof(p->dir), "%s/d%d", tmpdir, serial++);
+	if (mkdir(p->dir, 0700) != 0)
+		die("mkdir %s: %s", p->dir, strerror(errno));
+	snprintf(sock, sizeof(sock), "%s/hx.sock", p->dir);
+	snprintf(p->unix_addr, sizeof(p->unix_addr), "unix:%s", sock);
+	snprintf(p->log, sizeof(p->log), "%s/haptixd.log", p->dir);
+	argv[n++] = o->haptixd;
+	argv[n++] = "--config";
+	argv[n++] = "none";
+	argv[n++] = "--unix";
+	argv[n++] = sock;
+	argv[n++] = "--tcp";
+	argv[n++] = "127.0.0.1:0";
+	argv[n++] = "-M";
+	argv[n++] = o->models;
+	argv[n++] = "-m";
+	argv[n++] = o->model;
+	for (i = 0; extra != NULL && extra[i] != NULL; i++)
+		argv[n++] = extra[i];
+	argv[n] = NULL;
+
+	p->pid = fork();
+	if (p->pid == -1)
+		die("fork: %s", strerror(errno));
+	if (p->pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		fd = open(p->log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd == -1)
+			_exit(126);
+		dup2(fd, 2);
+		close(fd);
+		fd = open("/dev/null", O_RDWR);
+		dup2(fd, 0);
+		dup2(fd, 1);
+		close(fd);
+		unsetenv("NOTIFY_SOCKET");
+		unsetenv("LISTEN_FDS");
+		unsetenv("LISTEN_PID");
+		execv(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	for (i = 0; i < 2000; i++) {
+		if (waitpid(p->pid, NULL, WNOHANG) == p->pid) {
+			daemon_log(p, buf, sizeof(buf));
+			die("%s exited before it was ready:\n%s", o->haptixd,
+			    buf);
+		}
+		daemon_log(p, buf, sizeof(buf));
+		if (strstr(buf, "ready (") != NULL &&
+		    (t = strstr(buf, "listening on tcp:")) != NULL) {
+			t += strlen("listening on tcp:");
+			snprintf(p->tcp_addr, sizeof(p->tcp_addr), "%.*s",
+			    (int)strcspn(t, " \n"), t);
+			return;
+		}
+		sleep_seconds(0.01);
+	}
+	kill(p->pid, SIGKILL);
+	waitpid(p->pid, NULL, 0);
+	die("haptixd was not ready within 20 s:\n%s", buf);
+}
+
+static void
+daemon_stop(struct daemon_proc *p)
+{
+	int status;
+
+	if (p->pid <= 0)
+		return;
+	kill(p->pid, SIGTERM);
+	if (waitpid(p->pid, &status, 0) == p->pid &&
+	    !(WIFEXITED(status) && WEXITSTATUS(status) == 0))
+		fprintf(
+		    stderr, "hxbench: haptixd exited with status %d\n", status);
+	p->pid = 0;
+}
+
+/* A process's resident memory in KiB, from /proc; -1 if unknown. */
+static long
+rss_kib(pid_t pid)
+{
+	char path[64], line[256];
+	long kib = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	if ((f = fopen(path, "r")) == NULL)
+		return -1;
+	while (fgets(line, sizeof(line), f) != NULL)
+		if (sscanf(line, "VmRSS: %ld", &kib) == 1)
+			break;
+	fclose(f);
+	return kib;
+}
+
+static hxd_conn *
+connect_or_die(const char *addr, const char *name)
+{
+	hxd_conn *c = hxd_connect(addr, name);
+
+	if (c == NULL || hxd_result(c) != HXD_OK)
+		die("cannot connect to %s: %s", addr,
+		    c != NULL ? hxd_error(c) : "out of memory");
+	hxd_set_timeout(c, 60000);
+	return c;
+}
+
+static void
+check(hxd_conn *c, int rc, const char *what)
+{
+	if (rc != HXD_OK)
+		die("%s: %s", what, hxd_error(c));
+}
+
+static void
+status_or_die(hxd_conn *c, hxd_status *st)
+{
+	check(c, hxd_status_get(c, st), "status");
+}
+
+/*------------------------------------------------ bare mj_step loop */
+
+struct mujoco_run {
+	unsigned long long steps;
+	double seconds;
+	long rss_kib;
+};
+
+/* Run baseline_mujoco with "--steps N" or "--seconds S". */
+static void
+mujoco_baseline(const struct bench_options *o, const char *how,
+    const char *value, struct mujoco_run *out)
+{
+	char cmd[2048], model[1024], line[256];
+	FILE *f;
+
+	snprintf(model, sizeof(model), "%s/%s", o->models, o->model);
+	snprintf(cmd, sizeof(cmd), "'%s' '%s' %s %s", o->baseline, model, how,
+	    value);
+	if ((f = popen(cmd, "r")) == NULL)
+		die("cannot run %s", o->baseline);
+	if (fgets(line, sizeof(line), f) == NULL ||
+	    sscanf(line, "steps %llu seconds %lf rss_kib %ld", &out->steps,
+		&out->seconds, &out->rss_kib) != 3 ||
+	    out->seconds <= 0) {
+		pclose(f);
+		die("%s did not measure", o->baseline);
+	}
+	pclose(f);
+}
+
+/* The bare loop's rate over the same number of steps from the start. */
+static double
+mujoco_rate(const struct bench_options *o, unsigned long long steps)
+{
+	struct mujoco_run r;
+	char n[32];
+
+	snprintf(n, sizeof(n), "%llu", steps < 1000 ? 1000 : steps);
+	mujoco_baseline(o, "--steps", n, &r);
+	return (double)r.steps / r.seconds;
+}
+
+/*---------------------------------------------------------- figures */
+
+/* The HAPTIX connection's counters: requests, bytes in and out. */
+static void
+session_bytes(hxd_conn *ctl, const char *name, unsigned long long v[3])
+{
+	hxd_client *cl;
+	int n, i;
+
+	check(ctl, hxd_clients(ctl, &cl, &n, NULL), "clients");
+	v[0] = v[1] = v[2] = 0;
+	for (i = 0; i < n; i++) {
+		if (strcmp(cl[i].name, name) == 0) {
+			v[0] = cl[i].requests;
+			v[1] = cl[i].bytes_in;
+			v[2] = cl[i].bytes_out;
+		}
+	}
+	free(cl);
+}
+
+/*
+ * mj_get_state round trips over one transport, alternating in short
+ * blocks with a bare ping-pong of the same byte counts, so that what
+ * else the machine does falls on both alike.
+ */
+static void
+fig_rtt_one(const struct bench_options *o, struct daemon_proc *dp,
+    hxd_conn *ctl, int tcp)
+{
+	const char *tname = tcp ? "TCP" : "Unix";
+	const long warm = 1000, block = 500;
+	long i, n = 0, total = o->rtt_calls < block ? block : o->rtt_calls;
+	double *dm, *bare, t0, ratio, d50, d99, b50, b99;
+	unsigned long long before[3], after[3];
+	struct pingpong *pp;
+	size_t req, resp;
+	mjState *st;
+
+	dm = calloc((size_t)total, sizeof(*dm));
+	bare = calloc((size_t)total, sizeof(*bare));
+	st = calloc(1, sizeof(*st));
+	if (dm == NULL || bare == NULL || st == NULL)
+		die("out of memory");
+	if (mj_connect(tcp ? dp->tcp_addr : dp->unix_addr) != mjCOM_OK)
+		die("mj_connect %s: %s", tname, hx_last_result());
+	/* The request and answer sizes, from the server's own counters. */
+	session_bytes(ctl, program_invocation_short_name, before);
+	for (i = 0; i < warm; i++)
+		if (mj_get_state(st) != mjCOM_OK)
+			die("mj_get_state: %s", hx_last_result());
+	session_bytes(ctl, program_invocation_short_name, after);
+	if (after[0] - before[0] != (unsigned long long)warm)
+		die("the server counted %llu requests, not %ld",
+		    after[0] - before[0], warm);
+	/* Rounded: a request's id takes one to three bytes. */
+	req = (size_t)((after[1] - before[1] + warm / 2) /
+	    (unsigned long long)warm);
+	resp = (size_t)((after[2] - before[2] + warm / 2) /
+	    (unsigned long long)warm);
+	if ((pp = net_pingpong_open(tcp, req, resp)) == NULL ||
+	    net_pingpong_run(pp, (size_t)warm, NULL) != 0)
+		die("the bare ping-pong failed");
+	for (n = 0; n + block <= total; n += block) {
+		for (i = 0; i < block; i++) {
+			t0 = bench_now();
+			if (mj_get_state(st) != mjCOM_OK)
+				die("mj_get_state: %s", hx_last_result());
+			dm[n + i] = bench_now() - t0;
+		}
+		if (net_pingpong_run(pp, (size_t)block, bare + n) != 0)
+			die("the bare ping-pong failed");
+	}
+	net_pingpong_close(pp);
+	qsort(dm, (size_t)n, sizeof(*dm), cmp_double);
+	qsort(bare, (size_t)n, sizeof(*bare), cmp_double);
+	d50 = percentile(dm, (size_t)n, 0.5);
+	d99 = percentile(dm, (size_t)n, 0.99);
+	b50 = percentile(bare, (size_t)n, 0.5);
+	b99 = percentile(bare, (size_t)n, 0.99);
+	printf("rtt %s: %zu-byte requests, %zu-byte answers (frames "
+	       "included), %ld calls each in blocks of %ld: haptixd p50 %.1f "
+	       "p99 %.1f max %.1f us; bare p50 %.1f p99 %.1f max %.1f us\n",
+	    tname, req, resp, n, block, d50 * 1e6, d99 * 1e6, dm[n - 1] * 1e6,
+	    b50 * 1e6, b99 * 1e6, bare[n - 1] * 1e6);
+	/*
+	 * For the record, not the table: running at speed 1, a call that
+	 * comes during a step (of some 60 to 140 us, every 2 ms) waits.
+	 */
+	check(ctl, hxd_run(ctl), "run");
+	for (i = 0; i < n / 4; i++) {
+		t0 = bench_now();
+		if (mj_get_state(st) != mjCOM_OK)
+			die("mj_get_state: %s", hx_last_result());
+		dm[i] = bench_now() - t0;
+	}
+	check(ctl, hxd_pause(ctl), "pause");
+	mj_close();
+	qsort(dm, (size_t)i, sizeof(*dm), cmp_double);
+	printf("rtt %s, running at speed 1: haptixd p50 %.1f p99 %.1f max "
+	       "%.1f us (%ld calls)\n",
+	    tname, percentile(dm, (size_t)i, 0.5) * 1e6,
+	    percentile(dm, (size_t)i, 0.99) * 1e6, dm[i - 1] * 1e6, i);
+	ratio = d50 / b50;
+	add_row(ratio <= 1.3,
+	    "`mj_get_state` round trip, %s, p50|%.1f µs|%.1f µs (bare "
+	    "ping-pong, %zu/%zu B)|%.3f×|≤ 1.3×",
+	    tname, d50 * 1e6, b50 * 1e6, req, resp, ratio);
+	ratio = d99 / b99;
+	add_row(ratio <= 1.3,
+	    "`mj_get_state` round trip, %s, p99|%.1f µs|%.1f µs|%.3f×|≤ 1.3×",
+	    tname, d99 * 1e6, b99 * 1e6, ratio);
+	free(dm);
+	free(bare);
+	free(st);
+}
+
+static void
+fig_rtt(const struct bench_options *o, struct daemon_proc *dp, hxd_conn *ctl)
+{
+	fig_rtt_one(o, dp, ctl, 0);
+	fig_rtt_one(o, dp, ctl, 1);
+}
+
+/*
+ * Print the rounds of a rate figure and add its row: the round of the
+ * median ratio (the lower middle one of an even count), so that its
+ * rates and ratio belong together.
+ */
+static void
+rate_row(const char *figure, const double *dm, const double *bl, int rounds,
+    double target, const char *baseline)
+{
+	double r[64], sorted[64];
+	int i, m = 0;
+
+	for (i = 0; i < rounds; i++) {
+		r[i] = sorted[i] = dm[i] / bl[i];
+		printf("  round %d: %.0f steps/s, baseline %.0f steps/s, "
+		       "%.3f×\n",
+		    i + 1, dm[i], bl[i], r[i]);
+	}
+	qsort(sorted, (size_t)rounds, sizeof(*sorted), cmp_double);
+	for (i = 0; i < rounds; i++)
+		if (r[i] == sorted[(rounds - 1) / 2])
+			m = i;
+	add_row(r[m] >= target, "%s|%.0f steps/s|%.0f steps/s (%s)|%.3f×|≥ %g×",
+	    figure, dm[m], bl[m], baseline, r[m], target);
+}
+
+/* Steps per second at --speed max with idle clients connected. */
+static void
+fig_max(const struct bench_options *o, struct daemon_proc *dp, hxd_conn *ctl)
+{
+	hxd_conn *idle[BENCH_IDLE_CLIENTS];
+	double dm[64], bl[64], t0, t1;
+	hxd_status s0, s1;
+	char name[32];
+	int i, r;
+
+	for (i = 0; i < BENCH_IDLE_CLIENTS; i++) {
+		snprintf(name, sizeof(name), "idle-%d", i);
+		idle[i] = connect_or_die(dp->unix_addr, name);
+	}
+	check(ctl, hxd_set_speed(ctl, 0, 1), "speed max");
+	printf("max: --speed max, %d idle clients, %g s a round\n",
+	    BENCH_IDLE_CLIENTS, o->seconds);
+	for (r = 0; r < o->rounds; r++) {
+		check(ctl, hxd_reset(ctl, -1), "reset");
+		status_or_die(ctl, &s0);
+		check(ctl, hxd_run(ctl), "run");
+		t0 = bench_now();
+		sleep_seconds(o->seconds);
+		/* Pausing stops the count where the time is taken. */
+		check(ctl, hxd_pause(ctl), "pause");
+		t1 = bench_now();
+		status_or_die(ctl, &s1);
+		dm[r] = (double)(s1.steps - s0.steps) / (t1 - t0);
+		bl[r] = mujoco_rate(o, s1.steps - s0.steps);
+	}
+	check(ctl, hxd_set_speed(ctl, 1, 0), "speed 1");
+	for (i = 0; i < BENCH_IDLE_CLIENTS; i++)
+		hxd_close(idle[i]);
+	rate_row("steps/s at `--speed max`, 4 idle clients", dm, bl, o->rounds,
+	    0.95, "bare `mj_step` loop");
+}
+
+/* Lock-step: one mj_update (HAPTIX's call) per step over the Unix socket. */
+static void
+fig_lockstep(
+    const struct bench_options *o, struct daemon_proc *dp, hxd_conn *ctl)
+{
+	mjControl *ctrl = calloc(1, sizeof(*ctrl));
+	mjSensor *sensor = calloc(1, sizeof(*sensor));
+	double dm[64], bl[64], t0, t;
+	unsigned long long n;
+	hxd_status s0, s1;
+	int r;
+
+	if (ctrl == NULL || sensor == NULL)
+		die("out of memory");
+	if (mj_connect(dp->unix_addr) != mjCOM_OK)
+		die("mj_connect: %s", hx_last_result());
+	if (mj_get_control(ctrl) != mjCOM_OK)
+		die("mj_get_control: %s", hx_last_result());
+	printf("lockstep: mj_update over the Unix socket, %g s a round\n",
+	    o->seconds);
+	for (r = 0; r < o->rounds; r++) {
+		check(ctl, hxd_reset(ctl, -1), "reset");
+		status_or_die(ctl, &s0);
+		n = 0;
+		t0 = t = bench_now();
+		while (t - t0 < o->seconds) {
+			if (mj_update(ctrl, sensor) != mjCOM_OK)
+				die("mj_update: %s", hx_last_result());
+			n++;
+			t = bench_now();
+		}
+		status_or_die(ctl, &s1);
+		if (s1.steps - s0.steps != n)
+			die("%llu mj_update calls took %llu steps", n,
+			    s1.steps - s0.steps);
+		dm[r] = (double)n / (t - t0);
+		bl[r] = mujoco_rate(o, n);
+	}
+	mj_close();
+	free(ctrl);
+	free(sensor);
+	rate_row("lock-step, `mj_update` per step, Unix", dm, bl, o->rounds,
+	    0.9, "in-process `mj_step`");
+}
+
+/* Lock-step in batches: hxd_batch_run of 100 steps per request. */
+static void
+fig_batch(const struct bench_options *o, struct daemon_proc *dp, hxd_conn *ctl)
+{
+	hxd_conn *c = connect_or_die(dp->unix_addr, "batch");
+	double dm[64], bl[64], t0, t, zeros[1024] = { 0 };
+	hxd_control ctrl = { 0 };
+	hxd_batch b = { 0 };
+	hxd_batch_result *res;
+	unsigned long long n;
+	hxd_status s0;
+	int r;
+
+	status_or_die(ctl, &s0);
+	if (s0.model.nu > 1024)
+		die("nu %d is too large", s0.model.nu);
+	ctrl.nu = s0.model.nu;
+	ctrl.ctrl = zeros;
+	b.control = &ctrl;
+	b.steps = BENCH_BATCH_STEPS;
+	printf("batch: %d steps a request over the Unix socket, %g s a "
+	       "round\n",
+	    BENCH_BATCH_STEPS, o->seconds);
+	for (r = 0; r < o->rounds; r++) {
+		check(ctl, hxd_reset(ctl, -1), "reset");
+		n = 0;
+		t0 = t = bench_now();
+		while (t - t0 < o->seconds) {
+			check(c, hxd_batch_run(c, &b, &res), "batch");
+			n += res->steps;
+			hxd_batch_result_free(res);
+			t = bench_now();
+		}
+		dm[r] = (double)n / (t - t0);
+		bl[r] = mujoco_rate(o, n);
+	}
+	hxd_close(c);
+	rate_row("lock-step, 100 steps per request (batch)", dm, bl, o->rounds,
+	    0.98, "in-process `mj_step`");
+}
+
+/* A client streaming at 60 Hz of wall time, reading every frame. */
+struct streamer {
+	pthread_t thread;
+	hxd_conn *c;
+	atomic_int *stop;
+	unsigned long long frames;
+};
+
+static void *
+stream_main(void *arg)
+{
+	struct streamer *s = arg;
+	hxd_event *ev;
+
+	while (!atomic_load(s->stop)) {
+		if (hxd_next_event(s->c, 200, &ev) == HXD_OK) {
+			if (ev->kind == HXD_EVENT_FRAME)
+				s->frames++;
+			hxd_event_free(ev);
+		} else if (hxd_result(s->c) != HXD_TIMEOUT)
+			break;
+	}
+	return NULL;
+}
+
+/*
+ * Real-time pacing at 500 Hz with 8 clients streaming at 60 Hz,
+ * alternating with a bare libevent timer at the same period.
+ */
+static void
+fig_pacing(const struct bench_options *o)
+{
+	static const char *const args[] = { "--paused", NULL };
+	struct streamer st[BENCH_STREAM_CLIENTS];
+	hxd_subscription sub = { 0 };
+	struct daemon_proc dp;
+	struct latency bare;
+	atomic_int stop = 0;
+	double dp50[64], dp99[64], bp50[64], bp99[64], dmax = 0, bmax = 0;
+	double sim = 0, wall = 0, t0, t1, rtf, lo = 1e9, hi = 0, r50, r99;
+	unsigned long long frames = 0;
+	hxd_status s0, s1;
+	hxd_conn *ctl;
+	char name[32];
+	int i, seg;
+
+	daemon_start(o, &dp, args);
+	ctl = connect_or_die(dp.unix_addr, "hxbench-ctl");
+	status_or_die(ctl, &s0);
+	if (fabs(s0.model.timestep - BENCH_PACING_PERIOD) > 1e-12)
+		die("the model's timestep is %g s, not %g s", s0.model.timestep,
+		    BENCH_PACING_PERIOD);
+	sub.fields = HXD_FIELDS(HXD_FIELD_QPOS) | HXD_FIELDS(HXD_FIELD_QVEL) |
+	    HXD_FIELDS(HXD_FIELD_CTRL) | HXD_FIELDS(HXD_FIELD_MOCAP) |
+	    HXD_FIELDS(HXD_FIELD_SENSORDATA);
+	sub.wall_hz = BENCH_STREAM_HZ;
+	for (i = 0; i < BENCH_STREAM_CLIENTS; i++) {
+		snprintf(name, sizeof(name), "stream-%d", i);
+		st[i].c = connect_or_die(dp.unix_addr, name);
+		st[i].stop = &stop;
+		st[i].frames = 0;
+		check(st[i].c, hxd_subscribe(st[i].c, &sub, NULL), "subscribe");
+		if (pthread_create(&st[i].thread, NULL, stream_main, &st[i]) !=
+		    0)
+			die("cannot start a thread");
+	}
+	printf("pacing: %d x (%g s bare timer, %g s haptixd at speed 1), "
+	       "%d clients streaming at %g Hz throughout\n",
+	    o->segments, o->segment_seconds, o->segment_seconds,
+	    BENCH_STREAM_CLIENTS, BENCH_STREAM_HZ);
+	for (seg = 0; seg < o->segments; seg++) {
+		if (net_timer(BENCH_PACING_PERIOD, o->segment_seconds, &bare) !=
+		    0)
+			die("the bare timer failed");
+		bp50[seg] = latency_percentile(&bare, 0.5);
+		bp99[seg] = latency_percentile(&bare, 0.99);
+		bmax = fmax(bmax, latency_max(&bare));
+
+		status_or_die(ctl, &s0);
+		check(ctl, hxd_run(ctl), "run"); /* anchors: the stats reset */
+		t0 = bench_now();
+		sleep_seconds(o->segment_seconds);
+		t1 = bench_now();
+		status_or_die(ctl, &s1);
+		t1 = (t1 + bench_now()) / 2;
+		check(ctl, hxd_pause(ctl), "pause");
+		dp50[seg] = s1.pacing.lateness_p50;
+		dp99[seg] = s1.pacing.lateness_p99;
+		dmax = fmax(dmax, s1.pacing.lateness_max);
+		rtf = (s1.time - s0.time) / (t1 - t0);
+		lo = fmin(lo, rtf);
+		hi = fmax(hi, rtf);
+		sim += s1.time - s0.time;
+		wall += t1 - t0;
+		printf("  segment %d: bare timer p50 %.1f p99 %.1f max %.1f us "
+		       "(%llu ticks); haptixd p50 %.1f p99 %.1f max %.1f us "
+		       "(%llu ticks, %llu overruns), real-time factor %.5f\n",
+		    seg + 1, bp50[seg] * 1e6, bp99[seg] * 1e6,
+		    latency_max(&bare) * 1e6, (unsigned long long)bare.count,
+		    dp50[seg] * 1e6, dp99[seg] * 1e6,
+		    s1.pacing.lateness_max * 1e6, s1.pacing.ticks, s1.overruns,
+		    rtf);
+	}
+	atomic_store(&stop, 1);
+	for (i = 0; i < BENCH_STREAM_CLIENTS; i++) {
+		pthread_join(st[i].thread, NULL);
+		frames += st[i].frames;
+		hxd_close(st[i].c);
+	}
+	printf("  streams: %llu frames in all; lateness max: haptixd %.2f ms, "
+	       "bare %.2f ms\n",
+	    frames, dmax * 1e3, bmax * 1e3);
+	hxd_close(ctl);
+	daemon_stop(&dp);
+
+	rtf = sim / wall;
+	add_row(fabs(rtf - 1) <= 0.002,
+	    "real-time factor at 500 Hz, 8 clients streaming|%.4f (segments "
+	    "%.4f–%.4f)|wall clock|%.4f|1.000 ± 0.002",
+	    rtf, lo, hi, rtf);
+	r50 = median(dp50, o->segments) / median(bp50, o->segments);
+	r99 = median(dp99, o->segments) / median(bp99, o->segments);
+	add_row(r50 <= 1.5,
+	    "step-start lateness p50|%.1f µs|%.1f µs (bare libevent "
+	    "timer)|%.3f×|≤ 1.5×",
+	    median(dp50, o->segments) * 1e6, median(bp50, o->segments) * 1e6,
+	    r50);
+	add_row(r99 <= 1.5,
+	    "step-start lateness p99|%.1f µs|%.1f µs (bare libevent "
+	    "timer)|%.3f×|≤ 1.5×",
+	    median(dp99, o->segments) * 1e6, median(bp99, o->segments) * 1e6,
+	    r99);
+}
+
+/* Resident memory with no clients, then with 16. */
+static void
+fig_memory(const struct bench_options *o)
+{
+	hxd_conn *c[BENCH_MEMORY_CLIENTS];
+	struct daemon_proc dp;
+	struct mujoco_run bare;
+	hxd_state *state;
+	hxd_status st;
+	long before, after;
+	char name[32];
+	int i;
+
+	daemon_start(o, &dp, NULL); /* running at speed 1, as by default */
+	sleep_seconds(2);
+	before = rss_kib(dp.pid);
+	for (i = 0; i < BENCH_MEMORY_CLIENTS; i++) {
+		snprintf(name, sizeof(name), "client-%d", i);
+		c[i] = connect_or_die(dp.unix_addr, name);
+		status_or_die(c[i], &st);
+		check(c[i], hxd_get_state(c[i], &state), "get_state");
+		free(state);
+	}
+	sleep_seconds(2);
+	after = rss_kib(dp.pid);
+	for (i = 0; i < BENCH_MEMORY_CLIENTS; i++)
+		hxd_close(c[i]);
+	daemon_stop(&dp);
+	mujoco_baseline(o, "--seconds", "1", &bare);
+	printf("memory: haptixd %.1f MiB with no clients, %.1f MiB with %d; "
+	       "a bare MuJoCo process with the model, stepping: %.1f MiB\n",
+	    (double)before / 1024, (double)after / 1024, BENCH_MEMORY_CLIENTS,
+	    (double)bare.rss_kib / 1024);
+	add_row(after - before <= 4 * 1024,
+	    "resident memory, 16 clients, added|%+.2f MiB|%.1f MiB (no "
+	    "clients)|%+.2f MiB|≤ +4 MiB",
+	    (double)(after - before) / 1024, (double)before / 1024,
+	    (double)(after - before) / 1024);
+	add_row(after <= 20 * 1024,
+	    "resident memory, 16 clients, total|%.1f MiB|%.1f MiB (bare "
+	    "MuJoCo process, same model)|%.2f×|≤ 20 MiB",
+	    (double)after / 1024, (double)bare.rss_kib / 1024,
+	    (double)after / (double)bare.rss_kib);
+}
+
+/*-------------------------------------------------------------- main */
+
+/* Others' work on a shared machine moves every figure: say how much. */
+static void
+print_load(const char *when)
+{
+	double l1 = -1, l5 = -1;
+	FILE *f = fopen("/proc/loadavg", "r");
+
+	if (f != NULL) {
+		if (fscanf(f, "%lf %lf", &l1, &l5) != 2)
+			l1 = l5 = -1;
+		fclose(f);
+	}
+	printf("load average %s: %.2f (1 min), %.2f (5 min)%s\n", when, l1, l5,
+	    l1 > 0.5 ? ": the machine is busy, the figures will be noisy" : "");
+}
+
+/* The machine, for the record. */
+static void
+print_machine(void)
+{
+	char line[512], cpu[256] = "?";
+	long mem = 0;
+	struct utsname u;
+	time_t now = time(NULL);
+	FILE *f;
+
+	if ((f = fopen("/proc/cpuinfo", "r")) != NULL) {
+		while (fgets(line, sizeof(line), f) != NULL)
+			if (sscanf(line, "model name : %255[^\n]", cpu) == 1)
+				break;
+		fclose(f);
+	}
+	if ((f = fopen("/proc/meminfo", "r")) != NULL) {
+		while (fgets(line, sizeof(line), f) != NULL)
+			if (sscanf(line, "MemTotal: %ld", &mem) == 1)
+				break;
+		fclose(f);
+	}
+	uname(&u);
+	strftime(line, sizeof(line), "%Y-%m-%d %H:%M UTC", gmtime(&now));
+	printf("hxbench: %s; %ld CPUs (%s), %.1f GiB, %s %s\n", line,
+	    sysconf(_SC_NPROCESSORS_ONLN), cpu, (double)mem / 1048576,
+	    u.sysname, u.release);
+}
+
+static void
+print_table(void)
+{
+	int i;
+
+	printf("\n| figure | measured | baseline in the same run | ratio | "
+	       "target | met? |\n");
+	printf("| --- | ---: | ---: | ---: | --- | --- |\n");
+	for (i = 0; i < nrows; i++)
+		printf("| %s | %s | %s | %s | %s | %s |\n", rows[i].figure,
+		    rows[i].measured, rows[i].baseline, rows[i].ratio,
+		    rows[i].target,
+		    rows[i].met > 0      ? "yes" :
+			rows[i].met == 0 ? "**no**" :
+					   "");
+}
+
+static unsigned
+parse_figures(const char *list)
+{
+	char *copy = strdup(list), *p = copy, *w;
+	unsigned set = 0;
+	int i;
+
+	if (copy == NULL)
+		die("out of memory");
+	while ((w = strsep(&p, ",")) != NULL) {
+		for (i = 0; bench_figures[i] != NULL; i++)
+			if (strcmp(w, bench_figures[i]) == 0)
+				break;
+		if (bench_figures[i] == NULL)
+			die("unknown figure \"%s\" (rtt, max, lockstep, batch, "
+			    "pacing, memory)",
+			    w);
+		set |= 1u << i;
+	}
+	free(copy);
+	return set;
+}
+
+static double
+positive(const char *s, const char *what)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (*s == '\0' || *end != '\0' || !(v > 0) || v > 1e9)
+		die("%s: \"%s\" is not a positive number", what, s);
+	return v;
+}
+
+/* A program next to this one, when the environment does not name it. */
+static const char *
+sibling(const char *env, const char *rel)
+{
+	static char buf[2][4400];
+	static int k;
+	const char *v = getenv(env);
+	char self[4096], *slash;
+	ssize_t n;
+
+	if (v != NULL && *v != '\0')
+		return v;
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n <= 0)
+		return rel;
+	self[n] = '\0';
+	if ((slash = strrchr(self, '/')) != NULL)
+		*slash = '\0';
+	/* libtool runs the real program from .libs/ before installing. */
+	if ((slash = strrchr(self, '/')) != NULL &&
+	    strcmp(slash, "/.libs") == 0)
+		*slash = '\0';
+	k ^= 1;
+	snprintf(buf[k], sizeof(buf[k]), "%s/%s", self, rel);
+	return buf[k];
+}
+
+#define HAS(name) (o.figures & (1u << (name)))
+
+int
+main(int argc, char **argv)
+{
+	enum {
+		O_RTT = 256,
+		O_SEC,
+		O_ROUNDS,
+		O_SEG,
+		O_SEGSEC,
+		O_HAPTIXD,
+		O_BASE,
+		O_MODELS
+	};
+	static const struct option longopts[] = {
+		{ "figures", required_argument, NULL, 'f' },
+		{ "quick", no_argument, NULL, 'q' },
+		{ "rtt-calls", required_argument, NULL, O_RTT },
+		{ "seconds", required_argument, NULL, O_SEC },
+		{ "rounds", required_argument, NULL, O_ROUNDS },
+		{ "segments", required_argument, NULL, O_SEG },
+		{ "segment-seconds", required_argument, NULL, O_SEGSEC },
+		{ "haptixd", required_argument, NULL, O_HAPTIXD },
+		{ "baseline", required_argument, NULL, O_BASE },
+		{ "models", required_argument, NULL, O_MODELS },
+		{ "model", required_argument, NULL, 'm' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static const char *const paused[] = { "--paused", NULL };
+	struct bench_options o = { .figures = ~0u,
+		.rtt_calls = 20000,
+		.seconds = 2,
+		.rounds = 5,
+		.segments = 12,
+		.segment_seconds = 5,
+		.model = "mpl_scene.xml" };
+	struct daemon_proc dp;
+	hxd_conn *ctl;
+	int ch, i, missed = 0;
+
+	o.haptixd = sibling("HAPTIXD", "../daemon/haptixd");
+	o.baseline = sibling("HXBENCH_MUJOCO", "baseline_mujoco");
+	o.models = getenv("HX_MODELS");
+	while ((ch = getopt_long(argc, argv, "f:qm:h", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'f':
+			o.figures = parse_figures(optarg);
+			break;
+		case 'q':
+			o.rtt_calls = 2000;
+			o.seconds = 1;
+			o.rounds = 1;
+			o.segments = 2;
+			o.segment_seconds = 3;
+			break;
+		case O_RTT:
+			o.rtt_calls = (long)positive(optarg, "--rtt-calls");
+			break;
+		case O_SEC:
+			o.seconds = positive(optarg, "--seconds");
+			break;
+		case O_ROUNDS:
+			o.rounds = (int)positive(optarg, "--rounds");
+			break;
+		case O_SEG:
+			o.segments = (int)positive(optarg, "--segments");
+			break;
+		case O_SEGSEC:
+			o.segment_seconds = positive(
+			    optarg, "--segment-seconds");
+			break;
+		case O_HAPTIXD:
+			o.haptixd = optarg;
+			break;
+		case O_BASE:
+			o.baseline = optarg;
+			break;
+		case O_MODELS:
+			o.models = optarg;
+			break;
+		case 'm':
+			o.model = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind != argc) {
+		usage(stderr);
+		return 2;
+	}
+	if (o.rounds > 64 || o.segments > 64)
+		die("at most 64 rounds and segments");
+	if (o.models == NULL || *o.models == '\0')
+		die("no model directory: give --models or set $HX_MODELS");
+	if (access(o.haptixd, X_OK) != 0 || access(o.baseline, X_OK) != 0)
+		die("cannot run %s or %s: build them (make bench)", o.haptixd,
+		    o.baseline);
+
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/hxbench.XXXXXX");
+	if (mkdtemp(tmpdir) == NULL)
+		die("mkdtemp: %s", strerror(errno));
+	atexit(remove_tmpdir);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	print_machine();
+	print_load("before");
+	printf("model %s/%s; haptixd %s\n", o.models, o.model, o.haptixd);
+
+	if (HAS(0) || HAS(1) || HAS(2) || HAS(3)) {
+		daemon_start(&o, &dp, paused);
+		ctl = connect_or_die(dp.unix_addr, "hxbench-ctl");
+		if (HAS(0))
+			fig_rtt(&o, &dp, ctl);
+		if (HAS(1))
+			fig_max(&o, &dp, ctl);
+		if (HAS(2))
+			fig_lockstep(&o, &dp, ctl);
+		if (HAS(3))
+			fig_batch(&o, &dp, ctl);
+		hxd_close(ctl);
+		daemon_stop(&dp);
+	}
+	if (HAS(4))
+		fig_pacing(&o);
+	if (HAS(5))
+		fig_memory(&o);
+
+	print_load("after");
+	print_table();
+	for (i = 0; i < nrows; i++)
+		missed += rows[i].met == 0;
+	printf("\n%d of %d targets met\n", nrows - missed, nrows);
+	/* A missed target is a finding, not a failure of the harness. */
+	return 0;
+}

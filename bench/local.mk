@@ -1,0 +1,24 @@
+# make bench: the performance figures of issue 7 (docs/benchmarks.md).
+# The programs are built for `make bench` only, never by `make` or `make
+# check`; the driver starts daemons from this build tree.
+EXTRA_PROGRAMS = bench/hxbench bench/baseline_mujoco
+bench_hxbench_SOURCES = bench/hxbench.c bench/baseline_net.c bench/bench.h \
+	daemon/latency.c daemon/latency.h
+bench_hxbench_CFLAGS = $(AM_CFLAGS) $(LIBEVENT_CFLAGS)
+bench_hxbench_LDADD = libhaptix.la $(LIBEVENT_LIBS) -lpthread -lm
+# The one bench program that includes MuJoCo: the bare mj_step loop.
+bench_baseline_mujoco_SOURCES = bench/baseline_mujoco.c
+bench_baseline_mujoco_LDADD = $(MUJOCO_LIBS)
+# Automake cleans no EXTRA_PROGRAMS by itself.
+CLEANFILES += $(EXTRA_PROGRAMS)
+
+BENCH_ENV = HAPTIXD='$(abs_top_builddir)/daemon/haptixd' \
+	HXBENCH_MUJOCO='$(abs_top_builddir)/bench/baseline_mujoco$(EXEEXT)' \
+	HX_MODELS='$(abs_top_srcdir)/models' HAPTIX_SERVER= HAPTIX_TOKEN_FILE=
+# Options for hxbench: BENCH_FLAGS=--quick, BENCH_FLAGS='-f rtt,memory'.
+BENCH_FLAGS =
+
+bench: bench/hxbench$(EXEEXT) bench/baseline_mujoco$(EXEEXT) \
+	    daemon/haptixd$(EXEEXT)
+	$(BENCH_ENV) ./bench/hxbench$(EXEEXT) $(BENCH_FLAGS)
+.PHONY: bench

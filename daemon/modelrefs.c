@@ -1,0 +1,218 @@
+/* The files a model names: see modelrefs.h. */
+#include "config.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "mjcf.h"
+#include "modeldir.h"
+#include "modelrefs.h"
+#include "result.h"
+
+/* Includes within includes: MuJoCo refuses loops; this bounds the work. */
+#define MODELREFS_MAX_DEPTH 16
+
+/* Where relative names resolve. */
+struct modelrefs_dirs {
+	char base[PATH_MAX];    /* the main model file's directory */
+	char mesh[PATH_MAX];    /* compiler meshdir, resolved */
+	char texture[PATH_MAX]; /* compiler texturedir, resolved */
+};
+
+/*
+ * The attributes that name files, by element.  Each is checked against
+ * the model's directory, meshdir and texturedir alike: which one MuJoCo
+ * uses for which kind of file does not matter if all three are inside.
+ */
+static const struct {
+	const char *element;
+	const char *attr;
+} modelrefs_attrs[] = {
+	{ "mesh", "file" }, { "hfield", "file" }, { "skin", "file" },
+	{ "texture", "file" }, { "texture", "fileright" },
+	{ "texture", "fileleft" }, { "texture", "fileup" },
+	{ "texture", "filedown" }, { "texture", "filefront" },
+	{ "texture", "fileback" }, { "mesh", "filename" }, /* URDF */
+};
+
+static int modelrefs_doc(
+    const struct mjcf_doc *, struct modelrefs_dirs *, int, char *, size_t);
+
+/* name resolved against dir, as MuJoCo joins them; -1 if too long. */
+static int
+modelrefs_join(const char *dir, const char *name, char *out, size_t len)
+{
+	size_t d = name[0] == '/' ? 0 : strlen(dir), n = strlen(name);
+
+	if (d + n + 2 > len)
+		return -1;
+	memmove(out + (d != 0 ? d + 1 : 0), name, n + 1);
+	if (d != 0) {
+		memcpy(out, dir, d);
+		out[d] = '/';
+	}
+	return 0;
+}
+
+/* Refuse name (from node) unless it resolves inside a model directory. */
+static int
+modelrefs_name(const struct mjcf_node *n, const char *dir, const char *name,
+    char *out, size_t outlen, char *err, size_t len)
+{
+	char cwd[PATH_MAX], rel[PATH_MAX];
+
+	/* Relative to a relative directory: to the working directory. */
+	if (modelrefs_join(dir, name, rel, sizeof(rel)) == 0 &&
+	    (rel[0] == '/' || getcwd(cwd, sizeof(cwd)) != NULL) &&
+	    modelrefs_join(cwd, rel, out, outlen) == 0 &&
+	    modeldir_contains(out))
+		return 0;
+	snprintf(err, len,
+	    "the model names %s (<%s> on line %lu of %s), which is outside "
+	    "the model directories (%s)",
+	    name, n->name, n->line, n->file != NULL ? n->file : "the model",
+	    modeldir_list());
+	return RESULT_DENIED;
+}
+
+/*
+ * The value of n's k-th attribute called name in any letter case, or
+ * NULL: MuJoCo matches some names without regard to case, so the check
+ * takes every spelling.
+ */
+static const char *
+modelrefs_attr(const struct mjcf_node *n, const char *name, size_t k)
+{
+	size_t i;
+
+	for (i = 0; i < n->nattrs; i++) {
+		if (strcasecmp(n->attrs[i].name, name) == 0 && k-- == 0)
+			return n->attrs[i].value;
+	}
+	return NULL;
+}
+
+/* Take meshdir and texturedir from the document's <compiler>. */
+static void
+modelrefs_compiler(const struct mjcf_doc *doc, struct modelrefs_dirs *dirs)
+{
+	const struct mjcf_node *root = mjcf_root(doc), *n;
+	const char *v;
+
+	for (n = mjcf_walk(root, root); n != NULL; n = mjcf_walk(root, n)) {
+		if (strcasecmp(n->name, "compiler") != 0)
+			continue;
+		if ((v = modelrefs_attr(n, "meshdir", 0)) != NULL)
+			modelrefs_join(
+			    dirs->base, v, dirs->mesh, sizeof(dirs->mesh));
+		if ((v = modelrefs_attr(n, "texturedir", 0)) != NULL)
+			modelrefs_join(dirs->base, v, dirs->texture,
+			    sizeof(dirs->texture));
+	}
+}
+
+/* An included file: its name is checked, then what it names. */
+static int
+modelrefs_include(const struct mjcf_node *n, const char *name,
+    struct modelrefs_dirs *dirs, int depth, char *err, size_t len)
+{
+	char path[PATH_MAX], why[512];
+	struct mjcf_doc *doc;
+	int rc;
+
+	if ((rc = modelrefs_name(
+		 n, dirs->base, name, path, sizeof(path), err, len)) != 0)
+		return rc;
+	if (depth >= MODELREFS_MAX_DEPTH) {
+		snprintf(err, len, "includes nested more than %d deep at %s",
+		    MODELREFS_MAX_DEPTH, name);
+		return RESULT_DENIED;
+	}
+	doc = mjcf_parse_file(path, why, sizeof(why));
+	if (doc == NULL)
+		return 0; /* missing or not XML: MuJoCo says which */
+	rc = modelrefs_doc(doc, dirs, depth + 1, err, len);
+	mjcf_free(doc);
+	return rc;
+}
+
+/* Check every name in doc. */
+static int
+modelrefs_doc(const struct mjcf_doc *doc, struct modelrefs_dirs *dirs,
+    int depth, char *err, size_t len)
+{
+	const struct mjcf_node *root = mjcf_root(doc), *n;
+	const char *v, *dir[3];
+	char path[PATH_MAX];
+	size_t i, j, k;
+	int rc;
+
+	modelrefs_compiler(doc, dirs);
+	dir[0] = dirs->base;
+	dir[1] = dirs->mesh;
+	dir[2] = dirs->texture;
+	for (n = root; n != NULL; n = mjcf_walk(root, n)) {
+		for (k = 0; strcasecmp(n->name, "include") == 0 &&
+		     (v = modelrefs_attr(n, "file", k)) != NULL;
+		     k++) {
+			rc = modelrefs_include(n, v, dirs, depth, err, len);
+			if (rc != 0)
+				return rc;
+		}
+		for (i = 0;
+		     i < sizeof(modelrefs_attrs) / sizeof(modelrefs_attrs[0]);
+		     i++) {
+			if (strcasecmp(n->name, modelrefs_attrs[i].element) !=
+			    0)
+				continue;
+			for (k = 0; (v = modelrefs_attr(n,
+					 modelrefs_attrs[i].attr, k)) != NULL;
+			     k++) {
+				for (j = 0; j < 3; j++) {
+					rc = modelrefs_name(n, dir[j], v, path,
+					    sizeof(path), err, len);
+					if (rc != 0)
+						return rc;
+				}
+			}
+		}
+	}
+	return 0;
+}
+
+int
+modelrefs_check(
+    const char *path, const void *buf, size_t len, char *err, size_t errlen)
+{
+	struct modelrefs_dirs dirs;
+	struct mjcf_doc *doc;
+	char why[512], *slash;
+	int rc;
+
+	memset(&dirs, 0, sizeof(dirs));
+	if (path != NULL) {
+		snprintf(dirs.base, sizeof(dirs.base), "%s", path);
+		slash = strrchr(dirs.base, '/');
+		if (slash != NULL)
+			*slash = '\0';
+		else
+			dirs.base[0] = '\0';
+		doc = mjcf_parse_file(path, why, sizeof(why));
+	} else
+		doc = mjcf_parse_buffer(
+		    buf, len, "the inline model", why, sizeof(why));
+	if (doc == NULL) {
+		snprintf(
+		    err, errlen, "the model is not well-formed XML: %s", why);
+		return RESULT_LOADFAILED;
+	}
+	snprintf(dirs.mesh, sizeof(dirs.mesh), "%s", dirs.base);
+	snprintf(dirs.texture, sizeof(dirs.texture), "%s", dirs.base);
+	rc = modelrefs_doc(doc, &dirs, 0, err, errlen);
+	mjcf_free(doc);
+	return rc;
+}

@@ -1,0 +1,79 @@
+# Fuzzing (docs/fuzzing.md).  `make fuzz` compiles the daemon's sources
+# and the target with clang and libFuzzer into fuzz-build/ (apart from
+# this build, whatever its compiler), writes the seed corpus into
+# fuzz/corpus/ and fuzzes for FUZZ_SECONDS.  Not part of make check.
+EXTRA_DIST += fuzz/fuzz_session.c fuzz/make_corpus.c
+
+FUZZ_CC = clang
+FUZZ_SECONDS = 600
+FUZZ_FLAGS = -timeout=10 -rss_limit_mb=2048
+FUZZ_DIR = fuzz-build
+# UBSan aborts like ASan does: a report is a crash, and so an artifact.
+FUZZ_SANITIZE = -fsanitize=address,undefined -fno-sanitize-recover=all \
+	-fno-omit-frame-pointer
+FUZZ_CFLAGS = -g -O1 -std=gnu11 $(FUZZ_SANITIZE)
+FUZZ_CPPFLAGS = $(DEFS) $(DEFAULT_INCLUDES) $(AM_CPPFLAGS) \
+	-DFUZZ_MODELDIR='"$(abs_top_srcdir)/models"' \
+	$(LIBEVENT_CFLAGS) $(PROTOBUF_C_CFLAGS) $(EXPAT_CFLAGS) \
+	$(ZSTD_CFLAGS) $(SYSTEMD_CFLAGS)
+FUZZ_ENV = HX_MODELS='$(abs_top_srcdir)/models' \
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+
+# The daemon's library as daemon/local.mk lists it, the wire library,
+# and the target; the libraries they link, less the libtool ones.
+FUZZ_SRCS = $(filter %.c,$(libhaptixd_la_SOURCES) $(libhxwire_la_SOURCES) \
+	$(nodist_libhxwire_la_SOURCES)) fuzz/fuzz_session.c
+FUZZ_HDRS = $(filter %.h,$(libhaptixd_la_SOURCES) $(libhxwire_la_SOURCES)) \
+	$(PROTO_GEN)
+FUZZ_OBJS = $(patsubst %.c,$(FUZZ_DIR)/%.o,$(FUZZ_SRCS))
+FUZZ_LIBS = $(filter-out %.la,$(libhaptixd_la_LIBADD))
+
+# Can this clang build a libFuzzer target?  Say what to install if not.
+$(FUZZ_DIR)/clang.stamp:
+	@$(MKDIR_P) $(FUZZ_DIR)
+	@printf '%s\n' '#include <stddef.h>' '#include <stdint.h>' \
+	    'int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n);' \
+	    'int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)' \
+	    '{ (void)d; (void)n; return 0; }' >$(FUZZ_DIR)/probe.c
+	@if $(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SANITIZE) \
+	    -o $(FUZZ_DIR)/probe $(FUZZ_DIR)/probe.c 2>$(FUZZ_DIR)/probe.log; \
+	then touch $@; else \
+	    cat $(FUZZ_DIR)/probe.log; \
+	    echo "make fuzz: '$(FUZZ_CC)' cannot build a libFuzzer target."; \
+	    echo "make fuzz: on Debian 12: apt-get install clang libclang-rt-14-dev"; \
+	    echo "make fuzz: (or FUZZ_CC=clang-NN with libclang-rt-NN-dev)"; \
+	    exit 1; fi
+
+$(FUZZ_OBJS): $(FUZZ_DIR)/%.o: %.c $(FUZZ_HDRS) config.h $(FUZZ_DIR)/clang.stamp
+	@$(MKDIR_P) $(@D)
+	$(AM_V_CC)$(FUZZ_CC) $(FUZZ_CPPFLAGS) $(FUZZ_CFLAGS) \
+	    -fsanitize=fuzzer-no-link -c -o $@ $<
+
+$(FUZZ_DIR)/fuzz_session$(EXEEXT): $(FUZZ_OBJS)
+	$(AM_V_CCLD)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ \
+	    $(FUZZ_OBJS) $(FUZZ_LIBS)
+
+# The seed generator is an ordinary program of this build.
+check_PROGRAMS += fuzz/make_corpus
+fuzz_make_corpus_SOURCES = fuzz/make_corpus.c
+fuzz_make_corpus_CFLAGS = $(AM_CFLAGS) $(PROTOBUF_C_CFLAGS)
+fuzz_make_corpus_LDADD = libhxwire.la $(PROTOBUF_C_LIBS)
+
+# libFuzzer adds what it finds to fuzz/corpus: the seeds are rewritten,
+# the finds kept.  Crashes go to fuzz-build/crash-* (and the like); run
+# one again with fuzz-build/fuzz_session FILE (in FUZZ_ENV).
+fuzz: $(FUZZ_DIR)/fuzz_session$(EXEEXT) fuzz/make_corpus$(EXEEXT)
+	@$(MKDIR_P) fuzz/corpus
+	$(FUZZ_ENV) ./fuzz/make_corpus$(EXEEXT) fuzz/corpus $(FUZZ_DIR)/haptix.dict
+	$(FUZZ_ENV) $(FUZZ_DIR)/fuzz_session$(EXEEXT) $(FUZZ_FLAGS) \
+	    -dict=$(FUZZ_DIR)/haptix.dict -max_total_time=$(FUZZ_SECONDS) \
+	    -print_final_stats=1 -artifact_prefix=$(FUZZ_DIR)/ fuzz/corpus
+
+fuzz-clean:
+	rm -rf $(FUZZ_DIR)
+fuzz-distclean:
+	rm -rf fuzz/corpus
+clean-local: fuzz-clean
+distclean-local: fuzz-distclean
+.PHONY: fuzz fuzz-clean fuzz-distclean

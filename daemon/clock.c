@@ -74,6 +74,12 @@ clock_now_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
+double
+daemon_now(void)
+{
+	return (double)clock_now_ns() * 1e-9;
+}
+
 struct clock *
 clock_create(struct daemon *d)
 {

@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
 #include <event2/event.h>
 
@@ -35,15 +34,6 @@ static int main_stopping;
 
 static void main_signal_cb(evutil_socket_t, short, void *);
 static void main_reload(struct daemon *);
-
-double
-daemon_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* SIGINT and SIGTERM: leave the loop; main() stops.  SIGHUP: reload. */
 static void

@@ -41,7 +41,6 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <event2/event.h>
@@ -102,16 +101,6 @@ static struct fuzz_model fuzz_models[] = {
 static uint8_t fuzz_hello[2][256];
 static size_t fuzz_hello_len[2];
 static int fuzz_batch_turns; /* turns of this input with a batch stepping */
-
-/* main.c defines it for the daemon; this target has no main.c. */
-double
-daemon_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static void
 fuzz_die(const char *what)

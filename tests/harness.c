@@ -327,6 +327,13 @@ harness_valgrind_report(const struct hx_server *s)
 }
 
 void
+hx_skip_if_valgrind(void)
+{
+	if (getenv("HX_VALGRIND") != NULL)
+		cr_skip_test("a test of timing, meaningless under valgrind");
+}
+
+void
 hx_remove_tree(const char *dir)
 {
 	nftw(dir, harness_rm, 8, FTW_DEPTH | FTW_PHYS);

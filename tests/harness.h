@@ -67,6 +67,12 @@ const char *hx_server_addr(const struct hx_server *s, int tcp);
  */
 char *hx_slurp_fd(int fd, size_t *len);
 
+/*
+ * Skip a test whose point is timing when the daemons run under valgrind
+ * (make check-valgrind), where MuJoCo runs some 40 times slower.
+ */
+void hx_skip_if_valgrind(void);
+
 /* Remove a directory and everything in it. */
 void hx_remove_tree(const char *dir);
 

@@ -698,7 +698,7 @@ write_refused(hxd_conn *c, int rc, unsigned long long id, const char *what)
 HX_TRANSPORT_TEST(
     batch, long_batch_serves_others, "-m", "fixture.xml", "--paused", NULL)
 {
-	hxd_conn *c = hx_connect_ok(addr, "test");
+	hxd_conn *c;
 	hxd_control ctl = { .nu = NU, .ctrl = (double *)ctrl_a };
 	hxd_batch b = { .steps = 20000 }, b2 = { .steps = 5 };
 	hxd_batch_result *r = NULL;
@@ -711,6 +711,8 @@ HX_TRANSPORT_TEST(
 	hxd_state *s;
 	pid_t pid;
 
+	hx_skip_if_valgrind();
+	c = hx_connect_ok(addr, "test");
 	/* How fast does this machine step the fixture? */
 	t = hx_wall_now();
 	r = batch_ok(c, &b);
@@ -961,6 +963,7 @@ HX_TRANSPORT_TEST(batch, pipelined_requests_wait_for_the_batch, "-m",
 	hxd_conn *c = hx_connect_ok(addr, "test");
 	int fd;
 
+	hx_skip_if_valgrind();
 	w.steps = 50000;
 	fd = raw_batch_client(addr, "pipeliner", &w, 2);
 	second = raw_call_empty(fd, HAPTIX__V1__REQUEST__CALL_GET_STATE, 3);
@@ -1516,6 +1519,7 @@ Test(batch, pacing_lags_only_when_overloaded, .timeout = 60)
 	hxd_status st;
 	hxd_conn *c;
 
+	hx_skip_if_valgrind();
 	hx_server_start(&srv, args);
 	c = hx_connect_ok(hx_server_addr(&srv, 0), "test");
 

@@ -827,6 +827,7 @@ Test(hostile, a_queue_of_costly_calls_does_not_stall_the_others)
 	double t0, took;
 	int fd, i;
 
+	hx_skip_if_valgrind();
 	hx_server_start(&s, args);
 	side = hx_connect_ok(s.unix_addr, "side");
 	hxd_set_timeout(side, 60000);

@@ -14,35 +14,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <mujoco/mujoco.h>
 
-static double
-now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* Resident memory in KiB, from /proc/self/status; -1 if unknown. */
-static long
-rss_kib(void)
-{
-	char line[256];
-	long kib = -1;
-	FILE *f = fopen("/proc/self/status", "r");
-
-	if (f == NULL)
-		return -1;
-	while (fgets(line, sizeof(line), f) != NULL)
-		if (sscanf(line, "VmRSS: %ld", &kib) == 1)
-			break;
-	fclose(f);
-	return kib;
-}
+#include "proc.h"
 
 int
 main(int argc, char **argv)
@@ -72,14 +47,14 @@ main(int argc, char **argv)
 	d = mj_makeData(m);
 	mj_forward(m, d);
 	/* The clock after each step costs some 30 ns of its tens of us. */
-	t0 = t = now();
+	t0 = t = bench_now();
 	while (want != 0 ? steps < want : t - t0 < seconds) {
 		mj_step(m, d);
 		steps++;
-		t = now();
+		t = bench_now();
 	}
-	printf(
-	    "steps %llu seconds %.9f rss_kib %ld\n", steps, t - t0, rss_kib());
+	printf("steps %llu seconds %.9f rss_kib %ld\n", steps, t - t0,
+	    bench_rss_kib(0));
 	mj_deleteData(d);
 	mj_deleteModel(m);
 	return 0;

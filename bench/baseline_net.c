@@ -23,15 +23,6 @@
 
 #include "bench.h"
 
-double
-bench_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static int64_t
 now_ns(void)
 {

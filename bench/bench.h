@@ -11,9 +11,7 @@
 #include <stdint.h>
 
 #include "latency.h"
-
-/* Seconds on the monotonic clock. */
-double bench_now(void);
+#include "proc.h"
 
 /*
  * Bare ping-pong: round trips of req bytes out and resp bytes back over

@@ -307,24 +307,6 @@ daemon_stop(struct daemon_proc *p)
 	p->pid = 0;
 }
 
-/* A process's resident memory in KiB, from /proc; -1 if unknown. */
-static long
-rss_kib(pid_t pid)
-{
-	char path[64], line[256];
-	long kib = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	if ((f = fopen(path, "r")) == NULL)
-		return -1;
-	while (fgets(line, sizeof(line), f) != NULL)
-		if (sscanf(line, "VmRSS: %ld", &kib) == 1)
-			break;
-	fclose(f);
-	return kib;
-}
-
 static hxd_conn *
 connect_or_die(const char *addr, const char *name)
 {
@@ -815,7 +797,7 @@ fig_memory(const struct bench_options *o)
 
 	daemon_start(o, &dp, NULL); /* running at speed 1, as by default */
 	sleep_seconds(2);
-	before = rss_kib(dp.pid);
+	before = bench_rss_kib(dp.pid);
 	for (i = 0; i < BENCH_MEMORY_CLIENTS; i++) {
 		snprintf(name, sizeof(name), "client-%d", i);
 		c[i] = connect_or_die(dp.unix_addr, name);
@@ -824,7 +806,7 @@ fig_memory(const struct bench_options *o)
 		free(state);
 	}
 	sleep_seconds(2);
-	after = rss_kib(dp.pid);
+	after = bench_rss_kib(dp.pid);
 	for (i = 0; i < BENCH_MEMORY_CLIENTS; i++)
 		hxd_close(c[i]);
 	daemon_stop(&dp);

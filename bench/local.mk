@@ -3,11 +3,13 @@
 # check`; the driver starts daemons from this build tree.
 EXTRA_PROGRAMS = bench/hxbench bench/baseline_mujoco
 bench_hxbench_SOURCES = bench/hxbench.c bench/baseline_net.c bench/bench.h \
+	bench/proc.c bench/proc.h \
 	daemon/latency.c daemon/latency.h
 bench_hxbench_CFLAGS = $(AM_CFLAGS) $(LIBEVENT_CFLAGS)
 bench_hxbench_LDADD = libhaptix.la $(LIBEVENT_LIBS) -lpthread -lm
 # The one bench program that includes MuJoCo: the bare mj_step loop.
-bench_baseline_mujoco_SOURCES = bench/baseline_mujoco.c
+bench_baseline_mujoco_SOURCES = bench/baseline_mujoco.c bench/proc.c \
+	bench/proc.h
 bench_baseline_mujoco_LDADD = $(MUJOCO_LIBS)
 # Automake cleans no EXTRA_PROGRAMS by itself.
 CLEANFILES += $(EXTRA_PROGRAMS)

@@ -1,0 +1,17 @@
+/*
+ * make bench: the clock and the memory figure, shared by the driver and
+ * the bare mj_step program (which cannot include bench.h's libhaptix
+ * side, and needs nothing else from it).
+ */
+#ifndef HX_BENCH_PROC_H
+#define HX_BENCH_PROC_H
+
+#include <sys/types.h>
+
+/* Seconds on the monotonic clock. */
+double bench_now(void);
+
+/* Resident memory of pid (0: this process) in KiB, from /proc; -1. */
+long bench_rss_kib(pid_t pid);
+
+#endif

@@ -4,3 +4,4 @@ EXTRA_DIST += docs/architecture.md docs/benchmarks.md docs/compat.md \
 	docs/protocol.md docs/images/hxview.png
 EXTRA_DIST += docs/service.md
 EXTRA_DIST += docs/fuzzing.md
+EXTRA_DIST += docs/recording.md

@@ -17,3 +17,9 @@ EXTRA_DIST += lib/haptix.sym lib/haptix.pc.in
 
 pkgconfigdir = $(libdir)/pkgconfig
 pkgconfig_DATA = lib/haptix.pc
+
+# The recording file (.hxr): written by the daemon, read by clients.
+noinst_LTLIBRARIES += libhxrec.la
+libhxrec_la_SOURCES = lib/recording.c lib/recording.h
+libhxrec_la_CFLAGS = $(AM_CFLAGS) $(ZSTD_CFLAGS)
+libhxrec_la_LIBADD = $(ZSTD_LIBS)

@@ -17,7 +17,8 @@ HX_TESTS = tests/test_frame tests/test_address tests/test_decode \
 	tests/test_hxctl tests/test_mjcf tests/test_mpl tests/test_arrays \
 	tests/test_pacing \
 	tests/test_batch tests/test_sessions tests/test_service tests/test_hostile \
-	tests/test_view tests/test_browser tests/test_fuzzfound
+	tests/test_view tests/test_browser tests/test_fuzzfound \
+	tests/test_recording
 check_PROGRAMS += $(HX_TESTS)
 TESTS += $(HX_TESTS)
 
@@ -27,6 +28,11 @@ tests_test_frame_LDADD = $(TEST_LIBS)
 tests_test_address_SOURCES = tests/test_address.c
 tests_test_address_CFLAGS = $(TEST_CFLAGS)
 tests_test_address_LDADD = $(TEST_LIBS)
+# The recording file; the test makes hostile files with zstd itself.
+tests_test_recording_SOURCES = tests/test_recording.c
+tests_test_recording_CFLAGS = $(TEST_CFLAGS) $(ZSTD_CFLAGS)
+tests_test_recording_LDADD = libhxrec.la $(CRITERION_LIBS) $(ZSTD_LIBS) \
+	-lpthread
 # The decoder is internal to libhaptix: test its object code directly.
 tests_test_decode_SOURCES = tests/test_decode.c lib/decode.c lib/conn.c
 tests_test_decode_CFLAGS = $(TEST_CFLAGS)

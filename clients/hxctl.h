@@ -272,6 +272,8 @@ int cmd_hx_update(struct ctl *);
 
 int cmd_clients(struct ctl *);
 int cmd_lease(struct ctl *);
+int cmd_record(struct ctl *);
+void recording_json(const hxd_recording *);
 void client_json(const hxd_client *, unsigned long long);
 void lease_json(const hxd_lease_info *);
 

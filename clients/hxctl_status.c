@@ -65,6 +65,10 @@ status_json(const hxd_status *st)
 	js_ku("lease_holder", st->lease_holder);
 	js_ks("lease_holder_name", st->lease_holder_name);
 	js_ku("batch_session", st->batch_session);
+	js_key("recording");
+	js_open('{');
+	recording_json(&st->recording);
+	js_close('}');
 	js_key("limits");
 	js_open('{');
 	js_ki("max_clients", st->limits.max_clients);
@@ -124,6 +128,12 @@ status_print(const hxd_status *st)
 		    st->batch_session);
 	else
 		printf("%-12s %s\n", "batch", "none");
+	if (st->recording.active)
+		printf("%-12s %s: %llu records, %llu bytes\n", "recording",
+		    st->recording.path, st->recording.records,
+		    st->recording.bytes);
+	else
+		printf("%-12s %s\n", "recording", "none");
 	printf("%-12s %d clients, %llu-byte frames, %llu bytes queued, "
 	       "%d subscriptions per client\n",
 	    "limits", st->limits.max_clients, st->limits.max_frame,

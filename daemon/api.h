@@ -167,6 +167,8 @@ int api_pause(struct call *);
 int api_run(struct call *);
 int api_set_speed(struct call *);
 int api_status(struct call *);
+int api_record_start(struct call *);
+int api_record_stop(struct call *);
 
 /* The model for viewers (api_model.c). */
 int api_get_model(struct call *);

@@ -16,6 +16,7 @@
 #include "log.h"
 #include "modeldir.h"
 #include "modelrefs.h"
+#include "record.h"
 #include "options.h"
 #include "session.h"
 #include "sim.h"
@@ -168,6 +169,7 @@ api_load_model(struct call *c)
 	}
 	log_info("client %llu: loaded %s: model \"%s\"",
 	    (unsigned long long)c->s->id, what, sim_model_name(d->sim));
+	record_stop(d, "another model was loaded");
 	clock_model_changed(d->clock);
 	stream_event_model(d,
 	    lm->source_case != HAPTIX__V1__LOAD_MODEL__SOURCE_PATH &&

@@ -15,6 +15,7 @@
 #include "clock.h"
 #include "daemon.h"
 #include "log.h"
+#include "record.h"
 #include "session.h"
 #include "sim.h"
 #include "sim_describe.h"
@@ -499,6 +500,7 @@ api_step(struct call *c)
 		for (i = 0; i < n; i++) {
 			rc = sim_step(c->d->sim, err, sizeof(err));
 			stream_after_step(c->d);
+			record_after_step(c->d);
 			if (rc != 0)
 				return call_fail(c, RESULT_SIMERROR,
 				    "step %u "
@@ -543,6 +545,7 @@ api_update(struct call *c)
 	if (paused) {
 		rc = sim_step(c->d->sim, err, sizeof(err));
 		stream_after_step(c->d);
+		record_after_step(c->d);
 		if (rc != 0)
 			return call_fail(c, RESULT_SIMERROR, "%s", err);
 	} else if (sizes(c)->apirate >= 1) {

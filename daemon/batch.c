@@ -15,6 +15,7 @@
 #include "daemon.h"
 #include "log.h"
 #include "options.h"
+#include "record.h"
 #include "session.h"
 #include "sim.h"
 #include "snapshot.h"
@@ -103,6 +104,7 @@ batch_slice(struct batch *b)
 	while (!batch_finished(b)) {
 		if (sim_step(d->sim, err, sizeof(err)) != 0) {
 			stream_after_step(d);
+			record_after_step(d);
 			snprintf(b->err, sizeof(b->err), "step %llu: %s",
 			    (unsigned long long)b->done + 1, err);
 			b->failed = RESULT_SIMERROR;
@@ -110,6 +112,7 @@ batch_slice(struct batch *b)
 		}
 		b->done++;
 		stream_after_step(d);
+		record_after_step(d);
 		if (b->record != 0 && b->done % b->record_every == 0 &&
 		    b->ntraj < b->maxtraj && batch_record(b) != 0)
 			return 1;

@@ -17,6 +17,7 @@
 #include "daemon.h"
 #include "latency.h"
 #include "log.h"
+#include "record.h"
 #include "session.h"
 #include "sim.h"
 #include "stream.h"
@@ -161,6 +162,7 @@ clock_step(struct clock *k)
 
 	rc = sim_step(k->d->sim, err, sizeof(err));
 	stream_after_step(k->d);
+	record_after_step(k->d);
 	if (rc != 0)
 		return; /* logged by the sim; the data was reset */
 	k->done++;

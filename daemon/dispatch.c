@@ -97,6 +97,8 @@ static const struct handler handlers[] = {
 	H(RUN, run, H_MW),
 	H(SET_SPEED, set_speed, H_WRITE),
 	H(STATUS, status, 0),
+	H(RECORD_START, record_start, H_MW),
+	H(RECORD_STOP, record_stop, H_WRITE),
 #undef H
 };
 

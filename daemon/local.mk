@@ -19,6 +19,7 @@ libhaptixd_la_SOURCES = \
 	daemon/modeldir.c daemon/modeldir.h \
 	daemon/modelrefs.c daemon/modelrefs.h \
 	daemon/options.c daemon/options.h \
+	daemon/record.c daemon/record.h daemon/api_record.c \
 	daemon/result.h \
 	daemon/server.c daemon/server.h \
 	daemon/service.c daemon/service.h \
@@ -31,7 +32,7 @@ libhaptixd_la_SOURCES = \
 	daemon/sim_key.c daemon/sim_robot.c
 libhaptixd_la_CFLAGS = $(AM_CFLAGS) $(LIBEVENT_CFLAGS) $(PROTOBUF_C_CFLAGS) \
 	$(EXPAT_CFLAGS) $(ZSTD_CFLAGS) $(SYSTEMD_CFLAGS)
-libhaptixd_la_LIBADD = libhxwire.la $(LIBEVENT_LIBS) $(PROTOBUF_C_LIBS) \
+libhaptixd_la_LIBADD = libhxwire.la libhxrec.la $(LIBEVENT_LIBS) $(PROTOBUF_C_LIBS) \
 	$(EXPAT_LIBS) $(ZSTD_LIBS) $(SYSTEMD_LIBS) $(MUJOCO_LIBS) -lm
 
 sbin_PROGRAMS += daemon/haptixd

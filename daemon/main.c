@@ -20,6 +20,7 @@
 #include "log.h"
 #include "modeldir.h"
 #include "options.h"
+#include "record.h"
 #include "server.h"
 #include "service.h"
 #include "session.h"
@@ -190,6 +191,7 @@ main_reload(struct daemon *d)
 		return;
 	}
 	if (sim_loaded(d->sim)) {
+		record_stop(d, "the model was reloaded");
 		clock_model_changed(d->clock);
 		stream_event_model(d, same);
 	}
@@ -253,6 +255,7 @@ main_stop(struct daemon *d)
 	main_stopping = 1;
 	service_stopping(d);
 	clock_pause(d->clock); /* which answers the calls waiting for a tick */
+	record_stop(d, "haptixd stopped");
 	server_free(d->server);
 	d->server = NULL;
 	sessions_shutdown(d);

@@ -44,6 +44,8 @@ static int options_set_model_dir(
 static int options_set_unix(struct options *, const char *, char *, size_t);
 static int options_set_tcp(struct options *, const char *, char *, size_t);
 static int options_set_token(struct options *, const char *, char *, size_t);
+static int options_set_state_dir(
+    struct options *, const char *, char *, size_t);
 static int options_set_speed(struct options *, const char *, char *, size_t);
 static int options_set_paused(struct options *, const char *, char *, size_t);
 static int options_set_api_rate(struct options *, const char *, char *, size_t);
@@ -68,6 +70,7 @@ static const struct options_def options_defs[] = {
 	{ "unix", 'u', 0, 0, options_set_unix },
 	{ "tcp", 't', 0, 0, options_set_tcp },
 	{ "token-file", 0, 0, 0, options_set_token },
+	{ "state-dir", 0, 0, 0, options_set_state_dir },
 	{ "speed", 's', 0, 0, options_set_speed },
 	{ "paused", 'p', 1, 0, options_set_paused },
 	{ "api-rate", 0, 0, 0, options_set_api_rate },
@@ -118,6 +121,8 @@ options_usage(FILE *f)
 	    "  -t, --tcp [HOST:]PORT  TCP listener, or \"none\" (default: 127.0.0.1:%d);\n"
 	    "                         a non-loopback HOST needs --token-file\n"
 	    "      --token-file FILE  secret that TCP clients must present in Hello\n"
+	    "      --state-dir DIR    where recordings go (default: $STATE_DIRECTORY,\n"
+	    "                         else $XDG_STATE_HOME/haptixd)\n"
 	    "\n"
 	    "Simulation:\n"
 	    "  -s, --speed X|max      speed factor, 1 = real time (default: 1)\n"
@@ -289,6 +294,14 @@ static int
 options_set_token(struct options *o, const char *value, char *err, size_t len)
 {
 	options_string(&o->token_file, options_or_none(value));
+	return 0;
+}
+
+static int
+options_set_state_dir(
+    struct options *o, const char *value, char *err, size_t len)
+{
+	options_string(&o->state_dir, value);
 	return 0;
 }
 
@@ -616,4 +629,5 @@ options_free(struct options *o)
 	options_string(&o->unix_path, NULL);
 	options_string(&o->tcp, NULL);
 	options_string(&o->token_file, NULL);
+	options_string(&o->state_dir, NULL);
 }

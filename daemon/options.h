@@ -25,7 +25,8 @@ struct options {
 	int unix_set;    /* unix_path and tcp were asked for, not defaults */
 	int tcp_set;
 	char *token_file;
-	double speed; /* speed factor; ignored with speed_max */
+	char *state_dir; /* recordings; NULL: see record_state_dir() */
+	double speed;    /* speed factor; ignored with speed_max */
 	int speed_max;
 	int paused;
 	double api_rate; /* Hz; < 0: the model's apirate */

@@ -7,6 +7,7 @@
 #include "clock.h"
 #include "daemon.h"
 #include "options.h"
+#include "record.h"
 #include "session.h"
 #include "sim.h"
 #include "sim_describe.h"
@@ -141,6 +142,23 @@ snapshot_contacts(struct daemon *d, struct arena *a)
 	return w;
 }
 
+Haptix__V1__Recording *
+snapshot_recording(struct arena *a)
+{
+	Haptix__V1__Recording *r = arena_alloc(a, sizeof(*r));
+	struct record_info ri;
+
+	haptix__v1__recording__init(r);
+	record_info(&ri);
+	r->active = ri.active;
+	r->path = arena_strdup(a, ri.path);
+	r->every = ri.every;
+	r->records = ri.records;
+	r->bytes = ri.bytes;
+	r->ended = arena_strdup(a, ri.ended);
+	return r;
+}
+
 Haptix__V1__Status *
 snapshot_status(struct daemon *d, struct arena *a)
 {
@@ -171,6 +189,7 @@ snapshot_status(struct daemon *d, struct arena *a)
 	st->lease_holder = d->lease_holder;
 	st->lease_holder_name = d->lease_holder_name;
 	st->batch_session = d->batch_session;
+	st->recording = snapshot_recording(a);
 	st->limits = arena_alloc(a, sizeof(*st->limits));
 	haptix__v1__limits__init(st->limits);
 	st->limits->max_clients = (uint32_t)d->opts->max_clients;

@@ -54,4 +54,7 @@ Haptix__V1__ClientInfo *snapshot_client(
 void snapshot_frame(struct daemon *d, struct arena *a, uint32_t fields,
     int copy, Haptix__V1__StreamFrame *out);
 
+/* The recording running, or the last one (record.c). */
+Haptix__V1__Recording *snapshot_recording(struct arena *a);
+
 #endif

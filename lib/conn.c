@@ -521,6 +521,20 @@ conn_model_from_wire(hxd_model *out, const Haptix__V1__ModelSummary *m)
 }
 
 void
+conn_recording_from_wire(hxd_recording *out, const Haptix__V1__Recording *w)
+{
+	memset(out, 0, sizeof(*out));
+	if (w == NULL)
+		return;
+	out->active = w->active;
+	snprintf(out->path, sizeof(out->path), "%s", w->path);
+	out->every = w->every;
+	out->records = w->records;
+	out->bytes = w->bytes;
+	snprintf(out->ended, sizeof(out->ended), "%s", w->ended);
+}
+
+void
 conn_status_from_wire(hxd_status *out, const Haptix__V1__Status *w)
 {
 	memset(out, 0, sizeof(*out));
@@ -547,6 +561,7 @@ conn_status_from_wire(hxd_status *out, const Haptix__V1__Status *w)
 	snprintf(out->lease_holder_name, sizeof(out->lease_holder_name), "%s",
 	    w->lease_holder_name);
 	out->batch_session = w->batch_session;
+	conn_recording_from_wire(&out->recording, w->recording);
 	if (w->limits != NULL) {
 		out->limits.max_clients = (int)w->limits->max_clients;
 		out->limits.max_frame = w->limits->max_frame;

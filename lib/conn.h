@@ -72,6 +72,10 @@ int conn_call_empty(hxd_conn *c, Haptix__V1__Request__CallCase call,
  */
 int conn_next_event(hxd_conn *c, int timeout_ms, Response **out);
 
+/* A Recording message into its public struct. */
+void conn_recording_from_wire(
+    hxd_recording *out, const Haptix__V1__Recording *w);
+
 /* Free a response from conn_call(); NULL is fine. */
 void conn_free_response(Response *resp);
 

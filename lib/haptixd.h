@@ -235,6 +235,15 @@ typedef struct hxd_contacts {
 } hxd_contacts;
 
 /* What HAPTIX's info box showed, and the daemon's counters. */
+/* A recording the server writes (docs/recording.md). */
+typedef struct hxd_recording {
+	int active;
+	char path[4096]; /* on the server */
+	unsigned every;  /* steps from one record to the next */
+	unsigned long long records, bytes;
+	char ended[256]; /* why the last one ended, when not active */
+} hxd_recording;
+
 typedef struct hxd_status {
 	hxd_model model;
 	double time;
@@ -262,6 +271,7 @@ typedef struct hxd_status {
 		unsigned long long max_queued; /* unsent bytes per client */
 		int max_subscriptions;         /* per client */
 	} limits; /* what the server enforces (haptixd --max-*) */
+	hxd_recording recording; /* the one running, or the last one */
 	struct {
 		unsigned long long ticks; /* wakeups that found a step due */
 		double lateness_p50, lateness_p99, lateness_max; /* seconds */
@@ -675,6 +685,19 @@ typedef struct hxd_event {
 int hxd_next_event(hxd_conn *c, int timeout_ms, hxd_event **out);
 
 void hxd_event_free(hxd_event *ev);
+
+/*
+ * Record the state after each step the server takes into a new file of
+ * its state directory, MODEL_N.hxr: fields an HXD_FIELDS() set of qpos,
+ * qvel, act, ctrl, mocap, sensordata, qfrc_applied and xfrc_applied (0:
+ * HAPTIX's set), one step in every + 1.  out (may be NULL) receives the
+ * recording.  One at a time: a second is HXD_DENIED.
+ */
+int hxd_record_start(
+    hxd_conn *c, unsigned fields, unsigned every, hxd_recording *out);
+
+/* End the recording (HXD_BADVALUE if none runs). */
+int hxd_record_stop(hxd_conn *c, hxd_recording *out);
 
 /* Free a frame (from a batch trajectory); NULL is fine. */
 void hxd_frame_free(hxd_frame *f);

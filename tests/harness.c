@@ -215,6 +215,8 @@ hx_server_try_start_env(
 	argv[n++] = hx_haptixd_path();
 	argv[n++] = "--config"; /* the machine's own file must not count */
 	argv[n++] = "none";
+	argv[n++] = "--state-dir"; /* recordings stay in the test's directory */
+	argv[n++] = s->dir;
 	argv[n++] = "--unix";
 	argv[n++] = sock;
 	argv[n++] = "--tcp";

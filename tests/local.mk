@@ -18,7 +18,7 @@ HX_TESTS = tests/test_frame tests/test_address tests/test_decode \
 	tests/test_pacing \
 	tests/test_batch tests/test_sessions tests/test_service tests/test_hostile \
 	tests/test_view tests/test_browser tests/test_fuzzfound \
-	tests/test_recording
+	tests/test_recording tests/test_record
 check_PROGRAMS += $(HX_TESTS)
 TESTS += $(HX_TESTS)
 
@@ -28,6 +28,10 @@ tests_test_frame_LDADD = $(TEST_LIBS)
 tests_test_address_SOURCES = tests/test_address.c
 tests_test_address_CFLAGS = $(TEST_CFLAGS)
 tests_test_address_LDADD = $(TEST_LIBS)
+# Recording in the daemon, read back with the recording library.
+tests_test_record_SOURCES = tests/test_record.c
+tests_test_record_CFLAGS = $(TEST_CFLAGS)
+tests_test_record_LDADD = $(TEST_LIBS) libhxrec.la
 # The recording file; the test makes hostile files with zstd itself.
 tests_test_recording_SOURCES = tests/test_recording.c
 tests_test_recording_CFLAGS = $(TEST_CFLAGS) $(ZSTD_CFLAGS)

@@ -1,0 +1,264 @@
+/* Recording the state into .hxr files: see record.h. */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <event2/event.h>
+
+#include "daemon.h"
+#include "log.h"
+#include "options.h"
+#include "record.h"
+#include "recording.h"
+#include "result.h"
+#include "sim.h"
+
+/* A kill -9 loses at most this much wall time of records. */
+#define RECORD_FLUSH_MS 250
+
+static struct rec_writer *record_w;
+static struct event *record_timer;
+static char record_path[4096 + 96];
+static char record_ended[256];
+static unsigned record_every;
+static uint64_t record_records;
+static uint64_t record_bytes;
+
+const char *
+record_state_dir(const struct daemon *d, char *buf, size_t len)
+{
+	const char *v;
+
+	if (d->opts->state_dir != NULL)
+		snprintf(buf, len, "%s", d->opts->state_dir);
+	else if ((v = getenv("STATE_DIRECTORY")) != NULL && *v == '/')
+		snprintf(buf, len, "%.*s", (int)strcspn(v, ":"), v);
+	else if ((v = getenv("XDG_STATE_HOME")) != NULL && *v == '/')
+		snprintf(buf, len, "%s/haptixd", v);
+	else if ((v = getenv("HOME")) != NULL && *v == '/')
+		snprintf(buf, len, "%s/.local/state/haptixd", v);
+	else
+		snprintf(buf, len, "/var/lib/haptixd");
+	return buf;
+}
+
+/* Write what is buffered: the timer, and the end. */
+static void
+record_flush(void)
+{
+	struct rec_writer_stats st;
+
+	if (record_w == NULL)
+		return;
+	if (rec_writer_flush(record_w) != 0)
+		log_warn("recording %s: %s", record_path,
+		    rec_writer_error(record_w));
+	rec_writer_stats(record_w, &st);
+	record_bytes = st.bytes_written;
+}
+
+static void
+record_timer_cb(evutil_socket_t fd, short events, void *arg)
+{
+	record_flush();
+}
+
+/* Make dir and any parent missing, as mkdir -p does. */
+static int
+record_mkdirs(char *dir)
+{
+	char *p;
+
+	for (p = dir + 1; *p != '\0'; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(dir, 0750) == -1 && errno != EEXIST) {
+			*p = '/';
+			return -1;
+		}
+		*p = '/';
+	}
+	return mkdir(dir, 0750) == -1 && errno != EEXIST ? -1 : 0;
+}
+
+/* The largest N of the directory's NAME_N.hxr files, or 0. */
+static unsigned
+record_last_number(const char *dir, const char *name)
+{
+	size_t n = strlen(name);
+	unsigned last = 0, k;
+	struct dirent *e;
+	char tail[8];
+	DIR *dp;
+
+	if ((dp = opendir(dir)) == NULL)
+		return 0;
+	while ((e = readdir(dp)) != NULL) {
+		if (strncmp(e->d_name, name, n) != 0 || e->d_name[n] != '_')
+			continue;
+		if (sscanf(e->d_name + n + 1, "%u%7s", &k, tail) == 2 &&
+		    strcmp(tail, ".hxr") == 0 && k > last)
+			last = k;
+	}
+	closedir(dp);
+	return last;
+}
+
+/* The model's name as a file name: letters, digits, '-', '_', '.'. */
+static void
+record_file_name(const char *model, char *out, size_t len)
+{
+	size_t i, n = 0;
+
+	for (i = 0; model[i] != '\0' && n + 1 < len && n < 64; i++) {
+		char ch = model[i];
+
+		if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+		    (ch >= '0' && ch <= '9') || ch == '-' || ch == '.')
+			out[n++] = ch;
+		else
+			out[n++] = '_';
+	}
+	out[n] = '\0';
+	if (n == 0)
+		snprintf(out, len, "model");
+	else if (out[0] == '.')
+		out[0] = '_'; /* no hidden files */
+}
+
+int
+record_start(
+    struct daemon *d, unsigned fields, unsigned every, char *err, size_t len)
+{
+	const struct sim_sizes *z = sim_sizes(d->sim);
+	struct rec_header h;
+	char dir[3900], base[80], why[512];
+	unsigned n;
+	size_t size;
+	void *mjb;
+
+	if (record_w != NULL) {
+		snprintf(err, len, "a recording runs already: %s", record_path);
+		return RESULT_DENIED;
+	}
+	memset(&h, 0, sizeof(h));
+	h.version = REC_VERSION;
+	h.fields = fields;
+	h.every = every;
+	h.nq = (uint32_t)z->nq;
+	h.nv = (uint32_t)z->nv;
+	h.na = (uint32_t)z->na;
+	h.nu = (uint32_t)z->nu;
+	h.nmocap = (uint32_t)z->nmocap;
+	h.nsensordata = (uint32_t)z->nsensordata;
+	h.nbody = (uint32_t)z->nbody;
+	h.timestep = z->timestep;
+	snprintf(h.name, sizeof(h.name), "%s", sim_model_name(d->sim));
+	/* The model as MJB identifies it, edits included. */
+	size = sim_mjb_size(d->sim);
+	if ((mjb = malloc(size)) != NULL) {
+		size = sim_mjb_save(d->sim, mjb, size);
+		h.model_hash = rec_hash64(mjb, size, REC_HASH_SEED);
+		free(mjb);
+	}
+
+	record_state_dir(d, dir, sizeof(dir));
+	if (record_mkdirs(dir) != 0) {
+		snprintf(
+		    err, len, "state directory %s: %s", dir, strerror(errno));
+		return RESULT_DENIED;
+	}
+	record_file_name(h.name, base, sizeof(base));
+	/* The next number; O_EXCL keeps what another process made since. */
+	n = record_last_number(dir, base);
+	do
+		snprintf(record_path, sizeof(record_path), "%s/%s_%u.hxr", dir,
+		    base, ++n);
+	while (access(record_path, F_OK) == 0);
+	record_w = rec_writer_open(
+	    record_path, &h, REC_LEVEL_DEFAULT, why, sizeof(why));
+	if (record_w == NULL) {
+		snprintf(err, len, "cannot record: %s", why);
+		record_path[0] = '\0';
+		return RESULT_DENIED;
+	}
+	record_timer = event_new(d->base, -1, EV_PERSIST, record_timer_cb, d);
+	if (record_timer == NULL)
+		fatal("out of memory");
+	event_add(record_timer, &(struct timeval){ 0, RECORD_FLUSH_MS * 1000 });
+	record_every = every;
+	record_records = record_bytes = 0;
+	record_ended[0] = '\0';
+	log_info("recording to %s (one step in %u)", record_path, every);
+	return RESULT_OK;
+}
+
+void
+record_stop(struct daemon *d, const char *why)
+{
+	struct stat st;
+	char err[512];
+
+	if (record_w == NULL)
+		return;
+	if (rec_writer_close(record_w, err, sizeof(err)) != 0)
+		log_warn("recording %s: %s", record_path, err);
+	if (stat(record_path, &st) == 0)
+		record_bytes = (uint64_t)st.st_size;
+	record_w = NULL;
+	event_free(record_timer);
+	record_timer = NULL;
+	snprintf(record_ended, sizeof(record_ended), "%s", why);
+	log_info("recording %s ended (%s): %llu records", record_path, why,
+	    (unsigned long long)record_records);
+	(void)d;
+}
+
+void
+record_after_step(struct daemon *d)
+{
+	const struct sim_arrays *a;
+	const double *f[REC_NFIELD];
+	uint64_t step;
+
+	if (record_w == NULL)
+		return;
+	step = sim_counters(d->sim)->steps;
+	if (!rec_writer_due(record_w, step))
+		return;
+	a = sim_arrays(d->sim);
+	f[REC_QPOS] = a->qpos;
+	f[REC_QVEL] = a->qvel;
+	f[REC_ACT] = a->act;
+	f[REC_CTRL] = a->ctrl;
+	f[REC_MOCAP_POS] = a->mocap_pos;
+	f[REC_MOCAP_QUAT] = a->mocap_quat;
+	f[REC_SENSORDATA] = a->sensordata;
+	f[REC_QFRC_APPLIED] = a->qfrc_applied;
+	f[REC_XFRC_APPLIED] = a->xfrc_applied;
+	if (rec_writer_state(record_w, step, sim_time(d->sim), f) != 0) {
+		log_error("recording %s: %s", record_path,
+		    rec_writer_error(record_w));
+		record_stop(d, "write failed");
+		return;
+	}
+	record_records++;
+}
+
+void
+record_info(struct record_info *out)
+{
+	out->active = record_w != NULL;
+	out->path = record_path;
+	out->every = record_every;
+	out->records = record_records;
+	out->bytes = record_bytes;
+	out->ended = record_ended;
+}

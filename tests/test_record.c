@@ -211,8 +211,8 @@ Test(record, kill_9_loses_at_most_250_ms)
 		if (it.tag == REC_TAG_STATE)
 			last = it.time;
 	rec_reader_stats(rd, &rs);
-	cr_expect_eq(rc, 0, "the file reads to its end: %s",
-	    rec_reader_error(rd));
+	cr_expect_eq(
+	    rc, 0, "the file reads to its end: %s", rec_reader_error(rd));
 	rec_reader_close(rd);
 	cr_log_info("killed at t=%.3f; the file ends at t=%.3f%s", st.time,
 	    last, rs.truncated ? " (a frame cut short)" : "");

@@ -16,7 +16,7 @@
 #include "log.h"
 #include "modeldir.h"
 #include "modelrefs.h"
-#include "record.h"
+#include "step.h"
 #include "options.h"
 #include "session.h"
 #include "sim.h"
@@ -169,11 +169,10 @@ api_load_model(struct call *c)
 	}
 	log_info("client %llu: loaded %s: model \"%s\"",
 	    (unsigned long long)c->s->id, what, sim_model_name(d->sim));
-	record_stop(d, "another model was loaded");
-	clock_model_changed(d->clock);
-	stream_event_model(d,
+	daemon_model_changed(d,
 	    lm->source_case != HAPTIX__V1__LOAD_MODEL__SOURCE_PATH &&
-		lm->source_case != HAPTIX__V1__LOAD_MODEL__SOURCE_INLINE_MODEL);
+		lm->source_case != HAPTIX__V1__LOAD_MODEL__SOURCE_INLINE_MODEL,
+	    "another model was loaded");
 	c->resp->payload_case = HAPTIX__V1__RESPONSE__PAYLOAD_MODEL;
 	c->resp->model = snapshot_summary(c->d, c->arena);
 	return RESULT_OK;

@@ -15,7 +15,7 @@
 #include "clock.h"
 #include "daemon.h"
 #include "log.h"
-#include "record.h"
+#include "step.h"
 #include "session.h"
 #include "sim.h"
 #include "sim_describe.h"
@@ -498,9 +498,7 @@ api_step(struct call *c)
 	/* HAPTIX: stepping while running has no effect. */
 	if (!clock_running(c->d->clock)) {
 		for (i = 0; i < n; i++) {
-			rc = sim_step(c->d->sim, err, sizeof(err));
-			stream_after_step(c->d);
-			record_after_step(c->d);
+			rc = daemon_step(c->d, err, sizeof(err));
 			if (rc != 0)
 				return call_fail(c, RESULT_SIMERROR,
 				    "step %u "
@@ -543,9 +541,7 @@ api_update(struct call *c)
 	if (u->control != NULL && (rc = api_control_apply(c, u->control)) != 0)
 		return rc;
 	if (paused) {
-		rc = sim_step(c->d->sim, err, sizeof(err));
-		stream_after_step(c->d);
-		record_after_step(c->d);
+		rc = daemon_step(c->d, err, sizeof(err));
 		if (rc != 0)
 			return call_fail(c, RESULT_SIMERROR, "%s", err);
 	} else if (sizes(c)->apirate >= 1) {

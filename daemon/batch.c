@@ -15,11 +15,10 @@
 #include "daemon.h"
 #include "log.h"
 #include "options.h"
-#include "record.h"
+#include "step.h"
 #include "session.h"
 #include "sim.h"
 #include "snapshot.h"
-#include "stream.h"
 
 typedef Haptix__V1__StreamFrame StreamFrame;
 
@@ -102,17 +101,13 @@ batch_slice(struct batch *b)
 	char err[1100];
 
 	while (!batch_finished(b)) {
-		if (sim_step(d->sim, err, sizeof(err)) != 0) {
-			stream_after_step(d);
-			record_after_step(d);
+		if (daemon_step(d, err, sizeof(err)) != 0) {
 			snprintf(b->err, sizeof(b->err), "step %llu: %s",
 			    (unsigned long long)b->done + 1, err);
 			b->failed = RESULT_SIMERROR;
 			return 1;
 		}
 		b->done++;
-		stream_after_step(d);
-		record_after_step(d);
 		if (b->record != 0 && b->done % b->record_every == 0 &&
 		    b->ntraj < b->maxtraj && batch_record(b) != 0)
 			return 1;

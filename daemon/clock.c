@@ -17,7 +17,7 @@
 #include "daemon.h"
 #include "latency.h"
 #include "log.h"
-#include "record.h"
+#include "step.h"
 #include "session.h"
 #include "sim.h"
 #include "stream.h"
@@ -160,9 +160,7 @@ clock_step(struct clock *k)
 	char err[1100];
 	int rc;
 
-	rc = sim_step(k->d->sim, err, sizeof(err));
-	stream_after_step(k->d);
-	record_after_step(k->d);
+	rc = daemon_step(k->d, err, sizeof(err));
 	if (rc != 0)
 		return; /* logged by the sim; the data was reset */
 	k->done++;

@@ -24,8 +24,8 @@
 #include "server.h"
 #include "service.h"
 #include "session.h"
+#include "step.h"
 #include "sim.h"
-#include "stream.h"
 
 /* How long clients get to take their last answers at shutdown. */
 #define MAIN_STOP_SECONDS 2.0
@@ -190,11 +190,8 @@ main_reload(struct daemon *d)
 		service_ready(d);
 		return;
 	}
-	if (sim_loaded(d->sim)) {
-		record_stop(d, "the model was reloaded");
-		clock_model_changed(d->clock);
-		stream_event_model(d, same);
-	}
+	if (sim_loaded(d->sim))
+		daemon_model_changed(d, same, "the model was reloaded");
 	log_info("reloaded");
 	service_note(d, NULL);
 	service_ready(d);

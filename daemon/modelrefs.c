@@ -148,13 +148,18 @@ modelrefs_doc(const struct mjcf_doc *doc, struct modelrefs_dirs *dirs,
 	const struct mjcf_node *root = mjcf_root(doc), *n;
 	const char *v, *dir[3];
 	char path[PATH_MAX];
-	size_t i, j, k;
+	size_t i, j, k, ndir;
 	int rc;
 
 	modelrefs_compiler(doc, dirs);
+	/* Each distinct one once: usually all three are the same. */
 	dir[0] = dirs->base;
-	dir[1] = dirs->mesh;
-	dir[2] = dirs->texture;
+	ndir = 1;
+	if (strcmp(dirs->mesh, dirs->base) != 0)
+		dir[ndir++] = dirs->mesh;
+	if (strcmp(dirs->texture, dirs->base) != 0 &&
+	    strcmp(dirs->texture, dirs->mesh) != 0)
+		dir[ndir++] = dirs->texture;
 	for (n = root; n != NULL; n = mjcf_walk(root, n)) {
 		for (k = 0; strcasecmp(n->name, "include") == 0 &&
 		     (v = modelrefs_attr(n, "file", k)) != NULL;
@@ -172,7 +177,7 @@ modelrefs_doc(const struct mjcf_doc *doc, struct modelrefs_dirs *dirs,
 			for (k = 0; (v = modelrefs_attr(n,
 					 modelrefs_attrs[i].attr, k)) != NULL;
 			     k++) {
-				for (j = 0; j < 3; j++) {
+				for (j = 0; j < ndir; j++) {
 					rc = modelrefs_name(n, dir[j], v, path,
 					    sizeof(path), err, len);
 					if (rc != 0)

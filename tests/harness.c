@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -175,6 +176,61 @@ static const char *const harness_systemd_vars[] = { "NOTIFY_SOCKET",
 	"WATCHDOG_USEC", "WATCHDOG_PID", "LISTEN_FDS", "LISTEN_PID",
 	"LISTEN_FDNAMES", "JOURNAL_STREAM", NULL };
 
+void
+hx_server_prepare(struct hx_server *s)
+{
+	memset(s, 0, sizeof(*s));
+	snprintf(s->dir, sizeof(s->dir), "/tmp/hxtest.XXXXXX");
+	cr_assert_not_null(mkdtemp(s->dir), "mkdtemp: %s", strerror(errno));
+	snprintf(s->unix_addr, sizeof(s->unix_addr), "unix:%s/hx.sock", s->dir);
+	snprintf(s->log, sizeof(s->log), "%s/haptixd.log", s->dir);
+}
+
+void
+hx_server_launch(struct hx_server *s, const char *const *argv,
+    const char *const *env, int journal)
+{
+	static char journal_env[64];
+	struct stat st;
+	int fd, null, i;
+
+	fd = open(s->log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	cr_assert_neq(fd, -1, "%s: %s", s->log, strerror(errno));
+	cr_assert_eq(fstat(fd, &st), 0);
+	/* As systemd names the journal's stream to the services it runs. */
+	snprintf(journal_env, sizeof(journal_env), "JOURNAL_STREAM=%llu:%llu",
+	    (unsigned long long)st.st_dev, (unsigned long long)st.st_ino);
+	s->pid = fork();
+	cr_assert_neq(s->pid, -1, "fork: %s", strerror(errno));
+	if (s->pid == 0) {
+		/* Die with the test, even when an assertion ends it early. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		dup2(fd, 2);
+		/* Keep the test's stdout: the daemon must not hold its pipe. */
+		null = open("/dev/null", O_RDWR);
+		dup2(null, 0);
+		dup2(null, 1);
+		for (i = 0; harness_systemd_vars[i] != NULL; i++)
+			unsetenv(harness_systemd_vars[i]);
+		for (i = 0; env != NULL && env[i] != NULL; i++)
+			putenv((char *)env[i]);
+		if (journal)
+			putenv(journal_env);
+		execvp(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	close(fd);
+}
+
+const char *
+hx_server_log_text(const struct hx_server *s)
+{
+	static char buf[1 << 16];
+
+	harness_read_log(s, buf, sizeof(buf));
+	return buf;
+}
+
 int
 hx_server_try_start(struct hx_server *s, const char *const *args)
 {
@@ -187,14 +243,10 @@ hx_server_try_start_env(
 {
 	const char *argv[HARNESS_MAX_ARGS];
 	char sock[300], vglog[320], buf[1 << 16], *p;
-	int n = 0, i, fd, status, ready = HARNESS_READY_SECONDS;
+	int n = 0, i, status, ready = HARNESS_READY_SECONDS;
 
-	memset(s, 0, sizeof(*s));
-	snprintf(s->dir, sizeof(s->dir), "/tmp/hxtest.XXXXXX");
-	cr_assert_not_null(mkdtemp(s->dir), "mkdtemp: %s", strerror(errno));
-	snprintf(sock, sizeof(sock), "%s/hx.sock", s->dir);
-	snprintf(s->unix_addr, sizeof(s->unix_addr), "unix:%s", sock);
-	snprintf(s->log, sizeof(s->log), "%s/haptixd.log", s->dir);
+	hx_server_prepare(s);
+	snprintf(sock, sizeof(sock), "%s", s->unix_addr + 5);
 
 	/*
 	 * HX_VALGRIND=1 (make check-valgrind) runs each daemon under
@@ -231,29 +283,7 @@ hx_server_try_start_env(
 		argv[n++] = args[i];
 	}
 	argv[n] = NULL;
-
-	s->pid = fork();
-	cr_assert_neq(s->pid, -1, "fork: %s", strerror(errno));
-	if (s->pid == 0) {
-		/* Die with the test, even when an assertion ends it early. */
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		fd = open(s->log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		if (fd == -1)
-			_exit(126);
-		dup2(fd, 2);
-		close(fd);
-		/* Keep the test's stdout: the daemon must not hold its pipe. */
-		fd = open("/dev/null", O_RDWR);
-		dup2(fd, 0);
-		dup2(fd, 1);
-		close(fd);
-		for (i = 0; harness_systemd_vars[i] != NULL; i++)
-			unsetenv(harness_systemd_vars[i]);
-		for (i = 0; env != NULL && env[i] != NULL; i++)
-			putenv((char *)env[i]);
-		execvp(argv[0], (char *const *)argv);
-		_exit(127);
-	}
+	hx_server_launch(s, argv, env, 0);
 
 	if (getenv("HX_VALGRIND") != NULL)
 		ready *= 10; /* valgrind runs MuJoCo's loading 20-50x slower */

@@ -38,6 +38,22 @@ int hx_server_try_start(struct hx_server *s, const char *const *args);
 int hx_server_try_start_env(
     struct hx_server *s, const char *const *args, const char *const *env);
 
+/* A fresh directory, socket address and log, before a launch. */
+void hx_server_prepare(struct hx_server *s);
+
+/*
+ * Run argv (a whole command line: haptixd, or a wrapper such as
+ * systemd-socket-activate and then haptixd) under s without waiting,
+ * stderr to s's log, with env added to an environment free of the
+ * test's systemd variables; with journal, JOURNAL_STREAM names the log
+ * as systemd names the journal's stream.
+ */
+void hx_server_launch(struct hx_server *s, const char *const *argv,
+    const char *const *env, int journal);
+
+/* The daemon's log so far (static buffer), for failure messages. */
+const char *hx_server_log_text(const struct hx_server *s);
+
 /* Stop with SIGTERM; fail the test unless it exits with status 0. */
 void hx_server_stop(struct hx_server *s);
 

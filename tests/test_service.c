@@ -8,14 +8,12 @@
 #include "config.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -124,55 +122,6 @@ notify_count(struct notify *n, const char *text, int ms)
 
 /*------------------------------------------------------ daemons by hand */
 
-/* A fresh directory and log for a daemon started by hand. */
-static void
-prepare(struct hx_server *s)
-{
-	memset(s, 0, sizeof(*s));
-	snprintf(s->dir, sizeof(s->dir), "/tmp/hxtest.XXXXXX");
-	cr_assert_not_null(mkdtemp(s->dir));
-	snprintf(s->log, sizeof(s->log), "%s/haptixd.log", s->dir);
-	snprintf(s->unix_addr, sizeof(s->unix_addr), "unix:%s/hx.sock", s->dir);
-}
-
-/*
- * Run argv (a whole command line: a wrapper, haptixd, or both) with
- * stderr to s's log and env added; do not wait.  With log_env,
- * JOURNAL_STREAM names the log file, as systemd names the journal's.
- */
-static void
-launch(struct hx_server *s, const char *const *argv, const char *const *env,
-    int log_env)
-{
-	static const char *const vars[] = { "NOTIFY_SOCKET", "WATCHDOG_USEC",
-		"WATCHDOG_PID", "LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES",
-		"JOURNAL_STREAM", NULL };
-	static char journal[64];
-	struct stat st;
-	int fd, i;
-
-	fd = open(s->log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	cr_assert_neq(fd, -1);
-	cr_assert_eq(fstat(fd, &st), 0);
-	snprintf(journal, sizeof(journal), "JOURNAL_STREAM=%llu:%llu",
-	    (unsigned long long)st.st_dev, (unsigned long long)st.st_ino);
-	s->pid = fork();
-	cr_assert_neq(s->pid, -1);
-	if (s->pid == 0) {
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		dup2(fd, 2);
-		for (i = 0; vars[i] != NULL; i++)
-			unsetenv(vars[i]);
-		for (i = 0; env != NULL && env[i] != NULL; i++)
-			putenv((char *)env[i]);
-		if (log_env)
-			putenv(journal);
-		execvp(argv[0], (char *const *)argv);
-		_exit(127);
-	}
-	close(fd);
-}
-
 /* Wait up to ms for the log to contain text. */
 static int
 log_wait(const struct hx_server *s, const char *text, int ms)
@@ -202,22 +151,6 @@ exit_wait(struct hx_server *s, int ms)
 		hx_sleep_ms(10);
 	}
 	return -1;
-}
-
-/* The log's text (static buffer), for failure messages. */
-static const char *
-log_text(const struct hx_server *s)
-{
-	static char buf[1 << 16];
-	FILE *f = fopen(s->log, "r");
-	size_t n = 0;
-
-	if (f != NULL) {
-		n = fread(buf, 1, sizeof(buf) - 1, f);
-		fclose(f);
-	}
-	buf[n] = '\0';
-	return buf;
 }
 
 /* A TCP port free right now on loopback. */
@@ -281,15 +214,15 @@ Test(service, ready_only_once_listeners_accept, .timeout = 60)
 	hxd_status st;
 
 	notify_open(&n);
-	prepare(&s);
+	hx_server_prepare(&s);
 	snprintf(sock, sizeof(sock), "%s/hx.sock", s.dir);
 	snprintf(tcp, sizeof(tcp), "127.0.0.1:%d", free_port());
 	argv[8] = sock;
 	argv[10] = tcp;
-	launch(&s, argv, n.envp, 0);
+	hx_server_launch(&s, argv, n.envp, 0);
 	cr_assert(notify_wait(&n, "READY=1", buf, sizeof(buf), 20000, seen,
 		      sizeof(seen)),
-	    "no READY=1; got %s; log:\n%s", seen, log_text(&s));
+	    "no READY=1; got %s; log:\n%s", seen, hx_server_log_text(&s));
 	/* The first thing said is READY: nothing before it. */
 	cr_expect(strncmp(seen, "[READY=1", 8) == 0, "before READY: %s", seen);
 	c = hxd_connect(s.unix_addr, "at-ready");
@@ -410,7 +343,7 @@ Test(service, sigterm_with_clients_ends_cleanly_and_in_time, .timeout = 60)
 	took = hx_wall_now() - t0;
 	cr_assert_neq(status, -1, "haptixd still runs 10 s after SIGTERM");
 	cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 0,
-	    "exit status %d; log:\n%s", status, log_text(&s));
+	    "exit status %d; log:\n%s", status, hx_server_log_text(&s));
 	cr_expect_lt(took, 5.0, "stopping took %.2f s", took);
 	cr_log_info("SIGTERM with 3 clients: exited in %.3f s", took);
 	cr_expect(hx_server_log_has(&s, "stopped"));
@@ -477,7 +410,7 @@ Test(service, sighup_reloads_settings_and_model_keeping_clients, .timeout = 60)
 	    "paused = yes\n"
 	    "speed = 2\n");
 	cr_assert_eq(hx_server_try_start_env(&s, args, n.envp), -1,
-	    "haptixd did not start: %s", log_text(&s));
+	    "haptixd did not start: %s", hx_server_log_text(&s));
 	cr_assert(notify_wait(&n, "READY=1", buf, sizeof(buf), 5000, NULL, 0));
 	c = hx_connect_ok(s.unix_addr, "stays");
 	HX_OK(c, hxd_subscribe(c, &sub, NULL));
@@ -534,7 +467,7 @@ Test(service, failed_reloads_keep_what_works, .timeout = 60)
 	snprintf(conf, sizeof(conf), "%s/haptixd.conf", n.dir);
 	write_file(conf, "model = fixture.xml\npaused = yes\nspeed = 2\n");
 	cr_assert_eq(hx_server_try_start_env(&s, args, n.envp), -1,
-	    "haptixd did not start: %s", log_text(&s));
+	    "haptixd did not start: %s", hx_server_log_text(&s));
 	c = hx_connect_ok(s.tcp_addr, "stays");
 
 	/* A model that does not load: MuJoCo's error, the old model. */
@@ -594,28 +527,30 @@ Test(service, socket_activation_serves_the_sockets_passed, .timeout = 60)
 	if (activate == NULL)
 		cr_skip_test("systemd-socket-activate is missing (package "
 			     "systemd)");
-	prepare(&s);
+	hx_server_prepare(&s);
 	snprintf(sock, sizeof(sock), "%s/hx.sock", s.dir);
 	snprintf(unix_arg, sizeof(unix_arg), "%s", sock);
 	snprintf(tcp, sizeof(tcp), "127.0.0.1:%d", free_port());
 	snprintf(tcp_arg, sizeof(tcp_arg), "%s", tcp);
-	launch(&s, argv, NULL, 0);
+	hx_server_launch(&s, argv, NULL, 0);
 	cr_assert(log_wait(&s, "Listening on 127.0.0.1", 10000),
-	    "systemd-socket-activate did not listen: %s", log_text(&s));
+	    "systemd-socket-activate did not listen: %s",
+	    hx_server_log_text(&s));
 
 	/* The first connection starts haptixd; it waits in the backlog. */
 	c = hxd_connect_timeout(s.unix_addr, "first", 20000);
-	cr_assert_eq(
-	    hxd_result(c), HXD_OK, "%s; log:\n%s", hxd_error(c), log_text(&s));
+	cr_assert_eq(hxd_result(c), HXD_OK, "%s; log:\n%s", hxd_error(c),
+	    hx_server_log_text(&s));
 	cr_expect_str_eq(hx_status_ok(c).model.name, "fixture");
 	hxd_close(c);
 	c = hx_connect_ok(tcp, "tcp");
 	hxd_close(c);
 	cr_expect(hx_server_log_has(&s, "listening on unix:"));
 	cr_expect(hx_server_log_has(&s, "(socket \"haptixd\" from systemd)"),
-	    "%s", log_text(&s));
+	    "%s", hx_server_log_text(&s));
 	/* Its default listeners stay unbound: no port 5790, no own socket. */
-	cr_expect(!hx_server_log_has(&s, ":5790"), "%s", log_text(&s));
+	cr_expect(
+	    !hx_server_log_has(&s, ":5790"), "%s", hx_server_log_text(&s));
 	hx_server_stop(&s);
 }
 
@@ -635,10 +570,11 @@ Test(service, socket_activation_leaves_systemds_socket, .timeout = 60)
 	if (activate == NULL)
 		cr_skip_test("systemd-socket-activate is missing (package "
 			     "systemd)");
-	prepare(&s);
+	hx_server_prepare(&s);
 	snprintf(sock, sizeof(sock), "%s/hx.sock", s.dir);
-	launch(&s, argv, NULL, 0);
-	cr_assert(log_wait(&s, "Listening on", 10000), "%s", log_text(&s));
+	hx_server_launch(&s, argv, NULL, 0);
+	cr_assert(
+	    log_wait(&s, "Listening on", 10000), "%s", hx_server_log_text(&s));
 	c = hxd_connect_timeout(s.unix_addr, "first", 20000);
 	cr_assert_eq(hxd_result(c), HXD_OK, "%s", hxd_error(c));
 	hxd_close(c);
@@ -648,8 +584,8 @@ Test(service, socket_activation_leaves_systemds_socket, .timeout = 60)
 	    WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %d", status);
 	cr_expect_eq(lstat(sock, &st), 0, "the socket was removed");
 	/* Only the TCP default would have shown a port: none was bound. */
-	cr_expect(
-	    !hx_server_log_has(&s, "listening on tcp:"), "%s", log_text(&s));
+	cr_expect(!hx_server_log_has(&s, "listening on tcp:"), "%s",
+	    hx_server_log_text(&s));
 	hx_server_stop(&s);
 }
 
@@ -673,16 +609,17 @@ Test(service, socket_activation_refuses_public_tcp_without_token, .timeout = 60)
 	port = free_port();
 	snprintf(any, sizeof(any), "0.0.0.0:%d", port);
 	snprintf(tcp, sizeof(tcp), "127.0.0.1:%d", port);
-	prepare(&s);
-	launch(&s, argv, NULL, 0);
-	cr_assert(log_wait(&s, "Listening on", 10000), "%s", log_text(&s));
+	hx_server_prepare(&s);
+	hx_server_launch(&s, argv, NULL, 0);
+	cr_assert(
+	    log_wait(&s, "Listening on", 10000), "%s", hx_server_log_text(&s));
 	fd = raw_connect(tcp);
 	status = exit_wait(&s, 20000);
 	close(fd);
 	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 1,
-	    "status %d; log:\n%s", status, log_text(&s));
+	    "status %d; log:\n%s", status, hx_server_log_text(&s));
 	cr_expect(hx_server_log_has(&s, "(not loopback) without --token-file"),
-	    "%s", log_text(&s));
+	    "%s", hx_server_log_text(&s));
 	hx_server_stop(&s);
 }
 
@@ -699,35 +636,37 @@ Test(service, journal_lines_carry_priorities, .timeout = 60)
 	struct hx_server s;
 	int status;
 
-	prepare(&s);
-	launch(&s, argv, NULL, 1);
+	hx_server_prepare(&s);
+	hx_server_launch(&s, argv, NULL, 1);
 	status = exit_wait(&s, 20000);
 	cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 1);
-	cr_expect(strncmp(log_text(&s), "<3>cannot load the model", 24) == 0,
-	    "%s", log_text(&s));
+	cr_expect(strncmp(hx_server_log_text(&s), "<3>cannot load the model",
+		      24) == 0,
+	    "%s", hx_server_log_text(&s));
 	cr_expect(!hx_server_log_has(&s, "haptixd: error:"));
 	hx_server_stop(&s);
 
 	/* Another stream (a pipe, a file) named: plain lines. */
-	prepare(&s);
-	launch(&s, argv, (const char *[]){ "JOURNAL_STREAM=1:1", NULL }, 0);
+	hx_server_prepare(&s);
+	hx_server_launch(
+	    &s, argv, (const char *[]){ "JOURNAL_STREAM=1:1", NULL }, 0);
 	status = exit_wait(&s, 20000);
 	cr_expect(hx_server_log_has(&s,
 		      "haptixd: error: cannot load the "
 		      "model"),
-	    "%s", log_text(&s));
+	    "%s", hx_server_log_text(&s));
 	cr_expect(!hx_server_log_has(&s, "<3>"));
 	hx_server_stop(&s);
 
 	/* Info lines get <6>. */
-	prepare(&s);
-	launch(&s,
+	hx_server_prepare(&s);
+	hx_server_launch(&s,
 	    (const char *[]){ hx_haptixd_path(), "--config", "none", "-M",
 		getenv("HX_TEST_MODELS"), "-m", "fixture.xml", "--unix", "none",
 		"--tcp", "127.0.0.1:0", NULL },
 	    NULL, 1);
-	cr_assert(
-	    log_wait(&s, "<6>ready (running)", 20000), "%s", log_text(&s));
+	cr_assert(log_wait(&s, "<6>ready (running)", 20000), "%s",
+	    hx_server_log_text(&s));
 	hx_server_stop(&s);
 }
 
@@ -759,7 +698,8 @@ Test(service, settings_file_and_command_line, .timeout = 60)
 	    "model-dir = %s\n",
 	    dir);
 	write_file(conf, text);
-	cr_assert_eq(hx_server_try_start(&s, args), -1, "%s", log_text(&s));
+	cr_assert_eq(
+	    hx_server_try_start(&s, args), -1, "%s", hx_server_log_text(&s));
 	c = hx_connect_ok(s.unix_addr, "conf");
 	st = hx_status_ok(c);
 	cr_expect_str_eq(st.model.name, "fixture");
@@ -822,7 +762,7 @@ Test(service, settings_file_errors_name_the_line, .timeout = 60)
 		    "case %zu: status %d", i, status);
 		cr_expect(hx_server_log_has(&s, cases[i].error),
 		    "case %zu: wanted '%s' in:\n%s", i, cases[i].error,
-		    log_text(&s));
+		    hx_server_log_text(&s));
 		hx_server_stop(&s);
 	}
 	/* A file named on the command line must exist. */
@@ -830,7 +770,7 @@ Test(service, settings_file_errors_name_the_line, .timeout = 60)
 	status = hx_server_try_start(&s, args);
 	cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 2);
 	cr_expect(hx_server_log_has(&s, "haptixd.conf: No such file"), "%s",
-	    log_text(&s));
+	    hx_server_log_text(&s));
 	hx_server_stop(&s);
 	rmdir(dir);
 }

@@ -1,0 +1,27 @@
+/* What follows a step or a model load: see step.h. */
+#include "config.h"
+
+#include "clock.h"
+#include "daemon.h"
+#include "record.h"
+#include "sim.h"
+#include "step.h"
+#include "stream.h"
+
+int
+daemon_step(struct daemon *d, char *err, size_t len)
+{
+	int rc = sim_step(d->sim, err, len);
+
+	stream_after_step(d);
+	record_after_step(d);
+	return rc;
+}
+
+void
+daemon_model_changed(struct daemon *d, int reload, const char *why)
+{
+	record_stop(d, why);
+	clock_model_changed(d->clock);
+	stream_event_model(d, reload);
+}

@@ -1,0 +1,26 @@
+/*
+ * The simulation changes: a step taken, a model loaded.  Whoever causes
+ * it (the clock, a client's step or update, a batch run, a load, a
+ * reload) goes through here, so that streams, the recording and pacing
+ * all hear of it in the same order.
+ */
+#ifndef HXD_STEP_H
+#define HXD_STEP_H
+
+#include <stddef.h>
+
+struct daemon;
+
+/*
+ * One mj_step, then the stream frames and the record it is due for.
+ * Returns 0, or -1 with MuJoCo's error in err (the data was reset).
+ */
+int daemon_step(struct daemon *d, char *err, size_t len);
+
+/*
+ * A model was loaded (reload: the same file again): the recording ends
+ * with why, pacing takes the new timestep, subscribers get the event.
+ */
+void daemon_model_changed(struct daemon *d, int reload, const char *why);
+
+#endif

@@ -53,6 +53,7 @@
 #include "log.h"
 #include "modeldir.h"
 #include "options.h"
+#include "record.h"
 #include "session.h"
 #include "sim.h"
 
@@ -155,10 +156,11 @@ fuzz_prepare_model(struct fuzz_model *fm)
 int
 LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	static char dirs[2][4096];
+	static char dirs[2][4096], state[] = "/tmp/hxfuzz.XXXXXX";
 	char *args[] = { (char *)"haptixd", (char *)"--config", (char *)"none",
 		(char *)"--paused", (char *)"--model-dir", dirs[0],
-		(char *)"--model-dir", dirs[1], NULL };
+		(char *)"--model-dir", dirs[1], (char *)"--state-dir", state,
+		NULL };
 	const char *models = getenv("HX_MODELS");
 	const char *verbose = getenv("HX_FUZZ_VERBOSE");
 	struct event_config *cfg;
@@ -174,8 +176,11 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	snprintf(dirs[0], sizeof(dirs[0]), "%s", models);
 	snprintf(dirs[1], sizeof(dirs[1]), "%s/test", models);
 
+	/* Recordings the inputs start go to a directory of their own. */
+	if (mkdtemp(state) == NULL)
+		fuzz_die("cannot make a state directory in /tmp");
 	/* The daemon's own settings path, with the defaults. */
-	if (options_parse_cmdline(&fuzz_cl, 8, args) != 0)
+	if (options_parse_cmdline(&fuzz_cl, 10, args) != 0)
 		fuzz_die("bad settings");
 	if ((o = calloc(1, sizeof(*o))) == NULL)
 		fuzz_die("out of memory");
@@ -235,6 +240,19 @@ fuzz_pristine(const struct fuzz_model *fm)
  * Loading costs milliseconds (MuJoCo's VFS and mjData are megabytes),
  * so a model that no call changed only has its data reset.
  */
+/* A recording an input started ends with it, and its file goes. */
+static void
+fuzz_end_recording(void)
+{
+	struct record_info ri;
+
+	record_info(&ri);
+	if (!ri.active)
+		return;
+	record_stop(&fuzz_d, "the input ended");
+	unlink(ri.path);
+}
+
 static void
 fuzz_reset(const struct fuzz_model *fm)
 {
@@ -242,6 +260,7 @@ fuzz_reset(const struct fuzz_model *fm)
 	char err[4200];
 
 	clock_pause(fuzz_d.clock);
+	fuzz_end_recording();
 	if (fuzz_pristine(fm))
 		sim_reset(fuzz_d.sim, -1);
 	else if (sim_load_buffer(fuzz_d.sim, SIM_FORMAT_MJB, fm->mjb, fm->len,

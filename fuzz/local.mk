@@ -20,11 +20,14 @@ FUZZ_ENV = HX_MODELS='$(abs_top_srcdir)/models' \
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 
-# The daemon's library as daemon/local.mk lists it, the wire library,
+# The daemon's library as daemon/local.mk lists it, the wire and
+# recording libraries,
 # and the target; the libraries they link, less the libtool ones.
 FUZZ_SRCS = $(filter %.c,$(libhaptixd_la_SOURCES) $(libhxwire_la_SOURCES) \
-	$(nodist_libhxwire_la_SOURCES)) fuzz/fuzz_session.c
-FUZZ_HDRS = $(filter %.h,$(libhaptixd_la_SOURCES) $(libhxwire_la_SOURCES)) \
+	$(nodist_libhxwire_la_SOURCES) $(libhxrec_la_SOURCES)) \
+	fuzz/fuzz_session.c
+FUZZ_HDRS = $(filter %.h,$(libhaptixd_la_SOURCES) $(libhxwire_la_SOURCES) \
+	$(libhxrec_la_SOURCES)) \
 	$(PROTO_GEN)
 FUZZ_OBJS = $(patsubst %.c,$(FUZZ_DIR)/%.o,$(FUZZ_SRCS))
 FUZZ_LIBS = $(filter-out %.la,$(libhaptixd_la_LIBADD))

@@ -99,6 +99,12 @@ struct pingpong {
 	char *buf;
 };
 
+pid_t
+net_pingpong_server(const struct pingpong *p)
+{
+	return p->pid;
+}
+
 struct pingpong *
 net_pingpong_open(int tcp, size_t req, size_t resp)
 {

@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "latency.h"
 #include "proc.h"
@@ -23,6 +24,7 @@
 struct pingpong;
 struct pingpong *net_pingpong_open(int tcp, size_t req, size_t resp);
 int net_pingpong_run(struct pingpong *p, size_t n, double *samples);
+pid_t net_pingpong_server(const struct pingpong *p);
 void net_pingpong_close(struct pingpong *p);
 
 /*

@@ -1,8 +1,10 @@
 /* make bench: the clock and resident memory; see proc.h. */
 #include "config.h"
 
+#include <sched.h>
 #include <stdio.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "proc.h"
 
@@ -13,6 +15,22 @@ bench_now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int
+bench_pin(pid_t pid, int cpu)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	cpu_set_t set;
+	long i;
+
+	if (cpu >= n)
+		return -1;
+	CPU_ZERO(&set);
+	for (i = 0; i < n && i < CPU_SETSIZE; i++)
+		if (cpu < 0 || i == cpu)
+			CPU_SET(i, &set);
+	return sched_setaffinity(pid, sizeof(set), &set);
 }
 
 long

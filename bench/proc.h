@@ -11,6 +11,12 @@
 /* Seconds on the monotonic clock. */
 double bench_now(void);
 
+/*
+ * Run pid (0: this process) on CPU cpu only, or on every CPU with -1.
+ * Returns 0, or -1 when the machine has no such CPU.
+ */
+int bench_pin(pid_t pid, int cpu);
+
 /* Resident memory of pid (0: this process) in KiB, from /proc; -1. */
 long bench_rss_kib(pid_t pid);
 

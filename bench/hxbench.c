@@ -40,7 +40,7 @@
 #define BENCH_ROWS 32
 
 static const char *const bench_figures[] = { "rtt", "max", "lockstep", "batch",
-	"pacing", "memory", NULL };
+	"pacing", "memory", "record", NULL };
 
 struct bench_options {
 	unsigned figures; /* bit i: bench_figures[i] */
@@ -83,7 +83,8 @@ usage(FILE *f)
 	    "build tree.\n"
 	    "\n"
 	    "  -f, --figures LIST     some of rtt,max,lockstep,batch,pacing,"
-	    "memory\n"
+	    "memory,\n"
+	    "                         record\n"
 	    "                         (default: all)\n"
 	    "  -q, --quick            short runs, about 40 s in all: a smoke "
 	    "test, not a\n"
@@ -247,6 +248,8 @@ daemon_start(const struct bench_options *o, struct daemon_proc *p,
 	argv[n++] = o->models;
 	argv[n++] = "-m";
 	argv[n++] = o->model;
+	argv[n++] = "--state-dir";
+	argv[n++] = p->dir;
 	for (i = 0; extra != NULL && extra[i] != NULL; i++)
 		argv[n++] = extra[i];
 	argv[n] = NULL;
@@ -575,6 +578,76 @@ fig_max(const struct bench_options *o, struct daemon_proc *dp, hxd_conn *ctl)
 		hxd_close(idle[i]);
 	rate_row("steps/s at `--speed max`, 4 idle clients", dm, bl, o->rounds,
 	    0.95, "bare `mj_step` loop");
+}
+
+/*
+ * One round at --speed max: steps per second, recording with flags
+ * (HXD_RECORD_*) or, with flags < 0, not recording.
+ */
+static double
+record_round(
+    const struct bench_options *o, hxd_conn *ctl, int flags, hxd_recording *rec)
+{
+	hxd_status s0, s1;
+	double t0, t1;
+
+	check(ctl, hxd_reset(ctl, -1), "reset");
+	if (flags >= 0)
+		check(ctl, hxd_record_start(ctl, 0, 0, (unsigned)flags, NULL),
+		    "record start");
+	status_or_die(ctl, &s0);
+	check(ctl, hxd_run(ctl), "run");
+	t0 = bench_now();
+	sleep_seconds(o->seconds);
+	check(ctl, hxd_pause(ctl), "pause");
+	t1 = bench_now();
+	status_or_die(ctl, &s1);
+	if (flags >= 0)
+		check(ctl, hxd_record_stop(ctl, rec), "record stop");
+	return (double)(s1.steps - s0.steps) / (t1 - t0);
+}
+
+/*
+ * The cost of recording every step at --speed max, against the same
+ * daemon not recording, and the bytes a recorded step takes.
+ */
+static void
+fig_record(const struct bench_options *o, hxd_conn *ctl)
+{
+	double bare[64], rec[64], jrn[64], raw, per;
+	hxd_recording r, rj;
+	hxd_status st;
+	int i;
+
+	check(ctl, hxd_set_speed(ctl, 0, 1), "speed max");
+	printf("record: --speed max, recording every step (HAPTIX's "
+	       "fields), without and with the journal, %g s a round\n",
+	    o->seconds);
+	for (i = 0; i < o->rounds; i++) {
+		bare[i] = record_round(o, ctl, -1, NULL);
+		rec[i] = record_round(o, ctl, 0, &r);
+		jrn[i] = record_round(o, ctl, HXD_RECORD_JOURNAL, &rj);
+	}
+	check(ctl, hxd_set_speed(ctl, 1, 0), "speed 1");
+	rate_row("steps/s recording every step", rec, bare, o->rounds, 0.9,
+	    "not recording");
+	rate_row("steps/s recording every step, with the journal", jrn, bare,
+	    o->rounds, 0.8, "not recording");
+	/* A state record: tag, length, step, time, then the doubles. */
+	status_or_die(ctl, &st);
+	raw = 24.0 +
+	    8.0 *
+		(st.model.nq + st.model.nv + st.model.nu + 7 * st.model.nmocap +
+		    st.model.nsensordata);
+	per = r.records > 0 ? (double)r.bytes / (double)r.records : 0;
+	add_row(-1,
+	    "bytes per recorded step, zstd level 1|%.0f B|%.0f B "
+	    "uncompressed|%.2f×|",
+	    per, raw, per > 0 ? raw / per : 0);
+	add_row(-1,
+	    "bytes per recorded step with the journal (inputs, "
+	    "hash, the model once)|%.0f B||| ",
+	    rj.records > 0 ? (double)rj.bytes / (double)rj.records : 0);
 }
 
 /* Lock-step: one mj_update (HAPTIX's call) per step over the Unix socket. */
@@ -1081,7 +1154,7 @@ main(int argc, char **argv)
 	print_load("before");
 	printf("model %s/%s; haptixd %s\n", o.models, o.model, o.haptixd);
 
-	if (HAS(0) || HAS(1) || HAS(2) || HAS(3)) {
+	if (HAS(0) || HAS(1) || HAS(2) || HAS(3) || HAS(6)) {
 		daemon_start(&o, &dp, paused);
 		ctl = connect_or_die(dp.unix_addr, "hxbench-ctl");
 		if (HAS(0))
@@ -1092,6 +1165,8 @@ main(int argc, char **argv)
 			fig_lockstep(&o, &dp, ctl);
 		if (HAS(3))
 			fig_batch(&o, &dp, ctl);
+		if (HAS(6))
+			fig_record(&o, ctl);
 		hxd_close(ctl);
 		daemon_stop(&dp);
 	}

@@ -224,14 +224,16 @@ static const struct ctl_cmd ctl_cmds[] = {
 	    "release: only the holder's own connection\n"
 	    "can (stop the hxctl holding it instead)",
 	    G_CLIENTS, 0, 3, .fn = cmd_lease },
-	{ "record", "start [--every N] [--fields F,...] | stop",
+	{ "record", "start [--every N] [--fields F,...] [--journal] | stop",
 	    "record the state after every step (or one\n"
 	    "in N+1) into a new file MODEL_N.hxr in the\n"
 	    "server's state directory, as HAPTIX's .mjl;\n"
 	    "F: qpos qvel act ctrl mocap sensordata\n"
 	    "qfrc_applied xfrc_applied (default: qpos\n"
-	    "qvel ctrl mocap sensordata); stop ends it",
-	    G_CLIENTS, 1, 5, .fn = cmd_record },
+	    "qvel ctrl mocap sensordata); --journal adds\n"
+	    "the inputs of every step and a state hash,\n"
+	    "for hxplay --verify; stop ends it",
+	    G_CLIENTS, 1, 6, .fn = cmd_record },
 	{ "subscribe",
 	    "[FIELD...] [--every N|--sim-hz HZ|--wall-hz HZ] [--events] "
 	    "[--count N] [--duration S]",

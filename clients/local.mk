@@ -9,6 +9,13 @@ clients_hxctl_SOURCES = clients/hxctl.c clients/hxctl.h \
 	clients/hxctl_wait.c
 clients_hxctl_LDADD = libhaptix.la -lm
 
+# Recordings: play, verify, export.  The recording library, not MuJoCo.
+bin_PROGRAMS += clients/hxplay
+clients_hxplay_SOURCES = clients/hxplay.c clients/hxplay.h \
+	clients/hxplay_export.c clients/hxplay_info.c clients/hxplay_play.c \
+	clients/hxplay_verify.c
+clients_hxplay_LDADD = libhaptix.la libhxrec.la -lm
+
 # The offscreen viewer: the only client that includes MuJoCo (to render).
 bin_PROGRAMS += clients/hxview
 clients_hxview_SOURCES = clients/hxview.c clients/hxview.h \

@@ -169,6 +169,7 @@ int api_set_speed(struct call *);
 int api_status(struct call *);
 int api_record_start(struct call *);
 int api_record_stop(struct call *);
+int api_state_hash(struct call *);
 
 /* The model for viewers (api_model.c). */
 int api_get_model(struct call *);

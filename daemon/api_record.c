@@ -13,6 +13,7 @@
 #include "record.h"
 #include "recording.h"
 #include "session.h"
+#include "sim.h"
 #include "snapshot.h"
 
 /* The recording set of a stream field, or 0 if it cannot be recorded. */
@@ -64,7 +65,8 @@ api_record_start(struct call *c)
 	}
 	if (fields == 0)
 		fields = REC_FIELDS_HAPTIX;
-	rc = record_start(c->d, fields, r->every + 1, c->err, sizeof(c->err));
+	rc = record_start(
+	    c->d, fields, r->every + 1, r->journal, c->err, sizeof(c->err));
 	if (rc != RESULT_OK)
 		return rc;
 	log_info("client %llu: recording", (unsigned long long)c->s->id);
@@ -82,5 +84,18 @@ api_record_stop(struct call *c)
 		return call_fail(c, RESULT_BADVALUE, "no recording runs");
 	record_stop(c->d, "stopped by a client");
 	PAYLOAD(c, recording, RECORDING, snapshot_recording(c->arena));
+	return RESULT_OK;
+}
+
+int
+api_state_hash(struct call *c)
+{
+	Haptix__V1__StateHash *h = arena_alloc(c->arena, sizeof(*h));
+
+	haptix__v1__state_hash__init(h);
+	h->hash = record_state_hash(c->d);
+	h->steps = sim_counters(c->d->sim)->steps;
+	h->time = sim_time(c->d->sim);
+	PAYLOAD(c, state_hash, STATE_HASH, h);
 	return RESULT_OK;
 }

@@ -98,6 +98,7 @@ static const struct handler handlers[] = {
 	H(SET_SPEED, set_speed, H_WRITE),
 	H(STATUS, status, 0),
 	H(RECORD_START, record_start, H_MW),
+	H(STATE_HASH, state_hash, H_MODEL),
 	H(RECORD_STOP, record_stop, H_WRITE),
 #undef H
 };

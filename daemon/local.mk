@@ -20,6 +20,7 @@ libhaptixd_la_SOURCES = \
 	daemon/modelrefs.c daemon/modelrefs.h \
 	daemon/options.c daemon/options.h \
 	daemon/record.c daemon/record.h daemon/api_record.c \
+	daemon/journal.c daemon/journal.h \
 	daemon/result.h \
 	daemon/server.c daemon/server.h \
 	daemon/service.c daemon/service.h \

@@ -12,6 +12,7 @@
 #include <event2/event.h>
 
 #include "daemon.h"
+#include "journal.h"
 #include "log.h"
 #include "options.h"
 #include "record.h"
@@ -23,11 +24,14 @@
 #define RECORD_FLUSH_MS 250
 
 static struct rec_writer *record_w;
+static struct journal *record_journal; /* NULL: a recording without */
 static struct event *record_timer;
 static char record_path[4096 + 96];
 static char record_ended[256];
 static unsigned record_every;
 static uint64_t record_records;
+static uint64_t record_entries;
+static int record_with_journal;
 static uint64_t record_bytes;
 
 const char *
@@ -133,15 +137,23 @@ record_file_name(const char *model, char *out, size_t len)
 		out[0] = '_'; /* no hidden files */
 }
 
+/* Stop after a failure to write, saying so. */
+static void
+record_failed(struct daemon *d)
+{
+	log_error("recording %s: %s", record_path, rec_writer_error(record_w));
+	record_stop(d, "write failed");
+}
+
 int
-record_start(
-    struct daemon *d, unsigned fields, unsigned every, char *err, size_t len)
+record_start(struct daemon *d, unsigned fields, unsigned every, int journal,
+    char *err, size_t len)
 {
 	const struct sim_sizes *z = sim_sizes(d->sim);
 	struct rec_header h;
 	char dir[3900], base[80], why[512];
 	unsigned n;
-	size_t size;
+	size_t size = 0;
 	void *mjb;
 
 	if (record_w != NULL) {
@@ -163,10 +175,17 @@ record_start(
 	snprintf(h.name, sizeof(h.name), "%s", sim_model_name(d->sim));
 	/* The model as MJB identifies it, edits included. */
 	size = sim_mjb_size(d->sim);
-	if ((mjb = malloc(size)) != NULL) {
-		size = sim_mjb_save(d->sim, mjb, size);
-		h.model_hash = rec_hash64(mjb, size, REC_HASH_SEED);
+	if ((mjb = malloc(size)) == NULL ||
+	    (size = sim_mjb_save(d->sim, mjb, size)) == 0) {
 		free(mjb);
+		snprintf(err, len, "out of memory for the model");
+		return RESULT_DENIED;
+	}
+	h.model_hash = rec_hash64(mjb, size, REC_HASH_SEED);
+	if (journal && (record_journal = journal_create(d->sim)) == NULL) {
+		free(mjb);
+		snprintf(err, len, "out of memory for the journal");
+		return RESULT_DENIED;
 	}
 
 	record_state_dir(d, dir, sizeof(dir));
@@ -184,9 +203,20 @@ record_start(
 	while (access(record_path, F_OK) == 0);
 	record_w = rec_writer_open(
 	    record_path, &h, REC_LEVEL_DEFAULT, why, sizeof(why));
+	if (record_w != NULL && record_journal != NULL &&
+	    journal_model(record_journal, record_w, sim_counters(d->sim)->steps,
+		mjb, size) != 0) {
+		snprintf(why, sizeof(why), "%s", rec_writer_error(record_w));
+		rec_writer_close(record_w, NULL, 0);
+		unlink(record_path);
+		record_w = NULL;
+	}
+	free(mjb);
 	if (record_w == NULL) {
 		snprintf(err, len, "cannot record: %s", why);
 		record_path[0] = '\0';
+		journal_free(record_journal);
+		record_journal = NULL;
 		return RESULT_DENIED;
 	}
 	record_timer = event_new(d->base, -1, EV_PERSIST, record_timer_cb, d);
@@ -194,9 +224,11 @@ record_start(
 		fatal("out of memory");
 	event_add(record_timer, &(struct timeval){ 0, RECORD_FLUSH_MS * 1000 });
 	record_every = every;
-	record_records = record_bytes = 0;
+	record_with_journal = journal;
+	record_records = record_bytes = record_entries = 0;
 	record_ended[0] = '\0';
-	log_info("recording to %s (one step in %u)", record_path, every);
+	log_info("recording to %s (one step in %u%s)", record_path, every,
+	    journal ? ", with a journal" : "");
 	return RESULT_OK;
 }
 
@@ -213,12 +245,35 @@ record_stop(struct daemon *d, const char *why)
 	if (stat(record_path, &st) == 0)
 		record_bytes = (uint64_t)st.st_size;
 	record_w = NULL;
+	journal_free(record_journal);
+	record_journal = NULL;
 	event_free(record_timer);
 	record_timer = NULL;
 	snprintf(record_ended, sizeof(record_ended), "%s", why);
 	log_info("recording %s ended (%s): %llu records", record_path, why,
 	    (unsigned long long)record_records);
 	(void)d;
+}
+
+void
+record_before_step(struct daemon *d)
+{
+	int n;
+
+	if (record_journal == NULL)
+		return;
+	n = journal_before_step(
+	    record_journal, d->sim, record_w, sim_counters(d->sim)->steps);
+	if (n < 0)
+		record_failed(d);
+	else
+		record_entries += (uint64_t)n;
+}
+
+uint64_t
+record_state_hash(const struct daemon *d)
+{
+	return journal_state_hash(d->sim);
 }
 
 void
@@ -231,6 +286,14 @@ record_after_step(struct daemon *d)
 	if (record_w == NULL)
 		return;
 	step = sim_counters(d->sim)->steps;
+	if (record_journal != NULL) {
+		journal_after_step(record_journal, d->sim);
+		if (rec_writer_hash(
+			record_w, step, journal_state_hash(d->sim))) {
+			record_failed(d);
+			return;
+		}
+	}
 	if (!rec_writer_due(record_w, step))
 		return;
 	a = sim_arrays(d->sim);
@@ -244,9 +307,7 @@ record_after_step(struct daemon *d)
 	f[REC_QFRC_APPLIED] = a->qfrc_applied;
 	f[REC_XFRC_APPLIED] = a->xfrc_applied;
 	if (rec_writer_state(record_w, step, sim_time(d->sim), f) != 0) {
-		log_error("recording %s: %s", record_path,
-		    rec_writer_error(record_w));
-		record_stop(d, "write failed");
+		record_failed(d);
 		return;
 	}
 	record_records++;
@@ -258,6 +319,8 @@ record_info(struct record_info *out)
 	out->active = record_w != NULL;
 	out->path = record_path;
 	out->every = record_every;
+	out->journal = record_with_journal;
+	out->journal_entries = record_entries;
 	out->records = record_records;
 	out->bytes = record_bytes;
 	out->ended = record_ended;

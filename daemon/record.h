@@ -2,6 +2,12 @@
  * Recording: the daemon writes the state after the steps it takes into a
  * .hxr file (lib/recording.h) in the state directory, so that nothing a
  * client does not read is lost.  One recording at a time.
+ *
+ * With a journal, the file also holds what each step read: the model
+ * (MJB) at the start, then before each step the arrays of the data and
+ * the model that changed since the last one, found by comparing them
+ * with what the journal holds (so no caller need say what it changed),
+ * and after each step a hash of the state.  hxplay --verify replays it.
  */
 #ifndef HXD_RECORD_H
 #define HXD_RECORD_H
@@ -15,24 +21,32 @@ struct record_info {
 	int active;
 	const char *path; /* "" before the first recording */
 	unsigned every;   /* steps from one record to the next */
+	int journal;
 	uint64_t records;
+	uint64_t journal_entries;
 	uint64_t bytes;    /* written to the file */
 	const char *ended; /* why the last one ended; "" while active */
 };
 
 /*
  * Start a recording of fields (a set of REC_FIELD_BIT) at one step in
- * every: a new file MODEL_N.hxr in the state directory.  Returns 0, or a
- * result code with the reason in err.
+ * every, with a journal or not: a new file MODEL_N.hxr in the state
+ * directory.  Returns 0, or a result code with the reason in err.
  */
-int record_start(
-    struct daemon *d, unsigned fields, unsigned every, char *err, size_t len);
+int record_start(struct daemon *d, unsigned fields, unsigned every, int journal,
+    char *err, size_t len);
 
 /* End the recording, if one runs, saying why in the log and status. */
 void record_stop(struct daemon *d, const char *why);
 
+/* A step is about to be taken: journal the inputs that changed. */
+void record_before_step(struct daemon *d);
+
 /* A step was taken: write the state if a record is due. */
 void record_after_step(struct daemon *d);
+
+/* The hash of the state (docs/recording.md), as the journal holds it. */
+uint64_t record_state_hash(const struct daemon *d);
 
 void record_info(struct record_info *out);
 

@@ -297,6 +297,7 @@ sim_refresh(struct sim *s)
 	a->act = d->act;
 	a->ctrl = d->ctrl;
 	a->qacc = d->qacc;
+	a->qacc_warmstart = d->qacc_warmstart;
 	a->act_dot = d->act_dot;
 	a->qfrc_applied = d->qfrc_applied;
 	a->xfrc_applied = d->xfrc_applied;
@@ -647,8 +648,13 @@ sim_step_fn(void *arg)
 {
 	struct sim *s = arg;
 
-	sim_robot_before_step(s);
 	mj_step(s->m, s->d);
+}
+
+void
+sim_before_step(struct sim *s)
+{
+	sim_robot_before_step(s);
 }
 
 int
@@ -726,6 +732,7 @@ void
 sim_equality(struct sim *s, int id, int active)
 {
 	s->m->eq_active[id] = (mjtByte)(active != 0);
+	s->counters.model_edits++;
 }
 
 void

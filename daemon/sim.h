@@ -25,6 +25,7 @@ struct sim_sizes {
 /* Read-only views of MuJoCo's data arrays, valid until the next load. */
 struct sim_arrays {
 	const double *qpos, *qvel, *act, *ctrl, *qacc, *act_dot;
+	const double *qacc_warmstart;
 	const double *qfrc_applied, *xfrc_applied;
 	const double *mocap_pos, *mocap_quat;
 	const double *sensordata;
@@ -48,6 +49,7 @@ struct sim_counters {
 	uint64_t instability_resets;  /* bad qpos/qvel/qacc, reset by MuJoCo */
 	uint64_t errors;              /* mju_error caught */
 	const char *instability_what; /* "qpos", "qvel" or "qacc": the last */
+	uint64_t model_edits;         /* writes into the model since loaded */
 	double cpu_per_step;          /* seconds, moving average */
 };
 
@@ -125,6 +127,14 @@ int sim_mujoco_version(void);
  */
 int sim_protect(
     struct sim *s, void (*fn)(void *), void *arg, char *err, size_t len);
+
+/*
+ * Bring the inputs to what the next step uses: servo references that
+ * move by themselves (the simple API's ref_vel) advance one step.  Call
+ * once before each sim_step; a caller that records the inputs a step
+ * takes reads them in between.
+ */
+void sim_before_step(struct sim *s);
 
 /* Take one step.  Returns 0, or -1 with MuJoCo's error in err (data reset). */
 int sim_step(struct sim *s, char *err, size_t len);

@@ -200,6 +200,7 @@ sim_set_geomsize(
 		break;
 	}
 	m->geom_rbound[id] = r;
+	s->counters.model_edits++;
 	mj_forward(m, s->d);
 	return 0;
 }
@@ -254,6 +255,7 @@ sim_rgba_set(struct sim *s, int objtype, int id, const double rgba[4])
 		return -2;
 	for (i = 0; i < 4; i++)
 		a[4 * id + i] = (float)fmin(1.0, fmax(0.0, rgba[i]));
+	s->counters.model_edits++;
 	return 0;
 }
 

@@ -1,10 +1,11 @@
 /*
- * Every numeric array of mjModel and mjData by its MuJoCo name, shaped
- * for the loaded model, and the rules for which of them a client may
- * write between steps.  The table is MuJoCo's own (mjxmacro.h), so it
- * follows the installed version; the write rules below are ours, read
- * from MuJoCo 2.2's engine (engine_forward.c, engine_setconst.c,
- * engine_core_smooth.c, engine_core_constraint.c, engine_collision_*.c).
+ * Every numeric array of mjModel and mjData (and mjData's time) by its
+ * MuJoCo name, shaped for the loaded model, and the rules for which of
+ * them a client may write between steps.  The table is MuJoCo's own
+ * (mjxmacro.h), so it follows the installed version; the write rules
+ * below are ours, read from MuJoCo 2.2's engine (engine_forward.c,
+ * engine_setconst.c, engine_core_smooth.c, engine_core_constraint.c,
+ * engine_collision_*.c).
  */
 #include "config.h"
 
@@ -28,6 +29,9 @@ enum sim_array_owner {
 
 /* Element types this interface does not serve: mjContact, char (text). */
 #define SIM_ARRAY_OTHER (-1)
+
+/* The rows_at of a scalar member, 1 x 1, rather than an array. */
+#define SIM_SCALAR ((size_t)-1)
 
 /* One pointer member of mjModel or mjData, as mjxmacro.h lists it. */
 struct sim_array_def {
@@ -54,6 +58,9 @@ static const struct sim_array_def sim_array_defs[] = {
 		offsetof(mjData, name), offsetof(mjModel, nr) },
 	    MJDATA_POINTERS
 #undef X
+	/* The one scalar: a reset sets it, a replay must too. */
+	{ "time", SIM_OWNER_DATA, SIM_ARRAY_DOUBLE, offsetof(mjData, time),
+	    SIM_SCALAR },
 };
 
 #define SIM_NDEFS (sizeof(sim_array_defs) / sizeof(sim_array_defs[0]))
@@ -129,7 +136,8 @@ static const struct sim_array_rule sim_array_rules[] = {
 	 * applied forces are read at the next step, as set_control and
 	 * set_applied leave them.  qacc_warmstart is the solver's starting
 	 * point: mj_forward would overwrite it, so nothing follows.
-	 * userdata is never read by MuJoCo.
+	 * userdata is never read by MuJoCo.  time, the one scalar served,
+	 * is read by nothing in the physics; resets set it.
 	 */
 	W(D, "qpos", FORWARD, ANY),
 	W(D, "qvel", FORWARD, ANY),
@@ -141,6 +149,7 @@ static const struct sim_array_rule sim_array_rules[] = {
 	W(D, "xfrc_applied", NONE, ANY),
 	W(D, "qacc_warmstart", NONE, ANY),
 	W(D, "userdata", NONE, ANY),
+	W(D, "time", NONE, ANY),
 
 	/*
 	 * Parameters MuJoCo reads afresh at every step and from which
@@ -419,7 +428,9 @@ sim_array_shape(
 {
 	size_t k = (size_t)(def - sim_array_defs);
 
-	if (def->owner == SIM_OWNER_MODEL) {
+	if (def->rows_at == SIM_SCALAR) {
+		*rows = *cols = 1;
+	} else if (def->owner == SIM_OWNER_MODEL) {
 		memcpy(rows, (const char *)s->m + def->rows_at, sizeof(*rows));
 		*cols = sim_model_cols(s->m, k);
 	} else {
@@ -436,6 +447,8 @@ sim_array_base(const struct sim *s, const struct sim_array_def *def)
 							    (const char *)s->d;
 	void *p;
 
+	if (def->rows_at == SIM_SCALAR)
+		return (void *)(owner + def->offset);
 	memcpy(&p, owner + def->offset, sizeof(p));
 	return p;
 }
@@ -677,6 +690,8 @@ sim_array_set(struct sim *s, int id, size_t offset, size_t n, const double *v,
 	}
 	if (n == 0)
 		return 0;
+	if (def->owner == SIM_OWNER_MODEL)
+		s->counters.model_edits++;
 	switch (r->after) {
 	case SIM_AFTER_CTRL:
 		/* As sim_set_ctrl(): servo references start from here. */

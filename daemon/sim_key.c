@@ -57,6 +57,7 @@ sim_key_store_model(struct sim *s, int key)
 	const mjModel *m = s->m;
 	const mjData *d = s->d;
 
+	s->counters.model_edits++;
 	s->m->key_time[key] = d->time;
 	mju_copy(s->m->key_qpos + key * m->nq, d->qpos, m->nq);
 	mju_copy(s->m->key_qvel + key * m->nv, d->qvel, m->nv);

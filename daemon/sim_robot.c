@@ -267,6 +267,8 @@ sim_robot_command(struct sim *s, const struct sim_robot_command *c)
 	mjtNum *gain, *bias;
 	int u, velocity = r->servo == SIM_SERVO_VELOCITY;
 
+	if (c->gain_pos != NULL || c->gain_vel != NULL)
+		s->counters.model_edits++;
 	for (u = 0; u < r->nmotor; u++) {
 		f = &r->ref[u];
 		gain = m->actuator_gainprm + mjNGAIN * u;

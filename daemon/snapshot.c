@@ -153,6 +153,8 @@ snapshot_recording(struct arena *a)
 	r->active = ri.active;
 	r->path = arena_strdup(a, ri.path);
 	r->every = ri.every;
+	r->journal = ri.journal;
+	r->journal_entries = ri.journal_entries;
 	r->records = ri.records;
 	r->bytes = ri.bytes;
 	r->ended = arena_strdup(a, ri.ended);

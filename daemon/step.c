@@ -11,8 +11,11 @@
 int
 daemon_step(struct daemon *d, char *err, size_t len)
 {
-	int rc = sim_step(d->sim, err, len);
+	int rc;
 
+	sim_before_step(d->sim);
+	record_before_step(d);
+	rc = sim_step(d->sim, err, len);
 	stream_after_step(d);
 	record_after_step(d);
 	return rc;

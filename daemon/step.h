@@ -12,7 +12,9 @@
 struct daemon;
 
 /*
- * One mj_step, then the stream frames and the record it is due for.
+ * One mj_step: the inputs brought up to it and journaled if a recording
+ * keeps a journal, the step, then the stream frames and the record it is
+ * due for.
  * Returns 0, or -1 with MuJoCo's error in err (the data was reset).
  */
 int daemon_step(struct daemon *d, char *err, size_t len);

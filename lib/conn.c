@@ -529,8 +529,10 @@ conn_recording_from_wire(hxd_recording *out, const Haptix__V1__Recording *w)
 	out->active = w->active;
 	snprintf(out->path, sizeof(out->path), "%s", w->path);
 	out->every = w->every;
+	out->journal = w->journal;
 	out->records = w->records;
 	out->bytes = w->bytes;
+	out->journal_entries = w->journal_entries;
 	snprintf(out->ended, sizeof(out->ended), "%s", w->ended);
 }
 

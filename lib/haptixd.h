@@ -240,7 +240,9 @@ typedef struct hxd_recording {
 	int active;
 	char path[4096]; /* on the server */
 	unsigned every;  /* steps from one record to the next */
+	int journal;     /* with the journal (HXD_RECORD_JOURNAL) */
 	unsigned long long records, bytes;
+	unsigned long long journal_entries; /* inputs journaled */
 	char ended[256]; /* why the last one ended, when not active */
 } hxd_recording;
 
@@ -686,15 +688,22 @@ int hxd_next_event(hxd_conn *c, int timeout_ms, hxd_event **out);
 
 void hxd_event_free(hxd_event *ev);
 
+/* hxd_record_start's flags. */
+enum {
+	/* Also journal the inputs of every step and a hash of the state
+	 * after it, for a bit-exact replay (hxplay --verify). */
+	HXD_RECORD_JOURNAL = 0x1,
+};
+
 /*
  * Record the state after each step the server takes into a new file of
  * its state directory, MODEL_N.hxr: fields an HXD_FIELDS() set of qpos,
  * qvel, act, ctrl, mocap, sensordata, qfrc_applied and xfrc_applied (0:
- * HAPTIX's set), one step in every + 1.  out (may be NULL) receives the
- * recording.  One at a time: a second is HXD_DENIED.
+ * HAPTIX's set), one step in every + 1; flags HXD_RECORD_*.  out (may be
+ * NULL) receives the recording.  One at a time: a second is HXD_DENIED.
  */
-int hxd_record_start(
-    hxd_conn *c, unsigned fields, unsigned every, hxd_recording *out);
+int hxd_record_start(hxd_conn *c, unsigned fields, unsigned every,
+    unsigned flags, hxd_recording *out);
 
 /* End the recording (HXD_BADVALUE if none runs). */
 int hxd_record_stop(hxd_conn *c, hxd_recording *out);
@@ -777,6 +786,14 @@ int hxd_set_speed(hxd_conn *c, double factor, int max);
 
 /* Get the server's status. */
 int hxd_status_get(hxd_conn *c, hxd_status *out);
+
+/*
+ * A hash of the simulation's state (time, qpos, qvel, act and the
+ * solver's warm start: docs/recording.md), and the steps taken since the
+ * model was loaded: two servers in the same state give the same hash.
+ */
+int hxd_state_hash(hxd_conn *c, unsigned long long *hash,
+    unsigned long long *steps, double *time);
 
 #if defined(__cplusplus)
 }

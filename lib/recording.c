@@ -564,6 +564,68 @@ rec_writer_journal(struct rec_writer *w, uint64_t step, uint32_t kind,
 	return 0;
 }
 
+/* An array write: offset, count, name length, name, the values. */
+#define REC_ARRAY_HEAD 9
+
+int
+rec_writer_array(struct rec_writer *w, uint64_t step, const char *name,
+    uint32_t offset, uint32_t count, const double *v)
+{
+	size_t n = strlen(name), len;
+	uint8_t *p;
+	int rc;
+
+	if (w->failed)
+		return -1;
+	if (n == 0 || n > REC_ARRAY_NAME_MAX ||
+	    count > (REC_ITEM_MAX - REC_ITEM_HEAD - REC_JOURNAL_HEAD -
+			REC_ARRAY_HEAD - n) /
+		    8) {
+		snprintf(w->err, sizeof(w->err),
+		    "an array write to \"%.*s\" of %u values", 64, name, count);
+		return -1;
+	}
+	len = REC_ARRAY_HEAD + n + 8 * (size_t)count;
+	if ((p = malloc(len)) == NULL)
+		return writer_fail(w, "out of memory");
+	put32(p, offset);
+	put32(p + 4, count);
+	p[8] = (uint8_t)n;
+	memcpy(p + REC_ARRAY_HEAD, name, n);
+	put_doubles(p + REC_ARRAY_HEAD + n, v, count);
+	rc = rec_writer_journal(w, step, REC_JOURNAL_ARRAY, p, len);
+	free(p);
+	return rc;
+}
+
+int
+rec_array_parse(const struct rec_item *it, struct rec_array_write *out)
+{
+	const uint8_t *p = it->data;
+	size_t n;
+
+	if (it->tag != REC_TAG_JOURNAL || it->kind != REC_JOURNAL_ARRAY ||
+	    it->len < REC_ARRAY_HEAD)
+		return -1;
+	n = p[8];
+	out->offset = get32(p);
+	out->count = get32(p + 4);
+	if (n == 0 || n > REC_ARRAY_NAME_MAX ||
+	    it->len != REC_ARRAY_HEAD + n + 8 * (size_t)out->count ||
+	    memchr(p + REC_ARRAY_HEAD, '\0', n) != NULL)
+		return -1;
+	memcpy(out->name, p + REC_ARRAY_HEAD, n);
+	out->name[n] = '\0';
+	out->values = p + REC_ARRAY_HEAD + n;
+	return 0;
+}
+
+void
+rec_array_values(const struct rec_array_write *a, double *v)
+{
+	get_doubles(v, a->values, a->count);
+}
+
 int
 rec_writer_hash(struct rec_writer *w, uint64_t step, uint64_t hash)
 {

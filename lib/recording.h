@@ -6,7 +6,8 @@
  * entries, state hashes).  A file cut short therefore reads cleanly up to
  * its last whole frame.  docs/recording.md gives the layout byte by byte.
  * This file knows nothing of MuJoCo, of haptix.h or of the protocol's
- * messages: a journal entry is opaque bytes to it.
+ * messages: a journal entry is bytes of a kind, of which it reads and
+ * writes one, the array write (below).
  */
 #ifndef HX_RECORDING_H
 #define HX_RECORDING_H
@@ -114,6 +115,35 @@ int rec_writer_state(struct rec_writer *w, uint64_t step, double time,
 /* A journal entry: kind and data are the caller's. */
 int rec_writer_journal(struct rec_writer *w, uint64_t step, uint32_t kind,
     const void *data, size_t len);
+
+/*
+ * Journal entry kinds.  An array write holds values written into an
+ * array of mjModel or mjData, named as the protocol names them
+ * ("data.qpos", "model.geom_rgba"), from an element offset: the journal
+ * of a run is the array writes that took effect before each step.  The
+ * model entry holds the model as MuJoCo's MJB, once, before the first.
+ */
+#define REC_JOURNAL_ARRAY 1
+#define REC_JOURNAL_MODEL 2
+#define REC_ARRAY_NAME_MAX 63
+
+struct rec_item;
+
+struct rec_array_write {
+	char name[REC_ARRAY_NAME_MAX + 1];
+	uint32_t offset, count;
+	const unsigned char *values; /* count doubles, unaligned: see below */
+};
+
+/* Journal an array write of count values v into name from offset. */
+int rec_writer_array(struct rec_writer *w, uint64_t step, const char *name,
+    uint32_t offset, uint32_t count, const double *v);
+
+/* Read an array write from a REC_JOURNAL_ARRAY item: 0, or -1 if malformed. */
+int rec_array_parse(const struct rec_item *it, struct rec_array_write *out);
+
+/* Copy an array write's values into v (count doubles). */
+void rec_array_values(const struct rec_array_write *a, double *v);
 
 /* A hash of the state at step. */
 int rec_writer_hash(struct rec_writer *w, uint64_t step, uint64_t hash);

@@ -87,6 +87,12 @@ hx_hxview_path(void)
 }
 
 const char *
+hx_hxplay_path(void)
+{
+	return harness_env("HXPLAY");
+}
+
+const char *
 hx_test_model(const char *name)
 {
 	static char path[1024];
@@ -416,4 +422,42 @@ hx_server_cleanup(void)
 		waitpid(s.pid, NULL, 0);
 		hx_remove_tree(s.dir);
 	}
+}
+
+void
+hx_run_free(struct hx_run *r)
+{
+	free(r->out);
+	free(r->err);
+	r->out = r->err = NULL;
+}
+
+void
+hx_run(struct hx_run *r, const char *const *argv)
+{
+	char out[] = "/tmp/hx-out.XXXXXX", err[] = "/tmp/hx-err.XXXXXX";
+	int fo, fe, status;
+	pid_t pid;
+
+	hx_run_free(r);
+	fo = mkstemp(out);
+	fe = mkstemp(err);
+	cr_assert(fo != -1 && fe != -1, "mkstemp: %s", strerror(errno));
+	unlink(out);
+	unlink(err);
+	pid = fork();
+	cr_assert_neq(pid, -1, "fork: %s", strerror(errno));
+	if (pid == 0) {
+		dup2(fo, 1);
+		dup2(fe, 2);
+		execv(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	cr_assert_eq(waitpid(pid, &status, 0), pid);
+	r->status = WIFEXITED(status) ? WEXITSTATUS(status) :
+					128 + WTERMSIG(status);
+	r->out = hx_slurp_fd(fo, NULL);
+	r->err = hx_slurp_fd(fe, NULL);
+	close(fo);
+	close(fe);
 }

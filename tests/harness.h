@@ -73,6 +73,7 @@ const char *hx_test_model(const char *name);
 const char *hx_haptixd_path(void);
 const char *hx_hxctl_path(void);
 const char *hx_hxview_path(void);
+const char *hx_hxplay_path(void);
 
 /* The address to use: the Unix socket (tcp = 0) or TCP (tcp = 1). */
 const char *hx_server_addr(const struct hx_server *s, int tcp);
@@ -88,6 +89,22 @@ char *hx_slurp_fd(int fd, size_t *len);
  * (make check-valgrind), where MuJoCo runs some 40 times slower.
  */
 void hx_skip_if_valgrind(void);
+
+/* A program run to completion by hx_run(). */
+struct hx_run {
+	int status; /* exit status, or 128 + the signal that killed it */
+	char *out;  /* standard output */
+	char *err;  /* standard error */
+};
+
+/*
+ * Run argv (argv[0] a path, NULL-terminated) to completion, capturing its
+ * output and exit status; what r held before is freed.
+ */
+void hx_run(struct hx_run *r, const char *const *argv);
+
+/* Free what a run captured; the run may be used again. */
+void hx_run_free(struct hx_run *r);
 
 /* Remove a directory and everything in it. */
 void hx_remove_tree(const char *dir);

@@ -18,7 +18,8 @@ HX_TESTS = tests/test_frame tests/test_address tests/test_decode \
 	tests/test_pacing \
 	tests/test_batch tests/test_sessions tests/test_service tests/test_hostile \
 	tests/test_view tests/test_browser tests/test_fuzzfound \
-	tests/test_recording tests/test_record
+	tests/test_recording tests/test_record \
+	tests/test_hxplay tests/test_journal
 check_PROGRAMS += $(HX_TESTS)
 TESTS += $(HX_TESTS)
 
@@ -32,6 +33,13 @@ tests_test_address_LDADD = $(TEST_LIBS)
 tests_test_record_SOURCES = tests/test_record.c
 tests_test_record_CFLAGS = $(TEST_CFLAGS)
 tests_test_record_LDADD = $(TEST_LIBS) libhxrec.la
+# hxplay info and export, and the journal replayed by hxplay --verify.
+tests_test_hxplay_SOURCES = tests/test_hxplay.c
+tests_test_hxplay_CFLAGS = $(TEST_CFLAGS)
+tests_test_hxplay_LDADD = $(TEST_LIBS) libhxrec.la
+tests_test_journal_SOURCES = tests/test_journal.c
+tests_test_journal_CFLAGS = $(TEST_CFLAGS)
+tests_test_journal_LDADD = $(TEST_LIBS) libhxrec.la
 # The recording file; the test makes hostile files with zstd itself.
 tests_test_recording_SOURCES = tests/test_recording.c
 tests_test_recording_CFLAGS = $(TEST_CFLAGS) $(ZSTD_CFLAGS)
@@ -128,6 +136,7 @@ AM_TESTS_ENVIRONMENT = \
 	HAPTIXD='$(abs_top_builddir)/daemon/haptixd'; export HAPTIXD; \
 	HXCTL='$(abs_top_builddir)/clients/hxctl'; export HXCTL; \
 	HXVIEW='$(abs_top_builddir)/clients/hxview'; export HXVIEW; \
+	HXPLAY='$(abs_top_builddir)/clients/hxplay'; export HXPLAY; \
 	HX_MODELS='$(abs_top_srcdir)/models'; export HX_MODELS; \
 	HX_TEST_MODELS='$(abs_top_srcdir)/models/test'; export HX_TEST_MODELS; \
 	HAPTIX_SERVER=; export HAPTIX_SERVER; \

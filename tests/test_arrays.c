@@ -408,6 +408,34 @@ HX_TRANSPORT_TEST(arrays, qacc_warmstart_is_not_recomputed, "-m", "fixture.xml",
 	hxd_close(c);
 }
 
+/* The time is a 1 x 1 array: read as the status has it, and written. */
+HX_TRANSPORT_TEST(
+    arrays, time_is_a_scalar_array, "-m", "fixture.xml", "--paused", NULL)
+{
+	hxd_conn *c = hx_connect_ok(addr, "test");
+	const double t = 12.5, nan = NAN;
+	hxd_status st;
+	unsigned taken;
+	hxd_array *a;
+
+	HX_OK(c, hxd_step(c, 3, &taken));
+	HX_OK(c, hxd_status_get(c, &st));
+	a = array_get(c, "data.time");
+	cr_assert_eq(a->rows, 1);
+	cr_assert_eq(a->cols, 1);
+	cr_expect(a->writable);
+	cr_expect_eq(
+	    a->values[0], st.time, "%g, status %g", a->values[0], st.time);
+	cr_expect_gt(a->values[0], 0);
+	free(a);
+	HX_OK(c, hxd_set_array(c, "time", 0, 1, &t));
+	HX_OK(c, hxd_status_get(c, &st));
+	cr_expect_eq(st.time, t);
+	cr_expect_eq(hxd_set_array(c, "time", 0, 1, &nan), HXD_BADVALUE);
+	cr_expect_eq(hxd_set_array(c, "time", 1, 1, &t), HXD_BADSIZE);
+	hxd_close(c);
+}
+
 HX_TRANSPORT_TEST(arrays, structure_and_computed_arrays_are_denied, "-m",
     "fixture.xml", "--paused", NULL)
 {

@@ -44,21 +44,6 @@ static struct hx_server test_server;
 static pid_t holder, watcher;
 
 /* What one run of hxctl did. */
-struct run {
-	int status; /* exit status, or 128 + the signal that killed it */
-	char *out;  /* standard output */
-	char *err;  /* standard error */
-};
-
-/* Free what a run captured; the run may be used again. */
-static void
-run_free(struct run *r)
-{
-	free(r->out);
-	free(r->err);
-	r->out = r->err = NULL;
-}
-
 /* Start haptixd with args; return its Unix socket address. */
 static const char *
 start(const char *const *args)
@@ -107,40 +92,17 @@ build_argv(const char **argv, const char *server, int json, va_list ap)
 
 /* Run hxctl to completion, capturing its output and exit status. */
 static void
-run_va(struct run *r, const char *server, int json, va_list ap)
+run_va(struct hx_run *r, const char *server, int json, va_list ap)
 {
 	const char *argv[RUN_MAX_ARGS];
-	char out[] = "/tmp/hxctl-out.XXXXXX", err[] = "/tmp/hxctl-err.XXXXXX";
-	int fo, fe, status;
-	pid_t pid;
 
-	run_free(r);
 	build_argv(argv, server, json, ap);
-	fo = mkstemp(out);
-	fe = mkstemp(err);
-	cr_assert(fo != -1 && fe != -1, "mkstemp: %s", strerror(errno));
-	unlink(out);
-	unlink(err);
-	pid = fork();
-	cr_assert_neq(pid, -1, "fork: %s", strerror(errno));
-	if (pid == 0) {
-		dup2(fo, 1);
-		dup2(fe, 2);
-		execv(argv[0], (char *const *)argv);
-		_exit(127);
-	}
-	cr_assert_eq(waitpid(pid, &status, 0), pid);
-	r->status = WIFEXITED(status) ? WEXITSTATUS(status) :
-					128 + WTERMSIG(status);
-	r->out = hx_slurp_fd(fo, NULL);
-	r->err = hx_slurp_fd(fe, NULL);
-	close(fo);
-	close(fe);
+	hx_run(r, argv);
 }
 
 /* Run hxctl with the arguments that follow server, up to NULL. */
 static void
-hxctl(struct run *r, const char *server, ...)
+hxctl(struct hx_run *r, const char *server, ...)
 {
 	va_list ap;
 
@@ -281,7 +243,7 @@ expect_json_object(const char *s)
 
 /* Run hxctl --json; expect success and one well-formed JSON object. */
 static void
-hxctl_json(struct run *r, const char *server, ...)
+hxctl_json(struct hx_run *r, const char *server, ...)
 {
 	va_list ap;
 
@@ -446,7 +408,7 @@ expect_json_lines(char **lines, int n)
 
 /* Expect success, with nothing on standard error. */
 static void
-expect_ok(const struct run *r)
+expect_ok(const struct hx_run *r)
 {
 	cr_assert_eq(r->status, 0, "exit status %d (want 0); stderr: %s",
 	    r->status, r->err);
@@ -458,8 +420,8 @@ expect_ok(const struct run *r)
  * "hxctl: CMD: RESULT: ..." containing text (unless NULL).
  */
 static void
-expect_fail(
-    const struct run *r, const char *cmd, const char *result, const char *text)
+expect_fail(const struct hx_run *r, const char *cmd, const char *result,
+    const char *text)
 {
 	char prefix[128];
 	size_t n = strlen(r->err);
@@ -483,7 +445,7 @@ expect_fail(
 
 /* Expect a usage error: exit status 2, a hint on stderr, no stdout. */
 static void
-expect_usage(const struct run *r, const char *what)
+expect_usage(const struct hx_run *r, const char *what)
 {
 	cr_assert_eq(r->status, 2, "%s: exit status %d (want 2); stderr: %s",
 	    what, r->status, r->err);
@@ -559,12 +521,12 @@ expect_nums(const char *json, const char *key, const double *want, int n)
 static double
 status_time(const char *addr)
 {
-	struct run r = { 0 };
+	struct hx_run r = { 0 };
 	double t;
 
 	hxctl_json(&r, addr, "status", NULL);
 	t = json_num(r.out, "time");
-	run_free(&r);
+	hx_run_free(&r);
 	return t;
 }
 
@@ -572,7 +534,7 @@ status_time(const char *addr)
 static int
 status_eventually_has(const char *addr, const char *fragment)
 {
-	struct run r = { 0 };
+	struct hx_run r = { 0 };
 	int i, found = 0;
 
 	for (i = 0; i < 100 && !found; i++) {
@@ -581,7 +543,7 @@ status_eventually_has(const char *addr, const char *fragment)
 		if (!found)
 			hx_sleep_ms(50);
 	}
-	run_free(&r);
+	hx_run_free(&r);
 	return found;
 }
 
@@ -590,7 +552,7 @@ status_eventually_has(const char *addr, const char *fragment)
 HX_TRANSPORT_TEST(
     hxctl, status_readable_and_json, "-m", "fixture.xml", "--paused", NULL)
 {
-	struct run r = { 0 };
+	struct hx_run r = { 0 };
 
 	hxctl(&r, addr, "status", NULL);
 	expect_ok(&r);
@@ -617,7 +579,7 @@ HX_TRANSPORT_TEST(
 	cr_assert_not_null(
 	    strstr(r.out, "\nlease        free\nbatch        none\n"), "%s",
 	    r.out);
-	run_free(&r);
+	hx_run_free(&r);
 }
 
 HX_TRANSPORT_TEST(
@@ -636,7 +598,7 @@ HX_TRANSPORT_TEST(
 		"dropped",
 		"green",
 	};
-	struct run r = { 0 };
+	struct hx_run r = { 0 };
 	size_t i;
 
 	hxctl(&r, addr, "info", NULL);
@@ -662,13 +624,13 @@ HX_TRANSPORT_TEST(
 			       "\"keyframes\":[{\"name\":\"raised\"},"
 			       "{\"name\":\"dropped\"}]"),
 	    "%s", r.out);
-	run_free(&r);
+	hx_run_free(&r);
 }
 
 HX_TRANSPORT_TEST(
     hxctl, state_readable_and_json, "-m", "fixture.xml", "--paused", NULL)
 {
-	struct run r = { 0 };
+	struct hx_run r = { 0 };
 
 	hxctl_json(&r, addr, "state", NULL);
 	cr_assert_eq(json_num(r.out, "nq"), 9, "%s", r.out);
@@ -683,13 +645,13 @@ HX_TRANSPORT_TEST(
 	cr_assert_not_null(strstr(r.out, "hinge2  hinge"), "%s", r.out);
 	cr_assert_not_null(strstr(r.out, "box     free "), "%s", r.out);
 	cr_assert_not_null(strstr(r.out, "\nqvel\n"), "%s", r.out);
-	run_free(&r);
+	hx_run_free(&r);
 }
 
 HX_TRANSPORT_TEST(hxctl, step_advances_time_while_paused, "-m", "fixture.xml",
     "--paused", NULL)
 {
-	struct run r = { 0 };
+	struct hx_run r = { 0 };
 	double t0, t1;
 
 	t0 = status_time(addr);
@@ -708,14 +670,14 @@ HX_TRANSPORT_TEST(hxctl, step_advances_time_while_paused, "-m", "fixture.xml",
 	cr_assert_not_null(strstr(r.out, "\"paused\":true"), "%s", r.out);
 	hxctl_json(&r, addr, "status", NULL);
 	cr_assert_eq(json_num(r.out, "steps"), 6, "%s", r.out);
-	run_free(&r);
+	hx_run_free(&r);
 }
 
 HX_TRANSPORT_TEST(hxctl, set_ctrl_then_ctrl_round_trips, "-m", "fixture.xml",
     "--paused", NULL)
 {
 	static const double both[2] = { 0.25, -0.5 }, named[2] = { 0.25, 1.5 };
-	struct run r = { 0 };
+	struct hx_run r = { 0 };
 	double v[2];
 
 	hxctl(&r, addr, "set-ctrl", "0.25", "-0.5", NULL);
@@ -748,13 +710,13 @@ HX_TRANSPORT_TEST(hxctl, set_ctrl_then_ctrl_round_trips, "-m", "fixture.xml",
 	    "not exact: "
 	    "%s",
 	    r.out);
-	run_free(&r);
+	hx_run_free(&r);
 }
 
 HX_TRANSPORT_TEST(hxctl, reset_to_keyframes_by_name_and_index, "-m",
     "fixture.xml", "--paused", NULL)
 {
-	struct run r = { 0 };
+	struct hx_run r = { 0 };
 	double q[16];
 
 	hxctl(&r, addr, "reset", "raised", NULL);
@@ -776,12 +738,12 @@ HX_TRANSPORT_TEST(hxctl, reset_to_keyframes_by_name_and_index, "-m",
 	hxctl_json(&r, addr, "state", NULL);
 	expect_nums(r.out, "qpos", fixture_qpos0, 9);
 	cr_assert_eq(json_num(r.out, "time"), 0, "%s", r.out);
-	run_free(&r);
+	hx_run_free(&r);
 }
 
 HX_TRANSPORT_TEST(hxctl, names_and_ids, "-m", "fixture.xml", "--paused", NULL)
 {
-	struct run r = { 0 };
+	struct hx_run r = { 0 };
 
 	hxctl(&r, addr, "name2id", "body", "box", NULL);
 	expect_ok(&r);
@@ -799,13 +761,13 @@ HX_TRANSPORT_TEST(hxctl, names_and_ids, "-m", "fixture.xml", "--paused", NULL)
 	cr_assert_str_eq(r.out,
 	    "{\"type\":\"key\",\"id\":1,\"name\":"
 	    "\"dropped\"}\n");
-	run_free(&r);
+	hx_run_free(&r);
 }
 
 HX_TRANSPORT_TEST(
     hxctl, errors_exit_1_with_the_reason, "-m", "fixture.xml", "--paused", NULL)
 {
-	struct run r = { 0 };
+	struct hx_run r = { 0 };
 
 	hxctl(&r, addr, "body", "99", NULL);
 	expect_fail(&r, "body", "mjCOM_BADINDEX", "99");
@@ -827,14 +789,14 @@ HX_TRANSPORT_TEST(
 	expect_fail(&r, "reset", "mjCOM_BADINDEX", "7");
 	hxctl(&r, addr, "speed", "0", NULL);
 	expect_fail(&r, "speed", "mjCOM_BADVALUE", NULL);
-	run_free(&r);
+	hx_run_free(&r);
 }
 
 /*------------------------------------------------------------- usage */
 
 Test(hxctl, no_server_exits_1)
 {
-	struct run r = { 0 };
+	struct hx_run r = { 0 };
 
 	hxctl(&r, "unix:/nonexistent/hxctl-test.sock", "status", NULL);
 	expect_fail(
@@ -845,7 +807,7 @@ Test(hxctl, no_server_exits_1)
 	expect_fail(&r, "status", "mjCOM_NOCONNECTION", "127.0.0.1");
 	hxctl(&r, "host:", "status", NULL);
 	expect_fail(&r, "status", "mjCOM_NOCONNECTION", "bad server address");
-	run_free(&r);
+	hx_run_free(&r);
 }
 
 Test(hxctl, usage_errors_exit_2_before_connecting)
@@ -948,7 +910,7 @@ Test(hxctl, usage_errors_exit_2_before_connecting)
 		{ "set", "qpos", "--offset", "1", NULL },
 	};
 	const char *argv[RUN_MAX_ARGS];
-	struct run r = { 0 };
+	struct hx_run r = { 0 };
 	char what[256];
 	size_t i, n;
 	int k;
@@ -967,7 +929,7 @@ Test(hxctl, usage_errors_exit_2_before_connecting)
 		    argv[2], argv[3], argv[4], argv[5], argv[6], argv[7], NULL);
 		expect_usage(&r, what);
 	}
-	run_free(&r);
+	hx_run_free(&r);
 }
 
 Test(hxctl, help_tells_of_every_command)
@@ -1020,7 +982,7 @@ Test(hxctl, help_tells_of_every_command)
 		"get",
 		"set",
 	};
-	struct run r = { 0 };
+	struct hx_run r = { 0 };
 	char pat[64];
 	size_t i;
 
@@ -1056,14 +1018,14 @@ Test(hxctl, help_tells_of_every_command)
 	hxctl(&r, NULL, "--version", NULL);
 	expect_ok(&r);
 	cr_assert_str_eq(r.out, "hxctl " PACKAGE_VERSION "\n");
-	run_free(&r);
+	hx_run_free(&r);
 }
 
 /*---------------------------------------------------------- commands */
 
 Test(hxctl, default_server_comes_from_the_environment)
 {
-	struct run r = { 0 };
+	struct hx_run r = { 0 };
 
 	setenv("HAPTIX_SERVER", start(fixture_args), 1);
 	hxctl(&r, NULL, "status", NULL);
@@ -1074,12 +1036,12 @@ Test(hxctl, default_server_comes_from_the_environment)
 	expect_ok(&r);
 	cr_assert_str_eq(r.out, "3\n");
 	unsetenv("HAPTIX_SERVER");
-	run_free(&r);
+	hx_run_free(&r);
 }
 
 Test(hxctl, every_reading_command_prints_one_json_object)
 {
-	struct run r = { 0 };
+	struct hx_run r = { 0 };
 	const char *a;
 	double ncon;
 
@@ -1117,7 +1079,7 @@ Test(hxctl, every_reading_command_prints_one_json_object)
 	cr_assert_eq(json_num(r.out, "imu_count"), 1);
 	hxctl_json(&r, a, "rgba", "site", "site1", NULL);
 	expect_nums(r.out, "rgba", (const double[]){ 0, 0, 1, 1 }, 4);
-	run_free(&r);
+	hx_run_free(&r);
 }
 
 Test(hxctl, tables_are_labelled_with_names)
@@ -1138,7 +1100,7 @@ Test(hxctl, tables_are_labelled_with_names)
 		{ "hx-update", "servo1", "acc" },
 		{ "body", "floating", "contactforce" },
 	};
-	struct run r = { 0 };
+	struct hx_run r = { 0 };
 	const char *a;
 	size_t i;
 
@@ -1158,13 +1120,13 @@ Test(hxctl, tables_are_labelled_with_names)
 		    "%s",
 		    cases[i][0], cases[i][2], r.out);
 	}
-	run_free(&r);
+	hx_run_free(&r);
 }
 
 Test(hxctl, set_state_keeps_what_is_not_given)
 {
 	static const double qvel[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
-	struct run r = { 0 };
+	struct hx_run r = { 0 };
 	double q[9];
 	const char *a;
 
@@ -1197,13 +1159,13 @@ Test(hxctl, set_state_keeps_what_is_not_given)
 	expect_fail(&r, "set-state", "mjCOM_BADSIZE", "nq = 9");
 	hxctl(&r, a, "set-state", "nosuch=1", NULL);
 	expect_fail(&r, "set-state", "mjCOM_BADINDEX", "nosuch");
-	run_free(&r);
+	hx_run_free(&r);
 }
 
 Test(hxctl, set_body_mocap_and_applied)
 {
 	double x[30];
-	struct run r = { 0 };
+	struct hx_run r = { 0 };
 	const char *a;
 	int i;
 
@@ -1253,12 +1215,12 @@ Test(hxctl, set_body_mocap_and_applied)
 		cr_assert_eq(x[i], 0, "xfrc_applied[%d] is %g", i, x[i]);
 	hxctl(&r, a, "set-applied", "--xfrc", "1,2", NULL);
 	expect_fail(&r, "set-applied", "mjCOM_BADSIZE", "nbody");
-	run_free(&r);
+	hx_run_free(&r);
 }
 
 Test(hxctl, colours_sizes_and_equalities)
 {
-	struct run r = { 0 };
+	struct hx_run r = { 0 };
 	const char *a;
 
 	a = start(fixture_args);
@@ -1292,12 +1254,12 @@ Test(hxctl, colours_sizes_and_equalities)
 	expect_ok(&r);
 	hxctl(&r, a, "equality", "5", "on", NULL);
 	expect_fail(&r, "equality", "mjCOM_BADINDEX", NULL);
-	run_free(&r);
+	hx_run_free(&r);
 }
 
 Test(hxctl, update_sets_controls_then_steps)
 {
-	struct run r = { 0 };
+	struct hx_run r = { 0 };
 	double v[16];
 	const char *a;
 
@@ -1317,12 +1279,12 @@ Test(hxctl, update_sets_controls_then_steps)
 	expect_nums(r.out, "ctrl", (const double[]){ -0.1, 0.2 }, 2);
 	hxctl_json(&r, a, "update", NULL);
 	cr_assert_float_eq(json_num(r.out, "time"), 3 * FIXTURE_DT, 1e-15);
-	run_free(&r);
+	hx_run_free(&r);
 }
 
 Test(hxctl, robot_is_the_model_as_the_simple_api_sees_it)
 {
-	struct run r = { 0 };
+	struct hx_run r = { 0 };
 	const char *a;
 
 	a = start(fixture_args);
@@ -1365,12 +1327,12 @@ Test(hxctl, robot_is_the_model_as_the_simple_api_sees_it)
 	cr_assert_not_null(
 	    strstr(r.out, "   1  #2               -1            1\n"), "%s",
 	    r.out);
-	run_free(&r);
+	hx_run_free(&r);
 }
 
 Test(hxctl, hx_update_commands_the_servos_and_reads_the_sensors)
 {
-	struct run r = { 0 };
+	struct hx_run r = { 0 };
 	const char *a;
 	double v[4];
 
@@ -1419,7 +1381,7 @@ Test(hxctl, hx_update_commands_the_servos_and_reads_the_sensors)
 	expect_fail(&r, "hx-update", "mjCOM_BADVALUE", "gain_pos");
 	hxctl_json(&r, a, "ctrl", NULL);
 	expect_nums(r.out, "ctrl", (const double[]){ 0.1, 0 }, 2);
-	run_free(&r);
+	hx_run_free(&r);
 }
 
 /*
@@ -1428,7 +1390,7 @@ Test(hxctl, hx_update_commands_the_servos_and_reads_the_sensors)
  */
 Test(hxctl, hx_update_waits_for_the_tick_unless_no_wait)
 {
-	struct run r = { 0 };
+	struct hx_run r = { 0 };
 	const char *a;
 
 	a = start(
@@ -1443,12 +1405,12 @@ Test(hxctl, hx_update_waits_for_the_tick_unless_no_wait)
 	expect_ok(&r);
 	hxctl_json(&r, a, "ctrl", NULL);
 	expect_nums(r.out, "ctrl", (const double[]){ 0.5, 0.5 }, 2);
-	run_free(&r);
+	hx_run_free(&r);
 }
 
 Test(hxctl, pause_run_and_speed)
 {
-	struct run r = { 0 };
+	struct hx_run r = { 0 };
 	const char *a;
 
 	a = start(fixture_args);
@@ -1476,7 +1438,7 @@ Test(hxctl, pause_run_and_speed)
 	hxctl_json(&r, a, "status", NULL);
 	cr_assert_not_null(strstr(r.out, "\"speed_max\":false"), "%s", r.out);
 	cr_assert_eq(json_num(r.out, "speed"), 2.5, "%s", r.out);
-	run_free(&r);
+	hx_run_free(&r);
 }
 
 Test(hxctl, load_reload_and_inline_models)
@@ -1486,7 +1448,7 @@ Test(hxctl, load_reload_and_inline_models)
 		     "name=\"ball\"><freejoint/><geom size=\"0.1\"/></body>"
 		     "</worldbody></mujoco>\n";
 	char path[] = "/tmp/hxctl-tiny.XXXXXX.xml";
-	struct run r = { 0 };
+	struct hx_run r = { 0 };
 	const char *a;
 	int fd;
 
@@ -1525,12 +1487,12 @@ Test(hxctl, load_reload_and_inline_models)
 	cr_assert_eq(json_num(r.out, "nu"), 2, "%s", r.out);
 	hxctl_json(&r, a, "ctrl", NULL);
 	expect_nums(r.out, "ctrl", (const double[]){ 0, 0 }, 2);
-	run_free(&r);
+	hx_run_free(&r);
 }
 
 Test(hxctl, without_a_model)
 {
-	struct run r = { 0 };
+	struct hx_run r = { 0 };
 	const char *a;
 
 	a = start((const char *[]){ "--no-model", NULL });
@@ -1547,12 +1509,12 @@ Test(hxctl, without_a_model)
 	expect_ok(&r);
 	hxctl_json(&r, a, "state", NULL);
 	expect_nums(r.out, "qpos", fixture_qpos0, 9);
-	run_free(&r);
+	hx_run_free(&r);
 }
 
 Test(hxctl, message_lasts_while_hxctl_holds_it)
 {
-	struct run r = { 0 };
+	struct hx_run r = { 0 };
 	const char *a;
 	int status;
 
@@ -1580,7 +1542,7 @@ Test(hxctl, message_lasts_while_hxctl_holds_it)
 	expect_ok(&r);
 	cr_assert(status_eventually_has(a, "\"message\":\"\""),
 	    "message with no text did not clear");
-	run_free(&r);
+	hx_run_free(&r);
 }
 
 /* Read exactly len bytes, or fail the test. */
@@ -1653,7 +1615,7 @@ silent_server(const char *path)
 Test(hxctl, timeout_bounds_the_wait_for_an_answer)
 {
 	char dir[] = "/tmp/hxctl-silent.XXXXXX", path[128], addr[140];
-	struct run r = { 0 };
+	struct hx_run r = { 0 };
 	double t0, dt;
 	pid_t pid;
 
@@ -1670,7 +1632,7 @@ Test(hxctl, timeout_bounds_the_wait_for_an_answer)
 	rmdir(dir);
 	expect_fail(&r, "status", "mjCOM_TIMEOUT", "300 ms");
 	cr_assert_lt(dt, 5.0, "hxctl waited %.1f s, not 0.3", dt);
-	run_free(&r);
+	hx_run_free(&r);
 }
 
 /*--------------------------------------------- clients, lease, events */
@@ -1678,7 +1640,7 @@ Test(hxctl, timeout_bounds_the_wait_for_an_answer)
 Test(hxctl, clients_lists_hxctl_and_the_others)
 {
 	char obj[1024], pat[64];
-	struct run r = { 0 };
+	struct hx_run r = { 0 };
 	unsigned long long probe_id;
 	hxd_client *list;
 	hxd_conn *c;
@@ -1724,7 +1686,7 @@ Test(hxctl, clients_lists_hxctl_and_the_others)
 	cr_assert_not_null(strstr(r.out, "  this  "), "%s", r.out);
 	cr_assert_not_null(strstr(r.out, "unix uid "), "%s", r.out);
 	hxd_close(c);
-	run_free(&r);
+	hx_run_free(&r);
 }
 
 /*
@@ -1734,7 +1696,7 @@ Test(hxctl, clients_lists_hxctl_and_the_others)
 Test(hxctl, lease_shows_takes_and_releases)
 {
 	char want[128];
-	struct run r = { 0 };
+	struct hx_run r = { 0 };
 	hxd_control ctl = { 2, 0, (double[]){ 0.5, 0.5 } };
 	hxd_conn *c;
 	const char *a;
@@ -1795,7 +1757,7 @@ Test(hxctl, lease_shows_takes_and_releases)
 	hxctl_json(&r, a, "lease", NULL);
 	cr_assert_eq(json_num(r.out, "holder"), 0, "%s", r.out);
 	hxd_close(c);
-	run_free(&r);
+	hx_run_free(&r);
 }
 
 Test(hxctl, subscribe_prints_a_frame_every_n_steps)
@@ -1915,7 +1877,7 @@ Test(hxctl, subscribe_prints_events_and_ends_with_the_server)
 Test(hxctl, subscribe_stops_on_time_signals_and_a_closed_stdout)
 {
 	char buf[256];
-	struct run r = { 0 };
+	struct hx_run r = { 0 };
 	const char *a;
 	int p[2], fd;
 	double t0, dt;
@@ -1956,7 +1918,7 @@ Test(hxctl, subscribe_stops_on_time_signals_and_a_closed_stdout)
 	r.err = hx_slurp_fd(fd, NULL);
 	close(fd);
 	cr_assert_str_empty(r.err, "stderr: %s", r.err);
-	run_free(&r);
+	hx_run_free(&r);
 }
 
 /*------------------------------------------------------------ batches */
@@ -1964,7 +1926,7 @@ Test(hxctl, subscribe_stops_on_time_signals_and_a_closed_stdout)
 Test(hxctl, step_with_sensors_runs_a_batch)
 {
 	char *lines[8];
-	struct run r = { 0 };
+	struct hx_run r = { 0 };
 	const char *a;
 	double v[16];
 	int n;
@@ -2018,13 +1980,13 @@ Test(hxctl, step_with_sensors_runs_a_batch)
 	hxctl(&r, a, "step", "5", NULL);
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	cr_assert(strncmp(r.out, "0 steps, time ", 14) == 0, "%s", r.out);
-	run_free(&r);
+	hx_run_free(&r);
 }
 
 Test(hxctl, run_until_stops_at_the_time)
 {
 	char *lines[8];
-	struct run r = { 0 };
+	struct hx_run r = { 0 };
 	const char *a;
 	double v[16];
 	int n;
@@ -2065,7 +2027,7 @@ Test(hxctl, run_until_stops_at_the_time)
 	    strncmp(lines[2], "{\"event\":\"batch\",\"steps\":150,", 29) == 0,
 	    "%s", lines[2]);
 	cr_assert_float_eq(json_num(lines[2], "time"), 1, 1e-9, "%s", lines[2]);
-	run_free(&r);
+	hx_run_free(&r);
 }
 
 /*
@@ -2129,7 +2091,7 @@ Test(hxctl, run_on_a_terminal_goes_in_chunks)
 Test(hxctl, capture_and_reset_by_name)
 {
 	static const double here[2] = { 0.4, -0.3 };
-	struct run r = { 0 };
+	struct hx_run r = { 0 };
 	hxd_state *s0, *s1;
 	hxd_conn *c;
 	const char *a;
@@ -2189,12 +2151,12 @@ Test(hxctl, capture_and_reset_by_name)
 	expect_fail(&r, "reset", "mjCOM_BADINDEX", "here");
 	free(s0);
 	hxd_close(c);
-	run_free(&r);
+	hx_run_free(&r);
 }
 
 Test(hxctl, set_joint_changes_that_joint_only)
 {
-	struct run r = { 0 };
+	struct hx_run r = { 0 };
 	hxd_state *s0, *s1;
 	hxd_conn *c;
 	const char *a;
@@ -2234,14 +2196,14 @@ Test(hxctl, set_joint_changes_that_joint_only)
 	expect_fail(&r, "set-joint", "mjCOM_BADINDEX", "nosuch");
 	free(s0);
 	hxd_close(c);
-	run_free(&r);
+	hx_run_free(&r);
 }
 
 /*------------------------------------------------------------- arrays */
 
 Test(hxctl, arrays_by_name_round_trip)
 {
-	struct run r = { 0 };
+	struct hx_run r = { 0 };
 	hxd_applied *ap;
 	hxd_conn *c;
 	const char *a;
@@ -2321,7 +2283,7 @@ Test(hxctl, arrays_by_name_round_trip)
 	hxctl(&r, a, "get", "nosuch", NULL);
 	expect_fail(&r, "get", "mjCOM_BADTYPE", "nosuch");
 	hxd_close(c);
-	run_free(&r);
+	hx_run_free(&r);
 }
 
 /*-------------------------------------------------------- known bugs */
@@ -2333,7 +2295,7 @@ Test(hxctl, arrays_by_name_round_trip)
  */
 Test(hxctl, status_reports_energy)
 {
-	struct run r = { 0 };
+	struct hx_run r = { 0 };
 	const char *a;
 
 	a = start(fixture_args);
@@ -2343,7 +2305,7 @@ Test(hxctl, status_reports_energy)
 	cr_assert_gt(json_num(r.out, "energy_potential"), 1, "%s", r.out);
 	cr_assert_float_eq(json_num(r.out, "energy_kinetic"), 0.5, 1e-9,
 	    "a 1 kg box at 1 m/s: %s", r.out);
-	run_free(&r);
+	hx_run_free(&r);
 }
 
 /*
@@ -2353,7 +2315,7 @@ Test(hxctl, status_reports_energy)
  */
 Test(hxctl, info_reports_joint_ranges_as_written)
 {
-	struct run r = { 0 };
+	struct hx_run r = { 0 };
 	const char *a;
 
 	a = start(fixture_args);
@@ -2364,5 +2326,5 @@ Test(hxctl, info_reports_joint_ranges_as_written)
 		"\"hinge\",\"body\":1,\"qposadr\":0,\"dofadr\":0,\"limited\":true,"
 		"\"range\":[-1.5,1.5]}"),
 	    "%s", r.out);
-	run_free(&r);
+	hx_run_free(&r);
 }

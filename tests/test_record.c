@@ -65,7 +65,7 @@ record_matches_stream(unsigned every)
 
 	hx_server_start(&s, args);
 	c = hx_connect_ok(s.unix_addr, "recorder");
-	HX_OK(c, hxd_record_start(c, RECORD_FIELDS, every, &r));
+	HX_OK(c, hxd_record_start(c, RECORD_FIELDS, every, 0, &r));
 	cr_expect(r.active);
 	cr_expect(strncmp(r.path, s.dir, strlen(s.dir)) != 0 ||
 		strstr(r.path, "fixture_") != NULL,
@@ -152,8 +152,8 @@ Test(record, status_one_at_a_time_and_reload)
 
 	hx_server_start(&s, args);
 	c = hx_connect_ok(s.unix_addr, "recorder");
-	HX_OK(c, hxd_record_start(c, 0, 0, &r));
-	cr_expect_eq(hxd_record_start(c, 0, 0, &r2), HXD_DENIED);
+	HX_OK(c, hxd_record_start(c, 0, 0, 0, &r));
+	cr_expect_eq(hxd_record_start(c, 0, 0, 0, &r2), HXD_DENIED);
 	hx_sleep_ms(600);
 	st = hx_status_ok(c);
 	cr_expect(st.recording.active);
@@ -166,7 +166,7 @@ Test(record, status_one_at_a_time_and_reload)
 	cr_expect(!st.recording.active);
 	cr_expect(strstr(st.recording.ended, "model") != NULL, "%s",
 	    st.recording.ended);
-	HX_OK(c, hxd_record_start(c, 0, 0, &r2));
+	HX_OK(c, hxd_record_start(c, 0, 0, 0, &r2));
 	cr_expect(strstr(r.path, "_1.hxr") != NULL, "%s", r.path);
 	cr_expect(strstr(r2.path, "_2.hxr") != NULL, "%s", r2.path);
 	cr_expect_eq(hxd_record_stop(c, NULL), HXD_OK);
@@ -196,7 +196,7 @@ Test(record, kill_9_loses_at_most_250_ms)
 
 	hx_server_start(&s, args);
 	c = hx_connect_ok(s.unix_addr, "recorder");
-	HX_OK(c, hxd_record_start(c, 0, 0, &r));
+	HX_OK(c, hxd_record_start(c, 0, 0, 0, &r));
 	snprintf(path, sizeof(path), "%s", r.path);
 	hx_sleep_ms(1100);
 	st = hx_status_ok(c);

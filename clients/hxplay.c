@@ -1,0 +1,204 @@
+/*
+ * hxplay: plays a recording (.hxr) to a paused haptixd, verifies its
+ * journal in lock-step, and exports it for analysis.  See hxplay(1).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "hxplay.h"
+
+const char *play_progname = "hxplay";
+
+void
+play_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", play_progname);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+char *
+play_iso8601(int64_t ns, char *buf, size_t len)
+{
+	int64_t sec = ns / 1000000000, frac = ns % 1000000000;
+	char day[64];
+	struct tm tm;
+	time_t t;
+
+	if (frac < 0) {
+		frac += 1000000000;
+		sec--;
+	}
+	t = (time_t)sec;
+	if (gmtime_r(&t, &tm) == NULL ||
+	    strftime(day, sizeof(day), "%Y-%m-%dT%H:%M:%S", &tm) == 0)
+		return NULL;
+	snprintf(buf, len, "%s.%09" PRId64 "Z", day, frac);
+	return buf;
+}
+
+static void
+usage(FILE *fp)
+{
+	fprintf(fp,
+	    "usage: hxplay [-s SERVER] [--speed X] [--from T] [--to T] "
+	    "[--loop] FILE\n"
+	    "       hxplay --verify [-s SERVER] [--keep-model] FILE\n"
+	    "       hxplay info FILE\n"
+	    "       hxplay export FILE (--csv DIR | --npy DIR) "
+	    "[--fields F,...] [--force]\n"
+	    "\n"
+	    "Play a haptixd recording (.hxr) to a server, verify its journal,\n"
+	    "or read it.\n"
+	    "\n"
+	    "  FILE                play the recorded states to the server at "
+	    "the\n"
+	    "                      recorded pace; the server is paused first\n"
+	    "  --verify FILE       replay the journal (record start --journal) "
+	    "in\n"
+	    "                      lock-step: load the recorded model, apply "
+	    "the\n"
+	    "                      inputs at their steps, compare the state "
+	    "hashes;\n"
+	    "                      exit 1 at the first step that differs\n"
+	    "  info FILE           the header, counts and the time covered\n"
+	    "  export FILE         one file per field: --csv DIR (text) or "
+	    "--npy\n"
+	    "                      DIR (NumPy), with step and time\n"
+	    "\n"
+	    "  -s, --server ADDR   the server: a Unix socket path or "
+	    "HOST:PORT\n"
+	    "                      (default: $HAPTIX_SERVER, else the "
+	    "library's)\n"
+	    "      --speed X       X times the recorded pace (default 1)\n"
+	    "      --from T, --to T\n"
+	    "                      play from, to simulated time T (seconds)\n"
+	    "      --loop          start again at the end, until interrupted\n"
+	    "      --keep-model    --verify on the server's model, if its hash "
+	    "is\n"
+	    "                      the recording's, instead of loading the "
+	    "recorded one\n"
+	    "  -q, --quiet         print errors only\n"
+	    "  -h, --help          this help\n"
+	    "\n"
+	    "Exit status: 0 done (for --verify: the replay is "
+	    "bit-identical), 1\n"
+	    "a file, the server or the replay failed, 2 usage.\n");
+}
+
+/* A finite number, or -1. */
+static int
+parse_double(const char *s, double *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtod(s, &end);
+	return errno != 0 || end == s || *end != '\0' || !isfinite(*out) ? -1 :
+									   0;
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "server", required_argument, NULL, 's' },
+		{ "speed", required_argument, NULL, 'S' },
+		{ "from", required_argument, NULL, 'F' },
+		{ "to", required_argument, NULL, 'T' },
+		{ "loop", no_argument, NULL, 'l' },
+		{ "verify", no_argument, NULL, 'V' },
+		{ "keep-model", no_argument, NULL, 'k' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct play_opts o = { .speed = 1, .from = 0, .to = -1 };
+	int ch, verify = 0, paced = 0;
+
+	if (argc > 1 && strcmp(argv[1], "info") == 0)
+		return play_info(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "export") == 0)
+		return play_export(argc - 1, argv + 1);
+	while ((ch = getopt_long(argc, argv, "s:qh", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 's':
+			o.server = optarg;
+			break;
+		case 'S':
+			if (parse_double(optarg, &o.speed) != 0 ||
+			    o.speed <= 0 || o.speed > 1e6) {
+				play_warn("--speed: '%s' is not a factor "
+					  "above 0 (1 is the recorded pace)",
+				    optarg);
+				return PLAY_USAGE;
+			}
+			paced = 1;
+			break;
+		case 'F':
+		case 'T':
+			if (parse_double(optarg, ch == 'F' ? &o.from : &o.to) !=
+				0 ||
+			    (ch == 'F' ? o.from : o.to) < 0) {
+				play_warn("--%s: '%s' is not a time in seconds",
+				    ch == 'F' ? "from" : "to", optarg);
+				return PLAY_USAGE;
+			}
+			paced = 1;
+			break;
+		case 'l':
+			o.loop = 1;
+			paced = 1;
+			break;
+		case 'V':
+			verify = 1;
+			break;
+		case 'k':
+			o.keep_model = 1;
+			break;
+		case 'q':
+			o.quiet = 1;
+			break;
+		case 'h':
+			usage(stdout);
+			return PLAY_OK;
+		default:
+			usage(stderr);
+			return PLAY_USAGE;
+		}
+	}
+	if (optind != argc - 1) {
+		play_warn(optind == argc ? "name a recording (.hxr)" :
+					   "one recording at a time");
+		usage(stderr);
+		return PLAY_USAGE;
+	}
+	o.file = argv[optind];
+	if (o.to >= 0 && o.to < o.from) {
+		play_warn("--to %g is before --from %g", o.to, o.from);
+		return PLAY_USAGE;
+	}
+	if (verify && paced) {
+		play_warn("--verify replays every step in lock-step: "
+			  "--speed, --from, --to and --loop are for playing");
+		return PLAY_USAGE;
+	}
+	if (!verify && o.keep_model) {
+		play_warn("--keep-model goes with --verify");
+		return PLAY_USAGE;
+	}
+	return verify ? play_verify(&o) : play_play(&o);
+}

@@ -1,0 +1,229 @@
+/*
+ * hxplay info FILE: a recording's header and what it holds, one
+ * "key: value" a line.  A file cut short is normal (a recording still
+ * running, a daemon killed): it is said, not failed.
+ */
+#include "config.h"
+
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "hxplay.h"
+#include "recording.h"
+
+/* What the items of a file add up to. */
+struct info_counts {
+	uint64_t records;
+	uint64_t first_step, last_step;
+	double first_time, last_time;
+	uint64_t journal;    /* entries of every kind */
+	uint64_t arrays;     /* array writes */
+	uint64_t bad_arrays; /* array writes that do not parse */
+	uint64_t models;     /* model entries */
+	size_t model_len;
+	uint64_t hashes;
+};
+
+static void
+info_usage(FILE *fp)
+{
+	fprintf(fp, "usage: hxplay info FILE\n");
+}
+
+/*
+ * The shortest of %.15g, %.16g and %.17g that reads back as d: exact,
+ * without the noise digits of %.17g (0.002, not 0.0020000000000000000).
+ */
+static const char *
+info_double(double d, char *buf, size_t len)
+{
+	int prec;
+
+	for (prec = 15; prec < 17; prec++) {
+		snprintf(buf, len, "%.*g", prec, d);
+		if (strtod(buf, NULL) == d)
+			return buf;
+	}
+	snprintf(buf, len, "%.17g", d);
+	return buf;
+}
+
+/* The creation time, as ISO 8601 if it can be. */
+static const char *
+info_created(int64_t ns, char *buf, size_t len)
+{
+	if (play_iso8601(ns, buf, len) == NULL)
+		snprintf(buf, len, "%" PRId64 " ns since the epoch", ns);
+	return buf;
+}
+
+static void
+info_count(struct info_counts *c, const struct rec_item *it)
+{
+	struct rec_array_write a;
+
+	switch (it->tag) {
+	case REC_TAG_STATE:
+		if (c->records == 0) {
+			c->first_step = it->step;
+			c->first_time = it->time;
+		}
+		c->last_step = it->step;
+		c->last_time = it->time;
+		c->records++;
+		break;
+	case REC_TAG_JOURNAL:
+		c->journal++;
+		if (it->kind == REC_JOURNAL_ARRAY) {
+			if (rec_array_parse(it, &a) == 0)
+				c->arrays++;
+			else
+				c->bad_arrays++;
+		} else if (it->kind == REC_JOURNAL_MODEL) {
+			c->models++;
+			c->model_len = it->len;
+		}
+		break;
+	case REC_TAG_HASH:
+		c->hashes++;
+		break;
+	}
+}
+
+static void
+info_header(const char *path, const struct rec_header *h)
+{
+	char buf[128];
+	int f, n = 0;
+
+	printf("file: %s\n", path);
+	printf("version: %u\n", h->version);
+	printf("model: %s\n", h->name);
+	printf("model hash: %016" PRIx64 "\n", h->model_hash);
+	printf("created: %s\n", info_created(h->created, buf, sizeof(buf)));
+	printf("sizes: nq %u nv %u na %u nu %u nmocap %u nsensordata %u "
+	       "nbody %u\n",
+	    h->nq, h->nv, h->na, h->nu, h->nmocap, h->nsensordata, h->nbody);
+	printf("timestep: %s\n", info_double(h->timestep, buf, sizeof(buf)));
+	printf("fields:");
+	for (f = 0; f < REC_NFIELD; f++) {
+		if (h->fields & REC_FIELD_BIT(f)) {
+			printf(" %s", rec_field_name((enum rec_field)f));
+			n++;
+		}
+	}
+	printf("%s\n", n == 0 ? " none (the time only)" : "");
+	printf("every: %u\n", h->every);
+}
+
+static void
+info_items(const struct info_counts *c)
+{
+	char buf[64];
+
+	printf("records: %" PRIu64 "\n", c->records);
+	if (c->records == 0) {
+		printf("first step: -\nlast step: -\n");
+		printf("first time: -\nlast time: -\n");
+	} else {
+		printf("first step: %" PRIu64 "\n", c->first_step);
+		printf("last step: %" PRIu64 "\n", c->last_step);
+		printf("first time: %s\n",
+		    info_double(c->first_time, buf, sizeof(buf)));
+		printf("last time: %s\n",
+		    info_double(c->last_time, buf, sizeof(buf)));
+	}
+	printf("journal entries: %" PRIu64 "\n", c->journal);
+	printf("array writes: %" PRIu64 "\n", c->arrays);
+	if (c->bad_arrays != 0)
+		printf("malformed array writes: %" PRIu64 "\n", c->bad_arrays);
+	if (c->models != 0)
+		printf("journal model: yes, %zu bytes\n", c->model_len);
+	else
+		printf("journal model: no\n");
+	printf("hashes: %" PRIu64 "\n", c->hashes);
+}
+
+/* The frames, the bytes and how the file ends. */
+static void
+info_end(const char *path, const struct rec_reader_stats *st, int rc,
+    const char *error)
+{
+	struct stat sb;
+
+	printf("frames: %" PRIu64 "\n", st->frames);
+	if (st->skipped != 0)
+		printf("unknown items: %" PRIu64 "\n", st->skipped);
+	if (stat(path, &sb) == 0)
+		printf("bytes: %lld\n", (long long)sb.st_size);
+	if (rc < 0)
+		printf("end: error: %s\n", error);
+	else if (st->truncated)
+		printf("end: cut inside a frame: %" PRIu64 " bytes dropped\n",
+		    st->dropped);
+	else
+		printf("end: complete\n");
+}
+
+int
+play_info(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct info_counts c;
+	struct rec_reader_stats st;
+	struct rec_reader *r;
+	struct rec_item it;
+	char err[512];
+	int ch, rc;
+
+	/* getopt would name argv[0], the command, as the program. */
+	optind = 1;
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'h':
+			info_usage(stdout);
+			return PLAY_OK;
+		default:
+			play_warn(
+			    "info: '%s' is not an option here, or lacks its "
+			    "argument",
+			    argv[optind - 1]);
+			info_usage(stderr);
+			return PLAY_USAGE;
+		}
+	}
+	if (optind != argc - 1) {
+		play_warn(optind == argc ? "info: name a recording (.hxr)" :
+					   "info: one recording at a time");
+		info_usage(stderr);
+		return PLAY_USAGE;
+	}
+	if ((r = rec_reader_open(argv[optind], err, sizeof(err))) == NULL) {
+		play_warn("%s", err);
+		return PLAY_FAIL;
+	}
+	info_header(argv[optind], rec_reader_header(r));
+	memset(&c, 0, sizeof(c));
+	while ((rc = rec_reader_next(r, &it)) == 1)
+		info_count(&c, &it);
+	rec_reader_stats(r, &st);
+	info_items(&c);
+	info_end(argv[optind], &st, rc, rec_reader_error(r));
+	if (rc < 0)
+		play_warn("%s: %s", argv[optind], rec_reader_error(r));
+	rec_reader_close(r);
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		play_warn("writing the output failed");
+		return PLAY_FAIL;
+	}
+	return rc < 0 ? PLAY_FAIL : PLAY_OK;
+}

@@ -1,0 +1,274 @@
+/*
+ * hxplay FILE: play a recording's states to a server, at the recorded
+ * pace times --speed, as HAPTIX's playlog did: the server is paused and
+ * its state set from each record in turn, so that viewers (hxview) show
+ * the recording.  A record whose time has passed while an earlier one
+ * was sent is skipped: the pace is kept, never made up for.  The last
+ * record of the range is always sent, so the server ends where it ends.
+ */
+#include "config.h"
+
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "haptixd.h"
+#include "hxplay.h"
+#include "recording.h"
+
+/* A record due this long ago or more is skipped if another is due. */
+#define PLAY_LATE 0.010
+
+static volatile sig_atomic_t play_stop;
+
+struct play {
+	const struct play_opts *o;
+	hxd_conn *c;
+	const struct rec_header *h;
+	uint64_t sent, skipped;
+	double first, last; /* simulated times sent */
+
+	/* The last record skipped, kept in case it ends the range. */
+	struct rec_item held;
+	int holding;
+	double *room;
+	size_t nroom;
+};
+
+static void
+play_on_signal(int sig)
+{
+	(void)sig;
+	play_stop = 1;
+}
+
+static double
+play_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void
+play_sleep_until(double t)
+{
+	double dt;
+	struct timespec ts;
+
+	while (!play_stop && (dt = t - play_now()) > 0) {
+		ts.tv_sec = (time_t)dt;
+		ts.tv_nsec = (long)((dt - (double)ts.tv_sec) * 1e9);
+		nanosleep(&ts, NULL);
+	}
+}
+
+static int
+play_server(struct play *p, const char *what)
+{
+	play_warn("%s: %s", what, hxd_error(p->c));
+	return PLAY_FAIL;
+}
+
+/* The server's model must have the recording's sizes. */
+static int
+play_check_model(struct play *p)
+{
+	hxd_status st;
+	const hxd_model *m = &st.model;
+	const struct rec_header *h = p->h;
+
+	if (hxd_status_get(p->c, &st) != HXD_OK)
+		return play_server(p, "status");
+	if ((uint32_t)m->nq != h->nq || (uint32_t)m->nv != h->nv ||
+	    (uint32_t)m->na != h->na || (uint32_t)m->nu != h->nu ||
+	    (uint32_t)m->nmocap != h->nmocap) {
+		play_warn("%s: recorded with %s (nq %u nv %u na %u nu %u "
+			  "nmocap %u); the server has %s (nq %d nv %d na %d "
+			  "nu %d nmocap %d): load the recorded model",
+		    p->o->file, h->name, h->nq, h->nv, h->na, h->nu, h->nmocap,
+		    m->name, m->nq, m->nv, m->na, m->nu, m->nmocap);
+		return PLAY_FAIL;
+	}
+	if (!st.paused && !p->o->quiet)
+		printf("pausing the server to play %s\n", p->o->file);
+	if (hxd_lease(p->c, HXD_LEASE_TAKE, NULL) != HXD_OK)
+		return play_server(p, "taking the control lease");
+	if (hxd_pause(p->c) != HXD_OK)
+		return play_server(p, "pausing");
+	return PLAY_OK;
+}
+
+/* Set the server's state from one record: what it holds of it. */
+static int
+play_send(struct play *p, const struct rec_item *it)
+{
+	const struct rec_header *h = p->h;
+	double *const *f = (double *const *)it->field;
+	hxd_state s = { (int)h->nq, (int)h->nv, (int)h->na, it->time,
+		f[REC_QPOS], f[REC_QVEL], f[REC_ACT] };
+	hxd_mocap m = { (int)h->nmocap, it->time, f[REC_MOCAP_POS],
+		f[REC_MOCAP_QUAT] };
+	hxd_control u = { (int)h->nu, it->time, f[REC_CTRL] };
+	int rc = HXD_OK;
+
+	if (f[REC_CTRL] != NULL && h->nu > 0)
+		rc = hxd_set_control(p->c, &u);
+	if (rc == HXD_OK && f[REC_MOCAP_POS] != NULL &&
+	    f[REC_MOCAP_QUAT] != NULL && h->nmocap > 0)
+		rc = hxd_set_mocap(p->c, &m);
+	if (rc == HXD_OK && f[REC_QPOS] != NULL && f[REC_QVEL] != NULL &&
+	    (f[REC_ACT] != NULL || h->na == 0))
+		rc = hxd_set_state(p->c, &s);
+	else {
+		/* Only part of the state was recorded: set that part. */
+		if (rc == HXD_OK && f[REC_QPOS] != NULL)
+			rc = hxd_set_array(p->c, "qpos", 0, s.nq, s.qpos);
+		if (rc == HXD_OK && f[REC_QVEL] != NULL)
+			rc = hxd_set_array(p->c, "qvel", 0, s.nv, s.qvel);
+		if (rc == HXD_OK && f[REC_ACT] != NULL && h->na > 0)
+			rc = hxd_set_array(p->c, "act", 0, s.na, s.act);
+	}
+	if (rc != HXD_OK)
+		return play_server(p, "setting the state");
+	if (p->sent++ == 0)
+		p->first = it->time;
+	p->last = it->time;
+	return PLAY_OK;
+}
+
+/* Keep a copy of a record skipped, in case it is the last. */
+static int
+play_hold(struct play *p, const struct rec_item *it)
+{
+	size_t f, n, need = 0;
+	double *at;
+
+	for (f = 0; f < REC_NFIELD; f++)
+		need += rec_field_size(p->h, (enum rec_field)f);
+	if (need > p->nroom) {
+		free(p->room);
+		if ((p->room = malloc(need * sizeof(double))) == NULL) {
+			play_warn("out of memory");
+			return PLAY_FAIL;
+		}
+		p->nroom = need;
+	}
+	p->held = *it;
+	at = p->room;
+	for (f = 0; f < REC_NFIELD; f++) {
+		if (it->field[f] == NULL)
+			continue;
+		n = rec_field_size(p->h, (enum rec_field)f);
+		memcpy(at, it->field[f], n * sizeof(double));
+		p->held.field[f] = at;
+		at += n;
+	}
+	p->holding = 1;
+	p->skipped++;
+	return PLAY_OK;
+}
+
+/* One pass through the file. */
+static int
+play_pass(struct play *p, struct rec_reader *r)
+{
+	const struct play_opts *o = p->o;
+	struct rec_item it;
+	double start = -1, t0 = 0, due;
+	int n, rc;
+
+	while (!play_stop && (n = rec_reader_next(r, &it)) == 1) {
+		if (it.tag != REC_TAG_STATE || it.time < o->from)
+			continue;
+		if (o->to >= 0 && it.time > o->to)
+			break;
+		if (start < 0) {
+			start = play_now();
+			t0 = it.time;
+		}
+		due = start + (it.time - t0) / o->speed;
+		if (play_now() - due > PLAY_LATE) {
+			if ((rc = play_hold(p, &it)) != PLAY_OK)
+				return rc;
+			continue;
+		}
+		p->holding = 0;
+		play_sleep_until(due);
+		if (!play_stop && (rc = play_send(p, &it)) != PLAY_OK)
+			return rc;
+	}
+	if (n < 0 && !play_stop) {
+		play_warn("%s", rec_reader_error(r));
+		return PLAY_FAIL;
+	}
+	if (p->holding && !play_stop) {
+		p->holding = 0;
+		p->skipped--;
+		return play_send(p, &p->held);
+	}
+	return PLAY_OK;
+}
+
+static int
+play_run(struct play *p)
+{
+	struct rec_reader *r;
+	char err[512];
+	int rc, passes = 0;
+
+	do {
+		if ((r = rec_reader_open(p->o->file, err, sizeof(err))) ==
+		    NULL) {
+			play_warn("%s", err);
+			return PLAY_FAIL;
+		}
+		p->h = rec_reader_header(r);
+		if (passes++ == 0 && (rc = play_check_model(p)) != PLAY_OK) {
+			rec_reader_close(r);
+			return rc;
+		}
+		rc = play_pass(p, r);
+		rec_reader_close(r);
+	} while (rc == PLAY_OK && p->o->loop && !play_stop && p->sent > 0);
+	return rc;
+}
+
+int
+play_play(const struct play_opts *o)
+{
+	struct play p = { .o = o };
+	struct sigaction sa;
+	int rc;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = play_on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	if ((p.c = hxd_connect(o->server, "hxplay")) == NULL ||
+	    !hxd_connected(p.c)) {
+		play_warn("cannot connect to %s: %s",
+		    o->server != NULL ? o->server : "the server",
+		    p.c != NULL ? hxd_error(p.c) : "out of memory");
+		hxd_close(p.c);
+		return PLAY_FAIL;
+	}
+	rc = play_run(&p);
+	if (rc == PLAY_OK && !o->quiet)
+		printf("%s: played %llu records, time %.6g to %.6g s; %llu "
+		       "skipped to keep the pace\n",
+		    o->file, (unsigned long long)p.sent, p.first, p.last,
+		    (unsigned long long)p.skipped);
+	if (rc == PLAY_OK && p.sent == 0) {
+		play_warn("%s: no records between %g and %g s", o->file,
+		    o->from, o->to);
+		rc = PLAY_FAIL;
+	}
+	hxd_close(p.c);
+	free(p.room);
+	return rc;
+}

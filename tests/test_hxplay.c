@@ -1,0 +1,1339 @@
+/*
+ * hxplay info and export (clients/hxplay_info.c, hxplay_export.c): the
+ * real binary on recordings written here with lib/recording.h, cut
+ * short, damaged, and written by a real haptixd.  What export writes
+ * must be what was recorded, bit for bit: the .npy files and the CSV are
+ * parsed here, strictly, and by NumPy when it is installed.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <criterion/criterion.h>
+
+#include "check.h"
+#include "harness.h"
+#include "haptixd.h"
+#include "recording.h"
+
+#define RUN_MAX_ARGS 16
+#define MAXFRAMES 64
+#define NREC 40 /* records of the sample */
+
+/* The sample's fields: not ctrl nor qfrc_applied, and mocap of size 0. */
+#define SAMPLE_FIELDS \
+	(REC_FIELD_BIT(REC_QPOS) | REC_FIELD_BIT(REC_QVEL) | \
+	    REC_FIELD_BIT(REC_ACT) | REC_FIELD_BIT(REC_MOCAP_POS) | \
+	    REC_FIELD_BIT(REC_MOCAP_QUAT) | REC_FIELD_BIT(REC_SENSORDATA) | \
+	    REC_FIELD_BIT(REC_XFRC_APPLIED))
+#define SAMPLE_NAME "arm \"v2\"\\test"
+#define SAMPLE_MODEL_LEN 100
+
+/* Doubles a careless export would change: printf, parsing, byte order. */
+static const uint64_t awkward[] = {
+	0x8000000000000000ull, /* -0.0 */
+	0x0000000000000001ull, /* 5e-324, the smallest denormal */
+	0x7fefffffffffffffull, /* 1.7976931348623157e308 */
+	0x3fb999999999999aull, /* 0.1 */
+	0x3fd5555555555555ull, /* 1 / 3.0 */
+	0x7ff8000000000000ull, /* NaN */
+	0x7ff0000000000000ull, /* inf */
+	0xfff0000000000000ull, /* -inf */
+	0x7ff80000deadbeefull, /* a NaN with a payload */
+	0xfff8000000000000ull, /* -NaN */
+	0x800fffffffffffffull, /* the largest negative denormal */
+};
+#define NAWKWARD (sizeof(awkward) / sizeof(awkward[0]))
+
+/* A sample file: where each frame ends, and the records before that. */
+struct sample {
+	uint64_t nrec;
+	int hashes;
+	size_t frames;
+	uint64_t end[MAXFRAMES];
+	uint64_t records[MAXFRAMES];
+};
+
+static char scratch[64];
+
+static void
+scratch_init(void)
+{
+	snprintf(scratch, sizeof(scratch), "/tmp/test_hxplay.XXXXXX");
+	cr_assert_not_null(mkdtemp(scratch), "%s", strerror(errno));
+}
+
+static void
+scratch_fini(void)
+{
+	if (scratch[0] != '\0')
+		hx_remove_tree(scratch);
+	hx_server_cleanup();
+}
+
+TestSuite(hxplay, .init = scratch_init, .fini = scratch_fini, .timeout = 60);
+
+/* A path in the scratch directory (one of four static buffers). */
+static const char *
+at(const char *name)
+{
+	static char path[4][128];
+	static int i;
+
+	i = (i + 1) % 4;
+	snprintf(path[i], sizeof(path[i]), "%s/%s", scratch, name);
+	return path[i];
+}
+
+/* splitmix64 of three numbers: any 64 bits, NaNs and denormals among them. */
+static uint64_t
+mix(uint64_t a, uint64_t b, uint64_t c)
+{
+	uint64_t z = a * 0x9e3779b97f4a7c15ull ^ b * 0xbf58476d1ce4e5b9ull ^
+	    c * 0x94d049bb133111ebull;
+
+	z += 0x9e3779b97f4a7c15ull;
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static uint64_t
+bits(double d)
+{
+	uint64_t u;
+
+	memcpy(&u, &d, sizeof(u));
+	return u;
+}
+
+static double
+dbl(uint64_t u)
+{
+	double d;
+
+	memcpy(&d, &u, sizeof(d));
+	return d;
+}
+
+static struct rec_header
+sample_header(void)
+{
+	struct rec_header h;
+
+	memset(&h, 0, sizeof(h));
+	h.fields = SAMPLE_FIELDS;
+	h.every = 3;
+	h.nq = 3;
+	h.nv = 2;
+	h.na = 1;
+	h.nu = 2;
+	h.nmocap = 0;
+	h.nsensordata = 4;
+	h.nbody = 2;
+	h.timestep = 0.002;
+	h.model_hash = 0x0123456789abcdefull;
+	h.created = 1700000000123456789ll;
+	snprintf(h.name, sizeof(h.name), "%s", SAMPLE_NAME);
+	return h;
+}
+
+/* Record k's step: every third, and the last one near 2^64. */
+static uint64_t
+sample_step(const struct sample *s, uint64_t k)
+{
+	return k == s->nrec - 1 ? UINT64_MAX - 2 : 3 * k;
+}
+
+static uint64_t
+sample_time(uint64_t k)
+{
+	if (k % 4 == 1)
+		return awkward[(k / 4) % NAWKWARD];
+	return bits((double)k * 3 * 0.002);
+}
+
+static uint64_t
+sample_value(uint64_t k, int f, size_t j)
+{
+	if ((k + j) % 2 == 0)
+		return awkward[(k + (uint64_t)f + j) % NAWKWARD];
+	return mix(k, (uint64_t)f, j);
+}
+
+static uint64_t
+sample_hash(uint64_t k)
+{
+	return mix(k, 99, 0);
+}
+
+/* Hashes follow records 3, 7, 11, ... */
+static uint64_t
+sample_nhash(const struct sample *s)
+{
+	return s->hashes ? s->nrec / 4 : 0;
+}
+
+static void
+sample_record(struct rec_writer *w, const struct sample *s, uint64_t k)
+{
+	static double v[REC_NFIELD][16];
+	const double *field[REC_NFIELD];
+	struct rec_header h = sample_header();
+	size_t j;
+	int f;
+
+	for (f = 0; f < REC_NFIELD; f++) {
+		cr_assert_leq(rec_field_size(&h, f), 16);
+		for (j = 0; j < rec_field_size(&h, f); j++)
+			v[f][j] = dbl(sample_value(k, f, j));
+		field[f] = v[f];
+	}
+	cr_assert_eq(
+	    rec_writer_state(w, sample_step(s, k), dbl(sample_time(k)), field),
+	    0, "%s", rec_writer_error(w));
+}
+
+/* The journal: a model first, an array write now and then, one unknown. */
+static void
+sample_journal(struct rec_writer *w, const struct sample *s, uint64_t k)
+{
+	static const double q[3] = { 0.5, -0.0, 1e-300 };
+	unsigned char model[SAMPLE_MODEL_LEN];
+
+	if (k == 0) {
+		memset(model, 0xa5, sizeof(model));
+		cr_assert_eq(rec_writer_journal(
+				 w, 0, REC_JOURNAL_MODEL, model, sizeof(model)),
+		    0);
+		cr_assert_eq(rec_writer_journal(w, 0, 77, "x", 1), 0);
+	}
+	if (k % 10 == 5)
+		cr_assert_eq(rec_writer_array(
+				 w, sample_step(s, k), "data.qpos", 0, 3, q),
+		    0, "%s", rec_writer_error(w));
+}
+
+/* nrec records into path, a frame every 7, hashes if asked. */
+static void
+sample_write(const char *path, uint64_t nrec, int hashes, struct sample *s)
+{
+	struct rec_header h = sample_header();
+	struct rec_writer_stats st;
+	struct rec_writer *w;
+	char err[256];
+	uint64_t k;
+
+	memset(s, 0, sizeof(*s));
+	s->nrec = nrec;
+	s->hashes = hashes;
+	unlink(path);
+	w = rec_writer_open(path, &h, 0, err, sizeof(err));
+	cr_assert_not_null(w, "%s", err);
+	rec_writer_stats(w, &st);
+	s->end[s->frames++] = st.bytes_written;
+	for (k = 0; k < nrec; k++) {
+		sample_journal(w, s, k);
+		sample_record(w, s, k);
+		if (hashes && k % 4 == 3)
+			cr_assert_eq(rec_writer_hash(
+					 w, sample_step(s, k), sample_hash(k)),
+			    0);
+		if (k % 7 == 6 || k == nrec - 1) {
+			cr_assert_eq(rec_writer_flush(w), 0);
+			rec_writer_stats(w, &st);
+			cr_assert_lt(s->frames, MAXFRAMES);
+			s->records[s->frames] = k + 1;
+			s->end[s->frames++] = st.bytes_written;
+		}
+	}
+	cr_assert_eq(rec_writer_close(w, err, sizeof(err)), 0, "%s", err);
+}
+
+/* Run hxplay with the arguments up to NULL, capturing what it says. */
+static void
+hxplay(struct hx_run *r, ...)
+{
+	const char *argv[RUN_MAX_ARGS], *a;
+	va_list ap;
+	int n = 0;
+
+	argv[n++] = hx_hxplay_path();
+	va_start(ap, r);
+	while ((a = va_arg(ap, const char *)) != NULL) {
+		cr_assert_lt(n, RUN_MAX_ARGS - 1, "too many arguments");
+		argv[n++] = a;
+	}
+	va_end(ap);
+	argv[n] = NULL;
+	hx_run(r, argv);
+}
+
+static void
+run_ok(const struct hx_run *r, const char *what)
+{
+	cr_assert_eq(
+	    r->status, 0, "%s: exit %d\n%s%s", what, r->status, r->out, r->err);
+}
+
+static uint8_t *
+slurp(const char *path, size_t *len)
+{
+	struct stat sb;
+	uint8_t *buf;
+	int fd;
+
+	fd = open(path, O_RDONLY);
+	cr_assert_geq(fd, 0, "%s: %s", path, strerror(errno));
+	cr_assert_eq(fstat(fd, &sb), 0);
+	buf = malloc((size_t)sb.st_size + 1);
+	cr_assert_not_null(buf);
+	cr_assert_eq(read(fd, buf, (size_t)sb.st_size), sb.st_size);
+	buf[sb.st_size] = '\0';
+	close(fd);
+	*len = (size_t)sb.st_size;
+	return buf;
+}
+
+static void
+spit(const char *path, const void *buf, size_t len)
+{
+	int fd;
+
+	unlink(path);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	cr_assert_geq(fd, 0, "%s: %s", path, strerror(errno));
+	cr_assert_eq(write(fd, buf, len), (ssize_t)len);
+	close(fd);
+}
+
+static int
+exists(const char *path)
+{
+	struct stat sb;
+
+	return stat(path, &sb) == 0;
+}
+
+/* The first len bytes of src into dst. */
+static void
+copy_cut(const char *src, const char *dst, size_t len)
+{
+	uint8_t *buf;
+	size_t n;
+
+	buf = slurp(src, &n);
+	cr_assert_leq(len, n);
+	spit(dst, buf, len);
+	free(buf);
+}
+
+/* The value of "key: value" in info's output (static buffer), or NULL. */
+static const char *
+info_value(const char *out, const char *key)
+{
+	static char value[256];
+	size_t klen = strlen(key), n;
+	const char *p;
+
+	for (p = out; p != NULL && *p != '\0'; p = strchr(p, '\n')) {
+		if (*p == '\n')
+			p++;
+		if (strncmp(p, key, klen) != 0 || strncmp(p + klen, ": ", 2))
+			continue;
+		p += klen + 2;
+		n = strcspn(p, "\n");
+		cr_assert_lt(n, sizeof(value));
+		memcpy(value, p, n);
+		value[n] = '\0';
+		return value;
+	}
+	return NULL;
+}
+
+static void
+info_is(const char *out, const char *key, const char *want)
+{
+	const char *got = info_value(out, key);
+
+	cr_assert_not_null(got, "no \"%s\" in:\n%s", key, out);
+	cr_assert_str_eq(
+	    got, want, "%s: \"%s\", expected \"%s\"\n%s", key, got, want, out);
+}
+
+static void
+info_is_u(const char *out, const char *key, uint64_t want)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%" PRIu64, want);
+	info_is(out, key, buf);
+}
+
+/*
+ * A .npy file, strictly: version 1.0, a header padded to a multiple of
+ * 64 bytes, exactly the dict NumPy writes, and exactly the data of the
+ * shape.  cols < 0: a 1-D array.  The data, malloc'd.
+ */
+static uint8_t *
+npy_load(const char *path, const char *descr, uint64_t rows, long cols)
+{
+	char want[256];
+	uint8_t *buf, *data;
+	size_t len, hlen, n, size;
+
+	buf = slurp(path, &len);
+	cr_assert_geq(len, 10, "%s: %zu bytes", path, len);
+	cr_assert(memcmp(buf, "\x93NUMPY\x01\x00", 8) == 0,
+	    "%s: not a version 1.0 .npy", path);
+	hlen = buf[8] | (size_t)buf[9] << 8;
+	cr_assert_leq(10 + hlen, len, "%s: header of %zu bytes", path, hlen);
+	cr_assert_eq((10 + hlen) % 64, 0, "%s: data not 64-byte aligned", path);
+	cr_assert_eq(buf[10 + hlen - 1], '\n', "%s: header without \\n", path);
+	if (cols < 0)
+		snprintf(want, sizeof(want),
+		    "{'descr': '%s', 'fortran_order': False, "
+		    "'shape': (%" PRIu64 ",), }",
+		    descr, rows);
+	else
+		snprintf(want, sizeof(want),
+		    "{'descr': '%s', 'fortran_order': False, "
+		    "'shape': (%" PRIu64 ", %ld), }",
+		    descr, rows, cols);
+	n = strlen(want);
+	cr_assert(hlen > n && memcmp(buf + 10, want, n) == 0,
+	    "%s: header \"%.*s\", expected \"%s\"", path, (int)hlen, buf + 10,
+	    want);
+	for (; n < hlen - 1; n++)
+		cr_assert_eq(buf[10 + n], ' ', "%s: padding", path);
+	size = 8 * (size_t)rows * (size_t)(cols < 0 ? 1 : cols);
+	cr_assert_eq(len - 10 - hlen, size, "%s: %zu bytes of data for %zu",
+	    path, len - 10 - hlen, size);
+	data = malloc(size + 1);
+	cr_assert_not_null(data);
+	memcpy(data, buf + 10 + hlen, size);
+	free(buf);
+	return data;
+}
+
+/* The little-endian u64 or double i of a .npy file's data. */
+static uint64_t
+le64(const uint8_t *p, size_t i)
+{
+	uint64_t u = 0;
+	int b;
+
+	for (b = 7; b >= 0; b--)
+		u = u << 8 | p[8 * i + (size_t)b];
+	return u;
+}
+
+/*
+ * Bit for bit, but for NaN in text: "nan" carries no payload, so there
+ * both must be NaN of the same sign.
+ */
+static void
+same(uint64_t got, uint64_t want, int text, const char *what, uint64_t k)
+{
+	if (text && isnan(dbl(want))) {
+		cr_assert(isnan(dbl(got)) && (got >> 63) == (want >> 63),
+		    "%s of record %" PRIu64 ": %016" PRIx64 ", expected NaN "
+		    "%016" PRIx64,
+		    what, k, got, want);
+		return;
+	}
+	cr_assert_eq(got, want,
+	    "%s of record %" PRIu64 ": %016" PRIx64 " (%.17g), expected "
+	    "%016" PRIx64 " (%.17g)",
+	    what, k, got, dbl(got), want, dbl(want));
+}
+
+/* The sample's files in dir, as .npy: every number, bit for bit. */
+static void
+check_npy_sample(const char *dir, const struct sample *s)
+{
+	struct rec_header h = sample_header();
+	char path[256], what[64];
+	uint8_t *data;
+	size_t n, j;
+	uint64_t k;
+	int f;
+
+	snprintf(path, sizeof(path), "%s/step.npy", dir);
+	data = npy_load(path, "<u8", s->nrec, -1);
+	for (k = 0; k < s->nrec; k++)
+		cr_assert_eq(
+		    le64(data, k), sample_step(s, k), "step %" PRIu64, k);
+	free(data);
+	snprintf(path, sizeof(path), "%s/time.npy", dir);
+	data = npy_load(path, "<f8", s->nrec, -1);
+	for (k = 0; k < s->nrec; k++)
+		same(le64(data, k), sample_time(k), 0, "time", k);
+	free(data);
+	for (f = 0; f < REC_NFIELD; f++) {
+		snprintf(
+		    path, sizeof(path), "%s/%s.npy", dir, rec_field_name(f));
+		if (!(h.fields & REC_FIELD_BIT(f))) {
+			cr_assert(!exists(path), "%s: not recorded", path);
+			continue;
+		}
+		n = rec_field_size(&h, f);
+		data = npy_load(path, "<f8", s->nrec, (long)n);
+		for (k = 0; k < s->nrec; k++) {
+			for (j = 0; j < n; j++) {
+				snprintf(what, sizeof(what), "%s[%zu]",
+				    rec_field_name(f), j);
+				same(le64(data, k * n + j),
+				    sample_value(k, f, j), 0, what, k);
+			}
+		}
+		free(data);
+	}
+}
+
+static void
+check_npy_hashes(const char *dir, const struct sample *s)
+{
+	char path[256];
+	uint8_t *data;
+	uint64_t i;
+
+	snprintf(path, sizeof(path), "%s/hash.npy", dir);
+	if (!s->hashes) {
+		cr_assert(!exists(path), "%s without hashes", path);
+		return;
+	}
+	data = npy_load(path, "<u8", sample_nhash(s), 2);
+	for (i = 0; i < sample_nhash(s); i++) {
+		cr_assert_eq(le64(data, 2 * i), sample_step(s, 4 * i + 3));
+		cr_assert_eq(le64(data, 2 * i + 1), sample_hash(4 * i + 3));
+	}
+	free(data);
+}
+
+/* header.json holds text (a JSON member, as written). */
+static void
+json_has(const char *dir, const char *text)
+{
+	char path[256];
+	char *json;
+	size_t len;
+
+	snprintf(path, sizeof(path), "%s/header.json", dir);
+	json = (char *)slurp(path, &len);
+	cr_assert(
+	    strstr(json, text) != NULL, "%s lacks %s:\n%s", path, text, json);
+	free(json);
+}
+
+static void
+check_json_sample(const char *dir, const struct sample *s, int truncated)
+{
+	char buf[64];
+
+	snprintf(buf, sizeof(buf), "\"records\": %" PRIu64 ",", s->nrec);
+	json_has(dir, buf);
+	snprintf(buf, sizeof(buf), "\"hashes\": %" PRIu64 ",", sample_nhash(s));
+	json_has(dir, buf);
+	json_has(dir, "\"name\": \"arm \\\"v2\\\"\\\\test\",");
+	json_has(dir, "\"model_hash\": \"0123456789abcdef\",");
+	json_has(dir, "\"created\": \"2023-11-14T22:13:20.123456789Z\",");
+	json_has(dir, "\"every\": 3,");
+	json_has(dir, "\"timestep\": 0.002");
+	json_has(dir,
+	    "\"fields\": [\"qpos\", \"qvel\", \"act\", \"mocap_pos\", "
+	    "\"mocap_quat\", \"sensordata\", \"xfrc_applied\"]");
+	json_has(
+	    dir, truncated ? "\"truncated\": true" : "\"truncated\": false");
+}
+
+/*
+ * A CSV file: its first line must be header; then rows of a step and
+ * ncol doubles, read with strtoull and strtod into step[] and v[].
+ */
+static uint64_t
+csv_load(const char *path, const char *header, size_t ncol, uint64_t *step,
+    double *v, uint64_t max)
+{
+	char *buf, *p, *end;
+	uint64_t rows = 0;
+	size_t len, j, hl = strlen(header);
+
+	buf = (char *)slurp(path, &len);
+	cr_assert(strncmp(buf, header, hl) == 0 && buf[hl] == '\n',
+	    "%s: header \"%.*s\", expected \"%s\"", path,
+	    (int)strcspn(buf, "\n"), buf, header);
+	for (p = buf + hl + 1; *p != '\0'; p = end + 1, rows++) {
+		cr_assert_lt(rows, max, "%s: too many rows", path);
+		errno = 0;
+		step[rows] = strtoull(p, &end, 10);
+		cr_assert(errno == 0 && end != p && *end == ',',
+		    "%s: row %" PRIu64 ": bad step", path, rows);
+		for (j = 0; j < ncol; j++) {
+			p = end + 1;
+			v[rows * ncol + j] = strtod(p, &end);
+			cr_assert(
+			    end != p && (*end == (j == ncol - 1 ? '\n' : ',')),
+			    "%s: row %" PRIu64 ", column %zu: \"%.20s\"", path,
+			    rows, j + 1, p);
+		}
+	}
+	free(buf);
+	return rows;
+}
+
+/* "step,time,NAME[0],...,NAME[n-1]" */
+static void
+csv_header(char *buf, size_t len, const char *name, size_t n)
+{
+	size_t j, off;
+
+	off = (size_t)snprintf(buf, len, "step,time");
+	for (j = 0; j < n; j++)
+		off += (size_t)snprintf(
+		    buf + off, len - off, ",%s[%zu]", name, j);
+}
+
+static void
+check_csv_field(const char *dir, const struct sample *s, int f)
+{
+	struct rec_header h = sample_header();
+	size_t n = rec_field_size(&h, f), j;
+	uint64_t step[NREC], k;
+	double v[NREC * 16];
+	char path[256], head[512], what[64];
+
+	snprintf(path, sizeof(path), "%s/%s.csv", dir, rec_field_name(f));
+	csv_header(head, sizeof(head), rec_field_name(f), n);
+	cr_assert_eq(csv_load(path, head, n + 1, step, v, NREC), s->nrec);
+	for (k = 0; k < s->nrec; k++) {
+		cr_assert_eq(step[k], sample_step(s, k));
+		same(bits(v[k * (n + 1)]), sample_time(k), 1, "time", k);
+		for (j = 0; j < n; j++) {
+			snprintf(what, sizeof(what), "%s[%zu]",
+			    rec_field_name(f), j);
+			same(bits(v[k * (n + 1) + 1 + j]),
+			    sample_value(k, f, j), 1, what, k);
+		}
+	}
+}
+
+/* The sample's files in dir, as CSV. */
+static void
+check_csv_sample(const char *dir, const struct sample *s)
+{
+	struct rec_header h = sample_header();
+	uint64_t step[NREC], k;
+	double v[2 * NREC];
+	char path[256];
+	int f;
+
+	snprintf(path, sizeof(path), "%s/time.csv", dir);
+	cr_assert_eq(csv_load(path, "step,time", 1, step, v, NREC), s->nrec);
+	for (k = 0; k < s->nrec; k++) {
+		cr_assert_eq(step[k], sample_step(s, k));
+		same(bits(v[k]), sample_time(k), 1, "time", k);
+	}
+	for (f = 0; f < REC_NFIELD; f++) {
+		snprintf(
+		    path, sizeof(path), "%s/%s.csv", dir, rec_field_name(f));
+		if (h.fields & REC_FIELD_BIT(f))
+			check_csv_field(dir, s, f);
+		else
+			cr_assert(!exists(path), "%s: not recorded", path);
+	}
+}
+
+static void
+check_csv_hashes(const char *dir, const struct sample *s)
+{
+	char *buf, *p, *end;
+	char path[256];
+	size_t len;
+	uint64_t i;
+
+	snprintf(path, sizeof(path), "%s/hash.csv", dir);
+	buf = (char *)slurp(path, &len);
+	cr_assert(strncmp(buf, "step,hash\n", 10) == 0, "%s: %.40s", path, buf);
+	p = buf + 10;
+	for (i = 0; i < sample_nhash(s); i++) {
+		cr_assert_eq(strtoull(p, &end, 10), sample_step(s, 4 * i + 3));
+		cr_assert_eq(*end, ',');
+		cr_assert_eq(
+		    strtoull(end + 1, &end, 10), sample_hash(4 * i + 3));
+		cr_assert_eq(*end, '\n');
+		p = end + 1;
+	}
+	cr_assert_eq(*p, '\0', "%s: more rows than hashes", path);
+	free(buf);
+}
+
+Test(hxplay, export_npy_is_bit_exact)
+{
+	struct hx_run r = { 0 };
+	struct sample s;
+
+	sample_write(at("s.hxr"), NREC, 1, &s);
+	hxplay(&r, "export", at("s.hxr"), "--npy", at("out/npy"), NULL);
+	run_ok(&r, "export --npy");
+	cr_expect_str_empty(r.err);
+	check_npy_sample(at("out/npy"), &s);
+	check_npy_hashes(at("out/npy"), &s);
+	check_json_sample(at("out/npy"), &s, 0);
+	json_has(at("out/npy"), "\"format\": \"npy\"");
+	hx_run_free(&r);
+}
+
+Test(hxplay, export_csv_reads_back_exactly)
+{
+	struct hx_run r = { 0 };
+	struct sample s;
+
+	sample_write(at("s.hxr"), NREC, 1, &s);
+	hxplay(&r, "export", "--csv", at("csv"), at("s.hxr"), NULL);
+	run_ok(&r, "export --csv");
+	cr_expect_str_empty(r.err);
+	check_csv_sample(at("csv"), &s);
+	check_csv_hashes(at("csv"), &s);
+	check_json_sample(at("csv"), &s, 0);
+	json_has(at("csv"), "\"format\": \"csv\"");
+	hx_run_free(&r);
+}
+
+/* --fields: those and no others; step and time always. */
+Test(hxplay, export_fields_chooses)
+{
+	struct hx_run r = { 0 };
+	struct sample s;
+	uint8_t *data;
+
+	sample_write(at("s.hxr"), NREC, 0, &s);
+	hxplay(&r, "export", at("s.hxr"), "--npy", at("f"), "--fields",
+	    "sensordata,qpos", NULL);
+	run_ok(&r, "export --fields");
+	data = npy_load(at("f/qpos.npy"), "<f8", NREC, 3);
+	cr_assert_eq(le64(data, 0), sample_value(0, REC_QPOS, 0));
+	free(data);
+	free(npy_load(at("f/sensordata.npy"), "<f8", NREC, 4));
+	free(npy_load(at("f/step.npy"), "<u8", NREC, -1));
+	free(npy_load(at("f/time.npy"), "<f8", NREC, -1));
+	cr_assert(!exists(at("f/qvel.npy")));
+	cr_assert(!exists(at("f/xfrc_applied.npy")));
+	cr_assert(!exists(at("f/hash.npy")), "no hashes, no hash.npy");
+	json_has(at("f"), "\"fields\": [\"qpos\", \"sensordata\"]");
+
+	hxplay(&r, "export", at("s.hxr"), "--npy", at("g"), "--fields", "ctrl",
+	    NULL);
+	cr_assert_eq(r.status, 1, "ctrl was not recorded: %d", r.status);
+	cr_assert(strstr(r.err, "ctrl") != NULL, "%s", r.err);
+	hxplay(&r, "export", at("s.hxr"), "--npy", at("g"), "--fields",
+	    "qpos,nosuch", NULL);
+	cr_assert_eq(r.status, 2, "an unknown field: %d", r.status);
+	cr_assert(strstr(r.err, "nosuch") != NULL, "%s", r.err);
+	hx_run_free(&r);
+}
+
+/*
+ * Recorded by haptixd while stepping with changing controls, with every
+ * field, every second step, and flags (HXD_RECORD_*).
+ */
+static void
+record_fixture(struct hx_server *srv, unsigned flags, char *path, size_t len)
+{
+	double u[2];
+	hxd_control ctl = { 2, 0, u };
+	hxd_recording rec;
+	unsigned taken, all = 0;
+	hxd_conn *c;
+	int i;
+
+	for (i = HXD_FIELD_QPOS; i <= HXD_FIELD_SENSORDATA; i++)
+		all |= HXD_FIELDS(i);
+	all |= HXD_FIELDS(HXD_FIELD_QFRC_APPLIED) |
+	    HXD_FIELDS(HXD_FIELD_XFRC_APPLIED);
+	c = hx_connect_ok(srv->unix_addr, "recorder");
+	HX_OK(c, hxd_record_start(c, all, 1, flags, &rec));
+	for (i = 0; i < 61; i++) {
+		u[0] = 0.01 * i;
+		u[1] = -1.0 / (i + 3);
+		HX_OK(c, hxd_set_control(c, &ctl));
+		HX_OK(c, hxd_step(c, 1, &taken));
+	}
+	HX_OK(c, hxd_record_stop(c, &rec));
+	cr_assert_eq(rec.records, 30, "%llu records", rec.records);
+	snprintf(path, len, "%s", rec.path);
+	hxd_close(c);
+}
+
+/* The records and hashes the library reads from path. */
+static void
+count_items(const char *path, uint64_t *records, uint64_t *hashes)
+{
+	struct rec_reader *rd;
+	struct rec_item it;
+	char err[512];
+
+	rd = rec_reader_open(path, err, sizeof(err));
+	cr_assert_not_null(rd, "%s", err);
+	*records = *hashes = 0;
+	while (rec_reader_next(rd, &it) == 1) {
+		*records += it.tag == REC_TAG_STATE;
+		*hashes += it.tag == REC_TAG_HASH;
+	}
+	rec_reader_close(rd);
+}
+
+/* The .npy files of an export of a recording like path's. */
+struct npy_export {
+	uint8_t *step, *time, *hash, *field[REC_NFIELD];
+	size_t size[REC_NFIELD];
+};
+
+static void
+npy_export_load(struct npy_export *x, const char *dir,
+    const struct rec_header *h, uint64_t rows, uint64_t hashes)
+{
+	char file[256];
+	int f;
+
+	memset(x, 0, sizeof(*x));
+	snprintf(file, sizeof(file), "%s/step.npy", dir);
+	x->step = npy_load(file, "<u8", rows, -1);
+	snprintf(file, sizeof(file), "%s/time.npy", dir);
+	x->time = npy_load(file, "<f8", rows, -1);
+	snprintf(file, sizeof(file), "%s/hash.npy", dir);
+	if (hashes != 0)
+		x->hash = npy_load(file, "<u8", hashes, 2);
+	else
+		cr_assert(!exists(file), "%s without hashes", file);
+	for (f = 0; f < REC_NFIELD; f++) {
+		x->size[f] = rec_field_size(h, f);
+		if (!(h->fields & REC_FIELD_BIT(f)))
+			continue;
+		snprintf(
+		    file, sizeof(file), "%s/%s.npy", dir, rec_field_name(f));
+		x->field[f] = npy_load(file, "<f8", rows, (long)x->size[f]);
+	}
+}
+
+static void
+npy_export_free(struct npy_export *x)
+{
+	int f;
+
+	free(x->step);
+	free(x->time);
+	free(x->hash);
+	for (f = 0; f < REC_NFIELD; f++)
+		free(x->field[f]);
+}
+
+static void
+npy_export_record(
+    const struct npy_export *x, uint64_t n, const struct rec_item *it)
+{
+	size_t j;
+	int f;
+
+	cr_assert_eq(le64(x->step, n), it->step);
+	same(le64(x->time, n), bits(it->time), 0, "time", n);
+	for (f = 0; f < REC_NFIELD; f++) {
+		for (j = 0; x->field[f] != NULL && j < x->size[f]; j++)
+			same(le64(x->field[f], n * x->size[f] + j),
+			    bits(it->field[f][j]), 0, rec_field_name(f), n);
+	}
+}
+
+/*
+ * The export in dir is what the library reads from path, record by
+ * record and hash by hash; the journal is not exported.
+ */
+static void
+check_npy_against_reader(const char *dir, const char *path)
+{
+	struct npy_export x;
+	struct rec_reader *rd;
+	struct rec_item it;
+	uint64_t rows, hashes, n = 0, i = 0;
+	char err[512];
+
+	/* Count first: the .npy headers must say exactly that many rows. */
+	count_items(path, &rows, &hashes);
+	cr_assert_gt(rows, 0);
+	rd = rec_reader_open(path, err, sizeof(err));
+	cr_assert_not_null(rd, "%s", err);
+	npy_export_load(&x, dir, rec_reader_header(rd), rows, hashes);
+	while (rec_reader_next(rd, &it) == 1) {
+		if (it.tag == REC_TAG_STATE)
+			npy_export_record(&x, n++, &it);
+		else if (it.tag == REC_TAG_HASH) {
+			cr_assert_eq(le64(x.hash, 2 * i), it.step);
+			cr_assert_eq(le64(x.hash, 2 * i + 1), it.hash);
+			i++;
+		}
+	}
+	cr_assert_eq(n, rows);
+	cr_assert_eq(i, hashes);
+	rec_reader_close(rd);
+	npy_export_free(&x);
+}
+
+static void
+export_daemon_recording(unsigned flags)
+{
+	static const char *const args[] = { "-m", "fixture.xml", "--paused",
+		NULL };
+	struct hx_run r = { 0 };
+	struct hx_server srv;
+	char path[4096];
+
+	hx_server_start(&srv, args);
+	record_fixture(&srv, flags, path, sizeof(path));
+	hxplay(&r, "export", path, "--npy", at("d"), NULL);
+	run_ok(&r, "export");
+	check_npy_against_reader(at("d"), path);
+	json_has(at("d"), "\"name\": \"fixture\"");
+	json_has(at("d"), "\"records\": 30,");
+	json_has(at("d"), "\"every\": 2,");
+	hxplay(&r, "info", path, NULL);
+	run_ok(&r, "info");
+	info_is(r.out, "records", "30");
+	info_is(r.out, "first step", "2");
+	info_is(r.out, "last step", "60");
+	info_is(r.out, "end", "complete");
+	if (flags & HXD_RECORD_JOURNAL) {
+		cr_assert(
+		    strncmp(info_value(r.out, "journal model"), "yes", 3) == 0,
+		    "%s", r.out);
+		cr_assert_str_neq(
+		    info_value(r.out, "hashes"), "0", "%s", r.out);
+	}
+	hx_server_stop(&srv);
+	hx_run_free(&r);
+}
+
+Test(hxplay, export_of_a_daemon_recording)
+{
+	export_daemon_recording(0);
+}
+
+/* With the journal: hash.npy holds the recorded hashes. */
+Test(hxplay, export_of_a_journaled_recording)
+{
+	export_daemon_recording(HXD_RECORD_JOURNAL);
+}
+
+Test(hxplay, info_counts_a_whole_file)
+{
+	struct hx_run r = { 0 };
+	struct sample s;
+	char *buf;
+	size_t len;
+
+	sample_write(at("s.hxr"), NREC, 1, &s);
+	hxplay(&r, "info", at("s.hxr"), NULL);
+	run_ok(&r, "info");
+	cr_expect_str_empty(r.err);
+	info_is(r.out, "file", at("s.hxr"));
+	info_is(r.out, "model", SAMPLE_NAME);
+	info_is(r.out, "model hash", "0123456789abcdef");
+	info_is(r.out, "created", "2023-11-14T22:13:20.123456789Z");
+	info_is(r.out, "sizes",
+	    "nq 3 nv 2 na 1 nu 2 nmocap 0 nsensordata 4 nbody 2");
+	info_is(r.out, "timestep", "0.002");
+	info_is(r.out, "fields",
+	    "qpos qvel act mocap_pos mocap_quat sensordata xfrc_applied");
+	info_is(r.out, "every", "3");
+	info_is_u(r.out, "records", NREC);
+	info_is(r.out, "first step", "0");
+	info_is_u(r.out, "last step", UINT64_MAX - 2);
+	info_is(r.out, "first time", "0");
+	/* 4 array writes, the model and one of a kind unknown to hxplay. */
+	info_is(r.out, "journal entries", "6");
+	info_is(r.out, "array writes", "4");
+	info_is(r.out, "journal model", "yes, 100 bytes");
+	info_is_u(r.out, "hashes", NREC / 4);
+	info_is_u(r.out, "frames", s.frames);
+	buf = (char *)slurp(at("s.hxr"), &len);
+	free(buf);
+	info_is_u(r.out, "bytes", len);
+	info_is(r.out, "end", "complete");
+	hx_run_free(&r);
+}
+
+/* info on the first cut bytes of the sample: whole frames, and the cut. */
+static void
+info_cut(const struct sample *s, uint64_t cut, size_t frame)
+{
+	struct hx_run r = { 0 };
+	char end[128];
+
+	copy_cut(at("s.hxr"), at("cut.hxr"), cut);
+	hxplay(&r, "info", at("cut.hxr"), NULL);
+	run_ok(&r, "info on a cut file");
+	if (cut == s->end[frame])
+		snprintf(end, sizeof(end), "complete");
+	else
+		snprintf(end, sizeof(end),
+		    "cut inside a frame: %" PRIu64 " bytes dropped",
+		    cut - s->end[frame]);
+	info_is(r.out, "end", end);
+	info_is_u(r.out, "records", s->records[frame]);
+	info_is_u(r.out, "frames", frame + 1);
+	if (s->records[frame] != 0)
+		info_is_u(
+		    r.out, "last step", sample_step(s, s->records[frame] - 1));
+	hx_run_free(&r);
+}
+
+Test(hxplay, info_on_a_file_cut_short)
+{
+	struct sample s;
+	size_t i, last;
+
+	sample_write(at("s.hxr"), NREC, 1, &s);
+	last = s.frames - 1;
+	cr_assert_gt(last, 3, "%zu frames", s.frames);
+	/* A few bytes short of the end: the last frame is dropped. */
+	info_cut(&s, s.end[last] - 3, last - 1);
+	/* At each frame's end, and a byte into the next. */
+	for (i = 0; i < last; i++) {
+		info_cut(&s, s.end[i], i);
+		info_cut(&s, s.end[i] + 1, i);
+	}
+}
+
+Test(hxplay, export_of_a_file_cut_short)
+{
+	struct hx_run r = { 0 };
+	struct sample s, whole;
+	size_t last;
+
+	sample_write(at("s.hxr"), NREC, 1, &whole);
+	last = whole.frames - 1;
+	copy_cut(at("s.hxr"), at("cut.hxr"), whole.end[last] - 5);
+	hxplay(&r, "export", at("cut.hxr"), "--npy", at("cut"), NULL);
+	run_ok(&r, "export of a cut file");
+	cr_assert(strstr(r.err, "cut inside a frame") != NULL, "%s", r.err);
+	/* What the whole frames hold: the first records of the sample. */
+	s = whole;
+	s.nrec = whole.records[last - 1];
+	free(npy_load(at("cut/step.npy"), "<u8", s.nrec, -1));
+	free(npy_load(at("cut/qpos.npy"), "<f8", s.nrec, 3));
+	json_has(at("cut"), "\"truncated\": true");
+	json_has(at("cut"), "\"dropped_bytes\": ");
+	hx_run_free(&r);
+}
+
+/*
+ * haptixd killed while recording at full speed: info and export read
+ * every whole frame, and agree on the count.
+ */
+Test(hxplay, daemon_killed_mid_recording)
+{
+	static const char *const args[] = { "-m", "fixture.xml", NULL };
+	struct hx_run r = { 0 };
+	struct hx_server srv;
+	hxd_recording rec;
+	hxd_conn *c;
+	char path[4096], want[32];
+	const char *records;
+	int status;
+
+	hx_server_start(&srv, args);
+	c = hx_connect_ok(srv.unix_addr, "recorder");
+	HX_OK(c, hxd_record_start(c, 0, 0, 0, &rec));
+	snprintf(path, sizeof(path), "%s", rec.path);
+	hx_sleep_ms(700);
+	kill(srv.pid, SIGKILL);
+	waitpid(srv.pid, &status, 0);
+	srv.pid = 0;
+	hxd_close(c);
+
+	hxplay(&r, "info", path, NULL);
+	run_ok(&r, "info after kill -9");
+	records = info_value(r.out, "records");
+	cr_assert_not_null(records, "%s", r.out);
+	cr_assert_gt(strtoull(records, NULL, 10), 0, "%s", r.out);
+	snprintf(want, sizeof(want), "\"records\": %s,", records);
+	hxplay(&r, "export", path, "--npy", at("k"), NULL);
+	run_ok(&r, "export after kill -9");
+	check_npy_against_reader(at("k"), path);
+	json_has(at("k"), want);
+	hx_server_stop(&srv);
+	hx_run_free(&r);
+}
+
+Test(hxplay, missing_file)
+{
+	struct hx_run r = { 0 };
+
+	hxplay(&r, "info", at("nosuch.hxr"), NULL);
+	cr_assert_eq(r.status, 1, "info: %d", r.status);
+	cr_assert(strstr(r.err, at("nosuch.hxr")) != NULL, "%s", r.err);
+	cr_assert_str_empty(r.out);
+	hxplay(&r, "export", at("nosuch.hxr"), "--csv", at("m"), NULL);
+	cr_assert_eq(r.status, 1, "export: %d", r.status);
+	cr_assert(strstr(r.err, at("nosuch.hxr")) != NULL, "%s", r.err);
+	cr_assert(!exists(at("m")), "nothing made for nothing read");
+	/* Not a recording at all. */
+	spit(at("text.hxr"), "hello\n", 6);
+	hxplay(&r, "info", at("text.hxr"), NULL);
+	cr_assert_eq(r.status, 1, "info: %d", r.status);
+	cr_assert(
+	    strstr(r.err, "not a haptixd recording") != NULL, "%s", r.err);
+	hx_run_free(&r);
+}
+
+Test(hxplay, bad_usage)
+{
+	struct hx_run r = { 0 };
+	struct sample s;
+
+	sample_write(at("s.hxr"), 5, 0, &s);
+	hxplay(&r, "export", at("s.hxr"), NULL);
+	cr_assert_eq(r.status, 2, "no format: %d", r.status);
+	cr_assert(strstr(r.err, "usage") != NULL, "%s", r.err);
+	hxplay(&r, "export", at("s.hxr"), "--csv", at("a"), "--npy", at("b"),
+	    NULL);
+	cr_assert_eq(r.status, 2, "two formats: %d", r.status);
+	cr_assert(!exists(at("a")) && !exists(at("b")));
+	hxplay(&r, "export", "--npy", at("a"), NULL);
+	cr_assert_eq(r.status, 2, "no file: %d", r.status);
+	hxplay(&r, "export", at("s.hxr"), at("s.hxr"), "--npy", at("a"), NULL);
+	cr_assert_eq(r.status, 2, "two files: %d", r.status);
+	hxplay(&r, "export", at("s.hxr"), "--npy", at("a"), "--bogus", NULL);
+	cr_assert_eq(r.status, 2, "an unknown option: %d", r.status);
+	hxplay(&r, "info", NULL);
+	cr_assert_eq(r.status, 2, "info without a file: %d", r.status);
+	hxplay(&r, "info", at("s.hxr"), at("s.hxr"), NULL);
+	cr_assert_eq(r.status, 2, "info of two files: %d", r.status);
+	hxplay(&r, "info", "--help", NULL);
+	cr_assert_eq(r.status, 0, "info --help: %d", r.status);
+	cr_assert(strstr(r.out, "usage") != NULL, "%s", r.out);
+	hxplay(&r, "export", "--help", NULL);
+	cr_assert_eq(r.status, 0, "export --help: %d", r.status);
+	cr_assert(strstr(r.out, "usage") != NULL, "%s", r.out);
+	hx_run_free(&r);
+}
+
+/*
+ * An export never writes over an earlier one: the old files stay as
+ * they were, byte for byte.  --force replaces it, stale files included.
+ */
+Test(hxplay, export_refuses_to_overwrite)
+{
+	static const char *const names[] = { "step.npy", "time.npy", "qpos.npy",
+		"hash.npy", "header.json" };
+	struct hx_run r = { 0 };
+	struct sample s, t;
+	uint8_t *before[5], *after;
+	size_t len[5], n, i;
+
+	sample_write(at("s.hxr"), NREC, 1, &s);
+	sample_write(at("t.hxr"), 9, 0, &t);
+	hxplay(&r, "export", at("s.hxr"), "--npy", at("o"), NULL);
+	run_ok(&r, "the first export");
+	for (i = 0; i < 5; i++) {
+		char p[256];
+
+		snprintf(p, sizeof(p), "%s/%s", at("o"), names[i]);
+		before[i] = slurp(p, &len[i]);
+	}
+	hxplay(&r, "export", at("t.hxr"), "--npy", at("o"), NULL);
+	cr_assert_eq(r.status, 1, "over an export: %d", r.status);
+	cr_assert(strstr(r.err, "exists") != NULL, "%s", r.err);
+	for (i = 0; i < 5; i++) {
+		char p[256];
+
+		snprintf(p, sizeof(p), "%s/%s", at("o"), names[i]);
+		after = slurp(p, &n);
+		cr_assert(n == len[i] && memcmp(after, before[i], n) == 0,
+		    "%s changed", p);
+		free(after);
+		free(before[i]);
+	}
+	/* One file of an export is enough to refuse. */
+	hxplay(&r, "export", at("t.hxr"), "--csv", at("c"), NULL);
+	run_ok(&r, "a CSV export");
+	unlink(at("c/header.json"));
+	unlink(at("c/time.csv"));
+	hxplay(&r, "export", at("t.hxr"), "--csv", at("c"), NULL);
+	cr_assert_eq(r.status, 1, "over part of an export: %d", r.status);
+
+	hxplay(&r, "export", at("t.hxr"), "--npy", at("o"), "--force", NULL);
+	run_ok(&r, "export --force");
+	free(npy_load(at("o/qpos.npy"), "<f8", 9, 3));
+	cr_assert(!exists(at("o/hash.npy")), "the old hash.npy is gone");
+	check_npy_sample(at("o"), &t);
+	hx_run_free(&r);
+}
+
+/*
+ * A byte flipped inside a frame's compressed data: info prints what it
+ * read before and the error, naming the frame's offset, and exits 1.
+ */
+Test(hxplay, corrupt_frame)
+{
+	struct hx_run r = { 0 };
+	struct sample s;
+	uint8_t *buf;
+	size_t len;
+	char offset[64];
+
+	sample_write(at("s.hxr"), NREC, 1, &s);
+	cr_assert_gt(s.frames, 4);
+	buf = slurp(at("s.hxr"), &len);
+	buf[(s.end[2] + s.end[3]) / 2] ^= 0x10;
+	spit(at("bad.hxr"), buf, len);
+	free(buf);
+	snprintf(offset, sizeof(offset), "byte %" PRIu64, s.end[2]);
+
+	hxplay(&r, "info", at("bad.hxr"), NULL);
+	cr_assert_eq(r.status, 1, "info: %d\n%s", r.status, r.out);
+	cr_assert(
+	    strstr(r.err, offset) != NULL, "\"%s\" not in %s", offset, r.err);
+	cr_assert(strstr(r.err, at("bad.hxr")) != NULL, "%s", r.err);
+	info_is_u(r.out, "records", s.records[2]);
+	cr_assert(
+	    strncmp(info_value(r.out, "end"), "error: ", 7) == 0, "%s", r.out);
+
+	hxplay(&r, "export", at("bad.hxr"), "--npy", at("bad"), NULL);
+	cr_assert_eq(r.status, 1, "export: %d", r.status);
+	cr_assert(strstr(r.err, offset) != NULL, "%s", r.err);
+	free(npy_load(at("bad/step.npy"), "<u8", s.records[2], -1));
+	json_has(at("bad"), "\"error\": \"");
+	hx_run_free(&r);
+}
+
+/* Whether python can import numpy. */
+static int
+imports_numpy(const char *python)
+{
+	int status, fd;
+	pid_t pid;
+
+	pid = fork();
+	cr_assert_neq(pid, -1);
+	if (pid == 0) {
+		fd = open("/dev/null", O_WRONLY);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		execlp(python, python, "-c", "import numpy", (char *)NULL);
+		_exit(127);
+	}
+	cr_assert_eq(waitpid(pid, &status, 0), pid);
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+/*
+ * A python3 with NumPy, or NULL: the first of PATH's, then the
+ * system's, which a pyenv or a virtualenv on the PATH may hide.
+ */
+static const char *
+numpy_python(void)
+{
+	static const char *const pythons[] = { "python3", "/usr/bin/python3" };
+	size_t i;
+
+	for (i = 0; i < sizeof(pythons) / sizeof(pythons[0]); i++) {
+		if (imports_numpy(pythons[i]))
+			return pythons[i];
+	}
+	return NULL;
+}
+
+/*
+ * NumPy loads each file, checks dtype and shape and writes the array's
+ * bytes back out (NAME.raw), which must be the numbers written.
+ */
+static const char numpy_check
+    [] = "import json, sys\n"
+	 "import numpy as np\n"
+	 "d, n, name = sys.argv[1], int(sys.argv[2]), sys.argv[3]\n"
+	 "h = json.load(open(d + '/header.json'))\n"
+	 "assert h['records'] == n and h['name'] == name, h\n"
+	 "for f in ['step', 'time', 'hash'] + h['fields']:\n"
+	 "    a = np.load(d + '/' + f + '.npy')\n"
+	 "    rows = h['hashes'] if f == 'hash' else n\n"
+	 "    assert a.shape[0] == rows, (f, a.shape)\n"
+	 "    assert a.dtype == (np.uint64 if f in ('step', 'hash') else "
+	 "np.float64), (f, a.dtype)\n"
+	 "    print(f, a.dtype, a.shape)\n"
+	 "    a.astype(a.dtype.newbyteorder('<')).tofile(d + '/' + f + '.raw')\n";
+
+Test(hxplay, numpy_loads_the_export)
+{
+	struct rec_header h = sample_header();
+	struct hx_run r = { 0 };
+	struct sample s;
+	char *out, shape[128], path[256];
+	uint8_t *raw;
+	size_t len, n, j;
+	const char *python;
+	uint64_t k;
+	pid_t pid;
+	int fd, status, f;
+
+	if ((python = numpy_python()) == NULL)
+		cr_skip_test("no python3 here imports numpy");
+	sample_write(at("s.hxr"), NREC, 1, &s);
+	hxplay(&r, "export", at("s.hxr"), "--npy", at("np"), NULL);
+	run_ok(&r, "export");
+	hx_run_free(&r);
+	snprintf(path, sizeof(path), "%s/numpy.out", scratch);
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	cr_assert_geq(fd, 0);
+	pid = fork();
+	if (pid == 0) {
+		char nrec[16];
+
+		snprintf(nrec, sizeof(nrec), "%d", NREC);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		execlp(python, python, "-c", numpy_check, at("np"), nrec,
+		    SAMPLE_NAME, (char *)NULL);
+		_exit(127);
+	}
+	cr_assert_eq(waitpid(pid, &status, 0), pid);
+	out = hx_slurp_fd(fd, NULL);
+	close(fd);
+	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "%s", out);
+	cr_assert(strstr(out, "step uint64 (40,)") != NULL, "%s", out);
+	cr_assert(strstr(out, "hash uint64 (10, 2)") != NULL, "%s", out);
+	cr_assert(strstr(out, "mocap_pos float64 (40, 0)") != NULL, "%s", out);
+	snprintf(shape, sizeof(shape), "xfrc_applied float64 (40, 12)");
+	cr_assert(strstr(out, shape) != NULL, "%s", out);
+	free(out);
+	raw = slurp(at("np/time.raw"), &len);
+	cr_assert_eq(len, 8 * NREC);
+	for (k = 0; k < NREC; k++)
+		same(le64(raw, k), sample_time(k), 0, "time", k);
+	free(raw);
+	for (f = 0; f < REC_NFIELD; f++) {
+		if (!(h.fields & REC_FIELD_BIT(f)))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s.raw", at("np"),
+		    rec_field_name(f));
+		raw = slurp(path, &len);
+		n = rec_field_size(&h, f);
+		cr_assert_eq(len, 8 * n * NREC, "%s", path);
+		for (k = 0; k < NREC; k++)
+			for (j = 0; j < n; j++)
+				same(le64(raw, k * n + j),
+				    sample_value(k, f, j), 0, rec_field_name(f),
+				    k);
+		free(raw);
+	}
+}

@@ -1,0 +1,407 @@
+/*
+ * The journal and hxplay: a run with every kind of input, recorded with
+ * its journal and replayed by hxplay --verify on another server, ends in
+ * the same state bit for bit; a journal altered at one step is reported
+ * as diverging at the next; hxplay plays the states to a paused server
+ * at the recorded pace.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <criterion/criterion.h>
+
+#include "check.h"
+#include "harness.h"
+#include "haptixd.h"
+#include "recording.h"
+
+TestSuite(journal, .timeout = 120, .fini = hx_server_cleanup);
+
+static const char *const scene_args[] = { "-m", "mpl_scene.xml", "--paused",
+	NULL };
+static const char *const fixture_args[] = { "-m", "fixture.xml", "--paused",
+	NULL };
+
+/* The state at the end of a run: compared bit for bit. */
+struct end_state {
+	unsigned long long hash;
+	hxd_array *qpos, *qvel, *warm;
+};
+
+static void
+end_state_get(hxd_conn *c, struct end_state *e)
+{
+	HX_OK(c, hxd_state_hash(c, &e->hash, NULL, NULL));
+	HX_OK(c, hxd_get_array(c, "qpos", &e->qpos));
+	HX_OK(c, hxd_get_array(c, "qvel", &e->qvel));
+	HX_OK(c, hxd_get_array(c, "qacc_warmstart", &e->warm));
+}
+
+static void
+end_state_same(const struct end_state *a, const struct end_state *b)
+{
+	cr_expect_eq(a->hash, b->hash, "hash %016llx, replayed %016llx",
+	    a->hash, b->hash);
+	cr_expect(memcmp(a->qpos->values, b->qpos->values,
+		      (size_t)a->qpos->rows * sizeof(double)) == 0,
+	    "qpos differs");
+	cr_expect(memcmp(a->qvel->values, b->qvel->values,
+		      (size_t)a->qvel->rows * sizeof(double)) == 0,
+	    "qvel differs");
+	cr_expect(memcmp(a->warm->values, b->warm->values,
+		      (size_t)a->warm->rows * sizeof(double)) == 0,
+	    "qacc_warmstart differs");
+}
+
+static void
+end_state_free(struct end_state *e)
+{
+	free(e->qpos);
+	free(e->qvel);
+	free(e->warm);
+}
+
+/* Run hxplay with the arguments up to NULL. */
+static void
+hxplay(struct hx_run *r, ...)
+{
+	const char *argv[16];
+	const char *a;
+	va_list ap;
+	int n = 0;
+
+	argv[n++] = hx_hxplay_path();
+	va_start(ap, r);
+	while ((a = va_arg(ap, const char *)) != NULL && n < 15)
+		argv[n++] = a;
+	va_end(ap);
+	argv[n] = NULL;
+	hx_run(r, argv);
+}
+
+/* Multiply one value of a model array. */
+static void
+scale_array(hxd_conn *c, const char *name, int index, double factor)
+{
+	hxd_array *a;
+	double v;
+
+	HX_OK(c, hxd_get_array(c, name, &a));
+	v = a->values[index] * factor;
+	free(a);
+	HX_OK(c, hxd_set_array(c, name, index, 1, &v));
+}
+
+/*
+ * 300 steps of the MPL scene with an input of every kind the journal
+ * must catch, then a stretch run by the clock.
+ */
+static void
+drive_scene(hxd_conn *c)
+{
+	hxd_status st;
+	double u[64] = { 0 }, xfrc[6 * 64] = { 0 }, qfrc[64] = { 0 };
+	double mpos[3], mquat[4] = { 1, 0, 0, 0 },
+			size[3] = { 0.03, 0.03, 0.03 };
+	double rgba[4] = { 1, 0, 0, 1 }, vel[64];
+	hxd_control ctl;
+	hxd_applied ap;
+	hxd_mocap *mo;
+	hxd_robot_command cmd = { 0 };
+	hxd_robot_sensor *rs;
+	int i, k, cube;
+	unsigned taken;
+
+	HX_OK(c, hxd_status_get(c, &st));
+	cr_assert(
+	    st.model.nu <= 64 && st.model.nbody <= 64 && st.model.nv <= 64);
+	ctl = (hxd_control){ st.model.nu, 0, u };
+	ap = (hxd_applied){ st.model.nv, st.model.nbody, 0, qfrc, xfrc };
+	HX_OK(c, hxd_name2id(c, HXD_OBJ_GEOM, "cube", &cube));
+	for (i = 0; i < 300; i++) {
+		if (i % 7 == 0) {
+			for (k = 0; k < st.model.nu; k++)
+				u[k] = 0.3 * sin(0.05 * i + k);
+			HX_OK(c, hxd_set_control(c, &ctl));
+		}
+		if (i == 40 || i == 80) {
+			xfrc[6 * (st.model.nbody - 1) + 2] = i == 40 ? 0.5 : 0;
+			HX_OK(c, hxd_set_applied(c, &ap));
+		}
+		if (i == 100) {
+			HX_OK(c, hxd_get_mocap(c, &mo));
+			memcpy(mpos, mo->pos, sizeof(mpos));
+			free(mo);
+			mpos[2] += 0.01;
+			mo = &(hxd_mocap){ 1, 0, mpos, mquat };
+			HX_OK(c, hxd_set_mocap(c, mo));
+		}
+		if ((i == 120 || i == 160) && st.model.neq > 0)
+			HX_OK(c, hxd_equality(c, 0, i == 160));
+		if (i == 140)
+			HX_OK(c, hxd_reset(c, -1));
+		if (i == 180)
+			scale_array(c, "geom_friction", 3 * cube, 0.5);
+		if (i == 190)
+			HX_OK(c, hxd_set_geomsize(c, cube, size));
+		if (i == 200)
+			scale_array(c, "body_mass", st.model.nbody - 1, 1.5);
+		if (i == 220) {
+			for (k = 0; k < st.model.nu; k++)
+				vel[k] = 0.2;
+			cmd = (hxd_robot_command){ .motor_count = st.model.nu,
+				.ref_vel = vel };
+			HX_OK(c, hxd_robot_update(c, &cmd, &rs));
+			free(rs);
+		}
+		if (i == 240)
+			HX_OK(c, hxd_set_rgba(c, HXD_OBJ_GEOM, cube, rgba));
+		if (i == 260)
+			HX_OK(c, hxd_capture_key(c, "mid", -1));
+		if (i == 280)
+			HX_OK(c, hxd_reset_name(c, "mid"));
+		HX_OK(c, hxd_step(c, 1, &taken));
+		cr_assert_eq(taken, 1);
+	}
+	/* Steps the clock takes count the same. */
+	HX_OK(c, hxd_run(c));
+	hx_sleep_ms(60);
+	HX_OK(c, hxd_pause(c));
+	HX_OK(c, hxd_step(c, 20, &taken));
+}
+
+/* Record a run with its journal; the path of the file into path. */
+static void
+record_scene(struct hx_server *s, char *path, size_t len, struct end_state *e)
+{
+	hxd_conn *c = hx_connect_ok(s->unix_addr, "driver");
+	hxd_recording r;
+	unsigned taken;
+
+	/* Start mid-run, after a model edit: the journal holds both. */
+	HX_OK(c, hxd_step(c, 25, &taken));
+	scale_array(c, "dof_damping", 0, 2);
+	HX_OK(c, hxd_record_start(c, 0, 9, HXD_RECORD_JOURNAL, &r));
+	cr_assert(r.journal);
+	drive_scene(c);
+	HX_OK(c, hxd_record_stop(c, &r));
+	cr_expect_gt(r.journal_entries, 50, "%llu inputs", r.journal_entries);
+	snprintf(path, len, "%s", r.path);
+	end_state_get(c, e);
+	hxd_close(c);
+}
+
+Test(journal, replay_is_bit_identical)
+{
+	struct hx_server a, b;
+	struct end_state ea, eb;
+	struct hx_run r = { 0 };
+	char path[4096];
+	hxd_conn *c;
+
+	hx_server_start(&a, scene_args);
+	record_scene(&a, path, sizeof(path), &ea);
+
+	/* Another server, another model: hxplay loads the recorded one. */
+	hx_server_start(&b, fixture_args);
+	hxplay(&r, "-s", b.unix_addr, "--verify", path, NULL);
+	cr_assert_eq(r.status, 0, "exit %d: %s%s", r.status, r.out, r.err);
+	cr_expect(strstr(r.out, "bit-identical") != NULL, "%s", r.out);
+	c = hx_connect_ok(b.unix_addr, "checker");
+	end_state_get(c, &eb);
+	end_state_same(&ea, &eb);
+	end_state_free(&eb);
+
+	/* The recording server's model was edited since: refused. */
+	hxplay(&r, "-s", a.unix_addr, "--verify", "--keep-model", path, NULL);
+	cr_expect_eq(r.status, 1, "exit %d: %s", r.status, r.out);
+	cr_expect(strstr(r.err, "not the recorded one") != NULL, "%s", r.err);
+
+	end_state_free(&ea);
+	hx_run_free(&r);
+	hxd_close(c);
+}
+
+/*
+ * Copy a recording item by item into out, adding delta to the first
+ * value of the first write to array name at step: -1 if none was.
+ */
+static int
+copy_altered(const char *in, const char *out, const char *name,
+    unsigned long long step, double delta)
+{
+	struct rec_array_write a;
+	struct rec_reader *rd;
+	struct rec_writer *w;
+	struct rec_item it;
+	double v[4096];
+	char err[512];
+	int altered = -1;
+
+	rd = rec_reader_open(in, err, sizeof(err));
+	cr_assert_not_null(rd, "%s", err);
+	w = rec_writer_open(out, rec_reader_header(rd), 0, err, sizeof(err));
+	cr_assert_not_null(w, "%s", err);
+	while (rec_reader_next(rd, &it) == 1) {
+		if (it.tag == REC_TAG_STATE)
+			cr_assert_eq(
+			    rec_writer_state(w, it.step, it.time, it.field), 0);
+		else if (it.tag == REC_TAG_HASH)
+			cr_assert_eq(rec_writer_hash(w, it.step, it.hash), 0);
+		else if (it.kind == REC_JOURNAL_ARRAY) {
+			cr_assert_eq(rec_array_parse(&it, &a), 0);
+			cr_assert_leq(a.count, 4096);
+			rec_array_values(&a, v);
+			if (altered < 0 && it.step == step &&
+			    strcmp(a.name, name) == 0) {
+				v[0] += delta;
+				altered = 0;
+			}
+			cr_assert_eq(rec_writer_array(w, it.step, a.name,
+					 a.offset, a.count, v),
+			    0);
+		} else
+			cr_assert_eq(rec_writer_journal(
+					 w, it.step, it.kind, it.data, it.len),
+			    0);
+	}
+	cr_assert_eq(rec_writer_close(w, err, sizeof(err)), 0, "%s", err);
+	rec_reader_close(rd);
+	return altered;
+}
+
+Test(journal, altered_journal_diverges_at_its_step)
+{
+	static const char *const args[] = { "-m", "fixture.xml", "--paused",
+		NULL };
+	struct hx_server s;
+	struct hx_run r = { 0 };
+	hxd_recording rec;
+	double u[2];
+	hxd_control ctl = { 2, 0, u };
+	char copy[4200], altered[4200];
+	unsigned taken;
+	hxd_conn *c;
+	int i;
+
+	hx_server_start(&s, args);
+	c = hx_connect_ok(s.unix_addr, "driver");
+	HX_OK(c, hxd_record_start(c, 0, 0, HXD_RECORD_JOURNAL, &rec));
+	for (i = 0; i < 100; i++) {
+		u[0] = 0.01 * i;
+		u[1] = 0.5 - 0.01 * i;
+		HX_OK(c, hxd_set_control(c, &ctl));
+		HX_OK(c, hxd_step(c, 1, &taken));
+	}
+	HX_OK(c, hxd_record_stop(c, &rec));
+
+	/* The copier is faithful: an unaltered copy verifies. */
+	snprintf(copy, sizeof(copy), "%s/copy.hxr", s.dir);
+	cr_assert_eq(copy_altered(rec.path, copy, "", 0, 0), -1);
+	hxplay(&r, "-s", s.unix_addr, "--verify", copy, NULL);
+	cr_assert_eq(r.status, 0, "exit %d: %s%s", r.status, r.out, r.err);
+	/* The recording server's model, unedited, serves as it is. */
+	hxplay(&r, "-s", s.unix_addr, "--verify", "--keep-model", copy, NULL);
+	cr_expect_eq(r.status, 0, "exit %d: %s%s", r.status, r.out, r.err);
+
+	/* The controls taken into step 41, changed by 1e-9. */
+	snprintf(altered, sizeof(altered), "%s/altered.hxr", s.dir);
+	cr_assert_eq(copy_altered(rec.path, altered, "data.ctrl", 40, 1e-9), 0,
+	    "no write of ctrl at step 40");
+	hxplay(&r, "-s", s.unix_addr, "--verify", altered, NULL);
+	cr_expect_eq(r.status, 1, "exit %d: %s%s", r.status, r.out, r.err);
+	cr_expect(strstr(r.err, "diverges at step 41 ") != NULL, "%s", r.err);
+	cr_expect(strstr(r.err, "the 41 steps before matched") != NULL ||
+		strstr(r.err, "steps before matched") != NULL,
+	    "%s", r.err);
+	hx_run_free(&r);
+	hxd_close(c);
+}
+
+Test(journal, verify_needs_a_journal)
+{
+	struct hx_server s;
+	struct hx_run r = { 0 };
+	hxd_recording rec;
+	unsigned taken;
+	hxd_conn *c;
+
+	hx_server_start(&s, fixture_args);
+	c = hx_connect_ok(s.unix_addr, "driver");
+	HX_OK(c, hxd_record_start(c, 0, 0, 0, &rec));
+	cr_expect(!rec.journal);
+	HX_OK(c, hxd_step(c, 10, &taken));
+	HX_OK(c, hxd_record_stop(c, &rec));
+	hxplay(&r, "-s", s.unix_addr, "--verify", rec.path, NULL);
+	cr_expect_eq(r.status, 1);
+	cr_expect(strstr(r.err, "no journal") != NULL, "%s", r.err);
+	hxplay(&r, "--verify", "--speed", "2", rec.path, NULL);
+	cr_expect_eq(r.status, 2, "%s", r.err);
+	hx_run_free(&r);
+	hxd_close(c);
+}
+
+/*
+ * hxplay plays 0.4 s of recorded states at twice the pace: about 0.2 s
+ * of wall time, and the server ends in the last recorded state.
+ */
+Test(journal, play_keeps_the_pace)
+{
+	struct hx_server s, other;
+	struct hx_run r = { 0 };
+	struct rec_reader *rd;
+	struct rec_item it;
+	hxd_recording rec;
+	hxd_array *qpos;
+	double last[9], t0, wall, lasttime = -1;
+	char err[512];
+	unsigned taken;
+	hxd_conn *c;
+
+	hx_skip_if_valgrind();
+	hx_server_start(&s, fixture_args);
+	c = hx_connect_ok(s.unix_addr, "driver");
+	HX_OK(c, hxd_record_start(c, 0, 0, 0, &rec));
+	HX_OK(c, hxd_step(c, 200, &taken));
+	HX_OK(c, hxd_record_stop(c, &rec));
+	rd = rec_reader_open(rec.path, err, sizeof(err));
+	cr_assert_not_null(rd, "%s", err);
+	cr_assert_eq(rec_reader_header(rd)->nq, 9);
+	while (rec_reader_next(rd, &it) == 1) {
+		if (it.tag == REC_TAG_STATE && it.time <= 0.3) {
+			memcpy(last, it.field[REC_QPOS], sizeof(last));
+			lasttime = it.time;
+		}
+	}
+	rec_reader_close(rd);
+	cr_assert_gt(lasttime, 0.25, "the fixture's timestep changed?");
+
+	/* Back to the start, then play 0.1 s to 0.3 s at double speed. */
+	HX_OK(c, hxd_reset(c, -1));
+	HX_OK(c, hxd_run(c));
+	t0 = hx_wall_now();
+	hxplay(&r, "-s", s.unix_addr, "--speed", "2", "--from", "0.1", "--to",
+	    "0.3", rec.path, NULL);
+	wall = hx_wall_now() - t0;
+	cr_assert_eq(r.status, 0, "exit %d: %s%s", r.status, r.out, r.err);
+	cr_expect(strstr(r.out, "pausing the server") != NULL, "%s", r.out);
+	cr_expect(wall > 0.09 && wall < 5, "0.2 s at speed 2 took %g s", wall);
+	HX_OK(c, hxd_get_array(c, "qpos", &qpos));
+	cr_expect(memcmp(qpos->values, last, sizeof(last)) == 0,
+	    "the server is not in the last state of the range");
+	free(qpos);
+
+	/* A server with another model is told so. */
+	hx_server_start(&other, scene_args);
+	hxplay(&r, "-s", other.unix_addr, rec.path, NULL);
+	cr_expect_eq(r.status, 1);
+	cr_expect(
+	    strstr(r.err, "load the recorded model") != NULL, "%s", r.err);
+	hx_run_free(&r);
+	hxd_close(c);
+}

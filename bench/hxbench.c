@@ -543,50 +543,14 @@ rate_row(const char *figure, const double *dm, const double *bl, int rounds,
 	    figure, dm[m], bl[m], baseline, r[m], target);
 }
 
-/* Steps per second at --speed max with idle clients connected. */
-static void
-fig_max(const struct bench_options *o, struct daemon_proc *dp, hxd_conn *ctl)
-{
-	hxd_conn *idle[BENCH_IDLE_CLIENTS];
-	double dm[64], bl[64], t0, t1;
-	hxd_status s0, s1;
-	char name[32];
-	int i, r;
-
-	for (i = 0; i < BENCH_IDLE_CLIENTS; i++) {
-		snprintf(name, sizeof(name), "idle-%d", i);
-		idle[i] = connect_or_die(dp->unix_addr, name);
-	}
-	check(ctl, hxd_set_speed(ctl, 0, 1), "speed max");
-	printf("max: --speed max, %d idle clients, %g s a round\n",
-	    BENCH_IDLE_CLIENTS, o->seconds);
-	for (r = 0; r < o->rounds; r++) {
-		check(ctl, hxd_reset(ctl, -1), "reset");
-		status_or_die(ctl, &s0);
-		check(ctl, hxd_run(ctl), "run");
-		t0 = bench_now();
-		sleep_seconds(o->seconds);
-		/* Pausing stops the count where the time is taken. */
-		check(ctl, hxd_pause(ctl), "pause");
-		t1 = bench_now();
-		status_or_die(ctl, &s1);
-		dm[r] = (double)(s1.steps - s0.steps) / (t1 - t0);
-		bl[r] = mujoco_rate(o, s1.steps - s0.steps);
-	}
-	check(ctl, hxd_set_speed(ctl, 1, 0), "speed 1");
-	for (i = 0; i < BENCH_IDLE_CLIENTS; i++)
-		hxd_close(idle[i]);
-	rate_row("steps/s at `--speed max`, 4 idle clients", dm, bl, o->rounds,
-	    0.95, "bare `mj_step` loop");
-}
-
 /*
  * One round at --speed max: steps per second, recording with flags
- * (HXD_RECORD_*) or, with flags < 0, not recording.
+ * (HXD_RECORD_*) or, with flags < 0, not recording; the steps taken into
+ * *steps (may be NULL).
  */
 static double
-record_round(
-    const struct bench_options *o, hxd_conn *ctl, int flags, hxd_recording *rec)
+max_round(const struct bench_options *o, hxd_conn *ctl, int flags,
+    hxd_recording *rec, unsigned long long *steps)
 {
 	hxd_status s0, s1;
 	double t0, t1;
@@ -599,12 +563,43 @@ record_round(
 	check(ctl, hxd_run(ctl), "run");
 	t0 = bench_now();
 	sleep_seconds(o->seconds);
+	/* Pausing stops the count where the time is taken. */
 	check(ctl, hxd_pause(ctl), "pause");
 	t1 = bench_now();
 	status_or_die(ctl, &s1);
 	if (flags >= 0)
 		check(ctl, hxd_record_stop(ctl, rec), "record stop");
+	if (steps != NULL)
+		*steps = s1.steps - s0.steps;
 	return (double)(s1.steps - s0.steps) / (t1 - t0);
+}
+
+/* Steps per second at --speed max with idle clients connected. */
+static void
+fig_max(const struct bench_options *o, struct daemon_proc *dp, hxd_conn *ctl)
+{
+	hxd_conn *idle[BENCH_IDLE_CLIENTS];
+	double dm[64], bl[64];
+	unsigned long long steps;
+	char name[32];
+	int i, r;
+
+	for (i = 0; i < BENCH_IDLE_CLIENTS; i++) {
+		snprintf(name, sizeof(name), "idle-%d", i);
+		idle[i] = connect_or_die(dp->unix_addr, name);
+	}
+	check(ctl, hxd_set_speed(ctl, 0, 1), "speed max");
+	printf("max: --speed max, %d idle clients, %g s a round\n",
+	    BENCH_IDLE_CLIENTS, o->seconds);
+	for (r = 0; r < o->rounds; r++) {
+		dm[r] = max_round(o, ctl, -1, NULL, &steps);
+		bl[r] = mujoco_rate(o, steps);
+	}
+	check(ctl, hxd_set_speed(ctl, 1, 0), "speed 1");
+	for (i = 0; i < BENCH_IDLE_CLIENTS; i++)
+		hxd_close(idle[i]);
+	rate_row("steps/s at `--speed max`, 4 idle clients", dm, bl, o->rounds,
+	    0.95, "bare `mj_step` loop");
 }
 
 /*
@@ -624,9 +619,9 @@ fig_record(const struct bench_options *o, hxd_conn *ctl)
 	       "fields), without and with the journal, %g s a round\n",
 	    o->seconds);
 	for (i = 0; i < o->rounds; i++) {
-		bare[i] = record_round(o, ctl, -1, NULL);
-		rec[i] = record_round(o, ctl, 0, &r);
-		jrn[i] = record_round(o, ctl, HXD_RECORD_JOURNAL, &rj);
+		bare[i] = max_round(o, ctl, -1, NULL, NULL);
+		rec[i] = max_round(o, ctl, 0, &r, NULL);
+		jrn[i] = max_round(o, ctl, HXD_RECORD_JOURNAL, &rj, NULL);
 	}
 	check(ctl, hxd_set_speed(ctl, 1, 0), "speed 1");
 	rate_row("steps/s recording every step", rec, bare, o->rounds, 0.9,

@@ -4,7 +4,8 @@ if ENABLE_TESTS
 # check.c calls libhaptix: its users link libhaptix.la after it (TEST_LIBS).
 check_LTLIBRARIES = libhxtest.la
 libhxtest_la_SOURCES = tests/harness.c tests/harness.h \
-	tests/check.c tests/check.h tests/rawclient.c tests/rawclient.h
+	tests/check.c tests/check.h tests/rawclient.c tests/rawclient.h \
+	tests/scratch.c tests/scratch.h
 libhxtest_la_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS) $(PROTOBUF_C_CFLAGS)
 libhxtest_la_LIBADD = libhxwire.la $(CRITERION_LIBS) $(PROTOBUF_C_LIBS)
 
@@ -43,8 +44,7 @@ tests_test_journal_LDADD = $(TEST_LIBS) libhxrec.la
 # The recording file; the test makes hostile files with zstd itself.
 tests_test_recording_SOURCES = tests/test_recording.c
 tests_test_recording_CFLAGS = $(TEST_CFLAGS) $(ZSTD_CFLAGS)
-tests_test_recording_LDADD = libhxrec.la $(CRITERION_LIBS) $(ZSTD_LIBS) \
-	-lpthread
+tests_test_recording_LDADD = $(TEST_LIBS) libhxrec.la $(ZSTD_LIBS) -lpthread
 # The decoder is internal to libhaptix: test its object code directly.
 tests_test_decode_SOURCES = tests/test_decode.c lib/decode.c lib/conn.c
 tests_test_decode_CFLAGS = $(TEST_CFLAGS)

@@ -26,6 +26,7 @@
 #include "harness.h"
 #include "haptixd.h"
 #include "recording.h"
+#include "scratch.h"
 
 #define RUN_MAX_ARGS 16
 #define MAXFRAMES 64
@@ -65,67 +66,14 @@ struct sample {
 	uint64_t records[MAXFRAMES];
 };
 
-static char scratch[64];
-
 static void
-scratch_init(void)
+suite_fini(void)
 {
-	snprintf(scratch, sizeof(scratch), "/tmp/test_hxplay.XXXXXX");
-	cr_assert_not_null(mkdtemp(scratch), "%s", strerror(errno));
-}
-
-static void
-scratch_fini(void)
-{
-	if (scratch[0] != '\0')
-		hx_remove_tree(scratch);
+	hx_scratch_fini();
 	hx_server_cleanup();
 }
 
-TestSuite(hxplay, .init = scratch_init, .fini = scratch_fini, .timeout = 60);
-
-/* A path in the scratch directory (one of four static buffers). */
-static const char *
-at(const char *name)
-{
-	static char path[4][128];
-	static int i;
-
-	i = (i + 1) % 4;
-	snprintf(path[i], sizeof(path[i]), "%s/%s", scratch, name);
-	return path[i];
-}
-
-/* splitmix64 of three numbers: any 64 bits, NaNs and denormals among them. */
-static uint64_t
-mix(uint64_t a, uint64_t b, uint64_t c)
-{
-	uint64_t z = a * 0x9e3779b97f4a7c15ull ^ b * 0xbf58476d1ce4e5b9ull ^
-	    c * 0x94d049bb133111ebull;
-
-	z += 0x9e3779b97f4a7c15ull;
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-static uint64_t
-bits(double d)
-{
-	uint64_t u;
-
-	memcpy(&u, &d, sizeof(u));
-	return u;
-}
-
-static double
-dbl(uint64_t u)
-{
-	double d;
-
-	memcpy(&d, &u, sizeof(d));
-	return d;
-}
+TestSuite(hxplay, .init = hx_scratch_init, .fini = suite_fini, .timeout = 60);
 
 static struct rec_header
 sample_header(void)
@@ -161,7 +109,7 @@ sample_time(uint64_t k)
 {
 	if (k % 4 == 1)
 		return awkward[(k / 4) % NAWKWARD];
-	return bits((double)k * 3 * 0.002);
+	return hx_bits((double)k * 3 * 0.002);
 }
 
 static uint64_t
@@ -169,13 +117,13 @@ sample_value(uint64_t k, int f, size_t j)
 {
 	if ((k + j) % 2 == 0)
 		return awkward[(k + (uint64_t)f + j) % NAWKWARD];
-	return mix(k, (uint64_t)f, j);
+	return hx_mix64(k, (uint64_t)f, j);
 }
 
 static uint64_t
 sample_hash(uint64_t k)
 {
-	return mix(k, 99, 0);
+	return hx_mix64(k, 99, 0);
 }
 
 /* Hashes follow records 3, 7, 11, ... */
@@ -197,11 +145,11 @@ sample_record(struct rec_writer *w, const struct sample *s, uint64_t k)
 	for (f = 0; f < REC_NFIELD; f++) {
 		cr_assert_leq(rec_field_size(&h, f), 16);
 		for (j = 0; j < rec_field_size(&h, f); j++)
-			v[f][j] = dbl(sample_value(k, f, j));
+			v[f][j] = hx_double(sample_value(k, f, j));
 		field[f] = v[f];
 	}
-	cr_assert_eq(
-	    rec_writer_state(w, sample_step(s, k), dbl(sample_time(k)), field),
+	cr_assert_eq(rec_writer_state(w, sample_step(s, k),
+			 hx_double(sample_time(k)), field),
 	    0, "%s", rec_writer_error(w));
 }
 
@@ -287,37 +235,6 @@ run_ok(const struct hx_run *r, const char *what)
 	    r->status, 0, "%s: exit %d\n%s%s", what, r->status, r->out, r->err);
 }
 
-static uint8_t *
-slurp(const char *path, size_t *len)
-{
-	struct stat sb;
-	uint8_t *buf;
-	int fd;
-
-	fd = open(path, O_RDONLY);
-	cr_assert_geq(fd, 0, "%s: %s", path, strerror(errno));
-	cr_assert_eq(fstat(fd, &sb), 0);
-	buf = malloc((size_t)sb.st_size + 1);
-	cr_assert_not_null(buf);
-	cr_assert_eq(read(fd, buf, (size_t)sb.st_size), sb.st_size);
-	buf[sb.st_size] = '\0';
-	close(fd);
-	*len = (size_t)sb.st_size;
-	return buf;
-}
-
-static void
-spit(const char *path, const void *buf, size_t len)
-{
-	int fd;
-
-	unlink(path);
-	fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
-	cr_assert_geq(fd, 0, "%s: %s", path, strerror(errno));
-	cr_assert_eq(write(fd, buf, len), (ssize_t)len);
-	close(fd);
-}
-
 static int
 exists(const char *path)
 {
@@ -333,9 +250,9 @@ copy_cut(const char *src, const char *dst, size_t len)
 	uint8_t *buf;
 	size_t n;
 
-	buf = slurp(src, &n);
+	buf = hx_read_file(src, &n);
 	cr_assert_leq(len, n);
-	spit(dst, buf, len);
+	hx_write_file(dst, buf, len);
 	free(buf);
 }
 
@@ -393,7 +310,7 @@ npy_load(const char *path, const char *descr, uint64_t rows, long cols)
 	uint8_t *buf, *data;
 	size_t len, hlen, n, size;
 
-	buf = slurp(path, &len);
+	buf = hx_read_file(path, &len);
 	cr_assert_geq(len, 10, "%s: %zu bytes", path, len);
 	cr_assert(memcmp(buf, "\x93NUMPY\x01\x00", 8) == 0,
 	    "%s: not a version 1.0 .npy", path);
@@ -446,8 +363,8 @@ le64(const uint8_t *p, size_t i)
 static void
 same(uint64_t got, uint64_t want, int text, const char *what, uint64_t k)
 {
-	if (text && isnan(dbl(want))) {
-		cr_assert(isnan(dbl(got)) && (got >> 63) == (want >> 63),
+	if (text && isnan(hx_double(want))) {
+		cr_assert(isnan(hx_double(got)) && (got >> 63) == (want >> 63),
 		    "%s of record %" PRIu64 ": %016" PRIx64 ", expected NaN "
 		    "%016" PRIx64,
 		    what, k, got, want);
@@ -456,7 +373,7 @@ same(uint64_t got, uint64_t want, int text, const char *what, uint64_t k)
 	cr_assert_eq(got, want,
 	    "%s of record %" PRIu64 ": %016" PRIx64 " (%.17g), expected "
 	    "%016" PRIx64 " (%.17g)",
-	    what, k, got, dbl(got), want, dbl(want));
+	    what, k, got, hx_double(got), want, hx_double(want));
 }
 
 /* The sample's files in dir, as .npy: every number, bit for bit. */
@@ -531,7 +448,7 @@ json_has(const char *dir, const char *text)
 	size_t len;
 
 	snprintf(path, sizeof(path), "%s/header.json", dir);
-	json = (char *)slurp(path, &len);
+	json = (char *)hx_read_file(path, &len);
 	cr_assert(
 	    strstr(json, text) != NULL, "%s lacks %s:\n%s", path, text, json);
 	free(json);
@@ -570,7 +487,7 @@ csv_load(const char *path, const char *header, size_t ncol, uint64_t *step,
 	uint64_t rows = 0;
 	size_t len, j, hl = strlen(header);
 
-	buf = (char *)slurp(path, &len);
+	buf = (char *)hx_read_file(path, &len);
 	cr_assert(strncmp(buf, header, hl) == 0 && buf[hl] == '\n',
 	    "%s: header \"%.*s\", expected \"%s\"", path,
 	    (int)strcspn(buf, "\n"), buf, header);
@@ -619,11 +536,11 @@ check_csv_field(const char *dir, const struct sample *s, int f)
 	cr_assert_eq(csv_load(path, head, n + 1, step, v, NREC), s->nrec);
 	for (k = 0; k < s->nrec; k++) {
 		cr_assert_eq(step[k], sample_step(s, k));
-		same(bits(v[k * (n + 1)]), sample_time(k), 1, "time", k);
+		same(hx_bits(v[k * (n + 1)]), sample_time(k), 1, "time", k);
 		for (j = 0; j < n; j++) {
 			snprintf(what, sizeof(what), "%s[%zu]",
 			    rec_field_name(f), j);
-			same(bits(v[k * (n + 1) + 1 + j]),
+			same(hx_bits(v[k * (n + 1) + 1 + j]),
 			    sample_value(k, f, j), 1, what, k);
 		}
 	}
@@ -643,7 +560,7 @@ check_csv_sample(const char *dir, const struct sample *s)
 	cr_assert_eq(csv_load(path, "step,time", 1, step, v, NREC), s->nrec);
 	for (k = 0; k < s->nrec; k++) {
 		cr_assert_eq(step[k], sample_step(s, k));
-		same(bits(v[k]), sample_time(k), 1, "time", k);
+		same(hx_bits(v[k]), sample_time(k), 1, "time", k);
 	}
 	for (f = 0; f < REC_NFIELD; f++) {
 		snprintf(
@@ -664,7 +581,7 @@ check_csv_hashes(const char *dir, const struct sample *s)
 	uint64_t i;
 
 	snprintf(path, sizeof(path), "%s/hash.csv", dir);
-	buf = (char *)slurp(path, &len);
+	buf = (char *)hx_read_file(path, &len);
 	cr_assert(strncmp(buf, "step,hash\n", 10) == 0, "%s: %.40s", path, buf);
 	p = buf + 10;
 	for (i = 0; i < sample_nhash(s); i++) {
@@ -684,14 +601,15 @@ Test(hxplay, export_npy_is_bit_exact)
 	struct hx_run r = { 0 };
 	struct sample s;
 
-	sample_write(at("s.hxr"), NREC, 1, &s);
-	hxplay(&r, "export", at("s.hxr"), "--npy", at("out/npy"), NULL);
+	sample_write(hx_scratch("s.hxr"), NREC, 1, &s);
+	hxplay(&r, "export", hx_scratch("s.hxr"), "--npy",
+	    hx_scratch("out/npy"), NULL);
 	run_ok(&r, "export --npy");
 	cr_expect_str_empty(r.err);
-	check_npy_sample(at("out/npy"), &s);
-	check_npy_hashes(at("out/npy"), &s);
-	check_json_sample(at("out/npy"), &s, 0);
-	json_has(at("out/npy"), "\"format\": \"npy\"");
+	check_npy_sample(hx_scratch("out/npy"), &s);
+	check_npy_hashes(hx_scratch("out/npy"), &s);
+	check_json_sample(hx_scratch("out/npy"), &s, 0);
+	json_has(hx_scratch("out/npy"), "\"format\": \"npy\"");
 	hx_run_free(&r);
 }
 
@@ -700,14 +618,15 @@ Test(hxplay, export_csv_reads_back_exactly)
 	struct hx_run r = { 0 };
 	struct sample s;
 
-	sample_write(at("s.hxr"), NREC, 1, &s);
-	hxplay(&r, "export", "--csv", at("csv"), at("s.hxr"), NULL);
+	sample_write(hx_scratch("s.hxr"), NREC, 1, &s);
+	hxplay(&r, "export", "--csv", hx_scratch("csv"), hx_scratch("s.hxr"),
+	    NULL);
 	run_ok(&r, "export --csv");
 	cr_expect_str_empty(r.err);
-	check_csv_sample(at("csv"), &s);
-	check_csv_hashes(at("csv"), &s);
-	check_json_sample(at("csv"), &s, 0);
-	json_has(at("csv"), "\"format\": \"csv\"");
+	check_csv_sample(hx_scratch("csv"), &s);
+	check_csv_hashes(hx_scratch("csv"), &s);
+	check_json_sample(hx_scratch("csv"), &s, 0);
+	json_has(hx_scratch("csv"), "\"format\": \"csv\"");
 	hx_run_free(&r);
 }
 
@@ -718,27 +637,27 @@ Test(hxplay, export_fields_chooses)
 	struct sample s;
 	uint8_t *data;
 
-	sample_write(at("s.hxr"), NREC, 0, &s);
-	hxplay(&r, "export", at("s.hxr"), "--npy", at("f"), "--fields",
-	    "sensordata,qpos", NULL);
+	sample_write(hx_scratch("s.hxr"), NREC, 0, &s);
+	hxplay(&r, "export", hx_scratch("s.hxr"), "--npy", hx_scratch("f"),
+	    "--fields", "sensordata,qpos", NULL);
 	run_ok(&r, "export --fields");
-	data = npy_load(at("f/qpos.npy"), "<f8", NREC, 3);
+	data = npy_load(hx_scratch("f/qpos.npy"), "<f8", NREC, 3);
 	cr_assert_eq(le64(data, 0), sample_value(0, REC_QPOS, 0));
 	free(data);
-	free(npy_load(at("f/sensordata.npy"), "<f8", NREC, 4));
-	free(npy_load(at("f/step.npy"), "<u8", NREC, -1));
-	free(npy_load(at("f/time.npy"), "<f8", NREC, -1));
-	cr_assert(!exists(at("f/qvel.npy")));
-	cr_assert(!exists(at("f/xfrc_applied.npy")));
-	cr_assert(!exists(at("f/hash.npy")), "no hashes, no hash.npy");
-	json_has(at("f"), "\"fields\": [\"qpos\", \"sensordata\"]");
+	free(npy_load(hx_scratch("f/sensordata.npy"), "<f8", NREC, 4));
+	free(npy_load(hx_scratch("f/step.npy"), "<u8", NREC, -1));
+	free(npy_load(hx_scratch("f/time.npy"), "<f8", NREC, -1));
+	cr_assert(!exists(hx_scratch("f/qvel.npy")));
+	cr_assert(!exists(hx_scratch("f/xfrc_applied.npy")));
+	cr_assert(!exists(hx_scratch("f/hash.npy")), "no hashes, no hash.npy");
+	json_has(hx_scratch("f"), "\"fields\": [\"qpos\", \"sensordata\"]");
 
-	hxplay(&r, "export", at("s.hxr"), "--npy", at("g"), "--fields", "ctrl",
-	    NULL);
+	hxplay(&r, "export", hx_scratch("s.hxr"), "--npy", hx_scratch("g"),
+	    "--fields", "ctrl", NULL);
 	cr_assert_eq(r.status, 1, "ctrl was not recorded: %d", r.status);
 	cr_assert(strstr(r.err, "ctrl") != NULL, "%s", r.err);
-	hxplay(&r, "export", at("s.hxr"), "--npy", at("g"), "--fields",
-	    "qpos,nosuch", NULL);
+	hxplay(&r, "export", hx_scratch("s.hxr"), "--npy", hx_scratch("g"),
+	    "--fields", "qpos,nosuch", NULL);
 	cr_assert_eq(r.status, 2, "an unknown field: %d", r.status);
 	cr_assert(strstr(r.err, "nosuch") != NULL, "%s", r.err);
 	hx_run_free(&r);
@@ -847,11 +766,11 @@ npy_export_record(
 	int f;
 
 	cr_assert_eq(le64(x->step, n), it->step);
-	same(le64(x->time, n), bits(it->time), 0, "time", n);
+	same(le64(x->time, n), hx_bits(it->time), 0, "time", n);
 	for (f = 0; f < REC_NFIELD; f++) {
 		for (j = 0; x->field[f] != NULL && j < x->size[f]; j++)
 			same(le64(x->field[f], n * x->size[f] + j),
-			    bits(it->field[f][j]), 0, rec_field_name(f), n);
+			    hx_bits(it->field[f][j]), 0, rec_field_name(f), n);
 	}
 }
 
@@ -900,12 +819,12 @@ export_daemon_recording(unsigned flags)
 
 	hx_server_start(&srv, args);
 	record_fixture(&srv, flags, path, sizeof(path));
-	hxplay(&r, "export", path, "--npy", at("d"), NULL);
+	hxplay(&r, "export", path, "--npy", hx_scratch("d"), NULL);
 	run_ok(&r, "export");
-	check_npy_against_reader(at("d"), path);
-	json_has(at("d"), "\"name\": \"fixture\"");
-	json_has(at("d"), "\"records\": 30,");
-	json_has(at("d"), "\"every\": 2,");
+	check_npy_against_reader(hx_scratch("d"), path);
+	json_has(hx_scratch("d"), "\"name\": \"fixture\"");
+	json_has(hx_scratch("d"), "\"records\": 30,");
+	json_has(hx_scratch("d"), "\"every\": 2,");
 	hxplay(&r, "info", path, NULL);
 	run_ok(&r, "info");
 	info_is(r.out, "records", "30");
@@ -941,11 +860,11 @@ Test(hxplay, info_counts_a_whole_file)
 	char *buf;
 	size_t len;
 
-	sample_write(at("s.hxr"), NREC, 1, &s);
-	hxplay(&r, "info", at("s.hxr"), NULL);
+	sample_write(hx_scratch("s.hxr"), NREC, 1, &s);
+	hxplay(&r, "info", hx_scratch("s.hxr"), NULL);
 	run_ok(&r, "info");
 	cr_expect_str_empty(r.err);
-	info_is(r.out, "file", at("s.hxr"));
+	info_is(r.out, "file", hx_scratch("s.hxr"));
 	info_is(r.out, "model", SAMPLE_NAME);
 	info_is(r.out, "model hash", "0123456789abcdef");
 	info_is(r.out, "created", "2023-11-14T22:13:20.123456789Z");
@@ -965,7 +884,7 @@ Test(hxplay, info_counts_a_whole_file)
 	info_is(r.out, "journal model", "yes, 100 bytes");
 	info_is_u(r.out, "hashes", NREC / 4);
 	info_is_u(r.out, "frames", s.frames);
-	buf = (char *)slurp(at("s.hxr"), &len);
+	buf = (char *)hx_read_file(hx_scratch("s.hxr"), &len);
 	free(buf);
 	info_is_u(r.out, "bytes", len);
 	info_is(r.out, "end", "complete");
@@ -979,8 +898,8 @@ info_cut(const struct sample *s, uint64_t cut, size_t frame)
 	struct hx_run r = { 0 };
 	char end[128];
 
-	copy_cut(at("s.hxr"), at("cut.hxr"), cut);
-	hxplay(&r, "info", at("cut.hxr"), NULL);
+	copy_cut(hx_scratch("s.hxr"), hx_scratch("cut.hxr"), cut);
+	hxplay(&r, "info", hx_scratch("cut.hxr"), NULL);
 	run_ok(&r, "info on a cut file");
 	if (cut == s->end[frame])
 		snprintf(end, sizeof(end), "complete");
@@ -1002,7 +921,7 @@ Test(hxplay, info_on_a_file_cut_short)
 	struct sample s;
 	size_t i, last;
 
-	sample_write(at("s.hxr"), NREC, 1, &s);
+	sample_write(hx_scratch("s.hxr"), NREC, 1, &s);
 	last = s.frames - 1;
 	cr_assert_gt(last, 3, "%zu frames", s.frames);
 	/* A few bytes short of the end: the last frame is dropped. */
@@ -1020,19 +939,21 @@ Test(hxplay, export_of_a_file_cut_short)
 	struct sample s, whole;
 	size_t last;
 
-	sample_write(at("s.hxr"), NREC, 1, &whole);
+	sample_write(hx_scratch("s.hxr"), NREC, 1, &whole);
 	last = whole.frames - 1;
-	copy_cut(at("s.hxr"), at("cut.hxr"), whole.end[last] - 5);
-	hxplay(&r, "export", at("cut.hxr"), "--npy", at("cut"), NULL);
+	copy_cut(
+	    hx_scratch("s.hxr"), hx_scratch("cut.hxr"), whole.end[last] - 5);
+	hxplay(&r, "export", hx_scratch("cut.hxr"), "--npy", hx_scratch("cut"),
+	    NULL);
 	run_ok(&r, "export of a cut file");
 	cr_assert(strstr(r.err, "cut inside a frame") != NULL, "%s", r.err);
 	/* What the whole frames hold: the first records of the sample. */
 	s = whole;
 	s.nrec = whole.records[last - 1];
-	free(npy_load(at("cut/step.npy"), "<u8", s.nrec, -1));
-	free(npy_load(at("cut/qpos.npy"), "<f8", s.nrec, 3));
-	json_has(at("cut"), "\"truncated\": true");
-	json_has(at("cut"), "\"dropped_bytes\": ");
+	free(npy_load(hx_scratch("cut/step.npy"), "<u8", s.nrec, -1));
+	free(npy_load(hx_scratch("cut/qpos.npy"), "<f8", s.nrec, 3));
+	json_has(hx_scratch("cut"), "\"truncated\": true");
+	json_has(hx_scratch("cut"), "\"dropped_bytes\": ");
 	hx_run_free(&r);
 }
 
@@ -1067,10 +988,10 @@ Test(hxplay, daemon_killed_mid_recording)
 	cr_assert_not_null(records, "%s", r.out);
 	cr_assert_gt(strtoull(records, NULL, 10), 0, "%s", r.out);
 	snprintf(want, sizeof(want), "\"records\": %s,", records);
-	hxplay(&r, "export", path, "--npy", at("k"), NULL);
+	hxplay(&r, "export", path, "--npy", hx_scratch("k"), NULL);
 	run_ok(&r, "export after kill -9");
-	check_npy_against_reader(at("k"), path);
-	json_has(at("k"), want);
+	check_npy_against_reader(hx_scratch("k"), path);
+	json_has(hx_scratch("k"), want);
 	hx_server_stop(&srv);
 	hx_run_free(&r);
 }
@@ -1079,17 +1000,18 @@ Test(hxplay, missing_file)
 {
 	struct hx_run r = { 0 };
 
-	hxplay(&r, "info", at("nosuch.hxr"), NULL);
+	hxplay(&r, "info", hx_scratch("nosuch.hxr"), NULL);
 	cr_assert_eq(r.status, 1, "info: %d", r.status);
-	cr_assert(strstr(r.err, at("nosuch.hxr")) != NULL, "%s", r.err);
+	cr_assert(strstr(r.err, hx_scratch("nosuch.hxr")) != NULL, "%s", r.err);
 	cr_assert_str_empty(r.out);
-	hxplay(&r, "export", at("nosuch.hxr"), "--csv", at("m"), NULL);
+	hxplay(&r, "export", hx_scratch("nosuch.hxr"), "--csv", hx_scratch("m"),
+	    NULL);
 	cr_assert_eq(r.status, 1, "export: %d", r.status);
-	cr_assert(strstr(r.err, at("nosuch.hxr")) != NULL, "%s", r.err);
-	cr_assert(!exists(at("m")), "nothing made for nothing read");
+	cr_assert(strstr(r.err, hx_scratch("nosuch.hxr")) != NULL, "%s", r.err);
+	cr_assert(!exists(hx_scratch("m")), "nothing made for nothing read");
 	/* Not a recording at all. */
-	spit(at("text.hxr"), "hello\n", 6);
-	hxplay(&r, "info", at("text.hxr"), NULL);
+	hx_write_file(hx_scratch("text.hxr"), "hello\n", 6);
+	hxplay(&r, "info", hx_scratch("text.hxr"), NULL);
 	cr_assert_eq(r.status, 1, "info: %d", r.status);
 	cr_assert(
 	    strstr(r.err, "not a haptixd recording") != NULL, "%s", r.err);
@@ -1101,23 +1023,25 @@ Test(hxplay, bad_usage)
 	struct hx_run r = { 0 };
 	struct sample s;
 
-	sample_write(at("s.hxr"), 5, 0, &s);
-	hxplay(&r, "export", at("s.hxr"), NULL);
+	sample_write(hx_scratch("s.hxr"), 5, 0, &s);
+	hxplay(&r, "export", hx_scratch("s.hxr"), NULL);
 	cr_assert_eq(r.status, 2, "no format: %d", r.status);
 	cr_assert(strstr(r.err, "usage") != NULL, "%s", r.err);
-	hxplay(&r, "export", at("s.hxr"), "--csv", at("a"), "--npy", at("b"),
-	    NULL);
+	hxplay(&r, "export", hx_scratch("s.hxr"), "--csv", hx_scratch("a"),
+	    "--npy", hx_scratch("b"), NULL);
 	cr_assert_eq(r.status, 2, "two formats: %d", r.status);
-	cr_assert(!exists(at("a")) && !exists(at("b")));
-	hxplay(&r, "export", "--npy", at("a"), NULL);
+	cr_assert(!exists(hx_scratch("a")) && !exists(hx_scratch("b")));
+	hxplay(&r, "export", "--npy", hx_scratch("a"), NULL);
 	cr_assert_eq(r.status, 2, "no file: %d", r.status);
-	hxplay(&r, "export", at("s.hxr"), at("s.hxr"), "--npy", at("a"), NULL);
+	hxplay(&r, "export", hx_scratch("s.hxr"), hx_scratch("s.hxr"), "--npy",
+	    hx_scratch("a"), NULL);
 	cr_assert_eq(r.status, 2, "two files: %d", r.status);
-	hxplay(&r, "export", at("s.hxr"), "--npy", at("a"), "--bogus", NULL);
+	hxplay(&r, "export", hx_scratch("s.hxr"), "--npy", hx_scratch("a"),
+	    "--bogus", NULL);
 	cr_assert_eq(r.status, 2, "an unknown option: %d", r.status);
 	hxplay(&r, "info", NULL);
 	cr_assert_eq(r.status, 2, "info without a file: %d", r.status);
-	hxplay(&r, "info", at("s.hxr"), at("s.hxr"), NULL);
+	hxplay(&r, "info", hx_scratch("s.hxr"), hx_scratch("s.hxr"), NULL);
 	cr_assert_eq(r.status, 2, "info of two files: %d", r.status);
 	hxplay(&r, "info", "--help", NULL);
 	cr_assert_eq(r.status, 0, "info --help: %d", r.status);
@@ -1141,42 +1065,48 @@ Test(hxplay, export_refuses_to_overwrite)
 	uint8_t *before[5], *after;
 	size_t len[5], n, i;
 
-	sample_write(at("s.hxr"), NREC, 1, &s);
-	sample_write(at("t.hxr"), 9, 0, &t);
-	hxplay(&r, "export", at("s.hxr"), "--npy", at("o"), NULL);
+	sample_write(hx_scratch("s.hxr"), NREC, 1, &s);
+	sample_write(hx_scratch("t.hxr"), 9, 0, &t);
+	hxplay(
+	    &r, "export", hx_scratch("s.hxr"), "--npy", hx_scratch("o"), NULL);
 	run_ok(&r, "the first export");
 	for (i = 0; i < 5; i++) {
 		char p[256];
 
-		snprintf(p, sizeof(p), "%s/%s", at("o"), names[i]);
-		before[i] = slurp(p, &len[i]);
+		snprintf(p, sizeof(p), "%s/%s", hx_scratch("o"), names[i]);
+		before[i] = hx_read_file(p, &len[i]);
 	}
-	hxplay(&r, "export", at("t.hxr"), "--npy", at("o"), NULL);
+	hxplay(
+	    &r, "export", hx_scratch("t.hxr"), "--npy", hx_scratch("o"), NULL);
 	cr_assert_eq(r.status, 1, "over an export: %d", r.status);
 	cr_assert(strstr(r.err, "exists") != NULL, "%s", r.err);
 	for (i = 0; i < 5; i++) {
 		char p[256];
 
-		snprintf(p, sizeof(p), "%s/%s", at("o"), names[i]);
-		after = slurp(p, &n);
+		snprintf(p, sizeof(p), "%s/%s", hx_scratch("o"), names[i]);
+		after = hx_read_file(p, &n);
 		cr_assert(n == len[i] && memcmp(after, before[i], n) == 0,
 		    "%s changed", p);
 		free(after);
 		free(before[i]);
 	}
 	/* One file of an export is enough to refuse. */
-	hxplay(&r, "export", at("t.hxr"), "--csv", at("c"), NULL);
+	hxplay(
+	    &r, "export", hx_scratch("t.hxr"), "--csv", hx_scratch("c"), NULL);
 	run_ok(&r, "a CSV export");
-	unlink(at("c/header.json"));
-	unlink(at("c/time.csv"));
-	hxplay(&r, "export", at("t.hxr"), "--csv", at("c"), NULL);
+	unlink(hx_scratch("c/header.json"));
+	unlink(hx_scratch("c/time.csv"));
+	hxplay(
+	    &r, "export", hx_scratch("t.hxr"), "--csv", hx_scratch("c"), NULL);
 	cr_assert_eq(r.status, 1, "over part of an export: %d", r.status);
 
-	hxplay(&r, "export", at("t.hxr"), "--npy", at("o"), "--force", NULL);
+	hxplay(&r, "export", hx_scratch("t.hxr"), "--npy", hx_scratch("o"),
+	    "--force", NULL);
 	run_ok(&r, "export --force");
-	free(npy_load(at("o/qpos.npy"), "<f8", 9, 3));
-	cr_assert(!exists(at("o/hash.npy")), "the old hash.npy is gone");
-	check_npy_sample(at("o"), &t);
+	free(npy_load(hx_scratch("o/qpos.npy"), "<f8", 9, 3));
+	cr_assert(
+	    !exists(hx_scratch("o/hash.npy")), "the old hash.npy is gone");
+	check_npy_sample(hx_scratch("o"), &t);
 	hx_run_free(&r);
 }
 
@@ -1192,28 +1122,29 @@ Test(hxplay, corrupt_frame)
 	size_t len;
 	char offset[64];
 
-	sample_write(at("s.hxr"), NREC, 1, &s);
+	sample_write(hx_scratch("s.hxr"), NREC, 1, &s);
 	cr_assert_gt(s.frames, 4);
-	buf = slurp(at("s.hxr"), &len);
+	buf = hx_read_file(hx_scratch("s.hxr"), &len);
 	buf[(s.end[2] + s.end[3]) / 2] ^= 0x10;
-	spit(at("bad.hxr"), buf, len);
+	hx_write_file(hx_scratch("bad.hxr"), buf, len);
 	free(buf);
 	snprintf(offset, sizeof(offset), "byte %" PRIu64, s.end[2]);
 
-	hxplay(&r, "info", at("bad.hxr"), NULL);
+	hxplay(&r, "info", hx_scratch("bad.hxr"), NULL);
 	cr_assert_eq(r.status, 1, "info: %d\n%s", r.status, r.out);
 	cr_assert(
 	    strstr(r.err, offset) != NULL, "\"%s\" not in %s", offset, r.err);
-	cr_assert(strstr(r.err, at("bad.hxr")) != NULL, "%s", r.err);
+	cr_assert(strstr(r.err, hx_scratch("bad.hxr")) != NULL, "%s", r.err);
 	info_is_u(r.out, "records", s.records[2]);
 	cr_assert(
 	    strncmp(info_value(r.out, "end"), "error: ", 7) == 0, "%s", r.out);
 
-	hxplay(&r, "export", at("bad.hxr"), "--npy", at("bad"), NULL);
+	hxplay(&r, "export", hx_scratch("bad.hxr"), "--npy", hx_scratch("bad"),
+	    NULL);
 	cr_assert_eq(r.status, 1, "export: %d", r.status);
 	cr_assert(strstr(r.err, offset) != NULL, "%s", r.err);
-	free(npy_load(at("bad/step.npy"), "<u8", s.records[2], -1));
-	json_has(at("bad"), "\"error\": \"");
+	free(npy_load(hx_scratch("bad/step.npy"), "<u8", s.records[2], -1));
+	json_has(hx_scratch("bad"), "\"error\": \"");
 	hx_run_free(&r);
 }
 
@@ -1288,11 +1219,12 @@ Test(hxplay, numpy_loads_the_export)
 
 	if ((python = numpy_python()) == NULL)
 		cr_skip_test("no python3 here imports numpy");
-	sample_write(at("s.hxr"), NREC, 1, &s);
-	hxplay(&r, "export", at("s.hxr"), "--npy", at("np"), NULL);
+	sample_write(hx_scratch("s.hxr"), NREC, 1, &s);
+	hxplay(
+	    &r, "export", hx_scratch("s.hxr"), "--npy", hx_scratch("np"), NULL);
 	run_ok(&r, "export");
 	hx_run_free(&r);
-	snprintf(path, sizeof(path), "%s/numpy.out", scratch);
+	snprintf(path, sizeof(path), "%s", hx_scratch("numpy.out"));
 	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
 	cr_assert_geq(fd, 0);
 	pid = fork();
@@ -1302,8 +1234,8 @@ Test(hxplay, numpy_loads_the_export)
 		snprintf(nrec, sizeof(nrec), "%d", NREC);
 		dup2(fd, 1);
 		dup2(fd, 2);
-		execlp(python, python, "-c", numpy_check, at("np"), nrec,
-		    SAMPLE_NAME, (char *)NULL);
+		execlp(python, python, "-c", numpy_check, hx_scratch("np"),
+		    nrec, SAMPLE_NAME, (char *)NULL);
 		_exit(127);
 	}
 	cr_assert_eq(waitpid(pid, &status, 0), pid);
@@ -1316,7 +1248,7 @@ Test(hxplay, numpy_loads_the_export)
 	snprintf(shape, sizeof(shape), "xfrc_applied float64 (40, 12)");
 	cr_assert(strstr(out, shape) != NULL, "%s", out);
 	free(out);
-	raw = slurp(at("np/time.raw"), &len);
+	raw = hx_read_file(hx_scratch("np/time.raw"), &len);
 	cr_assert_eq(len, 8 * NREC);
 	for (k = 0; k < NREC; k++)
 		same(le64(raw, k), sample_time(k), 0, "time", k);
@@ -1324,9 +1256,9 @@ Test(hxplay, numpy_loads_the_export)
 	for (f = 0; f < REC_NFIELD; f++) {
 		if (!(h.fields & REC_FIELD_BIT(f)))
 			continue;
-		snprintf(path, sizeof(path), "%s/%s.raw", at("np"),
+		snprintf(path, sizeof(path), "%s/%s.raw", hx_scratch("np"),
 		    rec_field_name(f));
-		raw = slurp(path, &len);
+		raw = hx_read_file(path, &len);
 		n = rec_field_size(&h, f);
 		cr_assert_eq(len, 8 * n * NREC, "%s", path);
 		for (k = 0; k < NREC; k++)

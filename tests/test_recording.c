@@ -18,6 +18,7 @@
 #include <zstd.h>
 
 #include "recording.h"
+#include "scratch.h"
 
 #define MAXV 64      /* doubles of any one field in these tests */
 #define MAXFRAMES 64 /* frames of a sample file */
@@ -28,8 +29,6 @@ struct sample {
 	uint64_t end[MAXFRAMES];
 	uint64_t items[MAXFRAMES];
 };
-
-static char scratch[64];
 
 /* Bit patterns a careless copy would change; the time gets no sNaN. */
 static const uint64_t specials[] = {
@@ -43,60 +42,8 @@ static const uint64_t specials[] = {
 };
 #define NSPECIAL (sizeof(specials) / sizeof(specials[0]))
 
-static void
-scratch_init(void)
-{
-	snprintf(scratch, sizeof(scratch), "/tmp/test_recording.XXXXXX");
-	cr_assert_not_null(mkdtemp(scratch), "%s", strerror(errno));
-}
-
-static int
-scratch_rm(const char *path, const struct stat *st, int flag, struct FTW *f)
-{
-	return remove(path);
-}
-
-static void
-scratch_fini(void)
-{
-	if (scratch[0] != '\0')
-		nftw(scratch, scratch_rm, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-TestSuite(recording, .init = scratch_init, .fini = scratch_fini, .timeout = 60);
-
-static const char *
-at(const char *name)
-{
-	static char path[2][128];
-	static int i;
-
-	i = !i;
-	snprintf(path[i], sizeof(path[i]), "%s/%s", scratch, name);
-	return path[i];
-}
-
-/* splitmix64 of three numbers: any 64 bits, NaNs and denormals among them. */
-static uint64_t
-mix(uint64_t a, uint64_t b, uint64_t c)
-{
-	uint64_t z = a * 0x9e3779b97f4a7c15ull ^ b * 0xbf58476d1ce4e5b9ull ^
-	    c * 0x94d049bb133111ebull;
-
-	z += 0x9e3779b97f4a7c15ull;
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-static uint64_t
-bits(double d)
-{
-	uint64_t u;
-
-	memcpy(&u, &d, sizeof(u));
-	return u;
-}
+TestSuite(
+    recording, .init = hx_scratch_init, .fini = hx_scratch_fini, .timeout = 60);
 
 /* Small sizes of every kind, so that the files stay a few KB. */
 static struct rec_header
@@ -137,7 +84,7 @@ item_value(uint64_t k, size_t f, size_t j)
 {
 	if (j == 0)
 		return specials[(k + f) % NSPECIAL];
-	return mix(k, f, j);
+	return hx_mix64(k, f, j);
 }
 
 static uint64_t
@@ -145,7 +92,7 @@ item_time(uint64_t k)
 {
 	if (k % 3 == 0)
 		return specials[(k / 3) % (NSPECIAL - 1)];
-	return bits((double)k * 0.002);
+	return hx_bits((double)k * 0.002);
 }
 
 static size_t
@@ -154,7 +101,7 @@ item_journal(uint64_t k, uint8_t *data)
 	size_t len = (size_t)(k % 50), j;
 
 	for (j = 0; j < len; j++)
-		data[j] = (uint8_t)mix(k, 7, j);
+		data[j] = (uint8_t)hx_mix64(k, 7, j);
 	return len;
 }
 
@@ -190,8 +137,8 @@ write_item(struct rec_writer *w, const struct rec_header *h, uint64_t k)
 		    0, "%s", rec_writer_error(w));
 		break;
 	case REC_TAG_HASH:
-		cr_assert_eq(rec_writer_hash(w, 3 * k + 1, mix(k, 99, 0)), 0,
-		    "%s", rec_writer_error(w));
+		cr_assert_eq(rec_writer_hash(w, 3 * k + 1, hx_mix64(k, 99, 0)),
+		    0, "%s", rec_writer_error(w));
 		break;
 	}
 }
@@ -207,8 +154,8 @@ check_item(const struct rec_header *h, uint64_t k, const struct rec_item *it)
 	cr_assert_eq(it->step, 3 * k + 1);
 	switch (it->tag) {
 	case REC_TAG_STATE:
-		cr_assert_eq(bits(it->time), item_time(k), "time of item %llu",
-		    (unsigned long long)k);
+		cr_assert_eq(hx_bits(it->time), item_time(k),
+		    "time of item %llu", (unsigned long long)k);
 		for (f = 0; f < REC_NFIELD; f++) {
 			if (!(h->fields & REC_FIELD_BIT(f))) {
 				cr_assert_null(it->field[f]);
@@ -216,11 +163,12 @@ check_item(const struct rec_header *h, uint64_t k, const struct rec_item *it)
 			}
 			cr_assert_not_null(it->field[f]);
 			for (j = 0; j < rec_field_size(h, f); j++) {
-				cr_assert_eq(bits(it->field[f][j]),
+				cr_assert_eq(hx_bits(it->field[f][j]),
 				    item_value(k, f, j),
 				    "item %llu, %s[%zu]: %016llx",
 				    (unsigned long long)k, rec_field_name(f), j,
-				    (unsigned long long)bits(it->field[f][j]));
+				    (unsigned long long)hx_bits(
+					it->field[f][j]));
 			}
 		}
 		break;
@@ -231,7 +179,7 @@ check_item(const struct rec_header *h, uint64_t k, const struct rec_item *it)
 		cr_assert_arr_eq(it->data, data, len);
 		break;
 	case REC_TAG_HASH:
-		cr_assert_eq(it->hash, mix(k, 99, 0));
+		cr_assert_eq(it->hash, hx_mix64(k, 99, 0));
 		break;
 	}
 }
@@ -290,36 +238,6 @@ read_sample(
 	return n;
 }
 
-static uint8_t *
-slurp(const char *path, size_t *len)
-{
-	struct stat sb;
-	uint8_t *buf;
-	int fd;
-
-	fd = open(path, O_RDONLY);
-	cr_assert_geq(fd, 0, "%s: %s", path, strerror(errno));
-	cr_assert_eq(fstat(fd, &sb), 0);
-	buf = malloc((size_t)sb.st_size + 1);
-	cr_assert_not_null(buf);
-	cr_assert_eq(read(fd, buf, (size_t)sb.st_size), sb.st_size);
-	close(fd);
-	*len = (size_t)sb.st_size;
-	return buf;
-}
-
-static void
-spit(const char *path, const void *buf, size_t len)
-{
-	int fd;
-
-	unlink(path);
-	fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
-	cr_assert_geq(fd, 0, "%s: %s", path, strerror(errno));
-	cr_assert_eq(write(fd, buf, len), (ssize_t)len);
-	close(fd);
-}
-
 Test(recording, hash_is_fnv1a_64)
 {
 	cr_assert_eq(rec_hash64("", 0, REC_HASH_SEED), 0xcbf29ce484222325ull);
@@ -341,19 +259,19 @@ Test(recording, round_trip_bit_exact_across_many_frames)
 	size_t len;
 	int64_t n;
 
-	write_sample(at("a.hxr"), &h, 600, 13, &s);
+	write_sample(hx_scratch("a.hxr"), &h, 600, 13, &s);
 	cr_assert_gt(s.frames, 40);
-	n = read_sample(at("a.hxr"), &rs, err, sizeof(err));
+	n = read_sample(hx_scratch("a.hxr"), &rs, err, sizeof(err));
 	cr_assert_eq(n, 600, "%s", err);
 	cr_assert_eq(rs.frames, s.frames);
 	cr_assert_eq(rs.items, 600);
 	cr_assert_eq(rs.skipped, 0);
 	cr_assert_eq(rs.truncated, 0);
-	free(slurp(at("a.hxr"), &len));
+	free(hx_read_file(hx_scratch("a.hxr"), &len));
 	cr_assert_eq(rs.offset, len);
 	cr_assert_eq(s.end[s.frames - 1], len, "bytes_written is the size");
 
-	r = rec_reader_open(at("a.hxr"), err, sizeof(err));
+	r = rec_reader_open(hx_scratch("a.hxr"), err, sizeof(err));
 	cr_assert_not_null(r, "%s", err);
 	g = rec_reader_header(r);
 	cr_assert_eq(g->version, REC_VERSION);
@@ -366,7 +284,7 @@ Test(recording, round_trip_bit_exact_across_many_frames)
 	cr_assert_eq(g->nmocap, 1);
 	cr_assert_eq(g->nsensordata, 4);
 	cr_assert_eq(g->nbody, 2);
-	cr_assert_eq(bits(g->timestep), bits(0.002));
+	cr_assert_eq(hx_bits(g->timestep), hx_bits(0.002));
 	cr_assert_eq(g->model_hash, 0x0123456789abcdefull);
 	cr_assert_eq(g->created, 1700000000123456789ll);
 	cr_assert_str_eq(g->name, "MPL test");
@@ -382,7 +300,7 @@ Test(recording, writer_counts)
 	size_t len;
 	uint64_t k;
 
-	w = rec_writer_open(at("c.hxr"), &h, 3, err, sizeof(err));
+	w = rec_writer_open(hx_scratch("c.hxr"), &h, 3, err, sizeof(err));
 	cr_assert_not_null(w, "%s", err);
 	rec_writer_stats(w, &st);
 	cr_assert_eq(st.frames, 1, "the header's frame is written at once");
@@ -402,7 +320,7 @@ Test(recording, writer_counts)
 	cr_assert_eq(st.buffered, 0);
 	cr_assert_eq(st.bytes_raw, 88 + 7 * (24 + 8 * 18) + (24 + 3) + 2 * 24);
 	cr_assert_eq(rec_writer_close(w, err, sizeof(err)), 0, "%s", err);
-	free(slurp(at("c.hxr"), &len));
+	free(hx_read_file(hx_scratch("c.hxr"), &len));
 	cr_assert_eq(st.bytes_written, len);
 }
 
@@ -414,7 +332,7 @@ Test(recording, flush_with_nothing_buffered_writes_nothing)
 	char err[256];
 	int i;
 
-	w = rec_writer_open(at("e.hxr"), &h, 0, err, sizeof(err));
+	w = rec_writer_open(hx_scratch("e.hxr"), &h, 0, err, sizeof(err));
 	cr_assert_not_null(w, "%s", err);
 	rec_writer_stats(w, &a);
 	for (i = 0; i < 1000; i++)
@@ -441,7 +359,7 @@ Test(recording, a_full_buffer_ends_a_frame_by_itself)
 
 	/* Records of 8 + 16 + 8 * 33 bytes, most of the items. */
 	n = 4 * (REC_FLUSH_AT / 200);
-	w = rec_writer_open(at("f.hxr"), &h, 0, err, sizeof(err));
+	w = rec_writer_open(hx_scratch("f.hxr"), &h, 0, err, sizeof(err));
 	cr_assert_not_null(w, "%s", err);
 	for (k = 0; k < n; k++) {
 		write_item(w, &h, k);
@@ -451,7 +369,7 @@ Test(recording, a_full_buffer_ends_a_frame_by_itself)
 	cr_assert_geq(
 	    st.frames, 3, "%llu frames", (unsigned long long)st.frames);
 	cr_assert_eq(rec_writer_close(w, err, sizeof(err)), 0, "%s", err);
-	cr_assert_eq(read_sample(at("f.hxr"), &rs, err, sizeof(err)),
+	cr_assert_eq(read_sample(hx_scratch("f.hxr"), &rs, err, sizeof(err)),
 	    (int64_t)n, "%s", err);
 }
 
@@ -477,7 +395,8 @@ Test(recording, layout_as_documented)
 		struct rec_writer *w;
 		char err[256];
 
-		w = rec_writer_open(at("l.hxr"), &h, 0, err, sizeof(err));
+		w = rec_writer_open(
+		    hx_scratch("l.hxr"), &h, 0, err, sizeof(err));
 		cr_assert_not_null(w, "%s", err);
 		cr_assert_eq(rec_writer_state(w, 10, 0.5, field), 0);
 		cr_assert_eq(rec_writer_flush(w), 0);
@@ -485,7 +404,7 @@ Test(recording, layout_as_documented)
 		cr_assert_eq(rec_writer_hash(w, 12, 0x1122334455667788ull), 0);
 		cr_assert_eq(rec_writer_close(w, err, sizeof(err)), 0);
 	}
-	file = slurp(at("l.hxr"), &len);
+	file = hx_read_file(hx_scratch("l.hxr"), &len);
 	cr_assert_eq(memcmp(file, "\x28\xb5\x2f\xfd", 4), 0, "a zstd frame");
 	/* Concatenated frames decompress as one stream. */
 	n = ZSTD_decompress(raw, sizeof(raw), file, len);
@@ -504,7 +423,7 @@ Test(recording, layout_as_documented)
 	cr_assert_eq(p[36], 1, "nmocap");
 	cr_assert_eq(p[40], 4, "nsensordata");
 	cr_assert_eq(p[44], 2, "nbody");
-	le = bits(0.002);
+	le = hx_bits(0.002);
 	for (j = 0; j < 8; j++)
 		cr_assert_eq(p[48 + j], (uint8_t)(le >> 8 * j), "timestep");
 	cr_assert_eq(p[56], 0xef, "model hash, little-endian");
@@ -581,7 +500,7 @@ Test(recording, every_and_field_subsets)
 		h = small_header(sets[i]);
 		h.every = 4;
 		snprintf(name, sizeof(name), "s%zu.hxr", i);
-		w = rec_writer_open(at(name), &h, 0, err, sizeof(err));
+		w = rec_writer_open(hx_scratch(name), &h, 0, err, sizeof(err));
 		cr_assert_not_null(w, "%s", err);
 		/* Only the fields chosen are read: the others are NULL. */
 		memset(field, 0, sizeof(field));
@@ -606,7 +525,7 @@ Test(recording, every_and_field_subsets)
 		}
 		cr_assert_eq(rec_writer_close(w, err, sizeof(err)), 0);
 
-		r = rec_reader_open(at(name), err, sizeof(err));
+		r = rec_reader_open(hx_scratch(name), err, sizeof(err));
 		cr_assert_not_null(r, "%s", err);
 		cr_assert_eq(rec_reader_header(r)->every, 4);
 		cr_assert_eq(rec_reader_header(r)->fields, sets[i]);
@@ -644,7 +563,7 @@ Test(recording, a_chosen_field_missing_is_refused)
 	char err[256];
 	size_t f;
 
-	w = rec_writer_open(at("m.hxr"), &h, 0, err, sizeof(err));
+	w = rec_writer_open(hx_scratch("m.hxr"), &h, 0, err, sizeof(err));
 	cr_assert_not_null(w, "%s", err);
 	for (f = 0; f < REC_NFIELD; f++)
 		field[f] = v;
@@ -670,14 +589,14 @@ Test(recording, truncated_at_every_offset_reads_up_to_the_last_whole_frame)
 	char err[256];
 	int64_t n;
 
-	write_sample(at("t.hxr"), &h, 40, 7, &s);
-	file = slurp(at("t.hxr"), &len);
+	write_sample(hx_scratch("t.hxr"), &h, 40, 7, &s);
+	file = hx_read_file(hx_scratch("t.hxr"), &len);
 	cr_assert_eq(len, s.end[s.frames - 1]);
 	for (cut = 0; cut <= len; cut++) {
-		spit(at("cut.hxr"), file, cut);
+		hx_write_file(hx_scratch("cut.hxr"), file, cut);
 		for (i = s.frames; i > 0 && s.end[i - 1] > cut; i--)
 			;
-		n = read_sample(at("cut.hxr"), &rs, err, sizeof(err));
+		n = read_sample(hx_scratch("cut.hxr"), &rs, err, sizeof(err));
 		if (i == 0) {
 			cr_assert_eq(n, -2, "cut at %zu: no header", cut);
 			cr_assert(strstr(err, "ends before its header") != NULL,
@@ -711,17 +630,18 @@ Test(recording, a_corrupt_byte_is_an_error)
 	char err[256], word[32];
 	int64_t n;
 
-	write_sample(at("x.hxr"), &h, 40, 7, &s);
+	write_sample(hx_scratch("x.hxr"), &h, 40, 7, &s);
 	cr_assert_geq(s.frames, 5);
-	file = slurp(at("x.hxr"), &len);
+	file = hx_read_file(hx_scratch("x.hxr"), &len);
 	snprintf(
 	    word, sizeof(word), "at byte %llu:", (unsigned long long)s.end[1]);
 	for (off = s.end[1]; off < s.end[2]; off++) {
 		for (i = 0; i < sizeof(flips); i++) {
 			file[off] ^= flips[i];
-			spit(at("bad.hxr"), file, len);
+			hx_write_file(hx_scratch("bad.hxr"), file, len);
 			file[off] ^= flips[i];
-			n = read_sample(at("bad.hxr"), &rs, err, sizeof(err));
+			n = read_sample(
+			    hx_scratch("bad.hxr"), &rs, err, sizeof(err));
 			cr_assert_geq(n, -1, "byte %zu: %s", off, err);
 			if (n == -1) {
 				errors++;
@@ -742,8 +662,9 @@ Test(recording, a_corrupt_byte_is_an_error)
 	/* Its payload: an error naming where the frame starts. */
 	off = (s.end[1] + s.end[2]) / 2;
 	file[off] ^= 0x10;
-	spit(at("bad.hxr"), file, len);
-	cr_assert_eq(read_sample(at("bad.hxr"), &rs, err, sizeof(err)), -1);
+	hx_write_file(hx_scratch("bad.hxr"), file, len);
+	cr_assert_eq(
+	    read_sample(hx_scratch("bad.hxr"), &rs, err, sizeof(err)), -1);
 	cr_assert(strstr(err, word) != NULL, "%s", err);
 	cr_assert_eq(rs.items, s.items[1]);
 	free(file);
@@ -758,8 +679,8 @@ header_bytes(uint8_t *hdr, size_t *hlen, size_t *rest)
 	uint8_t *file;
 	size_t len, c;
 
-	write_sample(at("h.hxr"), &h, 10, 5, &s);
-	file = slurp(at("h.hxr"), &len);
+	write_sample(hx_scratch("h.hxr"), &h, 10, 5, &s);
+	file = hx_read_file(hx_scratch("h.hxr"), &len);
 	c = ZSTD_findFrameCompressedSize(file, len);
 	cr_assert(!ZSTD_isError(c));
 	*hlen = ZSTD_decompress(hdr, REC_HEADER_MAX, file, c);
@@ -781,7 +702,7 @@ spit_header(const char *path, const uint8_t *hdr, size_t hlen,
 	cr_assert(!ZSTD_isError(c));
 	cr_assert_leq(c + restlen, sizeof(buf));
 	memcpy(buf + c, rest, restlen);
-	spit(path, buf, c + restlen);
+	hx_write_file(path, buf, c + restlen);
 }
 
 static void
@@ -818,15 +739,15 @@ Test(recording, hostile_headers_are_refused)
 	char err[256];
 
 	rest = header_bytes(hdr, &hlen, &restlen);
-	spit_header(at("ok.hxr"), hdr, hlen, rest, restlen);
-	r = rec_reader_open(at("ok.hxr"), err, sizeof(err));
+	spit_header(hx_scratch("ok.hxr"), hdr, hlen, rest, restlen);
+	r = rec_reader_open(hx_scratch("ok.hxr"), err, sizeof(err));
 	cr_assert_not_null(r, "the file as it was: %s", err);
 	rec_reader_close(r);
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		memcpy(bad, hdr, hlen);
 		put32(bad + cases[i].off, cases[i].v);
-		spit_header(at("bad.hxr"), bad, hlen, rest, restlen);
-		r = rec_reader_open(at("bad.hxr"), err, sizeof(err));
+		spit_header(hx_scratch("bad.hxr"), bad, hlen, rest, restlen);
+		r = rec_reader_open(hx_scratch("bad.hxr"), err, sizeof(err));
 		cr_assert_null(r, "case %zu", i);
 		cr_assert(
 		    strstr(err, cases[i].says) != NULL, "case %zu: %s", i, err);
@@ -837,33 +758,39 @@ Test(recording, hostile_headers_are_refused)
 	put32(bad + 12, REC_FIELDS_ALL);
 	for (i = 20; i <= 44; i += 4)
 		put32(bad + i, REC_SIZE_MAX);
-	spit_header(at("bad.hxr"), bad, hlen, rest, restlen);
-	cr_assert_null(rec_reader_open(at("bad.hxr"), err, sizeof(err)));
+	spit_header(hx_scratch("bad.hxr"), bad, hlen, rest, restlen);
+	cr_assert_null(
+	    rec_reader_open(hx_scratch("bad.hxr"), err, sizeof(err)));
 	cr_assert(strstr(err, "a record of") != NULL, "%s", err);
 
 	/* A NUL in the name. */
 	memcpy(bad, hdr, hlen);
 	bad[82] = '\0';
-	spit_header(at("bad.hxr"), bad, hlen, rest, restlen);
-	cr_assert_null(rec_reader_open(at("bad.hxr"), err, sizeof(err)));
+	spit_header(hx_scratch("bad.hxr"), bad, hlen, rest, restlen);
+	cr_assert_null(
+	    rec_reader_open(hx_scratch("bad.hxr"), err, sizeof(err)));
 	cr_assert(strstr(err, "NUL") != NULL, "%s", err);
 
 	/* A first frame bigger than any header. */
 	memset(big, 0, sizeof(big));
 	memcpy(big, hdr, hlen);
 	put32(big + 8, sizeof(big));
-	spit_header(at("bad.hxr"), big, sizeof(big), rest, 0);
-	cr_assert_null(rec_reader_open(at("bad.hxr"), err, sizeof(err)));
+	spit_header(hx_scratch("bad.hxr"), big, sizeof(big), rest, 0);
+	cr_assert_null(
+	    rec_reader_open(hx_scratch("bad.hxr"), err, sizeof(err)));
 	cr_assert(strstr(err, "more than 4096 bytes") != NULL, "%s", err);
 
 	/* Not zstd; nothing at all. */
-	spit(at("bad.hxr"), "HXREC\0\1\0 plain", 15);
-	cr_assert_null(rec_reader_open(at("bad.hxr"), err, sizeof(err)));
+	hx_write_file(hx_scratch("bad.hxr"), "HXREC\0\1\0 plain", 15);
+	cr_assert_null(
+	    rec_reader_open(hx_scratch("bad.hxr"), err, sizeof(err)));
 	cr_assert(strstr(err, "not a haptixd recording") != NULL, "%s", err);
-	spit(at("bad.hxr"), "", 0);
-	cr_assert_null(rec_reader_open(at("bad.hxr"), err, sizeof(err)));
+	hx_write_file(hx_scratch("bad.hxr"), "", 0);
+	cr_assert_null(
+	    rec_reader_open(hx_scratch("bad.hxr"), err, sizeof(err)));
 	cr_assert(strstr(err, "ends before its header") != NULL, "%s", err);
-	cr_assert_null(rec_reader_open(at("none.hxr"), err, sizeof(err)));
+	cr_assert_null(
+	    rec_reader_open(hx_scratch("none.hxr"), err, sizeof(err)));
 	cr_assert(strstr(err, "No such file") != NULL, "%s", err);
 	free(rest);
 }
@@ -929,13 +856,13 @@ Test(recording, hostile_frames_and_items_are_errors)
 
 	memset(item, 0, sizeof(item));
 	/* 80 MiB of zeros in a few KB: refused before it is all held. */
-	empty_recording(at("z.hxr"));
+	empty_recording(hx_scratch("z.hxr"));
 	zeros = calloc(1, 1 << 20);
 	cc = ZSTD_createCCtx();
 	cr_assert(zeros != NULL && cc != NULL);
 	bound = ZSTD_compressBound(1 << 20);
 	out = malloc(bound);
-	fd = open(at("z.hxr"), O_WRONLY | O_APPEND);
+	fd = open(hx_scratch("z.hxr"), O_WRONLY | O_APPEND);
 	cr_assert_geq(fd, 0);
 	for (i = 0; i < 80; i++) {
 		ZSTD_inBuffer in = { zeros, 1 << 20, 0 };
@@ -950,47 +877,47 @@ Test(recording, hostile_frames_and_items_are_errors)
 	free(out);
 	free(zeros);
 	ZSTD_freeCCtx(cc);
-	cr_assert_eq(first_item(at("z.hxr"), err, sizeof(err)), -1);
+	cr_assert_eq(first_item(hx_scratch("z.hxr"), err, sizeof(err)), -1);
 	cr_assert(strstr(err, "holds more than") != NULL, "%s", err);
 
 	/* An item longer than its frame. */
-	empty_recording(at("o.hxr"));
+	empty_recording(hx_scratch("o.hxr"));
 	put32(item, REC_TAG_STATE);
 	put32(item + 4, 0xffffffffu);
-	append_frame(at("o.hxr"), item, 16);
-	cr_assert_eq(first_item(at("o.hxr"), err, sizeof(err)), -1);
+	append_frame(hx_scratch("o.hxr"), item, 16);
+	cr_assert_eq(first_item(hx_scratch("o.hxr"), err, sizeof(err)), -1);
 	cr_assert(strstr(err, "overruns") != NULL, "%s", err);
 
 	/* A frame ending inside an item's tag and length. */
-	empty_recording(at("o.hxr"));
-	append_frame(at("o.hxr"), item, 5);
-	cr_assert_eq(first_item(at("o.hxr"), err, sizeof(err)), -1);
+	empty_recording(hx_scratch("o.hxr"));
+	append_frame(hx_scratch("o.hxr"), item, 5);
+	cr_assert_eq(first_item(hx_scratch("o.hxr"), err, sizeof(err)), -1);
 	cr_assert(strstr(err, "ends inside an item") != NULL, "%s", err);
 
 	/* A record of the wrong size for its header. */
-	empty_recording(at("o.hxr"));
+	empty_recording(hx_scratch("o.hxr"));
 	memset(item, 0, sizeof(item));
 	put32(item, REC_TAG_STATE);
 	put32(item + 4, 24);
-	append_frame(at("o.hxr"), item, 32);
-	cr_assert_eq(first_item(at("o.hxr"), err, sizeof(err)), -1);
+	append_frame(hx_scratch("o.hxr"), item, 32);
+	cr_assert_eq(first_item(hx_scratch("o.hxr"), err, sizeof(err)), -1);
 	cr_assert(strstr(err, "tag 1 and 24 bytes") != NULL, "%s", err);
 
 	/* A journal entry whose two lengths differ; a short hash. */
-	empty_recording(at("o.hxr"));
+	empty_recording(hx_scratch("o.hxr"));
 	memset(item, 0, sizeof(item));
 	put32(item, REC_TAG_JOURNAL);
 	put32(item + 4, 20);
 	put32(item + 20, 5);
-	append_frame(at("o.hxr"), item, 28);
-	cr_assert_eq(first_item(at("o.hxr"), err, sizeof(err)), -1);
+	append_frame(hx_scratch("o.hxr"), item, 28);
+	cr_assert_eq(first_item(hx_scratch("o.hxr"), err, sizeof(err)), -1);
 	cr_assert(strstr(err, "tag 2") != NULL, "%s", err);
-	empty_recording(at("o.hxr"));
+	empty_recording(hx_scratch("o.hxr"));
 	memset(item, 0, sizeof(item));
 	put32(item, REC_TAG_HASH);
 	put32(item + 4, 8);
-	append_frame(at("o.hxr"), item, 16);
-	cr_assert_eq(first_item(at("o.hxr"), err, sizeof(err)), -1);
+	append_frame(hx_scratch("o.hxr"), item, 16);
+	cr_assert_eq(first_item(hx_scratch("o.hxr"), err, sizeof(err)), -1);
 	cr_assert(strstr(err, "tag 3") != NULL, "%s", err);
 }
 
@@ -1005,7 +932,7 @@ Test(recording, unknown_tags_and_skippable_frames_are_passed_over)
 	char err[256];
 	int fd;
 
-	fd = open(at("u.hxr"), O_WRONLY | O_CREAT | O_EXCL, 0644);
+	fd = open(hx_scratch("u.hxr"), O_WRONLY | O_CREAT | O_EXCL, 0644);
 	cr_assert_geq(fd, 0);
 	w = rec_writer_fdopen(fd, &h, 0, err, sizeof(err));
 	cr_assert_not_null(w, "%s", err);
@@ -1037,7 +964,7 @@ Test(recording, unknown_tags_and_skippable_frames_are_passed_over)
 	cr_assert_neq(fcntl(fd, F_GETFD), -1, "the caller's fd stays open");
 	close(fd);
 
-	r = rec_reader_open(at("u.hxr"), err, sizeof(err));
+	r = rec_reader_open(hx_scratch("u.hxr"), err, sizeof(err));
 	cr_assert_not_null(r, "%s", err);
 	cr_assert_eq(rec_reader_next(r, &it), 1);
 	cr_assert_eq(it.hash, 11);
@@ -1063,21 +990,21 @@ Test(recording, never_overwrites)
 	uint8_t *file;
 	size_t len;
 
-	spit(at("kept.hxr"), "precious", 8);
+	hx_write_file(hx_scratch("kept.hxr"), "precious", 8);
 	cr_assert_null(
-	    rec_writer_open(at("kept.hxr"), &h, 0, err, sizeof(err)));
+	    rec_writer_open(hx_scratch("kept.hxr"), &h, 0, err, sizeof(err)));
 	cr_assert(strstr(err, "File exists") != NULL, "%s", err);
-	file = slurp(at("kept.hxr"), &len);
+	file = hx_read_file(hx_scratch("kept.hxr"), &len);
 	cr_assert_eq(len, 8);
 	cr_assert_eq(memcmp(file, "precious", 8), 0);
 	free(file);
 
 	/* Nor writes through a link, even one to nothing. */
-	cr_assert_eq(symlink(at("target"), at("link.hxr")), 0);
+	cr_assert_eq(symlink(hx_scratch("target"), hx_scratch("link.hxr")), 0);
 	cr_assert_null(
-	    rec_writer_open(at("link.hxr"), &h, 0, err, sizeof(err)));
-	cr_assert_eq(access(at("target"), F_OK), -1);
-	cr_assert_eq(readlink(at("link.hxr"), buf, sizeof(buf)) > 0, 1);
+	    rec_writer_open(hx_scratch("link.hxr"), &h, 0, err, sizeof(err)));
+	cr_assert_eq(access(hx_scratch("target"), F_OK), -1);
+	cr_assert_eq(readlink(hx_scratch("link.hxr"), buf, sizeof(buf)) > 0, 1);
 }
 
 Test(recording, bad_writer_arguments_are_refused)
@@ -1087,15 +1014,19 @@ Test(recording, bad_writer_arguments_are_refused)
 	uint8_t byte = 0;
 	char err[256];
 
-	cr_assert_null(rec_writer_open(at("l1.hxr"), &h, 10, err, sizeof(err)));
+	cr_assert_null(
+	    rec_writer_open(hx_scratch("l1.hxr"), &h, 10, err, sizeof(err)));
 	cr_assert(strstr(err, "level 10") != NULL, "%s", err);
-	cr_assert_eq(access(at("l1.hxr"), F_OK), -1, "no file left behind");
+	cr_assert_eq(
+	    access(hx_scratch("l1.hxr"), F_OK), -1, "no file left behind");
 	memset(h.name, 'n', sizeof(h.name));
-	cr_assert_null(rec_writer_open(at("l2.hxr"), &h, 0, err, sizeof(err)));
+	cr_assert_null(
+	    rec_writer_open(hx_scratch("l2.hxr"), &h, 0, err, sizeof(err)));
 	cr_assert(strstr(err, "name over 255") != NULL, "%s", err);
 	h = small_header(REC_FIELDS_HAPTIX);
 	h.nq = REC_SIZE_MAX + 1;
-	cr_assert_null(rec_writer_open(at("l3.hxr"), &h, 0, err, sizeof(err)));
+	cr_assert_null(
+	    rec_writer_open(hx_scratch("l3.hxr"), &h, 0, err, sizeof(err)));
 	cr_assert(strstr(err, "nq is") != NULL, "%s", err);
 
 	/* A long name is kept whole; the clock dates the file. */
@@ -1103,7 +1034,7 @@ Test(recording, bad_writer_arguments_are_refused)
 	memset(h.name, 'n', REC_NAME_MAX);
 	h.name[REC_NAME_MAX] = '\0';
 	h.created = 0;
-	w = rec_writer_open(at("l4.hxr"), &h, 0, err, sizeof(err));
+	w = rec_writer_open(hx_scratch("l4.hxr"), &h, 0, err, sizeof(err));
 	cr_assert_not_null(w, "%s", err);
 	/* Refused before anything is read from data. */
 	cr_assert_eq(rec_writer_journal(w, 0, 0, &byte, REC_ITEM_MAX), -1);
@@ -1115,7 +1046,7 @@ Test(recording, bad_writer_arguments_are_refused)
 		struct timespec ts;
 		int64_t now;
 
-		r = rec_reader_open(at("l4.hxr"), err, sizeof(err));
+		r = rec_reader_open(hx_scratch("l4.hxr"), err, sizeof(err));
 		cr_assert_not_null(r, "%s", err);
 		cr_assert_eq(strlen(rec_reader_header(r)->name), REC_NAME_MAX);
 		clock_gettime(CLOCK_REALTIME, &ts);
@@ -1140,13 +1071,13 @@ Test(recording, a_big_journal_entry_round_trips)
 	data = malloc(n);
 	cr_assert_not_null(data);
 	for (i = 0; i < n; i++)
-		data[i] = (uint8_t)mix(i / 8, 1, 2) ^ (uint8_t)(i % 8);
-	w = rec_writer_open(at("j.hxr"), &h, 0, err, sizeof(err));
+		data[i] = (uint8_t)hx_mix64(i / 8, 1, 2) ^ (uint8_t)(i % 8);
+	w = rec_writer_open(hx_scratch("j.hxr"), &h, 0, err, sizeof(err));
 	cr_assert_not_null(w, "%s", err);
 	cr_assert_eq(rec_writer_journal(w, 5, 9, data, n), 0);
 	write_item(w, &h, 0);
 	cr_assert_eq(rec_writer_close(w, err, sizeof(err)), 0, "%s", err);
-	r = rec_reader_open(at("j.hxr"), err, sizeof(err));
+	r = rec_reader_open(hx_scratch("j.hxr"), err, sizeof(err));
 	cr_assert_not_null(r, "%s", err);
 	cr_assert_eq(rec_reader_next(r, &it), 1, "%s", rec_reader_error(r));
 	cr_assert_eq(it.tag, REC_TAG_JOURNAL);
@@ -1172,7 +1103,7 @@ Test(recording, a_failed_write_fails_every_call_after)
 	cr_assert_null(rec_writer_fdopen(full, &h, 0, err, sizeof(err)));
 	cr_assert(strstr(err, "No space left") != NULL, "%s", err);
 
-	fd = open(at("w.hxr"), O_WRONLY | O_CREAT | O_EXCL, 0644);
+	fd = open(hx_scratch("w.hxr"), O_WRONLY | O_CREAT | O_EXCL, 0644);
 	w = rec_writer_fdopen(fd, &h, 0, err, sizeof(err));
 	cr_assert_not_null(w, "%s", err);
 	write_item(w, &h, 0);
@@ -1189,8 +1120,8 @@ Test(recording, a_failed_write_fails_every_call_after)
 	cr_assert(strstr(err, "No space left") != NULL, "%s", err);
 	close(fd);
 	close(full);
-	cr_assert_eq(
-	    read_sample(at("w.hxr"), &rs, err, sizeof(err)), 1, "%s", err);
+	cr_assert_eq(read_sample(hx_scratch("w.hxr"), &rs, err, sizeof(err)), 1,
+	    "%s", err);
 }
 
 struct drain {
@@ -1257,7 +1188,7 @@ Test(recording, short_writes_and_signals_lose_nothing)
 	data = malloc(n);
 	cr_assert_not_null(data);
 	for (i = 0; i < n; i += 8) /* incompressible: a frame of 4 MiB */
-		memcpy(data + i, &(uint64_t){ mix(i, 3, 3) }, 8);
+		memcpy(data + i, &(uint64_t){ hx_mix64(i, 3, 3) }, 8);
 	cr_assert_eq(pipe(p), 0);
 	d.fd = p[0];
 	/* The writer's thread takes the signals; no SA_RESTART. */
@@ -1284,8 +1215,8 @@ Test(recording, short_writes_and_signals_lose_nothing)
 	cr_assert_gt(alarms, 10, "%d signals", (int)alarms);
 	cr_assert_not_null(d.buf);
 
-	spit(at("p.hxr"), d.buf, d.len);
-	r = rec_reader_open(at("p.hxr"), err, sizeof(err));
+	hx_write_file(hx_scratch("p.hxr"), d.buf, d.len);
+	r = rec_reader_open(hx_scratch("p.hxr"), err, sizeof(err));
 	cr_assert_not_null(r, "%s", err);
 	cr_assert_eq(rec_reader_next(r, &it), 1, "%s", rec_reader_error(r));
 	cr_assert_eq(it.len, n);

@@ -49,15 +49,15 @@ verify_advance(struct verify *v, uint64_t step)
 	char what[64];
 
 	while (v->base + v->done < step) {
-		if (hxd_step(v->c, 1, &taken) != HXD_OK || taken != 1) {
-			snprintf(what, sizeof(what), "step %llu",
-			    (unsigned long long)(v->base + v->done + 1));
-			if (taken != 1 && hxd_result(v->c) == HXD_OK)
-				return play_warn("%s: %s: the server is not "
-						 "paused: someone ran it",
-					   v->o->file, what),
-				       PLAY_FAIL;
+		snprintf(what, sizeof(what), "step %llu",
+		    (unsigned long long)(v->base + v->done + 1));
+		if (hxd_step(v->c, 1, &taken) != HXD_OK)
 			return verify_server(v, what);
+		if (taken != 1) {
+			play_warn("%s: %s: the server is not paused: someone "
+				  "ran it",
+			    v->o->file, what);
+			return PLAY_FAIL;
 		}
 		v->done++;
 	}
@@ -148,9 +148,7 @@ verify_input(struct verify *v, const struct rec_item *it)
 static void
 verify_explain(struct verify *v, const struct rec_item *st)
 {
-	static const char *const names[] = { "qpos", "qvel", "act", "ctrl",
-		"mocap_pos", "mocap_quat", "sensordata", "qfrc_applied",
-		"xfrc_applied" };
+	const char *name;
 	hxd_array *a;
 	size_t f, i, n;
 
@@ -158,7 +156,8 @@ verify_explain(struct verify *v, const struct rec_item *st)
 		if (st->field[f] == NULL ||
 		    (n = rec_field_size(v->h, (enum rec_field)f)) == 0)
 			continue;
-		if (hxd_get_array(v->c, names[f], &a) != HXD_OK)
+		name = rec_field_name((enum rec_field)f);
+		if (hxd_get_array(v->c, name, &a) != HXD_OK)
 			continue;
 		for (i = 0; i < n && i < (size_t)a->rows * (size_t)a->cols;
 		     i++) {
@@ -166,7 +165,7 @@ verify_explain(struct verify *v, const struct rec_item *st)
 				sizeof(double)) != 0) {
 				fprintf(stderr,
 				    "  %s[%zu] is %.17g, recorded %.17g\n",
-				    names[f], i, a->values[i], st->field[f][i]);
+				    name, i, a->values[i], st->field[f][i]);
 				break;
 			}
 		}

@@ -112,14 +112,6 @@ journal_free(struct journal *j)
 	free(j);
 }
 
-int
-journal_model(struct journal *j, struct rec_writer *w, uint64_t step,
-    const void *mjb, size_t size)
-{
-	(void)j;
-	return rec_writer_journal(w, step, REC_JOURNAL_MODEL, mjb, size);
-}
-
 /*
  * The rows of a that differ from j->now, as elements [*from, *to):
  * compared as bits, so that -0.0 and NaN payloads count.  0 if none.

@@ -24,16 +24,9 @@ struct journal *journal_create(const struct sim *s);
 void journal_free(struct journal *j);
 
 /*
- * Write the model (MJB) of size bytes, as the replay must load it,
- * before the first step.  Returns 0, or -1 (see rec_writer_error).
- */
-int journal_model(struct journal *j, struct rec_writer *w, uint64_t step,
-    const void *mjb, size_t size);
-
-/*
  * Before step + 1: write the arrays that changed; the first time, all
- * of the data (journal_model wrote the model).  Returns the entries written, or
- * -1 (see rec_writer_error).
+ * of the data (the model entry the caller wrote holds the model).
+ * Returns the entries written, or -1 (see rec_writer_error).
  */
 int journal_before_step(struct journal *j, const struct sim *s,
     struct rec_writer *w, uint64_t step);

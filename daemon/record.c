@@ -204,8 +204,8 @@ record_start(struct daemon *d, unsigned fields, unsigned every, int journal,
 	record_w = rec_writer_open(
 	    record_path, &h, REC_LEVEL_DEFAULT, why, sizeof(why));
 	if (record_w != NULL && record_journal != NULL &&
-	    journal_model(record_journal, record_w, sim_counters(d->sim)->steps,
-		mjb, size) != 0) {
+	    rec_writer_journal(record_w, sim_counters(d->sim)->steps,
+		REC_JOURNAL_MODEL, mjb, size) != 0) {
 		snprintf(why, sizeof(why), "%s", rec_writer_error(record_w));
 		rec_writer_close(record_w, NULL, 0);
 		unlink(record_path);

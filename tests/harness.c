@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -460,4 +461,22 @@ hx_run(struct hx_run *r, const char *const *argv)
 	r->err = hx_slurp_fd(fe, NULL);
 	close(fo);
 	close(fe);
+}
+
+void
+hx_run_args(struct hx_run *r, const char *path, ...)
+{
+	const char *argv[32], *a;
+	va_list ap;
+	int n = 0;
+
+	argv[n++] = path;
+	va_start(ap, path);
+	while ((a = va_arg(ap, const char *)) != NULL) {
+		cr_assert_lt(n, 31, "too many arguments");
+		argv[n++] = a;
+	}
+	va_end(ap);
+	argv[n] = NULL;
+	hx_run(r, argv);
 }

@@ -103,6 +103,9 @@ struct hx_run {
  */
 void hx_run(struct hx_run *r, const char *const *argv);
 
+/* hx_run() of path with the arguments that follow, up to NULL (at most 30). */
+void hx_run_args(struct hx_run *r, const char *path, ...);
+
 /* Free what a run captured; the run may be used again. */
 void hx_run_free(struct hx_run *r);
 

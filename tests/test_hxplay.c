@@ -12,7 +12,6 @@
 #include <inttypes.h>
 #include <math.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,7 +27,6 @@
 #include "recording.h"
 #include "scratch.h"
 
-#define RUN_MAX_ARGS 16
 #define MAXFRAMES 64
 #define NREC 40 /* records of the sample */
 
@@ -209,24 +207,8 @@ sample_write(const char *path, uint64_t nrec, int hashes, struct sample *s)
 	cr_assert_eq(rec_writer_close(w, err, sizeof(err)), 0, "%s", err);
 }
 
-/* Run hxplay with the arguments up to NULL, capturing what it says. */
-static void
-hxplay(struct hx_run *r, ...)
-{
-	const char *argv[RUN_MAX_ARGS], *a;
-	va_list ap;
-	int n = 0;
-
-	argv[n++] = hx_hxplay_path();
-	va_start(ap, r);
-	while ((a = va_arg(ap, const char *)) != NULL) {
-		cr_assert_lt(n, RUN_MAX_ARGS - 1, "too many arguments");
-		argv[n++] = a;
-	}
-	va_end(ap);
-	argv[n] = NULL;
-	hx_run(r, argv);
-}
+/* Run hxplay with the arguments up to NULL. */
+#define hxplay(r, ...) hx_run_args((r), hx_hxplay_path(), __VA_ARGS__)
 
 static void
 run_ok(const struct hx_run *r, const char *what)

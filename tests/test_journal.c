@@ -8,7 +8,6 @@
 #include "config.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,22 +66,7 @@ end_state_free(struct end_state *e)
 }
 
 /* Run hxplay with the arguments up to NULL. */
-static void
-hxplay(struct hx_run *r, ...)
-{
-	const char *argv[16];
-	const char *a;
-	va_list ap;
-	int n = 0;
-
-	argv[n++] = hx_hxplay_path();
-	va_start(ap, r);
-	while ((a = va_arg(ap, const char *)) != NULL && n < 15)
-		argv[n++] = a;
-	va_end(ap);
-	argv[n] = NULL;
-	hx_run(r, argv);
-}
+#define hxplay(r, ...) hx_run_args((r), hx_hxplay_path(), __VA_ARGS__)
 
 /* Multiply one value of a model array. */
 static void
@@ -359,9 +343,13 @@ Test(journal, play_keeps_the_pace)
 	hxd_recording rec;
 	hxd_array *qpos;
 	double last[9], t0, wall, lasttime = -1;
+	hxd_subscription sub = { .fields = HXD_FIELDS(HXD_FIELD_QPOS),
+		.wall_hz = 50 };
+	hxd_conn *c, *watcher;
+	hxd_event *ev;
 	char err[512];
 	unsigned taken;
-	hxd_conn *c;
+	int seen = 0;
 
 	hx_skip_if_valgrind();
 	hx_server_start(&s, fixture_args);
@@ -381,9 +369,12 @@ Test(journal, play_keeps_the_pace)
 	rec_reader_close(rd);
 	cr_assert_gt(lasttime, 0.25, "the fixture's timestep changed?");
 
-	/* Back to the start, then play 0.1 s to 0.3 s at double speed. */
+	/* Back to the start, then play 0.1 s to 0.3 s at double speed,
+	 * watched as a viewer watches: frames at wall-clock rate. */
 	HX_OK(c, hxd_reset(c, -1));
 	HX_OK(c, hxd_run(c));
+	watcher = hx_connect_ok(s.unix_addr, "watcher");
+	HX_OK(watcher, hxd_subscribe(watcher, &sub, NULL));
 	t0 = hx_wall_now();
 	hxplay(&r, "-s", s.unix_addr, "--speed", "2", "--from", "0.1", "--to",
 	    "0.3", rec.path, NULL);
@@ -395,6 +386,15 @@ Test(journal, play_keeps_the_pace)
 	cr_expect(memcmp(qpos->values, last, sizeof(last)) == 0,
 	    "the server is not in the last state of the range");
 	free(qpos);
+	hx_sleep_ms(100);
+	while (hxd_next_event(watcher, 0, &ev) == HXD_OK) {
+		if (ev->kind == HXD_EVENT_FRAME &&
+		    memcmp(ev->frame->qpos, last, sizeof(last)) == 0)
+			seen = 1;
+		hxd_event_free(ev);
+	}
+	cr_expect(seen, "no frame showed the last state played");
+	hxd_close(watcher);
 
 	/* A server with another model is told so. */
 	hx_server_start(&other, scene_args);

@@ -224,6 +224,13 @@ static const struct ctl_cmd ctl_cmds[] = {
 	    "release: only the holder's own connection\n"
 	    "can (stop the hxctl holding it instead)",
 	    G_CLIENTS, 0, 3, .fn = cmd_lease },
+	{ "tracking", "[show | connect|disconnect [BODY]]",
+	    "connect a motion-capture driver's body to\n"
+	    "a mocap body (the first by default): the\n"
+	    "offset is taken from the next pose, so it\n"
+	    "does not jump; disconnect lifts it (motion\n"
+	    "then moves nothing); alone: show tracking",
+	    G_CLIENTS, 0, 2, .fn = cmd_tracking },
 	{ "record", "start [--every N] [--fields F,...] [--journal] | stop",
 	    "record the state after every step (or one\n"
 	    "in N+1) into a new file MODEL_N.hxr in the\n"

@@ -277,6 +277,14 @@ void recording_json(const hxd_recording *);
 void client_json(const hxd_client *, unsigned long long);
 void lease_json(const hxd_lease_info *);
 
+/*------------------------- hxctl_driver.c: tracking, perturbations */
+
+int cmd_tracking(struct ctl *);
+void tracking_json(const hxd_tracking *);
+void perturbation_json(const hxd_perturbation *);
+void drivers_status_json(const hxd_status *);
+void drivers_status_print(const hxd_status *);
+
 /*-------------------------------- hxctl_stream.c: streams and events */
 
 int cmd_subscribe(struct ctl *);

@@ -76,6 +76,7 @@ status_json(const hxd_status *st)
 	js_ku("max_queued", st->limits.max_queued);
 	js_ki("max_subscriptions", st->limits.max_subscriptions);
 	js_close('}');
+	drivers_status_json(st);
 	js_close('}');
 }
 
@@ -138,4 +139,5 @@ status_print(const hxd_status *st)
 	       "%d subscriptions per client\n",
 	    "limits", st->limits.max_clients, st->limits.max_frame,
 	    st->limits.max_queued, st->limits.max_subscriptions);
+	drivers_status_print(st);
 }

@@ -22,7 +22,7 @@ static void frame_field_json(const hxd_frame *, int);
 /* The "event" of subscribe's lines, by enum hxd_event_kind. */
 static const char *const event_kinds[] = { "unknown", "frame", "model", "reset",
 	"run", "speed", "instability", "message", "lease", "client_joined",
-	"client_left" };
+	"client_left", "tracking", "perturbation" };
 
 /*
  * Subscribe, and print each frame and event as one JSON object per line,
@@ -176,6 +176,17 @@ event_json(const hxd_event *ev, unsigned fields)
 	case HXD_EVENT_CLIENT_JOINED:
 	case HXD_EVENT_CLIENT_LEFT:
 		client_json(&ev->client, 0);
+		break;
+	case HXD_EVENT_TRACKING:
+		js_ks("why", ev->why);
+		js_ku("by", ev->by);
+		js_key("tracking");
+		tracking_json(&ev->tracking);
+		break;
+	case HXD_EVENT_PERTURBATION:
+		js_ks("why", ev->why);
+		js_key("perturbation");
+		perturbation_json(&ev->perturbation);
 		break;
 	default:
 		break;

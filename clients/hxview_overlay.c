@@ -68,6 +68,16 @@ info_box(const struct overlay_input *in)
 	    st->time, rtf, st->cpu_per_step * 1e3, st->nefc, st->ncon,
 	    st->energy_potential, st->energy_kinetic, in->server, st->clients,
 	    st->clients == 1 ? "" : "s");
+	/* HAPTIX's Mocap field: a connected body's pose, sampling to the
+	 * physics (this viewer's own frame time comes on top). */
+	if (st->ntracking > 0 && st->tracking[0].connected &&
+	    st->tracking[0].latency >= 0) {
+		n = strlen(titles);
+		snprintf(titles + n, sizeof(titles) - n, "\nMocap");
+		n = strlen(values);
+		snprintf(values + n, sizeof(values) - n, "\n%.1f ms",
+		    st->tracking[0].latency * 1e3);
+	}
 	mjr_overlay(mjFONT_NORMAL, mjGRID_BOTTOMLEFT, in->viewport, titles,
 	    values, in->con);
 }

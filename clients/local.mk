@@ -2,6 +2,7 @@
 bin_PROGRAMS += clients/hxctl
 clients_hxctl_SOURCES = clients/hxctl.c clients/hxctl.h \
 	clients/hxctl_args.c clients/hxctl_array.c clients/hxctl_clients.c clients/hxctl_record.c \
+	clients/hxctl_driver.c \
 	clients/hxctl_controls.c clients/hxctl_info.c clients/hxctl_json.c \
 	clients/hxctl_model.c clients/hxctl_object.c clients/hxctl_robot.c \
 	clients/hxctl_run.c clients/hxctl_set.c clients/hxctl_status.c \
@@ -15,6 +16,18 @@ clients_hxplay_SOURCES = clients/hxplay.c clients/hxplay.h \
 	clients/hxplay_export.c clients/hxplay_info.c clients/hxplay_play.c \
 	clients/hxplay_verify.c
 clients_hxplay_LDADD = libhaptix.la libhxrec.la -lm
+
+# Input drivers (docs/drivers.md): motion capture into mocap bodies, and
+# a 3D mouse into forces or poses.  Each talks to the daemon as a client.
+bin_PROGRAMS += clients/hx-mocap clients/hx-spacenav
+clients_hx_mocap_SOURCES = clients/hx_mocap.c clients/driver.c clients/driver.h \
+	clients/mocap.h clients/mocap_udp.c clients/mocap_csv.c clients/mocap_axes.c \
+	clients/natnet.c clients/natnet.h
+clients_hx_mocap_LDADD = libhaptix.la -lm
+clients_hx_spacenav_SOURCES = clients/hx_spacenav.c clients/driver.c clients/driver.h \
+	clients/spacenav.c clients/spacenav.h clients/mocap.h clients/mocap_axes.c
+clients_hx_spacenav_CFLAGS = $(AM_CFLAGS) $(SPNAV_CFLAGS)
+clients_hx_spacenav_LDADD = libhaptix.la $(SPNAV_LIBS) -lm
 
 # The offscreen viewer: the only client that includes MuJoCo (to render).
 bin_PROGRAMS += clients/hxview

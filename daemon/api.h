@@ -171,6 +171,11 @@ int api_record_start(struct call *);
 int api_record_stop(struct call *);
 int api_state_hash(struct call *);
 
+/* Input drivers: tracking and perturbations (api_driver.c). */
+int api_mocap_pose(struct call *);
+int api_mocap_connect(struct call *);
+int api_perturb(struct call *);
+
 /* The model for viewers (api_model.c). */
 int api_get_model(struct call *);
 

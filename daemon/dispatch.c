@@ -100,6 +100,9 @@ static const struct handler handlers[] = {
 	H(RECORD_START, record_start, H_MW),
 	H(STATE_HASH, state_hash, H_MODEL),
 	H(RECORD_STOP, record_stop, H_WRITE),
+	H(MOCAP_POSE, mocap_pose, H_MW),
+	H(MOCAP_CONNECT, mocap_connect, H_MW),
+	H(PERTURB, perturb, H_MW),
 #undef H
 };
 

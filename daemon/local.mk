@@ -21,6 +21,8 @@ libhaptixd_la_SOURCES = \
 	daemon/options.c daemon/options.h \
 	daemon/record.c daemon/record.h daemon/api_record.c \
 	daemon/journal.c daemon/journal.h \
+	daemon/tracking.c daemon/tracking.h daemon/perturb.c daemon/perturb.h \
+	daemon/api_driver.c \
 	daemon/result.h \
 	daemon/server.c daemon/server.h \
 	daemon/service.c daemon/service.h \

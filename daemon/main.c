@@ -20,6 +20,7 @@
 #include "log.h"
 #include "modeldir.h"
 #include "options.h"
+#include "perturb.h"
 #include "record.h"
 #include "server.h"
 #include "service.h"
@@ -262,6 +263,7 @@ main_stop(struct daemon *d)
 		event_base_loop(d->base, EVLOOP_ONCE);
 	event_free(wake);
 	sessions_close_all();
+	perturb_shutdown();
 	/* Let the deferred frees run. */
 	event_base_loop(d->base, EVLOOP_NONBLOCK);
 }

@@ -51,6 +51,8 @@ static int options_set_paused(struct options *, const char *, char *, size_t);
 static int options_set_api_rate(struct options *, const char *, char *, size_t);
 static int options_set_lease_loss(
     struct options *, const char *, char *, size_t);
+static int options_set_perturb_timeout(
+    struct options *, const char *, char *, size_t);
 static int options_set_max_clients(
     struct options *, const char *, char *, size_t);
 static int options_set_max_frame(
@@ -75,6 +77,7 @@ static const struct options_def options_defs[] = {
 	{ "paused", 'p', 1, 0, options_set_paused },
 	{ "api-rate", 0, 0, 0, options_set_api_rate },
 	{ "lease-loss", 0, 0, 0, options_set_lease_loss },
+	{ "perturb-timeout", 0, 0, 0, options_set_perturb_timeout },
 	{ "max-clients", 0, 0, 0, options_set_max_clients },
 	{ "max-frame", 0, 0, 0, options_set_max_frame },
 	{ "max-queued", 0, 0, 0, options_set_max_queued },
@@ -132,6 +135,9 @@ options_usage(FILE *f)
 	    "      --lease-loss WHAT  when the control lease's holder disconnects:\n"
 	    "                         pause, keep (running), hold (servos keep the\n"
 	    "                         pose) or zero (controls) (default: pause)\n"
+	    "      --perturb-timeout MS\n"
+	    "                         drop a driver's force on a body after MS\n"
+	    "                         milliseconds without word from it (default: 200)\n"
 	    "\n"
 	    "Limits:\n"
 	    "      --max-clients N    connected clients (default: 64)\n"
@@ -332,6 +338,18 @@ options_set_api_rate(
 }
 
 static int
+options_set_perturb_timeout(
+    struct options *o, const char *value, char *err, size_t len)
+{
+	double ms;
+
+	if (options_number(value, 10, 60000, &ms, err, len) < 0)
+		return -1;
+	o->perturb_timeout = ms / 1000;
+	return 0;
+}
+
+static int
 options_set_lease_loss(
     struct options *o, const char *value, char *err, size_t len)
 {
@@ -468,6 +486,7 @@ options_defaults(struct options *o)
 	options_string(&o->tcp, tcp);
 	o->speed = 1;
 	o->api_rate = -1;
+	o->perturb_timeout = 0.2;
 	o->max_clients = 64;
 	o->max_frame = FRAME_MAX_DEFAULT;
 	o->max_queued = 64u * 1024 * 1024;

@@ -31,10 +31,12 @@ struct options {
 	int paused;
 	double api_rate; /* Hz; < 0: the model's apirate */
 	int max_clients;
-	size_t max_frame;      /* bytes in one frame, either way */
-	size_t max_queued;     /* unsent bytes per client */
-	int max_subscriptions; /* per client */
-	int lease_loss;        /* enum lease_loss: when the holder vanishes */
+	size_t max_frame;       /* bytes in one frame, either way */
+	size_t max_queued;      /* unsent bytes per client */
+	int max_subscriptions;  /* per client */
+	int lease_loss;         /* enum lease_loss: when the holder vanishes */
+	double perturb_timeout; /* seconds of a driver's silence before its
+				   force is dropped */
 	int verbosity;
 
 	int layer;            /* what is being applied (options.c) */

@@ -26,6 +26,8 @@
 #include "log.h"
 #include "batch.h"
 #include "lease.h"
+#include "perturb.h"
+#include "tracking.h"
 #include "options.h"
 #include "session.h"
 #include "stream.h"
@@ -404,6 +406,8 @@ session_leave(struct session *s)
 	if (s->joined)
 		stream_event_client(d, s, 0);
 	stream_session_closed(s);
+	perturb_session_closed(d, s);
+	tracking_session_closed(d, s);
 	lease_session_closed(d, s);
 	/* HAPTIX clears a client's message when its connection closes. */
 	if (d->message_owner == s->id) {

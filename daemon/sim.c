@@ -716,6 +716,37 @@ sim_set_applied(struct sim *s, const double *qfrc, const double *xfrc)
 }
 
 void
+sim_mocap_set_one(
+    struct sim *s, int i, const double pos[3], const double quat[4])
+{
+	mju_copy3(s->d->mocap_pos + 3 * i, pos);
+	mju_copy4(s->d->mocap_quat + 4 * i, quat);
+}
+
+void
+sim_xfrc_set_one(struct sim *s, int body, const double f6[6])
+{
+	mju_copy(s->d->xfrc_applied + 6 * body, f6, 6);
+}
+
+int
+sim_mocap_body(const struct sim *s, int i)
+{
+	int b;
+
+	for (b = 0; b < s->m->nbody; b++)
+		if (s->m->body_mocapid[b] == i)
+			return b;
+	return -1;
+}
+
+int
+sim_body_mocap(const struct sim *s, int body)
+{
+	return s->m->body_mocapid[body];
+}
+
+void
 sim_set_mocap(struct sim *s, const double *pos, const double *quat)
 {
 	int i;

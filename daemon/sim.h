@@ -152,6 +152,18 @@ void sim_set_ctrl(struct sim *s, const double *ctrl);
 void sim_set_applied(struct sim *s, const double *qfrc, const double *xfrc);
 void sim_set_mocap(struct sim *s, const double *pos, const double *quat);
 
+/*
+ * One mocap body's pose, as given (quat unit), and one body's row of
+ * xfrc_applied: plain writes that the next step reads.  Ids valid.
+ */
+void sim_mocap_set_one(
+    struct sim *s, int i, const double pos[3], const double quat[4]);
+void sim_xfrc_set_one(struct sim *s, int body, const double f6[6]);
+
+/* The body of mocap index i, or -1; the mocap index of a body, or -1. */
+int sim_mocap_body(const struct sim *s, int i);
+int sim_body_mocap(const struct sim *s, int body);
+
 /* Get one body; id must be valid. */
 void sim_onebody_get(struct sim *s, int id, struct sim_onebody *out);
 

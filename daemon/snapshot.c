@@ -7,12 +7,14 @@
 #include "clock.h"
 #include "daemon.h"
 #include "options.h"
+#include "perturb.h"
 #include "record.h"
 #include "session.h"
 #include "sim.h"
 #include "sim_describe.h"
 #include "snapshot.h"
 #include "stream.h"
+#include "tracking.h"
 
 typedef Haptix__V1__StreamFrame StreamFrame;
 
@@ -161,6 +163,85 @@ snapshot_recording(struct arena *a)
 	return r;
 }
 
+Haptix__V1__Tracking *
+snapshot_tracking(
+    struct daemon *d, struct arena *a, const struct tracking_info *t)
+{
+	Haptix__V1__Tracking *w = arena_alloc(a, sizeof(*w));
+	const char *name = NULL;
+	int bad;
+
+	haptix__v1__tracking__init(w);
+	if (t->body >= 0)
+		name = sim_id2name(
+		    d->sim, HAPTIX__V1__OBJ_TYPE__OBJ_BODY, t->body, &bad);
+	w->mocap = t->mocap;
+	w->body = arena_strdup(a, name != NULL ? name : "");
+	w->connected = t->connected;
+	w->offset_set = t->offset_set;
+	w->driver = t->driver;
+	w->driver_name = arena_strdup(a, t->driver_name);
+	w->poses = t->poses;
+	w->rate = t->rate;
+	w->age = t->age;
+	w->latency = t->latency;
+	w->source_time = t->source_time;
+	return w;
+}
+
+Haptix__V1__Perturbation *
+snapshot_perturbation(
+    struct daemon *d, struct arena *a, const struct perturb_info *p)
+{
+	Haptix__V1__Perturbation *w = arena_alloc(a, sizeof(*w));
+	const char *name;
+	int bad;
+
+	haptix__v1__perturbation__init(w);
+	name = sim_loaded(d->sim) && !p->stale ?
+	    sim_id2name(d->sim, HAPTIX__V1__OBJ_TYPE__OBJ_BODY, p->body, &bad) :
+	    NULL;
+	w->body = p->body;
+	w->name = arena_strdup(a, name != NULL ? name : "");
+	w->n_force = 3;
+	w->force = arena_alloc(a, 3 * sizeof(double));
+	memcpy(w->force, p->f, 3 * sizeof(double));
+	w->n_torque = 3;
+	w->torque = arena_alloc(a, 3 * sizeof(double));
+	memcpy(w->torque, p->f + 3, 3 * sizeof(double));
+	w->driver = p->driver;
+	w->driver_name = arena_strdup(a, p->driver_name);
+	w->age = p->age;
+	w->timeout = p->timeout;
+	return w;
+}
+
+/* The tracked mocap bodies and the perturbations into a status. */
+static void
+snapshot_drivers(struct daemon *d, struct arena *a, Haptix__V1__Status *st)
+{
+	struct perturb_info p[PERTURB_MAX];
+	struct tracking_info t;
+	int idx[64], n, k;
+
+	st->perturb_timeout = d->opts->perturb_timeout;
+	if (!sim_loaded(d->sim))
+		return;
+	n = tracking_reported(d, idx, 64);
+	st->tracking = arena_alloc(a, (size_t)n * sizeof(*st->tracking) + 1);
+	for (k = 0; k < n; k++) {
+		tracking_get(d, idx[k], &t);
+		st->tracking[k] = snapshot_tracking(d, a, &t);
+	}
+	st->n_tracking = (size_t)n;
+	n = perturb_list(d, p, PERTURB_MAX);
+	st->perturbations = arena_alloc(
+	    a, (size_t)n * sizeof(*st->perturbations) + 1);
+	for (k = 0; k < n; k++)
+		st->perturbations[k] = snapshot_perturbation(d, a, &p[k]);
+	st->n_perturbations = (size_t)n;
+}
+
 Haptix__V1__Status *
 snapshot_status(struct daemon *d, struct arena *a)
 {
@@ -211,6 +292,7 @@ snapshot_status(struct daemon *d, struct arena *a)
 		st->instability_resets = n->instability_resets;
 		st->sim_errors = n->errors;
 	}
+	snapshot_drivers(d, a, st);
 	return st;
 }
 

@@ -57,4 +57,13 @@ void snapshot_frame(struct daemon *d, struct arena *a, uint32_t fields,
 /* The recording running, or the last one (record.c). */
 Haptix__V1__Recording *snapshot_recording(struct arena *a);
 
+struct tracking_info;
+struct perturb_info;
+
+/* Copies of a mocap body's tracking and of a driver's perturbation. */
+Haptix__V1__Tracking *snapshot_tracking(
+    struct daemon *d, struct arena *a, const struct tracking_info *t);
+Haptix__V1__Perturbation *snapshot_perturbation(
+    struct daemon *d, struct arena *a, const struct perturb_info *p);
+
 #endif

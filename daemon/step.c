@@ -3,10 +3,12 @@
 
 #include "clock.h"
 #include "daemon.h"
+#include "perturb.h"
 #include "record.h"
 #include "sim.h"
 #include "step.h"
 #include "stream.h"
+#include "tracking.h"
 
 int
 daemon_step(struct daemon *d, char *err, size_t len)
@@ -16,6 +18,7 @@ daemon_step(struct daemon *d, char *err, size_t len)
 	sim_before_step(d->sim);
 	record_before_step(d);
 	rc = sim_step(d->sim, err, len);
+	tracking_after_step(d);
 	stream_after_step(d);
 	record_after_step(d);
 	return rc;
@@ -26,5 +29,7 @@ daemon_model_changed(struct daemon *d, int reload, const char *why)
 {
 	record_stop(d, why);
 	clock_model_changed(d->clock);
+	tracking_model_changed(d);
+	perturb_model_changed(d);
 	stream_event_model(d, reload);
 }

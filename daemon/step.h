@@ -13,15 +13,16 @@ struct daemon;
 
 /*
  * One mj_step: the inputs brought up to it and journaled if a recording
- * keeps a journal, the step, then the stream frames and the record it is
- * due for.
+ * keeps a journal, the step, then the tracking's latency, the stream
+ * frames and the record it is due for.
  * Returns 0, or -1 with MuJoCo's error in err (the data was reset).
  */
 int daemon_step(struct daemon *d, char *err, size_t len);
 
 /*
  * A model was loaded (reload: the same file again): the recording ends
- * with why, pacing takes the new timestep, subscribers get the event.
+ * with why, pacing takes the new timestep, tracking disconnects, drivers'
+ * forces are forgotten, subscribers get the event.
  */
 void daemon_model_changed(struct daemon *d, int reload, const char *why);
 

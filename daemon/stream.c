@@ -608,3 +608,34 @@ stream_event_client(struct daemon *d, struct session *s, int joined)
 	stream_broadcast(d, &ev);
 	arena_reset(&stream_scratch);
 }
+
+void
+stream_event_tracking(struct daemon *d, const struct tracking_info *t,
+    const char *why, uint64_t by)
+{
+	Haptix__V1__TrackingEvent te = HAPTIX__V1__TRACKING_EVENT__INIT;
+	Event ev = HAPTIX__V1__EVENT__INIT;
+
+	te.tracking = snapshot_tracking(d, &stream_scratch, t);
+	te.why = (char *)why;
+	te.by = by;
+	ev.kind_case = HAPTIX__V1__EVENT__KIND_TRACKING;
+	ev.tracking = &te;
+	stream_broadcast(d, &ev);
+	arena_reset(&stream_scratch);
+}
+
+void
+stream_event_perturbation(
+    struct daemon *d, const struct perturb_info *p, const char *why)
+{
+	Haptix__V1__PerturbationEvent pe = HAPTIX__V1__PERTURBATION_EVENT__INIT;
+	Event ev = HAPTIX__V1__EVENT__INIT;
+
+	pe.perturbation = snapshot_perturbation(d, &stream_scratch, p);
+	pe.why = (char *)why;
+	ev.kind_case = HAPTIX__V1__EVENT__KIND_PERTURBATION;
+	ev.perturbation = &pe;
+	stream_broadcast(d, &ev);
+	arena_reset(&stream_scratch);
+}

@@ -63,6 +63,17 @@ void stream_event_message(struct daemon *d);
 void stream_event_lease(struct daemon *d);
 void stream_event_client(struct daemon *d, struct session *s, int joined);
 
+struct tracking_info;
+struct perturb_info;
+
+/* Tracking connected or disconnected (why; by: the session that asked). */
+void stream_event_tracking(struct daemon *d, const struct tracking_info *t,
+    const char *why, uint64_t by);
+
+/* A driver's perturbation dropped (why). */
+void stream_event_perturbation(
+    struct daemon *d, const struct perturb_info *p, const char *why);
+
 /* The session's output drained below its mark: send what waited. */
 void stream_session_drained(struct session *s);
 

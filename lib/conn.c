@@ -537,8 +537,53 @@ conn_recording_from_wire(hxd_recording *out, const Haptix__V1__Recording *w)
 }
 
 void
+conn_tracking_from_wire(hxd_tracking *out, const Haptix__V1__Tracking *w)
+{
+	memset(out, 0, sizeof(*out));
+	out->latency = -1;
+	if (w == NULL)
+		return;
+	out->mocap = w->mocap;
+	snprintf(out->body, sizeof(out->body), "%s", w->body);
+	out->connected = w->connected;
+	out->offset_set = w->offset_set;
+	out->driver = w->driver;
+	snprintf(
+	    out->driver_name, sizeof(out->driver_name), "%s", w->driver_name);
+	out->poses = w->poses;
+	out->rate = w->rate;
+	out->age = w->age;
+	out->latency = w->latency;
+	out->source_time = w->source_time;
+}
+
+void
+conn_perturbation_from_wire(
+    hxd_perturbation *out, const Haptix__V1__Perturbation *w)
+{
+	size_t k;
+
+	memset(out, 0, sizeof(*out));
+	if (w == NULL)
+		return;
+	out->body = w->body;
+	snprintf(out->name, sizeof(out->name), "%s", w->name);
+	for (k = 0; k < 3 && k < w->n_force; k++)
+		out->force[k] = w->force[k];
+	for (k = 0; k < 3 && k < w->n_torque; k++)
+		out->torque[k] = w->torque[k];
+	out->driver = w->driver;
+	snprintf(
+	    out->driver_name, sizeof(out->driver_name), "%s", w->driver_name);
+	out->age = w->age;
+	out->timeout = w->timeout;
+}
+
+void
 conn_status_from_wire(hxd_status *out, const Haptix__V1__Status *w)
 {
+	size_t k;
+
 	memset(out, 0, sizeof(*out));
 	conn_model_from_wire(&out->model, w->model);
 	out->time = w->time;
@@ -577,6 +622,15 @@ conn_status_from_wire(hxd_status *out, const Haptix__V1__Status *w)
 		out->pacing.lateness_p99 = w->pacing->lateness_p99;
 		out->pacing.lateness_max = w->pacing->lateness_max;
 	}
+	for (k = 0; k < w->n_tracking && k < HXD_STATUS_TRACKING_MAX; k++)
+		conn_tracking_from_wire(&out->tracking[k], w->tracking[k]);
+	out->ntracking = (int)k;
+	for (k = 0; k < w->n_perturbations && k < HXD_STATUS_PERTURBATIONS_MAX;
+	     k++)
+		conn_perturbation_from_wire(
+		    &out->perturbations[k], w->perturbations[k]);
+	out->nperturbations = (int)k;
+	out->perturb_timeout = w->perturb_timeout;
 }
 
 /* Read the token named by $HAPTIX_TOKEN_FILE, without trailing space. */

@@ -93,6 +93,11 @@ void conn_model_from_wire(hxd_model *out, const Haptix__V1__ModelSummary *m);
 void conn_client_from_wire(hxd_client *out, const Haptix__V1__ClientInfo *w);
 void conn_lease_from_wire(hxd_lease_info *out, const Haptix__V1__LeaseInfo *w);
 
+/* Copy a wire tracking or perturbation into the public struct. */
+void conn_tracking_from_wire(hxd_tracking *out, const Haptix__V1__Tracking *w);
+void conn_perturbation_from_wire(
+    hxd_perturbation *out, const Haptix__V1__Perturbation *w);
+
 /* Copy a wire status into the public struct. */
 void conn_status_from_wire(hxd_status *out, const Haptix__V1__Status *w);
 

@@ -246,6 +246,38 @@ typedef struct hxd_recording {
 	char ended[256]; /* why the last one ended, when not active */
 } hxd_recording;
 
+/* The tracking of one mocap body by a motion-capture driver. */
+typedef struct hxd_tracking {
+	int mocap;                 /* the mocap body's index */
+	char body[64];             /* its name */
+	int connected;             /* the physical body moves it */
+	int offset_set;            /* connected, and a pose came since */
+	unsigned long long driver; /* client of the newest pose, 0: none */
+	char driver_name[64];
+	unsigned long long poses; /* received since the model loaded */
+	double rate;              /* poses per second, the last second */
+	double age;               /* seconds since the newest was sampled */
+	double latency;           /* sampling to the first step using it,
+				     seconds; < 0: not yet */
+	double source_time;       /* the source's timestamp of the newest */
+} hxd_tracking;
+
+/* A driver's force and torque on a body (world axes, centre of mass). */
+typedef struct hxd_perturbation {
+	int body;
+	char name[64];
+	double force[3], torque[3];
+	unsigned long long driver; /* the client that owns it */
+	char driver_name[64];
+	double age;     /* seconds since the driver last sent it */
+	double timeout; /* seconds of silence before it is dropped */
+} hxd_perturbation;
+
+/* As many as the server reports (its PERTURB_MAX; mocap bodies past the
+ * 64th are not reported). */
+#define HXD_STATUS_TRACKING_MAX 64
+#define HXD_STATUS_PERTURBATIONS_MAX 64
+
 typedef struct hxd_status {
 	hxd_model model;
 	double time;
@@ -277,7 +309,12 @@ typedef struct hxd_status {
 	struct {
 		unsigned long long ticks; /* wakeups that found a step due */
 		double lateness_p50, lateness_p99, lateness_max; /* seconds */
-	} pacing; /* how late steps started, since run, speed or model */
+	} pacing;      /* how late steps started, since run, speed or model */
+	int ntracking; /* mocap bodies fed by a driver or connected */
+	hxd_tracking tracking[HXD_STATUS_TRACKING_MAX];
+	int nperturbations; /* drivers' forces in effect */
+	hxd_perturbation perturbations[HXD_STATUS_PERTURBATIONS_MAX];
+	double perturb_timeout; /* seconds (haptixd --perturb-timeout) */
 } hxd_status;
 
 /*-------------------------------------------------------- connection */
@@ -656,6 +693,8 @@ enum hxd_event_kind {
 	HXD_EVENT_LEASE, /* the lease was taken or released */
 	HXD_EVENT_CLIENT_JOINED,
 	HXD_EVENT_CLIENT_LEFT,
+	HXD_EVENT_TRACKING,     /* tracking connected or disconnected */
+	HXD_EVENT_PERTURBATION, /* a driver's force dropped */
 };
 
 /* Something that happened, with what belongs to its kind. */
@@ -673,9 +712,16 @@ typedef struct hxd_event {
 	unsigned long long resets; /* INSTABILITY: since the model loaded */
 	char what[16];   /* INSTABILITY: "qpos", "qvel", "qacc", "error" */
 	char text[1024]; /* MESSAGE: "" when cleared */
-	unsigned long long from; /* MESSAGE: the client that set it */
-	hxd_lease_info lease;    /* LEASE */
-	hxd_client client;       /* CLIENT_JOINED, CLIENT_LEFT */
+	unsigned long long from;       /* MESSAGE: the client that set it */
+	hxd_lease_info lease;          /* LEASE */
+	hxd_client client;             /* CLIENT_JOINED, CLIENT_LEFT */
+	hxd_tracking tracking;         /* TRACKING: as it is now */
+	hxd_perturbation perturbation; /* PERTURBATION: as it was */
+	char why[64];                  /* TRACKING, PERTURBATION: "connect",
+					  "disconnect", "model loaded", "driver
+					  left", "silence (...)" */
+	unsigned long long by; /* TRACKING: the client that asked, 0: the
+				  server */
 } hxd_event;
 
 /*
@@ -786,6 +832,35 @@ int hxd_set_speed(hxd_conn *c, double factor, int max);
 
 /* Get the server's status. */
 int hxd_status_get(hxd_conn *c, hxd_status *out);
+
+/*-------------------------------------------------------- input drivers */
+
+/*
+ * A motion-capture driver's pose of the physical body that drives a mocap
+ * body: the body by name, or when body is NULL or "" by its mocap index.
+ * pos (3) and quat (4, w x y z) are in the model's frame and units.
+ * sample_time_us: when the source sampled it, microseconds of the Unix
+ * epoch (CLOCK_REALTIME; 0: when it arrives); source_time: the source's
+ * own timestamp, reported back.  While tracking is connected the mocap
+ * body follows through the offset captured from the first pose after
+ * connecting.  out (may be NULL): the tracking as it now is.
+ */
+int hxd_mocap_pose(hxd_conn *c, int mocap, const char *body,
+    const double pos[3], const double quat[4], long long sample_time_us,
+    double source_time, hxd_tracking *out);
+
+/* Connect (1) or disconnect (0) the tracking of a mocap body. */
+int hxd_mocap_connect(
+    hxd_conn *c, int mocap, const char *body, int connect, hxd_tracking *out);
+
+/*
+ * Put force and torque (world axes, at the centre of mass) on a body, by
+ * name, or when name is NULL or "" by id; both zero releases it.  Repeat
+ * it within out->timeout seconds (the server's --perturb-timeout), or the
+ * server drops it.  It is dropped too when this connection closes.
+ */
+int hxd_perturb(hxd_conn *c, int body, const char *name, const double force[3],
+    const double torque[3], hxd_perturbation *out);
 
 /*
  * A hash of the simulation's state (time, qpos, qvel, act and the

@@ -354,6 +354,18 @@ event_from_wire(hxd_conn *c, const Haptix__V1__Event *w, hxd_event *ev)
 		ev->kind = HXD_EVENT_CLIENT_LEFT;
 		conn_client_from_wire(&ev->client, w->client_left);
 		break;
+	case HAPTIX__V1__EVENT__KIND_TRACKING:
+		ev->kind = HXD_EVENT_TRACKING;
+		conn_tracking_from_wire(&ev->tracking, w->tracking->tracking);
+		snprintf(ev->why, sizeof(ev->why), "%s", w->tracking->why);
+		ev->by = w->tracking->by;
+		break;
+	case HAPTIX__V1__EVENT__KIND_PERTURBATION:
+		ev->kind = HXD_EVENT_PERTURBATION;
+		conn_perturbation_from_wire(
+		    &ev->perturbation, w->perturbation->perturbation);
+		snprintf(ev->why, sizeof(ev->why), "%s", w->perturbation->why);
+		break;
 	default:
 		ev->kind = HXD_EVENT_UNKNOWN;
 		break;

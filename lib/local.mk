@@ -5,7 +5,7 @@ haptixcommdir = $(includedir)/haptix/comm
 haptixcomm_HEADERS = lib/haptix/comm/haptix.h
 libhaptix_la_SOURCES = lib/conn.c lib/conn.h lib/decode.c lib/decode.h lib/haptixd.c \
 	lib/haptixd_array.c lib/haptixd_clients.c lib/haptixd_model.c \
-	lib/haptixd_stream.c lib/haptixd_record.c \
+	lib/haptixd_stream.c lib/haptixd_record.c lib/haptixd_driver.c \
 	lib/haptix_compat.c lib/haptix_compat.h lib/haptix_native.c \
 	lib/haptix_simple.c lib/haptix_osrf.c
 libhaptix_la_CFLAGS = $(AM_CFLAGS) $(PROTOBUF_C_CFLAGS) $(ZSTD_CFLAGS)

@@ -94,6 +94,18 @@ hx_hxplay_path(void)
 }
 
 const char *
+hx_mocap_path(void)
+{
+	return harness_env("HX_MOCAP");
+}
+
+const char *
+hx_spacenav_path(void)
+{
+	return harness_env("HX_SPACENAV");
+}
+
+const char *
 hx_test_model(const char *name)
 {
 	static char path[1024];
@@ -479,4 +491,72 @@ hx_run_args(struct hx_run *r, const char *path, ...)
 	va_end(ap);
 	argv[n] = NULL;
 	hx_run(r, argv);
+}
+
+void
+hx_proc_start(
+    struct hx_proc *p, const char *const *argv, const char *const *env)
+{
+	char out[] = "/tmp/hx-proc.XXXXXX";
+	int k;
+
+	p->status = -1;
+	p->out = mkstemp(out);
+	cr_assert(p->out != -1, "mkstemp: %s", strerror(errno));
+	unlink(out);
+	p->pid = fork();
+	cr_assert_neq(p->pid, -1, "fork: %s", strerror(errno));
+	if (p->pid == 0) {
+		dup2(p->out, 1);
+		dup2(p->out, 2);
+		for (k = 0; env != NULL && env[k] != NULL; k++)
+			putenv((char *)env[k]);
+		execv(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+}
+
+/* Reap p if it has ended; 1 if it has. */
+static int
+harness_proc_reap(struct hx_proc *p, int options)
+{
+	int status;
+
+	if (p->pid <= 0)
+		return 1;
+	if (waitpid(p->pid, &status, options) != p->pid)
+		return 0;
+	p->pid = 0;
+	p->status = WIFEXITED(status) ? WEXITSTATUS(status) :
+					128 + WTERMSIG(status);
+	return 1;
+}
+
+int
+hx_proc_running(struct hx_proc *p)
+{
+	return !harness_proc_reap(p, WNOHANG);
+}
+
+int
+hx_proc_stop(struct hx_proc *p, int sig, int ms)
+{
+	double deadline = hx_wall_now() + ms / 1000.0;
+
+	if (p->pid > 0 && sig != 0)
+		kill(p->pid, sig);
+	while (!harness_proc_reap(p, WNOHANG) && hx_wall_now() < deadline)
+		hx_sleep_ms(5);
+	if (p->pid > 0) {
+		kill(p->pid, SIGKILL);
+		harness_proc_reap(p, 0);
+		return -1;
+	}
+	return p->status;
+}
+
+char *
+hx_proc_output(struct hx_proc *p)
+{
+	return hx_slurp_fd(p->out, NULL);
 }

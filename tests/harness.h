@@ -118,6 +118,33 @@ double hx_wall_now(void);
 /* Sleep for ms milliseconds. */
 void hx_sleep_ms(long ms);
 
+/* A program running beside the test (a driver), its output in a file. */
+struct hx_proc {
+	pid_t pid;  /* 0 once reaped */
+	int status; /* then: as hx_run's */
+	int out;    /* its stdout and stderr, a temporary file */
+};
+
+/* Start argv[0] with env ("NAME=VALUE" entries, may be NULL) added. */
+void hx_proc_start(
+    struct hx_proc *p, const char *const *argv, const char *const *env);
+
+/*
+ * Send sig (0: none) and wait at most ms for p to end: its status as
+ * hx_run's, or -1 if it had to be killed.  Idempotent.
+ */
+int hx_proc_stop(struct hx_proc *p, int sig, int ms);
+
+/* 1 if p is still running. */
+int hx_proc_running(struct hx_proc *p);
+
+/* What p has written so far; free() it. */
+char *hx_proc_output(struct hx_proc *p);
+
+/* The built drivers ($HX_MOCAP, $HX_SPACENAV). */
+const char *hx_mocap_path(void);
+const char *hx_spacenav_path(void);
+
 /*
  * Define a test that runs twice, over the Unix socket and over TCP,
  * against a fresh daemon started with the given arguments.  The body

@@ -5,7 +5,7 @@ if ENABLE_TESTS
 check_LTLIBRARIES = libhxtest.la
 libhxtest_la_SOURCES = tests/harness.c tests/harness.h \
 	tests/check.c tests/check.h tests/rawclient.c tests/rawclient.h \
-	tests/scratch.c tests/scratch.h
+	tests/scratch.c tests/scratch.h tests/natnet_fake.c tests/natnet_fake.h
 libhxtest_la_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS) $(PROTOBUF_C_CFLAGS)
 libhxtest_la_LIBADD = libhxwire.la $(CRITERION_LIBS) $(PROTOBUF_C_LIBS)
 
@@ -20,7 +20,9 @@ HX_TESTS = tests/test_frame tests/test_address tests/test_decode \
 	tests/test_batch tests/test_sessions tests/test_service tests/test_hostile \
 	tests/test_view tests/test_browser tests/test_fuzzfound \
 	tests/test_recording tests/test_record \
-	tests/test_hxplay tests/test_journal
+	tests/test_hxplay tests/test_journal \
+	tests/test_natnet tests/test_mocap_sources tests/test_mocap \
+	tests/test_spacenav
 check_PROGRAMS += $(HX_TESTS)
 TESTS += $(HX_TESTS)
 
@@ -41,6 +43,23 @@ tests_test_hxplay_LDADD = $(TEST_LIBS) libhxrec.la
 tests_test_journal_SOURCES = tests/test_journal.c
 tests_test_journal_CFLAGS = $(TEST_CFLAGS)
 tests_test_journal_LDADD = $(TEST_LIBS) libhxrec.la
+# The drivers' decoders, tested on their object code: NatNet packets (from
+# the fake server's encoder), the simple UDP format, CSV files, axes.
+tests_test_natnet_SOURCES = tests/test_natnet.c clients/natnet.c
+tests_test_natnet_CFLAGS = $(TEST_CFLAGS) -I$(srcdir)/clients
+tests_test_natnet_LDADD = $(TEST_LIBS) -lpthread
+tests_test_mocap_sources_SOURCES = tests/test_mocap_sources.c \
+	clients/mocap_udp.c clients/mocap_csv.c clients/mocap_axes.c
+tests_test_mocap_sources_CFLAGS = $(TEST_CFLAGS) -I$(srcdir)/clients
+tests_test_mocap_sources_LDADD = $(TEST_LIBS)
+# The drivers through a real daemon: a fake NatNet server, UDP, CSV; a
+# fake spacenavd and evdev event files.
+tests_test_mocap_SOURCES = tests/test_mocap.c
+tests_test_mocap_CFLAGS = $(TEST_CFLAGS)
+tests_test_mocap_LDADD = $(TEST_LIBS) -lpthread
+tests_test_spacenav_SOURCES = tests/test_spacenav.c
+tests_test_spacenav_CFLAGS = $(TEST_CFLAGS)
+tests_test_spacenav_LDADD = $(TEST_LIBS) -lpthread
 # The recording file; the test makes hostile files with zstd itself.
 tests_test_recording_SOURCES = tests/test_recording.c
 tests_test_recording_CFLAGS = $(TEST_CFLAGS) $(ZSTD_CFLAGS)
@@ -137,6 +156,8 @@ AM_TESTS_ENVIRONMENT = \
 	HXCTL='$(abs_top_builddir)/clients/hxctl'; export HXCTL; \
 	HXVIEW='$(abs_top_builddir)/clients/hxview'; export HXVIEW; \
 	HXPLAY='$(abs_top_builddir)/clients/hxplay'; export HXPLAY; \
+	HX_MOCAP='$(abs_top_builddir)/clients/hx-mocap'; export HX_MOCAP; \
+	HX_SPACENAV='$(abs_top_builddir)/clients/hx-spacenav'; export HX_SPACENAV; \
 	HX_MODELS='$(abs_top_srcdir)/models'; export HX_MODELS; \
 	HX_TEST_MODELS='$(abs_top_srcdir)/models/test'; export HX_TEST_MODELS; \
 	HAPTIX_SERVER=; export HAPTIX_SERVER; \

@@ -1,0 +1,121 @@
+/* What the input drivers share: see driver.h. */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "driver.h"
+
+const char *driver_progname = "hx-driver";
+volatile sig_atomic_t driver_stop, driver_connect_asked,
+    driver_disconnect_asked;
+
+static void driver_on_signal(int);
+
+void
+driver_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", driver_progname);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+double
+driver_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int64_t
+driver_wall_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+/* Note the signal; the main loop acts on it. */
+static void
+driver_on_signal(int sig)
+{
+	if (sig == SIGUSR1)
+		driver_connect_asked = 1;
+	else if (sig == SIGUSR2)
+		driver_disconnect_asked = 1;
+	else
+		driver_stop = 1;
+}
+
+void
+driver_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = driver_on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGUSR1, &sa, NULL);
+	sigaction(SIGUSR2, &sa, NULL);
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &sa, NULL);
+}
+
+hxd_conn *
+driver_connect(const char *server, const char *name)
+{
+	hxd_conn *c = hxd_connect(server, name);
+
+	if (c == NULL) {
+		driver_warn("out of memory");
+		return NULL;
+	}
+	if (!hxd_connected(c)) {
+		driver_warn("cannot connect to %s: %s",
+		    server != NULL && *server != '\0' ? server :
+							"the default server",
+		    hxd_error(c));
+		hxd_close(c);
+		return NULL;
+	}
+	return c;
+}
+
+int
+driver_fail(hxd_conn *c, const char *what)
+{
+	driver_warn("%s: %s", what, hxd_error(c));
+	return -1;
+}
+
+int
+driver_number(const char *opt, const char *s, double lo, double hi, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno != 0 || end == s || *end != '\0' || !isfinite(v) || v < lo ||
+	    v > hi) {
+		driver_warn(
+		    "%s: '%s' is not a number from %g to %g", opt, s, lo, hi);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}

@@ -1,0 +1,42 @@
+/*
+ * What the input drivers (hx-mocap, hx-spacenav) share: messages with
+ * the program's name, the clocks, the signals they obey, the connection
+ * to the server and number parsing.
+ */
+#ifndef HX_DRIVER_H
+#define HX_DRIVER_H
+
+#include <signal.h>
+#include <stdint.h>
+
+#include "haptixd.h"
+
+extern const char *driver_progname;
+
+/* Set by the signal handlers: stop (SIGINT, SIGTERM), connect (SIGUSR1)
+ * and disconnect (SIGUSR2). */
+extern volatile sig_atomic_t driver_stop, driver_connect_asked,
+    driver_disconnect_asked;
+
+/* Print "PROG: message" on stderr. */
+void driver_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Monotonic seconds; microseconds of the Unix epoch (CLOCK_REALTIME). */
+double driver_now(void);
+int64_t driver_wall_us(void);
+
+/* Catch SIGINT, SIGTERM, SIGUSR1 and SIGUSR2 (without SA_RESTART, so
+ * that a wait returns); ignore SIGPIPE. */
+void driver_signals(void);
+
+/* Connect to server as name; NULL after saying why. */
+hxd_conn *driver_connect(const char *server, const char *name);
+
+/* Say what a failed call on c was ("WHAT: reason"); returns -1. */
+int driver_fail(hxd_conn *c, const char *what);
+
+/* Parse a finite number in [lo, hi]; -1 after saying what is wrong. */
+int driver_number(
+    const char *opt, const char *s, double lo, double hi, double *out);
+
+#endif

@@ -1,0 +1,214 @@
+/* Drivers' perturbations: see perturb.h. */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include <event2/event.h>
+
+#include "daemon.h"
+#include "log.h"
+#include "options.h"
+#include "perturb.h"
+#include "session.h"
+#include "sim.h"
+#include "stream.h"
+
+struct perturbation {
+	int body;
+	double f[6]; /* what the driver wrote */
+	uint64_t driver;
+	char driver_name[64];
+	double sent; /* monotonic seconds of the driver's last word */
+};
+
+static struct perturbation perturbs[PERTURB_MAX];
+static int nperturbs;
+static struct event *perturb_timer;
+
+static void perturb_info(
+    struct daemon *, const struct perturbation *, struct perturb_info *);
+static void perturb_drop(struct daemon *, int, const char *);
+static void perturb_arm(struct daemon *);
+static void perturb_check(evutil_socket_t, short, void *);
+
+/* The public view of one perturbation. */
+static void
+perturb_info(
+    struct daemon *d, const struct perturbation *p, struct perturb_info *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->body = p->body;
+	memcpy(out->f, p->f, sizeof(out->f));
+	out->driver = p->driver;
+	memcpy(out->driver_name, p->driver_name, sizeof(out->driver_name));
+	out->age = daemon_now() - p->sent;
+	out->timeout = d->opts->perturb_timeout;
+}
+
+/*
+ * Drop perturbation k: zero its row of xfrc_applied if it still holds
+ * what the driver wrote (someone else's write wins), say why if why is
+ * not NULL, and forget it.
+ */
+static void
+perturb_drop(struct daemon *d, int k, const char *why)
+{
+	static const double zero[6];
+	struct perturbation *p = &perturbs[k];
+	struct perturb_info info;
+	const double *row;
+
+	row = sim_arrays(d->sim)->xfrc_applied + 6 * p->body;
+	if (memcmp(row, p->f, sizeof(p->f)) == 0)
+		sim_xfrc_set_one(d->sim, p->body, zero);
+	if (why != NULL) {
+		perturb_info(d, p, &info);
+		log_info("the force of client %llu (%s) on body %d dropped: %s",
+		    (unsigned long long)p->driver, p->driver_name, p->body,
+		    why);
+		stream_event_perturbation(d, &info, why);
+	}
+	perturbs[k] = perturbs[--nperturbs];
+}
+
+/* Wake up when the oldest perturbation would fall silent. */
+static void
+perturb_arm(struct daemon *d)
+{
+	double oldest, wait;
+	struct timeval tv;
+	int k;
+
+	if (perturb_timer == NULL &&
+	    (perturb_timer = evtimer_new(d->base, perturb_check, d)) == NULL)
+		fatal("out of memory");
+	if (nperturbs == 0) {
+		evtimer_del(perturb_timer);
+		return;
+	}
+	oldest = perturbs[0].sent;
+	for (k = 1; k < nperturbs; k++)
+		if (perturbs[k].sent < oldest)
+			oldest = perturbs[k].sent;
+	wait = oldest + d->opts->perturb_timeout - daemon_now();
+	if (wait < 0.001)
+		wait = 0.001;
+	tv.tv_sec = (long)wait;
+	tv.tv_usec = (long)((wait - (double)tv.tv_sec) * 1e6);
+	evtimer_add(perturb_timer, &tv);
+}
+
+/* The timer: drop what fell silent. */
+static void
+perturb_check(evutil_socket_t fd, short what, void *arg)
+{
+	struct daemon *d = arg;
+	double now = daemon_now();
+	char why[64];
+	int k;
+
+	(void)fd;
+	(void)what;
+	snprintf(why, sizeof(why), "silence (nothing for %g ms)",
+	    d->opts->perturb_timeout * 1000);
+	for (k = 0; k < nperturbs;) {
+		if (now - perturbs[k].sent >= d->opts->perturb_timeout)
+			perturb_drop(d, k, why);
+		else
+			k++;
+	}
+	perturb_arm(d);
+}
+
+int
+perturb_set(struct daemon *d, struct session *s, int body, const double f[6],
+    char *err, size_t len)
+{
+	static const double zero[6];
+	struct perturbation *p = NULL;
+	int k;
+
+	for (k = 0; k < nperturbs; k++)
+		if (perturbs[k].body == body)
+			p = &perturbs[k];
+	if (memcmp(f, zero, sizeof(zero)) == 0) {
+		/* A release: the driver lets go (another's write stays). */
+		if (p != NULL && p->driver == s->id)
+			perturb_drop(d, (int)(p - perturbs), NULL);
+		perturb_arm(d);
+		return 0;
+	}
+	if (p == NULL) {
+		if (nperturbs == PERTURB_MAX) {
+			snprintf(err, len,
+			    "%d bodies are perturbed already, the most at once",
+			    PERTURB_MAX);
+			return -1;
+		}
+		p = &perturbs[nperturbs++];
+		memset(p, 0, sizeof(*p));
+		p->body = body;
+	}
+	if (p->driver != s->id) {
+		p->driver = s->id;
+		snprintf(p->driver_name, sizeof(p->driver_name), "%s", s->name);
+		log_info("client %llu (%s) perturbs body %d",
+		    (unsigned long long)s->id, s->name, body);
+	}
+	memcpy(p->f, f, sizeof(p->f));
+	p->sent = daemon_now();
+	sim_xfrc_set_one(d->sim, body, f);
+	perturb_arm(d);
+	return 0;
+}
+
+int
+perturb_list(struct daemon *d, struct perturb_info *out, int max)
+{
+	int k;
+
+	for (k = 0; k < nperturbs && k < max; k++)
+		perturb_info(d, &perturbs[k], &out[k]);
+	return k;
+}
+
+void
+perturb_session_closed(struct daemon *d, struct session *s)
+{
+	int k;
+
+	for (k = 0; k < nperturbs;) {
+		if (perturbs[k].driver == s->id)
+			perturb_drop(d, k, "driver left");
+		else
+			k++;
+	}
+	if (perturb_timer != NULL)
+		perturb_arm(d);
+}
+
+void
+perturb_model_changed(struct daemon *d)
+{
+	struct perturb_info info;
+	int k;
+
+	for (k = 0; k < nperturbs; k++) {
+		perturb_info(d, &perturbs[k], &info);
+		info.stale = 1;
+		stream_event_perturbation(d, &info, "model loaded");
+	}
+	nperturbs = 0;
+	if (perturb_timer != NULL)
+		evtimer_del(perturb_timer);
+}
+
+void
+perturb_shutdown(void)
+{
+	if (perturb_timer != NULL)
+		event_free(perturb_timer);
+	perturb_timer = NULL;
+	nperturbs = 0;
+}

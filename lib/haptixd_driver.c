@@ -1,0 +1,88 @@
+/* The input drivers' calls: tracking poses, connecting, perturbations. */
+#include "config.h"
+
+#include <string.h>
+
+#include "conn.h"
+#include "haptixd.h"
+
+int
+hxd_mocap_pose(hxd_conn *c, int mocap, const char *body, const double pos[3],
+    const double quat[4], long long sample_time_us, double source_time,
+    hxd_tracking *out)
+{
+	Request req = HAPTIX__V1__REQUEST__INIT;
+	Haptix__V1__MocapPose w = HAPTIX__V1__MOCAP_POSE__INIT;
+	Response *r;
+	int rc;
+
+	w.mocap = mocap;
+	w.body = (char *)(body != NULL ? body : "");
+	w.n_pos = 3;
+	w.pos = (double *)pos;
+	w.n_quat = 4;
+	w.quat = (double *)quat;
+	w.sample_time_us = sample_time_us;
+	w.source_time = source_time;
+	req.call_case = HAPTIX__V1__REQUEST__CALL_MOCAP_POSE;
+	req.mocap_pose = &w;
+	rc = conn_call_expect(
+	    c, &req, HAPTIX__V1__RESPONSE__PAYLOAD_TRACKING, &r);
+	if (rc != HXD_OK)
+		return rc;
+	if (out != NULL)
+		conn_tracking_from_wire(out, r->tracking);
+	conn_free_response(r);
+	return HXD_OK;
+}
+
+int
+hxd_mocap_connect(
+    hxd_conn *c, int mocap, const char *body, int connect, hxd_tracking *out)
+{
+	Request req = HAPTIX__V1__REQUEST__INIT;
+	Haptix__V1__MocapConnect w = HAPTIX__V1__MOCAP_CONNECT__INIT;
+	Response *r;
+	int rc;
+
+	w.mocap = mocap;
+	w.body = (char *)(body != NULL ? body : "");
+	w.connect = connect != 0;
+	req.call_case = HAPTIX__V1__REQUEST__CALL_MOCAP_CONNECT;
+	req.mocap_connect = &w;
+	rc = conn_call_expect(
+	    c, &req, HAPTIX__V1__RESPONSE__PAYLOAD_TRACKING, &r);
+	if (rc != HXD_OK)
+		return rc;
+	if (out != NULL)
+		conn_tracking_from_wire(out, r->tracking);
+	conn_free_response(r);
+	return HXD_OK;
+}
+
+int
+hxd_perturb(hxd_conn *c, int body, const char *name, const double force[3],
+    const double torque[3], hxd_perturbation *out)
+{
+	Request req = HAPTIX__V1__REQUEST__INIT;
+	Haptix__V1__Perturb w = HAPTIX__V1__PERTURB__INIT;
+	Response *r;
+	int rc;
+
+	w.body = body;
+	w.name = (char *)(name != NULL ? name : "");
+	w.n_force = 3;
+	w.force = (double *)force;
+	w.n_torque = 3;
+	w.torque = (double *)torque;
+	req.call_case = HAPTIX__V1__REQUEST__CALL_PERTURB;
+	req.perturb = &w;
+	rc = conn_call_expect(
+	    c, &req, HAPTIX__V1__RESPONSE__PAYLOAD_PERTURBATION, &r);
+	if (rc != HXD_OK)
+		return rc;
+	if (out != NULL)
+		conn_perturbation_from_wire(out, r->perturbation);
+	conn_free_response(r);
+	return HXD_OK;
+}

@@ -1,0 +1,683 @@
+/*
+ * Motion capture through a real haptixd: the tracking calls (connect,
+ * the offset captured exactly, disconnect, reset, reload, a driver
+ * leaving), and hx-mocap fed by a fake NatNet server, by the simple UDP
+ * format and by a CSV file; the weld pulls the hand after the mocap
+ * body; latency in the status; signals connect and disconnect.
+ */
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <math.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <criterion/criterion.h>
+
+#include "check.h"
+#include "harness.h"
+#include "haptixd.h"
+#include "natnet_fake.h"
+
+TestSuite(mocap, .timeout = 60, .fini = hx_server_cleanup);
+
+static const char *const scene[] = { "-m", "mpl_scene.xml", NULL };
+static const char *const scene_paused[] = { "-m", "mpl_scene.xml", "--paused",
+	NULL };
+
+/* The scene's mocap body where the model puts it. */
+static const double model_pos[3] = { 0, 0, 0.85 };
+
+/* Mocap body 0's pose. */
+static void
+mocap_pose(hxd_conn *c, double pos[3], double quat[4])
+{
+	hxd_mocap *m;
+
+	HX_OK(c, hxd_get_mocap(c, &m));
+	memcpy(pos, m->pos, 3 * sizeof(double));
+	memcpy(quat, m->quat, 4 * sizeof(double));
+	free(m);
+}
+
+/* The tracking of mocap body 0 from the status (it must be there). */
+static hxd_tracking
+tracking_of(hxd_conn *c)
+{
+	hxd_status st;
+
+	HX_OK(c, hxd_status_get(c, &st));
+	cr_assert_geq(st.ntracking, 1, "no tracking in the status");
+	return st.tracking[0];
+}
+
+/* The next event of kind, within ms; NULL if none came. */
+static hxd_event *
+next_of(hxd_conn *c, int kind, int ms)
+{
+	double deadline = hx_wall_now() + ms / 1000.0;
+	hxd_event *ev;
+
+	while (hx_wall_now() < deadline) {
+		if (hxd_next_event(c, 50, &ev) != HXD_OK)
+			continue;
+		if (ev->kind == kind)
+			return ev;
+		hxd_event_free(ev);
+	}
+	return NULL;
+}
+
+/* Quaternion product, w x y z. */
+static void
+qmul(double *r, const double *a, const double *b)
+{
+	r[0] = a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3];
+	r[1] = a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2];
+	r[2] = a[0] * b[2] - a[1] * b[3] + a[2] * b[0] + a[3] * b[1];
+	r[3] = a[0] * b[3] + a[1] * b[2] - a[2] * b[1] + a[3] * b[0];
+}
+
+/*
+ * The mouse analogy through the protocol: poses move nothing until
+ * connected; connecting captures the offset from the next pose, which
+ * gives back the virtual pose bit for bit; motion then carries over one
+ * to one in world axes, rotations too; disconnecting lifts the mouse;
+ * reconnecting elsewhere does not jump.  Each change is an event.
+ */
+Test(mocap, offset_capture_is_exact)
+{
+	static const double q45[4] = { 0.9238795325112867, 0.3826834323650898,
+		0, 0 }; /* 45 degrees about x */
+	const double rz[4] = { cos(M_PI / 4), 0, 0, sin(M_PI / 4) };
+	hxd_subscription sub = { .events = 1 };
+	double p0[3] = { 1.25, -3.5, 0.125 }, q[4], pos[3], quat[4], v0[3],
+	       vq0[4], want[4], p[3];
+	struct hx_server s;
+	hxd_tracking t;
+	hxd_event *ev;
+	hxd_conn *drv, *ctl;
+	int k;
+
+	hx_server_start(&s, scene_paused);
+	drv = hx_connect_ok(s.unix_addr, "driver");
+	ctl = hx_connect_ok(s.unix_addr, "operator");
+	HX_OK(ctl, hxd_subscribe(ctl, &sub, NULL));
+	mocap_pose(ctl, v0, vq0);
+	cr_assert_eq(memcmp(v0, model_pos, sizeof(v0)), 0);
+
+	/* Disconnected: poses are counted, nothing moves. */
+	memcpy(q, q45, sizeof(q));
+	HX_OK(drv, hxd_mocap_pose(drv, 0, NULL, p0, q, 0, 12.5, &t));
+	cr_expect(!t.connected);
+	cr_expect_eq(t.poses, 1);
+	cr_expect_str_eq(t.body, "mocap");
+	cr_expect_str_eq(t.driver_name, "driver");
+	cr_expect_eq(t.source_time, 12.5);
+	mocap_pose(ctl, pos, quat);
+	cr_expect_eq(memcmp(pos, v0, sizeof(pos)), 0);
+
+	/* Connect (by name): announced, the offset waits for a pose. */
+	HX_OK(ctl, hxd_mocap_connect(ctl, 0, "mocap", 1, &t));
+	cr_expect(t.connected && !t.offset_set);
+	ev = next_of(ctl, HXD_EVENT_TRACKING, 2000);
+	cr_assert_not_null(ev, "no tracking event");
+	cr_expect_str_eq(ev->why, "connect");
+	cr_expect(ev->tracking.connected);
+	cr_expect_neq(ev->by, 0, "the asking client is named");
+	hxd_event_free(ev);
+
+	/* The first pose after connecting changes nothing, bit for bit. */
+	HX_OK(drv, hxd_mocap_pose(drv, 0, NULL, p0, q, 0, 0, &t));
+	cr_expect(t.offset_set);
+	mocap_pose(ctl, pos, quat);
+	cr_expect_eq(memcmp(pos, v0, sizeof(pos)), 0, "jumped on connect");
+	cr_expect_eq(memcmp(quat, vq0, sizeof(quat)), 0, "turned on connect");
+
+	/* Motion carries over one to one, in world axes. */
+	for (k = 0; k < 3; k++)
+		p[k] = p0[k] + 0.01 * (k + 1);
+	HX_OK(drv, hxd_mocap_pose(drv, 0, NULL, p, q, 0, 0, NULL));
+	mocap_pose(ctl, pos, quat);
+	for (k = 0; k < 3; k++)
+		cr_expect(fabs(pos[k] - (v0[k] + 0.01 * (k + 1))) < 1e-12,
+		    "pos[%d] = %.17g", k, pos[k]);
+	/* Turning the physical body 90 degrees about world z turns the
+	 * virtual one the same way. */
+	qmul(want, rz, q45);
+	HX_OK(drv, hxd_mocap_pose(drv, 0, NULL, p, want, 0, 0, NULL));
+	mocap_pose(ctl, pos, quat);
+	qmul(want, rz, vq0);
+	for (k = 0; k < 4; k++)
+		cr_expect(fabs(quat[k] - want[k]) < 1e-12, "quat[%d] = %g", k,
+		    quat[k]);
+
+	/* Disconnect: the mouse lifted; the physical body moves freely. */
+	HX_OK(ctl, hxd_mocap_connect(ctl, 0, NULL, 0, &t));
+	cr_expect(!t.connected);
+	ev = next_of(ctl, HXD_EVENT_TRACKING, 2000);
+	cr_assert_not_null(ev);
+	cr_expect_str_eq(ev->why, "disconnect");
+	hxd_event_free(ev);
+	mocap_pose(ctl, v0, vq0);
+	p[0] += 5;
+	HX_OK(drv, hxd_mocap_pose(drv, 0, NULL, p, q, 0, 0, NULL));
+	mocap_pose(ctl, pos, quat);
+	cr_expect_eq(memcmp(pos, v0, sizeof(pos)), 0, "moved while lifted");
+
+	/* Put down elsewhere: no jump, and motion from there on. */
+	HX_OK(ctl, hxd_mocap_connect(ctl, 0, NULL, 1, NULL));
+	HX_OK(drv, hxd_mocap_pose(drv, 0, NULL, p, q, 0, 0, NULL));
+	mocap_pose(ctl, pos, quat);
+	cr_expect_eq(memcmp(pos, v0, sizeof(pos)), 0, "jumped on reconnect");
+	cr_expect_eq(memcmp(quat, vq0, sizeof(quat)), 0);
+	p[2] -= 0.2;
+	HX_OK(drv, hxd_mocap_pose(drv, 0, NULL, p, q, 0, 0, NULL));
+	mocap_pose(ctl, pos, quat);
+	cr_expect(fabs(pos[2] - (v0[2] - 0.2)) < 1e-12, "%.17g", pos[2]);
+
+	/* Another driver takes the body over from its first pose: no jump
+	 * from the first driver's offset. */
+	hxd_conn *drv2 = hx_connect_ok(s.unix_addr, "driver2");
+	mocap_pose(ctl, v0, vq0);
+	p[0] += 100;
+	HX_OK(drv2, hxd_mocap_pose(drv2, 0, NULL, p, q, 0, 0, &t));
+	cr_expect(t.connected && t.offset_set);
+	cr_expect_str_eq(t.driver_name, "driver2");
+	mocap_pose(ctl, pos, quat);
+	cr_expect_eq(memcmp(pos, v0, sizeof(pos)), 0, "jumped to driver2");
+	hxd_close(drv2);
+	hxd_close(drv);
+	hxd_close(ctl);
+	hx_server_stop(&s);
+}
+
+/*
+ * As HAPTIX: a reset while connected blinks and recovers (the next pose
+ * puts the body back); a reset while disconnected leaves the model's
+ * pose; a reload disconnects (announced), and so does the feeding
+ * driver leaving.
+ */
+Test(mocap, reset_reload_and_leaving)
+{
+	hxd_subscription sub = { .events = 1 };
+	double p[3] = { 0.5, 0.5, 0.5 }, q[4] = { 1, 0, 0, 0 }, pos[3], quat[4],
+	       tracked[3];
+	struct hx_server s;
+	hxd_tracking t;
+	hxd_event *ev;
+	hxd_conn *drv, *ctl;
+
+	hx_server_start(&s, scene_paused);
+	drv = hx_connect_ok(s.unix_addr, "driver");
+	ctl = hx_connect_ok(s.unix_addr, "operator");
+	HX_OK(ctl, hxd_subscribe(ctl, &sub, NULL));
+	HX_OK(ctl, hxd_mocap_connect(ctl, 0, NULL, 1, NULL));
+	HX_OK(drv, hxd_mocap_pose(drv, 0, NULL, p, q, 0, 0, NULL));
+	p[0] += 0.1;
+	HX_OK(drv, hxd_mocap_pose(drv, 0, NULL, p, q, 0, 0, NULL));
+	mocap_pose(ctl, tracked, quat);
+	cr_assert(fabs(tracked[0] - 0.1) < 1e-12, "%g", tracked[0]);
+
+	/* Reset while connected: the model's pose, then tracking again. */
+	HX_OK(ctl, hxd_reset(ctl, -1));
+	mocap_pose(ctl, pos, quat);
+	cr_expect_eq(memcmp(pos, model_pos, sizeof(pos)), 0);
+	HX_OK(drv, hxd_mocap_pose(drv, 0, NULL, p, q, 0, 0, &t));
+	cr_expect(t.connected, "a reset keeps the connection");
+	mocap_pose(ctl, pos, quat);
+	cr_expect_eq(memcmp(pos, tracked, sizeof(pos)), 0, "did not recover");
+
+	/* Reset while disconnected: the model's pose stays. */
+	HX_OK(ctl, hxd_mocap_connect(ctl, 0, NULL, 0, NULL));
+	HX_OK(ctl, hxd_reset(ctl, -1));
+	HX_OK(drv, hxd_mocap_pose(drv, 0, NULL, p, q, 0, 0, NULL));
+	mocap_pose(ctl, pos, quat);
+	cr_expect_eq(memcmp(pos, model_pos, sizeof(pos)), 0);
+
+	/* A reload disconnects, and says so. */
+	HX_OK(ctl, hxd_mocap_connect(ctl, 0, NULL, 1, NULL));
+	HX_OK(drv, hxd_mocap_pose(drv, 0, NULL, p, q, 0, 0, NULL));
+	while ((ev = next_of(ctl, HXD_EVENT_TRACKING, 200)) != NULL)
+		hxd_event_free(ev);
+	HX_OK(ctl, hxd_reload(ctl, NULL));
+	ev = next_of(ctl, HXD_EVENT_TRACKING, 2000);
+	cr_assert_not_null(ev, "no event on reload");
+	cr_expect_str_eq(ev->why, "model loaded");
+	cr_expect(!ev->tracking.connected);
+	hxd_event_free(ev);
+	p[0] += 1;
+	HX_OK(drv, hxd_mocap_pose(drv, 0, NULL, p, q, 0, 0, &t));
+	cr_expect(!t.connected);
+	mocap_pose(ctl, pos, quat);
+	cr_expect_eq(memcmp(pos, model_pos, sizeof(pos)), 0);
+
+	/* The driver feeding a connected body leaves: disconnected. */
+	HX_OK(ctl, hxd_mocap_connect(ctl, 0, NULL, 1, NULL));
+	HX_OK(drv, hxd_mocap_pose(drv, 0, NULL, p, q, 0, 0, NULL));
+	while ((ev = next_of(ctl, HXD_EVENT_TRACKING, 200)) != NULL)
+		hxd_event_free(ev);
+	hxd_close(drv);
+	ev = next_of(ctl, HXD_EVENT_TRACKING, 2000);
+	cr_assert_not_null(ev, "no event when the driver left");
+	cr_expect_str_eq(ev->why, "driver left");
+	hxd_event_free(ev);
+	t = tracking_of(ctl);
+	cr_expect(!t.connected);
+	hxd_close(ctl);
+	hx_server_stop(&s);
+}
+
+/* Bad poses and bodies get clear errors; the server goes on. */
+Test(mocap, bad_calls)
+{
+	static const char *const fixture[] = { "-m", "fixture.xml", NULL };
+	double p[3] = { 0, 0, 0 }, q[4] = { 1, 0, 0, 0 }, zero[4] = { 0 },
+	       bad[3] = { 0, NAN, 0 };
+	struct hx_server s;
+	hxd_conn *c;
+
+	hx_server_start(&s, scene_paused);
+	c = hx_connect_ok(s.unix_addr, "driver");
+	cr_expect_eq(
+	    hxd_mocap_pose(c, 0, NULL, bad, q, 0, 0, NULL), HXD_BADVALUE);
+	cr_expect_eq(
+	    hxd_mocap_pose(c, 0, NULL, p, zero, 0, 0, NULL), HXD_BADVALUE);
+	cr_expect_eq(
+	    hxd_mocap_pose(c, 0, NULL, p, q, -5, 0, NULL), HXD_BADVALUE);
+	cr_expect_eq(
+	    hxd_mocap_pose(c, 0, NULL, p, q, 0, INFINITY, NULL), HXD_BADVALUE);
+	cr_expect_eq(
+	    hxd_mocap_pose(c, 1, NULL, p, q, 0, 0, NULL), HXD_BADINDEX);
+	cr_expect(
+	    strstr(hxd_error(c), "mocap index 1") != NULL, "%s", hxd_error(c));
+	cr_expect_eq(
+	    hxd_mocap_pose(c, 0, "cube", p, q, 0, 0, NULL), HXD_BADINDEX);
+	cr_expect(strstr(hxd_error(c), "not a mocap body") != NULL, "%s",
+	    hxd_error(c));
+	cr_expect_eq(hxd_mocap_connect(c, 0, "nosuch", 1, NULL), HXD_BADINDEX);
+	HX_OK(c, hxd_mocap_pose(c, 0, NULL, p, q, 0, 0, NULL));
+	hxd_close(c);
+	hx_server_stop(&s);
+
+	/* fixture.xml has one mocap body, "marker". */
+	hx_server_start(&s, fixture);
+	c = hx_connect_ok(s.unix_addr, "driver");
+	HX_OK(c, hxd_mocap_connect(c, 0, "marker", 1, NULL));
+	hxd_close(c);
+	hx_server_stop(&s);
+}
+
+/* A free UDP port on the loopback. */
+static int
+free_udp_port(void)
+{
+	struct sockaddr_in sa;
+	socklen_t len = sizeof(sa);
+	int fd = socket(AF_INET, SOCK_DGRAM, 0), port;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sin_family = AF_INET;
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	cr_assert_eq(bind(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	getsockname(fd, (struct sockaddr *)&sa, &len);
+	port = ntohs(sa.sin_port);
+	close(fd);
+	return port;
+}
+
+/* Send text to 127.0.0.1:port. */
+static void
+send_udp(int port, const void *buf, size_t len)
+{
+	struct sockaddr_in sa;
+	int fd = socket(AF_INET, SOCK_DGRAM, 0);
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sin_family = AF_INET;
+	sa.sin_port = htons((uint16_t)port);
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	cr_assert_eq(
+	    sendto(fd, buf, len, 0, (struct sockaddr *)&sa, sizeof(sa)),
+	    (ssize_t)len, "%s", strerror(errno));
+	close(fd);
+}
+
+/* Wait up to ms for mocap body 0's tracking to have n poses. */
+static hxd_tracking
+wait_poses(hxd_conn *c, unsigned long long n, int ms)
+{
+	double deadline = hx_wall_now() + ms / 1000.0;
+	hxd_status st;
+
+	for (;;) {
+		HX_OK(c, hxd_status_get(c, &st));
+		if ((st.ntracking > 0 && st.tracking[0].poses >= n) ||
+		    hx_wall_now() > deadline)
+			break;
+		hx_sleep_ms(10);
+	}
+	cr_assert_geq(st.ntracking, 1, "no tracking");
+	return st.tracking[0];
+}
+
+/*
+ * hx-mocap --udp: text lines of the simple format move the mocap body
+ * by the physical motion; another body's lines and a bad datagram move
+ * nothing (the driver says why and goes on); SIGUSR2 disconnects and
+ * SIGUSR1 connects; the status shows the age and the latency.
+ */
+Test(mocap, udp_text_and_signals)
+{
+	struct hx_server s;
+	struct hx_proc p;
+	hxd_tracking t;
+	char port_s[16], line[256], *out;
+	double pos[3], quat[4];
+	const char *argv[12];
+	int port, n = 0;
+
+	hx_server_start(&s, scene);
+	hxd_conn *c = hx_connect_ok(s.unix_addr, "watcher");
+	port = free_udp_port();
+	snprintf(port_s, sizeof(port_s), "127.0.0.1:%d", port);
+	argv[n++] = hx_mocap_path();
+	argv[n++] = "-s";
+	argv[n++] = s.unix_addr;
+	argv[n++] = "--udp";
+	argv[n++] = port_s;
+	argv[n++] = "--map";
+	argv[n++] = "wrist=mocap";
+	argv[n++] = "--connect";
+	argv[n++] = "-v";
+	argv[n] = NULL;
+	hx_proc_start(&p, argv, NULL);
+
+	/* Until it listens and connected (its first answer). */
+	for (n = 0; n < 200; n++) {
+		hxd_status st;
+
+		send_udp(port, "wrist - 2 3 4 1 0 0 0\n", 22);
+		hx_sleep_ms(20);
+		HX_OK(c, hxd_status_get(c, &st));
+		if (st.ntracking > 0 && st.tracking[0].offset_set)
+			break;
+	}
+	t = wait_poses(c, 1, 2000);
+	cr_assert(t.connected && t.offset_set, "%s", hx_proc_output(&p));
+	snprintf(line, sizeof(line),
+	    "# a comment\nhead 9 9 9 9 1 0 0 0\nwrist 1.5 2.25 3 4 1 0 0 0\n");
+	send_udp(port, line, strlen(line));
+	send_udp(port, "wrist 1.6 nonsense\n", 19);
+	t = wait_poses(c, t.poses + 1, 2000);
+	mocap_pose(c, pos, quat);
+	cr_expect(fabs(pos[0] - 0.25) < 1e-12 && fabs(pos[1]) < 1e-12 &&
+		fabs(pos[2] - 0.85) < 1e-12,
+	    "%g %g %g", pos[0], pos[1], pos[2]);
+	cr_expect_eq(t.source_time, 1.5);
+	cr_expect(t.age >= 0 && t.age < 5, "age %g", t.age);
+	hx_sleep_ms(100); /* running: the pose reaches the physics */
+	t = tracking_of(c);
+	cr_expect(t.latency >= 0 && t.latency < 5, "latency %g", t.latency);
+
+	kill(p.pid, SIGUSR2);
+	hx_sleep_ms(300);
+	cr_expect(!tracking_of(c).connected, "SIGUSR2 did not disconnect");
+	kill(p.pid, SIGUSR1);
+	hx_sleep_ms(300);
+	cr_expect(tracking_of(c).connected, "SIGUSR1 did not connect");
+
+	cr_expect_eq(hx_proc_stop(&p, SIGTERM, 5000), 0);
+	out = hx_proc_output(&p);
+	cr_expect(strstr(out, "refused") != NULL, "%s", out);
+	cr_expect(strstr(out, "Hz at the server") != NULL, "%s", out);
+	free(out);
+	hxd_close(c);
+	hx_server_stop(&s);
+}
+
+/*
+ * hx-mocap --csv: the body follows the recorded path: every pose a
+ * watcher sees is one of the rows (moved by the offset, exactly), in
+ * order, ending on the last; the replay keeps the recorded pace.
+ */
+Test(mocap, csv_replay_follows_the_path)
+{
+	hxd_subscription sub = { .fields = HXD_FIELDS(HXD_FIELD_MOCAP),
+		.wall_hz = 200 };
+	struct hx_server s;
+	struct hx_run r = { 0 };
+	double rows[41][3], t0, took;
+	char path[512], conn_s[16];
+	hxd_event *ev;
+	FILE *f;
+	int k, seen[41] = { 0 }, last = -1, distinct = 0, j;
+
+	hx_server_start(&s, scene_paused);
+	snprintf(path, sizeof(path), "%s/path.csv", s.dir);
+	f = fopen(path, "w");
+	cr_assert_not_null(f);
+	fprintf(f,
+	    "# a circle of 10 cm in 0.4 s\ntime,body,x,y,z,qw,qx,qy,"
+	    "qz\n");
+	for (k = 0; k <= 40; k++) {
+		rows[k][0] = 0.1 * cos(2 * M_PI * k / 40);
+		rows[k][1] = 0.1 * sin(2 * M_PI * k / 40);
+		rows[k][2] = 0.01 * k;
+		fprintf(f, "%.17g,hand,%.17g,%.17g,%.17g,1,0,0,0\n", 0.01 * k,
+		    rows[k][0], rows[k][1], rows[k][2]);
+	}
+	cr_assert_eq(fclose(f), 0);
+
+	hxd_conn *c = hx_connect_ok(s.unix_addr, "watcher");
+	HX_OK(c, hxd_subscribe(c, &sub, NULL));
+	snprintf(conn_s, sizeof(conn_s), "--connect");
+	t0 = hx_wall_now();
+	hx_run_args(&r, hx_mocap_path(), "-s", s.unix_addr, "--csv", path,
+	    conn_s, NULL);
+	took = hx_wall_now() - t0;
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_expect(took > 0.3 && took < 10, "took %g s", took);
+	hx_sleep_ms(50); /* a frame of the last pose */
+	HX_OK(c, hxd_unsubscribe(c, 0));
+
+	/* The frames: each pose a row plus the offset (the model's pose
+	 * minus the first row). */
+	while (hxd_next_event(c, 300, &ev) == HXD_OK) {
+		if (ev->kind == HXD_EVENT_FRAME) {
+			const double *m = ev->frame->mocap_pos;
+
+			for (j = 0; j <= 40; j++)
+				if (fabs(m[0] - (rows[j][0] - rows[0][0])) <
+					1e-12 &&
+				    fabs(m[1] - (rows[j][1] - rows[0][1])) <
+					1e-12 &&
+				    fabs(m[2] -
+					(0.85 + rows[j][2] - rows[0][2])) <
+					1e-12)
+					break;
+			cr_expect(j <= 40, "a pose off the path: %g %g %g",
+			    m[0], m[1], m[2]);
+			if (j <= 40) {
+				cr_expect_geq(j, last, "went back: %d", j);
+				if (!seen[j])
+					distinct++;
+				seen[j] = 1;
+				last = j;
+			}
+		}
+		hxd_event_free(ev);
+	}
+	cr_expect_geq(distinct, 5, "%d poses seen", distinct);
+	cr_expect_eq(last, 40, "did not end on the last row");
+	hx_run_free(&r);
+	hxd_close(c);
+	hx_server_stop(&s);
+}
+
+/* Send the fake's rigid bodies Hand (7) at hand and Head (3) elsewhere. */
+static void
+natnet_send(struct natnet_fake *f, int frame, const double hand[3])
+{
+	struct natnet_fake_body b[2];
+	struct natnet_fake_frame fr;
+
+	memset(b, 0, sizeof(b));
+	memset(&fr, 0, sizeof(fr));
+	b[0].id = 3;
+	b[0].pos[0] = 5 + 0.01 * frame;
+	b[0].quat[0] = 1;
+	b[0].tracked = 1;
+	b[1].id = 7;
+	memcpy(b[1].pos, hand, sizeof(b[1].pos));
+	b[1].quat[0] = 1;
+	b[1].tracked = 1;
+	fr.frame_number = frame;
+	fr.timestamp = frame / 100.0;
+	fr.mid_exposure = 1000000 + 100000 * (unsigned long long)frame;
+	fr.transmit = fr.mid_exposure + 20000; /* 2 ms at 10 MHz */
+	fr.nbodies = 2;
+	fr.bodies = b;
+	fr.extras = 1;
+	cr_assert_eq(natnet_fake_send_frame(f, NULL, 0, &fr), 0);
+}
+
+/*
+ * hx-mocap --natnet, unicast, against a fake Motive (NatNet 3.1): it
+ * asks for the body names, maps Hand by name, keeps the stream alive;
+ * Motive's y up becomes the world's z: lifting the physical hand 5 cm
+ * lifts the mocap body 5 cm, and the weld pulls the MPL hand after it.
+ */
+Test(mocap, natnet_drives_the_hand)
+{
+	static const struct natnet_fake_model models[] = { { 3, "Head" },
+		{ 7, "Hand" } };
+	struct natnet_fake_config cfg;
+	struct natnet_fake *f;
+	struct hx_server s;
+	struct hx_proc p;
+	hxd_onebody arm0, arm;
+	hxd_tracking t;
+	double hand[3] = { 0.3, 1.2, -0.4 }, pos[3], quat[4];
+	char server[64], *out;
+	const char *argv[12];
+	int n = 0, k, forearm;
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.major = 3;
+	cfg.minor = 1;
+	cfg.multicast = 0;
+	cfg.models = models;
+	cfg.nmodels = 2;
+	cfg.extras = 1;
+	f = natnet_fake_start(&cfg);
+	cr_assert_not_null(f);
+	hx_server_start(&s, scene);
+	hxd_conn *c = hx_connect_ok(s.unix_addr, "watcher");
+	HX_OK(c, hxd_name2id(c, HXD_OBJ_BODY, "forearm", &forearm));
+	HX_OK(c, hxd_get_onebody(c, forearm, &arm0));
+
+	snprintf(server, sizeof(server), "127.0.0.1:%d",
+	    natnet_fake_command_port(f));
+	argv[n++] = hx_mocap_path();
+	argv[n++] = "-s";
+	argv[n++] = s.unix_addr;
+	argv[n++] = "--natnet";
+	argv[n++] = server;
+	argv[n++] = "--map";
+	argv[n++] = "Hand=mocap";
+	argv[n++] = "--connect";
+	argv[n++] = "-v";
+	argv[n] = NULL;
+	hx_proc_start(&p, argv, NULL);
+	cr_assert(natnet_fake_wait_requests(f, 0, 1, 5000) >= 1,
+	    "hx-mocap did not connect to Motive: %s", hx_proc_output(&p));
+	cr_assert(natnet_fake_wait_requests(f, 4, 1, 5000) >= 1,
+	    "it did not ask for the model definitions");
+	hx_sleep_ms(100); /* the answers reach it */
+
+	for (k = 0; k < 20; k++) {
+		natnet_send(f, k, hand);
+		hx_sleep_ms(10);
+	}
+	t = wait_poses(c, 10, 3000);
+	cr_assert(t.connected && t.offset_set, "%s", hx_proc_output(&p));
+	mocap_pose(c, pos, quat);
+	for (k = 0; k < 3; k++)
+		cr_expect(fabs(pos[k] - model_pos[k]) < 1e-12,
+		    "jumped on connect: pos[%d] = %g", k, pos[k]);
+
+	/* Motive's y is up: 5 cm up. */
+	hand[1] += 0.05;
+	for (k = 20; k < 80; k++) {
+		natnet_send(f, k, hand);
+		hx_sleep_ms(10);
+	}
+	mocap_pose(c, pos, quat);
+	cr_expect(fabs(pos[2] - 0.90) < 1e-6, "mocap z %g", pos[2]);
+	cr_expect(fabs(pos[0]) < 1e-6 && fabs(pos[1]) < 1e-6, "%g %g", pos[0],
+	    pos[1]);
+	HX_OK(c, hxd_get_onebody(c, forearm, &arm));
+	cr_expect(fabs(arm.pos[2] - arm0.pos[2] - 0.05) < 0.01,
+	    "the hand did not follow: %g -> %g", arm0.pos[2], arm.pos[2]);
+
+	t = tracking_of(c);
+	cr_expect_str_eq(t.driver_name, "hx-mocap");
+	cr_expect(t.rate > 20, "rate %g", t.rate);
+	cr_expect(t.latency >= 0.002 && t.latency < 5,
+	    "latency %g (Motive's 2 ms included)", t.latency);
+	cr_expect(fabs(t.source_time - 0.79) < 1e-9, "%g", t.source_time);
+	cr_expect(natnet_fake_wait_requests(f, 10, 1, 3000) >= 1,
+	    "no keep-alive in unicast");
+
+	cr_expect_eq(hx_proc_stop(&p, SIGTERM, 5000), 0);
+	out = hx_proc_output(&p);
+	cr_expect(strstr(out, "NatNet 3.1, unicast") != NULL, "%s", out);
+	cr_expect(strstr(out, "rigid body 7 is 'Hand'") != NULL, "%s", out);
+	free(out);
+	natnet_fake_stop(f);
+	hxd_close(c);
+	hx_server_stop(&s);
+}
+
+/* Usage errors exit 2; a file that is not CSV exits 1. */
+Test(mocap, bad_usage)
+{
+	struct hx_server s;
+	struct hx_run r = { 0 };
+	char path[512];
+	FILE *f;
+
+	hx_server_start(&s, scene_paused);
+	hx_run_args(&r, hx_mocap_path(), "-s", s.unix_addr, NULL);
+	cr_expect_eq(r.status, 2);
+	cr_expect(strstr(r.err, "name a source") != NULL, "%s", r.err);
+	hx_run_args(&r, hx_mocap_path(), "--udp", "1", "--csv", "x", NULL);
+	cr_expect_eq(r.status, 2);
+	hx_run_args(&r, hx_mocap_path(), "--udp", "1", "--map", "x", NULL);
+	cr_expect_eq(r.status, 2);
+	cr_expect(strstr(r.err, "SRC=BODY") != NULL, "%s", r.err);
+	hx_run_args(&r, hx_mocap_path(), "--udp", "1", "--axes", "q", NULL);
+	cr_expect_eq(r.status, 2);
+	hx_run_args(&r, hx_mocap_path(), "--udp", "1", "--loop", NULL);
+	cr_expect_eq(r.status, 2);
+	snprintf(path, sizeof(path), "%s/bad.csv", s.dir);
+	f = fopen(path, "w");
+	fprintf(f, "time,body,x\n0,hand,1\n");
+	fclose(f);
+	hx_run_args(
+	    &r, hx_mocap_path(), "-s", s.unix_addr, "--csv", path, NULL);
+	cr_expect_eq(r.status, 1);
+	cr_expect(strstr(r.err, "lacks") != NULL, "%s", r.err);
+	hx_run_args(&r, hx_mocap_path(), "--help", NULL);
+	cr_expect_eq(r.status, 0);
+	cr_expect(strstr(r.out, "--natnet") != NULL);
+	hx_run_free(&r);
+	hx_server_stop(&s);
+}

@@ -40,7 +40,7 @@
 #define BENCH_ROWS 32
 
 static const char *const bench_figures[] = { "rtt", "max", "lockstep", "batch",
-	"pacing", "memory", "record", NULL };
+	"pacing", "memory", "record", "mocap", NULL };
 
 struct bench_options {
 	unsigned figures; /* bit i: bench_figures[i] */
@@ -84,7 +84,7 @@ usage(FILE *f)
 	    "\n"
 	    "  -f, --figures LIST     some of rtt,max,lockstep,batch,pacing,"
 	    "memory,\n"
-	    "                         record\n"
+	    "                         record,mocap\n"
 	    "                         (default: all)\n"
 	    "  -q, --quick            short runs, about 40 s in all: a smoke "
 	    "test, not a\n"
@@ -508,6 +508,120 @@ fig_rtt_one(const struct bench_options *o, struct daemon_proc *dp,
 	free(dm);
 	free(bare);
 	free(st);
+}
+
+/*
+ * A motion-capture driver's pose: the round trip of mocap_pose over the
+ * Unix socket beside the bare ping-pong of the same sizes; then, running
+ * at speed 1 and connected, poses at 240 Hz (OptiTrack's rate) and the
+ * latency the server reports from each pose's sampling to the step that
+ * used it, beside the step period a pose may wait at most.
+ */
+static void
+fig_mocap(const struct bench_options *o, struct daemon_proc *dp, hxd_conn *ctl)
+{
+	const long warm = 500, block = 500;
+	long i, n = 0, total = o->rtt_calls < block ? block : o->rtt_calls;
+	double *dm, *bare, *lat, t0, d50, b50, l50, l99, period, next;
+	unsigned long long before[3], after[3];
+	double pos[3] = { 0, 0, 0.85 }, quat[4] = { 1, 0, 0, 0 };
+	struct pingpong *pp;
+	hxd_tracking t;
+	hxd_status st;
+	size_t req, resp;
+	hxd_conn *c;
+	long nl = 0, sent = 0;
+
+	dm = calloc((size_t)total, sizeof(*dm));
+	bare = calloc((size_t)total, sizeof(*bare));
+	lat = calloc((size_t)(o->seconds * 240 + 16), sizeof(*lat));
+	if (dm == NULL || bare == NULL || lat == NULL)
+		die("out of memory");
+	c = connect_or_die(dp->unix_addr, "hxbench-mocap");
+	session_bytes(ctl, "hxbench-mocap", before);
+	for (i = 0; i < warm; i++)
+		check(c, hxd_mocap_pose(c, 0, NULL, pos, quat, 0, 0, NULL),
+		    "mocap_pose");
+	session_bytes(ctl, "hxbench-mocap", after);
+	req = (size_t)((after[1] - before[1] + warm / 2) /
+	    (unsigned long long)warm);
+	resp = (size_t)((after[2] - before[2] + warm / 2) /
+	    (unsigned long long)warm);
+	if ((pp = net_pingpong_open(0, req, resp)) == NULL)
+		die("the bare ping-pong failed");
+	bench_pin(0, 0);
+	bench_pin(dp->pid, 1);
+	bench_pin(net_pingpong_server(pp), 1);
+	if (net_pingpong_run(pp, (size_t)warm, NULL) != 0)
+		die("the bare ping-pong failed");
+	for (n = 0; n + block <= total; n += block) {
+		for (i = 0; i < block; i++) {
+			pos[0] = 1e-6 * (double)i;
+			t0 = bench_now();
+			check(c,
+			    hxd_mocap_pose(c, 0, NULL, pos, quat, 0, 0, NULL),
+			    "mocap_pose");
+			dm[n + i] = bench_now() - t0;
+		}
+		if (net_pingpong_run(pp, (size_t)block, bare + n) != 0)
+			die("the bare ping-pong failed");
+	}
+	net_pingpong_close(pp);
+	bench_pin(0, -1);
+	bench_pin(dp->pid, -1);
+	qsort(dm, (size_t)n, sizeof(*dm), cmp_double);
+	qsort(bare, (size_t)n, sizeof(*bare), cmp_double);
+	d50 = percentile(dm, (size_t)n, 0.5);
+	b50 = percentile(bare, (size_t)n, 0.5);
+	printf("mocap Unix: %zu-byte requests, %zu-byte answers, %ld calls "
+	       "each: haptixd p50 %.1f p99 %.1f us; bare p50 %.1f p99 %.1f "
+	       "us\n",
+	    req, resp, n, d50 * 1e6, percentile(dm, (size_t)n, 0.99) * 1e6,
+	    b50 * 1e6, percentile(bare, (size_t)n, 0.99) * 1e6);
+	add_row(d50 / b50 <= 1.3,
+	    "`mocap_pose` round trip, Unix, p50|%.1f µs|%.1f µs (bare "
+	    "ping-pong, %zu/%zu B)|%.3f×|≤ 1.3×",
+	    d50 * 1e6, b50 * 1e6, req, resp, d50 / b50);
+
+	/* Running, connected: each answer tells the previous pose's
+	 * latency once a step has used it. */
+	check(ctl, hxd_status_get(ctl, &st), "status");
+	period = 1 / (st.speed * 500); /* mpl_scene's 2 ms step */
+	check(c, hxd_mocap_connect(c, 0, NULL, 1, NULL), "connect");
+	check(ctl, hxd_run(ctl), "run");
+	next = bench_now();
+	while (sent < (long)(o->seconds * 240)) {
+		while (bench_now() < next)
+			;
+		next += 1.0 / 240;
+		pos[2] = 0.85 + 0.01 * sin((double)sent / 40);
+		check(c,
+		    hxd_mocap_pose(c, 0, NULL, pos, quat,
+			(long long)(bench_wall() * 1e6), 0, &t),
+		    "mocap_pose");
+		sent++;
+		if (t.latency >= 0)
+			lat[nl++] = t.latency;
+	}
+	if (nl == 0)
+		die("no pose reached the physics");
+	check(ctl, hxd_pause(ctl), "pause");
+	check(c, hxd_mocap_connect(c, 0, NULL, 0, NULL), "disconnect");
+	hxd_close(c);
+	qsort(lat, (size_t)nl, sizeof(*lat), cmp_double);
+	l50 = percentile(lat, (size_t)nl, 0.5);
+	l99 = percentile(lat, (size_t)nl, 0.99);
+	printf("mocap 240 Hz, running at speed 1: sampling to the physics "
+	       "p50 %.2f p99 %.2f max %.2f ms (%ld poses; a step every "
+	       "%.1f ms)\n",
+	    l50 * 1e3, l99 * 1e3, lat[nl - 1] * 1e3, nl, period * 1e3);
+	add_row(l99 <= period + 0.001,
+	    "mocap pose, sampling to the step using it, 240 Hz, p99|%.2f "
+	    "ms|%.1f ms (a step period)|%.3f×|≤ 1 period + 1 ms",
+	    l99 * 1e3, period * 1e3, l99 / period);
+	free(dm);
+	free(bare);
+	free(lat);
 }
 
 static void
@@ -989,7 +1103,7 @@ parse_figures(const char *list)
 				break;
 		if (bench_figures[i] == NULL)
 			die("unknown figure \"%s\" (rtt, max, lockstep, batch, "
-			    "pacing, memory)",
+			    "pacing, memory, record, mocap)",
 			    w);
 		set |= 1u << i;
 	}
@@ -1149,7 +1263,7 @@ main(int argc, char **argv)
 	print_load("before");
 	printf("model %s/%s; haptixd %s\n", o.models, o.model, o.haptixd);
 
-	if (HAS(0) || HAS(1) || HAS(2) || HAS(3) || HAS(6)) {
+	if (HAS(0) || HAS(1) || HAS(2) || HAS(3) || HAS(6) || HAS(7)) {
 		daemon_start(&o, &dp, paused);
 		ctl = connect_or_die(dp.unix_addr, "hxbench-ctl");
 		if (HAS(0))
@@ -1162,6 +1276,8 @@ main(int argc, char **argv)
 			fig_batch(&o, &dp, ctl);
 		if (HAS(6))
 			fig_record(&o, ctl);
+		if (HAS(7))
+			fig_mocap(&o, &dp, ctl);
 		hxd_close(ctl);
 		daemon_stop(&dp);
 	}

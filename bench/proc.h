@@ -11,6 +11,9 @@
 /* Seconds on the monotonic clock. */
 double bench_now(void);
 
+/* Seconds of the Unix epoch (CLOCK_REALTIME), as drivers stamp poses. */
+double bench_wall(void);
+
 /*
  * Run pid (0: this process) on CPU cpu only, or on every CPU with -1.
  * Returns 0, or -1 when the machine has no such CPU.

@@ -108,7 +108,11 @@ int mocap_axes_parse_scale(
 void mocap_axes_apply(const struct mocap_axes *a, const double pos[3],
     const double quat[4], double pos_out[3], double quat_out[4]);
 
-/* Pieces the parsers share (and the NatNet decoder may use). */
+/* Pieces the parsers share. */
+
+/* Write a reason into err, if the caller wants one (err may be NULL). */
+void mocap_error(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 /*
  * Normalise q in place; returns 0, or -1 if it is zero or not finite

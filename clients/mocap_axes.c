@@ -18,13 +18,10 @@
 
 #define AXES_QUOTE_MAX 40 /* the bytes of a bad spec quoted in a reason */
 
-static void axes_error(char *, size_t, const char *, ...)
-    __attribute__((format(printf, 3, 4)));
 static int axes_term(const char *, size_t, int *, int *);
 
-/* Write a reason into err, if the caller wants one. */
-static void
-axes_error(char *err, size_t errlen, const char *fmt, ...)
+void
+mocap_error(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -81,7 +78,7 @@ mocap_axes_parse(
 	size_t len;
 
 	if (spec == NULL || *spec == '\0') {
-		axes_error(err, errlen, "empty axis convention");
+		mocap_error(err, errlen, "empty axis convention");
 		return -1;
 	}
 	if (strcasecmp(spec, "z-up") == 0)
@@ -92,7 +89,7 @@ mocap_axes_parse(
 	for (p = spec; *p != '\0'; p++)
 		nterms += *p == ',';
 	if (nterms != 3) {
-		axes_error(err, errlen,
+		mocap_error(err, errlen,
 		    "axis convention '%.*s' is not z-up, y-up or 3 "
 		    "comma-separated axes giving world x, y, z (it has %d)",
 		    AXES_QUOTE_MAX, spec, nterms);
@@ -104,14 +101,14 @@ mocap_axes_parse(
 		comma = strchr(p, ',');
 		len = comma != NULL ? (size_t)(comma - p) : strlen(p);
 		if (axes_term(p, len, &axis, &sign) == -1) {
-			axes_error(err, errlen,
+			mocap_error(err, errlen,
 			    "'%.*s' is not an axis: x, y or z with an optional sign",
 			    (int)(len < AXES_QUOTE_MAX ? len : AXES_QUOTE_MAX),
 			    p);
 			return -1;
 		}
 		if (used[axis]) {
-			axes_error(err, errlen,
+			mocap_error(err, errlen,
 			    "axis %c appears twice in '%.*s'", names[axis],
 			    AXES_QUOTE_MAX, spec);
 			return -1;
@@ -137,7 +134,7 @@ mocap_axes_parse_scale(
 	double v;
 
 	if (spec == NULL || *spec == '\0') {
-		axes_error(err, errlen, "empty scale");
+		mocap_error(err, errlen, "empty scale");
 		return -1;
 	}
 	if (strcmp(spec, "m") == 0)
@@ -149,13 +146,13 @@ mocap_axes_parse_scale(
 	else {
 		v = strtod(spec, &end);
 		if (*end != '\0' || strchr(" \t\n\v\f\r", spec[0]) != NULL) {
-			axes_error(err, errlen,
+			mocap_error(err, errlen,
 			    "scale '%.*s' is not a number or one of m, cm, mm",
 			    AXES_QUOTE_MAX, spec);
 			return -1;
 		}
 		if (!isfinite(v) || !(v > 0)) {
-			axes_error(err, errlen,
+			mocap_error(err, errlen,
 			    "scale '%.*s' is not a positive finite number",
 			    AXES_QUOTE_MAX, spec);
 			return -1;

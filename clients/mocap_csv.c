@@ -8,7 +8,6 @@
 
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,27 +48,12 @@ struct mocap_csv {
 	char last_text[64]; /* its time as written */
 };
 
-static void csv_error(char *, size_t, const char *, ...)
-    __attribute__((format(printf, 3, 4)));
 static void csv_trim(const char **, size_t *);
 static int csv_getline(struct mocap_csv *, char **, size_t *, char *, size_t);
 static int csv_skip(const char *, size_t);
 static int csv_header(struct mocap_csv *, const char *, size_t, char *, size_t);
 static int csv_row(struct mocap_csv *, const char *, size_t,
     struct mocap_sample *, char *, size_t);
-
-/* Write a reason into err, if the caller wants one. */
-static void
-csv_error(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err == NULL || errlen == 0)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 /* Drop a field's surrounding blanks, then one pair of double quotes. */
 static void
@@ -101,7 +85,7 @@ csv_getline(
 	n = getline(&c->buf, &c->cap, c->f);
 	if (n == -1) {
 		if (ferror(c->f)) {
-			csv_error(err, errlen, "line %ld: %s", c->line + 1,
+			mocap_error(err, errlen, "line %ld: %s", c->line + 1,
 			    errno != 0 ? strerror(errno) : "read error");
 			return -1;
 		}
@@ -115,7 +99,7 @@ csv_getline(
 	if (*len > 0 && (*s)[*len - 1] == '\r')
 		(*len)--;
 	if (memchr(*s, '\0', *len) != NULL) {
-		csv_error(err, errlen, "line %ld: has a NUL byte", c->line);
+		mocap_error(err, errlen, "line %ld: has a NUL byte", c->line);
 		return -1;
 	}
 	/* A spreadsheet's UTF-8 byte order mark. */
@@ -160,7 +144,7 @@ csv_header(
 			    strncasecmp(f, csv_names[k], flen) != 0)
 				continue;
 			if (c->col[k] != -1) {
-				csv_error(err, errlen,
+				mocap_error(err, errlen,
 				    "line %ld: column %s appears twice",
 				    c->line, csv_names[k]);
 				return -1;
@@ -178,7 +162,7 @@ csv_header(
 		    m > 0 ? ", " : "", csv_names[k]);
 	}
 	if (missing[0] != '\0') {
-		csv_error(err, errlen,
+		mocap_error(err, errlen,
 		    "line %ld: the header lacks the column%s %s "
 		    "(it must name time,body,x,y,z,qw,qx,qy,qz)",
 		    c->line, strchr(missing, ',') != NULL ? "s" : "", missing);
@@ -221,7 +205,7 @@ csv_row(struct mocap_csv *c, const char *s, size_t len,
 			break;
 	}
 	if (nf != c->nfields) {
-		csv_error(err, errlen,
+		mocap_error(err, errlen,
 		    "line %ld: %d field%s, the header has %d", c->line, nf,
 		    nf == 1 ? "" : "s", c->nfields);
 		return -1;
@@ -231,19 +215,19 @@ csv_row(struct mocap_csv *c, const char *s, size_t len,
 			continue;
 		if (mocap_number_parse(
 			f[k], flen[k], &v[k], why, sizeof(why)) == -1) {
-			csv_error(err, errlen, "line %ld: column %s: %s",
+			mocap_error(err, errlen, "line %ld: column %s: %s",
 			    c->line, csv_names[k], why);
 			return -1;
 		}
 	}
 	if (mocap_name_parse(f[CSV_BODY], flen[CSV_BODY], out->name, why,
 		sizeof(why)) == -1) {
-		csv_error(
+		mocap_error(
 		    err, errlen, "line %ld: column body: %s", c->line, why);
 		return -1;
 	}
 	if (c->have_last && v[CSV_TIME] < c->last_time) {
-		csv_error(err, errlen,
+		mocap_error(err, errlen,
 		    "line %ld: time %.*s goes back from %s on line %ld",
 		    c->line, (int)flen[CSV_TIME], f[CSV_TIME], c->last_text,
 		    c->last_line);
@@ -256,7 +240,8 @@ csv_row(struct mocap_csv *c, const char *s, size_t len,
 	for (k = 0; k < 4; k++)
 		out->quat[k] = v[CSV_QW + k];
 	if (mocap_quat_normalize(out->quat) == -1) {
-		csv_error(err, errlen, "line %ld: quaternion is zero", c->line);
+		mocap_error(
+		    err, errlen, "line %ld: quaternion is zero", c->line);
 		return -1;
 	}
 	c->have_last = 1;
@@ -276,11 +261,11 @@ mocap_csv_open(const char *path, char *err, size_t errlen)
 	int r;
 
 	if ((c = calloc(1, sizeof(*c))) == NULL) {
-		csv_error(err, errlen, "out of memory");
+		mocap_error(err, errlen, "out of memory");
 		return NULL;
 	}
 	if ((c->f = fopen(path, "r")) == NULL) {
-		csv_error(
+		mocap_error(
 		    err, errlen, "cannot open %s: %s", path, strerror(errno));
 		free(c);
 		return NULL;
@@ -289,14 +274,14 @@ mocap_csv_open(const char *path, char *err, size_t errlen)
 	    csv_skip(s, len))
 		;
 	if (r == 0)
-		csv_error(err, errlen,
+		mocap_error(err, errlen,
 		    "no header line: the file must start with the column "
 		    "names time,body,x,y,z,qw,qx,qy,qz");
 	if (r != 1 || csv_header(c, s, len, err, errlen) == -1)
 		goto fail;
 	c->first_line = c->line;
 	if ((c->first_off = ftello(c->f)) == -1) {
-		csv_error(err, errlen, "cannot tell the position in %s: %s",
+		mocap_error(err, errlen, "cannot tell the position in %s: %s",
 		    path, strerror(errno));
 		goto fail;
 	}

@@ -7,7 +7,6 @@
 #include "config.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,8 +18,6 @@
 #define UDP_NUMBER_MAX 63 /* the longest text taken as a number */
 #define UDP_QUOTE_MAX 32  /* the bytes of a bad text quoted in a reason */
 
-static void udp_error(char *, size_t, const char *, ...)
-    __attribute__((format(printf, 3, 4)));
 static void udp_quote(char *, size_t, const char *, size_t);
 static int udp_blank(int);
 static int udp_control(int);
@@ -40,19 +37,6 @@ static int udp_parse_binary(
 /* The names of a pose's numbers, in the order both forms carry them. */
 static const char *const udp_fields[8] = { "time", "x", "y", "z", "qw", "qx",
 	"qy", "qz" };
-
-/* Write a reason into err, if the caller wants one. */
-static void
-udp_error(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err == NULL || errlen == 0)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 /* Quote a piece of input for a reason: shortened, unprintables as '?'. */
 static void
@@ -92,22 +76,22 @@ mocap_name_parse(const char *s, size_t len, char out[MOCAP_NAME_MAX], char *err,
 	size_t i;
 
 	if (len == 0) {
-		udp_error(err, errlen, "name is empty");
+		mocap_error(err, errlen, "name is empty");
 		return -1;
 	}
 	if (len > MOCAP_NAME_MAX - 1) {
-		udp_error(err, errlen, "name of %zu bytes is longer than %d",
+		mocap_error(err, errlen, "name of %zu bytes is longer than %d",
 		    len, MOCAP_NAME_MAX - 1);
 		return -1;
 	}
 	for (i = 0; i < len; i++) {
 		if (udp_blank(s[i])) {
-			udp_error(
+			mocap_error(
 			    err, errlen, "name has a blank at byte %zu", i + 1);
 			return -1;
 		}
 		if (udp_control(s[i])) {
-			udp_error(err, errlen,
+			mocap_error(err, errlen,
 			    "name has a control character 0x%02x",
 			    (unsigned char)s[i]);
 			return -1;
@@ -128,7 +112,7 @@ mocap_number_parse(
 
 	udp_quote(q, sizeof(q), s, len);
 	if (len > UDP_NUMBER_MAX) {
-		udp_error(err, errlen, "%s is too long for a number", q);
+		mocap_error(err, errlen, "%s is too long for a number", q);
 		return -1;
 	}
 	memcpy(buf, s, len);
@@ -136,16 +120,16 @@ mocap_number_parse(
 	/* strtod would skip leading white space and stop at a NUL. */
 	if (len == 0 || strlen(buf) != len ||
 	    strchr(" \t\n\v\f\r", buf[0]) != NULL) {
-		udp_error(err, errlen, "%s is not a number", q);
+		mocap_error(err, errlen, "%s is not a number", q);
 		return -1;
 	}
 	v = strtod(buf, &end);
 	if (end != buf + len) {
-		udp_error(err, errlen, "%s is not a number", q);
+		mocap_error(err, errlen, "%s is not a number", q);
 		return -1;
 	}
 	if (!isfinite(v)) {
-		udp_error(err, errlen, "%s is not finite", q);
+		mocap_error(err, errlen, "%s is not finite", q);
 		return -1;
 	}
 	*out = v;
@@ -163,7 +147,7 @@ udp_pose(const char *const f[UDP_TEXT_FIELDS],
 	int i;
 
 	if (mocap_name_parse(f[0], flen[0], s->name, why, sizeof(why)) == -1) {
-		udp_error(err, errlen, "%s", why);
+		mocap_error(err, errlen, "%s", why);
 		return -1;
 	}
 	for (i = 0; i < 8; i++) {
@@ -173,7 +157,7 @@ udp_pose(const char *const f[UDP_TEXT_FIELDS],
 		}
 		if (mocap_number_parse(
 			f[i + 1], flen[i + 1], &v[i], why, sizeof(why)) == -1) {
-			udp_error(
+			mocap_error(
 			    err, errlen, "field %s: %s", udp_fields[i], why);
 			return -1;
 		}
@@ -183,7 +167,7 @@ udp_pose(const char *const f[UDP_TEXT_FIELDS],
 	memcpy(s->pos, v + 1, sizeof(s->pos));
 	memcpy(s->quat, v + 4, sizeof(s->quat));
 	if (mocap_quat_normalize(s->quat) == -1) {
-		udp_error(err, errlen, "quaternion is zero");
+		mocap_error(err, errlen, "quaternion is zero");
 		return -1;
 	}
 	return 0;
@@ -204,7 +188,7 @@ udp_text_line(const char *p, size_t len, int line, struct mocap_sample *out,
 
 	for (i = 0; i < len; i++) {
 		if (!udp_blank(p[i]) && udp_control(p[i])) {
-			udp_error(err, errlen,
+			mocap_error(err, errlen,
 			    "line %d: control character 0x%02x at byte %zu",
 			    line, (unsigned char)p[i], i + 1);
 			return -1;
@@ -229,19 +213,19 @@ udp_text_line(const char *p, size_t len, int line, struct mocap_sample *out,
 	if (nf == 0)
 		return 0;
 	if (nf != UDP_TEXT_FIELDS) {
-		udp_error(err, errlen,
+		mocap_error(err, errlen,
 		    "line %d: %d field%s, expected 9: NAME TIME X Y Z QW QX QY QZ",
 		    line, nf, nf == 1 ? "" : "s");
 		return -1;
 	}
 	if (*n >= max) {
-		udp_error(err, errlen,
+		mocap_error(err, errlen,
 		    "line %d: more than %d poses in one datagram", line,
 		    max < 0 ? 0 : max);
 		return -1;
 	}
 	if (udp_pose(f, flen, &out[*n], why, sizeof(why)) == -1) {
-		udp_error(err, errlen, "line %d: %s", line, why);
+		mocap_error(err, errlen, "line %d: %s", line, why);
 		return -1;
 	}
 	(*n)++;
@@ -331,7 +315,7 @@ udp_parse_binary(const unsigned char *p, size_t len, struct mocap_sample *out,
 	int j;
 
 	if (len < MOCAP_UDP_HEADER) {
-		udp_error(err, errlen,
+		mocap_error(err, errlen,
 		    "binary datagram of %zu bytes is shorter than its 8-byte header",
 		    len);
 		return -1;
@@ -339,13 +323,13 @@ udp_parse_binary(const unsigned char *p, size_t len, struct mocap_sample *out,
 	count = udp_get32(p + 4);
 	need = MOCAP_UDP_HEADER + (uint64_t)count * MOCAP_UDP_POSE;
 	if ((uint64_t)len != need) {
-		udp_error(err, errlen,
+		mocap_error(err, errlen,
 		    "binary datagram of %zu bytes, but a count of %u needs %llu",
 		    len, (unsigned)count, (unsigned long long)need);
 		return -1;
 	}
 	if (max < 0 || count > (uint32_t)max) {
-		udp_error(err, errlen,
+		mocap_error(err, errlen,
 		    "binary datagram of %u poses, more than %d",
 		    (unsigned)count, max < 0 ? 0 : max);
 		return -1;
@@ -355,7 +339,7 @@ udp_parse_binary(const unsigned char *p, size_t len, struct mocap_sample *out,
 		s = &out[i];
 		nul = memchr(q, '\0', MOCAP_UDP_NAME);
 		if (nul == NULL) {
-			udp_error(err, errlen,
+			mocap_error(err, errlen,
 			    "pose %u: name has no NUL within its %d bytes",
 			    (unsigned)i + 1, MOCAP_UDP_NAME);
 			return -1;
@@ -363,7 +347,7 @@ udp_parse_binary(const unsigned char *p, size_t len, struct mocap_sample *out,
 		nl = (size_t)(nul - q);
 		for (k = nl; k < MOCAP_UDP_NAME; k++) {
 			if (q[k] != '\0') {
-				udp_error(err, errlen,
+				mocap_error(err, errlen,
 				    "pose %u: name is not NUL-padded (byte %zu)",
 				    (unsigned)i + 1, k + 1);
 				return -1;
@@ -371,7 +355,7 @@ udp_parse_binary(const unsigned char *p, size_t len, struct mocap_sample *out,
 		}
 		if (mocap_name_parse(
 			(const char *)q, nl, s->name, why, sizeof(why)) == -1) {
-			udp_error(
+			mocap_error(
 			    err, errlen, "pose %u: %s", (unsigned)i + 1, why);
 			return -1;
 		}
@@ -380,7 +364,7 @@ udp_parse_binary(const unsigned char *p, size_t len, struct mocap_sample *out,
 			if (j == 0 && isnan(v[j]))
 				v[j] = NAN;
 			else if (!isfinite(v[j])) {
-				udp_error(err, errlen,
+				mocap_error(err, errlen,
 				    "pose %u: %s is not finite",
 				    (unsigned)i + 1, udp_fields[j]);
 				return -1;
@@ -391,7 +375,7 @@ udp_parse_binary(const unsigned char *p, size_t len, struct mocap_sample *out,
 		memcpy(s->pos, v + 1, sizeof(s->pos));
 		memcpy(s->quat, v + 4, sizeof(s->quat));
 		if (mocap_quat_normalize(s->quat) == -1) {
-			udp_error(err, errlen, "pose %u: quaternion is zero",
+			mocap_error(err, errlen, "pose %u: quaternion is zero",
 			    (unsigned)i + 1);
 			return -1;
 		}
@@ -407,7 +391,7 @@ mocap_udp_parse(const void *buf, size_t len, struct mocap_sample *out, int max,
 	size_t magic = sizeof(MOCAP_UDP_MAGIC) - 1;
 
 	if (len == 0) {
-		udp_error(err, errlen, "empty datagram");
+		mocap_error(err, errlen, "empty datagram");
 		return -1;
 	}
 	if (memcmp(p, MOCAP_UDP_MAGIC, len < magic ? len : magic) == 0)

@@ -6,6 +6,25 @@
 #include "conn.h"
 #include "haptixd.h"
 
+static int driver_tracking_call(hxd_conn *, Request *, hxd_tracking *);
+
+/* Make a call answered with a Tracking; copy it into out (may be NULL). */
+static int
+driver_tracking_call(hxd_conn *c, Request *req, hxd_tracking *out)
+{
+	Response *r;
+	int rc;
+
+	rc = conn_call_expect(
+	    c, req, HAPTIX__V1__RESPONSE__PAYLOAD_TRACKING, &r);
+	if (rc != HXD_OK)
+		return rc;
+	if (out != NULL)
+		conn_tracking_from_wire(out, r->tracking);
+	conn_free_response(r);
+	return HXD_OK;
+}
+
 int
 hxd_mocap_pose(hxd_conn *c, int mocap, const char *body, const double pos[3],
     const double quat[4], long long sample_time_us, double source_time,
@@ -13,8 +32,6 @@ hxd_mocap_pose(hxd_conn *c, int mocap, const char *body, const double pos[3],
 {
 	Request req = HAPTIX__V1__REQUEST__INIT;
 	Haptix__V1__MocapPose w = HAPTIX__V1__MOCAP_POSE__INIT;
-	Response *r;
-	int rc;
 
 	w.mocap = mocap;
 	w.body = (char *)(body != NULL ? body : "");
@@ -26,14 +43,7 @@ hxd_mocap_pose(hxd_conn *c, int mocap, const char *body, const double pos[3],
 	w.source_time = source_time;
 	req.call_case = HAPTIX__V1__REQUEST__CALL_MOCAP_POSE;
 	req.mocap_pose = &w;
-	rc = conn_call_expect(
-	    c, &req, HAPTIX__V1__RESPONSE__PAYLOAD_TRACKING, &r);
-	if (rc != HXD_OK)
-		return rc;
-	if (out != NULL)
-		conn_tracking_from_wire(out, r->tracking);
-	conn_free_response(r);
-	return HXD_OK;
+	return driver_tracking_call(c, &req, out);
 }
 
 int
@@ -42,22 +52,13 @@ hxd_mocap_connect(
 {
 	Request req = HAPTIX__V1__REQUEST__INIT;
 	Haptix__V1__MocapConnect w = HAPTIX__V1__MOCAP_CONNECT__INIT;
-	Response *r;
-	int rc;
 
 	w.mocap = mocap;
 	w.body = (char *)(body != NULL ? body : "");
 	w.connect = connect != 0;
 	req.call_case = HAPTIX__V1__REQUEST__CALL_MOCAP_CONNECT;
 	req.mocap_connect = &w;
-	rc = conn_call_expect(
-	    c, &req, HAPTIX__V1__RESPONSE__PAYLOAD_TRACKING, &r);
-	if (rc != HXD_OK)
-		return rc;
-	if (out != NULL)
-		conn_tracking_from_wire(out, r->tracking);
-	conn_free_response(r);
-	return HXD_OK;
+	return driver_tracking_call(c, &req, out);
 }
 
 int

@@ -314,6 +314,17 @@ Test(mocap, bad_calls)
 	hx_server_stop(&s);
 }
 
+/* Start hx-mocap on source (option and argument) with a map, connected. */
+static void
+mocap_start(struct hx_proc *p, const struct hx_server *s, const char *source,
+    const char *arg, const char *map)
+{
+	const char *argv[] = { hx_mocap_path(), "-s", s->unix_addr, source, arg,
+		"--map", map, "--connect", "-v", NULL };
+
+	hx_proc_start(p, argv, NULL);
+}
+
 /* A free UDP port on the loopback. */
 static int
 free_udp_port(void)
@@ -380,24 +391,13 @@ Test(mocap, udp_text_and_signals)
 	hxd_tracking t;
 	char port_s[16], line[256], *out;
 	double pos[3], quat[4];
-	const char *argv[12];
-	int port, n = 0;
+	int port, n;
 
 	hx_server_start(&s, scene);
 	hxd_conn *c = hx_connect_ok(s.unix_addr, "watcher");
 	port = free_udp_port();
 	snprintf(port_s, sizeof(port_s), "127.0.0.1:%d", port);
-	argv[n++] = hx_mocap_path();
-	argv[n++] = "-s";
-	argv[n++] = s.unix_addr;
-	argv[n++] = "--udp";
-	argv[n++] = port_s;
-	argv[n++] = "--map";
-	argv[n++] = "wrist=mocap";
-	argv[n++] = "--connect";
-	argv[n++] = "-v";
-	argv[n] = NULL;
-	hx_proc_start(&p, argv, NULL);
+	mocap_start(&p, &s, "--udp", port_s, "wrist=mocap");
 
 	/* Until it listens and connected (its first answer). */
 	for (n = 0; n < 200; n++) {
@@ -566,8 +566,7 @@ Test(mocap, natnet_drives_the_hand)
 	hxd_tracking t;
 	double hand[3] = { 0.3, 1.2, -0.4 }, pos[3], quat[4];
 	char server[64], *out;
-	const char *argv[12];
-	int n = 0, k, forearm;
+	int k, forearm;
 
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.major = 3;
@@ -585,17 +584,7 @@ Test(mocap, natnet_drives_the_hand)
 
 	snprintf(server, sizeof(server), "127.0.0.1:%d",
 	    natnet_fake_command_port(f));
-	argv[n++] = hx_mocap_path();
-	argv[n++] = "-s";
-	argv[n++] = s.unix_addr;
-	argv[n++] = "--natnet";
-	argv[n++] = server;
-	argv[n++] = "--map";
-	argv[n++] = "Hand=mocap";
-	argv[n++] = "--connect";
-	argv[n++] = "-v";
-	argv[n] = NULL;
-	hx_proc_start(&p, argv, NULL);
+	mocap_start(&p, &s, "--natnet", server, "Hand=mocap");
 	cr_assert(natnet_fake_wait_requests(f, 0, 1, 5000) >= 1,
 	    "hx-mocap did not connect to Motive: %s", hx_proc_output(&p));
 	cr_assert(natnet_fake_wait_requests(f, 4, 1, 5000) >= 1,
@@ -640,6 +629,109 @@ Test(mocap, natnet_drives_the_hand)
 	out = hx_proc_output(&p);
 	cr_expect(strstr(out, "NatNet 3.1, unicast") != NULL, "%s", out);
 	cr_expect(strstr(out, "rigid body 7 is 'Hand'") != NULL, "%s", out);
+	free(out);
+	natnet_fake_stop(f);
+	hxd_close(c);
+	hx_server_stop(&s);
+}
+
+/* Send one NatNet frame to group:port over the loopback, multicast. */
+static void
+multicast_frame(const char *group, int port, int frame, double z)
+{
+	static unsigned char buf[NATNET_FAKE_MAX_PACKET];
+	struct natnet_fake_body b;
+	struct natnet_fake_frame fr;
+	struct sockaddr_in sa;
+	struct in_addr lo;
+	size_t len;
+	int fd = socket(AF_INET, SOCK_DGRAM, 0);
+
+	memset(&b, 0, sizeof(b));
+	memset(&fr, 0, sizeof(fr));
+	b.id = 7;
+	b.pos[1] = z; /* Motive's y is up */
+	b.quat[0] = 1;
+	b.tracked = 1;
+	fr.major = 4;
+	fr.minor = 1;
+	fr.frame_number = frame;
+	fr.timestamp = frame / 100.0;
+	fr.nbodies = 1;
+	fr.bodies = &b;
+	fr.extras = 1;
+	len = natnet_fake_encode_frame(buf, sizeof(buf), &fr);
+	cr_assert_gt(len, 0);
+	lo.s_addr = htonl(INADDR_LOOPBACK);
+	cr_assert_eq(
+	    setsockopt(fd, IPPROTO_IP, IP_MULTICAST_IF, &lo, sizeof(lo)), 0);
+	memset(&sa, 0, sizeof(sa));
+	sa.sin_family = AF_INET;
+	sa.sin_port = htons((uint16_t)port);
+	inet_pton(AF_INET, group, &sa.sin_addr);
+	cr_assert_eq(
+	    sendto(fd, buf, len, 0, (struct sockaddr *)&sa, sizeof(sa)),
+	    (ssize_t)len, "%s", strerror(errno));
+	close(fd);
+}
+
+/*
+ * Multicast, as Motive streams by default: the server info names the
+ * group and the data port (NatNet 4.1 here); hx-mocap joins them on
+ * --interface and reads the frames there.  Rigid body 7 is mapped by
+ * its number.
+ */
+Test(mocap, natnet_multicast)
+{
+	static const struct natnet_fake_model models[] = { { 7, "Hand" } };
+	struct natnet_fake_config cfg;
+	struct natnet_fake *f;
+	struct hx_server s;
+	struct hx_proc p;
+	hxd_tracking t;
+	double pos[3], quat[4];
+	char server[64], *out;
+	int k, port = free_udp_port();
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.major = 4;
+	cfg.minor = 1;
+	cfg.multicast = 1;
+	cfg.data_port = port;
+	cfg.group = "239.255.42.123";
+	cfg.models = models;
+	cfg.nmodels = 1;
+	f = natnet_fake_start(&cfg);
+	cr_assert_not_null(f);
+	hx_server_start(&s, scene_paused);
+	hxd_conn *c = hx_connect_ok(s.unix_addr, "watcher");
+	snprintf(server, sizeof(server), "127.0.0.1:%d",
+	    natnet_fake_command_port(f));
+	const char *argv[] = { hx_mocap_path(), "-s", s.unix_addr, "--natnet",
+		server, "--interface", "127.0.0.1", "--map", "7=mocap",
+		"--connect", "-v", NULL };
+	hx_proc_start(&p, argv, NULL);
+	cr_assert(natnet_fake_wait_requests(f, 0, 1, 5000) >= 1);
+	hx_sleep_ms(300); /* the server info arrives: it joins */
+
+	for (k = 0; k < 10; k++) {
+		multicast_frame(cfg.group, port, k, 1.0);
+		hx_sleep_ms(10);
+	}
+	for (k = 10; k < 20; k++) {
+		multicast_frame(cfg.group, port, k, 1.03);
+		hx_sleep_ms(10);
+	}
+	t = wait_poses(c, 20, 3000);
+	cr_expect_geq(t.poses, 20, "only %llu poses", t.poses);
+	mocap_pose(c, pos, quat);
+	cr_expect(fabs(pos[2] - 0.88) < 1e-6, "mocap z %g", pos[2]);
+	cr_expect_eq(
+	    natnet_fake_requests(f, 10), 0, "keep-alives are for unicast");
+	cr_expect_eq(hx_proc_stop(&p, SIGTERM, 5000), 0);
+	out = hx_proc_output(&p);
+	cr_expect(strstr(out, "NatNet 4.1, multicast") != NULL, "%s", out);
+	cr_expect(strstr(out, "239.255.42.123") != NULL, "%s", out);
 	free(out);
 	natnet_fake_stop(f);
 	hxd_close(c);

@@ -103,6 +103,33 @@ driver_fail(hxd_conn *c, const char *what)
 }
 
 int
+driver_refused(hxd_conn *c, int *refused, const char *what)
+{
+	switch (hxd_result(c)) {
+	case HXD_DENIED:
+	case HXD_NOMODEL:
+	case HXD_BADINDEX:
+	case HXD_BADVALUE:
+		if (!*refused)
+			driver_warn("%s refused: %s (dropped until the server "
+				    "takes them again)",
+			    what, hxd_error(c));
+		*refused = 1;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+void
+driver_accepted(int *refused, const char *what)
+{
+	if (*refused)
+		driver_warn("%s taken again", what);
+	*refused = 0;
+}
+
+int
 driver_number(const char *opt, const char *s, double lo, double hi, double *out)
 {
 	char *end;

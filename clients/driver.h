@@ -35,6 +35,17 @@ hxd_conn *driver_connect(const char *server, const char *name);
 /* Say what a failed call on c was ("WHAT: reason"); returns -1. */
 int driver_fail(hxd_conn *c, const char *what);
 
+/*
+ * After a failed call on c: 1 if the server refused it but would take
+ * another (the lease is another's, no model, a bad value or body), said
+ * once until driver_accepted() clears *refused; 0 if the connection is
+ * lost or broken (then say so with driver_fail).
+ */
+int driver_refused(hxd_conn *c, int *refused, const char *what);
+
+/* A call went through: say so if it had been refused. */
+void driver_accepted(int *refused, const char *what);
+
 /* Parse a finite number in [lo, hi]; -1 after saying what is wrong. */
 int driver_number(
     const char *opt, const char *s, double lo, double hi, double *out);

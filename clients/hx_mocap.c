@@ -46,6 +46,7 @@ struct mcp_map {
 	hxd_tracking tracking;    /* the server's answer to the last pose */
 	int have_tracking;
 	unsigned long long sent;
+	int refused; /* the server refuses its poses (said once) */
 };
 
 struct mcp {
@@ -812,15 +813,14 @@ mcp_pose(struct mcp *p, const struct mocap_sample *s, int64_t sample_us)
 	mocap_axes_apply(&p->axes, s->pos, s->quat, pos, quat);
 	if (hxd_mocap_pose(p->c, 0, m->mocap, pos, quat, (long long)sample_us,
 		isfinite(s->time) ? s->time : 0, &t) != HXD_OK) {
-		if (hxd_result(p->c) == HXD_BADVALUE ||
-		    hxd_result(p->c) == HXD_BADINDEX) {
-			/* This pose or this body; the others may go on. */
-			driver_warn("%s: %s", s->name, hxd_error(p->c));
+		/* This pose, this body, the lease: the others may go on. */
+		if (driver_refused(p->c, &m->refused, "poses")) {
 			p->dropped++;
 			return 0;
 		}
 		return driver_fail(p->c, "sending a pose");
 	}
+	driver_accepted(&m->refused, "poses");
 	if (m->have_tracking && m->tracking.connected != t.connected)
 		fprintf(stderr, "%s: tracking of '%s' %s\n", driver_progname,
 		    t.body, t.connected ? "connected" : "disconnected");

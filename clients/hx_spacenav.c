@@ -54,6 +54,7 @@ struct spn {
 	int paused;
 
 	int perturbing; /* a force is in effect */
+	int refused;    /* the server refuses the driver's writes */
 	double last_send;
 	double last_tick;
 };
@@ -385,8 +386,13 @@ spn_force(struct spn *p, const double *t, const double *r)
 		f[k] = t[k] * p->force_scale * p->mean_mass;
 		tau[k] = r[k] * p->torque_scale * p->mean_mass;
 	}
-	if (hxd_perturb(p->c, p->body, NULL, f, tau, &out) != HXD_OK)
+	if (hxd_perturb(p->c, p->body, NULL, f, tau, &out) != HXD_OK) {
+		p->last_send = driver_now();
+		if (driver_refused(p->c, &p->refused, "forces"))
+			return 0;
 		return driver_fail(p->c, "perturb");
+	}
+	driver_accepted(&p->refused, "forces");
 	/* Three words per server timeout at least, whatever --rate says. */
 	p->period = 1 / p->rate;
 	if (out.timeout > 0 && p->period > out.timeout / 3)
@@ -405,7 +411,8 @@ spn_release(struct spn *p)
 	if (!p->perturbing)
 		return 0;
 	p->perturbing = 0;
-	if (hxd_perturb(p->c, p->body, NULL, zero, zero, NULL) != HXD_OK)
+	if (hxd_perturb(p->c, p->body, NULL, zero, zero, NULL) != HXD_OK &&
+	    !driver_refused(p->c, &p->refused, "releasing the body"))
 		return driver_fail(p->c, "releasing the body");
 	return 0;
 }
@@ -456,7 +463,10 @@ spn_move(struct spn *p, enum spn_mode mode, const double *t, const double *r,
 		spn_rotate(ob.quat, w, dt);
 		if (hxd_set_onebody(p->c, &ob,
 			HXD_ONEBODY_POS | HXD_ONEBODY_QUAT) != HXD_OK)
-			return driver_fail(p->c, "moving the body");
+			return driver_refused(p->c, &p->refused, "moves") ?
+			    0 :
+			    driver_fail(p->c, "moving the body");
+		driver_accepted(&p->refused, "moves");
 		return 0;
 	}
 	if (hxd_get_array(p->c, "mocap_pos", &pos) != HXD_OK ||
@@ -471,9 +481,13 @@ spn_move(struct spn *p, enum spn_mode mode, const double *t, const double *r,
 		pos->values + 3 * p->mocap) != HXD_OK ||
 	    hxd_set_array(p->c, "mocap_quat", 4 * p->mocap, 4,
 		quat->values + 4 * p->mocap) != HXD_OK) {
-		driver_fail(p->c, "moving the mocap body");
+		if (driver_refused(p->c, &p->refused, "moves"))
+			rc = 0;
+		else
+			driver_fail(p->c, "moving the mocap body");
 		goto out;
 	}
+	driver_accepted(&p->refused, "moves");
 	rc = 0;
 out:
 	free(pos);

@@ -571,3 +571,42 @@ Test(spacenav, bad_usage)
 	hx_run_free(&r);
 	hx_server_stop(&s);
 }
+
+/*
+ * A controller that holds the lease refuses the driver's writes: the
+ * driver says so once and waits; once the lease is let go, the force
+ * goes on.
+ */
+Test(spacenav, lease_refusal_is_waited_out)
+{
+	struct hx_server s;
+	struct hx_proc p;
+	hxd_status st;
+	char file[512], *out, *first;
+
+	hx_server_start(&s, scene);
+	snprintf(file, sizeof(file), "%s/push.ev", s.dir);
+	deflection_file(file, 0, 350, 0);
+	hxd_conn *c = hx_connect_ok(s.unix_addr, "controller");
+	HX_OK(c, hxd_lease(c, HXD_LEASE_TAKE, NULL));
+	spacenav_start(&p, &s, file, "sphere", NULL);
+	hx_sleep_ms(500);
+	HX_OK(c, hxd_status_get(c, &st));
+	cr_expect_eq(st.nperturbations, 0, "a write past the lease");
+	cr_expect(hx_proc_running(&p), "the driver gave up: %s",
+	    out = hx_proc_output(&p));
+	HX_OK(c, hxd_lease(c, HXD_LEASE_RELEASE, NULL));
+	st = wait_perturbations(c, 1, 3000);
+	cr_expect_eq(st.nperturbations, 1, "no force after the lease went");
+	cr_expect_eq(hx_proc_stop(&p, SIGTERM, 5000), 0);
+	out = hx_proc_output(&p);
+	first = strstr(out, "forces refused");
+	cr_expect(first != NULL, "%s", out);
+	if (first != NULL)
+		cr_expect(strstr(first + 1, "forces refused") == NULL,
+		    "said more than once: %s", out);
+	cr_expect(strstr(out, "forces taken again") != NULL, "%s", out);
+	free(out);
+	hxd_close(c);
+	hx_server_stop(&s);
+}

@@ -53,9 +53,11 @@
 #include "log.h"
 #include "modeldir.h"
 #include "options.h"
+#include "perturb.h"
 #include "record.h"
 #include "session.h"
 #include "sim.h"
+#include "tracking.h"
 
 #define FUZZ_HELLO 0x01
 #define FUZZ_TCP 0x02
@@ -261,6 +263,9 @@ fuzz_reset(const struct fuzz_model *fm)
 
 	clock_pause(fuzz_d.clock);
 	fuzz_end_recording();
+	/* No tracking or force carries over to the next input. */
+	tracking_model_changed(&fuzz_d);
+	perturb_model_changed(&fuzz_d);
 	if (fuzz_pristine(fm))
 		sim_reset(fuzz_d.sim, -1);
 	else if (sim_load_buffer(fuzz_d.sim, SIM_FORMAT_MJB, fm->mjb, fm->len,

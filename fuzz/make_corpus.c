@@ -927,6 +927,66 @@ write_dict(const char *path)
 	}
 }
 
+/* The input drivers' calls: poses, connecting, forces. */
+static void
+seeds_drivers(void)
+{
+	static double pos[3] = { 0.1, 0.2, 0.9 }, quat[4] = { 1, 0, 0, 0 };
+	static double force[3] = { 0, 0, 5 }, torque[3] = { 0, 0.1, 0 };
+	Haptix__V1__MocapPose mp = HAPTIX__V1__MOCAP_POSE__INIT;
+	Haptix__V1__MocapConnect mc = HAPTIX__V1__MOCAP_CONNECT__INIT;
+	Haptix__V1__Perturb pt = HAPTIX__V1__PERTURB__INIT;
+	struct seed s;
+
+	mp.body = (char *)"marker";
+	mp.n_pos = 3;
+	mp.pos = pos;
+	mp.n_quat = 4;
+	mp.quat = quat;
+	mp.sample_time_us = 1700000000000000LL;
+	mp.source_time = 12.5;
+	mc.body = (char *)"marker";
+	mc.connect = 1;
+	pt.name = (char *)"box";
+	pt.n_force = 3;
+	pt.force = force;
+	pt.n_torque = 3;
+	pt.torque = torque;
+	{
+		REQ(r, MOCAP_POSE, mocap_pose, &mp);
+		one("mocap_pose", &r);
+	}
+	{
+		REQ(r, MOCAP_CONNECT, mocap_connect, &mc);
+		one("mocap_connect", &r);
+	}
+	{
+		REQ(r, PERTURB, perturb, &pt);
+		one("perturb", &r);
+	}
+	/* Connect, a pose to take the offset, a moved pose, a force. */
+	seed_begin(&s, 0, 0);
+	{
+		REQ(r, MOCAP_CONNECT, mocap_connect, &mc);
+		seed_req(&s, &r);
+	}
+	{
+		REQ(r, MOCAP_POSE, mocap_pose, &mp);
+		seed_req(&s, &r);
+	}
+	pos[2] = 1.0;
+	{
+		REQ(r, MOCAP_POSE, mocap_pose, &mp);
+		seed_req(&s, &r);
+	}
+	{
+		REQ(r, PERTURB, perturb, &pt);
+		seed_req(&s, &r);
+	}
+	seed_write(&s, "drivers_sequence");
+	pos[2] = 0.9;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -937,6 +997,7 @@ main(int argc, char **argv)
 	corpus_dir = argv[1];
 	seeds_native();
 	seeds_sessions();
+	seeds_drivers();
 	seeds_admin();
 	seeds_models();
 	seeds_sequences();

@@ -134,7 +134,8 @@ endif
 # valgrind (tests/harness.c): a leak or memory error fails the test.
 # Slow, so not part of check.
 HX_VALGRIND_TESTS = tests/test_protocol tests/test_native tests/test_admin \
-	tests/test_simple tests/test_batch tests/test_sessions tests/test_hostile
+	tests/test_simple tests/test_batch tests/test_sessions tests/test_hostile \
+	tests/test_mocap tests/test_spacenav
 check-valgrind:
 	HX_VALGRIND=1 $(MAKE) $(AM_MAKEFLAGS) check TESTS="$(HX_VALGRIND_TESTS)"
 .PHONY: check-valgrind

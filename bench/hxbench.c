@@ -399,6 +399,89 @@ session_bytes(hxd_conn *ctl, const char *name, unsigned long long v[3])
 	free(cl);
 }
 
+/* One timed call of a round-trip figure (the i-th). */
+typedef void (*bench_call)(void *arg, long i);
+
+/* A round-trip figure's times, sorted, and what they were measured on. */
+struct rtt_times {
+	double *dm, *bare; /* n each, ascending */
+	long n;
+	size_t req,
+	    resp;   /* bytes of a request and an answer, frames included */
+	int pinned; /* client on CPU 0, both servers on CPU 1 */
+};
+
+/*
+ * Time total calls of fn (made by the client named name on server dp)
+ * in blocks alternating with a bare ping-pong of the same byte counts
+ * over the same transport, so that what else the machine does falls on
+ * both alike.  warm calls first measure the sizes from the server's own
+ * counters.
+ */
+static void
+rtt_alternate(struct daemon_proc *dp, hxd_conn *ctl, const char *name, int tcp,
+    long warm, long block, long total, bench_call fn, void *arg,
+    struct rtt_times *out)
+{
+	unsigned long long before[3], after[3];
+	struct pingpong *pp;
+	double t0;
+	long i, n;
+
+	out->dm = calloc((size_t)total, sizeof(*out->dm));
+	out->bare = calloc((size_t)total, sizeof(*out->bare));
+	if (out->dm == NULL || out->bare == NULL)
+		die("out of memory");
+	session_bytes(ctl, name, before);
+	for (i = 0; i < warm; i++)
+		fn(arg, i);
+	session_bytes(ctl, name, after);
+	if (after[0] - before[0] != (unsigned long long)warm)
+		die("the server counted %llu requests, not %ld",
+		    after[0] - before[0], warm);
+	/* Rounded: a request's id takes one to three bytes. */
+	out->req = (size_t)((after[1] - before[1] + warm / 2) /
+	    (unsigned long long)warm);
+	out->resp = (size_t)((after[2] - before[2] + warm / 2) /
+	    (unsigned long long)warm);
+	if ((pp = net_pingpong_open(tcp, out->req, out->resp)) == NULL)
+		die("the bare ping-pong failed");
+	/*
+	 * Both servers on the other CPU: on an idle virtual machine, waking
+	 * a process on another CPU costs some 40 us, one on the same CPU
+	 * little, and the scheduler places the two pairs differently if
+	 * left alone.  Same placement, same wakeups: a fair ratio.
+	 */
+	out->pinned = bench_pin(0, 0) == 0 && bench_pin(dp->pid, 1) == 0 &&
+	    bench_pin(net_pingpong_server(pp), 1) == 0;
+	if (net_pingpong_run(pp, (size_t)warm, NULL) != 0)
+		die("the bare ping-pong failed");
+	for (n = 0; n + block <= total; n += block) {
+		for (i = 0; i < block; i++) {
+			t0 = bench_now();
+			fn(arg, i);
+			out->dm[n + i] = bench_now() - t0;
+		}
+		if (net_pingpong_run(pp, (size_t)block, out->bare + n) != 0)
+			die("the bare ping-pong failed");
+	}
+	net_pingpong_close(pp);
+	bench_pin(0, -1);
+	bench_pin(dp->pid, -1);
+	qsort(out->dm, (size_t)n, sizeof(*out->dm), cmp_double);
+	qsort(out->bare, (size_t)n, sizeof(*out->bare), cmp_double);
+	out->n = n;
+}
+
+/* mj_get_state, HAPTIX's own call. */
+static void
+rtt_get_state(void *arg, long i)
+{
+	(void)i;
+	if (mj_get_state(arg) != mjCOM_OK)
+		die("mj_get_state: %s", hx_last_result());
+}
+
 /*
  * mj_get_state round trips over one transport, alternating in short
  * blocks with a bare ping-pong of the same byte counts, so that what
@@ -409,63 +492,26 @@ fig_rtt_one(const struct bench_options *o, struct daemon_proc *dp,
     hxd_conn *ctl, int tcp)
 {
 	const char *tname = tcp ? "TCP" : "Unix";
-	const long warm = 1000, block = 500;
-	long i, n = 0, total = o->rtt_calls < block ? block : o->rtt_calls;
+	const long block = 500;
+	long i, n, total = o->rtt_calls < block ? block : o->rtt_calls;
 	double *dm, *bare, t0, ratio, d50, d99, b50, b99;
-	unsigned long long before[3], after[3];
-	struct pingpong *pp;
+	struct rtt_times rt;
 	size_t req, resp;
 	mjState *st;
 	int pinned;
 
-	dm = calloc((size_t)total, sizeof(*dm));
-	bare = calloc((size_t)total, sizeof(*bare));
-	st = calloc(1, sizeof(*st));
-	if (dm == NULL || bare == NULL || st == NULL)
+	if ((st = calloc(1, sizeof(*st))) == NULL)
 		die("out of memory");
 	if (mj_connect(tcp ? dp->tcp_addr : dp->unix_addr) != mjCOM_OK)
 		die("mj_connect %s: %s", tname, hx_last_result());
-	/* The request and answer sizes, from the server's own counters. */
-	session_bytes(ctl, program_invocation_short_name, before);
-	for (i = 0; i < warm; i++)
-		if (mj_get_state(st) != mjCOM_OK)
-			die("mj_get_state: %s", hx_last_result());
-	session_bytes(ctl, program_invocation_short_name, after);
-	if (after[0] - before[0] != (unsigned long long)warm)
-		die("the server counted %llu requests, not %ld",
-		    after[0] - before[0], warm);
-	/* Rounded: a request's id takes one to three bytes. */
-	req = (size_t)((after[1] - before[1] + warm / 2) /
-	    (unsigned long long)warm);
-	resp = (size_t)((after[2] - before[2] + warm / 2) /
-	    (unsigned long long)warm);
-	if ((pp = net_pingpong_open(tcp, req, resp)) == NULL)
-		die("the bare ping-pong failed");
-	/*
-	 * Both servers on the other CPU: on an idle virtual machine, waking
-	 * a process on another CPU costs some 40 us, one on the same CPU
-	 * little, and the scheduler places the two pairs differently if
-	 * left alone.  Same placement, same wakeups: a fair ratio.
-	 */
-	pinned = bench_pin(0, 0) == 0 && bench_pin(dp->pid, 1) == 0 &&
-	    bench_pin(net_pingpong_server(pp), 1) == 0;
-	if (net_pingpong_run(pp, (size_t)warm, NULL) != 0)
-		die("the bare ping-pong failed");
-	for (n = 0; n + block <= total; n += block) {
-		for (i = 0; i < block; i++) {
-			t0 = bench_now();
-			if (mj_get_state(st) != mjCOM_OK)
-				die("mj_get_state: %s", hx_last_result());
-			dm[n + i] = bench_now() - t0;
-		}
-		if (net_pingpong_run(pp, (size_t)block, bare + n) != 0)
-			die("the bare ping-pong failed");
-	}
-	net_pingpong_close(pp);
-	bench_pin(0, -1);
-	bench_pin(dp->pid, -1);
-	qsort(dm, (size_t)n, sizeof(*dm), cmp_double);
-	qsort(bare, (size_t)n, sizeof(*bare), cmp_double);
+	rtt_alternate(dp, ctl, program_invocation_short_name, tcp, 1000, block,
+	    total, rtt_get_state, st, &rt);
+	dm = rt.dm;
+	bare = rt.bare;
+	n = rt.n;
+	req = rt.req;
+	resp = rt.resp;
+	pinned = rt.pinned;
 	d50 = percentile(dm, (size_t)n, 0.5);
 	d99 = percentile(dm, (size_t)n, 0.99);
 	b50 = percentile(bare, (size_t)n, 0.5);
@@ -517,60 +563,41 @@ fig_rtt_one(const struct bench_options *o, struct daemon_proc *dp,
  * latency the server reports from each pose's sampling to the step that
  * used it, beside the step period a pose may wait at most.
  */
+/* One mocap_pose, the pose moving a little each time. */
+static void
+rtt_mocap_pose(void *arg, long i)
+{
+	double pos[3] = { 1e-6 * (double)i, 0, 0.85 }, quat[4] = { 1, 0, 0, 0 };
+
+	check(arg, hxd_mocap_pose(arg, 0, NULL, pos, quat, 0, 0, NULL),
+	    "mocap_pose");
+}
+
 static void
 fig_mocap(const struct bench_options *o, struct daemon_proc *dp, hxd_conn *ctl)
 {
-	const long warm = 500, block = 500;
-	long i, n = 0, total = o->rtt_calls < block ? block : o->rtt_calls;
-	double *dm, *bare, *lat, t0, d50, b50, l50, l99, period, next;
-	unsigned long long before[3], after[3];
+	const long block = 500;
+	long n, total = o->rtt_calls < block ? block : o->rtt_calls;
+	double *dm, *bare, *lat, d50, b50, l50, l99, period, next;
 	double pos[3] = { 0, 0, 0.85 }, quat[4] = { 1, 0, 0, 0 };
-	struct pingpong *pp;
+	struct rtt_times rt;
 	hxd_tracking t;
 	hxd_status st;
 	size_t req, resp;
 	hxd_conn *c;
 	long nl = 0, sent = 0;
 
-	dm = calloc((size_t)total, sizeof(*dm));
-	bare = calloc((size_t)total, sizeof(*bare));
 	lat = calloc((size_t)(o->seconds * 240 + 16), sizeof(*lat));
-	if (dm == NULL || bare == NULL || lat == NULL)
+	if (lat == NULL)
 		die("out of memory");
 	c = connect_or_die(dp->unix_addr, "hxbench-mocap");
-	session_bytes(ctl, "hxbench-mocap", before);
-	for (i = 0; i < warm; i++)
-		check(c, hxd_mocap_pose(c, 0, NULL, pos, quat, 0, 0, NULL),
-		    "mocap_pose");
-	session_bytes(ctl, "hxbench-mocap", after);
-	req = (size_t)((after[1] - before[1] + warm / 2) /
-	    (unsigned long long)warm);
-	resp = (size_t)((after[2] - before[2] + warm / 2) /
-	    (unsigned long long)warm);
-	if ((pp = net_pingpong_open(0, req, resp)) == NULL)
-		die("the bare ping-pong failed");
-	bench_pin(0, 0);
-	bench_pin(dp->pid, 1);
-	bench_pin(net_pingpong_server(pp), 1);
-	if (net_pingpong_run(pp, (size_t)warm, NULL) != 0)
-		die("the bare ping-pong failed");
-	for (n = 0; n + block <= total; n += block) {
-		for (i = 0; i < block; i++) {
-			pos[0] = 1e-6 * (double)i;
-			t0 = bench_now();
-			check(c,
-			    hxd_mocap_pose(c, 0, NULL, pos, quat, 0, 0, NULL),
-			    "mocap_pose");
-			dm[n + i] = bench_now() - t0;
-		}
-		if (net_pingpong_run(pp, (size_t)block, bare + n) != 0)
-			die("the bare ping-pong failed");
-	}
-	net_pingpong_close(pp);
-	bench_pin(0, -1);
-	bench_pin(dp->pid, -1);
-	qsort(dm, (size_t)n, sizeof(*dm), cmp_double);
-	qsort(bare, (size_t)n, sizeof(*bare), cmp_double);
+	rtt_alternate(dp, ctl, "hxbench-mocap", 0, 500, block, total,
+	    rtt_mocap_pose, c, &rt);
+	dm = rt.dm;
+	bare = rt.bare;
+	n = rt.n;
+	req = rt.req;
+	resp = rt.resp;
 	d50 = percentile(dm, (size_t)n, 0.5);
 	b50 = percentile(bare, (size_t)n, 0.5);
 	printf("mocap Unix: %zu-byte requests, %zu-byte answers, %ld calls "

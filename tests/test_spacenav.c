@@ -16,7 +16,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -607,6 +609,52 @@ Test(spacenav, lease_refusal_is_waited_out)
 		    "said more than once: %s", out);
 	cr_expect(strstr(out, "forces taken again") != NULL, "%s", out);
 	free(out);
+	hxd_close(c);
+	hx_server_stop(&s);
+}
+
+/*
+ * A live device (a pipe stands in for /dev/input/eventN): events as they
+ * come push the body; the device going away ends the driver with status
+ * 1, and it lets go of the body first.
+ */
+Test(spacenav, live_device_and_its_loss)
+{
+	struct input_event ev[2];
+	struct hx_server s;
+	struct hx_proc p;
+	hxd_status st;
+	char fifo[512], *out;
+	int fd;
+
+	hx_server_start(&s, scene);
+	snprintf(fifo, sizeof(fifo), "%s/event0", s.dir);
+	cr_assert_eq(mkfifo(fifo, 0600), 0, "%s", strerror(errno));
+	hxd_conn *c = hx_connect_ok(s.unix_addr, "watcher");
+	spacenav_start(&p, &s, fifo, "sphere", NULL);
+	fd = open(fifo, O_WRONLY);
+	cr_assert(fd >= 0, "%s", strerror(errno));
+	hx_sleep_ms(200);
+	HX_OK(c, hxd_status_get(c, &st));
+	cr_expect_eq(st.nperturbations, 0, "a force before any event");
+	memset(ev, 0, sizeof(ev));
+	ev[0].type = EV_REL;
+	ev[0].code = REL_X;
+	ev[0].value = 200;
+	ev[1].type = EV_SYN;
+	cr_assert_eq(write(fd, ev, sizeof(ev)), (ssize_t)sizeof(ev));
+	st = wait_perturbations(c, 1, 3000);
+	cr_expect_eq(st.nperturbations, 1);
+	cr_expect(st.perturbations[0].force[0] > 0);
+	close(fd);
+	cr_expect_eq(hx_proc_stop(&p, 0, 5000), 1);
+	out = hx_proc_output(&p);
+	cr_expect(strstr(out, "the device is gone") != NULL, "%s", out);
+	free(out);
+	st = wait_perturbations(c, 0, 100);
+	cr_expect_eq(st.nperturbations, 0);
+	cr_expect(!hx_server_log_has(&s, "dropped"),
+	    "the driver did not let go itself: %s", hx_server_log_text(&s));
 	hxd_close(c);
 	hx_server_stop(&s);
 }

@@ -79,14 +79,13 @@ struct mcp {
 	struct natnet_server info;
 	int have_info;
 	struct natnet_models models;
-	int have_models;
 	double modeldef_asked, keepalive_sent, connect_sent;
 	double last_frame;
 	struct mocap_csv *csv;
 	struct mocap_sample csv_next;
 	int csv_have_next;
-	double csv_t0, csv_start; /* the first row's time, when it was due */
-	unsigned long long poses, dropped;
+	double csv_t0, csv_start;   /* the first row's time, when it was due */
+	unsigned long long dropped; /* packets or poses refused */
 	int64_t newest_us;
 	double last_report;
 };
@@ -629,7 +628,6 @@ mcp_natnet_read(struct mcp *p, int fd)
 			    "Motive's model definitions refused: %s", err);
 			return 0;
 		}
-		p->have_models = 1;
 		if (p->verbose)
 			for (k = 0; k < p->models.n; k++)
 				driver_warn("rigid body %d is '%s'",
@@ -827,7 +825,6 @@ mcp_pose(struct mcp *p, const struct mocap_sample *s, int64_t sample_us)
 	m->tracking = t;
 	m->have_tracking = 1;
 	m->sent++;
-	p->poses++;
 	p->newest_us = sample_us;
 	return 0;
 }

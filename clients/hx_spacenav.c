@@ -422,7 +422,7 @@ static void
 spn_rotate(double *q, const double *w, double dt)
 {
 	double angle = sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]) * dt;
-	double d[4], res[4], s, n;
+	double d[4], prev[4], s;
 	int k;
 
 	if (angle == 0)
@@ -431,14 +431,16 @@ spn_rotate(double *q, const double *w, double dt)
 	d[0] = cos(angle / 2);
 	for (k = 0; k < 3; k++)
 		d[k + 1] = w[k] * s;
-	res[0] = d[0] * q[0] - d[1] * q[1] - d[2] * q[2] - d[3] * q[3];
-	res[1] = d[0] * q[1] + d[1] * q[0] + d[2] * q[3] - d[3] * q[2];
-	res[2] = d[0] * q[2] - d[1] * q[3] + d[2] * q[0] + d[3] * q[1];
-	res[3] = d[0] * q[3] + d[1] * q[2] - d[2] * q[1] + d[3] * q[0];
-	n = sqrt(res[0] * res[0] + res[1] * res[1] + res[2] * res[2] +
-	    res[3] * res[3]);
-	for (k = 0; k < 4; k++)
-		q[k] = res[k] / n;
+	memcpy(prev, q, sizeof(prev));
+	q[0] = d[0] * prev[0] - d[1] * prev[1] - d[2] * prev[2] -
+	    d[3] * prev[3];
+	q[1] = d[0] * prev[1] + d[1] * prev[0] + d[2] * prev[3] -
+	    d[3] * prev[2];
+	q[2] = d[0] * prev[2] - d[1] * prev[3] + d[2] * prev[0] +
+	    d[3] * prev[1];
+	q[3] = d[0] * prev[3] + d[1] * prev[2] - d[2] * prev[1] +
+	    d[3] * prev[0];
+	mocap_quat_normalize(q);
 }
 
 /* Move the pose of the mocap or floating body by dt of deflection. */
@@ -446,7 +448,7 @@ static int
 spn_move(struct spn *p, enum spn_mode mode, const double *t, const double *r,
     double dt)
 {
-	hxd_array *pos = NULL, *quat = NULL;
+	hxd_mocap *m = NULL;
 	double w[3], dp[3];
 	hxd_onebody ob;
 	int k, rc = -1;
@@ -469,18 +471,17 @@ spn_move(struct spn *p, enum spn_mode mode, const double *t, const double *r,
 		driver_accepted(&p->refused, "moves");
 		return 0;
 	}
-	if (hxd_get_array(p->c, "mocap_pos", &pos) != HXD_OK ||
-	    hxd_get_array(p->c, "mocap_quat", &quat) != HXD_OK) {
+	if (hxd_get_mocap(p->c, &m) != HXD_OK) {
 		driver_fail(p->c, "reading the mocap body");
 		goto out;
 	}
 	for (k = 0; k < 3; k++)
-		pos->values[3 * p->mocap + k] += dp[k];
-	spn_rotate(quat->values + 4 * p->mocap, w, dt);
+		m->pos[3 * p->mocap + k] += dp[k];
+	spn_rotate(m->quat + 4 * p->mocap, w, dt);
 	if (hxd_set_array(p->c, "mocap_pos", 3 * p->mocap, 3,
-		pos->values + 3 * p->mocap) != HXD_OK ||
+		m->pos + 3 * p->mocap) != HXD_OK ||
 	    hxd_set_array(p->c, "mocap_quat", 4 * p->mocap, 4,
-		quat->values + 4 * p->mocap) != HXD_OK) {
+		m->quat + 4 * p->mocap) != HXD_OK) {
 		if (driver_refused(p->c, &p->refused, "moves"))
 			rc = 0;
 		else
@@ -490,8 +491,7 @@ spn_move(struct spn *p, enum spn_mode mode, const double *t, const double *r,
 	driver_accepted(&p->refused, "moves");
 	rc = 0;
 out:
-	free(pos);
-	free(quat);
+	free(m);
 	return rc;
 }
 

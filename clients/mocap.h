@@ -115,6 +115,14 @@ void mocap_error(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 /*
+ * Fill a sample's time, position and orientation (normalised), with no
+ * number (id -1).  Returns 0, or -1 if the quaternion is zero or not
+ * finite.
+ */
+int mocap_sample_set(struct mocap_sample *s, double time, const double pos[3],
+    const double quat[4]);
+
+/*
  * Normalise q in place; returns 0, or -1 if it is zero or not finite
  * (q unchanged).
  */

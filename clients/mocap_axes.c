@@ -185,6 +185,17 @@ mocap_axes_apply(const struct mocap_axes *a, const double pos[3],
 }
 
 int
+mocap_sample_set(struct mocap_sample *s, double time, const double pos[3],
+    const double quat[4])
+{
+	s->id = -1;
+	s->time = time;
+	memcpy(s->pos, pos, sizeof(s->pos));
+	memcpy(s->quat, quat, sizeof(s->quat));
+	return mocap_quat_normalize(s->quat);
+}
+
+int
 mocap_quat_normalize(double q[4])
 {
 	double big = 0, t[4], n = 0;

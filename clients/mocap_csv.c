@@ -233,13 +233,7 @@ csv_row(struct mocap_csv *c, const char *s, size_t len,
 		    c->last_line);
 		return -1;
 	}
-	out->id = -1;
-	out->time = v[CSV_TIME];
-	for (k = 0; k < 3; k++)
-		out->pos[k] = v[CSV_X + k];
-	for (k = 0; k < 4; k++)
-		out->quat[k] = v[CSV_QW + k];
-	if (mocap_quat_normalize(out->quat) == -1) {
+	if (mocap_sample_set(out, v[CSV_TIME], v + CSV_X, v + CSV_QW) == -1) {
 		mocap_error(
 		    err, errlen, "line %ld: quaternion is zero", c->line);
 		return -1;

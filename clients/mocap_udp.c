@@ -162,11 +162,7 @@ udp_pose(const char *const f[UDP_TEXT_FIELDS],
 			return -1;
 		}
 	}
-	s->id = -1;
-	s->time = v[0];
-	memcpy(s->pos, v + 1, sizeof(s->pos));
-	memcpy(s->quat, v + 4, sizeof(s->quat));
-	if (mocap_quat_normalize(s->quat) == -1) {
+	if (mocap_sample_set(s, v[0], v + 1, v + 4) == -1) {
 		mocap_error(err, errlen, "quaternion is zero");
 		return -1;
 	}
@@ -370,11 +366,7 @@ udp_parse_binary(const unsigned char *p, size_t len, struct mocap_sample *out,
 				return -1;
 			}
 		}
-		s->id = -1;
-		s->time = v[0];
-		memcpy(s->pos, v + 1, sizeof(s->pos));
-		memcpy(s->quat, v + 4, sizeof(s->quat));
-		if (mocap_quat_normalize(s->quat) == -1) {
+		if (mocap_sample_set(s, v[0], v + 1, v + 4) == -1) {
 			mocap_error(err, errlen, "pose %u: quaternion is zero",
 			    (unsigned)i + 1);
 			return -1;

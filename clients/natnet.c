@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "mocap.h"
 #include "natnet.h"
 
 #define NN_SENDER_SIZE 264  /* name[256], app version[4], NatNet version[4] */
@@ -43,8 +44,6 @@ struct nn_in {
 
 static void nn_init(
     struct nn_in *, const unsigned char *, size_t, char *, size_t);
-static void nn_error(char *, size_t, const char *, ...)
-    __attribute__((format(printf, 3, 4)));
 static int nn_fail(struct nn_in *, const char *, ...)
     __attribute__((format(printf, 2, 3)));
 static int nn_bad(struct nn_in *, const char *, ...)
@@ -104,19 +103,6 @@ nn_init(struct nn_in *in, const unsigned char *p, size_t n, char *err,
 	in->errlen = errlen;
 }
 
-/* Write a reason into err, if the caller wants one. */
-static void
-nn_error(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err == NULL || errlen == 0)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
-
 /* Report the cursor's fault in the context the format names; returns -1. */
 static int
 nn_fail(struct nn_in *in, const char *fmt, ...)
@@ -129,18 +115,18 @@ nn_fail(struct nn_in *in, const char *fmt, ...)
 	va_end(ap);
 	switch (in->fault) {
 	case NN_SHORT:
-		nn_error(in->err, in->errlen,
+		mocap_error(in->err, in->errlen,
 		    "%s: packet ends at byte %zu, %zu bytes needed at byte %zu",
 		    what, in->n, in->need, in->off);
 		break;
 	case NN_NOSTR:
-		nn_error(in->err, in->errlen,
+		mocap_error(in->err, in->errlen,
 		    "%s: the string at byte %zu has no NUL before the packet "
 		    "ends at byte %zu",
 		    what, in->off, in->n);
 		break;
 	case NN_DETAIL:
-		nn_error(in->err, in->errlen, "%s: %s", what, in->detail);
+		mocap_error(in->err, in->errlen, "%s: %s", what, in->detail);
 		break;
 	}
 	return -1;
@@ -326,14 +312,14 @@ natnet_message(const void *pkt, size_t len, int *id,
 	size_t n;
 
 	if (b == NULL || len < NATNET_HEADER_SIZE) {
-		nn_error(err, errlen,
+		mocap_error(err, errlen,
 		    "a packet of %zu bytes is shorter than the %d-byte header",
 		    b == NULL ? 0 : len, NATNET_HEADER_SIZE);
 		return -1;
 	}
 	n = nn_get16(b + 2);
 	if (len - NATNET_HEADER_SIZE != n) {
-		nn_error(err, errlen,
+		mocap_error(err, errlen,
 		    "message %u: the header says %zu payload bytes, the packet "
 		    "has %zu",
 		    nn_get16(b), n, len - NATNET_HEADER_SIZE);
@@ -640,7 +626,7 @@ frame_suffix(struct nn_in *in, struct natnet_version v, struct natnet_frame *f)
 	f->models_changed = (params & 0x02) != 0;
 	in->off += 2 + 4;
 	if (in->off != in->n) {
-		nn_error(in->err, in->errlen,
+		mocap_error(in->err, in->errlen,
 		    "frame: %zu bytes follow the end-of-data tag at byte %zu",
 		    in->n - in->off, in->off - 4);
 		return -1;
@@ -664,7 +650,7 @@ natnet_parse_frame(const unsigned char *p, size_t n, struct natnet_version v,
 	out->recording = out->models_changed = 0;
 	out->nbodies = out->bodies_dropped = 0;
 	if (!natnet_version_supported(v)) {
-		nn_error(err, errlen, "NatNet %d.%d frames are not decoded",
+		mocap_error(err, errlen, "NatNet %d.%d frames are not decoded",
 		    v.major, v.minor);
 		return -1;
 	}
@@ -826,7 +812,7 @@ natnet_parse_models(const unsigned char *p, size_t n, struct natnet_version v,
 	out->n = out->bodies_dropped = out->datasets = 0;
 	out->complete = 0;
 	if (!natnet_version_supported(v)) {
-		nn_error(err, errlen,
+		mocap_error(err, errlen,
 		    "NatNet %d.%d descriptions are not decoded", v.major,
 		    v.minor);
 		return -1;
@@ -872,7 +858,7 @@ natnet_parse_models(const unsigned char *p, size_t n, struct natnet_version v,
 			return nn_fail(&in, "description %ld of %ld (%s)",
 			    (long)i + 1, (long)count, model_kind_name(kind));
 		if (r == 1) {
-			nn_error(err, errlen,
+			mocap_error(err, errlen,
 			    "description %ld of %ld is of kind %ld (%s), which "
 			    "NatNet %d.%d cannot skip; kept the %d rigid bodies "
 			    "before it",
@@ -901,7 +887,7 @@ natnet_parse_server(const unsigned char *p, size_t n, struct natnet_server *out,
 
 	memset(out, 0, sizeof(*out));
 	if (p == NULL || n < NN_SENDER_SIZE) {
-		nn_error(err, errlen,
+		mocap_error(err, errlen,
 		    "server info: %zu bytes, at least %d expected",
 		    p == NULL ? 0 : n, NN_SENDER_SIZE);
 		return -1;

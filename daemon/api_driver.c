@@ -12,7 +12,6 @@
 #include "api.h"
 #include "arena.h"
 #include "daemon.h"
-#include "options.h"
 #include "perturb.h"
 #include "session.h"
 #include "sim.h"
@@ -132,9 +131,9 @@ int
 api_perturb(struct call *c)
 {
 	const Haptix__V1__Perturb *w = c->req->perturb;
-	struct perturb_info list[PERTURB_MAX];
+	struct perturb_info p;
 	double f[6];
-	int rc, body = 0, n, k;
+	int rc, body = 0;
 
 	if ((rc = driver_body(c, w->body, w->name, &body)) ||
 	    (rc = check_len(c, "force", w->n_force, 3)) ||
@@ -147,17 +146,8 @@ api_perturb(struct call *c)
 	if (perturb_set(c->d, c->s, body, f, c->err, sizeof(c->err)) < 0)
 		return RESULT_DENIED;
 	/* The perturbation as it now stands; none after a release. */
-	n = perturb_list(c->d, list, PERTURB_MAX);
-	for (k = 0; k < n; k++)
-		if (list[k].body == body)
-			break;
-	if (k == n) {
-		memset(&list[0], 0, sizeof(list[0]));
-		list[0].body = body;
-		list[0].timeout = c->d->opts->perturb_timeout;
-		k = 0;
-	}
+	perturb_find(c->d, body, &p);
 	PAYLOAD(c, perturbation, PERTURBATION,
-	    snapshot_perturbation(c->d, c->arena, &list[k]));
+	    snapshot_perturbation(c->d, c->arena, &p));
 	return RESULT_OK;
 }

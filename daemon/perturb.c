@@ -164,6 +164,22 @@ perturb_set(struct daemon *d, struct session *s, int body, const double f[6],
 }
 
 int
+perturb_find(struct daemon *d, int body, struct perturb_info *out)
+{
+	int k;
+
+	for (k = 0; k < nperturbs; k++)
+		if (perturbs[k].body == body) {
+			perturb_info(d, &perturbs[k], out);
+			return 1;
+		}
+	memset(out, 0, sizeof(*out));
+	out->body = body;
+	out->timeout = d->opts->perturb_timeout;
+	return 0;
+}
+
+int
 perturb_list(struct daemon *d, struct perturb_info *out, int max)
 {
 	int k;

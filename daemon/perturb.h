@@ -35,6 +35,9 @@ struct perturb_info {
 int perturb_set(struct daemon *d, struct session *s, int body,
     const double f[6], char *err, size_t len);
 
+/* The perturbation on body into out: 1, or 0 if none (out says none). */
+int perturb_find(struct daemon *d, int body, struct perturb_info *out);
+
 /* The perturbations in effect: up to max into out; returns how many. */
 int perturb_list(struct daemon *d, struct perturb_info *out, int max);
 

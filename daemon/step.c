@@ -18,7 +18,7 @@ daemon_step(struct daemon *d, char *err, size_t len)
 	sim_before_step(d->sim);
 	record_before_step(d);
 	rc = sim_step(d->sim, err, len);
-	tracking_after_step(d);
+	tracking_after_step();
 	stream_after_step(d);
 	record_after_step(d);
 	return rc;

@@ -235,7 +235,7 @@ tracking_get(struct daemon *d, int i, struct tracking_info *out)
 }
 
 void
-tracking_after_step(struct daemon *d)
+tracking_after_step(void)
 {
 	int64_t now;
 	int i;
@@ -247,7 +247,6 @@ tracking_after_step(struct daemon *d)
 		tracked[i].latency = (double)(now - tracked[i].sample_us) / 1e6;
 		tracked[i].pending = 0;
 	}
-	(void)d;
 }
 
 void

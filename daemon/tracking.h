@@ -61,7 +61,7 @@ int tracking_reported(struct daemon *d, int *out, int max);
 void tracking_get(struct daemon *d, int i, struct tracking_info *out);
 
 /* After a step: the latency of poses that step used. */
-void tracking_after_step(struct daemon *d);
+void tracking_after_step(void);
 
 /* A model was loaded: disconnect everything and forget the poses. */
 void tracking_model_changed(struct daemon *d);

@@ -45,7 +45,7 @@ tests_test_journal_CFLAGS = $(TEST_CFLAGS)
 tests_test_journal_LDADD = $(TEST_LIBS) libhxrec.la
 # The drivers' decoders, tested on their object code: NatNet packets (from
 # the fake server's encoder), the simple UDP format, CSV files, axes.
-tests_test_natnet_SOURCES = tests/test_natnet.c clients/natnet.c
+tests_test_natnet_SOURCES = tests/test_natnet.c clients/natnet.c clients/mocap_axes.c
 tests_test_natnet_CFLAGS = $(TEST_CFLAGS) -I$(srcdir)/clients
 tests_test_natnet_LDADD = $(TEST_LIBS) -lpthread
 tests_test_mocap_sources_SOURCES = tests/test_mocap_sources.c \

@@ -65,8 +65,6 @@ api_hello(struct call *c)
 		if ((unsigned char)s->name[i] < 0x20 || s->name[i] == 0x7f)
 			s->name[i] = '?';
 	}
-	s->state = SESSION_READY;
-	s->joined = 1;
 	stream_event_client(d, s, 1);
 	log_info("client %llu is \"%s\" (%s)", (unsigned long long)s->id,
 	    s->name, s->peer);
@@ -169,7 +167,7 @@ api_load_model(struct call *c)
 	}
 	log_info("client %llu: loaded %s: model \"%s\"",
 	    (unsigned long long)c->s->id, what, sim_model_name(d->sim));
-	daemon_model_changed(d,
+	step_model_changed(d,
 	    lm->source_case != HAPTIX__V1__LOAD_MODEL__SOURCE_PATH &&
 		lm->source_case != HAPTIX__V1__LOAD_MODEL__SOURCE_INLINE_MODEL,
 	    "another model was loaded");

@@ -193,7 +193,7 @@ api_get_onebody(struct call *c)
 	w->time = sim_time(c->d->sim);
 #define COPY(name, n) \
 	w->n_##name = (n); \
-	w->name = api_copy(c, b.name, (n))
+	w->name = call_copy(c, b.name, (n))
 	COPY(linacc, 3);
 	COPY(angacc, 3);
 	COPY(contactforce, 3);
@@ -454,7 +454,7 @@ api_get_rgba(struct call *c)
 	w->type = ref->type;
 	w->id = ref->id;
 	w->n_rgba = 4;
-	w->rgba = api_copy(c, rgba, 4);
+	w->rgba = call_copy(c, rgba, 4);
 	PAYLOAD(c, rgba, RGBA, w);
 	return RESULT_OK;
 }
@@ -498,7 +498,7 @@ api_step(struct call *c)
 	/* HAPTIX: stepping while running has no effect. */
 	if (!clock_running(c->d->clock)) {
 		for (i = 0; i < n; i++) {
-			rc = daemon_step(c->d, err, sizeof(err));
+			rc = step_one(c->d, err, sizeof(err));
 			if (rc != 0)
 				return call_fail(c, RESULT_SIMERROR,
 				    "step %u "
@@ -520,13 +520,6 @@ update_fill(struct daemon *d, struct arena *a, Response *resp)
 	resp->sensor = snapshot_sensor(d, a);
 }
 
-/* Answer an update that waited for the API tick. */
-static void
-update_answer(struct session *s, uint64_t id)
-{
-	dispatch_answer(s, id, update_fill);
-}
-
 int
 api_update(struct call *c)
 {
@@ -536,17 +529,17 @@ api_update(struct call *c)
 	int rc;
 
 	/* Without controls, waiting for the tick only reads. */
-	if ((u->control != NULL || paused) && (rc = api_may_write(c)) != 0)
+	if ((u->control != NULL || paused) && (rc = call_may_write(c)) != 0)
 		return rc;
 	if (u->control != NULL && (rc = api_control_apply(c, u->control)) != 0)
 		return rc;
 	if (paused) {
-		rc = daemon_step(c->d, err, sizeof(err));
+		rc = step_one(c->d, err, sizeof(err));
 		if (rc != 0)
 			return call_fail(c, RESULT_SIMERROR, "%s", err);
 	} else if (sizes(c)->apirate >= 1) {
-		session_wait_tick(c->s, c->req->id, update_answer);
-		return CALL_DEFERRED;
+		c->fill = update_fill;
+		return CALL_WAIT_TICK;
 	}
 	PAYLOAD(c, sensor, SENSOR, snapshot_sensor(c->d, c->arena));
 	return RESULT_OK;

@@ -72,7 +72,7 @@ api_lease(struct call *c)
 	w = NEW(c, Haptix__V1__LeaseInfo, haptix__v1__lease_info__init);
 	w->holder = d->lease_holder;
 	w->holder_name = d->lease_holder_name;
-	w->on_loss = (char *)lease_loss_name(d->opts->lease_loss);
+	w->on_loss = (char *)options_lease_loss_name(d->opts->lease_loss);
 	PAYLOAD(c, lease, LEASE, w);
 	return RESULT_OK;
 }

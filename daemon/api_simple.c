@@ -96,13 +96,6 @@ robot_fill(struct daemon *d, struct arena *a, Response *resp)
 	resp->robot_sensor = robot_sensor_now(d, a);
 }
 
-/* Answer a robot update that waited for the API tick. */
-static void
-robot_answer(struct session *s, uint64_t id)
-{
-	dispatch_answer(s, id, robot_fill);
-}
-
 /*
  * Check one command array when its flag is set: one finite value per
  * motor, and no negative gains.  Sets *use to the array or NULL.
@@ -143,7 +136,7 @@ api_robot_update(struct call *c)
 	/* A command changes the controls; an empty one only reads. */
 	if ((w->ref_pos_enabled || w->ref_vel_enabled || w->gain_pos_enabled ||
 		w->gain_vel_enabled || w->ref_vel_max_enabled) &&
-	    (rc = api_may_write(c)) != 0)
+	    (rc = call_may_write(c)) != 0)
 		return rc;
 	sim_robot_info(c->d->sim, &info, NULL, NULL);
 	n = (size_t)info.nmotor;
@@ -163,8 +156,8 @@ api_robot_update(struct call *c)
 	/* HAPTIX: running, wait one API period; paused, do not step. */
 	if (clock_running(c->d->clock) && info.update_rate >= 1 &&
 	    !w->no_wait) {
-		session_wait_tick(c->s, c->req->id, robot_answer);
-		return CALL_DEFERRED;
+		c->fill = robot_fill;
+		return CALL_WAIT_TICK;
 	}
 	PAYLOAD(
 	    c, robot_sensor, ROBOT_SENSOR, robot_sensor_now(c->d, c->arena));

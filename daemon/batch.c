@@ -13,8 +13,10 @@
 #include "batch.h"
 #include "clock.h"
 #include "daemon.h"
+#include "monotonic.h"
 #include "log.h"
 #include "options.h"
+#include "pending.h"
 #include "step.h"
 #include "session.h"
 #include "sim.h"
@@ -97,11 +99,11 @@ static int
 batch_slice(struct batch *b)
 {
 	struct daemon *d = b->d;
-	int64_t end = clock_now_ns() + BATCH_SLICE_NS;
+	int64_t end = monotonic_ns() + BATCH_SLICE_NS;
 	char err[1100];
 
 	while (!batch_finished(b)) {
-		if (daemon_step(d, err, sizeof(err)) != 0) {
+		if (step_one(d, err, sizeof(err)) != 0) {
 			snprintf(b->err, sizeof(b->err), "step %llu: %s",
 			    (unsigned long long)b->done + 1, err);
 			b->failed = RESULT_SIMERROR;
@@ -111,7 +113,7 @@ batch_slice(struct batch *b)
 		if (b->record != 0 && b->done % b->record_every == 0 &&
 		    b->ntraj < b->maxtraj && batch_record(b) != 0)
 			return 1;
-		if (clock_now_ns() >= end)
+		if (monotonic_ns() >= end)
 			return batch_finished(b);
 	}
 	return 1;
@@ -174,14 +176,13 @@ batch_answer(struct batch *b)
 
 	batch_end(b);
 	if (b->failed)
-		dispatch_send(s, b->request_id, b->failed, b->err, &resp);
+		pending_finish(s, b->request_id, b->failed, b->err, &resp);
 	else {
 		batch_fill(b, &a, &resp);
-		dispatch_send(s, b->request_id, RESULT_OK, NULL, &resp);
+		pending_finish(s, b->request_id, RESULT_OK, NULL, &resp);
 	}
 	arena_free(&a);
 	batch_free(b);
-	session_release(s);
 }
 
 static void
@@ -324,7 +325,6 @@ api_batch(struct call *c)
 	b->ev = evtimer_new(d->base, batch_continue_cb, b);
 	if (b->ev == NULL)
 		fatal("out of memory");
-	session_hold(c->s);
 	evtimer_add(b->ev, &zero);
-	return CALL_DEFERRED;
+	return CALL_BUSY;
 }

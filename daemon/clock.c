@@ -9,18 +9,15 @@
 
 #include <math.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include <event2/event.h>
 
 #include "clock.h"
 #include "daemon.h"
+#include "monotonic.h"
 #include "latency.h"
 #include "log.h"
-#include "step.h"
-#include "session.h"
 #include "sim.h"
-#include "stream.h"
 
 /* Most wall time one wakeup spends stepping on schedule. */
 #define CLOCK_SLICE_NS 20000000LL
@@ -39,6 +36,7 @@
 
 struct clock {
 	struct daemon *d;
+	const struct clock_hooks *hooks;
 	struct event *timer;
 	int running;
 	double speed;
@@ -66,23 +64,8 @@ struct clock {
 
 static void clock_tick(evutil_socket_t, short, void *);
 
-int64_t
-clock_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-double
-daemon_now(void)
-{
-	return (double)clock_now_ns() * 1e-9;
-}
-
 struct clock *
-clock_create(struct daemon *d)
+clock_create(struct daemon *d, const struct clock_hooks *hooks)
 {
 	struct clock *k;
 
@@ -90,6 +73,7 @@ clock_create(struct daemon *d)
 	if (k == NULL)
 		fatal("out of memory");
 	k->d = d;
+	k->hooks = hooks;
 	k->speed = 1;
 	k->timer = evtimer_new(d->base, clock_tick, k);
 	if (k->timer == NULL)
@@ -160,14 +144,14 @@ clock_step(struct clock *k)
 	char err[1100];
 	int rc;
 
-	rc = daemon_step(k->d, err, sizeof(err));
+	rc = k->hooks->step(k->d, err, sizeof(err));
 	if (rc != 0)
 		return; /* logged by the sim; the data was reset */
 	k->done++;
 	k->window_sim += sim_sizes(k->d->sim)->timestep;
 	if (k->api_every != 0 && ++k->api_phase >= k->api_every) {
 		k->api_phase = 0;
-		sessions_api_tick(k->d);
+		k->hooks->tick();
 	}
 }
 
@@ -204,14 +188,14 @@ static void
 clock_tick(evutil_socket_t fd, short events, void *arg)
 {
 	struct clock *k = arg;
-	int64_t now = clock_now_ns(), start = now, end, owed;
+	int64_t now = monotonic_ns(), start = now, end, owed;
 	double elapsed;
 
 	if (k->max) {
 		end = now + CLOCK_MAX_SLICE_NS;
 		do
 			clock_step(k);
-		while ((now = clock_now_ns()) < end && k->running);
+		while ((now = monotonic_ns()) < end && k->running);
 		clock_measure(k, now);
 		clock_arm(k, now);
 		return;
@@ -230,7 +214,7 @@ clock_tick(evutil_socket_t fd, short events, void *arg)
 	}
 	while (owed-- > 0 && k->running) {
 		clock_step(k);
-		now = clock_now_ns();
+		now = monotonic_ns();
 		if (now - start > CLOCK_SLICE_NS && owed > 0) {
 			/* The CPU cannot keep up: the next step is one period
 			 * on. */
@@ -252,15 +236,15 @@ clock_pause(struct clock *k)
 	k->lagging = 0;
 	evtimer_del(k->timer);
 	/* Nobody waits for a tick that will not come. */
-	sessions_api_tick(k->d);
+	k->hooks->tick();
 	if (was)
-		stream_event_run(k->d);
+		k->hooks->running(k->d);
 }
 
 void
 clock_run(struct clock *k)
 {
-	int64_t now = clock_now_ns();
+	int64_t now = monotonic_ns();
 	int was = k->running;
 
 	k->running = 1;
@@ -268,7 +252,7 @@ clock_run(struct clock *k)
 	clock_anchor(k, now);
 	clock_arm(k, now);
 	if (!was)
-		stream_event_run(k->d);
+		k->hooks->running(k->d);
 }
 
 int
@@ -280,7 +264,7 @@ clock_running(const struct clock *k)
 void
 clock_set_speed(struct clock *k, double speed, int max)
 {
-	int64_t now = clock_now_ns();
+	int64_t now = monotonic_ns();
 
 	k->max = max;
 	if (!max)
@@ -289,17 +273,17 @@ clock_set_speed(struct clock *k, double speed, int max)
 		clock_rates(k);
 	clock_anchor(k, now);
 	clock_arm(k, now);
-	stream_event_speed(k->d);
+	k->hooks->speed(k->d);
 }
 
 void
 clock_model_changed(struct clock *k)
 {
-	int64_t now = clock_now_ns();
+	int64_t now = monotonic_ns();
 
 	clock_rates(k);
 	clock_anchor(k, now);
-	sessions_api_tick(k->d);
+	k->hooks->tick();
 	clock_arm(k, now);
 }
 

@@ -9,8 +9,21 @@
 
 #include <stdint.h>
 
+#include <stddef.h>
+
 struct daemon;
 struct clock;
+
+/* How the clock calls the layers above it. */
+struct clock_hooks {
+	/* Take one step: 0, or -1 with MuJoCo's error in err. */
+	int (*step)(struct daemon *d, char *err, size_t len);
+	/* The API tick: every call waiting for it is answered. */
+	void (*tick)(void);
+	/* The clock paused or ran, or its speed changed. */
+	void (*running)(struct daemon *d);
+	void (*speed)(struct daemon *d);
+};
 
 struct clock_status {
 	int running;
@@ -28,8 +41,8 @@ struct clock_status {
 	double lateness_p50, lateness_p99, lateness_max;
 };
 
-/* Create the clock, paused. */
-struct clock *clock_create(struct daemon *d);
+/* Create the clock, paused; it calls up through hooks. */
+struct clock *clock_create(struct daemon *d, const struct clock_hooks *hooks);
 
 /* Free the clock; NULL is fine. */
 void clock_free(struct clock *k);
@@ -42,12 +55,9 @@ int clock_running(const struct clock *k);
 /* Set the speed factor, or max != 0 for as fast as possible. */
 void clock_set_speed(struct clock *k, double speed, int max);
 
-/* A model was loaded: take its timestep and API rate. */
+/* A model was loaded: take its timestep and API rate; tick. */
 void clock_model_changed(struct clock *k);
 
 void clock_status(const struct clock *k, struct clock_status *out);
-
-/* Nanoseconds on the monotonic clock. */
-int64_t clock_now_ns(void);
 
 #endif

@@ -39,7 +39,4 @@ struct daemon {
 	uint64_t batch_session;     /* session whose batch run is stepping */
 };
 
-/* Seconds on the monotonic clock. */
-double daemon_now(void);
-
 #endif

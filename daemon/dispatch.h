@@ -1,7 +1,8 @@
 /*
- * From frames to calls: decode a Request, check it may run in this
- * session's state, find its handler in the table, run it with MuJoCo's
- * errors caught, and send the Response.
+ * From frames to calls: decode a Request, check that it may run in this
+ * session's state, find its row in the call table, run the handler with
+ * MuJoCo's errors caught, and answer now or hand the call to the pending
+ * calls.  The table is the API's (api_table.c), given at start.
  */
 #ifndef HXD_DISPATCH_H
 #define HXD_DISPATCH_H
@@ -9,17 +10,27 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "result.h"
+#include "call.h"
 
 struct session;
 
-#define DISPATCH_BADPROTOCOL RESULT_BADPROTOCOL
-#define DISPATCH_DENIED RESULT_DENIED
+/* The call needs a loaded model. */
+#define DISPATCH_MODEL 0x1u
 
-/* Handle one frame's payload from s. */
+/* The call changes the simulation: the lease and batch runs may forbid it. */
+#define DISPATCH_WRITE 0x2u
+
+/* One row of the call table, indexed by the call's field number. */
+struct dispatch_entry {
+	const char *name;
+	call_handler fn;
+	unsigned flags; /* DISPATCH_ bits */
+};
+
+/* Serve calls through table, n rows; before the first frame. */
+void dispatch_init(const struct dispatch_entry *table, size_t n);
+
+/* Handle one frame's payload from s (the transport's frame hook). */
 void dispatch_frame(struct session *s, const uint8_t *payload, size_t len);
-
-/* Send an error that answers no particular request (id 0). */
-void dispatch_reject(struct session *s, int code, const char *text);
 
 #endif

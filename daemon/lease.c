@@ -13,32 +13,6 @@
 #include "sim.h"
 #include "stream.h"
 
-static const char *const lease_loss_names[] = {
-	[LEASE_LOSS_PAUSE] = "pause",
-	[LEASE_LOSS_KEEP] = "keep",
-	[LEASE_LOSS_HOLD] = "hold",
-	[LEASE_LOSS_ZERO] = "zero",
-};
-
-int
-lease_loss_parse(const char *s)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(lease_loss_names) / sizeof(lease_loss_names[0]);
-	     i++) {
-		if (strcmp(s, lease_loss_names[i]) == 0)
-			return (int)i;
-	}
-	return -1;
-}
-
-const char *
-lease_loss_name(int loss)
-{
-	return lease_loss_names[loss];
-}
-
 int
 lease_permits(const struct daemon *d, const struct session *s)
 {
@@ -88,7 +62,7 @@ lease_session_closed(struct daemon *d, struct session *s)
 	d->lease_holder_name[0] = '\0';
 	log_info("client %llu (%s) left holding the control lease: %s",
 	    (unsigned long long)s->id, s->name,
-	    lease_loss_name(d->opts->lease_loss));
+	    options_lease_loss_name(d->opts->lease_loss));
 	if (sim_loaded(d->sim)) {
 		switch (d->opts->lease_loss) {
 		case LEASE_LOSS_PAUSE:

@@ -12,20 +12,6 @@
 struct daemon;
 struct session;
 
-/* What to do when the lease holder disconnects. */
-enum lease_loss {
-	LEASE_LOSS_PAUSE, /* pause the simulation (the default) */
-	LEASE_LOSS_KEEP,  /* change nothing: it runs on as the holder left it */
-	LEASE_LOSS_HOLD,  /* servos hold the current pose */
-	LEASE_LOSS_ZERO,  /* all controls to zero */
-};
-
-/* Parse "pause", "keep", "hold" or "zero"; -1 if none of them. */
-int lease_loss_parse(const char *s);
-
-/* The name of a policy. */
-const char *lease_loss_name(int loss);
-
 /* Return 1 if s may write: nobody holds the lease, or s does. */
 int lease_permits(const struct daemon *d, const struct session *s);
 

@@ -2,9 +2,15 @@
 # tests and the fuzzers; main.c only starts it.
 noinst_LTLIBRARIES += libhaptixd.la
 libhaptixd_la_SOURCES = \
-	daemon/api.h daemon/api_admin.c daemon/api_check.c \
+	daemon/api.h daemon/api_admin.c \
 	daemon/api_array.c daemon/api_model.c daemon/api_native.c \
 	daemon/api_session.c daemon/api_simple.c \
+	daemon/api_table.c daemon/api_table.h \
+	daemon/call.c daemon/call.h \
+	daemon/core.c daemon/core.h \
+	daemon/monotonic.c daemon/monotonic.h \
+	daemon/pending.c daemon/pending.h \
+	daemon/reply.c daemon/reply.h \
 	daemon/arena.c daemon/arena.h \
 	daemon/batch.c daemon/batch.h \
 	daemon/clock.c daemon/clock.h \

@@ -14,8 +14,11 @@
 
 #include <event2/event.h>
 
+#include "api_table.h"
 #include "clock.h"
+#include "core.h"
 #include "daemon.h"
+#include "monotonic.h"
 #include "loader.h"
 #include "log.h"
 #include "modeldir.h"
@@ -192,7 +195,7 @@ main_reload(struct daemon *d)
 		return;
 	}
 	if (sim_loaded(d->sim))
-		daemon_model_changed(d, same, "the model was reloaded");
+		step_model_changed(d, same, "the model was reloaded");
 	log_info("reloaded");
 	service_note(d, NULL);
 	service_ready(d);
@@ -246,7 +249,7 @@ main_wake_cb(evutil_socket_t fd, short events, void *arg)
 static void
 main_stop(struct daemon *d)
 {
-	double deadline = daemon_now() + MAIN_STOP_SECONDS;
+	double deadline = monotonic_s() + MAIN_STOP_SECONDS;
 	struct timeval tick = { 0, 50000 };
 	struct event *wake;
 
@@ -256,10 +259,11 @@ main_stop(struct daemon *d)
 	record_stop(d, "haptixd stopped");
 	server_free(d->server);
 	d->server = NULL;
-	sessions_shutdown(d);
+	sessions_shutdown();
 	wake = event_new(d->base, -1, EV_PERSIST, main_wake_cb, NULL);
 	event_add(wake, &tick);
-	while (sessions_open() && main_stopping == 1 && daemon_now() < deadline)
+	while (
+	    sessions_open() && main_stopping == 1 && monotonic_s() < deadline)
 		event_base_loop(d->base, EVLOOP_ONCE);
 	event_free(wake);
 	sessions_close_all();
@@ -304,7 +308,7 @@ main(int argc, char **argv)
 
 	memset(&d, 0, sizeof(d));
 	d.opts = opts;
-	d.started = daemon_now();
+	d.started = monotonic_s();
 	cfg = event_config_new();
 	event_config_set_flag(cfg, EVENT_BASE_FLAG_PRECISE_TIMER);
 	d.base = event_base_new_with_config(cfg);
@@ -325,7 +329,8 @@ main(int argc, char **argv)
 		log_info("no model loaded: clients load one (model "
 			 "directories: %s)",
 		    modeldir_list());
-	d.clock = clock_create(&d);
+	core_start(&d);
+	api_table_serve();
 	clock_set_speed(d.clock, opts->speed, opts->speed_max);
 	if (sim_loaded(d.sim))
 		clock_model_changed(d.clock);

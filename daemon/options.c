@@ -14,7 +14,6 @@
 #include "address.h"
 #include "conffile.h"
 #include "frame.h"
-#include "lease.h"
 #include "log.h"
 #include "options.h"
 
@@ -49,6 +48,13 @@ static int options_set_state_dir(
 static int options_set_speed(struct options *, const char *, char *, size_t);
 static int options_set_paused(struct options *, const char *, char *, size_t);
 static int options_set_api_rate(struct options *, const char *, char *, size_t);
+static const char *const options_lease_loss_names[] = {
+	[LEASE_LOSS_PAUSE] = "pause",
+	[LEASE_LOSS_KEEP] = "keep",
+	[LEASE_LOSS_HOLD] = "hold",
+	[LEASE_LOSS_ZERO] = "zero",
+};
+
 static int options_set_lease_loss(
     struct options *, const char *, char *, size_t);
 static int options_set_perturb_timeout(
@@ -349,11 +355,32 @@ options_set_perturb_timeout(
 	return 0;
 }
 
+/* Parse "pause", "keep", "hold" or "zero"; -1 if none of them. */
+static int
+options_lease_loss_parse(const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(options_lease_loss_names) /
+		 sizeof(options_lease_loss_names[0]);
+	     i++) {
+		if (strcmp(s, options_lease_loss_names[i]) == 0)
+			return (int)i;
+	}
+	return -1;
+}
+
+const char *
+options_lease_loss_name(int loss)
+{
+	return options_lease_loss_names[loss];
+}
+
 static int
 options_set_lease_loss(
     struct options *o, const char *value, char *err, size_t len)
 {
-	int loss = lease_loss_parse(value);
+	int loss = options_lease_loss_parse(value);
 
 	if (loss < 0) {
 		snprintf(

@@ -10,6 +10,14 @@
 #include <stddef.h>
 
 #define OPTIONS_MAX_MODEL_DIRS 16
+
+/* What to do when the control lease's holder disconnects (--lease-loss). */
+enum lease_loss {
+	LEASE_LOSS_PAUSE, /* pause the simulation (the default) */
+	LEASE_LOSS_KEEP,  /* change nothing: it runs on as the holder left it */
+	LEASE_LOSS_HOLD,  /* servos hold the current pose */
+	LEASE_LOSS_ZERO,  /* all controls to zero */
+};
 #define OPTIONS_MAX_ARGS 64
 
 struct options {
@@ -82,6 +90,9 @@ enum options_set_result options_set(struct options *o, const char *key,
 
 /* Return 1 if key is a setting that may be given more than once. */
 int options_repeatable(const char *key);
+
+/* The name of a --lease-loss policy. */
+const char *options_lease_loss_name(int loss);
 
 /* Free what options_build() allocated; the struct may be built again. */
 void options_free(struct options *o);

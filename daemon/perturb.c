@@ -7,6 +7,7 @@
 #include <event2/event.h>
 
 #include "daemon.h"
+#include "monotonic.h"
 #include "log.h"
 #include "options.h"
 #include "perturb.h"
@@ -42,7 +43,7 @@ perturb_info(
 	memcpy(out->f, p->f, sizeof(out->f));
 	out->driver = p->driver;
 	memcpy(out->driver_name, p->driver_name, sizeof(out->driver_name));
-	out->age = daemon_now() - p->sent;
+	out->age = monotonic_s() - p->sent;
 	out->timeout = d->opts->perturb_timeout;
 }
 
@@ -91,7 +92,7 @@ perturb_arm(struct daemon *d)
 	for (k = 1; k < nperturbs; k++)
 		if (perturbs[k].sent < oldest)
 			oldest = perturbs[k].sent;
-	wait = oldest + d->opts->perturb_timeout - daemon_now();
+	wait = oldest + d->opts->perturb_timeout - monotonic_s();
 	if (wait < 0.001)
 		wait = 0.001;
 	tv.tv_sec = (long)wait;
@@ -104,7 +105,7 @@ static void
 perturb_check(evutil_socket_t fd, short what, void *arg)
 {
 	struct daemon *d = arg;
-	double now = daemon_now();
+	double now = monotonic_s();
 	char why[64];
 	int k;
 
@@ -157,7 +158,7 @@ perturb_set(struct daemon *d, struct session *s, int body, const double f[6],
 		    (unsigned long long)s->id, s->name, body);
 	}
 	memcpy(p->f, f, sizeof(p->f));
-	p->sent = daemon_now();
+	p->sent = monotonic_s();
 	sim_xfrc_set_one(d->sim, body, f);
 	perturb_arm(d);
 	return 0;

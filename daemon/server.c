@@ -19,9 +19,9 @@
 
 #include "address.h"
 #include "daemon.h"
-#include "dispatch.h"
 #include "log.h"
 #include "options.h"
+#include "result.h"
 #include "server.h"
 #include "session.h"
 
@@ -76,8 +76,7 @@ server_accept_cb(struct evconnlistener *ev, evutil_socket_t fd,
 		    "too many clients (limit %d, "
 		    "--max-clients)",
 		    d->opts->max_clients);
-		dispatch_reject(s, DISPATCH_DENIED, why);
-		session_close_after_flush(s, why);
+		session_refuse(s, RESULT_DENIED, why);
 	}
 }
 

@@ -1,7 +1,6 @@
 /*
- * Client connections: framing on top of libevent's bufferevents, the
- * session's life from accept to a deferred free, and the list of calls
- * waiting for the API tick.
+ * Client connections: framing on top of libevent's bufferevents, and the
+ * session's life from accept to a deferred free.  See session.h.
  */
 #include "config.h"
 
@@ -21,16 +20,12 @@
 #include <event2/event.h>
 
 #include "daemon.h"
-#include "dispatch.h"
 #include "frame.h"
 #include "log.h"
-#include "batch.h"
-#include "lease.h"
-#include "perturb.h"
-#include "tracking.h"
+#include "monotonic.h"
 #include "options.h"
+#include "result.h"
 #include "session.h"
-#include "stream.h"
 
 /* Frames handled per wakeup before other clients get a turn. */
 #define SESSION_FRAMES_PER_WAKEUP 32
@@ -48,22 +43,21 @@
 #define SESSION_CONGESTED_BYTES (256u * 1024)
 
 static struct session_list sessions = TAILQ_HEAD_INITIALIZER(sessions);
-static struct session_list waiters = TAILQ_HEAD_INITIALIZER(waiters);
-static int nsessions;
+static int nsessions; /* served: not closing or closed */
 static uint64_t next_session_id = 1;
+static const struct session_hooks *hooks;
 
 static void session_read_cb(struct bufferevent *, void *);
 static void session_write_cb(struct bufferevent *, void *);
 static void session_drain_cb(struct bufferevent *, void *);
 static void session_event_cb(struct bufferevent *, short, void *);
 static void session_resume_cb(evutil_socket_t, short, void *);
-static void session_free_cb(evutil_socket_t, short, void *);
+static void session_reap_cb(evutil_socket_t, short, void *);
 static void session_linger_cb(evutil_socket_t, short, void *);
 static void session_hello_cb(evutil_socket_t, short, void *);
 static void session_process(struct session *);
 static void session_describe_peer(
     struct session *, int, const struct sockaddr *);
-static void session_leave(struct session *);
 static size_t session_congestion_mark(const struct daemon *);
 
 /* Fill s->peer: uid and pid for Unix sockets, address:port for TCP. */
@@ -97,6 +91,12 @@ session_describe_peer(struct session *s, int fd, const struct sockaddr *sa)
 	}
 }
 
+void
+sessions_init(const struct session_hooks *h)
+{
+	hooks = h;
+}
+
 struct session *
 session_create(struct daemon *d, int fd, enum session_transport transport,
     const struct sockaddr *sa, socklen_t salen)
@@ -114,7 +114,7 @@ session_create(struct daemon *d, int fd, enum session_transport transport,
 	s->id = next_session_id++;
 	s->state = SESSION_HELLO;
 	s->transport = transport;
-	s->connected_at = daemon_now();
+	s->connected_at = monotonic_s();
 	session_describe_peer(s, fd, sa);
 	if (transport == SESSION_TCP)
 		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
@@ -122,10 +122,10 @@ session_create(struct daemon *d, int fd, enum session_transport transport,
 
 	s->bev = bufferevent_socket_new(d->base, fd, BEV_OPT_CLOSE_ON_FREE);
 	s->resume_ev = event_new(d->base, -1, 0, session_resume_cb, s);
-	s->free_ev = event_new(d->base, -1, 0, session_free_cb, s);
+	s->reap_ev = event_new(d->base, -1, 0, session_reap_cb, s);
 	s->linger_ev = evtimer_new(d->base, session_linger_cb, s);
 	s->hello_ev = evtimer_new(d->base, session_hello_cb, s);
-	if (s->bev == NULL || s->resume_ev == NULL || s->free_ev == NULL ||
+	if (s->bev == NULL || s->resume_ev == NULL || s->reap_ev == NULL ||
 	    s->linger_ev == NULL || s->hello_ev == NULL)
 		fatal("out of memory");
 	evtimer_add(s->hello_ev, &hello_tv);
@@ -159,7 +159,7 @@ sessions_foreach(void (*fn)(struct session *, void *), void *arg)
 
 	for (s = TAILQ_FIRST(&sessions); s != NULL; s = next) {
 		next = TAILQ_NEXT(s, entry);
-		if (!s->left)
+		if (session_served(s))
 			fn(s, arg);
 	}
 }
@@ -219,7 +219,12 @@ session_commit_frame(struct session *s, size_t len)
 	 * loop pass that finds nothing to write.  With the output empty the
 	 * event is not pending, so disabling it makes no system call.
 	 */
-	early = evbuffer_get_length(out) == 0 && s->state != SESSION_DEAD;
+	if (!session_served(s)) {
+		/* Closing: what was queued goes; nothing new joins it. */
+		s->reserved = NULL;
+		return;
+	}
+	early = evbuffer_get_length(out) == 0;
 	if (early)
 		bufferevent_disable(s->bev, EV_WRITE);
 	vec.iov_base = s->reserved;
@@ -260,7 +265,7 @@ session_process(struct session *s)
 	uint8_t hdr[FRAME_HEADER_SIZE], *p;
 	static uint8_t empty[1];
 	struct timeval now = { 0, 0 };
-	double start = daemon_now();
+	double start = monotonic_s();
 	size_t avail, plen;
 	int n;
 	char why[160];
@@ -269,7 +274,7 @@ session_process(struct session *s)
 		if (s->state != SESSION_HELLO && s->state != SESSION_READY)
 			return;
 		/* Costly calls (step 10000) end a client's turn early. */
-		if (n > 0 && daemon_now() - start > SESSION_TURN_SECONDS)
+		if (n > 0 && monotonic_s() - start > SESSION_TURN_SECONDS)
 			break;
 		avail = evbuffer_get_length(in);
 		if (avail < FRAME_HEADER_SIZE)
@@ -283,8 +288,7 @@ session_process(struct session *s)
 			    "frame of %zu bytes exceeds "
 			    "the limit of %zu bytes",
 			    plen, s->d->opts->max_frame);
-			dispatch_reject(s, DISPATCH_BADPROTOCOL, why);
-			session_close_after_flush(s, why);
+			session_refuse(s, RESULT_BADPROTOCOL, why);
 			return;
 		case FRAME_READY:
 			break;
@@ -294,7 +298,7 @@ session_process(struct session *s)
 		if (p == NULL)
 			fatal("out of memory (%zu-byte frame)", plen);
 		s->bytes_in += plen + FRAME_HEADER_SIZE;
-		dispatch_frame(s, p, plen);
+		hooks->frame(s, p, plen);
 		evbuffer_drain(in, plen);
 	}
 	/*
@@ -338,8 +342,8 @@ session_write_cb(struct bufferevent *bev, void *arg)
 	struct session *s = arg;
 
 	if (s->state != SESSION_CLOSING) {
-		if (s->stream != NULL && s->state != SESSION_DEAD)
-			stream_session_drained(s);
+		if (session_served(s))
+			hooks->drained(s);
 		return;
 	}
 	if (evbuffer_get_length(bufferevent_get_output(bev)) != 0)
@@ -382,56 +386,75 @@ session_hello_cb(evutil_socket_t fd, short events, void *arg)
 		return;
 	snprintf(why, sizeof(why), "no Hello within %d seconds",
 	    SESSION_HELLO_SECONDS);
-	dispatch_reject(s, DISPATCH_BADPROTOCOL, why);
-	session_close_after_flush(s, why);
+	session_refuse(s, RESULT_BADPROTOCOL, why);
 }
 
-/*
- * The session is no longer served: it gives up the lease, its streams
- * and batch run, and its message; the others hear that it left.
- */
-static void
-session_leave(struct session *s)
+int
+session_served(const struct session *s)
 {
-	struct daemon *d = s->d;
+	return s->state < SESSION_CLOSING;
+}
 
-	if (s->left)
+void
+session_set_state(struct session *s, enum session_state state)
+{
+	struct timeval linger = { SESSION_LINGER_SECONDS, 0 };
+	enum session_state was = s->state;
+
+	if (was == state || was == SESSION_DEAD ||
+	    (was == SESSION_CLOSING && state != SESSION_DEAD))
 		return;
-	s->left = 1;
-	nsessions--; /* its place is free for the next client */
-	if (s->state == SESSION_WAITING)
-		TAILQ_REMOVE(&waiters, s, wait_entry);
-	batch_session_closed(s);
-	/* Told with its counters, to everyone else. */
-	if (s->joined)
-		stream_event_client(d, s, 0);
-	stream_session_closed(s);
-	perturb_session_closed(d, s);
-	tracking_session_closed(d, s);
-	lease_session_closed(d, s);
-	/* HAPTIX clears a client's message when its connection closes. */
-	if (d->message_owner == s->id) {
-		d->message[0] = '\0';
-		d->message_owner = 0;
-		stream_event_message(d);
+	s->state = state;
+	if (was < SESSION_CLOSING && state >= SESSION_CLOSING)
+		nsessions--; /* its place is free for the next client */
+	if (state >= SESSION_CLOSING) /* leave, then free once dead */
+		event_active(s->reap_ev, EV_TIMEOUT, 0);
+	switch (state) {
+	case SESSION_HELLO:
+		break;
+	case SESSION_READY:
+		if (was == SESSION_HELLO) {
+			s->joined = 1;
+			event_del(s->hello_ev);
+		} else
+			event_active(s->resume_ev, EV_TIMEOUT, 0);
+		break;
+	case SESSION_WAITING:
+	case SESSION_BUSY:
+		break; /* session_process reads nothing in these */
+	case SESSION_CLOSING:
+		bufferevent_disable(s->bev, EV_READ);
+		bufferevent_setcb(
+		    s->bev, NULL, session_write_cb, session_event_cb, s);
+		event_del(s->resume_ev);
+		event_del(s->hello_ev);
+		evtimer_add(s->linger_ev, &linger);
+		session_write_cb(s->bev, s);
+		break;
+	case SESSION_DEAD:
+		bufferevent_disable(s->bev, EV_READ | EV_WRITE);
+		event_del(s->resume_ev);
+		event_del(s->linger_ev);
+		event_del(s->hello_ev);
+		break;
 	}
+}
+
+/* The name a log line gives s. */
+static const char *
+session_label(const struct session *s)
+{
+	return s->name[0] != '\0' ? s->name : s->peer;
 }
 
 void
 session_close_after_flush(struct session *s, const char *why)
 {
-	struct timeval tv = { SESSION_LINGER_SECONDS, 0 };
-
-	if (s->state == SESSION_CLOSING || s->state == SESSION_DEAD)
+	if (!session_served(s))
 		return;
-	session_leave(s);
 	log_info("client %llu (%s): closing: %s", (unsigned long long)s->id,
-	    s->name[0] != '\0' ? s->name : s->peer, why);
-	s->state = SESSION_CLOSING;
-	bufferevent_disable(s->bev, EV_READ);
-	bufferevent_setcb(s->bev, NULL, session_write_cb, session_event_cb, s);
-	evtimer_add(s->linger_ev, &tv);
-	session_write_cb(s->bev, s);
+	    session_label(s), why);
+	session_set_state(s, SESSION_CLOSING);
 }
 
 void
@@ -441,73 +464,45 @@ session_close(struct session *s, const char *why)
 		return;
 	if (why != NULL)
 		log_info("client %llu (%s) disconnected: %s",
-		    (unsigned long long)s->id,
-		    s->name[0] != '\0' ? s->name : s->peer, why);
-	TAILQ_REMOVE(&sessions, s, entry);
-	session_leave(s);
-	s->state = SESSION_DEAD;
-	bufferevent_disable(s->bev, EV_READ | EV_WRITE);
-	event_del(s->resume_ev);
-	event_del(s->linger_ev);
-	event_del(s->hello_ev);
-	/* Free later: the caller may still be inside s's callbacks. */
-	event_active(s->free_ev, EV_TIMEOUT, 0);
+		    (unsigned long long)s->id, session_label(s), why);
+	session_set_state(s, SESSION_DEAD);
 }
 
+void
+session_refuse(struct session *s, int code, const char *why)
+{
+	if (!session_served(s))
+		return;
+	hooks->refuse(s, code, why);
+	session_close_after_flush(s, why);
+}
+
+/*
+ * The loop's turn after s closed: it leaves (once: its calls, streams,
+ * lease and the rest go), and a closed one is freed.
+ */
 static void
-session_free_cb(evutil_socket_t fd, short events, void *arg)
+session_reap_cb(evutil_socket_t fd, short events, void *arg)
 {
 	struct session *s = arg;
 
+	if (!s->left) {
+		s->left = 1;
+		hooks->left(s);
+	}
+	if (s->state != SESSION_DEAD)
+		return;
+	TAILQ_REMOVE(&sessions, s, entry);
 	bufferevent_free(s->bev);
 	event_free(s->resume_ev);
 	event_free(s->linger_ev);
 	event_free(s->hello_ev);
-	event_free(s->free_ev);
+	event_free(s->reap_ev);
 	free(s);
 }
 
 void
-session_hold(struct session *s)
-{
-	s->state = SESSION_BUSY;
-}
-
-void
-session_release(struct session *s)
-{
-	if (s->state != SESSION_BUSY)
-		return;
-	s->state = SESSION_READY;
-	event_active(s->resume_ev, EV_TIMEOUT, 0);
-}
-
-void
-session_wait_tick(struct session *s, uint64_t request_id, session_wait_fn fn)
-{
-	s->state = SESSION_WAITING;
-	s->wait_id = request_id;
-	s->wait_fn = fn;
-	TAILQ_INSERT_TAIL(&waiters, s, wait_entry);
-}
-
-void
-sessions_api_tick(struct daemon *d)
-{
-	struct session *s;
-
-	(void)d;
-	while ((s = TAILQ_FIRST(&waiters)) != NULL) {
-		TAILQ_REMOVE(&waiters, s, wait_entry);
-		s->state = SESSION_READY;
-		s->wait_fn(s, s->wait_id);
-		if (s->state == SESSION_READY)
-			event_active(s->resume_ev, EV_TIMEOUT, 0);
-	}
-}
-
-void
-sessions_shutdown(struct daemon *d)
+sessions_shutdown(void)
 {
 	struct session *s, *next;
 
@@ -528,6 +523,6 @@ sessions_close_all(void)
 {
 	struct session *s;
 
-	while ((s = TAILQ_FIRST(&sessions)) != NULL)
-		session_close(s, "the server is shutting down");
+	TAILQ_FOREACH(s, &sessions, entry)
+	session_close(s, "the server is shutting down");
 }

@@ -1,7 +1,12 @@
 /*
- * One client connection: its buffers, identity, counters and the call it
- * may be waiting on.  A session moves frames; it never touches MuJoCo and
- * never decodes a message (dispatch does).
+ * The transport: one client connection, its buffers, framing, identity,
+ * counters and state.  A session moves whole frames; it never touches
+ * MuJoCo, never decodes a message and never calls the layers above it
+ * except through the hooks it was given (sessions_init).
+ *
+ * A session that must close is marked (CLOSING or DEAD) and is left and
+ * freed on a later pass of the loop: never inside a send, never while a
+ * caller up the stack still holds it.
  */
 #ifndef HXD_SESSION_H
 #define HXD_SESSION_H
@@ -16,13 +21,14 @@ struct event;
 struct daemon;
 struct stream;
 
+/* Only session_set_state() changes a session's state. */
 enum session_state {
-	SESSION_HELLO,   /* connected; the first frame must be Hello */
+	SESSION_HELLO,   /* connected; the first frame must be Hello, in time */
 	SESSION_READY,   /* serving requests in the order they came */
 	SESSION_WAITING, /* a call waits for the API tick; input is held */
 	SESSION_BUSY,    /* a long call (a batch run) works; input is held */
-	SESSION_CLOSING, /* flushing a last answer; input is ignored */
-	SESSION_DEAD,    /* closed; freed from the event loop */
+	SESSION_CLOSING, /* flushing what was queued; input is ignored */
+	SESSION_DEAD,    /* closed; left and freed from the event loop */
 };
 
 enum session_transport {
@@ -32,31 +38,37 @@ enum session_transport {
 
 struct session;
 
-/* Finishes a call that waited for the API tick; sends its answer. */
-typedef void (*session_wait_fn)(struct session *s, uint64_t request_id);
+/* How the transport calls the layers above it. */
+struct session_hooks {
+	/* A whole frame arrived on a session in HELLO or READY. */
+	void (*frame)(struct session *s, const uint8_t *payload, size_t len);
+	/* Tell the client why it is turned away (answers no request). */
+	void (*refuse)(struct session *s, int code, const char *why);
+	/* The output drained below half the congestion mark. */
+	void (*drained)(struct session *s);
+	/* The session is no longer served; called once, from the loop. */
+	void (*left)(struct session *s);
+};
 
 struct session {
 	TAILQ_ENTRY(session) entry;
-	TAILQ_ENTRY(session) wait_entry;
 	struct daemon *d;
 	uint64_t id;
 	enum session_state state;
 	enum session_transport transport;
-	char peer[128]; /* uid/pid or address:port */
-	char name[64];  /* from Hello */
-	int joined;     /* said Hello; others were told it joined */
-	int left;       /* no longer served: its lease and streams are gone */
-	double connected_at; /* daemon_now() */
+	char peer[128];      /* uid/pid or address:port */
+	char name[64];       /* from Hello */
+	int joined;          /* said Hello: the others know of it */
+	int left;            /* the left hook has run */
+	double connected_at; /* monotonic_s() */
 
 	struct bufferevent *bev;
 	struct event *resume_ev; /* continue reading later */
-	struct event *free_ev;   /* deferred free */
+	struct event *reap_ev;   /* deferred leave and free */
 	struct event *linger_ev; /* bound on CLOSING */
 	struct event *hello_ev;  /* bound on HELLO */
 
 	uint8_t *reserved; /* frame being written in place */
-	uint64_t wait_id;  /* request waiting for the tick */
-	session_wait_fn wait_fn;
 
 	struct stream *stream; /* subscriptions, or NULL (stream.c) */
 
@@ -65,60 +77,63 @@ struct session {
 
 TAILQ_HEAD(session_list, session);
 
+/* Set the hooks every session calls; before the first session_create. */
+void sessions_init(const struct session_hooks *hooks);
+
 /* Start serving a connected socket; takes ownership of fd. */
 struct session *session_create(struct daemon *d, int fd,
     enum session_transport transport, const struct sockaddr *sa,
     socklen_t salen);
+
+/*
+ * Move s to state: HELLO or a held state to READY resumes reading;
+ * CLOSING flushes, then shuts our side down; DEAD closes.  Leaving
+ * CLOSING or DEAD again is not possible.
+ */
+void session_set_state(struct session *s, enum session_state state);
+
+/* Return 1 while s is served: not closing or closed. */
+int session_served(const struct session *s);
 
 /* Queue an encoded payload of len bytes as one frame. */
 void session_send_frame(struct session *s, const void *payload, size_t len);
 
 /*
  * Reserve room for a frame of len payload bytes in the output buffer and
- * return where the payload goes; session_commit_frame() queues it.
+ * return where the payload goes; session_commit_frame() queues it.  A
+ * session no longer served drops what is committed.
  */
 uint8_t *session_reserve_frame(struct session *s, size_t len);
 void session_commit_frame(struct session *s, size_t len);
 
-/* Close now, logging why; the memory is freed from the event loop. */
+/* Close, logging why (NULL: say nothing); freed from the event loop. */
 void session_close(struct session *s, const char *why);
 
 /* Stop reading, send what is queued, then close. */
 void session_close_after_flush(struct session *s, const char *why);
 
-/* Hold input until fn answers request_id at the next API tick. */
-void session_wait_tick(
-    struct session *s, uint64_t request_id, session_wait_fn fn);
-
-/* Hold input while a long call works; session_release() resumes. */
-void session_hold(struct session *s);
-void session_release(struct session *s);
+/* Tell the client why (the refuse hook), then close after the flush. */
+void session_refuse(struct session *s, int code, const char *why);
 
 /* Bytes queued for the client and not yet sent. */
 size_t session_queued(const struct session *s);
 
 /*
  * Return 1 when so much output waits that streams should hold back; the
- * session calls stream_session_drained() when it has gone down again.
+ * drained hook runs when it has gone down again.
  */
 int session_congested(const struct session *s);
 
 /* Call fn for every session being served. */
 void sessions_foreach(void (*fn)(struct session *, void *), void *arg);
 
-/* Answer every call waiting for the API tick. */
-void sessions_api_tick(struct daemon *d);
-
 /* Number of sessions being served (not those closing). */
 int sessions_count(void);
 
-/*
- * Begin a clean shutdown (the clock is paused, so no call waits for the
- * API tick any more): send each client what is queued for it and close.
- */
-void sessions_shutdown(struct daemon *d);
+/* Begin a clean shutdown: send each client what is queued, then close. */
+void sessions_shutdown(void);
 
-/* Return 1 while any session is open, closing ones included. */
+/* Return 1 while any session is not yet freed, closing ones included. */
 int sessions_open(void);
 
 /* Close all sessions now. */

@@ -6,6 +6,7 @@
 #include "arena.h"
 #include "clock.h"
 #include "daemon.h"
+#include "monotonic.h"
 #include "options.h"
 #include "perturb.h"
 #include "record.h"
@@ -268,7 +269,7 @@ snapshot_status(struct daemon *d, struct arena *a)
 	st->pacing->lateness_max = k.lateness_max;
 	st->clients = (uint32_t)sessions_count();
 	st->message = arena_strdup(a, d->message);
-	st->uptime = daemon_now() - d->started;
+	st->uptime = monotonic_s() - d->started;
 	st->lease_holder = d->lease_holder;
 	st->lease_holder_name = d->lease_holder_name;
 	st->batch_session = d->batch_session;
@@ -323,7 +324,7 @@ snapshot_client(struct daemon *d, struct arena *a, struct session *s)
 	ci->name = s->name;
 	ci->peer = s->peer;
 	ci->lease = d->lease_holder == s->id;
-	ci->connected = daemon_now() - s->connected_at;
+	ci->connected = monotonic_s() - s->connected_at;
 	ci->requests = s->requests;
 	ci->errors = s->errors;
 	ci->bytes_in = s->bytes_in;

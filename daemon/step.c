@@ -11,7 +11,7 @@
 #include "tracking.h"
 
 int
-daemon_step(struct daemon *d, char *err, size_t len)
+step_one(struct daemon *d, char *err, size_t len)
 {
 	int rc;
 
@@ -25,7 +25,7 @@ daemon_step(struct daemon *d, char *err, size_t len)
 }
 
 void
-daemon_model_changed(struct daemon *d, int reload, const char *why)
+step_model_changed(struct daemon *d, int reload, const char *why)
 {
 	record_stop(d, why);
 	clock_model_changed(d->clock);

@@ -17,13 +17,13 @@ struct daemon;
  * frames and the record it is due for.
  * Returns 0, or -1 with MuJoCo's error in err (the data was reset).
  */
-int daemon_step(struct daemon *d, char *err, size_t len);
+int step_one(struct daemon *d, char *err, size_t len);
 
 /*
  * A model was loaded (reload: the same file again): the recording ends
  * with why, pacing takes the new timestep, tracking disconnects, drivers'
  * forces are forgotten, subscribers get the event.
  */
-void daemon_model_changed(struct daemon *d, int reload, const char *why);
+void step_model_changed(struct daemon *d, int reload, const char *why);
 
 #endif

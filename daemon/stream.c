@@ -423,6 +423,8 @@ stream_session_drained(struct session *s)
 	uint8_t hdr[FRAME_HEADER_SIZE];
 	size_t plen;
 
+	if (st == NULL)
+		return;
 	/* Held events first, as long as there is room. */
 	while (st->nheld != 0 && !session_congested(s)) {
 		evbuffer_copyout(st->held, hdr, sizeof(hdr));
@@ -492,7 +494,7 @@ stream_broadcast(struct daemon *d, Event *ev)
 	haptix__v1__response__pack(&resp, buf);
 	for (st = LIST_FIRST(&streams); st != NULL; st = next) {
 		next = LIST_NEXT(st, entry);
-		if (st->nevents != 0 && !st->s->left)
+		if (st->nevents != 0 && session_served(st->s))
 			stream_deliver(st, buf, len);
 	}
 }
@@ -585,7 +587,7 @@ stream_event_lease(struct daemon *d)
 
 	l.holder = d->lease_holder;
 	l.holder_name = d->lease_holder_name;
-	l.on_loss = (char *)lease_loss_name(d->opts->lease_loss);
+	l.on_loss = (char *)options_lease_loss_name(d->opts->lease_loss);
 	ev.kind_case = HAPTIX__V1__EVENT__KIND_LEASE;
 	ev.lease = &l;
 	stream_broadcast(d, &ev);

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "daemon.h"
+#include "monotonic.h"
 #include "log.h"
 #include "session.h"
 #include "sim.h"
@@ -122,7 +123,7 @@ tracking_pose(struct daemon *d, struct session *s, int i, const double pos[3],
 {
 	const struct sim_arrays *a;
 	struct tracked *t;
-	double now = daemon_now();
+	double now = monotonic_s();
 
 	tracking_ensure(d);
 	if (i < 0 || i >= ntracked)
@@ -203,7 +204,7 @@ void
 tracking_get(struct daemon *d, int i, struct tracking_info *out)
 {
 	const struct tracked *t;
-	double now = daemon_now();
+	double now = monotonic_s();
 
 	tracking_ensure(d);
 	memset(out, 0, sizeof(*out));

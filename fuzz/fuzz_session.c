@@ -45,8 +45,11 @@
 
 #include <event2/event.h>
 
+#include "api_table.h"
 #include "clock.h"
+#include "core.h"
 #include "daemon.h"
+#include "monotonic.h"
 #include "frame.h"
 #include "haptix.pb-c.h"
 #include "loader.h"
@@ -193,7 +196,7 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	modeldir_init((const char *const *)o->model_dirs, o->nmodel_dirs);
 
 	fuzz_d.opts = o;
-	fuzz_d.started = daemon_now();
+	fuzz_d.started = monotonic_s();
 	cfg = event_config_new();
 	event_config_set_flag(cfg, EVENT_BASE_FLAG_PRECISE_TIMER);
 	fuzz_d.base = event_base_new_with_config(cfg);
@@ -206,7 +209,8 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	sim_set_api_rate(fuzz_d.sim, o->api_rate);
 	for (i = 0; i < sizeof(fuzz_models) / sizeof(fuzz_models[0]); i++)
 		fuzz_prepare_model(&fuzz_models[i]);
-	fuzz_d.clock = clock_create(&fuzz_d);
+	core_start(&fuzz_d);
+	api_table_serve();
 	for (i = 0; i < 2; i++)
 		fuzz_hello_len[i] = fuzz_pack_hello(
 		    fuzz_hello[i], sizeof(fuzz_hello[i]), (int)i);

@@ -852,3 +852,47 @@ Test(hostile, a_queue_of_costly_calls_does_not_stall_the_others)
 	hxd_close(side);
 	hx_server_stop(&s);
 }
+
+/*
+ * A batch whose answer overflows its client's queue (--max-queued) closes
+ * that client, and nothing else: the close is deferred past the send, so
+ * the batch is freed once.  Once it aborted with a double free, both for
+ * a long batch (answered from its last slice) and a short one (answered
+ * inside the call, freed by its cleanup).
+ */
+static void
+overflowing_batch(const char *addr, unsigned steps)
+{
+	hxd_batch b = { .steps = steps,
+		.record = HXD_FIELDS(HXD_FIELD_QPOS) |
+		    HXD_FIELDS(HXD_FIELD_QVEL) |
+		    HXD_FIELDS(HXD_FIELD_SENSORDATA) };
+	hxd_batch_result *r = NULL;
+	hxd_conn *c = hx_connect_ok(addr, "overflow");
+	int rc;
+
+	rc = hxd_batch_run(c, &b, &r);
+	cr_expect_neq(rc, HXD_OK,
+	    "a %u-step answer came through a 64 KiB "
+	    "queue",
+	    steps);
+	hxd_batch_result_free(r);
+	hxd_close(c);
+}
+
+Test(hostile, an_answer_past_max_queued_closes_only_its_client)
+{
+	static const char *const args[] = { "-m", "fixture.xml", "--paused",
+		"--max-queued", "65536", NULL };
+	struct hx_server s;
+	hxd_conn *side;
+
+	hx_server_start(&s, args);
+	side = hx_connect_ok(s.unix_addr, "side");
+	overflowing_batch(s.unix_addr, 20000); /* several slices */
+	overflowing_batch(s.unix_addr, 2000);  /* answered at once */
+	cr_assert_eq(hx_status_ok(side).model.nq, 9);
+	cr_assert(hx_server_log_has(&s, "not reading its answers"));
+	hxd_close(side);
+	hx_server_stop(&s);
+}

@@ -1,22 +1,31 @@
-/*
- * What the call handlers share: response storage in the call's arena, and
- * the checks every argument from the network goes through.
- */
+/* One call in progress: see call.h. */
 #include "config.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "api.h"
 #include "arena.h"
+#include "call.h"
 #include "daemon.h"
 #include "lease.h"
 #include "session.h"
 
+int
+call_fail(struct call *c, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(c->err, sizeof(c->err), fmt, ap);
+	va_end(ap);
+	return code;
+}
+
 /* Allocate and initialise a message in the call's arena. */
 void *
-api_new(struct call *c, size_t size, void (*init)(void *))
+call_new(struct call *c, size_t size, void (*init)(void *))
 {
 	void *p = arena_alloc(c->arena, size);
 
@@ -26,7 +35,7 @@ api_new(struct call *c, size_t size, void (*init)(void *))
 
 /* Copy n values into a new arena array. */
 double *
-api_copy(struct call *c, const double *src, size_t n)
+call_copy(struct call *c, const double *src, size_t n)
 {
 	double *p = arena_alloc(c->arena, n * sizeof(*p));
 
@@ -117,7 +126,7 @@ check_optional(
 }
 
 int
-api_may_write(struct call *c)
+call_may_write(struct call *c)
 {
 	const struct daemon *d = c->d;
 

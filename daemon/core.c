@@ -1,0 +1,63 @@
+/* The daemon's core: see core.h. */
+#include "config.h"
+
+#include "batch.h"
+#include "clock.h"
+#include "core.h"
+#include "daemon.h"
+#include "dispatch.h"
+#include "lease.h"
+#include "pending.h"
+#include "perturb.h"
+#include "reply.h"
+#include "session.h"
+#include "step.h"
+#include "stream.h"
+#include "tracking.h"
+
+/*
+ * A client is no longer served: its waiting call and batch run stop, the
+ * others hear that it left, its subscriptions end, its drivers let go,
+ * the lease's loss policy applies if it held the lease, and its message
+ * is cleared (HAPTIX clears a client's message when it disconnects).
+ */
+static void
+core_client_left(struct session *s)
+{
+	struct daemon *d = s->d;
+
+	pending_session_left(s);
+	batch_session_closed(s);
+	if (s->joined)
+		stream_event_client(d, s, 0);
+	stream_session_closed(s);
+	perturb_session_closed(d, s);
+	tracking_session_closed(d, s);
+	lease_session_closed(d, s);
+	if (d->message_owner == s->id) {
+		d->message[0] = '\0';
+		d->message_owner = 0;
+		stream_event_message(d);
+	}
+}
+
+static const struct session_hooks core_session_hooks = {
+	.frame = dispatch_frame,
+	.refuse = reply_refuse,
+	.drained = stream_session_drained,
+	.left = core_client_left,
+};
+
+static const struct clock_hooks core_clock_hooks = {
+	.step = step_one,
+	.tick = pending_tick,
+	.running = stream_event_run,
+	.speed = stream_event_speed,
+};
+
+void
+core_start(struct daemon *d)
+{
+	sessions_init(&core_session_hooks);
+	d->clock = clock_create(d, &core_clock_hooks);
+}

@@ -174,7 +174,7 @@ static const struct ctl_cmd ctl_cmds[] = {
 	    "model load (for reset NAME)",
 	    G_SIM, 1, 1, .fn = cmd_capture },
 	{ "pause", "", "pause the simulation", G_SIM, 0, 0, .fn = cmd_call,
-	    .call = hxd_pause },
+	    .conn_call = hxd_pause },
 	{ "run",
 	    "[--until T [--ctrl LIST] [NAME=V]... "
 	    "[--record FIELD,... [--record-every K]]]",
@@ -408,7 +408,7 @@ cmd_call(struct ctl *ctl)
 
 	if ((rc = ctl_connect(ctl)) != 0)
 		return rc;
-	return ctl_done(ctl, ctl->cmd->call(ctl->conn));
+	return ctl_done(ctl, ctl->cmd->conn_call(ctl->conn));
 }
 
 /*-------------------------------------------------------------- help */

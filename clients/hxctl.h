@@ -62,8 +62,8 @@ struct ctl_cmd {
 	const char *group; /* heading in --help */
 	int min, max;      /* argument counts, options included; -1: any */
 	int (*fn)(struct ctl *);
-	int (*call)(hxd_conn *);     /* cmd_call: the call it makes */
-	const struct ctl_view *view; /* cmd_show: what it fetches and shows */
+	int (*conn_call)(hxd_conn *); /* cmd_call: the call it makes */
+	const struct ctl_view *view;  /* cmd_show: what it fetches and shows */
 };
 
 /* What a command option takes. */

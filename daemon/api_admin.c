@@ -12,6 +12,7 @@
 #include "arena.h"
 #include "clock.h"
 #include "daemon.h"
+#include "event.h"
 #include "loader.h"
 #include "log.h"
 #include "modeldir.h"
@@ -21,7 +22,6 @@
 #include "session.h"
 #include "sim.h"
 #include "snapshot.h"
-#include "stream.h"
 
 /* Compare two byte strings in time that depends only on their lengths. */
 static int
@@ -65,7 +65,7 @@ api_hello(struct call *c)
 		if ((unsigned char)s->name[i] < 0x20 || s->name[i] == 0x7f)
 			s->name[i] = '?';
 	}
-	stream_event_client(d, s, 1);
+	event_client(d, s, 1);
 	log_info("client %llu is \"%s\" (%s)", (unsigned long long)s->id,
 	    s->name, s->peer);
 

@@ -14,13 +14,13 @@
 #include "arena.h"
 #include "clock.h"
 #include "daemon.h"
+#include "event.h"
 #include "log.h"
 #include "step.h"
 #include "session.h"
 #include "sim.h"
 #include "sim_describe.h"
 #include "snapshot.h"
-#include "stream.h"
 
 /* The most steps one step request may take while paused. */
 #define API_MAX_STEPS 10000
@@ -559,7 +559,7 @@ api_reset(struct call *c)
 			    w->name);
 		log_info("client %llu: reset to \"%s\"",
 		    (unsigned long long)c->s->id, w->name);
-		stream_event_reset(c->d, key, w->name);
+		event_reset(c->d, key, w->name);
 		return RESULT_OK;
 	}
 	if (key >= 0 && (rc = check_id(c, "keyframe", key, sizes(c)->nkey)))
@@ -567,7 +567,7 @@ api_reset(struct call *c)
 	sim_reset(c->d->sim, key);
 	log_info("client %llu: reset to %s %d", (unsigned long long)c->s->id,
 	    key >= 0 ? "keyframe" : "the reference configuration,", key);
-	stream_event_reset(c->d, key < 0 ? -1 : key, NULL);
+	event_reset(c->d, key < 0 ? -1 : key, NULL);
 	return RESULT_OK;
 }
 
@@ -648,7 +648,7 @@ api_message(struct call *c)
 	d->message_owner = n != 0 ? c->s->id : 0;
 	log_info(
 	    "client %llu: message: \"%s\"", (unsigned long long)c->s->id, text);
-	stream_event_message(d);
+	event_message(d);
 	return RESULT_OK;
 }
 

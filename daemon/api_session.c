@@ -9,11 +9,11 @@
 #include "api.h"
 #include "arena.h"
 #include "daemon.h"
+#include "event.h"
 #include "lease.h"
 #include "log.h"
 #include "options.h"
 #include "session.h"
-#include "snapshot.h"
 #include "stream.h"
 
 struct clients_walk {
@@ -27,7 +27,7 @@ clients_add(struct session *s, void *arg)
 {
 	struct clients_walk *w = arg;
 
-	w->list->clients[w->list->n_clients++] = snapshot_client(
+	w->list->clients[w->list->n_clients++] = event_client_info(
 	    w->c->d, w->c->arena, s);
 }
 

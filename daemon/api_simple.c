@@ -13,7 +13,6 @@
 #include "arena.h"
 #include "clock.h"
 #include "daemon.h"
-#include "session.h"
 #include "sim.h"
 
 /* A RobotSensor message of the current sensor data, in arena a. */

@@ -6,6 +6,7 @@
 #include "core.h"
 #include "daemon.h"
 #include "dispatch.h"
+#include "event.h"
 #include "lease.h"
 #include "pending.h"
 #include "perturb.h"
@@ -29,7 +30,7 @@ core_client_left(struct session *s)
 	pending_session_left(s);
 	batch_session_closed(s);
 	if (s->joined)
-		stream_event_client(d, s, 0);
+		event_client(d, s, 0);
 	stream_session_closed(s);
 	perturb_session_closed(d, s);
 	tracking_session_closed(d, s);
@@ -37,7 +38,7 @@ core_client_left(struct session *s)
 	if (d->message_owner == s->id) {
 		d->message[0] = '\0';
 		d->message_owner = 0;
-		stream_event_message(d);
+		event_message(d);
 	}
 }
 
@@ -51,13 +52,15 @@ static const struct session_hooks core_session_hooks = {
 static const struct clock_hooks core_clock_hooks = {
 	.step = step_one,
 	.tick = pending_tick,
-	.running = stream_event_run,
-	.speed = stream_event_speed,
+	.running = event_run,
+	.speed = event_speed,
 };
 
 void
 core_start(struct daemon *d)
 {
 	sessions_init(&core_session_hooks);
+	tracking_set_notify(event_tracking);
+	perturb_set_notify(event_perturbation);
 	d->clock = clock_create(d, &core_clock_hooks);
 }

@@ -6,12 +6,12 @@
 
 #include "clock.h"
 #include "daemon.h"
+#include "event.h"
 #include "lease.h"
 #include "log.h"
 #include "options.h"
 #include "session.h"
 #include "sim.h"
-#include "stream.h"
 
 int
 lease_permits(const struct daemon *d, const struct session *s)
@@ -34,7 +34,7 @@ lease_take(struct daemon *d, struct session *s, char *err, size_t len)
 	    d->lease_holder_name, sizeof(d->lease_holder_name), "%s", s->name);
 	log_info("client %llu (%s) took the control lease",
 	    (unsigned long long)s->id, s->name);
-	stream_event_lease(d);
+	event_lease(d);
 	return 0;
 }
 
@@ -49,7 +49,7 @@ lease_release(struct daemon *d, struct session *s, char *err, size_t len)
 	d->lease_holder_name[0] = '\0';
 	log_info("client %llu (%s) released the control lease",
 	    (unsigned long long)s->id, s->name);
-	stream_event_lease(d);
+	event_lease(d);
 	return 0;
 }
 
@@ -78,5 +78,5 @@ lease_session_closed(struct daemon *d, struct session *s)
 			break;
 		}
 	}
-	stream_event_lease(d);
+	event_lease(d);
 }

@@ -17,6 +17,7 @@ libhaptixd_la_SOURCES = \
 	daemon/conffile.c daemon/conffile.h \
 	daemon/daemon.h \
 	daemon/dispatch.c daemon/dispatch.h \
+	daemon/event.c daemon/event.h \
 	daemon/latency.c daemon/latency.h \
 	daemon/lease.c daemon/lease.h \
 	daemon/loader.c daemon/loader.h \

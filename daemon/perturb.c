@@ -13,7 +13,6 @@
 #include "perturb.h"
 #include "session.h"
 #include "sim.h"
-#include "stream.h"
 
 struct perturbation {
 	int body;
@@ -22,6 +21,16 @@ struct perturbation {
 	char driver_name[64];
 	double sent; /* monotonic seconds of the driver's last word */
 };
+
+/* Until perturb_set_notify(), nobody is told. */
+static void
+perturb_notify_none(
+    struct daemon *d, const struct perturb_info *p, const char *why)
+{
+}
+
+/* Tells the layers above that a perturbation was dropped. */
+static perturb_notify_fn perturb_notify = perturb_notify_none;
 
 static struct perturbation perturbs[PERTURB_MAX];
 static int nperturbs;
@@ -68,7 +77,7 @@ perturb_drop(struct daemon *d, int k, const char *why)
 		log_info("the force of client %llu (%s) on body %d dropped: %s",
 		    (unsigned long long)p->driver, p->driver_name, p->body,
 		    why);
-		stream_event_perturbation(d, &info, why);
+		perturb_notify(d, &info, why);
 	}
 	perturbs[k] = perturbs[--nperturbs];
 }
@@ -214,7 +223,7 @@ perturb_model_changed(struct daemon *d)
 	for (k = 0; k < nperturbs; k++) {
 		perturb_info(d, &perturbs[k], &info);
 		info.stale = 1;
-		stream_event_perturbation(d, &info, "model loaded");
+		perturb_notify(d, &info, "model loaded");
 	}
 	nperturbs = 0;
 	if (perturb_timer != NULL)
@@ -228,4 +237,10 @@ perturb_shutdown(void)
 		event_free(perturb_timer);
 	perturb_timer = NULL;
 	nperturbs = 0;
+}
+
+void
+perturb_set_notify(perturb_notify_fn fn)
+{
+	perturb_notify = fn;
 }

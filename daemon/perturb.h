@@ -50,4 +50,11 @@ void perturb_model_changed(struct daemon *d);
 /* Stop the timer at exit. */
 void perturb_shutdown(void);
 
+/* Told of each perturbation dropped (why). */
+typedef void (*perturb_notify_fn)(
+    struct daemon *d, const struct perturb_info *p, const char *why);
+
+/* Set who is told; before the first client. */
+void perturb_set_notify(perturb_notify_fn fn);
+
 #endif

@@ -14,7 +14,6 @@
 #include "sim.h"
 #include "sim_describe.h"
 #include "snapshot.h"
-#include "stream.h"
 #include "tracking.h"
 
 typedef Haptix__V1__StreamFrame StreamFrame;
@@ -310,31 +309,6 @@ snapshot_field_set(const int *fields, size_t n, uint32_t *out)
 		*out |= SNAPSHOT_FIELD(fields[i]);
 	}
 	return -1;
-}
-
-Haptix__V1__ClientInfo *
-snapshot_client(struct daemon *d, struct arena *a, struct session *s)
-{
-	Haptix__V1__ClientInfo *ci = arena_alloc(a, sizeof(*ci));
-	struct stream_counters n;
-
-	haptix__v1__client_info__init(ci);
-	stream_counters(s, &n);
-	ci->id = s->id;
-	ci->name = s->name;
-	ci->peer = s->peer;
-	ci->lease = d->lease_holder == s->id;
-	ci->connected = monotonic_s() - s->connected_at;
-	ci->requests = s->requests;
-	ci->errors = s->errors;
-	ci->bytes_in = s->bytes_in;
-	ci->bytes_out = s->bytes_out;
-	ci->queued = s->state != SESSION_DEAD ? session_queued(s) : 0;
-	ci->subscriptions = n.subscriptions;
-	ci->frames_sent = n.frames_sent;
-	ci->frames_dropped = n.frames_dropped;
-	ci->events_dropped = n.events_dropped;
-	return ci;
 }
 
 void

@@ -43,10 +43,6 @@ Haptix__V1__Status *snapshot_status(struct daemon *d, struct arena *a);
  */
 int snapshot_field_set(const int *fields, size_t n, uint32_t *out);
 
-/* One client as the clients list and join/leave events show it. */
-Haptix__V1__ClientInfo *snapshot_client(
-    struct daemon *d, struct arena *a, struct session *s);
-
 /*
  * Fill a StreamFrame with the fields in the set (SNAPSHOT_FIELD bits),
  * time and step; with copy, every array is copied into the arena.

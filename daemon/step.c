@@ -3,6 +3,7 @@
 
 #include "clock.h"
 #include "daemon.h"
+#include "event.h"
 #include "perturb.h"
 #include "record.h"
 #include "sim.h"
@@ -20,6 +21,7 @@ step_one(struct daemon *d, char *err, size_t len)
 	rc = sim_step(d->sim, err, len);
 	tracking_after_step();
 	stream_after_step(d);
+	event_after_step(d);
 	record_after_step(d);
 	return rc;
 }
@@ -31,5 +33,6 @@ step_model_changed(struct daemon *d, int reload, const char *why)
 	clock_model_changed(d->clock);
 	tracking_model_changed(d);
 	perturb_model_changed(d);
-	stream_event_model(d, reload);
+	stream_model_changed(d);
+	event_model(d, reload);
 }

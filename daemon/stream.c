@@ -1,4 +1,4 @@
-/* Streams and events: see stream.h. */
+/* Streams: see stream.h. */
 #include "config.h"
 
 #include <math.h>
@@ -11,10 +11,8 @@
 #include <event2/event.h>
 
 #include "arena.h"
-#include "clock.h"
 #include "daemon.h"
 #include "frame.h"
-#include "lease.h"
 #include "log.h"
 #include "options.h"
 #include "result.h"
@@ -60,11 +58,7 @@ static LIST_HEAD(, stream) streams = LIST_HEAD_INITIALIZER(streams);
 static unsigned stream_step_subs; /* subscriptions counting steps */
 static struct arena stream_scratch;
 
-/* Instability resets (with errors) and errors already told. */
-static uint64_t stream_seen_resets, stream_seen_errors;
-
 static void stream_timer_cb(evutil_socket_t, short, void *);
-static void stream_broadcast(struct daemon *, Event *);
 
 /*-------------------------------------------------------- subscribing */
 
@@ -380,27 +374,9 @@ stream_session_closed(struct session *s)
 void
 stream_after_step(struct daemon *d)
 {
-	const struct sim_counters *n = sim_counters(d->sim);
 	struct stream *st, *stnext;
 	struct stream_sub *sub, *next;
-	Haptix__V1__InstabilityEvent in;
-	Event ev;
-	uint64_t resets = n->instability_resets + n->errors;
 
-	if (resets != stream_seen_resets) {
-		haptix__v1__instability_event__init(&in);
-		in.count = resets;
-		in.what = (char *)(n->errors != stream_seen_errors ||
-			    n->instability_what == NULL ?
-			"error" :
-			n->instability_what);
-		stream_seen_resets = resets;
-		stream_seen_errors = n->errors;
-		haptix__v1__event__init(&ev);
-		ev.kind_case = HAPTIX__V1__EVENT__KIND_INSTABILITY;
-		ev.instability = &in;
-		stream_broadcast(d, &ev);
-	}
 	if (stream_step_subs == 0)
 		return;
 	for (st = LIST_FIRST(&streams); st != NULL; st = stnext) {
@@ -442,7 +418,7 @@ stream_session_drained(struct session *s)
 	}
 }
 
-/*------------------------------------------------------------ events */
+/*--------------------------------------------------- events, delivered */
 
 /* Deliver one packed event to a client, or hold it while congested. */
 static void
@@ -469,8 +445,7 @@ stream_deliver(struct stream *st, const uint8_t *p, size_t len)
 	st->nheld++;
 }
 
-/* Send an event to every client subscribed to events. */
-static void
+void
 stream_broadcast(struct daemon *d, Event *ev)
 {
 	static uint8_t *buf;
@@ -500,15 +475,12 @@ stream_broadcast(struct daemon *d, Event *ev)
 }
 
 void
-stream_event_model(struct daemon *d, int reload)
+stream_model_changed(struct daemon *d)
 {
-	Haptix__V1__ModelEvent m = HAPTIX__V1__MODEL_EVENT__INIT;
-	Event ev = HAPTIX__V1__EVENT__INIT;
 	struct stream *st;
 	struct stream_sub *sub;
 
-	/* A new model has its own timestep and counts from zero. */
-	stream_seen_resets = stream_seen_errors = 0;
+	/* A new model has its own timestep. */
 	LIST_FOREACH(st, &streams, entry)
 	{
 		LIST_FOREACH(sub, &st->subs, entry)
@@ -518,126 +490,4 @@ stream_event_model(struct daemon *d, int reload)
 			sub->phase = 0;
 		}
 	}
-	m.model = snapshot_summary(d, &stream_scratch);
-	m.reload = reload;
-	ev.kind_case = HAPTIX__V1__EVENT__KIND_MODEL;
-	ev.model = &m;
-	stream_broadcast(d, &ev);
-	arena_reset(&stream_scratch);
-}
-
-void
-stream_event_reset(struct daemon *d, int key, const char *name)
-{
-	Haptix__V1__ResetEvent r = HAPTIX__V1__RESET_EVENT__INIT;
-	Event ev = HAPTIX__V1__EVENT__INIT;
-
-	r.keyframe = key;
-	r.name = (char *)(name != NULL ? name : "");
-	ev.kind_case = HAPTIX__V1__EVENT__KIND_RESET;
-	ev.reset = &r;
-	stream_broadcast(d, &ev);
-}
-
-void
-stream_event_run(struct daemon *d)
-{
-	Haptix__V1__RunEvent r = HAPTIX__V1__RUN_EVENT__INIT;
-	Event ev = HAPTIX__V1__EVENT__INIT;
-
-	r.paused = !clock_running(d->clock);
-	ev.kind_case = HAPTIX__V1__EVENT__KIND_RUN;
-	ev.run = &r;
-	stream_broadcast(d, &ev);
-}
-
-void
-stream_event_speed(struct daemon *d)
-{
-	Haptix__V1__Speed sp = HAPTIX__V1__SPEED__INIT;
-	Event ev = HAPTIX__V1__EVENT__INIT;
-	struct clock_status k;
-
-	clock_status(d->clock, &k);
-	sp.factor = k.speed;
-	sp.max = k.speed_max;
-	ev.kind_case = HAPTIX__V1__EVENT__KIND_SPEED;
-	ev.speed = &sp;
-	stream_broadcast(d, &ev);
-}
-
-void
-stream_event_message(struct daemon *d)
-{
-	Haptix__V1__MessageEvent m = HAPTIX__V1__MESSAGE_EVENT__INIT;
-	Event ev = HAPTIX__V1__EVENT__INIT;
-
-	m.text = d->message;
-	m.from = d->message_owner;
-	ev.kind_case = HAPTIX__V1__EVENT__KIND_MESSAGE;
-	ev.message = &m;
-	stream_broadcast(d, &ev);
-}
-
-void
-stream_event_lease(struct daemon *d)
-{
-	Haptix__V1__LeaseInfo l = HAPTIX__V1__LEASE_INFO__INIT;
-	Event ev = HAPTIX__V1__EVENT__INIT;
-
-	l.holder = d->lease_holder;
-	l.holder_name = d->lease_holder_name;
-	l.on_loss = (char *)options_lease_loss_name(d->opts->lease_loss);
-	ev.kind_case = HAPTIX__V1__EVENT__KIND_LEASE;
-	ev.lease = &l;
-	stream_broadcast(d, &ev);
-}
-
-void
-stream_event_client(struct daemon *d, struct session *s, int joined)
-{
-	Event ev = HAPTIX__V1__EVENT__INIT;
-	Haptix__V1__ClientInfo *ci;
-
-	ci = snapshot_client(d, &stream_scratch, s);
-	if (joined) {
-		ev.kind_case = HAPTIX__V1__EVENT__KIND_CLIENT_JOINED;
-		ev.client_joined = ci;
-	} else {
-		ev.kind_case = HAPTIX__V1__EVENT__KIND_CLIENT_LEFT;
-		ev.client_left = ci;
-	}
-	stream_broadcast(d, &ev);
-	arena_reset(&stream_scratch);
-}
-
-void
-stream_event_tracking(struct daemon *d, const struct tracking_info *t,
-    const char *why, uint64_t by)
-{
-	Haptix__V1__TrackingEvent te = HAPTIX__V1__TRACKING_EVENT__INIT;
-	Event ev = HAPTIX__V1__EVENT__INIT;
-
-	te.tracking = snapshot_tracking(d, &stream_scratch, t);
-	te.why = (char *)why;
-	te.by = by;
-	ev.kind_case = HAPTIX__V1__EVENT__KIND_TRACKING;
-	ev.tracking = &te;
-	stream_broadcast(d, &ev);
-	arena_reset(&stream_scratch);
-}
-
-void
-stream_event_perturbation(
-    struct daemon *d, const struct perturb_info *p, const char *why)
-{
-	Haptix__V1__PerturbationEvent pe = HAPTIX__V1__PERTURBATION_EVENT__INIT;
-	Event ev = HAPTIX__V1__EVENT__INIT;
-
-	pe.perturbation = snapshot_perturbation(d, &stream_scratch, p);
-	pe.why = (char *)why;
-	ev.kind_case = HAPTIX__V1__EVENT__KIND_PERTURBATION;
-	ev.perturbation = &pe;
-	stream_broadcast(d, &ev);
-	arena_reset(&stream_scratch);
 }

@@ -1,5 +1,5 @@
 /*
- * Streams and events: what a client receives without asking.  A client
+ * Streams: what a client receives without asking.  A client
  * subscribes to fields of the state at a rate (every N steps, N Hz of
  * simulated time or N Hz of wall time) and to events; both arrive as
  * Responses with id 0 whose payload is an Event.
@@ -51,28 +51,17 @@ int stream_unsubscribe(struct session *s, uint32_t id, char *err, size_t len);
 
 void stream_counters(const struct session *s, struct stream_counters *out);
 
-/* After every step, whoever took it: frames that fall due, instability. */
+/* After every step, whoever took it: the frames that fall due. */
 void stream_after_step(struct daemon *d);
 
-/* Events.  Each goes to every client subscribed to events. */
-void stream_event_model(struct daemon *d, int reload);
-void stream_event_reset(struct daemon *d, int key, const char *name);
-void stream_event_run(struct daemon *d);
-void stream_event_speed(struct daemon *d);
-void stream_event_message(struct daemon *d);
-void stream_event_lease(struct daemon *d);
-void stream_event_client(struct daemon *d, struct session *s, int joined);
+/* A model was loaded: rates in simulated time follow its timestep. */
+void stream_model_changed(struct daemon *d);
 
-struct tracking_info;
-struct perturb_info;
-
-/* Tracking connected or disconnected (why; by: the session that asked). */
-void stream_event_tracking(struct daemon *d, const struct tracking_info *t,
-    const char *why, uint64_t by);
-
-/* A driver's perturbation dropped (why). */
-void stream_event_perturbation(
-    struct daemon *d, const struct perturb_info *p, const char *why);
+/*
+ * Send an event to every client subscribed to events (its time is set
+ * here), or hold it for a congested one.
+ */
+void stream_broadcast(struct daemon *d, Haptix__V1__Event *ev);
 
 /* The session's output drained below its mark: send what waited. */
 void stream_session_drained(struct session *s);

@@ -12,7 +12,6 @@
 #include "log.h"
 #include "session.h"
 #include "sim.h"
-#include "stream.h"
 #include "tracking.h"
 
 struct tracked {
@@ -32,6 +31,16 @@ struct tracked {
 	uint64_t window_poses;
 	double rate;
 };
+
+/* Until tracking_set_notify(), nobody is told. */
+static void
+tracking_notify_none(struct daemon *d, const struct tracking_info *t,
+    const char *why, uint64_t by)
+{
+}
+
+/* Tells the layers above of a connection or disconnection. */
+static tracking_notify_fn tracking_notify = tracking_notify_none;
 
 static struct tracked *tracked; /* one per mocap body of the model */
 static int ntracked;
@@ -184,7 +193,7 @@ tracking_connect(
 	log_info("tracking of mocap body %d %s (%s)", i,
 	    connect ? "connected" : "disconnected", why);
 	tracking_get(d, i, &info);
-	stream_event_tracking(d, &info, why, by);
+	tracking_notify(d, &info, why, by);
 	return 1;
 }
 
@@ -268,7 +277,7 @@ tracking_model_changed(struct daemon *d)
 		info.mocap = i;
 		info.body = -1;
 		info.latency = -1;
-		stream_event_tracking(d, &info, "model loaded", 0);
+		tracking_notify(d, &info, "model loaded", 0);
 	}
 	free(tracked);
 	tracked = NULL;
@@ -286,4 +295,10 @@ tracking_session_closed(struct daemon *d, struct session *s)
 			continue;
 		tracking_connect(d, i, 0, 0, "driver left");
 	}
+}
+
+void
+tracking_set_notify(tracking_notify_fn fn)
+{
+	tracking_notify = fn;
 }

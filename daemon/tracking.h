@@ -69,4 +69,11 @@ void tracking_model_changed(struct daemon *d);
 /* A session closed: a connected body it fed disconnects. */
 void tracking_session_closed(struct daemon *d, struct session *s);
 
+/* Told of each connection or disconnection (why; by: the session). */
+typedef void (*tracking_notify_fn)(struct daemon *d,
+    const struct tracking_info *t, const char *why, uint64_t by);
+
+/* Set who is told; before the first client. */
+void tracking_set_notify(tracking_notify_fn fn);
+
 #endif

@@ -1,0 +1,201 @@
+/* Events: see event.h. */
+#include "config.h"
+
+#include "arena.h"
+#include "clock.h"
+#include "daemon.h"
+#include "event.h"
+#include "monotonic.h"
+#include "options.h"
+#include "session.h"
+#include "sim.h"
+#include "snapshot.h"
+#include "stream.h"
+
+typedef Haptix__V1__Event Event;
+
+static struct arena event_scratch;
+
+/* Instability resets (with errors) and errors already told. */
+static uint64_t event_seen_resets, event_seen_errors;
+
+Haptix__V1__ClientInfo *
+event_client_info(struct daemon *d, struct arena *a, struct session *s)
+{
+	Haptix__V1__ClientInfo *ci = arena_alloc(a, sizeof(*ci));
+	struct stream_counters n;
+
+	haptix__v1__client_info__init(ci);
+	stream_counters(s, &n);
+	ci->id = s->id;
+	ci->name = s->name;
+	ci->peer = s->peer;
+	ci->lease = d->lease_holder == s->id;
+	ci->connected = monotonic_s() - s->connected_at;
+	ci->requests = s->requests;
+	ci->errors = s->errors;
+	ci->bytes_in = s->bytes_in;
+	ci->bytes_out = s->bytes_out;
+	ci->queued = s->state != SESSION_DEAD ? session_queued(s) : 0;
+	ci->subscriptions = n.subscriptions;
+	ci->frames_sent = n.frames_sent;
+	ci->frames_dropped = n.frames_dropped;
+	ci->events_dropped = n.events_dropped;
+	return ci;
+}
+
+void
+event_after_step(struct daemon *d)
+{
+	const struct sim_counters *n = sim_counters(d->sim);
+	Haptix__V1__InstabilityEvent in;
+	Event ev;
+	uint64_t resets = n->instability_resets + n->errors;
+
+	if (resets == event_seen_resets)
+		return;
+	haptix__v1__instability_event__init(&in);
+	in.count = resets;
+	in.what = (char *)(n->errors != event_seen_errors ||
+		    n->instability_what == NULL ?
+		"error" :
+		n->instability_what);
+	event_seen_resets = resets;
+	event_seen_errors = n->errors;
+	haptix__v1__event__init(&ev);
+	ev.kind_case = HAPTIX__V1__EVENT__KIND_INSTABILITY;
+	ev.instability = &in;
+	stream_broadcast(d, &ev);
+}
+
+void
+event_model(struct daemon *d, int reload)
+{
+	Haptix__V1__ModelEvent m = HAPTIX__V1__MODEL_EVENT__INIT;
+	Event ev = HAPTIX__V1__EVENT__INIT;
+
+	/* A new model counts its resets from zero. */
+	event_seen_resets = event_seen_errors = 0;
+	m.model = snapshot_summary(d, &event_scratch);
+	m.reload = reload;
+	ev.kind_case = HAPTIX__V1__EVENT__KIND_MODEL;
+	ev.model = &m;
+	stream_broadcast(d, &ev);
+	arena_reset(&event_scratch);
+}
+
+void
+event_reset(struct daemon *d, int key, const char *name)
+{
+	Haptix__V1__ResetEvent r = HAPTIX__V1__RESET_EVENT__INIT;
+	Event ev = HAPTIX__V1__EVENT__INIT;
+
+	r.keyframe = key;
+	r.name = (char *)(name != NULL ? name : "");
+	ev.kind_case = HAPTIX__V1__EVENT__KIND_RESET;
+	ev.reset = &r;
+	stream_broadcast(d, &ev);
+}
+
+void
+event_run(struct daemon *d)
+{
+	Haptix__V1__RunEvent r = HAPTIX__V1__RUN_EVENT__INIT;
+	Event ev = HAPTIX__V1__EVENT__INIT;
+
+	r.paused = !clock_running(d->clock);
+	ev.kind_case = HAPTIX__V1__EVENT__KIND_RUN;
+	ev.run = &r;
+	stream_broadcast(d, &ev);
+}
+
+void
+event_speed(struct daemon *d)
+{
+	Haptix__V1__Speed sp = HAPTIX__V1__SPEED__INIT;
+	Event ev = HAPTIX__V1__EVENT__INIT;
+	struct clock_status k;
+
+	clock_status(d->clock, &k);
+	sp.factor = k.speed;
+	sp.max = k.speed_max;
+	ev.kind_case = HAPTIX__V1__EVENT__KIND_SPEED;
+	ev.speed = &sp;
+	stream_broadcast(d, &ev);
+}
+
+void
+event_message(struct daemon *d)
+{
+	Haptix__V1__MessageEvent m = HAPTIX__V1__MESSAGE_EVENT__INIT;
+	Event ev = HAPTIX__V1__EVENT__INIT;
+
+	m.text = d->message;
+	m.from = d->message_owner;
+	ev.kind_case = HAPTIX__V1__EVENT__KIND_MESSAGE;
+	ev.message = &m;
+	stream_broadcast(d, &ev);
+}
+
+void
+event_lease(struct daemon *d)
+{
+	Haptix__V1__LeaseInfo l = HAPTIX__V1__LEASE_INFO__INIT;
+	Event ev = HAPTIX__V1__EVENT__INIT;
+
+	l.holder = d->lease_holder;
+	l.holder_name = d->lease_holder_name;
+	l.on_loss = (char *)options_lease_loss_name(d->opts->lease_loss);
+	ev.kind_case = HAPTIX__V1__EVENT__KIND_LEASE;
+	ev.lease = &l;
+	stream_broadcast(d, &ev);
+}
+
+void
+event_client(struct daemon *d, struct session *s, int joined)
+{
+	Event ev = HAPTIX__V1__EVENT__INIT;
+	Haptix__V1__ClientInfo *ci;
+
+	ci = event_client_info(d, &event_scratch, s);
+	if (joined) {
+		ev.kind_case = HAPTIX__V1__EVENT__KIND_CLIENT_JOINED;
+		ev.client_joined = ci;
+	} else {
+		ev.kind_case = HAPTIX__V1__EVENT__KIND_CLIENT_LEFT;
+		ev.client_left = ci;
+	}
+	stream_broadcast(d, &ev);
+	arena_reset(&event_scratch);
+}
+
+void
+event_tracking(struct daemon *d, const struct tracking_info *t, const char *why,
+    uint64_t by)
+{
+	Haptix__V1__TrackingEvent te = HAPTIX__V1__TRACKING_EVENT__INIT;
+	Event ev = HAPTIX__V1__EVENT__INIT;
+
+	te.tracking = snapshot_tracking(d, &event_scratch, t);
+	te.why = (char *)why;
+	te.by = by;
+	ev.kind_case = HAPTIX__V1__EVENT__KIND_TRACKING;
+	ev.tracking = &te;
+	stream_broadcast(d, &ev);
+	arena_reset(&event_scratch);
+}
+
+void
+event_perturbation(
+    struct daemon *d, const struct perturb_info *p, const char *why)
+{
+	Haptix__V1__PerturbationEvent pe = HAPTIX__V1__PERTURBATION_EVENT__INIT;
+	Event ev = HAPTIX__V1__EVENT__INIT;
+
+	pe.perturbation = snapshot_perturbation(d, &event_scratch, p);
+	pe.why = (char *)why;
+	ev.kind_case = HAPTIX__V1__EVENT__KIND_PERTURBATION;
+	ev.perturbation = &pe;
+	stream_broadcast(d, &ev);
+	arena_reset(&event_scratch);
+}

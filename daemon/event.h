@@ -1,0 +1,53 @@
+/*
+ * Events: what changed, told to every client subscribed to events (as a
+ * Response with id 0 whose payload is an Event), each built here from
+ * the state and delivered by the streams.
+ */
+#ifndef HXD_EVENT_H
+#define HXD_EVENT_H
+
+#include <stdint.h>
+
+#include "haptix.pb-c.h"
+
+struct arena;
+struct daemon;
+struct session;
+struct tracking_info;
+struct perturb_info;
+
+/* After every step: MuJoCo reset the simulation (instability, error). */
+void event_after_step(struct daemon *d);
+
+/* A model was loaded (reload: the same file again). */
+void event_model(struct daemon *d, int reload);
+
+/* The simulation was reset, to keyframe key (named name) or -1. */
+void event_reset(struct daemon *d, int key, const char *name);
+
+/* The simulation paused or ran; its speed changed. */
+void event_run(struct daemon *d);
+void event_speed(struct daemon *d);
+
+/* The viewers' message changed. */
+void event_message(struct daemon *d);
+
+/* The lease was taken or given up. */
+void event_lease(struct daemon *d);
+
+/* Client s joined (said Hello) or left. */
+void event_client(struct daemon *d, struct session *s, int joined);
+
+/* Tracking connected or disconnected (why; by: the session that asked). */
+void event_tracking(struct daemon *d, const struct tracking_info *t,
+    const char *why, uint64_t by);
+
+/* A driver's perturbation dropped (why). */
+void event_perturbation(
+    struct daemon *d, const struct perturb_info *p, const char *why);
+
+/* One client as the clients list and join/leave events show it. */
+Haptix__V1__ClientInfo *event_client_info(
+    struct daemon *d, struct arena *a, struct session *s);
+
+#endif

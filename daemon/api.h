@@ -37,6 +37,7 @@ int api_get_rgba(struct call *);
 int api_set_rgba(struct call *);
 int api_step(struct call *);
 int api_update(struct call *);
+int api_update_writes(const struct call *);
 int api_reset(struct call *);
 int api_equality(struct call *);
 int api_message(struct call *);
@@ -46,6 +47,7 @@ int api_id2name(struct call *);
 /* HAPTIX simple API (api_simple.c). */
 int api_robot_info(struct call *);
 int api_robot_update(struct call *);
+int api_robot_update_writes(const struct call *);
 
 /* Arrays by name (api_array.c). */
 int api_get_array(struct call *);

@@ -1,7 +1,8 @@
 /*
  * The call table: one row per call of the Request oneof, indexed by its
- * field number, with the handler and what the call needs.  update and
- * robot_update write only with controls: they check it themselves.
+ * field number, with the handler and what the call needs: a model (M),
+ * the right to write (W), or the right to write when its predicate says
+ * this request writes (update and robot_update: with controls).
  */
 #include "config.h"
 
@@ -14,7 +15,10 @@
 
 static const struct dispatch_entry api_table[] = {
 #define H(call, fn, flags) \
-	[HAPTIX__V1__REQUEST__CALL_##call] = { #fn, api_##fn, flags }
+	[HAPTIX__V1__REQUEST__CALL_##call] = { #fn, api_##fn, flags, NULL }
+#define HW(call, fn, flags) \
+	[HAPTIX__V1__REQUEST__CALL_## \
+	    call] = { #fn, api_##fn, flags, api_##fn##_writes }
 	H(HELLO, hello, 0),
 	H(INFO, info, M),
 	H(GET_STATE, get_state, M),
@@ -40,14 +44,14 @@ static const struct dispatch_entry api_table[] = {
 	H(GET_RGBA, get_rgba, M),
 	H(SET_RGBA, set_rgba, M | W),
 	H(STEP, step, M | W),
-	H(UPDATE, update, M),
+	HW(UPDATE, update, M),
 	H(RESET, reset, M | W),
 	H(EQUALITY, equality, M | W),
 	H(MESSAGE, message, 0),
 	H(NAME2ID, name2id, M),
 	H(ID2NAME, id2name, M),
 	H(ROBOT_INFO, robot_info, M),
-	H(ROBOT_UPDATE, robot_update, M),
+	HW(ROBOT_UPDATE, robot_update, M),
 	H(CLIENTS, clients, 0),
 	H(LEASE, lease, 0),
 	H(SUBSCRIBE, subscribe, 0),
@@ -71,6 +75,7 @@ static const struct dispatch_entry api_table[] = {
 	H(MOCAP_CONNECT, mocap_connect, M | W),
 	H(PERTURB, perturb, M | W),
 #undef H
+#undef HW
 };
 
 void

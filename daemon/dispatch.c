@@ -108,7 +108,9 @@ dispatch_frame(struct session *s, const uint8_t *payload, size_t len)
 		rc = RESULT_BADCOMMAND;
 	} else if ((h->flags & DISPATCH_MODEL) && !sim_loaded(d->sim))
 		rc = call_fail(&c, RESULT_NOMODEL, "no model is loaded");
-	else if ((h->flags & DISPATCH_WRITE) && (rc = call_may_write(&c)) != 0)
+	else if (((h->flags & DISPATCH_WRITE) ||
+		     (h->writes != NULL && h->writes(&c))) &&
+	    (rc = call_may_write(&c)) != 0)
 		; /* c.err says who holds the simulation */
 	else {
 		run.fn = h->fn;

@@ -25,6 +25,12 @@ struct dispatch_entry {
 	const char *name;
 	call_handler fn;
 	unsigned flags; /* DISPATCH_ bits */
+	/*
+	 * A call that writes only sometimes (not DISPATCH_WRITE): returns 1
+	 * when this request would change the simulation, so that dispatch
+	 * checks the lease and batch runs first.  NULL: it never writes.
+	 */
+	int (*writes)(const struct call *c);
 };
 
 /* Serve calls through table, n rows; before the first frame. */

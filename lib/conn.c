@@ -446,53 +446,6 @@ conn_free_response(Response *resp)
 		haptix__v1__response__free_unpacked(resp, NULL);
 }
 
-int
-conn_call_expect(hxd_conn *c, Request *req,
-    Haptix__V1__Response__PayloadCase want, Response **out)
-{
-	int rc, got;
-
-	rc = conn_call(c, req, out);
-	if (rc != HXD_OK) {
-		conn_free_response(*out);
-		*out = NULL;
-		return rc;
-	}
-	if ((*out)->payload_case != want) {
-		got = (int)(*out)->payload_case;
-		conn_free_response(*out);
-		*out = NULL;
-		return conn_fail(c, HXD_BADPROTOCOL,
-		    "the server answered with payload %d, expected %d", got,
-		    (int)want);
-	}
-	return rc;
-}
-
-int
-conn_call_plain(hxd_conn *c, Request *req)
-{
-	Response *r;
-	int rc;
-
-	rc = conn_call(c, req, &r);
-	conn_free_response(r);
-	return rc;
-}
-
-int
-conn_call_empty(hxd_conn *c, Haptix__V1__Request__CallCase call,
-    Haptix__V1__Response__PayloadCase want, Response **out)
-{
-	Request req = HAPTIX__V1__REQUEST__INIT;
-	Haptix__V1__Empty empty = HAPTIX__V1__EMPTY__INIT;
-
-	req.call_case = call;
-	/* Every Empty member of the oneof shares the same storage. */
-	req.info = &empty;
-	return conn_call_expect(c, &req, want, out);
-}
-
 void
 conn_model_from_wire(hxd_model *out, const Haptix__V1__ModelSummary *m)
 {

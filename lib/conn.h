@@ -54,17 +54,6 @@ int conn_call(hxd_conn *c, Request *req, Response **resp);
 /* conn_call() with its own timeout (ms; 0: wait for as long as it takes). */
 int conn_call_wait(hxd_conn *c, Request *req, Response **resp, int timeout_ms);
 
-/* Run req and require payload want in the answer (*out freed on error). */
-int conn_call_expect(hxd_conn *c, Request *req,
-    Haptix__V1__Response__PayloadCase want, Response **out);
-
-/* Run a call that answers with a result only. */
-int conn_call_plain(hxd_conn *c, Request *req);
-
-/* Run a call with an Empty argument, expecting payload want. */
-int conn_call_empty(hxd_conn *c, Haptix__V1__Request__CallCase call,
-    Haptix__V1__Response__PayloadCase want, Response **out);
-
 /*
  * The next event: queued, or read within timeout_ms (0: do not wait;
  * negative: wait for as long as it takes).  Returns HXD_OK with *out (an

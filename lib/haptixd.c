@@ -1,6 +1,6 @@
 /*
  * The haptixd extension API (haptixd.h): each call builds one Request,
- * runs it through conn_call() and turns the Response into the public
+ * runs it through request_call() and turns the Response into the public
  * double-precision structs.
  */
 #include "config.h"
@@ -11,6 +11,7 @@
 
 #include "conn.h"
 #include "decode.h"
+#include "request.h"
 
 _Static_assert(HXD_DEFAULT_PORT == ADDRESS_DEFAULT_PORT,
     "haptixd.h and address.h disagree on the default port");
@@ -80,8 +81,6 @@ static const char *const obj_names[] = {
 	"key",
 };
 
-#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
-
 const char *
 hxd_result_name(int result)
 {
@@ -132,7 +131,7 @@ get_decoded(hxd_conn *c, Haptix__V1__Request__CallCase call,
 	int rc;
 
 	*out = NULL;
-	rc = conn_call_empty(c, call, want, &r);
+	rc = request_call(c, call, NULL, want, &r);
 	if (rc != HXD_OK)
 		return rc;
 	*out = decode_payload(c, r, f, nf, head);
@@ -210,7 +209,7 @@ hxd_info_get(hxd_conn *c, hxd_info **out)
 	int rc;
 
 	*out = NULL;
-	rc = conn_call_empty(c, HAPTIX__V1__REQUEST__CALL_INFO,
+	rc = request_call(c, HAPTIX__V1__REQUEST__CALL_INFO, NULL,
 	    HAPTIX__V1__RESPONSE__PAYLOAD_INFO, &r);
 	if (rc != HXD_OK)
 		return rc;
@@ -243,25 +242,9 @@ hxd_get_state(hxd_conn *c, hxd_state **out)
 int
 hxd_set_state(hxd_conn *c, const hxd_state *st)
 {
-	Request req = HAPTIX__V1__REQUEST__INIT;
-	Haptix__V1__State s = HAPTIX__V1__STATE__INIT;
+	Haptix__V1__State w = HAPTIX__V1__STATE__INIT;
 
-	if (check_arg(c, "nq", st->nq, st->qpos) ||
-	    check_arg(c, "nv", st->nv, st->qvel) ||
-	    check_arg(c, "na", st->na, st->act))
-		return c->result;
-	s.nq = (uint32_t)st->nq;
-	s.nv = (uint32_t)st->nv;
-	s.na = (uint32_t)st->na;
-	s.n_qpos = (size_t)st->nq;
-	s.qpos = st->qpos;
-	s.n_qvel = (size_t)st->nv;
-	s.qvel = st->qvel;
-	s.n_act = (size_t)st->na;
-	s.act = st->act;
-	req.call_case = HAPTIX__V1__REQUEST__CALL_SET_STATE;
-	req.set_state = &s;
-	return conn_call_plain(c, &req);
+	return REQUEST_SET(c, SET_STATE, state_fields, st, &w);
 }
 
 /*----------------------------------------------------------- control */
@@ -278,29 +261,18 @@ hxd_get_control(hxd_conn *c, hxd_control **out)
 	return GET(c, GET_CONTROL, CONTROL, hxd_control, control_fields, out);
 }
 
-/* Fill a wire Control from the caller's struct; -1 on a bad argument. */
-static int
-control_to_wire(hxd_conn *c, const hxd_control *in, Haptix__V1__Control *w)
+int
+request_control(hxd_conn *c, const hxd_control *in, Haptix__V1__Control *w)
 {
-	if (check_arg(c, "nu", in->nu, in->ctrl))
-		return -1;
-	w->nu = (uint32_t)in->nu;
-	w->n_ctrl = (size_t)in->nu;
-	w->ctrl = in->ctrl;
-	return 0;
+	return request_encode(c, control_fields, NELEM(control_fields), in, w);
 }
 
 int
 hxd_set_control(hxd_conn *c, const hxd_control *in)
 {
-	Request req = HAPTIX__V1__REQUEST__INIT;
 	Haptix__V1__Control w = HAPTIX__V1__CONTROL__INIT;
 
-	if (control_to_wire(c, in, &w) != 0)
-		return c->result;
-	req.call_case = HAPTIX__V1__REQUEST__CALL_SET_CONTROL;
-	req.set_control = &w;
-	return conn_call_plain(c, &req);
+	return REQUEST_SET(c, SET_CONTROL, control_fields, in, &w);
 }
 
 /*----------------------------------------------------------- applied */
@@ -322,21 +294,9 @@ hxd_get_applied(hxd_conn *c, hxd_applied **out)
 int
 hxd_set_applied(hxd_conn *c, const hxd_applied *in)
 {
-	Request req = HAPTIX__V1__REQUEST__INIT;
 	Haptix__V1__Applied w = HAPTIX__V1__APPLIED__INIT;
 
-	if (check_arg(c, "nv", in->nv, in->qfrc_applied) ||
-	    check_arg(c, "nbody", in->nbody, in->xfrc_applied))
-		return c->result;
-	w.nv = (uint32_t)in->nv;
-	w.nbody = (uint32_t)in->nbody;
-	w.n_qfrc_applied = (size_t)in->nv;
-	w.qfrc_applied = in->qfrc_applied;
-	w.n_xfrc_applied = 6 * (size_t)in->nbody;
-	w.xfrc_applied = in->xfrc_applied;
-	req.call_case = HAPTIX__V1__REQUEST__CALL_SET_APPLIED;
-	req.set_applied = &w;
-	return conn_call_plain(c, &req);
+	return REQUEST_SET(c, SET_APPLIED, applied_fields, in, &w);
 }
 
 /*----------------------------------------------------------- onebody */
@@ -358,7 +318,6 @@ copy_fixed(hxd_conn *c, const char *what, double *dst, size_t want,
 int
 hxd_get_onebody(hxd_conn *c, int body_id, hxd_onebody *out)
 {
-	Request req = HAPTIX__V1__REQUEST__INIT;
 	Haptix__V1__ObjectRef ref = HAPTIX__V1__OBJECT_REF__INIT;
 	Haptix__V1__OneBody *w;
 	Response *r;
@@ -366,10 +325,8 @@ hxd_get_onebody(hxd_conn *c, int body_id, hxd_onebody *out)
 
 	ref.type = HAPTIX__V1__OBJ_TYPE__OBJ_BODY;
 	ref.id = body_id;
-	req.call_case = HAPTIX__V1__REQUEST__CALL_GET_ONEBODY;
-	req.get_onebody = &ref;
-	rc = conn_call_expect(
-	    c, &req, HAPTIX__V1__RESPONSE__PAYLOAD_ONEBODY, &r);
+	rc = request_call(c, HAPTIX__V1__REQUEST__CALL_GET_ONEBODY, &ref,
+	    HAPTIX__V1__RESPONSE__PAYLOAD_ONEBODY, &r);
 	if (rc != HXD_OK)
 		return rc;
 	w = r->onebody;
@@ -397,7 +354,6 @@ hxd_get_onebody(hxd_conn *c, int body_id, hxd_onebody *out)
 int
 hxd_set_onebody(hxd_conn *c, const hxd_onebody *in, unsigned fields)
 {
-	Request req = HAPTIX__V1__REQUEST__INIT;
 	Haptix__V1__OneBody w = HAPTIX__V1__ONE_BODY__INIT;
 	hxd_onebody b = *in;
 
@@ -414,9 +370,8 @@ hxd_set_onebody(hxd_conn *c, const hxd_onebody *in, unsigned fields)
 	ONEBODY_FIELD(HXD_ONEBODY_FORCE, force, 3)
 	ONEBODY_FIELD(HXD_ONEBODY_TORQUE, torque, 3)
 #undef ONEBODY_FIELD
-	req.call_case = HAPTIX__V1__REQUEST__CALL_SET_ONEBODY;
-	req.set_onebody = &w;
-	return conn_call_plain(c, &req);
+	return request_call(
+	    c, HAPTIX__V1__REQUEST__CALL_SET_ONEBODY, &w, 0, NULL);
 }
 
 /*------------------------------------------------------------- mocap */
@@ -437,20 +392,9 @@ hxd_get_mocap(hxd_conn *c, hxd_mocap **out)
 int
 hxd_set_mocap(hxd_conn *c, const hxd_mocap *in)
 {
-	Request req = HAPTIX__V1__REQUEST__INIT;
 	Haptix__V1__Mocap w = HAPTIX__V1__MOCAP__INIT;
 
-	if (check_arg(c, "nmocap", in->nmocap, in->pos) ||
-	    check_arg(c, "nmocap", in->nmocap, in->quat))
-		return c->result;
-	w.nmocap = (uint32_t)in->nmocap;
-	w.n_pos = 3 * (size_t)in->nmocap;
-	w.pos = in->pos;
-	w.n_quat = 4 * (size_t)in->nmocap;
-	w.quat = in->quat;
-	req.call_case = HAPTIX__V1__REQUEST__CALL_SET_MOCAP;
-	req.set_mocap = &w;
-	return conn_call_plain(c, &req);
+	return REQUEST_SET(c, SET_MOCAP, mocap_fields, in, &w);
 }
 
 /*---------------------------------------------------------- get only */
@@ -575,30 +519,26 @@ hxd_get_contact(hxd_conn *c, hxd_contacts **out)
 int
 hxd_set_geomsize(hxd_conn *c, int geom_id, const double size[3])
 {
-	Request req = HAPTIX__V1__REQUEST__INIT;
 	Haptix__V1__GeomSize w = HAPTIX__V1__GEOM_SIZE__INIT;
 
 	w.id = geom_id;
 	w.n_size = 3;
 	w.size = (double *)size;
-	req.call_case = HAPTIX__V1__REQUEST__CALL_SET_GEOMSIZE;
-	req.set_geomsize = &w;
-	return conn_call_plain(c, &req);
+	return request_call(
+	    c, HAPTIX__V1__REQUEST__CALL_SET_GEOMSIZE, &w, 0, NULL);
 }
 
 int
 hxd_get_rgba(hxd_conn *c, int type, int id, double rgba[4])
 {
-	Request req = HAPTIX__V1__REQUEST__INIT;
 	Haptix__V1__ObjectRef ref = HAPTIX__V1__OBJECT_REF__INIT;
 	Response *r;
 	int rc;
 
 	ref.type = (Haptix__V1__ObjType)type;
 	ref.id = id;
-	req.call_case = HAPTIX__V1__REQUEST__CALL_GET_RGBA;
-	req.get_rgba = &ref;
-	rc = conn_call_expect(c, &req, HAPTIX__V1__RESPONSE__PAYLOAD_RGBA, &r);
+	rc = request_call(c, HAPTIX__V1__REQUEST__CALL_GET_RGBA, &ref,
+	    HAPTIX__V1__RESPONSE__PAYLOAD_RGBA, &r);
 	if (rc != HXD_OK)
 		return rc;
 	if (copy_fixed(c, "rgba", rgba, 4, r->rgba->rgba, r->rgba->n_rgba)) {
@@ -612,16 +552,13 @@ hxd_get_rgba(hxd_conn *c, int type, int id, double rgba[4])
 int
 hxd_set_rgba(hxd_conn *c, int type, int id, const double rgba[4])
 {
-	Request req = HAPTIX__V1__REQUEST__INIT;
 	Haptix__V1__Rgba w = HAPTIX__V1__RGBA__INIT;
 
 	w.type = (Haptix__V1__ObjType)type;
 	w.id = id;
 	w.n_rgba = 4;
 	w.rgba = (double *)rgba;
-	req.call_case = HAPTIX__V1__REQUEST__CALL_SET_RGBA;
-	req.set_rgba = &w;
-	return conn_call_plain(c, &req);
+	return request_call(c, HAPTIX__V1__REQUEST__CALL_SET_RGBA, &w, 0, NULL);
 }
 
 /*---------------------------------------------------------- stepping */
@@ -629,7 +566,6 @@ hxd_set_rgba(hxd_conn *c, int type, int id, const double rgba[4])
 int
 hxd_step(hxd_conn *c, unsigned count, unsigned *taken)
 {
-	Request req = HAPTIX__V1__REQUEST__INIT;
 	Haptix__V1__Step w = HAPTIX__V1__STEP__INIT;
 	Response *r;
 	int rc;
@@ -637,10 +573,8 @@ hxd_step(hxd_conn *c, unsigned count, unsigned *taken)
 	if (taken != NULL)
 		*taken = 0;
 	w.count = count;
-	req.call_case = HAPTIX__V1__REQUEST__CALL_STEP;
-	req.step = &w;
-	rc = conn_call_expect(
-	    c, &req, HAPTIX__V1__RESPONSE__PAYLOAD_STEP_DONE, &r);
+	rc = request_call(c, HAPTIX__V1__REQUEST__CALL_STEP, &w,
+	    HAPTIX__V1__RESPONSE__PAYLOAD_STEP_DONE, &r);
 	if (rc != HXD_OK)
 		return rc;
 	if (taken != NULL)
@@ -652,7 +586,6 @@ hxd_step(hxd_conn *c, unsigned count, unsigned *taken)
 int
 hxd_update(hxd_conn *c, const hxd_control *control, hxd_sensor **out)
 {
-	Request req = HAPTIX__V1__REQUEST__INIT;
 	Haptix__V1__Update u = HAPTIX__V1__UPDATE__INIT;
 	Haptix__V1__Control w = HAPTIX__V1__CONTROL__INIT;
 	Response *r;
@@ -660,14 +593,12 @@ hxd_update(hxd_conn *c, const hxd_control *control, hxd_sensor **out)
 
 	*out = NULL;
 	if (control != NULL) {
-		if (control_to_wire(c, control, &w) != 0)
+		if (request_control(c, control, &w) != HXD_OK)
 			return c->result;
 		u.control = &w;
 	}
-	req.call_case = HAPTIX__V1__REQUEST__CALL_UPDATE;
-	req.update = &u;
-	rc = conn_call_expect(
-	    c, &req, HAPTIX__V1__RESPONSE__PAYLOAD_SENSOR, &r);
+	rc = request_call(c, HAPTIX__V1__REQUEST__CALL_UPDATE, &u,
+	    HAPTIX__V1__RESPONSE__PAYLOAD_SENSOR, &r);
 	if (rc != HXD_OK)
 		return rc;
 	*out = decode_payload(
@@ -679,48 +610,39 @@ hxd_update(hxd_conn *c, const hxd_control *control, hxd_sensor **out)
 int
 hxd_reset(hxd_conn *c, int keyframe)
 {
-	Request req = HAPTIX__V1__REQUEST__INIT;
 	Haptix__V1__Reset w = HAPTIX__V1__RESET__INIT;
 
 	w.keyframe = keyframe;
-	req.call_case = HAPTIX__V1__REQUEST__CALL_RESET;
-	req.reset = &w;
-	return conn_call_plain(c, &req);
+	return request_call(c, HAPTIX__V1__REQUEST__CALL_RESET, &w, 0, NULL);
 }
 
 int
 hxd_reset_name(hxd_conn *c, const char *name)
 {
-	Request req = HAPTIX__V1__REQUEST__INIT;
 	Haptix__V1__Reset w = HAPTIX__V1__RESET__INIT;
 
 	if (name == NULL || *name == '\0')
 		return conn_fail(c, HXD_BADVALUE, "no name given");
 	w.keyframe = -1;
 	w.name = (char *)name;
-	req.call_case = HAPTIX__V1__REQUEST__CALL_RESET;
-	req.reset = &w;
-	return conn_call_plain(c, &req);
+	return request_call(c, HAPTIX__V1__REQUEST__CALL_RESET, &w, 0, NULL);
 }
 
 int
 hxd_capture_key(hxd_conn *c, const char *name, int keyframe)
 {
-	Request req = HAPTIX__V1__REQUEST__INIT;
 	Haptix__V1__KeyCapture w = HAPTIX__V1__KEY_CAPTURE__INIT;
 
 	w.name = (char *)(name != NULL ? name : "");
 	w.keyframe = keyframe;
-	req.call_case = HAPTIX__V1__REQUEST__CALL_CAPTURE_KEY;
-	req.capture_key = &w;
-	return conn_call_plain(c, &req);
+	return request_call(
+	    c, HAPTIX__V1__REQUEST__CALL_CAPTURE_KEY, &w, 0, NULL);
 }
 
 int
 hxd_set_joint(hxd_conn *c, const char *name, const double *qpos, int nqpos,
     const double *qvel, int nqvel)
 {
-	Request req = HAPTIX__V1__REQUEST__INIT;
 	Haptix__V1__JointSet w = HAPTIX__V1__JOINT_SET__INIT;
 
 	if (name == NULL || check_arg(c, "nqpos", nqpos, qpos) ||
@@ -732,34 +654,27 @@ hxd_set_joint(hxd_conn *c, const char *name, const double *qpos, int nqpos,
 	w.qpos = (double *)qpos;
 	w.n_qvel = (size_t)nqvel;
 	w.qvel = (double *)qvel;
-	req.call_case = HAPTIX__V1__REQUEST__CALL_SET_JOINT;
-	req.set_joint = &w;
-	return conn_call_plain(c, &req);
+	return request_call(
+	    c, HAPTIX__V1__REQUEST__CALL_SET_JOINT, &w, 0, NULL);
 }
 
 int
 hxd_equality(hxd_conn *c, int eq_id, int state)
 {
-	Request req = HAPTIX__V1__REQUEST__INIT;
 	Haptix__V1__Equality w = HAPTIX__V1__EQUALITY__INIT;
 
 	w.id = eq_id;
 	w.state = state;
-	req.call_case = HAPTIX__V1__REQUEST__CALL_EQUALITY;
-	req.equality = &w;
-	return conn_call_plain(c, &req);
+	return request_call(c, HAPTIX__V1__REQUEST__CALL_EQUALITY, &w, 0, NULL);
 }
 
 int
 hxd_message(hxd_conn *c, const char *text)
 {
-	Request req = HAPTIX__V1__REQUEST__INIT;
 	Haptix__V1__Message w = HAPTIX__V1__MESSAGE__INIT;
 
 	w.text = (char *)(text != NULL ? text : "");
-	req.call_case = HAPTIX__V1__REQUEST__CALL_MESSAGE;
-	req.message = &w;
-	return conn_call_plain(c, &req);
+	return request_call(c, HAPTIX__V1__REQUEST__CALL_MESSAGE, &w, 0, NULL);
 }
 
 /*------------------------------------------------------------- names */
@@ -767,7 +682,6 @@ hxd_message(hxd_conn *c, const char *text)
 int
 hxd_name2id(hxd_conn *c, int type, const char *name, int *id)
 {
-	Request req = HAPTIX__V1__REQUEST__INIT;
 	Haptix__V1__ObjectRef ref = HAPTIX__V1__OBJECT_REF__INIT;
 	Response *r;
 	int rc;
@@ -775,10 +689,8 @@ hxd_name2id(hxd_conn *c, int type, const char *name, int *id)
 	*id = -2;
 	ref.type = (Haptix__V1__ObjType)type;
 	ref.name = (char *)(name != NULL ? name : "");
-	req.call_case = HAPTIX__V1__REQUEST__CALL_NAME2ID;
-	req.name2id = &ref;
-	rc = conn_call_expect(
-	    c, &req, HAPTIX__V1__RESPONSE__PAYLOAD_OBJECT, &r);
+	rc = request_call(c, HAPTIX__V1__REQUEST__CALL_NAME2ID, &ref,
+	    HAPTIX__V1__RESPONSE__PAYLOAD_OBJECT, &r);
 	if (rc != HXD_OK)
 		return rc;
 	*id = r->object->id;
@@ -789,7 +701,6 @@ hxd_name2id(hxd_conn *c, int type, const char *name, int *id)
 int
 hxd_id2name(hxd_conn *c, int type, int id, char *buf, size_t len)
 {
-	Request req = HAPTIX__V1__REQUEST__INIT;
 	Haptix__V1__ObjectRef ref = HAPTIX__V1__OBJECT_REF__INIT;
 	Response *r;
 	int rc;
@@ -798,10 +709,8 @@ hxd_id2name(hxd_conn *c, int type, int id, char *buf, size_t len)
 		buf[0] = '\0';
 	ref.type = (Haptix__V1__ObjType)type;
 	ref.id = id;
-	req.call_case = HAPTIX__V1__REQUEST__CALL_ID2NAME;
-	req.id2name = &ref;
-	rc = conn_call_expect(
-	    c, &req, HAPTIX__V1__RESPONSE__PAYLOAD_OBJECT, &r);
+	rc = request_call(c, HAPTIX__V1__REQUEST__CALL_ID2NAME, &ref,
+	    HAPTIX__V1__RESPONSE__PAYLOAD_OBJECT, &r);
 	if (rc != HXD_OK)
 		return rc;
 	if (len > 0)
@@ -849,7 +758,6 @@ int
 hxd_robot_update(
     hxd_conn *c, const hxd_robot_command *cmd, hxd_robot_sensor **out)
 {
-	Request req = HAPTIX__V1__REQUEST__INIT;
 	Haptix__V1__RobotCommand w = HAPTIX__V1__ROBOT_COMMAND__INIT;
 	Response *r;
 	size_t n;
@@ -877,10 +785,8 @@ hxd_robot_update(
 		ROBOT_ARRAY(ref_vel_max)
 #undef ROBOT_ARRAY
 	}
-	req.call_case = HAPTIX__V1__REQUEST__CALL_ROBOT_UPDATE;
-	req.robot_update = &w;
-	rc = conn_call_expect(
-	    c, &req, HAPTIX__V1__RESPONSE__PAYLOAD_ROBOT_SENSOR, &r);
+	rc = request_call(c, HAPTIX__V1__REQUEST__CALL_ROBOT_UPDATE, &w,
+	    HAPTIX__V1__RESPONSE__PAYLOAD_ROBOT_SENSOR, &r);
 	if (rc != HXD_OK)
 		return rc;
 	*out = decode_payload(c, r, robot_sensor_fields,
@@ -895,13 +801,11 @@ hxd_robot_update(
 static int
 call_load(hxd_conn *c, Haptix__V1__LoadModel *w, hxd_model *out)
 {
-	Request req = HAPTIX__V1__REQUEST__INIT;
 	Response *r;
 	int rc;
 
-	req.call_case = HAPTIX__V1__REQUEST__CALL_LOAD_MODEL;
-	req.load_model = w;
-	rc = conn_call_expect(c, &req, HAPTIX__V1__RESPONSE__PAYLOAD_MODEL, &r);
+	rc = request_call(c, HAPTIX__V1__REQUEST__CALL_LOAD_MODEL, w,
+	    HAPTIX__V1__RESPONSE__PAYLOAD_MODEL, &r);
 	if (rc != HXD_OK)
 		return rc;
 	conn_model_from_wire(&c->model, r->model);
@@ -962,41 +866,27 @@ hxd_reload(hxd_conn *c, hxd_model *out)
 	return call_load(c, &w, out);
 }
 
-/* Run one of the argument-free administrative calls. */
-static int
-call_admin(hxd_conn *c, Haptix__V1__Request__CallCase call)
-{
-	Request req = HAPTIX__V1__REQUEST__INIT;
-	Haptix__V1__Empty empty = HAPTIX__V1__EMPTY__INIT;
-
-	req.call_case = call;
-	req.pause = &empty;
-	return conn_call_plain(c, &req);
-}
-
 int
 hxd_pause(hxd_conn *c)
 {
-	return call_admin(c, HAPTIX__V1__REQUEST__CALL_PAUSE);
+	return request_call(c, HAPTIX__V1__REQUEST__CALL_PAUSE, NULL, 0, NULL);
 }
 
 int
 hxd_run(hxd_conn *c)
 {
-	return call_admin(c, HAPTIX__V1__REQUEST__CALL_RUN);
+	return request_call(c, HAPTIX__V1__REQUEST__CALL_RUN, NULL, 0, NULL);
 }
 
 int
 hxd_set_speed(hxd_conn *c, double factor, int max)
 {
-	Request req = HAPTIX__V1__REQUEST__INIT;
 	Haptix__V1__Speed w = HAPTIX__V1__SPEED__INIT;
 
 	w.factor = factor;
 	w.max = max != 0;
-	req.call_case = HAPTIX__V1__REQUEST__CALL_SET_SPEED;
-	req.set_speed = &w;
-	return conn_call_plain(c, &req);
+	return request_call(
+	    c, HAPTIX__V1__REQUEST__CALL_SET_SPEED, &w, 0, NULL);
 }
 
 int
@@ -1006,7 +896,7 @@ hxd_status_get(hxd_conn *c, hxd_status *out)
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	rc = conn_call_empty(c, HAPTIX__V1__REQUEST__CALL_STATUS,
+	rc = request_call(c, HAPTIX__V1__REQUEST__CALL_STATUS, NULL,
 	    HAPTIX__V1__RESPONSE__PAYLOAD_STATUS, &r);
 	if (rc != HXD_OK)
 		return rc;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "conn.h"
+#include "request.h"
 
 #define ALIGN16(n) (((n) + 15) & ~(size_t)15)
 
@@ -46,7 +47,6 @@ array_from_wire(hxd_conn *c, const Haptix__V1__Array *a, hxd_array *out)
 int
 hxd_get_array(hxd_conn *c, const char *name, hxd_array **out)
 {
-	Request req = HAPTIX__V1__REQUEST__INIT;
 	Haptix__V1__ArrayRef ref = HAPTIX__V1__ARRAY_REF__INIT;
 	const Haptix__V1__Array *a;
 	hxd_array head;
@@ -57,9 +57,8 @@ hxd_get_array(hxd_conn *c, const char *name, hxd_array **out)
 
 	*out = NULL;
 	ref.name = (char *)(name != NULL ? name : "");
-	req.call_case = HAPTIX__V1__REQUEST__CALL_GET_ARRAY;
-	req.get_array = &ref;
-	rc = conn_call_expect(c, &req, HAPTIX__V1__RESPONSE__PAYLOAD_ARRAY, &r);
+	rc = request_call(c, HAPTIX__V1__REQUEST__CALL_GET_ARRAY, &ref,
+	    HAPTIX__V1__RESPONSE__PAYLOAD_ARRAY, &r);
 	if (rc != HXD_OK)
 		return rc;
 	a = r->array;
@@ -115,9 +114,7 @@ int
 hxd_set_array(
     hxd_conn *c, const char *name, int offset, int count, const double *values)
 {
-	Request req = HAPTIX__V1__REQUEST__INIT;
 	Haptix__V1__Array w = HAPTIX__V1__ARRAY__INIT;
-	Response *r;
 	int rc;
 
 	if (name == NULL)
@@ -142,17 +139,13 @@ hxd_set_array(
 	w.offset = (uint32_t)offset;
 	w.n_values = (size_t)count;
 	w.values = (double *)values;
-	req.call_case = HAPTIX__V1__REQUEST__CALL_SET_ARRAY;
-	req.set_array = &w;
-	rc = conn_call(c, &req, &r);
-	conn_free_response(r);
-	return rc;
+	return request_call(
+	    c, HAPTIX__V1__REQUEST__CALL_SET_ARRAY, &w, 0, NULL);
 }
 
 int
 hxd_list_arrays(hxd_conn *c, hxd_array **out, int *n)
 {
-	Request req = HAPTIX__V1__REQUEST__INIT;
 	Haptix__V1__Empty empty = HAPTIX__V1__EMPTY__INIT;
 	const Haptix__V1__ArrayList *l;
 	hxd_array *list;
@@ -162,10 +155,8 @@ hxd_list_arrays(hxd_conn *c, hxd_array **out, int *n)
 
 	*out = NULL;
 	*n = 0;
-	req.call_case = HAPTIX__V1__REQUEST__CALL_LIST_ARRAYS;
-	req.list_arrays = &empty;
-	rc = conn_call_expect(
-	    c, &req, HAPTIX__V1__RESPONSE__PAYLOAD_ARRAYS, &r);
+	rc = request_call(c, HAPTIX__V1__REQUEST__CALL_LIST_ARRAYS, &empty,
+	    HAPTIX__V1__RESPONSE__PAYLOAD_ARRAYS, &r);
 	if (rc != HXD_OK)
 		return rc;
 	l = r->arrays;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "conn.h"
+#include "request.h"
 
 void
 conn_client_from_wire(hxd_client *out, const Haptix__V1__ClientInfo *w)
@@ -54,7 +55,7 @@ hxd_clients(hxd_conn *c, hxd_client **out, int *n, unsigned long long *you)
 
 	*out = NULL;
 	*n = 0;
-	rc = conn_call_empty(c, HAPTIX__V1__REQUEST__CALL_CLIENTS,
+	rc = request_call(c, HAPTIX__V1__REQUEST__CALL_CLIENTS, NULL,
 	    HAPTIX__V1__RESPONSE__PAYLOAD_CLIENTS, &r);
 	if (rc != HXD_OK)
 		return rc;
@@ -76,7 +77,6 @@ hxd_clients(hxd_conn *c, hxd_client **out, int *n, unsigned long long *you)
 int
 hxd_lease(hxd_conn *c, int op, hxd_lease_info *out)
 {
-	Request req = HAPTIX__V1__REQUEST__INIT;
 	Haptix__V1__Lease w = HAPTIX__V1__LEASE__INIT;
 	Response *r;
 	int rc;
@@ -87,9 +87,8 @@ hxd_lease(hxd_conn *c, int op, hxd_lease_info *out)
 		    "_RELEASE",
 		    op);
 	w.op = (Haptix__V1__Lease__Op)op;
-	req.call_case = HAPTIX__V1__REQUEST__CALL_LEASE;
-	req.lease = &w;
-	rc = conn_call_expect(c, &req, HAPTIX__V1__RESPONSE__PAYLOAD_LEASE, &r);
+	rc = request_call(c, HAPTIX__V1__REQUEST__CALL_LEASE, &w,
+	    HAPTIX__V1__RESPONSE__PAYLOAD_LEASE, &r);
 	if (rc != HXD_OK)
 		return rc;
 	if (out != NULL)

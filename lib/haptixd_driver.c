@@ -4,19 +4,19 @@
 #include <string.h>
 
 #include "conn.h"
+#include "request.h"
 #include "haptixd.h"
-
-static int driver_tracking_call(hxd_conn *, Request *, hxd_tracking *);
 
 /* Make a call answered with a Tracking; copy it into out (may be NULL). */
 static int
-driver_tracking_call(hxd_conn *c, Request *req, hxd_tracking *out)
+driver_tracking_call(hxd_conn *c, Haptix__V1__Request__CallCase call,
+    const void *arg, hxd_tracking *out)
 {
 	Response *r;
 	int rc;
 
-	rc = conn_call_expect(
-	    c, req, HAPTIX__V1__RESPONSE__PAYLOAD_TRACKING, &r);
+	rc = request_call(
+	    c, call, arg, HAPTIX__V1__RESPONSE__PAYLOAD_TRACKING, &r);
 	if (rc != HXD_OK)
 		return rc;
 	if (out != NULL)
@@ -30,7 +30,6 @@ hxd_mocap_pose(hxd_conn *c, int mocap, const char *body, const double pos[3],
     const double quat[4], long long sample_time_us, double source_time,
     hxd_tracking *out)
 {
-	Request req = HAPTIX__V1__REQUEST__INIT;
 	Haptix__V1__MocapPose w = HAPTIX__V1__MOCAP_POSE__INIT;
 
 	w.mocap = mocap;
@@ -41,31 +40,27 @@ hxd_mocap_pose(hxd_conn *c, int mocap, const char *body, const double pos[3],
 	w.quat = (double *)quat;
 	w.sample_time_us = sample_time_us;
 	w.source_time = source_time;
-	req.call_case = HAPTIX__V1__REQUEST__CALL_MOCAP_POSE;
-	req.mocap_pose = &w;
-	return driver_tracking_call(c, &req, out);
+	return driver_tracking_call(
+	    c, HAPTIX__V1__REQUEST__CALL_MOCAP_POSE, &w, out);
 }
 
 int
 hxd_mocap_connect(
     hxd_conn *c, int mocap, const char *body, int connect, hxd_tracking *out)
 {
-	Request req = HAPTIX__V1__REQUEST__INIT;
 	Haptix__V1__MocapConnect w = HAPTIX__V1__MOCAP_CONNECT__INIT;
 
 	w.mocap = mocap;
 	w.body = (char *)(body != NULL ? body : "");
 	w.connect = connect != 0;
-	req.call_case = HAPTIX__V1__REQUEST__CALL_MOCAP_CONNECT;
-	req.mocap_connect = &w;
-	return driver_tracking_call(c, &req, out);
+	return driver_tracking_call(
+	    c, HAPTIX__V1__REQUEST__CALL_MOCAP_CONNECT, &w, out);
 }
 
 int
 hxd_perturb(hxd_conn *c, int body, const char *name, const double force[3],
     const double torque[3], hxd_perturbation *out)
 {
-	Request req = HAPTIX__V1__REQUEST__INIT;
 	Haptix__V1__Perturb w = HAPTIX__V1__PERTURB__INIT;
 	Response *r;
 	int rc;
@@ -76,10 +71,8 @@ hxd_perturb(hxd_conn *c, int body, const char *name, const double force[3],
 	w.force = (double *)force;
 	w.n_torque = 3;
 	w.torque = (double *)torque;
-	req.call_case = HAPTIX__V1__REQUEST__CALL_PERTURB;
-	req.perturb = &w;
-	rc = conn_call_expect(
-	    c, &req, HAPTIX__V1__RESPONSE__PAYLOAD_PERTURBATION, &r);
+	rc = request_call(c, HAPTIX__V1__REQUEST__CALL_PERTURB, &w,
+	    HAPTIX__V1__RESPONSE__PAYLOAD_PERTURBATION, &r);
 	if (rc != HXD_OK)
 		return rc;
 	if (out != NULL)

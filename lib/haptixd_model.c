@@ -12,6 +12,7 @@
 #include <zstd.h>
 
 #include "conn.h"
+#include "request.h"
 
 void
 hxd_model_blob_free(hxd_model_blob *b)
@@ -33,7 +34,7 @@ hxd_get_model(hxd_conn *c, hxd_model_blob *out)
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	rc = conn_call_empty(c, HAPTIX__V1__REQUEST__CALL_GET_MODEL,
+	rc = request_call(c, HAPTIX__V1__REQUEST__CALL_GET_MODEL, NULL,
 	    HAPTIX__V1__RESPONSE__PAYLOAD_MODEL_BLOB, &r);
 	if (rc != HXD_OK)
 		return rc;

@@ -5,17 +5,19 @@
 #include "config.h"
 
 #include "conn.h"
+#include "request.h"
 #include "haptixd.h"
 
-/* Run req, whose answer is a Recording, into out (may be NULL). */
+/* Run call, whose answer is a Recording, into out (may be NULL). */
 static int
-record_call(hxd_conn *c, Request *req, hxd_recording *out)
+record_call(hxd_conn *c, Haptix__V1__Request__CallCase call, const void *arg,
+    hxd_recording *out)
 {
 	Response *r;
 	int rc;
 
-	rc = conn_call_expect(
-	    c, req, HAPTIX__V1__RESPONSE__PAYLOAD_RECORDING, &r);
+	rc = request_call(
+	    c, call, arg, HAPTIX__V1__RESPONSE__PAYLOAD_RECORDING, &r);
 	if (rc != HXD_OK)
 		return rc;
 	if (out != NULL)
@@ -28,7 +30,6 @@ int
 hxd_record_start(hxd_conn *c, unsigned fields, unsigned every, unsigned flags,
     hxd_recording *out)
 {
-	Request req = HAPTIX__V1__REQUEST__INIT;
 	Haptix__V1__RecordStart w = HAPTIX__V1__RECORD_START__INIT;
 	Haptix__V1__StreamField f[HXD_FIELD_MAX + 1];
 	int i;
@@ -40,35 +41,25 @@ hxd_record_start(hxd_conn *c, unsigned fields, unsigned every, unsigned flags,
 	w.fields = f;
 	w.every = every;
 	w.journal = (flags & HXD_RECORD_JOURNAL) != 0;
-	req.call_case = HAPTIX__V1__REQUEST__CALL_RECORD_START;
-	req.record_start = &w;
-	return record_call(c, &req, out);
+	return record_call(c, HAPTIX__V1__REQUEST__CALL_RECORD_START, &w, out);
 }
 
 int
 hxd_record_stop(hxd_conn *c, hxd_recording *out)
 {
-	Request req = HAPTIX__V1__REQUEST__INIT;
-	Haptix__V1__Empty e = HAPTIX__V1__EMPTY__INIT;
-
-	req.call_case = HAPTIX__V1__REQUEST__CALL_RECORD_STOP;
-	req.record_stop = &e;
-	return record_call(c, &req, out);
+	return record_call(c, HAPTIX__V1__REQUEST__CALL_RECORD_STOP, NULL, out);
 }
 
 int
 hxd_state_hash(hxd_conn *c, unsigned long long *hash, unsigned long long *steps,
     double *time)
 {
-	Request req = HAPTIX__V1__REQUEST__INIT;
 	Haptix__V1__Empty e = HAPTIX__V1__EMPTY__INIT;
 	Response *r;
 	int rc;
 
-	req.call_case = HAPTIX__V1__REQUEST__CALL_STATE_HASH;
-	req.state_hash = &e;
-	rc = conn_call_expect(
-	    c, &req, HAPTIX__V1__RESPONSE__PAYLOAD_STATE_HASH, &r);
+	rc = request_call(c, HAPTIX__V1__REQUEST__CALL_STATE_HASH, &e,
+	    HAPTIX__V1__RESPONSE__PAYLOAD_STATE_HASH, &r);
 	if (rc != HXD_OK)
 		return rc;
 	if (hash != NULL)

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "conn.h"
+#include "request.h"
 
 typedef Haptix__V1__StreamFrame StreamFrame;
 
@@ -76,7 +77,6 @@ fields_to_wire(
 int
 hxd_subscribe(hxd_conn *c, const hxd_subscription *sub, unsigned *id)
 {
-	Request req = HAPTIX__V1__REQUEST__INIT;
 	Haptix__V1__Subscribe w = HAPTIX__V1__SUBSCRIBE__INIT;
 	Haptix__V1__StreamField fields[HXD_FIELD_MAX];
 	Response *r;
@@ -89,10 +89,8 @@ hxd_subscribe(hxd_conn *c, const hxd_subscription *sub, unsigned *id)
 	w.sim_hz = sub->sim_hz;
 	w.wall_hz = sub->wall_hz;
 	w.events = sub->events != 0;
-	req.call_case = HAPTIX__V1__REQUEST__CALL_SUBSCRIBE;
-	req.subscribe = &w;
-	rc = conn_call_expect(
-	    c, &req, HAPTIX__V1__RESPONSE__PAYLOAD_SUBSCRIPTION, &r);
+	rc = request_call(c, HAPTIX__V1__REQUEST__CALL_SUBSCRIBE, &w,
+	    HAPTIX__V1__RESPONSE__PAYLOAD_SUBSCRIPTION, &r);
 	if (rc != HXD_OK)
 		return rc;
 	if (id != NULL)
@@ -104,13 +102,11 @@ hxd_subscribe(hxd_conn *c, const hxd_subscription *sub, unsigned *id)
 int
 hxd_unsubscribe(hxd_conn *c, unsigned id)
 {
-	Request req = HAPTIX__V1__REQUEST__INIT;
 	Haptix__V1__Unsubscribe w = HAPTIX__V1__UNSUBSCRIBE__INIT;
 
 	w.id = id;
-	req.call_case = HAPTIX__V1__REQUEST__CALL_UNSUBSCRIBE;
-	req.unsubscribe = &w;
-	return conn_call_plain(c, &req);
+	return request_call(
+	    c, HAPTIX__V1__REQUEST__CALL_UNSUBSCRIBE, &w, 0, NULL);
 }
 
 /*------------------------------------------------------------ frames */
@@ -479,7 +475,6 @@ nomem:
 int
 hxd_batch_run(hxd_conn *c, const hxd_batch *b, hxd_batch_result **out)
 {
-	Request req = HAPTIX__V1__REQUEST__INIT;
 	Haptix__V1__Batch w = HAPTIX__V1__BATCH__INIT;
 	Haptix__V1__Control ctl = HAPTIX__V1__CONTROL__INIT;
 	Haptix__V1__StreamField record[HXD_FIELD_MAX];
@@ -488,14 +483,8 @@ hxd_batch_run(hxd_conn *c, const hxd_batch *b, hxd_batch_result **out)
 
 	*out = NULL;
 	if (b->control != NULL) {
-		if (b->control->nu < 0 ||
-		    (b->control->nu > 0 && b->control->ctrl == NULL))
-			return conn_fail(c, HXD_BADSIZE,
-			    "control: nu is %d with %s ctrl", b->control->nu,
-			    b->control->ctrl == NULL ? "no" : "its");
-		ctl.nu = (uint32_t)b->control->nu;
-		ctl.n_ctrl = (size_t)b->control->nu;
-		ctl.ctrl = b->control->ctrl;
+		if (request_control(c, b->control, &ctl) != HXD_OK)
+			return c->result;
 		w.control = &ctl;
 	}
 	if (fields_to_wire(c, b->record, record, &w.n_record) != HXD_OK)
@@ -504,13 +493,8 @@ hxd_batch_run(hxd_conn *c, const hxd_batch *b, hxd_batch_result **out)
 	w.steps = b->steps;
 	w.until_time = b->until_time;
 	w.record_every = b->record_every;
-	req.call_case = HAPTIX__V1__REQUEST__CALL_BATCH;
-	req.batch = &w;
-	rc = conn_call_wait(c, &req, &r, 0);
-	if (rc == HXD_OK &&
-	    r->payload_case != HAPTIX__V1__RESPONSE__PAYLOAD_BATCH)
-		rc = conn_fail(c, HXD_BADPROTOCOL,
-		    "the server did not answer a batch with its result");
+	rc = request_call_wait(c, HAPTIX__V1__REQUEST__CALL_BATCH, &w,
+	    HAPTIX__V1__RESPONSE__PAYLOAD_BATCH, &r, 0);
 	if (rc == HXD_OK && (*out = batch_from_wire(c, r->batch)) == NULL)
 		rc = c->result;
 	conn_free_response(r);

@@ -1,6 +1,8 @@
 /*
- * Unit tests of the client library's payload decoder (lib/decode.c): a
- * server's answer is checked before it becomes a result struct.
+ * Unit tests of the client library's payload tables: the decoder
+ * (lib/decode.c) checks a server's answer before it becomes a result
+ * struct; the encoder (lib/request.c) reads the same tables the other
+ * way to build a request from a public struct.
  */
 #include "config.h"
 
@@ -11,6 +13,7 @@
 
 #include "conn.h"
 #include "decode.h"
+#include "request.h"
 
 TestSuite(decode, .timeout = 10);
 
@@ -133,4 +136,108 @@ Test(decode, nested_counts_and_strings)
 	in.model = NULL;
 	cr_expect_null(decode_payload(&c, &r, f, 3, sizeof(*o)));
 	cr_expect_eq(c.result, HXD_BADPROTOCOL);
+}
+
+/*------------------------------------------- the same tables, encoding */
+
+Test(encode, a_state_goes_out_as_the_table_says)
+{
+	double q[3] = { 1.5, -2, 3.25 }, v[2] = { 7, 8 };
+	hxd_state in = {
+		.nq = 3, .nv = 2, .na = 0, .time = 4, .qpos = q, .qvel = v
+	};
+	Haptix__V1__State w = HAPTIX__V1__STATE__INIT;
+	hxd_conn c = { .fd = -1 };
+
+	cr_assert_eq(
+	    request_encode(&c, state_fields,
+		sizeof(state_fields) / sizeof(state_fields[0]), &in, &w),
+	    HXD_OK, "%s", c.error);
+	cr_expect_eq(w.nq, 3);
+	cr_expect_eq(w.nv, 2);
+	cr_expect_eq(w.na, 0);
+	cr_expect_eq(w.time, 4);
+	cr_expect_eq(w.n_qpos, 3);
+	cr_expect_eq(w.qpos, q);
+	cr_expect_eq(w.n_qvel, 2);
+	cr_expect_eq(w.qvel, v);
+	cr_expect_eq(w.n_act, 0);
+}
+
+Test(encode, per_multiplies_the_count)
+{
+	static const struct decode_field mocap[] = {
+		DECODE_SCALAR(hxd_mocap, nmocap),
+		DECODE_ARRAY(hxd_mocap, pos, "nmocap", 3),
+		DECODE_ARRAY(hxd_mocap, quat, "nmocap", 4),
+	};
+	double p[6] = { 0 }, qt[8] = { 1, 0, 0, 0, 1, 0, 0, 0 };
+	hxd_mocap in = { .nmocap = 2, .pos = p, .quat = qt };
+	Haptix__V1__Mocap w = HAPTIX__V1__MOCAP__INIT;
+	hxd_conn c = { .fd = -1 };
+
+	cr_assert_eq(request_encode(&c, mocap, 3, &in, &w), HXD_OK);
+	cr_expect_eq(w.nmocap, 2);
+	cr_expect_eq(w.n_pos, 6);
+	cr_expect_eq(w.n_quat, 8);
+}
+
+Test(encode, a_negative_count_or_a_missing_array_is_refused)
+{
+	double q[1] = { 0 };
+	hxd_state neg = { .nq = -1, .qpos = q };
+	hxd_state null = { .nq = 0, .nv = 2, .qpos = q, .qvel = NULL };
+	Haptix__V1__State w = HAPTIX__V1__STATE__INIT;
+	hxd_conn c = { .fd = -1 };
+	size_t n = sizeof(state_fields) / sizeof(state_fields[0]);
+
+	cr_expect_eq(
+	    request_encode(&c, state_fields, n, &neg, &w), HXD_BADSIZE);
+	cr_expect(strstr(c.error, "nq is negative") != NULL, "%s", c.error);
+	haptix__v1__state__init(&w);
+	cr_expect_eq(
+	    request_encode(&c, state_fields, n, &null, &w), HXD_BADSIZE);
+	cr_expect(strstr(c.error, "qvel is NULL") != NULL, "%s", c.error);
+}
+
+Test(encode, what_encodes_decodes_back)
+{
+	double q[3] = { 1.5, -2, 3.25 }, v[2] = { 7, 8 }, a[1] = { -1 };
+	hxd_state in = { .nq = 3,
+		.nv = 2,
+		.na = 1,
+		.time = 0.5,
+		.qpos = q,
+		.qvel = v,
+		.act = a };
+	Haptix__V1__State w = HAPTIX__V1__STATE__INIT;
+	Response r = HAPTIX__V1__RESPONSE__INIT;
+	size_t n = sizeof(state_fields) / sizeof(state_fields[0]);
+	hxd_conn c = { .fd = -1 };
+	hxd_state *o;
+
+	cr_assert_eq(request_encode(&c, state_fields, n, &in, &w), HXD_OK);
+	r.payload_case = HAPTIX__V1__RESPONSE__PAYLOAD_STATE;
+	r.state = &w;
+	o = decode_payload(&c, &r, state_fields, n, sizeof(*o));
+	cr_assert_not_null(o, "%s", c.error);
+	cr_expect_eq(o->nq, 3);
+	cr_expect_eq(o->na, 1);
+	cr_expect_eq(o->time, 0.5);
+	cr_expect_arr_eq(o->qpos, q, sizeof(q));
+	cr_expect_arr_eq(o->qvel, v, sizeof(v));
+	cr_expect_arr_eq(o->act, a, sizeof(a));
+	free(o);
+}
+
+Test(encode, the_argument_must_be_the_calls_message)
+{
+	Haptix__V1__State w = HAPTIX__V1__STATE__INIT;
+	hxd_conn c = { .fd = -1 };
+
+	/* Reset takes a Reset: refused before anything is sent. */
+	cr_expect_eq(
+	    request_call(&c, HAPTIX__V1__REQUEST__CALL_RESET, &w, 0, NULL),
+	    HXD_BADTYPE);
+	cr_expect(strstr(c.error, "not its message") != NULL, "%s", c.error);
 }

@@ -1,6 +1,7 @@
 /* Scratch memory for one request: see arena.h. */
 #include "config.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,6 +40,9 @@ arena_alloc(struct arena *a, size_t n)
 	struct arena_chunk *c = a->chunks;
 	void *p;
 
+	/* Beyond this, rounding up or adding the chunk's header wraps. */
+	if (n > SIZE_MAX - ARENA_ALIGN - sizeof(*c))
+		fatal("out of memory (%zu bytes of scratch)", n);
 	n = (n + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
 	if (n == 0)
 		n = ARENA_ALIGN;

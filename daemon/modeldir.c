@@ -148,7 +148,7 @@ modeldir_normalize(char *p)
 int
 modeldir_contains(const char *path)
 {
-	char buf[PATH_MAX * 2], *r;
+	char buf[PATH_MAX * 2], *r, *slash = NULL;
 	int in;
 
 	if ((r = realpath(path, NULL)) != NULL) {
@@ -156,9 +156,24 @@ modeldir_contains(const char *path)
 		free(r);
 		return in;
 	}
-	if (path[0] != '/' || strlen(path) >= sizeof(buf))
+	if (path[0] != '/' || strlen(path) >= sizeof(buf) / 2)
 		return 0;
+	/*
+	 * The deepest directory on the way that exists, resolved, so that a
+	 * symlink there that leads out counts; then the rest as written.
+	 */
 	snprintf(buf, sizeof(buf), "%s", path);
+	while ((slash = strrchr(buf, '/')) != NULL && slash != buf) {
+		*slash = '\0';
+		if ((r = realpath(buf, NULL)) != NULL)
+			break;
+	}
+	if (r != NULL) {
+		snprintf(
+		    buf, sizeof(buf), "%s/%s", r, path + (slash - buf) + 1);
+		free(r);
+	} else
+		snprintf(buf, sizeof(buf), "%s", path);
 	modeldir_normalize(buf);
 	return modeldir_allowed(buf);
 }

@@ -27,8 +27,10 @@ int modeldir_find(const char *name, char *out, size_t len);
 
 /*
  * Return 1 if the file at path lies inside a model directory: its real
- * path when it exists, else its path with "." and ".." taken out, so that
- * a missing file outside is refused like one that is there.
+ * path when it exists, else the real path of the deepest directory on
+ * its way that exists and the rest with "." and ".." taken out, so that a
+ * missing file outside, or behind a symlink that leads out, is refused
+ * like one that is there.
  */
 int modeldir_contains(const char *path);
 

@@ -16,6 +16,17 @@
 /* Includes within includes: MuJoCo refuses loops; this bounds the work. */
 #define MODELREFS_MAX_DEPTH 16
 
+/*
+ * A model is walked twice, includes and all, in MuJoCo's order (an
+ * included file's elements stand where its <include> is): the last
+ * <compiler> in that order sets meshdir and texturedir for every file,
+ * even one named before it.
+ */
+enum modelrefs_pass {
+	MODELREFS_DIRS,  /* take meshdir and texturedir */
+	MODELREFS_NAMES, /* check every file named */
+};
+
 /* Where relative names resolve. */
 struct modelrefs_dirs {
 	char base[PATH_MAX];    /* the main model file's directory */
@@ -39,8 +50,8 @@ static const struct {
 	{ "texture", "fileback" }, { "mesh", "filename" }, /* URDF */
 };
 
-static int modelrefs_doc(
-    const struct mjcf_doc *, struct modelrefs_dirs *, int, char *, size_t);
+static int modelrefs_doc(const struct mjcf_doc *, struct modelrefs_dirs *,
+    enum modelrefs_pass, int, char *, size_t);
 
 /* name resolved against dir, as MuJoCo joins them; -1 if too long. */
 static int
@@ -96,29 +107,24 @@ modelrefs_attr(const struct mjcf_node *n, const char *name, size_t k)
 	return NULL;
 }
 
-/* Take meshdir and texturedir from the document's <compiler>. */
+/* Take meshdir and texturedir from a <compiler>, over earlier ones. */
 static void
-modelrefs_compiler(const struct mjcf_doc *doc, struct modelrefs_dirs *dirs)
+modelrefs_compiler(const struct mjcf_node *n, struct modelrefs_dirs *dirs)
 {
-	const struct mjcf_node *root = mjcf_root(doc), *n;
 	const char *v;
 
-	for (n = mjcf_walk(root, root); n != NULL; n = mjcf_walk(root, n)) {
-		if (strcasecmp(n->name, "compiler") != 0)
-			continue;
-		if ((v = modelrefs_attr(n, "meshdir", 0)) != NULL)
-			modelrefs_join(
-			    dirs->base, v, dirs->mesh, sizeof(dirs->mesh));
-		if ((v = modelrefs_attr(n, "texturedir", 0)) != NULL)
-			modelrefs_join(dirs->base, v, dirs->texture,
-			    sizeof(dirs->texture));
-	}
+	if ((v = modelrefs_attr(n, "meshdir", 0)) != NULL)
+		modelrefs_join(dirs->base, v, dirs->mesh, sizeof(dirs->mesh));
+	if ((v = modelrefs_attr(n, "texturedir", 0)) != NULL)
+		modelrefs_join(
+		    dirs->base, v, dirs->texture, sizeof(dirs->texture));
 }
 
 /* An included file: its name is checked, then what it names. */
 static int
 modelrefs_include(const struct mjcf_node *n, const char *name,
-    struct modelrefs_dirs *dirs, int depth, char *err, size_t len)
+    struct modelrefs_dirs *dirs, enum modelrefs_pass pass, int depth, char *err,
+    size_t len)
 {
 	char path[PATH_MAX], why[512];
 	struct mjcf_doc *doc;
@@ -135,15 +141,15 @@ modelrefs_include(const struct mjcf_node *n, const char *name,
 	doc = mjcf_parse_file(path, why, sizeof(why));
 	if (doc == NULL)
 		return 0; /* missing or not XML: MuJoCo says which */
-	rc = modelrefs_doc(doc, dirs, depth + 1, err, len);
+	rc = modelrefs_doc(doc, dirs, pass, depth + 1, err, len);
 	mjcf_free(doc);
 	return rc;
 }
 
-/* Check every name in doc. */
+/* Take the directories from doc, or check every name in it. */
 static int
 modelrefs_doc(const struct mjcf_doc *doc, struct modelrefs_dirs *dirs,
-    int depth, char *err, size_t len)
+    enum modelrefs_pass pass, int depth, char *err, size_t len)
 {
 	const struct mjcf_node *root = mjcf_root(doc), *n;
 	const char *v, *dir[3];
@@ -151,7 +157,6 @@ modelrefs_doc(const struct mjcf_doc *doc, struct modelrefs_dirs *dirs,
 	size_t i, j, k, ndir;
 	int rc;
 
-	modelrefs_compiler(doc, dirs);
 	/* Each distinct one once: usually all three are the same. */
 	dir[0] = dirs->base;
 	ndir = 1;
@@ -161,14 +166,18 @@ modelrefs_doc(const struct mjcf_doc *doc, struct modelrefs_dirs *dirs,
 	    strcmp(dirs->texture, dirs->mesh) != 0)
 		dir[ndir++] = dirs->texture;
 	for (n = root; n != NULL; n = mjcf_walk(root, n)) {
+		if (pass == MODELREFS_DIRS &&
+		    strcasecmp(n->name, "compiler") == 0)
+			modelrefs_compiler(n, dirs);
 		for (k = 0; strcasecmp(n->name, "include") == 0 &&
 		     (v = modelrefs_attr(n, "file", k)) != NULL;
 		     k++) {
-			rc = modelrefs_include(n, v, dirs, depth, err, len);
+			rc = modelrefs_include(
+			    n, v, dirs, pass, depth, err, len);
 			if (rc != 0)
 				return rc;
 		}
-		for (i = 0;
+		for (i = 0; pass == MODELREFS_NAMES &&
 		     i < sizeof(modelrefs_attrs) / sizeof(modelrefs_attrs[0]);
 		     i++) {
 			if (strcasecmp(n->name, modelrefs_attrs[i].element) !=
@@ -217,7 +226,9 @@ modelrefs_check(
 	}
 	snprintf(dirs.mesh, sizeof(dirs.mesh), "%s", dirs.base);
 	snprintf(dirs.texture, sizeof(dirs.texture), "%s", dirs.base);
-	rc = modelrefs_doc(doc, &dirs, 0, err, errlen);
+	rc = modelrefs_doc(doc, &dirs, MODELREFS_DIRS, 0, err, errlen);
+	if (rc == 0)
+		rc = modelrefs_doc(doc, &dirs, MODELREFS_NAMES, 0, err, errlen);
 	mjcf_free(doc);
 	return rc;
 }

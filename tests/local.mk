@@ -23,6 +23,24 @@ HX_TESTS = tests/test_frame tests/test_address tests/test_decode \
 	tests/test_hxplay tests/test_journal \
 	tests/test_natnet tests/test_mocap_sources tests/test_mocap \
 	tests/test_spacenav
+# Unit tests of the daemon's lower floor, on libhaptixd's object code:
+# the settings and the settings file (and the example one), the files a
+# model may name and the model directories (fixtures in a scratch
+# directory), the request arena.
+HX_TESTS += tests/test_options tests/test_modelrefs tests/test_arena
+tests_test_options_SOURCES = tests/test_options.c
+tests_test_options_CFLAGS = $(TEST_CFLAGS) \
+	-DHX_CONF_EXAMPLE='"$(abs_top_srcdir)/systemd/haptixd.conf.example"'
+tests_test_options_LDADD = libhaptixd.la $(TEST_LIBS) $(EXPAT_LIBS) \
+	$(MUJOCO_LIBS)
+tests_test_modelrefs_SOURCES = tests/test_modelrefs.c
+tests_test_modelrefs_CFLAGS = $(TEST_CFLAGS)
+tests_test_modelrefs_LDADD = libhaptixd.la $(TEST_LIBS) $(EXPAT_LIBS) \
+	$(MUJOCO_LIBS)
+tests_test_arena_SOURCES = tests/test_arena.c
+tests_test_arena_CFLAGS = $(TEST_CFLAGS)
+tests_test_arena_LDADD = libhaptixd.la $(CRITERION_LIBS) $(EXPAT_LIBS) \
+	$(MUJOCO_LIBS)
 check_PROGRAMS += $(HX_TESTS)
 TESTS += $(HX_TESTS)
 

@@ -12,7 +12,6 @@
 #include <sys/types.h>
 
 #include "conffile.h"
-#include "options.h"
 
 #define CONFFILE_LINE_MAX 4096
 #define CONFFILE_MAX_KEYS 64
@@ -58,7 +57,7 @@ conffile_seen(struct conffile_seen *seen, int *n, const char *key, int line)
 
 /* Apply one "name = value" line. */
 static int
-conffile_line(struct options *o, char *text, int line,
+conffile_line(const struct conffile_target *t, char *text, int line,
     struct conffile_seen *seen, int *nseen, char *err, size_t len)
 {
 	char *eq, *key, *value, why[512];
@@ -81,21 +80,21 @@ conffile_line(struct options *o, char *text, int line,
 		snprintf(err, len, "%d: %s has no value", line, key);
 		return -1;
 	}
-	switch (options_set(o, key, value, why, sizeof(why))) {
-	case OPTIONS_SET_OK:
+	switch (t->set(t->arg, key, value, why, sizeof(why))) {
+	case 0:
 		break;
-	case OPTIONS_SET_UNKNOWN:
+	case CONFFILE_UNKNOWN:
 		snprintf(err, len,
 		    "%d: unknown setting '%s' (the names are haptixd's long "
 		    "options, see haptixd --help)",
 		    line, key);
 		return -1;
-	case OPTIONS_SET_BADVALUE:
+	default:
 		snprintf(err, len, "%d: %s: %s", line, key, why);
 		return -1;
 	}
 	first = conffile_seen(seen, nseen, key, line);
-	if (first != 0 && !options_repeatable(key)) {
+	if (first != 0 && !t->repeatable(key)) {
 		snprintf(err, len, "%d: %s is set twice (first on line %d)",
 		    line, key, first);
 		return -1;
@@ -104,8 +103,8 @@ conffile_line(struct options *o, char *text, int line,
 }
 
 int
-conffile_read(
-    struct options *o, const char *path, int required, char *err, size_t len)
+conffile_read(const char *path, int required, const struct conffile_target *t,
+    char *err, size_t len)
 {
 	struct conffile_seen seen[CONFFILE_MAX_KEYS];
 	char why[CONFFILE_LINE_MAX + 600], *buf = NULL, *text;
@@ -140,7 +139,7 @@ conffile_read(
 		if (*text == '\0' || *text == '#')
 			continue;
 		if (conffile_line(
-			o, text, line, seen, &nseen, why, sizeof(why)) != 0) {
+			t, text, line, seen, &nseen, why, sizeof(why)) != 0) {
 			rc = -1;
 			break;
 		}

@@ -7,14 +7,28 @@
 
 #include <stddef.h>
 
-struct options;
+/* Where the settings go: the settings table (options.c). */
+struct conffile_target {
+	/*
+	 * Apply name = value: 0, CONFFILE_UNKNOWN for a name that is no
+	 * setting, or CONFFILE_BADVALUE with the reason in why.
+	 */
+	int (*set)(void *arg, const char *name, const char *value, char *why,
+	    size_t len);
+	/* Return 1 if name may be given more than once. */
+	int (*repeatable)(const char *name);
+	void *arg;
+};
+
+#define CONFFILE_UNKNOWN 1
+#define CONFFILE_BADVALUE 2
 
 /*
- * Apply the settings in the file at path to o.  A missing file is fine
+ * Apply the settings in the file at path to t.  A missing file is fine
  * unless required.  Returns 1 when the file was read, 0 when it is
  * missing, -1 with "PATH:LINE: reason" in err.
  */
-int conffile_read(
-    struct options *o, const char *path, int required, char *err, size_t len);
+int conffile_read(const char *path, int required,
+    const struct conffile_target *t, char *err, size_t len);
 
 #endif

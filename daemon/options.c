@@ -635,17 +635,34 @@ options_parse_cmdline(struct options_cmdline *cl, int argc, char **argv)
 	return 0;
 }
 
+/* The settings file's reader sets through the table, as the command line. */
+static int
+options_set_from_file(
+    void *arg, const char *name, const char *value, char *why, size_t len)
+{
+	switch (options_set(arg, name, value, why, len)) {
+	case OPTIONS_SET_OK:
+		return 0;
+	case OPTIONS_SET_UNKNOWN:
+		return CONFFILE_UNKNOWN;
+	default:
+		return CONFFILE_BADVALUE;
+	}
+}
+
 int
 options_build(
     struct options *o, const struct options_cmdline *cl, char *err, size_t len)
 {
 	const char *path = cl->config != NULL ? cl->config : HXD_CONFIG;
+	const struct conffile_target target = { options_set_from_file,
+		options_repeatable, o };
 	int rc;
 
 	options_defaults(o);
 	if (strcmp(path, "none") != 0) {
 		o->layer = OPTIONS_LAYER_FILE;
-		rc = conffile_read(o, path, cl->config != NULL, err, len);
+		rc = conffile_read(path, cl->config != NULL, &target, err, len);
 		if (rc < 0) {
 			options_free(o);
 			return -1;

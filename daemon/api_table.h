@@ -1,6 +1,6 @@
 /*
- * The calls this daemon answers: the table of api_table.c, handed to
- * dispatch.  Adding a call adds a row there (docs/adding-a-call.md).
+ * The calls this daemon answers (api_calls.h) as the table that
+ * dispatch serves.  Adding a call: docs/adding-a-call.md.
  */
 #ifndef HXD_API_TABLE_H
 #define HXD_API_TABLE_H

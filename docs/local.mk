@@ -7,3 +7,4 @@ EXTRA_DIST += docs/service.md
 EXTRA_DIST += docs/fuzzing.md
 EXTRA_DIST += docs/recording.md
 EXTRA_DIST += docs/drivers.md
+EXTRA_DIST += docs/adding-a-call.md

@@ -32,6 +32,7 @@ libhaptixd_la_SOURCES = \
 	daemon/api_driver.c \
 	daemon/result.h \
 	daemon/server.c daemon/server.h \
+	daemon/sdnotify.c daemon/sdnotify.h \
 	daemon/service.c daemon/service.h \
 	daemon/session.c daemon/session.h \
 	daemon/snapshot.c daemon/snapshot.h \
@@ -42,9 +43,9 @@ libhaptixd_la_SOURCES = \
 	daemon/sim_describe.c daemon/sim_describe.h \
 	daemon/sim_key.c daemon/sim_robot.c
 libhaptixd_la_CFLAGS = $(AM_CFLAGS) $(LIBEVENT_CFLAGS) $(PROTOBUF_C_CFLAGS) \
-	$(EXPAT_CFLAGS) $(ZSTD_CFLAGS) $(SYSTEMD_CFLAGS)
+	$(EXPAT_CFLAGS) $(ZSTD_CFLAGS)
 libhaptixd_la_LIBADD = libhxwire.la libhxrec.la $(LIBEVENT_LIBS) $(PROTOBUF_C_LIBS) \
-	$(EXPAT_LIBS) $(ZSTD_LIBS) $(SYSTEMD_LIBS) $(MUJOCO_LIBS) -lm
+	$(EXPAT_LIBS) $(ZSTD_LIBS) $(MUJOCO_LIBS) -lm
 
 sbin_PROGRAMS += daemon/haptixd
 daemon_haptixd_SOURCES = daemon/main.c

@@ -8,12 +8,12 @@
 #include <unistd.h>
 
 #include <event2/event.h>
-#include <systemd/sd-daemon.h>
 
 #include "clock.h"
 #include "daemon.h"
 #include "log.h"
 #include "options.h"
+#include "sdnotify.h"
 #include "server.h"
 #include "service.h"
 #include "session.h"
@@ -30,10 +30,10 @@ static char service_note_text[512];
 static void
 service_notify(const char *text)
 {
-	int rc = sd_notify(0, text);
+	int rc = sdnotify_send(text);
 
 	if (rc < 0)
-		log_debug("sd_notify: %s", strerror(-rc));
+		log_debug("notify: %s", strerror(-rc));
 }
 
 /* The status line: what runs, how fast, for how many. */
@@ -79,26 +79,23 @@ service_watchdog_cb(evutil_socket_t fd, short events, void *arg)
 int
 service_adopt_sockets(struct daemon *d, char *first, size_t len)
 {
-	char **names = NULL, bound[300], err[512];
+	const char *names[SDNOTIFY_MAX_FDS];
+	char bound[300], err[512];
 	int n, i;
 
-	n = sd_listen_fds_with_names(1, &names);
+	n = sdnotify_listen_fds(names);
 	if (n < 0)
 		fatal("sockets from systemd: %s", strerror(-n));
 	for (i = 0; i < n; i++) {
-		if (server_adopt(d->server, SD_LISTEN_FDS_START + i,
+		if (server_adopt(d->server, SDNOTIFY_FDS_START + i,
 			d->token_len != 0, bound, sizeof(bound), err,
 			sizeof(err)) != 0)
-			fatal("socket \"%s\" from systemd: %s",
-			    names != NULL ? names[i] : "?", err);
+			fatal("socket \"%s\" from systemd: %s", names[i], err);
 		log_info("listening on %s (socket \"%s\" from systemd)", bound,
-		    names != NULL ? names[i] : "?");
+		    names[i]);
 		if (first[0] == '\0')
 			snprintf(first, len, "%s", bound);
 	}
-	for (i = 0; names != NULL && i < n; i++)
-		free(names[i]);
-	free(names);
 	return n;
 }
 
@@ -106,7 +103,7 @@ void
 service_ready(struct daemon *d)
 {
 	struct timeval tv = { SERVICE_STATUS_SECONDS, 0 };
-	uint64_t usec = 0;
+	uint64_t usec;
 
 	service_send_status(d, "READY=1\n");
 	if (getenv("NOTIFY_SOCKET") == NULL || service_status_ev != NULL)
@@ -118,7 +115,7 @@ service_ready(struct daemon *d)
 	event_add(service_status_ev, &tv);
 
 	/* Ping at half the interval: one late tick is not yet a hang. */
-	if (sd_watchdog_enabled(0, &usec) <= 0 || usec == 0)
+	if ((usec = sdnotify_watchdog_usec()) == 0)
 		return;
 	tv.tv_sec = (time_t)(usec / 2 / 1000000);
 	tv.tv_usec = (suseconds_t)(usec / 2 % 1000000);

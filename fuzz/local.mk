@@ -15,7 +15,7 @@ FUZZ_CFLAGS = -g -O1 -std=gnu11 $(FUZZ_SANITIZE)
 FUZZ_CPPFLAGS = $(DEFS) $(DEFAULT_INCLUDES) $(AM_CPPFLAGS) \
 	-DFUZZ_MODELDIR='"$(abs_top_srcdir)/models"' \
 	$(LIBEVENT_CFLAGS) $(PROTOBUF_C_CFLAGS) $(EXPAT_CFLAGS) \
-	$(ZSTD_CFLAGS) $(SYSTEMD_CFLAGS)
+	$(ZSTD_CFLAGS)
 FUZZ_ENV = HX_MODELS='$(abs_top_srcdir)/models' \
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1

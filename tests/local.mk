@@ -41,6 +41,12 @@ tests_test_arena_SOURCES = tests/test_arena.c
 tests_test_arena_CFLAGS = $(TEST_CFLAGS)
 tests_test_arena_LDADD = libhaptixd.la $(CRITERION_LIBS) $(EXPAT_LIBS) \
 	$(MUJOCO_LIBS)
+# The service manager's protocols, written in place of libsystemd.
+HX_TESTS += tests/test_sdnotify
+tests_test_sdnotify_SOURCES = tests/test_sdnotify.c
+tests_test_sdnotify_CFLAGS = $(TEST_CFLAGS)
+tests_test_sdnotify_LDADD = libhaptixd.la $(CRITERION_LIBS) $(EXPAT_LIBS) \
+	$(MUJOCO_LIBS)
 check_PROGRAMS += $(HX_TESTS)
 TESTS += $(HX_TESTS)
 

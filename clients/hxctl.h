@@ -263,7 +263,7 @@ int cmd_reset(struct ctl *);
 int cmd_capture(struct ctl *);
 int cmd_speed(struct ctl *);
 
-/*------------------------------------- hxctl_robot.c: the simple API */
+/*------------------------------------- hxctl_simple.c: the simple API */
 
 int cmd_robot(struct ctl *);
 int cmd_hx_update(struct ctl *);

@@ -57,9 +57,11 @@ CALL(SET_JOINT, set_joint, M | W)
 CALL(ROBOT_INFO, robot_info, M)
 CALL_SOMETIMES(ROBOT_UPDATE, robot_update, M)
 
-/* Sessions: the clients list, the lease, subscriptions (api_session.c). */
+/* The clients list and the lease (api_clients.c). */
 CALL(CLIENTS, clients, 0)
 CALL(LEASE, lease, 0)
+
+/* Streams and events (api_stream.c). */
 CALL(SUBSCRIBE, subscribe, 0)
 CALL(UNSUBSCRIBE, unsubscribe, 0)
 

@@ -4,7 +4,7 @@ noinst_LTLIBRARIES += libhaptixd.la
 libhaptixd_la_SOURCES = \
 	daemon/api.h daemon/api_admin.c \
 	daemon/api_array.c daemon/api_model.c daemon/api_native.c \
-	daemon/api_session.c daemon/api_simple.c \
+	daemon/api_clients.c daemon/api_simple.c daemon/api_stream.c \
 	daemon/api_calls.h daemon/api_table.c daemon/api_table.h \
 	daemon/call.c daemon/call.h \
 	daemon/core.c daemon/core.h \

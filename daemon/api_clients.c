@@ -1,6 +1,6 @@
 /*
  * The calls about clients rather than the simulation: the list of
- * clients, the control lease, and subscriptions to streams and events.
+ * clients and the control lease.
  */
 #include "config.h"
 
@@ -14,7 +14,6 @@
 #include "log.h"
 #include "options.h"
 #include "session.h"
-#include "stream.h"
 
 struct clients_walk {
 	struct call *c;
@@ -75,27 +74,4 @@ api_lease(struct call *c)
 	w->on_loss = (char *)options_lease_loss_name(d->opts->lease_loss);
 	PAYLOAD(c, lease, LEASE, w);
 	return RESULT_OK;
-}
-
-int
-api_subscribe(struct call *c)
-{
-	Haptix__V1__SubscriptionId *w;
-	int id;
-
-	id = stream_subscribe(c->s, c->req->subscribe, c->err, sizeof(c->err));
-	if (id < 0)
-		return id;
-	w = NEW(
-	    c, Haptix__V1__SubscriptionId, haptix__v1__subscription_id__init);
-	w->id = (uint32_t)id;
-	PAYLOAD(c, subscription, SUBSCRIPTION, w);
-	return RESULT_OK;
-}
-
-int
-api_unsubscribe(struct call *c)
-{
-	return stream_unsubscribe(
-	    c->s, c->req->unsubscribe->id, c->err, sizeof(c->err));
 }

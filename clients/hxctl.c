@@ -123,8 +123,11 @@ static const struct ctl_cmd ctl_cmds[] = {
 	    "quat (4), linvel, angvel (3; these four for\n"
 	    "floating bodies only), force, torque (3)",
 	    G_WRITE, 1, -1, .fn = cmd_set_body },
-	{ "set-mocap", "ID|NAME [--pos X,Y,Z] [--quat W,X,Y,Z]",
-	    "move a mocap body", G_WRITE, 1, 5, .fn = cmd_set_mocap },
+	{ "set-mocap", "ID|NAME [--pos X,Y,Z] [--quat W,X,Y,Z] [--over T]",
+	    "move a mocap body; with --over, smoothly over T\n"
+	    "seconds of simulated time (the server sets its\n"
+	    "pose before each step; nothing jumps)",
+	    G_WRITE, 1, 7, .fn = cmd_set_mocap },
 	{ "geomsize", "ID|NAME X Y Z", "set a geom's size, as in MJCF", G_WRITE,
 	    4, 4, .fn = cmd_geomsize },
 	{ "equality", "ID|NAME on|off",

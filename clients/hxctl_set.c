@@ -280,8 +280,10 @@ cmd_set_mocap(struct ctl *ctl)
 	struct ctl_opt opts[] = {
 		{ "--pos", OPT_LIST, 3, NULL, 0, 0 },
 		{ "--quat", OPT_LIST, 4, NULL, 0, 0 },
+		{ "--over", OPT_STRING, 0, NULL, 0, 0 },
 	};
 	hxd_mocap *mc;
+	double seconds, quat[4];
 	int id, k, rc;
 
 	if ((rc = ctl_options(ctl, opts, NELEM(opts))) != 0 ||
@@ -289,6 +291,10 @@ cmd_set_mocap(struct ctl *ctl)
 		return rc;
 	if (!opts[0].given && !opts[1].given)
 		return ctl_usage_error(ctl, "nothing to set");
+	if (opts[2].given &&
+	    (parse_double(opts[2].value, &seconds) != 0 || seconds < 0))
+		return ctl_usage_error(ctl,
+		    "--over: '%s' is not a time in seconds", opts[2].value);
 	if ((rc = ctl_object(ctl, HXD_OBJ_BODY, ctl->pos[0], &id)) != 0 ||
 	    (rc = ctl_get_info(ctl)) != 0 ||
 	    (rc = ctl_id_check(
@@ -306,8 +312,16 @@ cmd_set_mocap(struct ctl *ctl)
 		if (opts[0].given)
 			parse_list(opts[0].value, mc->pos + 3 * k, 3, NULL);
 		if (opts[1].given)
-			parse_list(opts[1].value, mc->quat + 4 * k, 4, NULL);
-		rc = ctl_done(ctl, hxd_set_mocap(ctl->conn, mc));
+			parse_list(opts[1].value, quat, 4, NULL);
+		if (opts[1].given)
+			memcpy(mc->quat + 4 * k, quat, sizeof(quat));
+		/* --over: the server moves it smoothly, step by step. */
+		if (opts[2].given)
+			rc = ctl_done(ctl,
+			    hxd_mocap_move(ctl->conn, k, NULL, mc->pos + 3 * k,
+				opts[1].given ? quat : NULL, seconds));
+		else
+			rc = ctl_done(ctl, hxd_set_mocap(ctl->conn, mc));
 	}
 	free(mc);
 	return rc;

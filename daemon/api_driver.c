@@ -1,8 +1,8 @@
 /*
  * The input drivers' calls: a tracked body's physical pose, connecting
- * and disconnecting the tracking, and a driver's force on a body.  The
- * behaviour is tracking.c's and perturb.c's; here the arguments are
- * checked and the answers built.
+ * and disconnecting the tracking, a driver's force on a body, and a
+ * mocap body's smooth move.  The behaviour is tracking.c's, perturb.c's
+ * and motion.c's; here the arguments are checked and the answers built.
  */
 #include "config.h"
 
@@ -12,6 +12,7 @@
 #include "api.h"
 #include "arena.h"
 #include "daemon.h"
+#include "motion.h"
 #include "perturb.h"
 #include "session.h"
 #include "sim.h"
@@ -124,6 +125,28 @@ api_mocap_connect(struct call *c)
 	tracking_connect(c->d, i, w->connect, c->s->id,
 	    w->connect ? "connect" : "disconnect");
 	driver_tracking(c, i);
+	return RESULT_OK;
+}
+
+int
+api_mocap_move(struct call *c)
+{
+	const Haptix__V1__MocapMove *w = c->req->mocap_move;
+	int rc, i = 0;
+
+	if ((rc = driver_mocap(c, w->mocap, w->body, &i)) ||
+	    (rc = check_len(c, "pos", w->n_pos, 3)) ||
+	    (rc = check_finite(c, "pos", w->pos, 3)) ||
+	    (rc = check_optional(c, "quat", w->quat, w->n_quat, 4)) ||
+	    (w->n_quat != 0 && (rc = check_quats(c, "quat", w->quat, 1))))
+		return rc;
+	if (!isfinite(w->seconds) || w->seconds < 0 ||
+	    w->seconds > MOTION_MAX_SECONDS)
+		return call_fail(c, RESULT_BADVALUE,
+		    "seconds %g is not between 0 and %d", w->seconds,
+		    MOTION_MAX_SECONDS);
+	motion_start(
+	    c->d, i, w->pos, w->n_quat != 0 ? w->quat : NULL, w->seconds);
 	return RESULT_OK;
 }
 

@@ -9,6 +9,7 @@ libhaptixd_la_SOURCES = \
 	daemon/call.c daemon/call.h \
 	daemon/core.c daemon/core.h \
 	daemon/monotonic.c daemon/monotonic.h \
+	daemon/motion.c daemon/motion.h \
 	daemon/pending.c daemon/pending.h \
 	daemon/reply.c daemon/reply.h \
 	daemon/arena.c daemon/arena.h \

@@ -4,6 +4,7 @@
 #include "clock.h"
 #include "daemon.h"
 #include "event.h"
+#include "motion.h"
 #include "perturb.h"
 #include "record.h"
 #include "sim.h"
@@ -17,6 +18,7 @@ step_one(struct daemon *d, char *err, size_t len)
 	int rc;
 
 	sim_before_step(d->sim);
+	motion_before_step(d);
 	record_before_step(d);
 	rc = sim_step(d->sim, err, len);
 	tracking_after_step();
@@ -32,6 +34,7 @@ step_model_changed(struct daemon *d, int reload, const char *why)
 	record_stop(d, why);
 	clock_model_changed(d->clock);
 	tracking_model_changed(d);
+	motion_stop_all();
 	perturb_model_changed(d);
 	stream_model_changed(d);
 	event_model(d, reload);

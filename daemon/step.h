@@ -21,8 +21,8 @@ int step_one(struct daemon *d, char *err, size_t len);
 
 /*
  * A model was loaded (reload: the same file again): the recording ends
- * with why, pacing takes the new timestep, tracking disconnects, drivers'
- * forces are forgotten, subscribers get the event.
+ * with why, pacing takes the new timestep, tracking disconnects, mocap
+ * moves end, drivers' forces are forgotten, subscribers get the event.
  */
 void step_model_changed(struct daemon *d, int reload, const char *why);
 

@@ -927,7 +927,7 @@ write_dict(const char *path)
 	}
 }
 
-/* The input drivers' calls: poses, connecting, forces. */
+/* The input drivers' calls: poses, connecting, forces, smooth moves. */
 static void
 seeds_drivers(void)
 {
@@ -936,6 +936,8 @@ seeds_drivers(void)
 	Haptix__V1__MocapPose mp = HAPTIX__V1__MOCAP_POSE__INIT;
 	Haptix__V1__MocapConnect mc = HAPTIX__V1__MOCAP_CONNECT__INIT;
 	Haptix__V1__Perturb pt = HAPTIX__V1__PERTURB__INIT;
+	Haptix__V1__MocapMove mv = HAPTIX__V1__MOCAP_MOVE__INIT;
+	Haptix__V1__Step st = HAPTIX__V1__STEP__INIT;
 	struct seed s;
 
 	mp.body = (char *)"marker";
@@ -985,6 +987,29 @@ seeds_drivers(void)
 	}
 	seed_write(&s, "drivers_sequence");
 	pos[2] = 0.9;
+
+	/* A smooth move, then the steps that carry it out. */
+	mv.body = (char *)"marker";
+	mv.n_pos = 3;
+	mv.pos = pos;
+	mv.n_quat = 4;
+	mv.quat = quat;
+	mv.seconds = 0.01;
+	st.count = 3;
+	{
+		REQ(r, MOCAP_MOVE, mocap_move, &mv);
+		one("mocap_move", &r);
+	}
+	seed_begin(&s, FUZZ_HELLO, 0);
+	{
+		REQ(r, MOCAP_MOVE, mocap_move, &mv);
+		seed_req(&s, &r);
+	}
+	{
+		REQ(r, STEP, step, &st);
+		seed_req(&s, &r);
+	}
+	seed_write(&s, "mocap_move_steps");
 }
 
 int

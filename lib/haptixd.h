@@ -863,6 +863,17 @@ int hxd_perturb(hxd_conn *c, int body, const char *name, const double force[3],
     const double torque[3], hxd_perturbation *out);
 
 /*
+ * Move a mocap body (by name, or when body is NULL or "" by its mocap
+ * index) smoothly from where it is to pos, and to quat (w x y z) unless
+ * it is NULL, over seconds of simulated time (0 to 3600; 0: at once).
+ * The server sets the pose before each step, so the move runs while the
+ * simulation runs or is stepped; a later move, any other write of the
+ * body's pose, a reset or a new model ends it.
+ */
+int hxd_mocap_move(hxd_conn *c, int mocap, const char *body,
+    const double pos[3], const double quat[4], double seconds);
+
+/*
  * A hash of the simulation's state (time, qpos, qvel, act and the
  * solver's warm start: docs/recording.md), and the steps taken since the
  * model was loaded: two servers in the same state give the same hash.

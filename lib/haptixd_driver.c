@@ -1,4 +1,7 @@
-/* The input drivers' calls: tracking poses, connecting, perturbations. */
+/*
+ * The input drivers' calls: tracking poses, connecting, perturbations;
+ * and a mocap body's smooth move.
+ */
 #include "config.h"
 
 #include <string.h>
@@ -79,4 +82,21 @@ hxd_perturb(hxd_conn *c, int body, const char *name, const double force[3],
 		conn_perturbation_from_wire(out, r->perturbation);
 	conn_free_response(r);
 	return HXD_OK;
+}
+
+int
+hxd_mocap_move(hxd_conn *c, int mocap, const char *body, const double pos[3],
+    const double quat[4], double seconds)
+{
+	Haptix__V1__MocapMove w = HAPTIX__V1__MOCAP_MOVE__INIT;
+
+	w.mocap = mocap;
+	w.body = (char *)(body != NULL ? body : "");
+	w.n_pos = 3;
+	w.pos = (double *)pos;
+	w.n_quat = quat != NULL ? 4 : 0;
+	w.quat = (double *)quat;
+	w.seconds = seconds;
+	return request_call(
+	    c, HAPTIX__V1__REQUEST__CALL_MOCAP_MOVE, &w, 0, NULL);
 }

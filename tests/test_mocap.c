@@ -773,3 +773,155 @@ Test(mocap, bad_usage)
 	hx_run_free(&r);
 	hx_server_stop(&s);
 }
+
+/*------------------------------------------------- smooth mocap moves */
+
+static const char *const fixture_paused[] = { "-m", "fixture.xml", "--paused",
+	NULL };
+
+/* The fixture's mocap body "marker", from its model pose (0, 1, 1). */
+static void
+marker_pose(hxd_conn *c, double pos[3], double quat[4])
+{
+	hxd_mocap *m;
+
+	HX_OK(c, hxd_get_mocap(c, &m));
+	cr_assert_eq(m->nmocap, 1);
+	memcpy(pos, m->pos, 3 * sizeof(double));
+	memcpy(quat, m->quat, 4 * sizeof(double));
+	free(m);
+}
+
+Test(mocap, a_move_runs_on_a_minimum_jerk_profile_without_a_jump)
+{
+	static const double to[3] = { 0, 1, 1.5 };
+	double p[3], q[4], last = 1, step, most = 0;
+	struct hx_server s;
+	hxd_conn *c;
+	unsigned taken;
+	int i;
+
+	hx_server_start(&s, fixture_paused);
+	c = hx_connect_ok(s.unix_addr, "mover");
+	/* 0.1 s of simulated time: 50 steps of the fixture's 2 ms. */
+	HX_OK(c, hxd_mocap_move(c, -1, "marker", to, NULL, 0.1));
+	marker_pose(c, p, q);
+	HX_NEAR(p[2], 1, 0); /* nothing moves before a step */
+	for (i = 1; i <= 50; i++) {
+		HX_OK(c, hxd_step(c, 1, &taken));
+		marker_pose(c, p, q);
+		step = p[2] - last;
+		cr_assert_geq(step, 0, "step %d went back by %g", i, -step);
+		most = step > most ? step : most;
+		last = p[2];
+		if (i == 25) /* half the time: half the way, by symmetry */
+			HX_NEAR(p[2], 1.25, 1e-12);
+	}
+	HX_NEAR(p[0], 0, 0);
+	HX_NEAR(p[1], 1, 0);
+	HX_NEAR(p[2], 1.5, 1e-12);
+	/* Minimum jerk peaks at 1.875 times the mean speed: no jump. */
+	cr_expect_leq(most, 1.875 * 0.5 / 50 + 1e-9, "a step of %g m", most);
+	HX_OK(c, hxd_step(c, 10, &taken));
+	marker_pose(c, p, q);
+	HX_NEAR(p[2], 1.5, 0); /* done: it stays */
+	hxd_close(c);
+	hx_server_stop(&s);
+}
+
+Test(mocap, a_move_turns_the_short_way_and_ends_on_another_write)
+{
+	static const double here[3] = { 0, 1, 1 };
+	/* 90 degrees about z, given as its negative: the same rotation. */
+	const double turn[4] = { -sqrt(0.5), 0, 0, -sqrt(0.5) };
+	double p[3], q[4];
+	hxd_mocap *m;
+	struct hx_server s;
+	hxd_conn *c;
+	unsigned taken;
+
+	hx_server_start(&s, fixture_paused);
+	c = hx_connect_ok(s.unix_addr, "turner");
+	HX_OK(c, hxd_mocap_move(c, 0, NULL, here, turn, 0.02));
+	HX_OK(c, hxd_step(c, 5, &taken)); /* half of 10 steps */
+	marker_pose(c, p, q);
+	/* 45 degrees about +z, not 135 about -z. */
+	HX_NEAR(fabs(q[0]), cos(M_PI / 8), 1e-9);
+	HX_NEAR(fabs(q[3]), sin(M_PI / 8), 1e-9);
+	cr_expect(q[0] * q[3] > 0, "turned the long way: %g %g", q[0], q[3]);
+
+	/* Any other write of the pose ends the move. */
+	HX_OK(c, hxd_get_mocap(c, &m));
+	m->pos[2] = 2;
+	HX_OK(c, hxd_set_mocap(c, m));
+	free(m);
+	HX_OK(c, hxd_step(c, 10, &taken));
+	marker_pose(c, p, q);
+	HX_NEAR(p[2], 2, 0);
+	HX_NEAR(fabs(q[0]), cos(M_PI / 8), 1e-9);
+
+	/* A reset (time goes back) ends one too. */
+	HX_OK(c, hxd_mocap_move(c, 0, NULL, here, NULL, 1));
+	HX_OK(c, hxd_step(c, 2, &taken));
+	HX_OK(c, hxd_reset(c, -1));
+	HX_OK(c, hxd_step(c, 20, &taken));
+	marker_pose(c, p, q);
+	HX_NEAR(p[2], 1, 0); /* the model's pose, untouched */
+	hxd_close(c);
+	hx_server_stop(&s);
+}
+
+Test(mocap, a_move_is_refused_with_a_reason)
+{
+	static const double to[3] = { 0, 0, 1 };
+	const double nan3[3] = { 0, NAN, 1 }, zero[4] = { 0, 0, 0, 0 };
+	struct hx_server s;
+	hxd_conn *c, *holder;
+
+	hx_server_start(&s, fixture_paused);
+	c = hx_connect_ok(s.unix_addr, "mover");
+	HX_FAILS(
+	    c, hxd_mocap_move(c, -1, "marker", nan3, NULL, 1), HXD_BADVALUE);
+	HX_FAILS(c, hxd_mocap_move(c, -1, "marker", to, zero, 1), HXD_BADVALUE);
+	HX_FAILS_WITH(c, hxd_mocap_move(c, -1, "marker", to, NULL, -1),
+	    HXD_BADVALUE, "seconds");
+	HX_FAILS_WITH(c, hxd_mocap_move(c, -1, "marker", to, NULL, 4000),
+	    HXD_BADVALUE, "3600");
+	HX_FAILS_WITH(c, hxd_mocap_move(c, -1, "marker", to, NULL, NAN),
+	    HXD_BADVALUE, "seconds");
+	HX_FAILS(c, hxd_mocap_move(c, -1, "box", to, NULL, 1), HXD_BADINDEX);
+	HX_FAILS(c, hxd_mocap_move(c, 1, NULL, to, NULL, 1), HXD_BADINDEX);
+	holder = hx_connect_ok(s.unix_addr, "holder");
+	HX_OK(holder, hxd_lease(holder, HXD_LEASE_TAKE, NULL));
+	HX_FAILS(c, hxd_mocap_move(c, 0, NULL, to, NULL, 1), HXD_DENIED);
+	hxd_close(holder);
+	hxd_close(c);
+	hx_server_stop(&s);
+}
+
+Test(mocap, hxctl_moves_a_mocap_body_over_a_time)
+{
+	double p[3], q[4];
+	struct hx_server s;
+	struct hx_run r = { 0 };
+	hxd_conn *c;
+	unsigned taken;
+
+	hx_server_start(&s, fixture_paused);
+	hx_run_args(&r, hx_hxctl_path(), "-s", s.unix_addr, "set-mocap",
+	    "marker", "--pos", "0,1,1.2", "--over", "0.02", NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	c = hx_connect_ok(s.unix_addr, "watcher");
+	marker_pose(c, p, q);
+	HX_NEAR(p[2], 1, 0);
+	HX_OK(c, hxd_step(c, 10, &taken));
+	marker_pose(c, p, q);
+	HX_NEAR(p[2], 1.2, 1e-12);
+	hx_run_args(&r, hx_hxctl_path(), "-s", s.unix_addr, "set-mocap",
+	    "marker", "--pos", "0,1,1", "--over", "soon", NULL);
+	cr_expect_eq(r.status, 2, "a bad --over is a usage error");
+	cr_expect(strstr(r.err, "--over") != NULL, "%s", r.err);
+	hx_run_free(&r);
+	hxd_close(c);
+	hx_server_stop(&s);
+}

@@ -411,8 +411,14 @@ stream_session_drained(struct session *s)
 		evbuffer_drain(st->held, plen);
 		st->nheld--;
 	}
+	/*
+	 * Then the owed frames, if there is room still: while there is
+	 * not, they stay owed, and no newer frame fell due to drop them.
+	 */
 	LIST_FOREACH(sub, &st->subs, entry)
 	{
+		if (st->nheld != 0 || session_congested(s))
+			break;
 		if (sub->owed)
 			stream_emit(sub);
 	}

@@ -3,6 +3,7 @@
 
 #include <sched.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -40,6 +41,32 @@ bench_pin(pid_t pid, int cpu)
 		if (cpu < 0 || i == cpu)
 			CPU_SET(i, &set);
 	return sched_setaffinity(pid, sizeof(set), &set);
+}
+
+int
+bench_last_cpu(pid_t pid)
+{
+	char path[64], buf[1024], *p;
+	int i, cpu = -1;
+	size_t n;
+	FILE *f;
+
+	if (pid == 0)
+		return sched_getcpu();
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if ((f = fopen(path, "r")) == NULL)
+		return -1;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	/* The name may hold spaces: count from its closing parenthesis. */
+	if ((p = strrchr(buf, ')')) == NULL)
+		return -1;
+	for (i = 2; i < 39 && p != NULL; i++)
+		p = strchr(p + 1, ' ');
+	if (p != NULL && sscanf(p, "%d", &cpu) != 1)
+		cpu = -1;
+	return cpu;
 }
 
 long

@@ -20,6 +20,9 @@ double bench_wall(void);
  */
 int bench_pin(pid_t pid, int cpu);
 
+/* The CPU pid (0: this process) ran on last, from /proc; -1. */
+int bench_last_cpu(pid_t pid);
+
 /* Resident memory of pid (0: this process) in KiB, from /proc; -1. */
 long bench_rss_kib(pid_t pid);
 

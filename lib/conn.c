@@ -24,7 +24,9 @@
 static int conn_open_socket(hxd_conn *);
 static int conn_wait(hxd_conn *, int, int64_t);
 static int conn_send_all(hxd_conn *, const uint8_t *, size_t, int64_t);
-static int conn_read_frame(hxd_conn *, int64_t, Response **);
+static int conn_read_frame(hxd_conn *, int64_t, int, Response **);
+static int conn_recv_timeout(hxd_conn *, int64_t);
+static ssize_t conn_recv(hxd_conn *, int64_t, int);
 static int conn_hello(hxd_conn *, const char *);
 static int conn_read_token(hxd_conn *, uint8_t *, size_t *);
 static void conn_drop(hxd_conn *);
@@ -97,6 +99,39 @@ conn_wait(hxd_conn *c, int events, int64_t deadline)
 		if (n < 0 && errno != EINTR)
 			return -1;
 	}
+}
+
+/*
+ * Bound the blocking recv() of an answer by the deadline (ms on the
+ * monotonic clock, -1 for none) with SO_RCVTIMEO, set only when the
+ * socket's differs by more than a millisecond: a call is then one send()
+ * and one recv(), as a bare blocking client's, where poll() before
+ * recv() made it three system calls.  The option counts in the kernel's
+ * ticks (4 ms at 250 Hz): precise enough for a call's timeout, not for
+ * the waits of conn_next_event(), which poll.  Returns 0, or -1 when no
+ * time is left or the option cannot be set.
+ */
+static int
+conn_recv_timeout(hxd_conn *c, int64_t deadline)
+{
+	struct timeval tv;
+	int64_t left = 0;
+
+	if (deadline >= 0) {
+		left = deadline - conn_now_ms();
+		if (left <= 0)
+			return -1;
+		if (c->rcvtimeo_ms > 0 && c->rcvtimeo_ms - left <= 1 &&
+		    left - c->rcvtimeo_ms <= 1)
+			return 0;
+	} else if (c->rcvtimeo_ms == 0)
+		return 0;
+	tv.tv_sec = (time_t)(left / 1000);
+	tv.tv_usec = (suseconds_t)(left % 1000 * 1000);
+	if (setsockopt(c->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) != 0)
+		return -1;
+	c->rcvtimeo_ms = left;
+	return 0;
 }
 
 /* Create the socket and connect it, bounded by the timeout. */
@@ -211,12 +246,50 @@ conn_send_all(hxd_conn *c, const uint8_t *p, size_t len, int64_t deadline)
 }
 
 /*
+ * Receive what has come into the buffer, waiting until the deadline: in
+ * a call, in recv() itself (conn_recv_timeout()); else, or when that
+ * timeout ran out, in poll().  Returns the bytes received, 0 when the
+ * server closed, -1 at an error (errno), -2 at the deadline.
+ */
+static ssize_t
+conn_recv(hxd_conn *c, int64_t deadline, int in_call)
+{
+	uint8_t *p = c->rbuf + c->rlen;
+	size_t room = c->rcap - c->rlen;
+	ssize_t n;
+	int rc;
+
+	for (;;) {
+		if (in_call && conn_recv_timeout(c, deadline) == 0) {
+			n = recv(c->fd, p, room, 0);
+			if (n >= 0)
+				return n;
+			if (errno == EINTR)
+				continue;
+			if (errno != EAGAIN && errno != EWOULDBLOCK)
+				return -1;
+		}
+		rc = conn_wait(c, POLLIN, deadline);
+		if (rc == 0)
+			return -2;
+		if (rc < 0)
+			return -1;
+		n = recv(c->fd, p, room, MSG_DONTWAIT);
+		if (n >= 0)
+			return n;
+		if (errno != EINTR && errno != EAGAIN && errno != EWOULDBLOCK)
+			return -1;
+	}
+}
+
+/*
  * Read until one whole frame is buffered, then decode it as a Response.
  * A frame that does not decode breaks the connection: the stream cannot
- * be trusted after it.
+ * be trusted after it.  A call (in_call) waits in recv() itself, bounded
+ * by conn_recv_timeout(); an event's wait polls.
  */
 static int
-conn_read_frame(hxd_conn *c, int64_t deadline, Response **out)
+conn_read_frame(hxd_conn *c, int64_t deadline, int in_call, Response **out)
 {
 	size_t need, plen;
 	uint8_t *nb;
@@ -258,26 +331,20 @@ conn_read_frame(hxd_conn *c, int64_t deadline, Response **out)
 			c->rbuf = nb;
 			c->rcap += 65536;
 		}
-		rc = conn_wait(c, POLLIN, deadline);
-		if (rc == 0)
+		n = conn_recv(c, deadline, in_call);
+		if (n > 0) {
+			c->rlen += (size_t)n;
+			continue;
+		}
+		if (n == -2)
 			return conn_fail(c, HXD_TIMEOUT,
 			    "no answer from the "
 			    "server within %d ms",
 			    c->timeout_ms);
-		if (rc == 1) {
-			n = recv(c->fd, c->rbuf + c->rlen, c->rcap - c->rlen,
-			    MSG_DONTWAIT);
-			if (n > 0) {
-				c->rlen += (size_t)n;
-				continue;
-			}
-			if (n == 0) {
-				conn_drop(c);
-				return conn_fail(c, HXD_CANNOTRECV,
-				    "the server closed the connection");
-			}
-			if (errno == EINTR || errno == EAGAIN)
-				continue;
+		if (n == 0) {
+			conn_drop(c);
+			return conn_fail(c, HXD_CANNOTRECV,
+			    "the server closed the connection");
 		}
 		rc = errno;
 		conn_drop(c);
@@ -348,7 +415,7 @@ conn_next_event(hxd_conn *c, int timeout_ms, Response **out)
 	for (;;) {
 		/* The timeout text of conn_read_frame() is the caller's. */
 		c->timeout_ms = timeout_ms;
-		rc = conn_read_frame(c, deadline, &r);
+		rc = conn_read_frame(c, deadline, 0, &r);
 		c->timeout_ms = saved;
 		if (rc != HXD_OK) {
 			if (rc == HXD_TIMEOUT)
@@ -419,7 +486,7 @@ conn_call_wait(hxd_conn *c, Request *req, Response **resp, int timeout_ms)
 
 	for (;;) {
 		c->timeout_ms = timeout_ms; /* for the text of a timeout */
-		rc = conn_read_frame(c, deadline, &r);
+		rc = conn_read_frame(c, deadline, 1, &r);
 		c->timeout_ms = saved;
 		if (rc != HXD_OK)
 			return rc;

@@ -20,6 +20,7 @@ struct hxd_conn {
 	int fd; /* -1 when not connected */
 	struct address addr;
 	int timeout_ms;
+	int64_t rcvtimeo_ms; /* the socket's SO_RCVTIMEO; 0: none */
 	size_t max_frame;
 	uint64_t next_id;
 

@@ -23,6 +23,7 @@
 static hxd_conn *compat_conn;
 static int compat_code = HXD_OK;
 static char compat_message[1200] = "mjCOM_OK: success";
+static int compat_message_ok = 1; /* compat_message says success */
 static void (*compat_handler)(int);
 
 /* The robot's counts, from the last hx_robot_info (motor_count < 0: none). */
@@ -33,6 +34,13 @@ static int
 compat_set(int code, const char *detail)
 {
 	compat_code = code;
+	/* Most calls succeed: the text is written once, not per call. */
+	if (code == HXD_OK && (detail == NULL || *detail == '\0')) {
+		if (compat_message_ok)
+			return code;
+		compat_message_ok = 1;
+	} else
+		compat_message_ok = 0;
 	snprintf(compat_message, sizeof(compat_message), "%s: %s",
 	    hxd_result_name(code),
 	    detail != NULL && *detail != '\0' ? detail : hxd_result_text(code));

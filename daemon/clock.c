@@ -7,8 +7,13 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/timerfd.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <event2/event.h>
 
@@ -37,7 +42,14 @@
 struct clock {
 	struct daemon *d;
 	const struct clock_hooks *hooks;
-	struct event *timer;
+	/*
+	 * The pacing timer: a timerfd of its own, armed at the absolute due
+	 * time of the next step, re-armed only when that changes (once a
+	 * tick, not once a loop pass as libevent's precise timer would be).
+	 */
+	int timer_fd;
+	struct event *timer; /* the timerfd is readable */
+	int64_t armed_ns;    /* armed for; 0: disarmed, -1: fired */
 	int running;
 	double speed;
 	int max;
@@ -75,8 +87,13 @@ clock_create(struct daemon *d, const struct clock_hooks *hooks)
 	k->d = d;
 	k->hooks = hooks;
 	k->speed = 1;
-	k->timer = evtimer_new(d->base, clock_tick, k);
-	if (k->timer == NULL)
+	k->timer_fd = timerfd_create(
+	    CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+	if (k->timer_fd == -1)
+		fatal("cannot create the pacing timer: %s", strerror(errno));
+	k->timer = event_new(
+	    d->base, k->timer_fd, EV_READ | EV_PERSIST, clock_tick, k);
+	if (k->timer == NULL || event_add(k->timer, NULL) != 0)
 		fatal("cannot create the pacing timer");
 	return k;
 }
@@ -87,7 +104,28 @@ clock_free(struct clock *k)
 	if (k == NULL)
 		return;
 	event_free(k->timer);
+	close(k->timer_fd);
 	free(k);
+}
+
+/*
+ * Arm the timer at due (ns on the monotonic clock; a time gone fires at
+ * once), or disarm it with 0.  Arming, like disarming, also clears a
+ * timer that fired: it is never read.
+ */
+static void
+clock_set_timer(struct clock *k, int64_t due)
+{
+	struct itimerspec its;
+
+	if (due == k->armed_ns)
+		return;
+	memset(&its, 0, sizeof(its));
+	its.it_value.tv_sec = (time_t)(due / 1000000000LL);
+	its.it_value.tv_nsec = (long)(due % 1000000000LL);
+	if (timerfd_settime(k->timer_fd, TFD_TIMER_ABSTIME, &its, NULL) != 0)
+		fatal("cannot arm the pacing timer: %s", strerror(errno));
+	k->armed_ns = due;
 }
 
 /* Start a new schedule (and measuring window) at now. */
@@ -118,23 +156,19 @@ clock_rates(struct clock *k)
 	k->api_phase = 0;
 }
 
-/* Arm the timer for the next step that is due. */
+/* Arm the timer for the next step that is due (at once at max speed). */
 static void
 clock_arm(struct clock *k, int64_t now)
 {
-	struct timeval tv = { 0, 0 };
-	int64_t due, delta;
-
-	if (!k->running || !sim_loaded(k->d->sim))
+	if (!k->running || !sim_loaded(k->d->sim)) {
+		clock_set_timer(k, 0);
 		return;
-	if (!k->max) {
-		due = k->anchor_ns +
-		    (int64_t)((double)(k->done + 1) * k->period_ns);
-		delta = due > now ? due - now : 0;
-		tv.tv_sec = (time_t)(delta / 1000000000LL);
-		tv.tv_usec = (suseconds_t)(delta % 1000000000LL / 1000);
 	}
-	evtimer_add(k->timer, &tv);
+	if (k->max)
+		clock_set_timer(k, now);
+	else
+		clock_set_timer(k, k->anchor_ns +
+			(int64_t)((double)(k->done + 1) * k->period_ns));
 }
 
 /* Take one step and fire the API tick when its period is complete. */
@@ -191,6 +225,11 @@ clock_tick(evutil_socket_t fd, short events, void *arg)
 	int64_t now = monotonic_ns(), start = now, end, owed;
 	double elapsed;
 
+	k->armed_ns = -1; /* readable until armed again */
+	if (!k->running || !sim_loaded(k->d->sim)) {
+		clock_set_timer(k, 0);
+		return;
+	}
 	if (k->max) {
 		end = now + CLOCK_MAX_SLICE_NS;
 		do
@@ -234,7 +273,7 @@ clock_pause(struct clock *k)
 	k->running = 0;
 	k->rtf = 0;
 	k->lagging = 0;
-	evtimer_del(k->timer);
+	clock_set_timer(k, 0);
 	/* Nobody waits for a tick that will not come. */
 	k->hooks->tick();
 	if (was)

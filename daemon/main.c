@@ -309,8 +309,14 @@ main(int argc, char **argv)
 	memset(&d, 0, sizeof(d));
 	d.opts = opts;
 	d.started = monotonic_s();
+	/*
+	 * No EVENT_BASE_FLAG_PRECISE_TIMER: with it, libevent's epoll loop
+	 * sets its timerfd on every pass, one system call more per request.
+	 * The pacing has a timerfd of its own (clock.c); the other timers
+	 * (frames at a wall-clock rate, time-outs) keep libevent's coarse
+	 * clock, good to a kernel tick.
+	 */
 	cfg = event_config_new();
-	event_config_set_flag(cfg, EVENT_BASE_FLAG_PRECISE_TIMER);
 	d.base = event_base_new_with_config(cfg);
 	event_config_free(cfg);
 	if (d.base == NULL)

@@ -65,8 +65,7 @@ inproc_start(struct daemon *d, const char *const *args)
 	memset(d, 0, sizeof(*d));
 	d->opts = o;
 	d->started = monotonic_s();
-	cfg = event_config_new();
-	event_config_set_flag(cfg, EVENT_BASE_FLAG_PRECISE_TIMER);
+	cfg = event_config_new(); /* as haptixd's: not precise */
 	d->base = event_base_new_with_config(cfg);
 	event_config_free(cfg);
 	cr_assert_not_null(d->base, "no event loop");

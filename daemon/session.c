@@ -1,6 +1,8 @@
 /*
- * Client connections: framing on top of libevent's bufferevents, and the
- * session's life from accept to a deferred free.  See session.h.
+ * Client connections: framing on a socket read with one recv() a wakeup
+ * and written with one send() an answer (libevent's bufferevent keeping
+ * only what the socket did not take), and the session's life from accept
+ * to a deferred free.  See session.h.
  */
 #include "config.h"
 
@@ -42,14 +44,19 @@
 /* Output above this (or half of --max-queued) holds streams back. */
 #define SESSION_CONGESTED_BYTES (256u * 1024)
 
+/* Room for at least this much input before each read. */
+#define SESSION_READ_BYTES 4096
+
+/* An input buffer grown above this for a large frame is freed once empty. */
+#define SESSION_INPUT_KEEP (64u * 1024)
+
 static struct session_list sessions = TAILQ_HEAD_INITIALIZER(sessions);
 static int nsessions; /* served: not closing or closed */
 static uint64_t next_session_id = 1;
 static const struct session_hooks *hooks;
 
-static void session_read_cb(struct bufferevent *, void *);
+static void session_read_cb(evutil_socket_t, short, void *);
 static void session_write_cb(struct bufferevent *, void *);
-static void session_drain_cb(struct bufferevent *, void *);
 static void session_event_cb(struct bufferevent *, short, void *);
 static void session_resume_cb(evutil_socket_t, short, void *);
 static void session_reap_cb(evutil_socket_t, short, void *);
@@ -91,6 +98,58 @@ session_describe_peer(struct session *s, int fd, const struct sockaddr *sa)
 	}
 }
 
+/* Watch the socket for input, or stop. */
+static void
+session_reading(struct session *s, int on)
+{
+	if (on == s->reading)
+		return;
+	if (on)
+		event_add(s->read_ev, NULL);
+	else
+		event_del(s->read_ev);
+	s->reading = on;
+}
+
+/* The most input held: one largest frame and then some. */
+static size_t
+session_input_limit(const struct session *s)
+{
+	return s->d->opts->max_frame + FRAME_HEADER_SIZE + 65536;
+}
+
+/*
+ * Make room to read into: SESSION_READ_BYTES, or all of a frame begun,
+ * so that it comes in as few reads as the socket allows; never more
+ * than the limit.  Returns 0, or -1 when the input is full.
+ */
+static int
+session_input_room(struct session *s)
+{
+	size_t limit = session_input_limit(s), want, plen;
+	uint8_t *p;
+
+	want = s->in_len + SESSION_READ_BYTES;
+	if (s->in_len >= FRAME_HEADER_SIZE &&
+	    frame_parse(s->in, s->in_len, s->d->opts->max_frame, &plen) ==
+		FRAME_INCOMPLETE &&
+	    FRAME_HEADER_SIZE + plen > want)
+		want = FRAME_HEADER_SIZE + plen;
+	if (want <= s->in_cap)
+		return 0;
+	if (want < 2 * s->in_cap)
+		want = 2 * s->in_cap;
+	if (want > limit)
+		want = limit;
+	if (want > s->in_cap) {
+		if ((p = realloc(s->in, want)) == NULL)
+			fatal("out of memory (%zu bytes of input)", want);
+		s->in = p;
+		s->in_cap = want;
+	}
+	return s->in_len < s->in_cap ? 0 : -1;
+}
+
 void
 sessions_init(const struct session_hooks *h)
 {
@@ -101,7 +160,6 @@ struct session *
 session_create(struct daemon *d, int fd, enum session_transport transport,
     const struct sockaddr *sa, socklen_t salen)
 {
-	const struct options *o = d->opts;
 	struct timeval hello_tv = { SESSION_HELLO_SECONDS, 0 };
 	struct session *s;
 	int one = 1;
@@ -121,23 +179,22 @@ session_create(struct daemon *d, int fd, enum session_transport transport,
 	evutil_make_socket_nonblocking(fd);
 
 	s->bev = bufferevent_socket_new(d->base, fd, BEV_OPT_CLOSE_ON_FREE);
+	s->read_ev = event_new(
+	    d->base, fd, EV_READ | EV_PERSIST, session_read_cb, s);
 	s->resume_ev = event_new(d->base, -1, 0, session_resume_cb, s);
 	s->reap_ev = event_new(d->base, -1, 0, session_reap_cb, s);
 	s->linger_ev = evtimer_new(d->base, session_linger_cb, s);
 	s->hello_ev = evtimer_new(d->base, session_hello_cb, s);
-	if (s->bev == NULL || s->resume_ev == NULL || s->reap_ev == NULL ||
-	    s->linger_ev == NULL || s->hello_ev == NULL)
+	if (s->bev == NULL || s->read_ev == NULL || s->resume_ev == NULL ||
+	    s->reap_ev == NULL || s->linger_ev == NULL || s->hello_ev == NULL)
 		fatal("out of memory");
 	evtimer_add(s->hello_ev, &hello_tv);
-	bufferevent_setcb(
-	    s->bev, session_read_cb, session_write_cb, session_event_cb, s);
-	/* Never buffer more than one largest frame of input. */
-	bufferevent_setwatermark(
-	    s->bev, EV_READ, 0, o->max_frame + FRAME_HEADER_SIZE + 65536);
+	bufferevent_setcb(s->bev, NULL, session_write_cb, session_event_cb, s);
 	/* Tell the streams when the output has drained well below the mark. */
 	bufferevent_setwatermark(
 	    s->bev, EV_WRITE, session_congestion_mark(d) / 2, 0);
-	bufferevent_enable(s->bev, EV_READ | EV_WRITE);
+	bufferevent_enable(s->bev, EV_WRITE);
+	session_reading(s, 1);
 
 	TAILQ_INSERT_TAIL(&sessions, s, entry);
 	nsessions++;
@@ -204,41 +261,53 @@ session_commit_frame(struct session *s, size_t len)
 {
 	struct evbuffer *out = bufferevent_get_output(s->bev);
 	struct evbuffer_iovec vec;
-	size_t queued;
+	size_t queued, total = len + FRAME_HEADER_SIZE;
+	ssize_t sent = 0;
 	char why[128];
 	int early;
 
-	/*
-	 * Nothing was waiting: send it now, not after the loop's next poll
-	 * and whatever a clock tick or batch slice does before that.  What
-	 * the socket does not take waits for the bufferevent as usual.  A
-	 * socket bufferevent keeps the start of its output frozen except in
-	 * its own write handler; this is that handler's write, done early.
-	 * Its write event is armed only for such a rest: armed for a frame
-	 * that has gone, it costs every answer two epoll_ctl calls and a
-	 * loop pass that finds nothing to write.  With the output empty the
-	 * event is not pending, so disabling it makes no system call.
-	 */
 	if (!session_served(s)) {
 		/* Closing: what was queued goes; nothing new joins it. */
 		s->reserved = NULL;
 		return;
 	}
+	/*
+	 * Nothing was waiting: send it now with one send() from where it was
+	 * written, not after the loop's next poll and whatever a clock tick
+	 * or batch slice does before that.  Sent whole, it never enters the
+	 * output buffer (the space reserved is simply not committed).  What
+	 * the socket does not take waits for the bufferevent as usual.  A
+	 * socket bufferevent keeps the start of its output frozen except in
+	 * its own write handler; the drain of what went is that handler's,
+	 * done early.  Its write event is armed only for such a rest: armed
+	 * for a frame that has gone, it costs every answer two epoll_ctl
+	 * calls and a loop pass that finds nothing to write.  With the
+	 * output empty the event is not pending, so disabling it makes no
+	 * system call.  An error shows at the bufferevent's own write.
+	 */
 	early = evbuffer_get_length(out) == 0;
-	if (early)
+	s->bytes_out += total;
+	if (early) {
+		sent = send(bufferevent_getfd(s->bev), s->reserved, total,
+		    MSG_DONTWAIT | MSG_NOSIGNAL);
+		if (sent == (ssize_t)total) {
+			s->reserved = NULL;
+			return;
+		}
+		if (sent < 0)
+			sent = 0;
 		bufferevent_disable(s->bev, EV_WRITE);
+	}
 	vec.iov_base = s->reserved;
-	vec.iov_len = len + FRAME_HEADER_SIZE;
+	vec.iov_len = total;
 	if (evbuffer_commit_space(out, &vec, 1) != 0)
 		fatal("cannot commit a frame to the output buffer");
 	s->reserved = NULL;
-	s->bytes_out += len + FRAME_HEADER_SIZE;
 	if (early) {
 		evbuffer_unfreeze(out, 1);
-		(void)evbuffer_write(out, bufferevent_getfd(s->bev));
+		evbuffer_drain(out, (size_t)sent);
 		evbuffer_freeze(out, 1);
-		if (evbuffer_get_length(out) != 0)
-			bufferevent_enable(s->bev, EV_WRITE);
+		bufferevent_enable(s->bev, EV_WRITE);
 	}
 	queued = evbuffer_get_length(out);
 	if (queued > s->d->opts->max_queued) {
@@ -257,77 +326,117 @@ session_send_frame(struct session *s, const void *payload, size_t len)
 	session_commit_frame(s, len);
 }
 
-/* Read as many whole frames as allowed and hand each to dispatch. */
+/*
+ * Hand as many whole frames as allowed to the frame hook, where they lie
+ * in the input; keep the rest at the front.
+ */
 static void
 session_process(struct session *s)
 {
-	struct evbuffer *in = bufferevent_get_input(s->bev);
-	uint8_t hdr[FRAME_HEADER_SIZE], *p;
 	static uint8_t empty[1];
 	struct timeval now = { 0, 0 };
 	double start = monotonic_s();
-	size_t avail, plen;
-	int n;
+	size_t off = 0, avail, plen;
+	int n, more = 0;
 	char why[160];
 
 	for (n = 0; n < SESSION_FRAMES_PER_WAKEUP; n++) {
 		if (s->state != SESSION_HELLO && s->state != SESSION_READY)
-			return;
+			goto done;
 		/* Costly calls (step 10000) end a client's turn early. */
 		if (n > 0 && monotonic_s() - start > SESSION_TURN_SECONDS)
 			break;
-		avail = evbuffer_get_length(in);
+		avail = s->in_len - off;
 		if (avail < FRAME_HEADER_SIZE)
-			return;
-		evbuffer_copyout(in, hdr, sizeof(hdr));
-		switch (frame_parse(hdr, avail, s->d->opts->max_frame, &plen)) {
+			goto done;
+		switch (frame_parse(
+		    s->in + off, avail, s->d->opts->max_frame, &plen)) {
 		case FRAME_INCOMPLETE:
-			return;
+			goto done;
 		case FRAME_OVERSIZE:
 			snprintf(why, sizeof(why),
 			    "frame of %zu bytes exceeds "
 			    "the limit of %zu bytes",
 			    plen, s->d->opts->max_frame);
 			session_refuse(s, RESULT_BADPROTOCOL, why);
-			return;
+			goto done;
 		case FRAME_READY:
 			break;
 		}
-		evbuffer_drain(in, FRAME_HEADER_SIZE);
-		p = plen == 0 ? empty : evbuffer_pullup(in, (ev_ssize_t)plen);
-		if (p == NULL)
-			fatal("out of memory (%zu-byte frame)", plen);
 		s->bytes_in += plen + FRAME_HEADER_SIZE;
-		hooks->frame(s, p, plen);
-		evbuffer_drain(in, plen);
+		/* Nothing moves the input while the hook works. */
+		hooks->frame(s,
+		    plen == 0 ? empty : s->in + off + FRAME_HEADER_SIZE, plen);
+		off += FRAME_HEADER_SIZE + plen;
 	}
+	more = 1;
+done:
+	if (off != 0) {
+		s->in_len -= off;
+		memmove(s->in, s->in + off, s->in_len);
+	}
+	if (s->in_len == 0 && s->in_cap > SESSION_INPUT_KEEP) {
+		free(s->in);
+		s->in = NULL;
+		s->in_cap = 0;
+	}
+	/* Input stopped at the limit goes on once there is room again. */
+	if (session_served(s) && s->in_len < session_input_limit(s))
+		session_reading(s, 1);
 	/*
 	 * More may be waiting: give the others a turn first.  A timer, not
 	 * event_active(): it fires after the loop has polled the sockets,
 	 * so a client with a long queue cannot keep the others unread.
 	 */
-	evtimer_add(s->resume_ev, &now);
+	if (more)
+		evtimer_add(s->resume_ev, &now);
 }
 
+/*
+ * The socket is readable: one recv() into the input, then the frames.
+ * While closing, what the client still sends is discarded, and its end
+ * of the connection awaited.
+ */
 static void
-session_read_cb(struct bufferevent *bev, void *arg)
+session_read_cb(evutil_socket_t fd, short events, void *arg)
 {
-	session_process(arg);
+	struct session *s = arg;
+	char why[160];
+	ssize_t n;
+
+	if (s->state == SESSION_CLOSING)
+		s->in_len = 0;
+	if (session_input_room(s) != 0) {
+		session_reading(s, 0); /* full: until a frame is handled */
+		return;
+	}
+	n = recv(fd, s->in + s->in_len, s->in_cap - s->in_len, 0);
+	if (n > 0) {
+		s->in_len += (size_t)n;
+		if (s->state == SESSION_CLOSING)
+			s->in_len = 0;
+		else
+			session_process(s);
+		return;
+	}
+	if (n < 0 &&
+	    (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+		return;
+	if (n == 0 && s->state == SESSION_CLOSING)
+		session_close(s, NULL); /* the end of a lingering close */
+	else if (n == 0)
+		session_close(s, "closed by the client");
+	else {
+		snprintf(
+		    why, sizeof(why), "connection error: %s", strerror(errno));
+		session_close(s, why);
+	}
 }
 
 static void
 session_resume_cb(evutil_socket_t fd, short events, void *arg)
 {
 	session_process(arg);
-}
-
-/* While closing, discard what the client still sends. */
-static void
-session_drain_cb(struct bufferevent *bev, void *arg)
-{
-	struct evbuffer *in = bufferevent_get_input(bev);
-
-	evbuffer_drain(in, evbuffer_get_length(in));
 }
 
 /*
@@ -349,8 +458,8 @@ session_write_cb(struct bufferevent *bev, void *arg)
 	if (evbuffer_get_length(bufferevent_get_output(bev)) != 0)
 		return;
 	shutdown(bufferevent_getfd(bev), SHUT_WR);
-	bufferevent_setcb(bev, session_drain_cb, NULL, session_event_cb, s);
-	bufferevent_enable(bev, EV_READ);
+	bufferevent_setcb(bev, NULL, NULL, session_event_cb, s);
+	session_reading(s, 1);
 }
 
 static void
@@ -423,7 +532,7 @@ session_set_state(struct session *s, enum session_state state)
 	case SESSION_BUSY:
 		break; /* session_process reads nothing in these */
 	case SESSION_CLOSING:
-		bufferevent_disable(s->bev, EV_READ);
+		session_reading(s, 0);
 		bufferevent_setcb(
 		    s->bev, NULL, session_write_cb, session_event_cb, s);
 		event_del(s->resume_ev);
@@ -432,7 +541,8 @@ session_set_state(struct session *s, enum session_state state)
 		session_write_cb(s->bev, s);
 		break;
 	case SESSION_DEAD:
-		bufferevent_disable(s->bev, EV_READ | EV_WRITE);
+		session_reading(s, 0);
+		bufferevent_disable(s->bev, EV_WRITE);
 		event_del(s->resume_ev);
 		event_del(s->linger_ev);
 		event_del(s->hello_ev);
@@ -493,7 +603,9 @@ session_reap_cb(evutil_socket_t fd, short events, void *arg)
 	if (s->state != SESSION_DEAD)
 		return;
 	TAILQ_REMOVE(&sessions, s, entry);
+	event_free(s->read_ev); /* before the socket closes with the bev */
 	bufferevent_free(s->bev);
+	free(s->in);
 	event_free(s->resume_ev);
 	event_free(s->linger_ev);
 	event_free(s->hello_ev);

@@ -62,7 +62,16 @@ struct session {
 	int left;            /* the left hook has run */
 	double connected_at; /* monotonic_s() */
 
+	/*
+	 * Output goes through the bufferevent; input is read with one recv()
+	 * a wakeup into in (the bufferevent's read would add an ioctl and a
+	 * readv), and frames are handled where they lie.
+	 */
 	struct bufferevent *bev;
+	struct event *read_ev; /* the socket is readable */
+	int reading;           /* read_ev is added */
+	uint8_t *in;           /* input not yet handled */
+	size_t in_len, in_cap;
 	struct event *resume_ev; /* continue reading later */
 	struct event *reap_ev;   /* deferred leave and free */
 	struct event *linger_ev; /* bound on CLOSING */

@@ -252,9 +252,11 @@ inproc_rx_frame(struct daemon *d, struct inproc_rx *rx, int fd,
 			return (long)plen;
 		}
 		/* Keep the unread tail only. */
-		memmove(rx->buf, rx->buf + rx->pos, rx->len - rx->pos);
-		rx->len -= rx->pos;
-		rx->pos = 0;
+		if (rx->pos != 0) {
+			memmove(rx->buf, rx->buf + rx->pos, rx->len - rx->pos);
+			rx->len -= rx->pos;
+			rx->pos = 0;
+		}
 		if (rx->eof)
 			return -2;
 		if (inproc_rx_read(rx, fd) != 0 || rx->eof)

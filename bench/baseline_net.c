@@ -51,13 +51,22 @@ net_xfer(int fd, void *buf, size_t len, int out)
 	return 0;
 }
 
-/* The child's side: answer each request until the other end closes. */
+/*
+ * The child's side: answer each request until the other end closes,
+ * after work_ns of spinning (a bare lock-step's step), if any.
+ */
 static void
-net_serve(int fd, size_t req, size_t resp, char *buf)
+net_serve(int fd, size_t req, size_t resp, int64_t work_ns, char *buf)
 {
-	while (net_xfer(fd, buf, req, 0) == 0)
+	int64_t until;
+
+	while (net_xfer(fd, buf, req, 0) == 0) {
+		if (work_ns > 0)
+			for (until = now_ns() + work_ns; now_ns() < until;)
+				;
 		if (net_xfer(fd, buf, resp, 1) != 0)
 			break;
+	}
 }
 
 /* A connected TCP pair on loopback, both ends with TCP_NODELAY. */
@@ -106,7 +115,7 @@ net_pingpong_server(const struct pingpong *p)
 }
 
 struct pingpong *
-net_pingpong_open(int tcp, size_t req, size_t resp)
+net_pingpong_open(int tcp, size_t req, size_t resp, double work)
 {
 	struct pingpong *p = calloc(1, sizeof(*p));
 	int fds[2];
@@ -129,7 +138,7 @@ net_pingpong_open(int tcp, size_t req, size_t resp)
 	}
 	if (p->pid == 0) {
 		close(fds[0]);
-		net_serve(fds[1], req, resp, p->buf);
+		net_serve(fds[1], req, resp, (int64_t)(work * 1e9), p->buf);
 		_exit(0);
 	}
 	close(fds[1]);

@@ -17,12 +17,14 @@
 /*
  * Bare ping-pong: round trips of req bytes out and resp bytes back over
  * a Unix socketpair (tcp 0) or TCP loopback with TCP_NODELAY (tcp 1),
- * with a blocking server in a child process.  Open returns NULL with a
- * message on stderr; run does n round trips, each one's seconds in
- * samples (may be NULL), and returns 0 or -1.
+ * with a blocking server in a child process that spins for work seconds
+ * before each answer (0: none; a bare lock-step's step).  Open returns
+ * NULL with a message on stderr; run does n round trips, each one's
+ * seconds in samples (may be NULL), and returns 0 or -1.
  */
 struct pingpong;
-struct pingpong *net_pingpong_open(int tcp, size_t req, size_t resp);
+struct pingpong *net_pingpong_open(
+    int tcp, size_t req, size_t resp, double work);
 int net_pingpong_run(struct pingpong *p, size_t n, double *samples);
 pid_t net_pingpong_server(const struct pingpong *p);
 void net_pingpong_close(struct pingpong *p);

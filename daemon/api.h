@@ -7,6 +7,8 @@
 #define HXD_API_H
 
 #include "call.h"
+#include "daemon.h"
+#include "sim.h"
 
 /* int api_fn(struct call *) for every call, and api_fn_writes. */
 #define CALL(CASE, fn, needs) int api_##fn(struct call *);
@@ -17,7 +19,20 @@
 #undef CALL
 #undef CALL_SOMETIMES
 
-/* Check a Control from the client and apply it (api_native.c). */
+/* The model's sizes and arrays, as handlers read them. */
+static inline const struct sim_sizes *
+sizes(struct call *c)
+{
+	return sim_sizes(c->d->sim);
+}
+
+static inline const struct sim_arrays *
+arrays(struct call *c)
+{
+	return sim_arrays(c->d->sim);
+}
+
+/* Check a Control from the client and apply it (api_set.c). */
 int api_control_apply(struct call *c, const Haptix__V1__Control *w);
 
 #endif

@@ -11,16 +11,20 @@
  * An X-macro list, included where CALL and CALL_SOMETIMES are defined.
  */
 
-/* Administration: Hello, loading, pause and run, speed (api_admin.c). */
+/* The Hello handshake, the clients list and the lease (api_clients.c). */
 CALL(HELLO, hello, 0)
-CALL(LOAD_MODEL, load_model, W)
-CALL(PAUSE, pause, M | W)
-CALL(RUN, run, M | W)
-CALL(SET_SPEED, set_speed, W)
+CALL(CLIENTS, clients, 0)
+CALL(LEASE, lease, 0)
+
+/* The server as it runs (api_status.c). */
 CALL(STATUS, status, 0)
 
-/* HAPTIX's native API, keyframes, joints by name (api_native.c). */
+/* The model: its description, loading, the MJB for viewers (api_model.c). */
+CALL(LOAD_MODEL, load_model, W)
 CALL(INFO, info, M)
+CALL(GET_MODEL, get_model, M)
+
+/* Reading the simulation (api_view.c). */
 CALL(GET_STATE, get_state, M)
 CALL(GET_CONTROL, get_control, M)
 CALL(GET_APPLIED, get_applied, M)
@@ -35,53 +39,55 @@ CALL(GET_TENDON, get_tendon, M)
 CALL(GET_ACTUATOR, get_actuator, M)
 CALL(GET_FORCE, get_force, M)
 CALL(GET_CONTACT, get_contact, M)
+
+/* Writing its state (api_set.c). */
 CALL(SET_STATE, set_state, M | W)
 CALL(SET_CONTROL, set_control, M | W)
 CALL(SET_APPLIED, set_applied, M | W)
 CALL(SET_ONEBODY, set_onebody, M | W)
 CALL(SET_MOCAP, set_mocap, M | W)
+CALL(SET_JOINT, set_joint, M | W)
+
+/* The model's objects: sizes, colours, equalities, names (api_object.c). */
 CALL(SET_GEOMSIZE, set_geomsize, M | W)
 CALL(GET_RGBA, get_rgba, M)
 CALL(SET_RGBA, set_rgba, M | W)
-CALL(STEP, step, M | W)
-CALL_SOMETIMES(UPDATE, update, M)
-CALL(RESET, reset, M | W)
 CALL(EQUALITY, equality, M | W)
 CALL(MESSAGE, message, 0)
 CALL(NAME2ID, name2id, M)
 CALL(ID2NAME, id2name, M)
-CALL(CAPTURE_KEY, capture_key, M | W)
-CALL(SET_JOINT, set_joint, M | W)
 
-/* HAPTIX's simple API (the hx_ calls) (api_simple.c). */
+/* Running it: step, update, reset, capture, pause, run, speed (api_run.c). */
+CALL(PAUSE, pause, M | W)
+CALL(RUN, run, M | W)
+CALL(SET_SPEED, set_speed, W)
+CALL(STEP, step, M | W)
+CALL_SOMETIMES(UPDATE, update, M)
+CALL(RESET, reset, M | W)
+CALL(CAPTURE_KEY, capture_key, M | W)
+
+/* Batch runs (batch.c). */
+CALL(BATCH, batch, M | W)
+
+/* HAPTIX's simple API, the hx_ calls (api_simple.c). */
 CALL(ROBOT_INFO, robot_info, M)
 CALL_SOMETIMES(ROBOT_UPDATE, robot_update, M)
-
-/* The clients list and the lease (api_clients.c). */
-CALL(CLIENTS, clients, 0)
-CALL(LEASE, lease, 0)
 
 /* Streams and events (api_stream.c). */
 CALL(SUBSCRIBE, subscribe, 0)
 CALL(UNSUBSCRIBE, unsubscribe, 0)
-
-/* Batch runs (batch.c). */
-CALL(BATCH, batch, M | W)
 
 /* Arrays by name (api_array.c). */
 CALL(GET_ARRAY, get_array, M)
 CALL(SET_ARRAY, set_array, M | W)
 CALL(LIST_ARRAYS, list_arrays, M)
 
-/* The model for viewers (api_model.c). */
-CALL(GET_MODEL, get_model, M)
-
 /* Recording and the state hash (api_record.c). */
 CALL(RECORD_START, record_start, M | W)
 CALL(STATE_HASH, state_hash, M)
 CALL(RECORD_STOP, record_stop, W)
 
-/* Input drivers: tracking and perturbations (api_driver.c). */
+/* Input drivers: tracking, perturbations, smooth moves (api_driver.c). */
 CALL(MOCAP_POSE, mocap_pose, M | W)
 CALL(MOCAP_CONNECT, mocap_connect, M | W)
 CALL(PERTURB, perturb, M | W)

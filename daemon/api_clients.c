@@ -1,6 +1,6 @@
 /*
- * The calls about clients rather than the simulation: the list of
- * clients and the control lease.
+ * The calls about clients rather than the simulation: the Hello
+ * handshake, the list of clients and the control lease.
  */
 #include "config.h"
 
@@ -8,12 +8,71 @@
 
 #include "api.h"
 #include "arena.h"
-#include "daemon.h"
+#include "clock.h"
+#include "snapshot.h"
 #include "event.h"
 #include "lease.h"
 #include "log.h"
 #include "options.h"
 #include "session.h"
+
+/* Compare two byte strings in time that depends only on their lengths. */
+static int
+token_equal(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen)
+{
+	uint8_t diff = alen != blen;
+	size_t i;
+
+	for (i = 0; i < alen && i < blen; i++)
+		diff |= a[i] ^ b[i];
+	return diff == 0;
+}
+
+int
+api_hello(struct call *c)
+{
+	const Haptix__V1__Hello *h = c->req->hello;
+	struct daemon *d = c->d;
+	struct session *s = c->s;
+	Haptix__V1__Welcome *w;
+	const int
+	    version = HAPTIX__V1__PROTOCOL_VERSION__PROTOCOL_VERSION_CURRENT;
+	size_t i;
+
+	if (h->protocol_version != (uint32_t)version)
+		return call_fail(c, RESULT_BADPROTOCOL,
+		    "protocol version %u is "
+		    "not supported: this server speaks version %d",
+		    h->protocol_version, version);
+	if (s->transport == SESSION_TCP && d->token_len != 0 &&
+	    !token_equal(h->token.data, h->token.len, d->token, d->token_len))
+		return call_fail(c, RESULT_DENIED,
+		    h->token.len == 0 ?
+			"this server requires a token on TCP (set "
+			"HAPTIX_TOKEN_FILE)" :
+			"wrong token");
+
+	/* Keep the name printable: it goes into logs. */
+	snprintf(s->name, sizeof(s->name), "%s", h->client_name);
+	for (i = 0; s->name[i] != '\0'; i++) {
+		if ((unsigned char)s->name[i] < 0x20 || s->name[i] == 0x7f)
+			s->name[i] = '?';
+	}
+	event_client(d, s, 1);
+	log_info("client %llu is \"%s\" (%s)", (unsigned long long)s->id,
+	    s->name, s->peer);
+
+	w = arena_alloc(c->arena, sizeof(*w));
+	haptix__v1__welcome__init(w);
+	w->protocol_version = (uint32_t)version;
+	w->server_version = (char *)PACKAGE_VERSION;
+	w->session_id = s->id;
+	w->model = snapshot_summary(c->d, c->arena);
+	w->paused = !clock_running(d->clock);
+	c->resp->payload_case = HAPTIX__V1__RESPONSE__PAYLOAD_WELCOME;
+	c->resp->welcome = w;
+	return RESULT_OK;
+}
 
 struct clients_walk {
 	struct call *c;

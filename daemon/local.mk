@@ -2,8 +2,9 @@
 # tests and the fuzzers; main.c only starts it.
 noinst_LTLIBRARIES += libhaptixd.la
 libhaptixd_la_SOURCES = \
-	daemon/api.h daemon/api_admin.c \
-	daemon/api_array.c daemon/api_model.c daemon/api_native.c \
+	daemon/api.h daemon/api_array.c daemon/api_model.c \
+	daemon/api_object.c daemon/api_run.c daemon/api_set.c \
+	daemon/api_status.c daemon/api_view.c \
 	daemon/api_clients.c daemon/api_simple.c daemon/api_stream.c \
 	daemon/api_calls.h daemon/api_table.c daemon/api_table.h \
 	daemon/call.c daemon/call.h \

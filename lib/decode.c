@@ -241,3 +241,16 @@ decode_payload(hxd_conn *c, Response *r, const struct decode_field *f,
 	conn_ok(c);
 	return base;
 }
+
+int
+decode_fixed(hxd_conn *c, const char *what, double *dst, size_t want,
+    const double *src, size_t n)
+{
+	if (n != want)
+		return conn_fail(c, HXD_BADPROTOCOL,
+		    "the server sent %zu values "
+		    "of %s, expected %zu",
+		    n, what, want);
+	memcpy(dst, src, want * sizeof(double));
+	return 0;
+}

@@ -39,4 +39,11 @@ struct decode_field {
 void *decode_payload(hxd_conn *c, Response *r, const struct decode_field *f,
     size_t nf, size_t head);
 
+/*
+ * Copy want values of a fixed-size array of the answer (what, n values
+ * at src) into dst; HXD_BADPROTOCOL unless n == want.  Returns 0 or -1.
+ */
+int decode_fixed(hxd_conn *c, const char *what, double *dst, size_t want,
+    const double *src, size_t n);
+
 #endif

@@ -1,7 +1,9 @@
 /*
- * The current model as MuJoCo's MJB (haptixd.h): fetched compressed with
- * zstd and handed over decompressed, checked against the size the server
- * announced.  The library never reads the MJB itself.
+ * The model (haptixd.h): its description (hxd_info_get), loading one
+ * (from a file, inline, again), and the current model as MuJoCo's MJB:
+ * fetched compressed with zstd and handed over decompressed, checked
+ * against the size the server announced.  The library never reads the
+ * MJB itself.
  */
 #include "config.h"
 
@@ -11,8 +13,135 @@
 
 #include <zstd.h>
 
-#include "conn.h"
 #include "request.h"
+
+/* hxd_info: arrays counted by the model summary's sizes. */
+#define INFO(member, count, per) \
+	DECODE_ARRAY(hxd_info, member, "model." count, per)
+static const struct decode_field info_fields[] = {
+	INFO(sensor_type, "nsensor", 1),
+	INFO(sensor_datatype, "nsensor", 1),
+	INFO(sensor_objtype, "nsensor", 1),
+	INFO(sensor_objid, "nsensor", 1),
+	INFO(sensor_dim, "nsensor", 1),
+	INFO(sensor_adr, "nsensor", 1),
+	INFO(sensor_noise, "nsensor", 1),
+	INFO(jnt_type, "njnt", 1),
+	INFO(jnt_bodyid, "njnt", 1),
+	INFO(jnt_qposadr, "njnt", 1),
+	INFO(jnt_dofadr, "njnt", 1),
+	INFO(jnt_limited, "njnt", 1),
+	INFO(jnt_range, "njnt", 2),
+	INFO(geom_type, "ngeom", 1),
+	INFO(geom_bodyid, "ngeom", 1),
+	INFO(eq_type, "neq", 1),
+	INFO(eq_obj1id, "neq", 1),
+	INFO(eq_obj2id, "neq", 1),
+	INFO(actuator_trntype, "nu", 1),
+	INFO(actuator_trnid, "nu", 2),
+	INFO(actuator_ctrllimited, "nu", 1),
+	INFO(actuator_ctrlrange, "nu", 2),
+	INFO(body_parentid, "nbody", 1),
+	INFO(body_mocapid, "nbody", 1),
+	INFO(body_name, "nbody", 1),
+	INFO(jnt_name, "njnt", 1),
+	INFO(geom_name, "ngeom", 1),
+	INFO(site_name, "nsite", 1),
+	INFO(tendon_name, "ntendon", 1),
+	INFO(actuator_name, "nu", 1),
+	INFO(sensor_name, "nsensor", 1),
+	INFO(eq_name, "neq", 1),
+	INFO(key_name, "nkey", 1),
+	INFO(mat_name, "nmat", 1),
+};
+
+int
+hxd_info_get(hxd_conn *c, hxd_info **out)
+{
+	Response *r;
+	int rc;
+
+	*out = NULL;
+	rc = request_call(c, HAPTIX__V1__REQUEST__CALL_INFO, NULL,
+	    HAPTIX__V1__RESPONSE__PAYLOAD_INFO, &r);
+	if (rc != HXD_OK)
+		return rc;
+	*out = decode_payload(
+	    c, r, info_fields, NELEM(info_fields), sizeof(**out));
+	if (*out != NULL)
+		conn_model_from_wire(&(*out)->model, r->info->model);
+	conn_free_response(r);
+	return c->result;
+}
+
+/* Run a load request and keep the new model's summary. */
+static int
+call_load(hxd_conn *c, Haptix__V1__LoadModel *w, hxd_model *out)
+{
+	Response *r;
+	int rc;
+
+	rc = request_call(c, HAPTIX__V1__REQUEST__CALL_LOAD_MODEL, w,
+	    HAPTIX__V1__RESPONSE__PAYLOAD_MODEL, &r);
+	if (rc != HXD_OK)
+		return rc;
+	conn_model_from_wire(&c->model, r->model);
+	if (out != NULL)
+		*out = c->model;
+	conn_free_response(r);
+	return rc;
+}
+
+int
+hxd_load_file(hxd_conn *c, const char *path, hxd_model *out)
+{
+	Haptix__V1__LoadModel w = HAPTIX__V1__LOAD_MODEL__INIT;
+
+	if (path == NULL || *path == '\0')
+		return conn_fail(c, HXD_BADVALUE, "no model path given");
+	w.source_case = HAPTIX__V1__LOAD_MODEL__SOURCE_PATH;
+	w.path = (char *)path;
+	return call_load(c, &w, out);
+}
+
+int
+hxd_load_legacy(hxd_conn *c, const char *path, hxd_model *out)
+{
+	Haptix__V1__LoadModel w = HAPTIX__V1__LOAD_MODEL__INIT;
+
+	if (path == NULL || *path == '\0')
+		return conn_fail(c, HXD_BADVALUE, "no model path given");
+	w.source_case = HAPTIX__V1__LOAD_MODEL__SOURCE_PATH;
+	w.path = (char *)path;
+	w.legacy = 1;
+	return call_load(c, &w, out);
+}
+
+int
+hxd_load_data(hxd_conn *c, int format, const void *data, size_t len,
+    const char *name, hxd_model *out)
+{
+	Haptix__V1__LoadModel w = HAPTIX__V1__LOAD_MODEL__INIT;
+	Haptix__V1__InlineModel m = HAPTIX__V1__INLINE_MODEL__INIT;
+
+	if (data == NULL || len == 0)
+		return conn_fail(c, HXD_BADSIZE, "no model data given");
+	m.format = (Haptix__V1__ModelFormat)format;
+	m.data.data = (uint8_t *)data;
+	m.data.len = len;
+	m.name = (char *)(name != NULL ? name : "");
+	w.source_case = HAPTIX__V1__LOAD_MODEL__SOURCE_INLINE_MODEL;
+	w.inline_model = &m;
+	return call_load(c, &w, out);
+}
+
+int
+hxd_reload(hxd_conn *c, hxd_model *out)
+{
+	Haptix__V1__LoadModel w = HAPTIX__V1__LOAD_MODEL__INIT;
+
+	return call_load(c, &w, out);
+}
 
 void
 hxd_model_blob_free(hxd_model_blob *b)

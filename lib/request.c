@@ -52,6 +52,23 @@ request_call_wait(hxd_conn *c, Haptix__V1__Request__CallCase call,
 	return rc;
 }
 
+int
+request_get(hxd_conn *c, Haptix__V1__Request__CallCase call,
+    Haptix__V1__Response__PayloadCase want, const struct decode_field *f,
+    size_t nf, size_t head, void **out)
+{
+	Response *r;
+	int rc;
+
+	*out = NULL;
+	rc = request_call(c, call, NULL, want, &r);
+	if (rc != HXD_OK)
+		return rc;
+	*out = decode_payload(c, r, f, nf, head);
+	conn_free_response(r);
+	return c->result;
+}
+
 /* The field name of msg, or NULL. */
 static const ProtobufCFieldDescriptor *
 request_field(const ProtobufCMessage *msg, const char *name)

@@ -42,6 +42,20 @@ int request_call_wait(hxd_conn *c, Haptix__V1__Request__CallCase call,
 /* The controls that update and batch runs carry (haptixd.c's table). */
 int request_control(hxd_conn *c, const hxd_control *in, Haptix__V1__Control *w);
 
+/*
+ * Run call with an Empty argument and decode its payload want into *out,
+ * a block of head bytes and the arrays table f names (free() it).
+ */
+int request_get(hxd_conn *c, Haptix__V1__Request__CallCase call,
+    Haptix__V1__Response__PayloadCase want, const struct decode_field *f,
+    size_t nf, size_t head, void **out);
+
+/* request_get() of a call, its payload, result type and table. */
+#define REQUEST_GET(c, CALL, PAYLOAD, type, table, out) \
+	request_get((c), HAPTIX__V1__REQUEST__CALL_##CALL, \
+	    HAPTIX__V1__RESPONSE__PAYLOAD_##PAYLOAD, (table), NELEM(table), \
+	    sizeof(type), (void **)(out))
+
 /* Encode the public struct in into msg by table, then run call. */
 #define REQUEST_SET(c, CALL, table, in, msg) \
 	(request_encode((c), (table), NELEM(table), (in), (msg)) != HXD_OK ? \

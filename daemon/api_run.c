@@ -1,0 +1,177 @@
+/*
+ * Running the simulation: step and update (lock-step, or waiting for the
+ * API tick), reset and capture, pause and run, speed.
+ */
+#include "config.h"
+
+#include <math.h>
+
+#include "api.h"
+#include "clock.h"
+#include "event.h"
+#include "log.h"
+#include "session.h"
+#include "snapshot.h"
+#include "step.h"
+
+/* The most steps one step request may take while paused. */
+#define API_MAX_STEPS 10000
+
+int
+api_step(struct call *c)
+{
+	Haptix__V1__StepDone *w = NEW(
+	    c, Haptix__V1__StepDone, haptix__v1__step_done__init);
+	unsigned n = c->req->step->count, i;
+	char err[1100];
+	int rc;
+
+	if (n == 0)
+		n = 1;
+	if (n > API_MAX_STEPS)
+		return call_fail(c, RESULT_BADVALUE,
+		    "count %u is more than "
+		    "%d steps in one request (batch takes more)",
+		    n, API_MAX_STEPS);
+	/* HAPTIX: stepping while running has no effect. */
+	if (!clock_running(c->d->clock)) {
+		for (i = 0; i < n; i++) {
+			rc = step_one(c->d, err, sizeof(err));
+			if (rc != 0)
+				return call_fail(c, RESULT_SIMERROR,
+				    "step %u "
+				    "of %u: %s",
+				    i + 1, n, err);
+		}
+		w->steps = n;
+	}
+	w->time = sim_time(c->d->sim);
+	PAYLOAD(c, step_done, STEP_DONE, w);
+	return RESULT_OK;
+}
+
+/* The payload of an update answered at the API tick. */
+static void
+update_fill(struct daemon *d, struct arena *a, Response *resp)
+{
+	resp->payload_case = HAPTIX__V1__RESPONSE__PAYLOAD_SENSOR;
+	resp->sensor = snapshot_sensor(d, a);
+}
+
+int
+api_update_writes(const struct call *c)
+{
+	/* Without controls, waiting for the tick only reads. */
+	return c->req->update->control != NULL || !clock_running(c->d->clock);
+}
+
+int
+api_update(struct call *c)
+{
+	const Haptix__V1__Update *u = c->req->update;
+	int paused = !clock_running(c->d->clock);
+	char err[1100];
+	int rc;
+
+	if (u->control != NULL && (rc = api_control_apply(c, u->control)) != 0)
+		return rc;
+	if (paused) {
+		rc = step_one(c->d, err, sizeof(err));
+		if (rc != 0)
+			return call_fail(c, RESULT_SIMERROR, "%s", err);
+	} else if (sizes(c)->apirate >= 1) {
+		c->fill = update_fill;
+		return CALL_WAIT_TICK;
+	}
+	PAYLOAD(c, sensor, SENSOR, snapshot_sensor(c->d, c->arena));
+	return RESULT_OK;
+}
+
+int
+api_reset(struct call *c)
+{
+	const Haptix__V1__Reset *w = c->req->reset;
+	int key = w->keyframe, rc;
+
+	if (w->name[0] != '\0') {
+		key = sim_reset_name(c->d->sim, w->name);
+		if (key == -2)
+			return call_fail(c, RESULT_BADINDEX,
+			    "no keyframe or captured state is named \"%s\"",
+			    w->name);
+		log_info("client %llu: reset to \"%s\"",
+		    (unsigned long long)c->s->id, w->name);
+		event_reset(c->d, key, w->name);
+		return RESULT_OK;
+	}
+	if (key >= 0 && (rc = check_id(c, "keyframe", key, sizes(c)->nkey)))
+		return rc;
+	sim_reset(c->d->sim, key);
+	log_info("client %llu: reset to %s %d", (unsigned long long)c->s->id,
+	    key >= 0 ? "keyframe" : "the reference configuration,", key);
+	event_reset(c->d, key < 0 ? -1 : key, NULL);
+	return RESULT_OK;
+}
+
+int
+api_capture_key(struct call *c)
+{
+	const Haptix__V1__KeyCapture *w = c->req->capture_key;
+	int key = w->keyframe, rc;
+
+	if (w->name[0] == '\0' &&
+	    (rc = check_id(c, "keyframe", key, sizes(c)->nkey)))
+		return rc;
+	key = sim_key_capture(c->d->sim, w->name, key, c->err, sizeof(c->err));
+	if (key == -2)
+		return RESULT_BADVALUE;
+	if (key >= 0)
+		log_info("client %llu: state captured into keyframe %d%s%s",
+		    (unsigned long long)c->s->id, key,
+		    w->name[0] != '\0' ? " " : "", w->name);
+	else
+		log_info("client %llu: state captured as \"%s\"",
+		    (unsigned long long)c->s->id, w->name);
+	return RESULT_OK;
+}
+
+int
+api_pause(struct call *c)
+{
+	if (clock_running(c->d->clock)) {
+		clock_pause(c->d->clock);
+		log_info("client %llu: paused", (unsigned long long)c->s->id);
+	}
+	return RESULT_OK;
+}
+
+int
+api_run(struct call *c)
+{
+	if (!clock_running(c->d->clock)) {
+		clock_run(c->d->clock);
+		log_info("client %llu: running", (unsigned long long)c->s->id);
+	}
+	return RESULT_OK;
+}
+
+int
+api_set_speed(struct call *c)
+{
+	const Haptix__V1__Speed *sp = c->req->set_speed;
+
+	if (!sp->max &&
+	    (!isfinite(sp->factor) || sp->factor < 1e-6 || sp->factor > 1e6))
+		return call_fail(c, RESULT_BADVALUE,
+		    "speed factor %g is not "
+		    "between 1e-06 and 1e+06 (or max)",
+		    sp->factor);
+	clock_set_speed(c->d->clock, sp->factor, sp->max);
+	if (sp->max)
+		log_info(
+		    "client %llu: speed max", (unsigned long long)c->s->id);
+	else
+		log_info("client %llu: speed %g", (unsigned long long)c->s->id,
+		    sp->factor);
+	return RESULT_OK;
+}

@@ -7,13 +7,9 @@
  */
 #include "config.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/timerfd.h>
 #include <time.h>
-#include <unistd.h>
 
 #include <event2/event.h>
 
@@ -22,6 +18,7 @@
 #include "monotonic.h"
 #include "latency.h"
 #include "log.h"
+#include "ptimer.h"
 #include "sim.h"
 
 /* Most wall time one wakeup spends stepping on schedule. */
@@ -42,14 +39,7 @@
 struct clock {
 	struct daemon *d;
 	const struct clock_hooks *hooks;
-	/*
-	 * The pacing timer: a timerfd of its own, armed at the absolute due
-	 * time of the next step, re-armed only when that changes (once a
-	 * tick, not once a loop pass as libevent's precise timer would be).
-	 */
-	int timer_fd;
-	struct event *timer; /* the timerfd is readable */
-	int64_t armed_ns;    /* armed for; 0: disarmed, -1: fired */
+	struct ptimer *timer; /* at the next step's due time */
 	int running;
 	double speed;
 	int max;
@@ -74,7 +64,7 @@ struct clock {
 	struct latency lateness;
 };
 
-static void clock_tick(evutil_socket_t, short, void *);
+static void clock_tick(struct ptimer *, void *);
 
 struct clock *
 clock_create(struct daemon *d, const struct clock_hooks *hooks)
@@ -87,14 +77,7 @@ clock_create(struct daemon *d, const struct clock_hooks *hooks)
 	k->d = d;
 	k->hooks = hooks;
 	k->speed = 1;
-	k->timer_fd = timerfd_create(
-	    CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
-	if (k->timer_fd == -1)
-		fatal("cannot create the pacing timer: %s", strerror(errno));
-	k->timer = event_new(
-	    d->base, k->timer_fd, EV_READ | EV_PERSIST, clock_tick, k);
-	if (k->timer == NULL || event_add(k->timer, NULL) != 0)
-		fatal("cannot create the pacing timer");
+	k->timer = ptimer_new(d->base, clock_tick, k);
 	return k;
 }
 
@@ -103,29 +86,8 @@ clock_free(struct clock *k)
 {
 	if (k == NULL)
 		return;
-	event_free(k->timer);
-	close(k->timer_fd);
+	ptimer_free(k->timer);
 	free(k);
-}
-
-/*
- * Arm the timer at due (ns on the monotonic clock; a time gone fires at
- * once), or disarm it with 0.  Arming, like disarming, also clears a
- * timer that fired: it is never read.
- */
-static void
-clock_set_timer(struct clock *k, int64_t due)
-{
-	struct itimerspec its;
-
-	if (due == k->armed_ns)
-		return;
-	memset(&its, 0, sizeof(its));
-	its.it_value.tv_sec = (time_t)(due / 1000000000LL);
-	its.it_value.tv_nsec = (long)(due % 1000000000LL);
-	if (timerfd_settime(k->timer_fd, TFD_TIMER_ABSTIME, &its, NULL) != 0)
-		fatal("cannot arm the pacing timer: %s", strerror(errno));
-	k->armed_ns = due;
 }
 
 /* Start a new schedule (and measuring window) at now. */
@@ -160,14 +122,13 @@ clock_rates(struct clock *k)
 static void
 clock_arm(struct clock *k, int64_t now)
 {
-	if (!k->running || !sim_loaded(k->d->sim)) {
-		clock_set_timer(k, 0);
-		return;
-	}
-	if (k->max)
-		clock_set_timer(k, now);
+	if (!k->running || !sim_loaded(k->d->sim))
+		ptimer_stop(k->timer);
+	else if (k->max)
+		ptimer_at(k->timer, now);
 	else
-		clock_set_timer(k, k->anchor_ns +
+		ptimer_at(k->timer,
+		    k->anchor_ns +
 			(int64_t)((double)(k->done + 1) * k->period_ns));
 }
 
@@ -219,17 +180,12 @@ clock_overrun(struct clock *k, int64_t anchor, int64_t owed)
 }
 
 static void
-clock_tick(evutil_socket_t fd, short events, void *arg)
+clock_tick(struct ptimer *t, void *arg)
 {
 	struct clock *k = arg;
 	int64_t now = monotonic_ns(), start = now, end, owed;
 	double elapsed;
 
-	k->armed_ns = -1; /* readable until armed again */
-	if (!k->running || !sim_loaded(k->d->sim)) {
-		clock_set_timer(k, 0);
-		return;
-	}
 	if (k->max) {
 		end = now + CLOCK_MAX_SLICE_NS;
 		do
@@ -273,7 +229,7 @@ clock_pause(struct clock *k)
 	k->running = 0;
 	k->rtf = 0;
 	k->lagging = 0;
-	clock_set_timer(k, 0);
+	ptimer_stop(k->timer);
 	/* Nobody waits for a tick that will not come. */
 	k->hooks->tick();
 	if (was)

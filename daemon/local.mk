@@ -28,6 +28,7 @@ libhaptixd_la_SOURCES = \
 	daemon/modeldir.c daemon/modeldir.h \
 	daemon/modelrefs.c daemon/modelrefs.h \
 	daemon/options.c daemon/options.h \
+	daemon/ptimer.c daemon/ptimer.h \
 	daemon/record.c daemon/record.h daemon/api_record.c \
 	daemon/journal.c daemon/journal.h \
 	daemon/tracking.c daemon/tracking.h daemon/perturb.c daemon/perturb.h \

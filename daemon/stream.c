@@ -14,7 +14,9 @@
 #include "daemon.h"
 #include "frame.h"
 #include "log.h"
+#include "monotonic.h"
 #include "options.h"
+#include "ptimer.h"
 #include "result.h"
 #include "session.h"
 #include "sim.h"
@@ -35,7 +37,9 @@ struct stream_sub {
 	unsigned every;      /* steps between frames; 0: by wall time */
 	double sim_hz;       /* > 0: every follows the model's timestep */
 	unsigned phase;      /* steps since the last frame */
-	struct event *timer; /* the wall-time rate, and the first frame */
+	struct event *timer; /* the first frame */
+	struct ptimer *wall; /* the wall-time rate, or NULL */
+	int64_t wall_due, wall_period; /* ns on the monotonic clock */
 	int owed;         /* a frame fell due while the client was congested */
 	uint64_t dropped; /* owed frames replaced by newer ones */
 	int events;       /* events are wanted too */
@@ -59,6 +63,7 @@ static unsigned stream_step_subs; /* subscriptions counting steps */
 static struct arena stream_scratch;
 
 static void stream_timer_cb(evutil_socket_t, short, void *);
+static void stream_wall_cb(struct ptimer *, void *);
 
 /*-------------------------------------------------------- subscribing */
 
@@ -147,6 +152,23 @@ stream_timer_cb(evutil_socket_t fd, short events, void *arg)
 	stream_emit(arg);
 }
 
+/*
+ * A frame at the wall-time rate, on a precise timer: due on an absolute
+ * schedule, which skips what the loop was too late for.
+ */
+static void
+stream_wall_cb(struct ptimer *t, void *arg)
+{
+	struct stream_sub *sub = arg;
+	int64_t now = monotonic_ns();
+
+	sub->wall_due += sub->wall_period;
+	if (sub->wall_due <= now)
+		sub->wall_due = now + sub->wall_period;
+	ptimer_at(t, sub->wall_due);
+	stream_emit(sub);
+}
+
 /* The stream of s, created on first use. */
 static struct stream *
 stream_of(struct session *s)
@@ -224,10 +246,8 @@ stream_subscribe(
 	Haptix__V1__StreamFrame f;
 	Response resp;
 	Event ev;
-	struct timeval tv;
 	uint32_t fields;
 	size_t size;
-	double period;
 	int rc;
 
 	if ((rc = stream_check(d, req, &fields, err, len)) != 0)
@@ -269,17 +289,14 @@ stream_subscribe(
 	if (req->events)
 		st->nevents++;
 	if (fields != 0) {
-		sub->timer = event_new(d->base, -1,
-		    req->wall_hz != 0 ? EV_PERSIST : 0, stream_timer_cb, sub);
+		sub->timer = event_new(d->base, -1, 0, stream_timer_cb, sub);
 		if (sub->timer == NULL)
 			fatal("out of memory");
 		if (req->wall_hz != 0) {
-			period = 1.0 / req->wall_hz;
-			tv.tv_sec = (time_t)period;
-			tv.tv_usec = (suseconds_t)((period -
-						       (double)tv.tv_sec) *
-			    1e6);
-			evtimer_add(sub->timer, &tv);
+			sub->wall = ptimer_new(d->base, stream_wall_cb, sub);
+			sub->wall_period = (int64_t)(1e9 / req->wall_hz);
+			sub->wall_due = monotonic_ns() + sub->wall_period;
+			ptimer_at(sub->wall, sub->wall_due);
 		} else {
 			sub->sim_hz = req->sim_hz;
 			sub->every = req->every_steps != 0 ?
@@ -314,6 +331,7 @@ stream_sub_free(struct stream_sub *sub)
 		stream_step_subs--;
 	if (sub->timer != NULL)
 		event_free(sub->timer);
+	ptimer_free(sub->wall);
 	free(sub);
 }
 

@@ -51,6 +51,12 @@ tests_test_arena_SOURCES = tests/test_arena.c
 tests_test_arena_CFLAGS = $(TEST_CFLAGS)
 tests_test_arena_LDADD = libhaptixd.la $(CRITERION_LIBS) $(EXPAT_LIBS) \
 	$(MUJOCO_LIBS)
+# The precise timers of the pacing and the wall-clock streams.
+HX_TESTS += tests/test_ptimer
+tests_test_ptimer_SOURCES = tests/test_ptimer.c
+tests_test_ptimer_CFLAGS = $(TEST_CFLAGS) $(LIBEVENT_CFLAGS)
+tests_test_ptimer_LDADD = libhaptixd.la $(CRITERION_LIBS) $(LIBEVENT_LIBS) \
+	$(EXPAT_LIBS) $(MUJOCO_LIBS)
 # The service manager's protocols, written in place of libsystemd.
 HX_TESTS += tests/test_sdnotify
 tests_test_sdnotify_SOURCES = tests/test_sdnotify.c

@@ -92,8 +92,9 @@ call_load(hxd_conn *c, Haptix__V1__LoadModel *w, hxd_model *out)
 	return rc;
 }
 
-int
-hxd_load_file(hxd_conn *c, const char *path, hxd_model *out)
+/* Load the model file at path (a server's path), translated if legacy. */
+static int
+load_path(hxd_conn *c, const char *path, int legacy, hxd_model *out)
 {
 	Haptix__V1__LoadModel w = HAPTIX__V1__LOAD_MODEL__INIT;
 
@@ -101,20 +102,20 @@ hxd_load_file(hxd_conn *c, const char *path, hxd_model *out)
 		return conn_fail(c, HXD_BADVALUE, "no model path given");
 	w.source_case = HAPTIX__V1__LOAD_MODEL__SOURCE_PATH;
 	w.path = (char *)path;
+	w.legacy = legacy != 0;
 	return call_load(c, &w, out);
+}
+
+int
+hxd_load_file(hxd_conn *c, const char *path, hxd_model *out)
+{
+	return load_path(c, path, 0, out);
 }
 
 int
 hxd_load_legacy(hxd_conn *c, const char *path, hxd_model *out)
 {
-	Haptix__V1__LoadModel w = HAPTIX__V1__LOAD_MODEL__INIT;
-
-	if (path == NULL || *path == '\0')
-		return conn_fail(c, HXD_BADVALUE, "no model path given");
-	w.source_case = HAPTIX__V1__LOAD_MODEL__SOURCE_PATH;
-	w.path = (char *)path;
-	w.legacy = 1;
-	return call_load(c, &w, out);
+	return load_path(c, path, 1, out);
 }
 
 int

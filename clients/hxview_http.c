@@ -32,6 +32,10 @@
 
 #define HTTP_BOUNDARY "hxviewframe"
 
+/* The most header bytes and body bytes a request may bring. */
+#define HTTP_MAX_HEADERS 16384
+#define HTTP_MAX_BODY 4096
+
 /* A browser connection receiving the MJPEG stream. */
 struct http_stream {
 	struct evhttp_request *req;
@@ -53,7 +57,13 @@ struct http_server {
 	char why[512];
 	unsigned long long frames;
 	TAILQ_HEAD(, http_stream) streams;
+	/* The names a request's Host may give: "" when any will do. */
+	char hosts[4][300];
+	int nhosts;
 };
+
+static int http_loopback(const char *);
+static int http_refuse_stranger(struct http_server *, struct evhttp_request *);
 
 /* The page, a printf format: width, height, " hidden" when read-only. */
 #define HTTP_PAGE \
@@ -358,7 +368,9 @@ http_request(struct evhttp_request *req, void *arg)
 
 	if (path == NULL || path[0] == '\0')
 		path = "/";
-	if (strncmp(path, "/control/", 9) == 0) {
+	if (http_refuse_stranger(srv, req)) {
+		/* answered */
+	} else if (strncmp(path, "/control/", 9) == 0) {
 		http_control(srv, req, path + 9);
 	} else if (cmd != EVHTTP_REQ_GET && cmd != EVHTTP_REQ_HEAD) {
 		http_error(req, 405, "Method Not Allowed", "use GET");
@@ -387,6 +399,80 @@ http_request(struct evhttp_request *req, void *arg)
 	}
 	if (u != NULL)
 		evhttp_uri_free(u);
+}
+
+/*
+ * The names this server answers to, with the port it listens on: its
+ * address and, on loopback, localhost's names.  Bound to every address
+ * (read-only), it answers to any name.
+ */
+static void
+http_names(struct http_server *srv, const char *host, int port)
+{
+	int v6 = strchr(host, ':') != NULL;
+
+	srv->nhosts = 0;
+	if (strcmp(host, "0.0.0.0") == 0 || strcmp(host, "::") == 0)
+		return;
+	snprintf(srv->hosts[srv->nhosts++], sizeof(srv->hosts[0]),
+	    v6 ? "[%s]:%d" : "%s:%d", host, port);
+	if (!http_loopback(host))
+		return;
+	snprintf(srv->hosts[srv->nhosts++], sizeof(srv->hosts[0]),
+	    "localhost:%d", port);
+	snprintf(srv->hosts[srv->nhosts++], sizeof(srv->hosts[0]),
+	    "127.0.0.1:%d", port);
+	snprintf(
+	    srv->hosts[srv->nhosts++], sizeof(srv->hosts[0]), "[::1]:%d", port);
+}
+
+/* Return 1 if name (host:port, or host alone for port 80) is ours. */
+static int
+http_name_ours(const struct http_server *srv, const char *name)
+{
+	char with[300];
+	int i;
+
+	if (srv->nhosts == 0)
+		return 1;
+	snprintf(with, sizeof(with), "%s%s", name,
+	    strrchr(name, ']') == NULL && strchr(name, ':') == NULL ? ":80" :
+								      "");
+	for (i = 0; i < srv->nhosts; i++)
+		if (strcasecmp(with, srv->hosts[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * A page of another site must not reach us through its own name (DNS
+ * rebinding) nor call us from its scripts: the Host must be one of our
+ * names, and an Origin, when a browser sends one, ours.  Returns 1 when
+ * the request was refused.
+ */
+static int
+http_refuse_stranger(struct http_server *srv, struct evhttp_request *req)
+{
+	struct evkeyvalq *in = evhttp_request_get_input_headers(req);
+	const char *host = evhttp_find_header(in, "Host");
+	const char *origin = evhttp_find_header(in, "Origin");
+	char text[400];
+
+	if (host != NULL && !http_name_ours(srv, host)) {
+		snprintf(text, sizeof(text),
+		    "Host '%.200s' is not this server's name", host);
+		http_error(req, 403, "Forbidden", text);
+		return 1;
+	}
+	if (origin != NULL &&
+	    (strncasecmp(origin, "http://", 7) != 0 ||
+		!http_name_ours(srv, origin + 7))) {
+		snprintf(text, sizeof(text), "Origin '%.200s' is another site",
+		    origin);
+		http_error(req, 403, "Forbidden", text);
+		return 1;
+	}
+	return 0;
 }
 
 /* Each 1/fps: take what the server sent, and show it to the watchers. */
@@ -465,6 +551,20 @@ http_loopback(const char *host)
 	return 0;
 }
 
+/* The port a listening socket was given (port 0 asks the kernel). */
+static int
+http_bound_port(int fd)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+
+	if (getsockname(fd, (struct sockaddr *)&ss, &sl) != 0)
+		return 0;
+	if (ss.ss_family == AF_INET6)
+		return ntohs(((struct sockaddr_in6 *)(void *)&ss)->sin6_port);
+	return ntohs(((struct sockaddr_in *)(void *)&ss)->sin_port);
+}
+
 /* Say where we listen, with the port the kernel chose for port 0. */
 static void
 http_announce(int fd)
@@ -536,6 +636,8 @@ http_serve(
 		goto out;
 	}
 	evhttp_set_gencb(srv.http, http_request, &srv);
+	evhttp_set_max_headers_size(srv.http, HTTP_MAX_HEADERS);
+	evhttp_set_max_body_size(srv.http, HTTP_MAX_BODY);
 	evhttp_set_allowed_methods(
 	    srv.http, EVHTTP_REQ_GET | EVHTTP_REQ_HEAD | EVHTTP_REQ_POST);
 	bound = evhttp_bind_socket_with_handle(srv.http, host, port);
@@ -556,6 +658,8 @@ http_serve(
 	event_add(tick, &tv);
 	event_add(sigint, NULL);
 	event_add(sigterm, NULL);
+	http_names(&srv, host,
+	    http_bound_port((int)evhttp_bound_socket_get_fd(bound)));
 	http_announce((int)evhttp_bound_socket_get_fd(bound));
 	event_base_dispatch(srv.base);
 	if (srv.failed)

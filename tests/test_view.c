@@ -1068,10 +1068,17 @@ http(struct http *h, int port, const char *method, const char *path,
 	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	cr_assert_eq(connect(fd, (struct sockaddr *)&sa, sizeof(sa)), 0,
 	    "connect to port %d: %s", port, strerror(errno));
-	snprintf(req, sizeof(req),
-	    "%s %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nConnection: close\r\n"
-	    "%sContent-Length: 0\r\n\r\n",
-	    method, path, port, extra);
+	/* extra may give the Host itself. */
+	if (strcasestr(extra, "Host:") != NULL)
+		snprintf(req, sizeof(req),
+		    "%s %s HTTP/1.1\r\nConnection: close\r\n"
+		    "%sContent-Length: 0\r\n\r\n",
+		    method, path, extra);
+	else
+		snprintf(req, sizeof(req),
+		    "%s %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n"
+		    "Connection: close\r\n%sContent-Length: 0\r\n\r\n",
+		    method, path, port, extra);
 	cr_assert_eq(write(fd, req, strlen(req)), (ssize_t)strlen(req));
 	buf = malloc(cap);
 	cr_assert_not_null(buf);
@@ -1298,6 +1305,108 @@ Test(view, serve_controls)
 	http_expect(&h, 200, "application/json");
 	http_free(&h);
 	expect_running(c, "after POST /control/run");
+
+	serve_stop(pid, err);
+	hxd_close(c);
+	hx_server_stop(&s);
+}
+
+/*
+ * The status code of a request of n filler bytes in one header (head)
+ * or in the body, or -1 when the server closed without an answer.
+ */
+static int
+http_oversize(int port, size_t n, int head)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET };
+	char start[256], answer[512];
+	char *filler = malloc(n + 1);
+	ssize_t got;
+	int fd, code = -1;
+
+	cr_assert_not_null(filler);
+	memset(filler, 'a', n);
+	filler[n] = '\0';
+	sa.sin_port = htons((unsigned short)port);
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	cr_assert_eq(connect(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	snprintf(start, sizeof(start),
+	    "POST /control/pause HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n"
+	    "X-Hxview: 1\r\nConnection: close\r\n",
+	    port);
+	(void)!send(fd, start, strlen(start), MSG_NOSIGNAL);
+	if (head) {
+		(void)!send(fd, "X-Filler: ", 10, MSG_NOSIGNAL);
+		(void)!send(fd, filler, n, MSG_NOSIGNAL);
+		snprintf(start, sizeof(start), "\r\nContent-Length: 0\r\n\r\n");
+		(void)!send(fd, start, strlen(start), MSG_NOSIGNAL);
+	} else {
+		snprintf(
+		    start, sizeof(start), "Content-Length: %zu\r\n\r\n", n);
+		(void)!send(fd, start, strlen(start), MSG_NOSIGNAL);
+		(void)!send(fd, filler, n, MSG_NOSIGNAL);
+	}
+	got = read(fd, answer, sizeof(answer) - 1);
+	if (got > 0) {
+		answer[got] = '\0';
+		if (sscanf(answer, "HTTP/1.%*d %d", &code) != 1)
+			code = -1;
+	}
+	close(fd);
+	free(filler);
+	return code;
+}
+
+/*
+ * A page of another site reaches hxview neither by its own name (DNS
+ * rebinding: the Host is not ours) nor from its scripts (an Origin not
+ * ours); requests with huge headers or bodies are refused.  Before, a
+ * foreign Host was served, and 88 MiB of headers were buffered.
+ */
+Test(view, serve_refuses_strangers)
+{
+	struct hx_server s;
+	struct http h;
+	char host[64];
+	hxd_conn *c;
+	pid_t pid;
+	int err, port, code;
+
+	hx_server_start(&s, view_args);
+	c = hx_connect_ok(hx_server_addr(&s, 0), "watcher");
+	port = serve_start(&pid, &err, NULL, hx_server_addr(&s, 1), "serve",
+	    "--http", "127.0.0.1:0", NULL);
+
+	snprintf(host, sizeof(host), "Host: rebound.example:%d\r\n", port);
+	http(&h, port, "GET", "/status.json", host, 0);
+	http_expect(&h, 403, NULL);
+	cr_assert(strstr((char *)h.body, "Host") != NULL, "%s", h.body);
+	http_free(&h);
+	snprintf(host, sizeof(host), "Host: localhost:%d\r\n", port);
+	http(&h, port, "GET", "/status.json", host, 0);
+	http_expect(&h, 200, "application/json");
+	http_free(&h);
+
+	http(&h, port, "POST", "/control/pause",
+	    "X-Hxview: 1\r\nOrigin: http://rebound.example\r\n", 0);
+	http_expect(&h, 403, NULL);
+	http_free(&h);
+	expect_running(c, "after a control from another origin");
+	snprintf(host, sizeof(host),
+	    "X-Hxview: 1\r\nOrigin: http://127.0.0.1:%d\r\n", port);
+	http(&h, port, "POST", "/control/pause", host, 0);
+	http_expect(&h, 200, "application/json");
+	http_free(&h);
+	cr_assert(hx_status_ok(c).paused, "our own origin could not pause");
+
+	code = http_oversize(port, 64 * 1024, 1);
+	cr_expect(code != 200, "64 KiB of headers were taken (%d)", code);
+	code = http_oversize(port, 64 * 1024, 0);
+	cr_expect(code != 200, "a 64 KiB body was taken (%d)", code);
+	http(&h, port, "GET", "/status.json", "", 0); /* still serving */
+	http_expect(&h, 200, "application/json");
+	http_free(&h);
 
 	serve_stop(pid, err);
 	hxd_close(c);

@@ -21,17 +21,6 @@
 
 #define CONN_TOKEN_MAX 4096
 
-/*
- * An answer that took longer than this (ns) makes the next call wait in
- * poll() before recv(), not in recv() alone: on a Unix socket a reader
- * blocked in recv() is woken as well when the server reads the request
- * (its write space; poll's wait for POLLIN ignores that), for nothing,
- * which costs two context switches, or the wakeup of an idle CPU, when
- * the server works a while before answering (a step: 2 to 6 us a call
- * measured on 2 virtual CPUs), and nothing when it answers at once.
- */
-#define CONN_SLOW_NS 50000
-
 static int conn_open_socket(hxd_conn *);
 static int conn_wait(hxd_conn *, int, int64_t);
 static int conn_send_all(hxd_conn *, const uint8_t *, size_t, int64_t);
@@ -63,21 +52,14 @@ conn_ok(hxd_conn *c)
 	return HXD_OK;
 }
 
-/* Nanoseconds on the monotonic clock. */
-static int64_t
-conn_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 /* Milliseconds on the monotonic clock. */
 static int64_t
 conn_now_ms(void)
 {
-	return conn_now_ns() / 1000000;
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 /* Close the socket after a broken exchange; later calls say NOCONNECTION. */
@@ -304,8 +286,7 @@ conn_recv(hxd_conn *c, int64_t deadline, int in_call)
  * Read until one whole frame is buffered, then decode it as a Response.
  * A frame that does not decode breaks the connection: the stream cannot
  * be trusted after it.  A call (in_call) waits in recv() itself, bounded
- * by conn_recv_timeout(), unless the last answer was slow (CONN_SLOW_NS);
- * an event's wait polls.
+ * by conn_recv_timeout(); an event's wait polls.
  */
 static int
 conn_read_frame(hxd_conn *c, int64_t deadline, int in_call, Response **out)
@@ -465,8 +446,7 @@ conn_call(hxd_conn *c, Request *req, Response **resp)
 int
 conn_call_wait(hxd_conn *c, Request *req, Response **resp, int timeout_ms)
 {
-	int64_t deadline = timeout_ms > 0 ? conn_now_ms() + timeout_ms : -1,
-		sent;
+	int64_t deadline = timeout_ms > 0 ? conn_now_ms() + timeout_ms : -1;
 	int saved = c->timeout_ms;
 	size_t len;
 	uint8_t *nb;
@@ -503,18 +483,15 @@ conn_call_wait(hxd_conn *c, Request *req, Response **resp, int timeout_ms)
 	rc = conn_send_all(c, c->sbuf, len + FRAME_HEADER_SIZE, deadline);
 	if (rc != HXD_OK)
 		return rc;
-	sent = conn_now_ns();
 
 	for (;;) {
 		c->timeout_ms = timeout_ms; /* for the text of a timeout */
-		rc = conn_read_frame(c, deadline, !c->slow, &r);
+		rc = conn_read_frame(c, deadline, 1, &r);
 		c->timeout_ms = saved;
 		if (rc != HXD_OK)
 			return rc;
-		if (r->id == req->id) {
-			c->slow = conn_now_ns() - sent > CONN_SLOW_NS;
+		if (r->id == req->id)
 			break;
-		}
 		/* An error with id 0 concerns the connection: report it. */
 		if (r->id == 0 && r->result != HAPTIX__V1__RESULT__RESULT_OK)
 			break;

@@ -21,7 +21,6 @@ struct hxd_conn {
 	struct address addr;
 	int timeout_ms;
 	int64_t rcvtimeo_ms; /* the socket's SO_RCVTIMEO; 0: none */
-	int slow; /* the last answer took long: the next call polls first */
 	size_t max_frame;
 	uint64_t next_id;
 

@@ -93,8 +93,15 @@ modeldir_resolve(
 			snprintf(cand, sizeof(cand), "%s/%s", modeldir_real[i],
 			    path);
 		r = realpath(cand, NULL);
-		if (r == NULL)
+		if (r == NULL) {
+			/*
+			 * Missing: judged by where it would be, so that the
+			 * answer tells nothing of what exists outside.
+			 */
+			if (!modeldir_contains(cand))
+				outside = 1;
 			continue;
+		}
 		if (modeldir_allowed(r)) {
 			snprintf(out, len, "%s", r);
 			free(r);

@@ -100,6 +100,18 @@ HX_TRANSPORT_TEST(admin, failed_load_keeps_the_old_model, "-m", "fixture.xml",
 	cr_assert_eq(hxd_load_file(c, "missing.xml", &m), HXD_LOADFAILED);
 	cr_expect_not_null(
 	    strstr(hxd_error(c), "no model missing.xml"), "%s", hxd_error(c));
+	/* Outside, there or not, one answer: it tells nothing of what exists. */
+	cr_assert_eq(hxd_load_file(c, "/etc/passwd", &m), HXD_DENIED);
+	cr_expect_not_null(strstr(hxd_error(c),
+			       "is outside the model "
+			       "directories"),
+	    "%s", hxd_error(c));
+	cr_assert_eq(hxd_load_file(c, "/etc/hx-no-such-file", &m), HXD_DENIED,
+	    "a missing file outside: %s", hxd_error(c));
+	cr_expect_not_null(strstr(hxd_error(c),
+			       "is outside the model "
+			       "directories"),
+	    "%s", hxd_error(c));
 	cr_assert_eq(hxd_load_data(
 			 c, HXD_FORMAT_MJCF, "<mujoco><bad", 12, "garbage", &m),
 	    HXD_LOADFAILED);

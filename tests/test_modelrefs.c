@@ -170,6 +170,23 @@ Test(modeldir, symlinks_out_are_denied)
 	resolve_fails(at("models/evil.stl"), RESULT_DENIED, at("models"));
 }
 
+/*
+ * A path outside that does not exist is refused in the same words as
+ * one that does: the answer must not tell a client what exists on the
+ * machine (issue 16).  Before, a missing one was "no model ...".
+ */
+Test(modeldir, missing_outside_is_denied_alike)
+{
+	resolve_fails("/etc/hx-no-such-file", RESULT_DENIED,
+	    "/etc/hx-no-such-file is outside the model directories (");
+	resolve_fails("/no-such-dir/x.xml", RESULT_DENIED,
+	    "/no-such-dir/x.xml is outside the model directories (");
+	resolve_fails("../outside/no-such.xml", RESULT_DENIED,
+	    "../outside/no-such.xml is outside the model directories (");
+	resolve_fails("link_out/no-such.xml", RESULT_DENIED,
+	    "link_out/no-such.xml is outside the model directories (");
+}
+
 Test(modeldir, missing_files)
 {
 	resolve_fails("nothing.xml", RESULT_LOADFAILED,

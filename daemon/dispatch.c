@@ -106,7 +106,12 @@ dispatch_frame(struct session *s, const uint8_t *payload, size_t len)
 	else if (h == NULL || h->fn == NULL) {
 		dispatch_unknown(&c, req);
 		rc = RESULT_BADCOMMAND;
-	} else if ((h->flags & DISPATCH_MODEL) && !sim_loaded(d->sim))
+	} else if (req->id == 0)
+		/* Its answer would look like an event to the client. */
+		rc = call_fail(&c, RESULT_BADPROTOCOL,
+		    "request id 0 is reserved for events and errors of the "
+		    "connection: number requests from 1");
+	else if ((h->flags & DISPATCH_MODEL) && !sim_loaded(d->sim))
 		rc = call_fail(&c, RESULT_NOMODEL, "no model is loaded");
 	else if (((h->flags & DISPATCH_WRITE) ||
 		     (h->writes != NULL && h->writes(&c))) &&

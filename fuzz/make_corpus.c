@@ -140,6 +140,7 @@ one_empty(const char *name, Haptix__V1__Request__CallCase call)
 
 #define REQ(var, CASE, member, value) \
 	Request var = HAPTIX__V1__REQUEST__INIT; \
+	var.id = 2; /* after the Hello's 1; 0 is refused */ \
 	var.call_case = HAPTIX__V1__REQUEST__CALL_##CASE; \
 	var.member = (value)
 

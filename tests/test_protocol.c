@@ -183,6 +183,31 @@ HX_TRANSPORT_TEST(protocol, zero_length_frame_is_an_empty_request, "-m",
 	close(fd);
 }
 
+/*
+ * Request id 0 is refused: its answer would carry id 0, which clients
+ * take for an event (issue 16).  Before, it was served.
+ */
+HX_TRANSPORT_TEST(
+    protocol, request_id_0_is_refused, "-m", "fixture.xml", "--paused", NULL)
+{
+	int fd = connect_ready(addr);
+	Haptix__V1__Response *r;
+
+	r = raw_call_empty(fd, CALL(GET_STATE), 0);
+	cr_assert_not_null(r, "no answer to a request of id 0");
+	cr_expect_eq(r->id, 0);
+	cr_expect_eq(r->result, HXD_BADPROTOCOL, "result %d", r->result);
+	cr_expect_eq(r->payload_case, 0, "a request of id 0 was served");
+	cr_expect(strstr(r->error, "id 0") != NULL, "%s", r->error);
+	haptix__v1__response__free_unpacked(r, NULL);
+	r = raw_call_empty(fd, CALL(GET_STATE), 5);
+	cr_assert_not_null(r, "the connection still works");
+	cr_expect_eq(r->id, 5);
+	cr_expect_eq(r->result, 0);
+	haptix__v1__response__free_unpacked(r, NULL);
+	close(fd);
+}
+
 HX_TRANSPORT_TEST(protocol, garbage_frame_gets_an_error_and_service_goes_on,
     "-m", "fixture.xml", "--paused", NULL)
 {

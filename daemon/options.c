@@ -676,6 +676,15 @@ options_build(
 	}
 	if (o->nmodel_dirs == 0)
 		options_string(&o->model_dirs[o->nmodel_dirs++], HXD_MODELDIR);
+	if (o->max_queued < o->max_frame) {
+		snprintf(err, len,
+		    "max-queued (%zu bytes) is below max-frame (%zu bytes): "
+		    "an answer of the largest frame could never be queued; "
+		    "raise max-queued or lower max-frame",
+		    o->max_queued, o->max_frame);
+		options_free(o);
+		return -1;
+	}
 	return 0;
 }
 

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -35,6 +36,12 @@
 
 /* The settings' command line, kept: the settings point into it. */
 static struct options_cmdline inproc_cmdline;
+
+void
+inproc_max_queued(struct daemon *d, size_t bytes)
+{
+	((struct options *)(uintptr_t)d->opts)->max_queued = bytes;
+}
 
 void
 inproc_start(struct daemon *d, const char *const *args)

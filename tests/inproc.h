@@ -21,6 +21,14 @@ struct session;
  */
 void inproc_start(struct daemon *d, const char *const *args);
 
+/*
+ * Set --max-queued to bytes, below --max-frame if need be (which
+ * haptixd refuses at start), so that one answer can overflow a queue:
+ * the transport's own limit, reached here without first filling the
+ * queue.  Before the sessions it should apply to are made.
+ */
+void inproc_max_queued(struct daemon *d, size_t bytes);
+
 /* Load name from the test models (HX_TEST_MODELS) into d's sim. */
 void inproc_load(struct daemon *d, const char *name);
 

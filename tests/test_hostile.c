@@ -854,45 +854,115 @@ Test(hostile, a_queue_of_costly_calls_does_not_stall_the_others)
 }
 
 /*
+ * A client that subscribes to every step and reads nothing: a step
+ * request fills its socket and its queue up to the congestion mark,
+ * then a batch whose answer (the trajectory recorded, within
+ * --max-frame) pushes the queue past --max-queued.  Returns the
+ * connection, left unread.
+ */
+static int
+overflowing_batch(
+    const char *addr, const char *name, unsigned steps, unsigned every)
+{
+	Haptix__V1__StreamField sub_fields[] = {
+		HAPTIX__V1__STREAM_FIELD__STREAM_QPOS
+	};
+	Haptix__V1__StreamField rec_fields[] = {
+		HAPTIX__V1__STREAM_FIELD__STREAM_QPOS,
+		HAPTIX__V1__STREAM_FIELD__STREAM_QVEL,
+		HAPTIX__V1__STREAM_FIELD__STREAM_SENSORDATA
+	};
+	Haptix__V1__Request req = HAPTIX__V1__REQUEST__INIT;
+	Haptix__V1__Subscribe sub = HAPTIX__V1__SUBSCRIBE__INIT;
+	Haptix__V1__Step step = HAPTIX__V1__STEP__INIT;
+	Haptix__V1__Batch b = HAPTIX__V1__BATCH__INIT;
+	int fd = raw_connect(addr);
+
+	cr_assert_eq(raw_hello(fd, name), 0);
+	sub.n_fields = 1;
+	sub.fields = sub_fields;
+	sub.every_steps = 1;
+	req.id = 2;
+	req.call_case = HAPTIX__V1__REQUEST__CALL_SUBSCRIBE;
+	req.subscribe = &sub;
+	raw_send_request(fd, &req);
+	step.count = 5000;
+	req.id = 3;
+	req.call_case = HAPTIX__V1__REQUEST__CALL_STEP;
+	req.step = &step;
+	raw_send_request(fd, &req);
+	b.steps = steps;
+	b.n_record = 3;
+	b.record = rec_fields;
+	b.record_every = every;
+	req.id = 4;
+	req.call_case = HAPTIX__V1__REQUEST__CALL_BATCH;
+	req.batch = &b;
+	raw_send_request(fd, &req);
+	return fd;
+}
+
+/* Return 1 once the daemon's log says text, within ms. */
+static int
+log_within(const struct hx_server *s, const char *text, int ms)
+{
+	double end = hx_wall_now() + ms / 1e3;
+
+	while (!hx_server_log_has(s, text)) {
+		if (hx_wall_now() > end)
+			return 0;
+		hx_sleep_ms(20);
+	}
+	return 1;
+}
+
+/*
  * A batch whose answer overflows its client's queue (--max-queued) closes
  * that client, and nothing else: the close is deferred past the send, so
  * the batch is freed once.  Once it aborted with a double free, both for
  * a long batch (answered from its last slice) and a short one (answered
  * inside the call, freed by its cleanup).
  */
-static void
-overflowing_batch(const char *addr, unsigned steps)
-{
-	hxd_batch b = { .steps = steps,
-		.record = HXD_FIELDS(HXD_FIELD_QPOS) |
-		    HXD_FIELDS(HXD_FIELD_QVEL) |
-		    HXD_FIELDS(HXD_FIELD_SENSORDATA) };
-	hxd_batch_result *r = NULL;
-	hxd_conn *c = hx_connect_ok(addr, "overflow");
-	int rc;
-
-	rc = hxd_batch_run(c, &b, &r);
-	cr_expect_neq(rc, HXD_OK,
-	    "a %u-step answer came through a 64 KiB "
-	    "queue",
-	    steps);
-	hxd_batch_result_free(r);
-	hxd_close(c);
-}
-
 Test(hostile, an_answer_past_max_queued_closes_only_its_client)
 {
 	static const char *const args[] = { "-m", "fixture.xml", "--paused",
-		"--max-queued", "65536", NULL };
+		"--max-frame", "131072", "--max-queued", "131072", NULL };
 	struct hx_server s;
 	hxd_conn *side;
+	int fd[2];
 
 	hx_server_start(&s, args);
 	side = hx_connect_ok(s.unix_addr, "side");
-	overflowing_batch(s.unix_addr, 20000); /* several slices */
-	overflowing_batch(s.unix_addr, 2000);  /* answered at once */
+	/*
+	 * 300 steps: answered at once; 20000: over several slices.  The
+	 * clients read nothing until the server has dropped them.
+	 */
+	fd[0] = overflowing_batch(s.unix_addr, "short", 300, 1);
+	cr_assert(log_within(
+	    &s, "(short) disconnected: not reading its answers", 10000));
+	cr_assert(raw_closed(fd[0], 10000), "the short batch's client stayed");
+	fd[1] = overflowing_batch(s.unix_addr, "long", 20000, 50);
+	cr_assert(log_within(
+	    &s, "(long) disconnected: not reading its answers", 20000));
+	cr_assert(raw_closed(fd[1], 10000), "the long batch's client stayed");
 	cr_assert_eq(hx_status_ok(side).model.nq, 9);
-	cr_assert(hx_server_log_has(&s, "not reading its answers"));
+	close(fd[0]);
+	close(fd[1]);
 	hxd_close(side);
+	hx_server_stop(&s);
+}
+
+/* --max-queued below --max-frame is refused at start, saying why. */
+Test(hostile, max_queued_below_max_frame_is_refused)
+{
+	static const char *const args[] = { "-m", "fixture.xml", "--max-frame",
+		"131072", "--max-queued", "65536", NULL };
+	struct hx_server s;
+
+	cr_assert_neq(hx_server_try_start(&s, args), -1,
+	    "haptixd started with --max-queued below --max-frame");
+	cr_assert(hx_server_log_has(&s,
+	    "max-queued (65536 bytes) is below "
+	    "max-frame (131072 bytes)"));
 	hx_server_stop(&s);
 }

@@ -317,13 +317,13 @@ Test(pending, finish_after_closing_sends_nothing, .init = setup,
 
 Test(pending, answer_that_closes_its_session_mid_tick, .fini = teardown)
 {
-	static const char *const args[] = { "--max-queued", "65536", NULL };
 	struct inproc_rx ra = { 0 }, rc = { 0 };
 	struct session *a, *b, *c;
 	double end;
 	int pa, pb, pc;
 
-	start(args);
+	start(NULL);
+	inproc_max_queued(&d, 65536);
 	a = ready_session(&pa, 0);
 	b = ready_session(&pb, 4096); /* reads nothing: its answer stays */
 	c = ready_session(&pc, 0);

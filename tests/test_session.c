@@ -477,12 +477,12 @@ flood_on_frame(struct session *s, const uint8_t *p, size_t len)
 
 Test(session, close_inside_a_send_leaves_from_the_loop, .fini = teardown)
 {
-	static const char *const args[] = { "--max-queued", "65536", NULL };
 	struct session *s;
 	uint64_t id;
 	int peer;
 
-	start(args);
+	start(NULL);
+	inproc_max_queued(&d, 65536);
 	on_frame = flood_on_frame;
 	s = inproc_session(&d, &peer, 4096);
 	id = s->id;
@@ -634,13 +634,13 @@ congest(struct session *s, size_t mark)
 
 Test(session, congestion_mark_and_drained_hook, .fini = teardown)
 {
-	static const char *const args[] = { "--max-queued", "65536", NULL };
 	struct inproc_rx rx = { 0 };
 	struct session *s;
 	double end;
 	int peer;
 
-	start(args);
+	start(NULL);
+	inproc_max_queued(&d, 65536);
 	s = inproc_session(&d, &peer, 4096);
 	session_set_state(s, SESSION_READY);
 	/* Half of --max-queued, below 256 KiB. */

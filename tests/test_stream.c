@@ -42,9 +42,8 @@ static int peer = -1;
 static void
 setup(void)
 {
-	static const char *const args[] = { "--max-queued", "65536", NULL };
-
-	inproc_start(&d, args);
+	inproc_start(&d, NULL);
+	inproc_max_queued(&d, 65536);
 	inproc_load(&d, "fixture.xml");
 	core_start(&d);
 }

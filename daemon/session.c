@@ -38,6 +38,12 @@
 /* How long a closing session may take to read its last answer. */
 #define SESSION_LINGER_SECONDS 5
 
+/*
+ * The largest first frame: a Hello holds a name and a token of at most
+ * DAEMON_TOKEN_MAX bytes.  Before it, nobody is trusted with more.
+ */
+#define SESSION_HELLO_FRAME_MAX (DAEMON_TOKEN_MAX + 4096)
+
 /* How long a new connection may take to say Hello: it holds a place. */
 #define SESSION_HELLO_SECONDS 10
 
@@ -115,6 +121,9 @@ session_reading(struct session *s, int on)
 static size_t
 session_input_limit(const struct session *s)
 {
+	/* Before Hello, no more than a Hello and a little. */
+	if (s->state == SESSION_HELLO)
+		return SESSION_HELLO_FRAME_MAX + FRAME_HEADER_SIZE + 4096;
 	return s->d->opts->max_frame + FRAME_HEADER_SIZE + 65536;
 }
 
@@ -349,15 +358,23 @@ session_process(struct session *s)
 		avail = s->in_len - off;
 		if (avail < FRAME_HEADER_SIZE)
 			goto done;
-		switch (frame_parse(
-		    s->in + off, avail, s->d->opts->max_frame, &plen)) {
+		switch (frame_parse(s->in + off, avail,
+		    s->state == SESSION_HELLO ? SESSION_HELLO_FRAME_MAX :
+						s->d->opts->max_frame,
+		    &plen)) {
 		case FRAME_INCOMPLETE:
 			goto done;
 		case FRAME_OVERSIZE:
-			snprintf(why, sizeof(why),
-			    "frame of %zu bytes exceeds "
-			    "the limit of %zu bytes",
-			    plen, s->d->opts->max_frame);
+			if (s->state == SESSION_HELLO)
+				snprintf(why, sizeof(why),
+				    "a first frame of %zu bytes: a Hello "
+				    "takes at most %d",
+				    plen, SESSION_HELLO_FRAME_MAX);
+			else
+				snprintf(why, sizeof(why),
+				    "frame of %zu bytes exceeds "
+				    "the limit of %zu bytes",
+				    plen, s->d->opts->max_frame);
 			session_refuse(s, RESULT_BADPROTOCOL, why);
 			goto done;
 		case FRAME_READY:

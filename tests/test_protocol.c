@@ -167,6 +167,25 @@ HX_TRANSPORT_TEST(protocol, oversize_frame_is_refused_and_closed, "-m",
 	expect_bystander_served(addr);
 }
 
+/*
+ * Before Hello nobody is trusted with a large frame: a first frame
+ * beyond what a Hello can be is refused at its header, however large
+ * --max-frame is (issue 16).  Before, the daemon waited for its body.
+ */
+HX_TRANSPORT_TEST(protocol, a_large_first_frame_is_refused_at_once, "-m",
+    "fixture.xml", "--paused", NULL)
+{
+	uint8_t hdr[FRAME_HEADER_SIZE];
+	int fd = raw_connect(addr);
+
+	frame_put_header(hdr, 1000000);
+	raw_send(fd, hdr, sizeof(hdr));
+	expect_answer(fd, 0, HXD_BADPROTOCOL, "a Hello takes at most");
+	cr_expect(raw_closed(fd, 5000), "the connection is closed");
+	close(fd);
+	expect_bystander_served(addr);
+}
+
 HX_TRANSPORT_TEST(protocol, zero_length_frame_is_an_empty_request, "-m",
     "fixture.xml", "--paused", NULL)
 {

@@ -44,6 +44,9 @@
  */
 #define SESSION_HELLO_FRAME_MAX (DAEMON_TOKEN_MAX + 4096)
 
+/* How long a frame begun may go without a byte more: it holds memory. */
+#define SESSION_STALL_SECONDS 10
+
 /* How long a new connection may take to say Hello: it holds a place. */
 #define SESSION_HELLO_SECONDS 10
 
@@ -68,6 +71,8 @@ static void session_resume_cb(evutil_socket_t, short, void *);
 static void session_reap_cb(evutil_socket_t, short, void *);
 static void session_linger_cb(evutil_socket_t, short, void *);
 static void session_hello_cb(evutil_socket_t, short, void *);
+static void session_stall_cb(evutil_socket_t, short, void *);
+static void session_watch_stall(struct session *);
 static void session_process(struct session *);
 static void session_describe_peer(
     struct session *, int, const struct sockaddr *);
@@ -194,8 +199,10 @@ session_create(struct daemon *d, int fd, enum session_transport transport,
 	s->reap_ev = event_new(d->base, -1, 0, session_reap_cb, s);
 	s->linger_ev = evtimer_new(d->base, session_linger_cb, s);
 	s->hello_ev = evtimer_new(d->base, session_hello_cb, s);
+	s->stall_ev = evtimer_new(d->base, session_stall_cb, s);
 	if (s->bev == NULL || s->read_ev == NULL || s->resume_ev == NULL ||
-	    s->reap_ev == NULL || s->linger_ev == NULL || s->hello_ev == NULL)
+	    s->reap_ev == NULL || s->linger_ev == NULL || s->hello_ev == NULL ||
+	    s->stall_ev == NULL)
 		fatal("out of memory");
 	evtimer_add(s->hello_ev, &hello_tv);
 	bufferevent_setcb(s->bev, NULL, session_write_cb, session_event_cb, s);
@@ -400,6 +407,7 @@ done:
 	/* Input stopped at the limit goes on once there is room again. */
 	if (session_served(s) && s->in_len < session_input_limit(s))
 		session_reading(s, 1);
+	session_watch_stall(s);
 	/*
 	 * More may be waiting: give the others a turn first.  A timer, not
 	 * event_active(): it fires after the loop has polled the sockets,
@@ -407,6 +415,39 @@ done:
 	 */
 	if (more)
 		evtimer_add(s->resume_ev, &now);
+}
+
+/*
+ * After a read: a frame begun and not whole, on a session that would
+ * handle it, must go on within SESSION_STALL_SECONDS of the last byte;
+ * the deadline moves with every read.  Frames held while a call waits
+ * are not the client's stall.
+ */
+static void
+session_watch_stall(struct session *s)
+{
+	struct timeval tv = { SESSION_STALL_SECONDS, 0 };
+
+	if (s->in_len != 0 &&
+	    (s->state == SESSION_HELLO || s->state == SESSION_READY))
+		evtimer_add(s->stall_ev, &tv);
+	else
+		event_del(s->stall_ev);
+}
+
+static void
+session_stall_cb(evutil_socket_t fd, short events, void *arg)
+{
+	struct session *s = arg;
+	char why[96];
+
+	if (s->in_len == 0 ||
+	    (s->state != SESSION_HELLO && s->state != SESSION_READY))
+		return;
+	snprintf(why, sizeof(why),
+	    "a frame begun had no byte more for %d seconds",
+	    SESSION_STALL_SECONDS);
+	session_refuse(s, RESULT_BADPROTOCOL, why);
 }
 
 /*
@@ -550,6 +591,7 @@ session_set_state(struct session *s, enum session_state state)
 		break; /* session_process reads nothing in these */
 	case SESSION_CLOSING:
 		session_reading(s, 0);
+		event_del(s->stall_ev);
 		bufferevent_setcb(
 		    s->bev, NULL, session_write_cb, session_event_cb, s);
 		event_del(s->resume_ev);
@@ -559,6 +601,7 @@ session_set_state(struct session *s, enum session_state state)
 		break;
 	case SESSION_DEAD:
 		session_reading(s, 0);
+		event_del(s->stall_ev);
 		bufferevent_disable(s->bev, EV_WRITE);
 		event_del(s->resume_ev);
 		event_del(s->linger_ev);
@@ -626,6 +669,7 @@ session_reap_cb(evutil_socket_t fd, short events, void *arg)
 	event_free(s->resume_ev);
 	event_free(s->linger_ev);
 	event_free(s->hello_ev);
+	event_free(s->stall_ev);
 	event_free(s->reap_ev);
 	free(s);
 }

@@ -76,6 +76,7 @@ struct session {
 	struct event *reap_ev;   /* deferred leave and free */
 	struct event *linger_ev; /* bound on CLOSING */
 	struct event *hello_ev;  /* bound on HELLO */
+	struct event *stall_ev;  /* bound on a frame begun and not going on */
 
 	uint8_t *reserved; /* frame being written in place */
 

@@ -186,6 +186,35 @@ HX_TRANSPORT_TEST(protocol, a_large_first_frame_is_refused_at_once, "-m",
 	expect_bystander_served(addr);
 }
 
+/*
+ * A frame begun that goes no further holds its connection no longer
+ * than 10 s after its last byte (issue 16); before, forever.
+ */
+HX_TRANSPORT_TEST(protocol, a_stalled_frame_is_closed_after_a_deadline, "-m",
+    "fixture.xml", "--paused", NULL)
+{
+	uint8_t part[FRAME_HEADER_SIZE + 10] = { 0 };
+	int fd = connect_ready(addr);
+	double t0;
+
+	frame_put_header(part, 100);
+	raw_send(fd, part, sizeof(part));
+	t0 = hx_wall_now();
+	{
+		Haptix__V1__Response *r = raw_recv(fd, 15000);
+
+		cr_assert_not_null(r, "no answer within 15 s of the stall");
+		cr_expect_eq(r->result, HXD_BADPROTOCOL);
+		cr_expect(
+		    strstr(r->error, "no byte more") != NULL, "%s", r->error);
+		haptix__v1__response__free_unpacked(r, NULL);
+	}
+	cr_expect_geq(hx_wall_now() - t0, 9.0, "closed before the deadline");
+	cr_expect(raw_closed(fd, 5000), "the connection is closed");
+	close(fd);
+	expect_bystander_served(addr);
+}
+
 HX_TRANSPORT_TEST(protocol, zero_length_frame_is_an_empty_request, "-m",
     "fixture.xml", "--paused", NULL)
 {

@@ -585,8 +585,8 @@ fig_rtt_one(const struct bench_options *o, struct daemon_proc *dp,
 		add_row(apart ? -1 : ratio <= BENCH_RTT_TARGET,
 		    "`mj_get_state` round trip, %s, %s, p50|%.1f µs|%.1f µs "
 		    "(bare ping-pong, %zu/%zu B%s)|%.3f×|≤ %g×",
-		    tname, pname, d50 * 1e6, b50 * 1e6, req, resp, where,
-		    ratio, BENCH_RTT_TARGET);
+		    tname, pname, d50 * 1e6, b50 * 1e6, req, resp, where, ratio,
+		    BENCH_RTT_TARGET);
 		ratio = d99 / b99;
 		add_row(apart ? -1 : ratio <= BENCH_RTT_TARGET,
 		    "`mj_get_state` round trip, %s, %s, p99|%.1f µs|%.1f "

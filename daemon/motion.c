@@ -161,12 +161,6 @@ motion_before_step(struct daemon *d)
 	}
 }
 
-int
-motion_active(void)
-{
-	return nmoves;
-}
-
 void
 motion_stop_all(void)
 {

@@ -22,9 +22,6 @@ void motion_start(struct daemon *d, int i, const double pos[3],
 /* Before each step: every move sets its body's pose for the step. */
 void motion_before_step(struct daemon *d);
 
-/* Number of moves under way. */
-int motion_active(void);
-
 /* A model was loaded, or the simulation reset: every move ends. */
 void motion_stop_all(void);
 

@@ -121,6 +121,8 @@ inproc_stop(struct daemon *d)
 {
 	double end = monotonic_s() + 5;
 
+	if (d->base == NULL) /* never started, or stopped already */
+		return;
 	sessions_close_all();
 	while (sessions_open() && monotonic_s() < end)
 		inproc_turn(d);

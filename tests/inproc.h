@@ -34,7 +34,8 @@ void inproc_load(struct daemon *d, const char *name);
 
 /*
  * Close every session, run the loop until they are freed, and free what
- * inproc_start() made, and d->clock if set.  Under valgrind (make
+ * inproc_start() made, and d->clock if set; nothing if d is not
+ * running (a test's .fini after it stopped).  Under valgrind (make
  * check-valgrind), fail the test if memcheck found a memory error or a
  * definite leak: the test runner does not see the exit status of its
  * workers.  Call it at the end of each test's body: Criterion 2.4 prints

@@ -89,8 +89,7 @@ setup(void)
 static void
 teardown(void)
 {
-	if (d.base != NULL)
-		inproc_stop(&d);
+	inproc_stop(&d);
 }
 
 /* Steps per API tick at an API rate of hz (< 0: the model's). */

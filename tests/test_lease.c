@@ -53,8 +53,7 @@ setup(void)
 static void
 teardown(void)
 {
-	if (d.base != NULL)
-		inproc_stop(&d);
+	inproc_stop(&d);
 }
 
 /* A served session that said Hello as name. */

@@ -119,8 +119,7 @@ setup(void)
 static void
 teardown(void)
 {
-	if (d.base != NULL)
-		inproc_stop(&d);
+	inproc_stop(&d);
 }
 
 /* Frames the hook saw from session id. */

@@ -75,6 +75,13 @@ status_json(const hxd_status *st)
 	js_ku("max_frame", st->limits.max_frame);
 	js_ku("max_queued", st->limits.max_queued);
 	js_ki("max_subscriptions", st->limits.max_subscriptions);
+	js_kn("load_timeout", st->limits.load_timeout);
+	js_ku("load_memory", st->limits.load_memory);
+	js_ku("model_max_bodies", st->limits.model_max_bodies);
+	js_ku("model_max_keys", st->limits.model_max_keys);
+	js_ku("model_max_hfield", st->limits.model_max_hfield);
+	js_ku("model_max_texture", st->limits.model_max_texture);
+	js_ku("model_max_mesh_vertices", st->limits.model_max_mesh_vertices);
 	js_close('}');
 	drivers_status_json(st);
 	js_close('}');
@@ -139,5 +146,12 @@ status_print(const hxd_status *st)
 	       "%d subscriptions per client\n",
 	    "limits", st->limits.max_clients, st->limits.max_frame,
 	    st->limits.max_queued, st->limits.max_subscriptions);
+	printf("%-12s %g s, %llu MiB; models up to %llu bodies, %llu keys, "
+	       "%llu-cell height fields, %llu-pixel textures, %llu mesh "
+	       "vertices\n",
+	    "loads", st->limits.load_timeout, st->limits.load_memory >> 20,
+	    st->limits.model_max_bodies, st->limits.model_max_keys,
+	    st->limits.model_max_hfield, st->limits.model_max_texture,
+	    st->limits.model_max_mesh_vertices);
 	drivers_status_print(st);
 }

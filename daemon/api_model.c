@@ -8,16 +8,17 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 #include <zstd.h>
 
 #include "api.h"
 #include "arena.h"
-#include "loader.h"
+#include "loadjob.h"
 #include "log.h"
 #include "modeldir.h"
-#include "modelrefs.h"
 #include "options.h"
+#include "pending.h"
 #include "session.h"
 #include "sim_describe.h"
 #include "snapshot.h"
@@ -50,83 +51,118 @@ api_info(struct call *c)
 	return RESULT_OK;
 }
 
+/* A client's load, while its loader works. */
+struct model_load {
+	struct session *s;
+	uint64_t id;     /* the request to answer */
+	int same;        /* a reload: the clients keep their state */
+	char what[4200]; /* the model, for the logs */
+};
+
+/* The loader is done: answer the client that asked for the load. */
+static void
+model_loaded(struct daemon *d, void *arg, int code, const char *err)
+{
+	struct model_load *l = arg;
+	Response resp = HAPTIX__V1__RESPONSE__INIT;
+	struct arena a = { 0 };
+
+	if (code == LOADJOB_CANCELLED) {
+		free(l);
+		return;
+	}
+	if (code != RESULT_OK) {
+		log_warn("client %llu: loading %s failed, keeping the current "
+			 "model: %s",
+		    (unsigned long long)l->s->id, l->what, err);
+		pending_finish(l->s, l->id, code, err, &resp);
+		free(l);
+		return;
+	}
+	log_info("client %llu: loaded %s: model \"%s\"",
+	    (unsigned long long)l->s->id, l->what, sim_model_name(d->sim));
+	step_model_changed(d, l->same, "another model was loaded");
+	resp.payload_case = HAPTIX__V1__RESPONSE__PAYLOAD_MODEL;
+	resp.model = snapshot_summary(d, &a);
+	pending_finish(l->s, l->id, RESULT_OK, NULL, &resp);
+	arena_free(&a);
+	free(l);
+}
+
+/*
+ * Loads run in a loader process (loadjob.h): the call is answered when
+ * it is done, and the simulation and the other clients go on meanwhile.
+ */
 int
 api_load_model(struct call *c)
 {
 	const Haptix__V1__LoadModel *lm = c->req->load_model;
 	const Haptix__V1__InlineModel *im;
+	struct loadjob_request r = { 0 };
 	struct daemon *d = c->d;
-	char path[4096], what[4200];
-	int rc, legacy = lm->legacy || d->opts->legacy;
+	struct model_load *l;
+	char path[4096];
+	int rc;
 
+	if ((l = calloc(1, sizeof(*l))) == NULL)
+		fatal("out of memory");
+	l->s = c->s;
+	l->id = c->req->id;
+	r.source = LOADER_FILE;
+	r.path = path;
+	r.legacy = lm->legacy || d->opts->legacy;
 	switch (lm->source_case) {
 	case HAPTIX__V1__LOAD_MODEL__SOURCE_PATH:
 		rc = modeldir_resolve(
 		    lm->path, path, sizeof(path), c->err, sizeof(c->err));
-		if (rc != 0)
-			return rc;
-		snprintf(what, sizeof(what), "%s%s", path,
-		    legacy ? " (legacy)" : "");
-		if (!loader_is_mjb(path) &&
-		    (rc = modelrefs_check(
-			 path, NULL, 0, c->err, sizeof(c->err))) != 0) {
-			log_warn("client %llu: refused %s: %s",
-			    (unsigned long long)c->s->id, what, c->err);
-			return rc;
-		}
-		rc = loader_load_file(d, path, legacy, c->err, sizeof(c->err));
+		snprintf(l->what, sizeof(l->what), "%s%s", path,
+		    r.legacy ? " (legacy)" : "");
 		break;
 	case HAPTIX__V1__LOAD_MODEL__SOURCE_INLINE_MODEL:
 		im = lm->inline_model;
 		if ((int)im->format < 0 ||
 		    (int)im->format >
 			HAPTIX__V1__MODEL_FORMAT__MODEL_FORMAT_MJB)
-			return call_fail(c, RESULT_BADVALUE,
+			rc = call_fail(c, RESULT_BADVALUE,
 			    "unknown model format %d", (int)im->format);
-		if (im->data.len == 0)
-			return call_fail(
+		else if (im->data.len == 0)
+			rc = call_fail(
 			    c, RESULT_BADSIZE, "the inline model is empty");
-		snprintf(what, sizeof(what), "inline model \"%s\" (%zu bytes)",
-		    im->name, im->data.len);
-		if (!sim_is_mjb(model_format(im->format), im->data.data,
-			im->data.len) &&
-		    (rc = modelrefs_check(NULL, im->data.data, im->data.len,
-			 c->err, sizeof(c->err))) != 0) {
-			log_warn("client %llu: refused %s: %s",
-			    (unsigned long long)c->s->id, what, c->err);
-			return rc;
-		}
-		rc = sim_load_buffer(d->sim, model_format(im->format),
-		    im->data.data, im->data.len, im->name, NULL, c->err,
-		    sizeof(c->err));
-		if (rc == 0)
-			d->model_legacy = 0;
+		else
+			rc = RESULT_OK;
+		r.source = LOADER_INLINE;
+		r.format = model_format(im->format);
+		r.data = im->data.data;
+		r.len = im->data.len;
+		r.name = im->name;
+		r.legacy = 0;
+		snprintf(l->what, sizeof(l->what),
+		    "inline model \"%s\" (%zu bytes)", im->name, im->data.len);
 		break;
 	default:
 		if (!sim_loaded(d->sim) || sim_model_path(d->sim)[0] == '\0')
-			return call_fail(c, RESULT_BADVALUE,
+			rc = call_fail(c, RESULT_BADVALUE,
 			    "nothing to reload: the current model was not "
 			    "loaded from a file");
-		snprintf(
-		    what, sizeof(what), "%s (reload)", sim_model_path(d->sim));
-		rc = loader_reload(d, c->err, sizeof(c->err));
+		else
+			rc = RESULT_OK;
+		snprintf(path, sizeof(path), "%s", sim_model_path(d->sim));
+		r.legacy = d->model_legacy;
+		l->same = 1;
+		snprintf(l->what, sizeof(l->what), "%s (reload)", path);
 		break;
 	}
-	if (rc != 0) {
-		log_warn("client %llu: loading %s failed, keeping the current "
-			 "model: %s",
-		    (unsigned long long)c->s->id, what, c->err);
-		return RESULT_LOADFAILED;
+	if (rc == RESULT_OK)
+		rc = loadjob_start(
+		    d, &r, c->s, model_loaded, l, c->err, sizeof(c->err));
+	if (rc != RESULT_OK) {
+		free(l);
+		return rc;
 	}
-	log_info("client %llu: loaded %s: model \"%s\"",
-	    (unsigned long long)c->s->id, what, sim_model_name(d->sim));
-	step_model_changed(d,
-	    lm->source_case != HAPTIX__V1__LOAD_MODEL__SOURCE_PATH &&
-		lm->source_case != HAPTIX__V1__LOAD_MODEL__SOURCE_INLINE_MODEL,
-	    "another model was loaded");
-	c->resp->payload_case = HAPTIX__V1__RESPONSE__PAYLOAD_MODEL;
-	c->resp->model = snapshot_summary(c->d, c->arena);
-	return RESULT_OK;
+	if (loadjob_count() > 1)
+		log_info("client %llu: %s waits for %zu loads before it",
+		    (unsigned long long)c->s->id, l->what, loadjob_count() - 1);
+	return CALL_BUSY;
 }
 
 /* Fast, and within a few per cent of the best ratio on MJB files. */

@@ -8,6 +8,7 @@
 #include "dispatch.h"
 #include "event.h"
 #include "lease.h"
+#include "loadjob.h"
 #include "pending.h"
 #include "perturb.h"
 #include "reply.h"
@@ -17,7 +18,7 @@
 #include "tracking.h"
 
 /*
- * A client is no longer served: its waiting call and batch run stop, the
+ * A client is no longer served: its waiting call, load and batch run stop, the
  * others hear that it left, its subscriptions end, its drivers let go,
  * the lease's loss policy applies if it held the lease, and its message
  * is cleared (HAPTIX clears a client's message when it disconnects).
@@ -28,6 +29,7 @@ core_client_left(struct session *s)
 	struct daemon *d = s->d;
 
 	pending_session_left(s);
+	loadjob_owner_left(s);
 	batch_session_closed(s);
 	if (s->joined)
 		event_client(d, s, 0);

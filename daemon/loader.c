@@ -1,18 +1,39 @@
-/* Loading model files, with or without the legacy translation. */
+/*
+ * The loader process (see loader.h): it reads one request, enters the
+ * sandbox, checks and compiles the model with a MuJoCo of its own, takes
+ * a step with it, and answers with the model as MJB.  Whatever the model
+ * does to MuJoCo here ends with this process.
+ */
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
-#include "daemon.h"
 #include "loader.h"
 #include "log.h"
+#include "mjcf.h"
 #include "mjcf_legacy.h"
+#include "modeldir.h"
+#include "modelrefs.h"
+#include "result.h"
+#include "sandbox.h"
 #include "sim.h"
 
-int
+static int loader_is_mjb(const char *);
+static int loader_read(int, void *, size_t);
+static int loader_write(int, const void *, size_t);
+static int loader_answer(int, const char *, int, const void *, size_t);
+static int loader_prescan(const char *, const void *, size_t,
+    const struct sim_limits *, char *, size_t);
+static int loader_compile(struct sim *, const struct loader_request *,
+    const char *, const void *, char *, size_t);
+
+/* Return 1 if a file's name says it is MJB. */
+static int
 loader_is_mjb(const char *path)
 {
 	size_t n = strlen(path);
@@ -20,63 +41,245 @@ loader_is_mjb(const char *path)
 	return n >= 4 && strcasecmp(path + n - 4, ".mjb") == 0;
 }
 
-/* Translate a HAPTIX 1.x-era MJCF file and load the result. */
+/* Read exactly size bytes; -1 on a short read. */
 static int
-loader_load_legacy(struct daemon *d, const char *path, char *err, size_t len)
+loader_read(int fd, void *buf, size_t size)
 {
-	struct mjcf_legacy_log *changes = mjcf_legacy_log_create();
+	char *p = buf;
+	ssize_t n;
+
+	while (size > 0) {
+		n = read(fd, p, size);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		size -= (size_t)n;
+	}
+	return 0;
+}
+
+/* Write all of buf; -1 if the daemon went away. */
+static int
+loader_write(int fd, const void *buf, size_t size)
+{
+	const char *p = buf;
+	ssize_t n;
+
+	while (size > 0) {
+		n = write(fd, p, size);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		size -= (size_t)n;
+	}
+	return 0;
+}
+
+/* Write the answer: code and reason, or the MJB.  Returns the exit code. */
+static int
+loader_answer(
+    int code, const char *err, int legacy, const void *mjb, size_t mjb_len)
+{
+	struct loader_result r;
+
+	memset(&r, 0, sizeof(r));
+	r.magic = LOADER_MAGIC;
+	r.code = code;
+	r.err_len = code != 0 ? (uint32_t)strlen(err) : 0;
+	r.legacy = (uint32_t)legacy;
+	r.mjb_len = code == 0 ? mjb_len : 0;
+	if (loader_write(1, &r, sizeof(r)) != 0 ||
+	    loader_write(1, err, r.err_len) != 0 ||
+	    loader_write(1, mjb, r.mjb_len) != 0)
+		return 1;
+	return 0;
+}
+
+/*
+ * Refuse an MJCF document that declares more than the limits allow
+ * before MuJoCo spends time on it: its keys and bodies, the sizes of its
+ * height fields and of the textures it builds.  What files add (an
+ * include, a PNG) is counted after the compile.
+ */
+static int
+loader_prescan(const char *path, const void *buf, size_t len,
+    const struct sim_limits *l, char *err, size_t errlen)
+{
+	struct mjcf_doc *doc;
+	struct mjcf_node *root, *n;
+	const char *v, *v2;
+	long long bodies = 1, count;
+	int rc = RESULT_OK;
+
+	doc = path != NULL ? mjcf_parse_file(path, err, errlen) :
+			     mjcf_parse_buffer(buf, len, NULL, err, errlen);
+	if (doc == NULL)
+		return RESULT_OK; /* MuJoCo's own message is the better one */
+	root = mjcf_root(doc);
+	if (strcmp(root->name, "mujoco") != 0)
+		goto out; /* URDF: MuJoCo's limits are its own */
+	for (n = mjcf_walk(root, root); n != NULL && rc == RESULT_OK;
+	     n = mjcf_walk(root, n)) {
+		if (strcmp(n->name, "body") == 0 && ++bodies > l->bodies) {
+			snprintf(err, errlen,
+			    "the model has more than %lld bodies "
+			    "(model-max-bodies)",
+			    (long long)l->bodies);
+			rc = RESULT_LOADFAILED;
+		} else if (strcmp(n->name, "size") == 0 &&
+		    (v = mjcf_attr_get(n, "nkey")) != NULL &&
+		    (count = atoll(v)) > l->keys) {
+			snprintf(err, errlen,
+			    "the model declares %lld keys, more than %lld "
+			    "(model-max-keys)",
+			    count, (long long)l->keys);
+			rc = RESULT_LOADFAILED;
+		} else if ((strcmp(n->name, "hfield") == 0 &&
+			       (v = mjcf_attr_get(n, "nrow")) != NULL &&
+			       (v2 = mjcf_attr_get(n, "ncol")) != NULL) ||
+		    (strcmp(n->name, "texture") == 0 &&
+			(v = mjcf_attr_get(n, "width")) != NULL &&
+			(v2 = mjcf_attr_get(n, "height")) != NULL)) {
+			count = atoll(v) * atoll(v2);
+			if (n->name[0] == 'h' && count > l->hfield_cells) {
+				snprintf(err, errlen,
+				    "height field of %s x %s cells, more than "
+				    "%lld (model-max-hfield)",
+				    v, v2, (long long)l->hfield_cells);
+				rc = RESULT_LOADFAILED;
+			} else if (n->name[0] == 't' &&
+			    count > l->texture_pixels) {
+				snprintf(err, errlen,
+				    "texture of %s x %s pixels, more than %lld "
+				    "(model-max-texture)",
+				    v, v2, (long long)l->texture_pixels);
+				rc = RESULT_LOADFAILED;
+			}
+		}
+	}
+out:
+	mjcf_free(doc);
+	return rc;
+}
+
+/* Compile the model the request names into s; 0 or a result code. */
+static int
+loader_compile(struct sim *s, const struct loader_request *r, const char *path,
+    const void *data, char *err, size_t len)
+{
+	struct mjcf_legacy_log *changes;
 	char why[1024], *xml = NULL;
 	size_t n, i;
-	int rc;
+	int rc, mjb;
 
-	if (mjcf_legacy_file(path, &xml, &n, changes, why, sizeof(why)) != 0) {
-		/* MuJoCo reads some files the translation cannot: try it. */
+	if (r->source == LOADER_FILE) {
+		mjb = loader_is_mjb(path);
+		if (!mjb &&
+		    ((rc = modelrefs_check(path, NULL, 0, err, len)) != 0 ||
+			(rc = loader_prescan(
+			     path, NULL, 0, &r->limits.model, err, len)) != 0))
+			return rc;
+		if (mjb || !r->legacy)
+			return sim_load_file(s, path, err, len) == 0 ?
+			    RESULT_OK :
+			    RESULT_LOADFAILED;
+		changes = mjcf_legacy_log_create();
+		if (mjcf_legacy_file(
+			path, &xml, &n, changes, why, sizeof(why)) != 0) {
+			/* MuJoCo reads some files the translation cannot. */
+			mjcf_legacy_log_free(changes);
+			if (sim_load_file(s, path, err, len) == 0)
+				return RESULT_OK;
+			if (strlen(err) + 1 < len)
+				snprintf(err + strlen(err), len - strlen(err),
+				    " (the legacy translation failed too: %s)",
+				    why);
+			return RESULT_LOADFAILED;
+		}
+		for (i = 0; i < mjcf_legacy_log_count(changes); i++)
+			log_info("legacy translation of %s: %s", path,
+			    mjcf_legacy_log_line(changes, i));
+		if (mjcf_legacy_log_count(changes) == 0)
+			log_info("legacy translation of %s: nothing to change",
+			    path);
 		mjcf_legacy_log_free(changes);
-		rc = sim_load_file(d->sim, path, err, len);
-		if (rc != 0 && strlen(err) + 1 < len)
-			snprintf(err + strlen(err), len - strlen(err),
-			    " (the legacy translation failed too: %s)", why);
+		/* Loaded under its own path: assets resolve against its
+		 * directory. */
+		rc = sim_load_buffer(
+		    s, SIM_FORMAT_MJCF, xml, n, NULL, path, err, len);
+		free(xml);
+		return rc == 0 ? RESULT_OK : RESULT_LOADFAILED;
+	}
+	if (!sim_is_mjb((enum sim_format)r->format, data, r->data_len) &&
+	    ((rc = modelrefs_check(NULL, data, r->data_len, err, len)) != 0 ||
+		(r->format != SIM_FORMAT_URDF &&
+		    (rc = loader_prescan(NULL, data, r->data_len,
+			 &r->limits.model, err, len)) != 0)))
 		return rc;
-	}
-	for (i = 0; i < mjcf_legacy_log_count(changes); i++)
-		log_info("legacy translation of %s: %s", path,
-		    mjcf_legacy_log_line(changes, i));
-	/* Loaded under its own path: assets resolve against its directory. */
-	rc = sim_load_buffer(
-	    d->sim, SIM_FORMAT_MJCF, xml, n, NULL, path, err, len);
-	if (rc == 0 && mjcf_legacy_log_count(changes) == 0)
-		log_info("legacy translation of %s: nothing to change", path);
-	free(xml);
-	mjcf_legacy_log_free(changes);
-	return rc;
+	return sim_load_buffer(s, (enum sim_format)r->format, data, r->data_len,
+		   NULL, NULL, err, len) == 0 ?
+	    RESULT_OK :
+	    RESULT_LOADFAILED;
 }
 
 int
-loader_load_file(
-    struct daemon *d, const char *path, int legacy, char *err, size_t len)
+loader_main(void)
 {
-	int rc;
+	struct loader_request r;
+	struct sim *s;
+	char err[4200], *path = NULL, *dirs = NULL, *data = NULL, *p;
+	const char *dirv[64];
+	size_t size;
+	void *mjb;
+	int ndirs = 0, rc;
 
-	if (legacy && !loader_is_mjb(path))
-		rc = loader_load_legacy(d, path, err, len);
-	else
-		rc = sim_load_file(d->sim, path, err, len);
-	if (rc == 0)
-		d->model_legacy = legacy;
-	return rc;
-}
+	if (loader_read(0, &r, sizeof(r)) != 0 || r.magic != LOADER_MAGIC ||
+	    r.path_len > 65536 || r.dirs_len > 65536 ||
+	    r.data_len > LOADER_MAX_DATA)
+		return loader_answer(
+		    RESULT_LOADFAILED, "bad request to the loader", 0, NULL, 0);
+	path = calloc(1, r.path_len + 1);
+	dirs = calloc(1, r.dirs_len + 1);
+	data = malloc(r.data_len + 1);
+	if (path == NULL || dirs == NULL || data == NULL ||
+	    loader_read(0, path, r.path_len) != 0 ||
+	    loader_read(0, dirs, r.dirs_len) != 0 ||
+	    loader_read(0, data, r.data_len) != 0)
+		return loader_answer(RESULT_LOADFAILED,
+		    "the loader could not read its request", 0, NULL, 0);
+	if (sandbox_enter(
+		r.limits.seconds, r.limits.memory, err, sizeof(err)) != 0)
+		return loader_answer(RESULT_LOADFAILED, err, 0, NULL, 0);
+	for (p = dirs; p < dirs + r.dirs_len && ndirs < 64; p += strlen(p) + 1)
+		dirv[ndirs++] = p;
+	modeldir_init(dirv, ndirs);
 
-int
-loader_reload(struct daemon *d, char *err, size_t len)
-{
-	char path[4096];
-
-	if (!sim_loaded(d->sim) || sim_model_path(d->sim)[0] == '\0') {
-		snprintf(err, len,
-		    "nothing to reload: the current model was "
-		    "not loaded from a file");
-		return -1;
+	s = sim_create();
+	err[0] = '\0';
+	rc = loader_compile(s, &r, path, data, err, sizeof(err));
+	free(data);
+	if (rc == RESULT_OK &&
+	    sim_check_limits(s, &r.limits.model, err, sizeof(err)) != 0)
+		rc = RESULT_LOADFAILED;
+	/* A step, so that what would crash the daemon's first crashes here. */
+	if (rc == RESULT_OK) {
+		sim_before_step(s);
+		if (sim_step(s, err, sizeof(err)) != 0)
+			rc = RESULT_LOADFAILED;
 	}
-	snprintf(path, sizeof(path), "%s", sim_model_path(d->sim));
-	return loader_load_file(d, path, d->model_legacy, err, len);
+	if (rc != RESULT_OK)
+		return loader_answer(rc, err, 0, NULL, 0);
+	size = sim_mjb_size(s);
+	if ((mjb = malloc(size)) == NULL ||
+	    (size = sim_mjb_save(s, mjb, size)) == 0)
+		return loader_answer(RESULT_LOADFAILED,
+		    "the loader ran out of memory writing the model", 0, NULL,
+		    0);
+	return loader_answer(0, "",
+	    r.source == LOADER_FILE && r.legacy && !loader_is_mjb(path), mjb,
+	    size);
 }

@@ -1,28 +1,71 @@
 /*
- * Loading model files: the command line's model, clients' loads and
- * reloads all come through here, so that the legacy translation of
- * HAPTIX 1.x models (mjcf_legacy.c) is applied the same way everywhere.
+ * The loader: the process that parses, compiles and checks a model, so
+ * that nothing a model file holds runs in the daemon.
+ *
+ * The daemon starts it by running its own executable again with
+ * LOADER_ARG (loadjob.c), the request on its standard input, and reads
+ * the answer from its standard output: a loader_result and, on success,
+ * the model as MuJoCo's MJB.  The loader closes every other descriptor,
+ * takes the limits of the request (address space, CPU time, no files
+ * written, no new processes or sockets) before it reads any of the model,
+ * and exits.  Both ends are the same build: the structs travel as they
+ * are in memory.
  */
 #ifndef HXD_LOADER_H
 #define HXD_LOADER_H
 
-#include <stddef.h>
+#include <stdint.h>
 
-struct daemon;
+#include "sim.h"
+
+/* The argument that makes haptixd the loader (argv[1]). */
+#define LOADER_ARG "--loader-process"
+
+#define LOADER_MAGIC 0x6878646cu /* "hxdl" */
+
+/* What a load may use, and what its model may declare. */
+struct loader_limits {
+	double seconds;  /* CPU and wall-clock time of one load */
+	uint64_t memory; /* bytes of the loader's address space */
+	struct sim_limits model;
+};
+
+enum loader_source {
+	LOADER_FILE,   /* path: a file inside the model directories */
+	LOADER_INLINE, /* data: a model sent by a client */
+};
 
 /*
- * Load the model file at path (already confined to the model
- * directories).  With legacy, an MJCF file first goes through the legacy
- * translation, and each change it makes is logged.  On failure the old
- * model stays and err holds MuJoCo's message.
+ * The request, followed by path_len bytes of the file's path, dirs_len
+ * bytes of the model directories (each ended by a NUL) and data_len bytes
+ * of the inline model.
  */
-int loader_load_file(
-    struct daemon *d, const char *path, int legacy, char *err, size_t len);
+struct loader_request {
+	uint32_t magic;
+	uint32_t source; /* enum loader_source */
+	uint32_t format; /* enum sim_format, for LOADER_INLINE */
+	uint32_t legacy; /* translate HAPTIX 1.x MJCF */
+	struct loader_limits limits;
+	uint32_t path_len, dirs_len;
+	uint64_t data_len;
+};
 
-/* Return 1 if path names an MJB file (no XML to translate or check). */
-int loader_is_mjb(const char *path);
+/*
+ * The answer, followed by err_len bytes of the reason (when code is not
+ * 0) and mjb_len bytes of the model.
+ */
+struct loader_result {
+	uint32_t magic;
+	int32_t code; /* 0, RESULT_DENIED or RESULT_LOADFAILED */
+	uint32_t err_len;
+	uint32_t legacy; /* the legacy translation was applied */
+	uint64_t mjb_len;
+};
 
-/* Reload the current model's file, translated as it was loaded. */
-int loader_reload(struct daemon *d, char *err, size_t len);
+/* Most a request's inline model may be: a frame's limit bounds it. */
+#define LOADER_MAX_DATA (UINT64_C(4) << 30)
+
+/* The loader's main: read the request on stdin, answer on stdout. */
+int loader_main(void);
 
 #endif

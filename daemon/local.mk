@@ -22,7 +22,8 @@ libhaptixd_la_SOURCES = \
 	daemon/event.c daemon/event.h \
 	daemon/latency.c daemon/latency.h \
 	daemon/lease.c daemon/lease.h \
-	daemon/loader.c daemon/loader.h \
+	daemon/loader.c daemon/loader.h daemon/loadjob.c daemon/loadjob.h \
+	daemon/sandbox.c daemon/sandbox.h \
 	daemon/log.c daemon/log.h \
 	daemon/mjcf.c daemon/mjcf.h daemon/mjcf_legacy.c daemon/mjcf_legacy.h \
 	daemon/modeldir.c daemon/modeldir.h \
@@ -42,7 +43,7 @@ libhaptixd_la_SOURCES = \
 	daemon/step.c daemon/step.h \
 	daemon/stream.c daemon/stream.h \
 	daemon/sim.c daemon/sim.h daemon/sim_internal.h \
-	daemon/sim_access.c daemon/sim_array.c \
+	daemon/sim_access.c daemon/sim_array.c daemon/sim_check.c \
 	daemon/sim_describe.c daemon/sim_describe.h \
 	daemon/sim_key.c daemon/sim_robot.c
 libhaptixd_la_CFLAGS = $(AM_CFLAGS) $(LIBEVENT_CFLAGS) $(PROTOBUF_C_CFLAGS) \

@@ -20,11 +20,13 @@
 #include "daemon.h"
 #include "monotonic.h"
 #include "loader.h"
+#include "loadjob.h"
 #include "log.h"
 #include "modeldir.h"
 #include "options.h"
 #include "perturb.h"
 #include "record.h"
+#include "result.h"
 #include "server.h"
 #include "service.h"
 #include "session.h"
@@ -90,39 +92,75 @@ main_read_token(
 }
 
 /*
- * Load the settings' model (the bundled scene by default).  With
- * no-model, reload the file a client loaded, if any.  Returns 0, or -1
- * with the reason in err and the old model still loaded.
+ * The load the settings ask for: their model (the bundled scene by
+ * default), or with no-model the file a client loaded, if any.  Returns
+ * 1 with r filled (path is its buffer), 0 when there is nothing to load,
+ * -1 with the reason in err.
  */
 static int
-main_load_model(
-    struct daemon *d, const struct options *o, int *same, char *err, size_t len)
+main_model_request(struct daemon *d, const struct options *o,
+    struct loadjob_request *r, char *path, size_t pathlen, int *same, char *err,
+    size_t len)
 {
 	const char *name = o->model != NULL ? o->model : OPTIONS_DEFAULT_MODEL;
-	char path[4096];
-	const struct sim_sizes *z;
 
+	memset(r, 0, sizeof(*r));
+	r->source = LOADER_FILE;
+	r->path = path;
+	r->legacy = o->legacy;
 	*same = 0;
 	if (o->no_model) {
 		if (!sim_loaded(d->sim) || sim_model_path(d->sim)[0] == '\0')
 			return 0;
 		*same = 1;
-		return loader_reload(d, err, len);
+		snprintf(path, pathlen, "%s", sim_model_path(d->sim));
+		r->legacy = d->model_legacy;
+		return 1;
 	}
-	if (modeldir_find(name, path, sizeof(path)) != 0) {
+	if (modeldir_find(name, path, pathlen) != 0) {
 		snprintf(err, len, "model %s not found (model directories: %s)",
 		    name, modeldir_list());
 		return -1;
 	}
 	*same = sim_loaded(d->sim) && strcmp(path, sim_model_path(d->sim)) == 0;
-	if (loader_load_file(d, path, o->legacy, err, len) != 0)
-		return -1;
-	z = sim_sizes(d->sim);
+	return 1;
+}
+
+/* Log what was loaded. */
+static void
+main_log_model(struct daemon *d)
+{
+	const struct sim_sizes *z = sim_sizes(d->sim);
+
 	log_info("model \"%s\" from %s: nq %d, nv %d, nu %d, nbody %d, "
 		 "timestep %g s, API rate %g Hz",
-	    sim_model_name(d->sim), path, z->nq, z->nv, z->nu, z->nbody,
-	    z->timestep, z->apirate);
-	return 0;
+	    sim_model_name(d->sim), sim_model_path(d->sim), z->nq, z->nv, z->nu,
+	    z->nbody, z->timestep, z->apirate);
+}
+
+/* The model of a reload is loaded, or not: the reload is over. */
+static void
+main_reloaded(struct daemon *d, void *arg, int code, const char *err)
+{
+	int same = arg != NULL;
+	char note[600];
+
+	if (code == LOADJOB_CANCELLED)
+		return;
+	if (code != RESULT_OK) {
+		log_error("reload: %s; keeping model \"%s\"", err,
+		    sim_loaded(d->sim) ? sim_model_name(d->sim) : "(none)");
+		snprintf(note, sizeof(note),
+		    "the last reload kept the old model: %.500s", err);
+		service_note(d, note);
+		service_ready(d);
+		return;
+	}
+	main_log_model(d);
+	step_model_changed(d, same, "the model was reloaded");
+	log_info("reloaded");
+	service_note(d, NULL);
+	service_ready(d);
 }
 
 /* Return 1 if two optional strings differ. */
@@ -145,8 +183,9 @@ main_reload(struct daemon *d)
 	struct options *next, *old = (struct options *)d->opts;
 	uint8_t token[DAEMON_TOKEN_MAX];
 	size_t token_len = 0;
-	char err[4200], note[600];
-	int same;
+	struct loadjob_request r;
+	char err[4200], note[600], path[4096];
+	int same, rc;
 
 	log_info("SIGHUP: reloading the settings%s%s and the model",
 	    old->config != NULL ? " from " : "",
@@ -185,20 +224,19 @@ main_reload(struct daemon *d)
 	options_free(old);
 	free(old);
 
-	if (main_load_model(d, next, &same, err, sizeof(err)) != 0) {
-		log_error("reload: %s; keeping model \"%s\"", err,
-		    sim_loaded(d->sim) ? sim_model_name(d->sim) : "(none)");
-		snprintf(note, sizeof(note),
-		    "the last reload kept the old model: %.500s", err);
-		service_note(d, note);
+	rc = main_model_request(
+	    d, next, &r, path, sizeof(path), &same, err, sizeof(err));
+	if (rc == 1)
+		rc = loadjob_start(d, &r, NULL, main_reloaded,
+		    same ? (void *)d : NULL, err, sizeof(err));
+	else if (rc == 0) {
+		log_info("reloaded");
+		service_note(d, NULL);
 		service_ready(d);
 		return;
 	}
-	if (sim_loaded(d->sim))
-		step_model_changed(d, same, "the model was reloaded");
-	log_info("reloaded");
-	service_note(d, NULL);
-	service_ready(d);
+	if (rc != RESULT_OK)
+		main_reloaded(d, NULL, RESULT_LOADFAILED, err);
 	return;
 
 failed:
@@ -257,6 +295,7 @@ main_stop(struct daemon *d)
 	service_stopping(d);
 	clock_pause(d->clock); /* which answers the calls waiting for a tick */
 	record_stop(d, "haptixd stopped");
+	loadjob_shutdown();
 	server_free(d->server);
 	d->server = NULL;
 	sessions_shutdown();
@@ -280,9 +319,15 @@ main(int argc, char **argv)
 	struct event_config *cfg;
 	struct event *sigs[3];
 	const int signums[3] = { SIGINT, SIGTERM, SIGHUP };
-	char err[4200], first[400] = "";
+	struct loadjob_request r;
+	char err[4200], first[400] = "", path[4096];
 	int rc, i, adopted, same;
 
+	/* haptixd runs itself as the loader of each model (loader.h). */
+	if (argc == 2 && strcmp(argv[1], LOADER_ARG) == 0) {
+		log_init(0);
+		return loader_main();
+	}
 	rc = options_parse_cmdline(&main_cmdline, argc, argv);
 	if (rc != 0)
 		return rc > 0 ? 0 : 2;
@@ -329,8 +374,14 @@ main(int argc, char **argv)
 	modeldir_init((const char *const *)opts->model_dirs, opts->nmodel_dirs);
 	d.sim = sim_create();
 	sim_set_api_rate(d.sim, opts->api_rate);
-	if (main_load_model(&d, opts, &same, err, sizeof(err)) != 0)
+	rc = main_model_request(
+	    &d, opts, &r, path, sizeof(path), &same, err, sizeof(err));
+	if (rc == 1 && loadjob_run(&d, &r, err, sizeof(err)) != RESULT_OK)
+		rc = -1;
+	if (rc < 0)
 		fatal("cannot load the model: %s", err);
+	if (rc == 1)
+		main_log_model(&d);
 	if (opts->no_model)
 		log_info("no model loaded: clients load one (model "
 			 "directories: %s)",

@@ -35,6 +35,24 @@ struct options_def {
 	options_setter set;
 };
 
+static int options_long(const char *, double, double, long *, char *, size_t);
+
+/* A setter for a setting that is a whole number in [lo, hi]. */
+#define OPTIONS_LONG_SETTER(fn, member, lo, hi) \
+	static int fn( \
+	    struct options *o, const char *value, char *err, size_t len) \
+	{ \
+		return options_long(value, lo, hi, &o->member, err, len); \
+	}
+
+OPTIONS_LONG_SETTER(options_set_load_memory, load_memory, 64, 1 << 20)
+OPTIONS_LONG_SETTER(options_set_max_bodies, model_max_bodies, 1, 1e7)
+OPTIONS_LONG_SETTER(options_set_max_keys, model_max_keys, 0, 1e6)
+OPTIONS_LONG_SETTER(options_set_max_hfield, model_max_hfield, 4, 1e12)
+OPTIONS_LONG_SETTER(options_set_max_texture, model_max_texture, 1, 1e12)
+OPTIONS_LONG_SETTER(
+    options_set_max_mesh_vertices, model_max_mesh_vertices, 0, 1e9)
+
 static int options_set_model(struct options *, const char *, char *, size_t);
 static int options_set_no_model(struct options *, const char *, char *, size_t);
 static int options_set_legacy(struct options *, const char *, char *, size_t);
@@ -67,6 +85,8 @@ static int options_set_max_queued(
     struct options *, const char *, char *, size_t);
 static int options_set_max_subscriptions(
     struct options *, const char *, char *, size_t);
+static int options_set_load_timeout(
+    struct options *, const char *, char *, size_t);
 static int options_set_verbose(struct options *, const char *, char *, size_t);
 static int options_set_quiet(struct options *, const char *, char *, size_t);
 
@@ -88,6 +108,13 @@ static const struct options_def options_defs[] = {
 	{ "max-frame", 0, 0, 0, options_set_max_frame },
 	{ "max-queued", 0, 0, 0, options_set_max_queued },
 	{ "max-subscriptions", 0, 0, 0, options_set_max_subscriptions },
+	{ "load-timeout", 0, 0, 0, options_set_load_timeout },
+	{ "load-memory", 0, 0, 0, options_set_load_memory },
+	{ "model-max-bodies", 0, 0, 0, options_set_max_bodies },
+	{ "model-max-keys", 0, 0, 0, options_set_max_keys },
+	{ "model-max-hfield", 0, 0, 0, options_set_max_hfield },
+	{ "model-max-texture", 0, 0, 0, options_set_max_texture },
+	{ "model-max-mesh-vertices", 0, 0, 0, options_set_max_mesh_vertices },
 	{ "verbose", 'v', 1, 0, options_set_verbose },
 	{ "quiet", 'q', 1, 0, options_set_quiet },
 };
@@ -153,6 +180,16 @@ options_usage(FILE *f)
 	    "      --max-subscriptions N\n"
 	    "                         subscriptions per client (default: 16)\n"
 	    "\n"
+	    "Loading (each model is compiled by a sandboxed loader process):\n"
+	    "      --load-timeout S   CPU and wall time of one load (default: 60)\n"
+	    "      --load-memory MIB  the loader's memory (default: 4096)\n"
+	    "      --model-max-bodies N, --model-max-keys N (default: 10000, 1000)\n"
+	    "      --model-max-hfield CELLS, --model-max-texture PIXELS\n"
+	    "                         one height field's, one texture's size\n"
+	    "                         (default: 16777216 each)\n"
+	    "      --model-max-mesh-vertices N\n"
+	    "                         all meshes' vertices (default: 4000000)\n"
+	    "\n"
 	    "  -v, --verbose          log more (repeat for more)\n"
 	    "  -q, --quiet            log only warnings and errors\n"
 	    "  -h, --help             show this help\n"
@@ -210,11 +247,28 @@ options_number(
 	v = strtod(value, &end);
 	if (errno != 0 || end == value || *end != '\0' || !isfinite(v) ||
 	    v < lo || v > hi) {
-		snprintf(err, len, "'%s' is not a number from %g to %g", value,
-		    lo, hi);
+		snprintf(err, len, "'%s' is not a number from %.15g to %.15g",
+		    value, lo, hi);
 		return -1;
 	}
 	*out = v;
+	return 0;
+}
+
+/* Parse a whole number in [lo, hi]. */
+static int
+options_long(
+    const char *value, double lo, double hi, long *out, char *err, size_t len)
+{
+	double v;
+
+	if (options_number(value, lo, hi, &v, err, len) != 0)
+		return -1;
+	if (v != (double)(long)v) {
+		snprintf(err, len, "'%s' is not a whole number", value);
+		return -1;
+	}
+	*out = (long)v;
 	return 0;
 }
 
@@ -429,6 +483,13 @@ options_set_max_queued(
 }
 
 static int
+options_set_load_timeout(
+    struct options *o, const char *value, char *err, size_t len)
+{
+	return options_number(value, 0.1, 86400, &o->load_timeout, err, len);
+}
+
+static int
 options_set_max_subscriptions(
     struct options *o, const char *value, char *err, size_t len)
 {
@@ -518,6 +579,13 @@ options_defaults(struct options *o)
 	o->max_frame = FRAME_MAX_DEFAULT;
 	o->max_queued = 64u * 1024 * 1024;
 	o->max_subscriptions = 16;
+	o->load_timeout = 60;
+	o->load_memory = 4096;
+	o->model_max_bodies = 10000;
+	o->model_max_keys = 1000;
+	o->model_max_hfield = 4096 * 4096;
+	o->model_max_texture = 4096 * 4096;
+	o->model_max_mesh_vertices = 4000000;
 	o->lease_loss = LEASE_LOSS_PAUSE;
 }
 

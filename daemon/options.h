@@ -39,9 +39,16 @@ struct options {
 	int paused;
 	double api_rate; /* Hz; < 0: the model's apirate */
 	int max_clients;
-	size_t max_frame;       /* bytes in one frame, either way */
-	size_t max_queued;      /* unsent bytes per client */
-	int max_subscriptions;  /* per client */
+	size_t max_frame;      /* bytes in one frame, either way */
+	size_t max_queued;     /* unsent bytes per client */
+	int max_subscriptions; /* per client */
+	double load_timeout;   /* seconds one load may take (loader.h) */
+	long load_memory;      /* MiB of the loader's address space */
+	long model_max_bodies; /* what a model may declare (sim.h) */
+	long model_max_keys;
+	long model_max_hfield;  /* cells of one height field */
+	long model_max_texture; /* pixels of one texture */
+	long model_max_mesh_vertices;
 	int lease_loss;         /* enum lease_loss: when the holder vanishes */
 	double perturb_timeout; /* seconds of a driver's silence before its
 				   force is dropped */

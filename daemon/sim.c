@@ -42,14 +42,14 @@ static char sim_warning_text[1024];
 
 /*
  * MuJoCo 2.2's mj_loadXML holds a lock while it parses: a jump out of it
- * leaves the lock held, and the next XML load waits for it forever
- * (found by fuzzing).  The VFS's complaints about a name (an include of
- * "dir/" or "") are safe to return from: the name is then not in the
- * VFS, and the parser reports the file as missing.  After any other
- * error inside, XML loads are refused: better than a hung daemon.
+ * leaves the lock held, and the next XML load in the process would wait
+ * for it forever (found by fuzzing).  The daemon parses no XML: each
+ * load is parsed in a loader process of its own (loader.h), which ends
+ * after it.  The VFS's complaints about a name (an include of "dir/" or
+ * "") are safe to return from: the name is then not in the VFS, and the
+ * parser reports the file as missing.
  */
 static int sim_in_xml;
-static char sim_xml_broken[1024]; /* the error that broke the parser */
 
 /* MuJoCo's warnings and errors are logged at most this often a second. */
 #define SIM_LOGS_PER_SECOND 5
@@ -83,16 +83,11 @@ static void
 sim_error_hook(const char *msg)
 {
 	snprintf(sim_error_text, sizeof(sim_error_text), "%s", msg);
-	if (sim_in_xml) {
-		if (strcmp(msg, "Empty filename in VFS") == 0 ||
-		    strcmp(msg, "Filename too long in VFS") == 0)
-			return;
-		sim_in_xml = 0;
-		snprintf(sim_xml_broken, sizeof(sim_xml_broken), "%s", msg);
-		log_error("MuJoCo error inside its XML parser: %s; XML models "
-			  "cannot load until haptixd restarts",
-		    msg);
-	}
+	if (sim_in_xml &&
+	    (strcmp(msg, "Empty filename in VFS") == 0 ||
+		strcmp(msg, "Filename too long in VFS") == 0))
+		return;
+	sim_in_xml = 0;
 	if (sim_recover != NULL)
 		longjmp(*sim_recover, 1);
 	log_error("MuJoCo error outside a protected call: %s", msg);
@@ -360,6 +355,10 @@ sim_install(struct sim *s, mjModel *m, const char *name, const char *path,
 	mjData *old_d = s->d;
 	mjModel *old_m = s->m;
 
+	if (sim_check_model(m, err, len) != 0) {
+		mj_deleteModel(m);
+		return -1;
+	}
 	/* An error here concerns the new model only: the old one runs on. */
 	if (sim_guard(sim_make_data, &a, 1, err, len) != 0) {
 		/* What mj_makeData allocated was freed with the guard. */
@@ -428,13 +427,6 @@ sim_load(struct sim *s, struct sim_load_args *a, const char *name,
 	err[0] = '\0';
 	a->error[0] = '\0';
 	sim_warning_text[0] = '\0';
-	if (!a->mjb && sim_xml_broken[0] != '\0') {
-		snprintf(err, len,
-		    "MuJoCo's XML parser failed inside (%s): XML models cannot "
-		    "load until haptixd restarts (MJB models can)",
-		    sim_xml_broken);
-		return -1;
-	}
 	if (sim_guard(sim_load_fn, a, 1, err, len) != 0)
 		return -1;
 	if (a->m == NULL) {

@@ -38,6 +38,13 @@ void sim_robot_before_step(struct sim *s);
 /* Forget moving references: the controls are what they are now. */
 void sim_robot_reset(struct sim *s);
 
+/*
+ * Check what MuJoCo does not before a model's first step (sim_check.c):
+ * enumerations, trees, mesh contents.  Returns 0, or -1 with err saying
+ * what is wrong.
+ */
+int sim_check_model(const mjModel *m, char *err, size_t len);
+
 /* Number of objects of a protocol ObjType with names, or -1 if none. */
 int sim_object_count(const mjModel *m, int objtype);
 

@@ -279,6 +279,14 @@ snapshot_status(struct daemon *d, struct arena *a)
 	st->limits->max_frame = d->opts->max_frame;
 	st->limits->max_queued = d->opts->max_queued;
 	st->limits->max_subscriptions = (uint32_t)d->opts->max_subscriptions;
+	st->limits->load_timeout = d->opts->load_timeout;
+	st->limits->load_memory = (uint64_t)d->opts->load_memory << 20;
+	st->limits->model_max_bodies = (uint64_t)d->opts->model_max_bodies;
+	st->limits->model_max_keys = (uint64_t)d->opts->model_max_keys;
+	st->limits->model_max_hfield = (uint64_t)d->opts->model_max_hfield;
+	st->limits->model_max_texture = (uint64_t)d->opts->model_max_texture;
+	st->limits->model_max_mesh_vertices = (uint64_t)d->opts
+						  ->model_max_mesh_vertices;
 	if (sim_loaded(d->sim)) {
 		sim_energy(d->sim, energy);
 		sim_constraints(d->sim, &nefc, &ncon);

@@ -52,7 +52,6 @@
 #include "monotonic.h"
 #include "frame.h"
 #include "haptix.pb-c.h"
-#include "loader.h"
 #include "log.h"
 #include "modeldir.h"
 #include "options.h"
@@ -150,7 +149,7 @@ fuzz_prepare_model(struct fuzz_model *fm)
 
 	if (modeldir_find(fm->name, fm->path, sizeof(fm->path)) != 0)
 		fuzz_die("a model is missing (set HX_MODELS)");
-	if (loader_load_file(&fuzz_d, fm->path, 0, err, sizeof(err)) != 0)
+	if (sim_load_file(fuzz_d.sim, fm->path, err, sizeof(err)) != 0)
 		fuzz_die(err);
 	size = sim_mjb_size(fuzz_d.sim);
 	if ((fm->mjb = malloc(size)) == NULL)

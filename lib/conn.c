@@ -662,6 +662,15 @@ conn_status_from_wire(hxd_status *out, const Haptix__V1__Status *w)
 		out->limits.max_queued = w->limits->max_queued;
 		out->limits.max_subscriptions = (int)w->limits
 						    ->max_subscriptions;
+		out->limits.load_timeout = w->limits->load_timeout;
+		out->limits.load_memory = w->limits->load_memory;
+		out->limits.model_max_bodies = w->limits->model_max_bodies;
+		out->limits.model_max_keys = w->limits->model_max_keys;
+		out->limits.model_max_hfield = w->limits->model_max_hfield;
+		out->limits.model_max_texture = w->limits->model_max_texture;
+		out->limits
+		    .model_max_mesh_vertices = w->limits
+						   ->model_max_mesh_vertices;
 	}
 	if (w->pacing != NULL) {
 		out->pacing.ticks = w->pacing->ticks;

@@ -301,9 +301,16 @@ typedef struct hxd_status {
 	unsigned long long batch_session; /* client running a batch, 0: none */
 	struct {
 		int max_clients;
-		unsigned long long max_frame;  /* bytes in one frame */
-		unsigned long long max_queued; /* unsent bytes per client */
-		int max_subscriptions;         /* per client */
+		unsigned long long max_frame;   /* bytes in one frame */
+		unsigned long long max_queued;  /* unsent bytes per client */
+		int max_subscriptions;          /* per client */
+		double load_timeout;            /* seconds one load may take */
+		unsigned long long load_memory; /* bytes for the loader */
+		/* What a model may declare: bodies, keys, cells of one
+		 * height field, pixels of one texture, mesh vertices. */
+		unsigned long long model_max_bodies, model_max_keys;
+		unsigned long long model_max_hfield, model_max_texture;
+		unsigned long long model_max_mesh_vertices;
 	} limits; /* what the server enforces (haptixd --max-*) */
 	hxd_recording recording; /* the one running, or the last one */
 	struct {

@@ -17,7 +17,6 @@
 #include "daemon.h"
 #include "frame.h"
 #include "inproc.h"
-#include "loader.h"
 #include "log.h"
 #include "monotonic.h"
 #include "options.h"
@@ -88,7 +87,7 @@ inproc_load(struct daemon *d, const char *name)
 
 	cr_assert_not_null(dir, "HX_TEST_MODELS is not set");
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	cr_assert_eq(loader_load_file(d, path, 0, err, sizeof(err)), 0,
+	cr_assert_eq(sim_load_file(d->sim, path, err, sizeof(err)), 0,
 	    "loading %s: %s", path, err);
 }
 

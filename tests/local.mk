@@ -26,6 +26,7 @@ HX_TESTS = tests/test_frame tests/test_address tests/test_decode \
 	tests/test_hxctl tests/test_mjcf tests/test_mpl tests/test_arrays \
 	tests/test_pacing \
 	tests/test_batch tests/test_sessions tests/test_service tests/test_hostile \
+	tests/test_loader \
 	tests/test_view tests/test_browser tests/test_fuzzfound \
 	tests/test_recording tests/test_record \
 	tests/test_hxplay tests/test_journal \
@@ -51,6 +52,11 @@ tests_test_arena_SOURCES = tests/test_arena.c
 tests_test_arena_CFLAGS = $(TEST_CFLAGS)
 tests_test_arena_LDADD = libhaptixd.la $(CRITERION_LIBS) $(EXPAT_LIBS) \
 	$(MUJOCO_LIBS)
+# The loader's sandbox, entered in a child process.
+HX_TESTS += tests/test_sandbox
+tests_test_sandbox_SOURCES = tests/test_sandbox.c
+tests_test_sandbox_CFLAGS = $(TEST_CFLAGS)
+tests_test_sandbox_LDADD = libhaptixd.la $(CRITERION_LIBS)
 # The precise timers of the pacing and the wall-clock streams.
 HX_TESTS += tests/test_ptimer
 tests_test_ptimer_SOURCES = tests/test_ptimer.c
@@ -165,6 +171,10 @@ tests_test_sessions_LDADD = $(TEST_LIBS) -lpthread
 tests_test_hostile_SOURCES = tests/test_hostile.c
 tests_test_hostile_CFLAGS = $(TEST_CFLAGS)
 tests_test_hostile_LDADD = $(TEST_LIBS)
+# Models that attack the daemon, tampered with through MuJoCo itself.
+tests_test_loader_SOURCES = tests/test_loader.c
+tests_test_loader_CFLAGS = $(TEST_CFLAGS)
+tests_test_loader_LDADD = $(TEST_LIBS) $(MUJOCO_LIBS)
 # What fuzzing found (docs/fuzzing.md), through a real daemon.
 tests_test_fuzzfound_SOURCES = tests/test_fuzzfound.c
 tests_test_fuzzfound_CFLAGS = $(TEST_CFLAGS)

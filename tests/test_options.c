@@ -204,26 +204,28 @@ Test(options, numbers_and_their_ranges)
 	cr_assert_eq(o.speed, 1e-6);
 	set_ok(&o, "speed", "1e6");
 	cr_assert_eq(o.speed, 1e6);
-	set_bad(
-	    &o, "speed", "1e-7", "'1e-7' is not a number from 1e-06 to 1e+06");
+	set_bad(&o, "speed", "1e-7",
+	    "'1e-7' is not a number from 1e-06 to 1000000");
 	set_bad(&o, "speed", "1000001",
-	    "'1000001' is not a number from 1e-06 to 1e+06");
-	set_bad(&o, "speed", "0", "'0' is not a number from 1e-06 to 1e+06");
-	set_bad(&o, "speed", "-1", "'-1' is not a number from 1e-06 to 1e+06");
-	set_bad(&o, "speed", "2x", "'2x' is not a number from 1e-06 to 1e+06");
-	set_bad(&o, "speed", "", "'' is not a number from 1e-06 to 1e+06");
+	    "'1000001' is not a number from 1e-06 to 1000000");
+	set_bad(&o, "speed", "0", "'0' is not a number from 1e-06 to 1000000");
 	set_bad(
-	    &o, "speed", "nan", "'nan' is not a number from 1e-06 to 1e+06");
+	    &o, "speed", "-1", "'-1' is not a number from 1e-06 to 1000000");
 	set_bad(
-	    &o, "speed", "inf", "'inf' is not a number from 1e-06 to 1e+06");
+	    &o, "speed", "2x", "'2x' is not a number from 1e-06 to 1000000");
+	set_bad(&o, "speed", "", "'' is not a number from 1e-06 to 1000000");
+	set_bad(
+	    &o, "speed", "nan", "'nan' is not a number from 1e-06 to 1000000");
+	set_bad(
+	    &o, "speed", "inf", "'inf' is not a number from 1e-06 to 1000000");
 	set_bad(&o, "speed", "1e999",
-	    "'1e999' is not a number from 1e-06 to 1e+06");
+	    "'1e999' is not a number from 1e-06 to 1000000");
 	cr_assert_eq(o.speed, 1e6, "a refused value changes nothing");
 
 	set_ok(&o, "api-rate", "0");
 	cr_assert_eq(o.api_rate, 0.0);
 	set_ok(&o, "api-rate", "1e6");
-	set_bad(&o, "api-rate", "-1", "'-1' is not a number from 0 to 1e+06");
+	set_bad(&o, "api-rate", "-1", "'-1' is not a number from 0 to 1000000");
 
 	set_ok(&o, "perturb-timeout", "10");
 	cr_assert_float_eq(o.perturb_timeout, 0.01, 1e-12);
@@ -251,6 +253,30 @@ Test(options, numbers_and_their_ranges)
 	set_bad(&o, "max-subscriptions", "1025",
 	    "'1025' is not a number from 1 to 1024");
 
+	/* The loader's limits: time, memory, what a model may declare. */
+	cr_assert_eq(o.load_timeout, 60);
+	cr_assert_eq(o.load_memory, 4096);
+	cr_assert_eq(o.model_max_keys, 1000);
+	set_ok(&o, "load-timeout", "0.5");
+	cr_assert_eq(o.load_timeout, 0.5);
+	set_bad(
+	    &o, "load-timeout", "0", "'0' is not a number from 0.1 to 86400");
+	set_ok(&o, "load-memory", "64");
+	cr_assert_eq(o.load_memory, 64);
+	set_bad(
+	    &o, "load-memory", "63", "'63' is not a number from 64 to 1048576");
+	set_ok(&o, "model-max-keys", "0");
+	cr_assert_eq(o.model_max_keys, 0);
+	set_bad(&o, "model-max-keys", "1.5", "'1.5' is not a whole number");
+	set_ok(&o, "model-max-bodies", "2");
+	cr_assert_eq(o.model_max_bodies, 2);
+	set_ok(&o, "model-max-hfield", "3000000000");
+	cr_assert_eq(o.model_max_hfield, 3000000000L);
+	set_ok(&o, "model-max-texture", "5");
+	cr_assert_eq(o.model_max_texture, 5);
+	set_ok(&o, "model-max-mesh-vertices", "7");
+	cr_assert_eq(o.model_max_mesh_vertices, 7);
+
 	set_ok(&o, "verbose", "3");
 	cr_assert_eq(o.verbosity, 3);
 	set_ok(&o, "verbose", "0");
@@ -270,16 +296,16 @@ Test(options, sizes_and_their_ranges)
 	set_ok(&o, "max-frame", "4294967295");
 	cr_assert_eq(o.max_frame, 4294967295u, "the largest a header holds");
 	set_bad(&o, "max-frame", "1023",
-	    "'1023' is not a number from 1024 to 4.29497e+09");
+	    "'1023' is not a number from 1024 to 4294967295");
 	set_bad(&o, "max-frame", "4294967296",
-	    "'4294967296' is not a number from 1024 to 4.29497e+09");
+	    "'4294967296' is not a number from 1024 to 4294967295");
 
 	set_ok(&o, "max-queued", "65536");
 	cr_assert_eq(o.max_queued, 65536);
 	set_ok(&o, "max-queued", "1e12");
 	cr_assert_eq(o.max_queued, 1000000000000u);
 	set_bad(&o, "max-queued", "65535",
-	    "'65535' is not a number from 65536 to 9.22337e+18");
+	    "'65535' is not a number from 65536 to 9.22337203685478e+18");
 	cr_assert_eq(o.max_queued, 1000000000000u);
 	options_free(&o);
 }
@@ -297,7 +323,7 @@ Test(options, speed_max_and_back)
 	cr_assert_eq(o.speed_max, 0);
 	cr_assert_eq(o.speed, 0.25);
 	set_bad(
-	    &o, "speed", "MAX", "'MAX' is not a number from 1e-06 to 1e+06");
+	    &o, "speed", "MAX", "'MAX' is not a number from 1e-06 to 1000000");
 	options_free(&o);
 }
 
@@ -507,9 +533,9 @@ Test(options, file_errors_name_the_line)
 	    "4: unknown setting 'bogus' (the names are haptixd's long options, "
 	    "see haptixd --help)");
 	file_fails("# x\nspeed = 0\n",
-	    "2: speed: '0' is not a number from 1e-06 to 1e+06");
+	    "2: speed: '0' is not a number from 1e-06 to 1000000");
 	file_fails("\nspeed = 2 # fast\n",
-	    "2: speed: '2 # fast' is not a number from 1e-06 to 1e+06");
+	    "2: speed: '2 # fast' is not a number from 1e-06 to 1000000");
 	file_fails("paused = yes\nspeed = 2\n\nspeed = 3\n",
 	    "4: speed is set twice (first on line 2)");
 	file_fails("paused\n", "1: expected \"name = value\", not 'paused'");
@@ -519,7 +545,7 @@ Test(options, file_errors_name_the_line)
 	    "1: lease-loss: 'never' is not pause, keep, hold or zero");
 	file_fails("tcp = host:0x\n", "1: tcp: bad port '0x' in host:0x");
 	file_fails("max-frame = 512\n",
-	    "1: max-frame: '512' is not a number from 1024 to 4.29497e+09");
+	    "1: max-frame: '512' is not a number from 1024 to 4294967295");
 }
 
 Test(options, repeatable_settings_in_the_file)
@@ -737,7 +763,7 @@ Test(options, bad_command_line_value_at_build)
 	cl.args[0].value = "0";
 	cr_assert_eq(options_build(&o, &cl, err, sizeof(err)), -1);
 	cr_assert_str_eq(
-	    err, "--speed: '0' is not a number from 1e-06 to 1e+06");
+	    err, "--speed: '0' is not a number from 1e-06 to 1000000");
 	cr_assert_null(o.tcp, "nothing held after a failure");
 }
 
@@ -833,7 +859,7 @@ Test(options, reload_reads_the_file_afresh)
 	conf_write("reload.conf", "max-clients = 11\nspeed = fast\n");
 	cr_assert_eq(options_build(&again, &cl, err, sizeof(err)), -1);
 	snprintf(want, sizeof(want),
-	    "%s:2: speed: 'fast' is not a number from 1e-06 to 1e+06", path);
+	    "%s:2: speed: 'fast' is not a number from 1e-06 to 1000000", path);
 	cr_assert_str_eq(err, want);
 	cr_assert_null(again.config);
 	cr_assert_null(again.tcp);
@@ -864,7 +890,9 @@ Test(options, example_settings_file)
 		"model-dir", "unix", "tcp", "token-file", "state-dir", "speed",
 		"paused", "api-rate", "lease-loss", "perturb-timeout",
 		"max-clients", "max-frame", "max-queued", "max-subscriptions",
-		"verbose", "quiet" };
+		"load-timeout", "load-memory", "model-max-bodies",
+		"model-max-keys", "model-max-hfield", "model-max-texture",
+		"model-max-mesh-vertices", "verbose", "quiet" };
 	const size_t nnames = sizeof(names) / sizeof(names[0]);
 	int seen[sizeof(names) / sizeof(names[0])] = { 0 };
 	struct options defaults, o;

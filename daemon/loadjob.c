@@ -1,0 +1,479 @@
+/* Loads in the background, each by a loader process: see loadjob.h. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/queue.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <event2/event.h>
+
+#include "daemon.h"
+#include "loadjob.h"
+#include "log.h"
+#include "monotonic.h"
+#include "options.h"
+#include "result.h"
+
+/* Room for the loader's answer besides the model: its header and reason. */
+#define LOADJOB_SLACK (sizeof(struct loader_result) + 8192)
+
+struct loadjob {
+	TAILQ_ENTRY(loadjob) entry;
+	struct daemon *d;
+	const void *owner;
+	loadjob_done_fn done;
+	void *arg;
+	int request_fd; /* the request, for the loader's stdin */
+	char *path;     /* the file, or NULL */
+	char *name;     /* an inline model's name, or NULL */
+	double seconds; /* the time limit */
+	size_t max;     /* most bytes the answer may have */
+
+	pid_t pid; /* the loader, once started */
+	int out;   /* its standard output */
+	struct event *read_ev, *timer;
+	int timed_out;
+	double started;
+	char *buf; /* what it answered so far */
+	size_t len, cap;
+};
+
+static TAILQ_HEAD(, loadjob) loadjobs = TAILQ_HEAD_INITIALIZER(loadjobs);
+static size_t nloadjobs;
+
+static int loadjob_write(int, const void *, size_t);
+static int loadjob_request_fd(
+    const struct daemon *, const struct loadjob_request *, char *, size_t);
+static int loadjob_spawn(struct loadjob *, char *, size_t);
+static void loadjob_next(void);
+static void loadjob_finish(struct loadjob *);
+static void loadjob_free(struct loadjob *);
+static void loadjob_kill(struct loadjob *);
+static void loadjob_read_cb(evutil_socket_t, short, void *);
+static void loadjob_timeout_cb(evutil_socket_t, short, void *);
+static int loadjob_outcome(struct loadjob *, int, char *, size_t);
+
+void
+loadjob_limits(const struct daemon *d, struct loader_limits *l)
+{
+	const struct options *o = d->opts;
+
+	memset(l, 0, sizeof(*l));
+	l->seconds = o->load_timeout;
+	l->memory = (uint64_t)o->load_memory << 20;
+	l->model.bodies = o->model_max_bodies;
+	l->model.keys = o->model_max_keys;
+	l->model.hfield_cells = o->model_max_hfield;
+	l->model.texture_pixels = o->model_max_texture;
+	l->model.mesh_vertices = o->model_max_mesh_vertices;
+}
+
+/* Write all of buf to a file. */
+static int
+loadjob_write(int fd, const void *buf, size_t size)
+{
+	const char *p = buf;
+	ssize_t n;
+
+	while (size > 0) {
+		n = write(fd, p, size);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		size -= (size_t)n;
+	}
+	return 0;
+}
+
+/*
+ * Write the loader's request into an anonymous file, which becomes its
+ * standard input: the loader reads it at its own pace, and the daemon
+ * never blocks on a pipe.  Returns the descriptor, or -1 with err set.
+ */
+static int
+loadjob_request_fd(const struct daemon *d, const struct loadjob_request *r,
+    char *err, size_t len)
+{
+	const struct options *o = d->opts;
+	struct loader_request q;
+	int fd, i;
+
+	memset(&q, 0, sizeof(q));
+	q.magic = LOADER_MAGIC;
+	q.source = r->source;
+	q.format = r->format;
+	q.legacy = (uint32_t)r->legacy;
+	loadjob_limits(d, &q.limits);
+	q.path_len = r->source == LOADER_FILE ? (uint32_t)strlen(r->path) : 0;
+	for (i = 0; i < o->nmodel_dirs; i++)
+		q.dirs_len += (uint32_t)strlen(o->model_dirs[i]) + 1;
+	q.data_len = r->source == LOADER_INLINE ? r->len : 0;
+	if ((fd = memfd_create("haptixd-load", MFD_CLOEXEC)) == -1) {
+		snprintf(err, len, "cannot start a load: memfd_create: %s",
+		    strerror(errno));
+		return -1;
+	}
+	if (loadjob_write(fd, &q, sizeof(q)) != 0 ||
+	    loadjob_write(fd, r->path, q.path_len) != 0)
+		goto fail;
+	for (i = 0; i < o->nmodel_dirs; i++)
+		if (loadjob_write(fd, o->model_dirs[i],
+			strlen(o->model_dirs[i]) + 1) != 0)
+			goto fail;
+	if (loadjob_write(fd, r->data, q.data_len) != 0 ||
+	    lseek(fd, 0, SEEK_SET) != 0)
+		goto fail;
+	return fd;
+fail:
+	snprintf(err, len, "cannot start a load: %s", strerror(errno));
+	close(fd);
+	return -1;
+}
+
+/* Start j's loader: this executable again, as the loader. */
+static int
+loadjob_spawn(struct loadjob *j, char *err, size_t len)
+{
+	static char name[] = "haptixd", arg[] = LOADER_ARG;
+	char *const argv[] = { name, arg, NULL };
+	struct timeval tv;
+	int pipefd[2];
+	pid_t pid;
+
+	if (pipe2(pipefd, O_CLOEXEC) == -1) {
+		snprintf(
+		    err, len, "cannot start the loader: %s", strerror(errno));
+		return -1;
+	}
+	if ((pid = fork()) == -1) {
+		snprintf(
+		    err, len, "cannot start the loader: %s", strerror(errno));
+		close(pipefd[0]);
+		close(pipefd[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		/* The child: only async-signal-safe calls until exec. */
+		if (dup2(j->request_fd, 0) == -1 || dup2(pipefd[1], 1) == -1)
+			_exit(127);
+		execv("/proc/self/exe", argv);
+		_exit(127);
+	}
+	close(pipefd[1]);
+	close(j->request_fd);
+	j->request_fd = -1;
+	j->pid = pid;
+	j->out = pipefd[0];
+	j->started = monotonic_s();
+	evutil_make_socket_nonblocking(j->out);
+	j->read_ev = event_new(
+	    j->d->base, j->out, EV_READ | EV_PERSIST, loadjob_read_cb, j);
+	j->timer = evtimer_new(j->d->base, loadjob_timeout_cb, j);
+	event_add(j->read_ev, NULL);
+	tv.tv_sec = (time_t)j->seconds;
+	tv.tv_usec = (suseconds_t)((j->seconds - (double)tv.tv_sec) * 1e6);
+	evtimer_add(j->timer, &tv);
+	log_debug("loader %ld started", (long)pid);
+	return 0;
+}
+
+int
+loadjob_start(struct daemon *d, const struct loadjob_request *r,
+    const void *owner, loadjob_done_fn done, void *arg, char *err, size_t len)
+{
+	struct loadjob *j;
+	int fd;
+
+	if ((fd = loadjob_request_fd(d, r, err, len)) == -1)
+		return RESULT_LOADFAILED;
+	if ((j = calloc(1, sizeof(*j))) == NULL)
+		fatal("out of memory");
+	j->d = d;
+	j->owner = owner;
+	j->done = done;
+	j->arg = arg;
+	j->request_fd = fd;
+	j->out = -1;
+	j->seconds = d->opts->load_timeout;
+	j->max = ((size_t)d->opts->load_memory << 20) + LOADJOB_SLACK;
+	if (r->source == LOADER_FILE && (j->path = strdup(r->path)) == NULL)
+		fatal("out of memory");
+	if (r->source == LOADER_INLINE &&
+	    (j->name = strdup(r->name != NULL ? r->name : "")) == NULL)
+		fatal("out of memory");
+	TAILQ_INSERT_TAIL(&loadjobs, j, entry);
+	nloadjobs++;
+	if (TAILQ_FIRST(&loadjobs) == j)
+		loadjob_next();
+	return RESULT_OK;
+}
+
+/* Start the first load that is waiting; answer those that cannot start. */
+static void
+loadjob_next(void)
+{
+	struct loadjob *j;
+	char err[512];
+
+	while ((j = TAILQ_FIRST(&loadjobs)) != NULL && j->pid == 0) {
+		if (loadjob_spawn(j, err, sizeof(err)) == 0)
+			return;
+		log_error("%s", err);
+		TAILQ_REMOVE(&loadjobs, j, entry);
+		nloadjobs--;
+		if (j->done != NULL)
+			j->done(j->d, j->arg, RESULT_LOADFAILED, err);
+		loadjob_free(j);
+	}
+}
+
+static void
+loadjob_free(struct loadjob *j)
+{
+	if (j->read_ev != NULL)
+		event_free(j->read_ev);
+	if (j->timer != NULL)
+		event_free(j->timer);
+	if (j->out != -1)
+		close(j->out);
+	if (j->request_fd != -1)
+		close(j->request_fd);
+	free(j->buf);
+	free(j->path);
+	free(j->name);
+	free(j);
+}
+
+/* Kill j's loader, if it runs, and reap it. */
+static void
+loadjob_kill(struct loadjob *j)
+{
+	if (j->pid <= 0)
+		return;
+	kill(j->pid, SIGKILL);
+	while (waitpid(j->pid, NULL, 0) == -1 && errno == EINTR)
+		;
+	j->pid = -1;
+}
+
+/* Read what the loader says; at its end, finish the load. */
+static void
+loadjob_read_cb(evutil_socket_t fd, short events, void *arg)
+{
+	struct loadjob *j = arg;
+	size_t want;
+	ssize_t n;
+	char *nb;
+
+	for (;;) {
+		if (j->len == j->cap) {
+			if (j->cap >= j->max) {
+				loadjob_kill(j);
+				loadjob_finish(j);
+				return;
+			}
+			want = j->cap == 0 ? 65536 : j->cap * 2;
+			if (want > j->max)
+				want = j->max;
+			if ((nb = realloc(j->buf, want)) == NULL)
+				fatal("out of memory");
+			j->buf = nb;
+			j->cap = want;
+		}
+		n = read(fd, j->buf + j->len, j->cap - j->len);
+		if (n > 0) {
+			j->len += (size_t)n;
+			continue;
+		}
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return;
+		break; /* the end, or an error: the loader is done */
+	}
+	loadjob_finish(j);
+}
+
+/* The loader took too long: kill it, and fail the load. */
+static void
+loadjob_timeout_cb(evutil_socket_t fd, short events, void *arg)
+{
+	struct loadjob *j = arg;
+
+	j->timed_out = 1;
+	loadjob_kill(j);
+	loadjob_finish(j);
+}
+
+/*
+ * What the load came to, from the loader's answer and its end: install
+ * the model it sent, or say why not.  Returns a result code.
+ */
+static int
+loadjob_outcome(struct loadjob *j, int status, char *err, size_t len)
+{
+	struct loader_result r;
+	const char *mjb;
+	size_t need;
+
+	if (j->timed_out) {
+		snprintf(err, len,
+		    "the loader took longer than %g s and was stopped "
+		    "(load-timeout)",
+		    j->seconds);
+		return RESULT_LOADFAILED;
+	}
+	if (j->len >= sizeof(r)) {
+		memcpy(&r, j->buf, sizeof(r));
+		need = sizeof(r) + r.err_len + r.mjb_len;
+		if (r.magic == LOADER_MAGIC && r.err_len < 8192 &&
+		    r.mjb_len <= j->max && need == j->len) {
+			if (r.code != RESULT_OK) {
+				snprintf(err, len, "%.*s", (int)r.err_len,
+				    j->buf + sizeof(r));
+				return r.code == RESULT_DENIED ?
+				    RESULT_DENIED :
+				    RESULT_LOADFAILED;
+			}
+			mjb = j->buf + sizeof(r) + r.err_len;
+			if (sim_load_buffer(j->d->sim, SIM_FORMAT_MJB, mjb,
+				r.mjb_len, j->name, j->path, err, len) != 0)
+				return RESULT_LOADFAILED;
+			j->d->model_legacy = (int)r.legacy;
+			return RESULT_OK;
+		}
+	}
+	if (j->len >= j->max)
+		snprintf(err, len,
+		    "the loader's model is larger than load-memory allows");
+	else if (WIFSIGNALED(status) &&
+	    (WTERMSIG(status) == SIGXCPU || WTERMSIG(status) == SIGKILL))
+		snprintf(err, len,
+		    "the loader ran out of CPU time (load-timeout %g s)",
+		    j->seconds);
+	else if (WIFSIGNALED(status))
+		snprintf(err, len,
+		    "the loader crashed on the model (signal %d, %s); it "
+		    "may have run out of memory (load-memory %lu MiB)",
+		    WTERMSIG(status), strsignal(WTERMSIG(status)),
+		    (unsigned long)j->d->opts->load_memory);
+	else if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+		snprintf(err, len, "the loader could not start");
+	else
+		snprintf(err, len, "the loader ended without an answer");
+	return RESULT_LOADFAILED;
+}
+
+/* The loader is done (or was killed): reap it, install, answer. */
+static void
+loadjob_finish(struct loadjob *j)
+{
+	char err[4200];
+	int status = 0, code;
+
+	event_del(j->read_ev);
+	event_del(j->timer);
+	if (j->pid > 0) {
+		while (waitpid(j->pid, &status, 0) == -1 && errno == EINTR)
+			;
+		j->pid = -1;
+	}
+	err[0] = '\0';
+	code = loadjob_outcome(j, status, err, sizeof(err));
+	log_debug(
+	    "loader finished in %.3f s: %d", monotonic_s() - j->started, code);
+	TAILQ_REMOVE(&loadjobs, j, entry);
+	nloadjobs--;
+	if (j->done != NULL)
+		j->done(j->d, j->arg, code, err);
+	loadjob_free(j);
+	loadjob_next();
+}
+
+/* loadjob_run's answer. */
+struct loadjob_wait {
+	int done, code;
+	char *err;
+	size_t len;
+};
+
+/* Keep the answer of a load waited for. */
+static void
+loadjob_run_done(struct daemon *d, void *arg, int code, const char *err)
+{
+	struct loadjob_wait *w = arg;
+
+	if (code == LOADJOB_CANCELLED)
+		code = RESULT_LOADFAILED;
+	w->done = 1;
+	w->code = code;
+	snprintf(w->err, w->len, "%s", err);
+}
+
+int
+loadjob_run(
+    struct daemon *d, const struct loadjob_request *r, char *err, size_t len)
+{
+	struct loadjob_wait w = { 0, 0, err, len };
+
+	if (loadjob_start(d, r, NULL, loadjob_run_done, &w, err, len) != 0)
+		return RESULT_LOADFAILED;
+	while (!w.done)
+		event_base_loop(d->base, EVLOOP_ONCE);
+	return w.code;
+}
+
+void
+loadjob_owner_left(const void *owner)
+{
+	struct loadjob *j, *next;
+	int restart = 0;
+
+	for (j = TAILQ_FIRST(&loadjobs); j != NULL; j = next) {
+		next = TAILQ_NEXT(j, entry);
+		if (owner == NULL || j->owner != owner)
+			continue;
+		if (j == TAILQ_FIRST(&loadjobs))
+			restart = 1;
+		log_info("load of %s stopped: its client left",
+		    j->path != NULL ? j->path : "an inline model");
+		loadjob_kill(j);
+		TAILQ_REMOVE(&loadjobs, j, entry);
+		nloadjobs--;
+		if (j->done != NULL)
+			j->done(j->d, j->arg, LOADJOB_CANCELLED, "");
+		loadjob_free(j);
+	}
+	if (restart)
+		loadjob_next();
+}
+
+void
+loadjob_shutdown(void)
+{
+	struct loadjob *j;
+
+	while ((j = TAILQ_FIRST(&loadjobs)) != NULL) {
+		loadjob_kill(j);
+		TAILQ_REMOVE(&loadjobs, j, entry);
+		nloadjobs--;
+		if (j->done != NULL)
+			j->done(j->d, j->arg, LOADJOB_CANCELLED, "");
+		loadjob_free(j);
+	}
+}
+
+size_t
+loadjob_count(void)
+{
+	return nloadjobs;
+}

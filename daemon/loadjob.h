@@ -1,0 +1,62 @@
+/*
+ * Loads in the background: each model is compiled by a loader process
+ * (loader.h) while the simulation and every client go on; when it
+ * answers, the daemon checks the MJB it got and makes it the running
+ * model.  One loader runs at a time; later loads wait their turn.  A
+ * loader that crashes, runs out of time or memory, or says nothing is a
+ * failed load, and the old model runs on.
+ */
+#ifndef HXD_LOADJOB_H
+#define HXD_LOADJOB_H
+
+#include <stddef.h>
+
+#include "loader.h"
+#include "sim.h"
+
+struct daemon;
+
+/* A load: the file (a real path inside the model dirs) or the data. */
+struct loadjob_request {
+	enum loader_source source;
+	const char *path;       /* LOADER_FILE */
+	enum sim_format format; /* LOADER_INLINE */
+	const void *data;       /* LOADER_INLINE, copied */
+	size_t len;
+	const char *name; /* LOADER_INLINE: the model's name in logs */
+	int legacy;       /* translate HAPTIX 1.x MJCF */
+};
+
+/*
+ * Called once per load: code is RESULT_OK with the new model running, a
+ * failure with err saying why and the old model still running, or
+ * LOADJOB_CANCELLED when its owner left (only arg is to be freed).
+ */
+#define LOADJOB_CANCELLED 1
+typedef void (*loadjob_done_fn)(
+    struct daemon *d, void *arg, int code, const char *err);
+
+/*
+ * Queue a load for owner (NULL: the daemon itself).  Returns 0, or
+ * RESULT_LOADFAILED with err saying why it cannot even start.
+ */
+int loadjob_start(struct daemon *d, const struct loadjob_request *r,
+    const void *owner, loadjob_done_fn done, void *arg, char *err, size_t len);
+
+/* Load and wait for it, running d's loop meanwhile (at start-up). */
+int loadjob_run(
+    struct daemon *d, const struct loadjob_request *r, char *err, size_t len);
+
+/* owner left: its loads are cancelled, their loaders killed. */
+void loadjob_owner_left(const void *owner);
+
+/* Kill every loader and forget every load (the daemon stops). */
+void loadjob_shutdown(void);
+
+/* Loads running or waiting. */
+size_t loadjob_count(void);
+
+/* The limits every load gets, from the settings. */
+void loadjob_limits(const struct daemon *d, struct loader_limits *l);
+
+#endif

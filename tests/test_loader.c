@@ -1,0 +1,323 @@
+/*
+ * Models that attack the daemon, through a real haptixd: each is loaded by
+ * the sandboxed loader process, fails there with LOADFAILED and a reason,
+ * and the daemon serves on with its old model.  MJB files are tampered
+ * with here, with MuJoCo itself, the way anyone can write one.
+ */
+#include "config.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <criterion/criterion.h>
+#include <mujoco/mujoco.h>
+
+#include "check.h"
+#include "harness.h"
+#include "haptixd.h"
+
+TestSuite(loader, .timeout = 120, .fini = hx_server_cleanup);
+
+/* How to spoil the fixture's model. */
+enum tamper {
+	TAMPER_GEOM_TYPE,    /* a geom type past MuJoCo's collision table */
+	TAMPER_BODY_CYCLE,   /* a body whose parent comes after it */
+	TAMPER_DOF_CYCLE,    /* a dof that is its own parent */
+	TAMPER_TRANSMISSION, /* an actuator transmission MuJoCo has not */
+	TAMPER_INTEGRATOR,   /* an integrator MuJoCo has not */
+};
+
+/* The fixture as MJB with one fault; caller frees. */
+static void *
+tampered_mjb(enum tamper how, size_t *len)
+{
+	char err[1000];
+	mjModel *m;
+	void *mjb;
+
+	m = mj_loadXML(hx_test_model("fixture.xml"), NULL, err, sizeof(err));
+	cr_assert_not_null(m, "%s", err);
+	switch (how) {
+	case TAMPER_GEOM_TYPE:
+		m->geom_type[m->ngeom - 1] = 100;
+		break;
+	case TAMPER_BODY_CYCLE:
+		m->body_parentid[1] = 2;
+		break;
+	case TAMPER_DOF_CYCLE:
+		m->dof_parentid[1] = 1;
+		break;
+	case TAMPER_TRANSMISSION:
+		m->actuator_trntype[0] = 50;
+		break;
+	case TAMPER_INTEGRATOR:
+		m->opt.integrator = 7;
+		break;
+	}
+	*len = (size_t)mj_sizeModel(m);
+	mjb = malloc(*len);
+	mj_saveModel(m, NULL, mjb, (int)*len);
+	mj_deleteModel(m);
+	return mjb;
+}
+
+/* The daemon runs the fixture still, and steps it. */
+static void
+still_serving(hxd_conn *c, const char *after)
+{
+	hxd_status st = hx_status_ok(c);
+	unsigned taken = 0;
+
+	cr_assert_str_eq(st.model.name, "fixture", "after %s", after);
+	cr_assert_eq(hxd_step(c, 10, &taken), HXD_OK, "after %s: %s", after,
+	    hxd_error(c));
+	cr_assert_eq(taken, 10, "after %s", after);
+}
+
+/*
+ * MuJoCo 2.2.2 reads each of these MJB files without a complaint; the
+ * first one (a geom of type 100) killed the daemon with SIGSEGV in its
+ * first mj_forward.  Each is refused, saying what is wrong.
+ */
+Test(loader, mjb_faults_mujoco_does_not_check_are_refused)
+{
+	static const struct {
+		enum tamper how;
+		const char *says;
+	} cases[] = {
+		{ TAMPER_GEOM_TYPE, "has type 100" },
+		{ TAMPER_BODY_CYCLE, "parent" },
+		{ TAMPER_DOF_CYCLE, "parent" },
+		{ TAMPER_TRANSMISSION, "transmission 50" },
+		{ TAMPER_INTEGRATOR, "integrator 7" },
+	};
+	const char *args[] = { "-m", "fixture.xml", "--paused", NULL };
+	struct hx_server s;
+	hxd_model m;
+	hxd_conn *c;
+	size_t i, len;
+	void *mjb;
+
+	hx_server_start(&s, args);
+	c = hx_connect_ok(s.unix_addr, "test_loader");
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		mjb = tampered_mjb(cases[i].how, &len);
+		cr_assert_eq(
+		    hxd_load_data(c, HXD_FORMAT_MJB, mjb, len, "bad", &m),
+		    HXD_LOADFAILED, "case %zu: %s", i, hxd_error(c));
+		cr_expect(strcasestr(hxd_error(c), "invalid model") != NULL &&
+			strstr(hxd_error(c), cases[i].says) != NULL,
+		    "case %zu: %s", i, hxd_error(c));
+		free(mjb);
+		still_serving(c, cases[i].says);
+	}
+	hxd_close(c);
+	hx_server_stop(&s);
+}
+
+/* An inline MJCF model of one line around body. */
+static int
+load_xml(hxd_conn *c, const char *body)
+{
+	char xml[4096];
+	hxd_model m;
+
+	snprintf(xml, sizeof(xml), "<mujoco>%s</mujoco>", body);
+	return hxd_load_data(c, HXD_FORMAT_MJCF, xml, strlen(xml), "x", &m);
+}
+
+/*
+ * A 46341 x 46341 height field: refused by its declaration; and with the
+ * limit raised, MuJoCo fails on it in the loader instead.  Either way
+ * XML models load afterwards (it used to leave MuJoCo's XML parser
+ * locked, every later XML load refused until a restart).
+ */
+Test(loader, a_height_field_bomb_is_refused_and_poisons_nothing)
+{
+	static const char
+	    bomb[] = "<asset><hfield name=\"h\" nrow=\"46341\" ncol=\"46341\" "
+		     "size=\"1 1 1 1\"/></asset><worldbody><geom type=\"hfield\" "
+		     "hfield=\"h\"/></worldbody>";
+	const char *args[] = { "-m", "fixture.xml", "--paused", NULL,
+		"3000000000", "--load-memory", "1024", NULL };
+	struct hx_server s;
+	hxd_model m;
+	hxd_conn *c;
+
+	/* The default limits. */
+	hx_server_start(&s, args);
+	c = hx_connect_ok(s.unix_addr, "test_loader");
+	cr_assert_eq(load_xml(c, bomb), HXD_LOADFAILED);
+	cr_assert_eq(hxd_load_file(c, "fixture.xml", &m), HXD_OK,
+	    "an XML load after the bomb: %s", hxd_error(c));
+	cr_assert_eq(load_xml(c, bomb), HXD_LOADFAILED);
+	cr_expect_not_null(
+	    strstr(hxd_error(c), "model-max-hfield"), "%s", hxd_error(c));
+	hxd_close(c);
+	hx_server_stop(&s);
+
+	/* Past the limit, MuJoCo meets it in the loader. */
+	args[3] = "--model-max-hfield";
+	hx_server_start(&s, args);
+	c = hx_connect_ok(s.unix_addr, "test_loader");
+	cr_assert_eq(load_xml(c, bomb), HXD_LOADFAILED);
+	cr_log_info("the bomb past the limit: %s", hxd_error(c));
+	still_serving(c, "the bomb");
+	cr_assert_eq(hxd_load_file(c, "fixture.xml", &m), HXD_OK,
+	    "an XML load after the bomb: %s", hxd_error(c));
+	hxd_close(c);
+	hx_server_stop(&s);
+}
+
+/* Declarations past the limits are refused before MuJoCo compiles. */
+Test(loader, declarations_past_the_limits_are_refused)
+{
+	const char *args[] = { "-m", "fixture.xml", "--paused",
+		"--model-max-bodies", "100", NULL };
+	struct hx_server s;
+	hxd_conn *c;
+	char *xml;
+	size_t n, i;
+	hxd_model m;
+	double t0;
+
+	hx_server_start(&s, args);
+	c = hx_connect_ok(s.unix_addr, "test_loader");
+	/* The status reports the limits in effect. */
+	cr_expect_eq(hx_status_ok(c).limits.model_max_bodies, 100);
+	cr_expect_eq(hx_status_ok(c).limits.model_max_keys, 1000);
+	cr_expect_eq(hx_status_ok(c).limits.load_timeout, 60);
+	cr_expect_eq(hx_status_ok(c).limits.load_memory, 4096ull << 20);
+	t0 = hx_wall_now();
+	cr_assert_eq(load_xml(c, "<size nkey=\"60000\"/>"), HXD_LOADFAILED);
+	cr_expect_not_null(
+	    strstr(hxd_error(c), "model-max-keys"), "%s", hxd_error(c));
+	cr_expect_lt(hx_wall_now() - t0, 5.0, "refused before the compile");
+	cr_assert_eq(load_xml(c,
+			 "<asset><texture name=\"t\" type=\"2d\" "
+			 "builtin=\"checker\" width=\"100000\" "
+			 "height=\"100000\"/></asset>"),
+	    HXD_LOADFAILED);
+	cr_expect_not_null(
+	    strstr(hxd_error(c), "model-max-texture"), "%s", hxd_error(c));
+
+	/* 101 bodies with the world: one past the limit. */
+	xml = malloc(100 * 64 + 64);
+	n = (size_t)sprintf(xml, "<mujoco><worldbody>");
+	for (i = 0; i < 100; i++)
+		n += (size_t)sprintf(
+		    xml + n, "<body><geom size=\"0.1\"/></body>");
+	n += (size_t)sprintf(xml + n, "</worldbody></mujoco>");
+	cr_assert_eq(
+	    hxd_load_data(c, HXD_FORMAT_MJCF, xml, n, "x", &m), HXD_LOADFAILED);
+	cr_expect_not_null(
+	    strstr(hxd_error(c), "model-max-bodies"), "%s", hxd_error(c));
+	free(xml);
+	still_serving(c, "the refusals");
+	hxd_close(c);
+	hx_server_stop(&s);
+}
+
+/*
+ * A model that takes long to compile (60000 keys: about 7 s in MuJoCo
+ * 2.2.2) freezes nobody: another client is answered at once while it
+ * compiles.  With a short load-timeout, the loader is stopped and says so.
+ */
+Test(loader, a_slow_compile_freezes_nobody)
+{
+	const char *args[] = { "-m", "fixture.xml", "--model-max-keys",
+		"100000", "--load-timeout", "3", NULL };
+	static const char xml[] = "<mujoco><size nkey=\"60000\"/></mujoco>";
+	struct hx_server s;
+	hxd_conn *side;
+	double t0, t, worst = 0;
+	int i;
+
+	hx_skip_if_valgrind();
+	hx_server_start(&s, args);
+	side = hx_connect_ok(s.unix_addr, "side");
+	{
+		/* hxctl loads it, and waits for its answer, in the background. */
+		char path[512];
+		FILE *f;
+		pid_t pid;
+		int status;
+
+		snprintf(path, sizeof(path), "%s/keys.xml", s.dir);
+		f = fopen(path, "w");
+		cr_assert_not_null(f);
+		fputs(xml, f);
+		fclose(f);
+		pid = fork();
+		cr_assert_neq(pid, -1);
+		if (pid == 0) {
+			int fd = open("/dev/null", O_WRONLY);
+
+			dup2(fd, 1);
+			dup2(fd, 2);
+			execl(hx_hxctl_path(), "hxctl", "--server", s.unix_addr,
+			    "load", "--inline", path, (char *)NULL);
+			_exit(127);
+		}
+		t0 = hx_wall_now();
+		/* While it compiles, the side client is served. */
+		for (i = 0; i < 20 && hx_wall_now() - t0 < 2.5; i++) {
+			t = hx_wall_now();
+			hx_status_ok(side);
+			t = hx_wall_now() - t;
+			if (t > worst)
+				worst = t;
+			hx_sleep_ms(100);
+		}
+		cr_expect_lt(worst, 1.0,
+		    "a status call took %.2f s during the load", worst);
+		cr_assert_eq(waitpid(pid, &status, 0), pid);
+		cr_expect(WIFEXITED(status) && WEXITSTATUS(status) != 0,
+		    "the load failed");
+	}
+	cr_expect(hx_server_log_has(&s, "load-timeout"), "%s",
+	    hx_server_log_text(&s));
+	cr_expect_str_eq(hx_status_ok(side).model.name, "fixture");
+	hxd_close(side);
+	hx_server_stop(&s);
+}
+
+/* A client that leaves while its model compiles stops its loader. */
+Test(loader, a_client_leaving_stops_its_load)
+{
+	const char *args[] = { "-m", "fixture.xml", "--model-max-keys",
+		"100000", NULL };
+	static const char xml[] = "<mujoco><size nkey=\"60000\"/></mujoco>";
+	struct hx_server s;
+	hxd_conn *c, *side;
+	hxd_model m;
+	double t0;
+
+	hx_skip_if_valgrind();
+	hx_server_start(&s, args);
+	side = hx_connect_ok(s.unix_addr, "side");
+	c = hx_connect_ok(s.unix_addr, "leaver");
+	/* Sent, not waited for: the client goes while the loader works. */
+	hxd_set_timeout(c, 300);
+	cr_assert_neq(
+	    hxd_load_data(c, HXD_FORMAT_MJCF, xml, strlen(xml), "keys", &m),
+	    HXD_OK);
+	hxd_close(c);
+	t0 = hx_wall_now();
+	while (!hx_server_log_has(&s, "its client left") &&
+	    hx_wall_now() - t0 < 10)
+		hx_sleep_ms(50);
+	cr_expect(hx_server_log_has(&s, "its client left"), "%s",
+	    hx_server_log_text(&s));
+	/* The next load is not kept waiting behind it. */
+	t0 = hx_wall_now();
+	cr_assert_eq(hxd_load_file(side, "fixture.xml", &m), HXD_OK, "%s",
+	    hxd_error(side));
+	cr_expect_lt(hx_wall_now() - t0, 5.0);
+	hxd_close(side);
+	hx_server_stop(&s);
+}

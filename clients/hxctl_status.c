@@ -82,6 +82,7 @@ status_json(const hxd_status *st)
 	js_ku("model_max_hfield", st->limits.model_max_hfield);
 	js_ku("model_max_texture", st->limits.model_max_texture);
 	js_ku("model_max_mesh_vertices", st->limits.model_max_mesh_vertices);
+	js_ki("max_handshakes", st->limits.max_handshakes);
 	js_close('}');
 	drivers_status_json(st);
 	js_close('}');
@@ -142,10 +143,11 @@ status_print(const hxd_status *st)
 		    st->recording.bytes);
 	else
 		printf("%-12s %s\n", "recording", "none");
-	printf("%-12s %d clients, %llu-byte frames, %llu bytes queued, "
-	       "%d subscriptions per client\n",
-	    "limits", st->limits.max_clients, st->limits.max_frame,
-	    st->limits.max_queued, st->limits.max_subscriptions);
+	printf("%-12s %d clients, %d handshakes, %llu-byte frames, "
+	       "%llu bytes queued, %d subscriptions per client\n",
+	    "limits", st->limits.max_clients, st->limits.max_handshakes,
+	    st->limits.max_frame, st->limits.max_queued,
+	    st->limits.max_subscriptions);
 	printf("%-12s %g s, %llu MiB; models up to %llu bodies, %llu keys, "
 	       "%llu-cell height fields, %llu-pixel textures, %llu mesh "
 	       "vertices\n",

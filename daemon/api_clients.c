@@ -51,6 +51,11 @@ api_hello(struct call *c)
 			"this server requires a token on TCP (set "
 			"HAPTIX_TOKEN_FILE)" :
 			"wrong token");
+	/* Only now: a stranger learns nothing, and takes no place. */
+	if (sessions_welcomed() >= d->opts->max_clients)
+		return call_fail(c, RESULT_DENIED,
+		    "too many clients (limit %d, --max-clients)",
+		    d->opts->max_clients);
 
 	/* Keep the name printable: it goes into logs. */
 	snprintf(s->name, sizeof(s->name), "%s", h->client_name);
@@ -85,6 +90,8 @@ clients_add(struct session *s, void *arg)
 {
 	struct clients_walk *w = arg;
 
+	if (!s->joined)
+		return; /* not a client before its Hello */
 	w->list->clients[w->list->n_clients++] = event_client_info(
 	    w->c->d, w->c->arena, s);
 }
@@ -96,8 +103,8 @@ api_clients(struct call *c)
 	    c, Haptix__V1__ClientList, haptix__v1__client_list__init);
 	struct clients_walk w = { c, list };
 
-	list->clients = arena_alloc(
-	    c->arena, (size_t)(sessions_count() + 1) * sizeof(*list->clients));
+	list->clients = arena_alloc(c->arena,
+	    (size_t)(sessions_welcomed() + 1) * sizeof(*list->clients));
 	sessions_foreach(clients_add, &w);
 	list->max_clients = (uint32_t)c->d->opts->max_clients;
 	list->you = c->s->id;

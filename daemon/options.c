@@ -79,6 +79,8 @@ static int options_set_perturb_timeout(
     struct options *, const char *, char *, size_t);
 static int options_set_max_clients(
     struct options *, const char *, char *, size_t);
+static int options_set_max_handshakes(
+    struct options *, const char *, char *, size_t);
 static int options_set_max_frame(
     struct options *, const char *, char *, size_t);
 static int options_set_max_queued(
@@ -105,6 +107,7 @@ static const struct options_def options_defs[] = {
 	{ "lease-loss", 0, 0, 0, options_set_lease_loss },
 	{ "perturb-timeout", 0, 0, 0, options_set_perturb_timeout },
 	{ "max-clients", 0, 0, 0, options_set_max_clients },
+	{ "max-handshakes", 0, 0, 0, options_set_max_handshakes },
 	{ "max-frame", 0, 0, 0, options_set_max_frame },
 	{ "max-queued", 0, 0, 0, options_set_max_queued },
 	{ "max-subscriptions", 0, 0, 0, options_set_max_subscriptions },
@@ -174,6 +177,9 @@ options_usage(FILE *f)
 	    "\n"
 	    "Limits:\n"
 	    "      --max-clients N    connected clients (default: 64)\n"
+	    "      --max-handshakes N connections yet to say Hello, on TCP and on\n"
+	    "                         Unix sockets each; one more closes the oldest\n"
+	    "                         (default: 32)\n"
 	    "      --max-frame BYTES  size of one frame (default: %u)\n"
 	    "      --max-queued BYTES unsent bytes per client before it is dropped\n"
 	    "                         (default: 67108864)\n"
@@ -458,6 +464,18 @@ options_set_max_clients(
 }
 
 static int
+options_set_max_handshakes(
+    struct options *o, const char *value, char *err, size_t len)
+{
+	double v;
+
+	if (options_number(value, 1, 100000, &v, err, len) != 0)
+		return -1;
+	o->max_handshakes = (int)v;
+	return 0;
+}
+
+static int
 options_set_max_frame(
     struct options *o, const char *value, char *err, size_t len)
 {
@@ -576,6 +594,7 @@ options_defaults(struct options *o)
 	o->api_rate = -1;
 	o->perturb_timeout = 0.2;
 	o->max_clients = 64;
+	o->max_handshakes = 32;
 	o->max_frame = FRAME_MAX_DEFAULT;
 	o->max_queued = 64u * 1024 * 1024;
 	o->max_subscriptions = 16;

@@ -37,8 +37,9 @@ struct options {
 	double speed;    /* speed factor; ignored with speed_max */
 	int speed_max;
 	int paused;
-	double api_rate; /* Hz; < 0: the model's apirate */
-	int max_clients;
+	double api_rate;       /* Hz; < 0: the model's apirate */
+	int max_clients;       /* said Hello */
+	int max_handshakes;    /* yet to say Hello, per transport */
 	size_t max_frame;      /* bytes in one frame, either way */
 	size_t max_queued;     /* unsent bytes per client */
 	int max_subscriptions; /* per client */

@@ -60,24 +60,31 @@ server_create(struct daemon *d)
 	return sv;
 }
 
-/* Accept a client, or turn it away with a reason when over the limit. */
+/*
+ * Accept a connection.  Past --max-handshakes on its transport, the one
+ * waiting longest for its Hello goes, not the newest: a client says
+ * Hello as soon as it connects, so connections held open without one
+ * are pushed out by each newcomer instead of locking everyone out.
+ * --max-clients is the Hello's to check (api_hello).
+ */
 static void
 server_accept_cb(struct evconnlistener *ev, evutil_socket_t fd,
     struct sockaddr *sa, int salen, void *arg)
 {
 	struct listener *l = arg;
 	struct daemon *d = l->sv->d;
-	struct session *s;
-	char why[96];
+	struct session *old;
+	char why[128];
 
-	s = session_create(d, fd, l->transport, sa, (socklen_t)salen);
-	if (sessions_count() > d->opts->max_clients) {
-		snprintf(why, sizeof(why),
-		    "too many clients (limit %d, "
-		    "--max-clients)",
-		    d->opts->max_clients);
-		session_refuse(s, RESULT_DENIED, why);
-	}
+	session_create(d, fd, l->transport, sa, (socklen_t)salen);
+	if (sessions_handshaking(l->transport) <= d->opts->max_handshakes)
+		return;
+	old = sessions_oldest_handshaking(l->transport);
+	snprintf(why, sizeof(why),
+	    "no Hello yet, and too many connections wait for one "
+	    "(limit %d, --max-handshakes): the oldest goes",
+	    d->opts->max_handshakes);
+	session_drop(old, RESULT_DENIED, why);
 }
 
 /* accept() failed: on EMFILE and friends, back off for a second. */

@@ -42,7 +42,7 @@ service_send_status(struct daemon *d, const char *prefix)
 {
 	struct clock_status cs;
 	char text[1024], what[400];
-	int n = sessions_count();
+	int n = sessions_welcomed();
 
 	clock_status(d->clock, &cs);
 	if (!sim_loaded(d->sim))

@@ -8,6 +8,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <malloc.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <stdio.h>
@@ -47,8 +48,12 @@
 /* How long a frame begun may go without a byte more: it holds memory. */
 #define SESSION_STALL_SECONDS 10
 
-/* How long a new connection may take to say Hello: it holds a place. */
-#define SESSION_HELLO_SECONDS 10
+/*
+ * How long a new connection may take to say Hello.  Every client sends
+ * it as soon as it connects; a stranger holding a handshake place gets
+ * no longer than this.
+ */
+#define SESSION_HELLO_SECONDS 3
 
 /* Output above this (or half of --max-queued) holds streams back. */
 #define SESSION_CONGESTED_BYTES (256u * 1024)
@@ -59,9 +64,18 @@
 /* An input buffer grown above this for a large frame is freed once empty. */
 #define SESSION_INPUT_KEEP (64u * 1024)
 
+/* What a session holds besides its input: libevent's buffers and events. */
+#define SESSION_OVERHEAD 4096
+
+/* Give the heap back to the system once sessions freed this much. */
+#define SESSION_TRIM_BYTES (1024u * 1024)
+
 static struct session_list sessions = TAILQ_HEAD_INITIALIZER(sessions);
-static int nsessions; /* served: not closing or closed */
+static int nsessions;       /* served: not closing or closed */
+static int nwelcomed;       /* served and said Hello */
+static int nhandshaking[2]; /* in HELLO, by transport */
 static uint64_t next_session_id = 1;
+static size_t freed_since_trim; /* bytes of sessions freed since */
 static const struct session_hooks *hooks;
 
 static void session_read_cb(evutil_socket_t, short, void *);
@@ -214,6 +228,7 @@ session_create(struct daemon *d, int fd, enum session_transport transport,
 
 	TAILQ_INSERT_TAIL(&sessions, s, entry);
 	nsessions++;
+	nhandshaking[transport]++;
 	log_info(
 	    "client %llu connected (%s)", (unsigned long long)s->id, s->peer);
 	return s;
@@ -223,6 +238,32 @@ int
 sessions_count(void)
 {
 	return nsessions;
+}
+
+int
+sessions_welcomed(void)
+{
+	return nwelcomed;
+}
+
+int
+sessions_handshaking(enum session_transport transport)
+{
+	return nhandshaking[transport];
+}
+
+struct session *
+sessions_oldest_handshaking(enum session_transport transport)
+{
+	struct session *s;
+
+	/* Sessions are kept in the order they connected. */
+	TAILQ_FOREACH(s, &sessions, entry)
+	{
+		if (s->state == SESSION_HELLO && s->transport == transport)
+			return s;
+	}
+	return NULL;
 }
 
 void
@@ -572,8 +613,13 @@ session_set_state(struct session *s, enum session_state state)
 	    (was == SESSION_CLOSING && state != SESSION_DEAD))
 		return;
 	s->state = state;
-	if (was < SESSION_CLOSING && state >= SESSION_CLOSING)
+	if (was == SESSION_HELLO)
+		nhandshaking[s->transport]--;
+	if (was < SESSION_CLOSING && state >= SESSION_CLOSING) {
 		nsessions--; /* its place is free for the next client */
+		if (s->joined)
+			nwelcomed--;
+	}
 	if (state >= SESSION_CLOSING) /* leave, then free once dead */
 		event_active(s->reap_ev, EV_TIMEOUT, 0);
 	switch (state) {
@@ -582,6 +628,7 @@ session_set_state(struct session *s, enum session_state state)
 	case SESSION_READY:
 		if (was == SESSION_HELLO) {
 			s->joined = 1;
+			nwelcomed++;
 			event_del(s->hello_ev);
 		} else
 			event_active(s->resume_ev, EV_TIMEOUT, 0);
@@ -647,6 +694,16 @@ session_refuse(struct session *s, int code, const char *why)
 	session_close_after_flush(s, why);
 }
 
+void
+session_drop(struct session *s, int code, const char *why)
+{
+	if (!session_served(s))
+		return;
+	/* An empty output goes out at once; only what the socket takes. */
+	hooks->refuse(s, code, why);
+	session_close(s, why);
+}
+
 /*
  * The loop's turn after s closed: it leaves (once: its calls, streams,
  * lease and the rest go), and a closed one is freed.
@@ -671,7 +728,17 @@ session_reap_cb(evutil_socket_t fd, short events, void *arg)
 	event_free(s->hello_ev);
 	event_free(s->stall_ev);
 	event_free(s->reap_ev);
+	freed_since_trim += s->in_cap + sizeof(*s) + SESSION_OVERHEAD;
 	free(s);
+	/*
+	 * A flood of connections leaves their memory freed but resident,
+	 * scattered over the heap where glibc does not give it back by
+	 * itself: give it back, not on every close but every megabyte.
+	 */
+	if (freed_since_trim >= SESSION_TRIM_BYTES) {
+		malloc_trim(0);
+		freed_since_trim = 0;
+	}
 }
 
 void

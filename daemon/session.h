@@ -125,6 +125,12 @@ void session_close_after_flush(struct session *s, const char *why);
 /* Tell the client why (the refuse hook), then close after the flush. */
 void session_refuse(struct session *s, int code, const char *why);
 
+/*
+ * Tell the client why, as far as its socket takes it at once, and close
+ * now without lingering: for a connection owed no patience.
+ */
+void session_drop(struct session *s, int code, const char *why);
+
 /* Bytes queued for the client and not yet sent. */
 size_t session_queued(const struct session *s);
 
@@ -139,6 +145,15 @@ void sessions_foreach(void (*fn)(struct session *, void *), void *arg);
 
 /* Number of sessions being served (not those closing). */
 int sessions_count(void);
+
+/* Number of those that said Hello: the clients --max-clients counts. */
+int sessions_welcomed(void);
+
+/* Number of sessions on transport that have not said Hello yet. */
+int sessions_handshaking(enum session_transport transport);
+
+/* The session on transport waiting longest for its Hello, or NULL. */
+struct session *sessions_oldest_handshaking(enum session_transport transport);
 
 /* Begin a clean shutdown: send each client what is queued, then close. */
 void sessions_shutdown(void);

@@ -266,7 +266,7 @@ snapshot_status(struct daemon *d, struct arena *a)
 	st->pacing->lateness_p50 = k.lateness_p50;
 	st->pacing->lateness_p99 = k.lateness_p99;
 	st->pacing->lateness_max = k.lateness_max;
-	st->clients = (uint32_t)sessions_count();
+	st->clients = (uint32_t)sessions_welcomed();
 	st->message = arena_strdup(a, d->message);
 	st->uptime = monotonic_s() - d->started;
 	st->lease_holder = d->lease_holder;
@@ -287,6 +287,7 @@ snapshot_status(struct daemon *d, struct arena *a)
 	st->limits->model_max_texture = (uint64_t)d->opts->model_max_texture;
 	st->limits->model_max_mesh_vertices = (uint64_t)d->opts
 						  ->model_max_mesh_vertices;
+	st->limits->max_handshakes = (uint32_t)d->opts->max_handshakes;
 	if (sim_loaded(d->sim)) {
 		sim_energy(d->sim, energy);
 		sim_constraints(d->sim, &nefc, &ncon);

@@ -671,6 +671,7 @@ conn_status_from_wire(hxd_status *out, const Haptix__V1__Status *w)
 		out->limits
 		    .model_max_mesh_vertices = w->limits
 						   ->model_max_mesh_vertices;
+		out->limits.max_handshakes = (int)w->limits->max_handshakes;
 	}
 	if (w->pacing != NULL) {
 		out->pacing.ticks = w->pacing->ticks;

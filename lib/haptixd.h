@@ -311,6 +311,7 @@ typedef struct hxd_status {
 		unsigned long long model_max_bodies, model_max_keys;
 		unsigned long long model_max_hfield, model_max_texture;
 		unsigned long long model_max_mesh_vertices;
+		int max_handshakes; /* yet to say Hello, per transport */
 	} limits; /* what the server enforces (haptixd --max-*) */
 	hxd_recording recording; /* the one running, or the last one */
 	struct {

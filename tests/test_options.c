@@ -129,6 +129,7 @@ Test(options, defaults)
 	cr_assert_eq(o.paused, 0);
 	cr_assert_lt(o.api_rate, 0, "below zero: the model's apirate");
 	cr_assert_eq(o.max_clients, 64);
+	cr_assert_eq(o.max_handshakes, 32);
 	cr_assert_eq(o.max_frame, 16u * 1024 * 1024);
 	cr_assert_eq(o.max_frame, FRAME_MAX_DEFAULT, "what --help prints");
 	cr_assert_eq(o.max_queued, 64u * 1024 * 1024);
@@ -243,6 +244,10 @@ Test(options, numbers_and_their_ranges)
 	set_bad(&o, "max-clients", "0", "'0' is not a number from 1 to 100000");
 	set_bad(&o, "max-clients", "100001",
 	    "'100001' is not a number from 1 to 100000");
+	set_ok(&o, "max-handshakes", "1");
+	cr_assert_eq(o.max_handshakes, 1);
+	set_bad(
+	    &o, "max-handshakes", "0", "'0' is not a number from 1 to 100000");
 
 	set_ok(&o, "max-subscriptions", "1");
 	cr_assert_eq(o.max_subscriptions, 1);
@@ -889,10 +894,11 @@ Test(options, example_settings_file)
 	static const char *const names[] = { "model", "no-model", "legacy",
 		"model-dir", "unix", "tcp", "token-file", "state-dir", "speed",
 		"paused", "api-rate", "lease-loss", "perturb-timeout",
-		"max-clients", "max-frame", "max-queued", "max-subscriptions",
-		"load-timeout", "load-memory", "model-max-bodies",
-		"model-max-keys", "model-max-hfield", "model-max-texture",
-		"model-max-mesh-vertices", "verbose", "quiet" };
+		"max-clients", "max-handshakes", "max-frame", "max-queued",
+		"max-subscriptions", "load-timeout", "load-memory",
+		"model-max-bodies", "model-max-keys", "model-max-hfield",
+		"model-max-texture", "model-max-mesh-vertices", "verbose",
+		"quiet" };
 	const size_t nnames = sizeof(names) / sizeof(names[0]);
 	int seen[sizeof(names) / sizeof(names[0])] = { 0 };
 	struct options defaults, o;
@@ -943,6 +949,7 @@ Test(options, example_settings_file)
 	cr_assert_eq(o.lease_loss, defaults.lease_loss);
 	cr_assert_eq(o.perturb_timeout, defaults.perturb_timeout);
 	cr_assert_eq(o.max_clients, defaults.max_clients);
+	cr_assert_eq(o.max_handshakes, defaults.max_handshakes);
 	cr_assert_eq(o.max_frame, defaults.max_frame);
 	cr_assert_eq(o.max_queued, defaults.max_queued);
 	cr_assert_eq(o.max_subscriptions, defaults.max_subscriptions);

@@ -513,3 +513,151 @@ Test(protocol, client_limit)
 	hxd_close(c2);
 	hx_server_stop(&s);
 }
+
+/*------------------------------------------------- before the Hello */
+
+/* The default of --max-handshakes (haptixd(8)). */
+#define DEFAULT_MAX_HANDSHAKES 32
+
+/* Write a token file for this process; its path goes to path. */
+static void
+write_token(char *path, size_t len)
+{
+	FILE *f;
+
+	snprintf(path, len, "/tmp/hxtoken.%d", (int)getpid());
+	f = fopen(path, "w");
+	cr_assert_not_null(f);
+	fputs("s3cret-token\n", f);
+	fclose(f);
+	chmod(path, 0600);
+}
+
+/*
+ * Connections that never say Hello take no client place (issue 16): with
+ * --max-clients 8 and a token on TCP, eight strangers connected and
+ * silent keep neither a token holder on TCP nor a client on the Unix
+ * socket out, any of twenty times; --max-clients still holds for those
+ * welcomed.  Before, the eight strangers held every place.
+ */
+Test(protocol, strangers_before_hello_take_no_client_place)
+{
+	struct hx_server s;
+	char tok[64];
+	const char *args[] = { "-m", "fixture.xml", "--paused", "--max-clients",
+		"8", "--token-file", tok, NULL };
+	hxd_conn *c, *u, *in[8];
+	int fds[8], i, n;
+
+	write_token(tok, sizeof(tok));
+	hx_server_start(&s, args);
+	for (i = 0; i < 8; i++)
+		fds[i] = raw_connect(s.tcp_addr);
+	hx_sleep_ms(200); /* all accepted */
+	for (i = 0; i < 20; i++) {
+		setenv("HAPTIX_TOKEN_FILE", tok, 1);
+		c = hxd_connect(s.tcp_addr, "holder");
+		unsetenv("HAPTIX_TOKEN_FILE");
+		cr_expect_eq(hxd_result(c), HXD_OK,
+		    "round %d, the token holder: %s", i, hxd_error(c));
+		u = hxd_connect(s.unix_addr, "local");
+		cr_expect_eq(hxd_result(u), HXD_OK, "round %d, on Unix: %s", i,
+		    hxd_error(u));
+		hxd_close(c);
+		hxd_close(u);
+	}
+	for (i = 0; i < 8; i++)
+		cr_expect(!raw_closed(fds[i], 0), "stranger %d was closed", i);
+
+	/* Eight welcomed fill the places; a ninth is refused at its Hello. */
+	in[0] = hx_connect_ok(s.unix_addr, "first");
+	n = hx_wait_clients(in[0], 1, 5000);
+	cr_assert_eq(n, 1, "%d clients", n);
+	for (i = 1; i < 8; i++)
+		in[i] = hx_connect_ok(s.unix_addr, "more");
+	u = hxd_connect(s.unix_addr, "ninth");
+	cr_expect_eq(hxd_result(u), HXD_DENIED, "%s", hxd_error(u));
+	cr_expect(strstr(hxd_error(u), "too many clients (limit 8") != NULL,
+	    "%s", hxd_error(u));
+	hxd_close(u);
+	for (i = 0; i < 8; i++) {
+		hxd_close(in[i]);
+		close(fds[i]);
+	}
+	hx_server_stop(&s);
+	unlink(tok);
+}
+
+/*
+ * Past --max-handshakes connections yet to say Hello on one transport,
+ * each newcomer pushes the oldest out, told why; the newer ones stay, a
+ * silent one on the Unix socket is no TCP stranger's to push out, and a
+ * client is welcomed (issue 16).  Before, all were kept until their
+ * Hello deadline, taking client places.
+ */
+Test(protocol, past_max_handshakes_the_oldest_goes)
+{
+	static const char *const args[] = { "-m", "fixture.xml", "--paused",
+		NULL };
+	int fds[DEFAULT_MAX_HANDSHAKES + 5], local, i;
+	const int n = DEFAULT_MAX_HANDSHAKES + 5;
+	Haptix__V1__Response *r;
+	struct hx_server s;
+	hxd_conn *side;
+	hxd_status st;
+
+	hx_server_start(&s, args);
+	side = hx_connect_ok(s.unix_addr, "side");
+	st = hx_status_ok(side);
+	cr_expect_eq(st.limits.max_handshakes, DEFAULT_MAX_HANDSHAKES);
+	local = raw_connect(s.unix_addr); /* the oldest of all */
+	for (i = 0; i < n; i++)
+		fds[i] = raw_connect(s.tcp_addr);
+	for (i = 0; i < 5; i++) {
+		r = raw_recv(fds[i], 5000);
+		cr_assert_not_null(r, "stranger %d was not told", i);
+		cr_expect_eq(
+		    r->result, HXD_DENIED, "%d: %s", r->result, r->error);
+		cr_expect(strstr(r->error, "--max-handshakes") != NULL, "%s",
+		    r->error);
+		haptix__v1__response__free_unpacked(r, NULL);
+		cr_expect(
+		    raw_closed(fds[i], 5000), "stranger %d still open", i);
+	}
+	for (i = 5; i < n; i++)
+		cr_expect(!raw_closed(fds[i], i == 5 ? 200 : 0),
+		    "stranger %d, one of the newest, was closed", i);
+	cr_expect(!raw_closed(local, 0), "the Unix one was closed");
+	cr_expect_eq(raw_hello(local, "late"), 0, "the Unix one is welcomed");
+	/* A newcomer on TCP pushes one more out and is served. */
+	expect_bystander_served(s.tcp_addr);
+	cr_expect(raw_closed(fds[5], 5000), "the oldest left was not pushed");
+	for (i = 0; i < n; i++)
+		close(fds[i]);
+	close(local);
+	hxd_close(side);
+	hx_server_stop(&s);
+}
+
+/*
+ * A connection that says nothing is closed after a short deadline, 3 s,
+ * told why (issue 16); before, it held its place for 10 s.
+ */
+HX_TRANSPORT_TEST(protocol, a_silent_connection_is_closed_soon, "-m",
+    "fixture.xml", "--paused", NULL)
+{
+	Haptix__V1__Response *r;
+	int fd = raw_connect(addr);
+	double t0 = hx_wall_now();
+
+	r = raw_recv(fd, 7000);
+	cr_assert_not_null(r, "no word within 7 s of a silent connect");
+	cr_expect_eq(r->result, HXD_BADPROTOCOL);
+	cr_expect(strstr(r->error, "no Hello within 3 seconds") != NULL, "%s",
+	    r->error);
+	haptix__v1__response__free_unpacked(r, NULL);
+	cr_expect_geq(hx_wall_now() - t0, 2.0, "closed before the deadline");
+	cr_expect(raw_closed(fd, 5000), "the connection is closed");
+	close(fd);
+	expect_bystander_served(addr);
+}

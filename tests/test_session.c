@@ -707,6 +707,44 @@ Test(session, count_drops_at_close, .init = setup, .fini = teardown)
 	inproc_stop(&d);
 }
 
+/*
+ * Sessions yet to say Hello are counted by transport, apart from the
+ * welcomed ones that --max-clients counts; the oldest of them is found
+ * first, and one dropped is closed at once, not after a linger.
+ */
+Test(session, handshakes_counted_apart, .init = setup, .fini = teardown)
+{
+	struct session *a, *b, *c;
+	int pa, pb, pc;
+
+	a = inproc_session(&d, &pa, 0);
+	b = inproc_session(&d, &pb, 0);
+	c = inproc_session(&d, &pc, 0);
+	cr_assert_eq(sessions_handshaking(SESSION_UNIX), 3);
+	cr_assert_eq(sessions_handshaking(SESSION_TCP), 0);
+	cr_assert_eq(sessions_welcomed(), 0);
+	cr_assert_eq(sessions_oldest_handshaking(SESSION_UNIX), a);
+	cr_assert_null(sessions_oldest_handshaking(SESSION_TCP));
+	session_set_state(a, SESSION_READY);
+	cr_assert_eq(sessions_handshaking(SESSION_UNIX), 2);
+	cr_assert_eq(sessions_welcomed(), 1);
+	cr_assert_eq(sessions_oldest_handshaking(SESSION_UNIX), b);
+	session_drop(b, RESULT_DENIED, "dropped");
+	cr_assert_eq(b->state, SESSION_DEAD, "no linger");
+	cr_assert_eq(nrefused, 1, "told why");
+	cr_assert_eq(sessions_handshaking(SESSION_UNIX), 1);
+	session_close_after_flush(c, "closing");
+	session_close(a, "gone");
+	cr_assert_eq(sessions_handshaking(SESSION_UNIX), 0);
+	cr_assert_eq(sessions_welcomed(), 0);
+	cr_assert_eq(sessions_count(), 0);
+	close(pa);
+	close(pb);
+	close(pc);
+	turn_until_freed();
+	inproc_stop(&d);
+}
+
 /* Seconds until ev is due, or -1 if it is not pending. */
 static double
 due_in(struct event *ev)
@@ -721,8 +759,8 @@ due_in(struct event *ev)
 }
 
 /*
- * The Hello deadline is 10 s, too long to wait for here: the test checks
- * that the timer is armed for 10 s, then fires it early.
+ * The Hello deadline is 3 s, too long to wait for here: the test checks
+ * that the timer is armed for 3 s, then fires it early.
  */
 Test(session, hello_deadline, .init = setup, .fini = teardown)
 {
@@ -734,7 +772,7 @@ Test(session, hello_deadline, .init = setup, .fini = teardown)
 	s = inproc_session(&d, &peer, 0);
 	ready = inproc_session(&d, &peer2, 0);
 	due = due_in(s->hello_ev);
-	cr_assert(due > 9 && due <= 10.01, "due in %g s", due);
+	cr_assert(due > 2 && due <= 3.01, "due in %g s", due);
 	session_set_state(ready, SESSION_READY);
 	cr_assert_eq(due_in(ready->hello_ev), -1, "disarmed by READY");
 
@@ -743,7 +781,7 @@ Test(session, hello_deadline, .init = setup, .fini = teardown)
 	inproc_turn(&d);
 	cr_assert_eq(nrefused, 1, "only the one in HELLO");
 	cr_assert_eq(refused_code, RESULT_BADPROTOCOL);
-	cr_assert_str_eq(refused_why, "no Hello within 10 seconds");
+	cr_assert_str_eq(refused_why, "no Hello within 3 seconds");
 	cr_assert_eq(s->state, SESSION_CLOSING);
 	cr_assert_eq(ready->state, SESSION_READY);
 	expect_frame(&rx, peer, "refused");

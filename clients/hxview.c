@@ -54,6 +54,7 @@ enum {
 	OPT_HTTP,
 	OPT_READ_ONLY,
 	OPT_QUALITY,
+	OPT_MAX_CONNECTIONS,
 	OPT_LATENCY,
 };
 
@@ -73,6 +74,7 @@ usage(FILE *f)
 	    "[--duration S]\n"
 	    "       hxview [options] serve [--http ADDR:PORT] [--read-only] "
 	    "[--quality Q]\n"
+	    "                    [--max-connections N]\n"
 	    "       hxview [options] bench [--frames N] [--latency N]\n"
 	    "       hxview [options] egl\n"
 	    "\n"
@@ -136,6 +138,9 @@ usage(FILE *f)
 	    "  --read-only          serve: no pause/run/reset buttons\n"
 	    "  --quality Q          serve: JPEG quality, 1-100 (default "
 	    "80)\n"
+	    "  --max-connections N  serve: browser connections at once; "
+	    "one more closes\n"
+	    "                       the oldest idle one (default 32)\n"
 	    "  --latency N          bench: latency samples (default 50)\n"
 	    "  -h, --help           this help\n"
 	    "  -V, --version        the version\n"
@@ -504,6 +509,8 @@ main(int argc, char **argv)
 		{ "http", required_argument, NULL, OPT_HTTP },
 		{ "read-only", no_argument, NULL, OPT_READ_ONLY },
 		{ "quality", required_argument, NULL, OPT_QUALITY },
+		{ "max-connections", required_argument, NULL,
+		    OPT_MAX_CONNECTIONS },
 		{ "latency", required_argument, NULL, OPT_LATENCY },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -529,6 +536,7 @@ main(int argc, char **argv)
 	o.info = o.sensors = 1;
 	cmd.http.listen = "127.0.0.1:8080";
 	cmd.http.quality = 80;
+	cmd.http.max_connections = 32;
 	while ((ch = getopt_long(argc, argv, "s:o:hV", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 's':
@@ -666,6 +674,14 @@ main(int argc, char **argv)
 				return usage_error(
 				    "--quality: '%s' is not 1 to 100", optarg);
 			cmd.http.quality = (int)n;
+			cmd.given |= GIVEN_HTTP;
+			break;
+		case OPT_MAX_CONNECTIONS:
+			if (parse_count(optarg, 1, 10000, &n) != 0)
+				return usage_error("--max-connections: '%s' is "
+						   "not 1 to 10000",
+				    optarg);
+			cmd.http.max_connections = (int)n;
 			cmd.given |= GIVEN_HTTP;
 			break;
 		case OPT_LATENCY:

@@ -106,9 +106,10 @@ int image_y4m_frame(FILE *f, const unsigned char *rgb, int width, int height,
 
 /* serve (hxview_http.c). */
 struct http_options {
-	const char *listen; /* ADDR:PORT */
-	int read_only;      /* no pause/run/reset */
-	int quality;        /* JPEG, 1 to 100 */
+	const char *listen;  /* ADDR:PORT */
+	int read_only;       /* no pause/run/reset */
+	int quality;         /* JPEG, 1 to 100 */
+	int max_connections; /* at once; past it the oldest idle one goes */
 };
 /* Check the options before connecting: 0, or -1 with the reason. */
 int http_check(const struct http_options *h, char *err, size_t len);

@@ -9,6 +9,10 @@
  * or asks; a browser that reads slowly misses frames instead of making
  * everyone wait: a frame is not queued to a connection that has not sent
  * the last two.
+ *
+ * Connections are counted from accept to close (libevent 2.1 has no
+ * evhttp_set_max_connections); past --max-connections a newcomer closes
+ * the oldest idle one, and one that stays idle is closed after a while.
  */
 #include "config.h"
 
@@ -36,11 +40,34 @@
 #define HTTP_MAX_HEADERS 16384
 #define HTTP_MAX_BODY 4096
 
+/*
+ * A connection that sends no request, or does not read its answer, for
+ * this long is closed; a stream only for not reading.
+ */
+#define HTTP_IDLE_SECONDS 30
+
 /* A browser connection receiving the MJPEG stream. */
 struct http_stream {
 	struct evhttp_request *req;
 	struct http_server *srv;
+	struct http_conn *conn;
 	TAILQ_ENTRY(http_stream) entry;
+};
+
+/*
+ * A connection, from its accept to its close.  evhttp makes the
+ * connection after asking us for its bufferevent (http_conn_bev), so we
+ * learn of it from that bufferevent once evhttp has set it up (adopt).
+ * Our reference keeps the bufferevent valid until then, even if evhttp
+ * gives up on the connection first.
+ */
+struct http_conn {
+	struct http_server *srv;
+	struct bufferevent *bev;         /* referenced until the close */
+	struct evhttp_connection *evcon; /* NULL until adopted */
+	struct http_stream *stream;      /* the stream it carries, or NULL */
+	int refused;                  /* over the limit: closed on adoption */
+	TAILQ_ENTRY(http_conn) entry; /* oldest first */
 };
 
 struct http_server {
@@ -57,12 +84,16 @@ struct http_server {
 	char why[512];
 	unsigned long long frames;
 	TAILQ_HEAD(, http_stream) streams;
+	TAILQ_HEAD(, http_conn) conns;
+	int nconns;             /* counted: not refused */
+	struct event *adopt_ev; /* adopt the connections just accepted */
 	/* The names a request's Host may give: "" when any will do. */
 	char hosts[4][300];
 	int nhosts;
 };
 
 static int http_loopback(const char *);
+static void http_conn_closed(struct evhttp_connection *, void *);
 static int http_refuse_stranger(struct http_server *, struct evhttp_request *);
 
 /* The page, a printf format: width, height, " hidden" when read-only. */
@@ -196,37 +227,166 @@ http_stream_send(struct http_stream *st)
 }
 
 /*
- * The browser went away.  libevent has detached the unfinished reply
- * from the dying connection and left it to us: ending it frees it.
+ * The browser went away, or we stop.  libevent has detached the
+ * unfinished reply from the dying connection and left it to us: ending
+ * it frees it.
  */
 static void
-http_stream_closed(struct evhttp_connection *evcon, void *arg)
+http_stream_end(struct http_stream *st)
 {
-	struct http_stream *st = arg;
-
+	st->conn->stream = NULL;
 	TAILQ_REMOVE(&st->srv->streams, st, entry);
 	evhttp_send_reply_end(st->req);
 	free(st);
+}
+
+/* Forget a connection closed: its place is free. */
+static void
+http_conn_forget(struct http_conn *c)
+{
+	TAILQ_REMOVE(&c->srv->conns, c, entry);
+	if (!c->refused)
+		c->srv->nconns--;
+	bufferevent_decref(c->bev);
+	free(c);
+}
+
+/*
+ * Learn the connections evhttp has set up since the last time, from
+ * the bufferevents it was given: each is told to call us when it
+ * closes; one refused is closed now.
+ */
+static void
+http_conns_adopt(struct http_server *srv)
+{
+	struct http_conn *c, *next;
+	void *evcon;
+
+	for (c = TAILQ_FIRST(&srv->conns); c != NULL; c = next) {
+		next = TAILQ_NEXT(c, entry);
+		if (c->evcon != NULL)
+			continue;
+		bufferevent_getcb(c->bev, NULL, NULL, NULL, &evcon);
+		if (evcon == NULL) { /* evhttp gave up on it already */
+			http_conn_forget(c);
+			continue;
+		}
+		c->evcon = evcon;
+		evhttp_connection_set_closecb(c->evcon, http_conn_closed, c);
+		if (c->refused)
+			evhttp_connection_free(c->evcon);
+	}
+}
+
+static void
+http_adopt_cb(evutil_socket_t fd, short events, void *arg)
+{
+	http_conns_adopt(arg);
+}
+
+/* A connection closes, whoever closes it. */
+static void
+http_conn_closed(struct evhttp_connection *evcon, void *arg)
+{
+	struct http_conn *c = arg;
+
+	if (c->stream != NULL)
+		http_stream_end(c->stream);
+	http_conn_forget(c);
+}
+
+/*
+ * Close the oldest idle connection: no stream, nothing left to send (a
+ * browser keeping it for later, or a request begun and never ended).
+ * Returns 0, or -1 when every one is busy.
+ */
+static int
+http_conns_evict(struct http_server *srv)
+{
+	struct http_conn *c;
+
+	TAILQ_FOREACH(c, &srv->conns, entry)
+	{
+		if (c->evcon == NULL || c->refused || c->stream != NULL ||
+		    evbuffer_get_length(bufferevent_get_output(c->bev)) != 0)
+			continue;
+		evhttp_connection_free(c->evcon); /* forgets c */
+		return 0;
+	}
+	return -1;
+}
+
+/*
+ * evhttp accepted a connection and asks for its bufferevent: count it.
+ * Past --max-connections the oldest idle one goes; when none is idle,
+ * this one is refused.  NULL lets evhttp make its own (uncounted).
+ */
+static struct bufferevent *
+http_conn_bev(struct event_base *base, void *arg)
+{
+	struct http_server *srv = arg;
+	struct bufferevent *bev;
+	struct http_conn *c;
+
+	http_conns_adopt(srv);
+	if ((c = calloc(1, sizeof(*c))) == NULL)
+		return NULL;
+	if ((bev = bufferevent_socket_new(base, -1, 0)) == NULL) {
+		free(c);
+		return NULL;
+	}
+	bufferevent_incref(bev);
+	c->srv = srv;
+	c->bev = bev;
+	if (srv->nconns >= srv->h->max_connections &&
+	    http_conns_evict(srv) != 0)
+		c->refused = 1;
+	else
+		srv->nconns++;
+	TAILQ_INSERT_TAIL(&srv->conns, c, entry);
+	event_active(srv->adopt_ev, EV_TIMEOUT, 0);
+	return bev;
+}
+
+/* The counted connection a request came on, or NULL. */
+static struct http_conn *
+http_conn_of(struct http_server *srv, struct evhttp_request *req)
+{
+	struct evhttp_connection *evcon = evhttp_request_get_connection(req);
+	struct http_conn *c;
+
+	http_conns_adopt(srv);
+	TAILQ_FOREACH(c, &srv->conns, entry)
+	{
+		if (c->evcon == evcon && evcon != NULL)
+			return c;
+	}
+	return NULL;
 }
 
 static void
 http_stream_start(struct http_server *srv, struct evhttp_request *req)
 {
 	struct evkeyvalq *out = evhttp_request_get_output_headers(req);
+	struct timeval write_tv = { HTTP_IDLE_SECONDS, 0 };
 	struct http_stream *st;
+	struct http_conn *c;
 
-	if ((st = calloc(1, sizeof(*st))) == NULL) {
+	if ((c = http_conn_of(srv, req)) == NULL ||
+	    (st = calloc(1, sizeof(*st))) == NULL) {
 		evhttp_send_error(req, HTTP_INTERNAL, "out of memory");
 		return;
 	}
 	st->req = req;
 	st->srv = srv;
+	st->conn = c;
+	c->stream = st;
 	evhttp_add_header(out, "Content-Type",
 	    "multipart/x-mixed-replace; boundary=" HTTP_BOUNDARY);
 	evhttp_add_header(out, "Cache-Control", "no-store");
 	evhttp_send_reply_start(req, HTTP_OK, "OK");
-	evhttp_connection_set_closecb(
-	    evhttp_request_get_connection(req), http_stream_closed, st);
+	/* A watcher sends nothing more: only not reading is idle. */
+	bufferevent_set_timeouts(c->bev, NULL, &write_tv);
 	TAILQ_INSERT_TAIL(&srv->streams, st, entry);
 	if (http_render(srv) == 0)
 		http_stream_send(st);
@@ -622,6 +782,7 @@ http_serve(
 
 	memset(&srv, 0, sizeof(srv));
 	TAILQ_INIT(&srv.streams);
+	TAILQ_INIT(&srv.conns);
 	srv.v = v;
 	srv.o = o;
 	srv.h = h;
@@ -631,11 +792,15 @@ http_serve(
 	signal(SIGPIPE, SIG_IGN);
 	srv.rgb = malloc((size_t)o->width * (size_t)o->height * 3);
 	if (srv.rgb == NULL || (srv.base = event_base_new()) == NULL ||
-	    (srv.http = evhttp_new(srv.base)) == NULL) {
+	    (srv.http = evhttp_new(srv.base)) == NULL ||
+	    (srv.adopt_ev = event_new(srv.base, -1, 0, http_adopt_cb, &srv)) ==
+		NULL) {
 		fprintf(stderr, "hxview: serve: out of memory\n");
 		goto out;
 	}
 	evhttp_set_gencb(srv.http, http_request, &srv);
+	evhttp_set_bevcb(srv.http, http_conn_bev, &srv);
+	evhttp_set_timeout(srv.http, HTTP_IDLE_SECONDS);
 	evhttp_set_max_headers_size(srv.http, HTTP_MAX_HEADERS);
 	evhttp_set_max_body_size(srv.http, HTTP_MAX_BODY);
 	evhttp_set_allowed_methods(
@@ -667,13 +832,15 @@ http_serve(
 	else
 		rc = VIEW_OK;
 out:
-	/* End the streams; evhttp_free() closes their connections. */
-	while ((st = TAILQ_FIRST(&srv.streams)) != NULL) {
-		evhttp_connection_set_closecb(
-		    evhttp_request_get_connection(st->req), NULL, NULL);
-		TAILQ_REMOVE(&srv.streams, st, entry);
-		evhttp_send_reply_end(st->req);
-		free(st);
+	/*
+	 * End the streams; evhttp_free() closes their connections, and
+	 * every connection it closes is forgotten (all are adopted first).
+	 */
+	while ((st = TAILQ_FIRST(&srv.streams)) != NULL)
+		http_stream_end(st);
+	if (srv.adopt_ev != NULL) {
+		http_conns_adopt(&srv);
+		event_free(srv.adopt_ev);
 	}
 	if (tick != NULL)
 		event_free(tick);

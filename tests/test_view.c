@@ -1413,6 +1413,116 @@ Test(view, serve_refuses_strangers)
 	hx_server_stop(&s);
 }
 
+/* Connect to hxview serve on port; returns the socket. */
+static int
+http_connect(int port)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET };
+	int fd;
+
+	sa.sin_port = htons((unsigned short)port);
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	cr_assert_neq(fd, -1);
+	cr_assert_eq(connect(fd, (struct sockaddr *)&sa, sizeof(sa)), 0,
+	    "connect to port %d: %s", port, strerror(errno));
+	return fd;
+}
+
+/* Return 1 if the server closes fd within ms, reading what comes. */
+static int
+http_closed(int fd, int ms)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	char buf[4096];
+
+	for (;;) {
+		if (poll(&pfd, 1, ms) != 1)
+			return 0;
+		if (read(fd, buf, sizeof(buf)) <= 0)
+			return 1;
+	}
+}
+
+/* Return 1 if fd brings bytes and no end for a second. */
+static int
+http_flowing(int fd)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	double end = hx_wall_now() + 1;
+	size_t total = 0;
+	char buf[65536];
+	ssize_t n;
+	int left;
+
+	while ((left = (int)((end - hx_wall_now()) * 1e3)) > 0) {
+		if (poll(&pfd, 1, left) != 1)
+			break;
+		if ((n = read(fd, buf, sizeof(buf))) <= 0)
+			return 0;
+		total += (size_t)n;
+	}
+	return total > 0;
+}
+
+/* The default of hxview serve --max-connections (hxview(1)). */
+#define SERVE_MAX_CONNECTIONS 32
+
+/*
+ * Connections are capped (--max-connections, 32 by default): past it, each
+ * newcomer closes the oldest idle connection (silent, or a request
+ * begun and never ended), never a stream being watched; a request is
+ * served all along.  Before, every connection was kept: 2,000 idle ones
+ * were accepted and buffered.
+ */
+Test(view, serve_caps_connections)
+{
+	static const char begun[] = "GET /status.json HTTP/1.1\r\nX-Slow: ";
+	struct hx_server s;
+	struct http h;
+	char req[128];
+	int idle[SERVE_MAX_CONNECTIONS + 8], watch, err, port, i;
+	const int n = SERVE_MAX_CONNECTIONS + 8,
+		  gone = n - (SERVE_MAX_CONNECTIONS - 1);
+	pid_t pid;
+
+	hx_server_start(&s, view_args);
+	port = serve_start(&pid, &err, NULL, hx_server_addr(&s, 0), "serve",
+	    "--http", "127.0.0.1:0", NULL);
+
+	/* A watcher of the stream, then 40 idle connections. */
+	watch = http_connect(port);
+	snprintf(req, sizeof(req),
+	    "GET /stream.mjpg HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n", port);
+	cr_assert_eq(write(watch, req, strlen(req)), (ssize_t)strlen(req));
+	hx_sleep_ms(300); /* it is a stream before the others come */
+	for (i = 0; i < n; i++) {
+		idle[i] = http_connect(port);
+		if (i % 2)
+			cr_assert_eq(write(idle[i], begun, strlen(begun)),
+			    (ssize_t)strlen(begun));
+	}
+	/* 32 places: the watcher's and the 31 newest idle ones. */
+	for (i = 0; i < gone; i++)
+		cr_expect(http_closed(idle[i], 5000),
+		    "idle connection %d of %d is still open", i + 1, n);
+	for (i = gone; i < n; i++)
+		cr_expect(!http_closed(idle[i], i == gone ? 300 : 0),
+		    "idle connection %d of %d, one of the newest, was closed",
+		    i + 1, n);
+	http(&h, port, "GET", "/status.json", "", 0);
+	http_expect(&h, 200, "application/json");
+	http_free(&h);
+	cr_expect(
+	    http_closed(idle[gone], 5000), "a request closed no idle one");
+	cr_expect(http_flowing(watch), "the stream was closed");
+	for (i = 0; i < n; i++)
+		close(idle[i]);
+	close(watch);
+	serve_stop(pid, err);
+	hx_server_stop(&s);
+}
+
 /* --read-only refuses the controls; so does another client's lease. */
 Test(view, serve_refuses_control)
 {

@@ -7,6 +7,7 @@
 #include <math.h>
 
 #include "api.h"
+#include "batch.h"
 #include "clock.h"
 #include "event.h"
 #include "log.h"
@@ -20,11 +21,8 @@
 int
 api_step(struct call *c)
 {
-	Haptix__V1__StepDone *w = NEW(
-	    c, Haptix__V1__StepDone, haptix__v1__step_done__init);
-	unsigned n = c->req->step->count, i;
-	char err[1100];
-	int rc;
+	Haptix__V1__StepDone *w;
+	unsigned n = c->req->step->count;
 
 	if (n == 0)
 		n = 1;
@@ -33,18 +31,11 @@ api_step(struct call *c)
 		    "count %u is more than "
 		    "%d steps in one request (batch takes more)",
 		    n, API_MAX_STEPS);
+	/* Taken in slices, so that no request holds the loop for long. */
+	if (!clock_running(c->d->clock))
+		return batch_steps(c, n);
 	/* HAPTIX: stepping while running has no effect. */
-	if (!clock_running(c->d->clock)) {
-		for (i = 0; i < n; i++) {
-			rc = step_one(c->d, err, sizeof(err));
-			if (rc != 0)
-				return call_fail(c, RESULT_SIMERROR,
-				    "step %u "
-				    "of %u: %s",
-				    i + 1, n, err);
-		}
-		w->steps = n;
-	}
+	w = NEW(c, Haptix__V1__StepDone, haptix__v1__step_done__init);
 	w->time = sim_time(c->d->sim);
 	PAYLOAD(c, step_done, STEP_DONE, w);
 	return RESULT_OK;

@@ -41,7 +41,8 @@ struct batch {
 	uint64_t resets0;   /* the sim's resets before the first step */
 	struct arena arena; /* what the trajectory points at */
 	struct event *ev;
-	int failed; /* the result code when it failed, else 0 */
+	int steps_only; /* a step request's: answered with StepDone */
+	int failed;     /* the result code when it failed, else 0 */
 	char err[1200];
 };
 
@@ -104,8 +105,15 @@ batch_slice(struct batch *b)
 
 	while (!batch_finished(b)) {
 		if (step_one(d, err, sizeof(err)) != 0) {
-			snprintf(b->err, sizeof(b->err), "step %llu: %s",
-			    (unsigned long long)b->done + 1, err);
+			if (b->steps_only)
+				snprintf(b->err, sizeof(b->err),
+				    "step %llu of %llu: %s",
+				    (unsigned long long)b->done + 1,
+				    (unsigned long long)b->goal, err);
+			else
+				snprintf(b->err, sizeof(b->err),
+				    "step %llu: %s",
+				    (unsigned long long)b->done + 1, err);
 			b->failed = RESULT_SIMERROR;
 			return 1;
 		}
@@ -128,12 +136,30 @@ batch_resets(const struct daemon *d)
 	return n->instability_resets + n->errors;
 }
 
+/* What the run is called in the log. */
+static const char *
+batch_what(const struct batch *b)
+{
+	return b->steps_only ? "step request" : "batch";
+}
+
 /* Fill the answer of a finished batch; arrays live in arena a or b's. */
 static void
 batch_fill(struct batch *b, struct arena *a, Response *resp)
 {
-	Haptix__V1__BatchResult *r = arena_alloc(a, sizeof(*r));
+	Haptix__V1__BatchResult *r;
+	Haptix__V1__StepDone *w;
 
+	if (b->steps_only) {
+		w = arena_alloc(a, sizeof(*w));
+		haptix__v1__step_done__init(w);
+		w->steps = (uint32_t)b->done;
+		w->time = sim_time(b->d->sim);
+		resp->payload_case = HAPTIX__V1__RESPONSE__PAYLOAD_STEP_DONE;
+		resp->step_done = w;
+		return;
+	}
+	r = arena_alloc(a, sizeof(*r));
 	haptix__v1__batch_result__init(r);
 	r->steps = b->done;
 	r->time = sim_time(b->d->sim);
@@ -161,9 +187,10 @@ static void
 batch_end(struct batch *b)
 {
 	b->d->batch_session = 0;
-	log_info("client %llu: batch of %llu steps %s at time %g",
-	    (unsigned long long)b->s->id, (unsigned long long)b->done,
-	    b->failed ? "failed" : "done", sim_time(b->d->sim));
+	log_info("client %llu: %s of %llu steps %s at time %g",
+	    (unsigned long long)b->s->id, batch_what(b),
+	    (unsigned long long)b->done, b->failed ? "failed" : "done",
+	    sim_time(b->d->sim));
 }
 
 /* Answer a batch that ran over several slices. */
@@ -204,9 +231,9 @@ batch_session_closed(struct session *s)
 
 	if (b == NULL || b->s != s)
 		return;
-	log_info("client %llu: batch stopped after %llu steps: the client "
-		 "left",
-	    (unsigned long long)s->id, (unsigned long long)b->done);
+	log_info("client %llu: %s stopped after %llu steps: the client left",
+	    (unsigned long long)s->id, batch_what(b),
+	    (unsigned long long)b->done);
 	b->d->batch_session = 0;
 	batch_free(b);
 }
@@ -276,34 +303,34 @@ batch_setup(struct call *c, const Haptix__V1__Batch *w, struct batch *b)
 	return 0;
 }
 
-int
-api_batch(struct call *c)
+/* A new batch for the calling client; only one runs at a time. */
+static struct batch *
+batch_new(struct call *c)
 {
-	const Haptix__V1__Batch *w = c->req->batch;
-	struct daemon *d = c->d;
-	struct timeval zero = { 0, 0 };
 	struct batch *b;
-	int rc;
 
-	if (clock_running(d->clock))
-		return call_fail(c, RESULT_DENIED,
-		    "the simulation is running: a batch steps a paused "
-		    "simulation (pause it first)");
 	b = calloc(1, sizeof(*b));
 	if (b == NULL)
 		fatal("out of memory");
-	b->d = d;
+	b->d = c->d;
 	b->s = c->s;
 	b->request_id = c->req->id;
 	batch_running = b;
-	if ((rc = batch_setup(c, w, b)) != 0 ||
-	    (w->control != NULL &&
-		(rc = api_control_apply(c, w->control)) != 0)) {
-		batch_free(b);
-		return rc;
-	}
+	return b;
+}
 
-	/* Short batches are answered at once. */
+/*
+ * Take b's steps: a run that ends within its first slice is answered at
+ * once; a longer one goes on over turns of the loop (CALL_BUSY), the
+ * others writing nothing meanwhile, and is answered when it ends.
+ */
+static int
+batch_go(struct call *c, struct batch *b)
+{
+	struct daemon *d = c->d;
+	struct timeval zero = { 0, 0 };
+	int rc;
+
 	b->started = sim_time(d->sim);
 	b->resets0 = batch_resets(d);
 	if (batch_slice(b)) {
@@ -319,12 +346,43 @@ api_batch(struct call *c)
 		return rc;
 	}
 	d->batch_session = c->s->id;
-	log_info("client %llu: batch run from time %g (%llu steps)",
-	    (unsigned long long)c->s->id, b->started,
+	log_info("client %llu: %s run from time %g (%llu steps)",
+	    (unsigned long long)c->s->id, batch_what(b), b->started,
 	    (unsigned long long)b->goal);
 	b->ev = evtimer_new(d->base, batch_continue_cb, b);
 	if (b->ev == NULL)
 		fatal("out of memory");
 	evtimer_add(b->ev, &zero);
 	return CALL_BUSY;
+}
+
+int
+batch_steps(struct call *c, unsigned n)
+{
+	struct batch *b = batch_new(c);
+
+	b->steps_only = 1;
+	b->goal = n;
+	return batch_go(c, b);
+}
+
+int
+api_batch(struct call *c)
+{
+	const Haptix__V1__Batch *w = c->req->batch;
+	struct batch *b;
+	int rc;
+
+	if (clock_running(c->d->clock))
+		return call_fail(c, RESULT_DENIED,
+		    "the simulation is running: a batch steps a paused "
+		    "simulation (pause it first)");
+	b = batch_new(c);
+	if ((rc = batch_setup(c, w, b)) != 0 ||
+	    (w->control != NULL &&
+		(rc = api_control_apply(c, w->control)) != 0)) {
+		batch_free(b);
+		return rc;
+	}
+	return batch_go(c, b);
 }

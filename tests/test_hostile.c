@@ -941,6 +941,92 @@ Test(hostile, a_queue_of_costly_calls_does_not_stall_the_others)
 }
 
 /*
+ * Make every step of the MPL scene slow: a margin of 1e300 on every geom
+ * puts all pairs in contact (0.1 to 0.3 s a step, where it took 50 us).
+ */
+static void
+slow_margins(hxd_conn *c)
+{
+	double margin[30];
+	int i;
+
+	for (i = 0; i < 30; i++)
+		margin[i] = 1e300;
+	HX_OK(c, hxd_set_array(c, "geom_margin", 0, 30, margin));
+}
+
+/* Time the side client's status calls while another client's run goes. */
+static void
+side_served(hxd_conn *side, const char *during)
+{
+	double t0, took;
+	int i;
+
+	for (i = 0; i < 5; i++) {
+		t0 = hx_wall_now();
+		cr_assert_eq(hx_status_ok(side).model.nq, 50);
+		took = hx_wall_now() - t0;
+		cr_log_info("status during %s: %.3f s", during, took);
+		cr_expect_lt(
+		    took, 2.0, "during %s, status took %.1f s", during, took);
+		hx_sleep_ms(100);
+	}
+}
+
+/*
+ * Steps made slow by the model's parameters (geom_margin 1e300) do not
+ * freeze the others: a step request of 10000 steps (30 minutes of work)
+ * runs in slices, as a batch does, and a second client's status is
+ * answered meanwhile.  Once a step request ran whole in one turn of the
+ * loop, and every client waited for its end.
+ */
+Test(hostile, a_long_step_request_of_slow_steps_freezes_nobody)
+{
+	static const char *const args[] = { "-m", "mpl_scene.xml", "--paused",
+		NULL };
+	Haptix__V1__Request req = HAPTIX__V1__REQUEST__INIT;
+	Haptix__V1__Step step = HAPTIX__V1__STEP__INIT;
+	Haptix__V1__Batch b = HAPTIX__V1__BATCH__INIT;
+	struct hx_server s;
+	hxd_conn *side, *greedy;
+	int fd;
+
+	hx_skip_if_valgrind();
+	hx_server_start(&s, args);
+	side = hx_connect_ok(s.unix_addr, "side");
+	/* Longer than any wait the old daemon's first steps cost. */
+	hxd_set_timeout(side, 10000);
+	greedy = hx_connect_ok(s.unix_addr, "greedy");
+	slow_margins(greedy);
+	/* Run says: step on, slow as it is (the slow-step guard). */
+	HX_OK(greedy, hxd_run(greedy));
+	HX_OK(greedy, hxd_pause(greedy));
+	hxd_close(greedy);
+
+	fd = raw_connect(s.tcp_addr);
+	cr_assert_eq(raw_hello(fd, "stepper"), 0);
+	step.count = 10000;
+	req.id = 10;
+	req.call_case = HAPTIX__V1__REQUEST__CALL_STEP;
+	req.step = &step;
+	raw_send_request(fd, &req);
+	hx_sleep_ms(300);
+	side_served(side, "step 10000");
+	cr_expect_neq(hx_status_ok(side).batch_session, 0,
+	    "the step request is not shown as a run in progress");
+	close(fd);
+	cr_assert_eq(hx_wait_clients(side, 1, 10000), 1);
+
+	b.steps = 10000;
+	fd = raw_batch_client(s.tcp_addr, "batcher", &b, 11);
+	hx_sleep_ms(300);
+	side_served(side, "a batch of 10000");
+	close(fd);
+	hxd_close(side);
+	hx_server_stop(&s);
+}
+
+/*
  * A client that subscribes to every step and reads nothing: a step
  * request fills its socket and its queue up to the congestion mark,
  * then a batch whose answer (the trajectory recorded, within

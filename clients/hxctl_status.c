@@ -65,6 +65,7 @@ status_json(const hxd_status *st)
 	js_ku("lease_holder", st->lease_holder);
 	js_ks("lease_holder_name", st->lease_holder_name);
 	js_ku("batch_session", st->batch_session);
+	js_ks("steps_refused", st->steps_refused);
 	js_key("recording");
 	js_open('{');
 	recording_json(&st->recording);
@@ -99,6 +100,8 @@ status_print(const hxd_status *st)
 	else
 		printf("%-12s %s\n", "model", "none loaded");
 	printf("%-12s %s\n", "simulation", st->paused ? "paused" : "running");
+	if (st->steps_refused[0] != '\0')
+		printf("%-12s %s\n", "steps", st->steps_refused);
 	if (st->speed_max)
 		printf("%-12s max\n", "speed");
 	else

@@ -22,7 +22,7 @@ static void frame_field_json(const hxd_frame *, int);
 /* The "event" of subscribe's lines, by enum hxd_event_kind. */
 static const char *const event_kinds[] = { "unknown", "frame", "model", "reset",
 	"run", "speed", "instability", "message", "lease", "client_joined",
-	"client_left", "tracking", "perturbation" };
+	"client_left", "tracking", "perturbation", "slow_step" };
 
 /*
  * Subscribe, and print each frame and event as one JSON object per line,
@@ -187,6 +187,11 @@ event_json(const hxd_event *ev, unsigned fields)
 		js_ks("why", ev->why);
 		js_key("perturbation");
 		perturbation_json(&ev->perturbation);
+		break;
+	case HXD_EVENT_SLOW_STEP:
+		js_kn("step_seconds", ev->step_seconds);
+		js_kn("usual_seconds", ev->usual_seconds);
+		js_ks("why", ev->reason);
 		break;
 	default:
 		break;

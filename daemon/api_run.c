@@ -14,6 +14,7 @@
 #include "session.h"
 #include "snapshot.h"
 #include "step.h"
+#include "stepguard.h"
 
 /* The most steps one step request may take while paused. */
 #define API_MAX_STEPS 10000
@@ -69,7 +70,9 @@ api_update(struct call *c)
 	if (paused) {
 		rc = step_one(c->d, err, sizeof(err));
 		if (rc != 0)
-			return call_fail(c, RESULT_SIMERROR, "%s", err);
+			return call_fail(c,
+			    rc == -2 ? RESULT_DENIED : RESULT_SIMERROR, "%s",
+			    err);
 	} else if (sizes(c)->apirate >= 1) {
 		c->fill = update_fill;
 		return CALL_WAIT_TICK;
@@ -90,6 +93,7 @@ api_reset(struct call *c)
 			return call_fail(c, RESULT_BADINDEX,
 			    "no keyframe or captured state is named \"%s\"",
 			    w->name);
+		stepguard_reset();
 		log_info("client %llu: reset to \"%s\"",
 		    (unsigned long long)c->s->id, w->name);
 		event_reset(c->d, key, w->name);
@@ -98,6 +102,7 @@ api_reset(struct call *c)
 	if (key >= 0 && (rc = check_id(c, "keyframe", key, sizes(c)->nkey)))
 		return rc;
 	sim_reset(c->d->sim, key);
+	stepguard_reset();
 	log_info("client %llu: reset to %s %d", (unsigned long long)c->s->id,
 	    key >= 0 ? "keyframe" : "the reference configuration,", key);
 	event_reset(c->d, key < 0 ? -1 : key, NULL);
@@ -139,6 +144,8 @@ api_pause(struct call *c)
 int
 api_run(struct call *c)
 {
+	/* Asked to run: the steps are accepted, however slow. */
+	stepguard_run();
 	if (!clock_running(c->d->clock)) {
 		clock_run(c->d->clock);
 		log_info("client %llu: running", (unsigned long long)c->s->id);

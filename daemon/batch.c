@@ -102,9 +102,10 @@ batch_slice(struct batch *b)
 	struct daemon *d = b->d;
 	int64_t end = monotonic_ns() + BATCH_SLICE_NS;
 	char err[1100];
+	int rc;
 
 	while (!batch_finished(b)) {
-		if (step_one(d, err, sizeof(err)) != 0) {
+		if ((rc = step_one(d, err, sizeof(err))) != 0) {
 			if (b->steps_only)
 				snprintf(b->err, sizeof(b->err),
 				    "step %llu of %llu: %s",
@@ -114,7 +115,7 @@ batch_slice(struct batch *b)
 				snprintf(b->err, sizeof(b->err),
 				    "step %llu: %s",
 				    (unsigned long long)b->done + 1, err);
-			b->failed = RESULT_SIMERROR;
+			b->failed = rc == -2 ? RESULT_DENIED : RESULT_SIMERROR;
 			return 1;
 		}
 		b->done++;

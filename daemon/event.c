@@ -110,6 +110,21 @@ event_run(struct daemon *d)
 }
 
 void
+event_slow_step(
+    struct daemon *d, double step_s, double usual_s, const char *why)
+{
+	Haptix__V1__SlowStepEvent w = HAPTIX__V1__SLOW_STEP_EVENT__INIT;
+	Event ev = HAPTIX__V1__EVENT__INIT;
+
+	w.step_seconds = step_s;
+	w.usual_seconds = usual_s;
+	w.why = (char *)why;
+	ev.kind_case = HAPTIX__V1__EVENT__KIND_SLOW_STEP;
+	ev.slow_step = &w;
+	stream_broadcast(d, &ev);
+}
+
+void
 event_speed(struct daemon *d)
 {
 	Haptix__V1__Speed sp = HAPTIX__V1__SPEED__INIT;

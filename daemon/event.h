@@ -29,6 +29,10 @@ void event_reset(struct daemon *d, int key, const char *name);
 void event_run(struct daemon *d);
 void event_speed(struct daemon *d);
 
+/* The slow-step guard paused the simulation (stepguard.h). */
+void event_slow_step(
+    struct daemon *d, double step_s, double usual_s, const char *why);
+
 /* The viewers' message changed. */
 void event_message(struct daemon *d);
 

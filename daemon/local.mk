@@ -41,6 +41,7 @@ libhaptixd_la_SOURCES = \
 	daemon/session.c daemon/session.h \
 	daemon/snapshot.c daemon/snapshot.h \
 	daemon/step.c daemon/step.h \
+	daemon/stepguard.c daemon/stepguard.h \
 	daemon/stream.c daemon/stream.h \
 	daemon/sim.c daemon/sim.h daemon/sim_internal.h \
 	daemon/sim_access.c daemon/sim_array.c daemon/sim_check.c \

@@ -31,6 +31,7 @@
 #include "service.h"
 #include "session.h"
 #include "step.h"
+#include "stepguard.h"
 #include "sim.h"
 
 /* How long clients get to take their last answers at shutdown. */
@@ -382,6 +383,7 @@ main(int argc, char **argv)
 		fatal("cannot load the model: %s", err);
 	if (rc == 1)
 		main_log_model(&d);
+	stepguard_model_changed(&d);
 	if (opts->no_model)
 		log_info("no model loaded: clients load one (model "
 			 "directories: %s)",

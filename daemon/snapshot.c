@@ -14,6 +14,7 @@
 #include "sim.h"
 #include "sim_describe.h"
 #include "snapshot.h"
+#include "stepguard.h"
 #include "tracking.h"
 
 typedef Haptix__V1__StreamFrame StreamFrame;
@@ -272,6 +273,7 @@ snapshot_status(struct daemon *d, struct arena *a)
 	st->lease_holder = d->lease_holder;
 	st->lease_holder_name = d->lease_holder_name;
 	st->batch_session = d->batch_session;
+	st->steps_refused = arena_strdup(a, stepguard_refusal());
 	st->recording = snapshot_recording(a);
 	st->limits = arena_alloc(a, sizeof(*st->limits));
 	haptix__v1__limits__init(st->limits);

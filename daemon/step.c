@@ -9,18 +9,25 @@
 #include "record.h"
 #include "sim.h"
 #include "step.h"
+#include "stepguard.h"
 #include "stream.h"
 #include "tracking.h"
 
 int
 step_one(struct daemon *d, char *err, size_t len)
 {
+	int64_t start;
 	int rc;
 
+	if (stepguard_check(err, len) != 0)
+		return -2;
 	sim_before_step(d->sim);
 	motion_before_step(d);
 	record_before_step(d);
+	start = stepguard_start();
 	rc = sim_step(d->sim, err, len);
+	if (rc == 0)
+		stepguard_after_step(d, start);
 	tracking_after_step();
 	stream_after_step(d);
 	event_after_step(d);
@@ -32,6 +39,7 @@ void
 step_model_changed(struct daemon *d, int reload, const char *why)
 {
 	record_stop(d, why);
+	stepguard_model_changed(d);
 	clock_model_changed(d->clock);
 	tracking_model_changed(d);
 	motion_stop_all();

@@ -14,14 +14,16 @@ struct daemon;
 /*
  * One mj_step: the inputs brought up to it and journaled if a recording
  * keeps a journal, the step, then the tracking's latency, the stream
- * frames and the record it is due for.
- * Returns 0, or -1 with MuJoCo's error in err (the data was reset).
+ * frames and the record it is due for; the slow-step guard times it.
+ * Returns 0; -1 with MuJoCo's error in err (the data was reset); or -2,
+ * taking no step, when the slow-step guard refuses steps (err says why).
  */
 int step_one(struct daemon *d, char *err, size_t len);
 
 /*
  * A model was loaded (reload: the same file again): the recording ends
- * with why, pacing takes the new timestep, tracking disconnects, mocap
+ * with why, the slow-step guard measures the new model's step, pacing
+ * takes the new timestep, tracking disconnects, mocap
  * moves end, drivers' forces are forgotten, subscribers get the event.
  */
 void step_model_changed(struct daemon *d, int reload, const char *why);

@@ -688,6 +688,8 @@ conn_status_from_wire(hxd_status *out, const Haptix__V1__Status *w)
 		    &out->perturbations[k], w->perturbations[k]);
 	out->nperturbations = (int)k;
 	out->perturb_timeout = w->perturb_timeout;
+	snprintf(out->steps_refused, sizeof(out->steps_refused), "%s",
+	    w->steps_refused);
 }
 
 /* Read the token named by $HAPTIX_TOKEN_FILE, without trailing space. */

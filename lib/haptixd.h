@@ -322,7 +322,9 @@ typedef struct hxd_status {
 	hxd_tracking tracking[HXD_STATUS_TRACKING_MAX];
 	int nperturbations; /* drivers' forces in effect */
 	hxd_perturbation perturbations[HXD_STATUS_PERTURBATIONS_MAX];
-	double perturb_timeout; /* seconds (haptixd --perturb-timeout) */
+	double perturb_timeout;  /* seconds (haptixd --perturb-timeout) */
+	char steps_refused[320]; /* why the slow-step guard refuses steps, ""
+				    when it does not */
 } hxd_status;
 
 /*-------------------------------------------------------- connection */
@@ -703,6 +705,7 @@ enum hxd_event_kind {
 	HXD_EVENT_CLIENT_LEFT,
 	HXD_EVENT_TRACKING,     /* tracking connected or disconnected */
 	HXD_EVENT_PERTURBATION, /* a driver's force dropped */
+	HXD_EVENT_SLOW_STEP,    /* the slow-step guard paused the simulation */
 };
 
 /* Something that happened, with what belongs to its kind. */
@@ -730,6 +733,9 @@ typedef struct hxd_event {
 					  left", "silence (...)" */
 	unsigned long long by; /* TRACKING: the client that asked, 0: the
 				  server */
+	double step_seconds;   /* SLOW_STEP: CPU time of the slow step */
+	double usual_seconds;  /* SLOW_STEP: the model's usual step */
+	char reason[320];      /* SLOW_STEP: why steps are refused */
 } hxd_event;
 
 /*

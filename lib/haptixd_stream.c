@@ -362,6 +362,13 @@ event_from_wire(hxd_conn *c, const Haptix__V1__Event *w, hxd_event *ev)
 		    &ev->perturbation, w->perturbation->perturbation);
 		snprintf(ev->why, sizeof(ev->why), "%s", w->perturbation->why);
 		break;
+	case HAPTIX__V1__EVENT__KIND_SLOW_STEP:
+		ev->kind = HXD_EVENT_SLOW_STEP;
+		ev->step_seconds = w->slow_step->step_seconds;
+		ev->usual_seconds = w->slow_step->usual_seconds;
+		snprintf(
+		    ev->reason, sizeof(ev->reason), "%s", w->slow_step->why);
+		break;
 	default:
 		ev->kind = HXD_EVENT_UNKNOWN;
 		break;

@@ -998,7 +998,11 @@ Test(hostile, a_long_step_request_of_slow_steps_freezes_nobody)
 	hxd_set_timeout(side, 10000);
 	greedy = hx_connect_ok(s.unix_addr, "greedy");
 	slow_margins(greedy);
-	/* Run says: step on, slow as it is (the slow-step guard). */
+	/*
+	 * The first slow step trips the slow-step guard; run says: step
+	 * on, slow as it is.
+	 */
+	HX_OK(greedy, hxd_step(greedy, 1, NULL));
 	HX_OK(greedy, hxd_run(greedy));
 	HX_OK(greedy, hxd_pause(greedy));
 	hxd_close(greedy);
@@ -1023,6 +1027,104 @@ Test(hostile, a_long_step_request_of_slow_steps_freezes_nobody)
 	side_served(side, "a batch of 10000");
 	close(fd);
 	hxd_close(side);
+	hx_server_stop(&s);
+}
+
+/* The next event of kind on c within ms, or NULL; free it. */
+static hxd_event *
+event_within(hxd_conn *c, int kind, int ms)
+{
+	double end = hx_wall_now() + ms / 1e3;
+	hxd_event *ev;
+	int rc, left;
+
+	for (;;) {
+		left = (int)((end - hx_wall_now()) * 1e3);
+		if (left <= 0)
+			return NULL;
+		rc = hxd_next_event(c, left, &ev);
+		if (rc == HXD_TIMEOUT)
+			return NULL;
+		cr_assert_eq(rc, HXD_OK, "hxd_next_event: %s", hxd_error(c));
+		if (ev->kind == kind)
+			return ev;
+		hxd_event_free(ev);
+	}
+}
+
+/*
+ * Steps that take far longer than the model's did (geom_margin 1e300:
+ * thousands of times) pause the running simulation, with an event and a
+ * status that say why, and are refused until a reset (which lets them
+ * go on until one is slow again) or an explicit run (which accepts
+ * them).  Once the daemon stepped such a model on, a fifth of a second
+ * a step, for as long as it ran.
+ */
+Test(hostile, slow_steps_pause_the_simulation_until_reset_or_run)
+{
+	static const char *const args[] = { "-m", "mpl_scene.xml", NULL };
+	hxd_subscription sub = { 0 };
+	struct hx_server s;
+	hxd_conn *c, *watch;
+	hxd_status st;
+	hxd_event *ev;
+	unsigned taken;
+
+	hx_skip_if_valgrind();
+	hx_server_start(&s, args);
+	watch = hx_connect_ok(s.unix_addr, "watch");
+	sub.events = 1;
+	HX_OK(watch, hxd_subscribe(watch, &sub, NULL));
+	c = hx_connect_ok(s.unix_addr, "writer");
+	hxd_set_timeout(c, 10000);
+	cr_assert(!hx_status_ok(c).paused);
+	slow_margins(c);
+
+	ev = event_within(watch, HXD_EVENT_SLOW_STEP, 10000);
+	cr_assert_not_null(ev, "no slow_step event within 10 s");
+	cr_log_info("slow_step: %.3g s, usually %.3g s: %s", ev->step_seconds,
+	    ev->usual_seconds, ev->reason);
+	cr_expect_gt(ev->step_seconds, 50 * ev->usual_seconds);
+	cr_expect(strstr(ev->reason, "times the model's usual") != NULL,
+	    "the event says \"%s\"", ev->reason);
+	hxd_event_free(ev);
+	ev = event_within(watch, HXD_EVENT_RUN, 5000);
+	cr_assert_not_null(ev, "no run event said the simulation paused");
+	cr_expect(ev->paused);
+	hxd_event_free(ev);
+	st = hx_status_ok(c);
+	cr_expect(st.paused, "the simulation runs on");
+	cr_expect(
+	    strstr(st.steps_refused, "reset, load a model or run") != NULL,
+	    "status.steps_refused is \"%s\"", st.steps_refused);
+	cr_assert(hx_server_log_has(&s, "slow steps: a step at time"));
+
+	/* Refused, with the reason; the lock-step calls too. */
+	HX_FAILS_WITH(c, hxd_step(c, 1, &taken), HXD_DENIED, "refused");
+	HX_FAILS_WITH(
+	    c, hxd_step(c, 100, &taken), HXD_DENIED, "times the model's usual");
+
+	/* A reset lets steps go on: the first is slow, and the guard trips. */
+	HX_OK(c, hxd_reset(c, -1));
+	cr_expect_str_empty(hx_status_ok(c).steps_refused);
+	HX_OK(c, hxd_step(c, 1, &taken));
+	cr_expect_eq(taken, 1);
+	cr_expect_str_not_empty(hx_status_ok(c).steps_refused);
+	HX_FAILS(c, hxd_step(c, 1, &taken), HXD_DENIED);
+
+	/* Run accepts the slow steps: it runs, and stepping is allowed. */
+	HX_OK(c, hxd_run(c));
+	st = hx_status_ok(c);
+	cr_expect(!st.paused);
+	cr_expect_str_empty(st.steps_refused);
+	hx_sleep_ms(1000);
+	st = hx_status_ok(c);
+	cr_expect(!st.paused, "the guard tripped again after run");
+	HX_OK(c, hxd_pause(c));
+	HX_OK(c, hxd_step(c, 2, &taken));
+	cr_expect_eq(taken, 2);
+	hxd_close(c);
+	hxd_close(watch);
 	hx_server_stop(&s);
 }
 

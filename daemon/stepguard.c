@@ -1,0 +1,128 @@
+/* The slow-step guard: see stepguard.h. */
+#include "config.h"
+
+#include <stdio.h>
+#include <time.h>
+
+#include "clock.h"
+#include "daemon.h"
+#include "event.h"
+#include "log.h"
+#include "sim.h"
+#include "stepguard.h"
+
+/* The model's usual step, in ns of CPU time; 0: not measured yet. */
+static int64_t stepguard_usual;
+
+/* The step that tripped the guard, in ns; 0: steps are allowed. */
+static int64_t stepguard_tripped;
+
+static char stepguard_why[320];
+
+int64_t
+stepguard_start(void)
+{
+	struct timespec ts;
+
+	/* CPU time: a step preempted on a busy machine is not slow. */
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* Run an mj_forward for its cost. */
+static void
+stepguard_forward_fn(void *arg)
+{
+	sim_forward(arg);
+}
+
+/*
+ * Measure the model's usual step as it is now: an mj_forward does what a
+ * step does but the integration.  Returns the cost in ns, at least 1.
+ */
+static int64_t
+stepguard_measure(struct daemon *d)
+{
+	int64_t t0 = stepguard_start(), dt;
+	char err[256];
+
+	if (sim_protect(
+		d->sim, stepguard_forward_fn, d->sim, err, sizeof(err)) != 0)
+		log_warn("slow-step guard: mj_forward failed: %s", err);
+	dt = stepguard_start() - t0;
+	return dt > 0 ? dt : 1;
+}
+
+void
+stepguard_model_changed(struct daemon *d)
+{
+	stepguard_tripped = 0;
+	stepguard_why[0] = '\0';
+	stepguard_usual = sim_loaded(d->sim) ? stepguard_measure(d) : 0;
+}
+
+int
+stepguard_check(char *err, size_t len)
+{
+	if (stepguard_tripped == 0)
+		return 0;
+	snprintf(err, len, "steps are refused: %s", stepguard_why);
+	return -1;
+}
+
+/* Pause the simulation and refuse steps: one took dt ns. */
+static void
+stepguard_trip(struct daemon *d, int64_t dt)
+{
+	stepguard_tripped = dt;
+	snprintf(stepguard_why, sizeof(stepguard_why),
+	    "a step at time %g took %.3g s of CPU, %.0f times the model's "
+	    "usual %.3g ms (parameters written by a client?); reset, load a "
+	    "model or run to step on",
+	    sim_time(d->sim), (double)dt * 1e-9,
+	    (double)dt / (double)stepguard_usual,
+	    (double)stepguard_usual * 1e-6);
+	log_warn("slow steps: %s", stepguard_why);
+	/* The reason first, then the pause it causes. */
+	event_slow_step(d, (double)dt * 1e-9, (double)stepguard_usual * 1e-9,
+	    stepguard_why);
+	if (clock_running(d->clock))
+		clock_pause(d->clock);
+}
+
+void
+stepguard_after_step(struct daemon *d, int64_t start)
+{
+	int64_t dt = stepguard_start() - start;
+
+	if (stepguard_usual == 0)
+		stepguard_usual = dt > 0 ? dt : 1;
+	if (dt > STEPGUARD_FLOOR_NS && dt / STEPGUARD_FACTOR > stepguard_usual)
+		stepguard_trip(d, dt);
+	else if (dt > 0 && dt < stepguard_usual)
+		stepguard_usual = dt; /* the cheapest step shows what it costs */
+}
+
+void
+stepguard_reset(void)
+{
+	stepguard_tripped = 0;
+	stepguard_why[0] = '\0';
+}
+
+void
+stepguard_run(void)
+{
+	if (stepguard_tripped == 0)
+		return;
+	log_info("slow-step guard: steps of %.3g s accepted",
+	    (double)stepguard_tripped * 1e-9);
+	stepguard_usual = stepguard_tripped;
+	stepguard_reset();
+}
+
+const char *
+stepguard_refusal(void)
+{
+	return stepguard_why;
+}

@@ -1,0 +1,54 @@
+/*
+ * The slow-step guard.  What a client may write (margins, sizes, solver
+ * parameters) can make a model's steps far slower than they were: with
+ * geom_margin 1e300 every pair of geoms touches, and the MPL scene's
+ * 50 us step takes 0.2 s.  No value range prevents that (it depends on
+ * the geometry), but the model's own sizes bound one step, and steps are
+ * taken in slices: what the guard adds is that such a model is not
+ * stepped on unknowingly.  A step that takes more than STEPGUARD_FACTOR
+ * times the model's usual step, and more than STEPGUARD_FLOOR_NS, pauses
+ * the simulation, is logged and told to the clients, and later steps
+ * are refused until a reset, a new model or an explicit run.
+ */
+#ifndef HXD_STEPGUARD_H
+#define HXD_STEPGUARD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct daemon;
+
+/* How many times its usual cost a step may take before the guard trips. */
+#define STEPGUARD_FACTOR 50
+
+/* A step of less CPU time than this never trips it. */
+#define STEPGUARD_FLOOR_NS 10000000LL
+
+/*
+ * A model was installed: its usual step is measured now (an mj_forward),
+ * before any client could change it, and steps are allowed.
+ */
+void stepguard_model_changed(struct daemon *d);
+
+/* Return 0 if a step may be taken, else -1 with the reason in err. */
+int stepguard_check(char *err, size_t len);
+
+/* The thread's CPU clock, in ns: read before a step for the next call. */
+int64_t stepguard_start(void);
+
+/* A step that began at start (stepguard_start()) was taken. */
+void stepguard_after_step(struct daemon *d, int64_t start);
+
+/* The simulation was reset: steps are allowed again, the usual cost kept. */
+void stepguard_reset(void);
+
+/*
+ * A client ran the simulation: steps are allowed, and those as slow as
+ * the one that tripped the guard are accepted from now on.
+ */
+void stepguard_run(void);
+
+/* Why steps are refused, or "" when they are not. */
+const char *stepguard_refusal(void);
+
+#endif

@@ -36,6 +36,7 @@ recording_json(const hxd_recording *r)
 	js_ku("records", r->records);
 	js_ku("bytes", r->bytes);
 	js_ks("ended", r->ended);
+	js_ku("quota", r->quota);
 }
 
 int

@@ -144,6 +144,9 @@ status_print(const hxd_status *st)
 		printf("%-12s %s: %llu records, %llu bytes\n", "recording",
 		    st->recording.path, st->recording.records,
 		    st->recording.bytes);
+	else if (st->recording.ended[0] != '\0')
+		printf("%-12s none; %s ended: %s\n", "recording",
+		    st->recording.path, st->recording.ended);
 	else
 		printf("%-12s %s\n", "recording", "none");
 	printf("%-12s %d clients, %d handshakes, %llu-byte frames, "

@@ -22,7 +22,8 @@ static void frame_field_json(const hxd_frame *, int);
 /* The "event" of subscribe's lines, by enum hxd_event_kind. */
 static const char *const event_kinds[] = { "unknown", "frame", "model", "reset",
 	"run", "speed", "instability", "message", "lease", "client_joined",
-	"client_left", "tracking", "perturbation", "slow_step" };
+	"client_left", "tracking", "perturbation", "slow_step",
+	"recording_ended" };
 
 /*
  * Subscribe, and print each frame and event as one JSON object per line,
@@ -192,6 +193,12 @@ event_json(const hxd_event *ev, unsigned fields)
 		js_kn("step_seconds", ev->step_seconds);
 		js_kn("usual_seconds", ev->usual_seconds);
 		js_ks("why", ev->reason);
+		break;
+	case HXD_EVENT_RECORDING:
+		js_key("recording");
+		js_open('{');
+		recording_json(&ev->recording);
+		js_close('}');
 		break;
 	default:
 		break;

@@ -81,7 +81,9 @@ api_record_stop(struct call *c)
 
 	record_info(&ri);
 	if (!ri.active)
-		return call_fail(c, RESULT_BADVALUE, "no recording runs");
+		return call_fail(c, RESULT_BADVALUE, "no recording runs%s%s%s",
+		    ri.ended[0] != '\0' ? " (the last one ended: " : "",
+		    ri.ended, ri.ended[0] != '\0' ? ")" : "");
 	record_stop(c->d, "stopped by a client");
 	PAYLOAD(c, recording, RECORDING, snapshot_recording(c->arena));
 	return RESULT_OK;

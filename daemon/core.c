@@ -11,6 +11,7 @@
 #include "loadjob.h"
 #include "pending.h"
 #include "perturb.h"
+#include "record.h"
 #include "reply.h"
 #include "session.h"
 #include "step.h"
@@ -64,5 +65,6 @@ core_start(struct daemon *d)
 	sessions_init(&core_session_hooks);
 	tracking_set_notify(event_tracking);
 	perturb_set_notify(event_perturbation);
+	record_set_notify(event_recording_ended);
 	d->clock = clock_create(d, &core_clock_hooks);
 }

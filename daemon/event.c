@@ -125,6 +125,18 @@ event_slow_step(
 }
 
 void
+event_recording_ended(struct daemon *d)
+{
+	Event ev = HAPTIX__V1__EVENT__INIT;
+	struct arena a = { 0 };
+
+	ev.kind_case = HAPTIX__V1__EVENT__KIND_RECORDING_ENDED;
+	ev.recording_ended = snapshot_recording(&a);
+	stream_broadcast(d, &ev);
+	arena_free(&a);
+}
+
+void
 event_speed(struct daemon *d)
 {
 	Haptix__V1__Speed sp = HAPTIX__V1__SPEED__INIT;

@@ -33,6 +33,9 @@ void event_speed(struct daemon *d);
 void event_slow_step(
     struct daemon *d, double step_s, double usual_s, const char *why);
 
+/* The daemon ended the recording by itself (record.h): quota, full disk. */
+void event_recording_ended(struct daemon *d);
+
 /* The viewers' message changed. */
 void event_message(struct daemon *d);
 

@@ -1,6 +1,7 @@
 /* Settings of haptixd from the command line and the file: see options.h. */
 #include "config.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -63,6 +64,8 @@ static int options_set_tcp(struct options *, const char *, char *, size_t);
 static int options_set_token(struct options *, const char *, char *, size_t);
 static int options_set_state_dir(
     struct options *, const char *, char *, size_t);
+static int options_set_record_quota(
+    struct options *, const char *, char *, size_t);
 static int options_set_speed(struct options *, const char *, char *, size_t);
 static int options_set_paused(struct options *, const char *, char *, size_t);
 static int options_set_api_rate(struct options *, const char *, char *, size_t);
@@ -101,6 +104,7 @@ static const struct options_def options_defs[] = {
 	{ "tcp", 't', 0, 0, options_set_tcp },
 	{ "token-file", 0, 0, 0, options_set_token },
 	{ "state-dir", 0, 0, 0, options_set_state_dir },
+	{ "record-quota", 0, 0, 0, options_set_record_quota },
 	{ "speed", 's', 0, 0, options_set_speed },
 	{ "paused", 'p', 1, 0, options_set_paused },
 	{ "api-rate", 0, 0, 0, options_set_api_rate },
@@ -162,6 +166,9 @@ options_usage(FILE *f)
 	    "      --token-file FILE  secret that TCP clients must present in Hello\n"
 	    "      --state-dir DIR    where recordings go (default: $STATE_DIRECTORY,\n"
 	    "                         else $XDG_STATE_HOME/haptixd)\n"
+	    "      --record-quota BYTES\n"
+	    "                         size one recording may reach, with K, M, G or\n"
+	    "                         T, or 0 for none (default: 4G)\n"
 	    "\n"
 	    "Simulation:\n"
 	    "  -s, --speed X|max      speed factor, 1 = real time (default: 1)\n"
@@ -374,6 +381,38 @@ options_set_state_dir(
     struct options *o, const char *value, char *err, size_t len)
 {
 	options_string(&o->state_dir, value);
+	return 0;
+}
+
+/*
+ * The recording quota: bytes, with a suffix K, M, G or T (binary), or 0
+ * for none.  A file smaller than 64 KiB would hold little but a model.
+ */
+static int
+options_set_record_quota(
+    struct options *o, const char *value, char *err, size_t len)
+{
+	static const char suffixes[] = "KMGT";
+	const char *s;
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(value, &end);
+	if (*end != '\0' && end[1] == '\0' &&
+	    (s = strchr(suffixes, toupper((unsigned char)*end))) != NULL) {
+		v = ldexp(v, 10 * (int)(s - suffixes + 1));
+		end++;
+	}
+	if (errno != 0 || end == value || *end != '\0' || !isfinite(v) ||
+	    (v != 0 && v < 65536) || v > 0x1p62) {
+		snprintf(err, len,
+		    "'%s' is not a size from 64K to 4194304T (bytes, or with "
+		    "K, M, G or T), or 0 for none",
+		    value);
+		return -1;
+	}
+	o->record_quota = (uint64_t)v;
 	return 0;
 }
 
@@ -606,6 +645,7 @@ options_defaults(struct options *o)
 	o->model_max_texture = 4096 * 4096;
 	o->model_max_mesh_vertices = 4000000;
 	o->lease_loss = LEASE_LOSS_PAUSE;
+	o->record_quota = OPTIONS_RECORD_QUOTA_DEFAULT;
 }
 
 /* Apply the command line's settings, already checked by the parser. */

@@ -8,6 +8,7 @@
 #define HXD_OPTIONS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #define OPTIONS_MAX_MODEL_DIRS 16
 
@@ -19,6 +20,9 @@ enum lease_loss {
 	LEASE_LOSS_ZERO,  /* all controls to zero */
 };
 #define OPTIONS_MAX_ARGS 64
+
+/* The recording quota unless set (--record-quota): 4 GiB. */
+#define OPTIONS_RECORD_QUOTA_DEFAULT (4ull << 30)
 
 struct options {
 	char *config; /* the file read, or NULL */
@@ -33,8 +37,9 @@ struct options {
 	int unix_set;    /* unix_path and tcp were asked for, not defaults */
 	int tcp_set;
 	char *token_file;
-	char *state_dir; /* recordings; NULL: see record_state_dir() */
-	double speed;    /* speed factor; ignored with speed_max */
+	char *state_dir;       /* recordings; NULL: see record_state_dir() */
+	uint64_t record_quota; /* bytes one recording may reach; 0: none */
+	double speed;          /* speed factor; ignored with speed_max */
 	int speed_max;
 	int paused;
 	double api_rate;       /* Hz; < 0: the model's apirate */

@@ -32,7 +32,20 @@ static unsigned record_every;
 static uint64_t record_records;
 static uint64_t record_entries;
 static int record_with_journal;
+static uint64_t record_quota; /* the running one's */
+static int record_broken;     /* it failed: record_stop() follows */
 static uint64_t record_bytes;
+
+/* Until record_set_notify(), nobody is told. */
+static void
+record_notify_none(struct daemon *d)
+{
+	(void)d;
+}
+
+static record_notify_fn record_notify = record_notify_none;
+
+static void record_failed(struct daemon *);
 
 const char *
 record_state_dir(const struct daemon *d, char *buf, size_t len)
@@ -52,17 +65,18 @@ record_state_dir(const struct daemon *d, char *buf, size_t len)
 	return buf;
 }
 
-/* Write what is buffered: the timer, and the end. */
+/* Write what is buffered, every RECORD_FLUSH_MS; a failure ends it. */
 static void
-record_flush(void)
+record_flush(struct daemon *d)
 {
 	struct rec_writer_stats st;
 
 	if (record_w == NULL)
 		return;
-	if (rec_writer_flush(record_w) != 0)
-		log_warn("recording %s: %s", record_path,
-		    rec_writer_error(record_w));
+	if (rec_writer_flush(record_w) != 0) {
+		record_failed(d);
+		return;
+	}
 	rec_writer_stats(record_w, &st);
 	record_bytes = st.bytes_written;
 }
@@ -70,7 +84,7 @@ record_flush(void)
 static void
 record_timer_cb(evutil_socket_t fd, short events, void *arg)
 {
-	record_flush();
+	record_flush(arg);
 }
 
 /* Make dir and any parent missing, as mkdir -p does. */
@@ -137,12 +151,30 @@ record_file_name(const char *model, char *out, size_t len)
 		out[0] = '_'; /* no hidden files */
 }
 
-/* Stop after a failure to write, saying so. */
+/*
+ * The file reached the quota, or a write failed (a full disk, a file
+ * size limit): end the recording, which keeps what was written, and say
+ * why to the log, the status and the clients.
+ */
 static void
 record_failed(struct daemon *d)
 {
-	log_error("recording %s: %s", record_path, rec_writer_error(record_w));
-	record_stop(d, "write failed");
+	char why[sizeof(record_ended)];
+
+	if (rec_writer_full(record_w)) {
+		snprintf(why, sizeof(why),
+		    "quota reached: the next frame would pass %llu bytes "
+		    "(--record-quota)",
+		    (unsigned long long)d->opts->record_quota);
+		log_warn("recording %s: %s", record_path, why);
+	} else {
+		snprintf(why, sizeof(why), "write failed: %s",
+		    rec_writer_error(record_w));
+		log_error("recording %s: %s", record_path, why);
+	}
+	record_broken = 1;
+	record_stop(d, why);
+	record_notify(d);
 }
 
 int
@@ -203,6 +235,8 @@ record_start(struct daemon *d, unsigned fields, unsigned every, int journal,
 	while (access(record_path, F_OK) == 0);
 	record_w = rec_writer_open(
 	    record_path, &h, REC_LEVEL_DEFAULT, why, sizeof(why));
+	if (record_w != NULL)
+		rec_writer_limit(record_w, d->opts->record_quota);
 	if (record_w != NULL && record_journal != NULL &&
 	    rec_writer_journal(record_w, sim_counters(d->sim)->steps,
 		REC_JOURNAL_MODEL, mjb, size) != 0) {
@@ -225,6 +259,7 @@ record_start(struct daemon *d, unsigned fields, unsigned every, int journal,
 	event_add(record_timer, &(struct timeval){ 0, RECORD_FLUSH_MS * 1000 });
 	record_every = every;
 	record_with_journal = journal;
+	record_quota = d->opts->record_quota;
 	record_records = record_bytes = record_entries = 0;
 	record_ended[0] = '\0';
 	log_info("recording to %s (one step in %u%s)", record_path, every,
@@ -240,8 +275,10 @@ record_stop(struct daemon *d, const char *why)
 
 	if (record_w == NULL)
 		return;
-	if (rec_writer_close(record_w, err, sizeof(err)) != 0)
+	/* A failure that ended it was logged already. */
+	if (rec_writer_close(record_w, err, sizeof(err)) != 0 && !record_broken)
 		log_warn("recording %s: %s", record_path, err);
+	record_broken = 0;
 	if (stat(record_path, &st) == 0)
 		record_bytes = (uint64_t)st.st_size;
 	record_w = NULL;
@@ -324,4 +361,11 @@ record_info(struct record_info *out)
 	out->records = record_records;
 	out->bytes = record_bytes;
 	out->ended = record_ended;
+	out->quota = record_quota;
+}
+
+void
+record_set_notify(record_notify_fn fn)
+{
+	record_notify = fn;
 }

@@ -26,6 +26,7 @@ struct record_info {
 	uint64_t journal_entries;
 	uint64_t bytes;    /* written to the file */
 	const char *ended; /* why the last one ended; "" while active */
+	uint64_t quota;    /* its --record-quota in bytes; 0: none */
 };
 
 /*
@@ -35,6 +36,14 @@ struct record_info {
  */
 int record_start(struct daemon *d, unsigned fields, unsigned every, int journal,
     char *err, size_t len);
+
+/*
+ * Called when the daemon ends a recording by itself: the file reached
+ * --record-quota, or a write failed (a full disk).  record_info() says
+ * why.  Until set, nobody is told.
+ */
+typedef void (*record_notify_fn)(struct daemon *d);
+void record_set_notify(record_notify_fn fn);
 
 /* End the recording, if one runs, saying why in the log and status. */
 void record_stop(struct daemon *d, const char *why);

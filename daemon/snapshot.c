@@ -161,6 +161,7 @@ snapshot_recording(struct arena *a)
 	r->records = ri.records;
 	r->bytes = ri.bytes;
 	r->ended = arena_strdup(a, ri.ended);
+	r->quota = ri.quota;
 	return r;
 }
 

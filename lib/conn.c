@@ -581,6 +581,7 @@ conn_recording_from_wire(hxd_recording *out, const Haptix__V1__Recording *w)
 	out->bytes = w->bytes;
 	out->journal_entries = w->journal_entries;
 	snprintf(out->ended, sizeof(out->ended), "%s", w->ended);
+	out->quota = w->quota;
 }
 
 void

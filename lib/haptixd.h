@@ -243,7 +243,8 @@ typedef struct hxd_recording {
 	int journal;     /* with the journal (HXD_RECORD_JOURNAL) */
 	unsigned long long records, bytes;
 	unsigned long long journal_entries; /* inputs journaled */
-	char ended[256]; /* why the last one ended, when not active */
+	char ended[256];          /* why the last one ended, when not active */
+	unsigned long long quota; /* the most bytes of a file, 0: none */
 } hxd_recording;
 
 /* The tracking of one mocap body by a motion-capture driver. */
@@ -706,6 +707,7 @@ enum hxd_event_kind {
 	HXD_EVENT_TRACKING,     /* tracking connected or disconnected */
 	HXD_EVENT_PERTURBATION, /* a driver's force dropped */
 	HXD_EVENT_SLOW_STEP,    /* the slow-step guard paused the simulation */
+	HXD_EVENT_RECORDING,    /* the server ended a recording */
 };
 
 /* Something that happened, with what belongs to its kind. */
@@ -731,11 +733,12 @@ typedef struct hxd_event {
 	char why[64];                  /* TRACKING, PERTURBATION: "connect",
 					  "disconnect", "model loaded", "driver
 					  left", "silence (...)" */
-	unsigned long long by; /* TRACKING: the client that asked, 0: the
-				  server */
-	double step_seconds;   /* SLOW_STEP: CPU time of the slow step */
-	double usual_seconds;  /* SLOW_STEP: the model's usual step */
-	char reason[320];      /* SLOW_STEP: why steps are refused */
+	unsigned long long by;   /* TRACKING: the client that asked, 0: the
+				    server */
+	double step_seconds;     /* SLOW_STEP: CPU time of the slow step */
+	double usual_seconds;    /* SLOW_STEP: the model's usual step */
+	char reason[320];        /* SLOW_STEP: why steps are refused */
+	hxd_recording recording; /* RECORDING: as it ended (ended: why) */
 } hxd_event;
 
 /*

@@ -369,6 +369,10 @@ event_from_wire(hxd_conn *c, const Haptix__V1__Event *w, hxd_event *ev)
 		snprintf(
 		    ev->reason, sizeof(ev->reason), "%s", w->slow_step->why);
 		break;
+	case HAPTIX__V1__EVENT__KIND_RECORDING_ENDED:
+		ev->kind = HXD_EVENT_RECORDING;
+		conn_recording_from_wire(&ev->recording, w->recording_ended);
+		break;
 	default:
 		ev->kind = HXD_EVENT_UNKNOWN;
 		break;

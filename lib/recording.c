@@ -39,7 +39,9 @@ struct rec_writer {
 	size_t size[REC_NFIELD];
 	size_t record_len; /* a state record, its tag and length included */
 	struct rec_writer_stats st;
+	uint64_t limit; /* the most bytes of the file; 0: no limit */
 	int failed;
+	int full; /* failed because the next item would pass the limit */
 	char err[REC_ERR_LEN];
 };
 
@@ -367,6 +369,36 @@ writer_reserve(struct rec_writer *w, size_t n)
 	return 0;
 }
 
+/*
+ * Room in the file for an item of n bytes: the frame that holds it must
+ * end within the limit, however little it compresses.  When the frame
+ * to come could not hold it, what it holds is written first; when even
+ * a frame of the item alone could not, the writer stops, full.
+ */
+static int
+writer_room(struct rec_writer *w, size_t n)
+{
+	uint64_t left;
+
+	if (w->limit == 0)
+		return 0;
+	left = w->limit > w->st.bytes_written ? w->limit - w->st.bytes_written :
+						0;
+	if (ZSTD_COMPRESSBOUND(w->len + n) <= left)
+		return 0;
+	if (w->len != 0 && rec_writer_flush(w) != 0)
+		return -1;
+	left = w->limit > w->st.bytes_written ? w->limit - w->st.bytes_written :
+						0;
+	if (ZSTD_COMPRESSBOUND(n) <= left)
+		return 0;
+	w->full = 1;
+	return writer_fail(w,
+	    "the file reached its size limit of %llu bytes (%llu written)",
+	    (unsigned long long)w->limit,
+	    (unsigned long long)w->st.bytes_written);
+}
+
 /* All of it: a signal or a full pipe may write a part at a time. */
 static int
 writer_write(struct rec_writer *w, const uint8_t *p, size_t n)
@@ -509,7 +541,8 @@ rec_writer_state(struct rec_writer *w, uint64_t step, double time,
 			return -1;
 		}
 	}
-	if (writer_reserve(w, w->record_len) != 0)
+	if (writer_room(w, w->record_len) != 0 ||
+	    writer_reserve(w, w->record_len) != 0)
 		return -1;
 	p = w->buf + w->len;
 	put32(p, REC_TAG_STATE);
@@ -547,7 +580,7 @@ rec_writer_journal(struct rec_writer *w, uint64_t step, uint32_t kind,
 		    REC_ITEM_MAX - REC_ITEM_HEAD - REC_JOURNAL_HEAD);
 		return -1;
 	}
-	if (writer_reserve(w, n) != 0)
+	if (writer_room(w, n) != 0 || writer_reserve(w, n) != 0)
 		return -1;
 	p = w->buf + w->len;
 	put32(p, REC_TAG_JOURNAL);
@@ -633,7 +666,8 @@ rec_writer_hash(struct rec_writer *w, uint64_t step, uint64_t hash)
 
 	if (w->failed)
 		return -1;
-	if (writer_reserve(w, REC_ITEM_HEAD + REC_HASH_LEN) != 0)
+	if (writer_room(w, REC_ITEM_HEAD + REC_HASH_LEN) != 0 ||
+	    writer_reserve(w, REC_ITEM_HEAD + REC_HASH_LEN) != 0)
 		return -1;
 	p = w->buf + w->len;
 	put32(p, REC_TAG_HASH);
@@ -682,6 +716,18 @@ rec_writer_flush(struct rec_writer *w)
 		w->cap = w->outcap = 0;
 	}
 	return 0;
+}
+
+void
+rec_writer_limit(struct rec_writer *w, uint64_t bytes)
+{
+	w->limit = bytes;
+}
+
+int
+rec_writer_full(const struct rec_writer *w)
+{
+	return w->full;
 }
 
 void

@@ -148,6 +148,18 @@ void rec_array_values(const struct rec_array_write *a, double *v);
 /* A hash of the state at step. */
 int rec_writer_hash(struct rec_writer *w, uint64_t step, uint64_t hash);
 
+/*
+ * Keep the file within bytes (0: no limit; the header is already
+ * written).  An item that a frame could not hold within it, however
+ * little the frame compressed, is not added: the items before it are
+ * written, and the call fails with rec_writer_full() true.  The file
+ * then ends whole, within the limit.
+ */
+void rec_writer_limit(struct rec_writer *w, uint64_t bytes);
+
+/* 1 if the writer stopped because the file reached its limit. */
+int rec_writer_full(const struct rec_writer *w);
+
 /* End the frame and write it; nothing happens when nothing is buffered. */
 int rec_writer_flush(struct rec_writer *w);
 

@@ -312,6 +312,28 @@ Test(options, sizes_and_their_ranges)
 	set_bad(&o, "max-queued", "65535",
 	    "'65535' is not a number from 65536 to 9.22337203685478e+18");
 	cr_assert_eq(o.max_queued, 1000000000000u);
+
+	cr_assert_eq(o.record_quota, 4ull << 30, "the default quota");
+	set_ok(&o, "record-quota", "65536");
+	cr_assert_eq(o.record_quota, 65536);
+	set_ok(&o, "record-quota", "512M");
+	cr_assert_eq(o.record_quota, 512ull << 20);
+	set_ok(&o, "record-quota", "1.5g");
+	cr_assert_eq(o.record_quota, 3ull << 29);
+	set_ok(&o, "record-quota", "2T");
+	cr_assert_eq(o.record_quota, 2ull << 40);
+	set_ok(&o, "record-quota", "0");
+	cr_assert_eq(o.record_quota, 0, "0: no quota");
+	set_bad(&o, "record-quota", "65535",
+	    "'65535' is not a size from 64K to 4194304T (bytes, or with K, "
+	    "M, G or T), or 0 for none");
+	set_bad(&o, "record-quota", "12Q",
+	    "'12Q' is not a size from 64K to 4194304T (bytes, or with K, "
+	    "M, G or T), or 0 for none");
+	set_bad(&o, "record-quota", "-1G",
+	    "'-1G' is not a size from 64K to 4194304T (bytes, or with K, "
+	    "M, G or T), or 0 for none");
+	cr_assert_eq(o.record_quota, 0);
 	options_free(&o);
 }
 
@@ -892,13 +914,13 @@ example_setting(const char *line)
 Test(options, example_settings_file)
 {
 	static const char *const names[] = { "model", "no-model", "legacy",
-		"model-dir", "unix", "tcp", "token-file", "state-dir", "speed",
-		"paused", "api-rate", "lease-loss", "perturb-timeout",
-		"max-clients", "max-handshakes", "max-frame", "max-queued",
-		"max-subscriptions", "load-timeout", "load-memory",
-		"model-max-bodies", "model-max-keys", "model-max-hfield",
-		"model-max-texture", "model-max-mesh-vertices", "verbose",
-		"quiet" };
+		"model-dir", "unix", "tcp", "token-file", "state-dir",
+		"record-quota", "speed", "paused", "api-rate", "lease-loss",
+		"perturb-timeout", "max-clients", "max-handshakes", "max-frame",
+		"max-queued", "max-subscriptions", "load-timeout",
+		"load-memory", "model-max-bodies", "model-max-keys",
+		"model-max-hfield", "model-max-texture",
+		"model-max-mesh-vertices", "verbose", "quiet" };
 	const size_t nnames = sizeof(names) / sizeof(names[0]);
 	int seen[sizeof(names) / sizeof(names[0])] = { 0 };
 	struct options defaults, o;

@@ -1,7 +1,8 @@
 /*
  * Recording in the daemon, read back with lib/recording.h: what a
  * subscriber streamed during the same steps, every (N+1)th step, the
- * status, the end on reload, and a kill -9 that loses at most 250 ms.
+ * status, the end on reload, a kill -9 that loses at most 250 ms, and
+ * the end at the quota or a full disk.
  */
 #include "config.h"
 
@@ -9,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -219,5 +222,168 @@ Test(record, kill_9_loses_at_most_250_ms)
 	cr_assert_gt(last, 0, "nothing recorded");
 	/* Generous: the status was read a moment before the kill. */
 	cr_expect_gt(last, st.time - 0.4, "lost %.3f s", st.time - last);
+	hx_server_stop(&s);
+}
+
+/* The next recording_ended event on c within ms, or NULL; free it. */
+static hxd_event *
+recording_ended_within(hxd_conn *c, int ms)
+{
+	double end = hx_wall_now() + ms / 1e3;
+	hxd_event *ev;
+	int rc, left;
+
+	for (;;) {
+		left = (int)((end - hx_wall_now()) * 1e3);
+		if (left <= 0)
+			return NULL;
+		rc = hxd_next_event(c, left, &ev);
+		if (rc == HXD_TIMEOUT)
+			return NULL;
+		cr_assert_eq(rc, HXD_OK, "hxd_next_event: %s", hxd_error(c));
+		if (ev->kind == HXD_EVENT_RECORDING)
+			return ev;
+		hxd_event_free(ev);
+	}
+}
+
+/*
+ * Record while stepping paused, chunk steps at a time with pause_ms
+ * between (so that the server writes a frame, every 250 ms, between
+ * them), until the server ends the recording by itself; return the
+ * event that says so, and the file's state records and whether it ends
+ * inside a frame.
+ */
+static hxd_event *
+record_until_ended(struct hx_server *s, unsigned chunk, int pause_ms,
+    unsigned long long *records, int *truncated)
+{
+	hxd_subscription sub = { .events = 1 };
+	struct rec_reader_stats rs;
+	struct rec_reader *rd;
+	struct rec_item it;
+	hxd_recording r;
+	hxd_conn *c, *watch;
+	hxd_status st;
+	hxd_event *ev;
+	char err[512];
+	unsigned taken;
+	int rc, i;
+
+	watch = hx_connect_ok(s->unix_addr, "watch");
+	HX_OK(watch, hxd_subscribe(watch, &sub, NULL));
+	c = hx_connect_ok(s->unix_addr, "recorder");
+	hxd_set_timeout(c, 60000);
+	HX_OK(c, hxd_record_start(c, 0, 0, 0, &r));
+	ev = NULL;
+	for (i = 0; i < 100 && ev == NULL; i++) {
+		HX_OK(c, hxd_step(c, chunk, &taken));
+		ev = recording_ended_within(watch, pause_ms);
+	}
+	cr_assert_not_null(ev, "no recording_ended event; the log:\n%s",
+	    hx_server_log_text(s));
+	cr_log_info("ended: %s, %llu records, %llu bytes", ev->recording.ended,
+	    ev->recording.records, ev->recording.bytes);
+	cr_expect(!ev->recording.active);
+	cr_expect_str_eq(ev->recording.path, r.path);
+	st = hx_status_ok(c);
+	cr_expect(!st.recording.active, "the recording runs on");
+	cr_expect_str_eq(st.recording.ended, ev->recording.ended);
+	HX_FAILS_WITH(
+	    c, hxd_record_stop(c, NULL), HXD_BADVALUE, ev->recording.ended);
+
+	/* What was written reads back, up to the end or a frame cut short. */
+	rd = rec_reader_open(r.path, err, sizeof(err));
+	cr_assert_not_null(rd, "%s", err);
+	*records = 0;
+	while ((rc = rec_reader_next(rd, &it)) == 1)
+		if (it.tag == REC_TAG_STATE)
+			(*records)++;
+	rec_reader_stats(rd, &rs);
+	cr_assert_eq(rc, 0, "%s: %s", r.path, rec_reader_error(rd));
+	rec_reader_close(rd);
+	*truncated = rs.truncated;
+	cr_assert_gt(*records, 100, "%llu records", *records);
+	hxd_close(c);
+	hxd_close(watch);
+	return ev;
+}
+
+/*
+ * --record-quota: the recording ends before the frame that would pass
+ * it, said in the log, the status, an event and record_stop's refusal;
+ * the file is within the quota, whole, and holds every record the
+ * server counted.  Once a recording grew until the disk was full.
+ */
+Test(record, the_quota_ends_a_recording_whole)
+{
+	static const char *const args[] = { "-m", "fixture.xml", "--paused",
+		"--record-quota", "64K", NULL };
+	unsigned long long records;
+	struct hx_server s;
+	struct stat sb;
+	hxd_status st;
+	hxd_event *ev;
+	hxd_conn *c;
+	int truncated;
+
+	hx_server_start(&s, args);
+	ev = record_until_ended(&s, 10000, 100, &records, &truncated);
+	cr_expect(strstr(ev->recording.ended, "quota reached") != NULL, "%s",
+	    ev->recording.ended);
+	cr_expect_eq(ev->recording.quota, 65536);
+	cr_assert_eq(stat(ev->recording.path, &sb), 0);
+	cr_expect_leq(sb.st_size, 65536, "%lld bytes", (long long)sb.st_size);
+	cr_expect_gt(sb.st_size, 60000, "%lld bytes", (long long)sb.st_size);
+	cr_expect(!truncated, "the file ends inside a frame");
+	cr_expect_eq(records, ev->recording.records,
+	    "the file holds %llu records; the server counted %llu", records,
+	    ev->recording.records);
+	cr_expect(hx_server_log_has(&s, "quota reached"));
+	hxd_event_free(ev);
+	c = hx_connect_ok(s.unix_addr, "status");
+	st = hx_status_ok(c);
+	cr_expect_eq(st.recording.quota, 65536);
+	hxd_close(c);
+	hx_server_stop(&s);
+}
+
+/*
+ * A full disk ends a recording as the quota does, with the reason: the
+ * daemon runs under a file size limit (RLIMIT_FSIZE, SIGXFSZ ignored),
+ * so that a write fails with EFBIG as on a full disk.  The file reads up
+ * to the last whole frame.  Once the daemon ended it only at the next
+ * record, and told nobody.
+ */
+Test(record, a_full_disk_ends_a_recording_and_says_why)
+{
+	static const char *const args[] = { "-m", "fixture.xml", "--paused",
+		NULL };
+	unsigned long long records;
+	struct rlimit old, lim;
+	struct hx_server s;
+	struct stat sb;
+	hxd_event *ev;
+	int truncated;
+
+	cr_assert_eq(getrlimit(RLIMIT_FSIZE, &old), 0);
+	lim = old;
+	lim.rlim_cur = 96 * 1024;
+	cr_assert_eq(setrlimit(RLIMIT_FSIZE, &lim), 0);
+	signal(SIGXFSZ, SIG_IGN); /* inherited across exec */
+	hx_server_start(&s, args);
+	cr_assert_eq(setrlimit(RLIMIT_FSIZE, &old), 0);
+	signal(SIGXFSZ, SIG_DFL);
+
+	/* Frames of some 10 KB, so that several are whole at the end. */
+	ev = record_until_ended(&s, 100, 300, &records, &truncated);
+	cr_expect(strstr(ev->recording.ended, "write failed") != NULL &&
+		strstr(ev->recording.ended, "File too large") != NULL,
+	    "%s", ev->recording.ended);
+	cr_assert_eq(stat(ev->recording.path, &sb), 0);
+	cr_expect_leq(sb.st_size, 96 * 1024);
+	cr_expect_leq(records, ev->recording.records);
+	cr_expect(hx_server_log_has(&s, "File too large"));
+	hxd_event_free(ev);
 	hx_server_stop(&s);
 }

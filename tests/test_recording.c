@@ -105,8 +105,9 @@ item_journal(uint64_t k, uint8_t *data)
 	return len;
 }
 
-static void
-write_item(struct rec_writer *w, const struct rec_header *h, uint64_t k)
+/* Add item k to w: the writer's result. */
+static int
+add_item(struct rec_writer *w, const struct rec_header *h, uint64_t k)
 {
 	static double v[REC_NFIELD][MAXV];
 	const double *field[REC_NFIELD];
@@ -127,20 +128,21 @@ write_item(struct rec_writer *w, const struct rec_header *h, uint64_t k)
 		}
 		u = item_time(k);
 		memcpy(&t, &u, sizeof(t));
-		cr_assert_eq(rec_writer_state(w, 3 * k + 1, t, field), 0, "%s",
-		    rec_writer_error(w));
-		break;
+		return rec_writer_state(w, 3 * k + 1, t, field);
 	case REC_TAG_JOURNAL:
 		len = item_journal(k, data);
-		cr_assert_eq(rec_writer_journal(w, 3 * k + 1, (uint32_t)k * 7,
-				 len != 0 ? data : NULL, len),
-		    0, "%s", rec_writer_error(w));
-		break;
-	case REC_TAG_HASH:
-		cr_assert_eq(rec_writer_hash(w, 3 * k + 1, hx_mix64(k, 99, 0)),
-		    0, "%s", rec_writer_error(w));
-		break;
+		return rec_writer_journal(
+		    w, 3 * k + 1, (uint32_t)k * 7, len != 0 ? data : NULL, len);
+	default:
+		return rec_writer_hash(w, 3 * k + 1, hx_mix64(k, 99, 0));
 	}
+}
+
+static void
+write_item(struct rec_writer *w, const struct rec_header *h, uint64_t k)
+{
+	cr_assert_eq(add_item(w, h, k), 0, "item %llu: %s",
+	    (unsigned long long)k, rec_writer_error(w));
 }
 
 /* Whether it is item k, bit for bit. */
@@ -1122,6 +1124,50 @@ Test(recording, a_failed_write_fails_every_call_after)
 	close(full);
 	cr_assert_eq(read_sample(hx_scratch("w.hxr"), &rs, err, sizeof(err)), 1,
 	    "%s", err);
+}
+
+/*
+ * A writer with a size limit stops at the item that a frame might not
+ * hold within it, writing the items before: the file ends whole, within
+ * the limit and close to it, and every item it took reads back.
+ */
+Test(recording, a_size_limit_ends_the_file_whole_within_it)
+{
+	struct rec_header h = small_header(REC_FIELDS_ALL);
+	const uint64_t limit = 20000;
+	struct rec_reader_stats rs;
+	struct rec_writer *w;
+	struct stat sb;
+	char err[256];
+	uint64_t k;
+
+	w = rec_writer_open(hx_scratch("q.hxr"), &h, 0, err, sizeof(err));
+	cr_assert_not_null(w, "%s", err);
+	rec_writer_limit(w, limit);
+	for (k = 0; k < 100000; k++) {
+		if (add_item(w, &h, k) != 0)
+			break;
+		if (k % 40 == 39)
+			cr_assert_eq(
+			    rec_writer_flush(w), 0, "%s", rec_writer_error(w));
+	}
+	cr_assert_lt(k, 100000, "the limit never stopped the writer");
+	cr_assert(rec_writer_full(w), "%s", rec_writer_error(w));
+	cr_assert(
+	    strstr(rec_writer_error(w), "size limit of 20000 bytes") != NULL,
+	    "%s", rec_writer_error(w));
+	cr_assert_eq(add_item(w, &h, k), -1, "an item after the limit");
+	cr_assert_eq(rec_writer_close(w, err, sizeof(err)), -1);
+	cr_assert_eq(stat(hx_scratch("q.hxr"), &sb), 0);
+	cr_log_info("%llu items in %lld bytes", (unsigned long long)k,
+	    (long long)sb.st_size);
+	cr_assert_leq((uint64_t)sb.st_size, limit);
+	cr_assert_gt((uint64_t)sb.st_size, limit - 1024,
+	    "stopped at %lld bytes, far below the limit",
+	    (long long)sb.st_size);
+	cr_assert_eq(read_sample(hx_scratch("q.hxr"), &rs, err, sizeof(err)),
+	    (int64_t)k, "%s", err);
+	cr_assert(!rs.truncated);
 }
 
 struct drain {

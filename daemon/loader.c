@@ -26,7 +26,8 @@
 static int loader_is_mjb(const char *);
 static int loader_read(int, void *, size_t);
 static int loader_write(int, const void *, size_t);
-static int loader_answer(int, const char *, int, const void *, size_t);
+static void *loader_answer(
+    int, const char *, int, const void *, size_t, size_t *);
 static int loader_prescan(const char *, const void *, size_t,
     const struct sim_limits *, char *, size_t);
 static int loader_compile(struct sim *, const struct loader_request *,
@@ -79,12 +80,16 @@ loader_write(int fd, const void *buf, size_t size)
 	return 0;
 }
 
-/* Write the answer: code and reason, or the MJB.  Returns the exit code. */
-static int
-loader_answer(
-    int code, const char *err, int legacy, const void *mjb, size_t mjb_len)
+/*
+ * The answer in memory: code and reason, or the MJB.  Returns it (caller
+ * frees), *len its size.
+ */
+static void *
+loader_answer(int code, const char *err, int legacy, const void *mjb,
+    size_t mjb_len, size_t *len)
 {
 	struct loader_result r;
+	char *buf;
 
 	memset(&r, 0, sizeof(r));
 	r.magic = LOADER_MAGIC;
@@ -92,11 +97,14 @@ loader_answer(
 	r.err_len = code != 0 ? (uint32_t)strlen(err) : 0;
 	r.legacy = (uint32_t)legacy;
 	r.mjb_len = code == 0 ? mjb_len : 0;
-	if (loader_write(1, &r, sizeof(r)) != 0 ||
-	    loader_write(1, err, r.err_len) != 0 ||
-	    loader_write(1, mjb, r.mjb_len) != 0)
-		return 1;
-	return 0;
+	*len = sizeof(r) + r.err_len + r.mjb_len;
+	if ((buf = malloc(*len)) == NULL)
+		fatal("out of memory");
+	memcpy(buf, &r, sizeof(r));
+	memcpy(buf + sizeof(r), err, r.err_len);
+	if (r.mjb_len > 0)
+		memcpy(buf + sizeof(r) + r.err_len, mjb, r.mjb_len);
+	return buf;
 }
 
 /*
@@ -226,44 +234,21 @@ loader_compile(struct sim *s, const struct loader_request *r, const char *path,
 	    RESULT_LOADFAILED;
 }
 
-int
-loader_main(void)
+void *
+loader_work(const struct loader_request *r, const char *path, const void *data,
+    size_t *len)
 {
-	struct loader_request r;
 	struct sim *s;
-	char err[4200], *path = NULL, *dirs = NULL, *data = NULL, *p;
-	const char *dirv[64];
+	char err[4200];
+	void *mjb, *answer;
 	size_t size;
-	void *mjb;
-	int ndirs = 0, rc;
-
-	if (loader_read(0, &r, sizeof(r)) != 0 || r.magic != LOADER_MAGIC ||
-	    r.path_len > 65536 || r.dirs_len > 65536 ||
-	    r.data_len > LOADER_MAX_DATA)
-		return loader_answer(
-		    RESULT_LOADFAILED, "bad request to the loader", 0, NULL, 0);
-	path = calloc(1, r.path_len + 1);
-	dirs = calloc(1, r.dirs_len + 1);
-	data = malloc(r.data_len + 1);
-	if (path == NULL || dirs == NULL || data == NULL ||
-	    loader_read(0, path, r.path_len) != 0 ||
-	    loader_read(0, dirs, r.dirs_len) != 0 ||
-	    loader_read(0, data, r.data_len) != 0)
-		return loader_answer(RESULT_LOADFAILED,
-		    "the loader could not read its request", 0, NULL, 0);
-	if (sandbox_enter(
-		r.limits.seconds, r.limits.memory, err, sizeof(err)) != 0)
-		return loader_answer(RESULT_LOADFAILED, err, 0, NULL, 0);
-	for (p = dirs; p < dirs + r.dirs_len && ndirs < 64; p += strlen(p) + 1)
-		dirv[ndirs++] = p;
-	modeldir_init(dirv, ndirs);
+	int rc;
 
 	s = sim_create();
 	err[0] = '\0';
-	rc = loader_compile(s, &r, path, data, err, sizeof(err));
-	free(data);
+	rc = loader_compile(s, r, path, data, err, sizeof(err));
 	if (rc == RESULT_OK &&
-	    sim_check_limits(s, &r.limits.model, err, sizeof(err)) != 0)
+	    sim_check_limits(s, &r->limits.model, err, sizeof(err)) != 0)
 		rc = RESULT_LOADFAILED;
 	/* A step, so that what would crash the daemon's first crashes here. */
 	if (rc == RESULT_OK) {
@@ -271,15 +256,79 @@ loader_main(void)
 		if (sim_step(s, err, sizeof(err)) != 0)
 			rc = RESULT_LOADFAILED;
 	}
-	if (rc != RESULT_OK)
-		return loader_answer(rc, err, 0, NULL, 0);
+	if (rc != RESULT_OK) {
+		sim_free(s);
+		return loader_answer(rc, err, 0, NULL, 0, len);
+	}
 	size = sim_mjb_size(s);
-	if ((mjb = malloc(size)) == NULL ||
-	    (size = sim_mjb_save(s, mjb, size)) == 0)
-		return loader_answer(RESULT_LOADFAILED,
+	if ((mjb = malloc(size)) == NULL)
+		fatal("out of memory");
+	if ((size = sim_mjb_save(s, mjb, size)) == 0)
+		answer = loader_answer(RESULT_LOADFAILED,
 		    "the loader ran out of memory writing the model", 0, NULL,
-		    0);
-	return loader_answer(0, "",
-	    r.source == LOADER_FILE && r.legacy && !loader_is_mjb(path), mjb,
-	    size);
+		    0, len);
+	else
+		answer = loader_answer(RESULT_OK, "",
+		    r->source == LOADER_FILE && r->legacy &&
+			!loader_is_mjb(path),
+		    mjb, size, len);
+	free(mjb);
+	sim_free(s);
+	return answer;
+}
+
+int
+loader_read_request(int fd, struct loader_request *r, char **path, char **dirs,
+    char **data, char *err, size_t len)
+{
+	*path = *dirs = *data = NULL;
+	if (loader_read(fd, r, sizeof(*r)) != 0 || r->magic != LOADER_MAGIC ||
+	    r->path_len > 65536 || r->dirs_len > 65536 ||
+	    r->data_len > LOADER_MAX_DATA) {
+		snprintf(err, len, "bad request to the loader");
+		return -1;
+	}
+	*path = calloc(1, r->path_len + 1);
+	*dirs = calloc(1, r->dirs_len + 1);
+	*data = malloc(r->data_len + 1);
+	if (*path == NULL || *dirs == NULL || *data == NULL)
+		fatal("out of memory");
+	if (loader_read(fd, *path, r->path_len) != 0 ||
+	    loader_read(fd, *dirs, r->dirs_len) != 0 ||
+	    loader_read(fd, *data, r->data_len) != 0) {
+		snprintf(err, len, "the loader could not read its request");
+		return -1;
+	}
+	return 0;
+}
+
+int
+loader_main(void)
+{
+	struct loader_request r;
+	char err[512], *path, *dirs, *data, *p;
+	const char *dirv[64];
+	void *answer;
+	size_t len;
+	int ndirs = 0, rc;
+
+	if (loader_read_request(0, &r, &path, &dirs, &data, err, sizeof(err)) !=
+		0 ||
+	    sandbox_enter(
+		r.limits.seconds, r.limits.memory, err, sizeof(err)) != 0)
+		answer = loader_answer(
+		    RESULT_LOADFAILED, err, 0, NULL, 0, &len);
+	else {
+		for (p = dirs; p < dirs + r.dirs_len && ndirs < 64;
+		     p += strlen(p) + 1)
+			dirv[ndirs++] = p;
+		modeldir_init(dirv, ndirs);
+		answer = loader_work(&r, path, data, &len);
+	}
+	rc = loader_write(1, answer, len) == 0 ? 0 : 1;
+	free(answer);
+	free(data);
+	free(dirs);
+	free(path);
+	return rc;
 }

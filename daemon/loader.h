@@ -65,7 +65,29 @@ struct loader_result {
 /* Most a request's inline model may be: a frame's limit bounds it. */
 #define LOADER_MAX_DATA (UINT64_C(4) << 30)
 
-/* The loader's main: read the request on stdin, answer on stdout. */
+/*
+ * The loader's main: read the request on stdin, enter the sandbox, and
+ * answer on stdout.  Returns the exit status.
+ */
 int loader_main(void);
+
+/*
+ * Read a request from fd: its head, and path, dirs and data each in a
+ * NUL-ended buffer the caller frees (also on failure).  Returns 0, or -1
+ * with err saying why.
+ */
+int loader_read_request(int fd, struct loader_request *r, char **path,
+    char **dirs, char **data, char *err, size_t len);
+
+/*
+ * The loader's work for request r (path and data as they follow it), in
+ * the calling process and outside any sandbox, with the model
+ * directories it has: the answer, a loader_result and what follows, in
+ * a buffer the caller frees; *len its size.  loader_main() calls it; so
+ * does the fuzzer, through loadjob_inprocess(), to see what a model does
+ * to MuJoCo.
+ */
+void *loader_work(const struct loader_request *r, const char *path,
+    const void *data, size_t *len);
 
 #endif

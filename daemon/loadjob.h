@@ -53,6 +53,12 @@ void loadjob_owner_left(const void *owner);
 /* Kill every loader and forget every load (the daemon stops). */
 void loadjob_shutdown(void);
 
+/*
+ * Run loads in this process instead of a loader (on 1): for the fuzzer,
+ * which must see what a model does to MuJoCo, never for the daemon.
+ */
+void loadjob_inprocess(int on);
+
 /* Loads running or waiting. */
 size_t loadjob_count(void);
 

@@ -8,3 +8,4 @@ EXTRA_DIST += docs/fuzzing.md
 EXTRA_DIST += docs/recording.md
 EXTRA_DIST += docs/drivers.md
 EXTRA_DIST += docs/adding-a-call.md
+EXTRA_DIST += docs/security.md

@@ -52,6 +52,7 @@
 #include "monotonic.h"
 #include "frame.h"
 #include "haptix.pb-c.h"
+#include "loadjob.h"
 #include "log.h"
 #include "modeldir.h"
 #include "options.h"
@@ -209,6 +210,12 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 		fuzz_prepare_model(&fuzz_models[i]);
 	core_start(&fuzz_d);
 	api_table_serve();
+	/*
+	 * Loads run in this process, where a model that crashes MuJoCo
+	 * crashes the target: the loader's checks are what is fuzzed (in
+	 * the daemon a loader process would take the crash).
+	 */
+	loadjob_inprocess(1);
 	for (i = 0; i < 2; i++)
 		fuzz_hello_len[i] = fuzz_pack_hello(
 		    fuzz_hello[i], sizeof(fuzz_hello[i]), (int)i);
@@ -345,7 +352,10 @@ fuzz_turn(int fd, int *eof)
 	return fuzz_drain(fd, eof);
 }
 
-/* Return 1 while the daemon has work: events, unread input, a batch. */
+/*
+ * Return 1 while the daemon has work: events, unread input, a batch, a
+ * load.
+ */
 static int
 fuzz_busy(int fd)
 {
@@ -353,7 +363,7 @@ fuzz_busy(int fd)
 
 	if (event_base_get_num_events(fuzz_d.base, EVENT_BASE_COUNT_ACTIVE) > 0)
 		return 1;
-	if (fuzz_d.batch_session != 0)
+	if (fuzz_d.batch_session != 0 || loadjob_count() != 0)
 		return 1;
 	/* A Unix socket's send queue is what the peer has not read. */
 	if (fd >= 0 && ioctl(fd, SIOCOUTQ, &unread) == 0 && unread > 0)
@@ -457,7 +467,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	/* What a session leaves behind when it goes. */
 	if (d->lease_holder != 0 || d->batch_session != 0 ||
-	    d->message_owner != 0 || sessions_count() != 0)
+	    d->message_owner != 0 || sessions_count() != 0 ||
+	    loadjob_count() != 0)
 		fuzz_die("a closed session left state behind");
 	return 0;
 }

@@ -6,7 +6,7 @@ EXTRA_DIST += fuzz/fuzz_session.c fuzz/make_corpus.c
 
 FUZZ_CC = clang
 FUZZ_SECONDS = 600
-FUZZ_FLAGS = -timeout=10 -rss_limit_mb=2048
+FUZZ_FLAGS = -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=4096
 FUZZ_DIR = fuzz-build
 # UBSan aborts like ASan does: a report is a crash, and so an artifact.
 FUZZ_SANITIZE = -fsanitize=address,undefined -fno-sanitize-recover=all \
@@ -16,8 +16,12 @@ FUZZ_CPPFLAGS = $(DEFS) $(DEFAULT_INCLUDES) $(AM_CPPFLAGS) \
 	-DFUZZ_MODELDIR='"$(abs_top_srcdir)/models"' \
 	$(LIBEVENT_CFLAGS) $(PROTOBUF_C_CFLAGS) $(EXPAT_CFLAGS) \
 	$(ZSTD_CFLAGS)
+# Loads run in the target's process (loadjob_inprocess), without the
+# loader's memory limit: an allocation past 1 GiB fails (NULL), as it
+# would in the loader, instead of ending the run; freed models are
+# quarantined only up to 64 MB, since each load frees a whole model.
 FUZZ_ENV = HX_MODELS='$(abs_top_srcdir)/models' \
-	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:quarantine_size_mb=64:allocator_may_return_null=1:max_allocation_size_mb=1024 \
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 
 # The daemon's library as daemon/local.mk lists it, the wire and
@@ -61,7 +65,7 @@ $(FUZZ_DIR)/fuzz_session$(EXEEXT): $(FUZZ_OBJS)
 check_PROGRAMS += fuzz/make_corpus
 fuzz_make_corpus_SOURCES = fuzz/make_corpus.c
 fuzz_make_corpus_CFLAGS = $(AM_CFLAGS) $(PROTOBUF_C_CFLAGS)
-fuzz_make_corpus_LDADD = libhxwire.la $(PROTOBUF_C_LIBS)
+fuzz_make_corpus_LDADD = libhxwire.la $(PROTOBUF_C_LIBS) $(MUJOCO_LIBS)
 
 # libFuzzer adds what it finds to fuzz/corpus: the seeds are rewritten,
 # the finds kept.  Crashes go to fuzz-build/crash-* (and the like); run

@@ -21,6 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <mujoco/mujoco.h>
+
 #include "frame.h"
 #include "haptix.pb-c.h"
 
@@ -769,6 +771,52 @@ seeds_models(void)
 	}
 }
 
+/*
+ * Inline MJB, for the fuzzer to mutate: the fixture (every kind of object,
+ * a mesh and its convex-hull graph, a height field) as MuJoCo writes it,
+ * and the same with a geom type MuJoCo does not check.
+ */
+static void
+seeds_mjb(void)
+{
+	const char *dir = getenv("HX_MODELS") != NULL ? getenv("HX_MODELS") :
+							"models";
+	Haptix__V1__LoadModel lm = HAPTIX__V1__LOAD_MODEL__INIT;
+	Haptix__V1__InlineModel im = HAPTIX__V1__INLINE_MODEL__INIT;
+	char path[4096], err[1000];
+	mjModel *m;
+	void *mjb;
+	int len;
+
+	snprintf(path, sizeof(path), "%s/test/fixture.xml", dir);
+	if ((m = mj_loadXML(path, NULL, err, sizeof(err))) == NULL) {
+		fprintf(stderr, "make_corpus: %s: %s\n", path, err);
+		exit(1);
+	}
+	len = mj_sizeModel(m);
+	if ((mjb = malloc((size_t)len)) == NULL)
+		exit(1);
+	lm.source_case = HAPTIX__V1__LOAD_MODEL__SOURCE_INLINE_MODEL;
+	lm.inline_model = &im;
+	im.format = HAPTIX__V1__MODEL_FORMAT__MODEL_FORMAT_MJB;
+	im.name = (char *)"mjb";
+	im.data.data = mjb;
+	im.data.len = (size_t)len;
+	mj_saveModel(m, NULL, mjb, len);
+	{
+		REQ(r, LOAD_MODEL, load_model, &lm);
+		one("load_model-mjb", &r);
+	}
+	m->geom_type[m->ngeom - 1] = 100;
+	mj_saveModel(m, NULL, mjb, len);
+	{
+		REQ(r, LOAD_MODEL, load_model, &lm);
+		one("load_model-mjb-bad-geom", &r);
+	}
+	mj_deleteModel(m);
+	free(mjb);
+}
+
 /* One dictionary entry, escaped as libFuzzer reads them. */
 static void
 dict_entry(FILE *f, const uint8_t *p, size_t len)
@@ -1026,6 +1074,7 @@ main(int argc, char **argv)
 	seeds_drivers();
 	seeds_admin();
 	seeds_models();
+	seeds_mjb();
 	seeds_sequences();
 	seeds_framing();
 	seeds_generic();

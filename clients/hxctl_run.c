@@ -405,19 +405,32 @@ cmd_update(struct ctl *ctl)
 
 /*
  * Reset to a keyframe by index, to a keyframe or captured state by name,
- * or to the reference pose.
+ * or to the reference pose; the model's parameters too unless
+ * --keep-params.
  */
 int
 cmd_reset(struct ctl *ctl)
 {
+	struct ctl_opt opts[] = { { .name = "--keep-params",
+	    .kind = OPT_FLAG } };
+	const char *name = NULL;
 	long key = -1;
 	int rc;
 
+	if ((rc = ctl_options(ctl, opts, NELEM(opts))) != 0)
+		return rc;
+	if (ctl->npos > 1)
+		return ctl_usage_error(
+		    ctl, "unexpected argument '%s'", ctl->pos[1]);
 	if ((rc = ctl_connect(ctl)) != 0)
 		return rc;
-	if (ctl->argc == 1 &&
-	    parse_long(ctl->argv[0], INT_MIN, INT_MAX, &key) != 0)
-		return ctl_done(ctl, hxd_reset_name(ctl->conn, ctl->argv[0]));
+	if (ctl->npos == 1 &&
+	    parse_long(ctl->pos[0], INT_MIN, INT_MAX, &key) != 0)
+		name = ctl->pos[0];
+	if (opts[0].given)
+		return ctl_done(ctl, hxd_reset_keep(ctl->conn, (int)key, name));
+	if (name != NULL)
+		return ctl_done(ctl, hxd_reset_name(ctl->conn, name));
 	return ctl_done(ctl, hxd_reset(ctl->conn, (int)key));
 }
 

@@ -35,4 +35,11 @@ arrays(struct call *c)
 /* Check a Control from the client and apply it (api_set.c). */
 int api_control_apply(struct call *c, const Haptix__V1__Control *w);
 
+/*
+ * Fail the call with RESULT_SIMERROR, once, if the calling client's servo
+ * gains were undone for making the simulation unstable; else 0
+ * (api_simple.c; hx_update and mj_update check it).
+ */
+int api_gains_undone(struct call *c);
+
 #endif

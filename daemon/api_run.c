@@ -65,6 +65,8 @@ api_update(struct call *c)
 	char err[1100];
 	int rc;
 
+	if ((rc = api_gains_undone(c)) != 0)
+		return rc;
 	if (u->control != NULL && (rc = api_control_apply(c, u->control)) != 0)
 		return rc;
 	if (paused) {
@@ -79,6 +81,25 @@ api_update(struct call *c)
 	}
 	PAYLOAD(c, sensor, SENSOR, snapshot_sensor(c->d, c->arena));
 	return RESULT_OK;
+}
+
+/*
+ * After a reset, put back the model parameters clients changed (the reset
+ * is the way out of a simulation they broke), unless asked to keep them.
+ */
+static void
+reset_params(struct call *c)
+{
+	char names[512];
+	int n;
+
+	if (c->req->reset->keep_params)
+		return;
+	n = sim_pristine_restore(c->d->sim, names, sizeof(names));
+	if (n > 0)
+		log_info("client %llu: reset restores %d model array%s "
+			 "clients changed: %s",
+		    (unsigned long long)c->s->id, n, n == 1 ? "" : "s", names);
 }
 
 int
@@ -96,6 +117,7 @@ api_reset(struct call *c)
 		stepguard_reset();
 		log_info("client %llu: reset to \"%s\"",
 		    (unsigned long long)c->s->id, w->name);
+		reset_params(c);
 		event_reset(c->d, key, w->name);
 		return RESULT_OK;
 	}
@@ -105,6 +127,7 @@ api_reset(struct call *c)
 	stepguard_reset();
 	log_info("client %llu: reset to %s %d", (unsigned long long)c->s->id,
 	    key >= 0 ? "keyframe" : "the reference configuration,", key);
+	reset_params(c);
 	event_reset(c->d, key < 0 ? -1 : key, NULL);
 	return RESULT_OK;
 }

@@ -13,6 +13,7 @@
 #include "arena.h"
 #include "clock.h"
 #include "daemon.h"
+#include "session.h"
 #include "sim.h"
 
 /* A RobotSensor message of the current sensor data, in arena a. */
@@ -58,6 +59,16 @@ robot_sensor_now(struct daemon *d, struct arena *a)
 	w->imu_linear_acc = out.imu_acc;
 	w->imu_angular_vel = out.imu_gyro;
 	return w;
+}
+
+int
+api_gains_undone(struct call *c)
+{
+	char why[sizeof(c->err)];
+
+	if (!sim_robot_gains_undone(c->d->sim, c->s->id, why, sizeof(why)))
+		return 0;
+	return call_fail(c, RESULT_SIMERROR, "%s", why);
 }
 
 int
@@ -143,6 +154,8 @@ api_robot_update(struct call *c)
 	size_t n;
 	int rc;
 
+	if ((rc = api_gains_undone(c)) != 0)
+		return rc;
 	sim_robot_info(c->d->sim, &info, NULL, NULL);
 	n = (size_t)info.nmotor;
 	if ((rc = robot_array(c, "ref_pos", w->ref_pos_enabled, w->ref_pos,
@@ -156,6 +169,7 @@ api_robot_update(struct call *c)
 	    (rc = robot_array(c, "ref_vel_max", w->ref_vel_max_enabled,
 		 w->ref_vel_max, w->n_ref_vel_max, n, 1, &cmd.ref_vel_max)))
 		return rc;
+	cmd.client = c->s->id;
 	sim_robot_command(c->d->sim, &cmd);
 
 	/* HAPTIX: running, wait one API period; paused, do not step. */

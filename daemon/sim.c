@@ -161,6 +161,7 @@ sim_free(struct sim *s)
 		mj_deleteModel(s->m);
 	sim_robot_free(s->robot);
 	sim_keys_free(s);
+	sim_pristine_free(s);
 	free(sim_tracked.p);
 	sim_tracked.p = NULL;
 	sim_tracked.cap = 0;
@@ -379,6 +380,7 @@ sim_install(struct sim *s, mjModel *m, const char *name, const char *path,
 	s->m = m;
 	s->d = a.d;
 	s->robot = sim_robot_create(m, a.d);
+	sim_pristine_take(s);
 	/* MuJoCo names unnamed models "MuJoCo Model": use the file's name. */
 	if (m->names[0] != '\0' && strcmp(m->names, "MuJoCo Model") != 0)
 		snprintf(s->name, sizeof(s->name), "%s", m->names);
@@ -631,7 +633,7 @@ sim_check_instability(struct sim *s)
 			continue;
 		s->counters.instability_resets++;
 		s->counters.instability_what = names[i];
-		sim_robot_reset(s);
+		sim_robot_unstable(s, names[i]);
 		sim_log_limited(LOG_LEVEL_WARNING,
 		    "simulation unstable (bad %s at index %d): reset by "
 		    "MuJoCo (%llu so far)",

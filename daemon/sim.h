@@ -158,6 +158,13 @@ int sim_step(struct sim *s, char *err, size_t len);
 /* Reset to keyframe key, or to the reference configuration if key < 0. */
 void sim_reset(struct sim *s, int key);
 
+/*
+ * Put back every model array clients changed since the load (keyframes
+ * excepted) and recompute (sim_pristine.c).  Returns how many arrays
+ * differed; their names, comma-separated, go into names (len bytes).
+ */
+int sim_pristine_restore(struct sim *s, char *names, size_t len);
+
 /* Recompute everything derived from the state (mj_forward). */
 void sim_forward(struct sim *s);
 
@@ -242,18 +249,30 @@ struct sim_robot_info {
 void sim_robot_info(const struct sim *s, struct sim_robot_info *out,
     double *motor_limit, double *joint_limit);
 
-/* A simple-API command: NULL arrays are not enabled; others have nmotor values.
+/*
+ * A simple-API command: NULL arrays are not enabled; others have nmotor
+ * values.  client names the sender, for sim_robot_gains_undone().
  */
 struct sim_robot_command {
 	const double *ref_pos, *ref_vel, *gain_pos, *gain_vel, *ref_vel_max;
+	uint64_t client;
 };
 
 /*
- * Apply a command: references clamped to the control ranges, ref_vel
- * integrated over one API period for position servos, gains written into
- * the servos' gain and bias.  Values have been checked finite.
+ * Apply a command as HAPTIX's manual says: references clamped to the
+ * control ranges; a position servo takes ref_pos, ref_vel (integrated
+ * over one API period) and gain_pos (kp), a velocity servo ref_vel and
+ * gain_vel (kv); the other fields are ignored.  Values have been checked
+ * finite.
  */
 void sim_robot_command(struct sim *s, const struct sim_robot_command *c);
+
+/*
+ * Return 1, once, with the reason in why, if the servo gains client set
+ * were undone because the simulation went unstable with them; else 0.
+ */
+int sim_robot_gains_undone(
+    struct sim *s, uint64_t client, char *why, size_t len);
 
 /* Sensor values in the simple API's layout, into arrays sized by the info. */
 struct sim_robot_sensor {

@@ -23,6 +23,7 @@ struct sim {
 	struct sim_robot *robot; /* the simple API's view (sim_robot.c) */
 	struct sim_key *keys;    /* states captured by name (sim_key.c) */
 	int nkeys;
+	mjModel *pristine; /* the model as loaded (sim_pristine.c) */
 };
 
 /* Forget the captured states (a new model has other sizes). */
@@ -44,6 +45,26 @@ void sim_robot_reset(struct sim *s);
  * what is wrong.
  */
 int sim_check_model(const mjModel *m, char *err, size_t len);
+
+/*
+ * Copy the model just installed, to restore clients' changes from (the
+ * copy of the previous model is freed); sim_pristine_free() frees it.
+ */
+void sim_pristine_take(struct sim *s);
+void sim_pristine_free(struct sim *s);
+
+/* Put the actuators' gain and bias parameters back to the model's. */
+void sim_pristine_gains(struct sim *s);
+
+/*
+ * The simulation went unstable (what: "qpos", "qvel" or "qacc") and
+ * MuJoCo reset it: forget moving references, and undo servo gains that
+ * clients set since the last load, reset or undo (sim_robot.c).
+ */
+void sim_robot_unstable(struct sim *s, const char *what);
+
+/* The model's parameters were restored: clients' gains are gone too. */
+void sim_robot_params_restored(struct sim *s);
 
 /* Number of objects of a protocol ObjType with names, or -1 if none. */
 int sim_object_count(const mjModel *m, int objtype);

@@ -5,10 +5,16 @@
  * contacts the touch sensors; IMUs the accelerometer and gyro pairs.  The
  * map is built when a model loads, and the servo references it keeps
  * (ref_vel integration, OSRF's speed limit) are advanced before each step.
+ *
+ * Servo gains set by clients are on probation: when the simulation goes
+ * unstable while any are in force, they are put back to the model's own
+ * (a shared simulation must not stay broken by one client's gains), and
+ * each client that set them hears so at its next update.
  */
 #include "config.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,6 +29,15 @@ struct sim_ref {
 	double vmax;   /* speed limit of the reference; 0: none */
 };
 
+/* The most clients remembered for having set gains; the oldest goes. */
+#define SIM_ROBOT_NOTES 16
+
+/* A client that set servo gains, and whether they were undone. */
+struct sim_robot_note {
+	uint64_t client;
+	const char *what; /* NULL: in force; else "qpos", "qvel" or "qacc" */
+};
+
 struct sim_robot {
 	int nmotor, njoint, ncontact, nimu;
 	int servo;       /* SIM_SERVO_POSITION or SIM_SERVO_VELOCITY */
@@ -34,6 +49,8 @@ struct sim_robot {
 	int *motor_pos, *motor_vel, *motor_frc; /* per motor: address or -1 */
 	struct sim_ref *ref;
 	int refs_active;
+	struct sim_robot_note notes[SIM_ROBOT_NOTES];
+	int nnotes;
 };
 
 /* Collect the addresses of every sensor of one type, in model order. */
@@ -257,6 +274,36 @@ robot_period_steps(const struct sim *s)
 	return steps < 1 ? 1 : (int)steps;
 }
 
+/* Remember that client set gains now in force. */
+static void
+robot_note(struct sim_robot *r, uint64_t client)
+{
+	int i;
+
+	for (i = 0; i < r->nnotes; i++) {
+		if (r->notes[i].client == client)
+			break;
+	}
+	if (i == r->nnotes && r->nnotes == SIM_ROBOT_NOTES) {
+		memmove(r->notes, r->notes + 1,
+		    (SIM_ROBOT_NOTES - 1) * sizeof(r->notes[0]));
+		i = --r->nnotes;
+	}
+	if (i == r->nnotes)
+		r->nnotes++;
+	r->notes[i].client = client;
+	r->notes[i].what = NULL;
+}
+
+/* Forget note i. */
+static void
+robot_note_drop(struct sim_robot *r, int i)
+{
+	memmove(r->notes + i, r->notes + i + 1,
+	    (size_t)(r->nnotes - i - 1) * sizeof(r->notes[0]));
+	r->nnotes--;
+}
+
 void
 sim_robot_command(struct sim *s, const struct sim_robot_command *c)
 {
@@ -267,8 +314,12 @@ sim_robot_command(struct sim *s, const struct sim_robot_command *c)
 	mjtNum *gain, *bias;
 	int u, velocity = r->servo == SIM_SERVO_VELOCITY;
 
-	if (c->gain_pos != NULL || c->gain_vel != NULL)
+	/* HAPTIX: kp for position servos, kv for velocity servos, no more. */
+	if (r->nmotor > 0 &&
+	    (velocity ? c->gain_vel != NULL : c->gain_pos != NULL)) {
 		s->counters.model_edits++;
+		robot_note(r, c->client);
+	}
 	for (u = 0; u < r->nmotor; u++) {
 		f = &r->ref[u];
 		gain = m->actuator_gainprm + mjNGAIN * u;
@@ -300,8 +351,6 @@ sim_robot_command(struct sim *s, const struct sim_robot_command *c)
 			gain[0] = c->gain_pos[u];
 			bias[1] = -c->gain_pos[u];
 		}
-		if (c->gain_vel != NULL)
-			bias[2] = -c->gain_vel[u];
 		if (f->vel_steps > 0 ||
 		    (f->vmax > 0 && d->ctrl[u] != f->target))
 			r->refs_active = 1;
@@ -352,6 +401,73 @@ sim_robot_reset(struct sim *s)
 		r->ref[u].target = s->d->ctrl[u];
 	}
 	r->refs_active = 0;
+}
+
+void
+sim_robot_unstable(struct sim *s, const char *what)
+{
+	struct sim_robot *r = s->robot;
+	char ids[160];
+	size_t used = 0;
+	int i, undo = 0;
+
+	sim_robot_reset(s);
+	if (r == NULL)
+		return;
+	for (i = 0; i < r->nnotes; i++)
+		undo |= r->notes[i].what == NULL;
+	/* Gains already undone, or none set: the cause is elsewhere. */
+	if (!undo)
+		return;
+	sim_pristine_gains(s);
+	ids[0] = '\0';
+	for (i = 0; i < r->nnotes; i++) {
+		if (r->notes[i].what != NULL)
+			continue;
+		r->notes[i].what = what;
+		if (used < sizeof(ids))
+			used += (size_t)snprintf(ids + used, sizeof(ids) - used,
+			    "%s%llu", used > 0 ? ", " : "",
+			    (unsigned long long)r->notes[i].client);
+	}
+	log_warn("simulation unstable (bad %s) with servo gains set by "
+		 "client %s: the gains are back to the model's",
+	    what, ids);
+}
+
+void
+sim_robot_params_restored(struct sim *s)
+{
+	struct sim_robot *r = s->robot;
+	int i;
+
+	/* Gains in force are the model's again; undone ones are still owed. */
+	for (i = 0; r != NULL && i < r->nnotes;) {
+		if (r->notes[i].what == NULL)
+			robot_note_drop(r, i);
+		else
+			i++;
+	}
+}
+
+int
+sim_robot_gains_undone(struct sim *s, uint64_t client, char *why, size_t len)
+{
+	struct sim_robot *r = s->robot;
+	int i;
+
+	for (i = 0; r != NULL && i < r->nnotes; i++) {
+		if (r->notes[i].client != client || r->notes[i].what == NULL)
+			continue;
+		snprintf(why, len,
+		    "the servo gains this client set made the simulation "
+		    "unstable (bad %s): MuJoCo reset it, and the gains are "
+		    "back to the model's own",
+		    r->notes[i].what);
+		robot_note_drop(r, i);
+		return 1;
+	}
+	return 0;
 }
 
 /*

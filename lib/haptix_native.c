@@ -656,7 +656,8 @@ mj_reset(int keyframe)
 
 	if ((c = compat_connection()) == NULL)
 		return (mjtResult)compat_last();
-	return compat_done(hxd_reset(c, keyframe));
+	/* HAPTIX's Reset keeps model settings; only Re-Load restores them. */
+	return compat_done(hxd_reset_keep(c, keyframe, NULL));
 }
 
 mjtResult

@@ -433,11 +433,21 @@ int hxd_step(hxd_conn *c, unsigned count, unsigned *taken);
  */
 int hxd_update(hxd_conn *c, const hxd_control *control, hxd_sensor **out);
 
-/* Reset to a keyframe, or to the model's reference pose if keyframe < 0. */
+/*
+ * Reset to a keyframe, or to the model's reference pose if keyframe < 0;
+ * the model parameters clients changed (servo gains, arrays, colours,
+ * geom sizes, equalities; not keyframes) go back to the model's.
+ */
 int hxd_reset(hxd_conn *c, int keyframe);
 
 /* Reset to the keyframe or captured state (hxd_capture_key) named name. */
 int hxd_reset_name(hxd_conn *c, const char *name);
+
+/*
+ * Reset as hxd_reset(), or as hxd_reset_name() when name is not NULL or
+ * "", but keep the model parameters clients changed.
+ */
+int hxd_reset_keep(hxd_conn *c, int keyframe, const char *name);
 
 /*
  * Capture the current state (time, qpos, qvel, act, mocap, ctrl) under

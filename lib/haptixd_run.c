@@ -73,6 +73,20 @@ hxd_reset_name(hxd_conn *c, const char *name)
 }
 
 int
+hxd_reset_keep(hxd_conn *c, int keyframe, const char *name)
+{
+	Haptix__V1__Reset w = HAPTIX__V1__RESET__INIT;
+
+	w.keyframe = keyframe;
+	if (name != NULL && *name != '\0') {
+		w.keyframe = -1;
+		w.name = (char *)name;
+	}
+	w.keep_params = 1;
+	return request_call(c, HAPTIX__V1__REQUEST__CALL_RESET, &w, 0, NULL);
+}
+
+int
 hxd_capture_key(hxd_conn *c, const char *name, int keyframe)
 {
 	Haptix__V1__KeyCapture w = HAPTIX__V1__KEY_CAPTURE__INIT;

@@ -741,6 +741,30 @@ HX_TRANSPORT_TEST(hxctl, reset_to_keyframes_by_name_and_index, "-m",
 	hx_run_free(&r);
 }
 
+HX_TRANSPORT_TEST(hxctl, reset_restores_parameters_unless_kept, "-m",
+    "fixture.xml", "--paused", NULL)
+{
+	static const double changed[8] = { 2, 2, 0, 0, 0, 0, 0, 0 };
+	static const double model[8] = { 0.1, 0.1, 0, 0, 0, 0, 0, 0 };
+	struct hx_run r = { 0 };
+
+	hxctl(&r, addr, "set", "dof_damping", "2", "2", NULL);
+	expect_ok(&r);
+	hxctl(&r, addr, "reset", "raised", "--keep-params", NULL);
+	expect_ok(&r);
+	hxctl_json(&r, addr, "get", "dof_damping", NULL);
+	expect_nums(r.out, "values", changed, 8);
+	hxctl(&r, addr, "reset", "--keep-params", NULL);
+	expect_ok(&r);
+	hxctl_json(&r, addr, "get", "dof_damping", NULL);
+	expect_nums(r.out, "values", changed, 8);
+	hxctl(&r, addr, "reset", NULL);
+	expect_ok(&r);
+	hxctl_json(&r, addr, "get", "dof_damping", NULL);
+	expect_nums(r.out, "values", model, 8);
+	hx_run_free(&r);
+}
+
 HX_TRANSPORT_TEST(hxctl, names_and_ids, "-m", "fixture.xml", "--paused", NULL)
 {
 	struct hx_run r = { 0 };
@@ -893,6 +917,8 @@ Test(hxctl, usage_errors_exit_2_before_connecting)
 		{ "run", "--ctrl", "1,2", NULL },
 		{ "run", "5", NULL },
 		{ "run", "--until", "1", "--sensors", NULL },
+		{ "reset", "1", "2", NULL },
+		{ "reset", "--keep", NULL },
 		{ "capture", NULL },
 		{ "capture", "", NULL },
 		{ "capture", "a", "b", NULL },

@@ -179,7 +179,10 @@ HX_TRANSPORT_TEST(
 	HX_NEAR(f_stiff, 100, 1e-6);
 	HX_NEAR(f_soft, 10, 1e-6);
 
-	/* gain_vel adds damping to a position servo: force - kp*err = -kv*v. */
+	/*
+	 * gain_vel is a velocity servo's kv; a position servo has none (the
+	 * manual's "Restrictions"): the force stays kp * err, undamped.
+	 */
 	cmd.gain_pos = NULL;
 	kv[0] = 5;
 	kv[1] = 0;
@@ -191,7 +194,7 @@ HX_TRANSPORT_TEST(
 	cr_assert_eq(hxd_get_dynamics(c, &dyn), HXD_OK);
 	f_damped = a->force[0] - 10 * (0.4 - a->length[0]);
 	cr_expect(fabs(a->velocity[0]) > 1e-3, "the joint moves");
-	HX_NEAR(f_damped, -5 * a->velocity[0], 1e-6);
+	HX_NEAR(f_damped, 0, 1e-9);
 	free(a);
 	free(st);
 	free(dyn);
@@ -265,6 +268,223 @@ HX_TRANSPORT_TEST(
 	cr_assert_eq(hxd_get_actuator(c, &a), HXD_OK);
 	HX_NEAR(a->force[0], 40 * (2 - a->velocity[0]), 1e-9);
 	free(a);
+	hxd_close(c);
+}
+
+/* A copy of the array name's values (*n of them); free() it. */
+static double *
+array_copy(hxd_conn *c, const char *name, int *n)
+{
+	hxd_array *a = NULL;
+	double *v;
+
+	HX_OK(c, hxd_get_array(c, name, &a));
+	*n = a->rows * a->cols;
+	v = malloc((size_t)(*n > 0 ? *n : 1) * sizeof(double));
+	cr_assert_not_null(v);
+	memcpy(v, a->values, (size_t)*n * sizeof(double));
+	free(a);
+	return v;
+}
+
+/* Assert that array name holds the n values in want. */
+static void
+array_is(
+    hxd_conn *c, const char *name, const double *want, int n, const char *why)
+{
+	int i, m;
+	double *v = array_copy(c, name, &m);
+
+	cr_assert_eq(m, n, "%s: %d values, expected %d", name, m, n);
+	for (i = 0; i < n; i++)
+		cr_assert_eq(v[i], want[i], "%s[%d] is %g, expected %g: %s",
+		    name, i, v[i], want[i], why);
+	free(v);
+}
+
+/* Times MuJoCo reset the simulation for instability so far. */
+static unsigned long long
+resets(hxd_conn *c)
+{
+	return hx_status_ok(c).instability_resets;
+}
+
+/*
+ * The finding of issue 16: gain_vel >= 3 on the default scene (the MPL's
+ * position servos) became damping that made the simulation unstable for
+ * good.  HAPTIX gives position servos no velocity gain: it is ignored.
+ */
+HX_TRANSPORT_TEST(simple, gain_vel_leaves_position_servos_alone, "-m",
+    "mpl_scene.xml", "--paused", NULL)
+{
+	hxd_conn *c = hx_connect_ok(addr, "test_simple");
+	hxd_robot_command cmd = { .motor_count = 13 };
+	double kv[13], *bias0;
+	int i, n;
+
+	for (i = 0; i < 13; i++)
+		kv[i] = 3;
+	bias0 = array_copy(c, "actuator_biasprm", &n);
+	cmd.gain_vel = kv;
+	HX_OK(c, update(c, &cmd));
+	step(c, 5000);
+	cr_expect_eq(resets(c), 0, "10 s with gain_vel 3: no instability");
+	array_is(c, "actuator_biasprm", bias0, n, "gain_vel is ignored");
+	free(bias0);
+	hxd_close(c);
+}
+
+/*
+ * Gains that make the simulation unstable are undone at the reset that
+ * follows, the client that set them hears it from its next update (and
+ * only it, once), and the simulation runs on stably.
+ */
+HX_TRANSPORT_TEST(simple, unstable_gains_are_undone_and_reported, "-m",
+    "mpl_scene.xml", "--paused", NULL)
+{
+	hxd_conn *c = hx_connect_ok(addr, "test_simple");
+	hxd_conn *other = hx_connect_ok(addr, "bystander");
+	hxd_robot_command cmd = { .motor_count = 13 }, none = { 0 };
+	hxd_sensor *sensor = NULL;
+	double kp[13], *gain0;
+	unsigned long long r0;
+	int i, n;
+
+	for (i = 0; i < 13; i++)
+		kp[i] = 1e9;
+	gain0 = array_copy(c, "actuator_gainprm", &n);
+	cmd.gain_pos = kp;
+	HX_OK(c, update(c, &cmd));
+	step(other, 10);
+	cr_assert_geq(resets(c), 1, "kp 1e9 on the MPL's fingers diverges");
+	array_is(c, "actuator_gainprm", gain0, n, "the gains are undone");
+
+	/* The bystander is not blamed; the client is, at its next update. */
+	HX_OK(other, update(other, &none));
+	HX_FAILS_WITH(c, update(c, &none), HXD_SIMERROR, "unstable");
+	HX_SAYS(c, "gains");
+	HX_OK(c, update(c, &none));
+
+	/* Stable again: the model's gains hold. */
+	r0 = resets(c);
+	step(other, 2000);
+	cr_expect_eq(resets(c), r0, "no instability after the gains' undo");
+
+	/* mj_update tells it too. */
+	HX_OK(c, update(c, &cmd));
+	step(other, 10);
+	HX_FAILS_WITH(
+	    c, hxd_update(c, NULL, &sensor), HXD_SIMERROR, "unstable");
+	free(sensor);
+	HX_OK(c, update(c, &none));
+	free(gain0);
+	hxd_close(other);
+	hxd_close(c);
+}
+
+/*
+ * OSRF's hx_requester.c example leaves its hxCommand uninitialised: every
+ * flag is on and every value whatever the stack held.  Here the stack
+ * holds large positive numbers (NaN and negative gains are refused).
+ */
+Test(simple, uninitialised_command_does_not_break_the_simulation)
+{
+	struct hx_server srv;
+	const char *args[] = { "-m", "mpl_scene.xml", "--paused", NULL };
+	hxRobotInfo info;
+	hxCommand cmd;
+	hxSensor s;
+	hxd_conn *other;
+	unsigned long long r0;
+	int i;
+
+	hx_server_start(&srv, args);
+	cr_assert_eq(
+	    hx_connect(srv.unix_addr, 0), hxOK, "%s", hx_last_result());
+	cr_assert_eq(hx_robot_info(&info), hxOK, "%s", hx_last_result());
+	other = hx_connect_ok(srv.unix_addr, "bystander");
+	memset(&cmd, 0x7f, sizeof(cmd));
+	for (i = 0; i < info.motor_count; i++)
+		cmd.ref_pos[i] = (float)(350 * 0.5 *
+		    sin(0.05 * 2 * M_PI * 0.01));
+	cmd.ref_pos_enabled = 1;
+	cr_assert_eq(hx_update(&cmd, &s), hxOK, "%s", hx_last_result());
+	step(other, 10);
+	cr_assert_geq(resets(other), 1, "the garbage gains diverge");
+	cr_expect_eq(hx_update(&cmd, &s), hxERROR, "not hxOK");
+	cr_expect_not_null(
+	    strstr(hx_last_result(), "unstable"), "%s", hx_last_result());
+	cr_expect_eq(mj_result(), mjCOM_SIMERROR);
+	hx_close();
+
+	/* The client left: the simulation runs stably, and after a reset. */
+	r0 = resets(other);
+	step(other, 2000);
+	cr_expect_eq(resets(other), r0, "stable after the client left");
+	HX_OK(other, hxd_reset(other, -1));
+	step(other, 2000);
+	cr_expect_eq(resets(other), r0, "stable after a reset");
+	hxd_close(other);
+	hx_server_stop(&srv);
+}
+
+/*
+ * A reset puts back what clients changed in the model (servo gains,
+ * arrays, colours), keeps captured keyframes, and with keep_params keeps
+ * the changes.
+ */
+HX_TRANSPORT_TEST(simple, reset_restores_the_model_unless_kept, "-m",
+    "fixture.xml", "--paused", NULL)
+{
+	hxd_conn *c = hx_connect_ok(addr, "test_simple");
+	hxd_robot_command cmd = { .motor_count = 2 };
+	double kp[2] = { 300, 200 }, damping[8], rgba[4] = { 1, 1, 0, 1 };
+	double rgba0[4], now[4], *gain0, *damping0, *key0, *key1;
+	int ngain, ndamping, nkey, i;
+
+	gain0 = array_copy(c, "actuator_gainprm", &ngain);
+	damping0 = array_copy(c, "dof_damping", &ndamping);
+	key0 = array_copy(c, "key_qpos", &nkey);
+	cr_assert_eq(ndamping, 8);
+	HX_OK(c, hxd_get_rgba(c, HXD_OBJ_GEOM, 0, rgba0));
+
+	/* Change the model three ways, and a keyframe. */
+	for (i = 0; i < 8; i++)
+		damping[i] = 7;
+	cmd.gain_pos = kp;
+	HX_OK(c, update(c, &cmd));
+	HX_OK(c, hxd_set_array(c, "dof_damping", 0, 8, damping));
+	HX_OK(c, hxd_set_rgba(c, HXD_OBJ_GEOM, 0, rgba));
+	step(c, 3);
+	HX_OK(c, hxd_capture_key(c, NULL, 1));
+	key1 = array_copy(c, "key_qpos", &i);
+
+	/* keep_params: all stays. */
+	HX_OK(c, hxd_reset_keep(c, -1, NULL));
+	array_is(c, "dof_damping", damping, 8, "kept");
+	HX_OK(c, hxd_reset_keep(c, -1, "raised"));
+	array_is(c, "dof_damping", damping, 8, "kept by name too");
+	HX_OK(c, hxd_get_rgba(c, HXD_OBJ_GEOM, 0, now));
+	HX_NEAR(now[2], 0, 1e-6);
+
+	/* A reset: the model's own again, the keyframe captured kept. */
+	HX_OK(c, hxd_reset(c, -1));
+	array_is(c, "dof_damping", damping0, ndamping, "restored");
+	array_is(c, "actuator_gainprm", gain0, ngain, "gains restored");
+	array_is(c, "key_qpos", key1, nkey, "the captured keyframe stays");
+	cr_expect(memcmp(key0, key1, (size_t)nkey * sizeof(double)) != 0);
+	HX_OK(c, hxd_get_rgba(c, HXD_OBJ_GEOM, 0, now));
+	for (i = 0; i < 4; i++)
+		HX_NEAR(now[i], rgba0[i], 1e-6);
+
+	/* By name as well. */
+	HX_OK(c, hxd_set_array(c, "dof_damping", 0, 8, damping));
+	HX_OK(c, hxd_reset_name(c, "raised"));
+	array_is(c, "dof_damping", damping0, ndamping, "restored by name");
+	free(gain0);
+	free(damping0);
+	free(key0);
+	free(key1);
 	hxd_close(c);
 }
 

@@ -833,6 +833,10 @@ HX_TRANSPORT_TEST(
 	OK(mj_set_rgba("geom", GEOM_BOX, wild));
 	OK(mj_get_rgba("geom", GEOM_BOX, rgba));
 	cr_assert_eq(rgba[0], 1.0f);
+	/* HAPTIX's Reset keeps model settings; only Re-Load restores them. */
+	OK(mj_reset(-1));
+	OK(mj_get_rgba("geom", GEOM_BOX, rgba));
+	cr_assert_eq(rgba[0], 1.0f, "mj_reset keeps the colour set");
 	RESULT(mj_get_rgba("body", 0, rgba), mjCOM_BADTYPE);
 	RESULT(mj_set_rgba("body", 0, wild), mjCOM_BADTYPE);
 	RESULT(mj_get_rgba("banana", 0, rgba), mjCOM_BADTYPE);

@@ -2,7 +2,8 @@
  * The model as it was loaded, kept beside the running one so that what
  * clients change can be put back: a reset restores every model array
  * that differs (servo gains, set_array's parameters, colours, geom
- * sizes, equalities), unless the client asks to keep them, and an
+ * sizes, equalities, and what mj_setConst derived from masses, with the
+ * model's statistics), unless the client asks to keep them, and an
  * instability with clients' servo gains in force restores the gains
  * (sim_robot.c).  Keyframes are states rather than parameters: what
  * capture_key or set_array wrote into them stays.
@@ -78,6 +79,12 @@ sim_pristine_restore(struct sim *s, char *names, size_t len)
 	}
 		MJMODEL_POINTERS
 #undef X
+	}
+	/* mj_setConst (after a write of masses) recomputes the statistics. */
+	if (memcmp(&m->stat, &p->stat, sizeof(m->stat)) != 0) {
+		m->stat = p->stat;
+		pristine_list(names, len, &used, "stat");
+		n++;
 	}
 	if (n > 0) {
 		s->counters.model_edits++;

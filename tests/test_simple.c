@@ -382,6 +382,27 @@ HX_TRANSPORT_TEST(simple, unstable_gains_are_undone_and_reported, "-m",
 	hxd_close(c);
 }
 
+/* A velocity servo's gain_vel is its kv: one too large is undone too. */
+HX_TRANSPORT_TEST(simple, unstable_velocity_gain_is_undone, "-m",
+    "velservo.xml", "--paused", NULL)
+{
+	hxd_conn *c = hx_connect_ok(addr, "test_simple");
+	hxd_robot_command cmd = { .motor_count = 2 }, none = { 0 };
+	double kv[2] = { 1e7, 1e7 }, ref[2] = { 1, 1 }, *gain0;
+	int n;
+
+	gain0 = array_copy(c, "actuator_gainprm", &n);
+	cmd.ref_vel = ref;
+	cmd.gain_vel = kv;
+	HX_OK(c, update(c, &cmd));
+	step(c, 10);
+	cr_assert_geq(resets(c), 1, "kv 1e7 on 1 kg at 2 ms diverges");
+	array_is(c, "actuator_gainprm", gain0, n, "kv is the model's again");
+	HX_FAILS_WITH(c, update(c, &none), HXD_SIMERROR, "unstable");
+	free(gain0);
+	hxd_close(c);
+}
+
 /*
  * OSRF's hx_requester.c example leaves its hxCommand uninitialised: every
  * flag is on and every value whatever the stack held.  Here the stack

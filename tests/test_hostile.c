@@ -1066,6 +1066,7 @@ Test(hostile, slow_steps_pause_the_simulation_until_reset_or_run)
 	hxd_subscription sub = { 0 };
 	struct hx_server s;
 	hxd_conn *c, *watch;
+	hxd_array *margin = NULL;
 	hxd_status st;
 	hxd_event *ev;
 	unsigned taken;
@@ -1104,8 +1105,11 @@ Test(hostile, slow_steps_pause_the_simulation_until_reset_or_run)
 	HX_FAILS_WITH(
 	    c, hxd_step(c, 100, &taken), HXD_DENIED, "times the model's usual");
 
-	/* A reset lets steps go on: the first is slow, and the guard trips. */
-	HX_OK(c, hxd_reset(c, -1));
+	/*
+	 * A reset that keeps the margins lets steps go on: the first is
+	 * slow, and the guard trips.
+	 */
+	HX_OK(c, hxd_reset_keep(c, -1, NULL));
 	cr_expect_str_empty(hx_status_ok(c).steps_refused);
 	HX_OK(c, hxd_step(c, 1, &taken));
 	cr_expect_eq(taken, 1);
@@ -1123,6 +1127,15 @@ Test(hostile, slow_steps_pause_the_simulation_until_reset_or_run)
 	HX_OK(c, hxd_pause(c));
 	HX_OK(c, hxd_step(c, 2, &taken));
 	cr_expect_eq(taken, 2);
+
+	/* A plain reset puts the model's margins back: quick steps again. */
+	HX_OK(c, hxd_reset(c, -1));
+	HX_OK(c, hxd_get_array(c, "geom_margin", &margin));
+	cr_expect_lt(margin->values[0], 1, "geom_margin[0] is %g after reset",
+	    margin->values[0]);
+	free(margin);
+	HX_OK(c, hxd_step(c, 10, &taken));
+	cr_expect_str_empty(hx_status_ok(c).steps_refused);
 	hxd_close(c);
 	hxd_close(watch);
 	hx_server_stop(&s);

@@ -25,7 +25,6 @@
 
 static int loader_is_mjb(const char *);
 static int loader_read(int, void *, size_t);
-static int loader_write(int, const void *, size_t);
 static void *loader_answer(
     int, const char *, int, const void *, size_t, size_t *);
 static int loader_prescan(const char *, const void *, size_t,
@@ -61,9 +60,8 @@ loader_read(int fd, void *buf, size_t size)
 	return 0;
 }
 
-/* Write all of buf; -1 if the daemon went away. */
-static int
-loader_write(int fd, const void *buf, size_t size)
+int
+loader_write_all(int fd, const void *buf, size_t size)
 {
 	const char *p = buf;
 	ssize_t n;
@@ -325,7 +323,7 @@ loader_main(void)
 		modeldir_init(dirv, ndirs);
 		answer = loader_work(&r, path, data, &len);
 	}
-	rc = loader_write(1, answer, len) == 0 ? 0 : 1;
+	rc = loader_write_all(1, answer, len) == 0 ? 0 : 1;
 	free(answer);
 	free(data);
 	free(dirs);

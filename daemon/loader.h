@@ -71,6 +71,9 @@ struct loader_result {
  */
 int loader_main(void);
 
+/* Write all of buf to fd.  Returns 0, or -1 (errno says why). */
+int loader_write_all(int fd, const void *buf, size_t size);
+
 /*
  * Read a request from fd: its head, and path, dirs and data each in a
  * NUL-ended buffer the caller frees (also on failure).  Returns 0, or -1

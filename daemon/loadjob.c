@@ -49,7 +49,6 @@ static TAILQ_HEAD(, loadjob) loadjobs = TAILQ_HEAD_INITIALIZER(loadjobs);
 static size_t nloadjobs;
 static int loadjob_here; /* loads run in this process (loadjob_inprocess) */
 
-static int loadjob_write(int, const void *, size_t);
 static int loadjob_request_fd(
     const struct daemon *, const struct loadjob_request *, char *, size_t);
 static int loadjob_spawn(struct loadjob *, char *, size_t);
@@ -74,25 +73,6 @@ loadjob_limits(const struct daemon *d, struct loader_limits *l)
 	l->model.hfield_cells = o->model_max_hfield;
 	l->model.texture_pixels = o->model_max_texture;
 	l->model.mesh_vertices = o->model_max_mesh_vertices;
-}
-
-/* Write all of buf to a file. */
-static int
-loadjob_write(int fd, const void *buf, size_t size)
-{
-	const char *p = buf;
-	ssize_t n;
-
-	while (size > 0) {
-		n = write(fd, p, size);
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		size -= (size_t)n;
-	}
-	return 0;
 }
 
 /*
@@ -123,14 +103,14 @@ loadjob_request_fd(const struct daemon *d, const struct loadjob_request *r,
 		    strerror(errno));
 		return -1;
 	}
-	if (loadjob_write(fd, &q, sizeof(q)) != 0 ||
-	    loadjob_write(fd, r->path, q.path_len) != 0)
+	if (loader_write_all(fd, &q, sizeof(q)) != 0 ||
+	    loader_write_all(fd, r->path, q.path_len) != 0)
 		goto fail;
 	for (i = 0; i < o->nmodel_dirs; i++)
-		if (loadjob_write(fd, o->model_dirs[i],
+		if (loader_write_all(fd, o->model_dirs[i],
 			strlen(o->model_dirs[i]) + 1) != 0)
 			goto fail;
-	if (loadjob_write(fd, r->data, q.data_len) != 0 ||
+	if (loader_write_all(fd, r->data, q.data_len) != 0 ||
 	    lseek(fd, 0, SEEK_SET) != 0)
 		goto fail;
 	return fd;

@@ -57,3 +57,24 @@ hx_wait_clients(hxd_conn *c, int want, int ms)
 		hx_sleep_ms(20);
 	}
 }
+
+hxd_event *
+hx_event_within(hxd_conn *c, int kind, int ms)
+{
+	double end = hx_wall_now() + ms / 1e3;
+	hxd_event *ev;
+	int rc, left;
+
+	for (;;) {
+		left = (int)((end - hx_wall_now()) * 1e3);
+		if (left <= 0)
+			return NULL;
+		rc = hxd_next_event(c, left, &ev);
+		if (rc == HXD_TIMEOUT)
+			return NULL;
+		cr_assert_eq(rc, HXD_OK, "hxd_next_event: %s", hxd_error(c));
+		if (ev->kind == kind)
+			return ev;
+		hxd_event_free(ev);
+	}
+}

@@ -84,4 +84,10 @@ hxd_client *hx_clients_ok(hxd_conn *c, int *n, unsigned long long *you);
  */
 int hx_wait_clients(hxd_conn *c, int want, int ms);
 
+/*
+ * The next event of kind on c within ms (the others skipped and freed),
+ * or NULL; the caller frees it with hxd_event_free().
+ */
+hxd_event *hx_event_within(hxd_conn *c, int kind, int ms);
+
 #endif

@@ -1030,28 +1030,6 @@ Test(hostile, a_long_step_request_of_slow_steps_freezes_nobody)
 	hx_server_stop(&s);
 }
 
-/* The next event of kind on c within ms, or NULL; free it. */
-static hxd_event *
-event_within(hxd_conn *c, int kind, int ms)
-{
-	double end = hx_wall_now() + ms / 1e3;
-	hxd_event *ev;
-	int rc, left;
-
-	for (;;) {
-		left = (int)((end - hx_wall_now()) * 1e3);
-		if (left <= 0)
-			return NULL;
-		rc = hxd_next_event(c, left, &ev);
-		if (rc == HXD_TIMEOUT)
-			return NULL;
-		cr_assert_eq(rc, HXD_OK, "hxd_next_event: %s", hxd_error(c));
-		if (ev->kind == kind)
-			return ev;
-		hxd_event_free(ev);
-	}
-}
-
 /*
  * Steps that take far longer than the model's did (geom_margin 1e300:
  * thousands of times) pause the running simulation, with an event and a
@@ -1081,7 +1059,7 @@ Test(hostile, slow_steps_pause_the_simulation_until_reset_or_run)
 	cr_assert(!hx_status_ok(c).paused);
 	slow_margins(c);
 
-	ev = event_within(watch, HXD_EVENT_SLOW_STEP, 10000);
+	ev = hx_event_within(watch, HXD_EVENT_SLOW_STEP, 10000);
 	cr_assert_not_null(ev, "no slow_step event within 10 s");
 	cr_log_info("slow_step: %.3g s, usually %.3g s: %s", ev->step_seconds,
 	    ev->usual_seconds, ev->reason);
@@ -1089,7 +1067,7 @@ Test(hostile, slow_steps_pause_the_simulation_until_reset_or_run)
 	cr_expect(strstr(ev->reason, "times the model's usual") != NULL,
 	    "the event says \"%s\"", ev->reason);
 	hxd_event_free(ev);
-	ev = event_within(watch, HXD_EVENT_RUN, 5000);
+	ev = hx_event_within(watch, HXD_EVENT_RUN, 5000);
 	cr_assert_not_null(ev, "no run event said the simulation paused");
 	cr_expect(ev->paused);
 	hxd_event_free(ev);

@@ -225,28 +225,6 @@ Test(record, kill_9_loses_at_most_250_ms)
 	hx_server_stop(&s);
 }
 
-/* The next recording_ended event on c within ms, or NULL; free it. */
-static hxd_event *
-recording_ended_within(hxd_conn *c, int ms)
-{
-	double end = hx_wall_now() + ms / 1e3;
-	hxd_event *ev;
-	int rc, left;
-
-	for (;;) {
-		left = (int)((end - hx_wall_now()) * 1e3);
-		if (left <= 0)
-			return NULL;
-		rc = hxd_next_event(c, left, &ev);
-		if (rc == HXD_TIMEOUT)
-			return NULL;
-		cr_assert_eq(rc, HXD_OK, "hxd_next_event: %s", hxd_error(c));
-		if (ev->kind == HXD_EVENT_RECORDING)
-			return ev;
-		hxd_event_free(ev);
-	}
-}
-
 /*
  * Record while stepping paused, chunk steps at a time with pause_ms
  * between (so that the server writes a frame, every 250 ms, between
@@ -278,7 +256,7 @@ record_until_ended(struct hx_server *s, unsigned chunk, int pause_ms,
 	ev = NULL;
 	for (i = 0; i < 100 && ev == NULL; i++) {
 		HX_OK(c, hxd_step(c, chunk, &taken));
-		ev = recording_ended_within(watch, pause_ms);
+		ev = hx_event_within(watch, HXD_EVENT_RECORDING, pause_ms);
 	}
 	cr_assert_not_null(ev, "no recording_ended event; the log:\n%s",
 	    hx_server_log_text(s));

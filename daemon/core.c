@@ -15,6 +15,7 @@
 #include "reply.h"
 #include "session.h"
 #include "step.h"
+#include "stepguard.h"
 #include "stream.h"
 #include "tracking.h"
 
@@ -66,5 +67,6 @@ core_start(struct daemon *d)
 	tracking_set_notify(event_tracking);
 	perturb_set_notify(event_perturbation);
 	record_set_notify(event_recording_ended);
+	stepguard_set_notify(event_slow_step);
 	d->clock = clock_create(d, &core_clock_hooks);
 }

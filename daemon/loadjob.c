@@ -159,6 +159,7 @@ loadjob_spawn(struct loadjob *j, char *err, size_t len)
 		struct timeval zero = { 0, 0 };
 
 		j->pid = -2; /* running, in this process */
+		j->started = monotonic_s();
 		j->timer = evtimer_new(j->d->base, loadjob_here_cb, j);
 		evtimer_add(j->timer, &zero);
 		return 0;

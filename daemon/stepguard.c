@@ -6,7 +6,6 @@
 
 #include "clock.h"
 #include "daemon.h"
-#include "event.h"
 #include "log.h"
 #include "sim.h"
 #include "stepguard.h"
@@ -18,6 +17,7 @@ static int64_t stepguard_usual;
 static int64_t stepguard_tripped;
 
 static char stepguard_why[320];
+static stepguard_notify_fn stepguard_notify; /* core.c: event_slow_step */
 
 int64_t
 stepguard_start(void)
@@ -70,6 +70,12 @@ stepguard_check(char *err, size_t len)
 	return -1;
 }
 
+void
+stepguard_set_notify(stepguard_notify_fn fn)
+{
+	stepguard_notify = fn;
+}
+
 /* Pause the simulation and refuse steps: one took dt ns. */
 static void
 stepguard_trip(struct daemon *d, int64_t dt)
@@ -84,8 +90,9 @@ stepguard_trip(struct daemon *d, int64_t dt)
 	    (double)stepguard_usual * 1e-6);
 	log_warn("slow steps: %s", stepguard_why);
 	/* The reason first, then the pause it causes. */
-	event_slow_step(d, (double)dt * 1e-9, (double)stepguard_usual * 1e-9,
-	    stepguard_why);
+	if (stepguard_notify != NULL)
+		stepguard_notify(d, (double)dt * 1e-9,
+		    (double)stepguard_usual * 1e-9, stepguard_why);
 	if (clock_running(d->clock))
 		clock_pause(d->clock);
 }

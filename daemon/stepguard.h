@@ -51,4 +51,11 @@ void stepguard_run(void);
 /* Why steps are refused, or "" when they are not. */
 const char *stepguard_refusal(void);
 
+/* Told when the guard trips: the step's and the usual cost, in s. */
+typedef void (*stepguard_notify_fn)(
+    struct daemon *d, double step_s, double usual_s, const char *why);
+
+/* Set who is told; before the first step. */
+void stepguard_set_notify(stepguard_notify_fn fn);
+
 #endif

@@ -173,6 +173,57 @@ Test(loader, a_height_field_bomb_is_refused_and_poisons_nothing)
 	hx_server_stop(&s);
 }
 
+/*
+ * The key flood with the default settings: a 36-byte model declaring
+ * 60000 keys froze the old daemon's only thread for 7 s while MuJoCo
+ * compiled it (and a million keys would take half an hour).  It is
+ * refused before the compile, and a client on the side is answered at
+ * once meanwhile.
+ */
+Test(loader, a_key_flood_is_refused_and_freezes_nobody)
+{
+	const char *args[] = { "-m", "fixture.xml", NULL };
+	static const char xml[] = "<mujoco><size nkey=\"60000\"/></mujoco>";
+	struct hx_server s;
+	hxd_conn *c, *side;
+	double t, worst = 0;
+	pid_t pid;
+	int status, i;
+
+	hx_skip_if_valgrind();
+	hx_server_start(&s, args);
+	side = hx_connect_ok(s.unix_addr, "side");
+	pid = fork();
+	cr_assert_neq(pid, -1);
+	if (pid == 0) {
+		hxd_model m;
+
+		c = hxd_connect(s.unix_addr, "flood");
+		_exit(c != NULL &&
+			    hxd_load_data(c, HXD_FORMAT_MJCF, xml, strlen(xml),
+				"keys", &m) == HXD_LOADFAILED &&
+			    strstr(hxd_error(c), "model-max-keys") != NULL ?
+			0 :
+			1);
+	}
+	for (i = 0; i < 10; i++) {
+		t = hx_wall_now();
+		hx_status_ok(side);
+		t = hx_wall_now() - t;
+		if (t > worst)
+			worst = t;
+		hx_sleep_ms(100);
+	}
+	cr_expect_lt(
+	    worst, 1.0, "a status call took %.2f s during the load", worst);
+	cr_assert_eq(waitpid(pid, &status, 0), pid);
+	cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	    "the flood was not refused for its keys");
+	cr_expect_str_eq(hx_status_ok(side).model.name, "fixture");
+	hxd_close(side);
+	hx_server_stop(&s);
+}
+
 /* Declarations past the limits are refused before MuJoCo compiles. */
 Test(loader, declarations_past_the_limits_are_refused)
 {

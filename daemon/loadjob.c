@@ -49,6 +49,14 @@ static TAILQ_HEAD(, loadjob) loadjobs = TAILQ_HEAD_INITIALIZER(loadjobs);
 static size_t nloadjobs;
 static int loadjob_here; /* loads run in this process (loadjob_inprocess) */
 
+/*
+ * This executable, opened once: the loader runs it again.  A descriptor
+ * rather than the path "/proc/self/exe": it is the same file after an
+ * upgrade replaced the one on disk, and under valgrind it is haptixd,
+ * not valgrind's tool.
+ */
+static int loadjob_exe = -1;
+
 static int loadjob_request_fd(
     const struct daemon *, const struct loadjob_request *, char *, size_t);
 static int loadjob_spawn(struct loadjob *, char *, size_t);
@@ -164,6 +172,14 @@ loadjob_spawn(struct loadjob *j, char *err, size_t len)
 		evtimer_add(j->timer, &zero);
 		return 0;
 	}
+	if (loadjob_exe == -1 &&
+	    (loadjob_exe = open("/proc/self/exe", O_RDONLY | O_CLOEXEC)) ==
+		-1) {
+		snprintf(err, len,
+		    "cannot start the loader: /proc/self/exe: %s",
+		    strerror(errno));
+		return -1;
+	}
 	if (pipe2(pipefd, O_CLOEXEC) == -1) {
 		snprintf(
 		    err, len, "cannot start the loader: %s", strerror(errno));
@@ -180,7 +196,7 @@ loadjob_spawn(struct loadjob *j, char *err, size_t len)
 		/* The child: only async-signal-safe calls until exec. */
 		if (dup2(j->request_fd, 0) == -1 || dup2(pipefd[1], 1) == -1)
 			_exit(127);
-		execv("/proc/self/exe", argv);
+		fexecve(loadjob_exe, argv, environ);
 		_exit(127);
 	}
 	close(pipefd[1]);

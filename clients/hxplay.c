@@ -55,7 +55,8 @@ usage(FILE *fp)
 {
 	fprintf(fp,
 	    "usage: hxplay [-s SERVER] [--speed X] [--from T] [--to T] "
-	    "[--loop] FILE\n"
+	    "[--segment N]\n"
+	    "              [--loop] FILE\n"
 	    "       hxplay --verify [-s SERVER] [--keep-model] FILE\n"
 	    "       hxplay info FILE\n"
 	    "       hxplay export FILE (--csv DIR | --npy DIR) "
@@ -74,10 +75,12 @@ usage(FILE *fp)
 	    "                      inputs at their steps, compare the state "
 	    "hashes;\n"
 	    "                      exit 1 at the first step that differs\n"
-	    "  info FILE           the header, counts and the time covered\n"
+	    "  info FILE           the header, counts, and each segment's "
+	    "records and\n"
+	    "                      times\n"
 	    "  export FILE         one file per field: --csv DIR (text) or "
 	    "--npy\n"
-	    "                      DIR (NumPy), with step and time\n"
+	    "                      DIR (NumPy), with step, time and segment\n"
 	    "\n"
 	    "  -s, --server ADDR   the server: a Unix socket path or "
 	    "HOST:PORT\n"
@@ -85,7 +88,12 @@ usage(FILE *fp)
 	    "library's)\n"
 	    "      --speed X       X times the recorded pace (default 1)\n"
 	    "      --from T, --to T\n"
-	    "                      play from, to simulated time T (seconds)\n"
+	    "                      play from, to simulated time T (seconds) "
+	    "in\n"
+	    "                      each segment (a reset in the recording "
+	    "begins one)\n"
+	    "      --segment N     play segment N only (from 1; hxplay info "
+	    "lists them)\n"
 	    "      --loop          start again at the end, until interrupted\n"
 	    "      --keep-model    --verify on the server's model, if its hash "
 	    "is\n"
@@ -111,6 +119,23 @@ parse_double(const char *s, double *out)
 									   0;
 }
 
+/* A whole number from 1 up, or -1. */
+static int
+parse_count(const char *s, uint64_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno != 0 || *end != '\0' || v == 0)
+		return -1;
+	*out = v;
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -120,6 +145,7 @@ main(int argc, char **argv)
 		{ "from", required_argument, NULL, 'F' },
 		{ "to", required_argument, NULL, 'T' },
 		{ "loop", no_argument, NULL, 'l' },
+		{ "segment", required_argument, NULL, 'g' },
 		{ "verify", no_argument, NULL, 'V' },
 		{ "keep-model", no_argument, NULL, 'k' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -163,6 +189,16 @@ main(int argc, char **argv)
 			o.loop = 1;
 			paced = 1;
 			break;
+		case 'g':
+			if (parse_count(optarg, &o.segment) != 0) {
+				play_warn("--segment: '%s' is not a segment's "
+					  "number (1 is the first; hxplay info "
+					  "lists them)",
+				    optarg);
+				return PLAY_USAGE;
+			}
+			paced = 1;
+			break;
 		case 'V':
 			verify = 1;
 			break;
@@ -193,7 +229,8 @@ main(int argc, char **argv)
 	}
 	if (verify && paced) {
 		play_warn("--verify replays every step in lock-step: "
-			  "--speed, --from, --to and --loop are for playing");
+			  "--speed, --from, --to, --segment and --loop are "
+			  "for playing");
 		return PLAY_USAGE;
 	}
 	if (!verify && o.keep_model) {

@@ -25,11 +25,12 @@
 struct play_opts {
 	const char *server; /* -s, or NULL for the library's default */
 	const char *file;
-	double speed;    /* --speed: 1 is the recorded pace */
-	double from, to; /* --from, --to: simulated seconds; to < 0: the end */
-	int loop;        /* --loop */
-	int quiet;       /* -q */
-	int keep_model;  /* --keep-model: replay on the server's model */
+	double speed;     /* --speed: 1 is the recorded pace */
+	double from, to;  /* --from, --to: simulated seconds; to < 0: the end */
+	int loop;         /* --loop */
+	uint64_t segment; /* --segment: from 1; 0 for all */
+	int quiet;        /* -q */
+	int keep_model;   /* --keep-model: replay on the server's model */
 };
 
 extern const char *play_progname;

@@ -64,6 +64,8 @@ struct exp {
 	struct exp_file field[REC_NFIELD];
 	struct exp_file step; /* npy only: csv puts the step in every file */
 	struct exp_file time;
+	struct exp_file segment; /* each record's segment, from 1 */
+	uint64_t segments;
 	struct exp_file hash; /* opened at the first hash */
 	struct exp_file json; /* header.json, the last */
 	int failed;           /* writing failed: the export is removed */
@@ -143,7 +145,7 @@ exp_path(const struct exp *e, const char *name, const char *ext, char *buf)
 static int
 exp_clear(const struct exp *e)
 {
-	const char *names[REC_NFIELD + 4];
+	const char *names[REC_NFIELD + 5];
 	char path[PATH_MAX];
 	size_t i, n = 0;
 	struct stat sb;
@@ -151,6 +153,7 @@ exp_clear(const struct exp *e)
 	for (i = 0; i < REC_NFIELD; i++)
 		names[n++] = rec_field_name((enum rec_field)i);
 	names[n++] = "time";
+	names[n++] = "segment";
 	names[n++] = "hash";
 	if (e->format == EXP_NPY)
 		names[n++] = "step";
@@ -286,9 +289,11 @@ exp_open_files(struct exp *e)
 
 	if (e->format == EXP_NPY) {
 		if (npy_open(e, &e->step, "step", "<u8", 1, 0) != 0 ||
-		    npy_open(e, &e->time, "time", "<f8", 1, 0) != 0)
+		    npy_open(e, &e->time, "time", "<f8", 1, 0) != 0 ||
+		    npy_open(e, &e->segment, "segment", "<u8", 1, 0) != 0)
 			return -1;
-	} else if (csv_open(e, &e->time, "time", 0, "step,time") != 0)
+	} else if (csv_open(e, &e->time, "time", 0, "step,time") != 0 ||
+	    csv_open(e, &e->segment, "segment", 0, "step,time,segment") != 0)
 		return -1;
 	for (i = 0; i < REC_NFIELD; i++) {
 		if (!(e->chosen & REC_FIELD_BIT(i)))
@@ -327,10 +332,17 @@ exp_record(struct exp *e, const struct rec_item *it)
 	if (e->format == EXP_NPY) {
 		npy_put(&e->step, &it->step, 1);
 		npy_put(&e->time, &it->time, 1);
+		npy_put(&e->segment, &it->segment, 1);
 		e->step.rows++;
 		e->time.rows++;
-	} else
+		e->segment.rows++;
+	} else {
 		csv_row(&e->time, it->step, it->time, NULL);
+		fprintf(e->segment.fp, "%" PRIu64 ",%.17g,%" PRIu64 "\n",
+		    it->step, it->time, it->segment);
+		e->segment.rows++;
+	}
+	e->segments = it->segment;
 	for (i = 0; i < REC_NFIELD; i++) {
 		if (!(e->chosen & REC_FIELD_BIT(i)))
 			continue;
@@ -378,6 +390,8 @@ exp_write_failed(const struct exp *e)
 		return &e->time;
 	if (e->step.fp != NULL && ferror(e->step.fp))
 		return &e->step;
+	if (e->segment.fp != NULL && ferror(e->segment.fp))
+		return &e->segment;
 	if (e->hash.fp != NULL && ferror(e->hash.fp))
 		return &e->hash;
 	for (i = 0; i < REC_NFIELD; i++) {
@@ -507,8 +521,9 @@ json_body(const struct exp *e, FILE *fp)
 	fprintf(fp, ",\n  \"fields\": ");
 	json_fields(fp, e->chosen);
 	fprintf(fp,
-	    ",\n  \"records\": %" PRIu64 ",\n  \"hashes\": %" PRIu64 ",\n",
-	    e->time.rows, e->hash.rows);
+	    ",\n  \"records\": %" PRIu64 ",\n  \"segments\": %" PRIu64
+	    ",\n  \"hashes\": %" PRIu64 ",\n",
+	    e->time.rows, e->segments, e->hash.rows);
 	fprintf(fp,
 	    "  \"truncated\": %s,\n  \"dropped_bytes\": %" PRIu64 ",\n"
 	    "  \"error\": ",
@@ -533,13 +548,14 @@ exp_json(struct exp *e)
 static void
 exp_cleanup(struct exp *e)
 {
-	struct exp_file *files[REC_NFIELD + 4];
+	struct exp_file *files[REC_NFIELD + 5];
 	size_t i, n = 0;
 
 	for (i = 0; i < REC_NFIELD; i++)
 		files[n++] = &e->field[i];
 	files[n++] = &e->step;
 	files[n++] = &e->time;
+	files[n++] = &e->segment;
 	files[n++] = &e->hash;
 	files[n++] = &e->json;
 	for (i = 0; i < n; i++) {

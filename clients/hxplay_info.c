@@ -16,6 +16,13 @@
 #include "hxplay.h"
 #include "recording.h"
 
+/* One segment of the state records: its times go forward. */
+struct info_segment {
+	uint64_t records;
+	uint64_t first_step, last_step;
+	double first_time, last_time;
+};
+
 /* What the items of a file add up to. */
 struct info_counts {
 	uint64_t records;
@@ -27,6 +34,9 @@ struct info_counts {
 	uint64_t models;     /* model entries */
 	size_t model_len;
 	uint64_t hashes;
+	struct info_segment *seg; /* nseg of them, from the first */
+	size_t nseg, segcap;
+	int nomem; /* the segments did not fit in memory */
 };
 
 static void
@@ -62,6 +72,37 @@ info_created(int64_t ns, char *buf, size_t len)
 	return buf;
 }
 
+/* Count a state record into its segment, begun by it or before. */
+static void
+info_segment(struct info_counts *c, const struct rec_item *it)
+{
+	struct info_segment *s;
+	size_t cap;
+
+	if (c->nomem)
+		return;
+	if (it->segment > c->nseg) {
+		if (c->nseg == c->segcap) {
+			cap = c->segcap != 0 ? 2 * c->segcap : 16;
+			if ((s = reallocarray(c->seg, cap, sizeof(*s))) ==
+			    NULL) {
+				c->nomem = 1;
+				return;
+			}
+			c->seg = s;
+			c->segcap = cap;
+		}
+		s = &c->seg[c->nseg++];
+		memset(s, 0, sizeof(*s));
+		s->first_step = it->step;
+		s->first_time = it->time;
+	}
+	s = &c->seg[c->nseg - 1];
+	s->records++;
+	s->last_step = it->step;
+	s->last_time = it->time;
+}
+
 static void
 info_count(struct info_counts *c, const struct rec_item *it)
 {
@@ -76,6 +117,7 @@ info_count(struct info_counts *c, const struct rec_item *it)
 		c->last_step = it->step;
 		c->last_time = it->time;
 		c->records++;
+		info_segment(c, it);
 		break;
 	case REC_TAG_JOURNAL:
 		c->journal++;
@@ -121,6 +163,32 @@ info_header(const char *path, const struct rec_header *h)
 	printf("every: %u\n", h->every);
 }
 
+/*
+ * The segments: a reset in the recording sends the time back and begins
+ * one, so that first and last time alone would hide what came between.
+ */
+static void
+info_segments(const struct info_counts *c)
+{
+	const struct info_segment *s;
+	char a[64], b[64];
+	size_t i;
+
+	if (c->nomem) {
+		printf("segments: too many to hold in memory\n");
+		return;
+	}
+	printf("segments: %zu\n", c->nseg);
+	for (i = 0; i < c->nseg; i++) {
+		s = &c->seg[i];
+		printf("segment %zu: %" PRIu64 " records, steps %" PRIu64
+		       " to %" PRIu64 ", time %s to %s\n",
+		    i + 1, s->records, s->first_step, s->last_step,
+		    info_double(s->first_time, a, sizeof(a)),
+		    info_double(s->last_time, b, sizeof(b)));
+	}
+}
+
 static void
 info_items(const struct info_counts *c)
 {
@@ -138,6 +206,7 @@ info_items(const struct info_counts *c)
 		printf("last time: %s\n",
 		    info_double(c->last_time, buf, sizeof(buf)));
 	}
+	info_segments(c);
 	printf("journal entries: %" PRIu64 "\n", c->journal);
 	printf("array writes: %" PRIu64 "\n", c->arrays);
 	if (c->bad_arrays != 0)
@@ -221,6 +290,7 @@ play_info(int argc, char **argv)
 	if (rc < 0)
 		play_warn("%s: %s", argv[optind], rec_reader_error(r));
 	rec_reader_close(r);
+	free(c.seg);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		play_warn("writing the output failed");
 		return PLAY_FAIL;

@@ -3,8 +3,11 @@
  * pace times --speed, as HAPTIX's playlog did: the server is paused and
  * its state set from each record in turn, so that viewers (hxview) show
  * the recording.  A record whose time has passed while an earlier one
- * was sent is skipped: the pace is kept, never made up for.  The last
- * record of the range is always sent, so the server ends where it ends.
+ * was sent is skipped: the pace is kept, never made up for.  A reset in
+ * the recording sends time back: the records from there are a segment
+ * of their own (recording.h), paced from its first record, and the last
+ * record of each segment in the range is always sent, so the server
+ * shows where each ends and ends where the recording does.
  */
 #include "config.h"
 
@@ -29,7 +32,12 @@ struct play {
 	hxd_conn *c;
 	const struct rec_header *h;
 	uint64_t sent, skipped;
+	uint64_t segments; /* segments with a record sent */
+
+	/* The segment being played: what it sent, its times, its pace. */
+	uint64_t seg, seg_sent, seg_skipped;
 	double first, last; /* simulated times sent */
+	double start, t0;   /* wall time and simulated time of its first */
 
 	/* The last record skipped, kept in case it ends the range. */
 	struct rec_item held;
@@ -135,8 +143,11 @@ play_send(struct play *p, const struct rec_item *it)
 	}
 	if (rc != HXD_OK)
 		return play_server(p, "setting the state");
-	if (p->sent++ == 0)
+	p->sent++;
+	if (p->seg_sent++ == 0) {
 		p->first = it->time;
+		p->segments++;
+	}
 	p->last = it->time;
 	return PLAY_OK;
 }
@@ -170,28 +181,70 @@ play_hold(struct play *p, const struct rec_item *it)
 	}
 	p->holding = 1;
 	p->skipped++;
+	p->seg_skipped++;
 	return PLAY_OK;
 }
 
-/* One pass through the file. */
+/*
+ * The end of a segment: send the last record of its range if it was
+ * skipped, and say what the segment played when the file has several.
+ */
+static int
+play_segment_end(struct play *p, int last)
+{
+	int rc;
+
+	if (p->holding && !play_stop) {
+		p->holding = 0;
+		p->skipped--;
+		p->seg_skipped--;
+		if ((rc = play_send(p, &p->held)) != PLAY_OK)
+			return rc;
+	}
+	if (p->seg_sent > 0 && !p->o->quiet && (!last || p->segments > 1))
+		printf("%s: segment %llu: %llu records, time %.6g to %.6g s; "
+		       "%llu skipped\n",
+		    p->o->file, (unsigned long long)p->seg,
+		    (unsigned long long)p->seg_sent, p->first, p->last,
+		    (unsigned long long)p->seg_skipped);
+	p->seg_sent = p->seg_skipped = 0;
+	return PLAY_OK;
+}
+
+/*
+ * One pass through the file.  --from and --to choose times within each
+ * segment, --segment one segment; the pace starts afresh at each.
+ */
 static int
 play_pass(struct play *p, struct rec_reader *r)
 {
 	const struct play_opts *o = p->o;
 	struct rec_item it;
-	double start = -1, t0 = 0, due;
+	double due;
 	int n, rc;
 
+	p->seg = 0;
+	p->segments = 0;
 	while (!play_stop && (n = rec_reader_next(r, &it)) == 1) {
-		if (it.tag != REC_TAG_STATE || it.time < o->from)
+		if (it.tag != REC_TAG_STATE)
 			continue;
-		if (o->to >= 0 && it.time > o->to)
-			break;
-		if (start < 0) {
-			start = play_now();
-			t0 = it.time;
+		if (it.segment != p->seg) {
+			if (p->seg != 0 &&
+			    (rc = play_segment_end(p, 0)) != PLAY_OK)
+				return rc;
+			if (o->segment != 0 && it.segment > o->segment)
+				break;
+			p->seg = it.segment;
+			p->start = -1;
 		}
-		due = start + (it.time - t0) / o->speed;
+		if ((o->segment != 0 && it.segment != o->segment) ||
+		    it.time < o->from || (o->to >= 0 && it.time > o->to))
+			continue;
+		if (p->start < 0) {
+			p->start = play_now();
+			p->t0 = it.time;
+		}
+		due = p->start + (it.time - p->t0) / o->speed;
 		if (play_now() - due > PLAY_LATE) {
 			if ((rc = play_hold(p, &it)) != PLAY_OK)
 				return rc;
@@ -206,12 +259,7 @@ play_pass(struct play *p, struct rec_reader *r)
 		play_warn("%s", rec_reader_error(r));
 		return PLAY_FAIL;
 	}
-	if (p->holding && !play_stop) {
-		p->holding = 0;
-		p->skipped--;
-		return play_send(p, &p->held);
-	}
-	return PLAY_OK;
+	return play_segment_end(p, 1);
 }
 
 static int
@@ -258,14 +306,26 @@ play_play(const struct play_opts *o)
 		return PLAY_FAIL;
 	}
 	rc = play_run(&p);
-	if (rc == PLAY_OK && !o->quiet)
+	if (rc == PLAY_OK && !o->quiet && p.segments > 1)
+		printf("%s: played %llu records in %llu segments; %llu "
+		       "skipped to keep the pace\n",
+		    o->file, (unsigned long long)p.sent,
+		    (unsigned long long)p.segments,
+		    (unsigned long long)p.skipped);
+	else if (rc == PLAY_OK && !o->quiet && p.sent > 0)
 		printf("%s: played %llu records, time %.6g to %.6g s; %llu "
 		       "skipped to keep the pace\n",
 		    o->file, (unsigned long long)p.sent, p.first, p.last,
 		    (unsigned long long)p.skipped);
 	if (rc == PLAY_OK && p.sent == 0) {
-		play_warn("%s: no records between %g and %g s", o->file,
-		    o->from, o->to);
+		if (o->segment != 0)
+			play_warn("%s: no records in segment %llu between %g "
+				  "and %g s (hxplay info lists the segments)",
+			    o->file, (unsigned long long)o->segment, o->from,
+			    o->to);
+		else
+			play_warn("%s: no records between %g and %g s", o->file,
+			    o->from, o->to);
 		rc = PLAY_FAIL;
 	}
 	hxd_close(p.c);

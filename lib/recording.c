@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,6 +64,7 @@ struct rec_reader {
 	struct rec_header h;
 	size_t size[REC_NFIELD];
 	struct rec_reader_stats st;
+	double last_time; /* the last state record's not NaN: -inf if none */
 	int failed;
 	int ioerr; /* the failure was the system's, not the file's */
 	int ended;
@@ -865,6 +867,7 @@ rec_reader_open(const char *path, char *err, size_t len)
 		snprintf(err, len, "out of memory");
 		return NULL;
 	}
+	r->last_time = -INFINITY;
 	r->in_cap = ZSTD_DStreamInSize();
 	if ((r->in = malloc(r->in_cap)) == NULL ||
 	    (r->ds = ZSTD_createDStream()) == NULL ||
@@ -937,6 +940,13 @@ reader_item(struct rec_reader *r, struct rec_item *it, const uint8_t *p,
 		u = get64(p + 8);
 		memcpy(&it->time, &u, sizeof(u));
 		get_doubles(r->values, p + REC_STATE_HEAD, r->nvalues);
+		/* Time going back (a reset) begins a segment; NaN does not
+		 * count as a time. */
+		if (r->st.segments == 0 || it->time < r->last_time)
+			r->st.segments++;
+		if (!isnan(it->time))
+			r->last_time = it->time;
+		it->segment = r->st.segments;
 		v = r->values;
 		for (i = 0; i < REC_NFIELD; i++) {
 			if (r->h.fields & REC_FIELD_BIT(i)) {

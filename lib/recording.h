@@ -173,6 +173,10 @@ int rec_writer_close(struct rec_writer *w, char *err, size_t len);
  * Reading.  Items come one by one, a frame's only once the whole frame
  * has arrived and its checksum matches.  A file that ends inside a frame
  * ends there, with stats saying so: it is not an error.
+ *
+ * The state records fall into segments: a record whose time is below the
+ * one before it (a reset, or the time set back) begins the next segment,
+ * so that each segment's times go forward.  Steps keep counting across.
  */
 struct rec_reader;
 
@@ -184,6 +188,7 @@ struct rec_item {
 	/* REC_TAG_STATE: NULL for the fields not recorded. */
 	double time;
 	const double *field[REC_NFIELD];
+	uint64_t segment; /* from 1; 0 for the other tags (see below) */
 
 	/* REC_TAG_JOURNAL */
 	uint32_t kind;
@@ -195,12 +200,13 @@ struct rec_item {
 };
 
 struct rec_reader_stats {
-	uint64_t frames;  /* whole frames, the header's included */
-	uint64_t items;   /* items returned */
-	uint64_t skipped; /* items of unknown tags passed over */
-	uint64_t offset;  /* bytes of the file read as whole frames */
-	int truncated;    /* the file ends inside a frame */
-	uint64_t dropped; /* the bytes of that frame in the file */
+	uint64_t frames;   /* whole frames, the header's included */
+	uint64_t items;    /* items returned */
+	uint64_t skipped;  /* items of unknown tags passed over */
+	uint64_t offset;   /* bytes of the file read as whole frames */
+	int truncated;     /* the file ends inside a frame */
+	uint64_t dropped;  /* the bytes of that frame in the file */
+	uint64_t segments; /* segments begun by the state records read */
 };
 
 /* Open path and read its header; NULL with err saying why. */

@@ -417,3 +417,186 @@ Test(journal, play_keeps_the_pace)
 	hx_run_free(&r);
 	hxd_close(c);
 }
+
+/* The u64 values of a (rows,) .npy file that hxplay export wrote. */
+static uint64_t *
+npy_u64(const char *path, size_t rows)
+{
+	uint64_t *v;
+	FILE *fp;
+	char head[129];
+
+	fp = fopen(path, "rb");
+	cr_assert_not_null(fp, "%s is missing", path);
+	cr_assert_eq(fread(head, 1, 128, fp), 128);
+	head[128] = '\0';
+	cr_assert(strstr(head + 10, "'<u8'") != NULL, "%s", head + 10);
+	v = calloc(rows + 1, sizeof(*v));
+	cr_assert_not_null(v);
+	cr_assert_eq(fread(v, sizeof(*v), rows + 1, fp), rows, "%s", path);
+	fclose(fp);
+	return v;
+}
+
+/* Whether the text holds the words, naming both when it does not. */
+#define HAS(text, words) \
+	cr_expect(strstr((text), (words)) != NULL, "no \"%s\" in:\n%s", \
+	    (words), (text))
+
+/*
+ * hxplay's words for records played: "WHAT N WORDS ... M skipped", with
+ * N + M records in all (a busy machine may skip some to keep the pace).
+ */
+static void
+played(const char *out, const char *what, const char *words,
+    unsigned long long all)
+{
+	unsigned long long sent, skipped;
+	const char *p, *q;
+
+	p = strstr(out, what);
+	cr_assert_not_null(p, "no \"%s\" in:\n%s", what, out);
+	sent = strtoull(p + strlen(what), (char **)&q, 10);
+	cr_assert(strncmp(q, " ", 1) == 0 &&
+		strncmp(q + 1, words, strlen(words)) == 0,
+	    "no \"%s N %s\" in:\n%s", what, words, out);
+	q += 1 + strlen(words);
+	skipped = strtoull(q, NULL, 10);
+	cr_expect_eq(sent + skipped, all, "%s: %llu sent and %llu skipped",
+	    what, sent, skipped);
+}
+
+/*
+ * Record the fixture's 150 steps, a reset (its time back to 0) and 100
+ * steps, with the journal, into rec.
+ */
+static void
+record_reset(struct hx_server *s, hxd_recording *rec)
+{
+	unsigned taken;
+	hxd_conn *c;
+
+	hx_server_start(s, fixture_args);
+	c = hx_connect_ok(s->unix_addr, "driver");
+	HX_OK(c, hxd_record_start(c, 0, 0, HXD_RECORD_JOURNAL, rec));
+	HX_OK(c, hxd_step(c, 150, &taken));
+	HX_OK(c, hxd_reset(c, -1));
+	HX_OK(c, hxd_step(c, 100, &taken));
+	HX_OK(c, hxd_record_stop(c, rec));
+	cr_assert_eq(rec->records, 250, "%llu records", rec->records);
+	hxd_close(c);
+}
+
+/*
+ * A recording with a reset in it is two segments: hxplay info lists
+ * them with their records, steps and times, and export holds every
+ * record with its segment (segment.npy, segment.csv, header.json).  The
+ * old hxplay info showed the first and the last time only (0.002 and
+ * 0.2, hiding the 0.3 s before the reset), and export did not tell the
+ * segments apart.
+ */
+Test(journal, a_reset_begins_a_segment)
+{
+	struct hx_server s;
+	struct hx_run r = { 0 };
+	hxd_recording rec;
+	char dir[4200], path[4300], json[4200];
+	uint64_t *seg;
+	FILE *fp;
+	size_t i;
+
+	record_reset(&s, &rec);
+	hxplay(&r, "info", rec.path, NULL);
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+	HAS(r.out, "\nrecords: 250\n");
+	HAS(r.out, "\nsegments: 2\n");
+	HAS(r.out,
+	    "\nsegment 1: 150 records, steps 1 to 150, time 0.002 to 0.3");
+	HAS(r.out,
+	    "\nsegment 2: 100 records, steps 151 to 250, time 0.002 to 0.2");
+
+	snprintf(dir, sizeof(dir), "%s/export", s.dir);
+	hxplay(&r, "export", rec.path, "--npy", dir, NULL);
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+	snprintf(path, sizeof(path), "%s/segment.npy", dir);
+	seg = npy_u64(path, 250);
+	for (i = 0; i < 250; i++)
+		cr_assert_eq(seg[i], i < 150 ? 1 : 2,
+		    "record %zu: segment %llu", i, (unsigned long long)seg[i]);
+	free(seg);
+	snprintf(path, sizeof(path), "%s/header.json", dir);
+	fp = fopen(path, "r");
+	cr_assert_not_null(fp);
+	json[fread(json, 1, sizeof(json) - 1, fp)] = '\0';
+	fclose(fp);
+	HAS(json, "\"records\": 250,");
+	HAS(json, "\"segments\": 2,");
+	snprintf(dir, sizeof(dir), "%s/export-csv", s.dir);
+	hxplay(&r, "export", rec.path, "--csv", dir, NULL);
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+	snprintf(path, sizeof(path), "%s/segment.csv", dir);
+	fp = fopen(path, "r");
+	cr_assert_not_null(fp, "no %s", path);
+	for (i = 0; fgets(json, sizeof(json), fp) != NULL; i++) {
+		if (i == 0)
+			cr_expect_str_eq(json, "step,time,segment\n");
+		else if (i == 150)
+			cr_expect(strncmp(json, "150,0.3", 7) == 0 &&
+				strcmp(json + strlen(json) - 3, ",1\n") == 0,
+			    "%s", json);
+		else if (i == 151)
+			cr_expect_str_eq(json, "151,0.002,2\n");
+	}
+	fclose(fp);
+	cr_expect_eq(i, 251, "%zu lines", i);
+	hx_run_free(&r);
+}
+
+/*
+ * hxplay plays each segment at its pace: a recording of 0.3 s, a reset
+ * and 0.2 s takes at least 0.496 s, and --from and --to apply within
+ * each segment, --segment chooses one.  The old hxplay played the
+ * second segment as late, skipping all of it but its last record, in
+ * about 0.3 s, and --to stopped at the end of the first segment's range.
+ * The journal verifies across the reset.
+ */
+Test(journal, play_paces_each_segment)
+{
+	struct hx_server s, other;
+	struct hx_run r = { 0 };
+	hxd_recording rec;
+	double t0, wall;
+
+	hx_skip_if_valgrind();
+	record_reset(&s, &rec);
+	/* Both segments paced: at least 0.298 s and then 0.198 s. */
+	t0 = hx_wall_now();
+	hxplay(&r, "-s", s.unix_addr, rec.path, NULL);
+	wall = hx_wall_now() - t0;
+	cr_assert_eq(r.status, 0, "exit %d: %s%s", r.status, r.out, r.err);
+	cr_expect(wall > 0.49 && wall < 20,
+	    "2 segments of 0.3 s and 0.2 s played in %g s", wall);
+	played(r.out, "segment 1: ", "records, time 0.002 to 0.3 s;", 150);
+	played(r.out, "segment 2: ", "records, time 0.002 to 0.2 s;", 100);
+	played(r.out, "played ", "records in 2 segments;", 250);
+	hxplay(&r, "-s", s.unix_addr, "--speed", "4", "--from", "0.051", "--to",
+	    "0.101", rec.path, NULL);
+	cr_assert_eq(r.status, 0, "exit %d: %s%s", r.status, r.out, r.err);
+	played(r.out, "played ", "records in 2 segments;", 50);
+	hxplay(&r, "-s", s.unix_addr, "--speed", "4", "--segment", "2",
+	    rec.path, NULL);
+	cr_assert_eq(r.status, 0, "exit %d: %s%s", r.status, r.out, r.err);
+	played(r.out, "played ", "records, time 0.002 to 0.2 s;", 100);
+	hxplay(&r, "-s", s.unix_addr, "--segment", "3", rec.path, NULL);
+	cr_expect_eq(r.status, 1, "exit %d: %s%s", r.status, r.out, r.err);
+	HAS(r.err, "no records in segment 3");
+	hxplay(&r, "-s", s.unix_addr, "--segment", "0", rec.path, NULL);
+	cr_expect_eq(r.status, 2, "exit %d: %s%s", r.status, r.out, r.err);
+
+	/* The journal replays across the reset. */
+	hx_server_start(&other, scene_args);
+	hxplay(&r, "-s", other.unix_addr, "--verify", rec.path, NULL);
+	cr_expect_eq(r.status, 0, "exit %d: %s%s", r.status, r.out, r.err);
+	HAS(r.out, "bit-identical: 250 steps");
+	hx_run_free(&r);
+}

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <math.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -324,6 +325,48 @@ Test(recording, writer_counts)
 	cr_assert_eq(rec_writer_close(w, err, sizeof(err)), 0, "%s", err);
 	free(hx_read_file(hx_scratch("c.hxr"), &len));
 	cr_assert_eq(st.bytes_written, len);
+}
+
+/*
+ * A state record whose time is below the one before begins a segment
+ * (a reset); an equal time, NaN and the other items do not.
+ */
+Test(recording, time_going_back_begins_a_segment)
+{
+	static const double times[] = { 0.1, 0.2, 0.0, 0.0, 0.3, NAN, 0.25, 0.3,
+		-1 };
+	static const uint64_t want[] = { 1, 1, 2, 2, 2, 2, 3, 3, 4 };
+	struct rec_header h = small_header(0);
+	const double *none[REC_NFIELD] = { NULL };
+	struct rec_reader_stats st;
+	struct rec_reader *r;
+	struct rec_writer *w;
+	struct rec_item it;
+	char err[256];
+	size_t i, n = sizeof(times) / sizeof(times[0]);
+
+	w = rec_writer_open(hx_scratch("g.hxr"), &h, 0, err, sizeof(err));
+	cr_assert_not_null(w, "%s", err);
+	for (i = 0; i < n; i++) {
+		cr_assert_eq(rec_writer_state(w, i, times[i], none), 0);
+		cr_assert_eq(rec_writer_hash(w, i, i), 0);
+	}
+	cr_assert_eq(rec_writer_close(w, err, sizeof(err)), 0, "%s", err);
+	r = rec_reader_open(hx_scratch("g.hxr"), err, sizeof(err));
+	cr_assert_not_null(r, "%s", err);
+	for (i = 0; rec_reader_next(r, &it) == 1;) {
+		if (it.tag != REC_TAG_STATE) {
+			cr_expect_eq(it.segment, 0);
+			continue;
+		}
+		cr_expect_eq(it.segment, want[i], "record %zu: segment %llu", i,
+		    (unsigned long long)it.segment);
+		i++;
+	}
+	cr_assert_eq(i, n);
+	rec_reader_stats(r, &st);
+	cr_expect_eq(st.segments, 4);
+	rec_reader_close(r);
 }
 
 Test(recording, flush_with_nothing_buffered_writes_nothing)

@@ -57,7 +57,9 @@ usage(FILE *fp)
 	    "usage: hxplay [-s SERVER] [--speed X] [--from T] [--to T] "
 	    "[--segment N]\n"
 	    "              [--loop] FILE\n"
-	    "       hxplay --verify [-s SERVER] [--keep-model] FILE\n"
+	    "       hxplay --verify [-s SERVER] [--keep-model] [--no-restore] "
+	    "FILE\n"
+	    "       hxplay --verify --spawn FILE\n"
 	    "       hxplay info FILE\n"
 	    "       hxplay export FILE (--csv DIR | --npy DIR) "
 	    "[--fields F,...] [--force]\n"
@@ -74,7 +76,11 @@ usage(FILE *fp)
 	    "the\n"
 	    "                      inputs at their steps, compare the state "
 	    "hashes;\n"
-	    "                      exit 1 at the first step that differs\n"
+	    "                      exit 1 at the first step that differs; then "
+	    "put\n"
+	    "                      back the server's model, parameters, "
+	    "state and\n"
+	    "                      run or pause, as found\n"
 	    "  info FILE           the header, counts, and each segment's "
 	    "records and\n"
 	    "                      times\n"
@@ -99,6 +105,15 @@ usage(FILE *fp)
 	    "is\n"
 	    "                      the recording's, instead of loading the "
 	    "recorded one\n"
+	    "      --spawn         --verify on a haptixd of its own (no model, "
+	    "a\n"
+	    "                      temporary socket), stopped after: no "
+	    "server is\n"
+	    "                      touched ($HAPTIXD, else the installed "
+	    "one)\n"
+	    "      --no-restore    leave the server as --verify ends: the "
+	    "recorded\n"
+	    "                      model, paused at the last step replayed\n"
 	    "  -q, --quiet         print errors only\n"
 	    "  -h, --help          this help\n"
 	    "\n"
@@ -148,6 +163,8 @@ main(int argc, char **argv)
 		{ "segment", required_argument, NULL, 'g' },
 		{ "verify", no_argument, NULL, 'V' },
 		{ "keep-model", no_argument, NULL, 'k' },
+		{ "spawn", no_argument, NULL, 'P' },
+		{ "no-restore", no_argument, NULL, 'N' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -205,6 +222,12 @@ main(int argc, char **argv)
 		case 'k':
 			o.keep_model = 1;
 			break;
+		case 'P':
+			o.spawn = 1;
+			break;
+		case 'N':
+			o.no_restore = 1;
+			break;
 		case 'q':
 			o.quiet = 1;
 			break;
@@ -233,8 +256,17 @@ main(int argc, char **argv)
 			  "for playing");
 		return PLAY_USAGE;
 	}
-	if (!verify && o.keep_model) {
-		play_warn("--keep-model goes with --verify");
+	if (!verify && (o.keep_model || o.spawn || o.no_restore)) {
+		play_warn("--%s goes with --verify",
+		    o.keep_model ? "keep-model" :
+			o.spawn  ? "spawn" :
+				   "no-restore");
+		return PLAY_USAGE;
+	}
+	if (o.spawn && (o.server != NULL || o.keep_model || o.no_restore)) {
+		play_warn("--spawn verifies on a haptixd of its own, stopped "
+			  "after: -s, --keep-model and --no-restore are for a "
+			  "server of yours");
 		return PLAY_USAGE;
 	}
 	return verify ? play_verify(&o) : play_play(&o);

@@ -13,8 +13,13 @@
 #ifndef HXPLAY_H
 #define HXPLAY_H
 
+#include <sys/types.h>
+
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "haptixd.h"
 
 /* Exit statuses. */
 #define PLAY_OK 0    /* done; for --verify: bit-identical */
@@ -31,6 +36,8 @@ struct play_opts {
 	uint64_t segment; /* --segment: from 1; 0 for all */
 	int quiet;        /* -q */
 	int keep_model;   /* --keep-model: replay on the server's model */
+	int spawn;        /* --spawn: --verify on a haptixd of its own */
+	int no_restore;   /* --no-restore: leave what --verify did */
 };
 
 extern const char *play_progname;
@@ -43,6 +50,31 @@ char *play_iso8601(int64_t ns, char *buf, size_t len);
 
 /* Print "hxplay: ..." to stderr. */
 void play_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * What --verify finds on a shared server (hxplay_restore.c): take it
+ * (pausing the server; NULL with err saying why), put it back after
+ * (loading the model again when reload; an exit status, the outcome
+ * printed), free it (NULL is fine).
+ */
+struct play_restore;
+struct play_restore *play_restore_take(hxd_conn *c, char *err, size_t len);
+int play_restore_put(const struct play_restore *r, hxd_conn *c, int reload,
+    const char *file, int quiet);
+void play_restore_free(struct play_restore *r);
+
+/* A haptixd of hxplay's own (hxplay_spawn.c), listening at addr. */
+struct play_spawn {
+	pid_t pid;
+	char dir[PATH_MAX]; /* temporary: its socket and state directory */
+	char addr[PATH_MAX + 16];
+};
+
+/* Start one and wait until it answers: 0, or -1 having said why. */
+int play_spawn_start(struct play_spawn *s);
+
+/* Stop it and remove its directory (after a failed start too). */
+void play_spawn_stop(struct play_spawn *s);
 
 /* The commands: each returns an exit status. */
 int play_info(int argc, char **argv);

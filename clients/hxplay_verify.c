@@ -12,6 +12,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,7 +32,18 @@ struct verify {
 	uint64_t inputs, hashes;
 	double *values; /* room for an array write */
 	size_t nvalues;
+	struct play_restore *found; /* what to put back, on a shared server */
+	int loaded;                 /* the recorded model was loaded */
 };
+
+static volatile sig_atomic_t verify_stop;
+
+static void
+verify_on_signal(int sig)
+{
+	(void)sig;
+	verify_stop = 1;
+}
 
 /* Say what the server said about what, and fail. */
 static int
@@ -49,6 +61,11 @@ verify_advance(struct verify *v, uint64_t step)
 	char what[64];
 
 	while (v->base + v->done < step) {
+		if (verify_stop) {
+			play_warn("%s: interrupted at step %llu", v->o->file,
+			    (unsigned long long)(v->base + v->done));
+			return PLAY_FAIL;
+		}
 		snprintf(what, sizeof(what), "step %llu",
 		    (unsigned long long)(v->base + v->done + 1));
 		if (hxd_step(v->c, 1, &taken) != HXD_OK)
@@ -98,6 +115,7 @@ verify_model(struct verify *v, const struct rec_item *it)
 	if (hxd_load_data(v->c, HXD_FORMAT_MJB, it->data, it->len, v->h->name,
 		NULL) != HXD_OK)
 		return verify_server(v, "loading the recorded model");
+	v->loaded = 1;
 	return PLAY_OK;
 }
 
@@ -222,10 +240,16 @@ verify_item(struct verify *v, const struct rec_item *it)
 	return PLAY_OK; /* kinds of a later version */
 }
 
-/* Connect, take the lease, pause, and set up the recorded model. */
+/*
+ * Connect, take the lease, pause (taking what the server had first,
+ * unless it is hxplay's own), and set up the recorded model.
+ */
 static int
 verify_start(struct verify *v, const struct rec_item *first)
 {
+	char err[8400];
+	int rc;
+
 	if ((v->c = hxd_connect(v->o->server, "hxplay --verify")) == NULL ||
 	    !hxd_connected(v->c)) {
 		play_warn("cannot connect to %s: %s",
@@ -235,10 +259,25 @@ verify_start(struct verify *v, const struct rec_item *first)
 	}
 	if (hxd_lease(v->c, HXD_LEASE_TAKE, NULL) != HXD_OK)
 		return verify_server(v, "taking the control lease");
-	if (hxd_pause(v->c) != HXD_OK)
+	if (!v->o->spawn && !v->o->no_restore) {
+		if ((v->found = play_restore_take(v->c, err, sizeof(err))) ==
+		    NULL) {
+			play_warn("%s: %s", v->o->file, err);
+			return PLAY_FAIL;
+		}
+	} else if (v->o->keep_model && hxd_pause(v->c) != HXD_OK)
 		return verify_server(v, "pausing");
 	v->base = first->step;
-	return verify_model(v, first);
+	if ((rc = verify_model(v, first)) != PLAY_OK)
+		return rc;
+	/*
+	 * Paused once the recorded model is in: a server may have had none
+	 * to pause (a haptixd of our own has none).  Steps it took between
+	 * do not matter: the journal's first writes set the whole state.
+	 */
+	if (v->found == NULL && !v->o->keep_model && hxd_pause(v->c) != HXD_OK)
+		return verify_server(v, "pausing");
+	return PLAY_OK;
 }
 
 static int
@@ -260,9 +299,14 @@ verify_run(struct verify *v)
 	}
 	if ((rc = verify_start(v, &it)) != PLAY_OK)
 		return rc;
-	while ((n = rec_reader_next(v->r, &it)) == 1) {
+	while ((n = rec_reader_next(v->r, &it)) == 1 && !verify_stop) {
 		if ((rc = verify_item(v, &it)) != PLAY_OK)
 			return rc;
+	}
+	if (verify_stop) {
+		play_warn("%s: interrupted at step %llu", v->o->file,
+		    (unsigned long long)(v->base + v->done));
+		return PLAY_FAIL;
 	}
 	if (n < 0) {
 		play_warn("%s", rec_reader_error(v->r));
@@ -288,19 +332,56 @@ verify_run(struct verify *v)
 int
 play_verify(const struct play_opts *o)
 {
+	struct play_opts own = *o;
 	struct verify v = { .o = o };
+	struct play_spawn sp = { 0 };
+	struct sigaction sa;
 	char err[512];
-	int rc;
+	int rc, put;
 
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = verify_on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
 	if ((v.r = rec_reader_open(o->file, err, sizeof(err))) == NULL) {
 		play_warn("%s", err);
 		return PLAY_FAIL;
 	}
 	v.h = rec_reader_header(v.r);
+	if (o->spawn) {
+		if (play_spawn_start(&sp) != 0) {
+			rec_reader_close(v.r);
+			return PLAY_FAIL;
+		}
+		own.server = sp.addr;
+		v.o = &own;
+	}
 	rc = verify_run(&v);
+	/* Whatever the outcome: the server is shared. */
+	if (v.found != NULL && hxd_connected(v.c)) {
+		put = play_restore_put(
+		    v.found, v.c, v.loaded, o->file, o->quiet);
+		if (rc == PLAY_OK)
+			rc = put;
+	} else if (v.found != NULL)
+		play_warn("%s: the connection is lost: the server keeps what "
+			  "verifying left",
+		    o->file);
+	play_restore_free(v.found);
 	free(v.values);
 	if (v.c != NULL)
 		hxd_close(v.c);
+	if (o->spawn) {
+		play_spawn_stop(&sp);
+		if (!o->quiet)
+			printf(
+			    "%s: verified on a haptixd of its own (--spawn), "
+			    "now stopped: no other server was touched\n",
+			    o->file);
+	} else if (o->no_restore && (v.loaded || v.done > 0) && !o->quiet)
+		printf("%s: the server keeps the recorded model, paused where "
+		       "the replay ended (--no-restore)\n",
+		    o->file);
 	rec_reader_close(v.r);
 	return rc;
 }

@@ -203,9 +203,10 @@ Test(journal, replay_is_bit_identical)
 	hx_server_start(&a, scene_args);
 	record_scene(&a, path, sizeof(path), &ea);
 
-	/* Another server, another model: hxplay loads the recorded one. */
+	/* Another server, another model: hxplay loads the recorded one,
+	 * and leaves it there with --no-restore. */
 	hx_server_start(&b, fixture_args);
-	hxplay(&r, "-s", b.unix_addr, "--verify", path, NULL);
+	hxplay(&r, "-s", b.unix_addr, "--verify", "--no-restore", path, NULL);
 	cr_assert_eq(r.status, 0, "exit %d: %s%s", r.status, r.out, r.err);
 	cr_expect(strstr(r.out, "bit-identical") != NULL, "%s", r.out);
 	c = hx_connect_ok(b.unix_addr, "checker");
@@ -598,5 +599,201 @@ Test(journal, play_paces_each_segment)
 	hxplay(&r, "-s", other.unix_addr, "--verify", rec.path, NULL);
 	cr_expect_eq(r.status, 0, "exit %d: %s%s", r.status, r.out, r.err);
 	HAS(r.out, "bit-identical: 250 steps");
+	hx_run_free(&r);
+}
+
+/* What a server has that --verify must leave as it found it. */
+struct found {
+	hxd_status st;
+	unsigned long long state;
+	uint64_t model; /* the MJB's hash */
+};
+
+static void
+found_get(hxd_conn *c, struct found *f)
+{
+	hxd_model_blob b;
+
+	f->st = hx_status_ok(c);
+	HX_OK(c, hxd_state_hash(c, &f->state, NULL, NULL));
+	HX_OK(c, hxd_get_model(c, &b));
+	f->model = rec_hash64(b.mjb, b.size, REC_HASH_SEED);
+	hxd_model_blob_free(&b);
+}
+
+/* The server is as it was: model, file, parameters, state, running. */
+static void
+found_same(hxd_conn *c, const struct found *before, const char *what)
+{
+	struct found after;
+
+	found_get(c, &after);
+	cr_expect_str_eq(
+	    after.st.model.name, before->st.model.name, "%s", what);
+	cr_expect_str_eq(after.st.model.path, before->st.model.path,
+	    "%s: the model's file", what);
+	cr_expect_eq(after.model, before->model,
+	    "%s: the model (its MJB) differs", what);
+	cr_expect_eq(after.state, before->state,
+	    "%s: the state hash %016llx, was %016llx", what, after.state,
+	    before->state);
+	cr_expect_eq(after.st.paused, before->st.paused,
+	    "%s: paused %d, was %d", what, after.st.paused, before->st.paused);
+}
+
+/* The same model, from the same file, still running: the state moves. */
+static void
+found_same_model(hxd_conn *c, const struct found *before, const char *what)
+{
+	struct found after;
+
+	found_get(c, &after);
+	cr_expect_str_eq(
+	    after.st.model.path, before->st.model.path, "%s", what);
+	cr_expect_eq(after.model, before->model,
+	    "%s: the model (its MJB) differs", what);
+	cr_expect(!after.st.paused, "%s: paused", what);
+	cr_expect_geq(after.st.steps, before->st.steps,
+	    "%s: the step count went back from %llu to %llu", what,
+	    before->st.steps, after.st.steps);
+}
+
+/* 100 steps of the fixture with changing controls, with the journal. */
+static void
+record_fixture_journal(struct hx_server *s, hxd_recording *rec)
+{
+	double u[2];
+	hxd_control ctl = { 2, 0, u };
+	unsigned taken;
+	hxd_conn *c;
+	int i;
+
+	hx_server_start(s, fixture_args);
+	c = hx_connect_ok(s->unix_addr, "driver");
+	HX_OK(c, hxd_record_start(c, 0, 0, HXD_RECORD_JOURNAL, rec));
+	for (i = 0; i < 100; i++) {
+		u[0] = 0.01 * i;
+		u[1] = 0.5 - 0.01 * i;
+		HX_OK(c, hxd_set_control(c, &ctl));
+		HX_OK(c, hxd_step(c, 1, &taken));
+	}
+	HX_OK(c, hxd_record_stop(c, rec));
+	hxd_close(c);
+}
+
+/*
+ * hxplay --verify on a shared server puts back what it found: the model
+ * loaded from its file (so that a reload still works), a parameter a
+ * client changed, the state, and whether it ran, also after a replay
+ * that diverges; a model sent inline goes back as it was; with
+ * --keep-model the state the replay stepped goes back too.  --spawn
+ * verifies on a haptixd of hxplay's own and touches no server; a server
+ * that is recording, or has no model, is refused before anything
+ * changes (--no-restore leaves the recorded model there).  The old
+ * hxplay left the recorded model loaded from its journal (`hxctl
+ * reload`: "nothing to reload"), the server paused, and the state where
+ * the replay ended, and had no --spawn.
+ */
+Test(journal, verify_leaves_the_server_as_it_found_it)
+{
+	static const char *const running[] = { "-m", "mpl_scene.xml", NULL };
+	static const char *const nomodel[] = { "--no-model", NULL };
+	struct hx_server a, b, k, m, n;
+	char altered[4200];
+	struct hx_run r = { 0 };
+	struct found before;
+	hxd_recording rec;
+	hxd_model_blob mjb;
+	unsigned taken;
+	hxd_conn *c;
+
+	record_fixture_journal(&a, &rec);
+
+	/* A server paused mid-run, its model from a file and edited. */
+	hx_server_start(&b, scene_args);
+	c = hx_connect_ok(b.unix_addr, "owner");
+	HX_OK(c, hxd_step(c, 30, &taken));
+	scale_array(c, "dof_damping", 0, 3);
+	HX_OK(c, hxd_step(c, 5, &taken));
+	found_get(c, &before);
+	cr_assert_str_neq(before.st.model.path, "");
+	hxplay(&r, "-s", b.unix_addr, "--verify", rec.path, NULL);
+	cr_assert_eq(r.status, 0, "exit %d: %s%s", r.status, r.out, r.err);
+	HAS(r.out, "bit-identical");
+	HAS(r.out,
+	    "the server is as it was: model MPL table reloaded from "
+	    "its file, its parameters and state bit for bit, paused");
+	found_same(c, &before, "a model from a file");
+
+	/* A replay that diverges puts it back too. */
+	snprintf(altered, sizeof(altered), "%s/altered.hxr", a.dir);
+	cr_assert_eq(copy_altered(rec.path, altered, "data.ctrl", 40, 1e-9), 0);
+	hxplay(&r, "-s", b.unix_addr, "--verify", altered, NULL);
+	cr_expect_eq(r.status, 1, "exit %d: %s%s", r.status, r.out, r.err);
+	HAS(r.err, "diverges at step 41 ");
+	HAS(r.out, "the server is as it was");
+	found_same(c, &before, "after a divergence");
+	HX_OK(c, hxd_reload(c, NULL));
+
+	/* With --keep-model the replay steps the server's own model. */
+	hx_server_start(&k, fixture_args);
+	hxd_close(c);
+	c = hx_connect_ok(k.unix_addr, "owner");
+	HX_OK(c, hxd_step(c, 7, &taken));
+	found_get(c, &before);
+	hxplay(
+	    &r, "-s", a.unix_addr, "--verify", "--keep-model", rec.path, NULL);
+	cr_assert_eq(r.status, 0, "exit %d: %s%s", r.status, r.out, r.err);
+	HAS(r.out, "the server is as it was: model fixture kept");
+	found_same(c, &before, "--keep-model");
+
+	/* A model sent inline, running: it goes back as MJB, running. */
+	HX_OK(c, hxd_get_model(c, &mjb));
+	HX_OK(c,
+	    hxd_load_data(c, HXD_FORMAT_MJB, mjb.mjb, mjb.size, "sent", NULL));
+	hxd_model_blob_free(&mjb);
+	HX_OK(c, hxd_run(c));
+	hx_sleep_ms(50);
+	hxplay(&r, "-s", k.unix_addr, "--verify", rec.path, NULL);
+	cr_assert_eq(r.status, 0, "exit %d: %s%s", r.status, r.out, r.err);
+	HAS(r.out, "sent back as MJB");
+	HAS(r.out, "running");
+	before.st = hx_status_ok(c);
+	cr_expect(!before.st.paused, "the server was running: paused now");
+	cr_expect_str_eq(before.st.model.name, "fixture");
+	cr_expect_str_eq(before.st.model.path, "");
+
+	/* --spawn: a haptixd of hxplay's own; this one is not touched. */
+	found_get(c, &before);
+	hxplay(&r, "--verify", "--spawn", rec.path, NULL);
+	cr_assert_eq(r.status, 0, "exit %d: %s%s", r.status, r.out, r.err);
+	HAS(r.out, "bit-identical: 100 steps");
+	HAS(r.out, "verified on a haptixd of its own (--spawn)");
+	before.st.paused = 0;
+	found_same_model(c, &before, "--spawn");
+	hxd_close(c);
+
+	/* A server that is recording is not touched. */
+	hx_server_start(&m, running);
+	c = hx_connect_ok(m.unix_addr, "owner");
+	HX_OK(c, hxd_pause(c));
+	HX_OK(c, hxd_record_start(c, 0, 0, 0, NULL));
+	found_get(c, &before);
+	hxplay(&r, "-s", m.unix_addr, "--verify", rec.path, NULL);
+	cr_expect_eq(r.status, 1, "exit %d: %s%s", r.status, r.out, r.err);
+	HAS(r.err, "the server is recording");
+	found_same(c, &before, "a server recording");
+	cr_expect(hx_status_ok(c).recording.active, "the recording ended");
+	hxd_close(c);
+
+	/* A server without a model cannot get back to none: said so. */
+	hx_server_start(&n, nomodel);
+	hxplay(&r, "-s", n.unix_addr, "--verify", rec.path, NULL);
+	cr_expect_eq(r.status, 1, "exit %d: %s%s", r.status, r.out, r.err);
+	HAS(r.err, "the server has no model");
+	hxplay(
+	    &r, "-s", n.unix_addr, "--verify", "--no-restore", rec.path, NULL);
+	cr_expect_eq(r.status, 0, "exit %d: %s%s", r.status, r.out, r.err);
+	HAS(r.out, "the server keeps the recorded model");
 	hx_run_free(&r);
 }

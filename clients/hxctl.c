@@ -68,6 +68,10 @@ static const struct ctl_cmd ctl_cmds[] = {
 	    "one body: pose, velocities, accelerations,\n"
 	    "contact force, applied force and torque",
 	    G_READ, 1, 1, .fn = cmd_body },
+	{ "joint", "ID|NAME",
+	    "one joint: type, body, addresses, axis, range,\n"
+	    "qpos and qvel (set them with set-joint)",
+	    G_READ, 1, 1, .fn = cmd_joint },
 	{ "mocap", "", "the mocap bodies' positions and quaternions", G_READ, 0,
 	    0, .fn = cmd_show, .view = &view_mocap },
 	{ "dynamics", "", "qacc by joint and act_dot by actuator", G_READ, 0, 0,

@@ -244,6 +244,7 @@ int cmd_body(struct ctl *);
 int cmd_set_body(struct ctl *);
 int cmd_set_mocap(struct ctl *);
 int cmd_set_joint(struct ctl *);
+int cmd_joint(struct ctl *);
 
 /*-------------------------- hxctl_object.c: objects, and the message */
 

@@ -327,6 +327,62 @@ cmd_set_mocap(struct ctl *ctl)
 	return rc;
 }
 
+/* Show one joint: what it is, and its state. */
+int
+cmd_joint(struct ctl *ctl)
+{
+	static const char *const types[] = { "free", "ball", "slide", "hinge" };
+	const char *type;
+	hxd_joint j;
+	int id, rc;
+
+	if ((rc = ctl_object(ctl, HXD_OBJ_JOINT, ctl->argv[0], &id)) != 0 ||
+	    (rc = ctl_connect(ctl)) != 0)
+		return rc;
+	if (hxd_get_joint(ctl->conn, NULL, id, &j) != HXD_OK)
+		return ctl_fail(ctl);
+	type = j.type >= 0 && j.type < 4 ? types[j.type] : "?";
+	if (ctl->json) {
+		js_open('{');
+		js_ks("name", j.name);
+		js_ki("id", j.id);
+		js_ks("type", type);
+		js_ks("body", j.body);
+		js_ki("body_id", j.body_id);
+		js_ki("qpos_adr", j.qpos_adr);
+		js_ki("dof_adr", j.dof_adr);
+		js_kv("axis", j.axis, 3);
+		js_kb("limited", j.limited);
+		js_kv("range", j.range, 2);
+		js_kv("qpos", j.qpos, j.nq);
+		js_kv("qvel", j.qvel, j.nv);
+		js_kn("time", j.time);
+		js_close('}');
+		return CTL_OK;
+	}
+	printf("%-12s %d %s (%s)\n", "joint", j.id,
+	    j.name[0] != '\0' ? j.name : "(unnamed)", type);
+	printf("%-12s %d %s\n", "body", j.body_id,
+	    j.body[0] != '\0' ? j.body : "(unnamed)");
+	printf(
+	    "%-12s qpos[%d], qvel[%d]\n", "addresses", j.qpos_adr, j.dof_adr);
+	printf("%-12s", "axis");
+	table_put_nums(j.axis, 3);
+	putchar('\n');
+	if (j.limited)
+		printf("%-12s %.10g %.10g\n", "range", j.range[0], j.range[1]);
+	else
+		printf("%-12s %s\n", "range", "not limited");
+	printf("%-12s", "qpos");
+	table_put_nums(j.qpos, j.nq);
+	putchar('\n');
+	printf("%-12s", "qvel");
+	table_put_nums(j.qvel, j.nv);
+	putchar('\n');
+	printf("%-12s %.10g\n", "time", j.time);
+	return CTL_OK;
+}
+
 /* Set one joint's qpos and/or qvel, by its name (or id). */
 int
 cmd_set_joint(struct ctl *ctl)

@@ -39,6 +39,7 @@ CALL(GET_TENDON, get_tendon, M)
 CALL(GET_ACTUATOR, get_actuator, M)
 CALL(GET_FORCE, get_force, M)
 CALL(GET_CONTACT, get_contact, M)
+CALL(GET_JOINT, get_joint, M)
 
 /* Writing its state (api_set.c). */
 CALL(SET_STATE, set_state, M | W)

@@ -1,8 +1,8 @@
 /*
  * Reading the simulation (hxctl's views): state, controls, applied
  * forces, one body, mocap bodies, dynamics, sensors, poses, tendons,
- * actuators, forces and contacts.  The answers' arrays point straight
- * into MuJoCo's data and are encoded before anything can change them.
+ * actuators, forces and contacts; one joint by name.  The answers' arrays point
+ * straight into MuJoCo's data and are encoded before anything can change them.
  */
 #include "config.h"
 
@@ -221,5 +221,37 @@ int
 api_get_contact(struct call *c)
 {
 	PAYLOAD(c, contacts, CONTACTS, snapshot_contacts(c->d, c->arena));
+	return RESULT_OK;
+}
+
+int
+api_get_joint(struct call *c)
+{
+	const Haptix__V1__ObjectRef *r = c->req->get_joint;
+	Haptix__V1__Joint *w;
+	struct sim_joint j;
+
+	if (sim_joint_get(
+		c->d->sim, r->name, r->id, &j, c->err, sizeof(c->err)) != 0)
+		return RESULT_BADINDEX;
+	w = NEW(c, Haptix__V1__Joint, haptix__v1__joint__init);
+	w->name = (char *)j.name;
+	w->id = j.id;
+	w->type = (Haptix__V1__JointType)j.type;
+	w->body = (char *)j.body;
+	w->body_id = j.body_id;
+	w->qpos_adr = j.qpos_adr;
+	w->dof_adr = j.dof_adr;
+	w->n_axis = 3;
+	w->axis = call_copy(c, j.axis, 3);
+	w->limited = j.limited != 0;
+	w->n_range = 2;
+	w->range = call_copy(c, j.range, 2);
+	w->n_qpos = (size_t)j.nq;
+	w->qpos = (double *)j.qpos;
+	w->n_qvel = (size_t)j.nv;
+	w->qvel = (double *)j.qvel;
+	w->time = sim_time(c->d->sim);
+	PAYLOAD(c, joint, JOINT, w);
 	return RESULT_OK;
 }

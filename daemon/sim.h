@@ -361,6 +361,24 @@ int sim_key_names(const struct sim *s, const char **names, int max);
 int sim_joint_set(struct sim *s, const char *name, const double *qpos,
     size_t nqpos, const double *qvel, size_t nqvel, char *err, size_t len);
 
+/* One joint as sim_joint_get() describes it. */
+struct sim_joint {
+	int id, type; /* type: MuJoCo's mjtJoint (free, ball, slide, hinge) */
+	const char *name, *body; /* "" when unnamed */
+	int body_id, qpos_adr, dof_adr;
+	int nq, nv; /* 7 and 6 (free), 4 and 3 (ball), 1 and 1 */
+	double axis[3], range[2];
+	int limited;
+	const double *qpos, *qvel; /* into the data: valid until it changes */
+};
+
+/*
+ * Describe a joint by name, or by id when name is empty.  Returns 0, or
+ * -1 with the reason in err when there is no such joint.
+ */
+int sim_joint_get(const struct sim *s, const char *name, int id,
+    struct sim_joint *out, char *err, size_t len);
+
 /* Hold the servos at the current pose (zero = 0), or zero all controls. */
 void sim_controls_hold(struct sim *s, int zero);
 

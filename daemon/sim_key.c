@@ -210,3 +210,44 @@ sim_joint_set(struct sim *s, const char *name, const double *qpos, size_t nqpos,
 	mj_forward(m, d);
 	return 0;
 }
+
+int
+sim_joint_get(const struct sim *s, const char *name, int id,
+    struct sim_joint *out, char *err, size_t len)
+{
+	static const int nq[] = { 7, 4, 1, 1 }, nv[] = { 6, 3, 1, 1 };
+	const mjModel *m = s->m;
+	const char *body;
+	int i;
+
+	if (name != NULL && name[0] != '\0') {
+		if ((id = mj_name2id(m, mjOBJ_JOINT, name)) < 0) {
+			snprintf(err, len,
+			    "the model has no joint named \"%s\"", name);
+			return -1;
+		}
+	} else if (id < 0 || id >= m->njnt) {
+		snprintf(err, len, "joint %d is not one of the model's %d", id,
+		    m->njnt);
+		return -1;
+	}
+	memset(out, 0, sizeof(*out));
+	out->id = id;
+	out->type = m->jnt_type[id];
+	out->name = m->names + m->name_jntadr[id];
+	out->body_id = m->jnt_bodyid[id];
+	body = m->names + m->name_bodyadr[out->body_id];
+	out->body = body;
+	out->qpos_adr = m->jnt_qposadr[id];
+	out->dof_adr = m->jnt_dofadr[id];
+	out->nq = nq[out->type];
+	out->nv = nv[out->type];
+	for (i = 0; i < 3; i++)
+		out->axis[i] = m->jnt_axis[3 * id + i];
+	out->limited = m->jnt_limited[id];
+	out->range[0] = m->jnt_range[2 * id];
+	out->range[1] = m->jnt_range[2 * id + 1];
+	out->qpos = s->d->qpos + out->qpos_adr;
+	out->qvel = s->d->qvel + out->dof_adr;
+	return 0;
+}

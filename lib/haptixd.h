@@ -167,6 +167,30 @@ typedef struct hxd_onebody {
 	double force[3], torque[3];
 } hxd_onebody;
 
+/* Joint types, as MuJoCo numbers them. */
+#define HXD_JOINT_FREE 0
+#define HXD_JOINT_BALL 1
+#define HXD_JOINT_SLIDE 2
+#define HXD_JOINT_HINGE 3
+
+/*
+ * One joint and its state.  qpos holds nq values: 1 (hinge, slide), 4
+ * (ball: quaternion w x y z) or 7 (free: position, then quaternion); qvel
+ * nv: 1, 3 (ball: angular velocity) or 6 (free: linear, then angular).
+ */
+typedef struct hxd_joint {
+	char name[64];
+	char body[64]; /* the body it moves; "" if unnamed */
+	int id, type;  /* type: HXD_JOINT_* */
+	int body_id, qpos_adr, dof_adr;
+	double axis[3];  /* in the body's frame (hinge, slide) */
+	int limited;     /* range applies */
+	double range[2]; /* lower, upper */
+	int nq, nv;
+	double qpos[7], qvel[6];
+	double time;
+} hxd_joint;
+
 /* Which quantities hxd_set_onebody() writes. */
 #define HXD_ONEBODY_POS 0x01u
 #define HXD_ONEBODY_QUAT 0x02u
@@ -464,6 +488,12 @@ int hxd_capture_key(hxd_conn *c, const char *name, int keyframe);
  */
 int hxd_set_joint(hxd_conn *c, const char *name, const double *qpos, int nqpos,
     const double *qvel, int nqvel);
+
+/*
+ * Get one joint by name (or, with name NULL or "", by id): its type,
+ * body, addresses, axis, range and state.  HXD_BADINDEX if there is none.
+ */
+int hxd_get_joint(hxd_conn *c, const char *name, int id, hxd_joint *out);
 
 /* Enable (1) or disable (0) an equality constraint. */
 int hxd_equality(hxd_conn *c, int eq_id, int state);

@@ -2,10 +2,11 @@
  * The extension API's views of the simulation (haptixd.h): state,
  * controls, applied forces, one body, mocap bodies, dynamics, sensors,
  * poses, tendons, actuators, forces and contacts, each decoded by its
- * table into one block.
+ * table into one block; one joint by name.
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "request.h"
@@ -182,4 +183,49 @@ hxd_get_contact(hxd_conn *c, hxd_contacts **out)
 {
 	return REQUEST_GET(
 	    c, GET_CONTACT, CONTACTS, hxd_contacts, contacts_fields, out);
+}
+
+int
+hxd_get_joint(hxd_conn *c, const char *name, int id, hxd_joint *out)
+{
+	Haptix__V1__ObjectRef ref = HAPTIX__V1__OBJECT_REF__INIT;
+	Haptix__V1__Joint *w;
+	Response *r;
+	int rc;
+
+	ref.type = HAPTIX__V1__OBJ_TYPE__OBJ_JOINT;
+	ref.id = id;
+	ref.name = (char *)(name != NULL ? name : "");
+	rc = request_call(c, HAPTIX__V1__REQUEST__CALL_GET_JOINT, &ref,
+	    HAPTIX__V1__RESPONSE__PAYLOAD_JOINT, &r);
+	if (rc != HXD_OK)
+		return rc;
+	w = r->joint;
+	memset(out, 0, sizeof(*out));
+	snprintf(out->name, sizeof(out->name), "%s", w->name);
+	snprintf(out->body, sizeof(out->body), "%s", w->body);
+	out->id = w->id;
+	out->type = (int)w->type;
+	out->body_id = w->body_id;
+	out->qpos_adr = w->qpos_adr;
+	out->dof_adr = w->dof_adr;
+	out->limited = w->limited;
+	out->nq = (int)w->n_qpos;
+	out->nv = (int)w->n_qvel;
+	out->time = w->time;
+	if (w->n_qpos > 7 || w->n_qvel > 6) {
+		conn_free_response(r);
+		return conn_fail(c, HXD_BADPROTOCOL,
+		    "the server sent a joint of %zu and %zu values", w->n_qpos,
+		    w->n_qvel);
+	}
+	if (decode_fixed(c, "axis", out->axis, 3, w->axis, w->n_axis) ||
+	    decode_fixed(c, "range", out->range, 2, w->range, w->n_range) ||
+	    decode_fixed(c, "qpos", out->qpos, w->n_qpos, w->qpos, w->n_qpos) ||
+	    decode_fixed(c, "qvel", out->qvel, w->n_qvel, w->qvel, w->n_qvel)) {
+		conn_free_response(r);
+		return c->result;
+	}
+	conn_free_response(r);
+	return conn_ok(c);
 }

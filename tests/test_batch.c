@@ -1444,6 +1444,80 @@ HX_TRANSPORT_TEST(
 	hxd_close(c);
 }
 
+/*
+ * One joint read by name, for every joint type: what it is (type, body,
+ * addresses, axis, range) and its state as set_joint left it; by id;
+ * refusals for names and ids that are no joint's.
+ */
+HX_TRANSPORT_TEST(
+    batch, get_joint_by_name, "-m", "fixture.xml", "--paused", NULL)
+{
+	hxd_conn *c = hx_connect_ok(addr, "test");
+	double p1[1] = { 0.3 }, v1[1] = { -0.7 };
+	double p4[4] = { 0, 1, 0, 0 }, v3[3] = { 1, -2, 3 };
+	double p7[7] = { 1, 2, 3, 0, 0, 1, 0 }, v6[6] = { 1, 2, 3, 4, 5, 6 };
+	hxd_joint j;
+	hxd_model m;
+	int i;
+
+	/* A limited hinge of the fixture, set first. */
+	HX_OK(c, hxd_set_joint(c, "hinge1", p1, 1, v1, 1));
+	HX_OK(c, hxd_get_joint(c, "hinge1", -1, &j));
+	cr_expect_str_eq(j.name, "hinge1");
+	cr_expect_str_eq(j.body, "link1");
+	cr_expect_eq(j.type, HXD_JOINT_HINGE);
+	cr_expect_eq(j.id, 0);
+	cr_expect_eq(j.body_id, 1);
+	cr_expect_eq(j.qpos_adr, 0);
+	cr_expect_eq(j.dof_adr, 0);
+	cr_expect(j.axis[0] == 0 && j.axis[1] == 1 && j.axis[2] == 0);
+	cr_expect(j.limited && j.range[0] == -1.5 && j.range[1] == 1.5);
+	cr_expect(j.nq == 1 && j.nv == 1);
+	cr_expect(j.qpos[0] == 0.3 && j.qvel[0] == -0.7, "%g %g", j.qpos[0],
+	    j.qvel[0]);
+	/* The same by id; the free box by name. */
+	HX_OK(c, hxd_get_joint(c, NULL, 0, &j));
+	cr_expect_str_eq(j.name, "hinge1");
+	HX_OK(c, hxd_get_joint(c, "box", -1, &j));
+	cr_expect_eq(j.type, HXD_JOINT_FREE);
+	cr_expect(j.nq == 7 && j.nv == 6 && j.qpos_adr == 2 && j.dof_adr == 2);
+	cr_expect(!j.limited);
+	HX_FAILS_WITH(
+	    c, hxd_get_joint(c, "nosuch", -1, &j), HXD_BADINDEX, "nosuch");
+	HX_FAILS_WITH(c, hxd_get_joint(c, "", 99, &j), HXD_BADINDEX, "99");
+	HX_FAILS_WITH(c, hxd_get_joint(c, NULL, -1, &j), HXD_BADINDEX, "-1");
+
+	/* Ball, slide and free joints of the inline model. */
+	HX_OK(c,
+	    hxd_load_data(c, HXD_FORMAT_MJCF, joints_xml, strlen(joints_xml),
+		"joints.xml", &m));
+	HX_OK(c, hxd_set_joint(c, "ball", p4, 4, v3, 3));
+	HX_OK(c, hxd_set_joint(c, "slide", p1, 1, v1, 1));
+	HX_OK(c, hxd_set_joint(c, "free", p7, 7, v6, 6));
+	HX_OK(c, hxd_get_joint(c, "ball", -1, &j));
+	cr_expect(j.type == HXD_JOINT_BALL && j.nq == 4 && j.nv == 3);
+	cr_expect_str_eq(j.body, "arm");
+	for (i = 0; i < 4; i++)
+		cr_expect_eq(
+		    j.qpos[i], p4[i], "ball qpos[%d] %g", i, j.qpos[i]);
+	for (i = 0; i < 3; i++)
+		cr_expect_eq(j.qvel[i], v3[i]);
+	HX_OK(c, hxd_get_joint(c, "slide", -1, &j));
+	cr_expect(j.type == HXD_JOINT_SLIDE && j.nq == 1 && j.nv == 1);
+	cr_expect(j.axis[0] == 1 && j.axis[1] == 0 && j.axis[2] == 0);
+	cr_expect(j.qpos_adr == 4 && j.dof_adr == 3);
+	cr_expect(j.qpos[0] == 0.3 && j.qvel[0] == -0.7);
+	HX_OK(c, hxd_get_joint(c, "free", -1, &j));
+	cr_expect(
+	    j.type == HXD_JOINT_FREE && j.qpos_adr == 5 && j.dof_adr == 4);
+	for (i = 0; i < 7; i++)
+		cr_expect_eq(
+		    j.qpos[i], p7[i], "free qpos[%d] %g", i, j.qpos[i]);
+	for (i = 0; i < 6; i++)
+		cr_expect_eq(j.qvel[i], v6[i]);
+	hxd_close(c);
+}
+
 /*---------------------------------------------------------- pacing */
 
 /* Poll status for about seconds, returning the last; track latency. */

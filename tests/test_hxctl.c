@@ -785,6 +785,26 @@ HX_TRANSPORT_TEST(hxctl, names_and_ids, "-m", "fixture.xml", "--paused", NULL)
 	cr_assert_str_eq(r.out,
 	    "{\"type\":\"key\",\"id\":1,\"name\":"
 	    "\"dropped\"}\n");
+	/* One joint by name or id, as a table and as JSON. */
+	hxctl(&r, addr, "set-joint", "hinge2", "--qpos", "0.25", NULL);
+	expect_ok(&r);
+	hxctl(&r, addr, "joint", "hinge2", NULL);
+	expect_ok(&r);
+	cr_expect_not_null(
+	    strstr(r.out, "joint        1 hinge2 (hinge)\n"), "%s", r.out);
+	cr_expect_not_null(
+	    strstr(r.out, "body         2 link2\n"), "%s", r.out);
+	cr_expect_not_null(
+	    strstr(r.out, "range        not limited\n"), "%s", r.out);
+	hxctl_json(&r, addr, "joint", "1", NULL);
+	cr_expect_not_null(strstr(r.out,
+			       "{\"name\":\"hinge2\",\"id\":1,\"type\":"
+			       "\"hinge\",\"body\":\"link2\",\"body_id\":2,"
+			       "\"qpos_adr\":1,\"dof_adr\":1,"),
+	    "%s", r.out);
+	cr_expect_not_null(strstr(r.out, "\"qpos\":[0.25]"), "%s", r.out);
+	hxctl(&r, addr, "joint", "nosuch", NULL);
+	expect_fail(&r, "joint", "mjCOM_BADINDEX", "nosuch");
 	hx_run_free(&r);
 }
 

@@ -115,8 +115,9 @@ api_load_model(struct call *c)
 	case HAPTIX__V1__LOAD_MODEL__SOURCE_PATH:
 		rc = modeldir_resolve(
 		    lm->path, path, sizeof(path), c->err, sizeof(c->err));
-		snprintf(l->what, sizeof(l->what), "%s%s", path,
-		    r.legacy ? " (legacy)" : "");
+		if (rc == RESULT_OK)
+			snprintf(l->what, sizeof(l->what), "%s%s", path,
+			    r.legacy ? " (legacy)" : "");
 		break;
 	case HAPTIX__V1__LOAD_MODEL__SOURCE_INLINE_MODEL:
 		im = lm->inline_model;

@@ -17,6 +17,9 @@ static int64_t stepguard_usual;
 static int64_t stepguard_tripped;
 
 static char stepguard_why[320];
+
+/* Slow steps in a row so far. */
+static int stepguard_slow;
 static stepguard_notify_fn stepguard_notify; /* core.c: event_slow_step */
 
 int64_t
@@ -57,6 +60,7 @@ void
 stepguard_model_changed(struct daemon *d)
 {
 	stepguard_tripped = 0;
+	stepguard_slow = 0;
 	stepguard_why[0] = '\0';
 	stepguard_usual = sim_loaded(d->sim) ? stepguard_measure(d) : 0;
 }
@@ -104,9 +108,15 @@ stepguard_after_step(struct daemon *d, int64_t start)
 
 	if (stepguard_usual == 0)
 		stepguard_usual = dt > 0 ? dt : 1;
-	if (dt > STEPGUARD_FLOOR_NS && dt / STEPGUARD_FACTOR > stepguard_usual)
-		stepguard_trip(d, dt);
-	else if (dt > 0 && dt < stepguard_usual)
+	if (dt > STEPGUARD_FLOOR_NS &&
+	    dt / STEPGUARD_FACTOR > stepguard_usual) {
+		if (++stepguard_slow >= STEPGUARD_RUN ||
+		    dt > STEPGUARD_ALONE_NS)
+			stepguard_trip(d, dt);
+		return;
+	}
+	stepguard_slow = 0;
+	if (dt > 0 && dt < stepguard_usual)
 		stepguard_usual = dt; /* the cheapest step shows what it costs */
 }
 
@@ -114,6 +124,7 @@ void
 stepguard_reset(void)
 {
 	stepguard_tripped = 0;
+	stepguard_slow = 0;
 	stepguard_why[0] = '\0';
 }
 

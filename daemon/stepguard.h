@@ -5,10 +5,13 @@
  * 50 us step takes 0.2 s.  No value range prevents that (it depends on
  * the geometry), but the model's own sizes bound one step, and steps are
  * taken in slices: what the guard adds is that such a model is not
- * stepped on unknowingly.  A step that takes more than STEPGUARD_FACTOR
- * times the model's usual step, and more than STEPGUARD_FLOOR_NS, pauses
- * the simulation, is logged and told to the clients, and later steps
- * are refused until a reset, a new model or an explicit run.
+ * stepped on unknowingly.  STEPGUARD_RUN steps in a row that each take
+ * more than STEPGUARD_FACTOR times the model's usual step, and more than
+ * STEPGUARD_FLOOR_NS (or one that takes more than STEPGUARD_ALONE_NS),
+ * pause the simulation, are logged and told to the clients, and later
+ * steps are refused until a reset, a new model or an explicit run.  One
+ * slow step alone is not enough: the first contact, or code run for the
+ * first time under valgrind, costs once what later steps do not.
  */
 #ifndef HXD_STEPGUARD_H
 #define HXD_STEPGUARD_H
@@ -23,6 +26,10 @@ struct daemon;
 
 /* A step of less CPU time than this never trips it. */
 #define STEPGUARD_FLOOR_NS 10000000LL
+
+/* Slow steps in a row that trip it; one this slow trips it alone. */
+#define STEPGUARD_RUN 3
+#define STEPGUARD_ALONE_NS 1000000000LL
 
 /*
  * A model was installed: its usual step is measured now (an mj_forward),

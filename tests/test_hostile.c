@@ -999,10 +999,10 @@ Test(hostile, a_long_step_request_of_slow_steps_freezes_nobody)
 	greedy = hx_connect_ok(s.unix_addr, "greedy");
 	slow_margins(greedy);
 	/*
-	 * The first slow step trips the slow-step guard; run says: step
-	 * on, slow as it is.
+	 * Three slow steps in a row trip the slow-step guard; run says:
+	 * step on, slow as it is.
 	 */
-	HX_OK(greedy, hxd_step(greedy, 1, NULL));
+	HX_OK(greedy, hxd_step(greedy, 3, NULL));
 	HX_OK(greedy, hxd_run(greedy));
 	HX_OK(greedy, hxd_pause(greedy));
 	hxd_close(greedy);
@@ -1084,11 +1084,15 @@ Test(hostile, slow_steps_pause_the_simulation_until_reset_or_run)
 	    c, hxd_step(c, 100, &taken), HXD_DENIED, "times the model's usual");
 
 	/*
-	 * A reset that keeps the margins lets steps go on: the first is
-	 * slow, and the guard trips.
+	 * A reset that keeps the margins lets steps go on: they are slow,
+	 * and the guard trips again at the third in a row.
 	 */
 	HX_OK(c, hxd_reset_keep(c, -1, NULL));
 	cr_expect_str_empty(hx_status_ok(c).steps_refused);
+	HX_OK(c, hxd_step(c, 2, &taken));
+	cr_expect_eq(taken, 2);
+	cr_expect_str_empty(hx_status_ok(c).steps_refused,
+	    "two slow steps tripped the guard");
 	HX_OK(c, hxd_step(c, 1, &taken));
 	cr_expect_eq(taken, 1);
 	cr_expect_str_not_empty(hx_status_ok(c).steps_refused);

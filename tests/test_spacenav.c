@@ -389,6 +389,8 @@ Test(spacenav, perturb_call)
 {
 	static const char *const args[] = { "-m", "mpl_scene.xml",
 		"--perturb-timeout", "150", NULL };
+	static const char *const args_long[] = { "-m", "mpl_scene.xml",
+		"--perturb-timeout", "60000", NULL };
 	static const double f[3] = { 1, 2, 3 }, t[3] = { 0.1, 0.2, 0.3 },
 			    zero[3];
 	double nan3[3] = { NAN, 0, 0 }, xf[6];
@@ -455,11 +457,19 @@ Test(spacenav, perturb_call)
 	HX_OK(b, hxd_status_get(b, &st));
 	cr_expect_eq(st.nperturbations, 0);
 
-	/* A load forgets the forces, and says so. */
+	/*
+	 * A load forgets the forces, and says so.  Loads compile in a
+	 * loader process while the daemon goes on: with a timeout longer
+	 * than any load, the force is there until the model changes.
+	 */
 	hxd_subscription sub = { .events = 1 };
 	hxd_event *ev;
 	int seen = 0;
 
+	hxd_close(b);
+	hx_server_stop(&s);
+	hx_server_start(&s, args_long);
+	b = hx_connect_ok(s.unix_addr, "other");
 	HX_OK(b, hxd_subscribe(b, &sub, NULL));
 	HX_OK(b, hxd_perturb(b, cube, NULL, f, t, NULL));
 	HX_OK(b, hxd_reload(b, NULL));

@@ -13,6 +13,12 @@
 #ifndef HAPTIX_H
 #define HAPTIX_H
 
+/*
+ * This is libhaptix's header, not HAPTIX's own (which its apicpp/ folder
+ * holds and which "haptix.h" finds first beside a program there).
+ */
+#define HAPTIX_LIBHAPTIX 1
+
 /* HAPTIX marked its exports with MJAPI; on Linux it expands to nothing. */
 #ifndef MJAPI
 #define MJAPI

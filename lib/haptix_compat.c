@@ -62,6 +62,12 @@ compat_fail(int code, const char *fmt, ...)
 }
 
 int
+compat_null(const char *call, const char *arg)
+{
+	return compat_fail(HXD_BADVALUE, "%s: %s is NULL", call, arg);
+}
+
+int
 compat_done(int rc)
 {
 	return compat_set(rc, rc == HXD_OK ? NULL : hxd_error(compat_conn));
@@ -120,8 +126,13 @@ compat_connect(const char *host, int port)
 	hxd_close(compat_conn);
 	compat_conn = NULL;
 	compat_motors = -1;
-	/* OSRF's host and port: join them unless the host names a port. */
-	if (host != NULL && *host != '\0' && port > 0 &&
+	/*
+	 * A port joins a host that names none, in both dialects: MuJoCo
+	 * HAPTIX ignored it for its one fixed port, so a program that
+	 * passes one means that port, never 5790; the default server
+	 * (NULL, "") and a port out of range keep ignoring it.
+	 */
+	if (host != NULL && *host != '\0' && port > 0 && port <= 65535 &&
 	    strchr(host, ':') == NULL && strchr(host, '/') == NULL) {
 		snprintf(spec, sizeof(spec), "%s:%d", host, port);
 		host = spec;

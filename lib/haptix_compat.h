@@ -36,6 +36,9 @@ int compat_done(int rc);
 int compat_fail(int code, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* Record a NULL argument of call as mjCOM_BADVALUE, saying which. */
+int compat_null(const char *call, const char *arg);
+
 /* The last result and its text ("mjCOM_BADSIZE: ..."). */
 int compat_last(void);
 const char *compat_text(void);

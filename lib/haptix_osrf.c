@@ -23,8 +23,11 @@ hx_close(void)
 hxResult
 hx_robot_info(hxRobotInfo *info)
 {
-	struct compat_info out = COMPAT_INFO(info);
+	struct compat_info out;
 
+	if (info == NULL)
+		return COMPAT_HX(compat_null("hx_robot_info", "info"));
+	out = (struct compat_info)COMPAT_INFO(info);
 	if (compat_ensure_connected() != HXD_OK)
 		return hxERROR;
 	return COMPAT_HX(compat_robot_info(&out));
@@ -33,7 +36,13 @@ hx_robot_info(hxRobotInfo *info)
 hxResult
 hx_update(const hxCommand *command, hxSensor *sensor)
 {
-	struct compat_command cmd = {
+	struct compat_command cmd;
+	struct compat_sensor out;
+
+	if (command == NULL || sensor == NULL)
+		return COMPAT_HX(compat_null(
+		    "hx_update", command == NULL ? "command" : "sensor"));
+	cmd = (struct compat_command){
 		command->ref_pos,
 		command->ref_vel,
 		command->gain_pos,
@@ -45,8 +54,7 @@ hx_update(const hxCommand *command, hxSensor *sensor)
 		command->gain_vel_enabled,
 		command->ref_vel_max_enabled,
 	};
-	struct compat_sensor out = COMPAT_SENSOR(sensor);
-
+	out = (struct compat_sensor)COMPAT_SENSOR(sensor);
 	if (compat_ensure_connected() != HXD_OK)
 		return hxERROR;
 	return COMPAT_HX(compat_robot_update(&cmd, &out, 1));
@@ -55,8 +63,11 @@ hx_update(const hxCommand *command, hxSensor *sensor)
 hxResult
 hx_read_sensors(hxSensor *sensor)
 {
-	struct compat_sensor out = COMPAT_SENSOR(sensor);
+	struct compat_sensor out;
 
+	if (sensor == NULL)
+		return COMPAT_HX(compat_null("hx_read_sensors", "sensor"));
+	out = (struct compat_sensor)COMPAT_SENSOR(sensor);
 	if (compat_ensure_connected() != HXD_OK)
 		return hxERROR;
 	return COMPAT_HX(compat_robot_update(NULL, &out, 1));

@@ -15,8 +15,8 @@ _Static_assert(hxMAXMOTOR == 32 && hxMAXJOINT == 32 &&
 hxResult
 hx_connect(const char *host, int port)
 {
-	(void)port; /* the server address says it, as in MuJoCo HAPTIX */
-	return COMPAT_HX(compat_connect(host, 0));
+	/* MuJoCo HAPTIX ignored the port; a host with one names it here. */
+	return COMPAT_HX(compat_connect(host, port));
 }
 
 hxResult
@@ -28,15 +28,24 @@ hx_close(void)
 hxResult
 hx_robot_info(hxRobotInfo *info)
 {
-	struct compat_info out = COMPAT_INFO(info);
+	struct compat_info out;
 
+	if (info == NULL)
+		return COMPAT_HX(compat_null("hx_robot_info", "info"));
+	out = (struct compat_info)COMPAT_INFO(info);
 	return COMPAT_HX(compat_robot_info(&out));
 }
 
 hxResult
 hx_update(const hxCommand *command, hxSensor *sensor)
 {
-	struct compat_command cmd = {
+	struct compat_command cmd;
+	struct compat_sensor out;
+
+	if (command == NULL || sensor == NULL)
+		return COMPAT_HX(compat_null(
+		    "hx_update", command == NULL ? "command" : "sensor"));
+	cmd = (struct compat_command){
 		command->ref_pos,
 		command->ref_vel,
 		command->gain_pos,
@@ -48,16 +57,18 @@ hx_update(const hxCommand *command, hxSensor *sensor)
 		command->gain_vel_enabled,
 		0,
 	};
-	struct compat_sensor out = COMPAT_SENSOR(sensor);
-
+	out = (struct compat_sensor)COMPAT_SENSOR(sensor);
 	return COMPAT_HX(compat_robot_update(&cmd, &out, 0));
 }
 
 hxResult
 hx_read_sensors(hxSensor *sensor)
 {
-	struct compat_sensor out = COMPAT_SENSOR(sensor);
+	struct compat_sensor out;
 
+	if (sensor == NULL)
+		return COMPAT_HX(compat_null("hx_read_sensors", "sensor"));
+	out = (struct compat_sensor)COMPAT_SENSOR(sensor);
 	return COMPAT_HX(compat_robot_update(NULL, &out, 0));
 }
 

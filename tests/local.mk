@@ -223,14 +223,16 @@ check-valgrind:
 .PHONY: check-valgrind
 
 # Programs of the two HAPTIX header dialects, built as their users would
-# (nothing but the public header) and run by test_simple.
+# (nothing but the public header) and run by test_simple, which also
+# builds prog_osrf with the documented line, pkg-config's flags alone.
 check_PROGRAMS += tests/prog_mujoco tests/prog_osrf
 tests_prog_mujoco_SOURCES = tests/prog_mujoco.c
 tests_prog_mujoco_CPPFLAGS = -I$(srcdir)/lib
 tests_prog_mujoco_LDADD = libhaptix.la -lm
 tests_prog_osrf_SOURCES = tests/prog_osrf.c
 tests_prog_osrf_CPPFLAGS = -I$(srcdir)/lib
-tests_prog_osrf_LDADD = libhaptix.la
+tests_prog_osrf_LDADD = libhaptix.la -lm
+CLEANFILES += tests/prog_osrf_pc
 
 AM_TESTS_ENVIRONMENT = \
 	HX_PROGS='$(abs_top_builddir)/tests'; export HX_PROGS; \
@@ -243,6 +245,8 @@ AM_TESTS_ENVIRONMENT = \
 	HX_SPACENAV='$(abs_top_builddir)/clients/hx-spacenav'; export HX_SPACENAV; \
 	HX_MODELS='$(abs_top_srcdir)/models'; export HX_MODELS; \
 	HX_TEST_MODELS='$(abs_top_srcdir)/models/test'; export HX_TEST_MODELS; \
+	HX_BUILD='$(abs_top_builddir)'; HX_SRC='$(abs_top_srcdir)'; \
+	HX_CC='$(CC)'; export HX_BUILD HX_SRC HX_CC; \
 	HAPTIX_SERVER=; export HAPTIX_SERVER; \
 	HAPTIX_TOKEN_FILE=; export HAPTIX_TOKEN_FILE; \
 	LSAN_OPTIONS='suppressions=$(abs_top_srcdir)/tests/lsan.supp'; \

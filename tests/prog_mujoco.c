@@ -10,6 +10,10 @@
 
 #include "haptix.h"
 
+#ifndef HAPTIX_LIBHAPTIX
+#error "HAPTIX's own haptix.h was found before libhaptix's"
+#endif
+
 static hxRobotInfo info;
 static hxSensor sensor;
 static hxCommand command;

@@ -686,9 +686,108 @@ Test(simple, programs_of_both_header_dialects_run)
 	cr_assert_eq(
 	    sscanf(strstr(out, "time "), "time %lf motor0 %lf", &t, &pos), 2,
 	    "%s", out);
+	cr_expect_not_null(
+	    strstr(out, "NULL: mjCOM_BADVALUE: hx_robot_info: info is NULL"),
+	    "%s", out);
 	cr_expect(pos > 0.02 && pos < 0.8,
 	    "the reference rose at <= 1 rad/s "
 	    "instead of jumping to 1: motor0 %g",
 	    pos);
+	hx_server_stop(&srv);
+}
+
+Test(simple, null_arguments_are_refused)
+{
+	struct hx_server srv;
+	const char *args[] = { "-m", "fixture.xml", "--paused", NULL };
+	hxRobotInfo info;
+	hxCommand cmd;
+	hxSensor sensor;
+
+	hx_server_start(&srv, args);
+	cr_assert_eq(
+	    hx_connect(srv.unix_addr, 0), hxOK, "%s", hx_last_result());
+	memset(&cmd, 0, sizeof(cmd));
+	cr_expect_eq(hx_robot_info(NULL), hxERROR);
+	cr_expect_not_null(
+	    strstr(hx_last_result(), "hx_robot_info: info is NULL"), "%s",
+	    hx_last_result());
+	cr_expect_eq(mj_result(), mjCOM_BADVALUE);
+	cr_expect_eq(hx_update(NULL, &sensor), hxERROR);
+	cr_expect_not_null(
+	    strstr(hx_last_result(), "hx_update: command is NULL"), "%s",
+	    hx_last_result());
+	cr_expect_eq(hx_update(&cmd, NULL), hxERROR);
+	cr_expect_not_null(
+	    strstr(hx_last_result(), "hx_update: sensor is NULL"), "%s",
+	    hx_last_result());
+	cr_expect_eq(hx_read_sensors(NULL), hxERROR);
+	cr_expect_not_null(
+	    strstr(hx_last_result(), "hx_read_sensors: sensor is NULL"), "%s",
+	    hx_last_result());
+	/* The connection is still there. */
+	cr_expect_eq(hx_robot_info(&info), hxOK, "%s", hx_last_result());
+	cr_expect_eq(hx_read_sensors(&sensor), hxOK, "%s", hx_last_result());
+	hx_close();
+	hx_server_stop(&srv);
+}
+
+Test(simple, a_port_with_a_host_is_used)
+{
+	struct hx_server srv;
+	const char *args[] = { "-m", "fixture.xml", "--paused", NULL };
+	hxd_client *list = NULL;
+	hxd_conn *c;
+	char host[64];
+	int port, i, n, found = 0;
+
+	hx_server_start(&srv, args);
+	cr_assert_eq(sscanf(srv.tcp_addr, "%63[^:]:%d", host, &port), 2);
+	/* MuJoCo's dialect: the port used to be ignored (5790 tried). */
+	cr_assert_eq(hx_connect(host, port), hxOK, "%s", hx_last_result());
+	c = hx_connect_ok(srv.unix_addr, "test_simple");
+	cr_assert_eq(
+	    hxd_clients(c, &list, &n, NULL), HXD_OK, "%s", hxd_error(c));
+	for (i = 0; i < n; i++)
+		found += strncmp(list[i].peer, "tcp ", 4) == 0;
+	cr_expect_eq(found, 1, "hx_connect reached this server over TCP");
+	free(list);
+	hxd_close(c);
+	hx_close();
+	/* A default host keeps ignoring the port, as HAPTIX said. */
+	setenv("HAPTIX_SERVER", srv.unix_addr, 1);
+	cr_expect_eq(hx_connect(NULL, 37049), hxOK, "%s", hx_last_result());
+	unsetenv("HAPTIX_SERVER");
+	hx_close();
+	hx_server_stop(&srv);
+}
+
+Test(simple, the_pkg_config_line_builds_osrf_programs)
+{
+	struct hx_server srv;
+	const char *args[] = { "-m", "fixture.xml", NULL };
+	const char *b = getenv("HX_BUILD"), *src = getenv("HX_SRC");
+	const char *cc = getenv("HX_CC");
+	char cmd[4096], out[4096];
+	struct hx_run r = { 0 };
+
+	cr_assert(
+	    b != NULL && src != NULL && cc != NULL, "run with make check");
+	/* As a user builds OSRF's examples: the library's flags, no -lm. */
+	snprintf(cmd, sizeof(cmd),
+	    "cd '%s/tests' && export PKG_CONFIG_PATH='%s/lib' && "
+	    "%s -o prog_osrf_pc "
+	    "'%s/tests/prog_osrf.c' $(pkg-config "
+	    "--define-variable=includedir='%s/lib' "
+	    "--define-variable=libdir='%s/.libs' --cflags --libs haptix) "
+	    "-Wl,-rpath,'%s/.libs' 2>&1",
+	    b, b, cc, src, src, b, b);
+	hx_run_args(&r, "/bin/sh", "-c", cmd, NULL);
+	cr_assert_eq(r.status, 0, "%s\n%s", cmd, r.out);
+	hx_run_free(&r);
+	hx_server_start(&srv, args);
+	cr_expect_eq(run_prog("prog_osrf_pc", srv.unix_addr, out, sizeof(out)),
+	    0, "%s", out);
+	cr_expect_not_null(strstr(out, "motors 2 joints 2"), "%s", out);
 	hx_server_stop(&srv);
 }

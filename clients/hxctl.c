@@ -168,15 +168,15 @@ static const struct ctl_cmd ctl_cmds[] = {
 	    "(paused) or wait for the next API tick\n"
 	    "(running); print the sensor data",
 	    G_SIM, 0, -1, .fn = cmd_update },
-	{ "reset", "[KEY] [--keep-params]",
+	{ "reset", "[KEY] [--keep-params] [--run]",
 	    "reset to a keyframe (index or name) or a\n"
 	    "captured state (name), or with none to the\n"
 	    "reference configuration; the model parameters\n"
 	    "clients changed (servo gains, arrays set,\n"
 	    "colours, geom sizes, equalities; not\n"
 	    "keyframes) go back to the model's unless\n"
-	    "--keep-params",
-	    G_SIM, 0, 2, .fn = cmd_reset },
+	    "--keep-params; --run: then run it",
+	    G_SIM, 0, 3, .fn = cmd_reset },
 	{ "capture", "NAME|INDEX",
 	    "capture the state (time, qpos, qvel, act,\n"
 	    "mocap, ctrl; HAPTIX's Sim=>Key) into the\n"

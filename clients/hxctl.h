@@ -120,6 +120,9 @@ struct ctl_view {
 	int rows; /* what a row of the table is: HXD_OBJ_*, or CTL_DOF */
 	/* Print what the fields do not: the rest of the table; or NULL. */
 	void (*print)(const struct ctl_view *, const hxd_info *, const void *);
+	/* Write JSON members the fields do not (with the model's names;
+	 * --json then fetches them); or NULL. */
+	void (*json)(const hxd_info *, const void *);
 };
 
 /* Members of get answers, for ctl_view.fields; a name is its JSON key. */
@@ -227,8 +230,9 @@ extern const struct ctl_view view_state, view_ctrl, view_applied, view_mocap,
 
 int cmd_show(struct ctl *);
 void view_show(struct ctl *, const struct ctl_view *, const void *);
-void view_json(const struct ctl_view *, const void *);
+void view_json(const struct ctl_view *, const hxd_info *, const void *);
 void view_sensor_print(const struct ctl_view *, const hxd_info *, const void *);
+void view_sensor_json(const hxd_info *, const void *);
 
 /*------------------------------- hxctl_status.c: the server's status */
 

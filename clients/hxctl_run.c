@@ -244,8 +244,7 @@ batch_run(struct ctl *ctl, const struct batch_plan *p)
 	double t, dt, left, want, started, t0, el;
 	int chunked, progress, shown = 0, rc = CTL_OK, final, i;
 
-	if ((rc = ctl_connect(ctl)) != 0 ||
-	    (!ctl->json && p->record == 0 && (rc = ctl_get_info(ctl)) != 0))
+	if ((rc = ctl_connect(ctl)) != 0 || (rc = ctl_get_info(ctl)) != 0)
 		return rc;
 	if (hxd_status_get(ctl->conn, &st) != HXD_OK)
 		return ctl_fail(ctl);
@@ -369,6 +368,8 @@ batch_show(struct ctl *ctl, const struct batch_plan *p, unsigned long long done,
 		js_kb("paused", 1);
 		js_ki("nsensordata", s->nsensordata);
 		js_kv("sensordata", s->sensordata, s->nsensordata);
+		if (ctl->info != NULL)
+			view_sensor_json(ctl->info, s);
 		js_close('}');
 		return;
 	}
@@ -391,8 +392,7 @@ cmd_update(struct ctl *ctl)
 		(rc = controls_build(ctl, ctl->argv, ctl->argc, named, &c)) !=
 		    0))
 		return rc;
-	if ((rc = ctl_connect(ctl)) == 0 &&
-	    (ctl->json || (rc = ctl_get_info(ctl)) == 0)) {
+	if ((rc = ctl_connect(ctl)) == 0 && (rc = ctl_get_info(ctl)) == 0) {
 		if (hxd_update(ctl->conn, c, &s) != HXD_OK)
 			rc = ctl_fail(ctl);
 		else
@@ -406,16 +406,18 @@ cmd_update(struct ctl *ctl)
 /*
  * Reset to a keyframe by index, to a keyframe or captured state by name,
  * or to the reference pose; the model's parameters too unless
- * --keep-params.
+ * --keep-params; with --run, then run, for sweeps from the shell.
  */
 int
 cmd_reset(struct ctl *ctl)
 {
-	struct ctl_opt opts[] = { { .name = "--keep-params",
-	    .kind = OPT_FLAG } };
+	struct ctl_opt opts[] = {
+		{ .name = "--keep-params", .kind = OPT_FLAG },
+		{ .name = "--run", .kind = OPT_FLAG },
+	};
 	const char *name = NULL;
 	long key = -1;
-	int rc;
+	int rc, r;
 
 	if ((rc = ctl_options(ctl, opts, NELEM(opts))) != 0)
 		return rc;
@@ -428,10 +430,14 @@ cmd_reset(struct ctl *ctl)
 	    parse_long(ctl->pos[0], INT_MIN, INT_MAX, &key) != 0)
 		name = ctl->pos[0];
 	if (opts[0].given)
-		return ctl_done(ctl, hxd_reset_keep(ctl->conn, (int)key, name));
-	if (name != NULL)
-		return ctl_done(ctl, hxd_reset_name(ctl->conn, name));
-	return ctl_done(ctl, hxd_reset(ctl->conn, (int)key));
+		r = hxd_reset_keep(ctl->conn, (int)key, name);
+	else if (name != NULL)
+		r = hxd_reset_name(ctl->conn, name);
+	else
+		r = hxd_reset(ctl->conn, (int)key);
+	if (r == HXD_OK && opts[1].given)
+		r = hxd_run(ctl->conn);
+	return ctl_done(ctl, r);
 }
 
 /*

@@ -77,7 +77,7 @@ static const struct ctl_field robot_sensor_fields[] = {
 
 /* hx-update makes its own call: hxd_robot_update() with a command. */
 static const struct ctl_view view_robot_sensor = { NULL, robot_sensor_fields, 0,
-	robot_sensor_print };
+	robot_sensor_print, NULL };
 
 /* The kinds of servo of the simple API, by enum hxd_servo. */
 static const char *const servo_kinds[] = { "position", "velocity" };

@@ -280,7 +280,7 @@ frame_field_json(const hxd_frame *f, int field)
 	case HXD_FIELD_CONTACTS:
 		js_key(k);
 		if (f->contacts != NULL)
-			view_json(&view_contacts, f->contacts);
+			view_json(&view_contacts, NULL, f->contacts);
 		else
 			js_null();
 		return;

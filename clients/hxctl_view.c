@@ -122,29 +122,31 @@ static const struct ctl_field contact_fields[] = { F_TIME(hxd_contacts),
 	F_IARRAY(hxd_contacts, geom2, ncon), F_END };
 
 /* The views, as the rows of the command table name them. */
-const struct ctl_view view_state = { get_state, state_fields, 0, NULL };
-const struct ctl_view view_ctrl = { get_control, control_fields, 0,
-	ctrl_print };
+const struct ctl_view view_state = { get_state, state_fields, 0, NULL, NULL };
+const struct ctl_view view_ctrl = { get_control, control_fields, 0, ctrl_print,
+	NULL };
 const struct ctl_view view_applied = { get_applied, applied_fields, 0,
-	applied_print };
-const struct ctl_view view_mocap = { get_mocap, mocap_fields, 0, mocap_print };
-const struct ctl_view view_dynamics = { get_dynamics, dynamics_fields, 0,
+	applied_print, NULL };
+const struct ctl_view view_mocap = { get_mocap, mocap_fields, 0, mocap_print,
+	NULL };
+const struct ctl_view view_dynamics = { get_dynamics, dynamics_fields, 0, NULL,
 	NULL };
 const struct ctl_view view_sensor = { get_sensor, sensor_fields, 0,
-	view_sensor_print };
+	view_sensor_print, view_sensor_json };
 const struct ctl_view view_bodies = { get_body, poses_fields, HXD_OBJ_BODY,
-	poses_print };
+	poses_print, NULL };
 const struct ctl_view view_geoms = { get_geom, poses_fields, HXD_OBJ_GEOM,
-	poses_print };
+	poses_print, NULL };
 const struct ctl_view view_sites = { get_site, poses_fields, HXD_OBJ_SITE,
-	poses_print };
+	poses_print, NULL };
 const struct ctl_view view_tendons = { get_tendon, tendon_fields,
-	HXD_OBJ_TENDON, NULL };
+	HXD_OBJ_TENDON, NULL, NULL };
 const struct ctl_view view_actuators = { get_actuator, actuator_fields,
-	HXD_OBJ_ACTUATOR, NULL };
-const struct ctl_view view_forces = { get_force, force_fields, CTL_DOF, NULL };
+	HXD_OBJ_ACTUATOR, NULL, NULL };
+const struct ctl_view view_forces = { get_force, force_fields, CTL_DOF, NULL,
+	NULL };
 const struct ctl_view view_contacts = { get_contact, contact_fields, 0,
-	contacts_print };
+	contacts_print, NULL };
 
 /* Fetch the answer of the command's view and show it. */
 int
@@ -158,7 +160,7 @@ cmd_show(struct ctl *ctl)
 		return rc;
 	if (v->get(ctl->conn, &data) != HXD_OK)
 		return ctl_fail(ctl);
-	if (ctl->json || (rc = ctl_get_info(ctl)) == 0)
+	if ((ctl->json && v->json == NULL) || (rc = ctl_get_info(ctl)) == 0)
 		view_show(ctl, v, data);
 	free(data);
 	return rc;
@@ -169,14 +171,17 @@ void
 view_show(struct ctl *ctl, const struct ctl_view *v, const void *data)
 {
 	if (ctl->json)
-		view_json(v, data);
+		view_json(v, ctl->info, data);
 	else
 		view_print(v, ctl->info, data);
 }
 
-/* Write an answer as one JSON object, member by member. */
+/*
+ * Write an answer as one JSON object, member by member, then what the
+ * view adds with the model's description in (may be NULL: nothing).
+ */
 void
-view_json(const struct ctl_view *v, const void *data)
+view_json(const struct ctl_view *v, const hxd_info *in, const void *data)
 {
 	const struct ctl_field *f;
 	int n;
@@ -200,6 +205,8 @@ view_json(const struct ctl_view *v, const void *data)
 			break;
 		}
 	}
+	if (v->json != NULL && in != NULL)
+		v->json(in, data);
 	js_close('}');
 }
 
@@ -403,6 +410,33 @@ view_sensor_print(
 		table_put_nums(s->sensordata + adr, dim);
 		putchar('\n');
 	}
+}
+
+/*
+ * Write "sensors": each sensor's values keyed by its name ("#ID" when it
+ * has none), always an array as MuJoCo's bindings give them, when the
+ * description fits the data.
+ */
+void
+view_sensor_json(const hxd_info *in, const void *data)
+{
+	const hxd_sensor *s = data;
+	char buf[CTL_LABEL_MAX];
+	int i, adr, dim;
+
+	if (in->model.nsensordata != s->nsensordata)
+		return;
+	js_key("sensors");
+	js_open('{');
+	for (i = 0; i < in->model.nsensor; i++) {
+		adr = in->sensor_adr[i];
+		dim = in->sensor_dim[i];
+		if (adr < 0 || dim < 0 || adr + dim > s->nsensordata)
+			continue;
+		js_kv(table_obj_label(in, HXD_OBJ_SENSOR, i, buf, sizeof(buf)),
+		    s->sensordata + adr, dim);
+	}
+	js_close('}');
 }
 
 /* Print each frame, one of the view's objects per row. */

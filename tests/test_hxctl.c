@@ -2374,3 +2374,60 @@ Test(hxctl, info_reports_joint_ranges_as_written)
 	    "%s", r.out);
 	hx_run_free(&r);
 }
+
+HX_TRANSPORT_TEST(hxctl, sensor_json_is_keyed_by_sensor_name, "-m",
+    "fixture.xml", "--paused", NULL)
+{
+	static const double raised_q2[1] = { -0.5 };
+	struct hx_run r = { 0 };
+	double v[16];
+	const char *p;
+
+	hxctl(&r, addr, "reset", "raised", NULL);
+	expect_ok(&r);
+	/* sensor, update and step --sensors: the array and the names. */
+	hxctl_json(&r, addr, "sensor", NULL);
+	cr_assert_eq(json_nums(r.out, "sensordata", v, 16), 11, "%s", r.out);
+	cr_assert_not_null(p = strstr(r.out, "\"sensors\":{"), "%s", r.out);
+	expect_nums(p, "q1", (const double[]){ 0.5 }, 1);
+	expect_nums(p, "q2", raised_q2, 1);
+	cr_expect_eq(json_nums(p, "tip_pos", v, 16), 3, "%s", r.out);
+	cr_expect_eq(json_nums(p, "acc", v, 16), 3, "%s", r.out);
+	cr_expect_eq(json_nums(p, "sum_len", v, 16), 1, "%s", r.out);
+	hxctl_json(&r, addr, "update", NULL);
+	cr_assert_not_null(p = strstr(r.out, "\"sensors\":{"), "%s", r.out);
+	cr_expect_eq(json_nums(p, "v1", v, 16), 1, "%s", r.out);
+	hxctl_json(&r, addr, "step", "2", "--sensors", NULL);
+	cr_assert_not_null(p = strstr(r.out, "\"sensors\":{"), "%s", r.out);
+	cr_expect_eq(json_nums(p, "f1", v, 16), 1, "%s", r.out);
+	hx_run_free(&r);
+}
+
+HX_TRANSPORT_TEST(
+    hxctl, reset_run_resets_then_runs, "-m", "fixture.xml", "--paused", NULL)
+{
+	struct hx_run r = { 0 };
+	hxd_conn *c;
+	hxd_status st;
+
+	hxctl(&r, addr, "step", "50", NULL);
+	expect_ok(&r);
+	cr_assert_gt(status_time(addr), 0.09);
+	hxctl(&r, addr, "reset", "dropped", "--run", NULL);
+	expect_ok(&r);
+	c = hx_connect_ok(addr, "test_hxctl");
+	st = hx_status_ok(c);
+	cr_expect_eq(st.paused, 0, "running after reset --run");
+	/* Keyframe "dropped" starts at time 1: the reset came first. */
+	cr_expect(st.time >= 1 && st.time < 1.09, "time %g", st.time);
+	cr_assert_eq(hxd_pause(c), HXD_OK, "%s", hxd_error(c));
+	hxd_close(c);
+	/* A failed reset does not run. */
+	hxctl(&r, addr, "reset", "nosuchkey", "--run", NULL);
+	cr_expect_eq(r.status, 1, "%s", r.err);
+	c = hx_connect_ok(addr, "test_hxctl");
+	st = hx_status_ok(c);
+	cr_expect_eq(st.paused, 1, "a failed reset leaves it paused");
+	hxd_close(c);
+	hx_run_free(&r);
+}

@@ -37,6 +37,7 @@ static int cmd_help(struct ctl *);
 static int ctl_global_error(const char *, ...)
     __attribute__((format(printf, 1, 2)));
 static const struct ctl_cmd *ctl_find(const char *);
+static const char *ctl_cmd_mean(const char *);
 static void ctl_usage(FILE *);
 static void ctl_cmd_help(FILE *, const struct ctl_cmd *);
 
@@ -253,15 +254,17 @@ static const struct ctl_cmd ctl_cmds[] = {
 	    "for hxplay --verify; stop ends it",
 	    G_CLIENTS, 1, 6, .fn = cmd_record },
 	{ "subscribe",
-	    "[FIELD...] [--every N|--sim-hz HZ|--wall-hz HZ] [--events] "
-	    "[--count N] [--duration S]",
+	    "[FIELD...] [--every N|--sim-hz HZ|--wall-hz HZ] "
+	    "[--events|--kinds [-]KIND,...] [--count N] [--duration S]",
 	    "print frames of the FIELDs (or all) at one\n"
 	    "rate (every N steps, HZ of simulated or wall\n"
 	    "time; default --wall-hz 30) and, with\n"
 	    "--events (implied without FIELDs), every\n"
-	    "event: one JSON object per line, until N\n"
-	    "events, S seconds, SIGINT/SIGTERM or the\n"
-	    "reader closing stdout",
+	    "event, or with --kinds those KINDs (each\n"
+	    "with '-': all but them; e.g. --kinds\n"
+	    "-client_joined,-client_left): one JSON\n"
+	    "object per line, until N events, S seconds,\n"
+	    "SIGINT/SIGTERM or the reader closing stdout",
 	    G_CLIENTS, 0, -1, .fn = cmd_subscribe },
 
 	{ "arrays", "",
@@ -514,10 +517,23 @@ cmd_help(struct ctl *ctl)
 		return CTL_OK;
 	}
 	if ((c = ctl_find(ctl->argv[0])) == NULL)
-		return ctl_usage_error(ctl, "no command '%s'", ctl->argv[0]);
+		return ctl_usage_error(ctl, "no command '%s'%s", ctl->argv[0],
+		    ctl_cmd_mean(ctl->argv[0]));
 	printf("usage: hxctl [options] %s%s%s\n\n%s\n", c->name,
 	    c->args[0] != '\0' ? " " : "", c->args, c->help);
 	return CTL_OK;
+}
+
+/* "; did you mean ..." with the command nearest to name, or "". */
+static const char *
+ctl_cmd_mean(const char *name)
+{
+	const char *names[NELEM(ctl_cmds)];
+	size_t i;
+
+	for (i = 0; i < NELEM(ctl_cmds); i++)
+		names[i] = ctl_cmds[i].name;
+	return ctl_mean(name, names, NELEM(names));
 }
 
 /* Find a command by name, or NULL. */
@@ -588,7 +604,8 @@ main(int argc, char **argv)
 	if (optind >= argc)
 		return ctl_global_error("no command given");
 	if ((ctl.cmd = ctl_find(argv[optind])) == NULL)
-		return ctl_global_error("unknown command '%s'", argv[optind]);
+		return ctl_global_error("unknown command '%s'%s", argv[optind],
+		    ctl_cmd_mean(argv[optind]));
 	ctl.argc = argc - optind - 1;
 	ctl.argv = argv + optind + 1;
 	if (ctl.argc < ctl.cmd->min)

@@ -229,6 +229,14 @@ extern const struct ctl_view view_state, view_ctrl, view_applied, view_mocap,
     view_tendons, view_actuators, view_forces, view_contacts;
 
 int cmd_show(struct ctl *);
+/*
+ * The name among names[0..n) nearest to a mistyped word, or NULL when
+ * none is near enough (hxctl_suggest.c); ctl_mean() says it as
+ * "; did you mean \"NAME\"?" or "" (a static buffer).
+ */
+const char *ctl_suggest(const char *word, const char *const *names, size_t n);
+const char *ctl_mean(const char *word, const char *const *names, size_t n);
+
 void view_show(struct ctl *, const struct ctl_view *, const void *);
 void view_json(const struct ctl_view *, const hxd_info *, const void *);
 void view_sensor_print(const struct ctl_view *, const hxd_info *, const void *);

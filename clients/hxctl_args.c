@@ -21,6 +21,10 @@
 #define CTL_FIELDS_ALL ((2u << HXD_FIELD_MAX) - 2)
 
 static struct ctl_opt *ctl_opt_find(struct ctl_opt *, int, const char *);
+static const char *ctl_opt_mean(const struct ctl_opt *, int, const char *);
+static const char *ctl_name_mean(struct ctl *, int, const char *);
+static const char *ctl_objtype_mean(const char *);
+static const char *ctl_field_mean(const char *);
 static int ctl_check_list(struct ctl *, const char *, const char *, int, int *);
 
 /*----------------------------------------------------------- parsing */
@@ -137,9 +141,22 @@ ctl_name2id(struct ctl *ctl, int type, const char *name, int *id)
 	if (hxd_name2id(ctl->conn, type, name, id) != HXD_OK)
 		return ctl_fail(ctl);
 	if (*id < 0)
-		return ctl_error(ctl, HXD_BADINDEX, "no %s named \"%s\"",
-		    hxd_obj_name(type), name);
+		return ctl_error(ctl, HXD_BADINDEX, "no %s named \"%s\"%s",
+		    hxd_obj_name(type), name, ctl_name_mean(ctl, type, name));
 	return CTL_OK;
+}
+
+/* "; did you mean ..." with the model's name of type nearest to name. */
+static const char *
+ctl_name_mean(struct ctl *ctl, int type, const char *name)
+{
+	const char *const *names;
+	int n;
+
+	if (ctl_get_info(ctl) != 0)
+		return "";
+	names = info_names(ctl->info, type, &n);
+	return names != NULL ? ctl_mean(name, names, (size_t)n) : "";
 }
 
 /* Check that id is one of the n objects of type ("the model has what = n"). */
@@ -151,6 +168,18 @@ ctl_id_check(struct ctl *ctl, int type, int id, int n, const char *what)
 	return ctl_error(ctl, HXD_BADINDEX,
 	    "%s id %d is out of range (the model has %s = %d)",
 	    hxd_obj_name(type), id, what, n);
+}
+
+/* "; did you mean ..." with the object type nearest to arg. */
+static const char *
+ctl_objtype_mean(const char *arg)
+{
+	const char *names[HXD_OBJ_KEY + 1];
+	int t;
+
+	for (t = 0; t <= HXD_OBJ_KEY; t++)
+		names[t] = t == HXD_OBJ_UNKNOWN ? NULL : hxd_obj_name(t);
+	return ctl_mean(arg, names, NELEM(names));
 }
 
 /* Parse an object type, by name or number; 0 or CTL_USAGE. */
@@ -166,8 +195,8 @@ ctl_objtype(struct ctl *ctl, const char *arg, int *type)
 	if (*type == HXD_OBJ_UNKNOWN)
 		return ctl_usage_error(ctl,
 		    "'%s' is not an object type (body, joint, geom, site, "
-		    "tendon, actuator, sensor, equality, key, material, ...)",
-		    arg);
+		    "tendon, actuator, sensor, equality, key, material, ...)%s",
+		    arg, ctl_objtype_mean(arg));
 	return CTL_OK;
 }
 
@@ -196,6 +225,20 @@ ctl_which(struct ctl *ctl, const char *what)
 	if (ctl->npos > 1)
 		return ctl_usage_error(ctl, "one %s at a time", what);
 	return CTL_OK;
+}
+
+/* "; did you mean ..." with the option of opts nearest to a. */
+static const char *
+ctl_opt_mean(const struct ctl_opt *opts, int nopts, const char *a)
+{
+	const char *names[16];
+	char word[64];
+	int i, n = 0;
+
+	snprintf(word, sizeof(word), "%.*s", (int)strcspn(a, "="), a);
+	for (i = 0; i < nopts && n < (int)NELEM(names); i++)
+		names[n++] = opts[i].name;
+	return ctl_mean(word, names, (size_t)n);
 }
 
 /* Find the option called name (without any "=value"), or NULL. */
@@ -244,7 +287,8 @@ ctl_options(struct ctl *ctl, struct ctl_opt *opts, int nopts)
 			    strncmp(a, "--timeout", 9) == 0)
 				return ctl_usage_error(
 				    ctl, "%s goes before the command", a);
-			return ctl_usage_error(ctl, "unknown option %s", a);
+			return ctl_usage_error(ctl, "unknown option %s%s", a,
+			    ctl_opt_mean(opts, nopts, a));
 		}
 		if (o->given)
 			return ctl_usage_error(
@@ -352,6 +396,19 @@ ctl_seconds(struct ctl *ctl, const char *what, const char *s, double *out)
 	return CTL_OK;
 }
 
+/* "; did you mean ..." with the stream field nearest to name. */
+static const char *
+ctl_field_mean(const char *name)
+{
+	const char *names[HXD_FIELD_MAX + 1];
+	int f;
+
+	names[0] = "all";
+	for (f = 1; f <= HXD_FIELD_MAX; f++)
+		names[f] = hxd_field_name(f);
+	return ctl_mean(name, names, NELEM(names));
+}
+
 /*
  * Add the stream fields named in s (comma-separated; "all" for every
  * one) to *set; what names the argument.  Returns 0 or CTL_USAGE.
@@ -383,8 +440,9 @@ ctl_fields(struct ctl *ctl, const char *what, const char *s, unsigned *set)
 				    hxd_field_name(f),
 				    f < HXD_FIELD_MAX ? ", " : " ");
 			return ctl_usage_error(ctl,
-			    "%s: '%.*s' is not a field (%sor all)", what,
-			    (int)len, p, names);
+			    "%s: '%.*s' is not a field (%sor all)%s", what,
+			    (int)len, p, names,
+			    len < sizeof(buf) ? ctl_field_mean(buf) : "");
 		}
 		if (comma == NULL)
 			return CTL_OK;

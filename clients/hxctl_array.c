@@ -14,6 +14,7 @@
 #include "hxctl.h"
 
 static void array_json_head(const hxd_array *);
+static int array_fail(struct ctl *, const char *);
 static int array_rows(const hxd_info *, const hxd_array *);
 
 /* Array element types, by enum hxd_array_type. */
@@ -125,7 +126,7 @@ cmd_get(struct ctl *ctl)
 	if ((rc = ctl_connect(ctl)) != 0)
 		return rc;
 	if (hxd_get_array(ctl->conn, ctl->argv[0], &a) != HXD_OK)
-		return ctl_fail(ctl);
+		return array_fail(ctl, ctl->argv[0]);
 	if (ctl->json) {
 		js_open('{');
 		array_json_head(a);
@@ -203,10 +204,44 @@ cmd_set(struct ctl *ctl)
 	if ((values = calloc((size_t)ctl->npos, sizeof(double))) == NULL)
 		return ctl_error(ctl, HXD_CANNOTSEND, "out of memory");
 	if ((rc = ctl_numbers(ctl, ctl->pos + 1, ctl->npos - 1, values)) == 0 &&
-	    (rc = ctl_connect(ctl)) == 0)
-		rc = ctl_done(ctl,
-		    hxd_set_array(ctl->conn, ctl->pos[0], (int)offset,
-			ctl->npos - 1, values));
+	    (rc = ctl_connect(ctl)) == 0) {
+		if (hxd_set_array(ctl->conn, ctl->pos[0], (int)offset,
+			ctl->npos - 1, values) != HXD_OK)
+			rc = array_fail(ctl, ctl->pos[0]);
+		else
+			rc = ctl_done(ctl, HXD_OK);
+	}
 	free(values);
 	return rc;
+}
+
+/*
+ * Report a failed call on array name; an unknown name with the array
+ * nearest to it ("did you mean").
+ */
+static int
+array_fail(struct ctl *ctl, const char *name)
+{
+	char err[512];
+	const char **names;
+	const char *dot, *mean = "";
+	hxd_array *list;
+	int i, n;
+
+	if (hxd_result(ctl->conn) != HXD_BADTYPE)
+		return ctl_fail(ctl);
+	snprintf(err, sizeof(err), "%s", hxd_error(ctl->conn));
+	if ((dot = strchr(name, '.')) != NULL &&
+	    (strncmp(name, "model.", 6) == 0 || strncmp(name, "data.", 5) == 0))
+		name = dot + 1;
+	if (hxd_list_arrays(ctl->conn, &list, &n) == HXD_OK) {
+		if ((names = calloc((size_t)n + 1, sizeof(*names))) != NULL) {
+			for (i = 0; i < n; i++)
+				names[i] = list[i].name;
+			mean = ctl_mean(name, names, (size_t)n);
+			free(names);
+		}
+		free(list);
+	}
+	return ctl_error(ctl, HXD_BADTYPE, "%s%s", err, mean);
 }

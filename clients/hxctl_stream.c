@@ -18,12 +18,24 @@
 
 static void event_json(const hxd_event *, unsigned);
 static void frame_field_json(const hxd_frame *, int);
+static int subscribe_kinds(struct ctl *, const char *, int *, int *);
 
-/* The "event" of subscribe's lines, by enum hxd_event_kind. */
+/*
+ * The "event" of subscribe's lines, by enum hxd_event_kind; a run event
+ * that paused is "pause" (KIND_PAUSE), one that started running "run".
+ */
 static const char *const event_kinds[] = { "unknown", "frame", "model", "reset",
 	"run", "speed", "instability", "message", "lease", "client_joined",
 	"client_left", "tracking", "perturbation", "slow_step",
-	"recording_ended" };
+	"recording_ended", "pause" };
+
+/* Where "pause" is in event_kinds[]: a name, not a kind of the server's. */
+#define KIND_PAUSE ((int)NELEM(event_kinds) - 1)
+
+/* The HXD_EVENTS() set of every kind subscribe knows, pause included. */
+#define KINDS_ALL \
+	((HXD_EVENTS(KIND_PAUSE + 1) - 1) & \
+	    ~(HXD_EVENTS(HXD_EVENT_UNKNOWN) | HXD_EVENTS(HXD_EVENT_FRAME)))
 
 /*
  * Subscribe, and print each frame and event as one JSON object per line,
@@ -40,12 +52,13 @@ cmd_subscribe(struct ctl *ctl)
 		{ "--events", OPT_FLAG, 0, NULL, 0, 0 },
 		{ "--count", OPT_STRING, 0, NULL, 0, 0 },
 		{ "--duration", OPT_STRING, 0, NULL, 0, 0 },
+		{ "--kinds", OPT_STRING, 0, NULL, 0, 0 },
 	};
 	hxd_subscription sub;
 	hxd_event *ev;
 	long every = 0, count = 0, seen = 0;
 	double duration = 0, end = 0, left;
-	int i, r, wait, rc;
+	int i, r, wait, rc, kinds = KINDS_ALL, shown;
 
 	memset(&sub, 0, sizeof(sub));
 	if ((rc = ctl_options(ctl, opts, NELEM(opts))) != 0)
@@ -91,7 +104,12 @@ cmd_subscribe(struct ctl *ctl)
 	if (sub.fields != 0 && every == 0 && sub.sim_hz == 0 &&
 	    sub.wall_hz == 0)
 		sub.wall_hz = CTL_SUBSCRIBE_HZ;
-	sub.events = opts[3].given || sub.fields == 0;
+	if (opts[6].given &&
+	    (rc = subscribe_kinds(ctl, opts[6].value, &kinds, &sub.events)) !=
+		0)
+		return rc;
+	if (!opts[6].given)
+		sub.events = opts[3].given || sub.fields == 0;
 	if ((rc = ctl_connect(ctl)) != 0)
 		return rc;
 	ctl_signals();
@@ -116,8 +134,11 @@ cmd_subscribe(struct ctl *ctl)
 			continue;
 		if (r != HXD_OK)
 			return ctl_fail(ctl);
-		if (ev->kind > HXD_EVENT_UNKNOWN &&
-		    (size_t)ev->kind < NELEM(event_kinds)) {
+		shown = ev->kind == HXD_EVENT_RUN && ev->paused ? KIND_PAUSE :
+								  ev->kind;
+		if (ev->kind > HXD_EVENT_UNKNOWN && ev->kind < KIND_PAUSE &&
+		    (ev->kind == HXD_EVENT_FRAME ||
+			(kinds & HXD_EVENTS(shown)) != 0)) {
 			event_json(ev, sub.fields);
 			seen++;
 		}
@@ -134,12 +155,69 @@ cmd_subscribe(struct ctl *ctl)
 	return CTL_OK;
 }
 
+/*
+ * Parse --kinds: event kinds by name, comma-separated, or all but those
+ * named with a leading '-'; "pause" and "run" are the run event's two
+ * ways.  *kinds gets the names (an HXD_EVENTS() set with KIND_PAUSE),
+ * *events what the server is asked for.  Returns 0 or CTL_USAGE.
+ */
+static int
+subscribe_kinds(struct ctl *ctl, const char *list, int *kinds, int *events)
+{
+	char buf[32];
+	const char *p = list, *comma;
+	size_t len;
+	int k, minus, all_minus = -1;
+
+	*kinds = 0;
+	for (;;) {
+		comma = strchr(p, ',');
+		len = comma != NULL ? (size_t)(comma - p) : strlen(p);
+		minus = len > 0 && *p == '-';
+		snprintf(buf, sizeof(buf), "%.*s", (int)(len - (size_t)minus),
+		    p + minus);
+		for (k = HXD_EVENT_FRAME + 1; k <= KIND_PAUSE; k++) {
+			if (strcmp(buf, event_kinds[k]) == 0)
+				break;
+		}
+		if (k > KIND_PAUSE)
+			return ctl_usage_error(ctl,
+			    "--kinds: '%.*s' is not a kind of event (model, "
+			    "reset, pause, run, speed, instability, message, "
+			    "lease, client_joined, client_left, tracking, "
+			    "perturbation, slow_step, recording_ended)%s",
+			    (int)len, p,
+			    ctl_mean(
+				buf, event_kinds + 2, NELEM(event_kinds) - 2));
+		if (all_minus >= 0 && all_minus != minus)
+			return ctl_usage_error(ctl,
+			    "--kinds: name kinds to show or, each with '-', "
+			    "kinds to leave out, not both");
+		all_minus = minus;
+		*kinds |= HXD_EVENTS(k);
+		if (comma == NULL)
+			break;
+		p = comma + 1;
+	}
+	if (all_minus)
+		*kinds = KINDS_ALL & ~*kinds;
+	/* The server knows no pause: its run event carries both. */
+	*events = *kinds & ~HXD_EVENTS(KIND_PAUSE);
+	if (*kinds & HXD_EVENTS(KIND_PAUSE))
+		*events |= HXD_EVENTS(HXD_EVENT_RUN);
+	if (*events == 0)
+		return ctl_usage_error(ctl, "--kinds: no kind of event left");
+	return CTL_OK;
+}
+
 /* Write an event as one JSON line; fields: what frames carry. */
 static void
 event_json(const hxd_event *ev, unsigned fields)
 {
 	js_open('{');
-	js_ks("event", event_kinds[ev->kind]);
+	js_ks("event",
+	    event_kinds[ev->kind == HXD_EVENT_RUN && ev->paused ? KIND_PAUSE :
+								  ev->kind]);
 	if (ev->kind == HXD_EVENT_FRAME) {
 		stream_frame_json(ev->frame, fields, 1);
 		js_close('}');

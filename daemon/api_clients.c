@@ -64,7 +64,7 @@ api_hello(struct call *c)
 			s->name[i] = '?';
 	}
 	event_client(d, s, 1);
-	log_info("client %llu is \"%s\" (%s)", (unsigned long long)s->id,
+	log_debug("client %llu is \"%s\" (%s)", (unsigned long long)s->id,
 	    s->name, s->peer);
 
 	w = arena_alloc(c->arena, sizeof(*w));

@@ -77,6 +77,8 @@ static int nhandshaking[2]; /* in HELLO, by transport */
 static uint64_t next_session_id = 1;
 static size_t freed_since_trim; /* bytes of sessions freed since */
 static const struct session_hooks *hooks;
+/* The why of an ordinary leave, logged at debug level as joins are. */
+static const char session_client_closed[] = "closed by the client";
 
 static void session_read_cb(evutil_socket_t, short, void *);
 static void session_write_cb(struct bufferevent *, void *);
@@ -229,7 +231,8 @@ session_create(struct daemon *d, int fd, enum session_transport transport,
 	TAILQ_INSERT_TAIL(&sessions, s, entry);
 	nsessions++;
 	nhandshaking[transport]++;
-	log_info(
+	/* Joins and ordinary leaves are routine: at debug level (-v). */
+	log_debug(
 	    "client %llu connected (%s)", (unsigned long long)s->id, s->peer);
 	return s;
 }
@@ -524,7 +527,7 @@ session_read_cb(evutil_socket_t fd, short events, void *arg)
 	if (n == 0 && s->state == SESSION_CLOSING)
 		session_close(s, NULL); /* the end of a lingering close */
 	else if (n == 0)
-		session_close(s, "closed by the client");
+		session_close(s, session_client_closed);
 	else {
 		snprintf(
 		    why, sizeof(why), "connection error: %s", strerror(errno));
@@ -570,7 +573,7 @@ session_event_cb(struct bufferevent *bev, short events, void *arg)
 	if ((events & BEV_EVENT_EOF) && s->state == SESSION_CLOSING)
 		session_close(s, NULL); /* the end of a lingering close */
 	else if (events & BEV_EVENT_EOF)
-		session_close(s, "closed by the client");
+		session_close(s, session_client_closed);
 	else if (events & BEV_EVENT_ERROR) {
 		snprintf(why, sizeof(why), "connection error: %s",
 		    evutil_socket_error_to_string(EVUTIL_SOCKET_ERROR()));
@@ -679,7 +682,10 @@ session_close(struct session *s, const char *why)
 {
 	if (s->state == SESSION_DEAD)
 		return;
-	if (why != NULL)
+	if (why == session_client_closed)
+		log_debug("client %llu (%s) disconnected: %s",
+		    (unsigned long long)s->id, session_label(s), why);
+	else if (why != NULL)
 		log_info("client %llu (%s) disconnected: %s",
 		    (unsigned long long)s->id, session_label(s), why);
 	session_set_state(s, SESSION_DEAD);

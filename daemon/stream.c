@@ -26,6 +26,9 @@
 typedef Haptix__V1__Response Response;
 typedef Haptix__V1__Event Event;
 
+/* An event kind's bit in the kinds a subscription wants. */
+#define STREAM_KIND(k) ((uint32_t)1 << ((unsigned)(k)&31))
+
 struct stream;
 
 /* One subscription: a set of fields at one rate. */
@@ -42,7 +45,7 @@ struct stream_sub {
 	int64_t wall_due, wall_period; /* ns on the monotonic clock */
 	int owed;         /* a frame fell due while the client was congested */
 	uint64_t dropped; /* owed frames replaced by newer ones */
-	int events;       /* events are wanted too */
+	uint32_t kinds;   /* events wanted: bit k for Event.kind k; 0: none */
 };
 
 /* One client's subscriptions and held events. */
@@ -51,7 +54,7 @@ struct stream {
 	struct session *s;
 	LIST_HEAD(, stream_sub) subs;
 	unsigned nsubs;
-	unsigned nevents; /* subscriptions that want events */
+	uint32_t kinds; /* events wanted by any of its subscriptions */
 	uint32_t next_id;
 	struct evbuffer *held; /* events waiting, as whole frames */
 	unsigned nheld;
@@ -187,6 +190,33 @@ stream_of(struct session *s)
 	return st;
 }
 
+/* The events a subscription asks for: none, the kinds named, or all. */
+static uint32_t
+stream_kinds_wanted(const Haptix__V1__Subscribe *req)
+{
+	uint32_t kinds = 0;
+	size_t i;
+
+	if (!req->events)
+		return 0;
+	if (req->n_event_kinds == 0)
+		return ~(uint32_t)0;
+	for (i = 0; i < req->n_event_kinds; i++)
+		kinds |= STREAM_KIND(req->event_kinds[i]);
+	return kinds;
+}
+
+/* Keep a client's wanted events the union of its subscriptions'. */
+static void
+stream_kinds_update(struct stream *st)
+{
+	struct stream_sub *sub;
+
+	st->kinds = 0;
+	LIST_FOREACH(sub, &st->subs, entry)
+	st->kinds |= sub->kinds;
+}
+
 /* Check the fields and rate of a subscription. */
 static int
 stream_check(const struct daemon *d, const Haptix__V1__Subscribe *sub,
@@ -194,6 +224,9 @@ stream_check(const struct daemon *d, const Haptix__V1__Subscribe *sub,
 {
 	int rates = (sub->every_steps != 0) + (sub->sim_hz != 0) +
 	    (sub->wall_hz != 0);
+	const ProtobufCFieldDescriptor *f;
+	uint32_t k;
+	size_t i;
 	int bad;
 
 	bad = snapshot_field_set(
@@ -201,6 +234,23 @@ stream_check(const struct daemon *d, const Haptix__V1__Subscribe *sub,
 	if (bad >= 0) {
 		snprintf(err, len, "fields[%d] is %d: not a stream field", bad,
 		    (int)sub->fields[bad]);
+		return RESULT_BADVALUE;
+	}
+	for (i = 0; i < sub->n_event_kinds; i++) {
+		k = sub->event_kinds[i];
+		f = k < 32 ? protobuf_c_message_descriptor_get_field(
+				 &haptix__v1__event__descriptor, k) :
+			     NULL;
+		if (f == NULL || !(f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) ||
+		    k == HAPTIX__V1__EVENT__KIND_FRAME) {
+			snprintf(err, len,
+			    "event_kinds[%zu] is %u: not a kind of event", i,
+			    k);
+			return RESULT_BADVALUE;
+		}
+	}
+	if (sub->n_event_kinds != 0 && !sub->events) {
+		snprintf(err, len, "event_kinds without events");
 		return RESULT_BADVALUE;
 	}
 	if (sub->n_fields == 0 && !sub->events) {
@@ -286,8 +336,7 @@ stream_subscribe(
 	sub->st = st;
 	sub->id = ++st->next_id;
 	sub->fields = fields;
-	if (req->events)
-		st->nevents++;
+	sub->kinds = stream_kinds_wanted(req);
 	if (fields != 0) {
 		sub->timer = event_new(d->base, -1, 0, stream_timer_cb, sub);
 		if (sub->timer == NULL)
@@ -307,13 +356,13 @@ stream_subscribe(
 		/* The state as it is now, after the answer. */
 		event_active(sub->timer, EV_TIMEOUT, 0);
 	}
-	sub->events = req->events;
 	LIST_INSERT_HEAD(&st->subs, sub, entry);
 	st->nsubs++;
+	stream_kinds_update(st);
 	log_debug("client %llu: subscription %u (fields 0x%x, every %u "
 		  "steps, %g Hz wall%s)",
 	    (unsigned long long)s->id, sub->id, fields, sub->every,
-	    req->wall_hz, req->events ? ", events" : "");
+	    req->wall_hz, sub->kinds != 0 ? ", events" : "");
 	return (int)sub->id;
 }
 
@@ -325,8 +374,7 @@ stream_sub_free(struct stream_sub *sub)
 
 	LIST_REMOVE(sub, entry);
 	st->nsubs--;
-	if (sub->events)
-		st->nevents--;
+	stream_kinds_update(st);
 	if (sub->every != 0)
 		stream_step_subs--;
 	if (sub->timer != NULL)
@@ -493,7 +541,8 @@ stream_broadcast(struct daemon *d, Event *ev)
 	haptix__v1__response__pack(&resp, buf);
 	for (st = LIST_FIRST(&streams); st != NULL; st = next) {
 		next = LIST_NEXT(st, entry);
-		if (st->nevents != 0 && session_served(st->s))
+		if ((st->kinds & STREAM_KIND(ev->kind_case)) != 0 &&
+		    session_served(st->s))
 			stream_deliver(st, buf, len);
 	}
 }

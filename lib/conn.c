@@ -29,6 +29,7 @@ static int conn_recv_timeout(hxd_conn *, int64_t);
 static ssize_t conn_recv(hxd_conn *, int64_t, int);
 static int conn_hello(hxd_conn *, const char *);
 static int conn_read_token(hxd_conn *, uint8_t *, size_t *);
+static int conn_foreign(hxd_conn *);
 static void conn_drop(hxd_conn *);
 static int64_t conn_now_ms(void);
 
@@ -314,6 +315,8 @@ conn_read_frame(hxd_conn *c, int64_t deadline, int in_call, Response **out)
 			}
 			return HXD_OK;
 		case FRAME_OVERSIZE:
+			if (conn_foreign(c) != HXD_OK)
+				return c->result;
 			conn_drop(c);
 			return conn_fail(c, HXD_CANNOTRECV,
 			    "the server sent a "
@@ -337,15 +340,25 @@ conn_read_frame(hxd_conn *c, int64_t deadline, int in_call, Response **out)
 			c->rlen += (size_t)n;
 			continue;
 		}
+		if (n == -2 && c->session_id == 0)
+			return conn_fail(c, HXD_TIMEOUT,
+			    "no answer to Hello within %d ms: is this a "
+			    "haptixd?",
+			    c->timeout_ms);
 		if (n == -2)
 			return conn_fail(c, HXD_TIMEOUT,
 			    "no answer from the "
 			    "server within %d ms",
 			    c->timeout_ms);
+		if (n == 0 && conn_foreign(c) != HXD_OK)
+			return c->result;
 		if (n == 0) {
 			conn_drop(c);
 			return conn_fail(c, HXD_CANNOTRECV,
-			    "the server closed the connection");
+			    c->session_id == 0 ?
+				"the server closed the connection without "
+				"answering Hello: is this a haptixd?" :
+				"the server closed the connection");
 		}
 		rc = errno;
 		conn_drop(c);
@@ -354,6 +367,44 @@ conn_read_frame(hxd_conn *c, int64_t deadline, int in_call, Response **out)
 		    "server: %s",
 		    strerror(rc));
 	}
+}
+
+/*
+ * Fail, and drop the connection, when what the server sent starts with
+ * text: a frame's length of printable bytes is over 512 MiB, more than
+ * any frame a haptixd sends, and is another protocol ("HTTP" would be
+ * 1213486160 bytes).  Says what it sent, its first line.
+ */
+static int
+conn_foreign(hxd_conn *c)
+{
+	char text[81];
+	size_t i, n;
+	uint8_t b;
+
+	if (c->rlen < FRAME_HEADER_SIZE)
+		return HXD_OK;
+	for (i = 0; i < FRAME_HEADER_SIZE; i++) {
+		b = c->rbuf[i];
+		if ((b < 0x20 || b > 0x7e) && b != '\t' && b != '\r' &&
+		    b != '\n')
+			return HXD_OK;
+	}
+	for (n = 0; n < c->rlen && n < sizeof(text) - 1; n++) {
+		b = c->rbuf[n];
+		if (b == '\r' || b == '\n')
+			break;
+		text[n] = b >= 0x20 && b <= 0x7e ? (char)b : '?';
+	}
+	text[n] = '\0';
+	conn_drop(c);
+	return conn_fail(c, HXD_BADPROTOCOL,
+	    "the server does not speak the haptixd protocol: it sent \"%s\"%s",
+	    text,
+	    strncmp(text, "HTTP/", 5) == 0 || text[0] == '<' ?
+		" (an HTTP server; haptixd "
+		"listens on 5790 by default)" :
+		"");
 }
 
 /* Return 1 if r is an event: id 0, OK, with an Event payload. */
@@ -738,6 +789,8 @@ conn_hello(hxd_conn *c, const char *client_name)
 	hello.client_name = (char *)(client_name != NULL ? client_name : "");
 	hello.token.data = token;
 	hello.token.len = tlen;
+	hello.http_stop.data = (uint8_t *)"\r\n\r\n";
+	hello.http_stop.len = 4;
 	req.call_case = HAPTIX__V1__REQUEST__CALL_HELLO;
 	req.hello = &hello;
 	rc = conn_call(c, &req, &r);

@@ -695,15 +695,19 @@ int hxd_field_parse(const char *name);
 
 /*
  * A subscription: fields at exactly one rate (every N steps, N Hz of
- * simulated time or N Hz of wall time), and/or every event.
+ * simulated time or N Hz of wall time), and/or events: every kind
+ * (events 1), or only some (HXD_EVENTS(HXD_EVENT_RESET) | ...).
  */
 typedef struct hxd_subscription {
 	unsigned fields; /* HXD_FIELDS() set; 0 for events only */
 	unsigned every_steps;
 	double sim_hz;
 	double wall_hz;
-	int events;
+	int events; /* 0: none; 1: all; else an HXD_EVENTS() set */
 } hxd_subscription;
+
+/* A set of event kinds for hxd_subscription.events (enum hxd_event_kind). */
+#define HXD_EVENTS(k) (1u << (k))
 
 /* Subscribe; *id (may be NULL) receives the subscription's id. */
 int hxd_subscribe(hxd_conn *c, const hxd_subscription *sub, unsigned *id);

@@ -79,8 +79,9 @@ hxd_subscribe(hxd_conn *c, const hxd_subscription *sub, unsigned *id)
 {
 	Haptix__V1__Subscribe w = HAPTIX__V1__SUBSCRIBE__INIT;
 	Haptix__V1__StreamField fields[HXD_FIELD_MAX];
+	uint32_t kinds[32];
 	Response *r;
-	int rc;
+	int rc, k;
 
 	if (fields_to_wire(c, sub->fields, fields, &w.n_fields) != HXD_OK)
 		return c->result;
@@ -89,6 +90,12 @@ hxd_subscribe(hxd_conn *c, const hxd_subscription *sub, unsigned *id)
 	w.sim_hz = sub->sim_hz;
 	w.wall_hz = sub->wall_hz;
 	w.events = sub->events != 0;
+	/* Bits of event kinds name them; bit 0 (events 1, -1) or none: all. */
+	for (k = HXD_EVENT_FRAME + 1; k < 32 && !(sub->events & 1); k++) {
+		if ((unsigned)sub->events & HXD_EVENTS(k))
+			kinds[w.n_event_kinds++] = (uint32_t)k;
+	}
+	w.event_kinds = kinds;
 	rc = request_call(c, HAPTIX__V1__REQUEST__CALL_SUBSCRIBE, &w,
 	    HAPTIX__V1__RESPONSE__PAYLOAD_SUBSCRIPTION, &r);
 	if (rc != HXD_OK)

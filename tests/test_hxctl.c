@@ -19,6 +19,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
 #include <criterion/criterion.h>
 
 #include "frame.h"
@@ -2430,4 +2433,195 @@ HX_TRANSPORT_TEST(
 	cr_expect_eq(st.paused, 1, "a failed reset leaves it paused");
 	hxd_close(c);
 	hx_run_free(&r);
+}
+
+/*
+ * A TCP server on 127.0.0.1 that is not haptixd: with wait, it reads
+ * until the end of an HTTP request's head, as an HTTP server does, then
+ * answers 400; without, it answers 200 at once.  One connection, in a
+ * child; *port gets its port.
+ */
+static pid_t
+http_peer(int wait, int *port)
+{
+	struct sockaddr_in sin;
+	socklen_t len = sizeof(sin);
+	char buf[4096];
+	size_t n = 0;
+	ssize_t r;
+	pid_t pid;
+	int ls, fd;
+
+	ls = socket(AF_INET, SOCK_STREAM, 0);
+	cr_assert_neq(ls, -1);
+	memset(&sin, 0, sizeof(sin));
+	sin.sin_family = AF_INET;
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	cr_assert_eq(bind(ls, (struct sockaddr *)&sin, sizeof(sin)), 0);
+	cr_assert_eq(listen(ls, 1), 0);
+	cr_assert_eq(getsockname(ls, (struct sockaddr *)&sin, &len), 0);
+	*port = ntohs(sin.sin_port);
+	pid = fork();
+	cr_assert_neq(pid, -1);
+	if (pid != 0) {
+		close(ls);
+		return pid;
+	}
+	alarm(30);
+	if ((fd = accept(ls, NULL, NULL)) == -1)
+		_exit(1);
+	while (wait && n < sizeof(buf) - 1 &&
+	    (r = read(fd, buf + n, sizeof(buf) - 1 - n)) > 0) {
+		n += (size_t)r;
+		buf[n] = '\0';
+		if (memmem(buf, n, "\r\n\r\n", 4) != NULL)
+			break;
+	}
+	if (wait)
+		dprintf(fd,
+		    "HTTP/1.1 400 Bad Request\r\nContent-Length: "
+		    "0\r\nConnection: close\r\n\r\n");
+	else
+		dprintf(fd, "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n");
+	shutdown(fd, SHUT_WR);
+	while (read(fd, buf, sizeof(buf)) > 0)
+		;
+	_exit(0);
+}
+
+Test(hxctl, a_peer_that_is_not_haptixd_is_named)
+{
+	struct hx_run r = { 0 };
+	char server[64];
+	int port, status;
+	pid_t pid;
+
+	/* The Hello makes an HTTP server answer at once, and it is named. */
+	pid = http_peer(1, &port);
+	snprintf(server, sizeof(server), "127.0.0.1:%d", port);
+	hxctl(&r, server, "status", NULL);
+	expect_fail(&r, "status", "mjCOM_BADPROTOCOL",
+	    "does not speak the haptixd protocol: it sent \"HTTP/1.1 400 Bad "
+	    "Request\" (an HTTP server");
+	cr_assert_eq(waitpid(pid, &status, 0), pid);
+
+	/* One that speaks first: not "a 1213486160-byte frame". */
+	pid = http_peer(0, &port);
+	snprintf(server, sizeof(server), "127.0.0.1:%d", port);
+	hxctl(&r, server, "status", NULL);
+	expect_fail(
+	    &r, "status", "mjCOM_BADPROTOCOL", "it sent \"HTTP/1.1 200 OK\"");
+	cr_assert_eq(waitpid(pid, &status, 0), pid);
+
+	/* haptixd itself, over TCP, takes the same Hello. */
+	start(fixture_args);
+	hxctl(&r, hx_server_addr(&test_server, 1), "status", NULL);
+	expect_ok(&r);
+	hx_run_free(&r);
+}
+
+Test(hxctl, mistyped_names_get_a_suggestion)
+{
+	struct hx_run r = { 0 };
+	const char *a = start(fixture_args);
+
+	hxctl(&r, a, "stauts", NULL);
+	cr_expect_eq(r.status, 2);
+	cr_expect_not_null(
+	    strstr(r.err, "did you mean \"status\"?"), "%s", r.err);
+	hxctl(&r, a, "reset", "--keep-param", NULL);
+	expect_usage(&r, "reset --keep-param");
+	cr_expect_not_null(
+	    strstr(r.err, "did you mean \"--keep-params\"?"), "%s", r.err);
+	hxctl(&r, a, "get", "geom_rbga", NULL);
+	expect_fail(&r, "get", "mjCOM_BADTYPE", "did you mean \"geom_rgba\"?");
+	hxctl(&r, a, "set", "data.qpso", "1", NULL);
+	expect_fail(&r, "set", "mjCOM_BADTYPE", "did you mean \"qpos\"?");
+	hxctl(&r, a, "set-ctrl", "Servo2=1", NULL);
+	expect_fail(
+	    &r, "set-ctrl", "mjCOM_BADINDEX", "did you mean \"servo2\"?");
+	hxctl(&r, a, "subscribe", "qpso", NULL);
+	expect_usage(&r, "subscribe qpso");
+	cr_expect_not_null(
+	    strstr(r.err, "did you mean \"qpos\"?"), "%s", r.err);
+	hxctl(&r, a, "subscribe", "--kinds", "rest", NULL);
+	expect_usage(&r, "subscribe --kinds rest");
+	cr_expect_not_null(
+	    strstr(r.err, "did you mean \"reset\"?"), "%s", r.err);
+	/* Nothing near: no guess. */
+	hxctl(&r, a, "get", "nosuchthingatall", NULL);
+	expect_fail(&r, "get", "mjCOM_BADTYPE", NULL);
+	cr_expect_null(strstr(r.err, "did you mean"), "%s", r.err);
+	hx_run_free(&r);
+}
+
+Test(hxctl, subscribe_kinds_and_pauses)
+{
+	char *out, *lines[16];
+	hxd_conn *c;
+	const char *a = start(fixture_args);
+	int fd, fk, fx, n, i;
+	pid_t kinds, except;
+
+	c = hx_connect_ok(a, "speaker");
+	fd = temp_file();
+	fk = temp_file();
+	fx = temp_file();
+	kinds = hxctl_spawn_to(fk, -1, a, "subscribe", "--kinds", "pause,reset",
+	    "--count", "2", NULL);
+	except = hxctl_spawn_to(fx, -1, a, "subscribe", "--kinds",
+	    "-client_joined,-client_left,-run", "--count", "3", NULL);
+	wait_subscribed(c, 2);
+	watcher = hxctl_spawn_to(fd, -1, a, "subscribe", "--count", "3", NULL);
+	wait_subscribed(c, 3);
+	/* A client joining and leaving, a run, a pause, a reset, a message. */
+	hxd_close(hx_connect_ok(a, "passer-by"));
+	cr_assert_eq(hxd_run(c), HXD_OK, "%s", hxd_error(c));
+	cr_assert_eq(hxd_pause(c), HXD_OK, "%s", hxd_error(c));
+	cr_assert_eq(hxd_reset(c, -1), HXD_OK, "%s", hxd_error(c));
+	cr_assert_eq(hxd_message(c, "done"), HXD_OK, "%s", hxd_error(c));
+	cr_assert_eq(wait_exit(watcher, 10), 0);
+	watcher = 0;
+	cr_expect_eq(wait_exit(kinds, 10), 0);
+	cr_expect_eq(wait_exit(except, 10), 0);
+
+	/* Every event: the passer-by joining and leaving, the run so named. */
+	out = hx_slurp_fd(fd, NULL);
+	n = split_lines(out, lines, 16);
+	cr_assert_eq(n, 3, "%s", out);
+	cr_expect_not_null(
+	    strstr(lines[0], "\"event\":\"client_joined\""), "%s", lines[0]);
+	cr_expect_not_null(strstr(lines[0], "passer-by"), "%s", lines[0]);
+	/* The leave is told on the loop's next pass: before or after. */
+	i = strncmp(lines[1], "{\"event\":\"run\",", 15) == 0 ? 1 : 2;
+	cr_expect(strncmp(lines[i], "{\"event\":\"run\",", 15) == 0, "%s", out);
+	cr_expect_not_null(strstr(lines[i], "\"paused\":false"), "%s", out);
+	free(out);
+	/* Only the pause (so named) and the reset. */
+	out = hx_slurp_fd(fk, NULL);
+	n = split_lines(out, lines, 16);
+	cr_assert_eq(n, 2, "%s", out);
+	cr_expect(strncmp(lines[0], "{\"event\":\"pause\",",
+		      strlen("{\"event\":\"pause\",")) == 0,
+	    "%s", lines[0]);
+	cr_expect_not_null(strstr(lines[0], "\"paused\":true"), "%s", lines[0]);
+	cr_expect(strncmp(lines[1], "{\"event\":\"reset\",",
+		      strlen("{\"event\":\"reset\",")) == 0,
+	    "%s", lines[1]);
+	free(out);
+	/* All but joins, leaves and runs: the pause, the reset, the message. */
+	out = hx_slurp_fd(fx, NULL);
+	n = split_lines(out, lines, 16);
+	cr_assert_eq(n, 3, "%s", out);
+	cr_expect(strncmp(lines[0], "{\"event\":\"pause\",",
+		      strlen("{\"event\":\"pause\",")) == 0,
+	    "%s", lines[0]);
+	cr_expect(strncmp(lines[2], "{\"event\":\"message\",",
+		      strlen("{\"event\":\"message\",")) == 0,
+	    "%s", lines[2]);
+	free(out);
+	close(fd);
+	close(fk);
+	close(fx);
+	hxd_close(c);
 }

@@ -1060,6 +1060,95 @@ HX_TRANSPORT_TEST(sessions, two_event_subscriptions_get_each_event_once, "-m",
 	hxd_close(obs);
 }
 
+HX_TRANSPORT_TEST(sessions, a_subscription_gets_only_the_kinds_it_names, "-m",
+    "fixture.xml", "--paused", NULL)
+{
+	hxd_conn *obs = hx_connect_ok(addr, "observer");
+	hxd_conn *w = hx_connect_ok(addr, "writer");
+	struct evreader r = { obs, NULL, 0, 0, NQ };
+	hxd_subscription bad = { 0, 0, 0, 0, (int)HXD_EVENTS(20) };
+	hxd_event *ev;
+
+	subscribe_ok(obs, 0, 0, 0, 0,
+	    (int)(HXD_EVENTS(HXD_EVENT_RESET) | HXD_EVENTS(HXD_EVENT_MESSAGE)));
+	/* Joins, leaves, runs and pauses are not wanted. */
+	hxd_close(hx_connect_ok(addr, "passer-by"));
+	HX_OK(w, hxd_run(w));
+	HX_OK(w, hxd_pause(w));
+	HX_OK(w, hxd_reset(w, -1));
+	HX_OK(w, hxd_message(w, "wanted"));
+	ev = expect_event(&r, HXD_EVENT_RESET);
+	hxd_event_free(ev);
+	ev = expect_event(&r, HXD_EVENT_MESSAGE);
+	cr_expect_str_eq(ev->text, "wanted");
+	hxd_event_free(ev);
+	expect_no_event(&r, 300);
+	/* A second subscription adds its kinds; events 1 is every kind. */
+	subscribe_ok(obs, 0, 0, 0, 0, 1);
+	HX_OK(w, hxd_run(w));
+	ev = expect_event(&r, HXD_EVENT_RUN);
+	hxd_event_free(ev);
+	HX_OK(w, hxd_pause(w));
+	ev = expect_event(&r, HXD_EVENT_RUN);
+	hxd_event_free(ev);
+	/* 20 is Event.time, no kind of event. */
+	HX_FAILS_WITH(obs, hxd_subscribe(obs, &bad, NULL), HXD_BADVALUE,
+	    "not a kind of event");
+	hxd_close(w);
+	hxd_close(obs);
+}
+
+/* Wait until the passers-by have left srv: one client, the one asking. */
+static void
+wait_alone(struct hx_server *srv)
+{
+	hxd_conn *c = hx_connect_ok(srv->unix_addr, "waiter");
+
+	cr_assert_eq(hx_wait_clients(c, 1, 5000), 1, "the others stayed");
+	hxd_close(c);
+}
+
+Test(sessions, joins_and_leaves_are_logged_at_debug_level)
+{
+	const char *verbose[] = { "-m", "fixture.xml", NULL };
+	char sock[320];
+	const char *quiet[] = { hx_haptixd_path(), "--config", "none", "--unix",
+		sock, "--tcp", "none", "-M", getenv("HX_TEST_MODELS"), "-m",
+		"fixture.xml", NULL };
+	struct hx_server srv;
+	int i;
+
+	/* At the default level (the harness adds -v): not a word of them. */
+	hx_server_prepare(&srv);
+	snprintf(sock, sizeof(sock), "%.300s", srv.unix_addr + 5);
+	hx_server_launch(&srv, quiet, NULL, 0);
+	for (i = 0; i < 500 && !hx_server_log_has(&srv, "ready"); i++)
+		hx_sleep_ms(20);
+	cr_assert(
+	    hx_server_log_has(&srv, "ready"), "%s", hx_server_log_text(&srv));
+	for (i = 0; i < 3; i++)
+		hxd_close(hx_connect_ok(srv.unix_addr, "passer-by"));
+	wait_alone(&srv);
+	cr_expect(!hx_server_log_has(&srv, "connected (unix"), "%s",
+	    hx_server_log_text(&srv));
+	cr_expect(!hx_server_log_has(&srv, "is \"passer-by\""), "%s",
+	    hx_server_log_text(&srv));
+	cr_expect(!hx_server_log_has(&srv, "closed by the client"), "%s",
+	    hx_server_log_text(&srv));
+	hx_server_stop(&srv);
+	/* With -v they are there: the words above are the right ones. */
+	hx_server_start(&srv, verbose);
+	hxd_close(hx_connect_ok(srv.unix_addr, "passer-by"));
+	wait_alone(&srv);
+	cr_expect(hx_server_log_has(&srv, "connected (unix"), "%s",
+	    hx_server_log_text(&srv));
+	cr_expect(hx_server_log_has(&srv, "is \"passer-by\""), "%s",
+	    hx_server_log_text(&srv));
+	cr_expect(hx_server_log_has(&srv, "disconnected: closed by the client"),
+	    "%s", hx_server_log_text(&srv));
+	hx_server_stop(&srv);
+}
+
 HX_TRANSPORT_TEST(sessions, a_mujoco_error_is_an_instability_event, "-m",
     "overflow.xml", "--paused", NULL)
 {

@@ -266,6 +266,10 @@ static const struct ctl_cmd ctl_cmds[] = {
 	    "object per line, until N events, S seconds,\n"
 	    "SIGINT/SIGTERM or the reader closing stdout",
 	    G_CLIENTS, 0, -1, .fn = cmd_subscribe },
+	{ "events", "[--kinds [-]KIND,...] [--count N] [--duration S]",
+	    "subscribe to events only (all, or those\n"
+	    "KINDs) and print them as JSON Lines",
+	    G_CLIENTS, 0, -1, .fn = cmd_subscribe },
 
 	{ "arrays", "",
 	    "list the mjModel and mjData arrays: name,\n"

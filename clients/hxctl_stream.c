@@ -41,6 +41,7 @@ static const char *const event_kinds[] = { "unknown", "frame", "model", "reset",
  * Subscribe, and print each frame and event as one JSON object per line,
  * flushed, until enough came, the time is up, a signal stops hxctl or
  * the reader of stdout goes away (all exit 0), or the server does (1).
+ * As the events command, without fields.
  */
 int
 cmd_subscribe(struct ctl *ctl)
@@ -63,6 +64,10 @@ cmd_subscribe(struct ctl *ctl)
 	memset(&sub, 0, sizeof(sub));
 	if ((rc = ctl_options(ctl, opts, NELEM(opts))) != 0)
 		return rc;
+	if (strcmp(ctl->cmd->name, "events") == 0 &&
+	    (ctl->npos > 0 || opts[0].given || opts[1].given || opts[2].given))
+		return ctl_usage_error(
+		    ctl, "events takes no fields or rates (subscribe does)");
 	for (i = 0; i < ctl->npos; i++) {
 		if ((rc = ctl_fields(ctl, "field", ctl->pos[i], &sub.fields)) !=
 		    0)

@@ -214,7 +214,9 @@ stream_kinds_update(struct stream *st)
 
 	st->kinds = 0;
 	LIST_FOREACH(sub, &st->subs, entry)
-	st->kinds |= sub->kinds;
+	{
+		st->kinds |= sub->kinds;
+	}
 }
 
 /* Check the fields and rate of a subscription. */

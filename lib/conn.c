@@ -350,8 +350,6 @@ conn_read_frame(hxd_conn *c, int64_t deadline, int in_call, Response **out)
 			    "no answer from the "
 			    "server within %d ms",
 			    c->timeout_ms);
-		if (n == 0 && conn_foreign(c) != HXD_OK)
-			return c->result;
 		if (n == 0) {
 			conn_drop(c);
 			return conn_fail(c, HXD_CANNOTRECV,

@@ -1027,6 +1027,7 @@ Test(hxctl, help_tells_of_every_command)
 		"clients",
 		"lease",
 		"subscribe",
+		"events",
 		"arrays",
 		"get",
 		"set",
@@ -2567,7 +2568,7 @@ Test(hxctl, subscribe_kinds_and_pauses)
 	fd = temp_file();
 	fk = temp_file();
 	fx = temp_file();
-	kinds = hxctl_spawn_to(fk, -1, a, "subscribe", "--kinds", "pause,reset",
+	kinds = hxctl_spawn_to(fk, -1, a, "events", "--kinds", "pause,reset",
 	    "--count", "2", NULL);
 	except = hxctl_spawn_to(fx, -1, a, "subscribe", "--kinds",
 	    "-client_joined,-client_left,-run", "--count", "3", NULL);

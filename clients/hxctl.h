@@ -171,6 +171,7 @@ int parse_list(const char *, double *, int, const char **);
 const char *parse_assign(const char *, char *, size_t);
 int ctl_object(struct ctl *, int, const char *, int *);
 int ctl_name2id(struct ctl *, int, const char *, int *);
+int ctl_done_named(struct ctl *, int, int, const char *);
 int ctl_id_check(struct ctl *, int, int, int, const char *);
 int ctl_objtype(struct ctl *, const char *, int *);
 int ctl_numbers(struct ctl *, char **, int, double *);

@@ -146,6 +146,22 @@ ctl_name2id(struct ctl *ctl, int type, const char *name, int *id)
 	return CTL_OK;
 }
 
+/*
+ * ctl_done() for a call that named an object of type: when the server
+ * knew no such name (BADINDEX), say the model's name nearest to it.
+ */
+int
+ctl_done_named(struct ctl *ctl, int result, int type, const char *name)
+{
+	char err[512];
+
+	if (result != HXD_BADINDEX)
+		return ctl_done(ctl, result);
+	snprintf(err, sizeof(err), "%s", hxd_error(ctl->conn));
+	return ctl_error(
+	    ctl, result, "%s%s", err, ctl_name_mean(ctl, type, name));
+}
+
 /* "; did you mean ..." with the model's name of type nearest to name. */
 static const char *
 ctl_name_mean(struct ctl *ctl, int type, const char *name)

@@ -437,6 +437,8 @@ cmd_reset(struct ctl *ctl)
 		r = hxd_reset(ctl->conn, (int)key);
 	if (r == HXD_OK && opts[1].given)
 		r = hxd_run(ctl->conn);
+	if (name != NULL)
+		return ctl_done_named(ctl, r, HXD_OBJ_KEY, name);
 	return ctl_done(ctl, r);
 }
 

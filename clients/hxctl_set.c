@@ -420,6 +420,7 @@ cmd_set_joint(struct ctl *ctl)
 			return ctl_error(ctl, HXD_BADINDEX,
 			    "joint %ld has no name to set it by", id);
 	}
-	return ctl_done(
-	    ctl, hxd_set_joint(ctl->conn, name, qpos, nq, qvel, nv));
+	return ctl_done_named(ctl,
+	    hxd_set_joint(ctl->conn, name, qpos, nq, qvel, nv), HXD_OBJ_JOINT,
+	    name);
 }

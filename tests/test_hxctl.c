@@ -2541,6 +2541,11 @@ Test(hxctl, mistyped_names_get_a_suggestion)
 	hxctl(&r, a, "set-ctrl", "Servo2=1", NULL);
 	expect_fail(
 	    &r, "set-ctrl", "mjCOM_BADINDEX", "did you mean \"servo2\"?");
+	hxctl(&r, a, "reset", "rasied", NULL);
+	expect_fail(&r, "reset", "mjCOM_BADINDEX", "did you mean \"raised\"?");
+	hxctl(&r, a, "set-joint", "hinge3", "--qpos", "1", NULL);
+	expect_fail(
+	    &r, "set-joint", "mjCOM_BADINDEX", "did you mean \"hinge1\"?");
 	hxctl(&r, a, "subscribe", "qpso", NULL);
 	expect_usage(&r, "subscribe qpso");
 	cr_expect_not_null(

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -178,7 +179,7 @@ loader_compile(struct sim *s, const struct loader_request *r, const char *path,
     const void *data, char *err, size_t len)
 {
 	struct mjcf_legacy_log *changes;
-	char why[1024], *xml = NULL;
+	char why[1024], *xml = NULL, home[PATH_MAX], standin[PATH_MAX + 16];
 	size_t n, i;
 	int rc, mjb;
 
@@ -220,14 +221,27 @@ loader_compile(struct sim *s, const struct loader_request *r, const char *path,
 		free(xml);
 		return rc == 0 ? RESULT_OK : RESULT_LOADFAILED;
 	}
-	if (!sim_is_mjb((enum sim_format)r->format, data, r->data_len) &&
-	    ((rc = modelrefs_check(NULL, data, r->data_len, err, len)) != 0 ||
-		(r->format != SIM_FORMAT_URDF &&
-		    (rc = loader_prescan(NULL, data, r->data_len,
-			 &r->limits.model, err, len)) != 0)))
+	if (sim_is_mjb((enum sim_format)r->format, data, r->data_len))
+		return sim_load_buffer(s, (enum sim_format)r->format, data,
+			   r->data_len, NULL, NULL, err, len) == 0 ?
+		    RESULT_OK :
+		    RESULT_LOADFAILED;
+	/*
+	 * The model stands in a model directory as a file there would, and
+	 * MuJoCo reads it there: what it includes or names resolves alike.
+	 */
+	if ((rc = modelrefs_home(
+		 data, r->data_len, home, sizeof(home), err, len)) != 0)
+		return rc;
+	snprintf(standin, sizeof(standin), "%s/%s", home,
+	    r->format == SIM_FORMAT_URDF ? "inline.urdf" : "inline.xml");
+	if ((rc = modelrefs_check(standin, data, r->data_len, err, len)) != 0 ||
+	    (r->format != SIM_FORMAT_URDF &&
+		(rc = loader_prescan(NULL, data, r->data_len, &r->limits.model,
+		     err, len)) != 0))
 		return rc;
 	return sim_load_buffer(s, (enum sim_format)r->format, data, r->data_len,
-		   NULL, NULL, err, len) == 0 ?
+		   NULL, standin, err, len) == 0 ?
 	    RESULT_OK :
 	    RESULT_LOADFAILED;
 }

@@ -44,6 +44,18 @@ modeldir_init(const char *const *dirs, int n)
 	}
 }
 
+int
+modeldir_count(void)
+{
+	return modeldir_n;
+}
+
+const char *
+modeldir_get(int i)
+{
+	return i >= 0 && i < modeldir_n ? modeldir_real[i] : NULL;
+}
+
 const char *
 modeldir_list(void)
 {

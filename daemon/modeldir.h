@@ -34,6 +34,10 @@ int modeldir_find(const char *name, char *out, size_t len);
  */
 int modeldir_contains(const char *path);
 
+/* The number of directories, and directory i (0 first) as a real path. */
+int modeldir_count(void);
+const char *modeldir_get(int i);
+
 /* The directories, joined by ", ", for messages. */
 const char *modeldir_list(void);
 

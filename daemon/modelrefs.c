@@ -25,6 +25,7 @@
 enum modelrefs_pass {
 	MODELREFS_DIRS,  /* take meshdir and texturedir */
 	MODELREFS_NAMES, /* check every file named */
+	MODELREFS_FIND,  /* count the files named that do not exist */
 };
 
 /* Where relative names resolve. */
@@ -32,6 +33,7 @@ struct modelrefs_dirs {
 	char base[PATH_MAX];    /* the main model file's directory */
 	char mesh[PATH_MAX];    /* compiler meshdir, resolved */
 	char texture[PATH_MAX]; /* compiler texturedir, resolved */
+	size_t missing;         /* MODELREFS_FIND: files not there */
 };
 
 /*
@@ -90,6 +92,20 @@ modelrefs_name(const struct mjcf_node *n, const char *dir, const char *name,
 	return RESULT_DENIED;
 }
 
+/* Return 1 if name exists resolved against any of the ndir in dir. */
+static int
+modelrefs_found(const char *const *dir, size_t ndir, const char *name)
+{
+	char path[PATH_MAX];
+	size_t j;
+
+	for (j = 0; j < ndir; j++)
+		if (modelrefs_join(dir[j], name, path, sizeof(path)) == 0 &&
+		    access(path, R_OK) == 0)
+			return 1;
+	return 0;
+}
+
 /*
  * The value of n's k-th attribute called name in any letter case, or
  * NULL: MuJoCo matches some names without regard to case, so the check
@@ -130,8 +146,14 @@ modelrefs_include(const struct mjcf_node *n, const char *name,
 	struct mjcf_doc *doc;
 	int rc;
 
-	if ((rc = modelrefs_name(
-		 n, dirs->base, name, path, sizeof(path), err, len)) != 0)
+	if (pass == MODELREFS_FIND) {
+		if (modelrefs_join(dirs->base, name, path, sizeof(path)) != 0 ||
+		    access(path, R_OK) != 0) {
+			dirs->missing++;
+			return 0;
+		}
+	} else if ((rc = modelrefs_name(n, dirs->base, name, path, sizeof(path),
+			err, len)) != 0)
 		return rc;
 	if (depth >= MODELREFS_MAX_DEPTH) {
 		snprintf(err, len, "includes nested more than %d deep at %s",
@@ -177,7 +199,7 @@ modelrefs_doc(const struct mjcf_doc *doc, struct modelrefs_dirs *dirs,
 			if (rc != 0)
 				return rc;
 		}
-		for (i = 0; pass == MODELREFS_NAMES &&
+		for (i = 0; pass != MODELREFS_DIRS &&
 		     i < sizeof(modelrefs_attrs) / sizeof(modelrefs_attrs[0]);
 		     i++) {
 			if (strcasecmp(n->name, modelrefs_attrs[i].element) !=
@@ -186,6 +208,11 @@ modelrefs_doc(const struct mjcf_doc *doc, struct modelrefs_dirs *dirs,
 			for (k = 0; (v = modelrefs_attr(n,
 					 modelrefs_attrs[i].attr, k)) != NULL;
 			     k++) {
+				if (pass == MODELREFS_FIND) {
+					if (!modelrefs_found(dir, ndir, v))
+						dirs->missing++;
+					continue;
+				}
 				for (j = 0; j < ndir; j++) {
 					rc = modelrefs_name(n, dir[j], v, path,
 					    sizeof(path), err, len);
@@ -198,37 +225,88 @@ modelrefs_doc(const struct mjcf_doc *doc, struct modelrefs_dirs *dirs,
 	return 0;
 }
 
-int
-modelrefs_check(
+/*
+ * Parse the model at path, or buf when it is not NULL; NULL with err
+ * saying why when it is not XML.
+ */
+static struct mjcf_doc *
+modelrefs_parse(
     const char *path, const void *buf, size_t len, char *err, size_t errlen)
 {
-	struct modelrefs_dirs dirs;
 	struct mjcf_doc *doc;
-	char why[512], *slash;
+	char why[512];
+
+	if (buf != NULL)
+		doc = mjcf_parse_buffer(
+		    buf, len, "the inline model", why, sizeof(why));
+	else
+		doc = mjcf_parse_file(path, why, sizeof(why));
+	if (doc == NULL)
+		snprintf(
+		    err, errlen, "the model is not well-formed XML: %s", why);
+	return doc;
+}
+
+/* Walk doc as a model in directory base would be, in pass (after DIRS). */
+static int
+modelrefs_walk(const struct mjcf_doc *doc, const char *base,
+    enum modelrefs_pass pass, size_t *missing, char *err, size_t errlen)
+{
+	struct modelrefs_dirs dirs;
 	int rc;
 
 	memset(&dirs, 0, sizeof(dirs));
-	if (path != NULL) {
-		snprintf(dirs.base, sizeof(dirs.base), "%s", path);
-		slash = strrchr(dirs.base, '/');
-		if (slash != NULL)
-			*slash = '\0';
-		else
-			dirs.base[0] = '\0';
-		doc = mjcf_parse_file(path, why, sizeof(why));
-	} else
-		doc = mjcf_parse_buffer(
-		    buf, len, "the inline model", why, sizeof(why));
-	if (doc == NULL) {
-		snprintf(
-		    err, errlen, "the model is not well-formed XML: %s", why);
-		return RESULT_LOADFAILED;
-	}
+	snprintf(dirs.base, sizeof(dirs.base), "%s", base);
 	snprintf(dirs.mesh, sizeof(dirs.mesh), "%s", dirs.base);
 	snprintf(dirs.texture, sizeof(dirs.texture), "%s", dirs.base);
 	rc = modelrefs_doc(doc, &dirs, MODELREFS_DIRS, 0, err, errlen);
 	if (rc == 0)
-		rc = modelrefs_doc(doc, &dirs, MODELREFS_NAMES, 0, err, errlen);
+		rc = modelrefs_doc(doc, &dirs, pass, 0, err, errlen);
+	if (missing != NULL)
+		*missing = dirs.missing;
+	return rc;
+}
+
+int
+modelrefs_home(const void *buf, size_t len, char *home, size_t homelen,
+    char *err, size_t errlen)
+{
+	struct mjcf_doc *doc;
+	size_t missing;
+	int i;
+
+	if ((doc = modelrefs_parse(NULL, buf, len, err, errlen)) == NULL)
+		return RESULT_LOADFAILED;
+	snprintf(
+	    home, homelen, "%s", modeldir_count() > 0 ? modeldir_get(0) : "");
+	for (i = 0; i < modeldir_count(); i++) {
+		modelrefs_walk(doc, modeldir_get(i), MODELREFS_FIND, &missing,
+		    err, errlen);
+		if (missing == 0) {
+			snprintf(home, homelen, "%s", modeldir_get(i));
+			break;
+		}
+	}
+	mjcf_free(doc);
+	return 0;
+}
+
+int
+modelrefs_check(
+    const char *path, const void *buf, size_t len, char *err, size_t errlen)
+{
+	struct mjcf_doc *doc;
+	char base[PATH_MAX], *slash;
+	int rc;
+
+	snprintf(base, sizeof(base), "%s", path);
+	if ((slash = strrchr(base, '/')) != NULL)
+		*slash = '\0';
+	else
+		base[0] = '\0';
+	if ((doc = modelrefs_parse(path, buf, len, err, errlen)) == NULL)
+		return RESULT_LOADFAILED;
+	rc = modelrefs_walk(doc, base, MODELREFS_NAMES, NULL, err, errlen);
 	mjcf_free(doc);
 	return rc;
 }

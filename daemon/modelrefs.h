@@ -1,7 +1,8 @@
 /*
  * The files a model names: MJCF includes (followed), meshes, textures,
  * height fields and skins, and URDF meshes.  A client's model may name
- * only files inside the model directories, as its own path must be.
+ * only files inside the model directories, as its own path must be; a
+ * model sent inline stands in one of them.
  */
 #ifndef HXD_MODELREFS_H
 #define HXD_MODELREFS_H
@@ -9,15 +10,26 @@
 #include <stddef.h>
 
 /*
- * Check every file the model names, resolved as MuJoCo resolves it:
- * against the model file's directory (path), or for a model sent inline
- * (path NULL, the XML in buf) against the daemon's working directory,
- * and against meshdir and texturedir.  Returns 0, or RESULT_DENIED with
- * the file and the line naming it in err.  A document that is not
- * well-formed XML is RESULT_LOADFAILED: what cannot be read cannot be
- * checked (and MuJoCo would not load it either).
+ * Check every file the model at path names, resolved as MuJoCo resolves
+ * it: against the model file's directory, and against meshdir and
+ * texturedir.  With buf (else NULL), the model is the XML in buf, standing
+ * in at path: a model sent inline, at the path modelrefs_home() gives it.
+ * Returns 0, or RESULT_DENIED with the file and the line naming it in err.
+ * A document that is not well-formed XML is RESULT_LOADFAILED: what
+ * cannot be read cannot be checked (and MuJoCo would not load it either).
  */
 int modelrefs_check(
     const char *path, const void *buf, size_t len, char *err, size_t errlen);
+
+/*
+ * Where a model sent inline (the XML in buf) stands, as if it were a file
+ * there: the first model directory in which every file it names exists,
+ * includes followed, else the first.  A model is compiled where it stands,
+ * and what it names is checked there, so that it loads as the same file
+ * saved there would.  Returns 0 with the directory in home, or
+ * RESULT_LOADFAILED with err when buf is not well-formed XML.
+ */
+int modelrefs_home(const void *buf, size_t len, char *home, size_t homelen,
+    char *err, size_t errlen);
 
 #endif

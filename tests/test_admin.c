@@ -208,6 +208,43 @@ HX_TRANSPORT_TEST(admin, inline_models, "--no-model", NULL)
 	hxd_close(c);
 }
 
+/*
+ * A copy of the bundled scene sent inline: its <include> of mpl_hand.xml
+ * resolves in the model directory that holds it (the second), as the
+ * scene's own file does; a name that leads out is still refused.
+ */
+HX_TRANSPORT_TEST(admin, inline_models_include_from_the_model_dirs,
+    "--no-model", "--paused", NULL)
+{
+	static const char out[] = "<mujoco><include file=\"../../configure.ac\"/>"
+				  "</mujoco>";
+	hxd_conn *c = hx_connect_ok(addr, "test_admin");
+	char path[1024], *xml;
+	size_t len;
+	hxd_model m, want;
+
+	snprintf(path, sizeof(path), "%s/mpl_scene.xml", getenv("HX_MODELS"));
+	cr_assert_eq(hxd_load_file(c, "mpl_scene.xml", &want), HXD_OK, "%s",
+	    hxd_error(c));
+	xml = slurp(path, &len);
+	cr_assert_eq(hxd_load_data(c, HXD_FORMAT_MJCF, xml, len, "myscene", &m),
+	    HXD_OK, "%s", hxd_error(c));
+	free(xml);
+	cr_expect_str_eq(m.name, "MPL table");
+	cr_expect_str_eq(m.path, "", "still an inline model");
+	cr_expect_eq(m.nbody, want.nbody, "the hand is in it");
+	cr_expect_eq(m.nu, want.nu);
+	cr_expect_eq(m.nsensordata, want.nsensordata);
+	cr_assert_eq(
+	    hxd_load_data(c, HXD_FORMAT_MJCF, out, sizeof(out) - 1, "out", &m),
+	    HXD_DENIED, "%s", hxd_error(c));
+	cr_expect_not_null(
+	    strstr(hxd_error(c), "outside the model directories"), "%s",
+	    hxd_error(c));
+	cr_expect_str_eq(hx_status_ok(c).model.name, "MPL table");
+	hxd_close(c);
+}
+
 Test(admin, mjb_files_and_inline_mjb)
 {
 	struct hx_server s;

@@ -624,7 +624,19 @@ Test(modelrefs, compiler_order_across_includes)
 	    "</mujoco>\n");
 }
 
-Test(modelrefs, inline_models_resolve_against_the_working_directory)
+/* Where an inline model stands: want, under root. */
+static void
+home_is(const char *xml, const char *want)
+{
+	char home[PATH_MAX], err[2048] = "";
+
+	cr_assert_eq(modelrefs_home(xml, strlen(xml), home, sizeof(home), err,
+			 sizeof(err)),
+	    0, "%s", err);
+	cr_assert_str_eq(home, at(want), "%s", xml);
+}
+
+Test(modelrefs, inline_models_stand_in_a_model_directory)
 {
 	static const char
 	    inside[] = "<mujoco><asset><mesh file=\"meshes/a.stl\"/>"
@@ -636,17 +648,37 @@ Test(modelrefs, inline_models_resolve_against_the_working_directory)
 				   "(<mesh> on line 3 of the inline model)";
 	char err[2048] = "";
 
-	cr_assert_eq(chdir(at("models")), 0);
-	cr_assert_eq(
-	    modelrefs_check(NULL, inside, strlen(inside), err, sizeof(err)), 0,
-	    "%s", err);
-	cr_assert_eq(modelrefs_check(NULL, out, strlen(out), err, sizeof(err)),
+	/* The first directory where all it names exists, else the first. */
+	home_is("<mujoco/>", "models");
+	home_is(inside, "models");
+	home_is("<mujoco><include file=\"only2.xml\"/></mujoco>", "models2");
+	home_is("<mujoco><include file=\"only2.xml\"/><asset><mesh "
+		"file=\"meshes/a.stl\"/></asset></mujoco>",
+	    "models");
+	home_is("<mujoco><compiler meshdir=\"meshes\"/><asset><mesh "
+		"file=\"a.stl\"/></asset></mujoco>",
+	    "models");
+	home_is("<mujoco><include file=\"none.xml\"/></mujoco>", "models");
+	/* Not where the daemon runs: the same from anywhere. */
+	cr_assert_eq(chdir(at("outside")), 0);
+	home_is("<mujoco><asset><mesh file=\"secret.stl\"/></asset></mujoco>",
+	    "models");
+	cr_assert_eq(modelrefs_check(at("models/inline.xml"), inside,
+			 strlen(inside), err, sizeof(err)),
+	    0, "%s", err);
+	cr_assert_eq(modelrefs_check(at("models2/inline.xml"), inside,
+			 strlen(inside), err, sizeof(err)),
+	    0, "a missing file inside: MuJoCo says it is missing");
+	cr_assert_eq(modelrefs_check(at("models/inline.xml"), out, strlen(out),
+			 err, sizeof(err)),
 	    RESULT_DENIED);
 	cr_assert_eq(strncmp(err, want, strlen(want)), 0, "%s", err);
-	cr_assert_eq(chdir(at("outside")), 0);
-	cr_assert_eq(
-	    modelrefs_check(NULL, inside, strlen(inside), err, sizeof(err)),
-	    RESULT_DENIED, "from elsewhere, the same names lead outside");
+	cr_assert_eq(modelrefs_check(at("models/inline.xml"),
+			 "<mujoco><include file=\"evil.xml\"/></mujoco>", 43,
+			 err, sizeof(err)),
+	    RESULT_DENIED, "what it includes is checked where it stands");
+	home_is("<mujoco><include file=\"../outside/evil.xml\"/></mujoco>",
+	    "models");
 }
 
 Test(modelrefs, not_xml)
@@ -654,8 +686,8 @@ Test(modelrefs, not_xml)
 	static const char junk[] = "<mujoco><asset>";
 	char err[2048] = "";
 
-	cr_assert_eq(
-	    modelrefs_check(NULL, junk, sizeof(junk) - 1, err, sizeof(err)),
+	cr_assert_eq(modelrefs_check(at("models/inline.xml"), junk,
+			 sizeof(junk) - 1, err, sizeof(err)),
 	    RESULT_LOADFAILED);
 	cr_assert_eq(strncmp(err, "the model is not well-formed XML: ", 34), 0,
 	    "%s", err);

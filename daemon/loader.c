@@ -122,8 +122,9 @@ loader_prescan(const char *path, const void *buf, size_t len,
 	long long bodies = 1, count;
 	int rc = RESULT_OK;
 
-	doc = path != NULL ? mjcf_parse_file(path, err, errlen) :
-			     mjcf_parse_buffer(buf, len, NULL, err, errlen);
+	doc = path != NULL ?
+	    mjcf_parse_file_lenient(path, err, errlen) :
+	    mjcf_parse_buffer_lenient(buf, len, NULL, err, errlen);
 	if (doc == NULL)
 		return RESULT_OK; /* MuJoCo's own message is the better one */
 	root = mjcf_root(doc);

@@ -26,6 +26,7 @@ libhaptixd_la_SOURCES = \
 	daemon/sandbox.c daemon/sandbox.h \
 	daemon/log.c daemon/log.h \
 	daemon/mjcf.c daemon/mjcf.h daemon/mjcf_legacy.c daemon/mjcf_legacy.h \
+	daemon/mjcf_internal.h daemon/mjcf_lenient.c \
 	daemon/modeldir.c daemon/modeldir.h \
 	daemon/modelrefs.c daemon/modelrefs.h \
 	daemon/options.c daemon/options.h \

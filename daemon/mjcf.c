@@ -13,17 +13,10 @@
 
 #include "log.h"
 #include "mjcf.h"
+#include "mjcf_internal.h"
 
 /* Input is handed to expat in pieces of this size. */
 #define MJCF_CHUNK (64u << 10)
-
-struct mjcf_doc {
-	struct mjcf_node *root;
-	size_t nnodes;
-	char *path;
-	char **files; /* every file a node came from; nodes point here */
-	size_t nfiles;
-};
 
 /* Character data gathered for one open element. */
 struct mjcf_text {
@@ -51,12 +44,7 @@ struct mjcf_out {
 	const char *keep;   /* lines kept for nodes of this file, or NULL */
 };
 
-static void *mjcf_alloc(size_t);
 static char *mjcf_strdup(const char *);
-static struct mjcf_doc *mjcf_doc_new(const char *);
-static struct mjcf_node *mjcf_node_new(const char *);
-static size_t mjcf_subtree_free(struct mjcf_node *);
-static void mjcf_attr_append(struct mjcf_node *, const char *, const char *);
 static int mjcf_valid_name(const char *);
 static int mjcf_valid_text(const char *);
 static void mjcf_vfail(struct mjcf_parser *, const char *, va_list)
@@ -82,8 +70,7 @@ static void mjcf_put_close(struct mjcf_out *, const struct mjcf_node *, int);
 static int mjcf_write_out(
     const struct mjcf_doc *, const char *, char **, size_t *);
 
-/* malloc, or exit: memory exhaustion is fatal in the daemon. */
-static void *
+void *
 mjcf_alloc(size_t n)
 {
 	void *p = malloc(n > 0 ? n : 1);
@@ -102,8 +89,7 @@ mjcf_strdup(const char *s)
 	return memcpy(mjcf_alloc(n), s, n);
 }
 
-/* An empty document that remembers path as its first file. */
-static struct mjcf_doc *
+struct mjcf_doc *
 mjcf_doc_new(const char *path)
 {
 	struct mjcf_doc *doc = mjcf_alloc(sizeof(*doc));
@@ -116,8 +102,7 @@ mjcf_doc_new(const char *path)
 	return doc;
 }
 
-/* A new element, not linked anywhere. */
-static struct mjcf_node *
+struct mjcf_node *
 mjcf_node_new(const char *name)
 {
 	struct mjcf_node *n = mjcf_alloc(sizeof(*n));
@@ -128,11 +113,8 @@ mjcf_node_new(const char *name)
 	return n;
 }
 
-/*
- * Free n and everything below it, children first, without recursion.  n
- * must already be unlinked from its parent.  Returns the elements freed.
- */
-static size_t
+/* Children first, without recursion. */
+size_t
 mjcf_subtree_free(struct mjcf_node *n)
 {
 	struct mjcf_node *top = n, *c, *p;
@@ -160,8 +142,7 @@ mjcf_subtree_free(struct mjcf_node *n)
 	return count;
 }
 
-/* Append an attribute without checks (expat checked it, or the caller). */
-static void
+void
 mjcf_attr_append(struct mjcf_node *n, const char *name, const char *value)
 {
 	struct mjcf_attr *a;
@@ -281,33 +262,38 @@ mjcf_on_start(void *arg, const XML_Char *name, const XML_Char **attrs)
 	ps->text[ps->depth].len = 0;
 }
 
-/*
- * expat: an element closes.  Keep its text unless it is all whitespace;
- * beside child elements, whitespace around it is only layout.
- */
+void
+mjcf_text_keep(struct mjcf_node *n, const char *buf, size_t len)
+{
+	size_t i, j;
+
+	for (i = 0; i < len && strchr(" \t\r\n", buf[i]) != NULL; i++)
+		continue;
+	if (i == len)
+		return;
+	j = len;
+	if (TAILQ_EMPTY(&n->children))
+		i = 0;
+	else
+		while (strchr(" \t\r\n", buf[j - 1]) != NULL)
+			j--;
+	free(n->text);
+	n->text = mjcf_alloc(j - i + 1);
+	memcpy(n->text, buf + i, j - i);
+	n->text[j - i] = '\0';
+}
+
+/* expat: an element closes; keep its text. */
 static void XMLCALL
 mjcf_on_end(void *arg, const XML_Char *name)
 {
 	struct mjcf_parser *ps = arg;
 	struct mjcf_text *t;
-	size_t i, j;
 
 	if (ps->reason[0] != '\0' || ps->cur == NULL)
 		return;
 	t = &ps->text[ps->depth];
-	for (i = 0; i < t->len && strchr(" \t\r\n", t->buf[i]) != NULL; i++)
-		continue;
-	if (i < t->len) {
-		j = t->len;
-		if (TAILQ_EMPTY(&ps->cur->children))
-			i = 0;
-		else
-			while (strchr(" \t\r\n", t->buf[j - 1]) != NULL)
-				j--;
-		ps->cur->text = mjcf_alloc(j - i + 1);
-		memcpy(ps->cur->text, t->buf + i, j - i);
-		ps->cur->text[j - i] = '\0';
-	}
+	mjcf_text_keep(ps->cur, t->buf, t->len);
 	ps->cur = ps->cur->parent;
 	ps->depth--;
 }

@@ -1,14 +1,16 @@
 /*
- * MJCF documents as an element tree: parsed with expat, edited in memory,
- * written back as XML.  Plain XML, nothing of MuJoCo: the tree keeps
- * elements, their attributes in order and their character data; comments,
- * processing instructions and whitespace between elements are dropped.
+ * MJCF documents as an element tree: parsed with expat or as MuJoCo reads
+ * them, edited in memory, written back as XML.  Plain XML, nothing of
+ * MuJoCo: the tree keeps elements, their attributes in order and their
+ * character data; comments, processing instructions and whitespace
+ * between elements are dropped.
  *
- * Hostile input is refused, never followed: a DOCTYPE (and with it any
- * entity declaration or external DTD) is an error, external entities are
- * never loaded, and the input size, the nesting depth and the number of
- * elements are bounded.  Walking, writing and freeing a tree use no
- * recursion.  Memory exhaustion is fatal, as everywhere in the daemon.
+ * Hostile input is refused, never followed: expat refuses a DOCTYPE (and
+ * with it any entity declaration or external DTD), the lenient parser
+ * skips one as MuJoCo does, no entity is ever declared or loaded, and the
+ * input size, the nesting depth and the number of elements are bounded.
+ * Parsing, walking, writing and freeing a tree use no recursion.  Memory
+ * exhaustion is fatal, as everywhere in the daemon.
  */
 #ifndef HXD_MJCF_H
 #define HXD_MJCF_H
@@ -56,6 +58,21 @@ struct mjcf_doc *mjcf_parse_file(const char *path, char *err, size_t errlen);
  * messages and nodes.
  */
 struct mjcf_doc *mjcf_parse_buffer(
+    const void *buf, size_t len, const char *name, char *err, size_t errlen);
+
+/*
+ * Parse as MuJoCo 2.2 reads a model (TinyXML-2; mjcf_lenient.c): what
+ * MuJoCo accepts and expat refuses is read as MuJoCo reads it, such as
+ * attributes with no whitespace between them (pos="0"condim="4"), "--"
+ * in a comment, bytes that are not UTF-8, an entity it does not know
+ * (kept, not expanded), a DOCTYPE (skipped, its entities never declared)
+ * or anything after the root element (ignored).  Every attribute value
+ * is the bytes MuJoCo gets, so that the file names a model gives are the
+ * files MuJoCo opens.  The limits are the same; errors as above.
+ */
+struct mjcf_doc *mjcf_parse_file_lenient(
+    const char *path, char *err, size_t errlen);
+struct mjcf_doc *mjcf_parse_buffer_lenient(
     const void *buf, size_t len, const char *name, char *err, size_t errlen);
 
 /* Make a document of one empty root element; NULL if name is not a name. */

@@ -463,7 +463,8 @@ legacy_includes(struct legacy *lg)
 			fatal("out of memory");
 		lg->included = list;
 		lg->nincluded++;
-		if ((inc = mjcf_parse_file(full, why, sizeof(why))) == NULL)
+		if ((inc = mjcf_parse_file_lenient(full, why, sizeof(why))) ==
+		    NULL)
 			return legacy_error(lg, n, "include: %s", why);
 		if (mjcf_first_child(mjcf_root(inc), NULL) == NULL) {
 			mjcf_free(inc);
@@ -803,7 +804,7 @@ mjcf_legacy_file(const char *path, char **xml, size_t *len,
 
 	*xml = NULL;
 	*len = 0;
-	if ((doc = mjcf_parse_file(path, err, errlen)) == NULL)
+	if ((doc = mjcf_parse_file_lenient(path, err, errlen)) == NULL)
 		return -1;
 	/* The directory as MuJoCo's mjuu_getfiledir() sees it. */
 	for (p = path; *p != '\0'; p++)

@@ -160,7 +160,7 @@ modelrefs_include(const struct mjcf_node *n, const char *name,
 		    MODELREFS_MAX_DEPTH, name);
 		return RESULT_DENIED;
 	}
-	doc = mjcf_parse_file(path, why, sizeof(why));
+	doc = mjcf_parse_file_lenient(path, why, sizeof(why));
 	if (doc == NULL)
 		return 0; /* missing or not XML: MuJoCo says which */
 	rc = modelrefs_doc(doc, dirs, pass, depth + 1, err, len);
@@ -237,13 +237,13 @@ modelrefs_parse(
 	char why[512];
 
 	if (buf != NULL)
-		doc = mjcf_parse_buffer(
+		doc = mjcf_parse_buffer_lenient(
 		    buf, len, "the inline model", why, sizeof(why));
 	else
-		doc = mjcf_parse_file(path, why, sizeof(why));
+		doc = mjcf_parse_file_lenient(path, why, sizeof(why));
 	if (doc == NULL)
-		snprintf(
-		    err, errlen, "the model is not well-formed XML: %s", why);
+		snprintf(err, errlen,
+		    "the model is not XML that MuJoCo reads: %s", why);
 	return doc;
 }
 

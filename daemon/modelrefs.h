@@ -15,8 +15,10 @@
  * texturedir.  With buf (else NULL), the model is the XML in buf, standing
  * in at path: a model sent inline, at the path modelrefs_home() gives it.
  * Returns 0, or RESULT_DENIED with the file and the line naming it in err.
- * A document that is not well-formed XML is RESULT_LOADFAILED: what
- * cannot be read cannot be checked (and MuJoCo would not load it either).
+ * The model is read as MuJoCo reads it (mjcf_parse_*_lenient), so that
+ * every name is the one MuJoCo will open; what that cannot read is
+ * RESULT_LOADFAILED: what cannot be read cannot be checked (and MuJoCo
+ * would not load it either).
  */
 int modelrefs_check(
     const char *path, const void *buf, size_t len, char *err, size_t errlen);
@@ -27,7 +29,7 @@ int modelrefs_check(
  * includes followed, else the first.  A model is compiled where it stands,
  * and what it names is checked there, so that it loads as the same file
  * saved there would.  Returns 0 with the directory in home, or
- * RESULT_LOADFAILED with err when buf is not well-formed XML.
+ * RESULT_LOADFAILED with err when buf is not XML that MuJoCo reads.
  */
 int modelrefs_home(const void *buf, size_t len, char *home, size_t homelen,
     char *err, size_t errlen);

@@ -552,3 +552,46 @@ Test(admin, legacy_option_applies_to_the_command_line_model)
 	hxd_close(c);
 	hx_server_stop(&s);
 }
+
+/*
+ * What MuJoCo's own XML reader takes loads every way (issue 17 item 6):
+ * models/test/pouring.xml writes pos="0 0 0.005"condim="4" as the genuine
+ * MPL_Pouring.xml does, which expat refused before MuJoCo saw it.
+ */
+HX_TRANSPORT_TEST(admin, what_mujoco_reads_loads_every_way, "-m", "fixture.xml",
+    "--paused", NULL)
+{
+	hxd_conn *c = hx_connect_ok(addr, "test_admin");
+	hxd_model m;
+	char *xml;
+	size_t len;
+
+	xml = slurp(hx_test_model("pouring.xml"), &len);
+	cr_expect_eq(hxd_load_data(c, HXD_FORMAT_MJCF, xml, len, "pour", &m),
+	    HXD_OK, "inline: %s", hxd_error(c));
+	cr_expect_eq(m.ngeom, 2);
+	free(xml);
+	cr_expect_eq(hxd_load_legacy(c, "pouring.xml", &m), HXD_OK,
+	    "legacy: %s", hxd_error(c));
+	cr_expect_str_eq(m.name, "pouring");
+	cr_expect_eq(hxd_load_file(c, "pouring.xml", &m), HXD_OK, "file: %s",
+	    hxd_error(c));
+	cr_expect_str_eq(m.name, "pouring");
+	cr_expect_eq(m.ngeom, 2);
+	cr_expect_eq(hxd_reload(c, &m), HXD_OK, "reload: %s", hxd_error(c));
+	cr_expect_str_eq(hx_status_ok(c).model.name, "pouring");
+	hxd_close(c);
+}
+
+Test(admin, what_mujoco_reads_loads_from_the_command_line)
+{
+	const char *args[] = { "-m", "pouring.xml", "--paused", NULL };
+	struct hx_server s;
+	hxd_conn *c;
+
+	hx_server_start(&s, args);
+	c = hx_connect_ok(s.unix_addr, "test_admin");
+	cr_expect_str_eq(hxd_welcome_model(c)->name, "pouring");
+	hxd_close(c);
+	hx_server_stop(&s);
+}

@@ -681,6 +681,44 @@ Test(modelrefs, inline_models_stand_in_a_model_directory)
 	    "models");
 }
 
+/*
+ * What MuJoCo reads and expat refuses (MPL_Pouring.xml's
+ * pos="0 0 0.005"condim="4") is read as MuJoCo reads it: checked, not
+ * refused for its syntax, and no name slips past in MuJoCo's spelling.
+ */
+Test(modelrefs, names_are_read_as_mujoco_reads_them)
+{
+	check_ok("m.xml",
+	    "<!-- -- -->\n"
+	    "<mujoco>\n"
+	    "<asset><mesh name=\"a\"file=\"meshes/a.stl\"/></asset>\n"
+	    "<worldbody><geom pos=\"0 0 0.005\"condim=\"4\"/></worldbody>\n"
+	    "</mujoco>\n");
+	check_denied("m.xml",
+	    "<mujoco>\n"
+	    "<asset>\n"
+	    "<mesh name=\"a\"file=\"../outside/secret.stl\"/>\n"
+	    "</asset>\n"
+	    "</mujoco>\n",
+	    "../outside/secret.stl", "mesh", 3, NULL);
+	check_denied("m.xml",
+	    "<mujoco>\n<asset>\n<mesh file=\"&#46;&#46;/outside/secret.stl\"/>"
+	    "\n</asset>\n</mujoco>\n",
+	    "../outside/secret.stl", "mesh", 3, NULL);
+	/* An entity it does not know, after a shorter one: a stale byte. */
+	check_denied("m.xml",
+	    "<mujoco>\n<asset>\n<mesh file=\"&#x2e;./outside/&nope;\"/>"
+	    "\n</asset>\n</mujoco>\n",
+	    "../outside/snope;", "mesh", 3, NULL);
+	/* An include too: the file included is read the same way. */
+	put("models/sub/inc.xml",
+	    "<mujoco><asset><mesh name=\"x\"file=\"../../outside/secret.stl\""
+	    "/></asset></mujoco>\n");
+	check_denied("m.xml",
+	    "<mujoco>\n<include file=\"sub/inc.xml\"/>\n</mujoco>\n",
+	    "../../outside/secret.stl", "mesh", 1, "models/sub/inc.xml");
+}
+
 Test(modelrefs, not_xml)
 {
 	static const char junk[] = "<mujoco><asset>";
@@ -689,7 +727,8 @@ Test(modelrefs, not_xml)
 	cr_assert_eq(modelrefs_check(at("models/inline.xml"), junk,
 			 sizeof(junk) - 1, err, sizeof(err)),
 	    RESULT_LOADFAILED);
-	cr_assert_eq(strncmp(err, "the model is not well-formed XML: ", 34), 0,
+	cr_assert_eq(
+	    strncmp(err, "the model is not XML that MuJoCo reads: ", 40), 0,
 	    "%s", err);
 	cr_assert_eq(
 	    modelrefs_check(at("models/none.xml"), NULL, 0, err, sizeof(err)),

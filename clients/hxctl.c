@@ -293,6 +293,10 @@ static const struct ctl_cmd ctl_cmds[] = {
 	    G_MODEL, 1, -1, .fn = cmd_load },
 	{ "reload", "", "reload the current model from its file", G_MODEL, 0, 0,
 	    .fn = cmd_reload },
+	{ "model-dirs", "[add DIR]",
+	    "list the server's model directories; add DIR\n"
+	    "(a directory you own) where the server allows it",
+	    G_MODEL, 0, 2, .fn = cmd_model_dirs },
 	{ "help", "[COMMAND]", "show this help, or one command's", G_MODEL, 0,
 	    1, .fn = cmd_help },
 };

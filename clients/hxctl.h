@@ -157,6 +157,7 @@ void js_kn(const char *, double);
 void js_ki(const char *, long long);
 void js_ku(const char *, unsigned long long);
 void js_ks(const char *, const char *);
+void js_s(const char *);
 void js_kb(const char *, int);
 void js_kv(const char *, const double *, int);
 void js_null(void);
@@ -220,6 +221,7 @@ int info_joint_width(int, int);
 
 int cmd_load(struct ctl *);
 int cmd_reload(struct ctl *);
+int cmd_model_dirs(struct ctl *);
 void model_json(const hxd_model *);
 void model_print(const char *, const hxd_model *);
 

@@ -169,6 +169,14 @@ js_ks(const char *k, const char *v)
 	js_quote(v);
 }
 
+/* Write a string, an element of an array. */
+void
+js_s(const char *v)
+{
+	js_sep();
+	js_quote(v);
+}
+
 /* Write a key and true or false. */
 void
 js_kb(const char *k, int v)

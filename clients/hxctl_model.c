@@ -5,10 +5,12 @@
 #include "config.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "haptixd.h"
 #include "hxctl.h"
@@ -257,5 +259,57 @@ cmd_reload(struct ctl *ctl)
 	if (hxd_reload(ctl->conn, &m) != HXD_OK)
 		return ctl_fail(ctl);
 	model_show(ctl, "reloaded", &m);
+	return CTL_OK;
+}
+
+/*
+ * List the model directories, after adding one.  A relative DIR is made
+ * absolute here: the server's working directory is not the caller's.
+ */
+int
+cmd_model_dirs(struct ctl *ctl)
+{
+	char dir[PATH_MAX], **dirs, *real = NULL;
+	const char *add = NULL;
+	int user, rc;
+	size_t i;
+
+	if (ctl->argc == 1 || (ctl->argc == 2 && strcmp(ctl->argv[0], "add")))
+		return ctl_usage_error(ctl, "give add DIR, or nothing");
+	if (ctl->argc == 2) {
+		add = ctl->argv[1];
+		if ((real = realpath(add, NULL)) != NULL)
+			add = real;
+		else if (add[0] != '/' &&
+		    getcwd(dir, sizeof(dir) - 1) != NULL &&
+		    strlen(dir) + strlen(add) + 2 <= sizeof(dir)) {
+			strcat(strcat(dir, "/"), add);
+			add = dir;
+		}
+	}
+	if ((rc = ctl_connect(ctl)) != 0) {
+		free(real);
+		return rc;
+	}
+	rc = hxd_model_dirs(ctl->conn, add, &dirs, &user);
+	free(real);
+	if (rc != HXD_OK)
+		return ctl_fail(ctl);
+	if (ctl->json) {
+		js_open('{');
+		js_key("dirs");
+		js_open('[');
+		for (i = 0; dirs[i] != NULL; i++)
+			js_s(dirs[i]);
+		js_close(']');
+		js_kb("user_dirs", user);
+		js_close('}');
+	} else {
+		for (i = 0; dirs[i] != NULL; i++)
+			printf("%s\n", dirs[i]);
+		printf("(clients %s add their own: user-model-dirs = %s)\n",
+		    user ? "may" : "may not", user ? "yes" : "no");
+	}
+	free(dirs);
 	return CTL_OK;
 }

@@ -204,3 +204,43 @@ api_get_model(struct call *c)
 	PAYLOAD(c, model_blob, MODEL_BLOB, b);
 	return RESULT_OK;
 }
+
+/*
+ * List the model directories, after adding the caller's, if asked and
+ * allowed: only the Unix socket names its peer's user, and that user
+ * must own the directory (modeldir_add), so that a client reaches no
+ * file through the daemon that its own user did not put there.
+ */
+int
+api_model_dirs(struct call *c)
+{
+	const Haptix__V1__ModelDirs *md = c->req->model_dirs;
+	Haptix__V1__ModelDirList *l;
+	char real[4096];
+	int i, rc;
+
+	if (md->add != NULL && md->add[0] != '\0') {
+		if (!c->d->opts->user_model_dirs)
+			return call_fail(c, RESULT_DENIED,
+			    "this server does not let clients add model "
+			    "directories (user-model-dirs = no)");
+		if (c->s->uid < 0)
+			return call_fail(c, RESULT_DENIED,
+			    "a model directory can be added only over the "
+			    "Unix socket, where the server knows whose it is");
+		rc = modeldir_add(md->add, c->s->uid, real, sizeof(real),
+		    c->err, sizeof(c->err));
+		if (rc != RESULT_OK)
+			return rc;
+		log_info("client %llu (%s): model directory %s added",
+		    (unsigned long long)c->s->id, c->s->peer, real);
+	}
+	l = NEW(c, Haptix__V1__ModelDirList, haptix__v1__model_dir_list__init);
+	l->n_dirs = (size_t)modeldir_count();
+	l->dirs = arena_alloc(c->arena, (l->n_dirs + 1) * sizeof(*l->dirs));
+	for (i = 0; i < modeldir_count(); i++)
+		l->dirs[i] = (char *)modeldir_get(i);
+	l->user_dirs = c->d->opts->user_model_dirs != 0;
+	PAYLOAD(c, model_dirs, MODEL_DIRS, l);
+	return RESULT_OK;
+}

@@ -17,6 +17,7 @@
 #include "daemon.h"
 #include "loadjob.h"
 #include "log.h"
+#include "modeldir.h"
 #include "monotonic.h"
 #include "options.h"
 #include "result.h"
@@ -92,7 +93,6 @@ static int
 loadjob_request_fd(const struct daemon *d, const struct loadjob_request *r,
     char *err, size_t len)
 {
-	const struct options *o = d->opts;
 	struct loader_request q;
 	int fd, i;
 
@@ -103,8 +103,9 @@ loadjob_request_fd(const struct daemon *d, const struct loadjob_request *r,
 	q.legacy = (uint32_t)r->legacy;
 	loadjob_limits(d, &q.limits);
 	q.path_len = r->source == LOADER_FILE ? (uint32_t)strlen(r->path) : 0;
-	for (i = 0; i < o->nmodel_dirs; i++)
-		q.dirs_len += (uint32_t)strlen(o->model_dirs[i]) + 1;
+	/* modeldir's: the settings' and those clients added. */
+	for (i = 0; i < modeldir_count(); i++)
+		q.dirs_len += (uint32_t)strlen(modeldir_get(i)) + 1;
 	q.data_len = r->source == LOADER_INLINE ? r->len : 0;
 	if ((fd = memfd_create("haptixd-load", MFD_CLOEXEC)) == -1) {
 		snprintf(err, len, "cannot start a load: memfd_create: %s",
@@ -114,9 +115,9 @@ loadjob_request_fd(const struct daemon *d, const struct loadjob_request *r,
 	if (loader_write_all(fd, &q, sizeof(q)) != 0 ||
 	    loader_write_all(fd, r->path, q.path_len) != 0)
 		goto fail;
-	for (i = 0; i < o->nmodel_dirs; i++)
-		if (loader_write_all(fd, o->model_dirs[i],
-			strlen(o->model_dirs[i]) + 1) != 0)
+	for (i = 0; i < modeldir_count(); i++)
+		if (loader_write_all(
+			fd, modeldir_get(i), strlen(modeldir_get(i)) + 1) != 0)
 			goto fail;
 	if (loader_write_all(fd, r->data, q.data_len) != 0 ||
 	    lseek(fd, 0, SEEK_SET) != 0)

@@ -1,6 +1,7 @@
 /* Model directory confinement: see modeldir.h. */
 #include "config.h"
 
+#include <sys/stat.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -17,18 +18,18 @@ static char *modeldir_real[OPTIONS_MAX_MODEL_DIRS];
 static int modeldir_n;
 static char modeldir_text[OPTIONS_MAX_MODEL_DIRS * 128];
 
+static void modeldir_text_make(void);
+
 void
 modeldir_init(const char *const *dirs, int n)
 {
-	size_t used = 0;
 	char *r;
 	int i;
 
-	/* A reload starts over. */
+	/* A reload starts over, and forgets the clients' directories. */
 	for (i = 0; i < modeldir_n; i++)
 		free(modeldir_real[i]);
 	modeldir_n = 0;
-	modeldir_text[0] = '\0';
 	for (i = 0; i < n; i++) {
 		r = realpath(dirs[i], NULL);
 		if (r == NULL) {
@@ -37,11 +38,105 @@ modeldir_init(const char *const *dirs, int n)
 			continue;
 		}
 		modeldir_real[modeldir_n++] = r;
+	}
+	modeldir_text_make();
+}
+
+/* The directories joined, for modeldir_list(). */
+static void
+modeldir_text_make(void)
+{
+	size_t used = 0;
+	int i;
+
+	modeldir_text[0] = '\0';
+	for (i = 0; i < modeldir_n; i++) {
 		used += (size_t)snprintf(modeldir_text + used,
-		    sizeof(modeldir_text) - used, "%s%s", used ? ", " : "", r);
+		    sizeof(modeldir_text) - used, "%s%s", used ? ", " : "",
+		    modeldir_real[i]);
 		if (used >= sizeof(modeldir_text))
 			used = sizeof(modeldir_text) - 1;
 	}
+}
+
+/*
+ * Refuse the real path dir for user uid unless uid owns it and no one
+ * else may write to it, nor to a directory above it (but through a sticky
+ * bit, as in /tmp), owned by uid or root: then no one but uid and root
+ * put its files there.  Returns 0, or RESULT_DENIED with err, which says
+ * more than "not yours" only of a directory that is the caller's.
+ */
+static int
+modeldir_owned(const char *dir, long uid, char *err, size_t errlen)
+{
+	char path[PATH_MAX], *slash;
+	struct stat st;
+	int top = 1;
+
+	snprintf(path, sizeof(path), "%s", dir);
+	for (;;) {
+		if (stat(path[0] != '\0' ? path : "/", &st) != 0 ||
+		    (top && (!S_ISDIR(st.st_mode) || (long)st.st_uid != uid)))
+			return RESULT_DENIED; /* the caller's message */
+		if (!top && (long)st.st_uid != uid && st.st_uid != 0) {
+			snprintf(err, errlen,
+			    "%s, above it, belongs to neither uid %ld nor root",
+			    path[0] != '\0' ? path : "/", uid);
+			return RESULT_DENIED;
+		}
+		if ((st.st_mode & (S_IWGRP | S_IWOTH)) != 0 &&
+		    (top || (st.st_mode & S_ISVTX) == 0)) {
+			snprintf(err, errlen, "others may write to %s",
+			    path[0] != '\0' ? path : "/");
+			return RESULT_DENIED;
+		}
+		if (path[0] == '\0' || (slash = strrchr(path, '/')) == NULL)
+			return 0;
+		*slash = '\0';
+		top = 0;
+	}
+}
+
+int
+modeldir_add(
+    const char *dir, long uid, char *out, size_t len, char *err, size_t errlen)
+{
+	char *r;
+	int i;
+
+	if (dir[0] != '/') {
+		snprintf(
+		    err, errlen, "%s: give the directory's absolute path", dir);
+		return RESULT_BADVALUE;
+	}
+	/*
+	 * Missing, unreadable or another's: one answer, so that it tells
+	 * nothing of what the daemon sees and the caller may not.
+	 */
+	snprintf(err, errlen,
+	    "%s is not a directory of the caller's user (uid %ld)", dir, uid);
+	if ((r = realpath(dir, NULL)) == NULL)
+		return RESULT_DENIED;
+	if (modeldir_owned(r, uid, err, errlen) != 0) {
+		free(r);
+		return RESULT_DENIED;
+	}
+	snprintf(out, len, "%s", r);
+	for (i = 0; i < modeldir_n; i++) {
+		if (strcmp(modeldir_real[i], r) == 0) {
+			free(r);
+			return 0; /* already there */
+		}
+	}
+	if (modeldir_n == OPTIONS_MAX_MODEL_DIRS) {
+		snprintf(err, errlen, "there are %d model directories already",
+		    OPTIONS_MAX_MODEL_DIRS);
+		free(r);
+		return RESULT_DENIED;
+	}
+	modeldir_real[modeldir_n++] = r;
+	modeldir_text_make();
+	return 0;
 }
 
 int

@@ -34,6 +34,18 @@ int modeldir_find(const char *name, char *out, size_t len);
  */
 int modeldir_contains(const char *path);
 
+/*
+ * Add a client's directory dir (an absolute path) for the user uid, as
+ * the setting user-model-dirs allows: it must be a directory that uid
+ * owns, that neither its group nor others may write to, on a path where
+ * no one else may replace it, and not one already there; it is tried
+ * after the others.  Returns 0 with its real path in out, or a result
+ * code with err saying why.  The directories of the settings replace it
+ * at the next modeldir_init().
+ */
+int modeldir_add(
+    const char *dir, long uid, char *out, size_t len, char *err, size_t errlen);
+
 /* The number of directories, and directory i (0 first) as a real path. */
 int modeldir_count(void);
 const char *modeldir_get(int i);

@@ -57,6 +57,8 @@ OPTIONS_LONG_SETTER(
 static int options_set_model(struct options *, const char *, char *, size_t);
 static int options_set_no_model(struct options *, const char *, char *, size_t);
 static int options_set_legacy(struct options *, const char *, char *, size_t);
+static int options_set_user_model_dirs(
+    struct options *, const char *, char *, size_t);
 static int options_set_model_dir(
     struct options *, const char *, char *, size_t);
 static int options_set_unix(struct options *, const char *, char *, size_t);
@@ -100,6 +102,7 @@ static const struct options_def options_defs[] = {
 	{ "no-model", 0, 1, 0, options_set_no_model },
 	{ "legacy", 0, 1, 0, options_set_legacy },
 	{ "model-dir", 'M', 0, 1, options_set_model_dir },
+	{ "user-model-dirs", 0, 1, 0, options_set_user_model_dirs },
 	{ "unix", 'u', 0, 0, options_set_unix },
 	{ "tcp", 't', 0, 0, options_set_tcp },
 	{ "token-file", 0, 0, 0, options_set_token },
@@ -157,6 +160,8 @@ options_usage(FILE *f)
 	    "                         limited); each change is logged\n"
 	    "  -M, --model-dir DIR    directory clients may load models from; repeat\n"
 	    "                         for more (default: " HXD_MODELDIR ")\n"
+	    "      --user-model-dirs  clients on the Unix socket may add directories\n"
+	    "                         of their own user (hxctl model-dirs add)\n"
 	    "\n"
 	    "Listeners (systemd's sockets, when it passes some, replace the defaults):\n"
 	    "  -u, --unix PATH        Unix socket, mode 0660, or \"none\"\n"
@@ -315,6 +320,13 @@ static int
 options_set_legacy(struct options *o, const char *value, char *err, size_t len)
 {
 	return options_bool(value, &o->legacy, err, len);
+}
+
+static int
+options_set_user_model_dirs(
+    struct options *o, const char *value, char *err, size_t len)
+{
+	return options_bool(value, &o->user_model_dirs, err, len);
 }
 
 /* The first directory a layer names replaces those of earlier layers. */

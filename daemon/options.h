@@ -32,6 +32,8 @@ struct options {
 	int legacy;   /* translate HAPTIX 1.x MJCF when loading */
 	char *model_dirs[OPTIONS_MAX_MODEL_DIRS];
 	int nmodel_dirs;
+	/* Unix socket clients may add model directories of their own. */
+	int user_model_dirs;
 	char *unix_path; /* NULL: none */
 	char *tcp;       /* NULL: none */
 	int unix_set;    /* unix_path and tcp were asked for, not defaults */

@@ -94,7 +94,7 @@ static void session_describe_peer(
     struct session *, int, const struct sockaddr *);
 static size_t session_congestion_mark(const struct daemon *);
 
-/* Fill s->peer: uid and pid for Unix sockets, address:port for TCP. */
+/* Fill s->peer (uid and pid for Unix sockets, address:port for TCP), s->uid. */
 static void
 session_describe_peer(struct session *s, int fd, const struct sockaddr *sa)
 {
@@ -104,11 +104,13 @@ session_describe_peer(struct session *s, int fd, const struct sockaddr *sa)
 	const struct sockaddr_in *sin;
 	const struct sockaddr_in6 *sin6;
 
+	s->uid = -1;
 	if (s->transport == SESSION_UNIX) {
-		if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0)
+		if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0) {
 			snprintf(s->peer, sizeof(s->peer), "unix uid %u pid %d",
 			    (unsigned)cred.uid, (int)cred.pid);
-		else
+			s->uid = (long)cred.uid;
+		} else
 			snprintf(s->peer, sizeof(s->peer), "unix");
 		return;
 	}

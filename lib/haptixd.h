@@ -884,6 +884,17 @@ int hxd_load_data(hxd_conn *c, int format, const void *data, size_t len,
 /* Reload the current model from its file. */
 int hxd_reload(hxd_conn *c, hxd_model *out);
 
+/*
+ * The server's model directories, in the order relative paths are tried,
+ * after adding add (NULL: add none), an absolute path on the server's
+ * machine, where the server's settings allow it (user-model-dirs): over
+ * the Unix socket, a directory the caller's user owns and no one else may
+ * write to, kept until the server restarts or reloads its settings.
+ * *dirs gets the paths, NULL-terminated, in one block to free(); *user
+ * whether clients may add theirs.  dirs and user may be NULL.
+ */
+int hxd_model_dirs(hxd_conn *c, const char *add, char ***dirs, int *user);
+
 /* Pause or run the simulation. */
 int hxd_pause(hxd_conn *c);
 int hxd_run(hxd_conn *c);

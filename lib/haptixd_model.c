@@ -144,6 +144,44 @@ hxd_reload(hxd_conn *c, hxd_model *out)
 	return call_load(c, &w, out);
 }
 
+int
+hxd_model_dirs(hxd_conn *c, const char *add, char ***dirs, int *user)
+{
+	Haptix__V1__ModelDirs w = HAPTIX__V1__MODEL_DIRS__INIT;
+	const Haptix__V1__ModelDirList *l;
+	Response *r;
+	size_t i, size;
+	char **v, *p;
+	int rc;
+
+	w.add = (char *)(add != NULL ? add : "");
+	rc = request_call(c, HAPTIX__V1__REQUEST__CALL_MODEL_DIRS, &w,
+	    HAPTIX__V1__RESPONSE__PAYLOAD_MODEL_DIRS, &r);
+	if (rc != HXD_OK)
+		return rc;
+	l = r->model_dirs;
+	if (user != NULL)
+		*user = l->user_dirs;
+	if (dirs != NULL) {
+		size = (l->n_dirs + 1) * sizeof(*v);
+		for (i = 0; i < l->n_dirs; i++)
+			size += strlen(l->dirs[i]) + 1;
+		if ((v = malloc(size)) == NULL) {
+			conn_free_response(r);
+			return conn_fail(c, HXD_CANNOTRECV, "out of memory");
+		}
+		p = (char *)(v + l->n_dirs + 1);
+		for (i = 0; i < l->n_dirs; i++) {
+			v[i] = strcpy(p, l->dirs[i]);
+			p += strlen(p) + 1;
+		}
+		v[i] = NULL;
+		*dirs = v;
+	}
+	conn_free_response(r);
+	return HXD_OK;
+}
+
 void
 hxd_model_blob_free(hxd_model_blob *b)
 {

@@ -6,8 +6,10 @@
  */
 #include "config.h"
 
+#include <sys/stat.h>
 #include <limits.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -594,4 +596,131 @@ Test(admin, what_mujoco_reads_loads_from_the_command_line)
 	cr_expect_str_eq(hxd_welcome_model(c)->name, "pouring");
 	hxd_close(c);
 	hx_server_stop(&s);
+}
+
+/* Copy models/test/name to dir/as. */
+static void
+copy_model(const char *name, const char *dir, const char *as)
+{
+	char path[512], *xml;
+	size_t len;
+	FILE *f;
+
+	xml = slurp(hx_test_model(name), &len);
+	snprintf(path, sizeof(path), "%s/%s", dir, as);
+	cr_assert_not_null(f = fopen(path, "w"), "%s", path);
+	cr_assert_eq(fwrite(xml, 1, len, f), len);
+	fclose(f);
+	free(xml);
+}
+
+/* Return 1 if dirs (NULL-terminated) holds dir. */
+static int
+dirs_have(char **dirs, const char *dir)
+{
+	size_t i;
+
+	for (i = 0; dirs[i] != NULL; i++)
+		if (strcmp(dirs[i], dir) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * A user adds a directory of their own without a restart (issue 17 item
+ * 5), where the operator allows it (user-model-dirs), over the Unix
+ * socket only, and only one that user owns and alone may write to; a
+ * reload of the settings forgets it.
+ */
+Test(admin, users_add_model_dirs_where_allowed)
+{
+	const char *off[] = { "-m", "fixture.xml", "--paused", NULL };
+	const char *on[] = { "-m", "fixture.xml", "--paused",
+		"--user-model-dirs", NULL };
+	char dir[64] = "/tmp/hxuser.XXXXXX", open_dir[128], real[PATH_MAX];
+	char theirs[128], **dirs = NULL;
+	struct hx_server s;
+	struct hx_run run = { 0 };
+	hxd_conn *c, *t;
+	hxd_model m;
+	double t0;
+	int user = -1;
+
+	cr_assert_not_null(mkdtemp(dir));
+	cr_assert_not_null(realpath(dir, real));
+	copy_model("pouring.xml", dir, "cup.xml");
+	snprintf(open_dir, sizeof(open_dir), "%s/open", dir);
+	cr_assert_eq(mkdir(open_dir, 0777), 0);
+	cr_assert_eq(chmod(open_dir, 0777), 0);
+	snprintf(theirs, sizeof(theirs), "%s/theirs", dir);
+	cr_assert_eq(mkdir(theirs, 0755), 0);
+
+	/* Not unless the operator allows it. */
+	hx_server_start(&s, off);
+	c = hx_connect_ok(s.unix_addr, "test_admin");
+	cr_assert_eq(
+	    hxd_model_dirs(c, NULL, &dirs, &user), HXD_OK, "%s", hxd_error(c));
+	cr_expect_eq(user, 0);
+	cr_expect_not_null(dirs[0], "the settings' directories");
+	free(dirs);
+	cr_expect_eq(hxd_model_dirs(c, dir, NULL, NULL), HXD_DENIED);
+	cr_expect_not_null(
+	    strstr(hxd_error(c), "user-model-dirs"), "%s", hxd_error(c));
+	hxd_close(c);
+	hx_server_stop(&s);
+
+	hx_server_start(&s, on);
+	c = hx_connect_ok(s.unix_addr, "test_admin");
+	t = hx_connect_ok(s.tcp_addr, "test_admin");
+	cr_expect_eq(hxd_load_file(c, "cup.xml", &m), HXD_LOADFAILED);
+	/* Over TCP, the server cannot tell whose it is. */
+	cr_expect_eq(hxd_model_dirs(t, dir, NULL, NULL), HXD_DENIED);
+	cr_expect_not_null(
+	    strstr(hxd_error(t), "Unix socket"), "%s", hxd_error(t));
+	/* Others may write to it, or it is not the caller's, or not there. */
+	cr_expect_eq(hxd_model_dirs(c, open_dir, NULL, NULL), HXD_DENIED);
+	cr_expect_not_null(
+	    strstr(hxd_error(c), "others may write"), "%s", hxd_error(c));
+	if (chown(theirs, 65534, 65534) == 0) {
+		cr_expect_eq(hxd_model_dirs(c, theirs, NULL, NULL), HXD_DENIED);
+		cr_expect_not_null(
+		    strstr(hxd_error(c), "not a directory of the caller's"),
+		    "%s", hxd_error(c));
+	}
+	cr_expect_eq(hxd_model_dirs(c, "/no/such/dir", NULL, NULL), HXD_DENIED);
+	cr_expect_not_null(
+	    strstr(hxd_error(c), "not a directory of the caller's"), "%s",
+	    hxd_error(c));
+	cr_expect_eq(hxd_model_dirs(c, "tmp", NULL, NULL), HXD_BADVALUE);
+	/* The caller's own: added, last, and its models load by name. */
+	cr_assert_eq(
+	    hxd_model_dirs(c, dir, &dirs, &user), HXD_OK, "%s", hxd_error(c));
+	cr_expect_eq(user, 1);
+	cr_expect(dirs_have(dirs, real), "%s added", real);
+	free(dirs);
+	cr_assert_eq(
+	    hxd_load_file(c, "cup.xml", &m), HXD_OK, "%s", hxd_error(c));
+	cr_expect_str_eq(m.name, "pouring");
+	cr_expect_eq(hxd_reload(c, &m), HXD_OK, "%s", hxd_error(c));
+	/* hxctl, with a relative path made absolute on the caller's side. */
+	cr_assert_eq(chdir(dir), 0);
+	hx_run_args(&run, hx_hxctl_path(), "-s", s.unix_addr, "model-dirs",
+	    "add", ".", NULL);
+	cr_expect_eq(run.status, 0, "%s", run.err);
+	cr_expect_not_null(strstr(run.out, real), "%s", run.out);
+	hx_run_free(&run);
+	/* A reload of the settings forgets it. */
+	cr_assert_eq(kill(s.pid, SIGHUP), 0);
+	for (t0 = hx_wall_now(); hx_wall_now() - t0 < 20; hx_sleep_ms(50)) {
+		cr_assert_eq(hxd_model_dirs(t, NULL, &dirs, NULL), HXD_OK);
+		user = dirs_have(dirs, real);
+		free(dirs);
+		if (!user)
+			break;
+	}
+	cr_expect_eq(user, 0, "forgotten at the reload");
+	hxd_close(t);
+	hxd_close(c);
+	hx_server_stop(&s);
+	hx_remove_tree(dir);
 }

@@ -914,7 +914,7 @@ example_setting(const char *line)
 Test(options, example_settings_file)
 {
 	static const char *const names[] = { "model", "no-model", "legacy",
-		"model-dir", "unix", "tcp", "token-file", "state-dir",
+		"model-dir", "user-model-dirs", "unix", "tcp", "token-file", "state-dir",
 		"record-quota", "speed", "paused", "api-rate", "lease-loss",
 		"perturb-timeout", "max-clients", "max-handshakes", "max-frame",
 		"max-queued", "max-subscriptions", "load-timeout",
@@ -968,6 +968,7 @@ Test(options, example_settings_file)
 	cr_assert_eq(o.paused, defaults.paused);
 	cr_assert_eq(o.no_model, defaults.no_model);
 	cr_assert_eq(o.legacy, defaults.legacy);
+	cr_assert_eq(o.user_model_dirs, defaults.user_model_dirs);
 	cr_assert_eq(o.lease_loss, defaults.lease_loss);
 	cr_assert_eq(o.perturb_timeout, defaults.perturb_timeout);
 	cr_assert_eq(o.max_clients, defaults.max_clients);

@@ -25,7 +25,7 @@
 enum modelrefs_pass {
 	MODELREFS_DIRS,  /* take meshdir and texturedir */
 	MODELREFS_NAMES, /* check every file named */
-	MODELREFS_FIND,  /* count the files named that do not exist */
+	MODELREFS_FIND,  /* count the names of no file inside */
 };
 
 /* Where relative names resolve. */
@@ -92,7 +92,12 @@ modelrefs_name(const struct mjcf_node *n, const char *dir, const char *name,
 	return RESULT_DENIED;
 }
 
-/* Return 1 if name exists resolved against any of the ndir in dir. */
+/*
+ * Return 1 if name, resolved against one of the ndir in dir, is a file
+ * inside the model directories: one outside counts as missing, so that
+ * what exists there never sways where an inline model stands (and so
+ * what the answer says).
+ */
 static int
 modelrefs_found(const char *const *dir, size_t ndir, const char *name)
 {
@@ -101,7 +106,7 @@ modelrefs_found(const char *const *dir, size_t ndir, const char *name)
 
 	for (j = 0; j < ndir; j++)
 		if (modelrefs_join(dir[j], name, path, sizeof(path)) == 0 &&
-		    access(path, R_OK) == 0)
+		    modeldir_contains(path) && access(path, R_OK) == 0)
 			return 1;
 	return 0;
 }
@@ -142,16 +147,17 @@ modelrefs_include(const struct mjcf_node *n, const char *name,
     struct modelrefs_dirs *dirs, enum modelrefs_pass pass, int depth, char *err,
     size_t len)
 {
+	const char *base = dirs->base;
 	char path[PATH_MAX], why[512];
 	struct mjcf_doc *doc;
 	int rc;
 
 	if (pass == MODELREFS_FIND) {
-		if (modelrefs_join(dirs->base, name, path, sizeof(path)) != 0 ||
-		    access(path, R_OK) != 0) {
+		if (!modelrefs_found(&base, 1, name)) {
 			dirs->missing++;
 			return 0;
 		}
+		modelrefs_join(dirs->base, name, path, sizeof(path));
 	} else if ((rc = modelrefs_name(n, dirs->base, name, path, sizeof(path),
 			err, len)) != 0)
 		return rc;

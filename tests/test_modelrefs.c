@@ -659,6 +659,13 @@ Test(modelrefs, inline_models_stand_in_a_model_directory)
 		"file=\"a.stl\"/></asset></mujoco>",
 	    "models");
 	home_is("<mujoco><include file=\"none.xml\"/></mujoco>", "models");
+	/* What exists outside counts for nothing: it tells nothing. */
+	home_is("<mujoco><include file=\"only2.xml\"/><asset><mesh "
+		"file=\"../outside/secret.stl\"/></asset></mujoco>",
+	    "models");
+	home_is("<mujoco><include file=\"only2.xml\"/><asset><mesh "
+		"file=\"../outside/none.stl\"/></asset></mujoco>",
+	    "models");
 	/* Not where the daemon runs: the same from anywhere. */
 	cr_assert_eq(chdir(at("outside")), 0);
 	home_is("<mujoco><asset><mesh file=\"secret.stl\"/></asset></mujoco>",

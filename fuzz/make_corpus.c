@@ -718,7 +718,7 @@ seeds_framing(void)
 	seed_write(&s, "hello-tcp-token");
 }
 
-/* Models by path (the legacy translation, URDF) and inline MJCF. */
+/* Models by path (legacy, URDF), inline MJCF, a model directory. */
 static void
 seeds_models(void)
 {
@@ -731,16 +731,22 @@ seeds_models(void)
 		{ "load-legacy-mesh", "legacy/mesh_case.xml", 1 },
 		{ "load-urdf", "arm.urdf", 0 },
 		{ "load-broken", "broken.xml", 0 },
+		{ "load-lenient", "pouring.xml", 1 },
 		{ "load-outside", "../../etc/passwd", 0 },
 	};
-	/* Inline models name files from the daemon's working directory. */
+	/*
+	 * Inline models stand in a model directory: names by absolute path,
+	 * and relative ones that only the second directory holds; and
+	 * MJCF that only MuJoCo's XML reader reads.
+	 */
 	const char *dir = getenv("HX_MODELS") != NULL ? getenv("HX_MODELS") :
 							"models";
-	static const char *const names[3] = { "inline-include", "inline-mesh",
-		"inline-escape" };
-	char inl[3][1024];
+	static const char *const names[5] = { "inline-include", "inline-mesh",
+		"inline-escape", "inline-relative", "inline-lenient" };
+	char inl[5][1024];
 	Haptix__V1__LoadModel lm = HAPTIX__V1__LOAD_MODEL__INIT;
 	Haptix__V1__InlineModel im = HAPTIX__V1__INLINE_MODEL__INIT;
+	Haptix__V1__ModelDirs md = HAPTIX__V1__MODEL_DIRS__INIT;
 	size_t i;
 
 	lm.source_case = HAPTIX__V1__LOAD_MODEL__SOURCE_PATH;
@@ -763,11 +769,23 @@ seeds_models(void)
 	snprintf(inl[2], sizeof(inl[2]),
 	    "<mujoco><asset><texture type=\"2d\" file=\"/etc/passwd\"/>"
 	    "</asset></mujoco>");
-	for (i = 0; i < 3; i++) {
+	snprintf(inl[3], sizeof(inl[3]),
+	    "<mujoco><include file=\"mpl_hand.xml\"/></mujoco>");
+	snprintf(inl[4], sizeof(inl[4]),
+	    "<!-- -- --><mujoco model=\"&#x2e;&x;\"><worldbody><geom "
+	    "size=\"0.1\"pos=\"0 0 1\"condim=\"4\"/></worldbody></mujoco>"
+	    "<after/>");
+	for (i = 0; i < 5; i++) {
 		im.data.data = (uint8_t *)inl[i];
 		im.data.len = strlen(inl[i]);
 		REQ(r, LOAD_MODEL, load_model, &lm);
 		one(names[i], &r);
+	}
+	/* A directory to add: refused, since user-model-dirs is off. */
+	md.add = (char *)"/tmp";
+	{
+		REQ(r, MODEL_DIRS, model_dirs, &md);
+		one("model_dirs-add", &r);
 	}
 }
 

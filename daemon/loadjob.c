@@ -394,12 +394,17 @@ loadjob_outcome(struct loadjob *j, int status, char *err, size_t len)
 		snprintf(err, len,
 		    "the loader ran out of CPU time (load-timeout %g s)",
 		    j->seconds);
-	else if (WIFSIGNALED(status))
+	else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT)
 		snprintf(err, len,
-		    "the loader crashed on the model (signal %d, %s); it "
-		    "may have run out of memory (load-memory %lu MiB)",
+		    "the loader gave up on the model (signal %d, %s), as a "
+		    "program does when it runs out of memory (load-memory "
+		    "%lu MiB)",
 		    WTERMSIG(status), strsignal(WTERMSIG(status)),
 		    (unsigned long)j->d->opts->load_memory);
+	else if (WIFSIGNALED(status))
+		snprintf(err, len,
+		    "MuJoCo crashed on the model in the loader (signal %d, %s)",
+		    WTERMSIG(status), strsignal(WTERMSIG(status)));
 	else if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
 		snprintf(err, len, "the loader could not start");
 	else

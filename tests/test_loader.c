@@ -119,6 +119,35 @@ Test(loader, mjb_faults_mujoco_does_not_check_are_refused)
 	hx_server_stop(&s);
 }
 
+/*
+ * A model that crashes MuJoCo 2.2.2 itself, past every check: a mesh
+ * file name shorter than its four-letter suffix makes the compiler read
+ * before the name.  The loader dies of it; the client is told, and the
+ * daemon runs on.
+ */
+Test(loader, a_model_that_crashes_mujoco_kills_only_the_loader)
+{
+	static const char
+	    xml[] = "<mujoco><asset><mesh file=\"a\"/></asset><worldbody>"
+		    "<geom type=\"mesh\" mesh=\"a\"/></worldbody></mujoco>";
+	const char *args[] = { "-m", "fixture.xml", "--paused", NULL };
+	struct hx_server s;
+	hxd_model m;
+	hxd_conn *c;
+
+	hx_server_start(&s, args);
+	c = hx_connect_ok(s.unix_addr, "test_loader");
+	cr_assert_eq(
+	    hxd_load_data(c, HXD_FORMAT_MJCF, xml, strlen(xml), "a", &m),
+	    HXD_LOADFAILED);
+	cr_expect_not_null(strstr(hxd_error(c), "crashed"), "%s", hxd_error(c));
+	still_serving(c, "a crash in the loader");
+	cr_assert_eq(
+	    hxd_load_file(c, "fixture.xml", &m), HXD_OK, "%s", hxd_error(c));
+	hxd_close(c);
+	hx_server_stop(&s);
+}
+
 /* An inline MJCF model of one line around body. */
 static int
 load_xml(hxd_conn *c, const char *body)

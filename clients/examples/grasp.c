@@ -4,10 +4,14 @@
  * When the contact sensors together feel more than CONTACT_N newtons, the
  * hand closes: every finger motor moves to 2/3 of the way from the lower
  * to the upper end of its range, interpolated over half a second.  A
- * flick of the hand (the IMUs' angular speeds together above FLICK_RADS)
- * opens it again.  A state machine keeps transitions at least two seconds
- * apart.  The wrist motors keep their posture, so the hand does not turn
- * away from what it holds.
+ * flick of the hand opens it again: the IMUs' net angular speed above
+ * FLICK_RADS, counting only the speed that all the fingertips share,
+ * since a flick turns the whole hand while a finger slipping on what it
+ * holds turns one fingertip (as lifting a grasped cube does).  A state
+ * machine keeps transitions at least two seconds apart.  The wrist
+ * motors keep their posture, so the hand does not turn away from what
+ * it holds.  Simulated time that goes back (a reset) starts the reflex
+ * over: the hand open, no move under way, no transition to wait for.
  *
  * It uses nothing but haptix.h: the simple API for the reflex, the native
  * API for the motors' names.
@@ -59,19 +63,24 @@ contact_force(void)
 	return sum;
 }
 
-/* Summed angular speed of all IMUs. */
+/*
+ * The IMUs' net angular speed as the whole hand turns: the slowest
+ * fingertip's speed, which every IMU shares, times their number.
+ */
 static float
 flick_speed(void)
 {
 	const float *w;
-	float sum = 0;
+	float least = 0, v;
 	int i;
 
 	for (i = 0; i < info.imu_count; i++) {
 		w = sensor.imu_angular_vel[i];
-		sum += sqrtf(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
+		v = sqrtf(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
+		if (i == 0 || v < least)
+			least = v;
 	}
-	return sum;
+	return least * (float)info.imu_count;
 }
 
 /* Report a failed call and exit. */
@@ -90,7 +99,8 @@ main(int argc, char **argv)
 	float *to = open, lo, hi, a;
 	const char *name;
 	enum grasp_state state = OPEN;
-	double now, t_move = -1e9, duration = argc > 2 ? atof(argv[2]) : 0;
+	double now, last = 0, t_move = -1e9;
+	double duration = argc > 2 ? atof(argv[2]) : 0;
 	int i;
 
 	signal(SIGINT, on_signal);
@@ -124,6 +134,15 @@ main(int argc, char **argv)
 		now = hx_double_time(&sensor.time_stamp);
 		if (duration > 0 && now >= duration)
 			break;
+		if (now < last) {
+			/* A reset: open again, with nothing to wait for. */
+			printf("%.3f reset: open\n", now);
+			state = OPEN;
+			to = open;
+			memcpy(command.ref_pos, open, sizeof(open));
+			t_move = -1e9;
+		}
+		last = now;
 		if (state == OPEN && contact_force() > CONTACT_N &&
 		    now - t_move >= DWELL_S) {
 			printf("%.3f close (contact %.2f N)\n", now,

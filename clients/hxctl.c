@@ -227,15 +227,18 @@ static const struct ctl_cmd ctl_cmds[] = {
 	    "in and out, bytes queued, subscriptions,\n"
 	    "frames sent and dropped, events dropped",
 	    G_CLIENTS, 0, 0, .fn = cmd_clients },
-	{ "lease", "[take --hold S | release]",
+	{ "lease", "[take --hold S | run [--] COMMAND... | release]",
 	    "show who holds the control lease and what\n"
 	    "the server does when its holder vanishes;\n"
 	    "take: hold it S seconds (0: until SIGINT or\n"
 	    "SIGTERM), then release it (the lease ends\n"
 	    "with the connection, so take needs --hold);\n"
-	    "release: only the holder's own connection\n"
-	    "can (stop the hxctl holding it instead)",
-	    G_CLIENTS, 0, 3, .fn = cmd_lease },
+	    "run: hold it while COMMAND runs, the hxctl\n"
+	    "calls and libhaptix programs it starts\n"
+	    "sharing it ($HAPTIX_LEASE), and exit as\n"
+	    "COMMAND did; release: only the holder's own\n"
+	    "connection can (stop the hxctl holding it)",
+	    G_CLIENTS, 0, -1, .fn = cmd_lease },
 	{ "tracking", "[show | connect|disconnect [BODY]]",
 	    "connect a motion-capture driver's body to\n"
 	    "a mocap body (the first by default): the\n"

@@ -63,6 +63,9 @@ api_hello(struct call *c)
 		if ((unsigned char)s->name[i] < 0x20 || s->name[i] == 0x7f)
 			s->name[i] = '?';
 	}
+	if (h->lease_token[0] != '\0' &&
+	    lease_share(d, s, h->lease_token, c->err, sizeof(c->err)) != 0)
+		return RESULT_DENIED;
 	event_client(d, s, 1);
 	log_debug("client %llu is \"%s\" (%s)", (unsigned long long)s->id,
 	    s->name, s->peer);
@@ -138,6 +141,7 @@ api_lease(struct call *c)
 	w->holder = d->lease_holder;
 	w->holder_name = d->lease_holder_name;
 	w->on_loss = (char *)options_lease_loss_name(d->opts->lease_loss);
+	w->token = (char *)lease_token(d, c->s);
 	PAYLOAD(c, lease, LEASE, w);
 	return RESULT_OK;
 }

@@ -36,7 +36,10 @@ struct daemon {
 
 	uint64_t lease_holder; /* session holding the control lease, or 0 */
 	char lease_holder_name[64]; /* its name, for errors */
-	uint64_t batch_session;     /* session whose batch run is stepping */
+	char lease_token[33];       /* its token (hex), shared by its holder */
+	uint64_t *lease_sharers;    /* sessions that presented the token */
+	int nlease_sharers, maxlease_sharers;
+	uint64_t batch_session; /* session whose batch run is stepping */
 };
 
 #endif

@@ -5,6 +5,7 @@
 #include "clock.h"
 #include "daemon.h"
 #include "event.h"
+#include "lease.h"
 #include "monotonic.h"
 #include "options.h"
 #include "session.h"
@@ -31,6 +32,7 @@ event_client_info(struct daemon *d, struct arena *a, struct session *s)
 	ci->name = s->name;
 	ci->peer = s->peer;
 	ci->lease = d->lease_holder == s->id;
+	ci->lease_shared = lease_shares(d, s);
 	ci->connected = monotonic_s() - s->connected_at;
 	ci->requests = s->requests;
 	ci->errors = s->errors;

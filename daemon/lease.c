@@ -1,8 +1,11 @@
 /* The control lease: see lease.h. */
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 
 #include "clock.h"
 #include "daemon.h"
@@ -13,10 +16,90 @@
 #include "session.h"
 #include "sim.h"
 
+static void lease_end(struct daemon *);
+
+int
+lease_shares(const struct daemon *d, const struct session *s)
+{
+	int i;
+
+	for (i = 0; i < d->nlease_sharers; i++)
+		if (d->lease_sharers[i] == s->id)
+			return 1;
+	return 0;
+}
+
 int
 lease_permits(const struct daemon *d, const struct session *s)
 {
-	return d->lease_holder == 0 || d->lease_holder == s->id;
+	return d->lease_holder == 0 || d->lease_holder == s->id ||
+	    lease_shares(d, s);
+}
+
+/* A fresh token for a lease just taken: 128 random bits as hex. */
+static void
+lease_new_token(struct daemon *d)
+{
+	uint8_t b[16];
+	size_t n = 0;
+	ssize_t k;
+	int i;
+
+	while (n < sizeof(b)) {
+		if ((k = getrandom(b + n, sizeof(b) - n, 0)) < 0)
+			fatal("getrandom: %s", strerror(errno));
+		n += (size_t)k;
+	}
+	for (i = 0; i < (int)sizeof(b); i++)
+		snprintf(d->lease_token + 2 * i, 3, "%02x", b[i]);
+}
+
+/* Compare two strings in time that depends only on their lengths. */
+static int
+lease_token_equal(const char *a, const char *b)
+{
+	size_t alen = strlen(a), blen = strlen(b), i;
+	unsigned char diff = alen != blen;
+
+	for (i = 0; i < alen && i < blen; i++)
+		diff |= (unsigned char)(a[i] ^ b[i]);
+	return diff == 0;
+}
+
+int
+lease_share(struct daemon *d, struct session *s, const char *token, char *err,
+    size_t len)
+{
+	if (d->lease_holder == 0 || !lease_token_equal(token, d->lease_token)) {
+		snprintf(err, len,
+		    "the lease token ($HAPTIX_LEASE) is not the lease's: its "
+		    "holder released it or left%s",
+		    d->lease_holder != 0 ? ", and another holds it now" : "");
+		return -1;
+	}
+	if (lease_shares(d, s) || d->lease_holder == s->id)
+		return 0;
+	if (d->nlease_sharers == d->maxlease_sharers) {
+		d->maxlease_sharers = d->maxlease_sharers == 0 ?
+		    4 :
+		    2 * d->maxlease_sharers;
+		d->lease_sharers = realloc(d->lease_sharers,
+		    (size_t)d->maxlease_sharers * sizeof(*d->lease_sharers));
+		if (d->lease_sharers == NULL)
+			fatal("out of memory");
+	}
+	d->lease_sharers[d->nlease_sharers++] = s->id;
+	log_info("client %llu (%s) shares the control lease of client %llu "
+		 "(%s)",
+	    (unsigned long long)s->id, s->name,
+	    (unsigned long long)d->lease_holder, d->lease_holder_name);
+	return 0;
+}
+
+const char *
+lease_token(const struct daemon *d, const struct session *s)
+{
+	return d->lease_holder == s->id ? d->lease_token : "";
 }
 
 int
@@ -25,11 +108,15 @@ lease_take(struct daemon *d, struct session *s, char *err, size_t len)
 	if (d->lease_holder == s->id)
 		return 0;
 	if (d->lease_holder != 0) {
-		snprintf(err, len, "client %llu (%s) holds the control lease",
-		    (unsigned long long)d->lease_holder, d->lease_holder_name);
+		snprintf(err, len, "client %llu (%s) holds the control lease%s",
+		    (unsigned long long)d->lease_holder, d->lease_holder_name,
+		    lease_shares(d, s) ? "; this client shares it, and may "
+					 "write already" :
+					 "");
 		return -1;
 	}
 	d->lease_holder = s->id;
+	lease_new_token(d);
 	snprintf(
 	    d->lease_holder_name, sizeof(d->lease_holder_name), "%s", s->name);
 	log_info("client %llu (%s) took the control lease",
@@ -42,24 +129,43 @@ int
 lease_release(struct daemon *d, struct session *s, char *err, size_t len)
 {
 	if (d->lease_holder != s->id) {
-		snprintf(err, len, "this client does not hold the lease");
+		snprintf(err, len, "this client does not hold the lease%s",
+		    lease_shares(d, s) ? " (it shares it: the holder "
+					 "releases it)" :
+					 "");
 		return -1;
 	}
-	d->lease_holder = 0;
-	d->lease_holder_name[0] = '\0';
+	lease_end(d);
 	log_info("client %llu (%s) released the control lease",
 	    (unsigned long long)s->id, s->name);
 	event_lease(d);
 	return 0;
 }
 
+/* The lease ends: nobody holds it, and its token and sharers go. */
+static void
+lease_end(struct daemon *d)
+{
+	d->lease_holder = 0;
+	d->lease_holder_name[0] = '\0';
+	explicit_bzero(d->lease_token, sizeof(d->lease_token));
+	free(d->lease_sharers);
+	d->lease_sharers = NULL;
+	d->nlease_sharers = d->maxlease_sharers = 0;
+}
+
 void
 lease_session_closed(struct daemon *d, struct session *s)
 {
+	int i;
+
+	for (i = 0; i < d->nlease_sharers; i++)
+		if (d->lease_sharers[i] == s->id)
+			d->lease_sharers[i--] = d->lease_sharers
+						    [--d->nlease_sharers];
 	if (d->lease_holder != s->id)
 		return;
-	d->lease_holder = 0;
-	d->lease_holder_name[0] = '\0';
+	lease_end(d);
 	log_info("client %llu (%s) left holding the control lease: %s",
 	    (unsigned long long)s->id, s->name,
 	    options_lease_loss_name(d->opts->lease_loss));

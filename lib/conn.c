@@ -776,6 +776,7 @@ conn_hello(hxd_conn *c, const char *client_name)
 	Request req = HAPTIX__V1__REQUEST__INIT;
 	Haptix__V1__Hello hello = HAPTIX__V1__HELLO__INIT;
 	uint8_t token[CONN_TOKEN_MAX];
+	const char *lease;
 	size_t tlen;
 	Response *r;
 	int rc;
@@ -789,6 +790,9 @@ conn_hello(hxd_conn *c, const char *client_name)
 	hello.token.len = tlen;
 	hello.http_stop.data = (uint8_t *)"\r\n\r\n";
 	hello.http_stop.len = 4;
+	/* Run by hxctl lease run: share its lease. */
+	if ((lease = getenv("HAPTIX_LEASE")) != NULL)
+		hello.lease_token = (char *)lease;
 	req.call_case = HAPTIX__V1__REQUEST__CALL_HELLO;
 	req.hello = &hello;
 	rc = conn_call(c, &req, &r);

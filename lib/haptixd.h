@@ -358,7 +358,9 @@ typedef struct hxd_status {
  * Connect to a server and say Hello.  server is NULL or "" (the default:
  * $HAPTIX_SERVER, else the default Unix socket), "unix:PATH", "HOST",
  * "HOST:PORT" or "[V6ADDR]:PORT".  client_name may be NULL.  A token is
- * read from the file named by $HAPTIX_TOKEN_FILE when it is set.
+ * read from the file named by $HAPTIX_TOKEN_FILE when it is set, and
+ * the control lease shared when $HAPTIX_LEASE holds its token (hxctl
+ * lease run sets it; see hxd_lease()).
  * Returns a handle even on failure (NULL only when memory is exhausted):
  * check hxd_result(); free it with hxd_close().
  */
@@ -637,6 +639,7 @@ typedef struct hxd_client {
 	unsigned long long queued; /* bytes waiting to be sent to it */
 	int subscriptions;
 	unsigned long long frames_sent, frames_dropped, events_dropped;
+	int lease_shared; /* shares the lease: presented its token */
 } hxd_client;
 
 /*
@@ -656,12 +659,16 @@ typedef struct hxd_lease_info {
 	unsigned long long holder; /* client id; 0: nobody */
 	char holder_name[64];
 	char on_loss[16]; /* "pause", "keep", "hold" or "zero" */
+	char token[40];   /* to the holder only: see hxd_lease() */
 } hxd_lease_info;
 
 /*
  * Query, take or release the control lease.  While a client holds it,
  * the others may read but their writes fail with HXD_DENIED; it ends
- * when released or when its holder disconnects.  out may be NULL.
+ * when released or when its holder disconnects.  The holder alone gets
+ * the lease's token: a connection made with it in $HAPTIX_LEASE shares
+ * the lease (may write) while it lasts, and one made with a token of a
+ * lease that ended fails with HXD_DENIED.  out may be NULL.
  */
 int hxd_lease(hxd_conn *c, int op, hxd_lease_info *out);
 

@@ -31,6 +31,7 @@ conn_client_from_wire(hxd_client *out, const Haptix__V1__ClientInfo *w)
 	out->frames_sent = w->frames_sent;
 	out->frames_dropped = w->frames_dropped;
 	out->events_dropped = w->events_dropped;
+	out->lease_shared = w->lease_shared;
 }
 
 void
@@ -43,6 +44,7 @@ conn_lease_from_wire(hxd_lease_info *out, const Haptix__V1__LeaseInfo *w)
 	snprintf(
 	    out->holder_name, sizeof(out->holder_name), "%s", w->holder_name);
 	snprintf(out->on_loss, sizeof(out->on_loss), "%s", w->on_loss);
+	snprintf(out->token, sizeof(out->token), "%s", w->token);
 }
 
 int

@@ -1810,6 +1810,73 @@ Test(hxctl, lease_shows_takes_and_releases)
 	hx_run_free(&r);
 }
 
+/*
+ * lease run: the lease held while a command runs, the hxctl calls in it
+ * sharing it ($HAPTIX_LEASE), the others refused meanwhile, released at
+ * the end (the simulation runs on: not lost), the command's exit status
+ * passed on.  The README's block took the lease with a background hxctl
+ * lease take --hold 0, and each later hxctl was refused.
+ */
+Test(hxctl, lease_run_shares_the_lease_with_what_it_runs)
+{
+	struct hx_run r = { 0 };
+	char script[2048], ready[300], go[300];
+	const char *a;
+	pid_t run;
+	int fd, status = 0;
+
+	a = start((const char *[]){ "-m", "fixture.xml", NULL });
+	snprintf(ready, sizeof(ready), "%s/ready", test_server.dir);
+	snprintf(go, sizeof(go), "%s/go", test_server.dir);
+	snprintf(script, sizeof(script),
+	    "h='%s'; a='%s'\n"
+	    "\"$h\" -s \"$a\" set-ctrl 0.5 0.25 || exit 10\n"
+	    "\"$h\" -s \"$a\" --json clients | grep -q "
+	    "'\"lease_shared\":true}' || exit 11\n"
+	    "\"$h\" -s \"$a\" clients | grep -q ' shares,this ' || exit 13\n"
+	    "\"$h\" -s \"$a\" lease release 2>/dev/null && exit 12\n"
+	    "touch '%s'\n"
+	    "while [ ! -e '%s' ]; do sleep 0.05; done\n"
+	    "exit 7\n",
+	    hx_hxctl_path(), a, ready, go);
+	run = hxctl_spawn(a, "lease", "run", "--", "sh", "-c", script, NULL);
+	holder = run;
+	while (access(ready, F_OK) != 0) {
+		cr_assert_eq(waitpid(run, &status, WNOHANG), 0,
+		    "lease run ended early: status %d",
+		    WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+		hx_sleep_ms(20);
+	}
+	/* Meanwhile the others may read, not write. */
+	hxctl_json(&r, a, "ctrl", NULL);
+	expect_nums(r.out, "ctrl", (const double[]){ 0.5, 0.25 }, 2);
+	hxctl(&r, a, "set-ctrl", "1", "1", NULL);
+	expect_fail(&r, "set-ctrl", "mjCOM_DENIED", "holds the control lease");
+	hxctl(&r, a, "clients", NULL);
+	expect_ok(&r);
+	cr_assert_not_null(strstr(r.out, "  lease  "), "%s", r.out);
+	cr_assert((fd = open(go, O_CREAT | O_WRONLY, 0600)) >= 0);
+	close(fd);
+	cr_assert_eq(wait_exit(run, 10), 7, "lease run passes on the status");
+	holder = 0;
+	hxctl_json(&r, a, "status", NULL);
+	cr_assert_not_null(strstr(r.out, "\"lease_holder\":0,"), "%s", r.out);
+	cr_assert_not_null(strstr(r.out, "\"paused\":false"),
+	    "the lease was lost, not released: %s", r.out);
+	hxctl(&r, a, "set-ctrl", "1", "1", NULL);
+	expect_ok(&r);
+
+	/* A command that is not there: 127, as the shell says. */
+	hxctl(&r, a, "lease", "run", "/nonexistent/command", NULL);
+	cr_assert_eq(r.status, 127, "%d %s", r.status, r.err);
+	cr_assert_not_null(strstr(r.err, "/nonexistent/command"), "%s", r.err);
+	hxctl(&r, a, "lease", "run", NULL);
+	cr_assert_eq(r.status, 2, "no command is a usage error: %s", r.err);
+	hxctl_json(&r, a, "lease", NULL);
+	cr_assert_eq(json_num(r.out, "holder"), 0, "%s", r.out);
+	hx_run_free(&r);
+}
+
 Test(hxctl, subscribe_prints_a_frame_every_n_steps)
 {
 	char *out, *lines[8];

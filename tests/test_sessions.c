@@ -606,6 +606,78 @@ HX_TRANSPORT_TEST(sessions, lease_lets_one_client_write, "-m", "fixture.xml",
 	hxd_close(holder);
 }
 
+/*
+ * The lease's token, told to its holder alone, lets the connections that
+ * present it ($HAPTIX_LEASE) write while that lease lasts: hxctl lease
+ * run hands it to what it runs.  Without it the only shell-usable lease
+ * was a background hxctl holding it, and every later hxctl was refused.
+ */
+HX_TRANSPORT_TEST(sessions, the_lease_token_shares_the_lease, "-m",
+    "fixture.xml", "--paused", NULL)
+{
+	hxd_conn *holder = hx_connect_ok(addr, "holder");
+	hxd_conn *other = hx_connect_ok(addr, "other");
+	hxd_conn *sharer, *late;
+	double ctrl[NU] = { 0.25, -0.5 };
+	hxd_control ctl = { NU, 0, ctrl };
+	const hxd_client *e;
+	hxd_lease_info li, seen;
+	hxd_client *list;
+	hxd_event *ev;
+	char token[40];
+	int n;
+
+	subscribe_ok(other, 0, 0, 0, 0, 1);
+	HX_OK(holder, hxd_lease(holder, HXD_LEASE_TAKE, &li));
+	cr_assert_eq(strlen(li.token), 32, "a 128-bit token: '%s'", li.token);
+	snprintf(token, sizeof(token), "%s", li.token);
+	HX_OK(holder, hxd_lease(holder, HXD_LEASE_QUERY, &li));
+	cr_expect_str_eq(li.token, token, "the holder may ask again");
+	HX_OK(other, hxd_lease(other, HXD_LEASE_QUERY, &li));
+	cr_expect_str_empty(li.token, "nobody else learns it");
+	ev = hx_event_within(other, HXD_EVENT_LEASE, 2000);
+	cr_assert_not_null(ev);
+	cr_expect_str_empty(ev->lease.token, "nor from the event");
+	hxd_event_free(ev);
+
+	/* A connection that presents it shares the lease. */
+	cr_assert_eq(setenv("HAPTIX_LEASE", token, 1), 0);
+	sharer = hx_connect_ok(addr, "sharer");
+	cr_assert_eq(unsetenv("HAPTIX_LEASE"), 0);
+	HX_OK(sharer, hxd_set_control(sharer, &ctl));
+	DENIED(other, hxd_set_control(other, &ctl));
+	list = hx_clients_ok(other, &n, NULL);
+	e = client_named(list, n, "sharer");
+	cr_assert_not_null(e);
+	cr_expect(e->lease_shared && !e->lease, "listed as sharing");
+	e = client_named(list, n, "other");
+	cr_assert_not_null(e);
+	cr_expect(!e->lease_shared);
+	free(list);
+	/* It may not take the lease as its own, nor release it. */
+	HX_FAILS_WITH(sharer, hxd_lease(sharer, HXD_LEASE_TAKE, &seen),
+	    HXD_DENIED, "shares it");
+	HX_FAILS_WITH(sharer, hxd_lease(sharer, HXD_LEASE_RELEASE, &seen),
+	    HXD_DENIED, "does not hold");
+
+	/* The lease ends: its token is worth nothing, even when taken anew. */
+	HX_OK(holder, hxd_lease(holder, HXD_LEASE_RELEASE, NULL));
+	HX_OK(other, hxd_lease(other, HXD_LEASE_TAKE, &li));
+	cr_expect_str_neq(li.token, token, "a new lease, a new token");
+	HX_FAILS_WITH(sharer, hxd_set_control(sharer, &ctl), HXD_DENIED,
+	    "(other) holds the control lease");
+	cr_assert_eq(setenv("HAPTIX_LEASE", token, 1), 0);
+	late = hxd_connect(addr, "late");
+	cr_assert_eq(unsetenv("HAPTIX_LEASE"), 0);
+	cr_expect_eq(hxd_result(late), HXD_DENIED, "%s", hxd_error(late));
+	cr_expect_not_null(
+	    strstr(hxd_error(late), "HAPTIX_LEASE"), "%s", hxd_error(late));
+	hxd_close(late);
+	hxd_close(sharer);
+	hxd_close(other);
+	hxd_close(holder);
+}
+
 HX_TRANSPORT_TEST(sessions, lease_allows_reads_while_running, "-m",
     "fixture.xml", "--paused", NULL)
 {

@@ -245,7 +245,7 @@ main(int argc, char **argv)
 		usage(stderr);
 		return PLAY_USAGE;
 	}
-	o.file = argv[optind];
+	o.file = play_find(argv[optind]);
 	if (o.to >= 0 && o.to < o.from) {
 		play_warn("--to %g is before --from %g", o.to, o.from);
 		return PLAY_USAGE;

@@ -6,6 +6,7 @@
  *   hxplay_export.c  hxplay export FILE --csv DIR | --npy DIR
  *   hxplay_play.c    hxplay FILE: the states to a paused server, paced
  *   hxplay_verify.c  hxplay --verify FILE: the journal, in lock-step
+ *   hxplay_find.c    a bare file name found in the state directory
  *
  * Only the recording library (recording.h) and libhaptix are used: no
  * MuJoCo.
@@ -47,6 +48,14 @@ extern const char *play_progname;
  * returns buf, or NULL for a time the C library cannot express.
  */
 char *play_iso8601(int64_t ns, char *buf, size_t len);
+
+/*
+ * file itself if it names a path or is here, else the first of the
+ * daemon's state directories ($XDG_STATE_HOME/haptixd,
+ * ~/.local/state/haptixd, /var/lib/haptixd) that holds it (a static
+ * buffer), else file.
+ */
+const char *play_find(const char *file);
 
 /* Print "hxplay: ..." to stderr. */
 void play_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -663,7 +663,7 @@ exp_args(struct exp *e, int argc, char **argv)
 		export_usage(stderr);
 		return PLAY_USAGE;
 	}
-	e->file = argv[optind];
+	e->file = play_find(argv[optind]);
 	return PLAY_OK;
 }
 

@@ -276,6 +276,7 @@ play_info(int argc, char **argv)
 		info_usage(stderr);
 		return PLAY_USAGE;
 	}
+	argv[optind] = (char *)play_find(argv[optind]);
 	if ((r = rec_reader_open(argv[optind], err, sizeof(err))) == NULL) {
 		play_warn("%s", err);
 		return PLAY_FAIL;

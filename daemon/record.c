@@ -183,7 +183,7 @@ record_start(struct daemon *d, unsigned fields, unsigned every, int journal,
 {
 	const struct sim_sizes *z = sim_sizes(d->sim);
 	struct rec_header h;
-	char dir[3900], base[80], why[512];
+	char dir[3900], base[80], why[512], *real;
 	unsigned n;
 	size_t size = 0;
 	void *mjb;
@@ -221,11 +221,17 @@ record_start(struct daemon *d, unsigned fields, unsigned every, int journal,
 	}
 
 	record_state_dir(d, dir, sizeof(dir));
-	if (record_mkdirs(dir) != 0) {
+	/* The full path, told to the client: --state-dir may be relative. */
+	if (record_mkdirs(dir) != 0 || (real = realpath(dir, NULL)) == NULL) {
 		snprintf(
 		    err, len, "state directory %s: %s", dir, strerror(errno));
+		free(mjb);
+		journal_free(record_journal);
+		record_journal = NULL;
 		return RESULT_DENIED;
 	}
+	snprintf(dir, sizeof(dir), "%s", real);
+	free(real);
 	record_file_name(h.name, base, sizeof(base));
 	/* The next number; O_EXCL keeps what another process made since. */
 	n = record_last_number(dir, base);

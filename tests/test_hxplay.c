@@ -1000,6 +1000,53 @@ Test(hxplay, missing_file)
 	hx_run_free(&r);
 }
 
+/*
+ * hxctl record prints the file's full path, and hxplay finds the bare
+ * name it ends with in the daemon's state directory
+ * ($XDG_STATE_HOME/haptixd here).  hxplay once looked only in the
+ * current directory, so the README's hxplay info MPL_table_1.hxr failed.
+ */
+Test(hxplay, a_bare_name_is_found_in_the_state_directory)
+{
+	char dir[4096], file[4200], want[4300];
+	const char *args[] = { "-m", "fixture.xml", "--paused", "--state-dir",
+		dir, NULL };
+	struct hx_run r = { 0 };
+	struct hx_server srv;
+
+	snprintf(dir, sizeof(dir), "%s", hx_scratch("state/haptixd"));
+	hx_server_start(&srv, args);
+	hx_run_args(&r, hx_hxctl_path(), "--server", srv.unix_addr, "record",
+	    "start", NULL);
+	run_ok(&r, "record start");
+	snprintf(file, sizeof(file), "%s/fixture_1.hxr", dir);
+	snprintf(want, sizeof(want), "recording %s: ", file);
+	cr_assert(strncmp(r.out, want, strlen(want)) == 0, "%s", r.out);
+	hx_run_args(
+	    &r, hx_hxctl_path(), "--server", srv.unix_addr, "step", "10", NULL);
+	run_ok(&r, "step");
+	hx_run_args(&r, hx_hxctl_path(), "--server", srv.unix_addr, "record",
+	    "stop", NULL);
+	run_ok(&r, "record stop");
+	hx_server_stop(&srv);
+
+	cr_assert_eq(setenv("XDG_STATE_HOME", hx_scratch("state"), 1), 0);
+	hxplay(&r, "info", "fixture_1.hxr", NULL);
+	run_ok(&r, "info");
+	info_is(r.out, "file", file);
+	info_is(r.out, "records", "10");
+	hxplay(
+	    &r, "export", "fixture_1.hxr", "--csv", hx_scratch("bare"), NULL);
+	run_ok(&r, "export");
+	cr_assert(exists(hx_scratch("bare/qpos.csv")));
+	/* Not there either: the name as given. */
+	hxplay(&r, "info", "fixture_9.hxr", NULL);
+	cr_assert_eq(r.status, 1, "info: %d", r.status);
+	cr_assert_not_null(strstr(r.err, "fixture_9.hxr"), "%s", r.err);
+	cr_assert_null(strstr(r.err, dir), "%s", r.err);
+	hx_run_free(&r);
+}
+
 Test(hxplay, bad_usage)
 {
 	struct hx_run r = { 0 };

@@ -183,6 +183,40 @@ Test(record, status_one_at_a_time_and_reload)
  * whole frame, and what is lost is at most the 250 ms between flushes
  * (plus the time it takes to read the status and kill).
  */
+/*
+ * The path of a recording is its full path, in the answer and the log,
+ * even when --state-dir is relative: the daemon's working directory is
+ * no help to a client.  It was the relative one.
+ */
+Test(record, the_path_is_a_full_path)
+{
+	static const char *const args[] = { "-m", "fixture.xml", "--paused",
+		"--state-dir", "rec", NULL };
+	char cwd[] = "/tmp/hxrecord.XXXXXX", want[4200], *got;
+	struct hx_server s;
+	hxd_recording r;
+	hxd_conn *c;
+
+	/* The daemon starts in a directory of its own. */
+	cr_assert_not_null(mkdtemp(cwd));
+	cr_assert_eq(chdir(cwd), 0);
+	hx_server_start(&s, args);
+	c = hx_connect_ok(s.unix_addr, "recorder");
+	HX_OK(c, hxd_record_start(c, RECORD_FIELDS, 0, 0, &r));
+	got = realpath(cwd, NULL);
+	cr_assert_not_null(got);
+	snprintf(want, sizeof(want), "%s/rec/fixture_1.hxr", got);
+	free(got);
+	cr_expect_str_eq(r.path, want);
+	cr_expect(access(want, F_OK) == 0, "no %s", want);
+	snprintf(want, sizeof(want), "recording to %s", r.path);
+	cr_expect(hx_server_log_has(&s, want), "%s", hx_server_log_text(&s));
+	HX_OK(c, hxd_record_stop(c, &r));
+	hxd_close(c);
+	hx_server_stop(&s);
+	hx_remove_tree(cwd);
+}
+
 Test(record, kill_9_loses_at_most_250_ms)
 {
 	static const char *const args[] = { "-m", "fixture.xml", NULL };

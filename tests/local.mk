@@ -255,3 +255,7 @@ AM_TESTS_ENVIRONMENT = \
 LOG_COMPILER = env
 AM_LOG_FLAGS = CRITERION_JOBS=2
 EXTRA_DIST += tests/README.md tests/lsan.supp
+
+# README.md's shell blocks, run in order against a real haptixd.
+TESTS += tests/readme.sh
+EXTRA_DIST += tests/readme.sh

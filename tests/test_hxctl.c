@@ -1836,7 +1836,8 @@ Test(hxctl, lease_run_shares_the_lease_with_what_it_runs)
 	    "\"$h\" -s \"$a\" clients | grep -q ' shares,this ' || exit 13\n"
 	    "\"$h\" -s \"$a\" lease release 2>/dev/null && exit 12\n"
 	    "touch '%s'\n"
-	    "while [ ! -e '%s' ]; do sleep 0.05; done\n"
+	    "i=0; while [ ! -e '%s' ] && [ $i -lt 600 ]; do\n"
+	    "  sleep 0.05; i=$((i + 1)); done\n"
 	    "exit 7\n",
 	    hx_hxctl_path(), a, ready, go);
 	run = hxctl_spawn(a, "lease", "run", "--", "sh", "-c", script, NULL);

@@ -1,0 +1,175 @@
+#!/bin/sh
+# Every shell block of README.md, run in order in one bash, as a new user
+# pastes them, against a real haptixd started as ./quickstart run starts
+# it.  A block runs with set -e: the first command that fails fails the
+# test, naming its block.  A block whose first line is
+# "# not run by tests/readme.sh: WHY" is skipped, and the skip is said.
+# Then what the README promises is checked: the files its commands write,
+# and the cube held up by the grasp reflex.  Run by make check.
+#
+# The blocks run in a directory laid out as a clone (quickstart, and the
+# build tree as build/), with HOME, XDG_RUNTIME_DIR (the default socket)
+# and XDG_STATE_HOME (the recordings) in it and a plain PATH: the
+# README's own eval "$(./quickstart env)" puts the clients on it.
+
+for v in HAPTIXD HX_MODELS; do
+	eval "x=\${$v:-}"
+	if [ -z "$x" ]; then
+		echo "readme.sh: $v is not set: run by make check" >&2
+		exit 99
+	fi
+done
+top=$(cd "$HX_MODELS/.." && pwd) || exit 99
+builddir=$(cd "$(dirname "$HAPTIXD")/.." && pwd) || exit 99
+readme=$top/README.md
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/readme.XXXXXX") || exit 99
+daemon=
+cleanup()
+{
+	[ -n "$daemon" ] && kill "$daemon" 2>/dev/null && wait "$daemon"
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' HUP INT TERM
+
+clone=$tmp/clone
+mkdir -p "$clone" "$tmp/home" "$tmp/run" "$tmp/state" || exit 99
+chmod 700 "$tmp/run"
+ln -s "$top/quickstart" "$clone/quickstart" || exit 99
+ln -s "$builddir" "$clone/build" || exit 99
+
+# The environment of a new user's shell, in the scratch directory.
+unset HAPTIX_SERVER HAPTIX_TOKEN_FILE HAPTIX_LEASE STATE_DIRECTORY
+export HOME="$tmp/home" XDG_RUNTIME_DIR="$tmp/run" \
+    XDG_STATE_HOME="$tmp/state" PATH=/usr/local/bin:/usr/bin:/bin
+
+# ./quickstart run, without its build: haptixd -M ../models from build/,
+# its own settings file left out, TCP off (the port is shared here).
+(cd "$clone/build" &&
+    exec "$HAPTIXD" --config none -M "$top/models" --tcp none) \
+    2>"$tmp/haptixd.log" &
+daemon=$!
+i=0
+until grep -q 'ready (' "$tmp/haptixd.log" 2>/dev/null; do
+	i=$((i + 1))
+	if [ $i -gt 200 ] || ! kill -0 "$daemon" 2>/dev/null; then
+		echo "readme.sh: haptixd did not become ready:" >&2
+		cat "$tmp/haptixd.log" >&2
+		exit 99
+	fi
+	sleep 0.1
+done
+
+# The blocks: indented ones after a blank line, and fenced sh, shell or
+# bash ones; each becomes "readme_block LINE" and its lines, or a note.
+awk -v skipped="$tmp/skipped" '
+function flush(   k) {
+	if (n == 0)
+		return
+	if (body[1] ~ /^# not run by tests\/readme\.sh:/) {
+		sub(/^# not run by tests\/readme\.sh: */, "", body[1])
+		printf "README.md:%d: skipped: %s\n", start, body[1] >> skipped
+	} else {
+		printf "readme_block %d\n", start
+		for (k = 1; k <= n; k++)
+			print body[k]
+	}
+	n = 0
+}
+fence != "" {
+	if ($0 ~ /^```/) {
+		fence = ""
+		flush()
+	} else if (keep)
+		body[++n] = $0
+	next
+}
+/^```/ {
+	flush()
+	indented = 0
+	fence = $0
+	keep = ($0 ~ /^```(sh|shell|bash)[ \t]*$/)
+	start = NR + 1
+	blank = 0
+	next
+}
+indented && /^    / {
+	body[++n] = substr($0, 5)
+	next
+}
+indented && /^[ \t]*$/ {
+	body[++n] = ""
+	next
+}
+{
+	if (indented) {
+		indented = 0
+		flush()
+	}
+	if (blank && /^    /) {
+		indented = 1
+		start = NR
+		body[++n] = substr($0, 5)
+		next
+	}
+	blank = ($0 ~ /^[ \t]*$/)
+}
+END { flush() }
+' "$readme" >"$tmp/blocks.sh" || exit 99
+if ! grep -q '^readme_block ' "$tmp/blocks.sh"; then
+	echo "readme.sh: no shell block found in $readme" >&2
+	exit 99
+fi
+[ -f "$tmp/skipped" ] && cat "$tmp/skipped"
+
+# One bash runs them all; the last lines stop what they left running.
+cat >"$tmp/run.sh" <<'EOF'
+# Not a new user's: make check's own.
+unset HAPTIXD HXCTL HXVIEW HXPLAY HX_MOCAP HX_SPACENAV HX_MODELS \
+    HX_TEST_MODELS HX_PROGS HX_EXAMPLES
+set -e -o pipefail
+readme_at=0
+trap 'echo "readme.sh: README.md:$readme_at: failed (status $?): $BASH_COMMAND" >&2' ERR
+readme_block()
+{
+	readme_at=$1
+	echo "== README.md:$1" >&2
+}
+EOF
+cat "$tmp/blocks.sh" >>"$tmp/run.sh"
+cat >>"$tmp/run.sh" <<'EOF'
+readme_at=end
+jobs=$(jobs -p)
+[ -z "$jobs" ] || kill $jobs 2>/dev/null || true
+wait || true
+EOF
+
+status=0
+fail()
+{
+	echo "FAIL: $*" >&2
+	status=1
+}
+if ! (cd "$clone" && timeout 900 bash "$tmp/run.sh"); then
+	fail "a README block failed (above)"
+else
+	# What the README says its commands make.
+	(cd "$clone" &&
+	    grep -q '"qpos"' trajectory.jsonl &&
+	    [ -s scene.png ] && [ -s out.y4m ] && [ -s out/qpos.npy ]) ||
+	    fail "trajectory.jsonl, scene.png, out.y4m or out/qpos.npy is missing"
+	ls "$tmp/state/haptixd/MPL_table_1.hxr" >/dev/null ||
+	    fail "no recording MPL_table_1.hxr in the state directory"
+	# The grasp reflex lifted the cube (it rests at 0.79 m) and holds it.
+	z=$(PATH=$builddir/clients:$PATH hxctl --json body cube |
+	    sed -n 's/.*"pos":\[[^,]*,[^,]*,\([^]]*\)\].*/\1/p')
+	echo "cube at z = $z m"
+	awk -v z="$z" 'BEGIN { exit !(z > 0.85) }' ||
+	    fail "the cube is at z = '$z' m: the grasp did not lift it"
+fi
+if [ $status -ne 0 ]; then
+	echo "--- haptixd's log" >&2
+	tail -n 40 "$tmp/haptixd.log" >&2
+fi
+exit $status

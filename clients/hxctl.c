@@ -514,7 +514,8 @@ ctl_usage(FILE *f)
 	    "a signal or a closed stdout), 1 failed (the reason on stderr; subscribe:\n"
 	    "the server went away), 2 bad command line.\n"
 	    "Environment: HAPTIX_SERVER (the default server), HAPTIX_TOKEN_FILE (the\n"
-	    "file holding the token a TCP server may require).  See hxctl(1).\n");
+	    "file holding the token a TCP server may require), HAPTIX_LEASE (the\n"
+	    "token of a lease to share, set by lease run).  See hxctl(1).\n");
 }
 
 /* Show the help, or one command's. */

@@ -293,13 +293,14 @@ grasp_start(struct hx_proc *p, struct hx_server *srv)
  * with smooth moves (mocap_move) while grasp runs.  Taking the weight
  * makes the fingers slip a little on the cube, each fingertip on its own;
  * the example once summed the IMUs' speeds, read that as a flick, opened
- * the hand and dropped the cube.
+ * the hand and dropped the cube.  A real flick still opens it.
  */
 Test(mpl, grasp_example_holds_the_cube_through_a_smooth_lift)
 {
 	struct hx_server srv;
 	const char *args[] = { "-m", "mpl_scene.xml", NULL };
 	double down[3] = { 0, 0, 0.825 }, up[3] = { 0, 0, 0.95 }, z_rest, z;
+	double turned[4] = { cos(0.25), 0, 0, sin(0.25) };
 	struct hx_proc g;
 	hxd_conn *c;
 	char *out;
@@ -321,6 +322,10 @@ Test(mpl, grasp_example_holds_the_cube_through_a_smooth_lift)
 	cr_expect_gt(
 	    z - z_rest, 0.09, "the cube rose %g m:\n%s", z - z_rest, out);
 	free(out);
+	/* A flick, the hand turned half a radian in 0.2 s, still opens it. */
+	HX_OK(c, hxd_mocap_move(c, 0, "mocap", up, turned, 0.2));
+	cr_expect(grasp_says(&g, " open (flick ", 1, 10000),
+	    "the flick did not open the hand");
 	cr_expect_eq(hx_proc_stop(&g, SIGTERM, 5000), 0);
 	hxd_close(c);
 	hx_server_stop(&srv);

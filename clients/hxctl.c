@@ -296,6 +296,12 @@ static const struct ctl_cmd ctl_cmds[] = {
 	    G_MODEL, 1, -1, .fn = cmd_load },
 	{ "reload", "", "reload the current model from its file", G_MODEL, 0, 0,
 	    .fn = cmd_reload },
+	{ "model", "save FILE|-",
+	    "write the model's MJCF text (the file it was\n"
+	    "loaded from, includes inlined) to FILE, or to\n"
+	    "standard output; the files it names are\n"
+	    "relative to the directory it stands in",
+	    G_MODEL, 2, 2, .fn = cmd_model },
 	{ "model-dirs", "[add DIR]",
 	    "list the server's model directories; add DIR\n"
 	    "(a directory you own) where the server allows it",

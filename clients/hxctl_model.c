@@ -313,3 +313,45 @@ cmd_model_dirs(struct ctl *ctl)
 	free(dirs);
 	return CTL_OK;
 }
+
+/* model save FILE|-: the model's MJCF text into FILE or onto stdout. */
+int
+cmd_model(struct ctl *ctl)
+{
+	char *xml, dir[4096];
+	size_t n;
+	FILE *f;
+	int rc;
+
+	if (strcmp(ctl->argv[0], "save") != 0)
+		return ctl_usage_error(ctl, "say save FILE");
+	if ((rc = ctl_connect(ctl)) != 0)
+		return rc;
+	if (hxd_get_model_xml(ctl->conn, &xml, dir, sizeof(dir)) != HXD_OK)
+		return ctl_fail(ctl);
+	n = strlen(xml);
+	if (strcmp(ctl->argv[1], "-") == 0) {
+		fwrite(xml, 1, n, stdout);
+		free(xml);
+		return CTL_OK;
+	}
+	if ((f = fopen(ctl->argv[1], "w")) == NULL ||
+	    (fwrite(xml, 1, n, f) != n) + (fclose(f) != 0) != 0) {
+		free(xml);
+		return ctl_error(ctl, HXD_BADVALUE, "cannot write %s: %s",
+		    ctl->argv[1], strerror(errno));
+	}
+	free(xml);
+	if (ctl->json) {
+		js_open('{');
+		js_ks("path", ctl->argv[1]);
+		js_ku("bytes", n);
+		js_ks("dir", dir);
+		js_close('}');
+	} else
+		printf("saved %zu bytes to %s (its files are named relative "
+		       "to %s)\n",
+		    n, ctl->argv[1],
+		    dir[0] != '\0' ? dir : "the model's directory");
+	return CTL_OK;
+}

@@ -23,6 +23,7 @@ CALL(STATUS, status, 0)
 CALL(LOAD_MODEL, load_model, W)
 CALL(INFO, info, M)
 CALL(GET_MODEL, get_model, M)
+CALL(GET_MODEL_XML, get_model_xml, M)
 CALL(MODEL_DIRS, model_dirs, 0)
 
 /* Reading the simulation (api_view.c). */

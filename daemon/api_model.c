@@ -9,6 +9,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <zstd.h>
 
@@ -242,5 +243,34 @@ api_model_dirs(struct call *c)
 		l->dirs[i] = (char *)modeldir_get(i);
 	l->user_dirs = c->d->opts->user_model_dirs != 0;
 	PAYLOAD(c, model_dirs, MODEL_DIRS, l);
+	return RESULT_OK;
+}
+
+int
+api_get_model_xml(struct call *c)
+{
+	Haptix__V1__ModelXml *x;
+	const char *path = sim_model_path(c->d->sim), *slash;
+	char *dir;
+
+	if (c->d->model_xml == NULL)
+		return call_fail(c, RESULT_BADVALUE,
+		    "the model \"%s\" has no MJCF text: it was loaded from "
+		    "MJB or URDF",
+		    sim_model_name(c->d->sim));
+	if (c->d->model_xml_len + MODEL_FRAME_OVERHEAD > c->d->opts->max_frame)
+		return call_fail(c, RESULT_BADSIZE,
+		    "the model's MJCF text is %zu bytes, more than a frame "
+		    "may carry (--max-frame %zu)",
+		    c->d->model_xml_len, c->d->opts->max_frame);
+	x = NEW(c, Haptix__V1__ModelXml, haptix__v1__model_xml__init);
+	x->xml = c->d->model_xml;
+	x->name = (char *)sim_model_name(c->d->sim);
+	slash = strrchr(path, '/');
+	dir = arena_alloc(c->arena, strlen(path) + 1);
+	snprintf(dir, strlen(path) + 1, "%.*s",
+	    slash != NULL ? (int)(slash - path) : 0, path);
+	x->dir = dir;
+	PAYLOAD(c, model_xml, MODEL_XML, x);
 	return RESULT_OK;
 }

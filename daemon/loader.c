@@ -26,12 +26,14 @@
 
 static int loader_is_mjb(const char *);
 static int loader_read(int, void *, size_t);
-static void *loader_answer(
-    int, const char *, int, const void *, size_t, size_t *);
+static void *loader_answer(int, const char *, int, const void *, size_t,
+    const char *, size_t, size_t *);
 static int loader_prescan(const char *, const void *, size_t,
     const struct sim_limits *, char *, size_t);
+static char *loader_flatten(
+    const char *, const void *, size_t, const char *, size_t *);
 static int loader_compile(struct sim *, const struct loader_request *,
-    const char *, const void *, char *, size_t);
+    const char *, const void *, char **, size_t *, char *, size_t);
 
 /* Return 1 if a file's name says it is MJB. */
 static int
@@ -85,7 +87,7 @@ loader_write_all(int fd, const void *buf, size_t size)
  */
 static void *
 loader_answer(int code, const char *err, int legacy, const void *mjb,
-    size_t mjb_len, size_t *len)
+    size_t mjb_len, const char *xml, size_t xml_len, size_t *len)
 {
 	struct loader_result r;
 	char *buf;
@@ -96,13 +98,16 @@ loader_answer(int code, const char *err, int legacy, const void *mjb,
 	r.err_len = code != 0 ? (uint32_t)strlen(err) : 0;
 	r.legacy = (uint32_t)legacy;
 	r.mjb_len = code == 0 ? mjb_len : 0;
-	*len = sizeof(r) + r.err_len + r.mjb_len;
+	r.xml_len = code == 0 && xml != NULL ? xml_len : 0;
+	*len = sizeof(r) + r.err_len + r.mjb_len + r.xml_len;
 	if ((buf = malloc(*len)) == NULL)
 		fatal("out of memory");
 	memcpy(buf, &r, sizeof(r));
 	memcpy(buf + sizeof(r), err, r.err_len);
 	if (r.mjb_len > 0)
 		memcpy(buf + sizeof(r) + r.err_len, mjb, r.mjb_len);
+	if (r.xml_len > 0)
+		memcpy(buf + sizeof(r) + r.err_len + r.mjb_len, xml, r.xml_len);
 	return buf;
 }
 
@@ -174,10 +179,51 @@ out:
 	return rc;
 }
 
-/* Compile the model the request names into s; 0 or a result code. */
+/*
+ * The model's MJCF text: the document at path (or in buf, standing in
+ * dir) with its includes inlined.  NULL for a document that is not MJCF
+ * (URDF) or that cannot be made one (MuJoCo has compiled it, so that
+ * does not happen); *len its length.
+ */
+static char *
+loader_flatten(const char *path, const void *buf, size_t buflen,
+    const char *dir, size_t *len)
+{
+	struct mjcf_doc *doc;
+	char why[1024], d[PATH_MAX], *xml = NULL, *slash;
+
+	doc = path != NULL ?
+	    mjcf_parse_file_lenient(path, why, sizeof(why)) :
+	    mjcf_parse_buffer_lenient(buf, buflen, NULL, why, sizeof(why));
+	if (doc == NULL)
+		return NULL;
+	if (path != NULL) {
+		snprintf(d, sizeof(d), "%s", path);
+		if ((slash = strrchr(d, '/')) != NULL)
+			*slash = '\0';
+		else
+			d[0] = '\0';
+		dir = d;
+	}
+	if (strcmp(mjcf_root(doc)->name, "mujoco") == 0 &&
+	    mjcf_include_all(doc, dir, why, sizeof(why)) == 0)
+		mjcf_write(doc, &xml, len);
+	else
+		log_warn("the model's MJCF text is not kept: %s",
+		    strcmp(mjcf_root(doc)->name, "mujoco") != 0 ? "not MJCF" :
+								  why);
+	mjcf_free(doc);
+	return xml;
+}
+
+/*
+ * Compile the model the request names into s; 0 or a result code.  An
+ * MJCF model's text, includes inlined, goes into *xml (caller frees;
+ * NULL for URDF and MJB).
+ */
 static int
 loader_compile(struct sim *s, const struct loader_request *r, const char *path,
-    const void *data, char *err, size_t len)
+    const void *data, char **text, size_t *textlen, char *err, size_t len)
 {
 	struct mjcf_legacy_log *changes;
 	char why[1024], *xml = NULL, home[PATH_MAX], standin[PATH_MAX + 16];
@@ -191,17 +237,26 @@ loader_compile(struct sim *s, const struct loader_request *r, const char *path,
 			(rc = loader_prescan(
 			     path, NULL, 0, &r->limits.model, err, len)) != 0))
 			return rc;
-		if (mjb || !r->legacy)
+		if (mjb)
 			return sim_load_file(s, path, err, len) == 0 ?
 			    RESULT_OK :
 			    RESULT_LOADFAILED;
+		if (!r->legacy) {
+			if (sim_load_file(s, path, err, len) != 0)
+				return RESULT_LOADFAILED;
+			*text = loader_flatten(path, NULL, 0, NULL, textlen);
+			return RESULT_OK;
+		}
 		changes = mjcf_legacy_log_create();
 		if (mjcf_legacy_file(
 			path, &xml, &n, changes, why, sizeof(why)) != 0) {
 			/* MuJoCo reads some files the translation cannot. */
 			mjcf_legacy_log_free(changes);
-			if (sim_load_file(s, path, err, len) == 0)
+			if (sim_load_file(s, path, err, len) == 0) {
+				*text = loader_flatten(
+				    path, NULL, 0, NULL, textlen);
 				return RESULT_OK;
+			}
 			if (strlen(err) + 1 < len)
 				snprintf(err + strlen(err), len - strlen(err),
 				    " (the legacy translation failed too: %s)",
@@ -219,8 +274,14 @@ loader_compile(struct sim *s, const struct loader_request *r, const char *path,
 		 * directory. */
 		rc = sim_load_buffer(
 		    s, SIM_FORMAT_MJCF, xml, n, NULL, path, err, len);
-		free(xml);
-		return rc == 0 ? RESULT_OK : RESULT_LOADFAILED;
+		if (rc != 0) {
+			free(xml);
+			return RESULT_LOADFAILED;
+		}
+		/* What MuJoCo compiled: the translation, includes inlined. */
+		*text = xml;
+		*textlen = n;
+		return RESULT_OK;
 	}
 	if (sim_is_mjb((enum sim_format)r->format, data, r->data_len))
 		return sim_load_buffer(s, (enum sim_format)r->format, data,
@@ -241,10 +302,12 @@ loader_compile(struct sim *s, const struct loader_request *r, const char *path,
 		(rc = loader_prescan(NULL, data, r->data_len, &r->limits.model,
 		     err, len)) != 0))
 		return rc;
-	return sim_load_buffer(s, (enum sim_format)r->format, data, r->data_len,
-		   NULL, standin, err, len) == 0 ?
-	    RESULT_OK :
-	    RESULT_LOADFAILED;
+	if (sim_load_buffer(s, (enum sim_format)r->format, data, r->data_len,
+		NULL, standin, err, len) != 0)
+		return RESULT_LOADFAILED;
+	if (r->format != SIM_FORMAT_URDF)
+		*text = loader_flatten(NULL, data, r->data_len, home, textlen);
+	return RESULT_OK;
 }
 
 void *
@@ -252,14 +315,15 @@ loader_work(const struct loader_request *r, const char *path, const void *data,
     size_t *len)
 {
 	struct sim *s;
-	char err[4200];
+	char err[4200], *text = NULL;
 	void *mjb, *answer;
-	size_t size;
+	size_t size, textlen = 0;
 	int rc;
 
 	s = sim_create();
 	err[0] = '\0';
-	rc = loader_compile(s, r, path, data, err, sizeof(err));
+	rc = loader_compile(
+	    s, r, path, data, &text, &textlen, err, sizeof(err));
 	if (rc == RESULT_OK &&
 	    sim_check_limits(s, &r->limits.model, err, sizeof(err)) != 0)
 		rc = RESULT_LOADFAILED;
@@ -270,8 +334,9 @@ loader_work(const struct loader_request *r, const char *path, const void *data,
 			rc = RESULT_LOADFAILED;
 	}
 	if (rc != RESULT_OK) {
+		free(text);
 		sim_free(s);
-		return loader_answer(rc, err, 0, NULL, 0, len);
+		return loader_answer(rc, err, 0, NULL, 0, NULL, 0, len);
 	}
 	size = sim_mjb_size(s);
 	if ((mjb = malloc(size)) == NULL)
@@ -279,13 +344,14 @@ loader_work(const struct loader_request *r, const char *path, const void *data,
 	if ((size = sim_mjb_save(s, mjb, size)) == 0)
 		answer = loader_answer(RESULT_LOADFAILED,
 		    "the loader ran out of memory writing the model", 0, NULL,
-		    0, len);
+		    0, NULL, 0, len);
 	else
 		answer = loader_answer(RESULT_OK, "",
 		    r->source == LOADER_FILE && r->legacy &&
 			!loader_is_mjb(path),
-		    mjb, size, len);
+		    mjb, size, text, textlen, len);
 	free(mjb);
+	free(text);
 	sim_free(s);
 	return answer;
 }
@@ -330,7 +396,7 @@ loader_main(void)
 	    sandbox_enter(
 		r.limits.seconds, r.limits.memory, err, sizeof(err)) != 0)
 		answer = loader_answer(
-		    RESULT_LOADFAILED, err, 0, NULL, 0, &len);
+		    RESULT_LOADFAILED, err, 0, NULL, 0, NULL, 0, &len);
 	else {
 		for (p = dirs; p < dirs + r.dirs_len && ndirs < 64;
 		     p += strlen(p) + 1)

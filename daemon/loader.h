@@ -52,7 +52,8 @@ struct loader_request {
 
 /*
  * The answer, followed by err_len bytes of the reason (when code is not
- * 0) and mjb_len bytes of the model.
+ * 0), mjb_len bytes of the model, and xml_len bytes of its MJCF text,
+ * includes inlined (0 for URDF and MJB models).
  */
 struct loader_result {
 	uint32_t magic;
@@ -60,6 +61,7 @@ struct loader_result {
 	uint32_t err_len;
 	uint32_t legacy; /* the legacy translation was applied */
 	uint64_t mjb_len;
+	uint64_t xml_len;
 };
 
 /* Most a request's inline model may be: a frame's limit bounds it. */

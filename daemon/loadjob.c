@@ -348,6 +348,22 @@ loadjob_timeout_cb(evutil_socket_t fd, short events, void *arg)
 	loadjob_finish(j);
 }
 
+/* Keep the model's MJCF text (len 0: it has none), NUL-ended. */
+static void
+loadjob_keep_xml(struct daemon *d, const char *xml, size_t len)
+{
+	free(d->model_xml);
+	d->model_xml = NULL;
+	d->model_xml_len = 0;
+	if (len == 0)
+		return;
+	if ((d->model_xml = malloc(len + 1)) == NULL)
+		fatal("out of memory");
+	memcpy(d->model_xml, xml, len);
+	d->model_xml[len] = '\0';
+	d->model_xml_len = len;
+}
+
 /*
  * What the load came to, from the loader's answer and its end: install
  * the model it sent, or say why not.  Returns a result code.
@@ -368,9 +384,10 @@ loadjob_outcome(struct loadjob *j, int status, char *err, size_t len)
 	}
 	if (j->len >= sizeof(r)) {
 		memcpy(&r, j->buf, sizeof(r));
-		need = sizeof(r) + r.err_len + r.mjb_len;
+		need = sizeof(r) + r.err_len + r.mjb_len + r.xml_len;
 		if (r.magic == LOADER_MAGIC && r.err_len < 8192 &&
-		    r.mjb_len <= j->max && need == j->len) {
+		    r.mjb_len <= j->max && r.xml_len <= j->max &&
+		    need == j->len) {
 			if (r.code != RESULT_OK) {
 				snprintf(err, len, "%.*s", (int)r.err_len,
 				    j->buf + sizeof(r));
@@ -383,6 +400,7 @@ loadjob_outcome(struct loadjob *j, int status, char *err, size_t len)
 				r.mjb_len, j->name, j->path, err, len) != 0)
 				return RESULT_LOADFAILED;
 			j->d->model_legacy = (int)r.legacy;
+			loadjob_keep_xml(j->d, mjb + r.mjb_len, r.xml_len);
 			return RESULT_OK;
 		}
 	}

@@ -423,6 +423,7 @@ main(int argc, char **argv)
 	event_base_free(d.base);
 	options_free((struct options *)d.opts);
 	free((void *)d.opts);
+	free(d.model_xml);
 	log_info("stopped");
 	return 0;
 }

@@ -173,4 +173,14 @@ int mjcf_node_set_text(struct mjcf_node *n, const char *text);
 int mjcf_node_replace(struct mjcf_doc *doc, struct mjcf_node *n,
     struct mjcf_doc *from, struct mjcf_node **first, char *err, size_t errlen);
 
+/*
+ * Replace every <include> of doc by the children of the file it names,
+ * as MuJoCo 2.2 does (mjcf_include.c): names resolve against dir, the
+ * main model's directory ("" or NULL: the current one); each file once;
+ * files are read as MuJoCo reads them (lenient).  Returns 0, or -1 with
+ * err saying which include failed and why.
+ */
+int mjcf_include_all(
+    struct mjcf_doc *doc, const char *dir, char *err, size_t errlen);
+
 #endif

@@ -623,6 +623,15 @@ typedef struct hxd_model_blob {
 /* Fetch the model into *out; free it with hxd_model_blob_free(). */
 int hxd_get_model(hxd_conn *c, hxd_model_blob *out);
 
+/*
+ * The model's MJCF text: the document it was loaded from, includes
+ * inlined, which loads back to the same model.  *xml is NUL-terminated
+ * and malloc'd (caller frees); dir (dirlen bytes, may be NULL) gets the
+ * directory its file names are relative to.  HXD_BADVALUE for a model
+ * loaded from MJB or URDF, which has no MJCF text.
+ */
+int hxd_get_model_xml(hxd_conn *c, char **xml, char *dir, size_t dirlen);
+
 /* Free the MJB of b and clear b; NULL is fine. */
 void hxd_model_blob_free(hxd_model_blob *b);
 

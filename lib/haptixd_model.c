@@ -240,3 +240,24 @@ hxd_get_model(hxd_conn *c, hxd_model_blob *out)
 	conn_free_response(r);
 	return conn_ok(c);
 }
+
+int
+hxd_get_model_xml(hxd_conn *c, char **xml, char *dir, size_t dirlen)
+{
+	Response *r;
+	int rc;
+
+	*xml = NULL;
+	rc = request_call(c, HAPTIX__V1__REQUEST__CALL_GET_MODEL_XML, NULL,
+	    HAPTIX__V1__RESPONSE__PAYLOAD_MODEL_XML, &r);
+	if (rc != HXD_OK)
+		return rc;
+	if ((*xml = strdup(r->model_xml->xml)) == NULL) {
+		conn_free_response(r);
+		return conn_fail(c, HXD_CANNOTRECV, "out of memory");
+	}
+	if (dir != NULL && dirlen > 0)
+		snprintf(dir, dirlen, "%s", r->model_xml->dir);
+	conn_free_response(r);
+	return conn_ok(c);
+}

@@ -724,3 +724,87 @@ Test(admin, users_add_model_dirs_where_allowed)
 	hx_server_stop(&s);
 	hx_remove_tree(dir);
 }
+
+/*------------------------------------------------- the model as MJCF */
+
+/* Every array of the running model, with its values; free with free(). */
+static hxd_array **
+model_arrays(hxd_conn *c, int *n)
+{
+	hxd_array *list, **out;
+	int i, k = 0, count;
+
+	HX_OK(c, hxd_list_arrays(c, &list, &count));
+	cr_assert_not_null(out = calloc((size_t)count, sizeof(*out)));
+	for (i = 0; i < count; i++)
+		if (strcmp(list[i].owner, "model") == 0)
+			HX_OK(c, hxd_get_array(c, list[i].name, &out[k++]));
+	free(list);
+	*n = k;
+	return out;
+}
+
+/*
+ * The model's MJCF text, includes inlined, loads back to the same
+ * compiled model: every array of mjModel, value for value, for the
+ * fixture and for the MPL scene, whose hand is an included file with
+ * meshes; a model loaded from MJB has none to give.
+ */
+HX_TRANSPORT_TEST(admin, the_model_xml_loads_back_to_the_same_model, "-m",
+    "fixture.xml", "--paused", NULL)
+{
+	static const char *const files[] = { "fixture.xml", "mpl_scene.xml" };
+	hxd_conn *c = hx_connect_ok(addr, "test_admin");
+	hxd_array **before, **after;
+	hxd_model_blob blob;
+	hxd_model m;
+	int nb, na, i, k, f;
+	char *xml, dir[4096];
+
+	for (f = 0; f < 2; f++) {
+		HX_OK(c, hxd_load_file(c, files[f], &m));
+		before = model_arrays(c, &nb);
+		HX_OK(c, hxd_get_model_xml(c, &xml, dir, sizeof(dir)));
+		cr_expect(strstr(xml, "<include") == NULL,
+		    "%s: an include was left", files[f]);
+		cr_expect_str_eq(dir,
+		    f == 0 ? getenv("HX_TEST_MODELS") : getenv("HX_MODELS"));
+		HX_OK(c,
+		    hxd_load_data(
+			c, HXD_FORMAT_MJCF, xml, strlen(xml), "again", &m));
+		free(xml);
+		after = model_arrays(c, &na);
+		cr_assert_eq(na, nb);
+		for (i = 0; i < nb; i++) {
+			cr_assert_str_eq(after[i]->name, before[i]->name);
+			cr_assert(after[i]->rows == before[i]->rows &&
+				after[i]->cols == before[i]->cols,
+			    "%s: %s is %dx%d, was %dx%d", files[f],
+			    before[i]->name, after[i]->rows, after[i]->cols,
+			    before[i]->rows, before[i]->cols);
+			for (k = 0; k < before[i]->rows * before[i]->cols; k++)
+				if (memcmp(&after[i]->values[k],
+					&before[i]->values[k],
+					sizeof(double)) != 0)
+					break;
+			cr_expect_eq(k, before[i]->rows * before[i]->cols,
+			    "%s: %s[%d] is %.17g, was %.17g", files[f],
+			    before[i]->name, k, after[i]->values[k],
+			    before[i]->values[k]);
+			free(before[i]);
+			free(after[i]);
+		}
+		free(before);
+		free(after);
+	}
+
+	/* An MJB model has no MJCF text. */
+	HX_OK(c, hxd_get_model(c, &blob));
+	HX_OK(c,
+	    hxd_load_data(c, HXD_FORMAT_MJB, blob.mjb, blob.size, "bin", &m));
+	hxd_model_blob_free(&blob);
+	HX_FAILS_WITH(
+	    c, hxd_get_model_xml(c, &xml, NULL, 0), HXD_BADVALUE, "MJB");
+	cr_expect_null(xml);
+	hxd_close(c);
+}

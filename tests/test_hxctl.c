@@ -808,6 +808,15 @@ HX_TRANSPORT_TEST(hxctl, names_and_ids, "-m", "fixture.xml", "--paused", NULL)
 	cr_expect_not_null(strstr(r.out, "\"qpos\":[0.25]"), "%s", r.out);
 	hxctl(&r, addr, "joint", "nosuch", NULL);
 	expect_fail(&r, "joint", "mjCOM_BADINDEX", "nosuch");
+	/* The model's MJCF text, to standard output. */
+	hxctl(&r, addr, "model", "save", "-", NULL);
+	expect_ok(&r);
+	cr_expect(
+	    strncmp(r.out, "<mujoco model=\"fixture\">", 24) == 0, "%s", r.out);
+	cr_expect_not_null(
+	    strstr(r.out, "<joint name=\"hinge2\""), "%s", r.out);
+	hxctl(&r, addr, "model", "keep", "-", NULL);
+	cr_expect_neq(r.status, 0, "model keep: %s", r.err);
 	hx_run_free(&r);
 }
 

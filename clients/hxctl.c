@@ -302,6 +302,14 @@ static const struct ctl_cmd ctl_cmds[] = {
 	    "standard output; the files it names are\n"
 	    "relative to the directory it stands in",
 	    G_MODEL, 2, 2, .fn = cmd_model },
+	{ "edit",
+	    "add TYPE [NAME] --in PTYPE[:PNAME] [ATTR=VALUE]... |\n"
+	    "set TYPE NAME ATTR=VALUE... | unset TYPE NAME ATTR... |\n"
+	    "remove TYPE NAME",
+	    "edit the model (docs/editing.md): one operation,\n"
+	    "compiled at once, the simulation's state kept by\n"
+	    "name; remove also takes what refers to what went",
+	    G_MODEL, 2, -1, .fn = cmd_edit },
 	{ "model-dirs", "[add DIR]",
 	    "list the server's model directories; add DIR\n"
 	    "(a directory you own) where the server allows it",

@@ -223,6 +223,7 @@ int cmd_load(struct ctl *);
 int cmd_reload(struct ctl *);
 int cmd_model_dirs(struct ctl *);
 int cmd_model(struct ctl *);
+int cmd_edit(struct ctl *);
 void model_json(const hxd_model *);
 void model_print(const char *, const hxd_model *);
 

@@ -355,3 +355,106 @@ cmd_model(struct ctl *ctl)
 		    dir[0] != '\0' ? dir : "the model's directory");
 	return CTL_OK;
 }
+
+/*
+ * edit add TYPE [NAME] --in PTYPE[:PNAME] [ATTR=VALUE]... | edit set TYPE
+ * NAME ATTR=VALUE... | edit unset TYPE NAME ATTR... | edit remove TYPE
+ * NAME: one operation as one edit transaction.
+ */
+int
+cmd_edit(struct ctl *ctl)
+{
+	static const char *const kinds[] = { "add", "remove", "set", "unset" };
+	struct ctl_opt opts[] = {
+		{ "--in", OPT_STRING, 0, NULL, 0, 0 },
+	};
+	const char **attrs = NULL;
+	char parent[1024], *colon, *removed = NULL;
+	hxd_edit_op op;
+	hxd_model m;
+	int kind, i, first, rc;
+
+	if ((rc = ctl_options(ctl, opts, NELEM(opts))) != 0)
+		return rc;
+	if (ctl->npos < 2)
+		return ctl_usage_error(ctl,
+		    "say add, set, unset or remove, "
+		    "and an element type");
+	for (kind = 0; kind < 4; kind++)
+		if (strcmp(ctl->pos[0], kinds[kind]) == 0)
+			break;
+	if (kind == 4)
+		return ctl_usage_error(
+		    ctl, "'%s' is not add, set, unset or remove", ctl->pos[0]);
+	memset(&op, 0, sizeof(op));
+	op.kind = kind;
+	op.type = ctl->pos[1];
+	first = 2;
+	if (ctl->npos > 2 && strchr(ctl->pos[2], '=') == NULL &&
+	    kind != HXD_EDIT_UNSET)
+		op.name = ctl->pos[first++];
+	else if (kind == HXD_EDIT_UNSET && ctl->npos > 2)
+		op.name = ctl->pos[first++];
+	if (kind == HXD_EDIT_ADD) {
+		if (!opts[0].given)
+			return ctl_usage_error(
+			    ctl, "add needs --in PARENT_TYPE[:PARENT_NAME]");
+		snprintf(parent, sizeof(parent), "%s", opts[0].value);
+		if ((colon = strchr(parent, ':')) != NULL)
+			*colon++ = '\0';
+		op.parent_type = parent;
+		op.parent_name = colon != NULL ? colon : "";
+	} else if (opts[0].given)
+		return ctl_usage_error(ctl, "--in goes with add");
+	else if (op.name == NULL)
+		return ctl_usage_error(ctl, "%s needs a name", kinds[kind]);
+	op.nattrs = ctl->npos - first;
+	if (kind == HXD_EDIT_REMOVE && op.nattrs != 0)
+		return ctl_usage_error(ctl, "remove takes no attributes");
+	if (op.nattrs > 0) {
+		if ((attrs = calloc(2 * (size_t)op.nattrs, sizeof(*attrs))) ==
+		    NULL)
+			return ctl_error(ctl, HXD_CANNOTSEND, "out of memory");
+		for (i = 0; i < op.nattrs; i++) {
+			char *a = ctl->pos[first + i], *eq = strchr(a, '=');
+
+			if (kind == HXD_EDIT_UNSET) {
+				attrs[i] = a;
+				continue;
+			}
+			if (eq == NULL) {
+				free(attrs);
+				return ctl_usage_error(
+				    ctl, "'%s' is not ATTR=VALUE", a);
+			}
+			*eq = '\0';
+			attrs[2 * i] = a;
+			attrs[2 * i + 1] = eq + 1;
+		}
+		op.attrs = attrs;
+	}
+	if ((rc = ctl_connect(ctl)) != 0) {
+		free(attrs);
+		return rc;
+	}
+	rc = hxd_edit_model(ctl->conn, &op, 1, &m, &removed);
+	free(attrs);
+	if (rc != HXD_OK)
+		return ctl_fail(ctl);
+	if (ctl->json) {
+		js_open('{');
+		js_ks("model", m.name);
+		js_ki("nbody", m.nbody);
+		js_ki("nq", m.nq);
+		js_ki("nu", m.nu);
+		js_ks("removed", removed != NULL ? removed : "");
+		js_close('}');
+	} else {
+		printf("%-10s %s: nbody %d, nq %d, nu %d\n", "edited", m.name,
+		    m.nbody, m.nq, m.nu);
+		if (removed != NULL)
+			printf("removed\n%s", removed);
+	}
+	free(removed);
+	return CTL_OK;
+}

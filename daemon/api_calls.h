@@ -24,6 +24,7 @@ CALL(LOAD_MODEL, load_model, W)
 CALL(INFO, info, M)
 CALL(GET_MODEL, get_model, M)
 CALL(GET_MODEL_XML, get_model_xml, M)
+CALL(EDIT_MODEL, edit_model, M | W)
 CALL(MODEL_DIRS, model_dirs, 0)
 
 /* Reading the simulation (api_view.c). */

@@ -57,8 +57,37 @@ struct model_load {
 	struct session *s;
 	uint64_t id;     /* the request to answer */
 	int same;        /* a reload: the clients keep their state */
+	int edit;        /* an edit: answered with an EditResult */
 	char what[4200]; /* the model, for the logs */
 };
+
+/* An edit's answer: the model as edited, and what it removed. */
+static void
+model_edit_answer(
+    Response *resp, struct arena *a, struct daemon *d, const char *removed)
+{
+	Haptix__V1__EditResult *e;
+	const char *p, *nl;
+	size_t n = 0, k;
+	char *line;
+
+	e = arena_alloc(a, sizeof(*e));
+	haptix__v1__edit_result__init(e);
+	e->model = snapshot_summary(d, a);
+	for (p = removed; *p != '\0'; p++)
+		n += *p == '\n';
+	e->removed = arena_alloc(a, (n + 1) * sizeof(char *));
+	for (p = removed, k = 0; k < n && (nl = strchr(p, '\n')) != NULL;
+	     p = nl + 1, k++) {
+		line = arena_alloc(a, (size_t)(nl - p) + 1);
+		memcpy(line, p, (size_t)(nl - p));
+		line[nl - p] = '\0';
+		e->removed[k] = line;
+	}
+	e->n_removed = k;
+	resp->payload_case = HAPTIX__V1__RESPONSE__PAYLOAD_EDIT;
+	resp->edit = e;
+}
 
 /* The loader is done: answer the client that asked for the load. */
 static void
@@ -80,11 +109,17 @@ model_loaded(struct daemon *d, void *arg, int code, const char *err)
 		free(l);
 		return;
 	}
-	log_info("client %llu: loaded %s: model \"%s\"",
-	    (unsigned long long)l->s->id, l->what, sim_model_name(d->sim));
-	step_model_changed(d, l->same, "another model was loaded");
-	resp.payload_case = HAPTIX__V1__RESPONSE__PAYLOAD_MODEL;
-	resp.model = snapshot_summary(d, &a);
+	log_info("client %llu: %s %s: model \"%s\"",
+	    (unsigned long long)l->s->id, l->edit ? "made" : "loaded", l->what,
+	    sim_model_name(d->sim));
+	step_model_changed(d, l->same,
+	    l->edit ? "the model was edited" : "another model was loaded");
+	if (l->edit)
+		model_edit_answer(&resp, &a, d, err);
+	else {
+		resp.payload_case = HAPTIX__V1__RESPONSE__PAYLOAD_MODEL;
+		resp.model = snapshot_summary(d, &a);
+	}
 	pending_finish(l->s, l->id, RESULT_OK, NULL, &resp);
 	arena_free(&a);
 	free(l);
@@ -250,8 +285,6 @@ int
 api_get_model_xml(struct call *c)
 {
 	Haptix__V1__ModelXml *x;
-	const char *path = sim_model_path(c->d->sim), *slash;
-	char *dir;
 
 	if (c->d->model_xml == NULL)
 		return call_fail(c, RESULT_BADVALUE,
@@ -266,11 +299,71 @@ api_get_model_xml(struct call *c)
 	x = NEW(c, Haptix__V1__ModelXml, haptix__v1__model_xml__init);
 	x->xml = c->d->model_xml;
 	x->name = (char *)sim_model_name(c->d->sim);
-	slash = strrchr(path, '/');
-	dir = arena_alloc(c->arena, strlen(path) + 1);
-	snprintf(dir, strlen(path) + 1, "%.*s",
-	    slash != NULL ? (int)(slash - path) : 0, path);
-	x->dir = dir;
+	x->dir = c->d->model_xml_dir;
 	PAYLOAD(c, model_xml, MODEL_XML, x);
 	return RESULT_OK;
+}
+
+/* Most operations one edit may hold. */
+#define MODEL_EDIT_MAX_OPS 1000
+
+/*
+ * An edit transaction (docs/editing.md): the model's MJCF text and the
+ * operations go to a loader, which applies them and compiles the result
+ * once; the new model takes the running one's state by names.  Nothing
+ * changes if an operation or the compile fails.
+ */
+int
+api_edit_model(struct call *c)
+{
+	const Haptix__V1__EditModel *em = c->req->edit_model;
+	struct loadjob_request r = { 0 };
+	struct daemon *d = c->d;
+	const char *path = sim_model_path(d->sim), *base;
+	struct model_load *l;
+	char standin[4200];
+	uint8_t *packed;
+	size_t n;
+	int rc;
+
+	if (d->model_xml == NULL)
+		return call_fail(c, RESULT_BADVALUE,
+		    "the model \"%s\" has no MJCF text to edit: it was "
+		    "loaded from MJB or URDF",
+		    sim_model_name(d->sim));
+	if (em->n_ops == 0)
+		return call_fail(
+		    c, RESULT_BADVALUE, "an edit of no operations");
+	if (em->n_ops > MODEL_EDIT_MAX_OPS)
+		return call_fail(c, RESULT_BADSIZE,
+		    "%zu operations; one edit holds at most %d", em->n_ops,
+		    MODEL_EDIT_MAX_OPS);
+	n = haptix__v1__edit_model__get_packed_size(em);
+	packed = arena_alloc(c->arena, n);
+	haptix__v1__edit_model__pack(em, packed);
+	/* The text stands where the model's file does, or inline.xml. */
+	base = strrchr(path, '/');
+	snprintf(standin, sizeof(standin), "%s/%s", d->model_xml_dir,
+	    base != NULL ? base + 1 : "inline.xml");
+	r.source = LOADER_EDIT;
+	r.path = standin;
+	r.data = d->model_xml;
+	r.len = d->model_xml_len;
+	r.edit = packed;
+	r.edit_len = n;
+	if ((l = calloc(1, sizeof(*l))) == NULL)
+		fatal("out of memory");
+	l->s = c->s;
+	l->id = c->req->id;
+	l->same = 1;
+	l->edit = 1;
+	snprintf(l->what, sizeof(l->what), "an edit of %zu operation%s",
+	    em->n_ops, em->n_ops == 1 ? "" : "s");
+	rc = loadjob_start(
+	    d, &r, c->s, model_loaded, l, c->err, sizeof(c->err));
+	if (rc != RESULT_OK) {
+		free(l);
+		return rc;
+	}
+	return CALL_BUSY;
 }

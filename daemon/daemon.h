@@ -29,9 +29,10 @@ struct daemon {
 	uint8_t token[DAEMON_TOKEN_MAX]; /* TCP clients present this */
 	size_t token_len;                /* 0: no token configured */
 
-	int model_legacy; /* the model went through mjcf_legacy */
-	char *model_xml;      /* its MJCF text, includes inlined; or NULL */
-	size_t model_xml_len; /* (URDF and MJB models have none) */
+	int model_legacy;         /* the model went through mjcf_legacy */
+	char *model_xml;          /* its MJCF text, includes inlined; or NULL */
+	size_t model_xml_len;     /* (URDF and MJB models have none) */
+	char model_xml_dir[4096]; /* where the text's file names start */
 
 	char message[DAEMON_MESSAGE_MAX + 1]; /* the mj_message on show */
 	uint64_t message_owner;               /* session that set it */

@@ -14,9 +14,11 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "haptix.pb-c.h"
 #include "loader.h"
 #include "log.h"
 #include "mjcf.h"
+#include "mjcf_edit.h"
 #include "mjcf_legacy.h"
 #include "modeldir.h"
 #include "modelrefs.h"
@@ -27,13 +29,15 @@
 static int loader_is_mjb(const char *);
 static int loader_read(int, void *, size_t);
 static void *loader_answer(int, const char *, int, const void *, size_t,
-    const char *, size_t, size_t *);
+    const struct loader_text *, size_t *);
 static int loader_prescan(const char *, const void *, size_t,
     const struct sim_limits *, char *, size_t);
 static char *loader_flatten(
     const char *, const void *, size_t, const char *, size_t *);
+static int loader_edit(struct sim *, const struct loader_request *,
+    const char *, const void *, struct loader_text *, char *, size_t);
 static int loader_compile(struct sim *, const struct loader_request *,
-    const char *, const void *, char **, size_t *, char *, size_t);
+    const char *, const void *, struct loader_text *, char *, size_t);
 
 /* Return 1 if a file's name says it is MJB. */
 static int
@@ -82,32 +86,50 @@ loader_write_all(int fd, const void *buf, size_t size)
 }
 
 /*
- * The answer in memory: code and reason, or the MJB.  Returns it (caller
- * frees), *len its size.
+ * The answer in memory: code and reason, or the MJB and t's texts (t may
+ * be NULL).  Returns it (caller frees), *len its size.
  */
 static void *
 loader_answer(int code, const char *err, int legacy, const void *mjb,
-    size_t mjb_len, const char *xml, size_t xml_len, size_t *len)
+    size_t mjb_len, const struct loader_text *t, size_t *len)
 {
 	struct loader_result r;
-	char *buf;
+	char *buf, *p;
 
 	memset(&r, 0, sizeof(r));
 	r.magic = LOADER_MAGIC;
 	r.code = code;
 	r.err_len = code != 0 ? (uint32_t)strlen(err) : 0;
 	r.legacy = (uint32_t)legacy;
-	r.mjb_len = code == 0 ? mjb_len : 0;
-	r.xml_len = code == 0 && xml != NULL ? xml_len : 0;
-	*len = sizeof(r) + r.err_len + r.mjb_len + r.xml_len;
+	if (code == 0) {
+		r.mjb_len = mjb_len;
+		if (t != NULL && t->xml != NULL) {
+			r.xml_len = t->xml_len;
+			r.dir_len = (uint32_t)strlen(t->dir);
+		}
+		if (t != NULL && t->info != NULL)
+			r.info_len = (uint32_t)t->info_len;
+	}
+	*len = sizeof(r) + r.err_len + r.mjb_len + r.xml_len + r.dir_len +
+	    r.info_len;
 	if ((buf = malloc(*len)) == NULL)
 		fatal("out of memory");
-	memcpy(buf, &r, sizeof(r));
-	memcpy(buf + sizeof(r), err, r.err_len);
+	p = buf;
+	memcpy(p, &r, sizeof(r));
+	p += sizeof(r);
+	memcpy(p, err, r.err_len);
+	p += r.err_len;
 	if (r.mjb_len > 0)
-		memcpy(buf + sizeof(r) + r.err_len, mjb, r.mjb_len);
+		memcpy(p, mjb, r.mjb_len);
+	p += r.mjb_len;
 	if (r.xml_len > 0)
-		memcpy(buf + sizeof(r) + r.err_len + r.mjb_len, xml, r.xml_len);
+		memcpy(p, t->xml, r.xml_len);
+	p += r.xml_len;
+	if (r.dir_len > 0)
+		memcpy(p, t->dir, r.dir_len);
+	p += r.dir_len;
+	if (r.info_len > 0)
+		memcpy(p, t->info, r.info_len);
 	return buf;
 }
 
@@ -179,6 +201,19 @@ out:
 	return rc;
 }
 
+/* The directory of path, without a trailing slash ("" for none). */
+static void
+loader_dirname(const char *path, char *dir, size_t len)
+{
+	char *slash;
+
+	snprintf(dir, len, "%s", path);
+	if ((slash = strrchr(dir, '/')) != NULL)
+		*slash = '\0';
+	else
+		dir[0] = '\0';
+}
+
 /*
  * The model's MJCF text: the document at path (or in buf, standing in
  * dir) with its includes inlined.  NULL for a document that is not MJCF
@@ -190,7 +225,7 @@ loader_flatten(const char *path, const void *buf, size_t buflen,
     const char *dir, size_t *len)
 {
 	struct mjcf_doc *doc;
-	char why[1024], d[PATH_MAX], *xml = NULL, *slash;
+	char why[1024], d[PATH_MAX], *xml = NULL;
 
 	doc = path != NULL ?
 	    mjcf_parse_file_lenient(path, why, sizeof(why)) :
@@ -198,11 +233,7 @@ loader_flatten(const char *path, const void *buf, size_t buflen,
 	if (doc == NULL)
 		return NULL;
 	if (path != NULL) {
-		snprintf(d, sizeof(d), "%s", path);
-		if ((slash = strrchr(d, '/')) != NULL)
-			*slash = '\0';
-		else
-			d[0] = '\0';
+		loader_dirname(path, d, sizeof(d));
 		dir = d;
 	}
 	if (strcmp(mjcf_root(doc)->name, "mujoco") == 0 &&
@@ -217,19 +248,102 @@ loader_flatten(const char *path, const void *buf, size_t buflen,
 }
 
 /*
+ * Edit the model's MJCF text (data) with the edit that follows it, and
+ * compile the result where the text stands (path, in its directory).
+ */
+static int
+loader_edit(struct sim *s, const struct loader_request *r, const char *path,
+    const void *data, struct loader_text *t, char *err, size_t len)
+{
+	Haptix__V1__EditModel *em;
+	struct mjcf_edit_op *ops = NULL;
+	struct mjcf_edit_removed removed = { NULL, 0 };
+	const char **names = NULL, **values = NULL;
+	struct mjcf_doc *doc;
+	char *xml = NULL;
+	size_t i, k, natt = 0, n;
+	int rc = RESULT_BADVALUE;
+
+	em = haptix__v1__edit_model__unpack(
+	    NULL, r->edit_len, (const uint8_t *)data + r->data_len);
+	if (em == NULL) {
+		snprintf(err, len, "the edit cannot be read");
+		return RESULT_BADPROTOCOL;
+	}
+	if ((doc = mjcf_parse_buffer_lenient(
+		 data, r->data_len, "the model", err, len)) == NULL) {
+		haptix__v1__edit_model__free_unpacked(em, NULL);
+		return RESULT_LOADFAILED;
+	}
+	for (i = 0; i < em->n_ops; i++)
+		natt += em->ops[i]->n_attrs;
+	ops = calloc(em->n_ops + 1, sizeof(*ops));
+	names = calloc(natt + 1, sizeof(*names));
+	values = calloc(natt + 1, sizeof(*values));
+	if (ops == NULL || names == NULL || values == NULL)
+		fatal("out of memory");
+	for (i = 0, natt = 0; i < em->n_ops; i++) {
+		ops[i].kind = (enum mjcf_edit_kind)em->ops[i]->kind;
+		ops[i].type = em->ops[i]->type;
+		ops[i].name = em->ops[i]->name;
+		ops[i].parent_type = em->ops[i]->parent_type;
+		ops[i].parent_name = em->ops[i]->parent_name;
+		ops[i].attr_names = names + natt;
+		ops[i].attr_values = values + natt;
+		ops[i].nattrs = em->ops[i]->n_attrs;
+		for (k = 0; k < em->ops[i]->n_attrs; k++, natt++) {
+			names[natt] = em->ops[i]->attrs[k]->name;
+			values[natt] = em->ops[i]->attrs[k]->value;
+		}
+	}
+	if (mjcf_edit_apply(doc, ops, em->n_ops, &removed, err, len) != 0)
+		goto out;
+	mjcf_write(doc, &xml, &n);
+	/* What the edit names is checked as a client's model is. */
+	if ((rc = modelrefs_check(path, xml, n, err, len)) != 0 ||
+	    (rc = loader_prescan(NULL, xml, n, &r->limits.model, err, len)) !=
+		0)
+		goto out;
+	if (sim_load_buffer(s, SIM_FORMAT_MJCF, xml, n, NULL, path, err, len) !=
+	    0) {
+		rc = RESULT_LOADFAILED;
+		goto out;
+	}
+	t->xml = xml;
+	t->xml_len = n;
+	xml = NULL;
+	loader_dirname(path, t->dir, sizeof(t->dir));
+	t->info = removed.text;
+	t->info_len = removed.len;
+	removed.text = NULL;
+	rc = RESULT_OK;
+out:
+	free(xml);
+	free(removed.text);
+	free(ops);
+	free(names);
+	free(values);
+	mjcf_free(doc);
+	haptix__v1__edit_model__free_unpacked(em, NULL);
+	return rc;
+}
+
+/*
  * Compile the model the request names into s; 0 or a result code.  An
  * MJCF model's text, includes inlined, goes into *xml (caller frees;
  * NULL for URDF and MJB).
  */
 static int
 loader_compile(struct sim *s, const struct loader_request *r, const char *path,
-    const void *data, char **text, size_t *textlen, char *err, size_t len)
+    const void *data, struct loader_text *t, char *err, size_t len)
 {
 	struct mjcf_legacy_log *changes;
 	char why[1024], *xml = NULL, home[PATH_MAX], standin[PATH_MAX + 16];
 	size_t n, i;
 	int rc, mjb;
 
+	if (r->source == LOADER_EDIT)
+		return loader_edit(s, r, path, data, t, err, len);
 	if (r->source == LOADER_FILE) {
 		mjb = loader_is_mjb(path);
 		if (!mjb &&
@@ -244,7 +358,9 @@ loader_compile(struct sim *s, const struct loader_request *r, const char *path,
 		if (!r->legacy) {
 			if (sim_load_file(s, path, err, len) != 0)
 				return RESULT_LOADFAILED;
-			*text = loader_flatten(path, NULL, 0, NULL, textlen);
+			t->xml = loader_flatten(
+			    path, NULL, 0, NULL, &t->xml_len);
+			loader_dirname(path, t->dir, sizeof(t->dir));
 			return RESULT_OK;
 		}
 		changes = mjcf_legacy_log_create();
@@ -253,8 +369,9 @@ loader_compile(struct sim *s, const struct loader_request *r, const char *path,
 			/* MuJoCo reads some files the translation cannot. */
 			mjcf_legacy_log_free(changes);
 			if (sim_load_file(s, path, err, len) == 0) {
-				*text = loader_flatten(
-				    path, NULL, 0, NULL, textlen);
+				t->xml = loader_flatten(
+				    path, NULL, 0, NULL, &t->xml_len);
+				loader_dirname(path, t->dir, sizeof(t->dir));
 				return RESULT_OK;
 			}
 			if (strlen(err) + 1 < len)
@@ -279,8 +396,9 @@ loader_compile(struct sim *s, const struct loader_request *r, const char *path,
 			return RESULT_LOADFAILED;
 		}
 		/* What MuJoCo compiled: the translation, includes inlined. */
-		*text = xml;
-		*textlen = n;
+		t->xml = xml;
+		t->xml_len = n;
+		loader_dirname(path, t->dir, sizeof(t->dir));
 		return RESULT_OK;
 	}
 	if (sim_is_mjb((enum sim_format)r->format, data, r->data_len))
@@ -305,8 +423,11 @@ loader_compile(struct sim *s, const struct loader_request *r, const char *path,
 	if (sim_load_buffer(s, (enum sim_format)r->format, data, r->data_len,
 		NULL, standin, err, len) != 0)
 		return RESULT_LOADFAILED;
-	if (r->format != SIM_FORMAT_URDF)
-		*text = loader_flatten(NULL, data, r->data_len, home, textlen);
+	if (r->format != SIM_FORMAT_URDF) {
+		t->xml = loader_flatten(
+		    NULL, data, r->data_len, home, &t->xml_len);
+		snprintf(t->dir, sizeof(t->dir), "%s", home);
+	}
 	return RESULT_OK;
 }
 
@@ -314,16 +435,17 @@ void *
 loader_work(const struct loader_request *r, const char *path, const void *data,
     size_t *len)
 {
+	struct loader_text t;
 	struct sim *s;
-	char err[4200], *text = NULL;
+	char err[4200];
 	void *mjb, *answer;
-	size_t size, textlen = 0;
+	size_t size;
 	int rc;
 
+	memset(&t, 0, sizeof(t));
 	s = sim_create();
 	err[0] = '\0';
-	rc = loader_compile(
-	    s, r, path, data, &text, &textlen, err, sizeof(err));
+	rc = loader_compile(s, r, path, data, &t, err, sizeof(err));
 	if (rc == RESULT_OK &&
 	    sim_check_limits(s, &r->limits.model, err, sizeof(err)) != 0)
 		rc = RESULT_LOADFAILED;
@@ -334,9 +456,10 @@ loader_work(const struct loader_request *r, const char *path, const void *data,
 			rc = RESULT_LOADFAILED;
 	}
 	if (rc != RESULT_OK) {
-		free(text);
+		free(t.xml);
+		free(t.info);
 		sim_free(s);
-		return loader_answer(rc, err, 0, NULL, 0, NULL, 0, len);
+		return loader_answer(rc, err, 0, NULL, 0, NULL, len);
 	}
 	size = sim_mjb_size(s);
 	if ((mjb = malloc(size)) == NULL)
@@ -344,14 +467,15 @@ loader_work(const struct loader_request *r, const char *path, const void *data,
 	if ((size = sim_mjb_save(s, mjb, size)) == 0)
 		answer = loader_answer(RESULT_LOADFAILED,
 		    "the loader ran out of memory writing the model", 0, NULL,
-		    0, NULL, 0, len);
+		    0, NULL, len);
 	else
 		answer = loader_answer(RESULT_OK, "",
 		    r->source == LOADER_FILE && r->legacy &&
 			!loader_is_mjb(path),
-		    mjb, size, text, textlen, len);
+		    mjb, size, &t, len);
 	free(mjb);
-	free(text);
+	free(t.xml);
+	free(t.info);
 	sim_free(s);
 	return answer;
 }
@@ -363,18 +487,18 @@ loader_read_request(int fd, struct loader_request *r, char **path, char **dirs,
 	*path = *dirs = *data = NULL;
 	if (loader_read(fd, r, sizeof(*r)) != 0 || r->magic != LOADER_MAGIC ||
 	    r->path_len > 65536 || r->dirs_len > 65536 ||
-	    r->data_len > LOADER_MAX_DATA) {
+	    r->data_len > LOADER_MAX_DATA || r->edit_len > LOADER_MAX_DATA) {
 		snprintf(err, len, "bad request to the loader");
 		return -1;
 	}
 	*path = calloc(1, r->path_len + 1);
 	*dirs = calloc(1, r->dirs_len + 1);
-	*data = malloc(r->data_len + 1);
+	*data = malloc(r->data_len + r->edit_len + 1);
 	if (*path == NULL || *dirs == NULL || *data == NULL)
 		fatal("out of memory");
 	if (loader_read(fd, *path, r->path_len) != 0 ||
 	    loader_read(fd, *dirs, r->dirs_len) != 0 ||
-	    loader_read(fd, *data, r->data_len) != 0) {
+	    loader_read(fd, *data, r->data_len + r->edit_len) != 0) {
 		snprintf(err, len, "the loader could not read its request");
 		return -1;
 	}
@@ -396,7 +520,7 @@ loader_main(void)
 	    sandbox_enter(
 		r.limits.seconds, r.limits.memory, err, sizeof(err)) != 0)
 		answer = loader_answer(
-		    RESULT_LOADFAILED, err, 0, NULL, 0, NULL, 0, &len);
+		    RESULT_LOADFAILED, err, 0, NULL, 0, NULL, &len);
 	else {
 		for (p = dirs; p < dirs + r.dirs_len && ndirs < 64;
 		     p += strlen(p) + 1)

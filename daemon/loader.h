@@ -33,12 +33,15 @@ struct loader_limits {
 enum loader_source {
 	LOADER_FILE,   /* path: a file inside the model directories */
 	LOADER_INLINE, /* data: a model sent by a client */
+	LOADER_EDIT,   /* data: the model's MJCF text, then the edit; path:
+			  where the text stands (docs/editing.md) */
 };
 
 /*
  * The request, followed by path_len bytes of the file's path, dirs_len
- * bytes of the model directories (each ended by a NUL) and data_len bytes
- * of the inline model.
+ * bytes of the model directories (each ended by a NUL), data_len bytes
+ * of the inline model (or the MJCF text to edit) and edit_len bytes of
+ * the edit (an EditModel message of the protocol).
  */
 struct loader_request {
 	uint32_t magic;
@@ -47,21 +50,33 @@ struct loader_request {
 	uint32_t legacy; /* translate HAPTIX 1.x MJCF */
 	struct loader_limits limits;
 	uint32_t path_len, dirs_len;
-	uint64_t data_len;
+	uint64_t data_len, edit_len;
 };
 
 /*
  * The answer, followed by err_len bytes of the reason (when code is not
- * 0), mjb_len bytes of the model, and xml_len bytes of its MJCF text,
- * includes inlined (0 for URDF and MJB models).
+ * 0), mjb_len bytes of the model, xml_len bytes of its MJCF text,
+ * includes inlined (0 for URDF and MJB models), dir_len bytes of the
+ * directory that text stands in, and info_len bytes of what an edit
+ * removed ("type name" lines).
  */
 struct loader_result {
 	uint32_t magic;
-	int32_t code; /* 0, RESULT_DENIED or RESULT_LOADFAILED */
+	int32_t code; /* 0, or a result code */
 	uint32_t err_len;
 	uint32_t legacy; /* the legacy translation was applied */
 	uint64_t mjb_len;
 	uint64_t xml_len;
+	uint32_t dir_len, info_len;
+};
+
+/* What a successful load hands back besides the MJB (loader_work). */
+struct loader_text {
+	char *xml; /* the MJCF text, or NULL */
+	size_t xml_len;
+	char dir[4096]; /* where it stands */
+	char *info;     /* what an edit removed, or NULL */
+	size_t info_len;
 };
 
 /* Most a request's inline model may be: a frame's limit bounds it. */

@@ -34,6 +34,7 @@ struct loadjob {
 	int request_fd; /* the request, for the loader's stdin */
 	char *path;     /* the file, or NULL */
 	char *name;     /* an inline model's name, or NULL */
+	int edit;       /* an edit: keep the state, the name and the file */
 	double seconds; /* the time limit */
 	size_t max;     /* most bytes the answer may have */
 
@@ -102,11 +103,12 @@ loadjob_request_fd(const struct daemon *d, const struct loadjob_request *r,
 	q.format = r->format;
 	q.legacy = (uint32_t)r->legacy;
 	loadjob_limits(d, &q.limits);
-	q.path_len = r->source == LOADER_FILE ? (uint32_t)strlen(r->path) : 0;
+	q.path_len = r->source != LOADER_INLINE ? (uint32_t)strlen(r->path) : 0;
 	/* modeldir's: the settings' and those clients added. */
 	for (i = 0; i < modeldir_count(); i++)
 		q.dirs_len += (uint32_t)strlen(modeldir_get(i)) + 1;
-	q.data_len = r->source == LOADER_INLINE ? r->len : 0;
+	q.data_len = r->source != LOADER_FILE ? r->len : 0;
+	q.edit_len = r->source == LOADER_EDIT ? r->edit_len : 0;
 	if ((fd = memfd_create("haptixd-load", MFD_CLOEXEC)) == -1) {
 		snprintf(err, len, "cannot start a load: memfd_create: %s",
 		    strerror(errno));
@@ -120,6 +122,7 @@ loadjob_request_fd(const struct daemon *d, const struct loadjob_request *r,
 			fd, modeldir_get(i), strlen(modeldir_get(i)) + 1) != 0)
 			goto fail;
 	if (loader_write_all(fd, r->data, q.data_len) != 0 ||
+	    loader_write_all(fd, r->edit, q.edit_len) != 0 ||
 	    lseek(fd, 0, SEEK_SET) != 0)
 		goto fail;
 	return fd;
@@ -239,6 +242,7 @@ loadjob_start(struct daemon *d, const struct loadjob_request *r,
 	j->max = ((size_t)d->opts->load_memory << 20) + LOADJOB_SLACK;
 	if (r->source == LOADER_FILE && (j->path = strdup(r->path)) == NULL)
 		fatal("out of memory");
+	j->edit = r->source == LOADER_EDIT;
 	if (r->source == LOADER_INLINE &&
 	    (j->name = strdup(r->name != NULL ? r->name : "")) == NULL)
 		fatal("out of memory");
@@ -348,13 +352,19 @@ loadjob_timeout_cb(evutil_socket_t fd, short events, void *arg)
 	loadjob_finish(j);
 }
 
-/* Keep the model's MJCF text (len 0: it has none), NUL-ended. */
+/*
+ * Keep the model's MJCF text (len 0: it has none), NUL-ended, and the
+ * directory it stands in.
+ */
 static void
-loadjob_keep_xml(struct daemon *d, const char *xml, size_t len)
+loadjob_keep_xml(struct daemon *d, const char *xml, size_t len, const char *dir,
+    size_t dirlen)
 {
 	free(d->model_xml);
 	d->model_xml = NULL;
 	d->model_xml_len = 0;
+	snprintf(d->model_xml_dir, sizeof(d->model_xml_dir), "%.*s",
+	    (int)dirlen, dir);
 	if (len == 0)
 		return;
 	if ((d->model_xml = malloc(len + 1)) == NULL)
@@ -362,6 +372,47 @@ loadjob_keep_xml(struct daemon *d, const char *xml, size_t len)
 	memcpy(d->model_xml, xml, len);
 	d->model_xml[len] = '\0';
 	d->model_xml_len = len;
+}
+
+/* The loader's refusal, as one of the codes it may give. */
+static int
+loadjob_code(int code)
+{
+	switch (code) {
+	case RESULT_DENIED:
+	case RESULT_BADVALUE:
+	case RESULT_BADPROTOCOL:
+		return code;
+	default:
+		return RESULT_LOADFAILED;
+	}
+}
+
+/*
+ * Make the MJB the running model: a load's under its name and file; an
+ * edit's keeps the running model's name, file and state.
+ */
+static int
+loadjob_install(
+    struct loadjob *j, const void *mjb, size_t n, char *err, size_t len)
+{
+	struct sim *sim = j->d->sim;
+	struct sim_carry *carry;
+	char name[256], path[4096];
+	int rc;
+
+	if (!j->edit)
+		return sim_load_buffer(
+		    sim, SIM_FORMAT_MJB, mjb, n, j->name, j->path, err, len);
+	snprintf(name, sizeof(name), "%s", sim_model_name(sim));
+	snprintf(path, sizeof(path), "%s", sim_model_path(sim));
+	carry = sim_carry_take(sim);
+	rc = sim_load_buffer(sim, SIM_FORMAT_MJB, mjb, n, name,
+	    path[0] != '\0' ? path : NULL, err, len);
+	if (rc == 0)
+		sim_carry_give(sim, carry);
+	sim_carry_free(carry);
+	return rc;
 }
 
 /*
@@ -384,23 +435,25 @@ loadjob_outcome(struct loadjob *j, int status, char *err, size_t len)
 	}
 	if (j->len >= sizeof(r)) {
 		memcpy(&r, j->buf, sizeof(r));
-		need = sizeof(r) + r.err_len + r.mjb_len + r.xml_len;
+		need = sizeof(r) + r.err_len + r.mjb_len + r.xml_len +
+		    r.dir_len + r.info_len;
 		if (r.magic == LOADER_MAGIC && r.err_len < 8192 &&
 		    r.mjb_len <= j->max && r.xml_len <= j->max &&
+		    r.dir_len < 4096 && r.info_len <= j->max &&
 		    need == j->len) {
 			if (r.code != RESULT_OK) {
 				snprintf(err, len, "%.*s", (int)r.err_len,
 				    j->buf + sizeof(r));
-				return r.code == RESULT_DENIED ?
-				    RESULT_DENIED :
-				    RESULT_LOADFAILED;
+				return loadjob_code(r.code);
 			}
 			mjb = j->buf + sizeof(r) + r.err_len;
-			if (sim_load_buffer(j->d->sim, SIM_FORMAT_MJB, mjb,
-				r.mjb_len, j->name, j->path, err, len) != 0)
+			if (loadjob_install(j, mjb, r.mjb_len, err, len) != 0)
 				return RESULT_LOADFAILED;
 			j->d->model_legacy = (int)r.legacy;
-			loadjob_keep_xml(j->d, mjb + r.mjb_len, r.xml_len);
+			loadjob_keep_xml(j->d, mjb + r.mjb_len, r.xml_len,
+			    mjb + r.mjb_len + r.xml_len, r.dir_len);
+			snprintf(err, len, "%.*s", (int)r.info_len,
+			    mjb + r.mjb_len + r.xml_len + r.dir_len);
 			return RESULT_OK;
 		}
 	}

@@ -16,21 +16,30 @@
 
 struct daemon;
 
-/* A load: the file (a real path inside the model dirs) or the data. */
+/*
+ * A load: the file (a real path inside the model dirs) or the data; or
+ * an edit of the running model's MJCF text (data), the edit (an
+ * EditModel message, packed) in edit, compiled where path stands.
+ */
 struct loadjob_request {
 	enum loader_source source;
-	const char *path;       /* LOADER_FILE */
+	const char *path;       /* LOADER_FILE; LOADER_EDIT: the stand-in */
 	enum sim_format format; /* LOADER_INLINE */
-	const void *data;       /* LOADER_INLINE, copied */
+	const void *data;       /* LOADER_INLINE, LOADER_EDIT; copied */
 	size_t len;
+	const void *edit; /* LOADER_EDIT; copied */
+	size_t edit_len;
 	const char *name; /* LOADER_INLINE: the model's name in logs */
 	int legacy;       /* translate HAPTIX 1.x MJCF */
 };
 
 /*
- * Called once per load: code is RESULT_OK with the new model running, a
+ * Called once per load: code is RESULT_OK with the new model running
+ * (err then holds what an edit removed, "type name" lines, or ""), a
  * failure with err saying why and the old model still running, or
- * LOADJOB_CANCELLED when its owner left (only arg is to be freed).
+ * LOADJOB_CANCELLED when its owner left (only arg is to be freed).  An
+ * edit's model takes the running one's state by names (sim_carry) and
+ * keeps its name and file.
  */
 #define LOADJOB_CANCELLED 1
 typedef void (*loadjob_done_fn)(

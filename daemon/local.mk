@@ -25,7 +25,7 @@ libhaptixd_la_SOURCES = \
 	daemon/loader.c daemon/loader.h daemon/loadjob.c daemon/loadjob.h \
 	daemon/sandbox.c daemon/sandbox.h \
 	daemon/log.c daemon/log.h \
-	daemon/mjcf.c daemon/mjcf.h daemon/mjcf_include.c daemon/mjcf_legacy.c daemon/mjcf_legacy.h \
+	daemon/mjcf.c daemon/mjcf.h daemon/mjcf_include.c daemon/mjcf_edit.c daemon/mjcf_edit.h daemon/mjcf_legacy.c daemon/mjcf_legacy.h \
 	daemon/mjcf_internal.h daemon/mjcf_lenient.c \
 	daemon/modeldir.c daemon/modeldir.h \
 	daemon/modelrefs.c daemon/modelrefs.h \
@@ -45,7 +45,7 @@ libhaptixd_la_SOURCES = \
 	daemon/stepguard.c daemon/stepguard.h \
 	daemon/stream.c daemon/stream.h \
 	daemon/sim.c daemon/sim.h daemon/sim_internal.h \
-	daemon/sim_access.c daemon/sim_array.c daemon/sim_check.c \
+	daemon/sim_access.c daemon/sim_array.c daemon/sim_carry.c daemon/sim_check.c \
 	daemon/sim_describe.c daemon/sim_describe.h \
 	daemon/sim_key.c daemon/sim_pristine.c daemon/sim_robot.c
 libhaptixd_la_CFLAGS = $(AM_CFLAGS) $(LIBEVENT_CFLAGS) $(PROTOBUF_C_CFLAGS) \

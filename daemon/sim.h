@@ -91,6 +91,17 @@ struct sim_limits {
 int sim_check_limits(
     const struct sim *s, const struct sim_limits *l, char *err, size_t len);
 
+/*
+ * The state of the running model by names (sim_carry.c), taken before an
+ * edit's model replaces it and given to the new one: time, joints, the
+ * actuators' ctrl and act, mocap poses, applied forces.  take returns
+ * NULL with no model; give and free take NULL.
+ */
+struct sim_carry;
+struct sim_carry *sim_carry_take(const struct sim *s);
+void sim_carry_give(struct sim *s, const struct sim_carry *c);
+void sim_carry_free(struct sim_carry *c);
+
 /* Create an empty simulation and install MuJoCo's error hooks. */
 struct sim *sim_create(void);
 

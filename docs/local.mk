@@ -9,3 +9,4 @@ EXTRA_DIST += docs/recording.md
 EXTRA_DIST += docs/drivers.md
 EXTRA_DIST += docs/adding-a-call.md
 EXTRA_DIST += docs/security.md
+EXTRA_DIST += docs/editing.md

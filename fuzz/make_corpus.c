@@ -835,6 +835,48 @@ seeds_mjb(void)
 	free(mjb);
 }
 
+/* An edit transaction on the fixture: an add, a set, a remove. */
+static void
+seeds_edit(void)
+{
+	Haptix__V1__EditModel em = HAPTIX__V1__EDIT_MODEL__INIT;
+	Haptix__V1__EditOp op[3], *ops[3];
+	Haptix__V1__EditAttr pos = HAPTIX__V1__EDIT_ATTR__INIT,
+			     size = HAPTIX__V1__EDIT_ATTR__INIT;
+	Haptix__V1__EditAttr *add_attrs[1] = { &pos },
+			     *set_attrs[1] = { &size };
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		haptix__v1__edit_op__init(&op[i]);
+		ops[i] = &op[i];
+	}
+	pos.name = (char *)"pos";
+	pos.value = (char *)"0 0 2";
+	size.name = (char *)"size";
+	size.value = (char *)"0.2 0.2 0.2";
+	op[0].kind = HAPTIX__V1__EDIT_KIND__EDIT_ADD;
+	op[0].type = (char *)"body";
+	op[0].name = (char *)"extra";
+	op[0].parent_type = (char *)"worldbody";
+	op[0].n_attrs = 1;
+	op[0].attrs = add_attrs;
+	op[1].kind = HAPTIX__V1__EDIT_KIND__EDIT_SET;
+	op[1].type = (char *)"geom";
+	op[1].name = (char *)"box";
+	op[1].n_attrs = 1;
+	op[1].attrs = set_attrs;
+	op[2].kind = HAPTIX__V1__EDIT_KIND__EDIT_REMOVE;
+	op[2].type = (char *)"body";
+	op[2].name = (char *)"link2";
+	em.n_ops = 3;
+	em.ops = ops;
+	{
+		REQ(r, EDIT_MODEL, edit_model, &em);
+		one("edit_model", &r);
+	}
+}
+
 /* One dictionary entry, escaped as libFuzzer reads them. */
 static void
 dict_entry(FILE *f, const uint8_t *p, size_t len)
@@ -1093,6 +1135,7 @@ main(int argc, char **argv)
 	seeds_admin();
 	seeds_models();
 	seeds_mjb();
+	seeds_edit();
 	seeds_sequences();
 	seeds_framing();
 	seeds_generic();

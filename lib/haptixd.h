@@ -632,6 +632,39 @@ int hxd_get_model(hxd_conn *c, hxd_model_blob *out);
  */
 int hxd_get_model_xml(hxd_conn *c, char **xml, char *dir, size_t dirlen);
 
+/* The operations of an edit (docs/editing.md). */
+#define HXD_EDIT_ADD 0    /* an element under a parent, with attributes */
+#define HXD_EDIT_REMOVE 1 /* an element, and what refers to it */
+#define HXD_EDIT_SET 2    /* attributes of an element */
+#define HXD_EDIT_UNSET 3  /* attributes of an element, by name */
+
+/*
+ * One operation.  An element is found by its type (its MJCF element name:
+ * "body", "geom", "motor", ...) and name; an add goes under parent_type
+ * and parent_name ("worldbody" and "", a body by name, "actuator" and
+ * ""), with name the new element's (or "" for none).  attrs holds
+ * nattrs name and value pairs for add and set ("pos", "0 0 1"), nattrs
+ * names for unset.
+ */
+typedef struct hxd_edit_op {
+	int kind;
+	const char *type, *name;
+	const char *parent_type, *parent_name;
+	const char *const *attrs;
+	int nattrs;
+} hxd_edit_op;
+
+/*
+ * Apply n operations to the model's MJCF text as one transaction and
+ * compile it once, keeping the simulation's state by names.  If one fails
+ * (HXD_BADVALUE, naming the operation) or the compile does
+ * (HXD_LOADFAILED, in MuJoCo's words), nothing changes.  out (may be
+ * NULL) gets the edited model; *removed (may be NULL) a malloc'd text
+ * of "type name" lines, what remove took away, or NULL when nothing.
+ */
+int hxd_edit_model(
+    hxd_conn *c, const hxd_edit_op *ops, int n, hxd_model *out, char **removed);
+
 /* Free the MJB of b and clear b; NULL is fine. */
 void hxd_model_blob_free(hxd_model_blob *b);
 

@@ -261,3 +261,93 @@ hxd_get_model_xml(hxd_conn *c, char **xml, char *dir, size_t dirlen)
 	conn_free_response(r);
 	return conn_ok(c);
 }
+
+int
+hxd_edit_model(
+    hxd_conn *c, const hxd_edit_op *ops, int n, hxd_model *out, char **removed)
+{
+	Haptix__V1__EditModel em = HAPTIX__V1__EDIT_MODEL__INIT;
+	Haptix__V1__EditOp *w = NULL, **wp = NULL;
+	Haptix__V1__EditAttr *a = NULL, **ap = NULL;
+	size_t natt = 0, k, len;
+	Response *r;
+	int i, j, rc, pairs;
+
+	if (removed != NULL)
+		*removed = NULL;
+	if (ops == NULL || n <= 0)
+		return conn_fail(c, HXD_BADSIZE, "an edit of no operations");
+	for (i = 0; i < n; i++) {
+		if (ops[i].nattrs < 0 ||
+		    (ops[i].nattrs > 0 && ops[i].attrs == NULL))
+			return conn_fail(c, HXD_BADVALUE,
+			    "operation %d: nattrs %d without attrs", i + 1,
+			    ops[i].nattrs);
+		natt += (size_t)ops[i].nattrs;
+	}
+	w = calloc((size_t)n, sizeof(*w));
+	wp = calloc((size_t)n, sizeof(*wp));
+	a = calloc(natt + 1, sizeof(*a));
+	ap = calloc(natt + 1, sizeof(*ap));
+	if (w == NULL || wp == NULL || a == NULL || ap == NULL) {
+		rc = conn_fail(c, HXD_CANNOTSEND, "out of memory");
+		goto out;
+	}
+	for (i = 0, k = 0; i < n; i++) {
+		haptix__v1__edit_op__init(&w[i]);
+		wp[i] = &w[i];
+		w[i].kind = (Haptix__V1__EditKind)ops[i].kind;
+		w[i].type = (char *)(ops[i].type != NULL ? ops[i].type : "");
+		w[i].name = (char *)(ops[i].name != NULL ? ops[i].name : "");
+		w[i].parent_type = (char *)(ops[i].parent_type != NULL ?
+			ops[i].parent_type :
+			"");
+		w[i].parent_name = (char *)(ops[i].parent_name != NULL ?
+			ops[i].parent_name :
+			"");
+		w[i].attrs = ap + k;
+		w[i].n_attrs = (size_t)ops[i].nattrs;
+		/* unset names attributes alone; add and set give pairs */
+		pairs = ops[i].kind != HXD_EDIT_UNSET;
+		for (j = 0; j < ops[i].nattrs; j++, k++) {
+			haptix__v1__edit_attr__init(&a[k]);
+			ap[k] = &a[k];
+			a[k].name = (char *)ops[i].attrs[pairs ? 2 * j : j];
+			a[k].value = (char *)(pairs ? ops[i].attrs[2 * j + 1] :
+						      "");
+			if (a[k].name == NULL || a[k].value == NULL) {
+				rc = conn_fail(c, HXD_BADVALUE,
+				    "operation %d: attribute %d is NULL", i + 1,
+				    j + 1);
+				goto out;
+			}
+		}
+	}
+	em.n_ops = (size_t)n;
+	em.ops = wp;
+	rc = request_call(c, HAPTIX__V1__REQUEST__CALL_EDIT_MODEL, &em,
+	    HAPTIX__V1__RESPONSE__PAYLOAD_EDIT, &r);
+	if (rc != HXD_OK)
+		goto out;
+	conn_model_from_wire(&c->model, r->edit->model);
+	if (out != NULL)
+		*out = c->model;
+	if (removed != NULL && r->edit->n_removed > 0) {
+		for (k = 0, len = 1; k < r->edit->n_removed; k++)
+			len += strlen(r->edit->removed[k]) + 1;
+		if ((*removed = malloc(len)) != NULL) {
+			**removed = '\0';
+			for (k = 0; k < r->edit->n_removed; k++)
+				strcat(strcat(*removed, r->edit->removed[k]),
+				    "\n");
+		}
+	}
+	conn_free_response(r);
+	rc = conn_ok(c);
+out:
+	free(w);
+	free(wp);
+	free(a);
+	free(ap);
+	return rc;
+}

@@ -817,6 +817,19 @@ HX_TRANSPORT_TEST(hxctl, names_and_ids, "-m", "fixture.xml", "--paused", NULL)
 	    strstr(r.out, "<joint name=\"hinge2\""), "%s", r.out);
 	hxctl(&r, addr, "model", "keep", "-", NULL);
 	cr_expect_neq(r.status, 0, "model keep: %s", r.err);
+	/* Edits, one operation each; a bad one fails, saying which. */
+	hxctl(&r, addr, "edit", "add", "body", "extra", "--in", "worldbody",
+	    "pos=0 0 2", NULL);
+	expect_ok(&r);
+	cr_expect_not_null(strstr(r.out, "nbody 6"), "%s", r.out);
+	hxctl(&r, addr, "edit", "add", "geom", "--in", "body:extra", "size=0.1",
+	    NULL);
+	expect_ok(&r);
+	hxctl(&r, addr, "edit", "remove", "body", "extra", NULL);
+	expect_ok(&r);
+	cr_expect_not_null(strstr(r.out, "removed\nbody extra\n"), "%s", r.out);
+	hxctl(&r, addr, "edit", "set", "geom", "nosuch", "size=1", NULL);
+	expect_fail(&r, "edit", "mjCOM_BADVALUE", "operation 1");
 	hx_run_free(&r);
 }
 

@@ -1,0 +1,274 @@
+/*
+ * Model editing through a real daemon (docs/editing.md): edit
+ * transactions on the running MPL scene, compiled in the loader, with the
+ * state kept by names; each kind of bad input, which changes nothing.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <criterion/criterion.h>
+
+#include "check.h"
+#include "harness.h"
+#include "haptixd.h"
+
+TestSuite(edit, .timeout = 120, .fini = hx_server_cleanup);
+
+static const char *const scene[] = { "-m", "mpl_scene.xml", "--paused", NULL };
+
+/* One joint's qpos and qvel, read by name. */
+static void
+joint_state(hxd_conn *c, const char *name, double *q, double *v)
+{
+	hxd_joint j;
+
+	HX_OK(c, hxd_get_joint(c, name, -1, &j));
+	memcpy(q, j.qpos, sizeof(j.qpos));
+	memcpy(v, j.qvel, sizeof(j.qvel));
+}
+
+/*
+ * A box added above the table while the hand moves falls onto it, and
+ * every joint's state is bit-identical across the edit (matched by name:
+ * the added body may come before the hand's in the new qpos).
+ */
+Test(edit, an_added_box_falls_and_the_hand_keeps_its_state)
+{
+	static const char *const body[] = { "pos", "0.2 -0.2 1.1" };
+	static const char *const geom[] = { "type", "box", "size",
+		"0.03 0.03 0.03", "mass", "0.2" };
+	const hxd_edit_op ops[] = {
+		{ HXD_EDIT_ADD, "body", "dropped", "worldbody", "", body, 1 },
+		{ HXD_EDIT_ADD, "freejoint", "dropped", "body", "dropped", NULL,
+		    0 },
+		{ HXD_EDIT_ADD, "geom", "dropped", "body", "dropped", geom, 3 },
+	};
+	struct hx_server s;
+	hxd_joint *old, j, box;
+	hxd_model m0, m1;
+	hxd_conn *c;
+	double t0, q[7], v[6];
+	int i;
+
+	hx_server_start(&s, scene);
+	c = hx_connect_ok(s.unix_addr, "editor");
+	m0 = *hxd_welcome_model(c);
+	/* Move the hand a little, so that its state is not the initial. */
+	HX_OK(c,
+	    hxd_set_joint(
+		c, "index_MCP", (double[]){ 0.4 }, 1, (double[]){ 0.3 }, 1));
+	HX_OK(c, hxd_step(c, 20, NULL));
+	cr_assert_not_null(old = calloc((size_t)m0.njnt, sizeof(*old)));
+	for (i = 0; i < m0.njnt; i++)
+		HX_OK(c, hxd_get_joint(c, NULL, i, &old[i]));
+	t0 = hx_status_ok(c).time;
+
+	HX_OK(c, hxd_edit_model(c, ops, 3, &m1, NULL));
+	cr_expect_eq(m1.nbody, m0.nbody + 1);
+	cr_expect_eq(m1.nq, m0.nq + 7);
+	cr_expect_str_eq(m1.name, m0.name, "the model keeps its name");
+	cr_expect_eq(
+	    hx_status_ok(c).time, t0, "time went on from where it was");
+	/* Every joint that was, by name: its values bit for bit. */
+	for (i = 0; i < m0.njnt; i++) {
+		cr_assert_str_not_empty(old[i].name);
+		HX_OK(c, hxd_get_joint(c, old[i].name, -1, &j));
+		cr_expect(memcmp(j.qpos, old[i].qpos,
+			      sizeof(double) * (size_t)j.nq) == 0 &&
+			memcmp(j.qvel, old[i].qvel,
+			    sizeof(double) * (size_t)j.nv) == 0,
+		    "joint %s changed across the edit", old[i].name);
+	}
+	free(old);
+
+	/* The new box starts where it was put, and falls onto the table. */
+	joint_state(c, "dropped", q, v);
+	cr_expect(fabs(q[2] - 1.1) < 1e-12, "box at z %g", q[2]);
+	HX_OK(c, hxd_step(c, 1000, NULL));
+	HX_OK(c, hxd_get_joint(c, "dropped", -1, &box));
+	cr_expect(box.qpos[2] < 0.80 && box.qpos[2] > 0.76,
+	    "the box rests at z %g, not on the table (top 0.765)", box.qpos[2]);
+	hxd_close(c);
+	hx_server_stop(&s);
+}
+
+/* Attributes set through the tree show in the compiled arrays. */
+Test(edit, set_attributes_show_in_the_arrays)
+{
+	static const char *const size[] = { "size", "0.04 0.04 0.04", "rgba",
+		"0 1 0 1" };
+	static const char *const mass[] = { "mass", "0.5" };
+	static const char *const rgba[] = { "rgba" };
+	const hxd_edit_op set[] = {
+		{ HXD_EDIT_SET, "geom", "cube", NULL, NULL, size, 2 },
+		{ HXD_EDIT_SET, "geom", "sphere", NULL, NULL, mass, 1 },
+	};
+	const hxd_edit_op unset[] = {
+		{ HXD_EDIT_UNSET, "geom", "cube", NULL, NULL, rgba, 1 },
+	};
+	struct hx_server s;
+	hxd_array *a;
+	hxd_conn *c;
+	int geom, body;
+
+	hx_server_start(&s, scene);
+	c = hx_connect_ok(s.unix_addr, "editor");
+	HX_OK(c, hxd_name2id(c, HXD_OBJ_GEOM, "cube", &geom));
+	HX_OK(c, hxd_edit_model(c, set, 2, NULL, NULL));
+	HX_OK(c, hxd_get_array(c, "geom_size", &a));
+	cr_expect(
+	    a->values[3 * geom] == 0.04 && a->values[3 * geom + 2] == 0.04,
+	    "geom_size %g", a->values[3 * geom]);
+	free(a);
+	HX_OK(c, hxd_get_array(c, "geom_rgba", &a));
+	cr_expect(a->values[4 * geom] == 0 && a->values[4 * geom + 1] == 1,
+	    "geom_rgba %g %g", a->values[4 * geom], a->values[4 * geom + 1]);
+	free(a);
+	HX_OK(c, hxd_name2id(c, HXD_OBJ_BODY, "sphere", &body));
+	HX_OK(c, hxd_get_array(c, "body_mass", &a));
+	cr_expect(fabs(a->values[body] - 0.5) < 1e-12, "body_mass %g",
+	    a->values[body]);
+	free(a);
+	/* Unset: the material's colour again. */
+	HX_OK(c, hxd_edit_model(c, unset, 1, NULL, NULL));
+	HX_OK(c, hxd_get_array(c, "geom_rgba", &a));
+	cr_expect(a->values[4 * geom + 1] != 1, "the rgba stayed");
+	free(a);
+	hxd_close(c);
+	hx_server_stop(&s);
+}
+
+/* Removing the cube takes its joint and geom; the rest keeps its state. */
+Test(edit, remove_takes_the_subtree_and_keeps_the_rest)
+{
+	const hxd_edit_op rm[] = {
+		{ HXD_EDIT_REMOVE, "body", "cube", NULL, NULL, NULL, 0 },
+	};
+	struct hx_server s;
+	hxd_model m0, m1;
+	hxd_joint j;
+	hxd_conn *c;
+	char *removed = NULL;
+	double q0[7], v0[6], q1[7], v1[6];
+
+	hx_server_start(&s, scene);
+	c = hx_connect_ok(s.unix_addr, "editor");
+	m0 = *hxd_welcome_model(c);
+	HX_OK(c, hxd_step(c, 50, NULL));
+	joint_state(c, "sphere", q0, v0);
+	HX_OK(c, hxd_edit_model(c, rm, 1, &m1, &removed));
+	cr_assert_not_null(removed);
+	cr_expect_not_null(strstr(removed, "body cube\n"), "%s", removed);
+	free(removed);
+	cr_expect_eq(m1.nbody, m0.nbody - 1);
+	cr_expect_eq(m1.nq, m0.nq - 7);
+	HX_FAILS_WITH(
+	    c, hxd_get_joint(c, "cube", -1, &j), HXD_BADINDEX, "cube");
+	joint_state(c, "sphere", q1, v1);
+	cr_expect(
+	    memcmp(q0, q1, sizeof(q0)) == 0 && memcmp(v0, v1, sizeof(v0)) == 0,
+	    "the sphere moved across the edit");
+	hxd_close(c);
+	hx_server_stop(&s);
+}
+
+/* A motor on a joint that goes is removed with it. */
+Test(edit, remove_takes_what_refers_to_it)
+{
+	static const char *const motor[] = { "joint", "cube_slide" };
+	static const char *const slide[] = { "type", "slide", "axis", "1 0 0" };
+	const hxd_edit_op add[] = {
+		{ HXD_EDIT_ADD, "body", "slider", "worldbody", "",
+		    (const char *const[]){ "pos", "0 0.5 1" }, 1 },
+		{ HXD_EDIT_ADD, "joint", "cube_slide", "body", "slider", slide,
+		    2 },
+		{ HXD_EDIT_ADD, "geom", "", "body", "slider",
+		    (const char *const[]){ "size", "0.02" }, 1 },
+		{ HXD_EDIT_ADD, "motor", "pusher", "actuator", "", motor, 1 },
+	};
+	const hxd_edit_op rm[] = {
+		{ HXD_EDIT_REMOVE, "body", "slider", NULL, NULL, NULL, 0 },
+	};
+	struct hx_server s;
+	hxd_model m0, m1;
+	hxd_conn *c;
+	char *removed = NULL;
+
+	hx_server_start(&s, scene);
+	c = hx_connect_ok(s.unix_addr, "editor");
+	m0 = *hxd_welcome_model(c);
+	HX_OK(c, hxd_edit_model(c, add, 4, &m1, NULL));
+	cr_expect_eq(m1.nu, m0.nu + 1);
+	HX_OK(c, hxd_edit_model(c, rm, 1, &m1, &removed));
+	cr_assert_not_null(removed);
+	cr_expect_not_null(strstr(removed, "motor pusher\n"), "%s", removed);
+	free(removed);
+	cr_expect_eq(m1.nu, m0.nu);
+	cr_expect_eq(m1.nbody, m0.nbody);
+	hxd_close(c);
+	hx_server_stop(&s);
+}
+
+/* Each bad edit is refused, saying why, and changes nothing. */
+Test(edit, bad_edits_change_nothing)
+{
+	static const char *const nan_pos[] = { "pos", "0 0 x" };
+	static const char *const outside[] = { "file", "/etc/passwd" };
+	static const char *const ok[] = { "size", "0.1" };
+	const struct {
+		hxd_edit_op op[2];
+		int n, code;
+		const char *says;
+	} cases[] = {
+		{ { { HXD_EDIT_ADD, "body", "x", "body", "nosuch", NULL, 0 } },
+		    1, HXD_BADVALUE, "no body named \"nosuch\"" },
+		{ { { HXD_EDIT_ADD, "body", "cube", "worldbody", "", NULL, 0 } },
+		    1, HXD_BADVALUE, "already" },
+		{ { { HXD_EDIT_SET, "geom", "nosuch", NULL, NULL, ok, 1 } }, 1,
+		    HXD_BADVALUE, "no geom named" },
+		{ { { HXD_EDIT_ADD, "bodyy", "x", "worldbody", "", NULL, 0 } },
+		    1, HXD_LOADFAILED, "bodyy" },
+		{ { { HXD_EDIT_SET, "body", "cube", NULL, NULL, nan_pos, 1 } },
+		    1, HXD_LOADFAILED, "" },
+		{ { { HXD_EDIT_ADD, "mesh", "stolen", "asset", "", outside,
+		      1 } },
+		    1, HXD_DENIED, "passwd" },
+		{ { { HXD_EDIT_SET, "geom", "cube", NULL, NULL, ok, 1 },
+		      { HXD_EDIT_REMOVE, "worldbody", "x", NULL, NULL, NULL,
+			  0 } },
+		    2, HXD_BADVALUE, "operation 2" },
+	};
+	struct hx_server s;
+	hxd_model m0;
+	hxd_array *a0, *a;
+	hxd_conn *c;
+	size_t i;
+
+	hx_server_start(&s, scene);
+	c = hx_connect_ok(s.unix_addr, "editor");
+	m0 = *hxd_welcome_model(c);
+	HX_OK(c, hxd_get_array(c, "geom_size", &a0));
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		cr_expect_eq(
+		    hxd_edit_model(c, cases[i].op, cases[i].n, NULL, NULL),
+		    cases[i].code, "case %zu: %s", i, hxd_error(c));
+		cr_expect_not_null(strstr(hxd_error(c), cases[i].says),
+		    "case %zu: %s", i, hxd_error(c));
+		cr_expect_eq(hx_status_ok(c).model.nbody, m0.nbody);
+		HX_OK(c, hxd_get_array(c, "geom_size", &a));
+		cr_expect(
+		    memcmp(a->values, a0->values,
+			sizeof(double) * (size_t)(a->rows * a->cols)) == 0,
+		    "case %zu changed the model", i);
+		free(a);
+	}
+	free(a0);
+	/* No operations at all. */
+	cr_expect_eq(hxd_edit_model(c, NULL, 0, NULL, NULL), HXD_BADSIZE);
+	hxd_close(c);
+	hx_server_stop(&s);
+}

@@ -45,4 +45,16 @@ struct daemon {
 	uint64_t batch_session; /* session whose batch run is stepping */
 };
 
+/* Return 1 if session id shares the lease, having presented its token. */
+static inline int
+daemon_lease_shared(const struct daemon *d, uint64_t id)
+{
+	int i;
+
+	for (i = 0; i < d->nlease_sharers; i++)
+		if (d->lease_sharers[i] == id)
+			return 1;
+	return 0;
+}
+
 #endif

@@ -5,7 +5,6 @@
 #include "clock.h"
 #include "daemon.h"
 #include "event.h"
-#include "lease.h"
 #include "monotonic.h"
 #include "options.h"
 #include "session.h"
@@ -32,7 +31,7 @@ event_client_info(struct daemon *d, struct arena *a, struct session *s)
 	ci->name = s->name;
 	ci->peer = s->peer;
 	ci->lease = d->lease_holder == s->id;
-	ci->lease_shared = lease_shares(d, s);
+	ci->lease_shared = daemon_lease_shared(d, s->id);
 	ci->connected = monotonic_s() - s->connected_at;
 	ci->requests = s->requests;
 	ci->errors = s->errors;

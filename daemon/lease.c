@@ -19,21 +19,10 @@
 static void lease_end(struct daemon *);
 
 int
-lease_shares(const struct daemon *d, const struct session *s)
-{
-	int i;
-
-	for (i = 0; i < d->nlease_sharers; i++)
-		if (d->lease_sharers[i] == s->id)
-			return 1;
-	return 0;
-}
-
-int
 lease_permits(const struct daemon *d, const struct session *s)
 {
 	return d->lease_holder == 0 || d->lease_holder == s->id ||
-	    lease_shares(d, s);
+	    daemon_lease_shared(d, s->id);
 }
 
 /* A fresh token for a lease just taken: 128 random bits as hex. */
@@ -77,7 +66,7 @@ lease_share(struct daemon *d, struct session *s, const char *token, char *err,
 		    d->lease_holder != 0 ? ", and another holds it now" : "");
 		return -1;
 	}
-	if (lease_shares(d, s) || d->lease_holder == s->id)
+	if (daemon_lease_shared(d, s->id) || d->lease_holder == s->id)
 		return 0;
 	if (d->nlease_sharers == d->maxlease_sharers) {
 		d->maxlease_sharers = d->maxlease_sharers == 0 ?
@@ -110,9 +99,10 @@ lease_take(struct daemon *d, struct session *s, char *err, size_t len)
 	if (d->lease_holder != 0) {
 		snprintf(err, len, "client %llu (%s) holds the control lease%s",
 		    (unsigned long long)d->lease_holder, d->lease_holder_name,
-		    lease_shares(d, s) ? "; this client shares it, and may "
-					 "write already" :
-					 "");
+		    daemon_lease_shared(d, s->id) ?
+			"; this client shares it, and may "
+			"write already" :
+			"");
 		return -1;
 	}
 	d->lease_holder = s->id;
@@ -130,9 +120,10 @@ lease_release(struct daemon *d, struct session *s, char *err, size_t len)
 {
 	if (d->lease_holder != s->id) {
 		snprintf(err, len, "this client does not hold the lease%s",
-		    lease_shares(d, s) ? " (it shares it: the holder "
-					 "releases it)" :
-					 "");
+		    daemon_lease_shared(d, s->id) ?
+			" (it shares it: the holder "
+			"releases it)" :
+			"");
 		return -1;
 	}
 	lease_end(d);

@@ -18,9 +18,6 @@ struct session;
 /* Return 1 if s may write: nobody holds the lease, s does or shares it. */
 int lease_permits(const struct daemon *d, const struct session *s);
 
-/* Return 1 if s shares the lease through its token. */
-int lease_shares(const struct daemon *d, const struct session *s);
-
 /*
  * s presented token: share the lease; -1 with a reason if it is not the
  * token of the lease now held.

@@ -247,6 +247,32 @@ loader_flatten(const char *path, const void *buf, size_t buflen,
 	return xml;
 }
 
+/* The attributes of a keyframe that hold values sized by the model. */
+static const char *const loader_key_attrs[] = { "qpos", "qvel", "act", "ctrl",
+	"mpos", "mquat" };
+
+/* The k-th <key> of doc in document order, or NULL. */
+static struct mjcf_node *
+loader_key(struct mjcf_doc *doc, int k)
+{
+	struct mjcf_node *root = mjcf_root(doc), *n;
+
+	for (n = mjcf_walk(root, root); n != NULL; n = mjcf_walk(root, n))
+		if (strcmp(n->name, "key") == 0 && k-- == 0)
+			return n;
+	return NULL;
+}
+
+/* sim_carry_keys' writer: a keyframe's new values into the text. */
+static void
+loader_key_set(void *arg, int k, const char *attr, const char *value)
+{
+	struct mjcf_node *n = loader_key(arg, k);
+
+	if (n != NULL && value[0] != '\0')
+		mjcf_attr_set(n, attr, value);
+}
+
 /*
  * Edit the model's MJCF text (data) with the edit that follows it, and
  * compile the result where the text stands (path, in its directory).
@@ -259,7 +285,9 @@ loader_edit(struct sim *s, const struct loader_request *r, const char *path,
 	struct mjcf_edit_op *ops = NULL;
 	struct mjcf_edit_removed removed = { NULL, 0 };
 	const char **names = NULL, **values = NULL;
+	struct mjcf_node *key;
 	struct mjcf_doc *doc;
+	struct sim *old = NULL;
 	char *xml = NULL;
 	size_t i, k, natt = 0, n;
 	int rc = RESULT_BADVALUE;
@@ -296,8 +324,27 @@ loader_edit(struct sim *s, const struct loader_request *r, const char *path,
 			values[natt] = em->ops[i]->attrs[k]->value;
 		}
 	}
+	/*
+	 * Keyframes hold values sized by the model: the old model is
+	 * compiled too, the keyframes' values are taken out of the text
+	 * for the compile, and then carried over by names.
+	 */
+	if (loader_key(doc, 0) != NULL) {
+		old = sim_create();
+		if (sim_load_buffer(old, SIM_FORMAT_MJCF, data, r->data_len,
+			NULL, path, err, len) != 0) {
+			rc = RESULT_LOADFAILED;
+			goto out;
+		}
+	}
 	if (mjcf_edit_apply(doc, ops, em->n_ops, &removed, err, len) != 0)
 		goto out;
+	if (old != NULL)
+		for (k = 0; (key = loader_key(doc, (int)k)) != NULL; k++)
+			for (i = 0; i < sizeof(loader_key_attrs) /
+				 sizeof(loader_key_attrs[0]);
+			     i++)
+				mjcf_attr_remove(key, loader_key_attrs[i]);
 	mjcf_write(doc, &xml, &n);
 	/* What the edit names is checked as a client's model is. */
 	if ((rc = modelrefs_check(path, xml, n, err, len)) != 0 ||
@@ -309,6 +356,11 @@ loader_edit(struct sim *s, const struct loader_request *r, const char *path,
 		rc = RESULT_LOADFAILED;
 		goto out;
 	}
+	if (old != NULL) {
+		sim_carry_keys(s, old, loader_key_set, doc);
+		free(xml);
+		mjcf_write(doc, &xml, &n);
+	}
 	t->xml = xml;
 	t->xml_len = n;
 	xml = NULL;
@@ -318,6 +370,7 @@ loader_edit(struct sim *s, const struct loader_request *r, const char *path,
 	removed.text = NULL;
 	rc = RESULT_OK;
 out:
+	sim_free(old);
 	free(xml);
 	free(removed.text);
 	free(ops);

@@ -102,6 +102,17 @@ struct sim_carry *sim_carry_take(const struct sim *s);
 void sim_carry_give(struct sim *s, const struct sim_carry *c);
 void sim_carry_free(struct sim_carry *c);
 
+/*
+ * Carry the keyframes of from's model into to's by the same names (a
+ * joint's values, an actuator's, a mocap body's; what is new starts as
+ * the model does), keyframe k to keyframe k.  set (may be NULL) is told
+ * each keyframe's new values as MJCF attributes ("qpos", "0 0.1 ...") to
+ * write them into the model's text.  Returns the keyframes carried.
+ */
+int sim_carry_keys(struct sim *to, const struct sim *from,
+    void (*set)(void *arg, int key, const char *attr, const char *value),
+    void *arg);
+
 /* Create an empty simulation and install MuJoCo's error hooks. */
 struct sim *sim_create(void);
 

@@ -134,3 +134,113 @@ sim_carry_free(struct sim_carry *c)
 	mj_deleteModel(c->m);
 	free(c);
 }
+
+/* Write n values as MJCF does, into buf; returns buf. */
+static char *
+carry_values(const mjtNum *v, int n, char *buf, size_t len)
+{
+	size_t off = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < n && off < len; i++)
+		off += (size_t)snprintf(
+		    buf + off, len - off, i == 0 ? "%.17g" : " %.17g", v[i]);
+	return buf;
+}
+
+int
+sim_carry_keys(struct sim *to, const struct sim *from,
+    void (*set)(void *arg, int key, const char *attr, const char *value),
+    void *arg)
+{
+	static const int nq[] = { 7, 4, 1, 1 }, nv[] = { 6, 3, 1, 1 };
+	const mjModel *om = from->m;
+	mjModel *m = to->m;
+	char key[600], *buf;
+	const char *name;
+	size_t len;
+	int k, i, j, t;
+
+	if (om == NULL || m == NULL)
+		return 0;
+	len = 32 * (size_t)(m->nq + m->nv + m->na + m->nu + 7 * m->nmocap) + 64;
+	if ((buf = malloc(len)) == NULL)
+		fatal("out of memory");
+	for (k = 0; k < m->nkey && k < om->nkey; k++) {
+		/* What is not carried starts as a new model starts. */
+		mju_copy(m->key_qpos + k * m->nq, m->qpos0, m->nq);
+		mju_zero(m->key_qvel + k * m->nv, m->nv);
+		mju_zero(m->key_act + k * m->na, m->na);
+		mju_zero(m->key_ctrl + k * m->nu, m->nu);
+		for (i = 0; i < m->nbody; i++)
+			if (m->body_mocapid[i] >= 0) {
+				mju_copy3(m->key_mpos + k * 3 * m->nmocap +
+					3 * m->body_mocapid[i],
+				    m->body_pos + 3 * i);
+				mju_copy4(m->key_mquat + k * 4 * m->nmocap +
+					4 * m->body_mocapid[i],
+				    m->body_quat + 4 * i);
+			}
+		m->key_time[k] = om->key_time[k];
+		for (i = 0; i < om->njnt; i++) {
+			carry_joint_key(om, i, key, sizeof(key));
+			if ((j = carry_find_joint(m, key)) < 0 ||
+			    m->jnt_type[j] != om->jnt_type[i])
+				continue;
+			t = m->jnt_type[j];
+			mju_copy(m->key_qpos + k * m->nq + m->jnt_qposadr[j],
+			    om->key_qpos + k * om->nq + om->jnt_qposadr[i],
+			    nq[t]);
+			mju_copy(m->key_qvel + k * m->nv + m->jnt_dofadr[j],
+			    om->key_qvel + k * om->nv + om->jnt_dofadr[i],
+			    nv[t]);
+		}
+		for (i = 0; i < om->nu; i++) {
+			name = om->names + om->name_actuatoradr[i];
+			if (name[0] == '\0' ||
+			    (j = mj_name2id(m, mjOBJ_ACTUATOR, name)) < 0)
+				continue;
+			m->key_ctrl[k * m->nu + j] = om->key_ctrl[k * om->nu +
+			    i];
+			if (i - (om->nu - om->na) >= 0 &&
+			    j - (m->nu - m->na) >= 0)
+				m->key_act[k * m->na + j -
+				    (m->nu - m->na)] = om->key_act[k * om->na +
+				    i - (om->nu - om->na)];
+		}
+		for (i = 1; i < om->nbody; i++) {
+			name = om->names + om->name_bodyadr[i];
+			if (om->body_mocapid[i] < 0 || name[0] == '\0' ||
+			    (j = mj_name2id(m, mjOBJ_BODY, name)) < 0 ||
+			    m->body_mocapid[j] < 0)
+				continue;
+			mju_copy3(m->key_mpos + k * 3 * m->nmocap +
+				3 * m->body_mocapid[j],
+			    om->key_mpos + k * 3 * om->nmocap +
+				3 * om->body_mocapid[i]);
+			mju_copy4(m->key_mquat + k * 4 * m->nmocap +
+				4 * m->body_mocapid[j],
+			    om->key_mquat + k * 4 * om->nmocap +
+				4 * om->body_mocapid[i]);
+		}
+		if (set == NULL)
+			continue;
+		set(arg, k, "qpos",
+		    carry_values(m->key_qpos + k * m->nq, m->nq, buf, len));
+		set(arg, k, "qvel",
+		    carry_values(m->key_qvel + k * m->nv, m->nv, buf, len));
+		set(arg, k, "act",
+		    carry_values(m->key_act + k * m->na, m->na, buf, len));
+		set(arg, k, "ctrl",
+		    carry_values(m->key_ctrl + k * m->nu, m->nu, buf, len));
+		set(arg, k, "mpos",
+		    carry_values(m->key_mpos + k * 3 * m->nmocap, 3 * m->nmocap,
+			buf, len));
+		set(arg, k, "mquat",
+		    carry_values(m->key_mquat + k * 4 * m->nmocap,
+			4 * m->nmocap, buf, len));
+	}
+	free(buf);
+	return m->nkey;
+}

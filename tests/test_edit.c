@@ -272,3 +272,59 @@ Test(edit, bad_edits_change_nothing)
 	hxd_close(c);
 	hx_server_stop(&s);
 }
+
+/*
+ * The fixture's keyframes survive edits that change its sizes: each
+ * keeps its values for the joints and actuators that are still there,
+ * and what is new starts as the model does.
+ */
+Test(edit, keyframes_keep_their_values_for_surviving_joints)
+{
+	static const char *const args[] = { "-m", "fixture.xml", "--paused",
+		NULL };
+	static const char *const body[] = { "pos", "1 1 1" };
+	static const char *const geom[] = { "size", "0.05" };
+	const hxd_edit_op add[] = {
+		{ HXD_EDIT_ADD, "body", "extra", "worldbody", "", body, 1 },
+		{ HXD_EDIT_ADD, "geom", "", "body", "extra", geom, 1 },
+		{ HXD_EDIT_ADD, "freejoint", "extra", "body", "extra", NULL,
+		    0 },
+	};
+	const hxd_edit_op rm[] = {
+		{ HXD_EDIT_REMOVE, "body", "link2", NULL, NULL, NULL, 0 },
+	};
+	struct hx_server s;
+	hxd_joint j;
+	hxd_model m;
+	hxd_conn *c;
+
+	hx_server_start(&s, args);
+	c = hx_connect_ok(s.unix_addr, "editor");
+	HX_OK(c, hxd_edit_model(c, add, 3, &m, NULL));
+	cr_expect_eq(m.nq, 9 + 7);
+	cr_expect_eq(m.nkey, 2);
+	/* "raised": hinge1 0.5, hinge2 -0.5, the box at (0.6, 0, 0.1); the
+	 * new body where it was put. */
+	HX_OK(c, hxd_reset_name(c, "raised"));
+	HX_OK(c, hxd_get_joint(c, "hinge1", -1, &j));
+	cr_expect_eq(j.qpos[0], 0.5);
+	HX_OK(c, hxd_get_joint(c, "hinge2", -1, &j));
+	cr_expect_eq(j.qpos[0], -0.5);
+	HX_OK(c, hxd_get_joint(c, "box", -1, &j));
+	cr_expect(j.qpos[0] == 0.6 && j.qpos[2] == 0.1, "box at %g, %g",
+	    j.qpos[0], j.qpos[2]);
+	HX_OK(c, hxd_get_joint(c, "extra", -1, &j));
+	cr_expect(j.qpos[0] == 1 && j.qpos[1] == 1 && j.qpos[2] == 1,
+	    "the new body at %g %g %g", j.qpos[0], j.qpos[1], j.qpos[2]);
+	/* Removing a link and the joint in it: the others keep theirs. */
+	HX_OK(c, hxd_edit_model(c, rm, 1, &m, NULL));
+	cr_expect_eq(m.nq, 9 + 7 - 1);
+	HX_OK(c, hxd_reset_name(c, "raised"));
+	HX_OK(c, hxd_get_joint(c, "hinge1", -1, &j));
+	cr_expect_eq(j.qpos[0], 0.5);
+	HX_OK(c, hxd_get_joint(c, "box", -1, &j));
+	cr_expect(j.qpos[0] == 0.6 && j.qpos[2] == 0.1, "box at %g, %g",
+	    j.qpos[0], j.qpos[2]);
+	hxd_close(c);
+	hx_server_stop(&s);
+}

@@ -232,6 +232,11 @@ event_json(const hxd_event *ev, unsigned fields)
 	switch (ev->kind) {
 	case HXD_EVENT_MODEL:
 		js_kb("reload", ev->reload);
+		if (ev->edited) {
+			js_kb("edited", 1);
+			js_ks("operations", ev->operations);
+			js_ks("removed", ev->removed);
+		}
 		js_key("model");
 		model_json(&ev->model);
 		break;

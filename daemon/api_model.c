@@ -55,11 +55,22 @@ api_info(struct call *c)
 /* A client's load, while its loader works. */
 struct model_load {
 	struct session *s;
-	uint64_t id;     /* the request to answer */
-	int same;        /* a reload: the clients keep their state */
-	int edit;        /* an edit: answered with an EditResult */
-	char what[4200]; /* the model, for the logs */
+	uint64_t id;      /* the request to answer */
+	int same;         /* a reload: the clients keep their state */
+	int edit;         /* an edit: answered with an EditResult */
+	char *operations; /* an edit's, "add body box" lines */
+	char what[4200];  /* the model, for the logs */
 };
+
+/* Free a load's record; NULL is fine. */
+static void
+model_load_free(struct model_load *l)
+{
+	if (l == NULL)
+		return;
+	free(l->operations);
+	free(l);
+}
 
 /* An edit's answer: the model as edited, and what it removed. */
 static void
@@ -98,7 +109,7 @@ model_loaded(struct daemon *d, void *arg, int code, const char *err)
 	struct arena a = { 0 };
 
 	if (code == LOADJOB_CANCELLED) {
-		free(l);
+		model_load_free(l);
 		return;
 	}
 	if (code != RESULT_OK) {
@@ -106,14 +117,16 @@ model_loaded(struct daemon *d, void *arg, int code, const char *err)
 			 "model: %s",
 		    (unsigned long long)l->s->id, l->what, err);
 		pending_finish(l->s, l->id, code, err, &resp);
-		free(l);
+		model_load_free(l);
 		return;
 	}
 	log_info("client %llu: %s %s: model \"%s\"",
 	    (unsigned long long)l->s->id, l->edit ? "made" : "loaded", l->what,
 	    sim_model_name(d->sim));
-	step_model_changed(d, l->same,
-	    l->edit ? "the model was edited" : "another model was loaded");
+	if (l->edit)
+		step_model_edited(d, l->operations, err);
+	else
+		step_model_changed(d, l->same, "another model was loaded");
 	if (l->edit)
 		model_edit_answer(&resp, &a, d, err);
 	else {
@@ -122,7 +135,7 @@ model_loaded(struct daemon *d, void *arg, int code, const char *err)
 	}
 	pending_finish(l->s, l->id, RESULT_OK, NULL, &resp);
 	arena_free(&a);
-	free(l);
+	model_load_free(l);
 }
 
 /*
@@ -193,7 +206,7 @@ api_load_model(struct call *c)
 		rc = loadjob_start(
 		    d, &r, c->s, model_loaded, l, c->err, sizeof(c->err));
 	if (rc != RESULT_OK) {
-		free(l);
+		model_load_free(l);
 		return rc;
 	}
 	if (loadjob_count() > 1)
@@ -304,6 +317,29 @@ api_get_model_xml(struct call *c)
 	return RESULT_OK;
 }
 
+/* An edit's operations as "kind type name" lines; caller frees. */
+static char *
+model_edit_operations(const Haptix__V1__EditModel *em)
+{
+	static const char *const kinds[] = { "add", "remove", "set", "unset" };
+	size_t i, len = 1, off = 0;
+	const Haptix__V1__EditOp *op;
+	char *text;
+
+	for (i = 0; i < em->n_ops; i++)
+		len += strlen(em->ops[i]->type) + strlen(em->ops[i]->name) + 16;
+	if ((text = malloc(len)) == NULL)
+		fatal("out of memory");
+	text[0] = '\0';
+	for (i = 0; i < em->n_ops; i++) {
+		op = em->ops[i];
+		off += (size_t)snprintf(text + off, len - off, "%s %s%s%s\n",
+		    (unsigned)op->kind < 4 ? kinds[op->kind] : "?", op->type,
+		    op->name[0] != '\0' ? " " : "", op->name);
+	}
+	return text;
+}
+
 /* Most operations one edit may hold. */
 #define MODEL_EDIT_MAX_OPS 1000
 
@@ -359,10 +395,11 @@ api_edit_model(struct call *c)
 	l->edit = 1;
 	snprintf(l->what, sizeof(l->what), "an edit of %zu operation%s",
 	    em->n_ops, em->n_ops == 1 ? "" : "s");
+	l->operations = model_edit_operations(em);
 	rc = loadjob_start(
 	    d, &r, c->s, model_loaded, l, c->err, sizeof(c->err));
 	if (rc != RESULT_OK) {
-		free(l);
+		model_load_free(l);
 		return rc;
 	}
 	return CALL_BUSY;

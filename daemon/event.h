@@ -36,6 +36,13 @@ void event_slow_step(
 /* The daemon ended the recording by itself (record.h): quota, full disk. */
 void event_recording_ended(struct daemon *d);
 
+/*
+ * The model was edited: its new sizes, the operations ("add body box"
+ * lines) and what they removed ("type name" lines).
+ */
+void event_model_edited(
+    struct daemon *d, const char *operations, const char *removed);
+
 /* The viewers' message changed. */
 void event_message(struct daemon *d);
 

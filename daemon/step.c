@@ -35,8 +35,9 @@ step_one(struct daemon *d, char *err, size_t len)
 	return rc;
 }
 
-void
-step_model_changed(struct daemon *d, int reload, const char *why)
+/* What follows any new model, before the others hear of it. */
+static void
+step_model_swapped(struct daemon *d, const char *why)
 {
 	record_stop(d, why);
 	stepguard_model_changed(d);
@@ -45,5 +46,18 @@ step_model_changed(struct daemon *d, int reload, const char *why)
 	motion_stop_all();
 	perturb_model_changed(d);
 	stream_model_changed(d);
+}
+
+void
+step_model_changed(struct daemon *d, int reload, const char *why)
+{
+	step_model_swapped(d, why);
 	event_model(d, reload);
+}
+
+void
+step_model_edited(struct daemon *d, const char *operations, const char *removed)
+{
+	step_model_swapped(d, "the model was edited");
+	event_model_edited(d, operations, removed);
 }

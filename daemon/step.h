@@ -28,4 +28,8 @@ int step_one(struct daemon *d, char *err, size_t len);
  */
 void step_model_changed(struct daemon *d, int reload, const char *why);
 
+/* The same after an edit: the others hear of its operations. */
+void step_model_edited(
+    struct daemon *d, const char *operations, const char *removed);
+
 #endif

@@ -810,6 +810,9 @@ typedef struct hxd_event {
 	hxd_frame *frame;          /* FRAME */
 	hxd_model model;           /* MODEL: the new sizes */
 	int reload;                /* MODEL: the same file again */
+	int edited;                /* MODEL: an edit transaction */
+	char operations[1024];     /* MODEL, edited: "add body box" lines */
+	char removed[1024];        /* MODEL, edited: "type name" lines */
 	int keyframe;              /* RESET: -1 reference or captured state */
 	char key_name[64];         /* RESET: by name */
 	int paused;                /* RUN */

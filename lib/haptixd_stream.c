@@ -16,6 +16,22 @@ typedef Haptix__V1__StreamFrame StreamFrame;
 
 #define ALIGN16(n) (((n) + 15) & ~(size_t)15)
 
+/* Join n strings as lines into buf (len bytes), cut short if need be. */
+static void
+stream_lines(char *buf, size_t len, char *const *lines, size_t n)
+{
+	size_t i, off = 0;
+	int k;
+
+	buf[0] = '\0';
+	for (i = 0; i < n && off < len; i++) {
+		k = snprintf(buf + off, len - off, "%s\n", lines[i]);
+		if (k < 0)
+			break;
+		off += (size_t)k;
+	}
+}
+
 static const char *const field_names[] = {
 	[HXD_FIELD_QPOS] = "qpos",
 	[HXD_FIELD_QVEL] = "qvel",
@@ -318,6 +334,11 @@ event_from_wire(hxd_conn *c, const Haptix__V1__Event *w, hxd_event *ev)
 		ev->kind = HXD_EVENT_MODEL;
 		conn_model_from_wire(&ev->model, w->model->model);
 		ev->reload = w->model->reload;
+		ev->edited = w->model->edited;
+		stream_lines(ev->operations, sizeof(ev->operations),
+		    w->model->operations, w->model->n_operations);
+		stream_lines(ev->removed, sizeof(ev->removed),
+		    w->model->removed, w->model->n_removed);
 		break;
 	case HAPTIX__V1__EVENT__KIND_RESET:
 		ev->kind = HXD_EVENT_RESET;

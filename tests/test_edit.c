@@ -328,3 +328,37 @@ Test(edit, keyframes_keep_their_values_for_surviving_joints)
 	hxd_close(c);
 	hx_server_stop(&s);
 }
+
+/* Every client hears of an edit: the new sizes and the operations. */
+Test(edit, clients_hear_of_an_edit)
+{
+	static const char *const geom[] = { "size", "0.05" };
+	const hxd_edit_op ops[] = {
+		{ HXD_EDIT_ADD, "body", "extra", "worldbody", "", NULL, 0 },
+		{ HXD_EDIT_ADD, "geom", "", "body", "extra", geom, 1 },
+		{ HXD_EDIT_REMOVE, "body", "cylinder", NULL, NULL, NULL, 0 },
+	};
+	hxd_subscription sub = { .events = HXD_EVENTS(HXD_EVENT_MODEL) };
+	struct hx_server s;
+	hxd_conn *c, *watch;
+	hxd_event *ev;
+	hxd_model m;
+
+	hx_server_start(&s, scene);
+	watch = hx_connect_ok(s.unix_addr, "watch");
+	HX_OK(watch, hxd_subscribe(watch, &sub, NULL));
+	c = hx_connect_ok(s.unix_addr, "editor");
+	HX_OK(c, hxd_edit_model(c, ops, 3, &m, NULL));
+	ev = hx_event_within(watch, HXD_EVENT_MODEL, 10000);
+	cr_assert_not_null(ev, "no model event after the edit");
+	cr_expect(ev->edited, "the model event does not say it was edited");
+	cr_expect_eq(ev->model.nbody, m.nbody);
+	cr_expect_str_eq(
+	    ev->operations, "add body extra\nadd geom\nremove body cylinder\n");
+	cr_expect_not_null(
+	    strstr(ev->removed, "body cylinder\n"), "%s", ev->removed);
+	hxd_event_free(ev);
+	hxd_close(c);
+	hxd_close(watch);
+	hx_server_stop(&s);
+}

@@ -78,24 +78,11 @@ model_edit_answer(
     Response *resp, struct arena *a, struct daemon *d, const char *removed)
 {
 	Haptix__V1__EditResult *e;
-	const char *p, *nl;
-	size_t n = 0, k;
-	char *line;
 
 	e = arena_alloc(a, sizeof(*e));
 	haptix__v1__edit_result__init(e);
 	e->model = snapshot_summary(d, a);
-	for (p = removed; *p != '\0'; p++)
-		n += *p == '\n';
-	e->removed = arena_alloc(a, (n + 1) * sizeof(char *));
-	for (p = removed, k = 0; k < n && (nl = strchr(p, '\n')) != NULL;
-	     p = nl + 1, k++) {
-		line = arena_alloc(a, (size_t)(nl - p) + 1);
-		memcpy(line, p, (size_t)(nl - p));
-		line[nl - p] = '\0';
-		e->removed[k] = line;
-	}
-	e->n_removed = k;
+	e->removed = arena_lines(a, removed, &e->n_removed);
 	resp->payload_case = HAPTIX__V1__RESPONSE__PAYLOAD_EDIT;
 	resp->edit = e;
 }

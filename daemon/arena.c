@@ -99,3 +99,25 @@ arena_free(struct arena *a)
 	a->chunks = NULL;
 	a->total = 0;
 }
+
+char **
+arena_lines(struct arena *a, const char *text, size_t *n)
+{
+	const char *p, *nl;
+	char **lines, *line;
+	size_t k = 0;
+
+	*n = 0;
+	for (p = text; *p != '\0'; p++)
+		*n += *p == '\n';
+	lines = arena_alloc(a, (*n + 1) * sizeof(char *));
+	for (p = text; k < *n && (nl = strchr(p, '\n')) != NULL;
+	     p = nl + 1, k++) {
+		line = arena_alloc(a, (size_t)(nl - p) + 1);
+		memcpy(line, p, (size_t)(nl - p));
+		line[nl - p] = '\0';
+		lines[k] = line;
+	}
+	*n = k;
+	return lines;
+}

@@ -25,6 +25,12 @@ void *arena_zalloc(struct arena *a, size_t n);
 /* Copy a string into the arena. */
 char *arena_strdup(struct arena *a, const char *s);
 
+/*
+ * The lines of text (each ended by a newline; a last one without is
+ * dropped) as strings in a, without their newlines; *n their number.
+ */
+char **arena_lines(struct arena *a, const char *text, size_t *n);
+
 /* Release everything at once, keeping one chunk big enough for it all. */
 void arena_reset(struct arena *a);
 

@@ -1,8 +1,6 @@
 /* Events: see event.h. */
 #include "config.h"
 
-#include <string.h>
-
 #include "arena.h"
 #include "clock.h"
 #include "daemon.h"
@@ -74,6 +72,13 @@ event_after_step(struct daemon *d)
 void
 event_model(struct daemon *d, int reload)
 {
+	event_model_edited(d, reload, NULL, NULL);
+}
+
+void
+event_model_edited(
+    struct daemon *d, int reload, const char *operations, const char *removed)
+{
 	Haptix__V1__ModelEvent m = HAPTIX__V1__MODEL_EVENT__INIT;
 	Event ev = HAPTIX__V1__EVENT__INIT;
 
@@ -81,48 +86,12 @@ event_model(struct daemon *d, int reload)
 	event_seen_resets = event_seen_errors = 0;
 	m.model = snapshot_summary(d, &event_scratch);
 	m.reload = reload;
-	ev.kind_case = HAPTIX__V1__EVENT__KIND_MODEL;
-	ev.model = &m;
-	stream_broadcast(d, &ev);
-	arena_reset(&event_scratch);
-}
-
-/* Split text into its lines, in the scratch arena; *n their number. */
-static char **
-event_lines(const char *text, size_t *n)
-{
-	const char *p, *nl;
-	char **lines, *line;
-	size_t k = 0;
-
-	*n = 0;
-	for (p = text; *p != '\0'; p++)
-		*n += *p == '\n';
-	lines = arena_alloc(&event_scratch, (*n + 1) * sizeof(char *));
-	for (p = text; k < *n && (nl = strchr(p, '\n')) != NULL;
-	     p = nl + 1, k++) {
-		line = arena_alloc(&event_scratch, (size_t)(nl - p) + 1);
-		memcpy(line, p, (size_t)(nl - p));
-		line[nl - p] = '\0';
-		lines[k] = line;
+	if (operations != NULL) {
+		m.edited = 1;
+		m.operations = arena_lines(
+		    &event_scratch, operations, &m.n_operations);
+		m.removed = arena_lines(&event_scratch, removed, &m.n_removed);
 	}
-	*n = k;
-	return lines;
-}
-
-void
-event_model_edited(
-    struct daemon *d, const char *operations, const char *removed)
-{
-	Haptix__V1__ModelEvent m = HAPTIX__V1__MODEL_EVENT__INIT;
-	Event ev = HAPTIX__V1__EVENT__INIT;
-
-	event_seen_resets = event_seen_errors = 0;
-	m.model = snapshot_summary(d, &event_scratch);
-	m.reload = 1;
-	m.edited = 1;
-	m.operations = event_lines(operations, &m.n_operations);
-	m.removed = event_lines(removed, &m.n_removed);
 	ev.kind_case = HAPTIX__V1__EVENT__KIND_MODEL;
 	ev.model = &m;
 	stream_broadcast(d, &ev);

@@ -37,11 +37,12 @@ void event_slow_step(
 void event_recording_ended(struct daemon *d);
 
 /*
- * The model was edited: its new sizes, the operations ("add body box"
- * lines) and what they removed ("type name" lines).
+ * As event_model(), for an edit when operations is not NULL: the
+ * operations ("add body box" lines) and what they removed ("type name"
+ * lines) go with the new sizes.
  */
 void event_model_edited(
-    struct daemon *d, const char *operations, const char *removed);
+    struct daemon *d, int reload, const char *operations, const char *removed);
 
 /* The viewers' message changed. */
 void event_message(struct daemon *d);

@@ -51,6 +51,60 @@ carry_find_joint(const mjModel *m, const char *key)
 	return -1;
 }
 
+/* One state's arrays, as mjData holds them or as a keyframe does. */
+struct carry_arrays {
+	mjtNum *qpos, *qvel, *act, *ctrl, *mpos, *mquat;
+};
+
+/*
+ * Copy from om's arrays into m's what the two models share by names:
+ * joints of the same type, named actuators (ctrl, and act for those with
+ * activation, which MuJoCo 2.2 keeps last), named mocap bodies.
+ */
+static void
+carry_arrays_copy(const mjModel *om, const struct carry_arrays *from,
+    const mjModel *m, const struct carry_arrays *to)
+{
+	static const int nq[] = { 7, 4, 1, 1 }, nv[] = { 6, 3, 1, 1 };
+	char key[600];
+	const char *name;
+	int i, j, t, oa, na;
+
+	for (i = 0; i < om->njnt; i++) {
+		carry_joint_key(om, i, key, sizeof(key));
+		if ((j = carry_find_joint(m, key)) < 0 ||
+		    m->jnt_type[j] != om->jnt_type[i])
+			continue;
+		t = m->jnt_type[j];
+		mju_copy(to->qpos + m->jnt_qposadr[j],
+		    from->qpos + om->jnt_qposadr[i], nq[t]);
+		mju_copy(to->qvel + m->jnt_dofadr[j],
+		    from->qvel + om->jnt_dofadr[i], nv[t]);
+	}
+	for (i = 0; i < om->nu; i++) {
+		name = om->names + om->name_actuatoradr[i];
+		if (name[0] == '\0' ||
+		    (j = mj_name2id(m, mjOBJ_ACTUATOR, name)) < 0)
+			continue;
+		to->ctrl[j] = from->ctrl[i];
+		oa = i - (om->nu - om->na);
+		na = j - (m->nu - m->na);
+		if (oa >= 0 && na >= 0)
+			to->act[na] = from->act[oa];
+	}
+	for (i = 1; i < om->nbody; i++) {
+		name = om->names + om->name_bodyadr[i];
+		if (om->body_mocapid[i] < 0 || name[0] == '\0' ||
+		    (j = mj_name2id(m, mjOBJ_BODY, name)) < 0 ||
+		    m->body_mocapid[j] < 0)
+			continue;
+		mju_copy3(to->mpos + 3 * m->body_mocapid[j],
+		    from->mpos + 3 * om->body_mocapid[i]);
+		mju_copy4(to->mquat + 4 * m->body_mocapid[j],
+		    from->mquat + 4 * om->body_mocapid[i]);
+	}
+}
+
 struct sim_carry *
 sim_carry_take(const struct sim *s)
 {
@@ -70,57 +124,29 @@ sim_carry_take(const struct sim *s)
 void
 sim_carry_give(struct sim *s, const struct sim_carry *c)
 {
-	static const int nq[] = { 7, 4, 1, 1 }, nv[] = { 6, 3, 1, 1 };
 	const mjModel *om, *m = s->m;
 	const mjData *od;
 	mjData *d = s->d;
-	char key[600];
 	const char *name;
-	int i, j, t, oa, na;
+	int i, j;
 
 	if (c == NULL || m == NULL)
 		return;
 	om = c->m;
 	od = c->d;
 	d->time = od->time;
-	for (i = 0; i < om->njnt; i++) {
-		carry_joint_key(om, i, key, sizeof(key));
-		if ((j = carry_find_joint(m, key)) < 0 ||
-		    m->jnt_type[j] != om->jnt_type[i])
-			continue;
-		t = m->jnt_type[j];
-		memcpy(d->qpos + m->jnt_qposadr[j],
-		    od->qpos + om->jnt_qposadr[i], nq[t] * sizeof(mjtNum));
-		memcpy(d->qvel + m->jnt_dofadr[j], od->qvel + om->jnt_dofadr[i],
-		    nv[t] * sizeof(mjtNum));
-	}
-	for (i = 0; i < om->nu; i++) {
-		name = om->names + om->name_actuatoradr[i];
-		if (name[0] == '\0' ||
-		    (j = mj_name2id(m, mjOBJ_ACTUATOR, name)) < 0)
-			continue;
-		d->ctrl[j] = od->ctrl[i];
-		/* MuJoCo 2.2 keeps the actuators with activation last. */
-		oa = i - (om->nu - om->na);
-		na = j - (m->nu - m->na);
-		if (oa >= 0 && na >= 0)
-			d->act[na] = od->act[oa];
-	}
+	carry_arrays_copy(om,
+	    &(struct carry_arrays){ od->qpos, od->qvel, od->act, od->ctrl,
+		od->mocap_pos, od->mocap_quat },
+	    m,
+	    &(struct carry_arrays){ d->qpos, d->qvel, d->act, d->ctrl,
+		d->mocap_pos, d->mocap_quat });
 	for (i = 1; i < om->nbody; i++) {
 		name = om->names + om->name_bodyadr[i];
-		if (name[0] == '\0' ||
-		    (j = mj_name2id(m, mjOBJ_BODY, name)) < 0)
-			continue;
-		memcpy(d->xfrc_applied + 6 * j, od->xfrc_applied + 6 * i,
-		    6 * sizeof(mjtNum));
-		if (om->body_mocapid[i] >= 0 && m->body_mocapid[j] >= 0) {
-			memcpy(d->mocap_pos + 3 * m->body_mocapid[j],
-			    od->mocap_pos + 3 * om->body_mocapid[i],
-			    3 * sizeof(mjtNum));
-			memcpy(d->mocap_quat + 4 * m->body_mocapid[j],
-			    od->mocap_quat + 4 * om->body_mocapid[i],
-			    4 * sizeof(mjtNum));
-		}
+		if (name[0] != '\0' &&
+		    (j = mj_name2id(m, mjOBJ_BODY, name)) >= 0)
+			mju_copy(d->xfrc_applied + 6 * j,
+			    od->xfrc_applied + 6 * i, 6);
 	}
 	sim_forward(s);
 }
@@ -154,13 +180,11 @@ sim_carry_keys(struct sim *to, const struct sim *from,
     void (*set)(void *arg, int key, const char *attr, const char *value),
     void *arg)
 {
-	static const int nq[] = { 7, 4, 1, 1 }, nv[] = { 6, 3, 1, 1 };
 	const mjModel *om = from->m;
 	mjModel *m = to->m;
-	char key[600], *buf;
-	const char *name;
+	char *buf;
 	size_t len;
-	int k, i, j, t;
+	int k, i;
 
 	if (om == NULL || m == NULL)
 		return 0;
@@ -183,47 +207,18 @@ sim_carry_keys(struct sim *to, const struct sim *from,
 				    m->body_quat + 4 * i);
 			}
 		m->key_time[k] = om->key_time[k];
-		for (i = 0; i < om->njnt; i++) {
-			carry_joint_key(om, i, key, sizeof(key));
-			if ((j = carry_find_joint(m, key)) < 0 ||
-			    m->jnt_type[j] != om->jnt_type[i])
-				continue;
-			t = m->jnt_type[j];
-			mju_copy(m->key_qpos + k * m->nq + m->jnt_qposadr[j],
-			    om->key_qpos + k * om->nq + om->jnt_qposadr[i],
-			    nq[t]);
-			mju_copy(m->key_qvel + k * m->nv + m->jnt_dofadr[j],
-			    om->key_qvel + k * om->nv + om->jnt_dofadr[i],
-			    nv[t]);
-		}
-		for (i = 0; i < om->nu; i++) {
-			name = om->names + om->name_actuatoradr[i];
-			if (name[0] == '\0' ||
-			    (j = mj_name2id(m, mjOBJ_ACTUATOR, name)) < 0)
-				continue;
-			m->key_ctrl[k * m->nu + j] = om->key_ctrl[k * om->nu +
-			    i];
-			if (i - (om->nu - om->na) >= 0 &&
-			    j - (m->nu - m->na) >= 0)
-				m->key_act[k * m->na + j -
-				    (m->nu - m->na)] = om->key_act[k * om->na +
-				    i - (om->nu - om->na)];
-		}
-		for (i = 1; i < om->nbody; i++) {
-			name = om->names + om->name_bodyadr[i];
-			if (om->body_mocapid[i] < 0 || name[0] == '\0' ||
-			    (j = mj_name2id(m, mjOBJ_BODY, name)) < 0 ||
-			    m->body_mocapid[j] < 0)
-				continue;
-			mju_copy3(m->key_mpos + k * 3 * m->nmocap +
-				3 * m->body_mocapid[j],
-			    om->key_mpos + k * 3 * om->nmocap +
-				3 * om->body_mocapid[i]);
-			mju_copy4(m->key_mquat + k * 4 * m->nmocap +
-				4 * m->body_mocapid[j],
-			    om->key_mquat + k * 4 * om->nmocap +
-				4 * om->body_mocapid[i]);
-		}
+		carry_arrays_copy(om,
+		    &(struct carry_arrays){ om->key_qpos + k * om->nq,
+			om->key_qvel + k * om->nv, om->key_act + k * om->na,
+			om->key_ctrl + k * om->nu,
+			om->key_mpos + k * 3 * om->nmocap,
+			om->key_mquat + k * 4 * om->nmocap },
+		    m,
+		    &(struct carry_arrays){ m->key_qpos + k * m->nq,
+			m->key_qvel + k * m->nv, m->key_act + k * m->na,
+			m->key_ctrl + k * m->nu,
+			m->key_mpos + k * 3 * m->nmocap,
+			m->key_mquat + k * 4 * m->nmocap });
 		if (set == NULL)
 			continue;
 		set(arg, k, "qpos",

@@ -59,5 +59,5 @@ void
 step_model_edited(struct daemon *d, const char *operations, const char *removed)
 {
 	step_model_swapped(d, "the model was edited");
-	event_model_edited(d, operations, removed);
+	event_model_edited(d, 1, operations, removed);
 }

@@ -914,13 +914,14 @@ example_setting(const char *line)
 Test(options, example_settings_file)
 {
 	static const char *const names[] = { "model", "no-model", "legacy",
-		"model-dir", "user-model-dirs", "unix", "tcp", "token-file", "state-dir",
-		"record-quota", "speed", "paused", "api-rate", "lease-loss",
-		"perturb-timeout", "max-clients", "max-handshakes", "max-frame",
-		"max-queued", "max-subscriptions", "load-timeout",
-		"load-memory", "model-max-bodies", "model-max-keys",
-		"model-max-hfield", "model-max-texture",
-		"model-max-mesh-vertices", "verbose", "quiet" };
+		"model-dir", "user-model-dirs", "unix", "tcp", "token-file",
+		"state-dir", "record-quota", "speed", "paused", "api-rate",
+		"lease-loss", "perturb-timeout", "max-clients",
+		"max-handshakes", "max-frame", "max-queued",
+		"max-subscriptions", "load-timeout", "load-memory",
+		"model-max-bodies", "model-max-keys", "model-max-hfield",
+		"model-max-texture", "model-max-mesh-vertices", "verbose",
+		"quiet" };
 	const size_t nnames = sizeof(names) / sizeof(names[0]);
 	int seen[sizeof(names) / sizeof(names[0])] = { 0 };
 	struct options defaults, o;

@@ -305,10 +305,13 @@ static const struct ctl_cmd ctl_cmds[] = {
 	{ "edit",
 	    "add TYPE [NAME] --in PTYPE[:PNAME] [ATTR=VALUE]... |\n"
 	    "set TYPE NAME ATTR=VALUE... | unset TYPE NAME ATTR... |\n"
+	    "set|unset TYPE --class CLASS ATTR[=VALUE]... |\n"
 	    "remove TYPE NAME",
 	    "edit the model (docs/editing.md): one operation,\n"
 	    "compiled at once, the simulation's state kept by\n"
-	    "name; remove also takes what refers to what went",
+	    "name; remove also takes what refers to what went;\n"
+	    "--class changes a default class's settings for\n"
+	    "TYPE (\"main\": the top one), class=CLASS assigns one",
 	    G_MODEL, 2, -1, .fn = cmd_edit },
 	{ "model-dirs", "[add DIR]",
 	    "list the server's model directories; add DIR\n"

@@ -367,6 +367,7 @@ cmd_edit(struct ctl *ctl)
 	static const char *const kinds[] = { "add", "remove", "set", "unset" };
 	struct ctl_opt opts[] = {
 		{ "--in", OPT_STRING, 0, NULL, 0, 0 },
+		{ "--class", OPT_STRING, 0, NULL, 0, 0 },
 	};
 	const char **attrs = NULL;
 	char parent[1024], *colon, *removed = NULL;
@@ -390,7 +391,14 @@ cmd_edit(struct ctl *ctl)
 	op.kind = kind;
 	op.type = ctl->pos[1];
 	first = 2;
-	if (ctl->npos > 2 && strchr(ctl->pos[2], '=') == NULL &&
+	if (opts[1].given) {
+		/* A default class's settings for the type: no name. */
+		if (kind != HXD_EDIT_SET && kind != HXD_EDIT_UNSET)
+			return ctl_usage_error(
+			    ctl, "--class goes with set and unset");
+		op.parent_type = "default";
+		op.parent_name = opts[1].value;
+	} else if (ctl->npos > 2 && strchr(ctl->pos[2], '=') == NULL &&
 	    kind != HXD_EDIT_UNSET)
 		op.name = ctl->pos[first++];
 	else if (kind == HXD_EDIT_UNSET && ctl->npos > 2)
@@ -406,7 +414,7 @@ cmd_edit(struct ctl *ctl)
 		op.parent_name = colon != NULL ? colon : "";
 	} else if (opts[0].given)
 		return ctl_usage_error(ctl, "--in goes with add");
-	else if (op.name == NULL)
+	else if (op.name == NULL && !opts[1].given)
 		return ctl_usage_error(ctl, "%s needs a name", kinds[kind]);
 	op.nattrs = ctl->npos - first;
 	if (kind == HXD_EDIT_REMOVE && op.nattrs != 0)

@@ -49,9 +49,16 @@ edit_fail(char *err, size_t len, size_t i, const struct mjcf_edit_op *op,
 	va_start(ap, fmt);
 	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
-	snprintf(err, len, "operation %zu (%s %s \"%s\"): %s", i + 1,
-	    (unsigned)op->kind < 4 ? kinds[op->kind] : "?", op->type,
-	    op->name != NULL ? op->name : "", why);
+	if ((op->name == NULL || op->name[0] == '\0') &&
+	    op->parent_type != NULL && strcmp(op->parent_type, "default") == 0)
+		snprintf(err, len,
+		    "operation %zu (%s %s in default class \"%s\"): %s", i + 1,
+		    (unsigned)op->kind < 4 ? kinds[op->kind] : "?", op->type,
+		    op->parent_name != NULL ? op->parent_name : "", why);
+	else
+		snprintf(err, len, "operation %zu (%s %s \"%s\"): %s", i + 1,
+		    (unsigned)op->kind < 4 ? kinds[op->kind] : "?", op->type,
+		    op->name != NULL ? op->name : "", why);
 	return -1;
 }
 
@@ -77,7 +84,18 @@ edit_category(const char *type)
 	return NULL;
 }
 
-/* The element of type named name, or NULL; name "" finds the first. */
+/* The attribute that names an element of type: a default's is "class". */
+static const char *
+edit_name_attr(const char *type)
+{
+	return strcmp(type, "default") == 0 ? "class" : "name";
+}
+
+/*
+ * The element of type named name, or NULL; name "" finds the first.
+ * A default class is found by its class; "" and "main" find the
+ * top-level default, the class every element is in unless told.
+ */
 static struct mjcf_node *
 edit_find(struct mjcf_doc *doc, const char *type, const char *name)
 {
@@ -86,10 +104,13 @@ edit_find(struct mjcf_doc *doc, const char *type, const char *name)
 
 	if (strcmp(type, "mujoco") == 0)
 		return root;
+	if (strcmp(type, "default") == 0 &&
+	    (name == NULL || *name == '\0' || strcmp(name, "main") == 0))
+		return mjcf_first_child(root, "default");
 	for (n = mjcf_walk(root, root); n != NULL; n = mjcf_walk(root, n)) {
 		if (strcmp(n->name, type) != 0)
 			continue;
-		v = mjcf_attr_get(n, "name");
+		v = mjcf_attr_get(n, edit_name_attr(type));
 		if ((name == NULL || *name == '\0') ?
 			1 :
 			(v != NULL && strcmp(v, name) == 0))
@@ -235,6 +256,56 @@ edit_parent(struct mjcf_doc *doc, const struct mjcf_edit_op *op)
 	return NULL;
 }
 
+/*
+ * The settings of one element type in a default class: the element of
+ * op's type directly in the class op's parent names, made when a set
+ * finds none.
+ */
+static struct mjcf_node *
+edit_class_settings(struct mjcf_doc *doc, const struct mjcf_edit_op *op)
+{
+	struct mjcf_node *cls, *n;
+
+	if ((cls = edit_find(doc, "default", op->parent_name)) == NULL)
+		return NULL;
+	if ((n = mjcf_first_child(cls, op->type)) == NULL &&
+	    op->kind == MJCF_EDIT_SET)
+		n = mjcf_node_add(doc, cls, op->type);
+	return n;
+}
+
+/*
+ * The first element that still uses a default class of the subtree at
+ * n (by class or childclass), outside it; NULL when none does.
+ */
+static const struct mjcf_node *
+edit_class_user(
+    struct mjcf_doc *doc, const struct mjcf_node *n, const char **cls)
+{
+	static const char *const uses[] = { "class", "childclass" };
+	const struct mjcf_node *root = mjcf_root(doc), *k, *u, *up;
+	const char *v;
+	size_t i;
+
+	for (k = n; k != NULL; k = mjcf_walk(n, k)) {
+		if (strcmp(k->name, "default") != 0 ||
+		    (*cls = mjcf_attr_get(k, "class")) == NULL)
+			continue;
+		for (u = mjcf_walk(root, root); u != NULL;
+		     u = mjcf_walk(root, u)) {
+			for (up = u; up != NULL && up != n; up = up->parent)
+				;
+			if (up == n)
+				continue;
+			for (i = 0; i < 2; i++)
+				if ((v = mjcf_attr_get(u, uses[i])) != NULL &&
+				    strcmp(v, *cls) == 0)
+					return u;
+		}
+	}
+	return NULL;
+}
+
 /* Set op's attributes on n. */
 static int
 edit_attrs(struct mjcf_node *n, const struct mjcf_edit_op *op, size_t i,
@@ -263,7 +334,9 @@ edit_one(struct mjcf_doc *doc, const struct mjcf_edit_op *op, size_t i,
     struct edit_gone *g, struct mjcf_edit_removed *removed, char *err,
     size_t len)
 {
+	const struct mjcf_node *u;
 	struct mjcf_node *n, *p;
+	const char *cls, *pn;
 	size_t k;
 
 	if (op->type == NULL || op->type[0] == '\0')
@@ -287,15 +360,32 @@ edit_one(struct mjcf_doc *doc, const struct mjcf_edit_op *op, size_t i,
 			    "be too large",
 			    op->type);
 		if (op->name != NULL && op->name[0] != '\0' &&
-		    mjcf_attr_set(n, "name", op->name) != 0)
+		    mjcf_attr_set(n, edit_name_attr(op->type), op->name) != 0)
 			return edit_fail(err, len, i, op, "a bad name");
 		return edit_attrs(n, op, i, err, len);
 	case MJCF_EDIT_REMOVE:
 	case MJCF_EDIT_SET:
 	case MJCF_EDIT_UNSET:
-		if (op->name == NULL || op->name[0] == '\0')
+		if (op->kind != MJCF_EDIT_REMOVE && op->parent_type != NULL &&
+		    strcmp(op->parent_type, "default") == 0) {
+			/* A default class's settings for an element type. */
+			pn = op->parent_name != NULL ? op->parent_name : "";
+			if (edit_find(doc, "default", pn) == NULL &&
+			    (pn[0] == '\0' || strcmp(pn, "main") == 0) &&
+			    op->kind == MJCF_EDIT_SET)
+				mjcf_node_add(doc, mjcf_root(doc), "default");
+			if (edit_find(doc, "default", pn) == NULL)
+				return edit_fail(err, len, i, op,
+				    "the model has no default class \"%s\"",
+				    pn);
+			if ((n = edit_class_settings(doc, op)) == NULL)
+				return edit_fail(err, len, i, op,
+				    "the default class \"%s\" has no %s "
+				    "settings",
+				    pn, op->type);
+		} else if (op->name == NULL || op->name[0] == '\0')
 			return edit_fail(err, len, i, op, "no element name");
-		if ((n = edit_find(doc, op->type, op->name)) == NULL)
+		else if ((n = edit_find(doc, op->type, op->name)) == NULL)
 			return edit_fail(err, len, i, op,
 			    "the model has no %s named \"%s\"", op->type,
 			    op->name);
@@ -312,6 +402,13 @@ edit_one(struct mjcf_doc *doc, const struct mjcf_edit_op *op, size_t i,
 		}
 		if (n == mjcf_root(doc) || strcmp(n->name, "worldbody") == 0)
 			return edit_fail(err, len, i, op, "cannot be removed");
+		if ((u = edit_class_user(doc, n, &cls)) != NULL)
+			return edit_fail(err, len, i, op,
+			    "the default class \"%s\" is used by %s \"%s\"",
+			    cls, u->name,
+			    mjcf_attr_get(u, "name") != NULL ?
+				mjcf_attr_get(u, "name") :
+				"");
 		edit_delete(doc, n, g, removed);
 		edit_remove_referrers(doc, g, removed);
 		return 0;

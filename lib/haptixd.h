@@ -644,7 +644,10 @@ int hxd_get_model_xml(hxd_conn *c, char **xml, char *dir, size_t dirlen);
  * and parent_name ("worldbody" and "", a body by name, "actuator" and
  * ""), with name the new element's (or "" for none).  attrs holds
  * nattrs name and value pairs for add and set ("pos", "0 0 1"), nattrs
- * names for unset.
+ * names for unset.  A default class is type "default", named by its
+ * class ("" or "main": the top one); a set or unset with parent_type
+ * "default" and no name changes the class parent_name's settings for
+ * type, and the attribute "class" assigns an element's class.
  */
 typedef struct hxd_edit_op {
 	int kind;

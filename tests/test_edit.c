@@ -362,3 +362,84 @@ Test(edit, clients_hear_of_an_edit)
 	hxd_close(watch);
 	hx_server_stop(&s);
 }
+
+/* geom_friction's first value (sliding) of the geom named name. */
+static double
+geom_friction(hxd_conn *c, const char *name)
+{
+	hxd_array *a;
+	double f;
+	int id;
+
+	HX_OK(c, hxd_name2id(c, HXD_OBJ_GEOM, name, &id));
+	HX_OK(c, hxd_get_array(c, "geom_friction", &a));
+	f = a->values[3 * id];
+	free(a);
+	return f;
+}
+
+/*
+ * Default classes: a class's settings changed apply to every element
+ * that uses it; a class added and assigned applies to its element only;
+ * settings unset fall back to the parent class; a class still in use
+ * cannot be removed.
+ */
+Test(edit, default_classes_are_added_assigned_and_changed)
+{
+	static const char *const slow[] = { "friction", "0.5 0.005 0.0001" };
+	static const char *const ice[] = { "friction", "0.1 0.005 0.0001" };
+	static const char *const cls[] = { "class", "slippery" };
+	static const char *const friction[] = { "friction" };
+	const hxd_edit_op change[] = {
+		{ HXD_EDIT_SET, "geom", NULL, "default", "object", slow, 1 },
+	};
+	const hxd_edit_op assign[] = {
+		{ HXD_EDIT_ADD, "default", "slippery", "default", "object",
+		    NULL, 0 },
+		{ HXD_EDIT_SET, "geom", NULL, "default", "slippery", ice, 1 },
+		{ HXD_EDIT_SET, "geom", "cube", NULL, NULL, cls, 1 },
+	};
+	const hxd_edit_op unset[] = {
+		{ HXD_EDIT_UNSET, "geom", NULL, "default", "object", friction,
+		    1 },
+	};
+	const hxd_edit_op in_use[] = {
+		{ HXD_EDIT_REMOVE, "default", "slippery", NULL, NULL, NULL, 0 },
+	};
+	const hxd_edit_op no_class[] = {
+		{ HXD_EDIT_SET, "geom", NULL, "default", "nosuch", ice, 1 },
+	};
+	struct hx_server s;
+	hxd_conn *c;
+	double table;
+
+	hx_server_start(&s, scene);
+	c = hx_connect_ok(s.unix_addr, "editor");
+	table = geom_friction(c, "table_top");
+	cr_assert_eq(geom_friction(c, "cube"), 1.2);
+
+	/* The class "object" changed: all three objects, not the table. */
+	HX_OK(c, hxd_edit_model(c, change, 1, NULL, NULL));
+	cr_expect_eq(geom_friction(c, "cube"), 0.5);
+	cr_expect_eq(geom_friction(c, "sphere"), 0.5);
+	cr_expect_eq(geom_friction(c, "table_top"), table);
+
+	/* A class of its own for the cube. */
+	HX_OK(c, hxd_edit_model(c, assign, 3, NULL, NULL));
+	cr_expect_eq(geom_friction(c, "cube"), 0.1);
+	cr_expect_eq(geom_friction(c, "cylinder"), 0.5);
+
+	/* Unset in "object": its geoms take the top class's again. */
+	HX_OK(c, hxd_edit_model(c, unset, 1, NULL, NULL));
+	cr_expect_eq(geom_friction(c, "cylinder"), table);
+	cr_expect_eq(geom_friction(c, "cube"), 0.1, "slippery sets its own");
+
+	/* Still used: refused, naming the user; no such class. */
+	HX_FAILS_WITH(c, hxd_edit_model(c, in_use, 1, NULL, NULL), HXD_BADVALUE,
+	    "geom \"cube\"");
+	HX_FAILS_WITH(c, hxd_edit_model(c, no_class, 1, NULL, NULL),
+	    HXD_BADVALUE, "no default class \"nosuch\"");
+	cr_expect_eq(geom_friction(c, "cube"), 0.1);
+	hxd_close(c);
+	hx_server_stop(&s);
+}

@@ -830,6 +830,15 @@ HX_TRANSPORT_TEST(hxctl, names_and_ids, "-m", "fixture.xml", "--paused", NULL)
 	cr_expect_not_null(strstr(r.out, "removed\nbody extra\n"), "%s", r.out);
 	hxctl(&r, addr, "edit", "set", "geom", "nosuch", "size=1", NULL);
 	expect_fail(&r, "edit", "mjCOM_BADVALUE", "operation 1");
+	/* A default class's settings: the top class's joints damped. */
+	hxctl(&r, addr, "edit", "set", "joint", "--class", "main",
+	    "damping=0.25", NULL);
+	expect_ok(&r);
+	hxctl(&r, addr, "model", "save", "-", NULL);
+	cr_expect_not_null(
+	    strstr(r.out, "<joint damping=\"0.25\""), "%s", r.out);
+	hxctl(&r, addr, "edit", "remove", "joint", "--class", "main", NULL);
+	expect_usage(&r, "--class goes with set and unset");
 	hx_run_free(&r);
 }
 

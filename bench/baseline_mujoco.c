@@ -6,6 +6,12 @@
  *
  *	steps N seconds S rss_kib R
  *
+ * With --loads N it times N bare mj_loadXML of the model instead (the
+ * baseline of an edit, which compiles the edited text once), each
+ * followed by mj_deleteModel, and prints their seconds:
+ *
+ *	loads N seconds S1 S2 ...
+ *
  * A program of its own: the only bench file that includes MuJoCo, whose
  * mj_step would collide with libhaptix's.
  */
@@ -19,6 +25,29 @@
 
 #include "proc.h"
 
+/* Time n loads of path, printing each one's seconds. */
+static int
+time_loads(const char *path, unsigned long n)
+{
+	char err[1000];
+	unsigned long i;
+	double t0;
+	mjModel *m;
+
+	printf("loads %lu seconds", n);
+	for (i = 0; i < n; i++) {
+		t0 = bench_now();
+		if ((m = mj_loadXML(path, NULL, err, sizeof(err))) == NULL) {
+			fprintf(stderr, "baseline_mujoco: %s: %s\n", path, err);
+			return 1;
+		}
+		mj_deleteModel(m);
+		printf(" %.9f", bench_now() - t0);
+	}
+	printf("\n");
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -30,11 +59,15 @@ main(int argc, char **argv)
 
 	if (argc != 4 ||
 	    (strcmp(argv[2], "--steps") != 0 &&
-		strcmp(argv[2], "--seconds") != 0)) {
+		strcmp(argv[2], "--seconds") != 0 &&
+		strcmp(argv[2], "--loads") != 0)) {
 		fprintf(stderr,
-		    "usage: baseline_mujoco MODEL --steps N | --seconds S\n");
+		    "usage: baseline_mujoco MODEL --steps N | --seconds S | "
+		    "--loads N\n");
 		return 2;
 	}
+	if (strcmp(argv[2], "--loads") == 0)
+		return time_loads(argv[1], strtoul(argv[3], NULL, 10));
 	if (strcmp(argv[2], "--steps") == 0)
 		want = strtoull(argv[3], NULL, 10);
 	else

@@ -39,9 +39,10 @@
 #define BENCH_PACING_PERIOD 0.002 /* the MPL scene's timestep */
 #define BENCH_ROWS 48
 #define BENCH_RTT_TARGET 1.15 /* a round trip against the bare one */
+#define BENCH_EDITS 5         /* edits, and bare loads, in each round */
 
 static const char *const bench_figures[] = { "rtt", "max", "lockstep", "batch",
-	"pacing", "memory", "record", "mocap", NULL };
+	"pacing", "memory", "record", "mocap", "edit", NULL };
 
 struct bench_options {
 	unsigned figures; /* bit i: bench_figures[i] */
@@ -85,7 +86,7 @@ usage(FILE *f)
 	    "\n"
 	    "  -f, --figures LIST     some of rtt,max,lockstep,batch,pacing,"
 	    "memory,\n"
-	    "                         record,mocap\n"
+	    "                         record,mocap,edit\n"
 	    "                         (default: all)\n"
 	    "  -q, --quick            short runs, about 40 s in all: a smoke "
 	    "test, not a\n"
@@ -1167,6 +1168,67 @@ fig_memory(const struct bench_options *o)
 	    (double)(after - before) / BENCH_MEMORY_CLIENTS);
 }
 
+/*
+ * One small edit of the running model (a geom's colour, changed back and
+ * forth), request to answer: the loader process applies it to the text
+ * and compiles it once, and the daemon takes the new model with the
+ * state.  Against bare mj_loadXML of the same model, timed in a process
+ * of their own, alternating round by round; the medians count.
+ */
+static void
+fig_edit(const struct bench_options *o, hxd_conn *ctl)
+{
+	static const char *const colour[2][2] = { { "rgba", "1 0 0 1" },
+		{ "rgba", "0 1 0 1" } };
+	double dm[64 * BENCH_EDITS], bl[64 * BENCH_EDITS], t0;
+	char cmd[2048], line[4096], *p, *end;
+	hxd_edit_op op = { HXD_EDIT_SET, "geom", NULL, NULL, NULL, NULL, 1 };
+	hxd_model m;
+	FILE *f;
+	int r, i, ndm = 0, nbl = 0;
+
+	op.name = "cube";
+	if (hxd_name2id(ctl, HXD_OBJ_GEOM, op.name, &i) != HXD_OK) {
+		printf("edit: the model has no geom \"cube\" to colour; "
+		       "skipped\n");
+		return;
+	}
+	snprintf(cmd, sizeof(cmd), "'%s' '%s/%s' --loads %d", o->baseline,
+	    o->models, o->model, BENCH_EDITS);
+	for (r = 0; r < o->rounds; r++) {
+		for (i = 0; i < BENCH_EDITS; i++) {
+			op.attrs = colour[ndm % 2];
+			t0 = bench_now();
+			check(ctl, hxd_edit_model(ctl, &op, 1, &m, NULL),
+			    "edit_model");
+			dm[ndm++] = bench_now() - t0;
+		}
+		if ((f = popen(cmd, "r")) == NULL)
+			die("cannot run %s", o->baseline);
+		if (fgets(line, sizeof(line), f) == NULL ||
+		    strncmp(line, "loads ", 6) != 0 ||
+		    (p = strstr(line, "seconds")) == NULL)
+			die("%s did not measure loads", o->baseline);
+		pclose(f);
+		for (p += 7, i = 0; i < BENCH_EDITS; i++, p = end) {
+			bl[nbl] = strtod(p, &end);
+			if (end == p || bl[nbl] <= 0)
+				die("%s: a bad load time", o->baseline);
+			nbl++;
+		}
+	}
+	t0 = median(dm, ndm) / median(bl, nbl);
+	printf("edit: %d edits, median %.1f ms (%.1f–%.1f); %d bare loads, "
+	       "median %.1f ms (%.1f–%.1f)\n",
+	    ndm, median(dm, ndm) * 1e3, dm[0] * 1e3, dm[ndm - 1] * 1e3, nbl,
+	    median(bl, nbl) * 1e3, bl[0] * 1e3, bl[nbl - 1] * 1e3);
+	add_row(t0 <= 1.5,
+	    "one small edit of the model (a geom's rgba), request to answer, "
+	    "p50|%.1f ms|%.1f ms (bare `mj_loadXML` of the same model)|%.3f×|"
+	    "≤ 1.5×",
+	    median(dm, ndm) * 1e3, median(bl, nbl) * 1e3, t0);
+}
+
 /*-------------------------------------------------------------- main */
 
 /* Others' work on a shared machine moves every figure: say how much. */
@@ -1246,7 +1308,7 @@ parse_figures(const char *list)
 				break;
 		if (bench_figures[i] == NULL)
 			die("unknown figure \"%s\" (rtt, max, lockstep, batch, "
-			    "pacing, memory, record, mocap)",
+			    "pacing, memory, record, mocap, edit)",
 			    w);
 		set |= 1u << i;
 	}
@@ -1406,7 +1468,8 @@ main(int argc, char **argv)
 	print_load("before");
 	printf("model %s/%s; haptixd %s\n", o.models, o.model, o.haptixd);
 
-	if (HAS(0) || HAS(1) || HAS(2) || HAS(3) || HAS(6) || HAS(7)) {
+	if (HAS(0) || HAS(1) || HAS(2) || HAS(3) || HAS(6) || HAS(7) ||
+	    HAS(8)) {
 		daemon_start(&o, &dp, paused);
 		ctl = connect_or_die(dp.unix_addr, "hxbench-ctl");
 		if (HAS(0))
@@ -1421,6 +1484,8 @@ main(int argc, char **argv)
 			fig_record(&o, ctl);
 		if (HAS(7))
 			fig_mocap(&o, &dp, ctl);
+		if (HAS(8))
+			fig_edit(&o, ctl); /* last: it changes the model */
 		hxd_close(ctl);
 		daemon_stop(&dp);
 	}

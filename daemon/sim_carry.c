@@ -15,9 +15,15 @@
 #include "log.h"
 #include "sim_internal.h"
 
+/*
+ * A copy of the old model, for its names and layout, and of the arrays
+ * carried (not of its whole mjData: the arena and the stack, some tens of
+ * MiB with a large njmax, are most of an edit's time to copy).
+ */
 struct sim_carry {
-	mjModel *m; /* a copy of the old model, for its names and layout */
-	mjData *d;  /* a copy of its data */
+	mjModel *m;
+	mjtNum time;
+	mjtNum *qpos, *qvel, *act, *ctrl, *mpos, *mquat, *xfrc;
 };
 
 /* The key a joint is matched by: its name, or its body's and place. */
@@ -105,6 +111,18 @@ carry_arrays_copy(const mjModel *om, const struct carry_arrays *from,
 	}
 }
 
+/* Copy n values of from to *v and advance it; returns where they went. */
+static mjtNum *
+carry_save(mjtNum **v, const mjtNum *from, int n)
+{
+	mjtNum *to = *v;
+
+	if (n > 0)
+		memcpy(to, from, (size_t)n * sizeof(mjtNum));
+	*v += n;
+	return to;
+}
+
 struct sim_carry *
 sim_carry_take(const struct sim *s)
 {
@@ -112,12 +130,24 @@ sim_carry_take(const struct sim *s)
 
 	if (s->m == NULL)
 		return NULL;
-	if ((c = calloc(1, sizeof(*c))) == NULL)
+	const mjModel *m = s->m;
+	const mjData *d = s->d;
+	size_t n = (size_t)(m->nq + m->nv + m->na + m->nu + 7 * m->nmocap +
+	    6 * m->nbody);
+	mjtNum *v;
+
+	if ((c = calloc(1, sizeof(*c) + n * sizeof(mjtNum))) == NULL ||
+	    (c->m = mj_copyModel(NULL, m)) == NULL)
 		fatal("out of memory");
-	c->m = mj_copyModel(NULL, s->m);
-	c->d = c->m != NULL ? mj_copyData(NULL, s->m, s->d) : NULL;
-	if (c->m == NULL || c->d == NULL)
-		fatal("out of memory");
+	c->time = d->time;
+	v = (mjtNum *)(c + 1);
+	c->qpos = carry_save(&v, d->qpos, m->nq);
+	c->qvel = carry_save(&v, d->qvel, m->nv);
+	c->act = carry_save(&v, d->act, m->na);
+	c->ctrl = carry_save(&v, d->ctrl, m->nu);
+	c->mpos = carry_save(&v, d->mocap_pos, 3 * m->nmocap);
+	c->mquat = carry_save(&v, d->mocap_quat, 4 * m->nmocap);
+	c->xfrc = carry_save(&v, d->xfrc_applied, 6 * m->nbody);
 	return c;
 }
 
@@ -125,7 +155,6 @@ void
 sim_carry_give(struct sim *s, const struct sim_carry *c)
 {
 	const mjModel *om, *m = s->m;
-	const mjData *od;
 	mjData *d = s->d;
 	const char *name;
 	int i, j;
@@ -133,11 +162,10 @@ sim_carry_give(struct sim *s, const struct sim_carry *c)
 	if (c == NULL || m == NULL)
 		return;
 	om = c->m;
-	od = c->d;
-	d->time = od->time;
+	d->time = c->time;
 	carry_arrays_copy(om,
-	    &(struct carry_arrays){ od->qpos, od->qvel, od->act, od->ctrl,
-		od->mocap_pos, od->mocap_quat },
+	    &(struct carry_arrays){
+		c->qpos, c->qvel, c->act, c->ctrl, c->mpos, c->mquat },
 	    m,
 	    &(struct carry_arrays){ d->qpos, d->qvel, d->act, d->ctrl,
 		d->mocap_pos, d->mocap_quat });
@@ -145,8 +173,7 @@ sim_carry_give(struct sim *s, const struct sim_carry *c)
 		name = om->names + om->name_bodyadr[i];
 		if (name[0] != '\0' &&
 		    (j = mj_name2id(m, mjOBJ_BODY, name)) >= 0)
-			mju_copy(d->xfrc_applied + 6 * j,
-			    od->xfrc_applied + 6 * i, 6);
+			mju_copy(d->xfrc_applied + 6 * j, c->xfrc + 6 * i, 6);
 	}
 	sim_forward(s);
 }
@@ -156,7 +183,6 @@ sim_carry_free(struct sim_carry *c)
 {
 	if (c == NULL)
 		return;
-	mj_deleteData(c->d);
 	mj_deleteModel(c->m);
 	free(c);
 }

@@ -875,6 +875,48 @@ seeds_edit(void)
 		REQ(r, EDIT_MODEL, edit_model, &em);
 		one("edit_model", &r);
 	}
+	/* A default class added, its settings set, and assigned. */
+	op[0].kind = HAPTIX__V1__EDIT_KIND__EDIT_ADD;
+	op[0].type = (char *)"default";
+	op[0].name = (char *)"soft";
+	op[0].parent_type = (char *)"default";
+	op[0].n_attrs = 0;
+	op[1].kind = HAPTIX__V1__EDIT_KIND__EDIT_SET;
+	op[1].type = (char *)"geom";
+	op[1].name = (char *)"";
+	op[1].parent_type = (char *)"default";
+	op[1].parent_name = (char *)"soft";
+	size.name = (char *)"rgba";
+	size.value = (char *)"1 0 0 1";
+	op[2].kind = HAPTIX__V1__EDIT_KIND__EDIT_SET;
+	op[2].type = (char *)"geom";
+	op[2].name = (char *)"box";
+	op[2].n_attrs = 1;
+	op[2].attrs = add_attrs;
+	pos.name = (char *)"class";
+	pos.value = (char *)"soft";
+	{
+		REQ(r, EDIT_MODEL, edit_model, &em);
+		one("edit_model-default-class", &r);
+	}
+}
+
+/* A joint by name, and the model's MJCF text. */
+static void
+seeds_joint_and_xml(void)
+{
+	Haptix__V1__ObjectRef ref = HAPTIX__V1__OBJECT_REF__INIT;
+	Haptix__V1__Empty e = HAPTIX__V1__EMPTY__INIT;
+
+	ref.name = (char *)"hinge1";
+	{
+		REQ(r, GET_JOINT, get_joint, &ref);
+		one("get_joint", &r);
+	}
+	{
+		REQ(r, GET_MODEL_XML, get_model_xml, &e);
+		one("get_model_xml", &r);
+	}
 }
 
 /* One dictionary entry, escaped as libFuzzer reads them. */
@@ -1007,6 +1049,12 @@ write_dict(const char *path)
 		"<sensor>",
 		"type=",
 		"size=",
+		"<default",
+		"class=",
+		"childclass=",
+		"<freejoint",
+		"<equality>",
+		"polycoef=",
 	};
 	const ProtobufCMessageDescriptor *md = &haptix__v1__request__descriptor;
 	uint8_t key[8];
@@ -1136,6 +1184,7 @@ main(int argc, char **argv)
 	seeds_models();
 	seeds_mjb();
 	seeds_edit();
+	seeds_joint_and_xml();
 	seeds_sequences();
 	seeds_framing();
 	seeds_generic();

@@ -88,8 +88,16 @@ journal_create(const struct sim *s)
 		if (journal_add(j, s, id) != 0)
 			goto fail;
 	}
-	for (i = 0; i < (size_t)j->na; i++)
+	/*
+	 * The model entry holds the model as it is now: what is written
+	 * into it from here on, before the first step too, is journaled.
+	 */
+	for (i = 0; i < (size_t)j->na; i++) {
+		if (j->a[i].model)
+			sim_array_get(s, j->a[i].id, j->a[i].last);
 		most = j->a[i].n > most ? j->a[i].n : most;
+	}
+	j->model_edits = sim_counters(s)->model_edits;
 	if ((j->now = calloc(most + 1, sizeof(double))) == NULL)
 		goto fail;
 	return j;
@@ -148,16 +156,10 @@ journal_before_step(
 	for (i = 0; i < j->na; i++) {
 		a = &j->a[i];
 		last = i == j->na - 1; /* the warm start */
-		if (a->n == 0 ||
-		    (a->model && j->started && edits == j->model_edits))
+		if (a->n == 0 || (a->model && edits == j->model_edits))
 			continue;
 		sim_array_get(s, a->id, j->now);
-		if (!j->started && a->model) {
-			/* The model entry holds it as it is now. */
-			memcpy(a->last, j->now, a->n * sizeof(double));
-			continue;
-		}
-		if (!j->started || (last && written > 0)) {
+		if ((!j->started && !a->model) || (last && written > 0)) {
 			from = 0;
 			to = a->n;
 		} else if (!journal_changed(a, j->now, &from, &to))

@@ -797,3 +797,34 @@ Test(journal, verify_leaves_the_server_as_it_found_it)
 	HAS(r.out, "the server keeps the recorded model");
 	hx_run_free(&r);
 }
+
+/*
+ * A write into the model after the recording starts and before its first
+ * step (here dof_damping, tripled) is journaled: the model entry holds
+ * the model as it was at the start.  The old journal took the model's
+ * arrays at the first step as what the model entry held, and its replay
+ * diverged at the first step.  The same holds
+ * after an edit, whose model change starts the journal again.
+ */
+Test(journal, a_model_write_before_the_first_step_is_journaled)
+{
+	struct hx_server s;
+	struct hx_run r = { 0 };
+	hxd_recording rec;
+	double u[2] = { 0.5, -0.5 };
+	hxd_control ctl = { 2, 0, u };
+	unsigned taken;
+	hxd_conn *c;
+
+	hx_server_start(&s, fixture_args);
+	c = hx_connect_ok(s.unix_addr, "driver");
+	HX_OK(c, hxd_record_start(c, 0, 0, HXD_RECORD_JOURNAL, &rec));
+	scale_array(c, "dof_damping", 0, 3);
+	HX_OK(c, hxd_set_control(c, &ctl));
+	HX_OK(c, hxd_step(c, 50, &taken));
+	HX_OK(c, hxd_record_stop(c, &rec));
+	hxplay(&r, "-s", s.unix_addr, "--verify", rec.path, NULL);
+	cr_expect_eq(r.status, 0, "exit %d: %s%s", r.status, r.out, r.err);
+	hx_run_free(&r);
+	hxd_close(c);
+}

@@ -60,6 +60,7 @@ struct exp {
 	uint32_t chosen; /* REC_FIELD_BIT()s to export */
 	struct rec_reader_stats st;
 	int read_failed;
+	char edited[256]; /* why the export stopped at an edit, or "" */
 
 	struct exp_file field[REC_NFIELD];
 	struct exp_file step; /* npy only: csv puts the step in every file */
@@ -401,6 +402,33 @@ exp_write_failed(const struct exp *e)
 	return NULL;
 }
 
+/*
+ * An edit that changes the size of a field exported ends the export
+ * there: a file holds rows of one width.  1 if it does, with why.
+ */
+static int
+exp_edited(struct exp *e, const struct rec_item *it)
+{
+	size_t was, now;
+	int i;
+
+	for (i = 0; i < REC_NFIELD; i++) {
+		if (!(e->chosen & REC_FIELD_BIT(i)))
+			continue;
+		was = e->field[i].cols;
+		now = rec_field_size(it->model, (enum rec_field)i);
+		if (was == now)
+			continue;
+		snprintf(e->edited, sizeof(e->edited),
+		    "the model was edited at step %" PRIu64
+		    ": %s has %zu values where it had %zu, and a file holds "
+		    "rows of one width",
+		    it->step, rec_field_name((enum rec_field)i), now, was);
+		return 1;
+	}
+	return 0;
+}
+
 /* Every item: records and hashes exported, the journal passed over. */
 static int
 exp_items(struct exp *e)
@@ -410,6 +438,8 @@ exp_items(struct exp *e)
 	int rc;
 
 	while ((rc = rec_reader_next(e->r, &it)) == 1) {
+		if (it.tag == REC_TAG_MODEL && exp_edited(e, &it))
+			break;
 		if (it.tag == REC_TAG_STATE)
 			exp_record(e, &it);
 		else if (it.tag == REC_TAG_HASH && exp_hash(e, &it) != 0)
@@ -530,6 +560,8 @@ json_body(const struct exp *e, FILE *fp)
 	    e->st.truncated ? "true" : "false", e->st.dropped);
 	if (e->read_failed)
 		json_string(fp, rec_reader_error(e->r));
+	else if (e->edited[0] != '\0')
+		json_string(fp, e->edited);
 	else
 		fprintf(fp, "null");
 	fprintf(fp, "\n}\n");
@@ -674,6 +706,13 @@ exp_report(const struct exp *e)
 	if (e->read_failed) {
 		play_warn("%s: %s; exported the %" PRIu64 " records before it",
 		    e->file, rec_reader_error(e->r), e->time.rows);
+		return PLAY_FAIL;
+	}
+	if (e->edited[0] != '\0') {
+		play_warn("%s: %s; exported the %" PRIu64
+			  " records before it (--fields can leave out "
+			  "what changed)",
+		    e->file, e->edited, e->time.rows);
 		return PLAY_FAIL;
 	}
 	if (e->st.truncated)

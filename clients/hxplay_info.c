@@ -23,6 +23,15 @@ struct info_segment {
 	double first_time, last_time;
 };
 
+/* One edit: where, the model it made, and what it did as text. */
+struct info_edit {
+	uint64_t step;
+	double time;
+	struct rec_header model;
+	size_t mjb_len;
+	char *text; /* the operations, then "removed: ..." lines */
+};
+
 /* What the items of a file add up to. */
 struct info_counts {
 	uint64_t records;
@@ -36,6 +45,8 @@ struct info_counts {
 	uint64_t hashes;
 	struct info_segment *seg; /* nseg of them, from the first */
 	size_t nseg, segcap;
+	struct info_edit *edit; /* nedit of them, in the file's order */
+	size_t nedit, editcap;
 	int nomem; /* the segments did not fit in memory */
 };
 
@@ -103,6 +114,56 @@ info_segment(struct info_counts *c, const struct rec_item *it)
 	s->last_time = it->time;
 }
 
+/* Keep an edit for the listing: each line of its text indented. */
+static void
+info_edit(struct info_counts *c, const struct rec_item *it)
+{
+	struct info_edit *e;
+	size_t cap, i, n = 0;
+	const char *parts[2] = { it->operations, it->removed };
+	size_t lens[2] = { it->operations_len, it->removed_len };
+	int k, bol;
+
+	if (c->nomem)
+		return;
+	if (c->nedit == c->editcap) {
+		cap = c->editcap != 0 ? 2 * c->editcap : 8;
+		if ((e = reallocarray(c->edit, cap, sizeof(*e))) == NULL) {
+			c->nomem = 1;
+			return;
+		}
+		c->edit = e;
+		c->editcap = cap;
+	}
+	e = &c->edit[c->nedit];
+	memset(e, 0, sizeof(*e));
+	e->step = it->step;
+	e->time = it->time;
+	e->model = *it->model;
+	e->mjb_len = it->len;
+	/* "  " before each line, "removed: " before the removed ones. */
+	if ((e->text = malloc(3 * (lens[0] + lens[1]) + 16)) == NULL) {
+		c->nomem = 1;
+		return;
+	}
+	for (k = 0; k < 2; k++) {
+		bol = 1;
+		for (i = 0; i < lens[k]; i++) {
+			if (bol) {
+				n += (size_t)sprintf(
+				    e->text + n, k == 0 ? "  " : "  removed: ");
+				bol = 0;
+			}
+			e->text[n++] = parts[k][i];
+			bol = parts[k][i] == '\n';
+		}
+		if (!bol)
+			e->text[n++] = '\n';
+	}
+	e->text[n] = '\0';
+	c->nedit++;
+}
+
 static void
 info_count(struct info_counts *c, const struct rec_item *it)
 {
@@ -133,6 +194,9 @@ info_count(struct info_counts *c, const struct rec_item *it)
 		break;
 	case REC_TAG_HASH:
 		c->hashes++;
+		break;
+	case REC_TAG_MODEL:
+		info_edit(c, it);
 		break;
 	}
 }
@@ -189,6 +253,35 @@ info_segments(const struct info_counts *c)
 	}
 }
 
+/*
+ * The edits: where each was made, the model it made (its sizes change
+ * the records' from there) and what it did, one operation a line.
+ */
+static void
+info_edits(const struct info_counts *c)
+{
+	const struct info_edit *e;
+	const struct rec_header *h;
+	char buf[64];
+	size_t i;
+
+	if (c->nomem) {
+		printf("edits: too many to hold in memory\n");
+		return;
+	}
+	printf("edits: %zu\n", c->nedit);
+	for (i = 0; i < c->nedit; i++) {
+		e = &c->edit[i];
+		h = &e->model;
+		printf("edit %zu: step %" PRIu64 ", time %s, model hash "
+		       "%016" PRIx64 " (%zu bytes), sizes nq %u nv %u na %u "
+		       "nu %u nmocap %u nsensordata %u nbody %u\n%s",
+		    i + 1, e->step, info_double(e->time, buf, sizeof(buf)),
+		    h->model_hash, e->mjb_len, h->nq, h->nv, h->na, h->nu,
+		    h->nmocap, h->nsensordata, h->nbody, e->text);
+	}
+}
+
 static void
 info_items(const struct info_counts *c)
 {
@@ -207,6 +300,7 @@ info_items(const struct info_counts *c)
 		    info_double(c->last_time, buf, sizeof(buf)));
 	}
 	info_segments(c);
+	info_edits(c);
 	printf("journal entries: %" PRIu64 "\n", c->journal);
 	printf("array writes: %" PRIu64 "\n", c->arrays);
 	if (c->bad_arrays != 0)
@@ -292,6 +386,9 @@ play_info(int argc, char **argv)
 		play_warn("%s: %s", argv[optind], rec_reader_error(r));
 	rec_reader_close(r);
 	free(c.seg);
+	while (c.nedit > 0)
+		free(c.edit[--c.nedit].text);
+	free(c.edit);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		play_warn("writing the output failed");
 		return PLAY_FAIL;

@@ -7,7 +7,10 @@
  * the recording sends time back: the records from there are a segment
  * of their own (recording.h), paced from its first record, and the last
  * record of each segment in the range is always sent, so the server
- * shows where each ends and ends where the recording does.
+ * shows where each ends and ends where the recording does.  An edit in
+ * the recording loads the edited model (its MJB is in the file) where
+ * it was made, and begins a segment too; --loop starts the next pass
+ * by loading the first model from the journal.
  */
 #include "config.h"
 
@@ -41,7 +44,11 @@ struct play {
 
 	/* The last record skipped, kept in case it ends the range. */
 	struct rec_item held;
+	struct rec_header held_model; /* its sizes */
 	int holding;
+
+	uint64_t edits;  /* edited models loaded, over every pass */
+	int first_model; /* the journal holds the first model (--loop) */
 	double *room;
 	size_t nroom;
 };
@@ -115,7 +122,7 @@ play_check_model(struct play *p)
 static int
 play_send(struct play *p, const struct rec_item *it)
 {
-	const struct rec_header *h = p->h;
+	const struct rec_header *h = it->model;
 	double *const *f = (double *const *)it->field;
 	hxd_state s = { (int)h->nq, (int)h->nv, (int)h->na, it->time,
 		f[REC_QPOS], f[REC_QVEL], f[REC_ACT] };
@@ -160,7 +167,7 @@ play_hold(struct play *p, const struct rec_item *it)
 	double *at;
 
 	for (f = 0; f < REC_NFIELD; f++)
-		need += rec_field_size(p->h, (enum rec_field)f);
+		need += rec_field_size(it->model, (enum rec_field)f);
 	if (need > p->nroom) {
 		free(p->room);
 		if ((p->room = malloc(need * sizeof(double))) == NULL) {
@@ -170,11 +177,13 @@ play_hold(struct play *p, const struct rec_item *it)
 		p->nroom = need;
 	}
 	p->held = *it;
+	p->held_model = *it->model;
+	p->held.model = &p->held_model;
 	at = p->room;
 	for (f = 0; f < REC_NFIELD; f++) {
 		if (it->field[f] == NULL)
 			continue;
-		n = rec_field_size(p->h, (enum rec_field)f);
+		n = rec_field_size(it->model, (enum rec_field)f);
 		memcpy(at, it->field[f], n * sizeof(double));
 		p->held.field[f] = at;
 		at += n;
@@ -212,11 +221,67 @@ play_segment_end(struct play *p, int last)
 }
 
 /*
+ * A model of the recording, as MJB (an edit's, or the journal's first
+ * for a pass of --loop after an edit): loaded into the server, which
+ * stays paused.
+ */
+static int
+play_load(struct play *p, const struct rec_item *it, const char *what)
+{
+	char why[128];
+
+	if (rec_hash64(it->data, it->len, REC_HASH_SEED) !=
+	    it->model->model_hash) {
+		play_warn("%s: %s at step %llu does not match its hash: the "
+			  "file is damaged",
+		    p->o->file, what, (unsigned long long)it->step);
+		return PLAY_FAIL;
+	}
+	if (!p->o->quiet)
+		printf("%s: step %llu: loading %s\n", p->o->file,
+		    (unsigned long long)it->step, what);
+	snprintf(why, sizeof(why), "loading %s", what);
+	if (hxd_load_data(p->c, HXD_FORMAT_MJB, it->data, it->len, p->h->name,
+		NULL) != HXD_OK)
+		return play_server(p, why);
+	return PLAY_OK;
+}
+
+/*
+ * An item other than a state record: an edit loads the edited model,
+ * after the segment before it ends; the journal's model, on a pass of
+ * --loop after an edit, loads the first model again.
+ */
+static int
+play_other(struct play *p, const struct rec_item *it, int pass)
+{
+	struct rec_item first;
+	int rc;
+
+	if (it->tag == REC_TAG_MODEL) {
+		if (p->seg != 0 && (rc = play_segment_end(p, 0)) != PLAY_OK)
+			return rc;
+		if ((rc = play_load(p, it, "the edited model")) != PLAY_OK)
+			return rc;
+		p->edits++;
+		return PLAY_OK;
+	}
+	if (it->tag != REC_TAG_JOURNAL || it->kind != REC_JOURNAL_MODEL)
+		return PLAY_OK;
+	p->first_model = 1;
+	if (pass == 1 || p->edits == 0)
+		return PLAY_OK;
+	first = *it;
+	first.model = p->h;
+	return play_load(p, &first, "the recording's first model");
+}
+
+/*
  * One pass through the file.  --from and --to choose times within each
  * segment, --segment one segment; the pace starts afresh at each.
  */
 static int
-play_pass(struct play *p, struct rec_reader *r)
+play_pass(struct play *p, struct rec_reader *r, int pass)
 {
 	const struct play_opts *o = p->o;
 	struct rec_item it;
@@ -226,8 +291,11 @@ play_pass(struct play *p, struct rec_reader *r)
 	p->seg = 0;
 	p->segments = 0;
 	while (!play_stop && (n = rec_reader_next(r, &it)) == 1) {
-		if (it.tag != REC_TAG_STATE)
+		if (it.tag != REC_TAG_STATE) {
+			if ((rc = play_other(p, &it, pass)) != PLAY_OK)
+				return rc;
 			continue;
+		}
 		if (it.segment != p->seg) {
 			if (p->seg != 0 &&
 			    (rc = play_segment_end(p, 0)) != PLAY_OK)
@@ -280,8 +348,16 @@ play_run(struct play *p)
 			rec_reader_close(r);
 			return rc;
 		}
-		rc = play_pass(p, r);
+		rc = play_pass(p, r, passes);
 		rec_reader_close(r);
+		if (rc == PLAY_OK && p->o->loop && p->edits > 0 &&
+		    !p->first_model) {
+			play_warn("%s: --loop stops: the server has the edited "
+				  "model, and without a journal the recording "
+				  "does not hold the first",
+			    p->o->file);
+			break;
+		}
 	} while (rc == PLAY_OK && p->o->loop && !play_stop && p->sent > 0);
 	return rc;
 }

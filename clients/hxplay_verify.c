@@ -7,7 +7,9 @@
  * journal's array writes for that step are sent, the server takes one
  * step, and its state hash is compared with the recorded one.  The
  * first step whose hash differs ends the replay; when the recording has
- * a state record there, the fields that differ are named.
+ * a state record there, the fields that differ are named.  An edit in
+ * the recording (a model change) loads the edited model, as MJB, where
+ * it happened; the journal then sets all of the state again.
  */
 #include "config.h"
 
@@ -30,6 +32,7 @@ struct verify {
 	uint64_t base; /* the recording's step at which the replay starts */
 	uint64_t done; /* steps the server took since */
 	uint64_t inputs, hashes;
+	uint64_t edits; /* model changes replayed */
 	double *values; /* room for an array write */
 	size_t nvalues;
 	struct play_restore *found; /* what to put back, on a shared server */
@@ -119,6 +122,33 @@ verify_model(struct verify *v, const struct rec_item *it)
 	return PLAY_OK;
 }
 
+/*
+ * An edit in the recording: load the edited model, which the change
+ * holds as MJB, at the step where it was made.  The server stays
+ * paused, and the journal's next writes set the whole state.
+ */
+static int
+verify_edit(struct verify *v, const struct rec_item *it)
+{
+	char what[96];
+
+	if (rec_hash64(it->data, it->len, REC_HASH_SEED) !=
+	    it->model->model_hash) {
+		play_warn("%s: the model edited at step %llu does not match "
+			  "its hash: the file is damaged",
+		    v->o->file, (unsigned long long)it->step);
+		return PLAY_FAIL;
+	}
+	snprintf(what, sizeof(what), "step %llu: loading the edited model",
+	    (unsigned long long)it->step);
+	if (hxd_load_data(v->c, HXD_FORMAT_MJB, it->data, it->len, v->h->name,
+		NULL) != HXD_OK)
+		return verify_server(v, what);
+	v->loaded = 1;
+	v->edits++;
+	return PLAY_OK;
+}
+
 /* Send one array write of the journal. */
 static int
 verify_input(struct verify *v, const struct rec_item *it)
@@ -172,7 +202,7 @@ verify_explain(struct verify *v, const struct rec_item *st)
 
 	for (f = 0; f < REC_NFIELD; f++) {
 		if (st->field[f] == NULL ||
-		    (n = rec_field_size(v->h, (enum rec_field)f)) == 0)
+		    (n = rec_field_size(st->model, (enum rec_field)f)) == 0)
 			continue;
 		name = rec_field_name((enum rec_field)f);
 		if (hxd_get_array(v->c, name, &a) != HXD_OK)
@@ -235,6 +265,8 @@ verify_item(struct verify *v, const struct rec_item *it)
 		return rc;
 	if (it->tag == REC_TAG_HASH)
 		return verify_hash(v, it);
+	if (it->tag == REC_TAG_MODEL)
+		return verify_edit(v, it);
 	if (it->tag == REC_TAG_JOURNAL && it->kind == REC_JOURNAL_ARRAY)
 		return verify_input(v, it);
 	return PLAY_OK; /* kinds of a later version */
@@ -285,6 +317,7 @@ verify_run(struct verify *v)
 {
 	struct rec_reader_stats st;
 	struct rec_item it;
+	char edits[48] = "";
 	int rc, n;
 
 	if ((n = rec_reader_next(v->r, &it)) != 1 ||
@@ -313,14 +346,17 @@ verify_run(struct verify *v)
 		return PLAY_FAIL;
 	}
 	rec_reader_stats(v->r, &st);
+	if (v->edits != 0)
+		snprintf(edits, sizeof(edits), ", across %llu edit%s",
+		    (unsigned long long)v->edits, v->edits == 1 ? "" : "s");
 	if (!v->o->quiet)
 		printf("%s: bit-identical: %llu steps (%llu to %llu), %llu "
-		       "inputs, %llu state hashes%s\n",
+		       "inputs, %llu state hashes%s%s\n",
 		    v->o->file, (unsigned long long)v->done,
 		    (unsigned long long)v->base,
 		    (unsigned long long)(v->base + v->done),
 		    (unsigned long long)v->inputs,
-		    (unsigned long long)v->hashes,
+		    (unsigned long long)v->hashes, edits,
 		    st.truncated ? " (the file is cut short there)" : "");
 	if (v->hashes == 0 && v->done > 0) {
 		play_warn("%s: no state hashes to compare", v->o->file);

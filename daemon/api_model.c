@@ -59,6 +59,7 @@ struct model_load {
 	int same;         /* a reload: the clients keep their state */
 	int edit;         /* an edit: answered with an EditResult */
 	char *operations; /* an edit's, "add body box" lines */
+	char *full;       /* an edit's in full, for a recording */
 	char what[4200];  /* the model, for the logs */
 };
 
@@ -69,6 +70,7 @@ model_load_free(struct model_load *l)
 	if (l == NULL)
 		return;
 	free(l->operations);
+	free(l->full);
 	free(l);
 }
 
@@ -111,7 +113,7 @@ model_loaded(struct daemon *d, void *arg, int code, const char *err)
 	    (unsigned long long)l->s->id, l->edit ? "made" : "loaded", l->what,
 	    sim_model_name(d->sim));
 	if (l->edit)
-		step_model_edited(d, l->operations, err);
+		step_model_edited(d, l->operations, err, l->full);
 	else
 		step_model_changed(d, l->same, "another model was loaded");
 	if (l->edit)
@@ -327,6 +329,94 @@ model_edit_operations(const Haptix__V1__EditModel *em)
 	return text;
 }
 
+/* Append s to the text at *off, XML-quoted ("&quot;", "&#10;", ...). */
+static void
+model_edit_quoted(char *text, size_t *off, const char *s)
+{
+	for (; *s != '\0'; s++) {
+		switch (*s) {
+		case '"':
+			*off += (size_t)sprintf(text + *off, "&quot;");
+			break;
+		case '&':
+			*off += (size_t)sprintf(text + *off, "&amp;");
+			break;
+		case '<':
+			*off += (size_t)sprintf(text + *off, "&lt;");
+			break;
+		case '\n':
+			*off += (size_t)sprintf(text + *off, "&#10;");
+			break;
+		default:
+			text[(*off)++] = *s;
+		}
+	}
+	text[*off] = '\0';
+}
+
+/*
+ * An edit in full, one operation a line, for the recording: 'add body
+ * "box" in worldbody "": pos="0 0 1"', 'unset geom "g": rgba'; names
+ * and values XML-quoted.  Caller frees.
+ */
+static char *
+model_edit_transaction(const Haptix__V1__EditModel *em)
+{
+	static const char *const kinds[] = { "add", "remove", "set", "unset" };
+	const Haptix__V1__EditOp *op;
+	size_t i, k, len = 1, off = 0;
+	char *text;
+
+	/* Each byte quoted takes at most 6, "&quot;". */
+	for (i = 0; i < em->n_ops; i++) {
+		op = em->ops[i];
+		len += 6 *
+			(strlen(op->type) + strlen(op->name) +
+			    strlen(op->parent_type) + strlen(op->parent_name)) +
+		    32;
+		for (k = 0; k < op->n_attrs; k++)
+			len += 6 *
+				(strlen(op->attrs[k]->name) +
+				    strlen(op->attrs[k]->value)) +
+			    4;
+	}
+	if ((text = malloc(len)) == NULL)
+		fatal("out of memory");
+	text[0] = '\0';
+	for (i = 0; i < em->n_ops; i++) {
+		op = em->ops[i];
+		if ((unsigned)op->kind < 4)
+			off += (size_t)sprintf(
+			    text + off, "%s ", kinds[op->kind]);
+		else
+			off += (size_t)sprintf(text + off, "%u ", op->kind);
+		model_edit_quoted(text, &off, op->type);
+		off += (size_t)sprintf(text + off, " \"");
+		model_edit_quoted(text, &off, op->name);
+		off += (size_t)sprintf(text + off, "\"");
+		if (op->kind == HAPTIX__V1__EDIT_KIND__EDIT_ADD) {
+			off += (size_t)sprintf(text + off, " in ");
+			model_edit_quoted(text, &off, op->parent_type);
+			off += (size_t)sprintf(text + off, " \"");
+			model_edit_quoted(text, &off, op->parent_name);
+			off += (size_t)sprintf(text + off, "\"");
+		}
+		for (k = 0; k < op->n_attrs; k++) {
+			if (k == 0)
+				text[off++] = ':';
+			text[off++] = ' ';
+			model_edit_quoted(text, &off, op->attrs[k]->name);
+			if (op->kind == HAPTIX__V1__EDIT_KIND__EDIT_UNSET)
+				continue;
+			off += (size_t)sprintf(text + off, "=\"");
+			model_edit_quoted(text, &off, op->attrs[k]->value);
+			off += (size_t)sprintf(text + off, "\"");
+		}
+		off += (size_t)sprintf(text + off, "\n");
+	}
+	return text;
+}
+
 /* Most operations one edit may hold. */
 #define MODEL_EDIT_MAX_OPS 1000
 
@@ -383,6 +473,7 @@ api_edit_model(struct call *c)
 	snprintf(l->what, sizeof(l->what), "an edit of %zu operation%s",
 	    em->n_ops, em->n_ops == 1 ? "" : "s");
 	l->operations = model_edit_operations(em);
+	l->full = model_edit_transaction(em);
 	rc = loadjob_start(
 	    d, &r, c->s, model_loaded, l, c->err, sizeof(c->err));
 	if (rc != RESULT_OK) {

@@ -35,6 +35,12 @@ static int record_with_journal;
 static uint64_t record_quota; /* the running one's */
 static int record_broken;     /* it failed: record_stop() follows */
 static uint64_t record_bytes;
+/*
+ * The recording's step index is the sim's count plus record_base: an
+ * edit starts the sim's count again, the recording's goes on.
+ */
+static uint64_t record_base;
+static uint64_t record_at; /* the recording's index of the last step */
 
 /* Until record_set_notify(), nobody is told. */
 static void
@@ -177,11 +183,47 @@ record_failed(struct daemon *d)
 	record_notify(d);
 }
 
+/* The recording's index of the sim's step count now. */
+static uint64_t
+record_step(const struct daemon *d)
+{
+	return record_base + sim_counters(d->sim)->steps;
+}
+
+/*
+ * The running model's sizes, timestep and name into h, and its MJB
+ * (caller frees) with its hash; NULL when memory runs out.
+ */
+static void *
+record_model(const struct daemon *d, struct rec_header *h, size_t *size)
+{
+	const struct sim_sizes *z = sim_sizes(d->sim);
+	void *mjb;
+
+	h->nq = (uint32_t)z->nq;
+	h->nv = (uint32_t)z->nv;
+	h->na = (uint32_t)z->na;
+	h->nu = (uint32_t)z->nu;
+	h->nmocap = (uint32_t)z->nmocap;
+	h->nsensordata = (uint32_t)z->nsensordata;
+	h->nbody = (uint32_t)z->nbody;
+	h->timestep = z->timestep;
+	snprintf(h->name, sizeof(h->name), "%s", sim_model_name(d->sim));
+	/* The model as MJB identifies it, edits included. */
+	*size = sim_mjb_size(d->sim);
+	if ((mjb = malloc(*size)) == NULL ||
+	    (*size = sim_mjb_save(d->sim, mjb, *size)) == 0) {
+		free(mjb);
+		return NULL;
+	}
+	h->model_hash = rec_hash64(mjb, *size, REC_HASH_SEED);
+	return mjb;
+}
+
 int
 record_start(struct daemon *d, unsigned fields, unsigned every, int journal,
     char *err, size_t len)
 {
-	const struct sim_sizes *z = sim_sizes(d->sim);
 	struct rec_header h;
 	char dir[3900], base[80], why[512], *real;
 	unsigned n;
@@ -196,24 +238,10 @@ record_start(struct daemon *d, unsigned fields, unsigned every, int journal,
 	h.version = REC_VERSION;
 	h.fields = fields;
 	h.every = every;
-	h.nq = (uint32_t)z->nq;
-	h.nv = (uint32_t)z->nv;
-	h.na = (uint32_t)z->na;
-	h.nu = (uint32_t)z->nu;
-	h.nmocap = (uint32_t)z->nmocap;
-	h.nsensordata = (uint32_t)z->nsensordata;
-	h.nbody = (uint32_t)z->nbody;
-	h.timestep = z->timestep;
-	snprintf(h.name, sizeof(h.name), "%s", sim_model_name(d->sim));
-	/* The model as MJB identifies it, edits included. */
-	size = sim_mjb_size(d->sim);
-	if ((mjb = malloc(size)) == NULL ||
-	    (size = sim_mjb_save(d->sim, mjb, size)) == 0) {
-		free(mjb);
+	if ((mjb = record_model(d, &h, &size)) == NULL) {
 		snprintf(err, len, "out of memory for the model");
 		return RESULT_DENIED;
 	}
-	h.model_hash = rec_hash64(mjb, size, REC_HASH_SEED);
 	if (journal && (record_journal = journal_create(d->sim)) == NULL) {
 		free(mjb);
 		snprintf(err, len, "out of memory for the journal");
@@ -264,6 +292,8 @@ record_start(struct daemon *d, unsigned fields, unsigned every, int journal,
 		fatal("out of memory");
 	event_add(record_timer, &(struct timeval){ 0, RECORD_FLUSH_MS * 1000 });
 	record_every = every;
+	record_base = 0;
+	record_at = sim_counters(d->sim)->steps;
 	record_with_journal = journal;
 	record_quota = d->opts->record_quota;
 	record_records = record_bytes = record_entries = 0;
@@ -299,6 +329,37 @@ record_stop(struct daemon *d, const char *why)
 }
 
 void
+record_model_edited(
+    struct daemon *d, const char *operations, const char *removed)
+{
+	struct rec_header h;
+	size_t size;
+	void *mjb;
+
+	if (record_w == NULL)
+		return;
+	/* The edited model's count starts again: the recording's goes on. */
+	record_base = record_at - sim_counters(d->sim)->steps;
+	memset(&h, 0, sizeof(h));
+	if ((mjb = record_model(d, &h, &size)) == NULL)
+		fatal("out of memory");
+	if (rec_writer_model(record_w, record_step(d), sim_time(d->sim), &h,
+		operations, removed != NULL ? removed : "", mjb, size) != 0) {
+		free(mjb);
+		record_failed(d);
+		return;
+	}
+	free(mjb);
+	record_entries++;
+	if (record_journal == NULL)
+		return;
+	/* The journal starts again: all of the data before the next step. */
+	journal_free(record_journal);
+	if ((record_journal = journal_create(d->sim)) == NULL)
+		fatal("out of memory");
+}
+
+void
 record_before_step(struct daemon *d)
 {
 	int n;
@@ -306,7 +367,7 @@ record_before_step(struct daemon *d)
 	if (record_journal == NULL)
 		return;
 	n = journal_before_step(
-	    record_journal, d->sim, record_w, sim_counters(d->sim)->steps);
+	    record_journal, d->sim, record_w, record_step(d));
 	if (n < 0)
 		record_failed(d);
 	else
@@ -328,7 +389,7 @@ record_after_step(struct daemon *d)
 
 	if (record_w == NULL)
 		return;
-	step = sim_counters(d->sim)->steps;
+	step = record_at = record_step(d);
 	if (record_journal != NULL) {
 		journal_after_step(record_journal, d->sim);
 		if (rec_writer_hash(

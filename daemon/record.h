@@ -48,6 +48,15 @@ void record_set_notify(record_notify_fn fn);
 /* End the recording, if one runs, saying why in the log and status. */
 void record_stop(struct daemon *d, const char *why);
 
+/*
+ * The model was edited (the sim's step count starts again): the
+ * recording goes on with a model change holding the new model, the
+ * transaction as text (operations) and what it removed, and the
+ * journal starts again with all of the data.
+ */
+void record_model_edited(
+    struct daemon *d, const char *operations, const char *removed);
+
 /* A step is about to be taken: journal the inputs that changed. */
 void record_before_step(struct daemon *d);
 

@@ -37,9 +37,8 @@ step_one(struct daemon *d, char *err, size_t len)
 
 /* What follows any new model, before the others hear of it. */
 static void
-step_model_swapped(struct daemon *d, const char *why)
+step_model_swapped(struct daemon *d)
 {
-	record_stop(d, why);
 	stepguard_model_changed(d);
 	clock_model_changed(d->clock);
 	tracking_model_changed(d);
@@ -51,13 +50,18 @@ step_model_swapped(struct daemon *d, const char *why)
 void
 step_model_changed(struct daemon *d, int reload, const char *why)
 {
-	step_model_swapped(d, why);
+	record_stop(d, why);
+	step_model_swapped(d);
 	event_model(d, reload);
 }
 
 void
-step_model_edited(struct daemon *d, const char *operations, const char *removed)
+step_model_edited(struct daemon *d, const char *operations, const char *removed,
+    const char *transaction)
 {
-	step_model_swapped(d, "the model was edited");
+	/* The journal replays an edit: the recording goes on. */
+	record_model_edited(
+	    d, transaction != NULL ? transaction : operations, removed);
+	step_model_swapped(d);
 	event_model_edited(d, 1, operations, removed);
 }

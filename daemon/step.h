@@ -28,8 +28,12 @@ int step_one(struct daemon *d, char *err, size_t len);
  */
 void step_model_changed(struct daemon *d, int reload, const char *why);
 
-/* The same after an edit: the others hear of its operations. */
-void step_model_edited(
-    struct daemon *d, const char *operations, const char *removed);
+/*
+ * The same after an edit, but a recording goes on, holding the edit
+ * (transaction: the operations in full, as text; NULL: operations);
+ * the others hear of its operations.
+ */
+void step_model_edited(struct daemon *d, const char *operations,
+    const char *removed, const char *transaction);
 
 #endif

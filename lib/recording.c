@@ -22,6 +22,7 @@
 #define REC_STATE_HEAD 16   /* step, time */
 #define REC_JOURNAL_HEAD 16 /* step, kind, length */
 #define REC_HASH_LEN 16     /* step, hash */
+#define REC_MODEL_HEAD 80   /* step, time, sizes, timestep, hash, lengths */
 #define REC_LEVEL_MAX 9
 /* Levels 1 to 9 never need more than 4 MiB of window: refuse more. */
 #define REC_WINDOW_LOG_MAX 23
@@ -62,9 +63,11 @@ struct rec_reader {
 	double *values; /* the current record's fields */
 	size_t nvalues;
 	struct rec_header h;
+	struct rec_header cur; /* h with the last model change's sizes */
 	size_t size[REC_NFIELD];
 	struct rec_reader_stats st;
 	double last_time; /* the last state record's not NaN: -inf if none */
+	int new_model;    /* a model change since the last state record */
 	int failed;
 	int ioerr; /* the failure was the system's, not the file's */
 	int ended;
@@ -92,6 +95,8 @@ static int reader_fail(struct rec_reader *, const char *, ...)
 static int reader_frame(struct rec_reader *, size_t);
 static int reader_item(struct rec_reader *, struct rec_item *, const uint8_t *,
     uint32_t, uint32_t);
+static int reader_model(
+    struct rec_reader *, struct rec_item *, const uint8_t *, uint32_t);
 
 /* Little-endian whatever the host: a compiler makes these single moves. */
 static void
@@ -683,6 +688,86 @@ rec_writer_hash(struct rec_writer *w, uint64_t step, uint64_t hash)
 	return 0;
 }
 
+/* The sizes of h into p: nq ... nbody, as the header orders them. */
+static void
+sizes_put(uint8_t *p, const struct rec_header *h)
+{
+	put32(p, h->nq);
+	put32(p + 4, h->nv);
+	put32(p + 8, h->na);
+	put32(p + 12, h->nu);
+	put32(p + 16, h->nmocap);
+	put32(p + 20, h->nsensordata);
+	put32(p + 24, h->nbody);
+}
+
+int
+rec_writer_model(struct rec_writer *w, uint64_t step, double time,
+    const struct rec_header *h, const char *operations, const char *removed,
+    const void *mjb, size_t mjb_len)
+{
+	size_t o = strlen(operations), rm = strlen(removed), record_len, i;
+	uint64_t n = REC_ITEM_HEAD + REC_MODEL_HEAD + (uint64_t)o + rm +
+	    mjb_len;
+	struct rec_header nh = w->h;
+	uint8_t *p;
+	uint64_t u;
+
+	if (w->failed)
+		return -1;
+	if (n > REC_ITEM_MAX) {
+		snprintf(w->err, sizeof(w->err),
+		    "a model change of %llu bytes (limit %u)",
+		    (unsigned long long)n, REC_ITEM_MAX);
+		return -1;
+	}
+	nh.nq = h->nq;
+	nh.nv = h->nv;
+	nh.na = h->na;
+	nh.nu = h->nu;
+	nh.nmocap = h->nmocap;
+	nh.nsensordata = h->nsensordata;
+	nh.nbody = h->nbody;
+	nh.timestep = h->timestep;
+	nh.model_hash = h->model_hash;
+	if (header_check(&nh, &record_len, w->err, sizeof(w->err)) != 0)
+		return -1;
+	if (writer_room(w, (size_t)n) != 0 || writer_reserve(w, (size_t)n) != 0)
+		return -1;
+	p = w->buf + w->len;
+	put32(p, REC_TAG_MODEL);
+	put32(p + 4, (uint32_t)(n - REC_ITEM_HEAD));
+	put64(p + 8, step);
+	memcpy(&u, &time, sizeof(u));
+	put64(p + 16, u);
+	sizes_put(p + 24, &nh);
+	put32(p + 52, 0);
+	memcpy(&u, &nh.timestep, sizeof(u));
+	put64(p + 56, u);
+	put64(p + 64, nh.model_hash);
+	put32(p + 72, (uint32_t)o);
+	put32(p + 76, (uint32_t)rm);
+	put32(p + 80, (uint32_t)mjb_len);
+	put32(p + 84, 0);
+	p += REC_ITEM_HEAD + REC_MODEL_HEAD;
+	memcpy(p, operations, o);
+	memcpy(p + o, removed, rm);
+	if (mjb_len != 0)
+		memcpy(p + o + rm, mjb, mjb_len);
+	w->len += (size_t)n;
+	w->st.items++;
+	/* The records from here on have the new model's sizes. */
+	w->h = nh;
+	w->record_len = record_len;
+	for (i = 0; i < REC_NFIELD; i++) {
+		if (w->h.fields & REC_FIELD_BIT(i))
+			w->size[i] = rec_field_size(&w->h, (enum rec_field)i);
+	}
+	if (w->len >= REC_FLUSH_AT)
+		return rec_writer_flush(w);
+	return 0;
+}
+
 int
 rec_writer_flush(struct rec_writer *w)
 {
@@ -891,6 +976,7 @@ rec_reader_open(const char *path, char *err, size_t len)
 		0 &&
 	    header_check(&r->h, &r->nvalues, r->err, sizeof(r->err)) == 0) {
 		r->nvalues = (r->nvalues - REC_ITEM_HEAD - REC_STATE_HEAD) / 8;
+		r->cur = r->h;
 		for (i = 0; i < REC_NFIELD; i++) {
 			if (r->h.fields & REC_FIELD_BIT(i))
 				r->size[i] = rec_field_size(
@@ -912,6 +998,62 @@ const struct rec_header *
 rec_reader_header(const struct rec_reader *r)
 {
 	return &r->h;
+}
+
+/*
+ * A model change from its payload p of len bytes: checked as a header
+ * is, then the sizes of the state records that follow.  -1 if malformed.
+ */
+static int
+reader_model(
+    struct rec_reader *r, struct rec_item *it, const uint8_t *p, uint32_t len)
+{
+	struct rec_header nh = r->cur;
+	uint64_t o, rm, m, u;
+	size_t record_len, i;
+	char why[REC_ERR_LEN];
+
+	if (len < REC_MODEL_HEAD)
+		return -1;
+	o = get32(p + 64);
+	rm = get32(p + 68);
+	m = get32(p + 72);
+	if (REC_MODEL_HEAD + o + rm + m != len)
+		return -1;
+	nh.nq = get32(p + 16);
+	nh.nv = get32(p + 20);
+	nh.na = get32(p + 24);
+	nh.nu = get32(p + 28);
+	nh.nmocap = get32(p + 32);
+	nh.nsensordata = get32(p + 36);
+	nh.nbody = get32(p + 40);
+	u = get64(p + 48);
+	memcpy(&nh.timestep, &u, sizeof(u));
+	nh.model_hash = get64(p + 56);
+	if (header_check(&nh, &record_len, why, sizeof(why)) != 0)
+		return -1;
+	r->cur = nh;
+	r->nvalues = (record_len - REC_ITEM_HEAD - REC_STATE_HEAD) / 8;
+	for (i = 0; i < REC_NFIELD; i++) {
+		if (r->h.fields & REC_FIELD_BIT(i))
+			r->size[i] = rec_field_size(&nh, (enum rec_field)i);
+	}
+	/* Sized again at the next record. */
+	free(r->values);
+	r->values = NULL;
+	r->new_model = 1;
+	r->st.models++;
+	it->step = get64(p);
+	u = get64(p + 8);
+	memcpy(&it->time, &u, sizeof(u));
+	it->model = &r->cur;
+	it->operations = (const char *)p + REC_MODEL_HEAD;
+	it->operations_len = (size_t)o;
+	it->removed = it->operations + o;
+	it->removed_len = (size_t)rm;
+	it->data = it->removed + rm;
+	it->len = (size_t)m;
+	return 0;
 }
 
 /* One item of a known tag from its payload p of len bytes. */
@@ -940,10 +1082,12 @@ reader_item(struct rec_reader *r, struct rec_item *it, const uint8_t *p,
 		u = get64(p + 8);
 		memcpy(&it->time, &u, sizeof(u));
 		get_doubles(r->values, p + REC_STATE_HEAD, r->nvalues);
-		/* Time going back (a reset) begins a segment; NaN does not
-		 * count as a time. */
-		if (r->st.segments == 0 || it->time < r->last_time)
+		/* Time going back (a reset) or a new model begins a
+		 * segment; NaN does not count as a time. */
+		if (r->st.segments == 0 || it->time < r->last_time ||
+		    r->new_model)
 			r->st.segments++;
+		r->new_model = 0;
 		if (!isnan(it->time))
 			r->last_time = it->time;
 		it->segment = r->st.segments;
@@ -954,6 +1098,11 @@ reader_item(struct rec_reader *r, struct rec_item *it, const uint8_t *p,
 				v += r->size[i];
 			}
 		}
+		it->model = &r->cur;
+		return 1;
+	case REC_TAG_MODEL:
+		if (reader_model(r, it, p, len) != 0)
+			break;
 		return 1;
 	case REC_TAG_JOURNAL:
 		if (len < REC_JOURNAL_HEAD ||
@@ -1012,7 +1161,7 @@ rec_reader_next(struct rec_reader *r, struct rec_item *it)
 		}
 		r->frame_pos += REC_ITEM_HEAD + len;
 		if (tag != REC_TAG_STATE && tag != REC_TAG_JOURNAL &&
-		    tag != REC_TAG_HASH) {
+		    tag != REC_TAG_HASH && tag != REC_TAG_MODEL) {
 			r->st.skipped++;
 			continue;
 		}

@@ -42,6 +42,7 @@ enum rec_field {
 #define REC_TAG_STATE 1
 #define REC_TAG_JOURNAL 2
 #define REC_TAG_HASH 3
+#define REC_TAG_MODEL 4 /* the model changed: an edit (docs/recording.md) */
 
 /* Limits: a writer stays within them, a reader checks them first. */
 #define REC_NAME_MAX 255         /* bytes of the model name */
@@ -149,6 +150,17 @@ void rec_array_values(const struct rec_array_write *a, double *v);
 int rec_writer_hash(struct rec_writer *w, uint64_t step, uint64_t hash);
 
 /*
+ * The model changed at step, the simulation time being time (an edit):
+ * h gives its sizes, timestep and model hash (the rest is the file's),
+ * operations the transaction as text, removed what it took away (""
+ * if nothing), mjb the model as MuJoCo's MJB.  The state records after
+ * it have h's sizes.
+ */
+int rec_writer_model(struct rec_writer *w, uint64_t step, double time,
+    const struct rec_header *h, const char *operations, const char *removed,
+    const void *mjb, size_t mjb_len);
+
+/*
  * Keep the file within bytes (0: no limit; the header is already
  * written).  An item that a frame could not hold within it, however
  * little the frame compressed, is not added: the items before it are
@@ -177,6 +189,9 @@ int rec_writer_close(struct rec_writer *w, char *err, size_t len);
  * The state records fall into segments: a record whose time is below the
  * one before it (a reset, or the time set back) begins the next segment,
  * so that each segment's times go forward.  Steps keep counting across.
+ *
+ * A model change (an edit) gives the sizes of the state records after
+ * it: each state record points to the header that sizes it.
  */
 struct rec_reader;
 
@@ -185,8 +200,9 @@ struct rec_item {
 	uint64_t step;   /* the step index */
 	uint64_t offset; /* where its frame starts in the file */
 
-	/* REC_TAG_STATE: NULL for the fields not recorded. */
+	/* REC_TAG_STATE (and REC_TAG_MODEL: the time of the change). */
 	double time;
+	/* REC_TAG_STATE: NULL for the fields not recorded. */
 	const double *field[REC_NFIELD];
 	uint64_t segment; /* from 1; 0 for the other tags (see below) */
 
@@ -197,6 +213,17 @@ struct rec_item {
 
 	/* REC_TAG_HASH */
 	uint64_t hash;
+
+	/*
+	 * REC_TAG_STATE: the sizes of its fields, the file's header or the
+	 * last model change's.  REC_TAG_MODEL: the model from there on (its
+	 * sizes, timestep and model_hash; the rest is the file's), what
+	 * was done as text (operations, removed: not NUL-terminated) and
+	 * the model as MJB (data, len).
+	 */
+	const struct rec_header *model;
+	const char *operations, *removed;
+	size_t operations_len, removed_len;
 };
 
 struct rec_reader_stats {
@@ -207,6 +234,7 @@ struct rec_reader_stats {
 	int truncated;     /* the file ends inside a frame */
 	uint64_t dropped;  /* the bytes of that frame in the file */
 	uint64_t segments; /* segments begun by the state records read */
+	uint64_t models;   /* model changes read */
 };
 
 /* Open path and read its header; NULL with err saying why. */

@@ -799,6 +799,274 @@ Test(journal, verify_leaves_the_server_as_it_found_it)
 }
 
 /*
+ * Edits in a recording (docs/recording.md, a model change): the MPL
+ * scene driven by changing controls, a box with a free joint added above
+ * the table, then the cylinder removed, the recording going on across
+ * both; the box's geom has the size given.
+ */
+static void
+edit_add_box(hxd_conn *c, const char *size)
+{
+	static const char *const body[] = { "pos", "0.2 -0.2 0.9" };
+	const char *const geom[] = { "type", "box", "size", size, "mass",
+		"0.2" };
+	const hxd_edit_op ops[] = {
+		{ HXD_EDIT_ADD, "body", "dropped", "worldbody", "", body, 1 },
+		{ HXD_EDIT_ADD, "freejoint", "dropped", "body", "dropped", NULL,
+		    0 },
+		{ HXD_EDIT_ADD, "geom", "dropped", "body", "dropped", geom, 3 },
+	};
+
+	HX_OK(c, hxd_edit_model(c, ops, 3, NULL, NULL));
+}
+
+/* n steps, the controls set before each. */
+static void
+drive_steps(hxd_conn *c, int n, int from)
+{
+	hxd_status st;
+	double u[64];
+	hxd_control ctl;
+	unsigned taken;
+	int i, k;
+
+	HX_OK(c, hxd_status_get(c, &st));
+	cr_assert(st.model.nu <= 64);
+	ctl = (hxd_control){ st.model.nu, 0, u };
+	for (i = from; i < from + n; i++) {
+		for (k = 0; k < st.model.nu; k++)
+			u[k] = 0.4 * sin(0.03 * i + k);
+		HX_OK(c, hxd_set_control(c, &ctl));
+		HX_OK(c, hxd_step(c, 1, &taken));
+		cr_assert_eq(taken, 1);
+	}
+}
+
+/*
+ * Record 100 steps, the box added, 150 steps, the cylinder removed, 100
+ * steps: with its journal, a record every step, begun 10 steps in.
+ */
+static void
+record_edits(struct hx_server *s, hxd_recording *rec, struct end_state *e)
+{
+	const hxd_edit_op remove[] = {
+		{ HXD_EDIT_REMOVE, "body", "cylinder", NULL, NULL, NULL, 0 },
+	};
+	unsigned taken;
+	hxd_conn *c;
+
+	hx_server_start(s, scene_args);
+	c = hx_connect_ok(s->unix_addr, "driver");
+	HX_OK(c, hxd_step(c, 10, &taken));
+	HX_OK(c, hxd_record_start(c, 0, 0, HXD_RECORD_JOURNAL, rec));
+	drive_steps(c, 100, 0);
+	edit_add_box(c, "0.03 0.03 0.03");
+	drive_steps(c, 150, 100);
+	HX_OK(c, hxd_edit_model(c, remove, 1, NULL, NULL));
+	drive_steps(c, 100, 250);
+	/* The old daemon ended the recording at the edit: none runs. */
+	HX_OK(c, hxd_record_stop(c, rec));
+	cr_assert_eq(rec->records, 350, "%llu records", rec->records);
+	if (e != NULL)
+		end_state_get(c, e);
+	hxd_close(c);
+}
+
+/*
+ * A recording goes on across edits: hxplay info lists them (where, the
+ * sizes, each operation and what went), the records after each have the
+ * edited model's sizes and begin a segment, hxplay --verify replays the
+ * run bit for bit on another server (loading each edited model where it
+ * was made) and leaves it in the recorded end state, hxplay plays it to
+ * a server of the first model and ends in the last record's state, and
+ * export stops at an edit that changes an exported field's width.  The
+ * old daemon ended the recording at the first edit (record_stop: no
+ * recording runs).
+ */
+Test(journal, a_recording_goes_on_across_edits)
+{
+	struct hx_server a, b, p;
+	struct end_state ea, eb;
+	struct hx_run r = { 0 };
+	hxd_recording rec;
+	char dir[4200];
+	hxd_array *q;
+	hxd_conn *c;
+
+	record_edits(&a, &rec, &ea);
+	hxplay(&r, "info", rec.path, NULL);
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+	HAS(r.out, "\nrecords: 350\n");
+	HAS(r.out, "\nsegments: 3\n");
+	HAS(r.out, "\nsegment 2: 150 records, steps 111 to 260,");
+	HAS(r.out, "\nedits: 2\n");
+	HAS(r.out, "\nedit 1: step 110, time ");
+	HAS(r.out,
+	    "  add body \"dropped\" in worldbody \"\": pos=\"0.2 -0.2 "
+	    "0.9\"\n");
+	HAS(r.out,
+	    "  add geom \"dropped\" in body \"dropped\": type=\"box\" "
+	    "size=\"0.03 0.03 0.03\" mass=\"0.2\"\n");
+	HAS(r.out, "\nedit 2: step 260, time ");
+	HAS(r.out, "  remove body \"cylinder\"\n  removed: body cylinder\n");
+	HAS(r.out, "\nend: complete\n");
+
+	/* Verified on a server of another model, left as the replay ends. */
+	hx_server_start(&b, fixture_args);
+	hxplay(
+	    &r, "-s", b.unix_addr, "--verify", "--no-restore", rec.path, NULL);
+	cr_assert_eq(r.status, 0, "exit %d: %s%s", r.status, r.out, r.err);
+	HAS(r.out, "bit-identical: 350 steps (10 to 360)");
+	HAS(r.out, "across 2 edits");
+	c = hx_connect_ok(b.unix_addr, "checker");
+	end_state_get(c, &eb);
+	end_state_same(&ea, &eb);
+	end_state_free(&eb);
+	hxd_close(c);
+
+	/* Played to a server of the first model: it ends as recorded. */
+	hx_server_start(&p, scene_args);
+	hxplay(&r, "-s", p.unix_addr, "--speed", "20", rec.path, NULL);
+	cr_assert_eq(r.status, 0, "exit %d: %s%s", r.status, r.out, r.err);
+	HAS(r.out, "step 110: loading the edited model");
+	HAS(r.out, "step 260: loading the edited model");
+	c = hx_connect_ok(p.unix_addr, "checker");
+	HX_OK(c, hxd_get_array(c, "qpos", &q));
+	cr_assert_eq(q->rows, ea.qpos->rows);
+	cr_expect(memcmp(q->values, ea.qpos->values,
+		      (size_t)q->rows * sizeof(double)) == 0,
+	    "the played qpos is not the last recorded");
+	free(q);
+	hxd_close(c);
+
+	/* qpos changes width at the first edit; ctrl does not. */
+	snprintf(dir, sizeof(dir), "%s/export", a.dir);
+	hxplay(&r, "export", rec.path, "--npy", dir, NULL);
+	cr_expect_eq(r.status, 1, "exit %d: %s", r.status, r.err);
+	HAS(r.err,
+	    "the model was edited at step 110: qpos has 57 values "
+	    "where it had 50");
+	HAS(r.err, "exported the 100 records before it");
+	snprintf(dir, sizeof(dir), "%s/export-ctrl", a.dir);
+	hxplay(&r, "export", rec.path, "--csv", dir, "--fields", "ctrl", NULL);
+	cr_expect_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+	end_state_free(&ea);
+	hx_run_free(&r);
+}
+
+/*
+ * Copy a recording item by item into out, the first edit's model
+ * replaced by mjb and its hash set to match (mjb NULL: as it was), or
+ * when damaged, with a byte of it flipped.
+ */
+static void
+copy_edit_replaced(
+    const char *in, const char *out, const void *mjb, size_t len, int damaged)
+{
+	struct rec_reader *rd;
+	struct rec_writer *w;
+	struct rec_header h;
+	struct rec_item it;
+	unsigned char *m;
+	char err[512], *ops, *removed;
+	int edits = 0;
+
+	rd = rec_reader_open(in, err, sizeof(err));
+	cr_assert_not_null(rd, "%s", err);
+	w = rec_writer_open(out, rec_reader_header(rd), 0, err, sizeof(err));
+	cr_assert_not_null(w, "%s", err);
+	while (rec_reader_next(rd, &it) == 1) {
+		if (it.tag == REC_TAG_STATE)
+			cr_assert_eq(
+			    rec_writer_state(w, it.step, it.time, it.field), 0);
+		else if (it.tag == REC_TAG_HASH)
+			cr_assert_eq(rec_writer_hash(w, it.step, it.hash), 0);
+		else if (it.tag == REC_TAG_JOURNAL)
+			cr_assert_eq(rec_writer_journal(
+					 w, it.step, it.kind, it.data, it.len),
+			    0);
+		else if (it.tag == REC_TAG_MODEL) {
+			h = *it.model;
+			ops = strndup(it.operations, it.operations_len);
+			removed = strndup(it.removed, it.removed_len);
+			cr_assert(ops != NULL && removed != NULL);
+			if (edits++ == 0 && damaged) {
+				cr_assert_not_null(m = malloc(it.len));
+				memcpy(m, it.data, it.len);
+				m[it.len / 2] ^= 1;
+			} else if (edits == 1 && mjb != NULL) {
+				cr_assert_not_null(m = malloc(len));
+				memcpy(m, mjb, len);
+				h.model_hash = rec_hash64(
+				    m, len, REC_HASH_SEED);
+			} else {
+				cr_assert_not_null(m = malloc(it.len));
+				memcpy(m, it.data, it.len);
+			}
+			cr_assert_eq(
+			    rec_writer_model(w, it.step, it.time, &h, ops,
+				removed, m,
+				edits == 1 && mjb != NULL ? len : it.len),
+			    0, "%s", rec_writer_error(w));
+			free(m);
+			free(ops);
+			free(removed);
+		}
+	}
+	cr_assert_eq(rec_writer_close(w, err, sizeof(err)), 0, "%s", err);
+	rec_reader_close(rd);
+	cr_assert_eq(edits, 2);
+}
+
+/*
+ * The replay uses the edit in the file: the first edit's model damaged
+ * (a byte flipped) is refused, and another edited model in its place (a
+ * bigger box, of the same sizes) diverges after the edit.  A faithful
+ * copy verifies, so that the copier is not what fails.
+ */
+Test(journal, an_altered_edit_fails_verify)
+{
+	struct hx_server a, o;
+	struct hx_run r = { 0 };
+	hxd_recording rec;
+	hxd_model_blob other;
+	char copy[4200];
+	hxd_conn *c;
+	unsigned long long step;
+	const char *at;
+
+	record_edits(&a, &rec, NULL);
+	/* The same edit with a bigger box, on another server. */
+	hx_server_start(&o, scene_args);
+	c = hx_connect_ok(o.unix_addr, "editor");
+	edit_add_box(c, "0.05 0.05 0.05");
+	HX_OK(c, hxd_get_model(c, &other));
+	hxd_close(c);
+
+	snprintf(copy, sizeof(copy), "%s/damaged.hxr", a.dir);
+	copy_edit_replaced(rec.path, copy, NULL, 0, 1);
+	hxplay(&r, "-s", o.unix_addr, "--verify", copy, NULL);
+	cr_expect_eq(r.status, 1, "exit %d: %s%s", r.status, r.out, r.err);
+	HAS(r.err, "the model edited at step 110 does not match its hash");
+
+	snprintf(copy, sizeof(copy), "%s/other.hxr", a.dir);
+	copy_edit_replaced(rec.path, copy, other.mjb, other.size, 0);
+	hxplay(&r, "-s", o.unix_addr, "--verify", copy, NULL);
+	cr_expect_eq(r.status, 1, "exit %d: %s%s", r.status, r.out, r.err);
+	at = strstr(r.err, "diverges at step ");
+	cr_assert_not_null(at, "%s", r.err);
+	step = strtoull(at + strlen("diverges at step "), NULL, 10);
+	cr_expect(step > 110 && step <= 260, "diverges at step %llu", step);
+	hxd_model_blob_free(&other);
+
+	snprintf(copy, sizeof(copy), "%s/faithful.hxr", a.dir);
+	copy_edit_replaced(rec.path, copy, NULL, 0, 0);
+	hxplay(&r, "-s", o.unix_addr, "--verify", copy, NULL);
+	cr_expect_eq(r.status, 0, "exit %d: %s%s", r.status, r.out, r.err);
+	hx_run_free(&r);
+}
+
+/*
  * A write into the model after the recording starts and before its first
  * step (here dof_damping, tripled) is journaled: the model entry holds
  * the model as it was at the start.  The old journal took the model's
@@ -827,4 +1095,31 @@ Test(journal, a_model_write_before_the_first_step_is_journaled)
 	cr_expect_eq(r.status, 0, "exit %d: %s%s", r.status, r.out, r.err);
 	hx_run_free(&r);
 	hxd_close(c);
+}
+
+/*
+ * A recording written by the daemon before edits were recorded (by the
+ * commit before them: the fixture, 20 steps, a reset, 20 steps, with
+ * its journal) still reads, plays and verifies: the format kept its
+ * version, and a file without a model change is what it was.
+ */
+Test(journal, a_recording_of_the_older_daemon_still_plays)
+{
+	struct hx_server s;
+	struct hx_run r = { 0 };
+	const char *path = hx_test_model("fixture_v1.hxr");
+
+	hxplay(&r, "info", path, NULL);
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+	HAS(r.out, "\nrecords: 20\n");
+	HAS(r.out, "\nsegments: 2\n");
+	HAS(r.out, "\nedits: 0\n");
+	HAS(r.out, "\nend: complete\n");
+	hx_server_start(&s, fixture_args);
+	hxplay(&r, "-s", s.unix_addr, "--verify", path, NULL);
+	cr_expect_eq(r.status, 0, "exit %d: %s%s", r.status, r.out, r.err);
+	HAS(r.out, "bit-identical: 40 steps (0 to 40)");
+	hxplay(&r, "-s", s.unix_addr, "--speed", "10", path, NULL);
+	cr_expect_eq(r.status, 0, "exit %d: %s%s", r.status, r.out, r.err);
+	hx_run_free(&r);
 }

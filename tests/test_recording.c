@@ -1316,3 +1316,147 @@ Test(recording, short_writes_and_signals_lose_nothing)
 	free(d.buf);
 	free(data);
 }
+
+/*
+ * A file of small_header's qpos alone (nq 3) whose one frame holds a
+ * model change to nq 1 of len bytes (80 when well made), then a state
+ * record of record bytes (0: none); the first item's reading fails with
+ * words.
+ */
+static void
+model_change_then(
+    const char *path, uint32_t len, uint32_t record, const char *words)
+{
+	struct rec_header h = small_header(REC_FIELD_BIT(REC_QPOS));
+	uint8_t raw[256], frame[512];
+	struct rec_writer *w;
+	struct rec_reader *r;
+	struct rec_item it;
+	char err[256];
+	size_t c, n;
+	int fd;
+
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	cr_assert_geq(fd, 0);
+	w = rec_writer_fdopen(fd, &h, 0, err, sizeof(err));
+	cr_assert_not_null(w, "%s", err);
+	cr_assert_eq(rec_writer_close(w, err, sizeof(err)), 0, "%s", err);
+	memset(raw, 0, sizeof(raw));
+	put32(raw, REC_TAG_MODEL);
+	put32(raw + 4, len);
+	put32(raw + 24, 1); /* nq */
+	n = 8 + len;
+	if (record != 0) {
+		put32(raw + n, REC_TAG_STATE);
+		put32(raw + n + 4, record);
+		n += 8 + record;
+	}
+	c = ZSTD_compress(frame, sizeof(frame), raw, n, 1);
+	cr_assert(!ZSTD_isError(c));
+	cr_assert_eq(write(fd, frame, c), (ssize_t)c);
+	close(fd);
+	r = rec_reader_open(path, err, sizeof(err));
+	cr_assert_not_null(r, "%s", err);
+	if (len == 80) {
+		cr_assert_eq(
+		    rec_reader_next(r, &it), 1, "%s", rec_reader_error(r));
+		cr_expect_eq(it.tag, REC_TAG_MODEL);
+		cr_expect_eq(it.model->nq, 1);
+	}
+	cr_expect_eq(rec_reader_next(r, &it), -1);
+	cr_expect(strstr(rec_reader_error(r), words) != NULL, "%s",
+	    rec_reader_error(r));
+	rec_reader_close(r);
+}
+
+/*
+ * A model change (an edit) round trips with its sizes, texts and MJB,
+ * the records after it have its sizes and begin a segment, a record of
+ * the old sizes after it is an error, and so is a change whose lengths
+ * do not add up.
+ */
+Test(recording, a_model_change_sizes_the_records_after_it)
+{
+	static const char ops[] = "add body \"b\" in worldbody \"\": pos=\"0 0 "
+				  "1\"\nadd freejoint \"b\" in body \"b\"\n";
+	struct rec_header h = small_header(REC_FIELDS_ALL), e = h;
+	double v[256], got;
+	const double *f[REC_NFIELD];
+	uint8_t mjb[300];
+	struct rec_reader_stats st;
+	struct rec_reader *r;
+	struct rec_writer *w;
+	struct rec_item it;
+	char err[256];
+	size_t i, k, n;
+	int models = 0, records = 0;
+
+	for (i = 0; i < 256; i++)
+		v[i] = (double)i + 0.5;
+	for (i = 0; i < REC_NFIELD; i++)
+		f[i] = v;
+	for (i = 0; i < sizeof(mjb); i++)
+		mjb[i] = (uint8_t)(i * 7);
+	e.nq = 10;
+	e.nv = 9;
+	e.nbody = 3;
+	e.nsensordata = 0;
+	e.timestep = 0.001;
+	e.model_hash = rec_hash64(mjb, sizeof(mjb), REC_HASH_SEED);
+	w = rec_writer_open(hx_scratch("m.hxr"), &h, 0, err, sizeof(err));
+	cr_assert_not_null(w, "%s", err);
+	cr_assert_eq(rec_writer_state(w, 1, 0.1, f), 0);
+	cr_assert_eq(
+	    rec_writer_model(w, 1, 0.1, &e, ops, "body x\n", mjb, sizeof(mjb)),
+	    0, "%s", rec_writer_error(w));
+	cr_assert_eq(rec_writer_state(w, 2, 0.2, f), 0);
+	cr_assert_eq(rec_writer_close(w, err, sizeof(err)), 0, "%s", err);
+
+	r = rec_reader_open(hx_scratch("m.hxr"), err, sizeof(err));
+	cr_assert_not_null(r, "%s", err);
+	cr_expect_eq(rec_reader_header(r)->nq, 3, "the header is the file's");
+	while (rec_reader_next(r, &it) == 1) {
+		if (it.tag == REC_TAG_MODEL) {
+			models++;
+			cr_expect_eq(it.step, 1);
+			cr_expect_eq(it.time, 0.1);
+			cr_expect_eq(it.model->nq, 10);
+			cr_expect_eq(it.model->nv, 9);
+			cr_expect_eq(it.model->nbody, 3);
+			cr_expect_eq(it.model->nsensordata, 0);
+			cr_expect_eq(it.model->timestep, 0.001);
+			cr_expect_eq(it.model->model_hash, e.model_hash);
+			cr_expect_eq(it.operations_len, strlen(ops));
+			cr_expect(memcmp(it.operations, ops, strlen(ops)) == 0);
+			cr_expect_eq(it.removed_len, 7);
+			cr_expect(memcmp(it.removed, "body x\n", 7) == 0);
+			cr_assert_eq(it.len, sizeof(mjb));
+			cr_expect(memcmp(it.data, mjb, sizeof(mjb)) == 0);
+			continue;
+		}
+		cr_assert_eq(it.tag, REC_TAG_STATE);
+		cr_expect_eq(it.segment, (uint64_t)records + 1);
+		cr_expect_eq(it.model->nq, records == 0 ? 3 : 10);
+		for (k = 0; k < REC_NFIELD; k++) {
+			n = rec_field_size(it.model, (enum rec_field)k);
+			for (i = 0; i < n; i++) {
+				got = it.field[k][i];
+				cr_assert_eq(got, v[i], "%s[%zu] %g",
+				    rec_field_name((enum rec_field)k), i, got);
+			}
+		}
+		records++;
+	}
+	rec_reader_stats(r, &st);
+	cr_expect_eq(records, 2);
+	cr_expect_eq(models, 1);
+	cr_expect_eq(st.models, 1);
+	cr_expect_eq(st.segments, 2);
+	cr_expect_str_empty(rec_reader_error(r));
+	rec_reader_close(r);
+
+	/* A record of the first model's sizes after a change: an error. */
+	model_change_then(hx_scratch("m2.hxr"), 80, 40, "an item of tag 1");
+	/* A change whose lengths do not add up: an error. */
+	model_change_then(hx_scratch("m3.hxr"), 81, 0, "an item of tag 4");
+}

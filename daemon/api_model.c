@@ -356,8 +356,9 @@ model_edit_quoted(char *text, size_t *off, const char *s)
 
 /*
  * An edit in full, one operation a line, for the recording: 'add body
- * "box" in worldbody "": pos="0 0 1"', 'unset geom "g": rgba'; names
- * and values XML-quoted.  Caller frees.
+ * "box" in worldbody "": pos="0 0 1"', 'unset geom "g": rgba', 'set
+ * geom "" in default "object": friction="1 0 0"'; names and values
+ * XML-quoted.  Caller frees.
  */
 static char *
 model_edit_transaction(const Haptix__V1__EditModel *em)
@@ -394,7 +395,9 @@ model_edit_transaction(const Haptix__V1__EditModel *em)
 		off += (size_t)sprintf(text + off, " \"");
 		model_edit_quoted(text, &off, op->name);
 		off += (size_t)sprintf(text + off, "\"");
-		if (op->kind == HAPTIX__V1__EDIT_KIND__EDIT_ADD) {
+		/* An add's parent; a set's or unset's class, if it names one. */
+		if (op->kind == HAPTIX__V1__EDIT_KIND__EDIT_ADD ||
+		    op->parent_type[0] != '\0') {
 			off += (size_t)sprintf(text + off, " in ");
 			model_edit_quoted(text, &off, op->parent_type);
 			off += (size_t)sprintf(text + off, " \"");

@@ -10,3 +10,4 @@ EXTRA_DIST += docs/drivers.md
 EXTRA_DIST += docs/adding-a-call.md
 EXTRA_DIST += docs/security.md
 EXTRA_DIST += docs/editing.md
+EXTRA_DIST += docs/python.md

@@ -38,9 +38,10 @@ mkdir -p "$clone" "$tmp/home" "$tmp/run" "$tmp/state" || exit 99
 chmod 700 "$tmp/run"
 ln -s "$top/quickstart" "$clone/quickstart" || exit 99
 ln -s "$builddir" "$clone/build" || exit 99
+ln -s "$top/python" "$clone/python" || exit 99
 
 # The environment of a new user's shell, in the scratch directory.
-unset HAPTIX_SERVER HAPTIX_TOKEN_FILE HAPTIX_LEASE STATE_DIRECTORY
+unset HAPTIX_SERVER HAPTIX_TOKEN_FILE HAPTIX_LEASE STATE_DIRECTORY PYTHONPATH
 export HOME="$tmp/home" XDG_RUNTIME_DIR="$tmp/run" \
     XDG_STATE_HOME="$tmp/state" PATH=/usr/local/bin:/usr/bin:/bin
 
@@ -157,8 +158,10 @@ else
 	# What the README says its commands make.
 	(cd "$clone" &&
 	    grep -q '"qpos"' trajectory.jsonl &&
-	    [ -s scene.png ] && [ -s out.y4m ] && [ -s out/qpos.npy ]) ||
-	    fail "trajectory.jsonl, scene.png, out.y4m or out/qpos.npy is missing"
+	    [ -s scene.png ] && [ -s out.y4m ] && [ -s out/qpos.npy ] &&
+	    grep -q '^(100, 50) ' python.txt) ||
+	    fail "trajectory.jsonl, scene.png, out.y4m, out/qpos.npy or" \
+		"python.txt is missing or wrong"
 	ls "$tmp/state/haptixd/MPL_table_1.hxr" >/dev/null ||
 	    fail "no recording MPL_table_1.hxr in the state directory"
 	# The grasp reflex lifted the cube (it rests at 0.79 m) and holds it.

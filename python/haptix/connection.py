@@ -1,0 +1,273 @@
+"""One connection to haptixd: the socket, framing, the handshake, calls.
+
+Every frame is a 4-byte big-endian length and one protobuf message
+(docs/protocol.md).  The client says Hello first, with the token read
+from ``$HAPTIX_TOKEN_FILE`` (or given) and the lease token of
+``$HAPTIX_LEASE``, as libhaptix does.  Answers come in the order of the
+requests; frames with id 0 are events, kept in a queue until read, or
+errors about the connection, raised by the call that meets them.
+"""
+
+import collections
+import os
+import select
+import socket
+import struct
+import time
+
+from . import address
+from .errors import (BadProtocol, CannotRecv, CannotSend, NoConnection,
+                     Timeout, BadSize, error_for)
+from .proto import pb
+
+PROTOCOL_VERSION = pb.PROTOCOL_VERSION_CURRENT
+MAX_FRAME = 256 * 1024 * 1024   # as libhaptix: checked before allocating
+MAX_EVENTS = 4096               # kept unread; the oldest goes beyond
+TOKEN_MAX = 4096
+_HEADER = struct.Struct(">I")
+# Calls after which the server works before answering: no timeout.
+_WORKS = {"batch", "load_model", "edit_model"}
+
+
+def read_token_file(path):
+    """A token file's content without trailing white space (bytes)."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read(TOKEN_MAX)
+    except OSError as e:
+        raise NoConnection("cannot read the token file %s ($HAPTIX_TOKEN_FILE):"
+                           " %s" % (path, e.strerror)) from None
+    return data.rstrip(b" \t\r\n")
+
+
+class Connection:
+    """A framed, handshaken connection; see :func:`haptix.connect`."""
+
+    def __init__(self, server=None, name="python", token=None, timeout=10.0,
+                 lease_token=None):
+        self.timeout = timeout
+        self.address = address.parse(server)
+        self.events = collections.deque()
+        self.events_lost = 0
+        self._rbuf = bytearray()
+        self._next_id = 0
+        self._sock = None
+        self.error = ""
+        self.model_changed = False      # a model event came: see Sim.model
+        self._open()
+        try:
+            self.welcome = self._hello(name, token, lease_token)
+        except BaseException:
+            self._drop()
+            raise
+
+    # The socket.
+
+    def _open(self):
+        where = address.format(self.address)
+        try:
+            if self.address[0] == "unix":
+                s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                s.settimeout(self.timeout)
+                try:
+                    s.connect(self.address[1])
+                except OSError:
+                    s.close()
+                    raise
+            else:
+                s = socket.create_connection(self.address[1:],
+                                             timeout=self.timeout)
+                s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        except socket.timeout:
+            raise NoConnection("no server at %s: timed out" % where) from None
+        except OSError as e:
+            raise NoConnection("no server at %s: %s"
+                               % (where, e.strerror or e)) from None
+        s.settimeout(None)
+        self._sock = s
+
+    def _drop(self):
+        if self._sock is not None:
+            self._sock.close()
+        self._sock = None
+        self._rbuf.clear()
+
+    def close(self):
+        """Close the connection; later calls raise NoConnection."""
+        self._drop()
+        self.error = "closed"
+
+    @property
+    def connected(self):
+        """True while the connection is up."""
+        return self._sock is not None
+
+    def fileno(self):
+        """The socket's descriptor, for select()."""
+        return self._sock.fileno() if self._sock is not None else -1
+
+    def _hello(self, name, token, lease_token):
+        if token is None:
+            path = os.environ.get("HAPTIX_TOKEN_FILE", "")
+            token = read_token_file(path) if path else b""
+        elif isinstance(token, str):
+            token = token.encode()
+        if lease_token is None:
+            lease_token = os.environ.get("HAPTIX_LEASE", "")
+        hello = pb.Hello(protocol_version=PROTOCOL_VERSION,
+                         client_name=name or "", token=token,
+                         http_stop=b"\r\n\r\n", lease_token=lease_token)
+        r = self.call("hello", hello)
+        if r.WhichOneof("payload") != "welcome":
+            self._drop()
+            raise BadProtocol("the server did not answer Hello with Welcome")
+        return r.welcome
+
+    # Reading frames.
+
+    def _fail_recv(self, exc):
+        self._drop()
+        self.error = str(exc)
+        raise exc
+
+    def _foreign(self):
+        """Raise when what came is text: another protocol, not haptixd."""
+        head = bytes(self._rbuf[:4])
+        if not all(32 <= b < 127 or b in b"\t\r\n" for b in head):
+            return
+        line = bytes(self._rbuf[:80]).split(b"\r")[0].split(b"\n")[0]
+        text = "".join(chr(b) if 32 <= b < 127 else "?" for b in line)
+        hint = (" (an HTTP server; haptixd listens on 5790 by default)"
+                if text.startswith("HTTP/") or text.startswith("<") else "")
+        self._fail_recv(BadProtocol(
+            'the server does not speak the haptixd protocol: it sent "%s"%s'
+            % (text, hint)))
+
+    def _read_frame(self, deadline, what):
+        """Read one whole frame and decode it as a Response."""
+        while True:
+            if len(self._rbuf) >= 4:
+                (n,) = _HEADER.unpack_from(self._rbuf)
+                if n > MAX_FRAME:
+                    self._foreign()
+                    self._fail_recv(CannotRecv(
+                        "the server sent a %d-byte frame, more than the "
+                        "%d-byte limit" % (n, MAX_FRAME)))
+                if len(self._rbuf) >= 4 + n:
+                    body = bytes(self._rbuf[4:4 + n])
+                    del self._rbuf[:4 + n]
+                    r = pb.Response()
+                    try:
+                        r.ParseFromString(body)
+                    except Exception:
+                        self._fail_recv(CannotRecv(
+                            "the server sent a message that does not decode "
+                            "(%d bytes)" % n))
+                    return r
+            if deadline is not None:
+                left = deadline - time.monotonic()
+                if left <= 0 or not select.select([self._sock], [], [],
+                                                  left)[0]:
+                    raise Timeout(what)
+            try:
+                chunk = self._sock.recv(max(65536, 4 + n - len(self._rbuf))
+                                        if len(self._rbuf) >= 4 else 65536)
+            except InterruptedError:
+                continue
+            except OSError as e:
+                self._fail_recv(CannotRecv("cannot receive from the server: "
+                                           "%s" % (e.strerror or e)))
+            if not chunk:
+                self._fail_recv(CannotRecv(
+                    "the server closed the connection"
+                    if self._next_id > 1 else
+                    "the server closed the connection without answering "
+                    "Hello: is this a haptixd?"))
+            self._rbuf += chunk
+
+    def _saw_event(self, r):
+        if r.event.WhichOneof("kind") == "model":
+            self.model_changed = True
+        return r
+
+    def _queue_event(self, r):
+        self._saw_event(r)
+        if len(self.events) == MAX_EVENTS:
+            self.events.popleft()
+            self.events_lost += 1
+        self.events.append(r)
+
+    # Calls.
+
+    def _check_open(self):
+        if self._sock is None:
+            why = self.error
+            raise NoConnection("not connected" + (": " + why if why and
+                                                  why != "closed" else ""))
+
+    def send(self, call, msg):
+        """Send one request; return its id."""
+        self._check_open()
+        self._next_id += 1
+        req = pb.Request(id=self._next_id)
+        getattr(req, call).CopyFrom(msg)
+        body = req.SerializeToString()
+        if len(body) > MAX_FRAME:
+            raise BadSize("request of %d bytes is larger than the %d-byte "
+                          "frame limit" % (len(body), MAX_FRAME))
+        try:
+            self._sock.sendall(_HEADER.pack(len(body)) + body)
+        except OSError as e:
+            self._drop()
+            self.error = "cannot send to the server: %s" % (e.strerror or e)
+            raise CannotSend(self.error) from None
+        return self._next_id
+
+    def call(self, call, msg=None, timeout=-1):
+        """Send a request and return its Response; raise on failure.
+
+        ``timeout`` in seconds, ``None`` for none; by default the
+        connection's, and none for calls that work before answering
+        (batch runs, loads, edits).
+        """
+        if msg is None:
+            msg = pb.Empty()
+        if timeout == -1:
+            timeout = None if call in _WORKS else self.timeout
+        rid = self.send(call, msg)
+        deadline = None if not timeout else time.monotonic() + timeout
+        what = ("no answer to Hello within %g s: is this a haptixd?" % timeout
+                if call == "hello" else
+                "no answer from the server within %g s" % (timeout or 0))
+        while True:
+            r = self._read_frame(deadline, what)
+            if r.id == rid:
+                break
+            if r.id == 0 and r.result != 0:
+                break       # about the connection: report it
+            if r.id == 0 and r.WhichOneof("payload") == "event":
+                self._queue_event(r)
+            # else the late answer to a call that timed out
+        if r.result != 0:
+            raise error_for(r.result, r.error)
+        return r
+
+    def next_event(self, timeout=None):
+        """The next event Response (id 0), waiting at most timeout seconds
+        (None: as long as it takes; 0: not at all).  Raises Timeout."""
+        if self.events:
+            return self.events.popleft()
+        return self.read_event(timeout)
+
+    def read_event(self, timeout=None):
+        """Read the next event from the socket, past the queue."""
+        self._check_open()
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            r = self._read_frame(deadline, "no event within %g s" %
+                                 (timeout or 0))
+            if r.id == 0 and r.result == 0 and \
+                    r.WhichOneof("payload") == "event":
+                return self._saw_event(r)
+            if r.id == 0 and r.result != 0:
+                raise error_for(r.result, r.error)

@@ -1,0 +1,39 @@
+# The Python package haptix (python/haptix): pure Python.  Its messages,
+# haptix_pb2.py, are generated from the .proto by protoc into the build
+# tree's python/haptix/, which the package joins to its own directory
+# (pkgutil.extend_path in __init__.py): from the build tree it runs with
+# PYTHONPATH=SRCDIR/python:BUILDDIR/python (./quickstart env says so).
+# make install puts both in one directory where Debian's python3 finds it.
+EXTRA_DIST += python/pyproject.toml python/setup.py python/README.md \
+	$(HX_PY_SOURCES) $(HX_PY_TESTS) $(HX_PY_EXAMPLES) tests/python.sh
+HX_PY_SOURCES = python/haptix/__init__.py python/haptix/address.py \
+	python/haptix/batch.py python/haptix/compat.py \
+	python/haptix/connection.py python/haptix/edit.py python/haptix/env.py \
+	python/haptix/errors.py python/haptix/model.py python/haptix/proto.py \
+	python/haptix/recording.py python/haptix/sim.py \
+	python/haptix/stream.py python/haptix/struct.py python/haptix/zstd.py
+HX_PY_TESTS = python/tests/conftest.py python/tests/test_connect.py \
+	python/tests/test_calls.py python/tests/test_batch.py \
+	python/tests/test_stream.py python/tests/test_model.py \
+	python/tests/test_compat.py python/tests/test_env.py \
+	python/tests/test_examples.py python/tests/test_install.py
+HX_PY_EXAMPLES = python/examples/sweep.py python/examples/controller.py \
+	python/examples/grasp.py python/examples/rollout.py
+
+if ENABLE_PYTHON
+HX_PY_GEN = python/haptix/haptix_pb2.py
+BUILT_SOURCES += $(HX_PY_GEN)
+CLEANFILES += $(HX_PY_GEN)
+$(HX_PY_GEN): $(srcdir)/proto/haptix.proto
+	@$(MKDIR_P) python/haptix
+	$(AM_V_GEN)$(PROTOC) --python_out=python/haptix -I$(srcdir)/proto \
+		$(srcdir)/proto/haptix.proto
+
+hxpythonpkgdir = $(hxpythondir)/haptix
+hxpythonpkg_DATA = $(HX_PY_SOURCES)
+nodist_hxpythonpkg_DATA = $(HX_PY_GEN)
+
+# pytest through real daemons (python/tests/conftest.py starts them).
+TESTS += tests/python.sh
+AM_TESTS_ENVIRONMENT += HX_PYTHON='$(PYTHON)'; export HX_PYTHON;
+endif

@@ -1,0 +1,60 @@
+"""python/examples, each run as a user runs it, briefly, so that they
+stay true."""
+
+import os
+import subprocess
+import sys
+
+
+EXAMPLES = os.path.join(os.path.dirname(__file__), "..", "examples")
+
+
+def run(name, *args, timeout=60):
+    p = subprocess.run([sys.executable, os.path.join(EXAMPLES, name)] +
+                       list(args), capture_output=True, text=True,
+                       timeout=timeout)
+    assert p.returncode == 0, p.stderr
+    assert p.stderr == ""
+    return p.stdout
+
+
+def test_sweep(mpl_server):
+    out = run("sweep.py", "--server", mpl_server.unix, "5", "50").splitlines()
+    assert out[0].startswith("kp")
+    slow, fast = (float(line.split()[1]) for line in out[1:])
+    assert 0 < fast < slow                  # a stiffer servo rises faster
+
+
+def test_controller(mpl_server):
+    out = run("controller.py", "--server", mpl_server.unix, "--steps", "800")
+    err = float(out.split("error ")[1].split()[0])
+    assert abs(err) < 0.05, out
+
+
+def test_rollout(mpl_server):
+    a = run("rollout.py", "--server", mpl_server.unix, "--steps", "20")
+    b = run("rollout.py", "--server", mpl_server.unix, "--steps", "20")
+    assert a.startswith("20 steps, 0.40 s simulated, return ") and a == b
+
+
+def test_grasp_closes_the_hand_on_the_cube(start_server):
+    s = start_server("-m", "mpl_scene.xml", "--paused", "--speed", "max")
+    with s.connect() as sim:
+        cube = sim.body("cube").pos[2]
+        sim.mocap_move("mocap", [0, 0, 0.825], seconds=0.5)
+        g = subprocess.Popen([sys.executable, os.path.join(EXAMPLES,
+                                                           "grasp.py"),
+                              s.unix, "4"], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+        first = g.stdout.readline()
+        assert first.startswith("grasp: 13 motors, 19 contact sensors, "
+                                "5 IMUs"), first + g.stderr.read()
+        sim.run()                       # at top speed: 4 s go by quickly
+        out, err = g.communicate(timeout=120)
+        assert g.returncode == 0 and err == "", err
+        assert " close (contact " in out, out
+        assert float(out.split(" close")[0].split()[-1]) < 3.0
+        sim.pause()
+        sim.mocap_move("mocap", [0, 0, 0.95], seconds=1)
+        sim.step(1000)                  # the reflex holds the grip it set
+        assert sim.body("cube").pos[2] - cube > 0.05, "the cube was dropped"

@@ -40,9 +40,11 @@
 #define BENCH_ROWS 48
 #define BENCH_RTT_TARGET 1.15 /* a round trip against the bare one */
 #define BENCH_EDITS 5         /* edits, and bare loads, in each round */
+#define BENCH_PY_CALLS 2000   /* get_state calls in each round, each side */
+#define BENCH_PY_STEPS 10000  /* steps of the recorded batch run */
 
 static const char *const bench_figures[] = { "rtt", "max", "lockstep", "batch",
-	"pacing", "memory", "record", "mocap", "edit", NULL };
+	"pacing", "memory", "record", "mocap", "edit", "python", NULL };
 
 struct bench_options {
 	unsigned figures; /* bit i: bench_figures[i] */
@@ -52,6 +54,7 @@ struct bench_options {
 	int segments;     /* pacing: bare timer/daemon alternations */
 	double segment_seconds;
 	const char *haptixd, *baseline, *models, *model;
+	const char *python, *pyscript; /* Debian's python3, py_bench.py */
 };
 
 /* A running daemon. */
@@ -86,7 +89,7 @@ usage(FILE *f)
 	    "\n"
 	    "  -f, --figures LIST     some of rtt,max,lockstep,batch,pacing,"
 	    "memory,\n"
-	    "                         record,mocap,edit\n"
+	    "                         record,mocap,edit,python\n"
 	    "                         (default: all)\n"
 	    "  -q, --quick            short runs, about 40 s in all: a smoke "
 	    "test, not a\n"
@@ -1229,6 +1232,109 @@ fig_edit(const struct bench_options *o, hxd_conn *ctl)
 	    median(dm, ndm) * 1e3, median(bl, nbl) * 1e3, t0);
 }
 
+/* Run py_bench.py with args; its one line of output into line. */
+static void
+python_run(
+    const struct bench_options *o, const char *args, char *line, size_t len)
+{
+	char cmd[2048];
+	FILE *f;
+	int st;
+
+	snprintf(
+	    cmd, sizeof(cmd), "'%s' '%s' %s", o->python, o->pyscript, args);
+	if ((f = popen(cmd, "r")) == NULL)
+		die("cannot run %s", o->python);
+	if (fgets(line, (int)len, f) == NULL)
+		line[0] = '\0';
+	st = pclose(f);
+	if (st != 0 || line[0] == '\0')
+		die("%s %s failed (exit %d): is the Python package built "
+		    "(PYTHONPATH)?",
+		    o->pyscript, args, st);
+}
+
+/*
+ * The Python package against the C library, unpinned as users run them,
+ * alternating round by round on one daemon: a get_state round trip
+ * (each side 2000 calls a round, after warming up) and a batch run of
+ * 10,000 steps recording qpos and sensordata after each, returned as
+ * NumPy arrays on the Python side and as frames on the C side.
+ */
+static void
+fig_python(const struct bench_options *o, struct daemon_proc *dp, hxd_conn *ctl)
+{
+	static double c_rtt[64 * BENCH_PY_CALLS], py_rtt[64 * BENCH_PY_CALLS];
+	static char line[32 * BENCH_PY_CALLS];
+	hxd_conn *c = connect_or_die(dp->unix_addr, "hxbench-c");
+	double c_rate[64], py_rate[64], t0, p50c, p50p, p99c, p99p;
+	hxd_batch b = { 0 };
+	hxd_batch_result *res;
+	hxd_state *st;
+	char args[256], *p, *end;
+	int r, i, nc = 0, np = 0;
+	long n;
+
+	printf("python: %s, %d get_state calls a side a round, a %d-step "
+	       "batch recording qpos and sensordata\n",
+	    o->python, BENCH_PY_CALLS, BENCH_PY_STEPS);
+	b.steps = BENCH_PY_STEPS;
+	b.record = HXD_FIELDS(HXD_FIELD_QPOS) |
+	    HXD_FIELDS(HXD_FIELD_SENSORDATA);
+	b.record_every = 1;
+	for (r = 0; r < o->rounds; r++) {
+		for (i = 0; i < 200 + BENCH_PY_CALLS; i++) {
+			t0 = bench_now();
+			check(c, hxd_get_state(c, &st), "get_state");
+			if (i >= 200)
+				c_rtt[nc++] = bench_now() - t0;
+			free(st);
+		}
+		snprintf(args, sizeof(args), "rtt '%s' %d", dp->unix_addr,
+		    BENCH_PY_CALLS);
+		python_run(o, args, line, sizeof(line));
+		for (p = line + 3, i = 0; i < BENCH_PY_CALLS; i++, p = end) {
+			py_rtt[np] = strtod(p, &end);
+			if (end == p)
+				die("py_bench.py: a bad round trip");
+			np++;
+		}
+
+		check(ctl, hxd_reset(ctl, -1), "reset");
+		t0 = bench_now();
+		check(c, hxd_batch_run(c, &b, &res), "batch");
+		c_rate[r] = res->steps / (bench_now() - t0);
+		hxd_batch_result_free(res);
+		snprintf(args, sizeof(args), "batch '%s' %d", dp->unix_addr,
+		    BENCH_PY_STEPS);
+		python_run(o, args, line, sizeof(line));
+		if (sscanf(line, "batch %ld %lf", &n, &t0) != 2 || t0 <= 0)
+			die("py_bench.py: a bad batch line: %s", line);
+		py_rate[r] = (double)n / t0;
+	}
+	hxd_close(c);
+	qsort(c_rtt, (size_t)nc, sizeof(double), cmp_double);
+	qsort(py_rtt, (size_t)np, sizeof(double), cmp_double);
+	p50c = percentile(c_rtt, (size_t)nc, 0.5) * 1e6;
+	p99c = percentile(c_rtt, (size_t)nc, 0.99) * 1e6;
+	p50p = percentile(py_rtt, (size_t)np, 0.5) * 1e6;
+	p99p = percentile(py_rtt, (size_t)np, 0.99) * 1e6;
+	printf("python: get_state p50 %.1f us (C %.1f), p99 %.1f us (C "
+	       "%.1f)\n",
+	    p50p, p50c, p99p, p99c);
+	add_row(p50p <= 1.5 * p50c,
+	    "Python `get_state` round trip, Unix, unpinned, p50|%.1f µs|"
+	    "%.1f µs (C library, same daemon)|%.3f×|≤ 1.5×",
+	    p50p, p50c, p50p / p50c);
+	add_row(-1,
+	    "Python `get_state` round trip, Unix, unpinned, p99|%.1f µs|"
+	    "%.1f µs|%.3f×||",
+	    p99p, p99c, p99p / p99c);
+	rate_row("Python batch, 10,000 steps recording qpos and sensordata "
+		 "as arrays",
+	    py_rate, c_rate, o->rounds, 0.9, "C library, frames");
+}
+
 /*-------------------------------------------------------------- main */
 
 /* Others' work on a shared machine moves every figure: say how much. */
@@ -1308,7 +1414,7 @@ parse_figures(const char *list)
 				break;
 		if (bench_figures[i] == NULL)
 			die("unknown figure \"%s\" (rtt, max, lockstep, batch, "
-			    "pacing, memory, record, mocap, edit)",
+			    "pacing, memory, record, mocap, edit, python)",
 			    w);
 		set |= 1u << i;
 	}
@@ -1399,6 +1505,9 @@ main(int argc, char **argv)
 	o.haptixd = sibling("HAPTIXD", "../daemon/haptixd");
 	o.baseline = sibling("HXBENCH_MUJOCO", "baseline_mujoco");
 	o.models = getenv("HX_MODELS");
+	o.python = getenv("HXBENCH_PYTHON") != NULL ? getenv("HXBENCH_PYTHON") :
+						      "/usr/bin/python3";
+	o.pyscript = sibling("HXBENCH_PYSCRIPT", "py_bench.py");
 	while ((ch = getopt_long(argc, argv, "f:qm:h", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'f':
@@ -1469,7 +1578,7 @@ main(int argc, char **argv)
 	printf("model %s/%s; haptixd %s\n", o.models, o.model, o.haptixd);
 
 	if (HAS(0) || HAS(1) || HAS(2) || HAS(3) || HAS(6) || HAS(7) ||
-	    HAS(8)) {
+	    HAS(8) || HAS(9)) {
 		daemon_start(&o, &dp, paused);
 		ctl = connect_or_die(dp.unix_addr, "hxbench-ctl");
 		if (HAS(0))
@@ -1484,6 +1593,8 @@ main(int argc, char **argv)
 			fig_record(&o, ctl);
 		if (HAS(7))
 			fig_mocap(&o, &dp, ctl);
+		if (HAS(9))
+			fig_python(&o, &dp, ctl);
 		if (HAS(8))
 			fig_edit(&o, ctl); /* last: it changes the model */
 		hxd_close(ctl);

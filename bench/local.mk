@@ -16,7 +16,10 @@ CLEANFILES += $(EXTRA_PROGRAMS)
 
 BENCH_ENV = HAPTIXD='$(abs_top_builddir)/daemon/haptixd' \
 	HXBENCH_MUJOCO='$(abs_top_builddir)/bench/baseline_mujoco$(EXEEXT)' \
-	HX_MODELS='$(abs_top_srcdir)/models' HAPTIX_SERVER= HAPTIX_TOKEN_FILE=
+	HX_MODELS='$(abs_top_srcdir)/models' HAPTIX_SERVER= HAPTIX_TOKEN_FILE= \
+	HXBENCH_PYSCRIPT='$(abs_top_srcdir)/bench/py_bench.py' \
+	PYTHONPATH='$(abs_top_srcdir)/python:$(abs_top_builddir)/python'
+EXTRA_DIST += bench/py_bench.py
 # Options for hxbench: BENCH_FLAGS=--quick, BENCH_FLAGS='-f rtt,memory'.
 BENCH_FLAGS =
 

@@ -10,7 +10,6 @@ errors about the connection, raised by the call that meets them.
 
 import collections
 import os
-import select
 import socket
 import struct
 import time
@@ -25,6 +24,7 @@ MAX_FRAME = 256 * 1024 * 1024   # as libhaptix: checked before allocating
 MAX_EVENTS = 4096               # kept unread; the oldest goes beyond
 TOKEN_MAX = 4096
 _HEADER = struct.Struct(">I")
+_TIMEVAL = struct.Struct("@ll")     # struct timeval, for SO_RCVTIMEO
 # Calls after which the server works before answering: no timeout.
 _WORKS = {"batch", "load_model", "edit_model"}
 
@@ -50,6 +50,7 @@ class Connection:
         self.events = collections.deque()
         self.events_lost = 0
         self._rbuf = bytearray()
+        self._rcvtimeo = 0.0            # the socket's SO_RCVTIMEO, 0: none
         self._next_id = 0
         self._sock = None
         self.error = ""
@@ -164,16 +165,14 @@ class Connection:
                             "the server sent a message that does not decode "
                             "(%d bytes)" % n))
                     return r
-            if deadline is not None:
-                left = deadline - time.monotonic()
-                if left <= 0 or not select.select([self._sock], [], [],
-                                                  left)[0]:
-                    raise Timeout(what)
+            self._recv_timeout(deadline, what)
             try:
                 chunk = self._sock.recv(max(65536, 4 + n - len(self._rbuf))
                                         if len(self._rbuf) >= 4 else 65536)
             except InterruptedError:
                 continue
+            except BlockingIOError:
+                raise Timeout(what) from None
             except OSError as e:
                 self._fail_recv(CannotRecv("cannot receive from the server: "
                                            "%s" % (e.strerror or e)))
@@ -184,6 +183,31 @@ class Connection:
                     "the server closed the connection without answering "
                     "Hello: is this a haptixd?"))
             self._rbuf += chunk
+
+    def _recv_timeout(self, deadline, what):
+        """Let the next recv wait until deadline (None: for ever).
+
+        The kernel keeps the wait (SO_RCVTIMEO), so that waiting for an
+        answer is one recv, not a select and a recv; it is set again only
+        when it changes: a new timeout, or a frame that comes in parts.
+        """
+        if deadline is None:
+            want = 0.0
+        else:
+            want = deadline - time.monotonic()
+            if want <= 0:
+                raise Timeout(what)
+            if self._rcvtimeo and abs(want - self._rcvtimeo) < 0.001:
+                return
+        if want == self._rcvtimeo:
+            return
+        sec = int(want)
+        usec = int((want - sec) * 1e6)
+        if want > 0 and sec == 0 and usec == 0:
+            usec = 1
+        self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO,
+                              _TIMEVAL.pack(sec, usec))
+        self._rcvtimeo = want
 
     def _saw_event(self, r):
         if r.event.WhichOneof("kind") == "model":

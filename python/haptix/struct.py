@@ -69,30 +69,48 @@ class Struct(dict):
 
 def _array(field, values):
     if field.type == _FD.TYPE_DOUBLE or field.type == _FD.TYPE_FLOAT:
-        return np.array(values, dtype=np.float64)
+        return np.fromiter(values, np.float64, len(values))
     if field.type == _FD.TYPE_BOOL:
         return np.array(values, dtype=bool)
     if field.type in _INTS:
-        return np.array(values, dtype=np.int64)
+        return np.fromiter(values, np.int64, len(values))
     return list(values)
+
+
+# How each message type's fields convert, worked out once per type.
+_PLANS = {}
+_SCALAR, _REPEATED, _MESSAGES, _MESSAGE = range(4)
+
+
+def _plan(descriptor):
+    rows = ROWS.get(descriptor.name, {})
+    plan = []
+    for f in descriptor.fields:
+        if f.label == _FD.LABEL_REPEATED:
+            kind = _MESSAGES if f.type == _FD.TYPE_MESSAGE else _REPEATED
+        elif f.type == _FD.TYPE_MESSAGE:
+            kind = _MESSAGE
+        else:
+            kind = _SCALAR
+        plan.append((f.name, kind, f, rows.get(f.name)))
+    _PLANS[descriptor] = plan
+    return plan
 
 
 def to_struct(msg):
     """A protobuf message as a Struct, every field present, recursively."""
-    rows = ROWS.get(msg.DESCRIPTOR.name, {})
+    d = msg.DESCRIPTOR
+    plan = _PLANS.get(d) or _plan(d)
     out = Struct()
-    for f in msg.DESCRIPTOR.fields:
-        v = getattr(msg, f.name)
-        if f.label == _FD.LABEL_REPEATED:
-            if f.type == _FD.TYPE_MESSAGE:
-                out[f.name] = [to_struct(m) for m in v]
-                continue
+    for name, kind, f, shape in plan:
+        v = getattr(msg, name)
+        if kind == _SCALAR:
+            out[name] = v
+        elif kind == _REPEATED:
             a = _array(f, v)
-            if f.name in rows:
-                a = a.reshape((-1,) + rows[f.name])
-            out[f.name] = a
-        elif f.type == _FD.TYPE_MESSAGE:
-            out[f.name] = to_struct(v) if msg.HasField(f.name) else None
+            out[name] = a.reshape((-1,) + shape) if shape else a
+        elif kind == _MESSAGES:
+            out[name] = [to_struct(m) for m in v]
         else:
-            out[f.name] = v
+            out[name] = to_struct(v) if msg.HasField(name) else None
     return out

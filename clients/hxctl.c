@@ -306,12 +306,18 @@ static const struct ctl_cmd ctl_cmds[] = {
 	    "add TYPE [NAME] --in PTYPE[:PNAME] [ATTR=VALUE]... |\n"
 	    "set TYPE NAME ATTR=VALUE... | unset TYPE NAME ATTR... |\n"
 	    "set|unset TYPE --class CLASS ATTR[=VALUE]... |\n"
-	    "remove TYPE NAME",
+	    "remove TYPE NAME | attach FILE|. BODY|worldbody\n"
+	    "--to worldbody|body:NAME|site:NAME [--prefix P]\n"
+	    "[--suffix S] [--inline]",
 	    "edit the model (docs/editing.md): one operation,\n"
 	    "compiled at once, the simulation's state kept by\n"
 	    "name; remove also takes what refers to what went;\n"
 	    "--class changes a default class's settings for\n"
-	    "TYPE (\"main\": the top one), class=CLASS assigns one",
+	    "TYPE (\"main\": the top one), class=CLASS assigns one;\n"
+	    "attach copies BODY's subtree (or all the worldbody\n"
+	    "holds) from FILE in the server's model directories\n"
+	    "(--inline: a local FILE sent; .: this model), with\n"
+	    "what it uses, every name made P+name+S",
 	    G_MODEL, 2, -1, .fn = cmd_edit },
 	{ "model-dirs", "[add DIR]",
 	    "list the server's model directories; add DIR\n"

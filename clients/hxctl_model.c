@@ -22,6 +22,9 @@ static void model_show(struct ctl *, const char *, const hxd_model *);
 static int load_inline(
     struct ctl *, const char *, int, const char *, hxd_model *);
 static int read_local(const char *, unsigned char **, size_t *);
+static int edit_attach(struct ctl *, const struct ctl_opt *, hxd_edit_op *,
+    const char **, char **);
+static int edit_done(struct ctl *, int, const hxd_model *, char *);
 static int format_parse(const char *);
 static int format_from_suffix(const char *);
 
@@ -128,8 +131,9 @@ format_from_suffix(const char *path)
 }
 
 /*
- * Read a whole local file into *data (caller frees) and *len.  Returns
- * 0, or an errno value (EFBIG when it is larger than CTL_INLINE_MAX).
+ * Read a whole local file into *data (caller frees; a NUL follows the
+ * *len bytes) and *len.  Returns 0, or an errno value (EFBIG when it is larger
+ * than CTL_INLINE_MAX).
  */
 static int
 read_local(const char *path, unsigned char **data, size_t *len)
@@ -166,6 +170,7 @@ read_local(const char *path, unsigned char **data, size_t *len)
 		goto fail;
 	}
 	fclose(f);
+	buf[n] = '\0'; /* the last read stopped short of cap */
 	*data = buf;
 	*len = n;
 	return 0;
@@ -357,17 +362,89 @@ cmd_model(struct ctl *ctl)
 }
 
 /*
+ * edit attach FILE|. BODY|worldbody --to TYPE[:NAME] [--prefix P]
+ * [--suffix S] [--inline]: the op, its settings in set (room for 6), a
+ * local FILE's text read into *text (caller frees).
+ */
+static int
+edit_attach(struct ctl *ctl, const struct ctl_opt *opts, hxd_edit_op *op,
+    const char **set, char **text)
+{
+	static char parent[1024];
+	unsigned char *data;
+	char *colon;
+	size_t len;
+	int err, n = 0;
+
+	*text = NULL;
+	if (ctl->npos != 3)
+		return ctl_usage_error(ctl,
+		    "attach takes FILE (or . for this model) and a body "
+		    "(or worldbody)");
+	if (!opts[2].given)
+		return ctl_usage_error(
+		    ctl, "attach needs --to worldbody|body:NAME|site:NAME");
+	if (opts[0].given || opts[1].given)
+		return ctl_usage_error(ctl, "%s goes with %s",
+		    opts[0].given ? "--in" : "--class",
+		    opts[0].given ? "add" : "set and unset");
+	snprintf(parent, sizeof(parent), "%s", opts[2].value);
+	if ((colon = strchr(parent, ':')) != NULL)
+		*colon++ = '\0';
+	op->kind = HXD_EDIT_ATTACH;
+	op->parent_type = parent;
+	op->parent_name = colon != NULL ? colon : "";
+	op->type = strcmp(ctl->pos[2], "worldbody") == 0 ? "worldbody" : "body";
+	op->name = strcmp(ctl->pos[2], "worldbody") == 0 ? "" : ctl->pos[2];
+	if (opts[3].given) {
+		set[2 * n] = "prefix";
+		set[2 * n++ + 1] = opts[3].value;
+	}
+	if (opts[4].given) {
+		set[2 * n] = "suffix";
+		set[2 * n++ + 1] = opts[4].value;
+	}
+	if (opts[5].given) {
+		if ((err = read_local(ctl->pos[1], &data, &len)) != 0)
+			return ctl_error(ctl, HXD_LOADFAILED, "%s: %s",
+			    ctl->pos[1],
+			    err == EFBIG ? "larger than 256 MiB" :
+					   strerror(err));
+		if (len == 0 || memchr(data, '\0', len) != NULL) {
+			free(data);
+			return ctl_error(ctl, HXD_LOADFAILED, "%s: %s",
+			    ctl->pos[1], len == 0 ? "empty" : "not text");
+		}
+		*text = (char *)data;
+		set[2 * n] = "xml";
+		set[2 * n++ + 1] = *text;
+	} else if (strcmp(ctl->pos[1], ".") != 0) {
+		set[2 * n] = "file";
+		set[2 * n++ + 1] = ctl->pos[1];
+	}
+	op->attrs = set;
+	op->nattrs = n;
+	return 0;
+}
+
+/*
  * edit add TYPE [NAME] --in PTYPE[:PNAME] [ATTR=VALUE]... | edit set TYPE
  * NAME ATTR=VALUE... | edit unset TYPE NAME ATTR... | edit remove TYPE
- * NAME: one operation as one edit transaction.
+ * NAME | edit attach FILE BODY --to PTYPE[:PNAME] [--prefix P] [--suffix
+ * S] [--inline]: one operation as one edit transaction.
  */
 int
 cmd_edit(struct ctl *ctl)
 {
-	static const char *const kinds[] = { "add", "remove", "set", "unset" };
+	static const char *const kinds[] = { "add", "remove", "set", "unset",
+		"attach" };
 	struct ctl_opt opts[] = {
 		{ "--in", OPT_STRING, 0, NULL, 0, 0 },
 		{ "--class", OPT_STRING, 0, NULL, 0, 0 },
+		{ "--to", OPT_STRING, 0, NULL, 0, 0 },
+		{ "--prefix", OPT_STRING, 0, NULL, 0, 0 },
+		{ "--suffix", OPT_STRING, 0, NULL, 0, 0 },
+		{ "--inline", OPT_FLAG, 0, NULL, 0, 0 },
 	};
 	const char **attrs = NULL;
 	char parent[1024], *colon, *removed = NULL;
@@ -379,15 +456,33 @@ cmd_edit(struct ctl *ctl)
 		return rc;
 	if (ctl->npos < 2)
 		return ctl_usage_error(ctl,
-		    "say add, set, unset or remove, "
+		    "say add, set, unset, remove or attach, "
 		    "and an element type");
-	for (kind = 0; kind < 4; kind++)
+	for (kind = 0; kind < 5; kind++)
 		if (strcmp(ctl->pos[0], kinds[kind]) == 0)
 			break;
-	if (kind == 4)
-		return ctl_usage_error(
-		    ctl, "'%s' is not add, set, unset or remove", ctl->pos[0]);
+	if (kind == 5)
+		return ctl_usage_error(ctl,
+		    "'%s' is not add, set, unset, remove or attach",
+		    ctl->pos[0]);
 	memset(&op, 0, sizeof(op));
+	if (kind == HXD_EDIT_ATTACH) {
+		const char *set[6];
+		char *text;
+
+		if ((rc = edit_attach(ctl, opts, &op, set, &text)) != 0)
+			return rc;
+		if ((rc = ctl_connect(ctl)) == 0)
+			rc = edit_done(ctl,
+			    hxd_edit_model(ctl->conn, &op, 1, &m, &removed), &m,
+			    removed);
+		free(text);
+		return rc;
+	}
+	for (i = 2; i < (int)NELEM(opts); i++)
+		if (opts[i].given)
+			return ctl_usage_error(
+			    ctl, "%s goes with attach", opts[i].name);
 	op.kind = kind;
 	op.type = ctl->pos[1];
 	first = 2;
@@ -447,19 +542,26 @@ cmd_edit(struct ctl *ctl)
 	}
 	rc = hxd_edit_model(ctl->conn, &op, 1, &m, &removed);
 	free(attrs);
+	return edit_done(ctl, rc, &m, removed);
+}
+
+/* Tell what an edit did (rc: hxd_edit_model's); frees removed. */
+static int
+edit_done(struct ctl *ctl, int rc, const hxd_model *m, char *removed)
+{
 	if (rc != HXD_OK)
 		return ctl_fail(ctl);
 	if (ctl->json) {
 		js_open('{');
-		js_ks("model", m.name);
-		js_ki("nbody", m.nbody);
-		js_ki("nq", m.nq);
-		js_ki("nu", m.nu);
+		js_ks("model", m->name);
+		js_ki("nbody", m->nbody);
+		js_ki("nq", m->nq);
+		js_ki("nu", m->nu);
 		js_ks("removed", removed != NULL ? removed : "");
 		js_close('}');
 	} else {
-		printf("%-10s %s: nbody %d, nq %d, nu %d\n", "edited", m.name,
-		    m.nbody, m.nq, m.nu);
+		printf("%-10s %s: nbody %d, nq %d, nu %d\n", "edited", m->name,
+		    m->nbody, m->nq, m->nu);
 		if (removed != NULL)
 			printf("removed\n%s", removed);
 	}

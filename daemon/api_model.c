@@ -306,25 +306,38 @@ api_get_model_xml(struct call *c)
 	return RESULT_OK;
 }
 
-/* An edit's operations as "kind type name" lines; caller frees. */
+/*
+ * An edit's operations as "kind type name" lines, an attach's with
+ * " from SOURCE"; caller frees.
+ */
 static char *
 model_edit_operations(const Haptix__V1__EditModel *em)
 {
-	static const char *const kinds[] = { "add", "remove", "set", "unset" };
+	static const char *const kinds[] = { "add", "remove", "set", "unset",
+		"attach" };
 	size_t i, len = 1, off = 0;
 	const Haptix__V1__EditOp *op;
+	const char *from;
 	char *text;
 
 	for (i = 0; i < em->n_ops; i++)
-		len += strlen(em->ops[i]->type) + strlen(em->ops[i]->name) + 16;
+		len += strlen(em->ops[i]->type) + strlen(em->ops[i]->name) +
+		    strlen(em->ops[i]->source_file) + 32;
 	if ((text = malloc(len)) == NULL)
 		fatal("out of memory");
 	text[0] = '\0';
 	for (i = 0; i < em->n_ops; i++) {
 		op = em->ops[i];
-		off += (size_t)snprintf(text + off, len - off, "%s %s%s%s\n",
-		    (unsigned)op->kind < 4 ? kinds[op->kind] : "?", op->type,
-		    op->name[0] != '\0' ? " " : "", op->name);
+		from = op->source_file[0] != '\0' ? op->source_file :
+		    op->source_xml[0] != '\0'     ? "inline MJCF" :
+						    "this model";
+		off += (size_t)snprintf(text + off, len - off,
+		    "%s %s%s%s%s%s\n",
+		    (unsigned)op->kind < 5 ? kinds[op->kind] : "?", op->type,
+		    op->name[0] != '\0' ? " " : "", op->name,
+		    op->kind == HAPTIX__V1__EDIT_KIND__EDIT_ATTACH ? " from " :
+								     "",
+		    op->kind == HAPTIX__V1__EDIT_KIND__EDIT_ATTACH ? from : "");
 	}
 	return text;
 }

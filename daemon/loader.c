@@ -34,6 +34,9 @@ static int loader_prescan(const char *, const void *, size_t,
     const struct sim_limits *, char *, size_t);
 static char *loader_flatten(
     const char *, const void *, size_t, const char *, size_t *);
+static int loader_attach_source(const Haptix__V1__EditOp *,
+    struct mjcf_edit_op *, size_t, const char *, struct mjcf_doc **, char **,
+    char *, size_t);
 static int loader_edit(struct sim *, const struct loader_request *,
     const char *, const void *, struct loader_text *, char *, size_t);
 static int loader_compile(struct sim *, const struct loader_request *,
@@ -274,6 +277,89 @@ loader_key_set(void *arg, int k, const char *attr, const char *value)
 }
 
 /*
+ * Read the model an attach takes from (op), as a client's model is read:
+ * a file in the model directories, or inline MJCF standing in one, what
+ * either names checked to be inside them, includes inlined.  No source
+ * is the model itself (*src NULL).  path is where the edited text
+ * stands.  Returns 0 with the source's directory in *dir (malloc'd), or
+ * a result code with err naming the operation (op i, in m).
+ */
+static int
+loader_attach_source(const Haptix__V1__EditOp *op, struct mjcf_edit_op *m,
+    size_t i, const char *path, struct mjcf_doc **src, char **dir, char *err,
+    size_t len)
+{
+	char what[512], why[3500], real[PATH_MAX], home[PATH_MAX + 16];
+	int rc;
+
+	*src = NULL;
+	*dir = NULL;
+	m->source_label = op->source_file[0] != '\0' ? op->source_file :
+	    op->source_xml[0] != '\0'                ? "inline MJCF" :
+						       "this model";
+	mjcf_edit_describe(m, i, what, sizeof(what));
+	if (op->source_file[0] != '\0' && op->source_xml[0] != '\0') {
+		snprintf(err, len,
+		    "%s: give a source file or inline MJCF, not both", what);
+		return RESULT_BADVALUE;
+	}
+	if (op->source_file[0] == '\0' && op->source_xml[0] == '\0') {
+		loader_dirname(path, real, sizeof(real));
+		if ((*dir = strdup(real)) == NULL)
+			fatal("out of memory");
+		return RESULT_OK;
+	}
+	if (op->source_file[0] != '\0') {
+		if ((rc = modeldir_resolve(op->source_file, real, sizeof(real),
+			 why, sizeof(why))) != RESULT_OK ||
+		    (rc = modelrefs_check(real, NULL, 0, why, sizeof(why))) !=
+			RESULT_OK)
+			goto fail;
+		if ((*src = mjcf_parse_file_lenient(real, why, sizeof(why))) ==
+		    NULL) {
+			rc = RESULT_LOADFAILED;
+			goto fail;
+		}
+		loader_dirname(real, home, sizeof(home));
+	} else {
+		if ((rc = modelrefs_home(op->source_xml, strlen(op->source_xml),
+			 real, sizeof(real), why, sizeof(why))) != RESULT_OK)
+			goto fail;
+		snprintf(home, sizeof(home), "%s/inline.xml", real);
+		if ((rc = modelrefs_check(home, op->source_xml,
+			 strlen(op->source_xml), why, sizeof(why))) !=
+		    RESULT_OK)
+			goto fail;
+		if ((*src = mjcf_parse_buffer_lenient(op->source_xml,
+			 strlen(op->source_xml), "the inline source", why,
+			 sizeof(why))) == NULL) {
+			rc = RESULT_LOADFAILED;
+			goto fail;
+		}
+		snprintf(home, sizeof(home), "%s", real);
+	}
+	if (strcmp(mjcf_root(*src)->name, "mujoco") != 0) {
+		snprintf(why, sizeof(why),
+		    "the source is not MJCF (its root is <%s>)",
+		    mjcf_root(*src)->name);
+		rc = RESULT_BADVALUE;
+		goto fail;
+	}
+	if (mjcf_include_all(*src, home, why, sizeof(why)) != 0) {
+		rc = RESULT_LOADFAILED;
+		goto fail;
+	}
+	if ((*dir = strdup(home)) == NULL)
+		fatal("out of memory");
+	return RESULT_OK;
+fail:
+	mjcf_free(*src);
+	*src = NULL;
+	snprintf(err, len, "%s: %s", what, why);
+	return rc;
+}
+
+/*
  * Edit the model's MJCF text (data) with the edit that follows it, and
  * compile the result where the text stands (path, in its directory).
  */
@@ -286,9 +372,9 @@ loader_edit(struct sim *s, const struct loader_request *r, const char *path,
 	struct mjcf_edit_removed removed = { NULL, 0 };
 	const char **names = NULL, **values = NULL;
 	struct mjcf_node *key;
-	struct mjcf_doc *doc;
+	struct mjcf_doc *doc, **sources = NULL;
 	struct sim *old = NULL;
-	char *xml = NULL;
+	char *xml = NULL, **dirs = NULL;
 	size_t i, k, natt = 0, n;
 	int rc = RESULT_BADVALUE;
 
@@ -308,7 +394,10 @@ loader_edit(struct sim *s, const struct loader_request *r, const char *path,
 	ops = calloc(em->n_ops + 1, sizeof(*ops));
 	names = calloc(natt + 1, sizeof(*names));
 	values = calloc(natt + 1, sizeof(*values));
-	if (ops == NULL || names == NULL || values == NULL)
+	sources = calloc(em->n_ops + 1, sizeof(*sources));
+	dirs = calloc(em->n_ops + 1, sizeof(*dirs));
+	if (ops == NULL || names == NULL || values == NULL || sources == NULL ||
+	    dirs == NULL)
 		fatal("out of memory");
 	for (i = 0, natt = 0; i < em->n_ops; i++) {
 		ops[i].kind = (enum mjcf_edit_kind)em->ops[i]->kind;
@@ -323,7 +412,17 @@ loader_edit(struct sim *s, const struct loader_request *r, const char *path,
 			names[natt] = em->ops[i]->attrs[k]->name;
 			values[natt] = em->ops[i]->attrs[k]->value;
 		}
+		if (ops[i].kind != MJCF_EDIT_ATTACH)
+			continue;
+		ops[i].prefix = em->ops[i]->prefix;
+		ops[i].suffix = em->ops[i]->suffix;
+		if ((rc = loader_attach_source(em->ops[i], &ops[i], i, path,
+			 &sources[i], &dirs[i], err, len)) != RESULT_OK)
+			goto out;
+		ops[i].source = sources[i];
+		ops[i].source_dir = dirs[i];
 	}
+	rc = RESULT_BADVALUE;
 	/*
 	 * Keyframes hold values sized by the model: the old model is
 	 * compiled too, the keyframes' values are taken out of the text
@@ -370,6 +469,12 @@ loader_edit(struct sim *s, const struct loader_request *r, const char *path,
 	removed.text = NULL;
 	rc = RESULT_OK;
 out:
+	for (i = 0; i < em->n_ops; i++) {
+		mjcf_free(sources[i]);
+		free(dirs[i]);
+	}
+	free(sources);
+	free(dirs);
 	sim_free(old);
 	free(xml);
 	free(removed.text);

@@ -25,7 +25,7 @@ libhaptixd_la_SOURCES = \
 	daemon/loader.c daemon/loader.h daemon/loadjob.c daemon/loadjob.h \
 	daemon/sandbox.c daemon/sandbox.h \
 	daemon/log.c daemon/log.h \
-	daemon/mjcf.c daemon/mjcf.h daemon/mjcf_include.c daemon/mjcf_edit.c daemon/mjcf_edit.h daemon/mjcf_legacy.c daemon/mjcf_legacy.h \
+	daemon/mjcf.c daemon/mjcf.h daemon/mjcf_include.c daemon/mjcf_attach.c daemon/mjcf_attach.h daemon/mjcf_edit.c daemon/mjcf_edit.h daemon/mjcf_legacy.c daemon/mjcf_legacy.h \
 	daemon/mjcf_internal.h daemon/mjcf_lenient.c \
 	daemon/modeldir.c daemon/modeldir.h \
 	daemon/modelrefs.c daemon/modelrefs.h \

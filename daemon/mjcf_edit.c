@@ -8,6 +8,7 @@
 
 #include "log.h"
 #include "mjcf.h"
+#include "mjcf_attach.h"
 #include "mjcf_edit.h"
 
 /* Names that removals took away, by what they name. */
@@ -37,28 +38,45 @@ static const struct {
 static int edit_fail(char *, size_t, size_t, const struct mjcf_edit_op *,
     const char *, ...) __attribute__((format(printf, 5, 6)));
 
+void
+mjcf_edit_describe(
+    const struct mjcf_edit_op *op, size_t i, char *buf, size_t len)
+{
+	static const char *const kinds[] = { "add", "remove", "set", "unset",
+		"attach" };
+
+	if (op->kind != MJCF_EDIT_ATTACH &&
+	    (op->name == NULL || op->name[0] == '\0') &&
+	    op->parent_type != NULL && strcmp(op->parent_type, "default") == 0)
+		snprintf(buf, len,
+		    "operation %zu (%s %s in default class \"%s\")", i + 1,
+		    (unsigned)op->kind < 5 ? kinds[op->kind] : "?",
+		    op->type != NULL ? op->type : "",
+		    op->parent_name != NULL ? op->parent_name : "");
+	else
+		snprintf(buf, len, "operation %zu (%s %s \"%s\"%s%s)", i + 1,
+		    (unsigned)op->kind < 5 ? kinds[op->kind] : "?",
+		    op->type != NULL ? op->type : "",
+		    op->name != NULL ? op->name : "",
+		    op->kind == MJCF_EDIT_ATTACH ? " from " : "",
+		    op->kind != MJCF_EDIT_ATTACH ? "" :
+			op->source_label != NULL ? op->source_label :
+						   "this model");
+}
+
 /* Say which operation failed and why; returns -1. */
 static int
 edit_fail(char *err, size_t len, size_t i, const struct mjcf_edit_op *op,
     const char *fmt, ...)
 {
-	static const char *const kinds[] = { "add", "remove", "set", "unset" };
-	char why[512];
+	char what[512], why[1024];
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
-	if ((op->name == NULL || op->name[0] == '\0') &&
-	    op->parent_type != NULL && strcmp(op->parent_type, "default") == 0)
-		snprintf(err, len,
-		    "operation %zu (%s %s in default class \"%s\"): %s", i + 1,
-		    (unsigned)op->kind < 4 ? kinds[op->kind] : "?", op->type,
-		    op->parent_name != NULL ? op->parent_name : "", why);
-	else
-		snprintf(err, len, "operation %zu (%s %s \"%s\"): %s", i + 1,
-		    (unsigned)op->kind < 4 ? kinds[op->kind] : "?", op->type,
-		    op->name != NULL ? op->name : "", why);
+	mjcf_edit_describe(op, i, what, sizeof(what));
+	snprintf(err, len, "%s: %s", what, why);
 	return -1;
 }
 
@@ -337,11 +355,16 @@ edit_one(struct mjcf_doc *doc, const struct mjcf_edit_op *op, size_t i,
 	const struct mjcf_node *u;
 	struct mjcf_node *n, *p;
 	const char *cls, *pn;
+	char why[1024];
 	size_t k;
 
 	if (op->type == NULL || op->type[0] == '\0')
 		return edit_fail(err, len, i, op, "no element type");
 	switch (op->kind) {
+	case MJCF_EDIT_ATTACH:
+		if (mjcf_attach(doc, op, why, sizeof(why)) != 0)
+			return edit_fail(err, len, i, op, "%s", why);
+		return 0;
 	case MJCF_EDIT_ADD:
 		if (op->parent_type == NULL || op->parent_type[0] == '\0')
 			return edit_fail(err, len, i, op, "no parent given");

@@ -1,7 +1,8 @@
 /*
  * Edits of an MJCF tree, as a client's edit transaction names them: add
  * an element under a parent, remove one (and what refers to it), set or
- * unset its attributes.  Elements are found by their element name (the
+ * unset its attributes, attach a body's subtree from another tree
+ * (mjcf_attach.c).  Elements are found by their element name (the
  * type: "body", "geom", "motor", ...) and their name attribute.  Plain
  * tree work: the compile that follows (in the loader) is MuJoCo's.
  */
@@ -17,6 +18,7 @@ enum mjcf_edit_kind {
 	MJCF_EDIT_REMOVE,
 	MJCF_EDIT_SET,
 	MJCF_EDIT_UNSET,
+	MJCF_EDIT_ATTACH,
 };
 
 /* One operation; strings are the caller's. */
@@ -29,6 +31,16 @@ struct mjcf_edit_op {
 	const char *const *attr_names;  /* add, set; unset: the names */
 	const char *const *attr_values; /* add, set */
 	size_t nattrs;
+	/*
+	 * attach: type and name are what is taken from source ("body" and
+	 * its name, or "worldbody" for all it holds; NULL source: the tree
+	 * edited itself), whose files resolve in source_dir (absolute);
+	 * source_label names it in messages.
+	 */
+	const struct mjcf_doc *source;
+	const char *source_dir;
+	const char *source_label;
+	const char *prefix, *suffix; /* NULL: "" */
 };
 
 /* Elements an edit removed, as "type name" lines, for the answer. */
@@ -36,6 +48,13 @@ struct mjcf_edit_removed {
 	char *text; /* malloc'd, NUL-terminated; NULL when none */
 	size_t len;
 };
+
+/*
+ * Write what operation i is into buf: "operation 2 (attach body
+ * \"forearm\" from mpl_hand.xml)", for messages.
+ */
+void mjcf_edit_describe(
+    const struct mjcf_edit_op *op, size_t i, char *buf, size_t len);
 
 /*
  * Apply ops[0..n) to doc in order.  Returns 0, or -1 with err naming the

@@ -637,6 +637,7 @@ int hxd_get_model_xml(hxd_conn *c, char **xml, char *dir, size_t dirlen);
 #define HXD_EDIT_REMOVE 1 /* an element, and what refers to it */
 #define HXD_EDIT_SET 2    /* attributes of an element */
 #define HXD_EDIT_UNSET 3  /* attributes of an element, by name */
+#define HXD_EDIT_ATTACH 4 /* a body's subtree from another model */
 
 /*
  * One operation.  An element is found by its type (its MJCF element name:
@@ -648,6 +649,16 @@ int hxd_get_model_xml(hxd_conn *c, char **xml, char *dir, size_t dirlen);
  * class ("" or "main": the top one); a set or unset with parent_type
  * "default" and no name changes the class parent_name's settings for
  * type, and the attribute "class" assigns an element's class.
+ *
+ * attach takes type and name from a source model ("body" and its name,
+ * or "worldbody" and "" for all the worldbody holds) and puts it under
+ * parent_type and parent_name ("worldbody" and "", a body, or a site),
+ * with what it uses (assets, default classes, and the actuators,
+ * sensors, equalities, tendons and contact pairs and excludes that
+ * refer only to it), every name made prefix + name + suffix.  Its attrs
+ * are settings, name and value pairs: "file", a file in the server's
+ * model directories, or "xml", MJCF text (neither: the model itself);
+ * "prefix"; "suffix".
  */
 typedef struct hxd_edit_op {
 	int kind;

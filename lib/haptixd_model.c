@@ -262,6 +262,40 @@ hxd_get_model_xml(hxd_conn *c, char **xml, char *dir, size_t dirlen)
 	return conn_ok(c);
 }
 
+/*
+ * An attach's settings, given as attrs pairs, into its wire op w;
+ * HXD_OK, or HXD_BADVALUE naming one it does not know.
+ */
+static int
+edit_attach_settings(
+    hxd_conn *c, const hxd_edit_op *op, int i, Haptix__V1__EditOp *w)
+{
+	const char *name, *value;
+	int j;
+
+	for (j = 0; j < op->nattrs; j++) {
+		name = op->attrs[2 * j];
+		value = op->attrs[2 * j + 1];
+		if (name == NULL || value == NULL)
+			return conn_fail(c, HXD_BADVALUE,
+			    "operation %d: setting %d is NULL", i + 1, j + 1);
+		if (strcmp(name, "file") == 0)
+			w->source_file = (char *)value;
+		else if (strcmp(name, "xml") == 0)
+			w->source_xml = (char *)value;
+		else if (strcmp(name, "prefix") == 0)
+			w->prefix = (char *)value;
+		else if (strcmp(name, "suffix") == 0)
+			w->suffix = (char *)value;
+		else
+			return conn_fail(c, HXD_BADVALUE,
+			    "operation %d: attach takes file, xml, prefix and "
+			    "suffix, not '%s'",
+			    i + 1, name);
+	}
+	return HXD_OK;
+}
+
 int
 hxd_edit_model(
     hxd_conn *c, const hxd_edit_op *ops, int n, hxd_model *out, char **removed)
@@ -309,6 +343,13 @@ hxd_edit_model(
 		w[i].n_attrs = (size_t)ops[i].nattrs;
 		/* unset names attributes alone; add and set give pairs */
 		pairs = ops[i].kind != HXD_EDIT_UNSET;
+		if (ops[i].kind == HXD_EDIT_ATTACH) {
+			if ((rc = edit_attach_settings(c, &ops[i], i, &w[i])) !=
+			    HXD_OK)
+				goto out;
+			w[i].n_attrs = 0;
+			continue;
+		}
 		for (j = 0; j < ops[i].nattrs; j++, k++) {
 			haptix__v1__edit_attr__init(&a[k]);
 			ap[k] = &a[k];

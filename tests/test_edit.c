@@ -487,3 +487,436 @@ Test(edit, what_mujoco_reads_edits_and_saves)
 	hxd_close(c);
 	hx_server_stop(&s);
 }
+
+/* The value of sensor name (its first), read by name. */
+static double
+sensor_value(hxd_conn *c, const char *name)
+{
+	hxd_array *adr, *data;
+	double v;
+	int id;
+
+	HX_OK(c, hxd_name2id(c, HXD_OBJ_SENSOR, name, &id));
+	HX_OK(c, hxd_get_array(c, "sensor_adr", &adr));
+	HX_OK(c, hxd_get_array(c, "sensordata", &data));
+	v = data->values[(int)adr->values[id]];
+	free(adr);
+	free(data);
+	return v;
+}
+
+/* Set the controls of the actuators named names[0..n) to values. */
+static void
+controls_by_name(
+    hxd_conn *c, const char *const *names, const double *values, int n)
+{
+	hxd_control *ctl;
+	int i, id;
+
+	HX_OK(c, hxd_get_control(c, &ctl));
+	for (i = 0; i < n; i++) {
+		HX_OK(c, hxd_name2id(c, HXD_OBJ_ACTUATOR, names[i], &id));
+		ctl->ctrl[id] = values[i];
+	}
+	HX_OK(c, hxd_set_control(c, ctl));
+	free(ctl);
+}
+
+/*
+ * A second hand attached from mpl_hand.xml (its root body, at a site
+ * added in the same edit) with the prefix left_: its actuators, sensors
+ * and couplings come renamed, the weld to the mocap body (not attached)
+ * does not; both hands move by name; the first hand's state is bit for
+ * bit what it was.
+ */
+Test(edit, a_second_hand_attached_from_mpl_hand_moves_by_name)
+{
+	static const char *const anchor[] = { "pos", "0 0.9 0.3" };
+	static const char *const motors[] = { "A_index_MCP",
+		"left_A_index_MCP" };
+	const hxd_edit_op ops[] = {
+		{ HXD_EDIT_ADD, "site", "left_anchor", "worldbody", "", anchor,
+		    1 },
+		{ HXD_EDIT_ATTACH, "body", "forearm", "site", "left_anchor",
+		    (const char *const[]){
+			"file", "mpl_hand.xml", "prefix", "left_" },
+		    2 },
+	};
+	struct hx_server s;
+	hxd_joint *old, j, right0, left0;
+	hxd_model m0, m1;
+	hxd_conn *c;
+	int i, id;
+
+	hx_server_start(&s, scene);
+	c = hx_connect_ok(s.unix_addr, "editor");
+	m0 = *hxd_welcome_model(c);
+	HX_OK(c,
+	    hxd_set_joint(
+		c, "index_MCP", (double[]){ 0.4 }, 1, (double[]){ 0.3 }, 1));
+	HX_OK(c, hxd_step(c, 20, NULL));
+	cr_assert_not_null(old = calloc((size_t)m0.njnt, sizeof(*old)));
+	for (i = 0; i < m0.njnt; i++)
+		HX_OK(c, hxd_get_joint(c, NULL, i, &old[i]));
+
+	HX_OK(c, hxd_edit_model(c, ops, 2, &m1, NULL));
+	/* 22 hinges and the forearm's free joint, 13 servos, 132 sensor
+	 * values, 9 couplings (not the weld to the mocap body). */
+	cr_expect_eq(m1.njnt, m0.njnt + 23);
+	cr_expect_eq(m1.nu, m0.nu + 13);
+	cr_expect_eq(m1.nsensordata, m0.nsensordata + 132);
+	cr_expect_eq(m1.neq, m0.neq + 9);
+	cr_expect_eq(m1.nmocap, m0.nmocap);
+	for (i = 0; i < m0.njnt; i++) {
+		HX_OK(c, hxd_get_joint(c, old[i].name, -1, &j));
+		cr_expect(memcmp(j.qpos, old[i].qpos,
+			      sizeof(double) * (size_t)j.nq) == 0 &&
+			memcmp(j.qvel, old[i].qvel,
+			    sizeof(double) * (size_t)j.nv) == 0,
+		    "joint %s changed across the edit", old[i].name);
+	}
+	free(old);
+	HX_OK(c, hxd_name2id(c, HXD_OBJ_EQUALITY, "left_mocap", &id));
+	cr_expect_eq(id, -1, "the weld to the mocap body came");
+	/* The forearm stands where the site puts it: 0.85 m above it. */
+	HX_OK(c, hxd_get_joint(c, "left_forearm", -1, &j));
+	cr_expect(fabs(j.qpos[0]) < 1e-12 && fabs(j.qpos[1] - 0.9) < 1e-12 &&
+		fabs(j.qpos[2] - 1.15) < 1e-12,
+	    "left_forearm at %g %g %g", j.qpos[0], j.qpos[1], j.qpos[2]);
+
+	/* Both index fingers close on their own servos. */
+	HX_OK(c, hxd_get_joint(c, "index_MCP", -1, &right0));
+	HX_OK(c, hxd_get_joint(c, "left_index_MCP", -1, &left0));
+	controls_by_name(c, motors, (double[]){ 1.2, 1.2 }, 2);
+	HX_OK(c, hxd_step(c, 150, NULL));
+	HX_OK(c, hxd_get_joint(c, "index_MCP", -1, &j));
+	cr_expect(j.qpos[0] > right0.qpos[0] + 0.2, "index_MCP %g -> %g",
+	    right0.qpos[0], j.qpos[0]);
+	HX_OK(c, hxd_get_joint(c, "left_index_MCP", -1, &j));
+	cr_expect(j.qpos[0] > left0.qpos[0] + 0.2, "left_index_MCP %g -> %g",
+	    left0.qpos[0], j.qpos[0]);
+	/* The couplings came: PIP follows MCP on the left hand too. */
+	HX_OK(c, hxd_get_joint(c, "left_index_PIP", -1, &left0));
+	cr_expect(left0.qpos[0] > 0.1, "left_index_PIP %g", left0.qpos[0]);
+	/* The sensors of both hands read their own joints. */
+	cr_expect(
+	    fabs(sensor_value(c, "left_index_MCP_pos") - j.qpos[0]) < 0.05,
+	    "left_index_MCP_pos %g, the joint %g",
+	    sensor_value(c, "left_index_MCP_pos"), j.qpos[0]);
+	HX_OK(c, hxd_get_joint(c, "index_MCP", -1, &j));
+	cr_expect(fabs(sensor_value(c, "index_MCP_pos") - j.qpos[0]) < 0.05,
+	    "index_MCP_pos %g, the joint %g", sensor_value(c, "index_MCP_pos"),
+	    j.qpos[0]);
+	hxd_close(c);
+	hx_server_stop(&s);
+}
+
+/* Return 1 if the model has an object of type called name. */
+static int
+has_object(hxd_conn *c, int type, const char *name)
+{
+	int id;
+
+	HX_OK(c, hxd_name2id(c, type, name, &id));
+	return id >= 0;
+}
+
+/*
+ * What comes with an attach, renamed with a prefix and a suffix: the
+ * assets it uses (a mesh file found in the source's meshdir, a material
+ * and its texture), its default classes, and the tendon, equality,
+ * contact pair and exclude, actuator and sensors that refer only to what
+ * is attached; what refers to the post, which is not, stays behind, and
+ * so do an unused class and material.
+ */
+Test(edit, attach_brings_what_it_uses_renamed)
+{
+	const hxd_edit_op ops[] = {
+		{ HXD_EDIT_ATTACH, "body", "gripper", "worldbody", "",
+		    (const char *const[]){ "file", "attach/gripper.xml",
+			"prefix", "g_", "suffix", "_2" },
+		    3 },
+		{ HXD_EDIT_SET, "body", "g_gripper_2", NULL, NULL,
+		    (const char *const[]){ "pos", "0.3 0.5 1" }, 1 },
+	};
+	static const struct {
+		int type;
+		const char *name;
+		int comes;
+	} objects[] = {
+		{ HXD_OBJ_BODY, "g_gripper_2", 1 },
+		{ HXD_OBJ_BODY, "g_left_2", 1 },
+		{ HXD_OBJ_JOINT, "g_base_2", 1 },
+		{ HXD_OBJ_JOINT, "g_right_2", 1 },
+		{ HXD_OBJ_SITE, "g_grip_2", 1 },
+		{ HXD_OBJ_MESH, "g_tetra_2", 1 },
+		{ HXD_OBJ_MATERIAL, "g_steel_2", 1 },
+		{ HXD_OBJ_TEXTURE, "g_grain_2", 1 },
+		{ HXD_OBJ_TENDON, "g_spread_2", 1 },
+		{ HXD_OBJ_EQUALITY, "g_mirror_2", 1 },
+		{ HXD_OBJ_PAIR, "g_fingers_2", 1 },
+		{ HXD_OBJ_EXCLUDE, "g_palm_left_2", 1 },
+		{ HXD_OBJ_ACTUATOR, "g_squeeze_2", 1 },
+		{ HXD_OBJ_SENSOR, "g_opening_2", 1 },
+		{ HXD_OBJ_SENSOR, "g_squeeze_force_2", 1 },
+		{ HXD_OBJ_SENSOR, "g_grip_pos_2", 1 },
+		{ HXD_OBJ_BODY, "g_post_2", 0 },
+		{ HXD_OBJ_BODY, "post", 0 },
+		{ HXD_OBJ_EQUALITY, "g_to_post_2", 0 },
+		{ HXD_OBJ_EXCLUDE, "g_post_left_2", 0 },
+		{ HXD_OBJ_ACTUATOR, "g_lift_2", 0 },
+		{ HXD_OBJ_SENSOR, "g_post_height_2", 0 },
+		{ HXD_OBJ_MATERIAL, "g_unused_2", 0 },
+	};
+	struct hx_server s;
+	hxd_array *a;
+	hxd_model m0, m1;
+	hxd_joint j;
+	hxd_conn *c;
+	char *xml;
+	size_t i;
+	int id, adr;
+
+	hx_server_start(&s, scene);
+	c = hx_connect_ok(s.unix_addr, "editor");
+	m0 = *hxd_welcome_model(c);
+	HX_OK(c, hxd_edit_model(c, ops, 2, &m1, NULL));
+	cr_expect_eq(m1.nbody, m0.nbody + 3);
+	cr_expect_eq(m1.nu, m0.nu + 1);
+	cr_expect_eq(m1.neq, m0.neq + 1);
+	for (i = 0; i < sizeof(objects) / sizeof(objects[0]); i++)
+		cr_expect_eq(has_object(c, objects[i].type, objects[i].name),
+		    objects[i].comes, "%s %s", objects[i].name,
+		    objects[i].comes ? "did not come" : "came");
+	/* The mesh was read: from meshes/ beside gripper.xml. */
+	HX_OK(c, hxd_name2id(c, HXD_OBJ_MESH, "g_tetra_2", &id));
+	HX_OK(c, hxd_get_array(c, "mesh_vertnum", &a));
+	cr_expect(
+	    a->values[id] >= 4, "the mesh has %g vertices", a->values[id]);
+	free(a);
+	/* The class finger and the source's main came: a slide finger with
+	 * its range, and main's damping. */
+	HX_OK(c, hxd_name2id(c, HXD_OBJ_JOINT, "g_left_2", &id));
+	HX_OK(c, hxd_get_array(c, "jnt_range", &a));
+	cr_expect(a->values[2 * id] == 0 && a->values[2 * id + 1] == 0.04,
+	    "g_left_2's range %g %g", a->values[2 * id], a->values[2 * id + 1]);
+	free(a);
+	HX_OK(c, hxd_get_array(c, "jnt_dofadr", &a));
+	adr = (int)a->values[id];
+	free(a);
+	HX_OK(c, hxd_get_array(c, "dof_damping", &a));
+	cr_expect_eq(a->values[adr], 0.05);
+	free(a);
+	HX_OK(c, hxd_get_model_xml(c, &xml, NULL, 0));
+	cr_expect_not_null(strstr(xml, "class=\"g_finger_2\""));
+	cr_expect_null(strstr(xml, "unused"), "the unused class came");
+	cr_expect_not_null(strstr(xml, "/attach/meshes/tetra.stl\""),
+	    "the mesh's file is not named by its full path");
+	free(xml);
+	/* The squeeze servo opens the fingers; the equality mirrors them. */
+	controls_by_name(
+	    c, (const char *const[]){ "g_squeeze_2" }, (double[]){ 0.06 }, 1);
+	HX_OK(c, hxd_step(c, 100, NULL));
+	HX_OK(c, hxd_get_joint(c, "g_left_2", -1, &j));
+	cr_expect(j.qpos[0] > 0.01, "g_left_2 at %g", j.qpos[0]);
+	cr_expect(fabs(sensor_value(c, "g_opening_2") - 2 * j.qpos[0]) < 0.01,
+	    "the tendon %g, twice the left finger %g",
+	    sensor_value(c, "g_opening_2"), 2 * j.qpos[0]);
+	hxd_close(c);
+	hx_server_stop(&s);
+}
+
+/* An inline model's body attached under a body of the scene. */
+Test(edit, attach_from_inline_mjcf)
+{
+	static const char probe
+	    [] = "<mujoco><compiler angle=\"radian\"/><worldbody>"
+		 "<body name=\"probe\" pos=\"0 0.3 0.4\">"
+		 "<joint name=\"slide\" type=\"slide\" axis=\"0 0 1\"/>"
+		 "<geom type=\"sphere\" size=\"0.02\" mass=\"0.05\"/>"
+		 "</body></worldbody>"
+		 "<actuator><motor name=\"push\" joint=\"slide\"/></actuator>"
+		 "<sensor><jointpos name=\"height\" joint=\"slide\"/></sensor>"
+		 "</mujoco>";
+	const hxd_edit_op ops[] = {
+		{ HXD_EDIT_ATTACH, "body", "probe", "body", "table",
+		    (const char *const[]){ "xml", probe, "prefix", "p_" }, 2 },
+	};
+	struct hx_server s;
+	hxd_model m0, m1;
+	hxd_joint j;
+	hxd_conn *c;
+
+	hx_server_start(&s, scene);
+	c = hx_connect_ok(s.unix_addr, "editor");
+	m0 = *hxd_welcome_model(c);
+	HX_OK(c, hxd_edit_model(c, ops, 1, &m1, NULL));
+	cr_expect_eq(m1.nu, m0.nu + 1);
+	cr_expect_eq(m1.nbody, m0.nbody + 1);
+	/* A push well over its weight lifts it. */
+	controls_by_name(
+	    c, (const char *const[]){ "p_push" }, (double[]){ 2 }, 1);
+	HX_OK(c, hxd_step(c, 50, NULL));
+	HX_OK(c, hxd_get_joint(c, "p_slide", -1, &j));
+	cr_expect(j.qpos[0] > 0.01, "p_slide at %g", j.qpos[0]);
+	cr_expect(fabs(sensor_value(c, "p_height") - j.qpos[0]) < 0.01,
+	    "p_height %g, the joint %g", sensor_value(c, "p_height"),
+	    j.qpos[0]);
+	hxd_close(c);
+	hx_server_stop(&s);
+}
+
+/*
+ * A copy of a body of the model itself (no source), put elsewhere in
+ * the same edit: its class comes renamed with it.
+ */
+Test(edit, attach_a_copy_from_the_model_itself)
+{
+	const hxd_edit_op ops[] = {
+		{ HXD_EDIT_ATTACH, "body", "cube", "worldbody", "",
+		    (const char *const[]){ "prefix", "copy_" }, 1 },
+		{ HXD_EDIT_SET, "body", "copy_cube", NULL, NULL,
+		    (const char *const[]){ "pos", "0.2 0.3 1" }, 1 },
+	};
+	struct hx_server s;
+	hxd_array *a;
+	hxd_model m0, m1;
+	hxd_joint j;
+	hxd_conn *c;
+	int id;
+
+	hx_server_start(&s, scene);
+	c = hx_connect_ok(s.unix_addr, "editor");
+	m0 = *hxd_welcome_model(c);
+	HX_OK(c, hxd_edit_model(c, ops, 2, &m1, NULL));
+	cr_expect_eq(m1.nbody, m0.nbody + 1);
+	cr_expect_eq(m1.nq, m0.nq + 7);
+	HX_OK(c, hxd_get_joint(c, "copy_cube", -1, &j));
+	cr_expect(j.qpos[0] == 0.2 && j.qpos[1] == 0.3 && j.qpos[2] == 1,
+	    "copy_cube at %g %g %g", j.qpos[0], j.qpos[1], j.qpos[2]);
+	/* The class object's friction, through copy_object. */
+	HX_OK(c, hxd_name2id(c, HXD_OBJ_GEOM, "copy_cube", &id));
+	HX_OK(c, hxd_get_array(c, "geom_friction", &a));
+	cr_expect_eq(a->values[3 * id], 1.2);
+	free(a);
+	hxd_close(c);
+	hx_server_stop(&s);
+}
+
+/* Each bad attach is refused, saying why, and changes nothing. */
+Test(edit, bad_attaches_change_nothing)
+{
+	static const char outside
+	    [] = "<mujoco><compiler angle=\"radian\"/><asset>"
+		 "<mesh name=\"m\" file=\"/etc/passwd\"/></asset><worldbody>"
+		 "<body name=\"b\"><geom type=\"mesh\" mesh=\"m\"/></body>"
+		 "</worldbody></mujoco>";
+	static const char
+	    degrees[] = "<mujoco><worldbody><body name=\"b\" euler=\"0 0 90\">"
+			"<geom size=\"0.1\"/></body></worldbody></mujoco>";
+	static const char *const left[] = { "file", "mpl_hand.xml", "prefix",
+		"left_" };
+	static const char *const bare[] = { "file", "mpl_hand.xml" };
+	static const char *const etc[] = { "file", "/etc/hostname", "prefix",
+		"o_" };
+	static const char *const leads_out[] = { "xml", outside, "prefix",
+		"o_" };
+	static const char *const again[] = { "prefix", "again_" };
+	static const char *const deg[] = { "xml", degrees, "prefix", "d_" };
+	static const char *const n_[] = { "file", "mpl_hand.xml", "prefix",
+		"n_" };
+	static const char *const both[] = { "file", "mpl_hand.xml", "xml",
+		degrees };
+	static const char *const typo[] = { "file", "mpl_hand.xml", "prefx",
+		"n_" };
+	const hxd_edit_op hand = { HXD_EDIT_ATTACH, "body", "forearm",
+		"worldbody", "", left, 2 };
+	const struct {
+		hxd_edit_op op[2];
+		int n, code;
+		const char *says;
+	} cases[] = {
+		{ { hand, hand }, 2, HXD_BADVALUE,
+		    "operation 2 (attach body \"forearm\" from mpl_hand.xml): "
+		    "the model already has a body named \"left_forearm\"" },
+		{ { { HXD_EDIT_ATTACH, "body", "forearm", "worldbody", "", bare,
+		      1 } },
+		    1, HXD_BADVALUE, "already has a body named \"forearm\"" },
+		{ { { HXD_EDIT_ATTACH, "body", "x", "worldbody", "", etc, 2 } },
+		    1, HXD_DENIED, "/etc/hostname" },
+		{ { { HXD_EDIT_ATTACH, "body", "b", "worldbody", "", leads_out,
+		      2 } },
+		    1, HXD_DENIED, "/etc/passwd" },
+		{ { { HXD_EDIT_ATTACH, "body", "forearm", "body", "palm", again,
+		      1 } },
+		    1, HXD_BADVALUE, "into itself" },
+		{ { { HXD_EDIT_ATTACH, "worldbody", "", "worldbody", "", again,
+		      1 } },
+		    1, HXD_BADVALUE, "into itself" },
+		{ { { HXD_EDIT_ATTACH, "body", "b", "worldbody", "", deg, 2 } },
+		    1, HXD_BADVALUE, "angle=\"degree\"" },
+		{ { { HXD_EDIT_ATTACH, "body", "nosuch", "worldbody", "", n_,
+		      2 } },
+		    1, HXD_BADVALUE,
+		    "the source has no body named \"nosuch\"" },
+		{ { { HXD_EDIT_ATTACH, "body", "forearm", "site", "nosuch", n_,
+		      2 } },
+		    1, HXD_BADVALUE, "no site named \"nosuch\"" },
+		{ { { HXD_EDIT_ATTACH, "body", "b", "worldbody", "", both, 2 } },
+		    1, HXD_BADVALUE, "not both" },
+		{ { { HXD_EDIT_ATTACH, "body", "b", "worldbody", "", typo, 2 } },
+		    1, HXD_BADVALUE, "prefx" },
+	};
+	struct hx_server s;
+	hxd_model m0;
+	hxd_array *a0, *a;
+	hxd_conn *c;
+	size_t i;
+
+	hx_server_start(&s, scene);
+	c = hx_connect_ok(s.unix_addr, "editor");
+	m0 = *hxd_welcome_model(c);
+	HX_OK(c, hxd_get_array(c, "geom_size", &a0));
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		cr_expect_eq(
+		    hxd_edit_model(c, cases[i].op, cases[i].n, NULL, NULL),
+		    cases[i].code, "case %zu: %s", i, hxd_error(c));
+		cr_expect_not_null(strstr(hxd_error(c), cases[i].says),
+		    "case %zu: %s", i, hxd_error(c));
+		cr_expect_eq(hx_status_ok(c).model.nbody, m0.nbody);
+		HX_OK(c, hxd_get_array(c, "geom_size", &a));
+		cr_expect(a->rows == a0->rows &&
+			memcmp(a->values, a0->values,
+			    sizeof(double) * (size_t)(a->rows * a->cols)) == 0,
+		    "case %zu changed the model", i);
+		free(a);
+	}
+	free(a0);
+	hxd_close(c);
+	hx_server_stop(&s);
+}
+
+/* The model-max-* limits hold for what an attach makes. */
+Test(edit, attach_is_held_to_the_model_limits)
+{
+	static const char *const args[] = { "-m", "mpl_scene.xml", "--paused",
+		"--model-max-bodies", "30", NULL };
+	const hxd_edit_op ops[] = {
+		{ HXD_EDIT_ATTACH, "body", "forearm", "worldbody", "",
+		    (const char *const[]){
+			"file", "mpl_hand.xml", "prefix", "left_" },
+		    2 },
+	};
+	struct hx_server s;
+	hxd_conn *c;
+	int nbody;
+
+	hx_server_start(&s, args);
+	c = hx_connect_ok(s.unix_addr, "editor");
+	nbody = hxd_welcome_model(c)->nbody;
+	HX_FAILS_WITH(c, hxd_edit_model(c, ops, 1, NULL, NULL), HXD_LOADFAILED,
+	    "model-max-bodies");
+	cr_expect_eq(hx_status_ok(c).model.nbody, nbody);
+	hxd_close(c);
+	hx_server_stop(&s);
+}

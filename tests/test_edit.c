@@ -803,6 +803,73 @@ Test(edit, attach_a_copy_from_the_model_itself)
 	hx_server_stop(&s);
 }
 
+/*
+ * A body attached at a site takes the site's frame: a free body at a
+ * site turned about z, and a fixed one at a fingertip's IMU site, whose
+ * orientation comes from its class (xyaxes), where it moves with the
+ * finger.
+ */
+Test(edit, attach_at_a_site_takes_its_frame)
+{
+	static const char free_body
+	    [] = "<mujoco><compiler angle=\"radian\"/><worldbody>"
+		 "<body name=\"b\" pos=\"0.1 0 0\"><freejoint name=\"b\"/>"
+		 "<geom size=\"0.01\" contype=\"0\" conaffinity=\"0\"/>"
+		 "</body></worldbody></mujoco>";
+	static const char fixed_body
+	    [] = "<mujoco><compiler angle=\"radian\"/><worldbody>"
+		 "<body name=\"marker\"><geom size=\"0.002\" mass=\"1e-4\" "
+		 "contype=\"0\" conaffinity=\"0\"/></body></worldbody>"
+		 "</mujoco>";
+	static const char *const mount[] = { "pos", "1 2 3", "axisangle",
+		"0 0 1 1.5707963267948966" };
+	const hxd_edit_op ops[] = {
+		{ HXD_EDIT_ADD, "site", "mount", "worldbody", "", mount, 2 },
+		{ HXD_EDIT_ATTACH, "body", "b", "site", "mount",
+		    (const char *const[]){ "xml", free_body, "prefix", "f_" },
+		    2 },
+		{ HXD_EDIT_ATTACH, "body", "marker", "site", "index_IMU",
+		    (const char *const[]){ "xml", fixed_body, "prefix", "m_" },
+		    2 },
+	};
+	struct hx_server s;
+	hxd_poses *bodies, *sites;
+	hxd_joint j;
+	hxd_conn *c;
+	int body, site, k;
+
+	hx_server_start(&s, scene);
+	c = hx_connect_ok(s.unix_addr, "editor");
+	HX_OK(c, hxd_edit_model(c, ops, 3, NULL, NULL));
+	HX_OK(c, hxd_get_joint(c, "f_b", -1, &j));
+	cr_expect(fabs(j.qpos[0] - 1) < 1e-12 &&
+		fabs(j.qpos[1] - 2.1) < 1e-12 && fabs(j.qpos[2] - 3) < 1e-12,
+	    "f_b at %g %g %g", j.qpos[0], j.qpos[1], j.qpos[2]);
+	cr_expect(fabs(j.qpos[3] - sqrt(0.5)) < 1e-12 &&
+		fabs(j.qpos[6] - sqrt(0.5)) < 1e-12,
+	    "f_b turned %g %g %g %g", j.qpos[3], j.qpos[4], j.qpos[5],
+	    j.qpos[6]);
+	/* Bend the finger: the marker follows the site. */
+	HX_OK(c,
+	    hxd_set_joint(
+		c, "index_MCP", (double[]){ 0.7 }, 1, (double[]){ 0 }, 1));
+	HX_OK(c, hxd_step(c, 1, NULL));
+	HX_OK(c, hxd_name2id(c, HXD_OBJ_BODY, "m_marker", &body));
+	HX_OK(c, hxd_name2id(c, HXD_OBJ_SITE, "index_IMU", &site));
+	HX_OK(c, hxd_get_body(c, &bodies));
+	HX_OK(c, hxd_get_site(c, &sites));
+	for (k = 0; k < 3; k++)
+		HX_NEAR(
+		    bodies->pos[3 * body + k], sites->pos[3 * site + k], 1e-9);
+	for (k = 0; k < 9; k++)
+		HX_NEAR(
+		    bodies->mat[9 * body + k], sites->mat[9 * site + k], 1e-9);
+	free(bodies);
+	free(sites);
+	hxd_close(c);
+	hx_server_stop(&s);
+}
+
 /* Each bad attach is refused, saying why, and changes nothing. */
 Test(edit, bad_attaches_change_nothing)
 {

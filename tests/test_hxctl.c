@@ -1522,6 +1522,49 @@ Test(hxctl, pause_run_and_speed)
 	hx_run_free(&r);
 }
 
+/*
+ * edit attach: from a file in the model directories, from the model
+ * itself (.), from a local file (--inline); a name taken fails, naming
+ * it.
+ */
+Test(hxctl, edit_attach)
+{
+	static const char
+	    ball[] = "<mujoco><compiler angle=\"radian\"/><worldbody><body "
+		     "name=\"ball\" pos=\"0 0 3\"><freejoint/><geom size=\"0.1\"/>"
+		     "</body></worldbody></mujoco>\n";
+	char path[] = "/tmp/hxctl-ball.XXXXXX.xml";
+	struct hx_run r = { 0 };
+	const char *a;
+	int fd;
+
+	a = start(fixture_args);
+	hxctl(&r, a, "edit", "attach", "attach/gripper.xml", "gripper", "--to",
+	    "worldbody", "--prefix", "g_", NULL);
+	expect_ok(&r);
+	cr_expect_not_null(strstr(r.out, "nbody 8, nq 18, nu 3"), "%s", r.out);
+	hxctl(&r, a, "edit", "attach", ".", "link1", "--to", "body:g_gripper",
+	    "--suffix", "_copy", NULL);
+	expect_ok(&r);
+	cr_expect_not_null(strstr(r.out, "nbody 10, nq 20, nu 5"), "%s", r.out);
+	fd = mkstemps(path, 4);
+	cr_assert_neq(fd, -1, "mkstemps: %s", strerror(errno));
+	cr_assert_eq(
+	    write(fd, ball, sizeof(ball) - 1), (ssize_t)sizeof(ball) - 1);
+	close(fd);
+	hxctl_json(&r, a, "edit", "attach", "--inline", path, "ball", "--to",
+	    "worldbody", "--prefix", "i_", NULL);
+	unlink(path);
+	cr_assert_eq(json_num(r.out, "nbody"), 11, "%s", r.out);
+	hxctl(&r, a, "edit", "attach", "attach/gripper.xml", "gripper", "--to",
+	    "worldbody", "--prefix", "g_", NULL);
+	expect_fail(&r, "edit", "mjCOM_BADVALUE",
+	    "the model already has a body named \"g_gripper\"");
+	hxctl(&r, a, "edit", "attach", "attach/gripper.xml", "gripper", NULL);
+	expect_usage(&r, "edit attach without --to");
+	hx_run_free(&r);
+}
+
 Test(hxctl, load_reload_and_inline_models)
 {
 	static const char

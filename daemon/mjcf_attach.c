@@ -726,6 +726,20 @@ attach_default_kind(const char *name)
 	return ATTACH_AMONG(name, attach_actuators) ? "actuator" : name;
 }
 
+/* The kind of default a source's element n takes its values from. */
+static const char *
+attach_node_kind(const struct mjcf_node *n)
+{
+	const struct mjcf_node *sec = attach_section(n);
+
+	if (sec != NULL && sec != n && n->parent == sec &&
+	    (strcmp(sec->name, "equality") == 0 ||
+		strcmp(sec->name, "tendon") == 0 ||
+		strcmp(sec->name, "actuator") == 0))
+		return sec->name;
+	return n->name;
+}
+
 /* Return 1 if an element of default kind kind comes. */
 static int
 attach_kind_comes(const struct attach *a, const char *kind)
@@ -739,8 +753,7 @@ attach_kind_comes(const struct attach *a, const char *kind)
 		for (i = 0; i < sets[k]->n; i++)
 			for (n = sets[k]->v[i]; n != NULL;
 			     n = mjcf_walk(sets[k]->v[i], n))
-				if (strcmp(attach_default_kind(n->name),
-					kind) == 0)
+				if (strcmp(attach_node_kind(n), kind) == 0)
 					return 1;
 	return 0;
 }

@@ -919,6 +919,44 @@ seeds_joint_and_xml(void)
 	}
 }
 
+/*
+ * Attaches on the fixture: a copy of its own link1, renamed, and a body
+ * from inline MJCF at a site.
+ */
+static void
+seeds_attach(void)
+{
+	static const char
+	    inline_xml[] = "<mujoco><compiler angle=\"radian\"/><worldbody><body "
+			   "name=\"b\"><geom size=\"0.05\"/></body></worldbody>"
+			   "<actuator><motor name=\"m\" joint=\"j\"/></actuator>"
+			   "</mujoco>";
+	Haptix__V1__EditModel em = HAPTIX__V1__EDIT_MODEL__INIT;
+	Haptix__V1__EditOp op[2], *ops[2];
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		haptix__v1__edit_op__init(&op[i]);
+		ops[i] = &op[i];
+		op[i].kind = HAPTIX__V1__EDIT_KIND__EDIT_ATTACH;
+		op[i].type = (char *)"body";
+	}
+	op[0].name = (char *)"link1";
+	op[0].parent_type = (char *)"worldbody";
+	op[0].prefix = (char *)"copy_";
+	op[1].name = (char *)"b";
+	op[1].parent_type = (char *)"site";
+	op[1].parent_name = (char *)"tip";
+	op[1].source_xml = (char *)inline_xml;
+	op[1].suffix = (char *)"_2";
+	em.n_ops = 2;
+	em.ops = ops;
+	{
+		REQ(r, EDIT_MODEL, edit_model, &em);
+		one("edit_model_attach", &r);
+	}
+}
+
 /* One dictionary entry, escaped as libFuzzer reads them. */
 static void
 dict_entry(FILE *f, const uint8_t *p, size_t len)
@@ -1185,6 +1223,7 @@ main(int argc, char **argv)
 	seeds_mjb();
 	seeds_edit();
 	seeds_joint_and_xml();
+	seeds_attach();
 	seeds_sequences();
 	seeds_framing();
 	seeds_generic();

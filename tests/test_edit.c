@@ -896,6 +896,9 @@ Test(edit, bad_attaches_change_nothing)
 		degrees };
 	static const char *const typo[] = { "file", "mpl_hand.xml", "prefx",
 		"n_" };
+	static const char *const red[] = { "rgba", "1 0 0 1" };
+	static const char *const gripper[] = { "file", "attach/gripper.xml",
+		"prefix", "g_" };
 	const hxd_edit_op hand = { HXD_EDIT_ATTACH, "body", "forearm",
 		"worldbody", "", left, 2 };
 	const struct {
@@ -933,6 +936,10 @@ Test(edit, bad_attaches_change_nothing)
 		    1, HXD_BADVALUE, "not both" },
 		{ { { HXD_EDIT_ATTACH, "body", "b", "worldbody", "", typo, 2 } },
 		    1, HXD_BADVALUE, "prefx" },
+		{ { { HXD_EDIT_ADD, "geom", "", "default", "", red, 1 },
+		      { HXD_EDIT_ATTACH, "body", "gripper", "worldbody", "",
+			  gripper, 2 } },
+		    2, HXD_BADVALUE, "main default class sets geom rgba" },
 	};
 	struct hx_server s;
 	hxd_model m0;

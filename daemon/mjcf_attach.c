@@ -1088,6 +1088,46 @@ attach_unit(double *v, int n)
 	return 0;
 }
 
+/* The unit quaternion of the rotation whose columns are x, y and z. */
+static void
+attach_frame2quat(double *q, const double *x, const double *y, const double *z)
+{
+	double m[9], tr, s;
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		m[3 * i] = x[i];
+		m[3 * i + 1] = y[i];
+		m[3 * i + 2] = z[i];
+	}
+	tr = m[0] + m[4] + m[8];
+	if (tr > 0) {
+		s = sqrt(tr + 1) * 2;
+		q[0] = s / 4;
+		q[1] = (m[7] - m[5]) / s;
+		q[2] = (m[2] - m[6]) / s;
+		q[3] = (m[3] - m[1]) / s;
+	} else if (m[0] > m[4] && m[0] > m[8]) {
+		s = sqrt(1 + m[0] - m[4] - m[8]) * 2;
+		q[0] = (m[7] - m[5]) / s;
+		q[1] = s / 4;
+		q[2] = (m[1] + m[3]) / s;
+		q[3] = (m[2] + m[6]) / s;
+	} else if (m[4] > m[8]) {
+		s = sqrt(1 + m[4] - m[0] - m[8]) * 2;
+		q[0] = (m[2] - m[6]) / s;
+		q[1] = (m[1] + m[3]) / s;
+		q[2] = s / 4;
+		q[3] = (m[5] + m[7]) / s;
+	} else {
+		s = sqrt(1 + m[8] - m[0] - m[4]) * 2;
+		q[0] = (m[3] - m[1]) / s;
+		q[1] = (m[2] + m[6]) / s;
+		q[2] = (m[5] + m[7]) / s;
+		q[3] = s / 4;
+	}
+}
+
 /*
  * The quaternion an orientation attribute of the tree gives (kind: a row
  * of attach_orient), as MuJoCo 2.2 reads it with the tree's angle unit
@@ -1098,12 +1138,13 @@ attach_quat(const struct attach *a, int kind, const char *s, double *q)
 {
 	const char *unit = attach_compiler(a->doc, "angle"),
 		   *seq = attach_compiler(a->doc, "eulerseq");
+	double z[3];
 	double v[6],
 	    f = unit != NULL && strcmp(unit, "radian") == 0 ? 1 : M_PI / 180,
 	    t[4], ang, s2;
 	int i;
 
-	if (seq == NULL || strlen(seq) != 3)
+	if (seq == NULL)
 		seq = "xyz";
 	switch (kind) {
 	case 0: /* quat */
@@ -1118,8 +1159,9 @@ attach_quat(const struct attach *a, int kind, const char *s, double *q)
 			q[i + 1] = v[i] * sin(v[3] * f / 2);
 		return 0;
 	case 2: /* euler */
-		if (attach_numbers(s, v, 3) != 3)
-			return -1;
+		if (attach_numbers(s, v, 3) != 3 || strlen(seq) != 3 ||
+		    strspn(seq, "xyzXYZ") != 3)
+			return -1; /* MuJoCo refuses such a sequence too */
 		q[0] = 1;
 		q[1] = q[2] = q[3] = 0;
 		for (i = 0; i < 3; i++) {
@@ -1140,45 +1182,10 @@ attach_quat(const struct attach *a, int kind, const char *s, double *q)
 			v[3 + i] -= ang * v[i];
 		if (attach_unit(v + 3, 3) != 0)
 			return -1;
-		{
-			double m[9],
-			    z[3] = { v[1] * v[5] - v[2] * v[4],
-				    v[2] * v[3] - v[0] * v[5],
-				    v[0] * v[4] - v[1] * v[3] };
-			double tr;
-
-			for (i = 0; i < 3; i++) {
-				m[3 * i] = v[i];
-				m[3 * i + 1] = v[3 + i];
-				m[3 * i + 2] = z[i];
-			}
-			tr = m[0] + m[4] + m[8];
-			if (tr > 0) {
-				s2 = sqrt(tr + 1) * 2;
-				q[0] = s2 / 4;
-				q[1] = (m[7] - m[5]) / s2;
-				q[2] = (m[2] - m[6]) / s2;
-				q[3] = (m[3] - m[1]) / s2;
-			} else if (m[0] > m[4] && m[0] > m[8]) {
-				s2 = sqrt(1 + m[0] - m[4] - m[8]) * 2;
-				q[0] = (m[7] - m[5]) / s2;
-				q[1] = s2 / 4;
-				q[2] = (m[1] + m[3]) / s2;
-				q[3] = (m[2] + m[6]) / s2;
-			} else if (m[4] > m[8]) {
-				s2 = sqrt(1 + m[4] - m[0] - m[8]) * 2;
-				q[0] = (m[2] - m[6]) / s2;
-				q[1] = (m[1] + m[3]) / s2;
-				q[2] = s2 / 4;
-				q[3] = (m[5] + m[7]) / s2;
-			} else {
-				s2 = sqrt(1 + m[8] - m[0] - m[4]) * 2;
-				q[0] = (m[3] - m[1]) / s2;
-				q[1] = (m[2] + m[6]) / s2;
-				q[2] = (m[5] + m[7]) / s2;
-				q[3] = s2 / 4;
-			}
-		}
+		z[0] = v[1] * v[5] - v[2] * v[4];
+		z[1] = v[2] * v[3] - v[0] * v[5];
+		z[2] = v[0] * v[4] - v[1] * v[3];
+		attach_frame2quat(q, v, v + 3, z);
 		return attach_unit(q, 4);
 	case 4: /* zaxis: the least rotation taking z there */
 		if (attach_numbers(s, v, 3) != 3 || attach_unit(v, 3) != 0)
@@ -1347,7 +1354,10 @@ attach_parent(struct attach *a, const struct mjcf_node **site)
 	return p;
 }
 
-/* The class element c (a copy) takes when it names none, or NULL. */
+/*
+ * Return 1 if the source's k, naming no class, is an element that takes
+ * one (and so would take this model's main without being given one).
+ */
 static int
 attach_takes_class(const struct mjcf_node *k)
 {

@@ -370,13 +370,18 @@ model_edit_quoted(char *text, size_t *off, const char *s)
 /*
  * An edit in full, one operation a line, for the recording: 'add body
  * "box" in worldbody "": pos="0 0 1"', 'unset geom "g": rgba', 'set
- * geom "" in default "object": friction="1 0 0"'; names and values
+ * geom "" in default "object": friction="1 0 0"', 'attach body "forearm"
+ * in site "s": file="mpl_hand.xml" prefix="left_"'; names and values
  * XML-quoted.  Caller frees.
  */
 static char *
 model_edit_transaction(const Haptix__V1__EditModel *em)
 {
-	static const char *const kinds[] = { "add", "remove", "set", "unset" };
+	static const char *const kinds[] = { "add", "remove", "set", "unset",
+		"attach" };
+	const char *set[4],
+	    *const setting[4] = { "file", "xml", "prefix", "suffix" };
+	size_t n;
 	const Haptix__V1__EditOp *op;
 	size_t i, k, len = 1, off = 0;
 	char *text;
@@ -386,8 +391,10 @@ model_edit_transaction(const Haptix__V1__EditModel *em)
 		op = em->ops[i];
 		len += 6 *
 			(strlen(op->type) + strlen(op->name) +
-			    strlen(op->parent_type) + strlen(op->parent_name)) +
-		    32;
+			    strlen(op->parent_type) + strlen(op->parent_name) +
+			    strlen(op->source_file) + strlen(op->source_xml) +
+			    strlen(op->prefix) + strlen(op->suffix)) +
+		    64;
 		for (k = 0; k < op->n_attrs; k++)
 			len += 6 *
 				(strlen(op->attrs[k]->name) +
@@ -399,7 +406,7 @@ model_edit_transaction(const Haptix__V1__EditModel *em)
 	text[0] = '\0';
 	for (i = 0; i < em->n_ops; i++) {
 		op = em->ops[i];
-		if ((unsigned)op->kind < 4)
+		if ((unsigned)op->kind < 5)
 			off += (size_t)sprintf(
 			    text + off, "%s ", kinds[op->kind]);
 		else
@@ -415,6 +422,23 @@ model_edit_transaction(const Haptix__V1__EditModel *em)
 			model_edit_quoted(text, &off, op->parent_type);
 			off += (size_t)sprintf(text + off, " \"");
 			model_edit_quoted(text, &off, op->parent_name);
+			off += (size_t)sprintf(text + off, "\"");
+		}
+		/* An attach's settings, those given. */
+		set[0] = op->source_file;
+		set[1] = op->source_xml;
+		set[2] = op->prefix;
+		set[3] = op->suffix;
+		for (k = 0, n = 0;
+		     op->kind == HAPTIX__V1__EDIT_KIND__EDIT_ATTACH && k < 4;
+		     k++) {
+			if (set[k][0] == '\0')
+				continue;
+			if (n++ == 0)
+				text[off++] = ':';
+			off += (size_t)sprintf(
+			    text + off, " %s=\"", setting[k]);
+			model_edit_quoted(text, &off, set[k]);
 			off += (size_t)sprintf(text + off, "\"");
 		}
 		for (k = 0; k < op->n_attrs; k++) {

@@ -1123,3 +1123,46 @@ Test(journal, a_recording_of_the_older_daemon_still_plays)
 	cr_expect_eq(r.status, 0, "exit %d: %s%s", r.status, r.out, r.err);
 	hx_run_free(&r);
 }
+
+/*
+ * An attach in a recording: hxplay info gives it in full, its source
+ * and prefix with it, and --verify replays the run across it bit for
+ * bit.
+ */
+Test(journal, a_recording_names_an_attach_in_full)
+{
+	static const char *const left[] = { "file", "mpl_hand.xml", "prefix",
+		"left_" };
+	const hxd_edit_op attach[] = {
+		{ HXD_EDIT_ATTACH, "body", "forearm", "worldbody", "", left,
+		    2 },
+		{ HXD_EDIT_SET, "body", "left_forearm", NULL, NULL,
+		    (const char *const[]){ "pos", "0 0.9 1.2" }, 1 },
+	};
+	struct hx_server a, b;
+	struct hx_run r = { 0 };
+	hxd_recording rec;
+	hxd_conn *c;
+
+	hx_server_start(&a, scene_args);
+	c = hx_connect_ok(a.unix_addr, "driver");
+	HX_OK(c, hxd_record_start(c, 0, 0, HXD_RECORD_JOURNAL, &rec));
+	drive_steps(c, 20, 0);
+	HX_OK(c, hxd_edit_model(c, attach, 2, NULL, NULL));
+	drive_steps(c, 30, 20);
+	HX_OK(c, hxd_record_stop(c, &rec));
+	hxd_close(c);
+	hxplay(&r, "info", rec.path, NULL);
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+	HAS(r.out,
+	    "  attach body \"forearm\" in worldbody \"\": "
+	    "file=\"mpl_hand.xml\" prefix=\"left_\"\n");
+	hx_server_start(&b, fixture_args);
+	hxplay(
+	    &r, "-s", b.unix_addr, "--verify", "--no-restore", rec.path, NULL);
+	cr_assert_eq(r.status, 0, "exit %d: %s%s", r.status, r.out, r.err);
+	HAS(r.out, "across 1 edit");
+	hx_run_free(&r);
+	hx_server_stop(&b);
+	hx_server_stop(&a);
+}

@@ -472,9 +472,7 @@ api_edit_model(struct call *c)
 	const Haptix__V1__EditModel *em = c->req->edit_model;
 	struct loadjob_request r = { 0 };
 	struct daemon *d = c->d;
-	const char *path = sim_model_path(d->sim), *base;
 	struct model_load *l;
-	char standin[4200];
 	uint8_t *packed;
 	size_t n;
 	int rc;
@@ -494,14 +492,7 @@ api_edit_model(struct call *c)
 	n = haptix__v1__edit_model__get_packed_size(em);
 	packed = arena_alloc(c->arena, n);
 	haptix__v1__edit_model__pack(em, packed);
-	/* The text stands where the model's file does, or inline.xml. */
-	base = strrchr(path, '/');
-	snprintf(standin, sizeof(standin), "%s/%s", d->model_xml_dir,
-	    base != NULL ? base + 1 : "inline.xml");
 	r.source = LOADER_EDIT;
-	r.path = standin;
-	r.data = d->model_xml;
-	r.len = d->model_xml_len;
 	r.edit = packed;
 	r.edit_len = n;
 	if ((l = calloc(1, sizeof(*l))) == NULL)

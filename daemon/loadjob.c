@@ -35,6 +35,8 @@ struct loadjob {
 	char *path;     /* the file, or NULL */
 	char *name;     /* an inline model's name, or NULL */
 	int edit;       /* an edit: keep the state, the name and the file */
+	void *edit_msg; /* an edit's operations, until its loader starts */
+	size_t edit_len;
 	double seconds; /* the time limit */
 	size_t max;     /* most bytes the answer may have */
 
@@ -157,6 +159,40 @@ loadjob_here_cb(evutil_socket_t fd, short events, void *arg)
 	loadjob_finish(j);
 }
 
+/*
+ * An edit's request, made when its loader starts rather than when it was
+ * asked for: the edit applies to the model's text as the loads and edits
+ * queued before it left it, so that an edit waiting behind another keeps
+ * the other's changes.  Returns the descriptor, or -1 with err set.
+ */
+static int
+loadjob_edit_fd(struct loadjob *j, char *err, size_t len)
+{
+	struct loadjob_request r = { 0 };
+	struct daemon *d = j->d;
+	const char *path = sim_model_path(d->sim), *base;
+	char standin[4200];
+
+	if (d->model_xml == NULL) {
+		snprintf(err, len,
+		    "the model \"%s\" has no MJCF text to edit: it was "
+		    "loaded from MJB or URDF",
+		    sim_model_name(d->sim));
+		return -1;
+	}
+	/* The text stands where the model's file does, or inline.xml. */
+	base = strrchr(path, '/');
+	snprintf(standin, sizeof(standin), "%s/%s", d->model_xml_dir,
+	    base != NULL ? base + 1 : "inline.xml");
+	r.source = LOADER_EDIT;
+	r.path = standin;
+	r.data = d->model_xml;
+	r.len = d->model_xml_len;
+	r.edit = j->edit_msg;
+	r.edit_len = j->edit_len;
+	return loadjob_request_fd(d, &r, err, len);
+}
+
 /* Start j's loader: this executable again, as the loader. */
 static int
 loadjob_spawn(struct loadjob *j, char *err, size_t len)
@@ -167,6 +203,9 @@ loadjob_spawn(struct loadjob *j, char *err, size_t len)
 	int pipefd[2];
 	pid_t pid;
 
+	if (j->request_fd == -1 &&
+	    (j->request_fd = loadjob_edit_fd(j, err, len)) == -1)
+		return -1;
 	if (loadjob_here) {
 		struct timeval zero = { 0, 0 };
 
@@ -228,7 +267,9 @@ loadjob_start(struct daemon *d, const struct loadjob_request *r,
 	struct loadjob *j;
 	int fd;
 
-	if ((fd = loadjob_request_fd(d, r, err, len)) == -1)
+	if (r->source == LOADER_EDIT)
+		fd = -1; /* made when its loader starts */
+	else if ((fd = loadjob_request_fd(d, r, err, len)) == -1)
 		return RESULT_LOADFAILED;
 	if ((j = calloc(1, sizeof(*j))) == NULL)
 		fatal("out of memory");
@@ -243,6 +284,12 @@ loadjob_start(struct daemon *d, const struct loadjob_request *r,
 	if (r->source == LOADER_FILE && (j->path = strdup(r->path)) == NULL)
 		fatal("out of memory");
 	j->edit = r->source == LOADER_EDIT;
+	if (j->edit) {
+		if ((j->edit_msg = malloc(r->edit_len + 1)) == NULL)
+			fatal("out of memory");
+		memcpy(j->edit_msg, r->edit, r->edit_len);
+		j->edit_len = r->edit_len;
+	}
 	if (r->source == LOADER_INLINE &&
 	    (j->name = strdup(r->name != NULL ? r->name : "")) == NULL)
 		fatal("out of memory");
@@ -286,6 +333,7 @@ loadjob_free(struct loadjob *j)
 	free(j->buf);
 	free(j->path);
 	free(j->name);
+	free(j->edit_msg);
 	free(j);
 }
 

@@ -18,14 +18,15 @@ struct daemon;
 
 /*
  * A load: the file (a real path inside the model dirs) or the data; or
- * an edit of the running model's MJCF text (data), the edit (an
- * EditModel message, packed) in edit, compiled where path stands.
+ * an edit (an EditModel message, packed) in edit, of the running model's
+ * MJCF text as it is when the edit's loader starts, after the loads and
+ * edits queued before it, compiled where that text stands.
  */
 struct loadjob_request {
 	enum loader_source source;
-	const char *path;       /* LOADER_FILE; LOADER_EDIT: the stand-in */
+	const char *path;       /* LOADER_FILE */
 	enum sim_format format; /* LOADER_INLINE */
-	const void *data;       /* LOADER_INLINE, LOADER_EDIT; copied */
+	const void *data;       /* LOADER_INLINE; copied */
 	size_t len;
 	const void *edit; /* LOADER_EDIT; copied */
 	size_t edit_len;

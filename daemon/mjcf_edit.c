@@ -264,14 +264,20 @@ edit_parent(struct mjcf_doc *doc, const struct mjcf_edit_op *op)
 	struct mjcf_node *p;
 	size_t i;
 
-	if ((p = edit_find(doc, op->parent_type, op->parent_name)) != NULL)
-		return p;
-	if (op->parent_name != NULL && *op->parent_name != '\0')
-		return NULL;
-	for (i = 0; i < sizeof(sections) / sizeof(sections[0]); i++)
-		if (strcmp(op->parent_type, sections[i]) == 0)
-			return mjcf_node_add(doc, mjcf_root(doc), sections[i]);
-	return NULL;
+	/*
+	 * A section is the root's child: a default class holds elements
+	 * of a section's name too (<equality>, <tendon>), found first.
+	 */
+	if (op->parent_name == NULL || *op->parent_name == '\0')
+		for (i = 0; i < sizeof(sections) / sizeof(sections[0]); i++) {
+			if (strcmp(op->parent_type, sections[i]) != 0)
+				continue;
+			p = mjcf_first_child(mjcf_root(doc), sections[i]);
+			return p != NULL ?
+			    p :
+			    mjcf_node_add(doc, mjcf_root(doc), sections[i]);
+		}
+	return edit_find(doc, op->parent_type, op->parent_name);
 }
 
 /*

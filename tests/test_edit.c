@@ -9,12 +9,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <criterion/criterion.h>
 
 #include "check.h"
 #include "harness.h"
+#include "haptix.pb-c.h"
 #include "haptixd.h"
+#include "rawclient.h"
 
 TestSuite(edit, .timeout = 120, .fini = hx_server_cleanup);
 
@@ -484,6 +487,31 @@ Test(edit, what_mujoco_reads_edits_and_saves)
 		    pass, a->values[3 * geom]);
 		free(a);
 	}
+/*
+ * An add under a section finds the section, not a default class's
+ * element of the same name: the MPL hand's defaults hold an <equality>
+ * before the model's own, and an equality added there was MuJoCo's
+ * "unrecognized element".
+ */
+Test(edit, an_add_under_a_section_goes_into_the_section)
+{
+	static const char *const eq[] = { "joint1", "index_ABD", "joint2",
+		"ring_ABD" };
+	const hxd_edit_op ops[] = {
+		{ HXD_EDIT_ADD, "joint", "spread", "equality", "", eq, 2 },
+	};
+	struct hx_server s;
+	hxd_conn *c;
+	hxd_model m;
+	int neq, id;
+
+	hx_server_start(&s, scene);
+	c = hx_connect_ok(s.unix_addr, "editor");
+	neq = hxd_welcome_model(c)->neq;
+	HX_OK(c, hxd_edit_model(c, ops, 1, &m, NULL));
+	cr_expect_eq(m.neq, neq + 1);
+	HX_OK(c, hxd_name2id(c, HXD_OBJ_EQUALITY, "spread", &id));
+	cr_expect_geq(id, 0, "no equality \"spread\"");
 	hxd_close(c);
 	hx_server_stop(&s);
 }
@@ -992,5 +1020,60 @@ Test(edit, attach_is_held_to_the_model_limits)
 	    "model-max-bodies");
 	cr_expect_eq(hx_status_ok(c).model.nbody, nbody);
 	hxd_close(c);
+/* Send an edit adding a body named name on fd, as request id. */
+static void
+edit_send(int fd, const char *name, uint64_t id)
+{
+	Haptix__V1__Request req = HAPTIX__V1__REQUEST__INIT;
+	Haptix__V1__EditModel em = HAPTIX__V1__EDIT_MODEL__INIT;
+	Haptix__V1__EditOp op = HAPTIX__V1__EDIT_OP__INIT, *ops[] = { &op };
+	static char body[] = "body", world[] = "worldbody", none[] = "";
+
+	op.kind = HAPTIX__V1__EDIT_KIND__EDIT_ADD;
+	op.type = body;
+	op.name = (char *)name;
+	op.parent_type = world;
+	op.parent_name = none;
+	em.ops = ops;
+	em.n_ops = 1;
+	req.id = id;
+	req.call_case = HAPTIX__V1__REQUEST__CALL_EDIT_MODEL;
+	req.edit_model = &em;
+	raw_send_request(fd, &req);
+}
+
+/*
+ * Two clients' edits sent together both stand: the second applies to the
+ * text the first left, where it took the text as it was when asked for
+ * and its model, installed last, lost the first's body.
+ */
+Test(edit, edits_queued_together_keep_each_other)
+{
+	Haptix__V1__Response *r;
+	struct hx_server s;
+	hxd_conn *c;
+	int a, b, id;
+
+	hx_server_start(&s, scene);
+	a = raw_connect(s.unix_addr);
+	b = raw_connect(s.unix_addr);
+	cr_assert_eq(raw_hello(a, "first"), 0);
+	cr_assert_eq(raw_hello(b, "second"), 0);
+	edit_send(a, "first_body", 7);
+	edit_send(b, "second_body", 8);
+	cr_assert_not_null(r = raw_recv(a, 20000));
+	cr_expect_eq(r->result, 0, "%s", r->error);
+	haptix__v1__response__free_unpacked(r, NULL);
+	cr_assert_not_null(r = raw_recv(b, 20000));
+	cr_expect_eq(r->result, 0, "%s", r->error);
+	haptix__v1__response__free_unpacked(r, NULL);
+	c = hx_connect_ok(s.unix_addr, "look");
+	HX_OK(c, hxd_name2id(c, HXD_OBJ_BODY, "first_body", &id));
+	cr_expect_geq(id, 0, "the first edit's body is gone");
+	HX_OK(c, hxd_name2id(c, HXD_OBJ_BODY, "second_body", &id));
+	cr_expect_geq(id, 0, "the second edit's body is not there");
+	hxd_close(c);
+	close(a);
+	close(b);
 	hx_server_stop(&s);
 }

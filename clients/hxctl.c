@@ -73,6 +73,10 @@ static const struct ctl_cmd ctl_cmds[] = {
 	    "one joint: type, body, addresses, axis, range,\n"
 	    "qpos and qvel (set them with set-joint)",
 	    G_READ, 1, 1, .fn = cmd_joint },
+	{ "holds", "",
+	    "the joints held on a path: target, qpos, the\n"
+	    "equality's force, and who holds each",
+	    G_READ, 0, 0, .fn = cmd_holds },
 	{ "mocap", "", "the mocap bodies' positions and quaternions", G_READ, 0,
 	    0, .fn = cmd_show, .view = &view_mocap },
 	{ "dynamics", "", "qacc by joint and act_dot by actuator", G_READ, 0, 0,
@@ -138,6 +142,14 @@ static const struct ctl_cmd ctl_cmds[] = {
 	{ "equality", "ID|NAME on|off",
 	    "enable or disable an equality constraint", G_WRITE, 2, 2,
 	    .fn = cmd_equality },
+	{ "hold", "JOINT VALUE [JOINT VALUE]... [--path FILE|-] [--for S]",
+	    "hold hinge and slide joints at values by equality\n"
+	    "constraints (docs/editing.md), or along --path's\n"
+	    "lines '[TIME] JOINT VALUE...' or '[TIME] release\n"
+	    "[JOINT]...' (TIME: seconds from the start); the\n"
+	    "holds last as long as this hxctl: until\n"
+	    "interrupted, for --for S, or to --path's end",
+	    G_WRITE, 1, -1, .fn = cmd_hold },
 	{ "set-joint", "ID|NAME [--qpos LIST] [--qvel LIST]",
 	    "set one joint's qpos (1 value; 4 for a ball,\n"
 	    "7 for a free joint) and/or qvel (1, 3 or 6)",

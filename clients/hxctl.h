@@ -263,6 +263,11 @@ int cmd_set_mocap(struct ctl *);
 int cmd_set_joint(struct ctl *);
 int cmd_joint(struct ctl *);
 
+/*------------------------- hxctl_hold.c: joints held on a path */
+
+int cmd_hold(struct ctl *);
+int cmd_holds(struct ctl *);
+
 /*-------------------------- hxctl_object.c: objects, and the message */
 
 int cmd_geomsize(struct ctl *);

@@ -5,7 +5,7 @@ clients_hxctl_SOURCES = clients/hxctl.c clients/hxctl.h \
 	clients/hxctl_driver.c \
 	clients/hxctl_controls.c clients/hxctl_info.c clients/hxctl_json.c \
 	clients/hxctl_model.c clients/hxctl_object.c clients/hxctl_simple.c \
-	clients/hxctl_run.c clients/hxctl_set.c clients/hxctl_status.c \
+	clients/hxctl_run.c clients/hxctl_set.c clients/hxctl_hold.c clients/hxctl_status.c \
 	clients/hxctl_stream.c clients/hxctl_suggest.c clients/hxctl_table.c clients/hxctl_view.c \
 	clients/hxctl_wait.c
 clients_hxctl_LDADD = libhaptix.la -lm

@@ -25,6 +25,10 @@ CALL(INFO, info, M)
 CALL(GET_MODEL, get_model, M)
 CALL(GET_MODEL_XML, get_model_xml, M)
 CALL(EDIT_MODEL, edit_model, M | W)
+
+/* Joints held on a path by equalities (api_hold.c). */
+CALL_SOMETIMES(HOLD, hold, M)
+CALL(RELEASE, release, M | W)
 CALL(MODEL_DIRS, model_dirs, 0)
 
 /* Reading the simulation (api_view.c). */

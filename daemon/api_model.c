@@ -15,6 +15,7 @@
 
 #include "api.h"
 #include "arena.h"
+#include "hold.h"
 #include "loadjob.h"
 #include "log.h"
 #include "modeldir.h"
@@ -287,6 +288,8 @@ int
 api_get_model_xml(struct call *c)
 {
 	Haptix__V1__ModelXml *x;
+	char *stripped;
+	size_t n;
 
 	if (c->d->model_xml == NULL)
 		return call_fail(c, RESULT_BADVALUE,
@@ -300,6 +303,13 @@ api_get_model_xml(struct call *c)
 		    c->d->model_xml_len, c->d->opts->max_frame);
 	x = NEW(c, Haptix__V1__ModelXml, haptix__v1__model_xml__init);
 	x->xml = c->d->model_xml;
+	/* The holds' equalities are the daemon's, not the model's. */
+	if ((stripped = hold_strip_xml(
+		 c->d->model_xml, c->d->model_xml_len, &n)) != NULL) {
+		x->xml = arena_alloc(c->arena, n + 1);
+		memcpy(x->xml, stripped, n + 1);
+		free(stripped);
+	}
 	x->name = (char *)sim_model_name(c->d->sim);
 	x->dir = c->d->model_xml_dir;
 	PAYLOAD(c, model_xml, MODEL_XML, x);
@@ -457,6 +467,32 @@ model_edit_transaction(const Haptix__V1__EditModel *em)
 	return text;
 }
 
+/*
+ * Refuse an edit that names an element with the holds' prefix: their
+ * equalities are the daemon's (hold.h).  0, or BADVALUE with c->err set.
+ */
+static int
+model_edit_reserved(struct call *c, const Haptix__V1__EditModel *em)
+{
+	const Haptix__V1__EditOp *op;
+	const char *name;
+	size_t i, k;
+
+	for (i = 0; i < em->n_ops; i++) {
+		op = em->ops[i];
+		name = op->name;
+		for (k = 0; k < op->n_attrs && !hold_reserved(name); k++)
+			if (strcmp(op->attrs[k]->name, "name") == 0)
+				name = op->attrs[k]->value;
+		if (hold_reserved(name))
+			return call_fail(c, RESULT_BADVALUE,
+			    "operation %zu (%s %s): names beginning \"%s\" "
+			    "are the daemon's, for joints held on a path",
+			    i + 1, op->type, name, HOLD_PREFIX);
+	}
+	return 0;
+}
+
 /* Most operations one edit may hold. */
 #define MODEL_EDIT_MAX_OPS 1000
 
@@ -489,6 +525,8 @@ api_edit_model(struct call *c)
 		return call_fail(c, RESULT_BADSIZE,
 		    "%zu operations; one edit holds at most %d", em->n_ops,
 		    MODEL_EDIT_MAX_OPS);
+	if ((rc = model_edit_reserved(c, em)))
+		return rc;
 	n = haptix__v1__edit_model__get_packed_size(em);
 	packed = arena_alloc(c->arena, n);
 	haptix__v1__edit_model__pack(em, packed);

@@ -7,6 +7,7 @@
 #include "daemon.h"
 #include "dispatch.h"
 #include "event.h"
+#include "hold.h"
 #include "lease.h"
 #include "loadjob.h"
 #include "pending.h"
@@ -32,6 +33,7 @@ core_client_left(struct session *s)
 
 	pending_session_left(s);
 	loadjob_owner_left(s);
+	hold_session_closed(d, s);
 	batch_session_closed(s);
 	if (s->joined)
 		event_client(d, s, 0);

@@ -47,7 +47,8 @@ libhaptixd_la_SOURCES = \
 	daemon/sim.c daemon/sim.h daemon/sim_internal.h \
 	daemon/sim_access.c daemon/sim_array.c daemon/sim_carry.c daemon/sim_check.c \
 	daemon/sim_describe.c daemon/sim_describe.h \
-	daemon/sim_key.c daemon/sim_pristine.c daemon/sim_robot.c
+	daemon/sim_key.c daemon/sim_pristine.c daemon/sim_robot.c \
+	daemon/sim_hold.c daemon/hold.c daemon/hold.h daemon/api_hold.c
 libhaptixd_la_CFLAGS = $(AM_CFLAGS) $(LIBEVENT_CFLAGS) $(PROTOBUF_C_CFLAGS) \
 	$(EXPAT_CFLAGS) $(ZSTD_CFLAGS)
 libhaptixd_la_LIBADD = libhxwire.la libhxrec.la $(LIBEVENT_LIBS) $(PROTOBUF_C_LIBS) \

@@ -18,6 +18,7 @@
 #include "clock.h"
 #include "core.h"
 #include "daemon.h"
+#include "hold.h"
 #include "monotonic.h"
 #include "loader.h"
 #include "loadjob.h"
@@ -297,6 +298,7 @@ main_stop(struct daemon *d)
 	clock_pause(d->clock); /* which answers the calls waiting for a tick */
 	record_stop(d, "haptixd stopped");
 	loadjob_shutdown();
+	hold_shutdown(); /* no edits to release them now */
 	server_free(d->server);
 	d->server = NULL;
 	sessions_shutdown();

@@ -404,6 +404,22 @@ int sim_joint_get(const struct sim *s, const char *name, int id,
 /* Hold the servos at the current pose (zero = 0), or zero all controls. */
 void sim_controls_hold(struct sim *s, int zero);
 
+/*---------------------------------------- joints held on a path */
+
+/* The equality named name, or -1 (or no model). */
+int sim_equality_id(const struct sim *s, const char *name);
+
+/*
+ * Hold the joint of equality eq (a joint equality on one joint) at
+ * target from the next step on: its offset, polycoef[0], becomes target
+ * less the joint's qpos0.  A change counts as a model edit.  Returns 0,
+ * or -1 if eq is not such an equality.
+ */
+int sim_hold_set(struct sim *s, int eq, double target);
+
+/* The force of equality eq's constraint rows in the last step (or 0). */
+double sim_hold_force(const struct sim *s, int eq);
+
 /*------------------------------------------------------------- misc */
 
 /* Fill the energies (potential, kinetic) of the current state. */

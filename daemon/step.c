@@ -4,6 +4,7 @@
 #include "clock.h"
 #include "daemon.h"
 #include "event.h"
+#include "hold.h"
 #include "motion.h"
 #include "perturb.h"
 #include "record.h"
@@ -23,6 +24,7 @@ step_one(struct daemon *d, char *err, size_t len)
 		return -2;
 	sim_before_step(d->sim);
 	motion_before_step(d);
+	hold_before_step(d); /* before the journal: it writes the model */
 	record_before_step(d);
 	start = stepguard_start();
 	rc = sim_step(d->sim, err, len);
@@ -52,6 +54,7 @@ step_model_changed(struct daemon *d, int reload, const char *why)
 {
 	record_stop(d, why);
 	step_model_swapped(d);
+	hold_model_changed(d);
 	event_model(d, reload);
 }
 
@@ -63,5 +66,6 @@ step_model_edited(struct daemon *d, const char *operations, const char *removed,
 	record_model_edited(
 	    d, transaction != NULL ? transaction : operations, removed);
 	step_model_swapped(d);
+	hold_model_edited(d);
 	event_model_edited(d, 1, operations, removed);
 }

@@ -682,6 +682,53 @@ int hxd_edit_model(
 /* Free the MJB of b and clear b; NULL is fine. */
 void hxd_model_blob_free(hxd_model_blob *b);
 
+/*------------------------------------------ joints held on a path */
+
+/* One joint held at a target by an equality (docs/editing.md). */
+typedef struct hxd_hold {
+	char joint[208];
+	double target; /* where the equality holds it */
+	double qpos;   /* where it is */
+	double force;  /* the equality's force in the last step: N m, N */
+	unsigned long long holder; /* the client holding it */
+	char holder_name[64];
+} hxd_hold;
+
+/* Every hold on the server, in one block the caller frees. */
+typedef struct hxd_holds {
+	int n;
+	hxd_hold *holds;    /* n of them */
+	char dropped[1024]; /* the caller's holds that ended without its
+			       asking since its last answer: "JOINT: why"
+			       lines (another model, the joint removed) */
+	double time;
+} hxd_holds;
+
+/*
+ * Hold each of n hinge or slide joints at its value (joints[i] at
+ * values[i], as qpos holds it): a joint this client holds already just
+ * gets the new target, from the next step on, so that a client may send
+ * a path at its own rate; the others get a joint equality, hxhold:JOINT,
+ * added by one edit of the model (the state is kept) and set to the
+ * target before each step, so that MuJoCo computes the force.  A hold
+ * lasts until hxd_release_joints() or the connection closes.
+ * HXD_BADVALUE for an unknown, ball or free joint, HXD_DENIED for one
+ * another client holds (the error says who) or under another's lease; then
+ * nothing changes.  *out (may be NULL) gets every hold; free() it.
+ */
+int hxd_hold_joints(hxd_conn *c, const char *const *joints,
+    const double *values, int n, hxd_holds **out);
+
+/*
+ * Release this client's holds on n joints (n = 0: all of them), their
+ * equalities removed by one edit.  *out (may be NULL) as above.
+ */
+int hxd_release_joints(
+    hxd_conn *c, const char *const *joints, int n, hxd_holds **out);
+
+/* Every hold on the server, and what ended of this client's; free() it. */
+int hxd_get_holds(hxd_conn *c, hxd_holds **out);
+
 /*--------------------------------------------- clients and the lease */
 
 /* One connected client. */

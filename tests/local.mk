@@ -26,7 +26,7 @@ HX_TESTS = tests/test_frame tests/test_address tests/test_decode \
 	tests/test_hxctl tests/test_mjcf tests/test_mpl tests/test_arrays \
 	tests/test_pacing \
 	tests/test_batch tests/test_sessions tests/test_service tests/test_hostile \
-	tests/test_loader tests/test_edit \
+	tests/test_loader tests/test_edit tests/test_hold \
 	tests/test_view tests/test_browser tests/test_fuzzfound \
 	tests/test_recording tests/test_record \
 	tests/test_hxplay tests/test_journal \
@@ -179,6 +179,9 @@ tests_test_loader_LDADD = $(TEST_LIBS) $(MUJOCO_LIBS)
 tests_test_edit_SOURCES = tests/test_edit.c
 tests_test_edit_CFLAGS = $(TEST_CFLAGS)
 tests_test_edit_LDADD = $(TEST_LIBS)
+tests_test_hold_SOURCES = tests/test_hold.c
+tests_test_hold_CFLAGS = $(TEST_CFLAGS)
+tests_test_hold_LDADD = $(TEST_LIBS)
 # What fuzzing found (docs/fuzzing.md), through a real daemon.
 tests_test_fuzzfound_SOURCES = tests/test_fuzzfound.c
 tests_test_fuzzfound_CFLAGS = $(TEST_CFLAGS)

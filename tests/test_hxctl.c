@@ -2773,3 +2773,62 @@ Test(hxctl, subscribe_kinds_and_pauses)
 	close(fx);
 	hxd_close(c);
 }
+
+/* Wait up to 10 s for hxctl holds to say text; return 1 if it did. */
+static int
+holds_eventually_say(const char *addr, const char *text)
+{
+	struct hx_run r = { 0 };
+	int i, found = 0;
+
+	for (i = 0; i < 100 && !found; i++) {
+		hxctl(&r, addr, "holds", NULL);
+		found = r.status == 0 && strstr(r.out, text) != NULL;
+		if (!found)
+			usleep(100000);
+	}
+	hx_run_free(&r);
+	return found;
+}
+
+/*
+ * hxctl hold keeps its connection, which its holds live on: along a
+ * --path file and then --for its seconds; stopped, its holds go.
+ */
+HX_TRANSPORT_TEST(hxctl, hold_lasts_as_long_as_its_hxctl, "-m", "fixture.xml",
+    "--paused", NULL)
+{
+	static const char path_text[] = "# a path\n"
+					"0 hinge1 0.3\n"
+					"0.1 hinge1 0.4 hinge2 0.1\n";
+	char path[] = "/tmp/hxctl-hold-XXXXXX";
+	struct hx_run r = { 0 };
+	int fd, status;
+
+	hxctl(&r, addr, "hold", "hinge1", NULL);
+	cr_expect_eq(r.status, 2, "hold with no value: %d", r.status);
+	hxctl(&r, addr, "hold", "box", "0", NULL);
+	expect_fail(&r, "hold", "mjCOM_BADVALUE", "free joint");
+	hxctl(&r, addr, "holds", NULL);
+	expect_ok(&r);
+	cr_expect_str_eq(r.out, "no joints held\n");
+
+	fd = mkstemp(path);
+	cr_assert_neq(fd, -1, "mkstemp: %s", strerror(errno));
+	cr_assert_eq(write(fd, path_text, strlen(path_text)),
+	    (ssize_t)strlen(path_text));
+	close(fd);
+	holder = hxctl_spawn(addr, "hold", "--path", path, "--for", "30", NULL);
+	cr_assert(holds_eventually_say(addr, "hinge2"),
+	    "the path's second line was never held");
+	hxctl_json(&r, addr, "holds", NULL);
+	cr_expect_not_null(
+	    strstr(r.out, "\"joint\":\"hinge1\",\"target\":0.4"), "%s", r.out);
+	kill(holder, SIGTERM);
+	cr_assert_eq(waitpid(holder, &status, 0), holder);
+	holder = 0;
+	cr_assert(holds_eventually_say(addr, "no joints held"),
+	    "the holds outlived their hxctl");
+	unlink(path);
+	hx_run_free(&r);
+}

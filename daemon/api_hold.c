@@ -97,7 +97,7 @@ hold_edited(struct daemon *d, void *arg, int code, const char *err)
 		hold_call_free(hc);
 		return;
 	}
-	step_model_edited(d, hc->operations, err);
+	step_model_edited(d, hc->operations, err, NULL);
 	hold_edit_over(hc->serial, 1);
 	hold_answer(&resp, &a, d, hc->s->id);
 	pending_finish(hc->s, hc->id, RESULT_OK, NULL, &resp);

@@ -323,7 +323,7 @@ hold_released(struct daemon *d, void *arg, int code, const char *err)
 	struct hold_release *rel = arg;
 
 	if (code == 0)
-		step_model_edited(d, rel->operations, err);
+		step_model_edited(d, rel->operations, err, NULL);
 	else if (code != LOADJOB_CANCELLED)
 		log_warn("the holds of a client that left stay in the model: "
 			 "their release failed: %s",

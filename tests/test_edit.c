@@ -487,31 +487,6 @@ Test(edit, what_mujoco_reads_edits_and_saves)
 		    pass, a->values[3 * geom]);
 		free(a);
 	}
-/*
- * An add under a section finds the section, not a default class's
- * element of the same name: the MPL hand's defaults hold an <equality>
- * before the model's own, and an equality added there was MuJoCo's
- * "unrecognized element".
- */
-Test(edit, an_add_under_a_section_goes_into_the_section)
-{
-	static const char *const eq[] = { "joint1", "index_ABD", "joint2",
-		"ring_ABD" };
-	const hxd_edit_op ops[] = {
-		{ HXD_EDIT_ADD, "joint", "spread", "equality", "", eq, 2 },
-	};
-	struct hx_server s;
-	hxd_conn *c;
-	hxd_model m;
-	int neq, id;
-
-	hx_server_start(&s, scene);
-	c = hx_connect_ok(s.unix_addr, "editor");
-	neq = hxd_welcome_model(c)->neq;
-	HX_OK(c, hxd_edit_model(c, ops, 1, &m, NULL));
-	cr_expect_eq(m.neq, neq + 1);
-	HX_OK(c, hxd_name2id(c, HXD_OBJ_EQUALITY, "spread", &id));
-	cr_expect_geq(id, 0, "no equality \"spread\"");
 	hxd_close(c);
 	hx_server_stop(&s);
 }
@@ -1020,6 +995,38 @@ Test(edit, attach_is_held_to_the_model_limits)
 	    "model-max-bodies");
 	cr_expect_eq(hx_status_ok(c).model.nbody, nbody);
 	hxd_close(c);
+	hx_server_stop(&s);
+}
+
+/*
+ * An add under a section finds the section, not a default class's
+ * element of the same name: the MPL hand's defaults hold an <equality>
+ * before the model's own, and an equality added there was MuJoCo's
+ * "unrecognized element".
+ */
+Test(edit, an_add_under_a_section_goes_into_the_section)
+{
+	static const char *const eq[] = { "joint1", "index_ABD", "joint2",
+		"ring_ABD" };
+	const hxd_edit_op ops[] = {
+		{ HXD_EDIT_ADD, "joint", "spread", "equality", "", eq, 2 },
+	};
+	struct hx_server s;
+	hxd_conn *c;
+	hxd_model m;
+	int neq, id;
+
+	hx_server_start(&s, scene);
+	c = hx_connect_ok(s.unix_addr, "editor");
+	neq = hxd_welcome_model(c)->neq;
+	HX_OK(c, hxd_edit_model(c, ops, 1, &m, NULL));
+	cr_expect_eq(m.neq, neq + 1);
+	HX_OK(c, hxd_name2id(c, HXD_OBJ_EQUALITY, "spread", &id));
+	cr_expect_geq(id, 0, "no equality \"spread\"");
+	hxd_close(c);
+	hx_server_stop(&s);
+}
+
 /* Send an edit adding a body named name on fd, as request id. */
 static void
 edit_send(int fd, const char *name, uint64_t id)

@@ -622,6 +622,28 @@ sim_array_check_rows(const struct sim *s, const struct sim_array_def *def,
 }
 
 /*
+ * Bring the data up to date after a write, leaving the state as it was:
+ * MuJoCo 2.2's kinematics normalizes the quaternions of free and ball
+ * joints in qpos in place, and a replay that writes a parameter the
+ * recorded run changed without a forward (a hold's target) would step
+ * from other bits.  The warm start, which mj_forward also changes, is
+ * the journal's to write last.
+ */
+static void
+sim_array_forward(struct sim *s)
+{
+	mjModel *m = s->m;
+	mjData *d = s->d;
+	int mark = d->pstack;
+	mjtNum *qpos = mj_stackAlloc(d, m->nq);
+
+	mju_copy(qpos, d->qpos, m->nq);
+	mj_forward(m, d);
+	mju_copy(d->qpos, qpos, m->nq);
+	d->pstack = mark;
+}
+
+/*
  * mj_setConst recomputes what MuJoCo derives from masses and armature
  * at qpos0, but leaves qpos at qpos_spring: keep the state across it,
  * then bring the data up to date.  It also fills in eq_data (a connect's
@@ -647,7 +669,7 @@ sim_array_setconst(struct sim *s)
 	mju_copy(m->eq_data, eq_data, neqdata);
 	mju_copy(m->tendon_lengthspring, lengthspring, m->ntendon);
 	d->pstack = mark;
-	mj_forward(m, d);
+	sim_array_forward(s);
 }
 
 int
@@ -698,7 +720,7 @@ sim_array_set(struct sim *s, int id, size_t offset, size_t n, const double *v,
 		sim_robot_reset(s);
 		break;
 	case SIM_AFTER_FORWARD:
-		mj_forward(s->m, s->d);
+		sim_array_forward(s);
 		break;
 	case SIM_AFTER_SETCONST:
 		sim_array_setconst(s);

@@ -173,7 +173,8 @@ static void
 edit_removed_add(
     struct mjcf_edit_removed *r, const char *type, const char *name)
 {
-	size_t more = strlen(type) + strlen(name) + 3;
+	/* "type name\n" and its NUL; an unnamed element is "type -". */
+	size_t more = strlen(type) + (name[0] ? strlen(name) : 1) + 3;
 	char *t;
 
 	if ((t = realloc(r->text, r->len + more)) == NULL)

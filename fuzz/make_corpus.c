@@ -901,6 +901,33 @@ seeds_edit(void)
 	}
 }
 
+/*
+ * A hinge held (an edit adds its equality), its target moved (no edit),
+ * and released: the fixture's two hinges.
+ */
+static void
+seeds_hold(void)
+{
+	Haptix__V1__HoldJoints hj = HAPTIX__V1__HOLD_JOINTS__INIT;
+	Haptix__V1__ReleaseJoints rj = HAPTIX__V1__RELEASE_JOINTS__INIT;
+	char *joints[2] = { (char *)"hinge1", (char *)"hinge2" };
+	double values[2] = { 0.3, -0.2 };
+
+	hj.n_joints = hj.n_values = 2;
+	hj.joints = joints;
+	hj.values = values;
+	{
+		REQ(r, HOLD, hold, &hj);
+		one("hold", &r);
+	}
+	rj.n_joints = 1;
+	rj.joints = joints;
+	{
+		REQ(r, RELEASE, release, &rj);
+		one("release", &r);
+	}
+}
+
 /* A joint by name, and the model's MJCF text. */
 static void
 seeds_joint_and_xml(void)
@@ -1223,6 +1250,7 @@ main(int argc, char **argv)
 	seeds_mjb();
 	seeds_edit();
 	seeds_joint_and_xml();
+	seeds_hold();
 	seeds_attach();
 	seeds_sequences();
 	seeds_framing();

@@ -1132,3 +1132,37 @@ Test(edit, edits_queued_together_keep_each_other)
 	close(b);
 	hx_server_stop(&s);
 }
+
+/*
+ * Edits and holds are writes (issue 18 item 2): while one client holds
+ * the control lease, another's edit and hold are DENIED, naming the
+ * holder, and the model stays as it was; the holder edits.
+ */
+Test(edit, the_lease_applies_to_edits_and_holds)
+{
+	static const char *const joint[] = { "index_MCP" };
+	const hxd_edit_op add[] = {
+		{ HXD_EDIT_ADD, "body", "extra", "worldbody", "", NULL, 0 },
+	};
+	struct hx_server s;
+	hxd_conn *holder, *other;
+	hxd_model m0, m1;
+	double v = 0.3;
+
+	hx_server_start(&s, scene);
+	holder = hx_connect_ok(s.unix_addr, "holder");
+	other = hx_connect_ok(s.unix_addr, "other");
+	m0 = *hxd_welcome_model(other);
+	HX_OK(holder, hxd_lease(holder, HXD_LEASE_TAKE, NULL));
+	HX_FAILS_WITH(other, hxd_edit_model(other, add, 1, NULL, NULL),
+	    HXD_DENIED, "holder");
+	HX_FAILS_WITH(other, hxd_hold_joints(other, joint, &v, 1, NULL),
+	    HXD_DENIED, "holder");
+	cr_expect_eq(hx_status_ok(other).model.nbody, m0.nbody);
+	cr_expect_eq(hx_status_ok(other).model.neq, m0.neq);
+	HX_OK(holder, hxd_edit_model(holder, add, 1, &m1, NULL));
+	cr_expect_eq(m1.nbody, m0.nbody + 1);
+	hxd_close(other);
+	hxd_close(holder);
+	hx_server_stop(&s);
+}

@@ -26,7 +26,7 @@ TOKEN_MAX = 4096
 _HEADER = struct.Struct(">I")
 _TIMEVAL = struct.Struct("@ll")     # struct timeval, for SO_RCVTIMEO
 # Calls after which the server works before answering: no timeout.
-_WORKS = {"batch", "load_model", "edit_model"}
+_WORKS = {"batch", "load_model", "edit_model", "hold", "release"}
 
 
 def read_token_file(path):

@@ -15,14 +15,20 @@ A parent is written as hxctl writes it: ``"worldbody"``,
 Attribute values are text as MJCF writes it, or numbers and sequences of
 numbers; ``class_`` stands for ``class``.  A default class is the type
 ``"default"`` named by its class; ``set("geom", parent="default:object",
-friction=1)`` changes the class's settings for geoms.
+friction=1)`` changes the class's settings for geoms.  ``attach`` copies
+a body's subtree from another model (a file in the model directories, or
+inline MJCF) or from this one, renamed with a prefix and/or suffix:
+
+    sim.edit(edit.add("site", "anchor", pos=(0, 0.9, 0.3)),
+             edit.attach("forearm", file="mpl_hand.xml",
+                         to="site:anchor", prefix="left_"))
 """
 
 import numbers
 
 from .proto import pb
 
-__all__ = ["add", "remove", "set", "unset", "op_message"]
+__all__ = ["add", "remove", "set", "unset", "attach", "op_message"]
 
 
 def _value(v):
@@ -78,10 +84,29 @@ def unset(element, name="", *names, parent=None):
                [(n.rstrip("_"), "") for n in names])
 
 
+def attach(body, file="", xml="", to="worldbody", prefix="", suffix=""):
+    """Attach the subtree of ``body`` (``"worldbody"``: everything it
+    holds) from ``file`` (in the model directories), from inline MJCF
+    ``xml``, or (neither) from this model, under ``to`` (``"worldbody"``,
+    ``"body:NAME"``, ``"site:NAME"``), every name renamed ``prefix + name
+    + suffix``; what it uses comes along, renamed."""
+    if file and xml:
+        raise ValueError("attach takes a file or inline MJCF, not both")
+    op = _op(pb.EDIT_ATTACH, "body" if body != "worldbody" else "worldbody",
+             body if body != "worldbody" else "", to, [])
+    op.update(source_file=file, source_xml=xml, prefix=prefix,
+              suffix=suffix)
+    return op
+
+
 def op_message(op):
     """An operation as the protocol's EditOp."""
     return pb.EditOp(kind=op["kind"], type=op["type"], name=op["name"],
                      parent_type=op["parent_type"],
                      parent_name=op["parent_name"],
                      attrs=[pb.EditAttr(name=k, value=v)
-                            for k, v in op["attrs"]])
+                            for k, v in op["attrs"]],
+                     source_file=op.get("source_file", ""),
+                     source_xml=op.get("source_xml", ""),
+                     prefix=op.get("prefix", ""),
+                     suffix=op.get("suffix", ""))

@@ -477,13 +477,42 @@ class Sim:
 
     def edit(self, *ops):
         """Apply edit operations (:mod:`haptix.edit`: add, remove, set,
-        unset) as one transaction, compiled once, the state kept by
+        unset, attach) as one transaction, compiled once, the state kept by
         names; returns ``model`` (the summary) and ``removed``."""
         if len(ops) == 1 and isinstance(ops[0], (list, tuple)):
             ops = ops[0]
         msg = pb.EditModel(ops=[_edit.op_message(o) for o in ops])
         self._model = None
         return to_struct(self._call("edit_model", msg, "edit"))
+
+    # Joints held on a path (docs/editing.md).
+
+    def hold(self, targets=None, **kw):
+        """Hold hinge and slide joints at values: ``hold(index_MCP=0.5)``
+        or ``hold({"index_MCP": 0.5})``.  The first hold on a joint adds
+        an equality by an edit; a joint this connection holds already
+        only gets its new target, so a path is streamed by calling this
+        again at your own rate.  Holds last until :meth:`release` or the
+        connection closes.  Returns every hold (``holds``: ``joint``,
+        ``target``, ``qpos``, ``force``, ``holder``) and what ended of
+        yours without your asking (``dropped``)."""
+        targets = dict(targets or {}, **kw)
+        msg = pb.HoldJoints(joints=list(targets),
+                            values=[float(v) for v in targets.values()])
+        if targets:
+            self._model = None
+        return to_struct(self._call("hold", msg, "holds"))
+
+    def holds(self):
+        """Every hold on the server (see :meth:`hold`)."""
+        return to_struct(self._call("hold", pb.HoldJoints(), "holds"))
+
+    def release(self, *joints):
+        """Release this connection's holds on ``joints`` (none: all)."""
+        self._model = None
+        return to_struct(self._call("release",
+                                    pb.ReleaseJoints(joints=list(joints)),
+                                    "holds"))
 
     def model_dirs(self, add=None):
         """The server's model directories (and ``user_dirs``), after

@@ -192,6 +192,32 @@ def test_editing_the_model(start_server):
             sim.edit(edit.add("geom", parent="body:nowhere", size=0.1))
 
 
+def test_holding_joints_and_attaching(start_server):
+    s = start_server("-m", "fixture.xml", "--paused")
+    with s.connect() as sim:
+        neq = sim.model.neq
+        h = sim.hold(hinge1=0.3)
+        assert [x.joint for x in h.holds] == ["hinge1"]
+        assert sim.model.neq == neq + 1
+        sim.step(500)
+        assert abs(sim.joint("hinge1").qpos[0] - 0.3) < 0.02
+        sim.hold(hinge1=-0.2)                   # a new target: no edit
+        assert sim.model.neq == neq + 1
+        sim.step(500)
+        h = sim.holds().holds[0]
+        assert abs(h.qpos + 0.2) < 0.02 and h.target == -0.2
+        assert sim.release().holds == []
+        assert sim.model.neq == neq
+        with pytest.raises(haptix.BadValue):
+            sim.hold(nosuch=1.0)
+        nbody = sim.model.nbody
+        sim.edit(edit.attach("link1", to="worldbody", prefix="copy_"))
+        assert sim.model.nbody > nbody
+        assert sim.joint("copy_hinge1").qpos.shape == (1,)
+        with pytest.raises(haptix.BadValue):
+            sim.edit(edit.attach("link1", to="worldbody", prefix="copy_"))
+
+
 def test_recording_read_into_arrays(start_server):
     s = start_server("-m", "fixture.xml", "--paused")
     with s.connect() as sim:
@@ -219,6 +245,40 @@ def test_recording_read_into_arrays(start_server):
         g.write(f.read()[:-10])
     c = haptix.read_recording(cut)
     assert c.truncated and c.dropped_bytes > 0
+
+
+def test_a_recording_across_edits_reads_in_parts(start_server):
+    s = start_server("-m", "fixture.xml", "--paused")
+    with s.connect() as sim:
+        nq = sim.model.nq
+        rec = sim.record_start(fields=["qpos", "sensordata"])
+        sim.step(10)
+        sim.edit(edit.set("geom", "link1", rgba="0 0 1 1"))    # same sizes
+        sim.step(10)
+        sim.edit(edit.add("body", "ball", pos=(0, 0, 2)),
+                 edit.add("geom", parent="body:ball", size=0.1),
+                 edit.add("freejoint", parent="body:ball"))
+        sim.step(10)
+        last = sim.get_state().qpos
+        sim.record_stop()
+    r = haptix.read_recording(rec.path)
+    assert [len(p["time"]) for p in r.parts] == [10, 10, 10]
+    assert len(r.changes) == 2
+    assert r.changes[0].operations == ['set geom "link1": rgba="0 0 1 1"']
+    assert r.changes[1].sizes["nq"] == nq + 7
+    assert r.parts[2]["qpos"].shape == (10, nq + 7)
+    assert np.array_equal(r.parts[2]["qpos"][-1], last)
+    assert r["qpos"].shape == (10, nq)       # widths differ: the first part
+    assert list(r.parts[1].segment) == [1] * 10
+    with s.connect() as sim:
+        rec = sim.record_start(fields=["qpos"])
+        sim.step(4)
+        sim.edit(edit.set("geom", "link1", rgba="1 0 0 1"))
+        sim.step(6)
+        sim.record_stop()
+    r = haptix.read_recording(rec.path)
+    assert r["qpos"].shape == (10, nq + 7)   # one width: all of it
+    assert list(r.segment) == [1] * 4 + [2] * 6
 
 
 def test_drivers_calls(sim):

@@ -264,17 +264,49 @@ Test(edit, remove_takes_what_refers_to_it)
 	hx_server_stop(&s);
 }
 
+/* An edit that must be refused: its operations, the code, a word. */
+struct refusal {
+	hxd_edit_op op[2];
+	int n, code;
+	const char *says;
+};
+
+/*
+ * Each case is refused with its code, saying its word, and leaves the
+ * model as it was: its bodies and every geom's size.
+ */
+static void
+refusals_change_nothing(hxd_conn *c, const struct refusal *cases, size_t n)
+{
+	hxd_model m0 = *hxd_welcome_model(c);
+	hxd_array *a0, *a;
+	size_t i;
+
+	HX_OK(c, hxd_get_array(c, "geom_size", &a0));
+	for (i = 0; i < n; i++) {
+		cr_expect_eq(
+		    hxd_edit_model(c, cases[i].op, cases[i].n, NULL, NULL),
+		    cases[i].code, "case %zu: %s", i, hxd_error(c));
+		cr_expect_not_null(strstr(hxd_error(c), cases[i].says),
+		    "case %zu: %s", i, hxd_error(c));
+		cr_expect_eq(hx_status_ok(c).model.nbody, m0.nbody);
+		HX_OK(c, hxd_get_array(c, "geom_size", &a));
+		cr_expect(a->rows == a0->rows &&
+			memcmp(a->values, a0->values,
+			    sizeof(double) * (size_t)(a->rows * a->cols)) == 0,
+		    "case %zu changed the model", i);
+		free(a);
+	}
+	free(a0);
+}
+
 /* Each bad edit is refused, saying why, and changes nothing. */
 Test(edit, bad_edits_change_nothing)
 {
 	static const char *const nan_pos[] = { "pos", "0 0 x" };
 	static const char *const outside[] = { "file", "/etc/passwd" };
 	static const char *const ok[] = { "size", "0.1" };
-	const struct {
-		hxd_edit_op op[2];
-		int n, code;
-		const char *says;
-	} cases[] = {
+	const struct refusal cases[] = {
 		{ { { HXD_EDIT_ADD, "body", "x", "body", "nosuch", NULL, 0 } },
 		    1, HXD_BADVALUE, "no body named \"nosuch\"" },
 		{ { { HXD_EDIT_ADD, "body", "cube", "worldbody", "", NULL, 0 } },
@@ -294,30 +326,11 @@ Test(edit, bad_edits_change_nothing)
 		    2, HXD_BADVALUE, "operation 2" },
 	};
 	struct hx_server s;
-	hxd_model m0;
-	hxd_array *a0, *a;
 	hxd_conn *c;
-	size_t i;
 
 	hx_server_start(&s, scene);
 	c = hx_connect_ok(s.unix_addr, "editor");
-	m0 = *hxd_welcome_model(c);
-	HX_OK(c, hxd_get_array(c, "geom_size", &a0));
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		cr_expect_eq(
-		    hxd_edit_model(c, cases[i].op, cases[i].n, NULL, NULL),
-		    cases[i].code, "case %zu: %s", i, hxd_error(c));
-		cr_expect_not_null(strstr(hxd_error(c), cases[i].says),
-		    "case %zu: %s", i, hxd_error(c));
-		cr_expect_eq(hx_status_ok(c).model.nbody, m0.nbody);
-		HX_OK(c, hxd_get_array(c, "geom_size", &a));
-		cr_expect(
-		    memcmp(a->values, a0->values,
-			sizeof(double) * (size_t)(a->rows * a->cols)) == 0,
-		    "case %zu changed the model", i);
-		free(a);
-	}
-	free(a0);
+	refusals_change_nothing(c, cases, sizeof(cases) / sizeof(cases[0]));
 	/* No operations at all. */
 	cr_expect_eq(hxd_edit_model(c, NULL, 0, NULL, NULL), HXD_BADSIZE);
 	hxd_close(c);
@@ -952,11 +965,7 @@ Test(edit, bad_attaches_change_nothing)
 		"prefix", "g_" };
 	const hxd_edit_op hand = { HXD_EDIT_ATTACH, "body", "forearm",
 		"worldbody", "", left, 2 };
-	const struct {
-		hxd_edit_op op[2];
-		int n, code;
-		const char *says;
-	} cases[] = {
+	const struct refusal cases[] = {
 		{ { hand, hand }, 2, HXD_BADVALUE,
 		    "operation 2 (attach body \"forearm\" from mpl_hand.xml): "
 		    "the model already has a body named \"left_forearm\"" },
@@ -993,30 +1002,11 @@ Test(edit, bad_attaches_change_nothing)
 		    2, HXD_BADVALUE, "main default class sets geom rgba" },
 	};
 	struct hx_server s;
-	hxd_model m0;
-	hxd_array *a0, *a;
 	hxd_conn *c;
-	size_t i;
 
 	hx_server_start(&s, scene);
 	c = hx_connect_ok(s.unix_addr, "editor");
-	m0 = *hxd_welcome_model(c);
-	HX_OK(c, hxd_get_array(c, "geom_size", &a0));
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		cr_expect_eq(
-		    hxd_edit_model(c, cases[i].op, cases[i].n, NULL, NULL),
-		    cases[i].code, "case %zu: %s", i, hxd_error(c));
-		cr_expect_not_null(strstr(hxd_error(c), cases[i].says),
-		    "case %zu: %s", i, hxd_error(c));
-		cr_expect_eq(hx_status_ok(c).model.nbody, m0.nbody);
-		HX_OK(c, hxd_get_array(c, "geom_size", &a));
-		cr_expect(a->rows == a0->rows &&
-			memcmp(a->values, a0->values,
-			    sizeof(double) * (size_t)(a->rows * a->cols)) == 0,
-		    "case %zu changed the model", i);
-		free(a);
-	}
-	free(a0);
+	refusals_change_nothing(c, cases, sizeof(cases) / sizeof(cases[0]));
 	hxd_close(c);
 	hx_server_stop(&s);
 }

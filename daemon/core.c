@@ -70,5 +70,6 @@ core_start(struct daemon *d)
 	perturb_set_notify(event_perturbation);
 	record_set_notify(event_recording_ended);
 	stepguard_set_notify(event_slow_step);
+	hold_set_notify(step_model_edited);
 	d->clock = clock_create(d, &core_clock_hooks);
 }

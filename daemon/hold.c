@@ -12,7 +12,6 @@
 #include "mjcf.h"
 #include "session.h"
 #include "sim.h"
-#include "step.h"
 
 /* An equality's attributes: joint1, polycoef, solref, solimp. */
 #define HOLD_ATTRS 4
@@ -310,6 +309,14 @@ hold_model_edited(struct daemon *d)
 		sim_forward(d->sim);
 }
 
+static hold_edited_fn hold_notify; /* core.c: step_model_edited */
+
+void
+hold_set_notify(hold_edited_fn fn)
+{
+	hold_notify = fn;
+}
+
 /* A release the daemon makes for a client that left. */
 struct hold_release {
 	int serial;
@@ -322,8 +329,8 @@ hold_released(struct daemon *d, void *arg, int code, const char *err)
 {
 	struct hold_release *rel = arg;
 
-	if (code == 0)
-		step_model_edited(d, rel->operations, err, NULL);
+	if (code == 0 && hold_notify != NULL)
+		hold_notify(d, rel->operations, err, NULL);
 	else if (code != LOADJOB_CANCELLED)
 		log_warn("the holds of a client that left stay in the model: "
 			 "their release failed: %s",

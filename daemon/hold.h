@@ -97,6 +97,17 @@ void hold_model_edited(struct daemon *d);
 void hold_session_closed(struct daemon *d, struct session *s);
 
 /*
+ * Told when the release of a client that left has been installed, with
+ * its operations and what they removed, as an edit a client asked for
+ * is told (core.c: step_model_edited, which a service may not call up).
+ */
+typedef void (*hold_edited_fn)(struct daemon *d, const char *operations,
+    const char *removed, const char *transaction);
+
+/* Set who is told; before the first client. */
+void hold_set_notify(hold_edited_fn fn);
+
+/*
  * Why the holds of holder ended without its asking since it was last
  * told: "JOINT: why" lines, malloc'd, or NULL.  They are forgotten.
  */

@@ -882,8 +882,30 @@ wait_file(pid_t pid, int err, const char *path, double seconds)
 	}
 }
 
-/* A model loaded on the server mid-recording: the frames show it. */
-Test(view, record_follows_a_new_model)
+/* Load view_green.xml: the same scene with a green box. */
+static void
+load_green(hxd_conn *c)
+{
+	HX_OK(c, hxd_load_file(c, "view_green.xml", NULL));
+}
+
+/* Edit the running model: the box's material turns green. */
+static void
+edit_green(hxd_conn *c)
+{
+	static const char *const rgba[] = { "rgba", "0 1 0 1" };
+	const hxd_edit_op op = { HXD_EDIT_SET, "material", "red", NULL, NULL,
+		rgba, 1 };
+
+	HX_OK(c, hxd_edit_model(c, &op, 1, NULL, NULL));
+}
+
+/*
+ * hxview records view.xml's red box; change makes it green on the
+ * server mid-recording, and the last frames show it.
+ */
+static void
+record_across(void (*change)(hxd_conn *))
 {
 	struct hx_server s;
 	struct image im;
@@ -905,7 +927,7 @@ Test(view, record_follows_a_new_model)
 	pid = spawn_argv(argv, -1, fe);
 	snprintf(path, sizeof(path), "%sframe-000002.png", dir);
 	wait_file(pid, fe, path, 20);
-	HX_OK(c, hxd_load_file(c, "view_green.xml", NULL));
+	change(c);
 	rc = wait_exit(pid, RUN_SECONDS);
 	err = hx_slurp_fd(fe, NULL);
 	close(fe);
@@ -919,12 +941,24 @@ Test(view, record_follows_a_new_model)
 	snprintf(path, sizeof(path), "%sframe-000030.png", dir);
 	png_load(&im, path, 64, 48);
 	cr_assert(is_green(pixel(&im, 32, 24)),
-	    "the last frame does not show view_green.xml: %d,%d,%d",
+	    "the last frame does not show the green box: %d,%d,%d",
 	    pixel(&im, 32, 24)[0], pixel(&im, 32, 24)[1],
 	    pixel(&im, 32, 24)[2]);
 	image_free(&im);
 	hxd_close(c);
 	hx_server_stop(&s);
+}
+
+/* A model loaded on the server mid-recording: the frames show it. */
+Test(view, record_follows_a_new_model)
+{
+	record_across(load_green);
+}
+
+/* An edit of the running model mid-recording (issue 18): likewise. */
+Test(view, record_follows_an_edit)
+{
+	record_across(edit_green);
 }
 
 /*------------------------------------------------------------- serve */

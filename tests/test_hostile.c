@@ -71,7 +71,7 @@ static const char *const hostile_names[] = { "empty", "negative", "huge", "NaN",
 	"Inf", "bad enum" };
 
 /* Memory of one request, freed after it is sent. */
-static void *hostile_mem[4096];
+static void *hostile_mem[8192];
 static int hostile_nmem;
 
 static void *
@@ -80,7 +80,7 @@ hostile_alloc(size_t n)
 	void *p = calloc(1, n);
 
 	cr_assert_not_null(p);
-	cr_assert_lt(hostile_nmem, 4096);
+	cr_assert_lt(hostile_nmem, 8192);
 	hostile_mem[hostile_nmem++] = p;
 	return p;
 }
@@ -252,6 +252,12 @@ hostile_fill(ProtobufCMessage *m, enum hostile_mode mode, int depth)
 			n = hostile_count(mode);
 			if (f->type == PROTOBUF_C_TYPE_MESSAGE && n > 3)
 				n = 3;
+			/*
+			 * More long names than a call takes (hold's 1000
+			 * joints), not 100 MB of them.
+			 */
+			if (f->type == PROTOBUF_C_TYPE_STRING && n > 1001)
+				n = 1001;
 			sz = hostile_size(f);
 			*(size_t *)(base + f->quantifier_offset) = n;
 			*(void **)(base + f->offset) = n != 0 ?

@@ -29,6 +29,28 @@ _TIMEVAL = struct.Struct("@ll")     # struct timeval, for SO_RCVTIMEO
 _WORKS = {"batch", "load_model", "edit_model", "hold", "release"}
 
 
+def _varint(n):
+    """n as a protobuf varint."""
+    out = bytearray()
+    while n >= 0x80:
+        out.append((n & 0x7F) | 0x80)
+        n >>= 7
+    out.append(n)
+    return bytes(out)
+
+
+_TAGS = {}
+
+
+def _call_tag(call):
+    """The key of the Request field named call (length-delimited)."""
+    tag = _TAGS.get(call)
+    if tag is None:
+        number = pb.Request.DESCRIPTOR.fields_by_name[call].number
+        tag = _TAGS[call] = _varint(number << 3 | 2)
+    return tag
+
+
 def read_token_file(path):
     """A token file's content without trailing white space (bytes)."""
     try:
@@ -230,12 +252,18 @@ class Connection:
                                                   why != "closed" else ""))
 
     def send(self, call, msg):
-        """Send one request; return its id."""
+        """Send one request; return its id.
+
+        The Request is written here as protobuf encodes it (its id, field
+        1, then the call's field holding the serialized message), rather
+        than made and serialized as a message: the copy of the payload
+        into it was a fifth of a small call's time in Python.
+        """
         self._check_open()
         self._next_id += 1
-        req = pb.Request(id=self._next_id)
-        getattr(req, call).CopyFrom(msg)
-        body = req.SerializeToString()
+        payload = msg.SerializeToString()
+        body = b"".join((b"\x08", _varint(self._next_id), _call_tag(call),
+                         _varint(len(payload)), payload))
         if len(body) > MAX_FRAME:
             raise BadSize("request of %d bytes is larger than the %d-byte "
                           "frame limit" % (len(body), MAX_FRAME))

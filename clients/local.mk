@@ -48,3 +48,5 @@ noinst_PROGRAMS = clients/examples/grasp
 clients_examples_grasp_SOURCES = clients/examples/grasp.c
 clients_examples_grasp_CPPFLAGS = -I$(srcdir)/lib
 clients_examples_grasp_LDADD = libhaptix.la -lm
+
+include $(srcdir)/clients/matlab/local.mk

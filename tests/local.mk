@@ -266,3 +266,7 @@ EXTRA_DIST += tests/README.md tests/lsan.supp
 # README.md's shell blocks, run in order against a real haptixd.
 TESTS += tests/readme.sh
 EXTRA_DIST += tests/readme.sh
+
+# The MATLAB API in GNU Octave, through real daemons (clients/matlab/).
+TESTS += tests/octave.sh
+EXTRA_DIST += tests/octave.sh tests/octave/haptix_tests.m

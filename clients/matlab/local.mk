@@ -1,0 +1,76 @@
+# The MATLAB/Octave API (docs/matlab.md): the MEX file mjhx over libhaptix
+# and one .m wrapper per call, installed together in $(matlabdir) with
+# mjhx.c (for MATLAB's mex) and the examples.  The MEX is built with GNU
+# Octave's mkoctfile when configure found it (tests/octave.sh fails
+# without it); the build tree's clients/matlab/ then holds it and the .m
+# files, laid out as installed, so that one addpath serves either.
+matlabdir = $(pkgdatadir)/matlab
+matlabexamplesdir = $(matlabdir)/examples
+MATLAB_M = clients/matlab/hx_close.m clients/matlab/hx_connect.m \
+	clients/matlab/hx_read_sensors.m clients/matlab/hx_robot_info.m \
+	clients/matlab/hx_update.m clients/matlab/hxd_batch_run.m \
+	clients/matlab/hxd_get_array.m clients/matlab/hxd_list_arrays.m \
+	clients/matlab/hxd_load_file.m clients/matlab/hxd_pause.m \
+	clients/matlab/hxd_reload.m clients/matlab/hxd_run.m \
+	clients/matlab/hxd_set_array.m clients/matlab/hxd_set_speed.m \
+	clients/matlab/hxd_set_timeout.m clients/matlab/hxd_status_get.m \
+	clients/matlab/hxd_step.m clients/matlab/mj_close.m \
+	clients/matlab/mj_connect.m clients/matlab/mj_connected.m \
+	clients/matlab/mj_equality.m clients/matlab/mj_get_actuator.m \
+	clients/matlab/mj_get_applied.m clients/matlab/mj_get_body.m \
+	clients/matlab/mj_get_contact.m clients/matlab/mj_get_control.m \
+	clients/matlab/mj_get_dynamics.m clients/matlab/mj_get_force.m \
+	clients/matlab/mj_get_geom.m clients/matlab/mj_get_mocap.m \
+	clients/matlab/mj_get_onebody.m clients/matlab/mj_get_rgba.m \
+	clients/matlab/mj_get_sensor.m clients/matlab/mj_get_site.m \
+	clients/matlab/mj_get_state.m clients/matlab/mj_get_tendon.m \
+	clients/matlab/mj_id2name.m clients/matlab/mj_info.m \
+	clients/matlab/mj_message.m clients/matlab/mj_name2id.m \
+	clients/matlab/mj_reset.m clients/matlab/mj_set_applied.m \
+	clients/matlab/mj_set_control.m clients/matlab/mj_set_geomsize.m \
+	clients/matlab/mj_set_mocap.m clients/matlab/mj_set_onebody.m \
+	clients/matlab/mj_set_rgba.m clients/matlab/mj_set_state.m \
+	clients/matlab/mj_step.m clients/matlab/mj_update.m
+dist_matlab_DATA = $(MATLAB_M) clients/matlab/mjhx.c
+dist_matlabexamples_DATA = clients/matlab/examples/grasp.m \
+	clients/matlab/examples/sweep.m
+
+if HAVE_MKOCTFILE
+noinst_DATA = clients/matlab/mjhx.mex clients/matlab/wrappers.stamp
+matlab_DATA = clients/matlab/inst/mjhx.mex
+CLEANFILES += clients/matlab/mjhx-mex.o clients/matlab/mjhx.mex \
+	clients/matlab/inst/mjhx.mex clients/matlab/wrappers.stamp
+
+# mkoctfile --mex compiles with Octave's flags; ours add the warnings,
+# not CFLAGS, whose sanitizers a MEX file loaded by Octave cannot carry.
+clients/matlab/mjhx-mex.o: $(srcdir)/clients/matlab/mjhx.c \
+	    $(srcdir)/lib/haptixd.h
+	$(AM_V_CC)$(MKDIR_P) clients/matlab && \
+	    CFLAGS='-g -O2 $(HX_WARN_CFLAGS)' $(MKOCTFILE) --mex -c \
+	    -I$(srcdir)/lib $(srcdir)/clients/matlab/mjhx.c -o $@
+# The build tree's MEX file finds this build's libhaptix; the installed
+# one, linked apart, finds it in $(libdir) (as libtool relinks programs).
+clients/matlab/mjhx.mex: clients/matlab/mjhx-mex.o libhaptix.la
+	$(AM_V_CCLD)$(MKOCTFILE) --mex -o $@ clients/matlab/mjhx-mex.o \
+	    -L$(abs_top_builddir)/.libs -lhaptix \
+	    -Wl,-rpath,$(abs_top_builddir)/.libs
+clients/matlab/inst/mjhx.mex: clients/matlab/mjhx-mex.o libhaptix.la
+	$(AM_V_CCLD)$(MKDIR_P) clients/matlab/inst && \
+	    $(MKOCTFILE) --mex -o $@ clients/matlab/mjhx-mex.o \
+	    -L$(abs_top_builddir)/.libs -lhaptix -Wl,-rpath,$(libdir)
+# In a build apart from the sources, the wrappers join the MEX file.
+clients/matlab/wrappers.stamp: $(MATLAB_M)
+	$(AM_V_GEN)$(MKDIR_P) clients/matlab; \
+	if test "$(abs_srcdir)" != "$(abs_builddir)"; then \
+	    for f in $(MATLAB_M); do \
+	        cp -f $(srcdir)/$$f $$f || exit 1; \
+	    done; \
+	fi; touch $@
+endif
+# The wrappers copied beside the MEX file, never the sources.
+clean-local: matlab-clean
+matlab-clean:
+	if test "$(abs_srcdir)" != "$(abs_builddir)"; then \
+	    rm -f $(MATLAB_M); \
+	fi
+.PHONY: matlab-clean

@@ -44,7 +44,8 @@
 #define BENCH_PY_STEPS 10000  /* steps of the recorded batch run */
 
 static const char *const bench_figures[] = { "rtt", "max", "lockstep", "batch",
-	"pacing", "memory", "record", "mocap", "edit", "python", NULL };
+	"pacing", "memory", "record", "mocap", "edit", "python", "octave",
+	NULL };
 
 struct bench_options {
 	unsigned figures; /* bit i: bench_figures[i] */
@@ -89,7 +90,7 @@ usage(FILE *f)
 	    "\n"
 	    "  -f, --figures LIST     some of rtt,max,lockstep,batch,pacing,"
 	    "memory,\n"
-	    "                         record,mocap,edit,python\n"
+	    "                         record,mocap,edit,python,octave\n"
 	    "                         (default: all)\n"
 	    "  -q, --quick            short runs, about 40 s in all: a smoke "
 	    "test, not a\n"
@@ -718,6 +719,123 @@ fig_mocap(const struct bench_options *o, struct daemon_proc *dp, hxd_conn *ctl)
 	free(dm);
 	free(bare);
 	free(lat);
+}
+
+/* Parse a line of seconds, as octave_rtt.m writes them, into n values. */
+static long
+octave_times(const char *line, double *v, long n)
+{
+	char *end;
+	long k;
+
+	for (k = 0; k < n; k++) {
+		v[k] = strtod(line, &end);
+		if (end == line)
+			break;
+		line = end;
+	}
+	return k;
+}
+
+/*
+ * The MATLAB API's cost: mj_get_state from Octave (the wrapper, through
+ * the MEX file mjhx) against the C library's mj_get_state, on the same
+ * paused daemon over the Unix socket, unpinned, in alternating blocks:
+ * each Octave block is one octave-cli running bench/octave_rtt.m, which
+ * warms up, times its calls and prints the times (Octave reads a pipe
+ * only to its end, so one process cannot be driven block by block).
+ * Skipped, with the reason, without the MEX file (configure found no
+ * mkoctfile).
+ */
+static void
+fig_octave(const struct bench_options *o, struct daemon_proc *dp)
+{
+	const long block = 500;
+	long total = o->rtt_calls / 4 < block ? block : o->rtt_calls / 4;
+	const char *octave = getenv("OCTAVE_CLI"), *mexdir, *script;
+	char mex[512], cmd[2048], *line = NULL;
+	double *c, *m, *d, t0, c50, m50, d50;
+	size_t cap = 0;
+	long n, k;
+	mjState *st;
+	FILE *from;
+
+	if (octave == NULL || *octave == '\0')
+		octave = "octave-cli";
+	mexdir = getenv("HX_MATLAB");
+	script = getenv("HXBENCH_OCTAVE");
+	snprintf(mex, sizeof(mex), "%s/mjhx.mex", mexdir ? mexdir : ".");
+	if (mexdir == NULL || script == NULL || access(mex, R_OK) != 0) {
+		printf("octave: skipped: no %s (configure found no mkoctfile; "
+		       "install liboctave-dev)\n",
+		    mex);
+		return;
+	}
+	c = calloc((size_t)total, sizeof(*c));
+	m = calloc((size_t)total, sizeof(*m));
+	d = calloc((size_t)total, sizeof(*d));
+	st = calloc(1, sizeof(*st));
+	if (c == NULL || m == NULL || d == NULL || st == NULL)
+		die("out of memory");
+	/* Octave's history and settings go to a home in the scratch dir. */
+	snprintf(cmd, sizeof(cmd),
+	    "mkdir -p %s/octave-home && HOME=%s/octave-home %s "
+	    "--no-init-file --no-history --quiet --eval \"addpath('%s'); "
+	    "addpath(fileparts('%s')); octave_rtt('%s', %ld);\"",
+	    tmpdir, tmpdir, octave, mexdir, script, dp->unix_addr, block);
+	if (mj_connect(dp->unix_addr) != mjCOM_OK)
+		die("mj_connect: %s", hx_last_result());
+	for (k = 0; k < 1000; k++)
+		rtt_get_state(st, k);
+	for (n = 0; n + block <= total; n += block) {
+		for (k = 0; k < block; k++) {
+			t0 = bench_now();
+			rtt_get_state(st, k);
+			c[n + k] = bench_now() - t0;
+		}
+		if ((from = popen(cmd, "r")) == NULL)
+			die("popen %s: %s", octave, strerror(errno));
+		if (getline(&line, &cap, from) <= 0 ||
+		    octave_times(line, m + n, block) != block ||
+		    getline(&line, &cap, from) <= 0 ||
+		    octave_times(line, d + n, block) != block)
+			die("%s did not run octave_rtt.m (see above)", octave);
+		if (pclose(from) != 0)
+			die("%s failed (see above)", octave);
+	}
+	free(line);
+	mj_close();
+	qsort(c, (size_t)n, sizeof(*c), cmp_double);
+	qsort(m, (size_t)n, sizeof(*m), cmp_double);
+	qsort(d, (size_t)n, sizeof(*d), cmp_double);
+	c50 = percentile(c, (size_t)n, 0.5);
+	m50 = percentile(m, (size_t)n, 0.5);
+	d50 = percentile(d, (size_t)n, 0.5);
+	printf("octave Unix, unpinned, %ld calls each in blocks of %ld: "
+	       "mj_get_state.m p50 %.1f p99 %.1f max %.1f us; "
+	       "mjhx('mj_get_state') p50 %.1f p99 %.1f us; "
+	       "C mj_get_state p50 %.1f p99 %.1f max %.1f us\n",
+	    n, block, m50 * 1e6, percentile(m, (size_t)n, 0.99) * 1e6,
+	    m[n - 1] * 1e6, d50 * 1e6, percentile(d, (size_t)n, 0.99) * 1e6,
+	    c50 * 1e6, percentile(c, (size_t)n, 0.99) * 1e6, c[n - 1] * 1e6);
+	add_row(-1,
+	    "`mj_get_state` round trip from Octave (`mj_get_state.m`), Unix, "
+	    "unpinned, p50|%.1f µs|%.1f µs (C `mj_get_state`)|%.3f×||",
+	    m50 * 1e6, c50 * 1e6, m50 / c50);
+	add_row(-1,
+	    "`mj_get_state` round trip from Octave, Unix, unpinned, "
+	    "p99|%.1f µs|%.1f µs|%.3f×||",
+	    percentile(m, (size_t)n, 0.99) * 1e6,
+	    percentile(c, (size_t)n, 0.99) * 1e6,
+	    percentile(m, (size_t)n, 0.99) / percentile(c, (size_t)n, 0.99));
+	add_row(-1,
+	    "`mj_get_state` round trip from Octave (`mjhx` itself), Unix, "
+	    "unpinned, p50|%.1f µs|%.1f µs (C `mj_get_state`)|%.3f×||",
+	    d50 * 1e6, c50 * 1e6, d50 / c50);
+	free(c);
+	free(m);
+	free(d);
+	free(st);
 }
 
 static void
@@ -1414,7 +1532,7 @@ parse_figures(const char *list)
 				break;
 		if (bench_figures[i] == NULL)
 			die("unknown figure \"%s\" (rtt, max, lockstep, batch, "
-			    "pacing, memory, record, mocap, edit, python)",
+			    "pacing, memory, record, mocap, edit, python, octave)",
 			    w);
 		set |= 1u << i;
 	}
@@ -1578,7 +1696,7 @@ main(int argc, char **argv)
 	printf("model %s/%s; haptixd %s\n", o.models, o.model, o.haptixd);
 
 	if (HAS(0) || HAS(1) || HAS(2) || HAS(3) || HAS(6) || HAS(7) ||
-	    HAS(8) || HAS(9)) {
+	    HAS(8) || HAS(9) || HAS(10)) {
 		daemon_start(&o, &dp, paused);
 		ctl = connect_or_die(dp.unix_addr, "hxbench-ctl");
 		if (HAS(0))
@@ -1595,6 +1713,8 @@ main(int argc, char **argv)
 			fig_mocap(&o, &dp, ctl);
 		if (HAS(9))
 			fig_python(&o, &dp, ctl);
+		if (HAS(10))
+			fig_octave(&o, &dp);
 		if (HAS(8))
 			fig_edit(&o, ctl); /* last: it changes the model */
 		hxd_close(ctl);

@@ -18,12 +18,15 @@ BENCH_ENV = HAPTIXD='$(abs_top_builddir)/daemon/haptixd' \
 	HXBENCH_MUJOCO='$(abs_top_builddir)/bench/baseline_mujoco$(EXEEXT)' \
 	HX_MODELS='$(abs_top_srcdir)/models' HAPTIX_SERVER= HAPTIX_TOKEN_FILE= \
 	HXBENCH_PYSCRIPT='$(abs_top_srcdir)/bench/py_bench.py' \
-	PYTHONPATH='$(abs_top_srcdir)/python:$(abs_top_builddir)/python'
-EXTRA_DIST += bench/py_bench.py
+	PYTHONPATH='$(abs_top_srcdir)/python:$(abs_top_builddir)/python' \
+	HX_MATLAB='$(abs_top_builddir)/clients/matlab' \
+	HXBENCH_OCTAVE='$(abs_top_srcdir)/bench/octave_rtt.m'
+# The python and octave figures' other sides (the MEX file comes with make).
+EXTRA_DIST += bench/py_bench.py bench/octave_rtt.m
 # Options for hxbench: BENCH_FLAGS=--quick, BENCH_FLAGS='-f rtt,memory'.
 BENCH_FLAGS =
 
 bench: bench/hxbench$(EXEEXT) bench/baseline_mujoco$(EXEEXT) \
-	    daemon/haptixd$(EXEEXT)
+	    daemon/haptixd$(EXEEXT) $(MATLAB_BUILT)
 	$(BENCH_ENV) ./bench/hxbench$(EXEEXT) $(BENCH_FLAGS)
 .PHONY: bench

@@ -11,3 +11,4 @@ EXTRA_DIST += docs/adding-a-call.md
 EXTRA_DIST += docs/security.md
 EXTRA_DIST += docs/editing.md
 EXTRA_DIST += docs/python.md
+EXTRA_DIST += docs/matlab.md

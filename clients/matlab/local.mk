@@ -36,7 +36,9 @@ dist_matlabexamples_DATA = clients/matlab/examples/grasp.m \
 	clients/matlab/examples/sweep.m
 
 if HAVE_MKOCTFILE
-noinst_DATA = clients/matlab/mjhx.mex clients/matlab/wrappers.stamp
+# The build tree's MATLAB directory, which make bench's octave figure uses.
+MATLAB_BUILT = clients/matlab/mjhx.mex clients/matlab/wrappers.stamp
+noinst_DATA = $(MATLAB_BUILT)
 matlab_DATA = clients/matlab/inst/mjhx.mex
 CLEANFILES += clients/matlab/mjhx-mex.o clients/matlab/mjhx.mex \
 	clients/matlab/inst/mjhx.mex clients/matlab/wrappers.stamp
@@ -66,6 +68,8 @@ clients/matlab/wrappers.stamp: $(MATLAB_M)
 	        cp -f $(srcdir)/$$f $$f || exit 1; \
 	    done; \
 	fi; touch $@
+else
+MATLAB_BUILT =
 endif
 # The wrappers copied beside the MEX file, never the sources.
 clean-local: matlab-clean

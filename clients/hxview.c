@@ -175,6 +175,15 @@ view_now(void)
 	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+double
+view_epoch_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+}
+
 static void
 on_signal(int sig)
 {
@@ -523,7 +532,7 @@ main(int argc, char **argv)
 	char err[1024], extra;
 	double x;
 	long n;
-	int ch, rc, takes;
+	int ch, rc, takes, fps_given = 0;
 
 	memset(&o, 0, sizeof(o));
 	memset(&cmd, 0, sizeof(cmd));
@@ -568,6 +577,7 @@ main(int argc, char **argv)
 				return usage_error("--fps: '%s' is not a rate "
 						   "(more than 0, at most %g)",
 				    optarg, VIEW_FPS_MAX);
+			fps_given = 1;
 			break;
 		case OPT_EGL:
 			if (strcmp(optarg, "auto") != 0 &&
@@ -737,9 +747,19 @@ main(int argc, char **argv)
 		    "record: Y4M (4:2:0) needs an even width and "
 		    "height, not %dx%d",
 		    o.width, o.height);
-	if (strcmp(what, "serve") == 0 &&
-	    http_check(&cmd.http, err, sizeof(err)) != 0)
-		return usage_error("serve: %s", err);
+	if (strcmp(what, "serve") == 0) {
+		if (http_check(&cmd.http, err, sizeof(err)) != 0)
+			return usage_error("serve: %s", err);
+		/*
+		 * The workbench takes 60 frames a second unless --fps says
+		 * fewer, and the state comes four times as often, so that a
+		 * change reaches the page a few milliseconds after it
+		 * happened rather than a frame later.
+		 */
+		if (!fps_given)
+			o.fps = 60;
+		o.stream_hz = fmin(4 * fmin(o.fps, 60), 240);
+	}
 	if (strcmp(what, "egl") == 0) {
 		if (egl_start(o.egl, err, sizeof(err)) != 0) {
 			fprintf(stderr, "hxview: %s\n", err);

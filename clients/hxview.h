@@ -8,7 +8,9 @@
  * hxview_scene.c    the model and state from the server, and rendering
  * hxview_overlay.c  HAPTIX's overlays: info box, sensor bars, message
  * hxview_image.c    PNG, JPEG and Y4M encoding
- * hxview_http.c     serve: the page, the MJPEG stream and the buttons
+ * hxview_http.c     serve: the HTTP server, its pages and streams
+ * hxview_web.c      serve: the workbench's scene, frames and perturbation
+ * hxview_control.c  serve: the workbench's control requests, one a row
  * hxview.c          options, the commands and main
  */
 #ifndef HXVIEW_H
@@ -47,6 +49,7 @@ struct view_options {
 	int geomgroup[6], sitegroup[6];
 	int geom_groups_given, site_groups_given;
 	int info, sensors; /* overlays, both on by default */
+	double stream_hz;  /* the state's rate from the server; 0: fps */
 };
 
 /* A viewer: the connection, the model, and MuJoCo's renderer. */
@@ -110,14 +113,70 @@ struct http_options {
 	int read_only;       /* no pause/run/reset */
 	int quality;         /* JPEG, 1 to 100 */
 	int max_connections; /* at once; past it the oldest idle one goes */
+	char token[256];     /* beyond loopback: the daemon's, from
+				$HAPTIX_TOKEN_FILE; "" on loopback */
 };
 /* Check the options before connecting: 0, or -1 with the reason. */
-int http_check(const struct http_options *h, char *err, size_t len);
+int http_check(struct http_options *h, char *err, size_t len);
 int http_serve(
     struct view *v, const struct view_options *o, const struct http_options *h);
 
+/* The workbench's scene (hxview_web.c). */
+
+/* A browser's camera, for its perturbations: position, axes, fovy. */
+struct web_camera {
+	double pos[3], forward[3], up[3];
+	double fovy; /* degrees */
+};
+
+/* One browser's selection and perturbation. */
+struct web_pert;
+/* The scene's items of one model (the view keeps it). */
+struct web_state;
+
+void web_state_free(struct web_state *w);
+/* Models loaded so far: the page fetches the scene again when it grows. */
+unsigned web_model_gen(const struct view *v);
+/* The model, as JSON; 0, or -1 when out of memory or the file failed. */
+int web_describe(struct view *v, FILE *f);
+/* Every mesh's vertices and normals (float32) and faces (int32). */
+int web_meshes(struct view *v, FILE *f);
+/* Texture id as PNG; -1 if there is no such texture. */
+int web_texture(struct view *v, int id, FILE *f);
+/* The frame's fields for every browser: JSON members without braces. */
+int web_frame(struct view *v, FILE *f);
+/* Write text as a quoted JSON string. */
+void web_json_string(FILE *f, const char *text);
+
+struct web_pert *web_pert_new(void);
+void web_pert_free(struct web_pert *p);
+/* Select body (0: none) at the world point; 0, or -1 with why. */
+int web_pert_select(struct view *v, struct web_pert *p, int body,
+    const double point[3], char *err, size_t len);
+/* Begin pushing (rotate 0) or turning the selected body, as simulate. */
+int web_pert_start(struct view *v, struct web_pert *p, int rotate,
+    const struct web_camera *cam, char *err, size_t len);
+/* Move the perturbation: action an mjtMouse, dx and dy of the height. */
+int web_pert_move(struct view *v, struct web_pert *p, int action, double dx,
+    double dy, const struct web_camera *cam, char *err, size_t len);
+/* Is a perturbation under way? */
+int web_pert_active(const struct view *v, const struct web_pert *p);
+/* Send the perturbation's force or mocap pose now; an hxd_result. */
+int web_pert_drive(struct view *v, struct web_pert *p, hxd_conn *c);
+/* End the perturbation, its force released; an hxd_result. */
+int web_pert_stop(struct view *v, struct web_pert *p, hxd_conn *c);
+/* The selection's and perturbation's decorations, JSON members. */
+int web_pert_decor(struct view *v, struct web_pert *p, FILE *f);
+
 /* Seconds on the monotonic clock. */
 double view_now(void);
+
+/*
+ * Milliseconds of the Unix epoch (CLOCK_REALTIME), as a browser's
+ * performance.timeOrigin + performance.now() counts them: the stream's
+ * timestamps, for the latency to the page's drawing.
+ */
+double view_epoch_ms(void);
 
 /* Set by SIGINT and SIGTERM. */
 extern volatile int view_stopped;

@@ -1,14 +1,25 @@
 /*
  * hxview serve: the live simulation in a browser, over libevent's HTTP
- * server.  One page (/), an MJPEG stream (/stream.mjpg), single frames
- * (/frame.jpg, /frame.png), the state as JSON (/status.json), and
- * pause/run/reset buttons that POST to /control/... and go through the
- * protocol like any client's calls (the lease applies).
+ * server.  The workbench (/, its script and style, and three.js from
+ * Debian's libjs-three) draws the scene itself with WebGL: it fetches
+ * the model's description (/scene.json, /meshes.bin, /texture/N.png)
+ * once per model and follows the state through Server-Sent Events
+ * (/events), and its controls POST to /control/NAME, each a call of the
+ * protocol like any client's (the lease applies).  The EGL picture stays:
+ * an MJPEG stream (/stream.mjpg) with its page (/picture), and single
+ * frames (/frame.jpg, /frame.png); the state as JSON (/status.json).
  *
- * Frames are rendered on a timer at --fps, only while someone watches
- * or asks; a browser that reads slowly misses frames instead of making
- * everyone wait: a frame is not queued to a connection that has not sent
- * the last two.
+ * Server-Sent Events are the channel because they are plain HTTP: evhttp
+ * (a dependency already) carries them as a chunked reply, the browser's
+ * EventSource reads and reconnects, and no framing is written by hand;
+ * what the page asks goes the other way as ordinary POSTs.
+ *
+ * The state is looked at every few milliseconds, and a new one goes to
+ * each browser at once unless it had one less than a frame (1/--fps)
+ * ago; a browser that reads slowly misses frames instead of making
+ * everyone wait: nothing is queued to a connection that has not sent
+ * what it was given.  EGL frames are rendered only while someone
+ * watches or asks.
  *
  * Connections are counted from accept to close (libevent 2.1 has no
  * evhttp_set_max_connections); past --max-connections a newcomer closes
@@ -25,6 +36,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/queue.h>
+#include <sys/stat.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>
@@ -32,9 +47,29 @@
 #include <event2/http.h>
 #include <event2/keyvalq_struct.h>
 
-#include "hxview.h"
+#include "hxview_control.h"
 
 #define HTTP_BOUNDARY "hxviewframe"
+
+/* How often the state is looked at, in microseconds: frames go out soon
+ * after they come, not at the next 1/fps. */
+#define HTTP_POLL_US 2000
+
+/* The most frames a second a browser's event stream carries. */
+#define HTTP_EVENTS_FPS_MAX 60.0
+
+/* Files of the workbench, and the page's name for each. */
+static const struct http_asset {
+	const char *path; /* the URL */
+	const char *file; /* in the assets directory; NULL: three.js */
+	const char *type;
+} http_assets[] = {
+	{ "/", "index.html", "text/html; charset=utf-8" },
+	{ "/index.html", "index.html", "text/html; charset=utf-8" },
+	{ "/workbench.js", "workbench.js", "text/javascript; charset=utf-8" },
+	{ "/workbench.css", "workbench.css", "text/css; charset=utf-8" },
+	{ "/three.min.js", NULL, "text/javascript; charset=utf-8" },
+};
 
 /* The most header bytes and body bytes a request may bring. */
 #define HTTP_MAX_HEADERS 16384
@@ -46,11 +81,23 @@
  */
 #define HTTP_IDLE_SECONDS 30
 
-/* A browser connection receiving the MJPEG stream. */
+/* A browser connection receiving a stream: MJPEG, or the events. */
 struct http_stream {
 	struct evhttp_request *req;
 	struct http_server *srv;
 	struct http_conn *conn;
+	int events;                   /* Server-Sent Events, else MJPEG */
+	unsigned id;                  /* events: the page names itself by it */
+	struct web_pert *pert;        /* events: its selection, perturbation */
+	unsigned gen;                 /* events: the model it was told of */
+	unsigned long long sent_step; /* events: the last state sent */
+	double last;                  /* events: when it was sent (view_now) */
+	double started;               /* view_now() */
+	double drove;                 /* the perturbation, last sent */
+	unsigned long long seq;       /* events: the state it was sent */
+	size_t last_len;              /* events: the last frame's bytes */
+	char perr[256];               /* events: why its perturbation ended */
+	unsigned long long bytes, frames, skipped;
 	TAILQ_ENTRY(http_stream) entry;
 };
 
@@ -83,6 +130,14 @@ struct http_server {
 	int failed; /* the server went away */
 	char why[512];
 	unsigned long long frames;
+	double rendered;        /* when the EGL frame was, for --fps */
+	unsigned long long seq; /* states and statuses taken so far */
+	char *shared;           /* the frame's members every browser gets */
+	size_t shared_len;
+	unsigned long long shared_seq; /* the state shared holds */
+	unsigned next_id;              /* of the next event stream */
+	char assets[1024];             /* the workbench's directory */
+	unsigned long long you;        /* hxview's client id at the server */
 	TAILQ_HEAD(, http_stream) streams;
 	TAILQ_HEAD(, http_conn) conns;
 	int nconns;             /* counted: not refused */
@@ -93,6 +148,8 @@ struct http_server {
 };
 
 static int http_loopback(const char *);
+static void http_events_hello(struct http_stream *);
+static void http_events_send(struct http_stream *);
 static void http_conn_closed(struct evhttp_connection *, void *);
 static int http_refuse_stranger(struct http_server *, struct evhttp_request *);
 
@@ -234,10 +291,123 @@ http_stream_send(struct http_stream *st)
 static void
 http_stream_end(struct http_stream *st)
 {
+	/* A push that the mouse was still making ends with its page. */
+	if (st->pert != NULL) {
+		web_pert_stop(st->srv->v, st->pert, view_conn(st->srv->v));
+		web_pert_free(st->pert);
+	}
 	st->conn->stream = NULL;
 	TAILQ_REMOVE(&st->srv->streams, st, entry);
 	evhttp_send_reply_end(st->req);
 	free(st);
+}
+
+/* Send text to an event stream as one chunk, counted. */
+static void
+http_events_chunk(struct http_stream *st, const char *text, size_t len)
+{
+	struct evbuffer *b = evbuffer_new();
+
+	if (b == NULL)
+		return;
+	evbuffer_add(b, text, len);
+	evhttp_send_reply_chunk(st->req, b);
+	evbuffer_free(b);
+	st->bytes += len;
+}
+
+/* The first event: the page's id, and what it may do. */
+static void
+http_events_hello(struct http_stream *st)
+{
+	struct http_server *srv = st->srv;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if ((f = open_memstream(&text, &len)) == NULL)
+		return;
+	fprintf(f,
+	    "event: hello\ndata: {\"id\":%u,\"read_only\":%s,"
+	    "\"token\":%s,\"client\":%llu,\"fps\":%g,\"server\":",
+	    st->id, srv->h->read_only ? "true" : "false",
+	    srv->h->token[0] != '\0' ? "true" : "false", srv->you,
+	    fmin(srv->o->fps, HTTP_EVENTS_FPS_MAX));
+	web_json_string(f,
+	    srv->o->server != NULL && srv->o->server[0] != '\0' ?
+		srv->o->server :
+		"the default socket");
+	fputs("}\n\n", f);
+	if (fclose(f) == 0)
+		http_events_chunk(st, text, len);
+	free(text);
+}
+
+/* The members of the newest frame that every browser gets, made once. */
+static int
+http_events_shared(struct http_server *srv)
+{
+	FILE *f;
+
+	if (srv->shared != NULL && srv->shared_seq == srv->seq)
+		return 0;
+	free(srv->shared);
+	srv->shared = NULL;
+	if ((f = open_memstream(&srv->shared, &srv->shared_len)) == NULL)
+		return -1;
+	if (web_frame(srv->v, f) != 0) {
+		fclose(f);
+		return -1;
+	}
+	if (fclose(f) != 0)
+		return -1;
+	srv->shared_seq = srv->seq;
+	return 0;
+}
+
+/*
+ * Send the newest state to one browser, with its own selection and
+ * perturbation, and the model first when it is new to it; a browser
+ * that has not read the last frame gets none (it gets a later one).
+ */
+static void
+http_events_send(struct http_stream *st)
+{
+	struct http_server *srv = st->srv;
+	unsigned gen = web_model_gen(srv->v);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (http_queued(st->req) > 2 * st->last_len + 4096) {
+		st->skipped++;
+		return;
+	}
+	if (http_events_shared(srv) != 0 ||
+	    (f = open_memstream(&text, &len)) == NULL)
+		return;
+	if (st->gen != gen) {
+		fprintf(f, "event: model\ndata: {\"gen\":%u}\n\n", gen);
+		st->gen = gen;
+	}
+	fputs("event: frame\ndata: {", f);
+	fwrite(srv->shared, 1, srv->shared_len, f);
+	web_pert_decor(srv->v, st->pert, f);
+	if (st->perr[0] != '\0') {
+		fputs(",\"perturb_error\":", f);
+		web_json_string(f, st->perr);
+		st->perr[0] = '\0';
+	}
+	fprintf(f, ",\"tx\":%.3f,\"frames\":%llu,\"skipped\":%llu}\n\n",
+	    view_epoch_ms(), st->frames + 1, st->skipped);
+	if (fclose(f) == 0) {
+		http_events_chunk(st, text, len);
+		st->last_len = len;
+		st->frames++;
+		st->seq = srv->seq;
+		st->last = view_now();
+	}
+	free(text);
 }
 
 /* Forget a connection closed: its place is free. */
@@ -364,8 +534,13 @@ http_conn_of(struct http_server *srv, struct evhttp_request *req)
 	return NULL;
 }
 
+/*
+ * Begin a stream on req: MJPEG, or the events (text/event-stream),
+ * whose first event tells the page its id.
+ */
 static void
-http_stream_start(struct http_server *srv, struct evhttp_request *req)
+http_stream_start(
+    struct http_server *srv, struct evhttp_request *req, int events)
 {
 	struct evkeyvalq *out = evhttp_request_get_output_headers(req);
 	struct timeval write_tv = { HTTP_IDLE_SECONDS, 0 };
@@ -377,18 +552,30 @@ http_stream_start(struct http_server *srv, struct evhttp_request *req)
 		evhttp_send_error(req, HTTP_INTERNAL, "out of memory");
 		return;
 	}
+	if (events && (st->pert = web_pert_new()) == NULL) {
+		free(st);
+		evhttp_send_error(req, HTTP_INTERNAL, "out of memory");
+		return;
+	}
 	st->req = req;
 	st->srv = srv;
 	st->conn = c;
+	st->events = events;
+	st->started = view_now();
 	c->stream = st;
 	evhttp_add_header(out, "Content-Type",
-	    "multipart/x-mixed-replace; boundary=" HTTP_BOUNDARY);
+	    events ? "text/event-stream" :
+		     "multipart/x-mixed-replace; boundary=" HTTP_BOUNDARY);
 	evhttp_add_header(out, "Cache-Control", "no-store");
 	evhttp_send_reply_start(req, HTTP_OK, "OK");
 	/* A watcher sends nothing more: only not reading is idle. */
 	bufferevent_set_timeouts(c->bev, NULL, &write_tv);
 	TAILQ_INSERT_TAIL(&srv->streams, st, entry);
-	if (http_render(srv) == 0)
+	if (events) {
+		st->id = ++srv->next_id;
+		http_events_hello(st);
+		http_events_send(st);
+	} else if (http_render(srv) == 0)
 		http_stream_send(st);
 }
 
@@ -436,6 +623,7 @@ static void
 http_status(struct http_server *srv, struct evhttp_request *req)
 {
 	struct evbuffer *b = evbuffer_new();
+	struct http_stream *s;
 	hxd_status st;
 
 	if (b == NULL) {
@@ -454,20 +642,81 @@ http_status(struct http_server *srv, struct evhttp_request *req)
 	    st.time, st.steps, st.paused ? "true" : "false",
 	    isfinite(st.realtime_factor) ? st.realtime_factor : 0, srv->frames);
 	json_string(b, st.message);
-	evbuffer_add_printf(b, "\"}\n");
+	evbuffer_add_printf(b, "\",\"streams\":[");
+	TAILQ_FOREACH(s, &srv->streams, entry)
+	{
+		evbuffer_add_printf(b,
+		    "%s{\"kind\":\"%s\",\"id\":%u,\"seconds\":%.3f,"
+		    "\"bytes\":%llu,\"frames\":%llu,\"skipped\":%llu}",
+		    s == TAILQ_FIRST(&srv->streams) ? "" : ",",
+		    s->events ? "events" : "mjpeg", s->id,
+		    view_now() - s->started, s->bytes, s->frames, s->skipped);
+	}
+	evbuffer_add_printf(b, "]}\n");
 	http_reply(req, HTTP_OK, "OK", "application/json", b);
 	evbuffer_free(b);
 }
 
-/* POST /control/WHAT, from the page's buttons. */
+/* A request's argument, from its query or its form body. */
+static const char *
+http_arg(void *args, const char *name)
+{
+	return evhttp_find_header(args, name);
+}
+
+/* The event stream of the page whose id a request gives, or NULL. */
+static struct http_stream *
+http_stream_by_id(struct http_server *srv, const char *id)
+{
+	struct http_stream *st;
+	unsigned long n;
+	char *end;
+
+	if (id == NULL)
+		return NULL;
+	n = strtoul(id, &end, 10);
+	if (id[0] == '\0' || *end != '\0')
+		return NULL;
+	TAILQ_FOREACH(st, &srv->streams, entry)
+	{
+		if (st->events && st->id == n)
+			return st;
+	}
+	return NULL;
+}
+
+/* Compare two strings in time that does not depend on where they differ. */
+static int
+http_token_equal(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i;
+	unsigned char d = la != lb;
+
+	for (i = 0; i < la; i++)
+		d |= (unsigned char)(a[i] ^ b[i % (lb > 0 ? lb : 1)]);
+	return d == 0;
+}
+
+/*
+ * POST /control/NAME from the workbench: every one must carry the
+ * page's header (X-Hxview: 1), a Host of ours (checked for every
+ * request) and an Origin of ours when a browser sends one; beyond
+ * loopback, the daemon's token too.  Arguments come in the query or as
+ * a form in the body.
+ */
 static void
 http_control(
     struct http_server *srv, struct evhttp_request *req, const char *what)
 {
-	hxd_conn *c = view_conn(srv->v);
-	const char *mark;
-	struct evbuffer *b;
-	int rc;
+	struct evkeyvalq *in = evhttp_request_get_input_headers(req);
+	struct evkeyvalq args;
+	struct control_req r;
+	struct http_stream *st;
+	const char *mark, *token, *query;
+	struct evbuffer *b, *body;
+	char *extra = NULL, form[HTTP_MAX_BODY + 1];
+	size_t elen = 0, n;
+	int row, writes, rc, code;
 
 	if (evhttp_request_get_command(req) != EVHTTP_REQ_POST) {
 		http_error(
@@ -479,40 +728,261 @@ http_control(
 	 * another site cannot, and a cross-site script that tries is
 	 * stopped by the browser's preflight, which we never approve.
 	 */
-	mark = evhttp_find_header(
-	    evhttp_request_get_input_headers(req), "X-Hxview");
+	mark = evhttp_find_header(in, "X-Hxview");
 	if (mark == NULL || strcmp(mark, "1") != 0) {
 		http_error(req, HTTP_BADREQUEST, "Bad Request",
 		    "controls need the header X-Hxview: 1");
 		return;
 	}
-	if (srv->h->read_only) {
+	if (evhttp_find_header(in, "Host") == NULL) {
+		http_error(req, HTTP_BADREQUEST, "Bad Request",
+		    "controls need a Host header");
+		return;
+	}
+	if ((row = control_find(what, &writes)) < 0) {
+		if ((r.out = open_memstream(&extra, &elen)) != NULL) {
+			fputs("no such control: ", r.out);
+			control_names(r.out);
+			fclose(r.out);
+		}
+		http_error(req, HTTP_NOTFOUND, "Not Found",
+		    extra != NULL ? extra : "no such control");
+		free(extra);
+		return;
+	}
+	if (srv->h->read_only && writes) {
 		http_error(req, 403, "Forbidden",
 		    "this viewer is read-only (hxview serve --read-only)");
 		return;
 	}
-	if (strcmp(what, "pause") == 0)
-		rc = hxd_pause(c);
-	else if (strcmp(what, "run") == 0)
-		rc = hxd_run(c);
-	else if (strcmp(what, "reset") == 0)
-		rc = hxd_reset(c, -1);
-	else {
-		http_error(req, HTTP_NOTFOUND, "Not Found",
-		    "no such control: pause, run or reset");
+	token = evhttp_find_header(in, "X-Hxview-Token");
+	if (srv->h->token[0] != '\0' &&
+	    (token == NULL || !http_token_equal(token, srv->h->token))) {
+		http_error(req, 401, "Unauthorized",
+		    "this viewer is not on loopback: controls need the "
+		    "daemon's token (X-Hxview-Token)");
 		return;
 	}
-	if (rc != HXD_OK) {
-		http_error(req, rc == HXD_DENIED ? 403 : 409,
-		    rc == HXD_DENIED ? "Forbidden" : "Conflict", hxd_error(c));
+	/* The query's arguments, else the form's. */
+	TAILQ_INIT(&args);
+	query = evhttp_uri_get_query(evhttp_request_get_evhttp_uri(req));
+	body = evhttp_request_get_input_buffer(req);
+	n = evbuffer_get_length(body);
+	if (query != NULL && query[0] != '\0') {
+		rc = evhttp_parse_query_str(query, &args);
+	} else {
+		n = evbuffer_remove(
+		    body, form, n < HTTP_MAX_BODY ? n : HTTP_MAX_BODY);
+		form[n > 0 ? n : 0] = '\0';
+		rc = evhttp_parse_query_str(form, &args);
+	}
+	if (rc != 0) {
+		evhttp_clear_headers(&args);
+		http_error(req, HTTP_BADREQUEST, "Bad Request",
+		    "the arguments are not a query string");
 		return;
 	}
-	if ((b = evbuffer_new()) == NULL) {
+	memset(&r, 0, sizeof(r));
+	r.v = srv->v;
+	r.c = view_conn(srv->v);
+	r.arg = http_arg;
+	r.args = &args;
+	st = http_stream_by_id(srv, evhttp_find_header(&args, "id"));
+	r.pert = st != NULL ? st->pert : NULL;
+	if ((r.out = open_memstream(&extra, &elen)) == NULL) {
+		evhttp_clear_headers(&args);
 		evhttp_send_error(req, HTTP_INTERNAL, NULL);
 		return;
 	}
-	evbuffer_add_printf(b, "{\"ok\":true}\n");
+	rc = control_call(row, &r);
+	fclose(r.out);
+	evhttp_clear_headers(&args);
+	if (rc != CONTROL_OK) {
+		code = rc == CONTROL_BAD ? HTTP_BADREQUEST :
+		    rc == CONTROL_DENIED ? 403 :
+					   409;
+		http_error(req, code,
+		    code == HTTP_BADREQUEST ? "Bad Request" :
+			code == 403         ? "Forbidden" :
+					      "Conflict",
+		    r.err);
+		free(extra);
+		return;
+	}
+	if ((b = evbuffer_new()) == NULL) {
+		free(extra);
+		evhttp_send_error(req, HTTP_INTERNAL, NULL);
+		return;
+	}
+	evbuffer_add_printf(b, "{\"ok\":true%s}\n", extra != NULL ? extra : "");
+	free(extra);
 	http_reply(req, HTTP_OK, "OK", "application/json", b);
+	evbuffer_free(b);
+}
+
+/* Answer with what f's writer wrote, or an error. */
+static void
+http_reply_made(struct evhttp_request *req, const char *type,
+    int (*make)(struct view *, FILE *), struct view *v)
+{
+	struct evbuffer *b;
+	char *data = NULL;
+	size_t len = 0;
+	FILE *f;
+	int rc;
+
+	if ((f = open_memstream(&data, &len)) == NULL) {
+		evhttp_send_error(req, HTTP_INTERNAL, NULL);
+		return;
+	}
+	rc = make(v, f);
+	if (fclose(f) != 0 || rc != 0 || (b = evbuffer_new()) == NULL) {
+		free(data);
+		http_error(req, HTTP_INTERNAL, "Internal Server Error",
+		    "cannot describe the scene");
+		return;
+	}
+	evbuffer_add(b, data, len);
+	free(data);
+	http_reply(req, HTTP_OK, "OK", type, b);
+	evbuffer_free(b);
+}
+
+/* GET /texture/N.png: a texture of the model, for the page's materials. */
+static void
+http_texture(
+    struct http_server *srv, struct evhttp_request *req, const char *name)
+{
+	struct evbuffer *b;
+	char *data = NULL, *end;
+	size_t len = 0;
+	long id;
+	FILE *f;
+	int rc;
+
+	id = strtol(name, &end, 10);
+	if (end == name || strcmp(end, ".png") != 0 ||
+	    (f = open_memstream(&data, &len)) == NULL) {
+		http_error(req, HTTP_NOTFOUND, "Not Found", "no such texture");
+		return;
+	}
+	rc = web_texture(srv->v, (int)id, f);
+	if (fclose(f) != 0 || rc != 0 || (b = evbuffer_new()) == NULL) {
+		free(data);
+		http_error(req, HTTP_NOTFOUND, "Not Found", "no such texture");
+		return;
+	}
+	evbuffer_add(b, data, len);
+	free(data);
+	http_reply(req, HTTP_OK, "OK", "image/png", b);
+	evbuffer_free(b);
+}
+
+/* Is name a model file the server could load (by its extension)? */
+static int
+http_model_file(const char *name)
+{
+	const char *dot = strrchr(name, '.');
+
+	return name[0] != '.' && dot != NULL &&
+	    (strcasecmp(dot, ".xml") == 0 || strcasecmp(dot, ".mjb") == 0 ||
+		strcasecmp(dot, ".urdf") == 0);
+}
+
+/*
+ * GET /models.json: the server's model directories and, where hxview
+ * can read them (it runs on the server's machine), their model files.
+ */
+static void
+http_models(struct http_server *srv, struct evhttp_request *req)
+{
+	hxd_conn *c = view_conn(srv->v);
+	struct dirent *e;
+	struct evbuffer *b;
+	char **dirs = NULL, *text = NULL;
+	size_t len = 0;
+	int i, n;
+	FILE *f;
+	DIR *d;
+
+	if (hxd_model_dirs(c, NULL, &dirs, NULL) != HXD_OK) {
+		http_error(
+		    req, HTTP_SERVUNAVAIL, "Service Unavailable", hxd_error(c));
+		return;
+	}
+	if ((f = open_memstream(&text, &len)) == NULL) {
+		free(dirs);
+		evhttp_send_error(req, HTTP_INTERNAL, NULL);
+		return;
+	}
+	fputs("{\"dirs\":[", f);
+	for (i = 0; dirs[i] != NULL; i++) {
+		fprintf(f, "%s{\"dir\":", i > 0 ? "," : "");
+		web_json_string(f, dirs[i]);
+		fputs(",\"files\":[", f);
+		n = 0;
+		if ((d = opendir(dirs[i])) != NULL) {
+			while ((e = readdir(d)) != NULL && n < 1000) {
+				if (!http_model_file(e->d_name))
+					continue;
+				if (n++ > 0)
+					fputc(',', f);
+				web_json_string(f, e->d_name);
+			}
+			closedir(d);
+		}
+		fputs("]}", f);
+	}
+	fputs("]}\n", f);
+	free(dirs);
+	if (fclose(f) != 0 || (b = evbuffer_new()) == NULL) {
+		free(text);
+		evhttp_send_error(req, HTTP_INTERNAL, NULL);
+		return;
+	}
+	evbuffer_add(b, text, len);
+	free(text);
+	http_reply(req, HTTP_OK, "OK", "application/json", b);
+	evbuffer_free(b);
+}
+
+/* GET a file of the workbench, or three.js, from disk. */
+static void
+http_asset(struct http_server *srv, struct evhttp_request *req,
+    const struct http_asset *a)
+{
+	char path[2048], text[2300];
+	struct evbuffer *b;
+	struct stat st;
+	int fd;
+
+	if (a->file != NULL)
+		snprintf(path, sizeof(path), "%s/%s", srv->assets, a->file);
+	else
+		snprintf(path, sizeof(path), "%s",
+		    getenv("HXVIEW_THREE") != NULL ? getenv("HXVIEW_THREE") :
+						     HXVIEW_THREE_JS);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1 ||
+	    fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		snprintf(text, sizeof(text), "cannot read %s: %s%s", path,
+		    strerror(errno),
+		    a->file == NULL ? " (Debian package libjs-three)" : "");
+		if (fd != -1)
+			close(fd);
+		fprintf(stderr, "hxview: serve: %s\n", text);
+		http_error(req, HTTP_NOTFOUND, "Not Found", text);
+		return;
+	}
+	if ((b = evbuffer_new()) == NULL ||
+	    evbuffer_add_file(b, fd, 0, st.st_size) != 0) {
+		if (b != NULL)
+			evbuffer_free(b);
+		else
+			close(fd);
+		evhttp_send_error(req, HTTP_INTERNAL, NULL);
+		return;
+	}
+	http_reply(req, HTTP_OK, "OK", a->type, b);
 	evbuffer_free(b);
 }
 
@@ -525,16 +995,22 @@ http_request(struct evhttp_request *req, void *arg)
 	const char *path = u != NULL ? evhttp_uri_get_path(u) : NULL;
 	enum evhttp_cmd_type cmd = evhttp_request_get_command(req);
 	struct evbuffer *b;
+	size_t i;
 
 	if (path == NULL || path[0] == '\0')
 		path = "/";
+	for (i = 0; i < sizeof(http_assets) / sizeof(http_assets[0]); i++)
+		if (strcmp(path, http_assets[i].path) == 0)
+			break;
 	if (http_refuse_stranger(srv, req)) {
 		/* answered */
 	} else if (strncmp(path, "/control/", 9) == 0) {
 		http_control(srv, req, path + 9);
 	} else if (cmd != EVHTTP_REQ_GET && cmd != EVHTTP_REQ_HEAD) {
 		http_error(req, 405, "Method Not Allowed", "use GET");
-	} else if (strcmp(path, "/") == 0 || strcmp(path, "/index.html") == 0) {
+	} else if (i < sizeof(http_assets) / sizeof(http_assets[0])) {
+		http_asset(srv, req, &http_assets[i]);
+	} else if (strcmp(path, "/picture") == 0) {
 		if ((b = evbuffer_new()) == NULL) {
 			evhttp_send_error(req, HTTP_INTERNAL, NULL);
 		} else {
@@ -544,8 +1020,19 @@ http_request(struct evhttp_request *req, void *arg)
 			    req, HTTP_OK, "OK", "text/html; charset=utf-8", b);
 			evbuffer_free(b);
 		}
+	} else if (strcmp(path, "/events") == 0) {
+		http_stream_start(srv, req, 1);
+	} else if (strcmp(path, "/scene.json") == 0) {
+		http_reply_made(req, "application/json", web_describe, srv->v);
+	} else if (strcmp(path, "/meshes.bin") == 0) {
+		http_reply_made(
+		    req, "application/octet-stream", web_meshes, srv->v);
+	} else if (strncmp(path, "/texture/", 9) == 0) {
+		http_texture(srv, req, path + 9);
+	} else if (strcmp(path, "/models.json") == 0) {
+		http_models(srv, req);
 	} else if (strcmp(path, "/stream.mjpg") == 0) {
-		http_stream_start(srv, req);
+		http_stream_start(srv, req, 0);
 	} else if (strcmp(path, "/frame.jpg") == 0) {
 		http_frame(srv, req, 0);
 	} else if (strcmp(path, "/frame.png") == 0) {
@@ -554,8 +1041,9 @@ http_request(struct evhttp_request *req, void *arg)
 		http_status(srv, req);
 	} else {
 		http_error(req, HTTP_NOTFOUND, "Not Found",
-		    "no such page: /, /stream.mjpg, /frame.jpg, /frame.png "
-		    "or /status.json");
+		    "no such page: /, /events, /scene.json, /meshes.bin, "
+		    "/texture/N.png, /models.json, /picture, /stream.mjpg, "
+		    "/frame.jpg, /frame.png or /status.json");
 	}
 	if (u != NULL)
 		evhttp_uri_free(u);
@@ -635,13 +1123,18 @@ http_refuse_stranger(struct http_server *srv, struct evhttp_request *req)
 	return 0;
 }
 
-/* Each 1/fps: take what the server sent, and show it to the watchers. */
+/*
+ * Every few milliseconds: take what the server sent; send a new state to
+ * each browser whose last frame is a frame's time old, drive the
+ * perturbations, and render the EGL picture at --fps for its watchers.
+ */
 static void
 http_tick(evutil_socket_t fd, short events, void *arg)
 {
 	struct http_server *srv = arg;
 	struct http_stream *st, *next;
-	int rc;
+	double now, period;
+	int rc, mjpeg = 0;
 
 	rc = view_pump(srv->v, 0, srv->why, sizeof(srv->why));
 	if (rc < 0) {
@@ -649,15 +1142,43 @@ http_tick(evutil_socket_t fd, short events, void *arg)
 		event_base_loopbreak(srv->base);
 		return;
 	}
-	if (rc > 0)
+	if (rc > 0) {
 		srv->fresh = 0;
-	if (TAILQ_EMPTY(&srv->streams) || srv->fresh)
+		srv->seq++;
+	}
+	now = view_now();
+	period = 1 / fmin(srv->o->fps, HTTP_EVENTS_FPS_MAX);
+	for (st = TAILQ_FIRST(&srv->streams); st != NULL; st = next) {
+		next = TAILQ_NEXT(st, entry);
+		if (!st->events) {
+			mjpeg = 1;
+			continue;
+		}
+		if (web_pert_active(srv->v, st->pert) &&
+		    now - st->drove >= period) {
+			st->drove = now;
+			if (web_pert_drive(srv->v, st->pert,
+				view_conn(srv->v)) != HXD_OK) {
+				snprintf(st->perr, sizeof(st->perr), "%s",
+				    hxd_error(view_conn(srv->v)));
+				web_pert_stop(
+				    srv->v, st->pert, view_conn(srv->v));
+			}
+		}
+		/* A little early is on time: the timer's own jitter. */
+		if ((st->seq != srv->seq || st->perr[0] != '\0') &&
+		    now - st->last >= period - 0.002)
+			http_events_send(st);
+	}
+	if (!mjpeg || srv->fresh || now - srv->rendered < 1 / srv->o->fps)
 		return;
 	if (http_render(srv) != 0)
 		return;
+	srv->rendered = now;
 	for (st = TAILQ_FIRST(&srv->streams); st != NULL; st = next) {
 		next = TAILQ_NEXT(st, entry);
-		http_stream_send(st);
+		if (!st->events)
+			http_stream_send(st);
 	}
 }
 
@@ -744,27 +1265,71 @@ http_announce(int fd)
 	fflush(stdout);
 }
 
+/*
+ * Read the daemon's token from $HAPTIX_TOKEN_FILE into h->token; 0, or
+ * -1 (no such file, or an empty one).
+ */
+static int
+http_token_read(struct http_options *h)
+{
+	const char *path = getenv("HAPTIX_TOKEN_FILE");
+	size_t n;
+	FILE *f;
+
+	if (path == NULL || path[0] == '\0' || (f = fopen(path, "r")) == NULL)
+		return -1;
+	n = fread(h->token, 1, sizeof(h->token) - 1, f);
+	fclose(f);
+	while (n > 0 &&
+	    (h->token[n - 1] == '\n' || h->token[n - 1] == '\r' ||
+		h->token[n - 1] == ' ' || h->token[n - 1] == '\t'))
+		n--;
+	h->token[n] = '\0';
+	return n > 0 ? 0 : -1;
+}
+
 int
-http_check(const struct http_options *h, char *err, size_t len)
+http_check(struct http_options *h, char *err, size_t len)
 {
 	unsigned short port;
 	char host[256];
 
+	h->token[0] = '\0';
 	if (http_split(h->listen, host, sizeof(host), &port) != 0) {
 		snprintf(
 		    err, len, "--http '%s' is not ADDRESS:PORT", h->listen);
 		return -1;
 	}
-	if (!http_loopback(host) && !h->read_only) {
+	if (!http_loopback(host) && !h->read_only && http_token_read(h) != 0) {
 		snprintf(err, len,
 		    "%s is not a loopback address: anyone who reaches it "
-		    "could pause and reset the simulation; add --read-only, "
-		    "or put a proxy with authentication in front of a "
-		    "loopback address",
+		    "could drive the simulation; add --read-only, or give the "
+		    "daemon's token in $HAPTIX_TOKEN_FILE (the page then asks "
+		    "for it), or put a proxy with authentication in front of "
+		    "a loopback address",
 		    host);
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * The workbench's directory: $HXVIEW_ASSETS, else the installed one,
+ * else (hxview run from its build tree) the source tree's.
+ */
+static void
+http_assets_dir(struct http_server *srv)
+{
+	const char *env = getenv("HXVIEW_ASSETS");
+	char path[1100];
+
+	if (env != NULL && env[0] != '\0') {
+		snprintf(srv->assets, sizeof(srv->assets), "%s", env);
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/index.html", HXVIEW_ASSETS_DIR);
+	snprintf(srv->assets, sizeof(srv->assets), "%s",
+	    access(path, R_OK) == 0 ? HXVIEW_ASSETS_DIR : HXVIEW_SRC_ASSETS);
 }
 
 int
@@ -776,9 +1341,10 @@ http_serve(
 	struct event *tick = NULL, *sigint = NULL, *sigterm = NULL;
 	struct timeval tv;
 	struct http_stream *st;
+	hxd_client *clients;
 	char host[256];
 	unsigned short port;
-	int rc = VIEW_FAIL;
+	int rc = VIEW_FAIL, nclients;
 
 	memset(&srv, 0, sizeof(srv));
 	TAILQ_INIT(&srv.streams);
@@ -818,9 +1384,12 @@ http_serve(
 		fprintf(stderr, "hxview: serve: out of memory\n");
 		goto out;
 	}
-	tv.tv_sec = (time_t)(1 / o->fps);
-	tv.tv_usec = (suseconds_t)(fmod(1 / o->fps, 1.0) * 1e6);
+	tv.tv_sec = 0;
+	tv.tv_usec = HTTP_POLL_US;
 	event_add(tick, &tv);
+	http_assets_dir(&srv);
+	if (hxd_clients(view_conn(v), &clients, &nclients, &srv.you) == HXD_OK)
+		free(clients);
 	event_add(sigint, NULL);
 	event_add(sigterm, NULL);
 	http_names(&srv, host,
@@ -854,5 +1423,6 @@ out:
 		event_base_free(srv.base);
 	free(srv.rgb);
 	free(srv.jpeg);
+	free(srv.shared);
 	return rc;
 }

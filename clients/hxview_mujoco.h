@@ -1,6 +1,7 @@
 /*
  * What hxview's rendering files share that needs MuJoCo's types.  Only
- * hxview_scene.c and hxview_overlay.c include it: the rest of hxview
+ * hxview_scene.c, hxview_overlay.c and hxview_web.c include it: the rest
+ * of hxview
  * sees struct view and images.
  */
 #ifndef HXVIEW_MUJOCO_H
@@ -10,6 +11,47 @@
 
 #include "haptixd.h"
 #include "hxview.h"
+
+/* How long view_open() waits for the first frame. */
+#define VIEW_FIRST_FRAME_MS 10000
+
+/* The stream's fields. */
+#define VIEW_FIELDS \
+	(HXD_FIELDS(HXD_FIELD_QPOS) | HXD_FIELDS(HXD_FIELD_QVEL) | \
+	    HXD_FIELDS(HXD_FIELD_ACT) | HXD_FIELDS(HXD_FIELD_CTRL) | \
+	    HXD_FIELDS(HXD_FIELD_MOCAP) | HXD_FIELDS(HXD_FIELD_SENSORDATA) | \
+	    HXD_FIELDS(HXD_FIELD_STATUS) | \
+	    HXD_FIELDS(HXD_FIELD_QFRC_APPLIED) | \
+	    HXD_FIELDS(HXD_FIELD_XFRC_APPLIED))
+
+/* Enough geoms for every model we bundle, with room for decorations. */
+#define VIEW_MAXGEOM 10000
+
+struct view {
+	struct view_options o;
+	hxd_conn *c;
+	mjModel *m;
+	mjData *d;
+	mjvScene scn;
+	mjvCamera cam;
+	mjvOption opt;
+	mjvPerturb pert;
+	mjrContext con;
+	int gl_ready;      /* scn and con were made */
+	hxd_frame *frame;  /* the newest state, not yet applied */
+	hxd_status status; /* the newest status */
+	int have_status;
+	unsigned long long step;
+	double *scale; /* per sensor, for the bars */
+	int dirty;     /* frame not yet in d */
+	unsigned gen;  /* models loaded: the workbench's scene follows it */
+	char model_name[256];
+	struct web_state *web; /* the workbench's items of the model */
+	double rx;             /* epoch ms when the newest state arrived */
+};
+
+/* Put the newest state into d and run mj_forward() on it, once. */
+void view_apply(struct view *v);
 
 /* What the overlays show, besides the model and data. */
 struct overlay_input {

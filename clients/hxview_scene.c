@@ -16,40 +16,6 @@
 
 #include "hxview_mujoco.h"
 
-/* How long view_open() waits for the first frame. */
-#define VIEW_FIRST_FRAME_MS 10000
-
-/* The stream's fields. */
-#define VIEW_FIELDS \
-	(HXD_FIELDS(HXD_FIELD_QPOS) | HXD_FIELDS(HXD_FIELD_QVEL) | \
-	    HXD_FIELDS(HXD_FIELD_ACT) | HXD_FIELDS(HXD_FIELD_CTRL) | \
-	    HXD_FIELDS(HXD_FIELD_MOCAP) | HXD_FIELDS(HXD_FIELD_SENSORDATA) | \
-	    HXD_FIELDS(HXD_FIELD_STATUS) | \
-	    HXD_FIELDS(HXD_FIELD_QFRC_APPLIED) | \
-	    HXD_FIELDS(HXD_FIELD_XFRC_APPLIED))
-
-/* Enough geoms for every model we bundle, with room for decorations. */
-#define VIEW_MAXGEOM 10000
-
-struct view {
-	struct view_options o;
-	hxd_conn *c;
-	mjModel *m;
-	mjData *d;
-	mjvScene scn;
-	mjvCamera cam;
-	mjvOption opt;
-	mjvPerturb pert;
-	mjrContext con;
-	int gl_ready;      /* scn and con were made */
-	hxd_frame *frame;  /* the newest state, not yet applied */
-	hxd_status status; /* the newest status */
-	int have_status;
-	unsigned long long step;
-	double *scale; /* per sensor, for the bars */
-	int dirty;     /* frame not yet in d */
-};
-
 static void
 view_mujoco_warning(const char *msg)
 {
@@ -220,9 +186,11 @@ view_load(struct view *v, char *err, size_t len)
 		hxd_model_blob_free(&blob);
 		return -1;
 	}
+	snprintf(v->model_name, sizeof(v->model_name), "%s", blob.name);
 	hxd_model_blob_free(&blob);
 	view_unload(v);
 	v->m = m;
+	v->gen++;
 	if ((v->d = mj_makeData(m)) == NULL ||
 	    (v->scale = calloc((size_t)m->nsensor + 1, sizeof(double))) == NULL)
 		return view_fail(err, len, "out of memory for the model");
@@ -328,6 +296,7 @@ view_take_frame(struct view *v, hxd_event *ev)
 	ev->frame = NULL;
 	v->step = f->step;
 	v->dirty = 1;
+	v->rx = view_epoch_ms();
 	return 1;
 }
 
@@ -414,7 +383,7 @@ view_open(
 	if (every_steps != 0)
 		sub.every_steps = every_steps;
 	else
-		sub.wall_hz = o->fps;
+		sub.wall_hz = o->stream_hz > 0 ? o->stream_hz : o->fps;
 	if (hxd_subscribe(v->c, &sub, NULL) != HXD_OK) {
 		view_fail(err, len, "cannot subscribe to the state: %s",
 		    hxd_error(v->c));
@@ -443,6 +412,7 @@ view_close(struct view *v)
 	if (v == NULL)
 		return;
 	view_unload(v);
+	web_state_free(v->web);
 	hxd_frame_free(v->frame);
 	hxd_close(v->c);
 	egl_stop();
@@ -450,7 +420,7 @@ view_close(struct view *v)
 }
 
 /* Put the newest frame into d and compute what the scene shows. */
-static void
+void
 view_apply(struct view *v)
 {
 	const hxd_frame *f = v->frame;

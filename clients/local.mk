@@ -35,9 +35,18 @@ clients_hx_spacenav_LDADD = libhaptix.la $(SPNAV_LIBS) -lm
 bin_PROGRAMS += clients/hxview
 clients_hxview_SOURCES = clients/hxview.c clients/hxview.h \
 	clients/hxview_egl.c clients/hxview_http.c clients/hxview_image.c \
-	clients/hxview_mujoco.h clients/hxview_overlay.c clients/hxview_scene.c
+	clients/hxview_mujoco.h clients/hxview_overlay.c clients/hxview_scene.c \
+	clients/hxview_web.c clients/hxview_control.c clients/hxview_control.h
+# The workbench's page is read from disk: installed, or (uninstalled) the
+# source tree's; three.js from Debian's libjs-three.
 clients_hxview_CFLAGS = $(AM_CFLAGS) $(EGL_CFLAGS) $(PNG_CFLAGS) \
-	$(JPEG_CFLAGS) $(LIBEVENT_CFLAGS) $(LIBEVENT_EXTRA_CFLAGS)
+	$(JPEG_CFLAGS) $(LIBEVENT_CFLAGS) $(LIBEVENT_EXTRA_CFLAGS) \
+	-DHXVIEW_ASSETS_DIR='"$(pkgdatadir)/workbench"' \
+	-DHXVIEW_SRC_ASSETS='"$(abs_top_srcdir)/clients/workbench"' \
+	-DHXVIEW_THREE_JS='"$(THREE_JS)"'
+workbenchdir = $(pkgdatadir)/workbench
+dist_workbench_DATA = clients/workbench/index.html \
+	clients/workbench/workbench.js clients/workbench/workbench.css
 # MuJoCo before libhaptix: both export mj_name2id, mj_id2name and mj_step
 # (HAPTIX's API has them), and MuJoCo's own calls must reach MuJoCo's.
 clients_hxview_LDADD = $(MUJOCO_LIBS) libhaptix.la $(EGL_LIBS) $(PNG_LIBS) \

@@ -27,7 +27,8 @@ HX_TESTS = tests/test_frame tests/test_address tests/test_decode \
 	tests/test_pacing \
 	tests/test_batch tests/test_sessions tests/test_service tests/test_hostile \
 	tests/test_loader tests/test_edit tests/test_hold \
-	tests/test_view tests/test_browser tests/test_fuzzfound \
+	tests/test_view tests/test_browser tests/test_workbench \
+	tests/test_fuzzfound \
 	tests/test_recording tests/test_record \
 	tests/test_hxplay tests/test_journal \
 	tests/test_natnet tests/test_mocap_sources tests/test_mocap \
@@ -198,9 +199,15 @@ tests_test_hxctl_LDADD = $(TEST_LIBS)
 tests_test_view_SOURCES = tests/test_view.c
 tests_test_view_CFLAGS = $(TEST_CFLAGS) $(PNG_CFLAGS)
 tests_test_view_LDADD = $(TEST_LIBS) $(PNG_LIBS) $(MUJOCO_LIBS)
-tests_test_browser_SOURCES = tests/test_browser.c
+tests_test_browser_SOURCES = tests/test_browser.c tests/browser.c \
+	tests/browser.h
 tests_test_browser_CFLAGS = $(TEST_CFLAGS)
 tests_test_browser_LDADD = $(TEST_LIBS)
+# The workbench of hxview serve in headless Chromium (as test_browser).
+tests_test_workbench_SOURCES = tests/test_workbench.c tests/browser.c \
+	tests/browser.h
+tests_test_workbench_CFLAGS = $(TEST_CFLAGS)
+tests_test_workbench_LDADD = $(TEST_LIBS)
 # The MJCF tree and legacy translation, and MuJoCo loading what they write.
 tests_test_mjcf_SOURCES = tests/test_mjcf.c
 tests_test_mjcf_CFLAGS = $(TEST_CFLAGS)

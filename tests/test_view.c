@@ -1212,7 +1212,7 @@ Test(view, serve_pages)
 	port = serve_start(&pid, &err, NULL, hx_server_addr(&s, 0), "--camera",
 	    "front", "serve", "--http", "127.0.0.1:0", NULL);
 
-	http(&h, port, "GET", "/", "", 0);
+	http(&h, port, "GET", "/picture", "", 0);
 	http_expect(&h, 200, "text/html");
 	cr_assert(strstr((char *)h.body, "<img") != NULL &&
 		strstr((char *)h.body, "src=\"/stream.mjpg\"") != NULL,

@@ -1,0 +1,357 @@
+/*
+ * The workbench's control requests: POST /control/NAME, one row of a
+ * table each, every one a call of the protocol as any client makes it
+ * (the lease applies; the server's answer goes back to the page in
+ * words).  hxview_http.c checks who asks before a row is run.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hxview_control.h"
+
+/* A number argument; 0, or -1 with why in r->err. */
+static int
+control_number(struct control_req *r, const char *name, double *out)
+{
+	const char *s = control_arg(r, name);
+	char *end;
+
+	if (s == NULL) {
+		snprintf(r->err, sizeof(r->err), "no %s given", name);
+		return -1;
+	}
+	errno = 0;
+	*out = strtod(s, &end);
+	if (s[0] == '\0' || *end != '\0' || errno != 0 || !isfinite(*out)) {
+		snprintf(r->err, sizeof(r->err), "%s: '%.100s' is not a number",
+		    name, s);
+		return -1;
+	}
+	return 0;
+}
+
+/* An optional number argument: dflt when absent. */
+static int
+control_number_or(
+    struct control_req *r, const char *name, double dflt, double *out)
+{
+	if (control_arg(r, name) == NULL) {
+		*out = dflt;
+		return 0;
+	}
+	return control_number(r, name, out);
+}
+
+/* "X,Y,Z": n numbers; 0, or -1 with why. */
+static int
+control_vector(struct control_req *r, const char *name, double *out, int n)
+{
+	const char *s = control_arg(r, name);
+	char *end;
+	int i;
+
+	if (s == NULL) {
+		snprintf(r->err, sizeof(r->err), "no %s given", name);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		errno = 0;
+		out[i] = strtod(s, &end);
+		if (end == s || errno != 0 || !isfinite(out[i]) ||
+		    *end != (i + 1 < n ? ',' : '\0')) {
+			snprintf(r->err, sizeof(r->err),
+			    "%s: '%.100s' is not %d numbers with commas", name,
+			    control_arg(r, name), n);
+			return -1;
+		}
+		s = end + 1;
+	}
+	return 0;
+}
+
+/* The server's words for a failed call, as the answer's error. */
+static int
+control_server(struct control_req *r, int rc)
+{
+	if (rc == HXD_OK)
+		return CONTROL_OK;
+	snprintf(r->err, sizeof(r->err), "%s", hxd_error(r->c));
+	return rc == HXD_DENIED ? CONTROL_DENIED : CONTROL_REFUSED;
+}
+
+static int
+control_pause(struct control_req *r)
+{
+	return control_server(r, hxd_pause(r->c));
+}
+
+static int
+control_run(struct control_req *r)
+{
+	return control_server(r, hxd_run(r->c));
+}
+
+/* Reset: to the reference pose, a keyframe by name, or by index. */
+static int
+control_reset(struct control_req *r)
+{
+	const char *key = control_arg(r, "key");
+	double index;
+
+	if (key != NULL && key[0] != '\0')
+		return control_server(r, hxd_reset_name(r->c, key));
+	if (control_number_or(r, "index", -1, &index) != 0)
+		return CONTROL_BAD;
+	return control_server(r, hxd_reset(r->c, (int)index));
+}
+
+/* Steps while paused (the right arrow). */
+static int
+control_step(struct control_req *r)
+{
+	unsigned taken = 0;
+	double count;
+	int rc;
+
+	if (control_number_or(r, "count", 1, &count) != 0)
+		return CONTROL_BAD;
+	if (count < 1 || count > 100000) {
+		snprintf(r->err, sizeof(r->err), "count: 1 to 100000");
+		return CONTROL_BAD;
+	}
+	rc = hxd_step(r->c, (unsigned)count, &taken);
+	if (rc == HXD_OK)
+		fprintf(r->out, ",\"taken\":%u", taken);
+	return control_server(r, rc);
+}
+
+/* One actuator's control, by index (the Sliders dialog while running). */
+static int
+control_ctrl(struct control_req *r)
+{
+	double index, value;
+
+	if (control_number(r, "index", &index) != 0 ||
+	    control_number(r, "value", &value) != 0)
+		return CONTROL_BAD;
+	if (index < 0 || index != floor(index) || index > 1e6) {
+		snprintf(r->err, sizeof(r->err), "index: an actuator's number");
+		return CONTROL_BAD;
+	}
+	return control_server(
+	    r, hxd_set_array(r->c, "ctrl", (int)index, 1, &value));
+}
+
+/* One hinge or slide joint's position (the Sliders dialog, paused). */
+static int
+control_joint(struct control_req *r)
+{
+	const char *name = control_arg(r, "name");
+	double value;
+
+	if (name == NULL || name[0] == '\0') {
+		snprintf(r->err, sizeof(r->err), "no joint name given");
+		return CONTROL_BAD;
+	}
+	if (control_number(r, "value", &value) != 0)
+		return CONTROL_BAD;
+	return control_server(r, hxd_set_joint(r->c, name, &value, 1, NULL, 0));
+}
+
+/* Capture the state as a keyframe of that name (HAPTIX's Sim=>Key). */
+static int
+control_capture(struct control_req *r)
+{
+	const char *name = control_arg(r, "name");
+
+	if (name == NULL || name[0] == '\0') {
+		snprintf(r->err, sizeof(r->err), "no keyframe name given");
+		return CONTROL_BAD;
+	}
+	return control_server(r, hxd_capture_key(r->c, name, -1));
+}
+
+static int
+control_record_start(struct control_req *r)
+{
+	hxd_recording rec;
+	int rc;
+
+	rc = hxd_record_start(r->c, 0, 0, 0, &rec);
+	if (rc == HXD_OK) {
+		fputs(",\"path\":", r->out);
+		web_json_string(r->out, rec.path);
+	}
+	return control_server(r, rc);
+}
+
+static int
+control_record_stop(struct control_req *r)
+{
+	hxd_recording rec;
+	int rc;
+
+	rc = hxd_record_stop(r->c, &rec);
+	if (rc == HXD_OK) {
+		fputs(",\"path\":", r->out);
+		web_json_string(r->out, rec.path);
+		fprintf(r->out, ",\"records\":%llu", rec.records);
+	}
+	return control_server(r, rc);
+}
+
+/* Load a model file of the server's model directories. */
+static int
+control_load(struct control_req *r)
+{
+	const char *path = control_arg(r, "path");
+	hxd_model m;
+	int rc;
+
+	if (path == NULL || path[0] == '\0') {
+		snprintf(r->err, sizeof(r->err), "no model path given");
+		return CONTROL_BAD;
+	}
+	rc = hxd_load_file(r->c, path, &m);
+	if (rc == HXD_OK) {
+		fputs(",\"name\":", r->out);
+		web_json_string(r->out, m.name);
+	}
+	return control_server(r, rc);
+}
+
+/* The browser's selection: a body and the point the click hit. */
+static int
+control_select(struct control_req *r)
+{
+	double body, point[3] = { 0, 0, 0 };
+
+	if (r->pert == NULL) {
+		snprintf(r->err, sizeof(r->err),
+		    "no such browser: id names the page's event stream");
+		return CONTROL_BAD;
+	}
+	if (control_number(r, "body", &body) != 0 ||
+	    (body > 0 && control_vector(r, "point", point, 3) != 0))
+		return CONTROL_BAD;
+	web_pert_stop(r->v, r->pert, r->c);
+	if (web_pert_select(
+		r->v, r->pert, (int)body, point, r->err, sizeof(r->err)) != 0)
+		return CONTROL_BAD;
+	return CONTROL_OK;
+}
+
+/* The browser's camera, sent with each perturbation request. */
+static int
+control_camera(struct control_req *r, struct web_camera *cam)
+{
+	if (control_vector(r, "pos", cam->pos, 3) != 0 ||
+	    control_vector(r, "forward", cam->forward, 3) != 0 ||
+	    control_vector(r, "up", cam->up, 3) != 0 ||
+	    control_number(r, "fovy", &cam->fovy) != 0)
+		return -1;
+	if (cam->fovy <= 0 || cam->fovy >= 180) {
+		snprintf(r->err, sizeof(r->err), "fovy: 0 to 180 degrees");
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Perturb the selected body: start (rotate=1 to turn it), move by
+ * action dx dy (mjtMouse, fractions of the page's height), or end.
+ */
+static int
+control_perturb(struct control_req *r)
+{
+	const char *what = control_arg(r, "do");
+	struct web_camera cam;
+	double rotate, action, dx, dy;
+	int rc;
+
+	if (r->pert == NULL) {
+		snprintf(r->err, sizeof(r->err),
+		    "no such browser: id names the page's event stream");
+		return CONTROL_BAD;
+	}
+	if (what != NULL && strcmp(what, "end") == 0)
+		return control_server(r, web_pert_stop(r->v, r->pert, r->c));
+	if (what == NULL ||
+	    (strcmp(what, "start") != 0 && strcmp(what, "move") != 0)) {
+		snprintf(r->err, sizeof(r->err), "do: start, move or end");
+		return CONTROL_BAD;
+	}
+	if (control_camera(r, &cam) != 0)
+		return CONTROL_BAD;
+	if (strcmp(what, "start") == 0) {
+		if (control_number_or(r, "rotate", 0, &rotate) != 0)
+			return CONTROL_BAD;
+		if (web_pert_start(r->v, r->pert, rotate != 0, &cam, r->err,
+			sizeof(r->err)) != 0)
+			return CONTROL_BAD;
+	} else {
+		if (control_number(r, "action", &action) != 0 ||
+		    control_number(r, "dx", &dx) != 0 ||
+		    control_number(r, "dy", &dy) != 0)
+			return CONTROL_BAD;
+		if (web_pert_move(r->v, r->pert, (int)action, dx, dy, &cam,
+			r->err, sizeof(r->err)) != 0)
+			return CONTROL_BAD;
+	}
+	/* At once, not at the next tick: the page sees it move sooner. */
+	rc = web_pert_drive(r->v, r->pert, r->c);
+	return control_server(r, rc);
+}
+
+/* The rows: name, whether it writes the simulation, the handler. */
+static const struct control_row {
+	const char *name;
+	int writes; /* refused by --read-only */
+	int (*fn)(struct control_req *);
+} control_rows[] = {
+	{ "pause", 1, control_pause },
+	{ "run", 1, control_run },
+	{ "reset", 1, control_reset },
+	{ "step", 1, control_step },
+	{ "ctrl", 1, control_ctrl },
+	{ "joint", 1, control_joint },
+	{ "capture", 1, control_capture },
+	{ "record-start", 1, control_record_start },
+	{ "record-stop", 1, control_record_stop },
+	{ "load", 1, control_load },
+	{ "select", 0, control_select },
+	{ "perturb", 1, control_perturb },
+};
+
+int
+control_find(const char *name, int *writes)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(control_rows) / sizeof(control_rows[0]); i++)
+		if (strcmp(control_rows[i].name, name) == 0) {
+			*writes = control_rows[i].writes;
+			return (int)i;
+		}
+	return -1;
+}
+
+int
+control_call(int row, struct control_req *r)
+{
+	return control_rows[row].fn(r);
+}
+
+void
+control_names(FILE *f)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(control_rows) / sizeof(control_rows[0]); i++)
+		fprintf(f, "%s%s", i > 0 ? ", " : "", control_rows[i].name);
+}

@@ -208,6 +208,18 @@ tests_test_workbench_SOURCES = tests/test_workbench.c tests/browser.c \
 	tests/browser.h
 tests_test_workbench_CFLAGS = $(TEST_CFLAGS)
 tests_test_workbench_LDADD = $(TEST_LIBS)
+# make bench-workbench: the workbench's figures (docs/benchmarks.md),
+# measured in headless Chromium; not a test (no thresholds).
+check_PROGRAMS += tests/bench_workbench
+tests_bench_workbench_SOURCES = tests/bench_workbench.c tests/browser.c \
+	tests/browser.h
+tests_bench_workbench_CFLAGS = $(TEST_CFLAGS)
+tests_bench_workbench_LDADD = $(TEST_LIBS)
+bench-workbench: tests/bench_workbench clients/hxview daemon/haptixd
+	@$(AM_TESTS_ENVIRONMENT) \
+	HX_SCREENSHOT="$${HX_SCREENSHOT-}" CRITERION_JOBS=1 \
+	    ./tests/bench_workbench --verbose=0
+.PHONY: bench-workbench
 # The MJCF tree and legacy translation, and MuJoCo loading what they write.
 tests_test_mjcf_SOURCES = tests/test_mjcf.c
 tests_test_mjcf_CFLAGS = $(TEST_CFLAGS)

@@ -142,15 +142,15 @@ var scene = {
 
   material: function (rgba, emission, specular, shininess, texid, repeat) {
     var c = new THREE.Color(rgba[0], rgba[1], rgba[2]);
-    var m = new THREE.MeshPhongMaterial({ color: c,
-      specular: new THREE.Color(specular, specular, specular),
-      shininess: Math.max(1, shininess * 128),
+    /* Lit per vertex, as MuJoCo 2.2's fixed-function OpenGL lights. */
+    var m = new THREE.MeshLambertMaterial({ color: c,
       emissive: c.clone().multiplyScalar(emission || 0),
       transparent: rgba[3] < 1, opacity: rgba[3],
       depthWrite: rgba[3] >= 1 });
     if (texid >= 0 && this.model.textures[texid] &&
         this.model.textures[texid].type === 0) {
-      var tex = new THREE.TextureLoader().load('/texture/' + texid + '.png?gen=' + this.model.gen);
+      var tex = new THREE.TextureLoader().load('/texture/' + texid + '.png?gen=' +
+        this.model.gen, function () { hxwb.dirty = true; });
       tex.wrapS = tex.wrapT = THREE.RepeatWrapping;
       tex.repeat.set(repeat[0], repeat[1]);
       m.map = tex;
@@ -253,6 +253,7 @@ var scene = {
   },
 
   applyToggles: function () {
+    hxwb.dirty = true;
     this.items.forEach(function (o) {
       var u = o.userData;
       var groups = u.objtype === OBJ.SITE ? toggles.sitegroup : toggles.geomgroup;
@@ -272,7 +273,7 @@ var scene = {
     var o = pool[i];
     if (o && o.userData.type === type) return o;
     if (o) this.three.remove(o);
-    o = new THREE.Mesh(unitShape(type), new THREE.MeshPhongMaterial({ color: 0xffffff }));
+    o = new THREE.Mesh(unitShape(type), new THREE.MeshLambertMaterial({ color: 0xffffff }));
     o.userData = { type: type };
     pool[i] = o;
     this.three.add(o);
@@ -463,7 +464,11 @@ var view = {
     this.publish();
   },
 
+  /* A model camera on a moving body moves with the frames. */
+  fixedMoving: function () { return false; },
+
   publish: function () {
+    hxwb.dirty = true;
     hxwb.camera = { lookat: this.lookat.slice(), distance: this.distance,
       azimuth: this.azimuth, elevation: this.elevation, fixed: this.fixed };
   },
@@ -912,15 +917,24 @@ var panels = {
 
 var fpsCount = 0, fpsStart = performance.now();
 
+/* Set when the camera, the toggles or the model changed. */
+hxwb.dirty = true;
+
 function animate() {
   requestAnimationFrame(animate);
   var f = scene.pending;
   if (f && scene.update(f)) {
     scene.pending = null;
     panels.frame(f);
+  } else {
+    f = null;
   }
-  if (!scene.model) return;
+  /* Nothing new: nothing to draw (a paused scene costs nothing). */
+  if (!scene.model || (!f && !hxwb.dirty && !view.fixedMoving())) return;
+  hxwb.dirty = false;
+  var t0 = performance.now();
   scene.render();
+  hxwb.renderMs = performance.now() - t0;
   hxwb.drawn++;
   fpsCount++;
   var now = performance.now();

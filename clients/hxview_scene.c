@@ -258,7 +258,7 @@ view_frame_same(const struct view *v, const hxd_frame *f)
 	    same_values(h->sensordata, f->sensordata, (size_t)m->nsensordata);
 }
 
-/* Does the status show differently in the info box and overlays? */
+/* Does the status show differently in the overlays or the workbench? */
 static int
 view_status_same(const hxd_status *a, const hxd_status *b)
 {
@@ -269,7 +269,13 @@ view_status_same(const hxd_status *a, const hxd_status *b)
 	    a->nefc == b->nefc && a->ncon == b->ncon &&
 	    a->energy_potential == b->energy_potential &&
 	    a->energy_kinetic == b->energy_kinetic &&
-	    a->clients == b->clients && strcmp(a->message, b->message) == 0;
+	    a->clients == b->clients && strcmp(a->message, b->message) == 0 &&
+	    /* The workbench shows these too. */
+	    a->lease_holder == b->lease_holder &&
+	    a->recording.active == b->recording.active &&
+	    a->recording.records == b->recording.records &&
+	    a->ntracking == b->ntracking &&
+	    a->nperturbations == b->nperturbations;
 }
 
 /* Keep the frame of ev as the newest state; 1 if it shows a change. */

@@ -404,7 +404,9 @@ Test(workbench, sliders_plots_and_keys)
 		hx_sleep_ms(50);
 	}
 	/* The right arrow steps, one step a press. */
-	steps = st.steps;
+	wait_for("return hxwb.status && hxwb.status.paused ? 'yes' : 'no';",
+	    WAIT_SECONDS, "the page showing the pause");
+	steps = hx_status_ok(watch).steps;
 	press("\\uE014");
 	end = hx_wall_now() + WAIT_SECONDS;
 	while ((st = hx_status_ok(watch)).steps != steps + 1) {
@@ -430,6 +432,18 @@ Test(workbench, sliders_plots_and_keys)
 		hx_sleep_ms(100);
 	}
 	cr_assert(hx_status_ok(watch).paused, "the slider ran the simulation");
+	/* Another client's lease is shown, and the controls are off. */
+	HX_OK(watch, hxd_lease(watch, HXD_LEASE_TAKE, NULL));
+	wait_for("var l = document.getElementById('lease');"
+		 "return !l.hidden && l.textContent.indexOf('test_workbench')"
+		 " >= 0 && document.getElementById('run').disabled &&"
+		 " document.querySelector('#sliders input').disabled ? 'yes' :"
+		 " 'lease: ' + l.textContent;",
+	    WAIT_SECONDS, "the lease shown and the controls off");
+	HX_OK(watch, hxd_lease(watch, HXD_LEASE_RELEASE, NULL));
+	wait_for("return document.getElementById('lease').hidden &&"
+		 " !document.getElementById('run').disabled ? 'yes' : 'still';",
+	    WAIT_SECONDS, "the controls back once the lease is released");
 	/* Space runs again. */
 	press(" ");
 	end = hx_wall_now() + WAIT_SECONDS;

@@ -601,7 +601,8 @@ var keys = {
     var group = /^Digit([0-5])$/.exec(e.code);
     if (k === ' ') panels.run(!(s && !s.paused));
     else if (k === 'Backspace') net.control('reset', {});
-    else if (k === 'ArrowRight') { if (s && s.paused) net.control('step', { count: 1 }); }
+    /* The server steps only while paused; running, it ignores it. */
+    else if (k === 'ArrowRight') net.control('step', { count: 1 });
     else if (k === 'F3') panels.toggle('sliders-box');
     else if (k === 'F4') panels.toggle('info-box');
     else if (k === 'F9') panels.record();

@@ -100,3 +100,9 @@ CALL(MOCAP_POSE, mocap_pose, M | W)
 CALL(MOCAP_CONNECT, mocap_connect, M | W)
 CALL(PERTURB, perturb, M | W)
 CALL(MOCAP_MOVE, mocap_move, M | W)
+
+/* Gazebo HAPTIX's World API: forces, the view camera, collide modes
+ * (api_world.c). */
+CALL_SOMETIMES(WORLD_FORCE, world_force, M)
+CALL_SOMETIMES(CAMERA, camera, M)
+CALL_SOMETIMES(COLLIDE_MODE, collide_mode, M)

@@ -15,6 +15,7 @@
 #include "snapshot.h"
 #include "step.h"
 #include "stepguard.h"
+#include "world.h"
 
 /* The most steps one step request may take while paused. */
 #define API_MAX_STEPS 10000
@@ -93,6 +94,7 @@ reset_params(struct call *c)
 	char names[512];
 	int n;
 
+	world_reset(c->d, c->req->reset->keep_params);
 	if (c->req->reset->keep_params)
 		return;
 	n = sim_pristine_restore(c->d->sim, names, sizeof(names));

@@ -179,6 +179,23 @@ event_message(struct daemon *d)
 }
 
 void
+event_camera(
+    struct daemon *d, const double pos[3], const double quat[4], int is_default)
+{
+	Haptix__V1__Camera c = HAPTIX__V1__CAMERA__INIT;
+	Event ev = HAPTIX__V1__EVENT__INIT;
+
+	c.n_pos = 3;
+	c.pos = (double *)pos;
+	c.n_quat = 4;
+	c.quat = (double *)quat;
+	c.is_default = is_default;
+	ev.kind_case = HAPTIX__V1__EVENT__KIND_CAMERA;
+	ev.camera = &c;
+	stream_broadcast(d, &ev);
+}
+
+void
 event_lease(struct daemon *d)
 {
 	Haptix__V1__LeaseInfo l = HAPTIX__V1__LEASE_INFO__INIT;

@@ -47,6 +47,10 @@ void event_model_edited(
 /* The viewers' message changed. */
 void event_message(struct daemon *d);
 
+/* The view camera was set (is_default: back to the model's own). */
+void event_camera(struct daemon *d, const double pos[3], const double quat[4],
+    int is_default);
+
 /* The lease was taken or given up. */
 void event_lease(struct daemon *d);
 

@@ -35,6 +35,7 @@ libhaptixd_la_SOURCES = \
 	daemon/journal.c daemon/journal.h \
 	daemon/tracking.c daemon/tracking.h daemon/perturb.c daemon/perturb.h \
 	daemon/api_driver.c \
+	daemon/api_world.c daemon/world.c daemon/world.h daemon/sim_world.c \
 	daemon/result.h \
 	daemon/server.c daemon/server.h \
 	daemon/sdnotify.c daemon/sdnotify.h \

@@ -205,6 +205,23 @@ void sim_mocap_set_one(
     struct sim *s, int i, const double pos[3], const double quat[4]);
 void sim_xfrc_set_one(struct sim *s, int body, const double f6[6]);
 
+/* The World API (sim_world.c).  The force that cancels body's weight. */
+void sim_body_weight(const struct sim *s, int body, double f[3]);
+
+/* Save xfrc_applied into saved (6 x nbody) and add add; put it back. */
+void sim_xfrc_push(struct sim *s, const double *add, double *saved);
+void sim_xfrc_pop(struct sim *s, const double *saved);
+
+/* Collide modes of a body's subtree, as haptix_sim.h numbers them. */
+#define SIM_NOCOLLIDE 0 /* contype and conaffinity 0 */
+#define SIM_DETECT 1    /* contacts kept out of the solver (geom_gap) */
+#define SIM_COLLIDE 2   /* as the model was loaded */
+int sim_collide_get(const struct sim *s, int body);
+void sim_collide_set(struct sim *s, int body, int mode);
+
+/* The model's own view: MuJoCo's free camera, looking along its x. */
+void sim_camera_default(const struct sim *s, double pos[3], double quat[4]);
+
 /* The body of mocap index i, or -1; the mocap index of a body, or -1. */
 int sim_mocap_body(const struct sim *s, int i);
 int sim_body_mocap(const struct sim *s, int body);

@@ -13,6 +13,7 @@
 #include "stepguard.h"
 #include "stream.h"
 #include "tracking.h"
+#include "world.h"
 
 int
 step_one(struct daemon *d, char *err, size_t len)
@@ -24,10 +25,12 @@ step_one(struct daemon *d, char *err, size_t len)
 		return -2;
 	sim_before_step(d->sim);
 	motion_before_step(d);
-	hold_before_step(d); /* before the journal: it writes the model */
+	hold_before_step(d);  /* before the journal: it writes the model */
+	world_before_step(d); /* the journal sees its forces */
 	record_before_step(d);
 	start = stepguard_start();
 	rc = sim_step(d->sim, err, len);
+	world_after_step(d);
 	if (rc == 0)
 		stepguard_after_step(d, start);
 	tracking_after_step();
@@ -54,6 +57,7 @@ step_model_changed(struct daemon *d, int reload, const char *why)
 {
 	record_stop(d, why);
 	step_model_swapped(d);
+	world_model_changed(d);
 	hold_model_changed(d);
 	event_model(d, reload);
 }
@@ -66,6 +70,7 @@ step_model_edited(struct daemon *d, const char *operations, const char *removed,
 	record_model_edited(
 	    d, transaction != NULL ? transaction : operations, removed);
 	step_model_swapped(d);
+	world_model_edited(d);
 	hold_model_edited(d);
 	event_model_edited(d, 1, operations, removed);
 }

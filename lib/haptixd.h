@@ -862,6 +862,7 @@ enum hxd_event_kind {
 	HXD_EVENT_PERTURBATION, /* a driver's force dropped */
 	HXD_EVENT_SLOW_STEP,    /* the slow-step guard paused the simulation */
 	HXD_EVENT_RECORDING,    /* the server ended a recording */
+	HXD_EVENT_CAMERA,       /* the view camera was set (hxd_set_camera) */
 };
 
 /* Something that happened, with what belongs to its kind. */
@@ -896,6 +897,9 @@ typedef struct hxd_event {
 	double usual_seconds;    /* SLOW_STEP: the model's usual step */
 	char reason[320];        /* SLOW_STEP: why steps are refused */
 	hxd_recording recording; /* RECORDING: as it ended (ended: why) */
+	double camera_pos[3];    /* CAMERA: where it is */
+	double camera_quat[4];   /* CAMERA: w x y z, looking along x */
+	int camera_default;      /* CAMERA: back to the model's own view */
 } hxd_event;
 
 /*
@@ -1065,6 +1069,57 @@ int hxd_mocap_move(hxd_conn *c, int mocap, const char *body,
  */
 int hxd_state_hash(hxd_conn *c, unsigned long long *hash,
     unsigned long long *steps, double *time);
+
+/*---------------------------------------- the World API (haptix_sim.h) */
+
+/* hxd_wrench's gravity: leave it, cancel the body's weight, or not. */
+#define HXD_GRAVITY_LEAVE 0
+#define HXD_GRAVITY_ON 1
+#define HXD_GRAVITY_OFF 2
+
+/*
+ * What the server adds to a body's xfrc_applied for each step (world
+ * axes, at its centre of mass), apart from what clients write there.
+ */
+typedef struct hxd_wrench {
+	int body;                   /* body id; -1: none, only list */
+	int apply;                  /* put force and torque on it */
+	double force[3], torque[3]; /* N, N m */
+	double duration;            /* simulated seconds; 0: until a reset */
+	int gravity;                /* HXD_GRAVITY_* */
+	int clear_all;              /* end every wrench first */
+} hxd_wrench;
+
+/*
+ * Apply w (NULL: only list): a wrench for a time, a body's gravity on or
+ * off (its weight cancelled, as MuJoCo 2.2 has no gravcomp).  Wrenches
+ * end after their duration, at a reset or with another model; gravity
+ * stays off across resets that keep the model's parameters and edits.
+ * *gravity_off (may be NULL; free() it) gets the *ngravity_off bodies
+ * whose gravity is off, *wrenches (may be NULL) the wrenches in effect.
+ */
+int hxd_world_force(hxd_conn *c, const hxd_wrench *w, int **gravity_off,
+    int *ngravity_off, int *wrenches);
+
+/*
+ * The view camera the viewers share: position and orientation (w x y z;
+ * it looks along its x axis, z up).  Until a client sets it, and after a
+ * reset or another model, it is the model's own view (*is_default 1).
+ * Setting it tells subscribers (HXD_EVENT_CAMERA).
+ */
+int hxd_get_camera(hxd_conn *c, double pos[3], double quat[4], int *is_default);
+int hxd_set_camera(hxd_conn *c, const double pos[3], const double quat[4]);
+
+/* Collide modes, numbered as haptix_sim.h's hxsCollideMode. */
+#define HXD_COLLIDE_NONE 0   /* contype and conaffinity 0: no contacts */
+#define HXD_COLLIDE_DETECT 1 /* contacts found, no force (geom_gap) */
+#define HXD_COLLIDE_ALL 2    /* as the model was loaded */
+
+/*
+ * Set the collide mode of the geoms of body's subtree (mode -1: only
+ * read); *out (may be NULL) gets the mode it now has.
+ */
+int hxd_collide_mode(hxd_conn *c, int body, int mode, int *out);
 
 #if defined(__cplusplus)
 }

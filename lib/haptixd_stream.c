@@ -401,6 +401,17 @@ event_from_wire(hxd_conn *c, const Haptix__V1__Event *w, hxd_event *ev)
 		ev->kind = HXD_EVENT_RECORDING;
 		conn_recording_from_wire(&ev->recording, w->recording_ended);
 		break;
+	case HAPTIX__V1__EVENT__KIND_CAMERA:
+		if (w->camera->n_pos != 3 || w->camera->n_quat != 4)
+			return conn_fail(c, HXD_BADPROTOCOL,
+			    "a camera event with %zu and %zu numbers",
+			    w->camera->n_pos, w->camera->n_quat);
+		ev->kind = HXD_EVENT_CAMERA;
+		memcpy(ev->camera_pos, w->camera->pos, sizeof(ev->camera_pos));
+		memcpy(
+		    ev->camera_quat, w->camera->quat, sizeof(ev->camera_quat));
+		ev->camera_default = w->camera->is_default;
+		break;
 	default:
 		ev->kind = HXD_EVENT_UNKNOWN;
 		break;

@@ -2,7 +2,7 @@
 lib_LTLIBRARIES += libhaptix.la
 include_HEADERS = lib/haptix.h lib/haptixd.h
 haptixcommdir = $(includedir)/haptix/comm
-haptixcomm_HEADERS = lib/haptix/comm/haptix.h
+haptixcomm_HEADERS = lib/haptix/comm/haptix.h lib/haptix/comm/haptix_sim.h
 libhaptix_la_SOURCES = lib/conn.c lib/conn.h lib/decode.c lib/decode.h \
 	lib/request.c lib/request.h lib/tables.h lib/haptixd.c \
 	lib/haptixd_view.c lib/haptixd_set.c lib/haptixd_object.c \
@@ -10,7 +10,8 @@ libhaptix_la_SOURCES = lib/conn.c lib/conn.h lib/decode.c lib/decode.h \
 	lib/haptixd_array.c lib/haptixd_clients.c lib/haptixd_model.c lib/haptixd_hold.c \
 	lib/haptixd_stream.c lib/haptixd_record.c lib/haptixd_driver.c \
 	lib/haptix_compat.c lib/haptix_compat.h lib/haptix_native.c \
-	lib/haptix_simple.c lib/haptix_osrf.c
+	lib/haptix_simple.c lib/haptix_osrf.c lib/haptixd_world.c \
+	lib/haptix_sim.c lib/haptix_sim_text.c lib/haptix_sim_text.h
 libhaptix_la_CFLAGS = $(AM_CFLAGS) $(PROTOBUF_C_CFLAGS) $(ZSTD_CFLAGS)
 libhaptix_la_LIBADD = libhxwire.la $(PROTOBUF_C_LIBS) $(ZSTD_LIBS) -lm
 libhaptix_la_LDFLAGS = -version-info 0:0:0 \

@@ -148,6 +148,11 @@ tests_test_admin_LDADD = $(TEST_LIBS) $(MUJOCO_LIBS)
 tests_test_compat_SOURCES = tests/test_compat.c
 tests_test_compat_CFLAGS = $(TEST_CFLAGS)
 tests_test_compat_LDADD = $(TEST_LIBS)
+# Gazebo HAPTIX's World API, through prog_world (below).
+HX_TESTS += tests/test_world
+tests_test_world_SOURCES = tests/test_world.c
+tests_test_world_CFLAGS = $(TEST_CFLAGS)
+tests_test_world_LDADD = $(TEST_LIBS)
 tests_test_simple_SOURCES = tests/test_simple.c
 tests_test_simple_CFLAGS = $(TEST_CFLAGS)
 tests_test_simple_LDADD = $(TEST_LIBS)
@@ -259,6 +264,13 @@ tests_prog_osrf_SOURCES = tests/prog_osrf.c
 tests_prog_osrf_CPPFLAGS = -I$(srcdir)/lib
 tests_prog_osrf_LDADD = libhaptix.la -lm
 CLEANFILES += tests/prog_osrf_pc
+# Gazebo HAPTIX's World API: a world program (haptix_sim.h alone), run
+# check by check by test_world on the MPL scene.
+check_PROGRAMS += tests/prog_world
+tests_prog_world_SOURCES = tests/prog_world.c
+tests_prog_world_CPPFLAGS = -I$(srcdir)/lib
+tests_prog_world_LDADD = libhaptix.la -lm
+CLEANFILES += tests/prog_world_pc
 
 AM_TESTS_ENVIRONMENT = \
 	HX_PROGS='$(abs_top_builddir)/tests'; export HX_PROGS; \

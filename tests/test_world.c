@@ -1,0 +1,172 @@
+/*
+ * Gazebo HAPTIX's World API (haptix/comm/haptix_sim.h) through a real
+ * haptixd on the MPL scene: each test runs one check of prog_world, a
+ * program built with nothing but haptix_sim.h and haptix.h, on a server
+ * of its own, over the Unix socket or TCP; and the documented pkg-config
+ * line builds it as a user would.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <criterion/criterion.h>
+
+#include "check.h"
+#include "harness.h"
+#include "haptixd.h"
+
+TestSuite(world, .timeout = 180, .fini = hx_server_cleanup);
+
+/* Run prog (in $HX_PROGS) check against a fresh MPL scene; its output. */
+static void
+world_run(const char *prog, const char *check, int tcp, struct hx_run *r)
+{
+	struct hx_server srv;
+	const char *args[] = { "-m", "mpl_scene.xml", NULL };
+	char path[1024];
+
+	cr_assert_not_null(getenv("HX_PROGS"), "run with make check");
+	snprintf(path, sizeof(path), "%s/%s", getenv("HX_PROGS"), prog);
+	hx_server_start(&srv, args);
+	setenv("HAPTIX_SERVER", tcp ? srv.tcp_addr : srv.unix_addr, 1);
+	hx_run_args(r, path, check, NULL);
+	unsetenv("HAPTIX_SERVER");
+	hx_server_stop(&srv);
+}
+
+/* The check passes, and says so. */
+static void
+world_check(const char *check, int tcp)
+{
+	struct hx_run r = { 0 };
+	char ok[64];
+
+	world_run("prog_world", check, tcp, &r);
+	snprintf(ok, sizeof(ok), "ok %s\n", check);
+	cr_expect_eq(r.status, 0, "prog_world %s:\n%s%s", check, r.out, r.err);
+	cr_expect_not_null(strstr(r.out, ok), "%s", r.out);
+	hx_run_free(&r);
+}
+
+Test(world, sim_info_lists_the_models_and_the_camera)
+{
+	world_check("info", 0);
+}
+
+Test(world, moving_the_cube_and_the_table)
+{
+	world_check("move", 1);
+}
+
+Test(world, colouring_the_cube)
+{
+	world_check("color", 0);
+}
+
+Test(world, the_cube_floats_with_its_gravity_off)
+{
+	world_check("gravity", 0);
+}
+
+Test(world, pushing_and_spinning_the_cube)
+{
+	world_check("push", 1);
+}
+
+Test(world, the_contacts_of_the_cube_with_the_hand)
+{
+	world_check("contacts", 0);
+}
+
+Test(world, collide_modes)
+{
+	world_check("collide", 0);
+}
+
+Test(world, adding_and_removing_a_sphere)
+{
+	world_check("add", 1);
+}
+
+Test(world, a_weld_constraint_added_and_removed)
+{
+	world_check("constraint", 0);
+}
+
+Test(world, a_joint_read_and_set)
+{
+	world_check("joint", 0);
+}
+
+Test(world, reset_with_and_without_the_limb)
+{
+	world_check("reset", 1);
+}
+
+Test(world, logging)
+{
+	world_check("log", 0);
+}
+
+/* The camera the viewers share is announced to subscribers. */
+Test(world, setting_the_camera_tells_subscribers)
+{
+	struct hx_server srv;
+	const char *args[] = { "-m", "mpl_scene.xml", "--paused", NULL };
+	hxd_subscription sub = { 0 };
+	double pos[3] = { 1, 2, 3 }, quat[4] = { 0, 0, 0, 2 }, p[3], q[4];
+	hxd_event *ev = NULL;
+	hxd_conn *c, *viewer;
+	int is_default;
+
+	hx_server_start(&srv, args);
+	c = hx_connect_ok(srv.unix_addr, "test_world");
+	viewer = hx_connect_ok(srv.unix_addr, "viewer");
+	sub.events = HXD_EVENTS(HXD_EVENT_CAMERA);
+	cr_assert_eq(
+	    hxd_subscribe(viewer, &sub, NULL), HXD_OK, "%s", hxd_error(viewer));
+	cr_assert_eq(hxd_get_camera(c, p, q, &is_default), HXD_OK);
+	cr_expect_eq(is_default, 1);
+	cr_assert_eq(hxd_set_camera(c, pos, quat), HXD_OK, "%s", hxd_error(c));
+	cr_assert_eq(
+	    hxd_next_event(viewer, 5000, &ev), HXD_OK, "%s", hxd_error(viewer));
+	cr_expect_eq(ev->kind, HXD_EVENT_CAMERA);
+	cr_expect_eq(ev->camera_pos[2], 3);
+	cr_expect_eq(
+	    ev->camera_quat[3], 1, "normalized: %g", ev->camera_quat[3]);
+	hxd_event_free(ev);
+	cr_assert_eq(hxd_get_camera(c, p, q, &is_default), HXD_OK);
+	cr_expect_eq(is_default, 0);
+	cr_expect_eq(p[1], 2);
+	quat[3] = 0;
+	cr_expect_eq(hxd_set_camera(c, pos, quat), HXD_BADVALUE);
+	hxd_close(viewer);
+	hxd_close(c);
+	hx_server_stop(&srv);
+}
+
+/* As Gazebo's users build world programs: the library's flags alone. */
+Test(world, the_pkg_config_line_builds_world_programs)
+{
+	const char *b = getenv("HX_BUILD"), *src = getenv("HX_SRC");
+	const char *cc = getenv("HX_CC");
+	char cmd[4096];
+	struct hx_run r = { 0 };
+
+	cr_assert(
+	    b != NULL && src != NULL && cc != NULL, "run with make check");
+	snprintf(cmd, sizeof(cmd),
+	    "cd '%s/tests' && export PKG_CONFIG_PATH='%s/lib' && "
+	    "%s -Wall -Werror -o prog_world_pc "
+	    "'%s/tests/prog_world.c' $(pkg-config "
+	    "--define-variable=includedir='%s/lib' "
+	    "--define-variable=libdir='%s/.libs' --cflags --libs haptix) "
+	    "-Wl,-rpath,'%s/.libs' 2>&1",
+	    b, b, cc, src, src, b, b);
+	hx_run_args(&r, "/bin/sh", "-c", cmd, NULL);
+	cr_assert_eq(r.status, 0, "%s\n%s", cmd, r.out);
+	world_run("prog_world_pc", "info", 0, &r);
+	cr_expect_eq(r.status, 0, "%s", r.out);
+	cr_expect_not_null(strstr(r.out, "model cube links 1"), "%s", r.out);
+	hx_run_free(&r);
+}

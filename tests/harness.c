@@ -494,6 +494,29 @@ hx_run_args(struct hx_run *r, const char *path, ...)
 }
 
 void
+hx_build_with_pkgconfig(
+    const char *source, const char *prog, const char *cflags)
+{
+	const char *b = getenv("HX_BUILD"), *src = getenv("HX_SRC");
+	const char *cc = getenv("HX_CC");
+	char cmd[4096];
+	struct hx_run r = { 0 };
+
+	cr_assert(
+	    b != NULL && src != NULL && cc != NULL, "run with make check");
+	snprintf(cmd, sizeof(cmd),
+	    "cd '%s/tests' && export PKG_CONFIG_PATH='%s/lib' && "
+	    "%s %s -o %s '%s/tests/%s.c' $(pkg-config "
+	    "--define-variable=includedir='%s/lib' "
+	    "--define-variable=libdir='%s/.libs' --cflags --libs haptix) "
+	    "-Wl,-rpath,'%s/.libs' 2>&1",
+	    b, b, cc, cflags, prog, src, source, src, b, b);
+	hx_run_args(&r, "/bin/sh", "-c", cmd, NULL);
+	cr_assert_eq(r.status, 0, "%s\n%s", cmd, r.out);
+	hx_run_free(&r);
+}
+
+void
 hx_proc_start(
     struct hx_proc *p, const char *const *argv, const char *const *env)
 {

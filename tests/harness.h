@@ -109,6 +109,15 @@ void hx_run_args(struct hx_run *r, const char *path, ...);
 /* Free what a run captured; the run may be used again. */
 void hx_run_free(struct hx_run *r);
 
+/*
+ * Build tests/SOURCE.c into the build tree's tests/PROG as a user builds
+ * against the installed library: the compiler of configure, cflags
+ * (may be ""), and nothing but `pkg-config haptix` pointed at this
+ * build.  Fails the test, with the compiler's words, if it does not.
+ */
+void hx_build_with_pkgconfig(
+    const char *source, const char *prog, const char *cflags);
+
 /* Remove a directory and everything in it. */
 void hx_remove_tree(const char *dir);
 

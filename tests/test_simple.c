@@ -774,25 +774,10 @@ Test(simple, the_pkg_config_line_builds_osrf_programs)
 {
 	struct hx_server srv;
 	const char *args[] = { "-m", "fixture.xml", NULL };
-	const char *b = getenv("HX_BUILD"), *src = getenv("HX_SRC");
-	const char *cc = getenv("HX_CC");
-	char cmd[4096], out[4096];
-	struct hx_run r = { 0 };
+	char out[4096];
 
-	cr_assert(
-	    b != NULL && src != NULL && cc != NULL, "run with make check");
 	/* As a user builds OSRF's examples: the library's flags, no -lm. */
-	snprintf(cmd, sizeof(cmd),
-	    "cd '%s/tests' && export PKG_CONFIG_PATH='%s/lib' && "
-	    "%s -o prog_osrf_pc "
-	    "'%s/tests/prog_osrf.c' $(pkg-config "
-	    "--define-variable=includedir='%s/lib' "
-	    "--define-variable=libdir='%s/.libs' --cflags --libs haptix) "
-	    "-Wl,-rpath,'%s/.libs' 2>&1",
-	    b, b, cc, src, src, b, b);
-	hx_run_args(&r, "/bin/sh", "-c", cmd, NULL);
-	cr_assert_eq(r.status, 0, "%s\n%s", cmd, r.out);
-	hx_run_free(&r);
+	hx_build_with_pkgconfig("prog_osrf", "prog_osrf_pc", "");
 	hx_server_start(&srv, args);
 	cr_expect_eq(run_prog("prog_osrf_pc", srv.unix_addr, out, sizeof(out)),
 	    0, "%s", out);

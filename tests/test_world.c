@@ -148,23 +148,9 @@ Test(world, setting_the_camera_tells_subscribers)
 /* As Gazebo's users build world programs: the library's flags alone. */
 Test(world, the_pkg_config_line_builds_world_programs)
 {
-	const char *b = getenv("HX_BUILD"), *src = getenv("HX_SRC");
-	const char *cc = getenv("HX_CC");
-	char cmd[4096];
 	struct hx_run r = { 0 };
 
-	cr_assert(
-	    b != NULL && src != NULL && cc != NULL, "run with make check");
-	snprintf(cmd, sizeof(cmd),
-	    "cd '%s/tests' && export PKG_CONFIG_PATH='%s/lib' && "
-	    "%s -Wall -Werror -o prog_world_pc "
-	    "'%s/tests/prog_world.c' $(pkg-config "
-	    "--define-variable=includedir='%s/lib' "
-	    "--define-variable=libdir='%s/.libs' --cflags --libs haptix) "
-	    "-Wl,-rpath,'%s/.libs' 2>&1",
-	    b, b, cc, src, src, b, b);
-	hx_run_args(&r, "/bin/sh", "-c", cmd, NULL);
-	cr_assert_eq(r.status, 0, "%s\n%s", cmd, r.out);
+	hx_build_with_pkgconfig("prog_world", "prog_world_pc", "-Wall -Werror");
 	world_run("prog_world_pc", "info", 0, &r);
 	cr_expect_eq(r.status, 0, "%s", r.out);
 	cr_expect_not_null(strstr(r.out, "model cube links 1"), "%s", r.out);

@@ -5,13 +5,24 @@
 # PYTHONPATH=SRCDIR/python:BUILDDIR/python (./quickstart env says so).
 # make install puts both in one directory where Debian's python3 finds it.
 EXTRA_DIST += python/pyproject.toml python/setup.py python/README.md \
-	$(HX_PY_SOURCES) $(HX_PY_TESTS) $(HX_PY_EXAMPLES) tests/python.sh
+	$(HX_PY_SOURCES) $(HX_PY_TESTS) $(HX_PY_EXAMPLES) tests/python.sh \
+	$(HX_PY_SWEEP) $(HX_SWEEP_TESTS) clients/hxsweep.in tests/sweep.sh \
+	tests/slurm.sh tests/slurm_cluster.sh
 HX_PY_SOURCES = python/haptix/__init__.py python/haptix/address.py \
 	python/haptix/batch.py python/haptix/compat.py \
 	python/haptix/connection.py python/haptix/edit.py python/haptix/env.py \
 	python/haptix/errors.py python/haptix/model.py python/haptix/proto.py \
 	python/haptix/recording.py python/haptix/sim.py \
 	python/haptix/stream.py python/haptix/struct.py python/haptix/zstd.py
+# haptix.sweep, the sweep engine; hxsweep is its command line.
+HX_PY_SWEEP = python/haptix/sweep/__init__.py \
+	python/haptix/sweep/__main__.py python/haptix/sweep/cli.py \
+	python/haptix/sweep/daemon.py python/haptix/sweep/expr.py \
+	python/haptix/sweep/pool.py python/haptix/sweep/slurm.py \
+	python/haptix/sweep/spec.py python/haptix/sweep/table.py \
+	python/haptix/sweep/trial.py
+HX_SWEEP_TESTS = tests/sweep/conftest.py tests/sweep/test_hxsweep.py \
+	tests/sweep/test_api.py tests/sweep/gain.toml tests/sweep/trial.py
 HX_PY_TESTS = python/tests/conftest.py python/tests/test_connect.py \
 	python/tests/test_calls.py python/tests/test_batch.py \
 	python/tests/test_stream.py python/tests/test_model.py \
@@ -32,8 +43,24 @@ $(HX_PY_GEN): $(srcdir)/proto/haptix.proto
 hxpythonpkgdir = $(hxpythondir)/haptix
 hxpythonpkg_DATA = $(HX_PY_SOURCES)
 nodist_hxpythonpkg_DATA = $(HX_PY_GEN)
+hxpythonsweepdir = $(hxpythondir)/haptix/sweep
+hxpythonsweep_DATA = $(HX_PY_SWEEP)
+
+# hxsweep: Debian's python3 on the package, from the build tree too
+# (./quickstart env puts build/clients on the PATH and the package on
+# PYTHONPATH).
+bin_SCRIPTS = clients/hxsweep
+CLEANFILES += clients/hxsweep
+clients/hxsweep: $(srcdir)/clients/hxsweep.in Makefile
+	@$(MKDIR_P) clients
+	$(AM_V_GEN)sed -e 's|%PYTHON%|$(PYTHON)|' \
+		$(srcdir)/clients/hxsweep.in >$@.tmp && chmod +x $@.tmp && \
+		mv $@.tmp $@
 
 # pytest through real daemons (python/tests/conftest.py starts them).
 TESTS += tests/python.sh
-AM_TESTS_ENVIRONMENT += HX_PYTHON='$(PYTHON)'; export HX_PYTHON;
+# hxsweep's local pool through real daemons (tests/sweep/, pytest).
+TESTS += tests/sweep.sh
+AM_TESTS_ENVIRONMENT += HX_PYTHON='$(PYTHON)'; export HX_PYTHON; \
+	HXSWEEP='$(abs_top_builddir)/clients/hxsweep'; export HXSWEEP;
 endif

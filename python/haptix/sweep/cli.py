@@ -1,0 +1,199 @@
+"""hxsweep: run a sweep of trials over a pool of local daemons, or over
+a Slurm cluster as a job array (docs/sweeps.md, hxsweep(1)).
+
+Exit status: 0 every trial ok; 1 some trial failed, or the sweep
+stopped (a model that does not load, no haptixd, Slurm refusing);
+2 a bad command line or sweep file; 130 interrupted (Ctrl-C)."""
+
+import argparse
+import json
+import os
+import sys
+
+from . import run as _run
+from . import slurm
+from .daemon import DaemonError
+from .pool import Stopped
+from .spec import SweepError, load
+
+USAGE = """\
+usage: hxsweep run SWEEP [-o OUT] [-j N] [--retries N] [--trial-timeout S]
+                         [--resume] [-M DIR]... [--haptixd PATH] [-q]
+       hxsweep check SWEEP [--list]
+       hxsweep submit SWEEP --slurm [-o OUT] [--tasks K] [--cpus-per-task C]
+                         [--partition P] [--time T] [--array-max M]
+                         [--sbatch-arg ARG]... [--retries N]
+                         [--trial-timeout S] [-M DIR]... [--haptixd PATH]
+                         [--dry-run]
+       hxsweep status OUT
+       hxsweep gather OUT
+       hxsweep resubmit OUT [--tasks LIST]
+
+Run a grid of trials, each on a haptixd prepared for it (docs/sweeps.md).
+  run       on N private daemons here (default: one per core); results in
+            OUT (default: SWEEP's name + .out): results.jsonl, results.csv,
+            npy/FIELD.npy
+  check     read the sweep file and say how many trials it makes
+  submit    on a Slurm cluster: write OUT/job.sh and submit a job array
+  status    how far a submitted sweep is (squeue/sacct, the results)
+  gather    merge a submitted sweep's results into OUT/results.jsonl, ...
+  resubmit  submit again the tasks that did not finish
+"""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        sys.stderr.write("hxsweep: %s\n%s" % (message, USAGE))
+        sys.exit(2)
+
+
+def _common(p):
+    p.add_argument("--retries", type=int, default=0, metavar="N",
+                   help="attempts after a failed one (default 0)")
+    p.add_argument("--trial-timeout", type=float, default=None,
+                   metavar="S", help="seconds an attempt may take")
+    p.add_argument("-M", "--model-dir", action="append", default=[],
+                   metavar="DIR", help="a model directory (repeat)")
+    p.add_argument("--haptixd", metavar="PATH",
+                   help="the haptixd to start (default: $HAPTIXD, PATH)")
+
+
+def _parser():
+    p = _Parser(prog="hxsweep", usage=USAGE, add_help=False)
+    p.add_argument("-h", "--help", action="store_true")
+    sub = p.add_subparsers(dest="cmd")
+    r = sub.add_parser("run", add_help=False)
+    r.add_argument("sweep")
+    r.add_argument("-o", "--out")
+    r.add_argument("-j", "--jobs", type=int, default=None)
+    r.add_argument("--resume", action="store_true")
+    r.add_argument("-q", "--quiet", action="store_true")
+    _common(r)
+    c = sub.add_parser("check", add_help=False)
+    c.add_argument("sweep")
+    c.add_argument("--list", action="store_true")
+    s = sub.add_parser("submit", add_help=False)
+    s.add_argument("sweep")
+    s.add_argument("--slurm", action="store_true")
+    s.add_argument("-o", "--out")
+    s.add_argument("--tasks", type=int, default=None)
+    s.add_argument("--cpus-per-task", type=int, default=1)
+    s.add_argument("--partition")
+    s.add_argument("--time")
+    s.add_argument("--array-max", type=int, default=None)
+    s.add_argument("--sbatch-arg", action="append", default=[])
+    s.add_argument("--dry-run", action="store_true")
+    _common(s)
+    for name in ("status", "gather"):
+        sub.add_parser(name, add_help=False).add_argument("out")
+    rs = sub.add_parser("resubmit", add_help=False)
+    rs.add_argument("out")
+    rs.add_argument("--tasks")
+    t = sub.add_parser("task", add_help=False)
+    t.add_argument("out")
+    t.add_argument("index", type=int)
+    return p
+
+
+def _out(a):
+    if a.out:
+        return a.out
+    return os.path.splitext(os.path.basename(a.sweep))[0] + ".out"
+
+
+def _cmd_run(a):
+    for n, what in ((a.jobs, "--jobs"), (a.retries + 1, "--retries + 1")):
+        if n is not None and n < 1:
+            raise SweepError("%s must be at least 1" % what)
+    sweep = load(a.sweep)
+    out = _out(a)
+    rows = _run(sweep, out, a.jobs, a.retries, a.trial_timeout, a.resume,
+                haptixd=a.haptixd, model_dirs=a.model_dir,
+                log=None if a.quiet else sys.stderr)
+    total = len(sweep.trials)
+    ok = sum(r["status"] == "ok" for r in rows)
+    if not a.quiet:
+        sys.stderr.write(
+            "hxsweep: %d of %d trials ok, %d failed%s; this run: %d in "
+            "%.1f s (%.1f trials/s); results in %s\n" % (
+                ok, total, len(rows) - ok,
+                ", %d not run" % (total - len(rows)) if len(rows) < total
+                else "", rows.ok + rows.failed, rows.seconds, rows.rate,
+                os.path.join(out, "results.jsonl")))
+    if rows.interrupted:
+        sys.stderr.write("hxsweep: interrupted; hxsweep run --resume %s "
+                         "-o %s goes on\n" % (a.sweep, out))
+        return 130
+    return 0 if ok == total else 1
+
+
+def _cmd_check(a):
+    sweep = load(a.sweep)
+    kind = ("a command" if not sweep.declarative else
+            "%s steps" % sweep.trial["steps"] if "steps" in sweep.trial
+            else "%g s" % sweep.trial["time"])
+    print("%s: %d trials (parameters: %s), each %s, on %s" % (
+        a.sweep, len(sweep.trials), ", ".join(sweep.params) or "none",
+        kind, sweep.model))
+    if a.list:
+        for t in sweep.trials:
+            print(json.dumps({"trial": t.id, "repeat": t.repeat,
+                              "seed": t.seed, "params": t.params}))
+    return 0
+
+
+def _cmd_submit(a):
+    if not a.slurm:
+        raise SweepError("submit: say where: --slurm (the one scheduler "
+                         "hxsweep knows)")
+    sweep = load(a.sweep)
+    out = _out(a)
+    s = slurm.submit(sweep, out, a.tasks, a.cpus_per_task, a.partition,
+                     a.time, a.array_max, a.sbatch_arg, a.retries,
+                     a.trial_timeout, a.haptixd, a.model_dir, a.dry_run)
+    if a.dry_run:
+        print("hxsweep: wrote %s (not submitted)"
+              % os.path.join(os.path.abspath(out), "job.sh"))
+    else:
+        print("hxsweep: submitted %d trials as job %s, an array of %d "
+              "tasks; hxsweep status %s" % (s["trials"], s["jobs"][-1],
+                                           s["tasks"], out))
+    return 0
+
+
+def main(argv):
+    """Run hxsweep with the arguments ``argv``; returns the exit status."""
+    p = _parser()
+    a = p.parse_args(argv)
+    if a.help or not a.cmd:
+        sys.stdout.write(USAGE) if a.help else sys.stderr.write(USAGE)
+        return 0 if a.help else 2
+    try:
+        if a.cmd == "run":
+            return _cmd_run(a)
+        if a.cmd == "check":
+            return _cmd_check(a)
+        if a.cmd == "submit":
+            return _cmd_submit(a)
+        if a.cmd == "status":
+            ok, n, _ = slurm.status(a.out)
+            return 0 if ok == n else 1
+        if a.cmd == "gather":
+            ok, failed, missing = slurm.gather(a.out)
+            return 0 if not failed and not missing else 1
+        if a.cmd == "resubmit":
+            tasks = None
+            if a.tasks:
+                try:
+                    tasks = [int(x) for x in a.tasks.split(",")]
+                except ValueError:
+                    raise SweepError("--tasks: a list such as 3,7") from None
+            slurm.resubmit(a.out, tasks)
+            return 0
+        return slurm.run_task(a.out, a.index)
+    except SweepError as e:
+        sys.stderr.write("hxsweep: %s\n" % e)
+        return 2
+    except (Stopped, DaemonError) as e:
+        sys.stderr.write("hxsweep: %s\n" % e)
+        return 1

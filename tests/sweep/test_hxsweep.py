@@ -1,0 +1,339 @@
+"""hxsweep run through real daemons: the table it writes, results that
+do not depend on --jobs, resuming after the runner is killed, Ctrl-C,
+failing trials retried, bad sweep files refused by line before anything
+starts, a model that does not load, a hanging command killed."""
+
+import json
+import os
+import signal
+import subprocess
+import time
+
+import numpy as np
+
+def rows(h, out):
+    with open(h.path(out, "results.jsonl")) as f:
+        return [json.loads(line) for line in f]
+
+
+def test_a_small_sweep_writes_the_table(hxsweep):
+    hxsweep.copy("gain.toml")
+    p = hxsweep("check", "gain.toml")
+    assert p.returncode == 0
+    assert "12 trials (parameters: kp, target, damping)" in p.stdout
+    p = hxsweep("run", "gain.toml", "--jobs", "2")
+    assert p.returncode == 0, p.stderr
+    assert "12 of 12 trials ok" in p.stderr
+    r = rows(hxsweep, "gain.out")
+    assert [x["trial"] for x in r] == list(range(12))
+    assert all(x["status"] == "ok" and x["attempts"] == 1 for x in r)
+    assert r[0]["params"]["kp"] == 5 and r[-1]["params"]["kp"] == 50
+    assert {x["params"]["target"] for x in r} == {0.6, 1.2}
+    assert all(0 <= x["params"]["damping"] <= 0.5 for x in r)
+    assert len({x["seed"] for x in r}) == 12
+    for x in r:
+        res = x["result"]
+        assert res["steps"] == 150
+        # The finger got most of the way; a stiffer servo overshoots more.
+        assert res["sensor.A_index_MCP_pos"]["last"][0] > \
+            0.5 * x["params"]["target"]
+    peak = {(x["params"]["kp"], x["params"]["target"]):
+            x["result"]["sensor.A_index_MCP_pos"]["max"][0] for x in r
+            if x["params"]["damping"] == r[0]["params"]["damping"]}
+    assert peak[(50, 1.2)] > peak[(5, 1.2)]
+    csv = hxsweep.read("gain.out", "results.csv").decode().splitlines()
+    assert csv[0].startswith("trial,repeat,seed,kp,target,damping,status,"
+                             "attempts,sensor.A_index_MCP_pos.max[0],")
+    assert len(csv) == 13 and csv[1].startswith("0,0,")
+    mx = np.load(hxsweep.path("gain.out", "npy",
+                              "sensor.A_index_MCP_pos.max.npy"))
+    assert mx.shape == (12, 1)
+    assert mx[3, 0] == r[3]["result"]["sensor.A_index_MCP_pos"]["max"][0]
+    assert np.load(hxsweep.path("gain.out", "npy", "qpos.max.npy")).shape \
+        == (12, 50)
+    assert list(np.load(hxsweep.path("gain.out", "npy", "params",
+                                     "kp.npy"))) == [5] * 4 + [20] * 4 + \
+        [50] * 4
+    # The results are never written over.
+    p = hxsweep("run", "gain.toml")
+    assert p.returncode == 2 and "holds results already" in p.stderr
+
+
+def _children(pid):
+    out = []
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                with open("/proc/%s/stat" % d) as f:
+                    if int(f.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        out.append(int(d))
+            except (OSError, IndexError, ValueError):
+                pass
+    return out
+
+
+def _gone(pids, seconds=20):
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if not any(os.path.exists("/proc/%d" % p) and
+                   "Z" not in open("/proc/%d/stat" % p).read().rsplit(
+                       ")", 1)[1].split()[0] for p in pids):
+            return True
+        time.sleep(0.05)
+    return False
+
+
+LONG = """model = "mpl_scene.xml"
+[grid]
+kp = [5, 10, 20, 30, 40, 50, 60, 70, 80, 90]
+target = [0.8, 1.0, 1.2, 1.4, 1.6, 0.2, 0.4, 0.6]
+[trial]
+set = { "actuator_gainprm[A_index_MCP]" = "{kp}", "actuator_biasprm[A_index_MCP, 1]" = "{-kp}" }
+ctrl = { A_index_MCP = "{target}" }
+steps = 300
+record = ["sensor:A_index_MCP_pos"]
+keep = "summary"
+"""
+
+
+def test_jobs_1_and_2_give_identical_results(hxsweep):
+    # With --jobs 1 one daemon runs every trial after another; with 2,
+    # each takes the next trial when it is free, in an order left to
+    # chance (both start at once: trial 1 is the second daemon's first).
+    # Each trial's start must not depend on the one before it: the same
+    # bytes.
+    hxsweep.write("long.toml", LONG)
+    assert hxsweep("run", "long.toml", "-j", "1", "-o", "one").returncode \
+        == 0
+    assert hxsweep("run", "long.toml", "-j", "2", "-o", "two").returncode \
+        == 0
+    for name in ("results.jsonl", "results.csv", "npy/trial.npy",
+                 "npy/sensor.A_index_MCP_pos.max.npy",
+                 "npy/sensor.A_index_MCP_pos.last.npy", "npy/steps.npy"):
+        assert hxsweep.read("one", name) == hxsweep.read("two", name), name
+
+
+def _start_and_stop(h, out, sig, lines=3):
+    """hxsweep run stopped by a signal once some trials are written."""
+    p = subprocess.Popen(h.argv("run", "long.toml", "-j", "2", "-o", out,
+                                *h.models_args()), cwd=h.dir,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True)
+    path = h.path(out, "results.jsonl")
+    end = time.monotonic() + 60
+    while time.monotonic() < end and p.poll() is None:
+        if os.path.exists(path) and open(path).read().count("\n") >= lines:
+            break
+        time.sleep(0.005)
+    assert p.poll() is None, "the sweep ended before it could be stopped"
+    kids = _children(p.pid)
+    p.send_signal(sig)
+    err = p.communicate(timeout=60)[1]
+    return p.returncode, kids, err
+
+
+def test_resume_after_the_runner_is_killed(hxsweep):
+    hxsweep.write("long.toml", LONG)
+    status, kids, _ = _start_and_stop(hxsweep, "cut", signal.SIGKILL)
+    assert status == -signal.SIGKILL
+    assert len(kids) == 2
+    assert _gone(kids), "a daemon outlived the killed runner"
+    before = rows(hxsweep, "cut")
+    assert 3 <= len(before) < 80
+    assert all(x["status"] == "ok" for x in before)
+    p = hxsweep("run", "long.toml", "-j", "2", "-o", "cut")
+    assert p.returncode == 2 and "--resume" in p.stderr
+    p = hxsweep("run", "long.toml", "-j", "2", "-o", "cut", "--resume")
+    assert p.returncode == 0, p.stderr
+    assert "80 of 80 trials ok" in p.stderr
+    assert "this run: %d in" % (80 - len(before)) in p.stderr
+    # Resumed, the table is the one an uninterrupted run writes.
+    assert hxsweep("run", "long.toml", "-j", "1", "-o", "whole").returncode \
+        == 0
+    for name in ("results.jsonl", "results.csv",
+                 "npy/sensor.A_index_MCP_pos.max.npy"):
+        assert hxsweep.read("cut", name) == hxsweep.read("whole", name)
+
+
+def test_ctrl_c_keeps_what_finished(hxsweep):
+    hxsweep.write("long.toml", LONG)
+    status, kids, err = _start_and_stop(hxsweep, "int", signal.SIGINT)
+    assert status == 130, err
+    assert "interrupted; hxsweep run --resume long.toml -o int" in err
+    assert _gone(kids)
+    r = rows(hxsweep, "int")
+    assert len(r) >= 3
+    assert [x["trial"] for x in r] == sorted(x["trial"] for x in r)
+    csv = hxsweep.read("int", "results.csv").decode().splitlines()
+    assert len(csv) == len(r) + 1
+
+
+COMMAND = """model = "mpl_scene.xml"
+[grid]
+kp = [5, 20, 50]
+target = [1.2]
+[trial]
+set = { "actuator_gainprm[A_index_MCP]" = "{kp}", "actuator_biasprm[A_index_MCP, 1]" = "{-kp}" }
+command = '"$HX_PYTHON" trial.py %s'
+"""
+
+
+def test_a_command_trial_gets_its_daemon_and_parameters(hxsweep):
+    hxsweep.copy("trial.py")
+    hxsweep.write("cmd.toml", COMMAND % "")
+    p = hxsweep("run", "cmd.toml", "-j", "2")
+    assert p.returncode == 0, p.stderr
+    r = rows(hxsweep, "cmd.out")
+    assert [x["result"]["gain"] for x in r] == [5, 20, 50]
+    assert [x["result"]["params"] for x in r] == [x["params"] for x in r]
+    assert r[2]["result"]["max"] > r[0]["result"]["max"]
+
+
+def test_a_failing_trial_is_reported_and_retried(hxsweep):
+    hxsweep.copy("trial.py")
+    os.mkdir(hxsweep.path("marks"))
+    hxsweep.write("cmd.toml", COMMAND % "--fail-once marks --fail-if-kp 20")
+    p = hxsweep("run", "cmd.toml", "-j", "2", "--retries", "1")
+    assert p.returncode == 1
+    assert "trial 0 failed (attempt 1 of 2): the command failed (exit " \
+        "status 3): trial 0: failing once on purpose" in p.stderr
+    assert "trial 1 failed (attempt 2 of 2): the command failed (exit " \
+        "status 4): this gain always fails" in p.stderr
+    assert "2 of 3 trials ok, 1 failed" in p.stderr
+    r = rows(hxsweep, "cmd.out")
+    assert [(x["status"], x["attempts"]) for x in r] == [
+        ("ok", 2), ("failed", 2), ("ok", 2)]
+    assert r[0]["errors"] == ["the command failed (exit status 3): "
+                              "trial 0: failing once on purpose"]
+    assert "result" not in r[1] and len(r[1]["errors"]) == 2
+    csv = hxsweep.read("cmd.out", "results.csv").decode().splitlines()
+    assert csv[2].endswith(",failed,2,,,,this gain always fails") or \
+        "this gain always fails" in csv[2]
+    # Without retries the first failure is final; --resume runs again
+    # only what did not succeed.
+    p = hxsweep("run", "cmd.toml", "--resume")
+    assert p.returncode == 1 and "this run: 1 in" in p.stderr
+
+
+def test_a_hanging_command_is_killed_after_the_trial_timeout(hxsweep):
+    hxsweep.write("hang.toml", """model = "mpl_scene.xml"
+[grid]
+n = [1, 2]
+[trial]
+command = ["sleep", "{n * 1000 + 17}"]
+""")
+    t0 = time.monotonic()
+    p = hxsweep("run", "hang.toml", "-j", "2", "--trial-timeout", "1")
+    assert time.monotonic() - t0 < 60
+    assert p.returncode == 1
+    r = rows(hxsweep, "hang.out")
+    assert [x["status"] for x in r] == ["failed", "failed"]
+    assert r[0]["errors"] == ["the command did not finish within 1 s "
+                              "(--trial-timeout): killed"]
+    for pid in os.listdir("/proc"):
+        if pid.isdigit():
+            try:
+                cmd = open("/proc/%s/cmdline" % pid, "rb").read()
+            except OSError:
+                continue
+            assert cmd not in (b"sleep\x001017\x00", b"sleep\x002017\x00")
+
+
+def test_a_model_that_does_not_load_stops_the_sweep(hxsweep):
+    hxsweep.write("broken.toml", """model = "broken.xml"
+[grid]
+kp = [1, 2, 3]
+[trial]
+steps = 10
+""")
+    p = hxsweep("run", "broken.toml", "-j", "2")
+    assert p.returncode == 1
+    assert "the model broken.xml did not load:" in p.stderr
+    assert "unrecognized attribute: 'stiffnes'" in p.stderr
+    assert rows(hxsweep, "broken.out") == []
+
+
+BAD = [
+    ('model = "m.xml"\n[trial]\nsteps = 10\nstpes = 3\n', 4,
+     "unknown key 'stpes' in [trial] (did you mean 'steps'?)"),
+    ('model = "m.xml"\n\n[trial]\nsteps = "500"\n', 4,
+     '[trial] steps: must be a positive integer, not "500"'),
+    ('model = "m.xml"\n[grid]\nkp = [1, 2]\nkd = []\n[trial]\nsteps = 1\n',
+     4, "[grid] kd: an empty grid"),
+    ('model = "m.xml"\nseed = 1.5\n[trial]\nsteps = 1\n', 2,
+     "seed: must be a non-negative integer, not 1.5"),
+    ('model = "m.xml"\n[grid]\nkp = [1]\n[trial]\nsteps = 1\n'
+     'ctrl = { a = "{kq * 2}" }\n', 6, "unknown name 'kq'"),
+    ('model = "m.xml"\n[trial]\nsteps = 1\n[[trial.schedule]]\ntime = 1\n'
+     '[[trial.schedule]]\nstep = 2\nctl = {}\n', 8,
+     "unknown key 'ctl' in [trial.schedule] item 2"),
+    ('model = "m.xml"\n[trial]\nsteps = 1\nrecord = ["qpos", "qpso"]\n', 4,
+     "unknown field 'qpso' (did you mean 'qpos'?)"),
+    ('model = "m.xml"\n[trial]\nsteps = 1\nkeep = "all"\n', 4,
+     '[trial] keep: "last", "series" or "summary", not "all"'),
+    ('model = "m.xml"\n[trial\nsteps = 1\n', 2, "Expected ']'"),
+    ('model = "m.xml"\nfoo = 1\n[trial]\nsteps = 1\n', 2,
+     "unknown key 'foo' in the top level"),
+]
+
+
+def test_bad_sweep_files_are_refused_by_line_before_anything_starts(
+        hxsweep):
+    # A haptixd that leaves a mark: nothing may start it.
+    mark = hxsweep.path("started")
+    fake = hxsweep.write("fake-haptixd", "#!/bin/sh\ntouch %s\n" % mark)
+    os.chmod(hxsweep.path(fake), 0o755)
+    for i, (text, line, words) in enumerate(BAD):
+        name = hxsweep.write("bad%d.toml" % i, text)
+        for cmd in ("run", "check"):
+            p = hxsweep(cmd, name, *(["--haptixd", hxsweep.path(fake)]
+                                     if cmd == "run" else []))
+            assert p.returncode == 2, (name, p.stderr)
+            assert p.stderr.startswith("hxsweep: %s:%d: " % (name, line)), \
+                (text, p.stderr)
+            assert words in p.stderr, (text, p.stderr)
+    assert not os.path.exists(mark)
+    assert not os.path.exists(hxsweep.path("bad0.out"))
+
+
+FIXTURE = """model = "fixture.xml"
+[grid]
+size = [0.05, 0.1]
+[trial]
+keyframe = "raised"
+edit = [{ op = "set", type = "geom", name = "link2", attrs = { size = "{size}" } }]
+ctrl = { servo1 = -0.5 }
+steps = 200
+record = ["ctrl", "joint:hinge1", "geom"]
+keep = "series"
+every = 20
+[[trial.schedule]]
+step = 100
+ctrl = { servo1 = 0.8 }
+"""
+
+
+def test_keyframes_edits_schedules_and_series(hxsweep):
+    hxsweep.write("fix.toml", FIXTURE)
+    p = hxsweep("run", "fix.toml", "-j", "1")
+    assert p.returncode == 0, p.stderr
+    r = rows(hxsweep, "fix.out")
+    for x in r:
+        res = x["result"]
+        assert len(res["time"]) == 10
+        assert np.allclose(np.diff(res["time"]), 20 * 0.002)
+        ctrl = np.array(res["ctrl"])
+        # servo2 from the keyframe; servo1 from [trial.ctrl], then the
+        # schedule's at step 100 (rows after steps 20, 40, ... 200).
+        assert (ctrl[:, 1] == -0.5).all()
+        assert (ctrl[:5, 0] == -0.5).all() and (ctrl[5:, 0] == 0.8).all()
+        assert np.array(res["joint.hinge1"]).shape == (10, 1)
+        assert np.array(res["geom_pos"]).shape[0] == 10
+    # The edit reached the model, and each trial started from the model
+    # as loaded (a reload undid the last trial's edit).
+    q = [np.array(x["result"]["joint.hinge1"])[:, 0] for x in r]
+    assert not np.array_equal(q[0], q[1])
+    p = hxsweep("run", "fix.toml", "-j", "2", "-o", "two")
+    assert p.returncode == 0
+    assert hxsweep.read("fix.out", "results.jsonl") == \
+        hxsweep.read("two", "results.jsonl")

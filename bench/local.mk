@@ -29,4 +29,7 @@ BENCH_FLAGS =
 bench: bench/hxbench$(EXEEXT) bench/baseline_mujoco$(EXEEXT) \
 	    daemon/haptixd$(EXEEXT) $(MATLAB_BUILT)
 	$(BENCH_ENV) ./bench/hxbench$(EXEEXT) $(BENCH_FLAGS)
+if ENABLE_PYTHON
+	@$(MAKE) $(AM_MAKEFLAGS) bench-sweep
+endif
 .PHONY: bench

@@ -7,7 +7,7 @@
 EXTRA_DIST += python/pyproject.toml python/setup.py python/README.md \
 	$(HX_PY_SOURCES) $(HX_PY_TESTS) $(HX_PY_EXAMPLES) tests/python.sh \
 	$(HX_PY_SWEEP) $(HX_SWEEP_TESTS) clients/hxsweep.in tests/sweep.sh \
-	tests/slurm.sh tests/slurm_cluster.sh
+	tests/slurm.sh tests/slurm_cluster.sh bench/sweep.py
 HX_PY_SOURCES = python/haptix/__init__.py python/haptix/address.py \
 	python/haptix/batch.py python/haptix/compat.py \
 	python/haptix/connection.py python/haptix/edit.py python/haptix/env.py \
@@ -63,4 +63,15 @@ TESTS += tests/python.sh
 TESTS += tests/sweep.sh
 AM_TESTS_ENVIRONMENT += HX_PYTHON='$(PYTHON)'; export HX_PYTHON; \
 	HXSWEEP='$(abs_top_builddir)/clients/hxsweep'; export HXSWEEP;
+
+# hxsweep on a real single-node Slurm cluster that the test starts as
+# root (tests/slurm.sh); .ci/run runs it, make check does not.
+check-slurm: all
+	@$(AM_TESTS_ENVIRONMENT) $(SHELL) $(srcdir)/tests/slurm.sh
+# make bench's sweep figures (bench/sweep.py), also alone.
+bench-sweep: all
+	$(BENCH_ENV) PYTHONPATH='$(abs_top_srcdir)/python:$(abs_top_builddir)/python' \
+		$(PYTHON) $(srcdir)/bench/sweep.py $(SWEEP_BENCH_FLAGS)
+SWEEP_BENCH_FLAGS =
+.PHONY: check-slurm bench-sweep
 endif

@@ -1,0 +1,171 @@
+#!/usr/bin/env python3
+"""make bench's sweep figures (issue 21): hxsweep's local pool and a
+Slurm job array, timed through haptix.sweep, the engine hxsweep runs.
+
+- trials per second with --jobs 2 against --jobs 1: MPL trials of 1000
+  steps, rounds alternating the two, medians (target >= 1.8x);
+- the overhead of a trial beyond its own steps, --jobs 1: the wall time
+  per trial (the slope between sweeps of N1 and N2 trials of 10 steps,
+  so that the daemon's start and the model's load fall out) less the
+  time of those 10 steps in one long batch on the same model (target
+  <= 5 ms);
+- a sweep of 10,000 trials of 10 steps as a Slurm job array, submit to
+  gathered, when a cluster answers (sinfo through $SLURM_CONF), else
+  skipped and said so.
+
+usage: sweep.py [--quick] [--rounds N] [-f local,slurm] [--slurm-trials N]
+                [--slurm-tasks K]
+"""
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+import haptix
+import haptix.sweep as hs
+from haptix.sweep import slurm as hslurm
+
+MODELS = os.environ.get("HX_MODELS", "")
+
+
+def sweep(n, steps):
+    """A sweep of n trials of the MPL scene's index finger servo."""
+    return hs.loads("""model = "mpl_scene.xml"
+[grid]
+i = [%s]
+[trial]
+set = { "actuator_gainprm[A_index_MCP]" = "{5 + i %% 40}", "actuator_biasprm[A_index_MCP, 1]" = "{-(5 + i %% 40)}" }
+ctrl = { A_index_MCP = 1.2 }
+steps = %d
+record = ["sensor:A_index_MCP_pos"]
+""" % (", ".join(str(i) for i in range(n)), steps), "bench", ".", "bench")
+
+
+def timed(s, jobs):
+    t0 = time.monotonic()
+    rows = hs.run(s, jobs=jobs, model_dirs=[MODELS])
+    dt = time.monotonic() - t0
+    assert rows.failed == 0
+    return dt
+
+
+def steps_cost(steps, trials):
+    """Seconds that `steps` steps take inside one long batch (the MPL
+    scene, the same control), per trial."""
+    d = tempfile.mkdtemp(prefix="hxbench.")
+    p = subprocess.Popen([os.environ["HAPTIXD"], "--config", "none",
+                          "--paused", "-M", MODELS, "-m", "mpl_scene.xml",
+                          "--unix", d + "/s", "--tcp", "none",
+                          "--state-dir", d], stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(500):
+            if os.path.exists(d + "/s"):
+                break
+            time.sleep(0.01)
+        time.sleep(0.2)
+        with haptix.connect("unix:" + d + "/s") as sim:
+            sim.reset()
+            ctrl = sim.get_control().ctrl
+            ctrl[sim.model.id("actuator", "A_index_MCP")] = 1.2
+            t0 = time.monotonic()
+            sim.run(steps=steps * trials, ctrl=ctrl)
+            return (time.monotonic() - t0) / trials
+    finally:
+        p.terminate()
+        p.wait()
+        shutil.rmtree(d, ignore_errors=True)
+
+
+def row(figure, measured, baseline, ratio, target, met):
+    print("| %s | %s | %s | %s | %s | %s |" % (figure, measured, baseline,
+                                               ratio, target, met))
+
+
+def slurm_figure(n, tasks):
+    try:
+        ok = subprocess.run(["sinfo", "-h"], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL,
+                            timeout=10).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        ok = False
+    if not ok:
+        print("\nhxsweep on Slurm: skipped: no Slurm cluster answers (sinfo "
+              "failed; set SLURM_CONF, or start tests/slurm_cluster.sh)")
+        return
+    s = sweep(n, 10)
+    d = tempfile.mkdtemp(prefix="hxbench-slurm.")
+    try:
+        t0 = time.monotonic()
+        hslurm.submit(s, d + "/out", tasks=tasks, model_dirs=[MODELS])
+        null = open(os.devnull, "w")
+        while hslurm.status(d + "/out", null)[0] < n:
+            time.sleep(0.5)
+        ok, failed, missing = hslurm.gather(d + "/out", null)
+        dt = time.monotonic() - t0
+        assert ok == n, (ok, failed, missing)
+        print("\nhxsweep on Slurm (nodes: %s): %d trials of 10 steps as "
+              "an array of %d tasks, submitted to gathered: %.1f s, %.0f "
+              "trials/s" % (subprocess.run(
+                  ["sinfo", "-h", "-o", "%N, %c CPUs"],
+                  stdout=subprocess.PIPE, text=True).stdout.strip(), n,
+                  tasks, dt, n / dt))
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--quick", action="store_true")
+    p.add_argument("--rounds", type=int, default=3)
+    p.add_argument("-f", "--figures", default="local,slurm")
+    p.add_argument("--slurm-trials", type=int, default=10000)
+    p.add_argument("--slurm-tasks", type=int, default=100)
+    a = p.parse_args()
+    rounds = 1 if a.quick else a.rounds
+    n_long = 8 if a.quick else 60
+    figs = a.figures.split(",")
+    if "local" in figs:
+        local(a, rounds, n_long)
+    if "slurm" in figs and not a.quick:
+        slurm_figure(a.slurm_trials, a.slurm_tasks)
+    elif "slurm" in figs:
+        print("\nSlurm figure skipped: --quick")
+
+
+def local(a, rounds, n_long):
+    print("hxsweep: the local pool (MPL scene)\n")
+    print("| figure | measured | baseline in the same run | ratio | "
+          "target | met? |")
+    print("| --- | ---: | ---: | ---: | --- | --- |")
+    big = sweep(n_long, 1000)
+    one, two = [], []
+    for _ in range(rounds):
+        one.append(n_long / timed(big, 1))
+        two.append(n_long / timed(big, 2))
+    r1, r2 = statistics.median(one), statistics.median(two)
+    row("trials/s, %d trials of 1000 steps, `--jobs 2`" % n_long,
+        "%.2f trials/s" % r2, "%.2f trials/s (`--jobs 1`)" % r1,
+        "%.2f×" % (r2 / r1), "≥ 1.8×", "yes" if r2 / r1 >= 1.8 else
+        "**no**")
+    n1, n2 = (20, 60) if a.quick else (100, 600)
+    slopes = []
+    for _ in range(rounds):
+        t1 = timed(sweep(n1, 10), 1)
+        t2 = timed(sweep(n2, 10), 1)
+        slopes.append((t2 - t1) / (n2 - n1))
+    per = statistics.median(slopes)
+    cost = steps_cost(10, 2000)
+    over = per - cost
+    row("overhead per trial beyond its steps, `--jobs 1`",
+        "%.2f ms" % (over * 1e3), "%.2f ms per trial of 10 steps, of "
+        "which the steps %.2f ms" % (per * 1e3, cost * 1e3), "",
+        "≤ 5 ms", "yes" if over <= 0.005 else "**no**")
+
+
+if __name__ == "__main__":
+    main()

@@ -39,6 +39,7 @@ chmod 700 "$tmp/run"
 ln -s "$top/quickstart" "$clone/quickstart" || exit 99
 ln -s "$builddir" "$clone/build" || exit 99
 ln -s "$top/python" "$clone/python" || exit 99
+ln -s "$top/models" "$clone/models" || exit 99
 
 # The environment of a new user's shell, in the scratch directory.
 unset HAPTIX_SERVER HAPTIX_TOKEN_FILE HAPTIX_LEASE STATE_DIRECTORY PYTHONPATH
@@ -162,6 +163,9 @@ else
 	    grep -q '^(100, 50) ' python.txt) ||
 	    fail "trajectory.jsonl, scene.png, out.y4m, out/qpos.npy or" \
 		"python.txt is missing or wrong"
+	(cd "$clone" && [ "$(grep -c ',ok,1,' gain.out/results.csv)" -eq 6 ] &&
+	    [ -s gain.out/npy/sensor.A_index_MCP_pos.max.npy ]) ||
+	    fail "hxsweep's gain.out/results.csv does not hold 6 trials ok"
 	ls "$tmp/state/haptixd/MPL_table_1.hxr" >/dev/null ||
 	    fail "no recording MPL_table_1.hxr in the state directory"
 	# The grasp reflex lifted the cube (it rests at 0.79 m) and holds it.

@@ -239,6 +239,26 @@ command = ["sleep", "{n * 1000 + 17}"]
             assert cmd not in (b"sleep\x001017\x00", b"sleep\x002017\x00")
 
 
+def test_a_declared_trial_past_the_timeout_restarts_its_daemon(hxsweep):
+    # 20000 s of the MPL scene take hours: the daemon is killed at the
+    # timeout and started again for the next attempt and the next trial.
+    hxsweep.write("slow.toml", """model = "mpl_scene.xml"
+[grid]
+n = [1, 2]
+[trial]
+time = 20000
+""")
+    t0 = time.monotonic()
+    p = hxsweep("run", "slow.toml", "-j", "1", "--trial-timeout", "1",
+                "--retries", "1")
+    assert time.monotonic() - t0 < 60
+    assert p.returncode == 1
+    reason = ("did not finish within 1 s (--trial-timeout): its daemon was "
+              "killed and started again")
+    assert [(x["status"], x["errors"]) for x in rows(hxsweep, "slow.out")] \
+        == [("failed", [reason] * 2)] * 2
+
+
 def test_a_model_that_does_not_load_stops_the_sweep(hxsweep):
     hxsweep.write("broken.toml", """model = "broken.xml"
 [grid]

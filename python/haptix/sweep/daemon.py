@@ -110,12 +110,14 @@ class Daemon:
     def kill(self):
         """Stop it at once (a trial that timed out may have left it
         stepping); the connection goes with it."""
-        if self.sim is not None:
-            self.sim.close()
-            self.sim = None
+        # The process first: its end wakes a call waiting on the socket
+        # in another thread, which closing our end would not.
         if self.proc is not None and self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait()
+        if self.sim is not None:
+            self.sim.close()
+            self.sim = None
 
     def stop(self):
         """Stop it as a service is stopped (SIGTERM), then kill it if it

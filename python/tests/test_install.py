@@ -37,3 +37,8 @@ def test_pip_install_offline(tmp_path):
     assert p.returncode == 0, p.stderr
     mod, pb = p.stdout.split()
     assert mod.startswith(str(env)) and pb.startswith(str(env))
+    # hxsweep comes along, as a script running haptix.sweep.
+    p = subprocess.run([str(env / "bin" / "hxsweep"), "--help"],
+                       capture_output=True, text=True, env=e,
+                       cwd=str(tmp_path))
+    assert p.returncode == 0 and "hxsweep run SWEEP" in p.stdout, p.stderr

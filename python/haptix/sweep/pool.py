@@ -64,7 +64,7 @@ class _Progress:
         rate = self.rate(now)
         left = self.total - self.skipped - self.done
         eta = "%d:%02d left" % divmod(int(left / rate), 60) if rate else ""
-        return "hxsweep: %d/%d trials, %s%.1f trials/s %s" % (
+        return "hxsweep: %d/%d trials, %s%.1f trials/s, %s" % (
             self.done + self.skipped, self.total,
             "%d failed, " % self.failed if self.failed else "", rate, eta)
 

@@ -187,21 +187,22 @@ def run_declared(daemon, spec, t, ctrl):
                            for f in rec})
     keep = tr.get("keep", "last")
     every = tr.get("every", 1)
-    if keep == "last":
-        every = steps
     rows = {}
     times = []
     taken = 0
     end = 0.0
     for first, n, c in _segments(sim, spec, env, ctrl, steps):
-        if not batch_fields:
+        final = first + n == steps
+        if not batch_fields or (keep == "last" and not final):
             out = sim.batch(steps=n, ctrl=c)
             taken += out.steps
             end = out.end_time
             continue
-        aligned = first % every == 0
+        # "last" records one row, after the last stretch's last step.
+        aligned = keep == "last" or first % every == 0
         out = sim.batch(steps=n, ctrl=c, record=batch_fields,
-                        every=every if aligned else 1)
+                        every=n if keep == "last" else
+                        every if aligned else 1)
         taken += out.steps
         end = out.end_time
         pick = slice(None)
@@ -218,6 +219,9 @@ def run_declared(daemon, spec, t, ctrl):
         a = np.concatenate(rows[src]) if rows.get(src) else np.zeros((0,))
         if cols is not None:
             a = a[:, cols]
+        if a.shape[0] == 0 and keep != "series":
+            raise TrialError("no row recorded: every = %d is more than the "
+                             "%d steps" % (every, steps))
         if keep == "series":
             result[key] = a
         elif keep == "last":

@@ -22,10 +22,21 @@ usage()
 what=$1
 dir=$2
 
-# Stop each daemon by the pid it wrote (never by name: other clusters
-# may run here), then wait for it to go.
+# Cancel the cluster's jobs (their steps would outlive slurmd), then
+# stop each daemon by the pid it wrote (never by name: other clusters
+# may run here), and wait for it to go.
 stop()
 {
+	if [ -s "$dir/slurmctld.pid" ] && [ -f "$dir/slurm.conf" ]; then
+		SLURM_CONF="$dir/slurm.conf" scancel --quiet --user=root \
+		    2>/dev/null
+		i=0
+		while [ $i -lt 50 ] && SLURM_CONF="$dir/slurm.conf" \
+		    squeue -h 2>/dev/null | grep -q .; do
+			sleep 0.2
+			i=$((i + 1))
+		done
+	fi
 	for d in slurmd slurmctld munged; do
 		pidf=$dir/$d.pid
 		[ -s "$pidf" ] || continue

@@ -22,7 +22,6 @@ import os
 import shutil
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 
@@ -47,6 +46,7 @@ record = ["sensor:A_index_MCP_pos"]
 
 
 def timed(s, jobs):
+    """Seconds a sweep takes on `jobs` daemons, from start to table."""
     t0 = time.monotonic()
     rows = hs.run(s, jobs=jobs, model_dirs=[MODELS])
     dt = time.monotonic() - t0
@@ -82,11 +82,13 @@ def steps_cost(steps, trials):
 
 
 def row(figure, measured, baseline, ratio, target, met):
+    """One row of the figures' table."""
     print("| %s | %s | %s | %s | %s | %s |" % (figure, measured, baseline,
                                                ratio, target, met))
 
 
 def slurm_figure(n, tasks):
+    """The Slurm figure: n trials submitted, waited for, gathered."""
     try:
         ok = subprocess.run(["sinfo", "-h"], stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL,
@@ -119,6 +121,7 @@ def slurm_figure(n, tasks):
 
 
 def main():
+    """The figures asked for, as a table."""
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--quick", action="store_true")
     p.add_argument("--rounds", type=int, default=3)
@@ -138,6 +141,7 @@ def main():
 
 
 def local(a, rounds, n_long):
+    """The local pool's figures: the --jobs ratio and the overhead."""
     print("hxsweep: the local pool (MPL scene)\n")
     print("| figure | measured | baseline in the same run | ratio | "
           "target | met? |")

@@ -13,6 +13,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def env(name):
+    """A variable make check sets, or the test fails."""
     v = os.environ.get(name)
     if not v:
         pytest.fail("%s is not set: run by make check (tests/sweep.sh)"

@@ -42,12 +42,14 @@ Run a grid of trials, each on a haptixd prepared for it (docs/sweeps.md).
 
 
 class _Parser(argparse.ArgumentParser):
+    """argparse's parser, its errors in hxsweep's words with exit 2."""
     def error(self, message):
         sys.stderr.write("hxsweep: %s\n%s" % (message, USAGE))
         sys.exit(2)
 
 
 def _common(p):
+    """The options run and submit share."""
     p.add_argument("--retries", type=int, default=0, metavar="N",
                    help="attempts after a failed one (default 0)")
     p.add_argument("--trial-timeout", type=float, default=None,
@@ -59,6 +61,7 @@ def _common(p):
 
 
 def _parser():
+    """The command line: one subparser per command."""
     p = _Parser(prog="hxsweep", usage=USAGE, add_help=False)
     p.add_argument("-h", "--help", action="store_true")
     sub = p.add_subparsers(dest="cmd")
@@ -96,12 +99,14 @@ def _parser():
 
 
 def _out(a):
+    """The results directory: -o, else the sweep file's name with .out."""
     if a.out:
         return a.out
     return os.path.splitext(os.path.basename(a.sweep))[0] + ".out"
 
 
 def _cmd_run(a):
+    """hxsweep run: the local pool, then the summary line."""
     for n, what in ((a.jobs, "--jobs"), (a.retries + 1, "--retries + 1")):
         if n is not None and n < 1:
             raise SweepError("%s must be at least 1" % what)
@@ -128,6 +133,7 @@ def _cmd_run(a):
 
 
 def _cmd_check(a):
+    """hxsweep check: the trials a file makes, without running them."""
     sweep = load(a.sweep)
     kind = ("a command" if not sweep.declarative else
             "%s steps" % sweep.trial["steps"] if "steps" in sweep.trial
@@ -143,6 +149,7 @@ def _cmd_check(a):
 
 
 def _cmd_submit(a):
+    """hxsweep submit --slurm: write the batch script and submit it."""
     if not a.slurm:
         raise SweepError("submit: say where: --slurm (the one scheduler "
                          "hxsweep knows)")

@@ -101,6 +101,7 @@ class Daemon:
         self.sim.pause()
 
     def _log_text(self):
+        """The daemon's log so far (its errors, and 'ready')."""
         try:
             with open(self.log, errors="replace") as f:
                 return f.read()

@@ -33,7 +33,12 @@ class ExprError(ValueError):
     """A template that does not read or does not compute."""
 
 
+class _Arithmetic(ExprError):
+    """A template that reads but does not compute with these values."""
+
+
 def _eval(node, env):
+    """The value of one parsed node: numbers, names, arithmetic, a few functions."""
     if isinstance(node, ast.Expression):
         return _eval(node.body, env)
     if isinstance(node, ast.Constant) and isinstance(node.value,
@@ -54,12 +59,13 @@ def _eval(node, env):
     if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
             and node.func.id in _FUNCS and not node.keywords):
         return _FUNCS[node.func.id](*[_eval(a, env) for a in node.args])
-    raise ExprError("only numbers, parameters, + - * / // % ** and %s "
+    raise ExprError("only numbers, parameters, + - * / // %% ** and %s "
                     "may appear in an expression"
                     % ", ".join(sorted(_FUNCS)))
 
 
 def _one(text, env):
+    """The value of the text of one {...}."""
     try:
         tree = ast.parse(text.strip(), mode="eval")
     except SyntaxError:
@@ -69,7 +75,7 @@ def _one(text, env):
     except ExprError:
         raise
     except (ArithmeticError, ValueError, TypeError) as e:
-        raise ExprError("'{%s}': %s" % (text, e)) from None
+        raise _Arithmetic("'{%s}': %s" % (text, e)) from None
 
 
 def evaluate(value, env):
@@ -88,6 +94,7 @@ def evaluate(value, env):
 
 
 def _fmt(v):
+    """A value written into a template's text, floats exactly."""
     if isinstance(v, float):
         return "%.17g" % v
     return str(v)
@@ -122,7 +129,11 @@ def names(value):
 
 def check(value, params):
     """Raise ExprError when a template names no parameter or does not
-    read; each parameter stands in as 1."""
+    read; each parameter stands in as 1, and what does not compute with
+    that (a division by zero) is left to the trial."""
     env = dict.fromkeys(params, 1.0)
-    env.update(trial=1, seed=1)
-    evaluate(value, env)
+    env.update(trial=1, seed=1, repeat=1)
+    try:
+        evaluate(value, env)
+    except _Arithmetic:
+        pass

@@ -105,6 +105,7 @@ class Pool:
         self.ready = threading.Barrier(1)
 
     def _say(self, msg):
+        """One line on the log, over the progress line."""
         if self.log is not None:
             with self.lock:
                 if self.progress.live:
@@ -113,6 +114,7 @@ class Pool:
                 self.log.flush()
 
     def _daemon(self, scratch, i):
+        """A worker's daemon, known to interrupt()."""
         d = Daemon(self.haptixd, os.path.join(scratch, "w%d" % i),
                    self.sweep.model, self.model_dirs, self.sweep.legacy)
         with self.lock:
@@ -132,6 +134,7 @@ class Pool:
         return False
 
     def _fail(self, msg):
+        """Stop the sweep for a reason of its own (the first one wins)."""
         with self.lock:
             if self.fatal is None:
                 self.fatal = msg
@@ -170,6 +173,7 @@ class Pool:
                 timer.cancel()
 
     def _worker(self, scratch, i, tab):
+        """A worker: its daemon, then trial after trial from the queue."""
         d = self._daemon(scratch, i)
         if not self._start(d):
             self.ready.abort()

@@ -31,10 +31,12 @@ MAX_TASKS = 1000            # Slurm's default MaxArraySize is 1001
 
 
 def _sq(s):
+    """A word quoted for sh."""
     return shlex.quote(str(s))
 
 
 def _settings(out):
+    """OUT/slurm.json, written by submit."""
     try:
         with open(os.path.join(out, SETTINGS), encoding="utf-8") as f:
             return json.load(f)
@@ -44,6 +46,7 @@ def _settings(out):
 
 
 def _save_settings(out, s):
+    """Write OUT/slurm.json whole."""
     path = os.path.join(out, SETTINGS)
     with open(path + ".tmp", "w", encoding="utf-8") as f:
         json.dump(s, f, indent=1, sort_keys=True)
@@ -52,6 +55,7 @@ def _save_settings(out, s):
 
 
 def _sweep(out, s):
+    """The sweep as submitted (OUT/sweep.toml, paths from the original's directory)."""
     with open(os.path.join(out, "sweep.toml"), encoding="utf-8") as f:
         text = f.read()
     return loads(text, s["sweep"], s["base"], s["name"])
@@ -89,6 +93,7 @@ def batch_script(sweep, out, s):
 
 
 def _sbatch(out, extra):
+    """Submit OUT/job.sh with extra options; returns the job id."""
     sb = shutil.which("sbatch")
     if sb is None:
         raise SweepError("sbatch is not on the PATH: is this a Slurm "
@@ -142,6 +147,7 @@ def submit(sweep, out, tasks=None, cpus=1, partition=None, time=None,
 
 
 def _task_file(out, i):
+    """Where task i appends its trials."""
     return os.path.join(out, "tasks", "task_%d.jsonl" % i)
 
 

@@ -142,6 +142,7 @@ class Sweep:
         self.trials = self._expand()
 
     def _expand(self):
+        """Every trial: grid points, then samples, then repeats."""
         rng = np.random.default_rng(self.seed)
         draws = []
         for _ in range(self.samples if self.random else 1):
@@ -174,6 +175,7 @@ def trial_seed(seed, i):
 
 
 def _draw(rng, kind, args):
+    """One random sample of a parameter."""
     if kind == "uniform":
         return float(rng.uniform(args[0], args[1]))
     if kind == "loguniform":
@@ -254,6 +256,7 @@ class _Checker:
 
 
 def _show(v):
+    """A value as an error message shows it."""
     if isinstance(v, str):
         return '"%s"' % v
     if isinstance(v, bool):
@@ -266,6 +269,7 @@ def _show(v):
 
 
 def _check(raw, c, stem):
+    """The checked top level of a parsed file, with defaults filled in."""
     c.keys(raw, _TOP, ())
     doc = {}
     doc["name"] = c.typed(raw.get("name", stem), (str,), ("name",),
@@ -343,6 +347,7 @@ def _check(raw, c, stem):
 
 
 def _check_trial(t, c, params):
+    """The checked [trial] table."""
     c.keys(t, _TRIAL, ("trial",))
     P = ("trial",)
     if "keyframe" in t:

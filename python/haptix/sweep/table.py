@@ -33,6 +33,7 @@ def record(t, status, attempts, errors, result=None):
 
 
 def _line(r):
+    """A row as one line of JSON."""
     return json.dumps(r, separators=(", ", ": ")) + "\n"
 
 
@@ -107,6 +108,7 @@ def _cells(name, v):
 
 
 def _text(v):
+    """A value in a CSV cell, floats exactly."""
     if isinstance(v, float):
         return repr(v)
     if isinstance(v, bool):
@@ -125,6 +127,7 @@ def _write(path, data):
 
 
 def _npy(path, a):
+    """Write an array as a .npy file, whole."""
     buf = io.BytesIO()
     np.save(buf, a, allow_pickle=False)
     _write(path, buf.getvalue())

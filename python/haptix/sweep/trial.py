@@ -71,6 +71,7 @@ def _array_target(sim, key, arrays):
 
 
 def _edit_op(e, env):
+    """A [[trial.edit]] table as a haptix.edit operation."""
     e = expr.evaluate(e, env)
     attrs = e.get("attrs", {})
     if e["op"] == "add":
@@ -86,6 +87,7 @@ def _edit_op(e, env):
 
 
 def _ctrl(sim, base, table, env, what):
+    """Controls with those of a table set by actuator name."""
     c = np.array(base, dtype=np.float64)
     for name, v in table.items():
         c[sim.model.id("actuator", name)] = expr.number(v, env, what)

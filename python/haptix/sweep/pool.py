@@ -192,6 +192,12 @@ class Pool:
             errors = []
             result = None
             for attempt in range(1, self.retries + 2):
+                # A daemon lost with the last attempt (or killed by its
+                # timer as it ended) is started again first.
+                if d.sim is None or not d.sim.connected:
+                    d.kill()
+                    if not self._start(d):
+                        return
                 try:
                     result = self._attempt(d, t, edited)
                     edited = bool(self.sweep.trial.get("edit"))
@@ -206,10 +212,6 @@ class Pool:
                     self._say("trial %d failed (attempt %d of %d): %s" % (
                         t.id, attempt, self.retries + 1, reason))
                     edited = True
-                    if d.sim is None or not d.sim.connected:
-                        d.kill()
-                        if not self._start(d):
-                            return
             if self.stop.is_set() and result is None:
                 return
             ok = result is not None

@@ -2,7 +2,8 @@
 # A real single-node Slurm cluster in a directory, for tests/slurm.sh and
 # for measuring make bench's Slurm figure by hand: munged with its own
 # key and socket, slurmctld and slurmd with a minimal slurm.conf, free
-# ports of their own, every file (state, spool, logs, pids) in DIR.
+# ports of their own on 127.0.0.1 (the host's name need not resolve),
+# every file (state, spool, logs, pids) in DIR.
 # Needs root (SlurmUser=root) and Debian's slurm-wlm and munge.
 #
 #   tests/slurm_cluster.sh start DIR   start it; prints the SLURM_CONF line
@@ -114,7 +115,7 @@ while [ "$slurmd_port" = "$ctld" ]; do slurmd_port=$(free_port); done
 cat >"$dir/slurm.conf" <<CONF
 # A single-node test cluster written by tests/slurm_cluster.sh.
 ClusterName=hxtest
-SlurmctldHost=$host
+SlurmctldHost=$host(127.0.0.1)
 SlurmctldPort=$ctld
 SlurmdPort=$slurmd_port
 SlurmUser=root
@@ -147,7 +148,7 @@ InactiveLimit=0
 KillWait=5
 Waittime=0
 SchedulerParameters=defer_batch
-NodeName=$host CPUs=$cpus RealMemory=$mem State=UNKNOWN
+NodeName=$host NodeAddr=127.0.0.1 CPUs=$cpus RealMemory=$mem State=UNKNOWN
 PartitionName=test Nodes=$host Default=YES MaxTime=INFINITE State=UP
 CONF
 export SLURM_CONF="$dir/slurm.conf"

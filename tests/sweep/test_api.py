@@ -48,3 +48,37 @@ def test_a_sweep_from_text_into_no_directory():
     assert rows.out is None
     assert [r["result"]["steps"] for r in rows] == [5, 5, 5]
     assert len(rows[0]["result"]["qpos"]) == 50
+
+
+def test_random_samples_are_the_seeds_and_only_the_seeds():
+    text = """model = "mpl_scene.xml"
+seed = %d
+repeats = 2
+[grid]
+g = ["a", "b"]
+[random]
+samples = 3
+u = { uniform = [1, 2] }
+l = { loguniform = [0.01, 100] }
+n = { normal = [5, 0.1] }
+i = { integers = [3, 4] }
+c = { choice = ["x", "y", 7] }
+[trial]
+steps = 1
+"""
+    a = haptix.sweep.loads(text % 1)
+    b = haptix.sweep.loads(text % 1)
+    c = haptix.sweep.loads(text % 2)
+    assert len(a.trials) == 2 * 3 * 2
+    key = [(t.params, t.seed) for t in a.trials]
+    assert key == [(t.params, t.seed) for t in b.trials]
+    assert key != [(t.params, t.seed) for t in c.trials]
+    # Each sample goes with every grid point; repeats differ by seed.
+    assert a.trials[0].params["u"] == a.trials[6].params["u"]
+    assert a.trials[0].params == a.trials[1].params
+    assert a.trials[0].seed != a.trials[1].seed
+    for t in a.trials:
+        p = t.params
+        assert 1 <= p["u"] <= 2 and 0.01 <= p["l"] <= 100
+        assert 4 < p["n"] < 6 and p["i"] in (3, 4) and p["c"] in ("x", "y", 7)
+    assert a.params == ["g", "u", "l", "n", "i", "c"]

@@ -29,7 +29,8 @@ HX_PY_TESTS = python/tests/conftest.py python/tests/test_connect.py \
 	python/tests/test_compat.py python/tests/test_env.py \
 	python/tests/test_examples.py python/tests/test_install.py
 HX_PY_EXAMPLES = python/examples/sweep.py python/examples/controller.py \
-	python/examples/grasp.py python/examples/rollout.py
+	python/examples/grasp.py python/examples/rollout.py \
+	python/examples/pool_sweep.py
 
 if ENABLE_PYTHON
 HX_PY_GEN = python/haptix/haptix_pb2.py

@@ -60,3 +60,14 @@ def test_grasp_closes_the_hand_on_the_cube(start_server):
         sim.mocap_move("mocap", [0, 0, 0.95], seconds=1)
         sim.step(1000)                  # the reflex holds the grip it set
         assert sim.body("cube").pos[2] - cube > 0.05, "the cube was dropped"
+
+
+def test_pool_sweep(fixture_server):
+    # Its own daemons (haptix.sweep starts them): the same table as
+    # sweep.py's one daemon, in the order of the gains.
+    out = run("pool_sweep.py", "--jobs", "2", "-M", os.environ["HX_MODELS"],
+              "50", "5", "20").splitlines()
+    assert out[0].startswith("kp")
+    rows = [line.split() for line in out[1:]]
+    assert [r[0] for r in rows] == ["50", "5", "20"]
+    assert float(rows[0][1]) < float(rows[2][1]) < float(rows[1][1])

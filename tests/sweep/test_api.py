@@ -7,7 +7,12 @@ import numpy as np
 
 import haptix.sweep
 
-from conftest import HERE, env
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def env(name):
+    """A variable make check sets (tests/sweep.sh checks them)."""
+    return os.environ[name]
 
 
 def test_a_function_per_trial(tmp_path):

@@ -292,6 +292,8 @@ BAD = [
     ('model = "m.xml"\n[trial]\nsteps = 1\nkeep = "all"\n', 4,
      '[trial] keep: "last", "series" or "summary", not "all"'),
     ('model = "m.xml"\n[trial\nsteps = 1\n', 2, "Expected ']'"),
+    ('model = "m.xml"\n[grid]\nk = [1]\n\n[trial]\nkeyframe = "a"\n', 5,
+     "[trial]: give steps or time, or a command"),
     ('model = "m.xml"\nfoo = 1\n[trial]\nsteps = 1\n', 2,
      "unknown key 'foo' in the top level"),
 ]

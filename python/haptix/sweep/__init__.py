@@ -87,10 +87,8 @@ def run(sweep, out=None, jobs=None, retries=0, timeout=None, resume=False,
     DaemonError (no haptixd)."""
     if not isinstance(sweep, Sweep):
         sweep = load(sweep)
-    if trial is None and "command" not in sweep.trial and \
-            "steps" not in sweep.trial and "time" not in sweep.trial:
-        raise SweepError("%s: [trial] runs nothing: give steps, time or "
-                         "a command, or a function" % sweep.path)
+    if trial is None:
+        sweep.runs()
     exe = find_haptixd(haptixd)
     tmp = None
     if out is None:

@@ -135,6 +135,7 @@ def _cmd_run(a):
 def _cmd_check(a):
     """hxsweep check: the trials a file makes, without running them."""
     sweep = load(a.sweep)
+    sweep.runs()
     kind = ("a command" if not sweep.declarative else
             "%s steps" % sweep.trial["steps"] if "steps" in sweep.trial
             else "%g s" % sweep.trial["time"])

@@ -113,6 +113,7 @@ def submit(sweep, out, tasks=None, cpus=1, partition=None, time=None,
            haptixd=None, model_dirs=(), dry_run=False):
     """Write OUT (the sweep, slurm.json, job.sh) and submit the array;
     returns the settings (``jobs``: the job ids)."""
+    sweep.runs()
     out = os.path.abspath(out)
     if os.path.exists(os.path.join(out, SETTINGS)):
         raise SweepError("%s was submitted already: hxsweep status, "

@@ -167,6 +167,17 @@ class Sweep:
         """True when the trial is run by hxsweep, not by a command."""
         return "command" not in self.trial
 
+    def runs(self):
+        """Raise SweepError unless [trial] runs something: steps, time
+        or a command (a sweep run with a function per trial needs none:
+        its [trial] may only prepare)."""
+        t = self.trial
+        if "command" not in t and "steps" not in t and "time" not in t:
+            raise SweepError("%s:%d: [trial]: give steps or time, or a "
+                             "command (only a function per trial, from "
+                             "Python, runs a trial without them)"
+                             % (self.path, self.trial_line))
+
 
 def trial_seed(seed, i):
     """A trial's seed: from the sweep's seed and its id alone, so that
@@ -425,11 +436,11 @@ def _check_trial(t, c, params):
                 c.fail(P + (k,), "[trial] %s: a command trial runs itself; "
                        "%s is for trials hxsweep runs" % (k, k))
         return t
-    if ("steps" in t) == ("time" in t):
-        c.fail(P, "[trial]: give steps or time (or a command)")
+    if "steps" in t and "time" in t:
+        c.fail(P + ("time",), "[trial]: give steps or time, not both")
     if "steps" in t:
         c.positive_int(t["steps"], P + ("steps",))
-    else:
+    elif "time" in t:
         c.typed(t["time"], (int, float), P + ("time",), "seconds")
         if t["time"] <= 0:
             c.fail(P + ("time",), "[trial] time: must be > 0")
@@ -483,6 +494,7 @@ def loads(text, where="<sweep>", base=".", stem="sweep"):
                          for d in doc["model_dirs"]]
     s = Sweep(doc, where, base)
     s.text = text
+    s.trial_line = c.lines.line(("trial",))
     if not s.trials:
         c.fail((), "the sweep has no trials")
     return s

@@ -74,5 +74,5 @@ bench-sweep: all
 	$(BENCH_ENV) PYTHONPATH='$(abs_top_srcdir)/python:$(abs_top_builddir)/python' \
 		$(PYTHON) $(srcdir)/bench/sweep.py $(SWEEP_BENCH_FLAGS)
 SWEEP_BENCH_FLAGS =
-.PHONY: check-slurm bench-sweep
 endif
+.PHONY: check-slurm bench-sweep

@@ -161,6 +161,24 @@ def free_cpus():
     return sum(float(p.communicate()[0]) for p in ps)
 
 
+def bare_rate(n, seconds=2.0):
+    """Steps per second of n bare mj_step loops side by side on the MPL
+    scene (bench/baseline_mujoco, as hxbench runs it), summed."""
+    exe = os.environ.get("HXBENCH_MUJOCO")
+    if not exe:
+        return None
+    ps = [subprocess.Popen([exe, os.path.join(MODELS, "mpl_scene.xml"),
+                            "--seconds", str(seconds)],
+                           stdout=subprocess.PIPE, text=True)
+          for _ in range(n)]
+    total = 0.0
+    for p in ps:
+        f = p.communicate()[0].split()
+        total += float(f[f.index("steps") + 1]) / float(
+            f[f.index("seconds") + 1])
+    return total
+
+
 def local(a, rounds, n_long):
     """The local pool's figures: the --jobs ratio and the overhead."""
     print("hxsweep: the local pool (MPL scene), %d CPUs, load average "
@@ -170,16 +188,24 @@ def local(a, rounds, n_long):
           "target | met? |")
     print("| --- | ---: | ---: | ---: | --- | --- |")
     big = sweep(n_long, 1000)
-    one, two = [], []
+    one, two, bare = [], [], []
     for _ in range(rounds):
         one.append(n_long / timed(big, 1))
         two.append(n_long / timed(big, 2))
+        b1, b2 = bare_rate(1), bare_rate(2)
+        if b1:
+            bare.append(b2 / b1)
     r1, r2 = statistics.median(one), statistics.median(two)
     runner = statistics.median(RUNNER_CPU)
     row("trials/s, %d trials of 1000 steps, `--jobs 2`" % n_long,
         "%.2f trials/s" % r2, "%.2f trials/s (`--jobs 1`)" % r1,
         "%.2f×" % (r2 / r1), "≥ 1.8×", "yes" if r2 / r1 >= 1.8 else
         "**no**")
+    if bare:
+        rb = statistics.median(bare)
+        row("the same ratio for bare `mj_step` loops: 2 side by side "
+            "against 1", "%.2f×" % rb, "", "pool %.2f× of bare %.2f×: "
+            "%.0f %%" % (r2 / r1, rb, 100 * (r2 / r1) / rb), "", "")
     row("the runner's own CPU per trial of 1000 steps (Python)",
         "%.2f ms" % (runner * 1e3), "%.1f ms per trial (`--jobs 1`)"
         % (1e3 / r1), "%.3f×" % (runner * r1), "", "")

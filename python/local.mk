@@ -70,7 +70,7 @@ AM_TESTS_ENVIRONMENT += HX_PYTHON='$(PYTHON)'; export HX_PYTHON; \
 check-slurm: all
 	@$(AM_TESTS_ENVIRONMENT) $(SHELL) $(srcdir)/tests/slurm.sh
 # make bench's sweep figures (bench/sweep.py), also alone.
-bench-sweep: all
+bench-sweep: all bench/baseline_mujoco$(EXEEXT)
 	$(BENCH_ENV) PYTHONPATH='$(abs_top_srcdir)/python:$(abs_top_builddir)/python' \
 		$(PYTHON) $(srcdir)/bench/sweep.py $(SWEEP_BENCH_FLAGS)
 SWEEP_BENCH_FLAGS =

@@ -105,11 +105,19 @@ def _out(a):
     return os.path.splitext(os.path.basename(a.sweep))[0] + ".out"
 
 
+def _numbers(a):
+    """Refuse counts and times out of range before anything starts."""
+    if getattr(a, "jobs", None) is not None and a.jobs < 1:
+        raise SweepError("--jobs must be at least 1")
+    if a.retries < 0:
+        raise SweepError("--retries must be at least 0")
+    if a.trial_timeout is not None and not a.trial_timeout > 0:
+        raise SweepError("--trial-timeout must be more than 0 seconds")
+
+
 def _cmd_run(a):
     """hxsweep run: the local pool, then the summary line."""
-    for n, what in ((a.jobs, "--jobs"), (a.retries + 1, "--retries + 1")):
-        if n is not None and n < 1:
-            raise SweepError("%s must be at least 1" % what)
+    _numbers(a)
     sweep = load(a.sweep)
     out = _out(a)
     rows = _run(sweep, out, a.jobs, a.retries, a.trial_timeout, a.resume,
@@ -154,6 +162,12 @@ def _cmd_submit(a):
     if not a.slurm:
         raise SweepError("submit: say where: --slurm (the one scheduler "
                          "hxsweep knows)")
+    _numbers(a)
+    for n, what in ((a.tasks, "--tasks"), (a.cpus_per_task,
+                                           "--cpus-per-task"),
+                    (a.array_max, "--array-max")):
+        if n is not None and n < 1:
+            raise SweepError("%s must be at least 1" % what)
     sweep = load(a.sweep)
     out = _out(a)
     s = slurm.submit(sweep, out, a.tasks, a.cpus_per_task, a.partition,

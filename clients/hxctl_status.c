@@ -66,6 +66,7 @@ status_json(const hxd_status *st)
 	js_ks("lease_holder_name", st->lease_holder_name);
 	js_ku("batch_session", st->batch_session);
 	js_ks("steps_refused", st->steps_refused);
+	js_ku("model_edits", st->model_edits);
 	js_key("recording");
 	js_open('{');
 	recording_json(&st->recording);

@@ -135,8 +135,15 @@ struct web_pert;
 struct web_state;
 
 void web_state_free(struct web_state *w);
-/* Models loaded so far: the page fetches the scene again when it grows. */
-unsigned web_model_gen(const struct view *v);
+/*
+ * The scenes described so far: a new model, or a look that lists other
+ * items; the page fetches the scene again when it grows.
+ */
+unsigned web_model_gen(struct view *v);
+/* The model's looks so far: a new one is sent to the pages (web_look). */
+unsigned web_look_gen(const struct view *v);
+/* Every item as the scene holds it now, for a new look, as JSON. */
+int web_look(struct view *v, FILE *f);
 /* The model, as JSON; 0, or -1 when out of memory or the file failed. */
 int web_describe(struct view *v, FILE *f);
 /* Every mesh's vertices and normals (float32) and faces (int32). */

@@ -90,6 +90,7 @@ struct http_stream {
 	unsigned id;                  /* events: the page names itself by it */
 	struct web_pert *pert;        /* events: its selection, perturbation */
 	unsigned gen;                 /* events: the model it was told of */
+	unsigned looks;               /* events: the model's look, told */
 	unsigned long long sent_step; /* events: the last state sent */
 	double last;                  /* events: when it was sent (view_now) */
 	double started;               /* view_now() */
@@ -135,9 +136,12 @@ struct http_server {
 	char *shared;           /* the frame's members every browser gets */
 	size_t shared_len;
 	unsigned long long shared_seq; /* the state shared holds */
-	unsigned next_id;              /* of the next event stream */
-	char assets[1024];             /* the workbench's directory */
-	unsigned long long you;        /* hxview's client id at the server */
+	char *look;                    /* the look event's data, made once */
+	size_t look_len;
+	unsigned look_at;       /* the look it holds; 0: none made */
+	unsigned next_id;       /* of the next event stream */
+	char assets[1024];      /* the workbench's directory */
+	unsigned long long you; /* hxview's client id at the server */
 	TAILQ_HEAD(, http_stream) streams;
 	TAILQ_HEAD(, http_conn) conns;
 	int nconns;             /* counted: not refused */
@@ -365,6 +369,29 @@ http_events_shared(struct http_server *srv)
 	return 0;
 }
 
+/* The data of the look event, every item's look now, made once a look. */
+static int
+http_events_look(struct http_server *srv)
+{
+	unsigned looks = web_look_gen(srv->v);
+	FILE *f;
+
+	if (srv->look != NULL && srv->look_at == looks)
+		return 0;
+	free(srv->look);
+	srv->look = NULL;
+	if ((f = open_memstream(&srv->look, &srv->look_len)) == NULL)
+		return -1;
+	if (web_look(srv->v, f) != 0) {
+		fclose(f);
+		return -1;
+	}
+	if (fclose(f) != 0)
+		return -1;
+	srv->look_at = looks;
+	return 0;
+}
+
 /*
  * Send the newest state to one browser, with its own selection and
  * perturbation, and the model first when it is new to it; a browser
@@ -387,8 +414,17 @@ http_events_send(struct http_stream *st)
 	    (f = open_memstream(&text, &len)) == NULL)
 		return;
 	if (st->gen != gen) {
+		/* The scene it fetches holds the look of now. */
 		fprintf(f, "event: model\ndata: {\"gen\":%u}\n\n", gen);
 		st->gen = gen;
+		st->looks = web_look_gen(srv->v);
+	} else if (st->looks != web_look_gen(srv->v) &&
+	    http_events_look(srv) == 0) {
+		/* Colours, sizes or places changed: the items anew. */
+		fputs("event: look\ndata: ", f);
+		fwrite(srv->look, 1, srv->look_len, f);
+		fputs("\n\n", f);
+		st->looks = srv->look_at;
 	}
 	fputs("event: frame\ndata: {", f);
 	fwrite(srv->shared, 1, srv->shared_len, f);
@@ -1424,5 +1460,6 @@ out:
 	free(srv.rgb);
 	free(srv.jpeg);
 	free(srv.shared);
+	free(srv.look);
 	return rc;
 }

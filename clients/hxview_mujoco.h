@@ -48,7 +48,20 @@ struct view {
 	char model_name[256];
 	struct web_state *web; /* the workbench's items of the model */
 	double rx;             /* epoch ms when the newest state arrived */
+	/*
+	 * Writes into the model through the API (set_rgba, set_array, ...)
+	 * send no event: the status counts them, and the model is fetched
+	 * again when the count moves; one of the same structure replaces m
+	 * in place and counts a new look (colours, sizes, gains).
+	 */
+	unsigned long long edits; /* the count the model held was fetched at */
+	double refetched;         /* view_now() of the last fetch */
+	unsigned looks;           /* models of the same structure taken */
+	unsigned web_gen;         /* the workbench's scenes (hxview_web.c) */
 };
+
+/* The least time between two fetches of the model for API writes. */
+#define VIEW_REFETCH_S 0.2
 
 /* Put the newest state into d and run mj_forward() on it, once. */
 void view_apply(struct view *v);

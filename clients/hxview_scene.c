@@ -10,9 +10,12 @@
 
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <mujoco/mjxmacro.h>
 
 #include "hxview_mujoco.h"
 
@@ -145,15 +148,25 @@ view_flags(struct view *v)
 	}
 }
 
-/* Fetch the server's model and make the scene and context for it. */
+/*
+ * Fetch the server's model into *out, with the count of its writes
+ * through the API asked first: a write between the two is then in the
+ * model and only makes one fetch more.
+ */
 static int
-view_load(struct view *v, char *err, size_t len)
+view_fetch(struct view *v, mjModel **out, char *err, size_t len)
 {
 	hxd_model_blob blob;
+	hxd_status st;
 	mjVFS *vfs;
 	mjModel *m;
 	int id;
 
+	if (hxd_status_get(v->c, &st) != HXD_OK)
+		return view_fail(
+		    err, len, "cannot fetch the status: %s", hxd_error(v->c));
+	v->edits = st.model_edits;
+	v->refetched = view_now();
 	if (hxd_get_model(v->c, &blob) != HXD_OK)
 		return view_fail(
 		    err, len, "cannot fetch the model: %s", hxd_error(v->c));
@@ -188,14 +201,22 @@ view_load(struct view *v, char *err, size_t len)
 	}
 	snprintf(v->model_name, sizeof(v->model_name), "%s", blob.name);
 	hxd_model_blob_free(&blob);
+	m->vis.global.offwidth = v->o.width;
+	m->vis.global.offheight = v->o.height;
+	*out = m;
+	return 0;
+}
+
+/* Make the data, the scene and the context for a new model m. */
+static int
+view_install(struct view *v, mjModel *m, char *err, size_t len)
+{
 	view_unload(v);
 	v->m = m;
 	v->gen++;
 	if ((v->d = mj_makeData(m)) == NULL ||
 	    (v->scale = calloc((size_t)m->nsensor + 1, sizeof(double))) == NULL)
 		return view_fail(err, len, "out of memory for the model");
-	m->vis.global.offwidth = v->o.width;
-	m->vis.global.offheight = v->o.height;
 	mjv_defaultScene(&v->scn);
 	mjr_defaultContext(&v->con);
 	mjv_defaultPerturb(&v->pert);
@@ -214,6 +235,83 @@ view_load(struct view *v, char *err, size_t len)
 		return -1;
 	mj_forward(m, v->d);
 	v->dirty = v->frame != NULL;
+	return 0;
+}
+
+/* Fetch the server's model and make the scene and context for it. */
+static int
+view_load(struct view *v, char *err, size_t len)
+{
+	mjModel *m;
+
+	if (view_fetch(v, &m, err, len) != 0)
+		return -1;
+	return view_install(v, m, err, len);
+}
+
+/*
+ * Is an array of mjModel part of what the GL context and the
+ * workbench's description were made from: an asset (meshes, skins but
+ * their colour, height fields, textures) or a name?
+ */
+static int
+view_structural(const char *name)
+{
+	return strncmp(name, "mesh_", 5) == 0 ||
+	    (strncmp(name, "skin_", 5) == 0 &&
+		strcmp(name, "skin_rgba") != 0) ||
+	    strncmp(name, "hfield_", 7) == 0 || strncmp(name, "tex_", 4) == 0 ||
+	    strncmp(name, "name", 4) == 0;
+}
+
+/*
+ * Can b replace a where a is held, keeping the data, the scene and the
+ * context: the same sizes, names and assets?  What else differs
+ * (colours, sizes, positions, gains) every render reads from the model.
+ */
+static int
+view_same_structure(const mjModel *a, const mjModel *b)
+{
+	MJMODEL_POINTERS_PREAMBLE(a)
+
+	if (memcmp(&a->nq, &b->nq,
+		offsetof(mjModel, opt) - offsetof(mjModel, nq)) != 0)
+		return 0;
+#define X(type, name, nr, nc) \
+	if (view_structural(#name) && \
+	    memcmp(a->name, b->name, sizeof(type) * (size_t)a->nr * (nc)) != \
+		0) \
+		return 0;
+	MJMODEL_POINTERS
+#undef X
+	return 1;
+}
+
+/*
+ * The model again, after writes through the API or an edit: one of the
+ * same structure takes the place of the one held (a new look), any
+ * other is a new model.
+ */
+static int
+view_refetch(struct view *v, char *err, size_t len)
+{
+	mjModel *m;
+
+	if (view_fetch(v, &m, err, len) != 0)
+		return -1;
+	if (!view_same_structure(v->m, m)) {
+		/* The frames of the old model are of no use. */
+		hxd_frame_free(v->frame);
+		v->frame = NULL;
+		return view_install(v, m, err, len);
+	}
+	mj_deleteModel(v->m);
+	v->m = m;
+	v->looks++;
+	if (v->frame != NULL)
+		v->dirty = 1;
+	else
+		mj_forward(m, v->d);
 	return 0;
 }
 
@@ -275,7 +373,8 @@ view_status_same(const hxd_status *a, const hxd_status *b)
 	    a->recording.active == b->recording.active &&
 	    a->recording.records == b->recording.records &&
 	    a->ntracking == b->ntracking &&
-	    a->nperturbations == b->nperturbations;
+	    a->nperturbations == b->nperturbations &&
+	    a->model_edits == b->model_edits;
 }
 
 /* Keep the frame of ev as the newest state; 1 if it shows a change. */
@@ -306,6 +405,23 @@ view_take_frame(struct view *v, hxd_event *ev)
 	return 1;
 }
 
+/*
+ * After the events: fetch the model again when the status counts writes
+ * into it that the copy lacks, at most every VIEW_REFETCH_S (a client
+ * that sets gains at every step must not make us fetch at every step).
+ * Returns changed, 1 after a fetch, or -1.
+ */
+static int
+view_pump_edits(struct view *v, int changed, char *err, size_t len)
+{
+	if (!v->have_status || v->status.model_edits == v->edits ||
+	    view_now() - v->refetched < VIEW_REFETCH_S)
+		return changed;
+	if (view_refetch(v, err, len) != 0)
+		return -1;
+	return 1;
+}
+
 int
 view_pump(struct view *v, int timeout_ms, char *err, size_t len)
 {
@@ -315,7 +431,7 @@ view_pump(struct view *v, int timeout_ms, char *err, size_t len)
 	for (;;) {
 		rc = hxd_next_event(v->c, wait, &ev);
 		if (rc == HXD_TIMEOUT)
-			return changed;
+			return view_pump_edits(v, changed, err, len);
 		if (rc != HXD_OK)
 			return view_fail(err, len, "%s", hxd_error(v->c));
 		wait = 0;
@@ -324,10 +440,16 @@ view_pump(struct view *v, int timeout_ms, char *err, size_t len)
 			changed |= view_take_frame(v, ev);
 			break;
 		case HXD_EVENT_MODEL:
-			/* The frames of the old model are of no use. */
-			hxd_frame_free(v->frame);
-			v->frame = NULL;
-			if (view_load(v, err, len) != 0) {
+			/* An edit may keep the structure: then a new look. */
+			if (ev->edited)
+				rc = view_refetch(v, err, len);
+			else {
+				/* The frames of the old model are of no use. */
+				hxd_frame_free(v->frame);
+				v->frame = NULL;
+				rc = view_load(v, err, len);
+			}
+			if (rc != 0) {
 				hxd_event_free(ev);
 				return -1;
 			}

@@ -53,16 +53,19 @@ static const struct web_decor_kind {
  * mjv_addGeoms(), and which of them move.
  */
 struct web_state {
-	unsigned gen;   /* the model's */
-	int nitems;     /* geoms and sites in the scene */
-	int *geom_item; /* ngeom: its item, or -1 */
-	int *site_item; /* nsite: its item, or -1 */
-	int *dynamic;   /* the items that move, in frame order */
-	int ndynamic;   /* how many */
-	int *dyn_slot;  /* nitems: its place in a frame, or -1 */
-	float *poses;   /* ndynamic x WEB_POSE_FLOATS */
-	float *decor;   /* up to the scene's maxgeom decorations */
-	int decor_cap;  /* floats in decor */
+	unsigned gen;      /* the model's */
+	unsigned looks;    /* the model's look (struct view's looks) */
+	int nitems;        /* geoms and sites in the scene */
+	int *ident;        /* nitems x 3: objtype, objid, category */
+	int moving_lights; /* a light is on a moving body or follows one */
+	int *geom_item;    /* ngeom: its item, or -1 */
+	int *site_item;    /* nsite: its item, or -1 */
+	int *dynamic;      /* the items that move, in frame order */
+	int ndynamic;      /* how many */
+	int *dyn_slot;     /* nitems: its place in a frame, or -1 */
+	float *poses;      /* ndynamic x WEB_POSE_FLOATS */
+	float *decor;      /* up to the scene's maxgeom decorations */
+	int decor_cap;     /* floats in decor */
 };
 
 /* One browser's selection and perturbation. */
@@ -218,6 +221,7 @@ web_state_free(struct web_state *w)
 {
 	if (w == NULL)
 		return;
+	free(w->ident);
 	free(w->geom_item);
 	free(w->site_item);
 	free(w->dynamic);
@@ -227,38 +231,73 @@ web_state_free(struct web_state *w)
 	free(w);
 }
 
+/* Do two states list the same items, in the same order and kind? */
+static int
+web_same_items(const struct web_state *a, const struct web_state *b)
+{
+	return a != NULL && b != NULL && a->nitems == b->nitems &&
+	    memcmp(a->ident, b->ident, sizeof(int) * 3 * (size_t)a->nitems) ==
+	    0;
+}
+
 /*
- * The items of the model the view holds, made once per model from the
- * first pass of mjv_addGeoms(); NULL when out of memory.
+ * Does any light move: on a body that moves (by a joint, or a mocap
+ * body's, which has none), or following one?
+ */
+static int
+web_lights_move(const mjModel *m)
+{
+	int i, b;
+
+	for (i = 0; i < m->nlight; i++) {
+		if (m->light_mode[i] != mjCAMLIGHT_FIXED)
+			return 1;
+		for (b = m->light_bodyid[i]; b > 0; b = m->body_parentid[b])
+			if (m->body_weldid[b] != 0 || m->body_mocapid[b] >= 0)
+				return 1;
+	}
+	return 0;
+}
+
+/*
+ * The items of the model the view holds, made once per model and look
+ * from the first pass of mjv_addGeoms(); NULL when out of memory.  A
+ * look that lists other items than the last (a geom's alpha from 0) is
+ * a new scene for the page, as a new model is.
  */
 static struct web_state *
 web_state(struct view *v)
 {
 	const mjModel *m = v->m;
-	struct web_state *w = v->web;
+	struct web_state *w = v->web, *old;
 	const mjvGeom *g;
 	int i, *item;
 
-	if (w != NULL && w->gen == v->gen)
+	if (w != NULL && w->gen == v->gen && w->looks == v->looks)
 		return w;
-	web_state_free(w);
+	old = w;
 	v->web = NULL;
-	if ((w = calloc(1, sizeof(*w))) == NULL)
+	if ((w = calloc(1, sizeof(*w))) == NULL) {
+		web_state_free(old);
 		return NULL;
+	}
 	w->gen = v->gen;
+	w->looks = v->looks;
 	view_apply(v);
 	web_pass(v, -1, NULL, mjCAT_ALL);
 	w->geom_item = malloc(sizeof(int) * (size_t)(m->ngeom + 1));
 	w->site_item = malloc(sizeof(int) * (size_t)(m->nsite + 1));
+	w->ident = malloc(sizeof(int) * 3 * (size_t)(v->scn.ngeom + 1));
 	w->dynamic = malloc(sizeof(int) * (size_t)(v->scn.ngeom + 1));
 	w->dyn_slot = malloc(sizeof(int) * (size_t)(v->scn.ngeom + 1));
 	w->poses = malloc(
 	    sizeof(float) * WEB_POSE_FLOATS * (size_t)(v->scn.ngeom + 1));
 	w->decor_cap = WEB_DECOR_FLOATS * v->scn.maxgeom;
 	w->decor = malloc(sizeof(float) * (size_t)w->decor_cap);
-	if (w->geom_item == NULL || w->site_item == NULL ||
+	if (w->geom_item == NULL || w->site_item == NULL || w->ident == NULL ||
 	    w->dynamic == NULL || w->dyn_slot == NULL || w->poses == NULL ||
 	    w->decor == NULL) {
+		web_state_free(old);
 		web_state_free(w);
 		return NULL;
 	}
@@ -275,6 +314,9 @@ web_state(struct view *v)
 		if (*item >= 0)
 			continue;
 		*item = w->nitems;
+		w->ident[3 * w->nitems] = g->objtype;
+		w->ident[3 * w->nitems + 1] = g->objid;
+		w->ident[3 * w->nitems + 2] = g->category;
 		w->dyn_slot[w->nitems] = -1;
 		if (g->category == mjCAT_DYNAMIC) {
 			w->dyn_slot[w->nitems] = w->ndynamic;
@@ -282,6 +324,10 @@ web_state(struct view *v)
 		}
 		w->nitems++;
 	}
+	w->moving_lights = web_lights_move(m);
+	if (old == NULL || old->gen != w->gen || !web_same_items(old, w))
+		v->web_gen++;
+	web_state_free(old);
 	v->web = w;
 	return w;
 }
@@ -325,9 +371,16 @@ web_item_group(const mjModel *m, const mjvGeom *g)
 }
 
 unsigned
-web_model_gen(const struct view *v)
+web_model_gen(struct view *v)
 {
-	return v->gen;
+	web_state(v);
+	return v->web_gen;
+}
+
+unsigned
+web_look_gen(const struct view *v)
+{
+	return v->looks;
 }
 
 /* The model's bodies, joints, actuators, sensors, cameras and keys. */
@@ -420,21 +473,57 @@ web_describe_lights(struct view *v, FILE *f)
 	fputs("]", f);
 }
 
+/*
+ * The items as the scene holds them now, a JSON array: objtype, objid,
+ * body, category, type, dataid, texid, texuniform, group, size (3),
+ * rgba (4), emission, specular, shininess, reflectance, texrepeat (2),
+ * pos (3), quat (4).
+ */
+static void
+web_describe_items(struct view *v, struct web_state *w, FILE *f)
+{
+	const mjModel *m = v->m;
+	const mjvGeom *g;
+	mjtNum q[4];
+	int i, n, it;
+
+	web_pass(v, -1, NULL, mjCAT_ALL);
+	fputc('[', f);
+	for (i = 0, n = 0; i < v->scn.ngeom; i++) {
+		g = &v->scn.geoms[i];
+		if ((it = web_item_of(w, m, g)) != n)
+			continue; /* not an item, or one seen already */
+		n++;
+		web_quat(g, q);
+		fprintf(f, "%s[%d,%d,%d,%d,%d,%d,%d,%d,%d,", n > 1 ? "," : "",
+		    g->objtype, g->objid, web_item_body(m, g), g->category,
+		    g->type, g->dataid, g->texid, g->texuniform,
+		    web_item_group(m, g));
+		fprintf(f,
+		    "%.7g,%.7g,%.7g,%.4g,%.4g,%.4g,%.4g,%.4g,%.4g,%.4g,"
+		    "%.4g,%.4g,%.4g,%.7g,%.7g,%.7g,%.7g,%.7g,%.7g,%.7g]",
+		    g->size[0], g->size[1], g->size[2], g->rgba[0], g->rgba[1],
+		    g->rgba[2], g->rgba[3], g->emission, g->specular,
+		    g->shininess, g->reflectance, g->texrepeat[0],
+		    g->texrepeat[1], g->pos[0], g->pos[1], g->pos[2], q[0],
+		    q[1], q[2], q[3]);
+	}
+	fputc(']', f);
+}
+
 int
 web_describe(struct view *v, FILE *f)
 {
 	const mjModel *m = v->m;
 	struct web_state *w;
-	const mjvGeom *g;
 	mjvCamera cam;
-	mjtNum q[4];
-	int i, n, it;
+	int i;
 
 	if ((w = web_state(v)) == NULL)
 		return -1;
-	web_pass(v, -1, NULL, mjCAT_ALL);
 	mjv_defaultFreeCamera(m, &cam);
-	fprintf(f, "{\"gen\":%u,\"extent\":", v->gen);
+	fprintf(
+	    f, "{\"gen\":%u,\"looks\":%u,\"extent\":", v->web_gen, v->looks);
 	web_number(f, m->stat.extent);
 	fputs(",\"center\":", f);
 	web_numbers(f, m->stat.center, 3);
@@ -456,43 +545,29 @@ web_describe(struct view *v, FILE *f)
 	fputs(",\"mine\"]", f);
 	web_describe_names(m, f);
 	web_describe_lights(v, f);
+	fprintf(f, ",\"moving_lights\":%d", w->moving_lights);
 	fputs(",\"meshes\":[", f);
 	for (i = 0; i < m->nmesh; i++)
 		fprintf(f, "%s[%d,%d,%d,%d]", i > 0 ? "," : "",
 		    m->mesh_vertadr[i], m->mesh_vertnum[i], m->mesh_faceadr[i],
 		    m->mesh_facenum[i]);
-	fprintf(f, "],\"nmeshvert\":%d,\"nmeshface\":%d,\"textures\":[",
+	fprintf(f, "],\"nmeshvert\":%d,\"nmeshface\":%d,\"hfields\":[",
 	    m->nmeshvert, m->nmeshface);
+	/* A height field: its data's address, rows, columns and size. */
+	for (i = 0; i < m->nhfield; i++) {
+		fprintf(f, "%s[%d,%d,%d,", i > 0 ? "," : "", m->hfield_adr[i],
+		    m->hfield_nrow[i], m->hfield_ncol[i]);
+		web_numbers(f, m->hfield_size + 4 * i, 4);
+		fputc(']', f);
+	}
+	fprintf(f, "],\"nhfielddata\":%d,\"textures\":[", m->nhfielddata);
 	for (i = 0; i < m->ntex; i++)
 		fprintf(f, "%s{\"type\":%d,\"width\":%d,\"height\":%d}",
 		    i > 0 ? "," : "", m->tex_type[i], m->tex_width[i],
 		    m->tex_height[i]);
-	/*
-	 * An item: objtype, objid, body, category, type, dataid, texid,
-	 * texuniform, group, size (3), rgba (4), emission, specular,
-	 * shininess, reflectance, texrepeat (2), pos (3), quat (4).
-	 */
-	fputs("],\"items\":[", f);
-	for (i = 0, n = 0; i < v->scn.ngeom; i++) {
-		g = &v->scn.geoms[i];
-		if ((it = web_item_of(w, m, g)) != n)
-			continue; /* not an item, or one seen already */
-		n++;
-		web_quat(g, q);
-		fprintf(f, "%s[%d,%d,%d,%d,%d,%d,%d,%d,%d,", n > 1 ? "," : "",
-		    g->objtype, g->objid, web_item_body(m, g), g->category,
-		    g->type, g->dataid, g->texid, g->texuniform,
-		    web_item_group(m, g));
-		fprintf(f,
-		    "%.7g,%.7g,%.7g,%.4g,%.4g,%.4g,%.4g,%.4g,%.4g,%.4g,"
-		    "%.4g,%.4g,%.4g,%.7g,%.7g,%.7g,%.7g,%.7g,%.7g,%.7g]",
-		    g->size[0], g->size[1], g->size[2], g->rgba[0], g->rgba[1],
-		    g->rgba[2], g->rgba[3], g->emission, g->specular,
-		    g->shininess, g->reflectance, g->texrepeat[0],
-		    g->texrepeat[1], g->pos[0], g->pos[1], g->pos[2], q[0],
-		    q[1], q[2], q[3]);
-	}
-	fputs("],\"dynamic\":[", f);
+	fputs("],\"items\":", f);
+	web_describe_items(v, w, f);
+	fputs(",\"dynamic\":[", f);
 	for (i = 0; i < w->ndynamic; i++)
 		fprintf(f, "%s%d", i > 0 ? "," : "", w->dynamic[i]);
 	fputs("]", f);
@@ -503,14 +578,31 @@ web_describe(struct view *v, FILE *f)
 }
 
 int
+web_look(struct view *v, FILE *f)
+{
+	struct web_state *w;
+
+	if ((w = web_state(v)) == NULL)
+		return -1;
+	fprintf(f, "{\"gen\":%u,\"looks\":%u,\"items\":", v->web_gen, v->looks);
+	web_describe_items(v, w, f);
+	fputs("}", f);
+	return ferror(f) ? -1 : 0;
+}
+
+int
 web_meshes(struct view *v, FILE *f)
 {
 	const mjModel *m = v->m;
 
-	/* Vertices, normals (float32), faces (int32), as the page reads them. */
+	/*
+	 * Vertices, normals (float32), faces (int32), then the height
+	 * fields' elevations (float32, 0 to 1), as the page reads them.
+	 */
 	fwrite(m->mesh_vert, sizeof(float), 3 * (size_t)m->nmeshvert, f);
 	fwrite(m->mesh_normal, sizeof(float), 3 * (size_t)m->nmeshvert, f);
 	fwrite(m->mesh_face, sizeof(int), 3 * (size_t)m->nmeshface, f);
+	fwrite(m->hfield_data, sizeof(float), (size_t)m->nhfielddata, f);
 	return ferror(f) ? -1 : 0;
 }
 
@@ -549,6 +641,31 @@ web_decor_add(struct web_state *w, int *n, int kind, const mjvGeom *g)
 	}
 	(*n)++;
 	return 0;
+}
+
+/*
+ * Where the lights are now (position and direction, float32, in the
+ * order of mjv_makeLights()), when one of them moves.
+ */
+static void
+web_frame_lights(struct view *v, struct web_state *w, FILE *f)
+{
+	const mjvLight *l;
+	float *p = w->decor;
+	int i, n;
+
+	mjv_makeLights(v->m, v->d, &v->scn);
+	n = v->scn.nlight;
+	if (6 * n > w->decor_cap)
+		n = w->decor_cap / 6;
+	for (i = 0; i < n; i++) {
+		l = &v->scn.lights[i];
+		memcpy(p + 6 * i, l->pos, 3 * sizeof(float));
+		memcpy(p + 6 * i + 3, l->dir, 3 * sizeof(float));
+	}
+	fputs(",\"lights\":\"", f);
+	web_base64(f, p, sizeof(float) * 6 * (size_t)n);
+	fputc('"', f);
 }
 
 /* The status, as the info box, the profiler and the lease show it. */
@@ -632,8 +749,10 @@ web_frame(struct view *v, FILE *f)
 				break;
 		}
 	}
-	fprintf(f, "\"gen\":%u,\"step\":%llu,\"time\":%.9g,\"rx\":%.3f", v->gen,
-	    v->step, d->time, v->rx);
+	fprintf(f, "\"gen\":%u,\"step\":%llu,\"time\":%.9g,\"rx\":%.3f",
+	    v->web_gen, v->step, d->time, v->rx);
+	if (w->moving_lights)
+		web_frame_lights(v, w, f);
 	fputs(",\"poses\":\"", f);
 	web_base64(
 	    f, w->poses, sizeof(float) * WEB_POSE_FLOATS * (size_t)w->ndynamic);

@@ -303,6 +303,7 @@ snapshot_status(struct daemon *d, struct arena *a)
 		st->energy_kinetic = energy[1];
 		st->instability_resets = n->instability_resets;
 		st->sim_errors = n->errors;
+		st->model_edits = n->model_edits;
 	}
 	snapshot_drivers(d, a, st);
 	return st;

@@ -740,6 +740,7 @@ conn_status_from_wire(hxd_status *out, const Haptix__V1__Status *w)
 	out->perturb_timeout = w->perturb_timeout;
 	snprintf(out->steps_refused, sizeof(out->steps_refused), "%s",
 	    w->steps_refused);
+	out->model_edits = w->model_edits;
 }
 
 /* Read the token named by $HAPTIX_TOKEN_FILE, without trailing space. */

@@ -350,6 +350,9 @@ typedef struct hxd_status {
 	double perturb_timeout;  /* seconds (haptixd --perturb-timeout) */
 	char steps_refused[320]; /* why the slow-step guard refuses steps, ""
 				    when it does not */
+	/* Writes into the model through the API since it loaded (set_rgba,
+	 * set_array, ...): they send no event, a copy follows this. */
+	unsigned long long model_edits;
 } hxd_status;
 
 /*-------------------------------------------------------- connection */

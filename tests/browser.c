@@ -48,8 +48,9 @@
 /* The run's directory (HX_BROWSER_DIR): logs, profiles. */
 char run_dir[512];
 pid_t hxview_pid;
-int hxview_out = -1; /* hxview's stdout */
-pid_t driver_pid;    /* chromedriver, leader of its group */
+char hxview_host[64]; /* where hxview said it serves, e.g. 127.0.0.1 */
+int hxview_out = -1;  /* hxview's stdout */
+pid_t driver_pid;     /* chromedriver, leader of its group */
 int driver_port;
 char session[128]; /* the WebDriver session in use, if any */
 
@@ -61,7 +62,14 @@ run_file(int slot, const char *name)
 	static pid_t made;
 	char dir[600];
 
-	/* Each test process (Criterion forks one a test) a directory. */
+	/*
+	 * Each test process (Criterion runs one a test, which does not
+	 * inherit run_dir: it finds the directory in HX_BROWSER_DIR) a
+	 * directory.
+	 */
+	if (run_dir[0] == '\0' && getenv("HX_BROWSER_DIR") != NULL)
+		snprintf(
+		    run_dir, sizeof(run_dir), "%s", getenv("HX_BROWSER_DIR"));
 	snprintf(dir, sizeof(dir), "%s/%d", run_dir, (int)getpid());
 	if (made != getpid()) {
 		mkdir(dir, 0700);
@@ -418,8 +426,8 @@ run_script(const char *script, char *out, size_t len)
 }
 
 /*
- * Start hxview serve watching addr, on an ephemeral port of 127.0.0.1;
- * return the port it says it listens on.
+ * Start hxview serve as argv says (--http ADDRESS:0); return the port
+ * it says it listens on, the address in hxview_host.
  */
 int
 start_hxview_argv(const char *const *argv)
@@ -457,9 +465,16 @@ start_hxview_argv(const char *const *argv)
 		buf[len] = '\0';
 	}
 	line += strlen("hxview: serving http://");
-	cr_assert(strncmp(line, "127.0.0.1:", 10) == 0,
-	    "hxview serves elsewhere than asked: %s", line);
-	port = (int)strtol(line + 10, &p, 10);
+	p = strchr(line, '/');
+	while (p != NULL && p > line && p[-1] != ':')
+		p--;
+	cr_assert(p != NULL && p > line + 1 &&
+		(size_t)(p - 1 - line) < sizeof(hxview_host),
+	    "hxview did not say where it serves: %s", line);
+	memcpy(hxview_host, line, (size_t)(p - 1 - line));
+	hxview_host[p - 1 - line] = '\0';
+	line = p;
+	port = (int)strtol(line, &p, 10);
 	cr_assert(port > 0 && port < 65536 && *p == '/',
 	    "hxview did not say its real port: %s", line);
 	return port;

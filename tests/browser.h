@@ -10,6 +10,7 @@
 
 extern char run_dir[512];
 extern pid_t hxview_pid;
+extern char hxview_host[64];
 extern int hxview_out;
 extern pid_t driver_pid;
 extern int driver_port;
@@ -38,8 +39,8 @@ int json_string(const char *json, const char *key, char *out, size_t len);
 char *wd(const char *method, const char *path, const char *json);
 /* Run script in the session's page; the string it returns into out. */
 void run_script(const char *script, char *out, size_t len);
-/* Start hxview serve (argv: its command line, --http 127.0.0.1:0);
- * the port it says it listens on. */
+/* Start hxview serve (argv: its command line, --http ADDRESS:0); the
+ * port it says it listens on, the address it names in hxview_host. */
 int start_hxview_argv(const char *const *argv);
 /* Stop hxview: SIGTERM, then SIGKILL; its wait status, or -1. */
 int stop_hxview(void);

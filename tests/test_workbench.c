@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -62,24 +63,46 @@ cleanup(void)
 	hx_server_cleanup();
 }
 
+/*
+ * hxview serve on the daemon (over TCP when tcp) listening on listen
+ * (ADDRESS:0), --read-only when read_only; the port.
+ */
+static int
+start_view(const char *listen, int read_only, int tcp)
+{
+	const char *argv[10];
+	int n = 0;
+
+	argv[n++] = hx_hxview_path();
+	argv[n++] = "-s";
+	argv[n++] = hx_server_addr(&server, tcp);
+	argv[n++] = "serve";
+	argv[n++] = "--http";
+	argv[n++] = listen;
+	if (read_only)
+		argv[n++] = "--read-only";
+	argv[n] = NULL;
+	return start_hxview_argv(argv);
+}
+
+/* The daemon with the test scene and more arguments (NULL: none). */
+static void
+start_daemon(const char *more0, const char *more1)
+{
+	const char *args[6] = { "-m", "workbench.xml", more0, more1, NULL };
+
+	hx_server_start(&server, args);
+	watch = hx_connect_ok(hx_server_addr(&server, 0), "test_workbench");
+}
+
 /* The daemon with the test scene, hxview serve on it, chromedriver. */
 static int
 start_all(void)
 {
-	static const char *const args[] = { "-m", "workbench.xml", NULL };
-	const char *argv[8];
 	int port;
 
-	hx_server_start(&server, args);
-	watch = hx_connect_ok(hx_server_addr(&server, 0), "test_workbench");
-	argv[0] = hx_hxview_path();
-	argv[1] = "-s";
-	argv[2] = hx_server_addr(&server, 0);
-	argv[3] = "serve";
-	argv[4] = "--http";
-	argv[5] = "127.0.0.1:0";
-	argv[6] = NULL;
-	port = start_hxview_argv(argv);
+	start_daemon(NULL, NULL);
+	port = start_view("127.0.0.1:0", 0, 0);
 	start_driver();
 	return port;
 }
@@ -125,14 +148,14 @@ wait_for(const char *script, double seconds, const char *what)
 	}
 }
 
-/* Open the workbench in a new session and wait for its first frames. */
+/* Open the workbench of host:port in a new session; wait for frames. */
 static void
-open_workbench(int port)
+open_workbench_at(const char *host, int port)
 {
 	char url[128];
 
 	open_session_with(WINDOW_ARGS);
-	snprintf(url, sizeof(url), "http://127.0.0.1:%d/", port);
+	snprintf(url, sizeof(url), "http://%s:%d/", host, port);
 	go(url);
 	wait_for("var w = window.hxwb;"
 		 "return w && w.model && w.drawn > 3 && w.frames > 3 ? 'yes' :"
@@ -142,10 +165,22 @@ open_workbench(int port)
 	    READY_SECONDS, "the workbench drawing the model");
 }
 
-/* Where the canvas is red, green and blue (pure colours, lit). */
+/* Open the workbench on loopback in a new session; wait for frames. */
+static void
+open_workbench(int port)
+{
+	open_workbench_at("127.0.0.1", port);
+}
+
+/*
+ * Where the canvas is red, green and blue (pure colours, lit), and
+ * bright (grey lit white).
+ */
 struct colours {
-	int red, green, blue;
+	int red, green, blue, bright;
 	int rx, ry; /* the red's centre, CSS pixels */
+	int bx, by; /* the blue's */
+	int wx, wy; /* the bright's */
 	char text[256];
 };
 
@@ -156,26 +191,33 @@ static const char *const colours_script =
     "var g = t.getContext('2d');\n"
     "g.drawImage(c, 0, 0);\n"
     "var d = g.getImageData(0, 0, t.width, t.height).data;\n"
-    "var r = 0, gr = 0, b = 0, rx = 0, ry = 0;\n"
+    "var r = 0, gr = 0, b = 0, w = 0, rx = 0, ry = 0, bx = 0, by = 0;\n"
+    "var wx = 0, wy = 0;\n"
     "for (var k = 0; k < d.length; k += 4) {\n"
     "  var R = d[k], G = d[k + 1], B = d[k + 2], p = k / 4;\n"
-    "  if (R > 90 && R > 3 * G && R > 3 * B) {\n"
-    "    r++; rx += p % t.width; ry += Math.floor(p / t.width); }\n"
+    "  var x = p % t.width, y = Math.floor(p / t.width);\n"
+    "  if (R > 90 && R > 3 * G && R > 3 * B) { r++; rx += x; ry += y; }\n"
     "  else if (G > 90 && G > 3 * R && G > 3 * B) gr++;\n"
-    "  else if (B > 90 && B > 3 * R && B > 3 * G) b++;\n"
+    "  else if (B > 90 && B > 3 * R && B > 3 * G) { b++; bx += x; by += y; }\n"
+    "  else if (R > 100 && G > 100 && B > 100) { w++; wx += x; wy += y; }\n"
     "}\n"
     "var sx = c.clientWidth / t.width, sy = c.clientHeight / t.height;\n"
-    "return 'RED=' + r + ' GREEN=' + gr + ' BLUE=' + b + ' RX=' +\n"
-    "  (r ? Math.round(rx / r * sx) : -1) + ' RY=' +\n"
-    "  (r ? Math.round(ry / r * sy) : -1);\n";
+    "function at(s, n, sc) { return n ? Math.round(s / n * sc) : -1; }\n"
+    "return 'RED=' + r + ' GREEN=' + gr + ' BLUE=' + b + ' BRIGHT=' + w +\n"
+    "  ' RX=' + at(rx, r, sx) + ' RY=' + at(ry, r, sy) + ' BX=' +\n"
+    "  at(bx, b, sx) + ' BY=' + at(by, b, sy) + ' WX=' + at(wx, w, sx) +\n"
+    "  ' WY=' + at(wy, w, sy);\n";
 
 static void
 colours(struct colours *c)
 {
 	snprintf(c->text, sizeof(c->text), "%.255s", js(colours_script));
-	cr_assert_eq(sscanf(c->text, "RED=%d GREEN=%d BLUE=%d RX=%d RY=%d",
-			 &c->red, &c->green, &c->blue, &c->rx, &c->ry),
-	    5, "the page's script said: %s", c->text);
+	cr_assert_eq(sscanf(c->text,
+			 "RED=%d GREEN=%d BLUE=%d BRIGHT=%d RX=%d RY=%d BX=%d "
+			 "BY=%d WX=%d WY=%d",
+			 &c->red, &c->green, &c->blue, &c->bright, &c->rx,
+			 &c->ry, &c->bx, &c->by, &c->wx, &c->wy),
+	    10, "the page's script said: %s", c->text);
 }
 
 /* WebDriver actions (their JSON list), performed and released. */
@@ -280,11 +322,60 @@ ctrl(int i)
 	return x;
 }
 
+/* The daemon's mocap_pos[i]. */
+static double
+mocap_pos(int i)
+{
+	hxd_mocap *mo;
+	double x;
+
+	HX_OK(watch, hxd_get_mocap(watch, &mo));
+	cr_assert(i < 3 * mo->nmocap);
+	x = mo->pos[i];
+	free(mo);
+	return x;
+}
+
+/* The angle in radians between the box's orientation now and q0's. */
+static double
+box_turned(const double q0[4])
+{
+	double dot = 0;
+	int i;
+
+	for (i = 0; i < 4; i++)
+		dot += q0[i] * qpos(3 + i);
+	return 2 * acos(fmin(1, fabs(dot)));
+}
+
+/* A double-click at (x, y), CSS pixels of the viewport. */
+static void
+dblclick(int x, int y)
+{
+	char a[1024];
+
+	act("{\"type\":\"pointer\",\"id\":\"mouse\",\"parameters\":"
+	    "{\"pointerType\":\"mouse\"},\"actions\":["
+	    "{\"type\":\"pointerMove\",\"duration\":0,\"origin\":\"viewport\","
+	    "\"x\":500,\"y\":400},{\"type\":\"pause\",\"duration\":50}]}");
+	snprintf(a, sizeof(a),
+	    "{\"type\":\"pointer\",\"id\":\"mouse\",\"parameters\":"
+	    "{\"pointerType\":\"mouse\"},\"actions\":["
+	    "{\"type\":\"pointerMove\",\"duration\":0,\"origin\":\"viewport\","
+	    "\"x\":%d,\"y\":%d},{\"type\":\"pointerDown\",\"button\":0},"
+	    "{\"type\":\"pointerUp\",\"button\":0},{\"type\":\"pointerDown\","
+	    "\"button\":0},{\"type\":\"pointerUp\",\"button\":0}]}",
+	    x, y);
+	act(a);
+}
+
 Test(workbench, draws_the_scene_and_the_mouse_moves_the_camera_and_the_box)
 {
+	struct colours ball;
+	double q0[4], turned_by, ball_x;
+	int i;
 	struct colours first, turned, at;
 	double x0, end, moved;
-	char script[512];
 
 	open_workbench(start_all());
 	/* The scene as the model has it: all three colours, the box
@@ -316,19 +407,7 @@ Test(workbench, draws_the_scene_and_the_mouse_moves_the_camera_and_the_box)
 	colours(&at);
 
 	/* A double-click on the box selects it (body 1). */
-	act("{\"type\":\"pointer\",\"id\":\"mouse\",\"parameters\":"
-	    "{\"pointerType\":\"mouse\"},\"actions\":["
-	    "{\"type\":\"pointerMove\",\"duration\":0,\"origin\":\"viewport\","
-	    "\"x\":500,\"y\":400},{\"type\":\"pause\",\"duration\":50}]}");
-	snprintf(script, sizeof(script),
-	    "{\"type\":\"pointer\",\"id\":\"mouse\",\"parameters\":"
-	    "{\"pointerType\":\"mouse\"},\"actions\":["
-	    "{\"type\":\"pointerMove\",\"duration\":0,\"origin\":\"viewport\","
-	    "\"x\":%d,\"y\":%d},{\"type\":\"pointerDown\",\"button\":0},"
-	    "{\"type\":\"pointerUp\",\"button\":0},{\"type\":\"pointerDown\","
-	    "\"button\":0},{\"type\":\"pointerUp\",\"button\":0}]}",
-	    at.rx, at.ry);
-	act(script);
+	dblclick(at.rx, at.ry);
 	wait_for("return hxwb.selected === 1 ? 'yes' : 'selected ' +"
 		 " hxwb.selected + ' ' + hxwb.errors.join('; ');",
 	    WAIT_SECONDS, "the box selected by a double-click");
@@ -352,6 +431,51 @@ Test(workbench, draws_the_scene_and_the_mouse_moves_the_camera_and_the_box)
 		    "the push was not dropped when the mouse lifted");
 		hx_sleep_ms(100);
 	}
+
+	/* Ctrl+left drag turns it: its orientation in the daemon changes. */
+	for (i = 0; i < 4; i++)
+		q0[i] = qpos(3 + i);
+	drag(500, 450, 0, -150, 0, 1);
+	end = hx_wall_now() + WAIT_SECONDS;
+	while ((turned_by = box_turned(q0)) < 0.2) {
+		cr_assert(hx_wall_now() < end,
+		    "Ctrl+left drag did not turn the box: %.3f rad; the "
+		    "page's errors: %s",
+		    turned_by, js("return hxwb.errors.join('; ');"));
+		hx_sleep_ms(100);
+	}
+	cr_log_info("the box turned by %.2f rad", turned_by);
+	end = hx_wall_now() + WAIT_SECONDS;
+	while (hx_status_ok(watch).nperturbations != 0) {
+		cr_assert(hx_wall_now() < end,
+		    "the turn was not dropped when the mouse lifted");
+		hx_sleep_ms(100);
+	}
+
+	/*
+	 * The mocap ball (body 3), selected, moves where it is dragged;
+	 * the camera looks at it first (the panels hide it at the side).
+	 */
+	js("hxwb.view.lookat = [-0.7, 0, 0.3]; hxwb.view.publish();"
+	   "return 'ok';");
+	hx_sleep_ms(300);
+	colours(&ball);
+	cr_assert(ball.blue > 50, "no ball on the page: %s", ball.text);
+	dblclick(ball.bx, ball.by);
+	wait_for("return hxwb.selected === 3 ? 'yes' : 'selected ' +"
+		 " hxwb.selected + ' ' + hxwb.errors.join('; ');",
+	    WAIT_SECONDS, "the ball selected by a double-click");
+	ball_x = mocap_pos(0);
+	drag(ball.bx, ball.by, 200, 0, 2, 1);
+	end = hx_wall_now() + WAIT_SECONDS;
+	while (fabs((moved = mocap_pos(0)) - ball_x) < 0.1) {
+		cr_assert(hx_wall_now() < end,
+		    "dragging the mocap ball did not move it: x %g then %g; "
+		    "the page's errors: %s",
+		    ball_x, moved, js("return hxwb.errors.join('; ');"));
+		hx_sleep_ms(100);
+	}
+	cr_log_info("the ball went from x %.3f to %.3f", ball_x, moved);
 	close_session();
 }
 
@@ -454,6 +578,213 @@ Test(workbench, sliders_plots_and_keys)
 	close_session();
 }
 
+/* Run an async script (it calls its last argument with a string). */
+static const char *
+js_async(const char *script)
+{
+	static char out[2048];
+	char path[256], *req, *quoted = json_quote(script), *body;
+
+	cr_assert(asprintf(&req, "{\"script\":%s,\"args\":[]}", quoted) > 0);
+	snprintf(path, sizeof(path), "/session/%s/execute/async", session);
+	body = wd("POST", path, req);
+	cr_assert(json_string(body, "value", out, sizeof(out)) == 0,
+	    "the script returned no string: %.2000s", body);
+	free(body);
+	free(req);
+	free(quoted);
+	return out;
+}
+
+/* Click a button of the page by its id (it must be enabled). */
+static void
+click(const char *id)
+{
+	char script[256];
+	const char *r;
+
+	snprintf(script, sizeof(script),
+	    "var b = document.getElementById('%s');"
+	    "if (!b || b.disabled) return 'no such button, or disabled';"
+	    "b.click(); return 'ok';",
+	    id);
+	r = js(script);
+	cr_assert_str_eq(r, "ok", "the button %s: %s", id, r);
+}
+
+Test(workbench, the_panels_reset_capture_record_and_load)
+{
+	struct colours before, after;
+	hxd_status st;
+	hxd_array *a;
+	double end, v = -0.4, lamp[3] = { 0.5, -0.3, 1 };
+
+	open_workbench(start_all());
+	HX_OK(watch, hxd_pause(watch));
+	wait_for("return hxwb.status && hxwb.status.paused ? 'yes' : 'no';",
+	    WAIT_SECONDS, "the page showing the pause");
+
+	/* Reset to the keyframe chosen in the list. */
+	wait_for("var k = document.getElementById('keys');"
+		 "if (!k.options.length) return 'no keyframes listed';"
+		 "k.value = '0'; return k.options[0].textContent === 'tilted'"
+		 " ? 'yes' : 'the first key is ' + k.options[0].textContent;",
+	    WAIT_SECONDS, "the keyframe listed");
+	click("key-reset");
+	end = hx_wall_now() + WAIT_SECONDS;
+	while (fabs(qpos(0) - 0.3) > 1e-9 || fabs(qpos(7) - 0.5) > 1e-9) {
+		cr_assert(hx_wall_now() < end,
+		    "Reset to key did not reset to 'tilted': x %g, hinge %g",
+		    qpos(0), qpos(7));
+		hx_sleep_ms(100);
+	}
+
+	/* Capture the state into the keyframe named. */
+	HX_OK(watch, hxd_set_joint(watch, "hinge", &v, 1, NULL, 0));
+	js("document.getElementById('key-name').value = 'tilted';"
+	   "return 'ok';");
+	click("capture");
+	end = hx_wall_now() + WAIT_SECONDS;
+	for (;;) {
+		HX_OK(watch, hxd_get_array(watch, "key_qpos", &a));
+		v = a->values[7];
+		free(a);
+		if (fabs(v + 0.4) < 1e-9)
+			break;
+		cr_assert(hx_wall_now() < end,
+		    "Capture did not write the hinge into 'tilted': %g", v);
+		hx_sleep_ms(100);
+	}
+
+	/* Record, running, and stop: the daemon's recording. */
+	HX_OK(watch, hxd_run(watch));
+	wait_for("return hxwb.status && !hxwb.status.paused &&"
+		 " !document.getElementById('record').disabled ? 'yes' : 'no';",
+	    WAIT_SECONDS, "the page showing the run");
+	click("record");
+	end = hx_wall_now() + WAIT_SECONDS;
+	while (!(st = hx_status_ok(watch)).recording.active) {
+		cr_assert(hx_wall_now() < end, "Record did not start: %s; %s",
+		    st.recording.ended, js("return hxwb.errors.join('; ');"));
+		hx_sleep_ms(100);
+	}
+	wait_for("return document.getElementById('record').textContent ==="
+		 " 'Stop recording' ? 'yes' : 'the button says ' +"
+		 " document.getElementById('record').textContent;",
+	    WAIT_SECONDS, "the page showing the recording");
+	hx_sleep_ms(300);
+	click("record");
+	end = hx_wall_now() + WAIT_SECONDS;
+	while ((st = hx_status_ok(watch)).recording.active)
+		cr_assert(hx_wall_now() < end, "Stop recording did not stop");
+	cr_assert(st.recording.records > 0, "nothing was recorded");
+	cr_assert_eq(access(st.recording.path, R_OK), 0, "no recording at %s",
+	    st.recording.path);
+
+	/*
+	 * Load another model from the list: a height field, drawn, and a
+	 * spotlight on a mocap body, whose lit circle moves with the body.
+	 */
+	wait_for("var m = document.getElementById('models'), o = Array"
+		 ".from(m.options).find(function (o) { return o.textContent"
+		 " === 'workbench_terrain.xml'; });"
+		 "if (!o) return 'not listed: ' + Array.from(m.options)"
+		 ".map(function (o) { return o.textContent; }).join(' ');"
+		 "m.value = o.value; return 'yes';",
+	    WAIT_SECONDS, "the model list");
+	click("load");
+	wait_for("return hxwb.model && hxwb.model.name === 'workbench_terrain'"
+		 " && hxwb.drawn > 0 ? 'yes' : 'model ' + (hxwb.model &&"
+		 " hxwb.model.name) + ' ' + hxwb.errors.join('; ');",
+	    READY_SECONDS, "the page drawing the loaded model");
+	cr_assert_str_eq(hx_status_ok(watch).model.name, "workbench_terrain");
+	hx_sleep_ms(500);
+	colours(&before);
+	cr_assert(before.blue > 300, "the height field is not drawn (blue): %s",
+	    before.text);
+	cr_assert(before.bright > 300, "no circle of light on the floor: %s",
+	    before.text);
+	HX_OK(watch, hxd_mocap_move(watch, 0, NULL, lamp, NULL, 0));
+	end = hx_wall_now() + WAIT_SECONDS;
+	for (;;) {
+		colours(&after);
+		if (after.bright > 300 && after.wx - before.wx > 100)
+			break;
+		cr_assert(hx_wall_now() < end,
+		    "the light did not move with its body:\n%s\n%s",
+		    before.text, after.text);
+		hx_sleep_ms(200);
+	}
+	cr_log_info("the light's circle: %s, then %s", before.text, after.text);
+	close_session();
+}
+
+Test(workbench, colours_set_at_run_time_show_without_a_new_model)
+{
+	static const double green[4] = { 0, 1, 0, 1 }, red[4] = { 1, 0, 0, 1 };
+	static const char *const blue[] = { "rgba", "0 0 1 1" };
+	const hxd_edit_op op = { HXD_EDIT_SET, "geom", "box", NULL, NULL, blue,
+		1 };
+	struct colours c;
+	unsigned gen;
+
+	open_workbench(start_all());
+	colours(&c);
+	cr_assert(c.red > 400, "no red box: %s", c.text);
+	gen = (unsigned)strtoul(js("return String(hxwb.gen);"), NULL, 10);
+
+	/* set_rgba: the box turns green on the page. */
+	HX_OK(watch, hxd_set_rgba(watch, HXD_OBJ_GEOM, 1, green));
+	wait_for(
+	    "var c = document.getElementById('view'), t ="
+	    " document.createElement('canvas');"
+	    "t.width = c.width; t.height = c.height;"
+	    "var g = t.getContext('2d'); g.drawImage(c, 0, 0);"
+	    "var d = g.getImageData(0, 0, t.width, t.height).data, r = 0;"
+	    "for (var k = 0; k < d.length; k += 4)"
+	    "  if (d[k] > 90 && d[k] > 3 * d[k + 1] && d[k] > 3 * d[k + 2])"
+	    "    r++;"
+	    "return r < 20 ? 'yes' : r + ' red pixels still';",
+	    WAIT_SECONDS, "the box green after set_rgba");
+	colours(&c);
+	cr_assert(c.green > 400, "the box is not green: %s", c.text);
+
+	/* set_array of geom_rgba: red again. */
+	HX_OK(watch, hxd_set_array(watch, "geom_rgba", 4, 4, red));
+	{
+		double end = hx_wall_now() + WAIT_SECONDS;
+
+		for (;;) {
+			colours(&c);
+			if (c.red > 400)
+				break;
+			cr_assert(hx_wall_now() < end,
+			    "the box not red again after set_array: %s",
+			    c.text);
+			hx_sleep_ms(200);
+		}
+	}
+
+	/* An edit that keeps the structure: a new look, not a new model. */
+	HX_OK(watch, hxd_edit_model(watch, &op, 1, NULL, NULL));
+	{
+		double end = hx_wall_now() + WAIT_SECONDS;
+
+		for (;;) {
+			colours(&c);
+			if (c.red < 20 && c.blue > 400)
+				break;
+			cr_assert(hx_wall_now() < end,
+			    "the box not blue after the edit: %s", c.text);
+			hx_sleep_ms(200);
+		}
+	}
+	cr_assert_eq(
+	    (unsigned)strtoul(js("return String(hxwb.gen);"), NULL, 10), gen,
+	    "the page loaded the scene anew: the changes came as a model");
+	close_session();
+}
+
 Test(workbench, two_browsers_each_have_their_own_camera)
 {
 	char first[128], second[128];
@@ -505,24 +836,6 @@ static const char *const stranger_script =
     " out.push('header answered ' + r.status); }, function (e) {"
     " out.push('header blocked'); }).then(function () {"
     " done(out.join(', ')); });";
-
-/* Run an async script (it calls its last argument with a string). */
-static const char *
-js_async(const char *script)
-{
-	static char out[2048];
-	char path[256], *req, *quoted = json_quote(script), *body;
-
-	cr_assert(asprintf(&req, "{\"script\":%s,\"args\":[]}", quoted) > 0);
-	snprintf(path, sizeof(path), "/session/%s/execute/async", session);
-	body = wd("POST", path, req);
-	cr_assert(json_string(body, "value", out, sizeof(out)) == 0,
-	    "the script returned no string: %.2000s", body);
-	free(body);
-	free(req);
-	free(quoted);
-	return out;
-}
 
 Test(workbench, another_site_and_a_foreign_host_are_refused)
 {

@@ -59,6 +59,10 @@ var net = {
       var m = JSON.parse(e.data);
       scene.load(m.gen);
     });
+    /* Colours, sizes or places changed in the same model. */
+    es.addEventListener('look', function (e) {
+      scene.look(JSON.parse(e.data));
+    });
     es.addEventListener('frame', function (e) {
       var f = JSON.parse(e.data);
       f.recv = performance.timeOrigin + performance.now();
@@ -97,8 +101,8 @@ var toggles = {
 
 var scene = {
   renderer: null, three: null, camera: null, items: [], pending: null,
-  meshes: [], textures: {}, decor: {}, gen: 0, loading: 0,
-  headlight: null,
+  meshes: [], hfields: [], textures: {}, decor: {}, gen: 0, loading: 0,
+  headlight: null, lightObjs: [], pendingLook: null,
 
   init: function () {
     var canvas = document.getElementById('view');
@@ -138,6 +142,7 @@ var scene = {
     keep.children.slice().forEach(function (o) { keep.remove(o); });
     this.items = [];
     this.decor = {};
+    this.lightObjs = [];
   },
 
   material: function (rgba, emission, specular, shininess, texid, repeat) {
@@ -163,10 +168,15 @@ var scene = {
     var g;
     switch (type) {
       case GEOM.PLANE: {
+        /* In quads, as MuJoCo draws it: lit per vertex, a spotlight's
+           circle shows only on a grid finer than it. */
         var far = this.model.zfar * this.model.extent;
-        g = new THREE.PlaneBufferGeometry(2 * (size[0] || far), 2 * (size[1] || far));
+        var w = 2 * (size[0] || far), h = 2 * (size[1] || far), cell = this.model.extent / 8;
+        g = new THREE.PlaneBufferGeometry(w, h, Math.min(100, Math.ceil(w / cell)),
+          Math.min(100, Math.ceil(h / cell)));
         break;
       }
+      case GEOM.HFIELD: g = this.hfields[dataid] || null; break;
       case GEOM.SPHERE: g = new THREE.SphereBufferGeometry(size[0], 24, 16); break;
       case GEOM.ELLIPSOID:
         g = new THREE.SphereBufferGeometry(1, 24, 16);
@@ -193,6 +203,8 @@ var scene = {
     var vert = new Float32Array(bin, 0, 3 * nv);
     var norm = new Float32Array(bin, 12 * nv, 3 * nv);
     var face = new Int32Array(bin, 24 * nv, 3 * nf);
+    var elevation = new Float32Array(bin, 24 * nv + 12 * nf, model.nhfielddata);
+    this.hfields = model.hfields.map(function (h) { return hfieldGeometry(h, elevation); });
     this.meshes = model.meshes.map(function (m) {
       var g = new THREE.BufferGeometry();
       g.setAttribute('position', new THREE.BufferAttribute(vert.slice(3 * m[0], 3 * (m[0] + m[1])), 3));
@@ -202,16 +214,7 @@ var scene = {
     });
     var self = this;
     model.items.forEach(function (it, i) {
-      var type = it[4], size = it.slice(9, 12), rgba = it.slice(12, 16);
-      var repeat = it.slice(20, 22);
-      if (it[4] === GEOM.PLANE && it[7]) repeat = [repeat[0] * 2 * size[0], repeat[1] * 2 * size[1]];
-      var g = self.geometry(type, size, it[5]);
-      var o = g ? new THREE.Mesh(g, self.material(rgba, it[16], it[17], it[18], it[6], repeat))
-                : new THREE.Object3D();
-      o.position.set(it[22], it[23], it[24]);
-      o.quaternion.set(it[26], it[27], it[28], it[25]);
-      o.userData = { item: i, body: it[2], objtype: it[0], group: it[8],
-        dynamic: it[3] === 2, alpha: rgba[3] };
+      var o = self.item(it, i);
       self.three.add(o);
       self.items.push(o);
     });
@@ -221,11 +224,67 @@ var scene = {
     this.gen = model.gen;
     this.loading = 0;
     this.applyToggles();
+    var l = this.pendingLook;
+    this.pendingLook = null;
+    if (l) this.look(l);
+  },
+
+  /* The three.js object of item i of the description. */
+  item: function (it, i) {
+    var type = it[4], size = it.slice(9, 12), rgba = it.slice(12, 16);
+    var repeat = it.slice(20, 22);
+    if (it[4] === GEOM.PLANE && it[7]) repeat = [repeat[0] * 2 * size[0], repeat[1] * 2 * size[1]];
+    var g = this.geometry(type, size, it[5]);
+    var o = g ? new THREE.Mesh(g, this.material(rgba, it[16], it[17], it[18], it[6], repeat))
+              : new THREE.Object3D();
+    o.position.set(it[22], it[23], it[24]);
+    o.quaternion.set(it[26], it[27], it[28], it[25]);
+    o.userData = { item: i, body: it[2], objtype: it[0], group: it[8],
+      dynamic: it[3] === 2, alpha: rgba[3] };
+    return o;
+  },
+
+  /*
+   * A new look of the same model (set_rgba, set_array of colours,
+   * set_geomsize, an edit that keeps the structure): every item as the
+   * scene holds it now; those whose type, size, colour, material or, for
+   * what does not move, place changed are made again.
+   */
+  look: function (l) {
+    var m = this.model;
+    if (!m || m.gen !== l.gen) {
+      if (this.loading) this.pendingLook = l;
+      return;
+    }
+    if (l.looks <= (m.looks || 0)) return;
+    var self = this, n = 0;
+    l.items.forEach(function (it, i) {
+      var was = m.items[i], o = self.items[i];
+      if (!was || !o) return;
+      var keep = it[3] === 2 ? 22 : 29;
+      if (was.slice(0, keep).join() === it.slice(0, keep).join()) return;
+      var made = self.item(it, i);
+      if (it[3] === 2) {
+        made.position.copy(o.position);
+        made.quaternion.copy(o.quaternion);
+        made.userData.hidden = o.userData.hidden;
+      }
+      self.three.remove(o);
+      if (o.material) o.material.dispose();
+      self.three.add(made);
+      self.items[i] = made;
+      m.items[i] = it;
+      n++;
+    });
+    m.looks = l.looks;
+    hxwb.looks = l.looks;
+    hxwb.lookChanged = (hxwb.lookChanged || 0) + n;
+    this.applyToggles();
   },
 
   lights: function (model) {
     var self = this, ambient = [0, 0, 0];
-    model.lights.forEach(function (l) {
+    model.lights.forEach(function (l, i) {
       for (var k = 0; k < 3; k++) ambient[k] += l.ambient[k];
       var color = new THREE.Color(l.diffuse[0], l.diffuse[1], l.diffuse[2]);
       var light;
@@ -245,8 +304,10 @@ var scene = {
         light.position.set(l.pos[0], l.pos[1], l.pos[2]);
       }
       light.target.position.set(l.pos[0] + l.dir[0], l.pos[1] + l.dir[1], l.pos[2] + l.dir[2]);
+      light.userData = { directional: l.directional };
       self.three.add(light);
       self.three.add(light.target);
+      self.lightObjs[i] = light;
     });
     this.three.add(new THREE.AmbientLight(new THREE.Color(
       Math.min(1, ambient[0]), Math.min(1, ambient[1]), Math.min(1, ambient[2])), 1));
@@ -300,9 +361,23 @@ var scene = {
     return counts;
   },
 
+  /* Lights on moving bodies: where the frame says they are. */
+  moveLights: function (data) {
+    for (var i = 0; 6 * i + 6 <= data.length; i++) {
+      var light = this.lightObjs[i], p = 6 * i;
+      if (!light) continue;
+      var x = data[p], y = data[p + 1], z = data[p + 2];
+      var dx = data[p + 3], dy = data[p + 4], dz = data[p + 5];
+      if (light.userData.directional) light.position.set(x - dx, y - dy, z - dz);
+      else light.position.set(x, y, z);
+      light.target.position.set(x + dx, y + dy, z + dz);
+    }
+  },
+
   /* Put the newest frame's state into the scene. */
   update: function (f) {
     if (!this.model || f.gen !== this.model.gen) return false;
+    if (f.lights) this.moveLights(floats(f.lights));
     var poses = floats(f.poses), dyn = this.model.dynamic;
     for (var k = 0; k < dyn.length; k++) {
       var o = this.items[dyn[k]], p = 7 * k;
@@ -329,6 +404,43 @@ var scene = {
     this.renderer.render(this.three, this.camera);
   }
 };
+
+/*
+ * A height field as MuJoCo draws it: the elevations (0 to 1, row-major,
+ * rows along y) scaled to size[2] over a grid of 2 size[0] by 2 size[1],
+ * and its sides down to the base, -size[3].  h: data address, rows,
+ * columns, size (4).
+ */
+function hfieldGeometry(h, data) {
+  var adr = h[0], nr = h[1], nc = h[2], sx = h[3][0], sy = h[3][1];
+  var sz = h[3][2], base = h[3][3], pos = [], idx = [], r, c;
+  function at(r, c) {
+    return [sx * (2 * c / (nc - 1) - 1), sy * (2 * r / (nr - 1) - 1),
+      sz * data[adr + r * nc + c]];
+  }
+  for (r = 0; r < nr; r++) for (c = 0; c < nc; c++) pos.push.apply(pos, at(r, c));
+  for (r = 0; r + 1 < nr; r++) for (c = 0; c + 1 < nc; c++) {
+    var a = r * nc + c, b = a + 1, d = a + nc, e = d + 1;
+    idx.push(a, b, e, a, e, d);
+  }
+  /* The sides: the rim, counter-clockwise from above, walled down. */
+  var rim = [];
+  for (c = 0; c < nc; c++) rim.push([0, c]);
+  for (r = 1; r < nr; r++) rim.push([r, nc - 1]);
+  for (c = nc - 2; c >= 0; c--) rim.push([nr - 1, c]);
+  for (r = nr - 2; r >= 0; r--) rim.push([r, 0]);
+  for (var k = 0; k + 1 < rim.length; k++) {
+    var p = at(rim[k][0], rim[k][1]), q = at(rim[k + 1][0], rim[k + 1][1]);
+    var n = pos.length / 3;
+    pos.push(p[0], p[1], p[2], p[0], p[1], -base, q[0], q[1], -base, q[0], q[1], q[2]);
+    idx.push(n, n + 1, n + 2, n, n + 2, n + 3);
+  }
+  var g = new THREE.BufferGeometry();
+  g.setAttribute('position', new THREE.Float32BufferAttribute(pos, 3));
+  g.setIndex(idx);
+  g.computeVertexNormals();
+  return g;
+}
 
 /* A capsule of radius r and half-length h along z, as a lathe. */
 function capsule(r, h) {

@@ -1603,6 +1603,77 @@ Test(view, serve_refuses_control)
 	hx_server_stop(&s);
 }
 
+/* How many times text occurs in s. */
+static int
+count(const unsigned char *s, const char *text)
+{
+	const char *p = (const char *)s;
+	int n = 0;
+
+	while ((p = strstr(p, text)) != NULL) {
+		n++;
+		p += strlen(text);
+	}
+	return n;
+}
+
+/*
+ * Beyond loopback with the daemon's token ($HAPTIX_TOKEN_FILE): the
+ * pages and the stream are served, a control without the token is
+ * refused (401) and changes nothing, one with a wrong token too, and one
+ * with the token works.
+ */
+Test(view, serve_beyond_loopback_needs_the_token)
+{
+	static const char token[] = "beyond-loopback-token-0123456789";
+	struct hx_server s;
+	struct http h;
+	char path[300], listening[64];
+	hxd_conn *c;
+	pid_t pid;
+	FILE *f;
+	int err, port;
+
+	hx_server_start(&s, view_args);
+	c = hx_connect_ok(hx_server_addr(&s, 0), "watcher");
+	snprintf(path, sizeof(path), "%s", scratch_path("token"));
+	cr_assert_not_null(f = fopen(path, "w"));
+	fprintf(f, "%s\n", token);
+	fclose(f);
+	cr_assert_eq(chmod(path, 0600), 0);
+	setenv("HAPTIX_TOKEN_FILE", path, 1);
+	port = serve_start(&pid, &err, listening, hx_server_addr(&s, 0),
+	    "serve", "--http", "0.0.0.0:0", NULL);
+	unsetenv("HAPTIX_TOKEN_FILE");
+	cr_assert_str_eq(listening, "0.0.0.0");
+	http(&h, port, "GET", "/status.json", "", 0);
+	http_expect(&h, 200, "application/json");
+	http_free(&h);
+	/* The stream goes on, frame after frame (a second of it). */
+	http(&h, port, "GET", "/events", "", 1.0);
+	cr_assert_eq(h.code, 200, "%s", h.head);
+	cr_expect_gt(count(h.body, "event: frame"), 5, "%.300s", h.body);
+	http_free(&h);
+	http(&h, port, "POST", "/control/pause", "X-Hxview: 1\r\n", 0);
+	http_expect(&h, 401, "application/json");
+	cr_assert(strstr((char *)h.body, "token") != NULL, "%s", h.body);
+	http_free(&h);
+	http(&h, port, "POST", "/control/pause",
+	    "X-Hxview: 1\r\nX-Hxview-Token: not-the-token\r\n", 0);
+	http_expect(&h, 401, "application/json");
+	http_free(&h);
+	expect_running(c, "without the token");
+	snprintf(
+	    path, sizeof(path), "X-Hxview: 1\r\nX-Hxview-Token: %s\r\n", token);
+	http(&h, port, "POST", "/control/pause", path, 0);
+	http_expect(&h, 200, "application/json");
+	http_free(&h);
+	cr_assert(hx_status_ok(c).paused, "not paused with the token");
+	serve_stop(pid, err);
+	hxd_close(c);
+	hx_server_stop(&s);
+}
+
 /* Not loopback only --read-only; a malformed --http. */
 Test(view, serve_listen_addresses)
 {

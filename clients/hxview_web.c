@@ -134,9 +134,22 @@ web_number(FILE *f, double x)
 		fputs("null", f);
 }
 
-/* n numbers as a JSON array. */
+/* Element i of an array of doubles, and of floats. */
+static double
+web_at_double(const void *x, int i)
+{
+	return ((const double *)x)[i];
+}
+
+static double
+web_at_float(const void *x, int i)
+{
+	return ((const float *)x)[i];
+}
+
+/* n numbers of x, read by at, as a JSON array. */
 static void
-web_numbers(FILE *f, const double *x, int n)
+web_array(FILE *f, const void *x, int n, double (*at)(const void *, int))
 {
 	int i;
 
@@ -144,23 +157,23 @@ web_numbers(FILE *f, const double *x, int n)
 	for (i = 0; i < n; i++) {
 		if (i > 0)
 			fputc(',', f);
-		web_number(f, x[i]);
+		web_number(f, at(x, i));
 	}
 	fputc(']', f);
 }
 
+/* n doubles as a JSON array. */
+static void
+web_numbers(FILE *f, const double *x, int n)
+{
+	web_array(f, x, n, web_at_double);
+}
+
+/* n floats as a JSON array. */
 static void
 web_floats(FILE *f, const float *x, int n)
 {
-	int i;
-
-	fputc('[', f);
-	for (i = 0; i < n; i++) {
-		if (i > 0)
-			fputc(',', f);
-		web_number(f, x[i]);
-	}
-	fputc(']', f);
+	web_array(f, x, n, web_at_float);
 }
 
 /* The name of object i of a name table, "" for none. */

@@ -936,3 +936,15 @@ browser_main(int argc, char *argv[], const char *name)
 	sweep(dir);
 	return rc;
 }
+
+void
+browser_cleanup(hxd_conn **watch)
+{
+	if (*watch != NULL) {
+		hxd_close(*watch);
+		*watch = NULL;
+	}
+	stop_driver();
+	stop_hxview();
+	hx_server_cleanup();
+}

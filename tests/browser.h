@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "haptixd.h"
+
 extern char run_dir[512];
 extern pid_t hxview_pid;
 extern char hxview_host[64];
@@ -46,6 +48,12 @@ int start_hxview_argv(const char *const *argv);
 int stop_hxview(void);
 void start_driver(void);
 void stop_driver(void);
+
+/*
+ * After a test, even a failed one: close *watch (may be NULL), stop the
+ * driver and hxview, and the test servers.
+ */
+void browser_cleanup(hxd_conn **watch);
 /* A new session of headless Chromium, the current one (session). */
 void open_session(void);
 void open_session_with(const char *more);

@@ -90,13 +90,7 @@ start_hxview(const char *addr)
 static void
 cleanup(void)
 {
-	if (watch != NULL) {
-		hxd_close(watch);
-		watch = NULL;
-	}
-	stop_driver();
-	stop_hxview();
-	hx_server_cleanup();
+	browser_cleanup(&watch);
 }
 
 /* One look at the picture of the page. */

@@ -54,13 +54,7 @@ static hxd_conn *watch;
 static void
 cleanup(void)
 {
-	if (watch != NULL) {
-		hxd_close(watch);
-		watch = NULL;
-	}
-	stop_driver();
-	stop_hxview();
-	hx_server_cleanup();
+	browser_cleanup(&watch);
 }
 
 /*

@@ -6,6 +6,7 @@
 # make install puts both in one directory where Debian's python3 finds it.
 EXTRA_DIST += python/pyproject.toml python/setup.py python/README.md \
 	$(HX_PY_SOURCES) $(HX_PY_TESTS) $(HX_PY_EXAMPLES) tests/python.sh \
+	tests/pytest.sh \
 	$(HX_PY_SWEEP) $(HX_SWEEP_TESTS) clients/hxsweep.in tests/sweep.sh \
 	tests/slurm.sh tests/slurm_cluster.sh bench/sweep.py
 HX_PY_SOURCES = python/haptix/__init__.py python/haptix/address.py \

@@ -1,26 +1,4 @@
 #!/bin/sh
-# The Python package's tests: pytest on python/tests with Debian's
-# python3, the package from the source tree and its generated messages
-# from the build tree; the tests start real haptixd daemons (conftest.py).
-# Missing pytest, NumPy or protobuf fail the test, they do not skip it.
-# Run by make check.
-for v in HAPTIXD HX_MODELS HX_TEST_MODELS HX_BUILD HX_SRC; do
-	eval "x=\${$v:-}"
-	if [ -z "$x" ]; then
-		echo "python.sh: $v is not set: run by make check" >&2
-		exit 99
-	fi
-done
-py=${HX_PYTHON:-/usr/bin/python3}
-for m in pytest numpy google.protobuf; do
-	if ! "$py" -c "import $m" 2>/dev/null; then
-		echo "python.sh: $py cannot import $m: install python3-pytest," \
-		    "python3-numpy and python3-protobuf (./quickstart check does)" >&2
-		exit 1
-	fi
-done
-PYTHONPATH="$HX_SRC/python:$HX_BUILD/python${PYTHONPATH:+:$PYTHONPATH}"
-PYTHONDONTWRITEBYTECODE=1
-export PYTHONPATH PYTHONDONTWRITEBYTECODE
-cd "$HX_BUILD" || exit 99
-exec timeout 300 "$py" -m pytest -q -p no:cacheprovider "$HX_SRC/python/tests"
+# The Python package's tests (python/tests) through real daemons
+# (conftest.py starts them); see pytest.sh.  Run by make check.
+exec "$(dirname "$0")/pytest.sh" python.sh python/tests

@@ -110,27 +110,37 @@ api_reset(struct call *c)
 	const Haptix__V1__Reset *w = c->req->reset;
 	int key = w->keyframe, rc;
 
-	if (w->name[0] != '\0') {
+	if (w->name[0] != '\0' && !sim_reset_name_exists(c->d->sim, w->name))
+		return call_fail(c, RESULT_BADINDEX,
+		    "no keyframe or captured state is named \"%s\"", w->name);
+	if (w->name[0] == '\0' && key >= 0 &&
+	    (rc = check_id(c, "keyframe", key, sizes(c)->nkey)))
+		return rc;
+	/*
+	 * The parameters go back first: the reset's forward pass computes
+	 * the solver's warm start, which must be the model's, not the one
+	 * of the gains the last client left (a trial would depend on the
+	 * one before it).
+	 */
+	reset_params(c);
+	if (w->name[0] != '\0')
 		key = sim_reset_name(c->d->sim, w->name);
-		if (key == -2)
-			return call_fail(c, RESULT_BADINDEX,
-			    "no keyframe or captured state is named \"%s\"",
-			    w->name);
-		stepguard_reset();
+	else
+		sim_reset(c->d->sim, key);
+	stepguard_reset();
+	if (w->name[0] != '\0')
 		log_info("client %llu: reset to \"%s\"",
 		    (unsigned long long)c->s->id, w->name);
-		reset_params(c);
-		event_reset(c->d, key, w->name);
-		return RESULT_OK;
-	}
-	if (key >= 0 && (rc = check_id(c, "keyframe", key, sizes(c)->nkey)))
-		return rc;
-	sim_reset(c->d->sim, key);
-	stepguard_reset();
-	log_info("client %llu: reset to %s %d", (unsigned long long)c->s->id,
-	    key >= 0 ? "keyframe" : "the reference configuration,", key);
-	reset_params(c);
-	event_reset(c->d, key < 0 ? -1 : key, NULL);
+	else
+		log_info("client %llu: reset to %s %d",
+		    (unsigned long long)c->s->id,
+		    key >= 0 ? "keyframe" : "the reference configuration,",
+		    key);
+	event_reset(c->d,
+	    w->name[0] != '\0' ? key :
+		key < 0        ? -1 :
+				 key,
+	    w->name[0] != '\0' ? w->name : NULL);
 	return RESULT_OK;
 }
 

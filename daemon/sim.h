@@ -388,6 +388,9 @@ int sim_key_capture(
  */
 int sim_reset_name(struct sim *s, const char *name);
 
+/* Return 1 if name is a keyframe or a captured state sim_reset_name knows. */
+int sim_reset_name_exists(const struct sim *s, const char *name);
+
 /* The names of the captured states: up to max into names; returns all. */
 int sim_key_names(const struct sim *s, const char **names, int max);
 

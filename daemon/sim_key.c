@@ -126,6 +126,13 @@ sim_key_capture(struct sim *s, const char *name, int key, char *err, size_t len)
 }
 
 int
+sim_reset_name_exists(const struct sim *s, const char *name)
+{
+	return mj_name2id(s->m, mjOBJ_KEY, name) >= 0 ||
+	    sim_key_find(s, name) != NULL;
+}
+
+int
 sim_reset_name(struct sim *s, const char *name)
 {
 	const mjModel *m = s->m;

@@ -762,3 +762,33 @@ HX_TRANSPORT_TEST(arrays, writes_need_the_lease_reads_do_not, "-m",
 	hxd_close(holder);
 	hxd_close(other);
 }
+
+/*
+ * A reset after a trial that changed the model's parameters leaves the
+ * state a reset of the untouched model does, bit for bit, the solver's
+ * warm start included (hxsweep found trials that depended on the one
+ * before): the parameters go back before the reset's forward pass, not
+ * after it, where that pass had computed the warm start with the
+ * trial's gains.
+ */
+HX_TRANSPORT_TEST(arrays, a_reset_forgets_the_trial_before, "-m",
+    "mpl_scene.xml", "--paused", NULL)
+{
+	hxd_conn *c = hx_connect_ok(addr, "test_arrays");
+	unsigned long long fresh, after;
+	double gain = 50, damping = 0.3;
+	int u, dof;
+
+	HX_OK(c, hxd_reset(c, -1));
+	HX_OK(c, hxd_state_hash(c, &fresh, NULL, NULL));
+	HX_OK(c, hxd_name2id(c, HXD_OBJ_ACTUATOR, "A_index_MCP", &u));
+	HX_OK(c, hxd_name2id(c, HXD_OBJ_JOINT, "index_MCP", &dof));
+	HX_OK(c, hxd_set_array(c, "actuator_gainprm", 10 * u, 1, &gain));
+	HX_OK(c, hxd_set_array(c, "dof_damping", dof, 1, &damping));
+	HX_OK(c, hxd_step(c, 150, NULL));
+	HX_OK(c, hxd_reset(c, -1));
+	HX_OK(c, hxd_state_hash(c, &after, NULL, NULL));
+	cr_expect_eq(after, fresh,
+	    "the state after the trial's reset differs from a fresh reset");
+	hxd_close(c);
+}

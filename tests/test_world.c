@@ -63,6 +63,47 @@ Test(world, colouring_the_cube)
 	world_check("color", 0);
 }
 
+/* Colours set through the World API outlive the edits of add_model. */
+Test(world, colours_kept_across_edits)
+{
+	world_check("color_edits", 1);
+}
+
+/* An edit that gives the geom a colour of its own wins over the client's. */
+Test(world, an_edit_of_a_colour_wins)
+{
+	static const char *const green[] = { "rgba", "0 1 0 1" };
+	static const char *const size[] = { "size", "0.03 0.03 0.3625" };
+	const hxd_edit_op ops[] = {
+		{ HXD_EDIT_SET, "geom", "cube", NULL, NULL, green, 1 },
+		{ HXD_EDIT_SET, "geom", "table_leg1", NULL, NULL, size, 1 },
+	};
+	const char *args[] = { "-m", "mpl_scene.xml", "--paused", NULL };
+	double blue[4] = { 0, 0, 1, 1 }, got[4];
+	struct hx_server srv;
+	int cube, table;
+	hxd_conn *c;
+
+	hx_server_start(&srv, args);
+	c = hx_connect_ok(srv.unix_addr, "test_world");
+	HX_OK(c, hxd_name2id(c, HXD_OBJ_GEOM, "cube", &cube));
+	HX_OK(c, hxd_name2id(c, HXD_OBJ_GEOM, "table_leg1", &table));
+	HX_OK(c, hxd_set_rgba(c, HXD_OBJ_GEOM, cube, blue));
+	HX_OK(c, hxd_set_rgba(c, HXD_OBJ_GEOM, table, blue));
+	HX_OK(c, hxd_edit_model(c, ops, 2, NULL, NULL));
+	HX_OK(c, hxd_get_rgba(c, HXD_OBJ_GEOM, cube, got));
+	cr_expect(got[0] == 0 && got[1] == 1 && got[2] == 0,
+	    "the cube is %g %g %g, not the edit's green", got[0], got[1],
+	    got[2]);
+	/* The leg's colour was not edited, only its size: it stays. */
+	HX_OK(c, hxd_get_rgba(c, HXD_OBJ_GEOM, table, got));
+	cr_expect(got[0] == 0 && got[1] == 0 && got[2] == 1,
+	    "the leg is %g %g %g, not the client's blue", got[0], got[1],
+	    got[2]);
+	hxd_close(c);
+	hx_server_stop(&srv);
+}
+
 Test(world, the_cube_floats_with_its_gravity_off)
 {
 	world_check("gravity", 0);

@@ -142,6 +142,13 @@ void web_state_free(struct web_state *w);
 unsigned web_model_gen(struct view *v);
 /* The model's looks so far: a new one is sent to the pages (web_look). */
 unsigned web_look_gen(const struct view *v);
+/* The daemon's camera events so far: a new one is sent to the pages. */
+unsigned web_camera_gen(const struct view *v);
+/*
+ * The pages' free camera as JSON (lookat, distance, azimuth, elevation,
+ * shared): the daemon's view camera when set, else the model's own.
+ */
+int web_camera(struct view *v, FILE *f);
 /* Every item as the scene holds it now, for a new look, as JSON. */
 int web_look(struct view *v, FILE *f);
 /* The model, as JSON; 0, or -1 when out of memory or the file failed. */

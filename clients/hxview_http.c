@@ -91,6 +91,7 @@ struct http_stream {
 	struct web_pert *pert;        /* events: its selection, perturbation */
 	unsigned gen;                 /* events: the model it was told of */
 	unsigned looks;               /* events: the model's look, told */
+	unsigned cameras;             /* events: the daemon's camera, told */
 	unsigned long long sent_step; /* events: the last state sent */
 	double last;                  /* events: when it was sent (view_now) */
 	double started;               /* view_now() */
@@ -426,6 +427,13 @@ http_events_send(struct http_stream *st)
 		fputs("\n\n", f);
 		st->looks = srv->look_at;
 	}
+	if (st->cameras != web_camera_gen(srv->v)) {
+		/* The daemon's view camera: the page's camera goes there. */
+		fputs("event: camera\ndata: ", f);
+		web_camera(srv->v, f);
+		fputs("\n\n", f);
+		st->cameras = web_camera_gen(srv->v);
+	}
 	fputs("event: frame\ndata: {", f);
 	fwrite(srv->shared, 1, srv->shared_len, f);
 	web_pert_decor(srv->v, st->pert, f);
@@ -609,6 +617,8 @@ http_stream_start(
 	TAILQ_INSERT_TAIL(&srv->streams, st, entry);
 	if (events) {
 		st->id = ++srv->next_id;
+		/* The scene it fetches holds the daemon's camera of now. */
+		st->cameras = web_camera_gen(srv->v);
 		http_events_hello(st);
 		http_events_send(st);
 	} else if (http_render(srv) == 0)

@@ -58,10 +58,26 @@ struct view {
 	double refetched;         /* view_now() of the last fetch */
 	unsigned looks;           /* models of the same structure taken */
 	unsigned web_gen;         /* the workbench's scenes (hxview_web.c) */
+	/*
+	 * The view camera the daemon holds (hxd_set_camera, the World API's
+	 * hxs_set_camera_transform): when set it takes the place of the
+	 * free camera (and of --track), not of a model camera (--camera).
+	 */
+	int shared;            /* the daemon's camera is set */
+	double shared_pos[3];  /* where it is */
+	double shared_quat[4]; /* w x y z, looking along its x axis */
+	unsigned cameras;      /* camera events taken */
 };
 
 /* The least time between two fetches of the model for API writes. */
 #define VIEW_REFETCH_S 0.2
+
+/*
+ * The free camera that looks from pos along quat's x axis (MuJoCo's free
+ * camera keeps z up: a roll is not shown), at the model's usual distance.
+ */
+void view_camera_pose(const mjModel *m, const double pos[3],
+    const double quat[4], mjvCamera *cam);
 
 /* Put the newest state into d and run mj_forward() on it, once. */
 void view_apply(struct view *v);

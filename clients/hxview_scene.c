@@ -83,7 +83,29 @@ view_name2id(const mjModel *m, int type, const char *name)
 	return -1;
 }
 
-/* Aim the camera as the options say; -1 with the reason if it cannot. */
+void
+view_camera_pose(
+    const mjModel *m, const double pos[3], const double quat[4], mjvCamera *cam)
+{
+	const double x[3] = { 1, 0, 0 };
+	double fwd[3];
+
+	mju_rotVecQuat(fwd, x, quat);
+	mjv_defaultFreeCamera(m, cam);
+	cam->azimuth = atan2(fwd[1], fwd[0]) * 180 / M_PI;
+	cam->elevation = asin(fwd[2] > 1     ? 1 :
+				 fwd[2] < -1 ? -1 :
+					       fwd[2]) *
+	    180 / M_PI;
+	/* Looking at a point ahead keeps the picture; orbits go round it. */
+	mju_addScl3(cam->lookat, pos, fwd, cam->distance);
+}
+
+/*
+ * Aim the camera as the options say, or as the daemon's shared camera
+ * when one is set and no model camera is named; -1 with the reason if
+ * it cannot.
+ */
 static int
 view_camera(struct view *v, char *err, size_t len)
 {
@@ -123,7 +145,28 @@ view_camera(struct view *v, char *err, size_t len)
 		v->cam.trackbodyid = id;
 		break;
 	}
+	if (v->shared && o->camera != VIEW_CAMERA_FIXED)
+		view_camera_pose(v->m, v->shared_pos, v->shared_quat, &v->cam);
 	return 0;
+}
+
+/*
+ * The daemon's view camera was set (or went back to the model's own,
+ * is_default): aim ours there, unless we look through a model camera.
+ */
+static void
+view_shared_camera(
+    struct view *v, const double pos[3], const double quat[4], int is_default)
+{
+	char err[256];
+
+	v->shared = !is_default;
+	memcpy(v->shared_pos, pos, sizeof(v->shared_pos));
+	memcpy(v->shared_quat, quat, sizeof(v->shared_quat));
+	v->cameras++;
+	/* The options' camera was found when the model came: it still is. */
+	if (v->m != NULL)
+		(void)view_camera(v, err, sizeof(err));
 }
 
 /* Apply the flags and groups of the options to opt and the scene. */
@@ -246,6 +289,8 @@ view_load(struct view *v, char *err, size_t len)
 
 	if (view_fetch(v, &m, err, len) != 0)
 		return -1;
+	/* Another model: the daemon's camera is the model's own again. */
+	v->shared = 0;
 	return view_install(v, m, err, len);
 }
 
@@ -468,6 +513,11 @@ view_pump(struct view *v, int timeout_ms, char *err, size_t len)
 				changed = 1;
 			}
 			break;
+		case HXD_EVENT_CAMERA:
+			view_shared_camera(v, ev->camera_pos, ev->camera_quat,
+			    ev->camera_default);
+			changed = 1;
+			break;
 		default:
 			break;
 		}
@@ -481,8 +531,8 @@ view_open(
 {
 	hxd_subscription sub = { 0 };
 	struct view *v;
-	double end;
-	int rc;
+	double end, pos[3], quat[4];
+	int rc, is_default;
 
 	mju_user_warning = view_mujoco_warning;
 	mju_user_error = view_mujoco_error;
@@ -518,6 +568,13 @@ view_open(
 		view_close(v);
 		return NULL;
 	}
+	/*
+	 * The camera set before we came (later ones are events).  A daemon
+	 * without the call has none: its answer changes nothing.
+	 */
+	if (hxd_get_camera(v->c, pos, quat, &is_default) == HXD_OK &&
+	    !is_default)
+		view_shared_camera(v, pos, quat, 0);
 	/* The first frame is the state as it is now. */
 	end = view_now() + VIEW_FIRST_FRAME_MS / 1e3;
 	while (v->frame == NULL) {

@@ -396,6 +396,40 @@ web_look_gen(const struct view *v)
 	return v->looks;
 }
 
+unsigned
+web_camera_gen(const struct view *v)
+{
+	return v->cameras;
+}
+
+/* The pages' free camera: the daemon's shared one, else the model's. */
+static void
+web_free_camera(const struct view *v, mjvCamera *cam)
+{
+	if (v->shared)
+		view_camera_pose(v->m, v->shared_pos, v->shared_quat, cam);
+	else
+		mjv_defaultFreeCamera(v->m, cam);
+}
+
+int
+web_camera(struct view *v, FILE *f)
+{
+	mjvCamera cam;
+
+	if (v->m == NULL)
+		return -1;
+	web_free_camera(v, &cam);
+	fputs("{\"lookat\":", f);
+	web_numbers(f, cam.lookat, 3);
+	fprintf(f,
+	    ",\"distance\":%.7g,\"azimuth\":%.7g,\"elevation\":%.7g,"
+	    "\"shared\":%s}",
+	    cam.distance, cam.azimuth, cam.elevation,
+	    v->shared ? "true" : "false");
+	return ferror(f) ? -1 : 0;
+}
+
 /* The model's bodies, joints, actuators, sensors, cameras and keys. */
 static void
 web_describe_names(const mjModel *m, FILE *f)
@@ -529,12 +563,10 @@ web_describe(struct view *v, FILE *f)
 {
 	const mjModel *m = v->m;
 	struct web_state *w;
-	mjvCamera cam;
 	int i;
 
 	if ((w = web_state(v)) == NULL)
 		return -1;
-	mjv_defaultFreeCamera(m, &cam);
 	fprintf(
 	    f, "{\"gen\":%u,\"looks\":%u,\"extent\":", v->web_gen, v->looks);
 	web_number(f, m->stat.extent);
@@ -542,10 +574,8 @@ web_describe(struct view *v, FILE *f)
 	web_numbers(f, m->stat.center, 3);
 	fprintf(f, ",\"fovy\":%g,\"znear\":%g,\"zfar\":%g", m->vis.global.fovy,
 	    m->vis.map.znear, m->vis.map.zfar);
-	fputs(",\"camera\":{\"lookat\":", f);
-	web_numbers(f, cam.lookat, 3);
-	fprintf(f, ",\"distance\":%.7g,\"azimuth\":%.7g,\"elevation\":%.7g}",
-	    cam.distance, cam.azimuth, cam.elevation);
+	fputs(",\"camera\":", f);
+	web_camera(v, f);
 	fprintf(f,
 	    ",\"timestep\":%.7g,\"nq\":%d,\"nu\":%d,\"nsensordata\":%d,"
 	    "\"nmocap\":%d,\"stiffness\":%g",

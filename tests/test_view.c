@@ -882,6 +882,81 @@ wait_file(pid_t pid, int err, const char *path, double seconds)
 	}
 }
 
+/*
+ * The daemon's view camera (hxd_set_camera, the World API's
+ * hxs_set_camera_transform) is the picture's free camera: set before
+ * hxview comes, or while it records; a model camera named stays.
+ */
+Test(view, snapshot_follows_the_daemons_camera)
+{
+	/* From 2 m before the box at x 1.5, looking along +y (x turned 90). */
+	double pos[3] = { 1.5, -2, 0.5 },
+	       quat[4] = { M_SQRT1_2, 0, 0, M_SQRT1_2 };
+	double away[3] = { -1.5, -2, 0.5 };
+	struct hx_server s;
+	struct run r = { 0 };
+	struct image im;
+	const char *addr;
+	char dir[256], path[300];
+	hxd_conn *c;
+	pid_t pid;
+	int n;
+
+	hx_server_start(&s, view_args);
+	addr = hx_server_addr(&s, 0);
+	c = hx_connect_ok(addr, "world");
+	move_box(c, 1.5);
+	HX_OK(c, hxd_set_camera(c, pos, quat));
+	view(&r, "--server", addr, "--size", SIZE, "--no-info", "--no-sensors",
+	    "snapshot", "-o", scratch_path("shared.png"), NULL);
+	expect_exit(&r, 0, NULL);
+	png_load(&im, scratch_path("shared.png"), W, H);
+	cr_assert(is_red(pixel(&im, W / 2, H / 2)),
+	    "the daemon's camera looks at the box: the centre is %d,%d,%d",
+	    pixel(&im, W / 2, H / 2)[0], pixel(&im, W / 2, H / 2)[1],
+	    pixel(&im, W / 2, H / 2)[2]);
+	n = red_area(&im, &(double){ 0 }, &(double){ 0 });
+	cr_assert(n > 400 && n < 2500, "%d red pixels at 2 m", n);
+	image_free(&im);
+	/* A model camera named is not moved by it. */
+	snapshot_front(&im, addr, "front.png");
+	cr_assert(!is_red(pixel(&im, W / 2, H / 2)),
+	    "--camera front follows the daemon's camera");
+	image_free(&im);
+
+	/* Set while hxview records: the frames after it look elsewhere. */
+	snprintf(dir, sizeof(dir), "%s/", scratch_path("frames"));
+	{
+		const char *argv[] = { hx_hxview_path(), "--server", addr,
+			"--size", SIZE, "--no-info", "--no-sensors", "--fps",
+			"10", "record", "-o", dir, "--frames", "40", NULL };
+		int fe = temp_file();
+
+		pid = spawn_argv(argv, -1, fe);
+		snprintf(path, sizeof(path), "%sframe-%06d.png", dir, 5);
+		wait_file(pid, fe, path, 30);
+		HX_OK(c, hxd_set_camera(c, away, quat));
+		cr_assert_eq(wait_exit(pid, 60), 0, "hxview record failed: %s",
+		    hx_slurp_fd(fe, NULL));
+		close(fe);
+	}
+	snprintf(path, sizeof(path), "%sframe-%06d.png", dir, 1);
+	png_load(&im, path, W, H);
+	cr_assert(is_red(pixel(&im, W / 2, H / 2)), "the first frame: no box");
+	image_free(&im);
+	snprintf(path, sizeof(path), "%sframe-%06d.png", dir, 40);
+	png_load(&im, path, W, H);
+	n = red_area(&im, &(double){ 0 }, &(double){ 0 });
+	cr_assert_eq(n, 0,
+	    "the last frame shows the box (%d red pixels) after the camera "
+	    "moved away",
+	    n);
+	image_free(&im);
+	run_free(&r);
+	hxd_close(c);
+	hx_server_stop(&s);
+}
+
 /* Load view_green.xml: the same scene with a green box. */
 static void
 load_green(hxd_conn *c)

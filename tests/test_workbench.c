@@ -779,6 +779,71 @@ Test(workbench, colours_set_at_run_time_show_without_a_new_model)
 	close_session();
 }
 
+/*
+ * The daemon's view camera (hxd_set_camera, hxs_set_camera_transform):
+ * the page's camera goes there, the mouse moves it on as its own, and a
+ * page opened later starts there.
+ */
+Test(workbench, the_page_follows_the_daemons_camera)
+{
+	/* 0.6 m before the blue ball, looking down 45 degrees along +x. */
+	double pos[3] = { -0.7 - 0.6 * M_SQRT1_2, 0, 0.3 + 0.6 * M_SQRT1_2 };
+	double quat[4] = { 0.9238795325, 0, 0.3826834324, 0 };
+	struct colours before, c;
+	int port, w, h;
+	const char *r;
+
+	port = start_all();
+	open_workbench(port);
+	colours(&before);
+	w = atoi(js("return String(document.getElementById('view')"
+		    ".clientWidth);"));
+	h = atoi(js("return String(document.getElementById('view')"
+		    ".clientHeight);"));
+	cr_assert(before.blue > 0 && abs(before.bx - w / 2) > w / 8,
+	    "the ball is at the centre of the model's view already: %s",
+	    before.text);
+	HX_OK(watch, hxd_set_camera(watch, pos, quat));
+	wait_for(
+	    "var c = hxwb.camera;"
+	    "return c.followed > 0 && Math.abs(c.azimuth) < 0.01 &&"
+	    " Math.abs(c.elevation + 45) < 0.01 ? 'yes' : JSON.stringify(c);",
+	    WAIT_SECONDS, "the page's camera at the daemon's");
+	{
+		double end = hx_wall_now() + WAIT_SECONDS;
+
+		for (;;) {
+			colours(&c);
+			if (c.blue > 4 * before.blue &&
+			    abs(c.bx - w / 2) < w / 10 &&
+			    abs(c.by - h / 2) < h / 10)
+				break;
+			cr_assert(hx_wall_now() < end,
+			    "the ball not big at the centre of a %dx%d canvas "
+			    "(before: %s): %s",
+			    w, h, before.text, c.text);
+			hx_sleep_ms(200);
+		}
+	}
+	/* The mouse turns the page's camera from there; it stays turned. */
+	drag(500, 450, -200, 0, 0, 0);
+	wait_for("return Math.abs(hxwb.camera.azimuth) > 20 ? 'yes' :"
+		 " 'azimuth ' + hxwb.camera.azimuth;",
+	    WAIT_SECONDS, "the mouse turning the page's camera");
+	hx_sleep_ms(1000);
+	r = js("return Math.abs(hxwb.camera.azimuth) > 20 ? 'yes' :"
+	       " 'azimuth ' + hxwb.camera.azimuth;");
+	cr_assert_str_eq(r, "yes", "the page went back to the daemon's camera");
+	close_session();
+	/* A page opened now starts at the daemon's camera. */
+	open_workbench(port);
+	r = js("var c = hxwb.camera;"
+	       "return Math.abs(c.azimuth) < 0.01 && Math.abs(c.elevation + 45)"
+	       " < 0.01 ? 'yes' : JSON.stringify(c);");
+	cr_assert_str_eq(r, "yes", "a new page is not at the daemon's camera");
+	close_session();
+}
+
 Test(workbench, two_browsers_each_have_their_own_camera)
 {
 	char first[128], second[128];

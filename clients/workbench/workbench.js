@@ -63,6 +63,10 @@ var net = {
     es.addEventListener('look', function (e) {
       scene.look(JSON.parse(e.data));
     });
+    /* The daemon's view camera was set (hxs_set_camera_transform). */
+    es.addEventListener('camera', function (e) {
+      view.follow(JSON.parse(e.data));
+    });
     es.addEventListener('frame', function (e) {
       var f = JSON.parse(e.data);
       f.recv = performance.timeOrigin + performance.now();
@@ -532,6 +536,22 @@ var view = {
     this.publish();
   },
 
+  /*
+   * Go to the daemon's view camera (or back to the model's own): the
+   * mouse moves the page's camera from there as its own.
+   */
+  follow: function (c) {
+    this.lookat = c.lookat.slice();
+    this.distance = c.distance;
+    this.azimuth = c.azimuth;
+    this.elevation = c.elevation;
+    this.fixed = -1;
+    var sel = document.getElementById('camera');
+    if (sel) sel.value = '-1';
+    this.followed = (this.followed || 0) + 1;
+    this.publish();
+  },
+
   forward: function () {
     var a = this.azimuth * Math.PI / 180, e = this.elevation * Math.PI / 180;
     return [Math.cos(e) * Math.cos(a), Math.cos(e) * Math.sin(a), Math.sin(e)];
@@ -582,7 +602,8 @@ var view = {
   publish: function () {
     hxwb.dirty = true;
     hxwb.camera = { lookat: this.lookat.slice(), distance: this.distance,
-      azimuth: this.azimuth, elevation: this.elevation, fixed: this.fixed };
+      azimuth: this.azimuth, elevation: this.elevation, fixed: this.fixed,
+      followed: this.followed || 0 };
   },
 
   /* The camera as hxview's perturbation wants it (mjvGLCamera). */

@@ -160,6 +160,29 @@ static const struct ctl_cmd ctl_cmds[] = {
 	    "hxctl disconnects, so --hold stays connected S\n"
 	    "seconds (0: until hxctl is killed)",
 	    G_WRITE, 0, -1, .fn = cmd_message },
+	{ "world-force",
+	    "[BODY [--force X,Y,Z] [--torque X,Y,Z] [--duration S] "
+	    "[--gravity on|off]] [--clear]",
+	    "the World API's forces (hxs_apply_*,\n"
+	    "hxs_set_model_gravity_mode): put a wrench on a\n"
+	    "body (world axes, at its centre of mass) for S\n"
+	    "seconds of simulated time (0, the default:\n"
+	    "until a reset), turn its gravity off (its\n"
+	    "weight cancelled) or on; --clear ends every\n"
+	    "wrench first; then list the bodies whose\n"
+	    "gravity is off and the wrenches in effect",
+	    G_WRITE, 0, 12, .fn = cmd_world_force },
+	{ "camera", "[--pos X,Y,Z --quat W,X,Y,Z]",
+	    "show the view camera the viewers share (hxview,\n"
+	    "the workbench), or set it: where it is and its\n"
+	    "orientation, looking along its x axis, z up",
+	    G_WRITE, 0, 4, .fn = cmd_camera },
+	{ "collide-mode", "ID|NAME [none|detect|collide]",
+	    "show or set the collide mode of the geoms of a\n"
+	    "body's subtree: none (no contacts), detect\n"
+	    "(contacts found, no force) or collide (as the\n"
+	    "model was loaded)",
+	    G_WRITE, 1, 2, .fn = cmd_collide_mode },
 
 	{ "step",
 	    "[N] [--sensors] [--ctrl LIST] [NAME=V]... "

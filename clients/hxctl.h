@@ -268,6 +268,12 @@ int cmd_joint(struct ctl *);
 int cmd_hold(struct ctl *);
 int cmd_holds(struct ctl *);
 
+/*------------------ hxctl_world.c: the World API's forces and camera */
+
+int cmd_world_force(struct ctl *);
+int cmd_camera(struct ctl *);
+int cmd_collide_mode(struct ctl *);
+
 /*-------------------------- hxctl_object.c: objects, and the message */
 
 int cmd_geomsize(struct ctl *);

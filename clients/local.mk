@@ -7,7 +7,7 @@ clients_hxctl_SOURCES = clients/hxctl.c clients/hxctl.h \
 	clients/hxctl_model.c clients/hxctl_object.c clients/hxctl_simple.c \
 	clients/hxctl_run.c clients/hxctl_set.c clients/hxctl_hold.c clients/hxctl_status.c \
 	clients/hxctl_stream.c clients/hxctl_suggest.c clients/hxctl_table.c clients/hxctl_view.c \
-	clients/hxctl_wait.c
+	clients/hxctl_wait.c clients/hxctl_world.c
 clients_hxctl_LDADD = libhaptix.la -lm
 
 # Recordings: play, verify, export.  The recording library, not MuJoCo.

@@ -928,6 +928,59 @@ seeds_hold(void)
 	}
 }
 
+/*
+ * The World API's calls on the fixture's free box (body 3): a timed
+ * wrench with its gravity off, every wrench ended, the view camera set
+ * and read, the box's collide mode set to detection only and read.
+ */
+static void
+seeds_world(void)
+{
+	Haptix__V1__WorldForce wf = HAPTIX__V1__WORLD_FORCE__INIT;
+	Haptix__V1__Camera cam = HAPTIX__V1__CAMERA__INIT;
+	Haptix__V1__CollideMode cm = HAPTIX__V1__COLLIDE_MODE__INIT;
+	double force[3] = { 0, 0, 12 }, torque[3] = { 0, 0.5, 0 };
+	double pos[3] = { 1, -2, 1.5 }, quat[4] = { 0.92388, 0, 0.38268, 0 };
+
+	wf.body = 3;
+	wf.n_force = wf.n_torque = 3;
+	wf.force = force;
+	wf.torque = torque;
+	wf.duration = 0.25;
+	wf.gravity = 2;
+	{
+		REQ(r, WORLD_FORCE, world_force, &wf);
+		one("world_force", &r);
+	}
+	wf = (Haptix__V1__WorldForce)HAPTIX__V1__WORLD_FORCE__INIT;
+	wf.body = -1;
+	wf.clear_all = 1;
+	{
+		REQ(r, WORLD_FORCE, world_force, &wf);
+		one("world_force-clear", &r);
+	}
+	cam.set = 1;
+	cam.n_pos = 3;
+	cam.pos = pos;
+	cam.n_quat = 4;
+	cam.quat = quat;
+	{
+		REQ(r, CAMERA, camera, &cam);
+		one("camera-set", &r);
+	}
+	cm.body = 3;
+	cm.mode = 1;
+	{
+		REQ(r, COLLIDE_MODE, collide_mode, &cm);
+		one("collide_mode", &r);
+	}
+	cm.mode = -1;
+	{
+		REQ(r, COLLIDE_MODE, collide_mode, &cm);
+		one("collide_mode-read", &r);
+	}
+}
+
 /* A joint by name, and the model's MJCF text. */
 static void
 seeds_joint_and_xml(void)
@@ -1251,6 +1304,7 @@ main(int argc, char **argv)
 	seeds_edit();
 	seeds_joint_and_xml();
 	seeds_hold();
+	seeds_world();
 	seeds_attach();
 	seeds_sequences();
 	seeds_framing();

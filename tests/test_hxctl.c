@@ -1299,6 +1299,61 @@ Test(hxctl, set_body_mocap_and_applied)
 	hx_run_free(&r);
 }
 
+/* The World API's calls: world-force, camera and collide-mode. */
+Test(hxctl, world_forces_camera_and_collide_modes)
+{
+	struct hx_run r = { 0 };
+	const char *a;
+
+	a = start(fixture_args);
+	hxctl(&r, a, "world-force", NULL);
+	expect_ok(&r);
+	cr_assert_str_eq(r.out, "gravity off: none\nwrenches: 0\n");
+	hxctl(&r, a, "world-force", "box", "--gravity", "off", "--force",
+	    "0,0,1", "--duration", "0.5", NULL);
+	expect_ok(&r);
+	cr_assert_str_eq(r.out, "gravity off: box\nwrenches: 1\n");
+	hxctl_json(&r, a, "world-force", "--clear", NULL);
+	cr_assert_not_null(strstr(r.out, "\"name\":\"box\""), "%s", r.out);
+	cr_assert_not_null(strstr(r.out, "\"wrenches\":0"), "%s", r.out);
+	hxctl(&r, a, "world-force", "box", "--gravity", "on", NULL);
+	cr_assert_str_eq(r.out, "gravity off: none\nwrenches: 0\n");
+	hxctl(&r, a, "world-force", "box", NULL);
+	expect_usage(&r, "nothing to apply");
+	hxctl(&r, a, "world-force", "box", "--gravity", "maybe", NULL);
+	expect_usage(&r, "on or off");
+	hxctl(&r, a, "world-force", "0", "--gravity", "off", NULL);
+	expect_fail(&r, "world-force", "mjCOM_BADINDEX", "world body");
+	hxctl(&r, a, "world-force", "nobody", "--gravity", "off", NULL);
+	expect_fail(&r, "world-force", "mjCOM_BADINDEX", "nobody");
+
+	hxctl_json(&r, a, "camera", NULL);
+	cr_assert_not_null(strstr(r.out, "\"default\":true"), "%s", r.out);
+	hxctl(&r, a, "camera", "--pos", "1,2,3", "--quat", "0,0,0,2", NULL);
+	expect_ok(&r);
+	cr_assert_str_eq(r.out, "pos 1 2 3\nquat 0 0 0 1\nset by a client\n");
+	hxctl_json(&r, a, "camera", NULL);
+	expect_nums(r.out, "pos", (const double[]){ 1, 2, 3 }, 3);
+	cr_assert_not_null(strstr(r.out, "\"default\":false"), "%s", r.out);
+	hxctl(&r, a, "camera", "--pos", "1,2,3", NULL);
+	expect_usage(&r, "both");
+	hxctl(&r, a, "camera", "--pos", "1,2,3", "--quat", "0,0,0,0", NULL);
+	expect_fail(&r, "camera", "mjCOM_BADVALUE", NULL);
+
+	hxctl(&r, a, "collide-mode", "box", NULL);
+	expect_ok(&r);
+	cr_assert_str_eq(r.out, "collide\n");
+	hxctl(&r, a, "collide-mode", "box", "detect", NULL);
+	cr_assert_str_eq(r.out, "detect\n");
+	hxctl_json(&r, a, "collide-mode", "box", "none", NULL);
+	cr_assert_not_null(strstr(r.out, "\"mode\":\"none\""), "%s", r.out);
+	hxctl(&r, a, "collide-mode", "box", "sometimes", NULL);
+	expect_usage(&r, "none, detect or collide");
+	hxctl(&r, a, "collide-mode", "0", NULL);
+	expect_fail(&r, "collide-mode", "mjCOM_BADINDEX", NULL);
+	hx_run_free(&r);
+}
+
 Test(hxctl, colours_sizes_and_equalities)
 {
 	struct hx_run r = { 0 };

@@ -293,3 +293,35 @@ def test_drivers_calls(sim):
     p = sim.perturb("box", force=[0, 0, 30])
     assert p.name == "box" and list(p.force) == [0, 0, 30]
     sim.perturb("box")
+
+
+def test_the_world_apis_calls(sim):
+    box = sim.model.id("body", "box")
+    w = sim.world_force("box", gravity=False, force=[0, 0, 1], duration=0.5)
+    assert list(w.gravity_off) == [box] and w.wrenches == 1
+    assert sim.world_force(clear=True).wrenches == 0
+    w = sim.world_force("box", gravity=True)
+    assert list(w.gravity_off) == [] and w.wrenches == 0
+    with pytest.raises(haptix.BadIndex):
+        sim.world_force(0, gravity=False)
+    with pytest.raises(haptix.BadSize):
+        sim.world_force("box", force=[1, 2])
+
+    c = sim.camera()
+    assert c.is_default and len(c.pos) == 3 and len(c.quat) == 4
+    c = sim.camera([1, 2, 3], [0, 0, 0, 2])
+    assert list(c.pos) == [1, 2, 3] and list(c.quat) == [0, 0, 0, 1]
+    assert not c.is_default
+    with pytest.raises(haptix.BadValue):
+        sim.camera([1, 2, 3], [0, 0, 0, 0])
+    with pytest.raises(haptix.BadValue):
+        sim.camera([1, 2, 3])
+
+    assert sim.collide_mode("box") == "collide"
+    assert sim.collide_mode("box", "detect") == "detect"
+    assert sim.collide_mode("box", "none") == "none"
+    with pytest.raises(haptix.BadValue):
+        sim.collide_mode("box", "sometimes")
+    with pytest.raises(haptix.BadIndex):
+        sim.collide_mode(0)
+    sim.collide_mode("box", "collide")

@@ -159,9 +159,9 @@ else
 	# What the README says its commands make.
 	(cd "$clone" &&
 	    grep -q '"qpos"' trajectory.jsonl &&
-	    [ -s scene.png ] && [ -s out.y4m ] && [ -s out/qpos.npy ] &&
+	    [ -s scene.png ] && [ -s world.png ] && [ -s out.y4m ] && [ -s out/qpos.npy ] &&
 	    grep -q '^(100, 50) ' python.txt) ||
-	    fail "trajectory.jsonl, scene.png, out.y4m, out/qpos.npy or" \
+	    fail "trajectory.jsonl, scene.png, world.png, out.y4m, out/qpos.npy or" \
 		"python.txt is missing or wrong"
 	(cd "$clone" && [ "$(grep -c ',ok,1,' gain.out/results.csv)" -eq 6 ] &&
 	    [ -s gain.out/npy/sensor.A_index_MCP_pos.max.npy ]) ||

@@ -38,7 +38,9 @@ def test_rollout(mpl_server):
 
 
 def test_grasp_closes_the_hand_on_the_cube(start_server):
-    s = start_server("-m", "mpl_scene.xml", "--paused", "--speed", "max")
+    # Twice real time, not top speed: at top speed the 4 s went by
+    # before a client on a busy machine had seen the contact.
+    s = start_server("-m", "mpl_scene.xml", "--paused", "--speed", "2")
     with s.connect() as sim:
         cube = sim.body("cube").pos[2]
         sim.mocap_move("mocap", [0, 0, 0.825], seconds=0.5)
@@ -49,12 +51,12 @@ def test_grasp_closes_the_hand_on_the_cube(start_server):
         first = g.stdout.readline()
         assert first.startswith("grasp: 13 motors, 19 contact sensors, "
                                 "5 IMUs"), first + g.stderr.read()
-        sim.run()                       # at top speed: 4 s go by quickly
+        sim.run()                       # 4 s of the scene in 2 s
         out, err = g.communicate(timeout=120)
         assert g.returncode == 0 and err == "", err
         assert " close (contact " in out, out
-        # When it closes depends on how the client keeps pace with a
-        # server at top speed on a busy machine: the lift below is the test.
+        # When it closes depends on how the client keeps pace on a busy
+        # machine: the lift below is the test.
         assert float(out.split(" close")[0].split()[-1]) < 4.0
         sim.pause()
         sim.mocap_move("mocap", [0, 0, 0.95], seconds=1)

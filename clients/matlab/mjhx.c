@@ -852,40 +852,36 @@ mjhx_poses(hxd_poses *o, const char *count)
 	return s;
 }
 
+/* The poses of bodies, geoms or sites: what get answers, sized by count. */
+static mxArray *
+mjhx_get_poses(
+    const char *call, int (*get)(hxd_conn *, hxd_poses **), const char *count)
+{
+	hxd_poses *o = NULL;
+
+	mjhx_check(call, get(mjhx_need(call), &o));
+	return mjhx_poses(o, count);
+}
+
 /* body = mj_get_body */
 static void
 cmd_get_body(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 {
-	hxd_poses *o = NULL;
-	int rc;
-
-	rc = hxd_get_body(mjhx_need("mj_get_body"), &o);
-	mjhx_check("mj_get_body", rc);
-	plhs[0] = mjhx_poses(o, "nbody");
+	plhs[0] = mjhx_get_poses("mj_get_body", hxd_get_body, "nbody");
 }
 
 /* geom = mj_get_geom */
 static void
 cmd_get_geom(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 {
-	hxd_poses *o = NULL;
-	int rc;
-
-	rc = hxd_get_geom(mjhx_need("mj_get_geom"), &o);
-	mjhx_check("mj_get_geom", rc);
-	plhs[0] = mjhx_poses(o, "ngeom");
+	plhs[0] = mjhx_get_poses("mj_get_geom", hxd_get_geom, "ngeom");
 }
 
 /* site = mj_get_site */
 static void
 cmd_get_site(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 {
-	hxd_poses *o = NULL;
-	int rc;
-
-	rc = hxd_get_site(mjhx_need("mj_get_site"), &o);
-	mjhx_check("mj_get_site", rc);
-	plhs[0] = mjhx_poses(o, "nsite");
+	plhs[0] = mjhx_get_poses("mj_get_site", hxd_get_site, "nsite");
 }
 
 /* tendon = mj_get_tendon */

@@ -15,9 +15,17 @@ libhaptix_la_SOURCES = lib/conn.c lib/conn.h lib/decode.c lib/decode.h \
 libhaptix_la_CFLAGS = $(AM_CFLAGS) $(PROTOBUF_C_CFLAGS) $(ZSTD_CFLAGS)
 libhaptix_la_LIBADD = libhxwire.la $(PROTOBUF_C_LIBS) $(ZSTD_LIBS) -lm
 libhaptix_la_LDFLAGS = -version-info 0:0:0 \
-	-export-symbols $(srcdir)/lib/haptix.sym
+	-export-symbols lib/haptix.sym
 EXTRA_libhaptix_la_DEPENDENCIES = lib/haptix.sym
-EXTRA_DIST += lib/haptix.sym lib/haptix.pc.in
+EXTRA_DIST += lib/exports.sh lib/haptix.pc.in
+CLEANFILES += lib/haptix.sym
+# What the library exports: what its public headers declare.
+HX_EXPORT_SOURCES = $(srcdir)/lib/haptix.h $(srcdir)/lib/haptixd.h \
+	$(srcdir)/lib/haptix/comm/haptix.h $(srcdir)/lib/haptix/comm/haptix_sim.h
+lib/haptix.sym: $(srcdir)/lib/exports.sh $(HX_EXPORT_SOURCES)
+	@$(MKDIR_P) lib
+	$(AM_V_GEN)sh $(srcdir)/lib/exports.sh $(HX_EXPORT_SOURCES) > $@.tmp && \
+	test -s $@.tmp && mv $@.tmp $@
 
 pkgconfigdir = $(libdir)/pkgconfig
 pkgconfig_DATA = lib/haptix.pc

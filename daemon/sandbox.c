@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -193,6 +194,15 @@ sandbox_enter(double seconds, uint64_t memory, char *err, size_t len)
 		return -1;
 #else
 	(void)memory;
+	/*
+	 * AddressSanitizer reports a crash and exits with status 1: let a
+	 * crash in the model's code kill the loader by its signal, as in
+	 * any other build, so that the daemon names it.
+	 */
+	signal(SIGSEGV, SIG_DFL);
+	signal(SIGBUS, SIG_DFL);
+	signal(SIGFPE, SIG_DFL);
+	signal(SIGILL, SIG_DFL);
 #endif
 	if (sandbox_limit(RLIMIT_CPU, cpu, cpu + 1, "CPU time", err, len) !=
 		0 ||

@@ -351,6 +351,16 @@ mjcf_parser_begin(struct mjcf_parser *ps, const char *path)
 	return ps->xp;
 }
 
+int
+mjcf_size_ok(const char *name, size_t len, char *err, size_t errlen)
+{
+	if (len <= MJCF_MAX_BYTES)
+		return 1;
+	snprintf(err, errlen, "%s: %zu bytes is more than the %u allowed",
+	    name != NULL ? name : "inline", len, MJCF_MAX_BYTES);
+	return 0;
+}
+
 /*
  * Finish a parse that ended with expat status ok: return the document, or
  * NULL with the reason (ours, else expat's) in err.
@@ -394,12 +404,8 @@ mjcf_parse_buffer(
 
 	if (name == NULL)
 		name = "inline";
-	if (len > MJCF_MAX_BYTES) {
-		snprintf(err, errlen,
-		    "%s: %zu bytes is more than the %u allowed", name, len,
-		    MJCF_MAX_BYTES);
+	if (!mjcf_size_ok(name, len, err, errlen))
 		return NULL;
-	}
 	xp = mjcf_parser_begin(&ps, name);
 	do {
 		n = len - off < MJCF_CHUNK ? len - off : MJCF_CHUNK;

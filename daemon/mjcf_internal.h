@@ -20,6 +20,12 @@ struct mjcf_doc {
 /* malloc, or exit: memory exhaustion is fatal in the daemon. */
 void *mjcf_alloc(size_t n);
 
+/*
+ * Return 1 if a document of len bytes (name: its name for the error,
+ * NULL for "inline") may be parsed, else 0 with err saying why.
+ */
+int mjcf_size_ok(const char *name, size_t len, char *err, size_t errlen);
+
 /* An empty document that remembers path as its first file. */
 struct mjcf_doc *mjcf_doc_new(const char *path);
 

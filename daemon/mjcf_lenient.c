@@ -490,12 +490,8 @@ mjcf_parse_buffer_lenient(
 
 	if (name == NULL)
 		name = "inline";
-	if (len > MJCF_MAX_BYTES) {
-		snprintf(err, errlen,
-		    "%s: %zu bytes is more than the %u allowed", name, len,
-		    MJCF_MAX_BYTES);
+	if (!mjcf_size_ok(name, len, err, errlen))
 		return NULL;
-	}
 	memset(&ls, 0, sizeof(ls));
 	/* TinyXML-2 reads a C string: nothing after a NUL counts. */
 	ls.buf = buf;

@@ -225,6 +225,73 @@ Test(journal, replay_is_bit_identical)
 }
 
 /*
+ * Copy a recording item by item into out: state records, hashes and
+ * journal entries as they are, unless alter (given w, the item and arg)
+ * writes the item itself and returns 1.
+ */
+static void
+copy_recording(const char *in, const char *out,
+    int (*alter)(struct rec_writer *, const struct rec_item *, void *),
+    void *arg)
+{
+	struct rec_reader *rd;
+	struct rec_writer *w;
+	struct rec_item it;
+	char err[512];
+
+	rd = rec_reader_open(in, err, sizeof(err));
+	cr_assert_not_null(rd, "%s", err);
+	w = rec_writer_open(out, rec_reader_header(rd), 0, err, sizeof(err));
+	cr_assert_not_null(w, "%s", err);
+	while (rec_reader_next(rd, &it) == 1) {
+		if (alter(w, &it, arg))
+			continue;
+		if (it.tag == REC_TAG_STATE)
+			cr_assert_eq(
+			    rec_writer_state(w, it.step, it.time, it.field), 0);
+		else if (it.tag == REC_TAG_HASH)
+			cr_assert_eq(rec_writer_hash(w, it.step, it.hash), 0);
+		else if (it.tag == REC_TAG_JOURNAL)
+			cr_assert_eq(rec_writer_journal(
+					 w, it.step, it.kind, it.data, it.len),
+			    0);
+	}
+	cr_assert_eq(rec_writer_close(w, err, sizeof(err)), 0, "%s", err);
+	rec_reader_close(rd);
+}
+
+/* What copy_altered changes: a write, at a step, by delta. */
+struct alteration {
+	const char *name;
+	unsigned long long step;
+	double delta;
+	int altered; /* -1 until it was */
+};
+
+/* copy_recording's hook for copy_altered: the array writes. */
+static int
+alter_write(struct rec_writer *w, const struct rec_item *it, void *arg)
+{
+	struct alteration *x = arg;
+	struct rec_array_write a;
+	double v[4096];
+
+	if (it->tag != REC_TAG_JOURNAL || it->kind != REC_JOURNAL_ARRAY)
+		return 0;
+	cr_assert_eq(rec_array_parse(it, &a), 0);
+	cr_assert_leq(a.count, 4096);
+	rec_array_values(&a, v);
+	if (x->altered < 0 && it->step == x->step &&
+	    strcmp(a.name, x->name) == 0) {
+		v[0] += x->delta;
+		x->altered = 0;
+	}
+	cr_assert_eq(
+	    rec_writer_array(w, it->step, a.name, a.offset, a.count, v), 0);
+	return 1;
+}
+
+/*
  * Copy a recording item by item into out, adding delta to the first
  * value of the first write to array name at step: -1 if none was.
  */
@@ -232,44 +299,10 @@ static int
 copy_altered(const char *in, const char *out, const char *name,
     unsigned long long step, double delta)
 {
-	struct rec_array_write a;
-	struct rec_reader *rd;
-	struct rec_writer *w;
-	struct rec_item it;
-	double v[4096];
-	char err[512];
-	int altered = -1;
+	struct alteration x = { name, step, delta, -1 };
 
-	rd = rec_reader_open(in, err, sizeof(err));
-	cr_assert_not_null(rd, "%s", err);
-	w = rec_writer_open(out, rec_reader_header(rd), 0, err, sizeof(err));
-	cr_assert_not_null(w, "%s", err);
-	while (rec_reader_next(rd, &it) == 1) {
-		if (it.tag == REC_TAG_STATE)
-			cr_assert_eq(
-			    rec_writer_state(w, it.step, it.time, it.field), 0);
-		else if (it.tag == REC_TAG_HASH)
-			cr_assert_eq(rec_writer_hash(w, it.step, it.hash), 0);
-		else if (it.kind == REC_JOURNAL_ARRAY) {
-			cr_assert_eq(rec_array_parse(&it, &a), 0);
-			cr_assert_leq(a.count, 4096);
-			rec_array_values(&a, v);
-			if (altered < 0 && it.step == step &&
-			    strcmp(a.name, name) == 0) {
-				v[0] += delta;
-				altered = 0;
-			}
-			cr_assert_eq(rec_writer_array(w, it.step, a.name,
-					 a.offset, a.count, v),
-			    0);
-		} else
-			cr_assert_eq(rec_writer_journal(
-					 w, it.step, it.kind, it.data, it.len),
-			    0);
-	}
-	cr_assert_eq(rec_writer_close(w, err, sizeof(err)), 0, "%s", err);
-	rec_reader_close(rd);
-	return altered;
+	copy_recording(in, out, alter_write, &x);
+	return x.altered;
 }
 
 Test(journal, altered_journal_diverges_at_its_step)
@@ -954,6 +987,52 @@ Test(journal, a_recording_goes_on_across_edits)
 	hx_run_free(&r);
 }
 
+/* What copy_edit_replaced puts in place of the first edit's model. */
+struct replacement {
+	const void *mjb; /* NULL: the model as it was */
+	size_t len;
+	int damaged; /* a byte flipped */
+	int edits;   /* model changes seen */
+};
+
+/* copy_recording's hook for copy_edit_replaced: the model changes. */
+static int
+replace_model(struct rec_writer *w, const struct rec_item *it, void *arg)
+{
+	struct replacement *x = arg;
+	struct rec_header h;
+	unsigned char *m;
+	char *ops, *removed;
+	int first;
+
+	if (it->tag != REC_TAG_MODEL)
+		return 0;
+	first = x->edits++ == 0;
+	h = *it->model;
+	ops = strndup(it->operations, it->operations_len);
+	removed = strndup(it->removed, it->removed_len);
+	cr_assert(ops != NULL && removed != NULL);
+	if (first && x->damaged) {
+		cr_assert_not_null(m = malloc(it->len));
+		memcpy(m, it->data, it->len);
+		m[it->len / 2] ^= 1;
+	} else if (first && x->mjb != NULL) {
+		cr_assert_not_null(m = malloc(x->len));
+		memcpy(m, x->mjb, x->len);
+		h.model_hash = rec_hash64(m, x->len, REC_HASH_SEED);
+	} else {
+		cr_assert_not_null(m = malloc(it->len));
+		memcpy(m, it->data, it->len);
+	}
+	cr_assert_eq(rec_writer_model(w, it->step, it->time, &h, ops, removed,
+			 m, first && x->mjb != NULL ? x->len : it->len),
+	    0, "%s", rec_writer_error(w));
+	free(m);
+	free(ops);
+	free(removed);
+	return 1;
+}
+
 /*
  * Copy a recording item by item into out, the first edit's model
  * replaced by mjb and its hash set to match (mjb NULL: as it was), or
@@ -963,59 +1042,10 @@ static void
 copy_edit_replaced(
     const char *in, const char *out, const void *mjb, size_t len, int damaged)
 {
-	struct rec_reader *rd;
-	struct rec_writer *w;
-	struct rec_header h;
-	struct rec_item it;
-	unsigned char *m;
-	char err[512], *ops, *removed;
-	int edits = 0;
+	struct replacement x = { mjb, len, damaged, 0 };
 
-	rd = rec_reader_open(in, err, sizeof(err));
-	cr_assert_not_null(rd, "%s", err);
-	w = rec_writer_open(out, rec_reader_header(rd), 0, err, sizeof(err));
-	cr_assert_not_null(w, "%s", err);
-	while (rec_reader_next(rd, &it) == 1) {
-		if (it.tag == REC_TAG_STATE)
-			cr_assert_eq(
-			    rec_writer_state(w, it.step, it.time, it.field), 0);
-		else if (it.tag == REC_TAG_HASH)
-			cr_assert_eq(rec_writer_hash(w, it.step, it.hash), 0);
-		else if (it.tag == REC_TAG_JOURNAL)
-			cr_assert_eq(rec_writer_journal(
-					 w, it.step, it.kind, it.data, it.len),
-			    0);
-		else if (it.tag == REC_TAG_MODEL) {
-			h = *it.model;
-			ops = strndup(it.operations, it.operations_len);
-			removed = strndup(it.removed, it.removed_len);
-			cr_assert(ops != NULL && removed != NULL);
-			if (edits++ == 0 && damaged) {
-				cr_assert_not_null(m = malloc(it.len));
-				memcpy(m, it.data, it.len);
-				m[it.len / 2] ^= 1;
-			} else if (edits == 1 && mjb != NULL) {
-				cr_assert_not_null(m = malloc(len));
-				memcpy(m, mjb, len);
-				h.model_hash = rec_hash64(
-				    m, len, REC_HASH_SEED);
-			} else {
-				cr_assert_not_null(m = malloc(it.len));
-				memcpy(m, it.data, it.len);
-			}
-			cr_assert_eq(
-			    rec_writer_model(w, it.step, it.time, &h, ops,
-				removed, m,
-				edits == 1 && mjb != NULL ? len : it.len),
-			    0, "%s", rec_writer_error(w));
-			free(m);
-			free(ops);
-			free(removed);
-		}
-	}
-	cr_assert_eq(rec_writer_close(w, err, sizeof(err)), 0, "%s", err);
-	rec_reader_close(rd);
-	cr_assert_eq(edits, 2);
+	copy_recording(in, out, replace_model, &x);
+	cr_assert_eq(x.edits, 2);
 }
 
 /*

@@ -289,45 +289,38 @@ press(const char *key)
 	act(a);
 }
 
-/* The daemon's qpos[i]. */
+/* Element i of one of the daemon's arrays, by name. */
+static double
+array_value(const char *name, int i)
+{
+	hxd_array *a;
+	double x;
+
+	HX_OK(watch, hxd_get_array(watch, name, &a));
+	cr_assert(
+	    i < a->rows * a->cols, "%s[%d] of %d", name, i, a->rows * a->cols);
+	x = a->values[i];
+	free(a);
+	return x;
+}
+
+/* The daemon's qpos[i], ctrl[i] and mocap_pos[i]. */
 static double
 qpos(int i)
 {
-	hxd_state *s;
-	double x;
-
-	HX_OK(watch, hxd_get_state(watch, &s));
-	cr_assert(i < s->nq);
-	x = s->qpos[i];
-	free(s);
-	return x;
+	return array_value("qpos", i);
 }
 
 static double
 ctrl(int i)
 {
-	hxd_control *c;
-	double x;
-
-	HX_OK(watch, hxd_get_control(watch, &c));
-	cr_assert(i < c->nu);
-	x = c->ctrl[i];
-	free(c);
-	return x;
+	return array_value("ctrl", i);
 }
 
-/* The daemon's mocap_pos[i]. */
 static double
 mocap_pos(int i)
 {
-	hxd_mocap *mo;
-	double x;
-
-	HX_OK(watch, hxd_get_mocap(watch, &mo));
-	cr_assert(i < 3 * mo->nmocap);
-	x = mo->pos[i];
-	free(mo);
-	return x;
+	return array_value("mocap_pos", i);
 }
 
 /* The angle in radians between the box's orientation now and q0's. */

@@ -44,6 +44,9 @@
 #define SANDBOX_ASAN 1
 #endif
 #endif
+#ifdef SANDBOX_ASAN
+#include <sanitizer/lsan_interface.h>
+#endif
 
 /* Most descriptors the loader opens at once: includes and assets. */
 #define SANDBOX_FILES 64
@@ -183,6 +186,16 @@ sandbox_filter(char *err, size_t len)
 #endif
 
 int
+sandbox_memory_limited(void)
+{
+#ifndef SANDBOX_ASAN
+	return 1;
+#else
+	return 0;
+#endif
+}
+
+int
 sandbox_enter(double seconds, uint64_t memory, char *err, size_t len)
 {
 	rlim_t cpu = (rlim_t)ceil(seconds);
@@ -203,6 +216,12 @@ sandbox_enter(double seconds, uint64_t memory, char *err, size_t len)
 	signal(SIGBUS, SIG_DFL);
 	signal(SIGFPE, SIG_DFL);
 	signal(SIGILL, SIG_DFL);
+	/*
+	 * LeakSanitizer's check at exit stops the process's threads with
+	 * ptrace, which the filter refuses ("LeakSanitizer has encountered
+	 * a fatal error" on the daemon's log): it runs now, and not again.
+	 */
+	__lsan_do_leak_check();
 #endif
 	if (sandbox_limit(RLIMIT_CPU, cpu, cpu + 1, "CPU time", err, len) !=
 		0 ||

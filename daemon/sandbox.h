@@ -19,4 +19,10 @@
  */
 int sandbox_enter(double seconds, uint64_t memory, char *err, size_t len);
 
+/*
+ * 1 if sandbox_enter limits the memory; 0 in an AddressSanitizer build,
+ * whose shadow memory an address-space limit refuses.
+ */
+int sandbox_memory_limited(void);
+
 #endif

@@ -385,6 +385,18 @@ hx_skip_if_valgrind(void)
 }
 
 void
+hx_skip_unless_glibc_malloc(void)
+{
+	if (getenv("HX_VALGRIND") != NULL)
+		cr_skip_test("valgrind's allocator keeps what malloc_trim() "
+			     "would return");
+#if defined(__SANITIZE_ADDRESS__)
+	cr_skip_test("AddressSanitizer's allocator keeps what malloc_trim() "
+		     "would return");
+#endif
+}
+
+void
 hx_remove_tree(const char *dir)
 {
 	nftw(dir, harness_rm, 8, FTW_DEPTH | FTW_PHYS);

@@ -90,6 +90,13 @@ char *hx_slurp_fd(int fd, size_t *len);
  */
 void hx_skip_if_valgrind(void);
 
+/*
+ * Skip a test of how the daemon gives memory back (glibc's malloc_trim)
+ * when another allocator stands in for glibc's: valgrind's, or
+ * AddressSanitizer's, which keeps freed memory in a quarantine.
+ */
+void hx_skip_unless_glibc_malloc(void);
+
 /* A program run to completion by hx_run(). */
 struct hx_run {
 	int status; /* exit status, or 128 + the signal that killed it */

@@ -253,6 +253,28 @@ check-valgrind:
 	    TESTS="$(HX_VALGRIND_UNITS)" LOG_FLAGS="$(HX_VALGRIND_RUN)"
 .PHONY: check-valgrind
 
+# The whole suite again with AddressSanitizer and UndefinedBehaviorSanitizer:
+# a second build in sanitizers/ of this build directory (the source tree
+# must not be configured itself, as for any build beside it).  Run by
+# .ci/run; not part of check.
+check-sanitizers:
+	@if [ -f '$(abs_top_srcdir)/config.status' ]; then \
+	    echo "check-sanitizers: $(abs_top_srcdir) is configured in" \
+	        "place; build in a directory of its own (./quickstart" \
+	        "uses build/)" >&2; exit 1; fi
+	$(MKDIR_P) sanitizers
+	cd sanitizers && { [ -f Makefile ] || \
+	    '$(abs_top_srcdir)/configure' CC='$(CC)' --enable-sanitizers \
+	    --enable-werror --prefix='$(prefix)'; }
+	$(MAKE) -C sanitizers
+	$(MAKE) -C sanitizers check || { \
+	    cat sanitizers/test-suite.log; exit 1; }
+.PHONY: check-sanitizers
+distclean-local: distclean-sanitizers
+distclean-sanitizers:
+	rm -rf sanitizers
+.PHONY: distclean-sanitizers
+
 # Programs of the two HAPTIX header dialects, built as their users would
 # (nothing but the public header) and run by test_simple, which also
 # builds prog_osrf with the documented line, pkg-config's flags alone.
@@ -284,7 +306,7 @@ AM_TESTS_ENVIRONMENT = \
 	HX_MODELS='$(abs_top_srcdir)/models'; export HX_MODELS; \
 	HX_TEST_MODELS='$(abs_top_srcdir)/models/test'; export HX_TEST_MODELS; \
 	HX_BUILD='$(abs_top_builddir)'; HX_SRC='$(abs_top_srcdir)'; \
-	HX_CC='$(CC)'; export HX_BUILD HX_SRC HX_CC; \
+	HX_CC='$(CC) $(HX_SAN)'; export HX_BUILD HX_SRC HX_CC; \
 	HAPTIX_SERVER=; export HAPTIX_SERVER; \
 	HAPTIX_TOKEN_FILE=; export HAPTIX_TOKEN_FILE; \
 	LSAN_OPTIONS='suppressions=$(abs_top_srcdir)/tests/lsan.supp'; \
@@ -292,7 +314,7 @@ AM_TESTS_ENVIRONMENT = \
 # Criterion forks a worker per test; two jobs suit these 2-core machines.
 LOG_COMPILER = env
 AM_LOG_FLAGS = CRITERION_JOBS=2
-EXTRA_DIST += tests/README.md tests/lsan.supp
+EXTRA_DIST += tests/README.md tests/lsan.supp tests/sanitized.sh
 
 # README.md's shell blocks, run in order against a real haptixd.
 TESTS += tests/readme.sh

@@ -21,24 +21,13 @@ if ! command -v "$octave" >/dev/null 2>&1; then
 	exit 1
 fi
 mexdir=$HX_BUILD/clients/matlab
+. "$HX_SRC/tests/sanitized.sh"
 if [ ! -f "$mexdir/mjhx.mex" ]; then
 	echo "octave.sh: $mexdir/mjhx.mex was not built: configure found no" \
 	    "mkoctfile; install liboctave-dev (./quickstart check does) and" \
 	    "run configure again" >&2
 	exit 1
 fi
-# A sanitizer build's libhaptix needs ASan's runtime loaded first, and
-# Octave is not built with it; Octave's own leaks are not ours.
-preload=$(ldd "$mexdir/mjhx.mex" 2>/dev/null |
-    sed -n 's/^[[:space:]]*libasan[^ ]* => \([^ ]*\) .*/\1/p')
-asan_options=${ASAN_OPTIONS:-}
-if [ -n "$preload" ]; then
-	preload="$preload${LD_PRELOAD:+ $LD_PRELOAD}"
-	asan_options="detect_leaks=0${asan_options:+:$asan_options}"
-else
-	preload=${LD_PRELOAD:-}
-fi
-
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/octave.XXXXXX") || exit 99
 pids=
 cleanup()
@@ -84,13 +73,16 @@ pid_b=$pid
 # Octave's history and settings go to a home of its own.
 mkdir -p "$tmp/home"
 cd "$tmp" || exit 99
-HOME=$tmp/home LD_PRELOAD=$preload ASAN_OPTIONS=$asan_options \
-    timeout 300 "$octave" --no-init-file --no-history --quiet \
-    --eval "addpath('$mexdir', '$HX_SRC/clients/matlab/examples', \
+# In a sanitizer build Octave needs the runtime first (sanitized.sh).
+(
+	sanitized_env "$mexdir/mjhx.mex"
+	HOME=$tmp/home timeout 300 "$octave" --no-init-file --no-history \
+	    --quiet --eval "addpath('$mexdir', '$HX_SRC/clients/matlab/examples', \
 '$HX_SRC/tests/octave'); \
 ctx = struct('server', 'unix:$tmp/a.sock', 'tcp', '$tcp_a', \
 'lost', 'unix:$tmp/b.sock', 'lost_pid', $pid_b, 'mexdir', '$mexdir'); \
 exit(haptix_tests(ctx) > 0);"
+)
 status=$?
 if [ $status -ne 0 ]; then
 	echo "octave.sh: octave-cli exited with status $status" >&2

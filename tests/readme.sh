@@ -46,6 +46,22 @@ unset HAPTIX_SERVER HAPTIX_TOKEN_FILE HAPTIX_LEASE STATE_DIRECTORY PYTHONPATH
 export HOME="$tmp/home" XDG_RUNTIME_DIR="$tmp/run" \
     XDG_STATE_HOME="$tmp/state" PATH=/usr/local/bin:/usr/bin:/bin
 
+# In a sanitizer build the README's octave-cli needs AddressSanitizer's
+# runtime first (sanitized.sh): a wrapper that loads it comes first on
+# the PATH.  A plain build runs Debian's octave-cli as a user does.
+. "$top/tests/sanitized.sh"
+if [ -n "$(sanitizer_runtime "$builddir/clients/matlab/mjhx.mex")" ]; then
+	mkdir -p "$tmp/sanitized" || exit 99
+	{
+		echo '#!/bin/sh'
+		echo ". '$top/tests/sanitized.sh'"
+		echo "sanitized_env '$builddir/clients/matlab/mjhx.mex'"
+		echo 'exec /usr/bin/octave-cli "$@"'
+	} >"$tmp/sanitized/octave-cli" && chmod +x "$tmp/sanitized/octave-cli" ||
+	    exit 99
+	PATH=$tmp/sanitized:$PATH
+fi
+
 # ./quickstart run, without its build: haptixd -M ../models from build/,
 # its own settings file left out, TCP off (the port is shared here).
 (cd "$clone/build" &&

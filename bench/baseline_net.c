@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -56,11 +57,20 @@ net_xfer(int fd, void *buf, size_t len, int out)
  * after work_ns of spinning (a bare lock-step's step), if any.
  */
 static void
-net_serve(int fd, size_t req, size_t resp, int64_t work_ns, char *buf)
+net_serve(int fd, size_t req, size_t resp, int64_t work_ns,
+    enum pingpong_wait wait, char *buf)
 {
+	struct epoll_event ev = { .events = EPOLLIN };
+	int ep = -1;
 	int64_t until;
 
-	while (net_xfer(fd, buf, req, 0) == 0) {
+	/* Waiting as an event loop waits: in epoll_wait, then reading. */
+	if (wait == PINGPONG_EPOLL &&
+	    ((ep = epoll_create1(0)) == -1 ||
+		epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev) != 0))
+		return;
+	while ((ep == -1 || epoll_wait(ep, &ev, 1, -1) == 1) &&
+	    net_xfer(fd, buf, req, 0) == 0) {
 		if (work_ns > 0)
 			for (until = now_ns() + work_ns; now_ns() < until;)
 				;
@@ -115,7 +125,8 @@ net_pingpong_server(const struct pingpong *p)
 }
 
 struct pingpong *
-net_pingpong_open(int tcp, size_t req, size_t resp, double work)
+net_pingpong_open(int tcp, size_t req, size_t resp, double work,
+    enum pingpong_wait wait)
 {
 	struct pingpong *p = calloc(1, sizeof(*p));
 	int fds[2];
@@ -138,7 +149,8 @@ net_pingpong_open(int tcp, size_t req, size_t resp, double work)
 	}
 	if (p->pid == 0) {
 		close(fds[0]);
-		net_serve(fds[1], req, resp, (int64_t)(work * 1e9), p->buf);
+		net_serve(
+		    fds[1], req, resp, (int64_t)(work * 1e9), wait, p->buf);
 		_exit(0);
 	}
 	close(fds[1]);

@@ -17,14 +17,19 @@
 /*
  * Bare ping-pong: round trips of req bytes out and resp bytes back over
  * a Unix socketpair (tcp 0) or TCP loopback with TCP_NODELAY (tcp 1),
- * with a blocking server in a child process that spins for work seconds
- * before each answer (0: none; a bare lock-step's step).  Open returns
- * NULL with a message on stderr; run does n round trips, each one's
- * seconds in samples (may be NULL), and returns 0 or -1.
+ * with a server in a child process that waits as wait says and spins
+ * for work seconds before each answer (0: none; a bare lock-step's
+ * step).  Open returns NULL with a message on stderr; run does n round
+ * trips, each one's seconds in samples (may be NULL), and returns 0 or
+ * -1.
  */
+enum pingpong_wait {
+	PINGPONG_RECV, /* blocked in recv: the bare server */
+	PINGPONG_EPOLL /* in epoll_wait, then recv: as an event loop */
+};
 struct pingpong;
-struct pingpong *net_pingpong_open(
-    int tcp, size_t req, size_t resp, double work);
+struct pingpong *net_pingpong_open(int tcp, size_t req, size_t resp,
+    double work, enum pingpong_wait wait);
 int net_pingpong_run(struct pingpong *p, size_t n, double *samples);
 pid_t net_pingpong_server(const struct pingpong *p);
 void net_pingpong_close(struct pingpong *p);

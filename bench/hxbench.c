@@ -45,7 +45,7 @@
 
 static const char *const bench_figures[] = { "rtt", "max", "lockstep", "batch",
 	"pacing", "memory", "record", "mocap", "edit", "python", "octave",
-	NULL };
+	"placement", NULL };
 
 struct bench_options {
 	unsigned figures; /* bit i: bench_figures[i] */
@@ -90,7 +90,8 @@ usage(FILE *f)
 	    "\n"
 	    "  -f, --figures LIST     some of rtt,max,lockstep,batch,pacing,"
 	    "memory,\n"
-	    "                         record,mocap,edit,python,octave\n"
+	    "                         record,mocap,edit,python,octave,"
+	    "placement\n"
 	    "                         (default: all)\n"
 	    "  -q, --quick            short runs, about 40 s in all: a smoke "
 	    "test, not a\n"
@@ -479,7 +480,7 @@ rtt_alternate(struct daemon_proc *dp, hxd_conn *ctl, const char *name, int tcp,
 	    (unsigned long long)warm);
 	out->resp = (size_t)((after[2] - before[2] + warm / 2) /
 	    (unsigned long long)warm);
-	if ((pp = net_pingpong_open(tcp, out->req, out->resp, 0)) == NULL)
+	if ((pp = net_pingpong_open(tcp, out->req, out->resp, 0, PINGPONG_RECV)) == NULL)
 		die("the bare ping-pong failed");
 	/*
 	 * Both servers placed alike: on an idle virtual machine, waking a
@@ -568,14 +569,15 @@ fig_rtt_one(const struct bench_options *o, struct daemon_proc *dp,
 		    rt.pinned ? "" : " (could not pin)", d50 * 1e6, d99 * 1e6,
 		    dm[n - 1] * 1e6, b50 * 1e6, b99 * 1e6, bare[n - 1] * 1e6);
 		if (w == PLACE_FREE)
-			printf("rtt %s, unpinned: the server on the client's "
+			printf("rtt %s, %s: the server on the client's "
 			       "CPU at the end of %d of %d blocks for haptixd, "
 			       "%d for the bare ping-pong\n",
-			    tname, rt.dm_same, rt.blocks, rt.bare_same);
+			    tname, pname, rt.dm_same, rt.blocks, rt.bare_same);
 		/*
-		 * Unpinned, one client alternating between two servers ends
-		 * beside one and apart from the other, either way round, for
-		 * any two servers: judged only when both pairs ended alike.
+		 * Unpinned, one client alternating between two servers often
+		 * ends beside one and apart from the other, for any two
+		 * servers (fig_placement): judged only when both pairs ended
+		 * alike.
 		 */
 		apart = w == PLACE_FREE &&
 		    abs(rt.dm_same - rt.bare_same) > rt.blocks / 4;
@@ -846,6 +848,74 @@ fig_rtt(const struct bench_options *o, struct daemon_proc *dp, hxd_conn *ctl)
 }
 
 /*
+ * The control of the unpinned rows: no daemon, two bare servers with
+ * mj_get_state's byte counts over Unix (9 and 788), one blocked in recv
+ * and one waiting in epoll_wait as haptixd's loop does, unpinned, in
+ * alternating blocks as the rtt figure runs them; the first run starts
+ * with the recv server, the second with the epoll one, and so on.  Each
+ * run says after how many blocks each was on the client's CPU.
+ */
+static void
+fig_placement(const struct bench_options *o)
+{
+	static const char *const kind[2] = { "blocking `recv`",
+		"`epoll_wait` then `recv`" };
+	const long block = 500, blocks = 40;
+	struct pingpong *pp[2];
+	double *t[2], p50[2];
+	int run, k, first, same[2];
+	long b;
+
+	for (k = 0; k < 2; k++)
+		if ((t[k] = calloc((size_t)(block * blocks), sizeof(double))) ==
+		    NULL)
+			die("out of memory");
+	for (run = 1; run <= (o->rtt_calls < 20000 ? 2 : 4); run++) {
+		first = (run - 1) % 2;
+		for (k = 0; k < 2; k++) {
+			pp[k] = net_pingpong_open(0, 9, 788, 0,
+			    k == 0 ? PINGPONG_RECV : PINGPONG_EPOLL);
+			if (pp[k] == NULL ||
+			    place(PLACE_FREE, net_pingpong_server(pp[k])) !=
+				0 ||
+			    net_pingpong_run(pp[k], (size_t)block, NULL) != 0)
+				die("the bare ping-pong failed");
+			same[k] = 0;
+		}
+		for (b = 0; b < 2 * blocks; b++) {
+			k = (int)(b + first) % 2;
+			if (net_pingpong_run(pp[k], (size_t)block,
+				t[k] + b / 2 * block) != 0)
+				die("the bare ping-pong failed");
+			same[k] += bench_last_cpu(net_pingpong_server(pp[k])) ==
+			    bench_last_cpu(0);
+		}
+		/* The second child holds the first's socket too: it goes first. */
+		net_pingpong_close(pp[1]);
+		net_pingpong_close(pp[0]);
+		for (k = 0; k < 2; k++) {
+			qsort(t[k], (size_t)(block * blocks), sizeof(double),
+			    cmp_double);
+			p50[k] = percentile(t[k], (size_t)(block * blocks), 0.5);
+			printf("placement run %d (%s first): %s server on the "
+			       "client's CPU after %d of %ld blocks, p50 %.1f "
+			       "us\n",
+			    run, kind[first], kind[k], same[k], blocks,
+			    p50[k] * 1e6);
+		}
+		add_row(-1,
+		    "two bare servers unpinned, Unix, run %d (%s first), "
+		    "p50|%.1f µs (`epoll_wait`; beside in %d of %ld)|%.1f µs "
+		    "(blocking `recv`; beside in %d of %ld)|%.3f×||",
+		    run, first ? "`epoll_wait`" : "`recv`", p50[1] * 1e6,
+		    same[1], blocks, p50[0] * 1e6, same[0], blocks,
+		    p50[1] / p50[0]);
+	}
+	free(t[0]);
+	free(t[1]);
+}
+
+/*
  * Print the rounds of a rate figure and add its row: the round of the
  * median ratio (the lower middle one of an even count), so that its
  * rates and ratio belong together.
@@ -983,7 +1053,7 @@ bare_mean(size_t req, size_t resp, double work, size_t n)
 
 	if ((t = calloc(n, sizeof(*t))) == NULL)
 		die("out of memory");
-	if ((pp = net_pingpong_open(0, req, resp, work)) == NULL ||
+	if ((pp = net_pingpong_open(0, req, resp, work, PINGPONG_RECV)) == NULL ||
 	    net_pingpong_run(pp, 200, NULL) != 0 ||
 	    net_pingpong_run(pp, n, t) != 0)
 		die("the bare ping-pong failed");
@@ -1720,6 +1790,8 @@ main(int argc, char **argv)
 		hxd_close(ctl);
 		daemon_stop(&dp);
 	}
+	if (HAS(11))
+		fig_placement(&o);
 	if (HAS(4))
 		fig_pacing(&o);
 	if (HAS(5))

@@ -125,8 +125,8 @@ net_pingpong_server(const struct pingpong *p)
 }
 
 struct pingpong *
-net_pingpong_open(int tcp, size_t req, size_t resp, double work,
-    enum pingpong_wait wait)
+net_pingpong_open(
+    int tcp, size_t req, size_t resp, double work, enum pingpong_wait wait)
 {
 	struct pingpong *p = calloc(1, sizeof(*p));
 	int fds[2];

@@ -28,8 +28,8 @@ enum pingpong_wait {
 	PINGPONG_EPOLL /* in epoll_wait, then recv: as an event loop */
 };
 struct pingpong;
-struct pingpong *net_pingpong_open(int tcp, size_t req, size_t resp,
-    double work, enum pingpong_wait wait);
+struct pingpong *net_pingpong_open(
+    int tcp, size_t req, size_t resp, double work, enum pingpong_wait wait);
 int net_pingpong_run(struct pingpong *p, size_t n, double *samples);
 pid_t net_pingpong_server(const struct pingpong *p);
 void net_pingpong_close(struct pingpong *p);

@@ -480,7 +480,8 @@ rtt_alternate(struct daemon_proc *dp, hxd_conn *ctl, const char *name, int tcp,
 	    (unsigned long long)warm);
 	out->resp = (size_t)((after[2] - before[2] + warm / 2) /
 	    (unsigned long long)warm);
-	if ((pp = net_pingpong_open(tcp, out->req, out->resp, 0, PINGPONG_RECV)) == NULL)
+	if ((pp = net_pingpong_open(
+		 tcp, out->req, out->resp, 0, PINGPONG_RECV)) == NULL)
 		die("the bare ping-pong failed");
 	/*
 	 * Both servers placed alike: on an idle virtual machine, waking a
@@ -890,13 +891,15 @@ fig_placement(const struct bench_options *o)
 			same[k] += bench_last_cpu(net_pingpong_server(pp[k])) ==
 			    bench_last_cpu(0);
 		}
-		/* The second child holds the first's socket too: it goes first. */
+		/* The second child holds the first's socket too: it goes first.
+		 */
 		net_pingpong_close(pp[1]);
 		net_pingpong_close(pp[0]);
 		for (k = 0; k < 2; k++) {
 			qsort(t[k], (size_t)(block * blocks), sizeof(double),
 			    cmp_double);
-			p50[k] = percentile(t[k], (size_t)(block * blocks), 0.5);
+			p50[k] = percentile(
+			    t[k], (size_t)(block * blocks), 0.5);
 			printf("placement run %d (%s first): %s server on the "
 			       "client's CPU after %d of %ld blocks, p50 %.1f "
 			       "us\n",
@@ -1053,7 +1056,8 @@ bare_mean(size_t req, size_t resp, double work, size_t n)
 
 	if ((t = calloc(n, sizeof(*t))) == NULL)
 		die("out of memory");
-	if ((pp = net_pingpong_open(0, req, resp, work, PINGPONG_RECV)) == NULL ||
+	if ((pp = net_pingpong_open(0, req, resp, work, PINGPONG_RECV)) ==
+		NULL ||
 	    net_pingpong_run(pp, 200, NULL) != 0 ||
 	    net_pingpong_run(pp, n, t) != 0)
 		die("the bare ping-pong failed");

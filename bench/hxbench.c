@@ -891,8 +891,7 @@ fig_placement(const struct bench_options *o)
 			same[k] += bench_last_cpu(net_pingpong_server(pp[k])) ==
 			    bench_last_cpu(0);
 		}
-		/* The second child holds the first's socket too: it goes first.
-		 */
+		/* The second child holds the first's socket: it goes first. */
 		net_pingpong_close(pp[1]);
 		net_pingpong_close(pp[0]);
 		for (k = 0; k < 2; k++) {

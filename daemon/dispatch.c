@@ -7,6 +7,7 @@
 #include "arena.h"
 #include "call.h"
 #include "daemon.h"
+#include "envelope.h"
 #include "dispatch.h"
 #include "log.h"
 #include "pending.h"
@@ -77,7 +78,7 @@ dispatch_frame(struct session *s, const uint8_t *payload, size_t len)
 	int rc;
 
 	s->requests++;
-	req = haptix__v1__request__unpack(NULL, len, payload);
+	req = envelope_request_parse(payload, len);
 	if (req == NULL) {
 		snprintf(why, sizeof(why),
 		    "the frame (%zu bytes) does not "
@@ -150,5 +151,5 @@ dispatch_frame(struct session *s, const uint8_t *payload, size_t len)
 	if (c.cleanup != NULL)
 		c.cleanup(c.cleanup_arg);
 	arena_reset(&dispatch_scratch);
-	haptix__v1__request__free_unpacked(req, NULL);
+	envelope_request_free(req);
 }

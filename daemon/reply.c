@@ -5,6 +5,7 @@
 
 #include "arena.h"
 #include "daemon.h"
+#include "envelope.h"
 #include "options.h"
 #include "reply.h"
 #include "result.h"
@@ -37,7 +38,7 @@ reply_send(
 	resp->id = id;
 	resp->result = (Haptix__V1__Result)code;
 	resp->error = (char *)(code != RESULT_OK && err != NULL ? err : "");
-	len = haptix__v1__response__get_packed_size(resp);
+	len = envelope_response_size(resp);
 	if (len > max) {
 		snprintf(why, sizeof(why),
 		    "the answer (%zu bytes) exceeds the "
@@ -47,12 +48,12 @@ reply_send(
 		resp->id = id;
 		resp->result = HAPTIX__V1__RESULT__RESULT_BADSIZE;
 		resp->error = why;
-		len = haptix__v1__response__get_packed_size(resp);
+		len = envelope_response_size(resp);
 	}
 	if (resp->result != HAPTIX__V1__RESULT__RESULT_OK)
 		s->errors++;
 	p = session_reserve_frame(s, len);
-	haptix__v1__response__pack(resp, p);
+	envelope_response_pack(resp, p);
 	session_commit_frame(s, len);
 }
 

@@ -12,6 +12,7 @@
 
 #include "arena.h"
 #include "daemon.h"
+#include "envelope.h"
 #include "frame.h"
 #include "log.h"
 #include "monotonic.h"
@@ -134,7 +135,7 @@ stream_emit(struct stream_sub *sub)
 	}
 	sub->owed = 0;
 	stream_frame_response(sub, &resp, &ev, &f);
-	len = haptix__v1__response__get_packed_size(&resp);
+	len = envelope_response_size(&resp);
 	if (len > stream_frame_limit(s->d)) {
 		/* Contacts grew past the limits: this one cannot go. */
 		sub->dropped++;
@@ -143,7 +144,7 @@ stream_emit(struct stream_sub *sub)
 		return;
 	}
 	p = session_reserve_frame(s, len);
-	haptix__v1__response__pack(&resp, p);
+	envelope_response_pack(&resp, p);
 	session_commit_frame(s, len);
 	st->frames_sent++;
 	arena_reset(&stream_scratch);
@@ -320,7 +321,7 @@ stream_subscribe(
 		probe.st = &probe_st;
 		probe.fields = fields;
 		stream_frame_response(&probe, &resp, &ev, &f);
-		size = haptix__v1__response__get_packed_size(&resp);
+		size = envelope_response_size(&resp);
 		arena_reset(&stream_scratch);
 		if (size > stream_frame_limit(d)) {
 			snprintf(err, len,
@@ -533,14 +534,14 @@ stream_broadcast(struct daemon *d, Event *ev)
 	ev->time = sim_loaded(d->sim) ? sim_time(d->sim) : 0;
 	resp.payload_case = HAPTIX__V1__RESPONSE__PAYLOAD_EVENT;
 	resp.event = ev;
-	len = haptix__v1__response__get_packed_size(&resp);
+	len = envelope_response_size(&resp);
 	if (len > cap) {
 		free(buf);
 		cap = len < 4096 ? 4096 : len;
 		if ((buf = malloc(cap)) == NULL)
 			fatal("out of memory");
 	}
-	haptix__v1__response__pack(&resp, buf);
+	envelope_response_pack(&resp, buf);
 	for (st = LIST_FIRST(&streams); st != NULL; st = next) {
 		next = LIST_NEXT(st, entry);
 		if ((st->kinds & STREAM_KIND(ev->kind_case)) != 0 &&

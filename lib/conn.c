@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "conn.h"
+#include "envelope.h"
 #include "frame.h"
 
 #define CONN_TOKEN_MAX 4096
@@ -301,8 +302,8 @@ conn_read_frame(hxd_conn *c, int64_t deadline, int in_call, Response **out)
 	for (;;) {
 		switch (frame_parse(c->rbuf, c->rlen, c->max_frame, &plen)) {
 		case FRAME_READY:
-			*out = haptix__v1__response__unpack(
-			    NULL, plen, c->rbuf + FRAME_HEADER_SIZE);
+			*out = envelope_response_parse(
+			    c->rbuf + FRAME_HEADER_SIZE, plen);
 			need = FRAME_HEADER_SIZE + plen;
 			memmove(c->rbuf, c->rbuf + need, c->rlen - need);
 			c->rlen -= need;
@@ -421,8 +422,7 @@ conn_queue_event(hxd_conn *c, Response *r)
 	size_t i, cap;
 
 	if (c->nevents == CONN_MAX_EVENTS) {
-		haptix__v1__response__free_unpacked(
-		    c->events[c->event_head], NULL);
+		envelope_response_free(c->events[c->event_head]);
 		c->event_head = (c->event_head + 1) % c->event_cap;
 		c->nevents--;
 		c->events_lost++;
@@ -431,7 +431,7 @@ conn_queue_event(hxd_conn *c, Response *r)
 		cap = c->event_cap == 0 ? 16 : 2 * c->event_cap;
 		nq = malloc(cap * sizeof(*nq));
 		if (nq == NULL) {
-			haptix__v1__response__free_unpacked(r, NULL);
+			envelope_response_free(r);
 			c->events_lost++;
 			return;
 		}
@@ -479,11 +479,11 @@ conn_next_event(hxd_conn *c, int timeout_ms, Response **out)
 		}
 		if (r->id == 0 && r->result != HAPTIX__V1__RESULT__RESULT_OK) {
 			rc = conn_fail(c, r->result, "%s", r->error);
-			haptix__v1__response__free_unpacked(r, NULL);
+			envelope_response_free(r);
 			return rc;
 		}
 		/* The late answer to a call that timed out. */
-		haptix__v1__response__free_unpacked(r, NULL);
+		envelope_response_free(r);
 	}
 }
 
@@ -540,7 +540,7 @@ conn_call_wait(hxd_conn *c, Request *req, Response **resp, int timeout_ms)
 		    why[0] != '\0' ? ": " : "", why);
 	}
 	req->id = ++c->next_id;
-	len = haptix__v1__request__get_packed_size(req);
+	len = envelope_request_size(req);
 	if (len > c->max_frame)
 		return conn_fail(c, HXD_BADSIZE,
 		    "request of %zu bytes is "
@@ -554,7 +554,7 @@ conn_call_wait(hxd_conn *c, Request *req, Response **resp, int timeout_ms)
 		c->scap = len + FRAME_HEADER_SIZE;
 	}
 	frame_put_header(c->sbuf, (uint32_t)len);
-	haptix__v1__request__pack(req, c->sbuf + FRAME_HEADER_SIZE);
+	envelope_request_pack(req, c->sbuf + FRAME_HEADER_SIZE);
 	rc = conn_send_all(c, c->sbuf, len + FRAME_HEADER_SIZE, deadline);
 	if (rc != HXD_OK)
 		return rc;
@@ -574,7 +574,7 @@ conn_call_wait(hxd_conn *c, Request *req, Response **resp, int timeout_ms)
 		if (conn_is_event(r))
 			conn_queue_event(c, r);
 		else /* the late answer to a call that timed out */
-			haptix__v1__response__free_unpacked(r, NULL);
+			envelope_response_free(r);
 	}
 	*resp = r;
 	if (r->result != HAPTIX__V1__RESULT__RESULT_OK)
@@ -586,7 +586,7 @@ void
 conn_free_response(Response *resp)
 {
 	if (resp != NULL)
-		haptix__v1__response__free_unpacked(resp, NULL);
+		envelope_response_free(resp);
 }
 
 void
@@ -852,8 +852,7 @@ hxd_close(hxd_conn *c)
 		return;
 	conn_drop(c);
 	while (c->nevents != 0) {
-		haptix__v1__response__free_unpacked(
-		    c->events[c->event_head], NULL);
+		envelope_response_free(c->events[c->event_head]);
 		c->event_head = (c->event_head + 1) % c->event_cap;
 		c->nevents--;
 	}

@@ -18,5 +18,6 @@ $(PROTO_GEN): proto/haptix.stamp
 # the client library, free of MuJoCo and of haptix.h.
 noinst_LTLIBRARIES += libhxwire.la
 nodist_libhxwire_la_SOURCES = $(PROTO_GEN)
-libhxwire_la_SOURCES = lib/frame.c lib/frame.h lib/address.c lib/address.h
+libhxwire_la_SOURCES = lib/frame.c lib/frame.h lib/address.c lib/address.h \
+	lib/envelope.c lib/envelope.h
 libhxwire_la_CFLAGS = -std=gnu11 $(PROTOBUF_C_CFLAGS)

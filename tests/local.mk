@@ -21,6 +21,7 @@ INPROC_LIBS = libhxinproc.la libhaptixd.la $(CRITERION_LIBS) \
 	$(LIBEVENT_LIBS) $(PROTOBUF_C_LIBS) $(MUJOCO_LIBS) -lm
 
 HX_TESTS = tests/test_frame tests/test_address tests/test_decode \
+	tests/test_envelope \
 	tests/test_protocol \
 	tests/test_native tests/test_admin tests/test_compat tests/test_simple \
 	tests/test_hxctl tests/test_mjcf tests/test_mpl tests/test_arrays \
@@ -96,6 +97,10 @@ tests_test_stream_LDADD = $(INPROC_LIBS)
 tests_test_frame_SOURCES = tests/test_frame.c
 tests_test_frame_CFLAGS = $(TEST_CFLAGS)
 tests_test_frame_LDADD = $(TEST_LIBS)
+# The envelopes packed and parsed by hand, against protobuf-c.
+tests_test_envelope_SOURCES = tests/test_envelope.c
+tests_test_envelope_CFLAGS = $(TEST_CFLAGS)
+tests_test_envelope_LDADD = $(TEST_LIBS)
 tests_test_address_SOURCES = tests/test_address.c
 tests_test_address_CFLAGS = $(TEST_CFLAGS)
 tests_test_address_LDADD = $(TEST_LIBS)

@@ -256,6 +256,32 @@ envelope_place(const struct envelope *e, ProtobufCMessage *msg, uint32_t *which)
 	return 0;
 }
 
+/*
+ * Parse the bytes into a new message of e's descriptor, its member and
+ * unknown field placed; the fields of the envelope itself stay in e for
+ * the caller.  NULL if the bytes are not one, or out of memory.
+ */
+static ProtobufCMessage *
+envelope_new(struct envelope *e, const uint8_t *p, size_t len, uint32_t *which)
+{
+	ProtobufCMessage *m;
+
+	*which = 0;
+	if (envelope_parse(e, p, len) != 0)
+		return NULL;
+	if ((m = malloc(e->desc->sizeof_message)) == NULL) {
+		envelope_drop(e);
+		return NULL;
+	}
+	e->desc->message_init(m);
+	if (envelope_place(e, m, which) != 0) {
+		envelope_drop(e);
+		free(m);
+		return NULL;
+	}
+	return m;
+}
+
 /* Free what envelope_place put into msg. */
 static void
 envelope_free_placed(const ProtobufCMessageDescriptor *desc,
@@ -307,21 +333,12 @@ envelope_request_parse(const uint8_t *p, size_t len)
 {
 	struct envelope e = { .desc = &haptix__v1__request__descriptor };
 	Haptix__V1__Request *r;
-	uint32_t which = 0;
+	uint32_t which;
 
-	if (envelope_parse(&e, p, len) != 0)
+	if ((r = (Haptix__V1__Request *)envelope_new(&e, p, len, &which)) ==
+	    NULL)
 		return NULL;
-	if ((r = malloc(sizeof(*r))) == NULL) {
-		envelope_drop(&e);
-		return NULL;
-	}
-	haptix__v1__request__init(r);
 	r->id = e.id;
-	if (envelope_place(&e, &r->base, &which) != 0) {
-		envelope_drop(&e);
-		free(r);
-		return NULL;
-	}
 	r->call_case = (Haptix__V1__Request__CallCase)which;
 	return r;
 }
@@ -396,20 +413,11 @@ envelope_response_parse(const uint8_t *p, size_t len)
 	struct envelope e = { .desc = &haptix__v1__response__descriptor,
 		.response = 1 };
 	Haptix__V1__Response *r;
-	uint32_t which = 0;
+	uint32_t which;
 
-	if (envelope_parse(&e, p, len) != 0)
+	if ((r = (Haptix__V1__Response *)envelope_new(&e, p, len, &which)) ==
+	    NULL)
 		return NULL;
-	if ((r = malloc(sizeof(*r))) == NULL) {
-		envelope_drop(&e);
-		return NULL;
-	}
-	haptix__v1__response__init(r);
-	if (envelope_place(&e, &r->base, &which) != 0) {
-		envelope_drop(&e);
-		free(r);
-		return NULL;
-	}
 	r->id = e.id;
 	r->result = (Haptix__V1__Result)e.result;
 	if (e.error != NULL)

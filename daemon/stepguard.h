@@ -40,7 +40,10 @@ void stepguard_model_changed(struct daemon *d);
 /* Return 0 if a step may be taken, else -1 with the reason in err. */
 int stepguard_check(char *err, size_t len);
 
-/* The thread's CPU clock, in ns: read before a step for the next call. */
+/*
+ * Read before a step for the next call: the monotonic clock, in ns (the
+ * CPU clock is read when a step was slow by it, and every 5 ms at most).
+ */
 int64_t stepguard_start(void);
 
 /* A step that began at start (stepguard_start()) was taken. */

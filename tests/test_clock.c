@@ -1,5 +1,6 @@
 /*
- * Unit tests of pacing (daemon/clock.c), in-process: the test fixture
+ * Unit tests of pacing (daemon/clock.c) and of the slow-step guard
+ * (daemon/stepguard.c), in-process: the test fixture
  * loaded into a real sim, a real event loop, and hooks that take real
  * steps and count steps, ticks and changes.  Timing bounds are generous:
  * machines are noisy.
@@ -8,6 +9,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <criterion/criterion.h>
@@ -17,6 +19,7 @@
 #include "inproc.h"
 #include "monotonic.h"
 #include "sim.h"
+#include "stepguard.h"
 
 TestSuite(clock, .timeout = 10);
 
@@ -355,4 +358,54 @@ Test(clock, no_model_no_steps, .fini = teardown)
 	inproc_turn(&d);
 	cr_assert_gt(nsteps, 0);
 	inproc_stop(&d);
+}
+
+/*------------------------------------------------------------ slow steps */
+
+/* Spin for ms of this thread's CPU time. */
+static void
+spin_cpu_ms(double ms)
+{
+	struct timespec ts;
+	double until;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	until = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9 + ms * 1e-3;
+	do
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	while ((double)ts.tv_sec + (double)ts.tv_nsec * 1e-9 < until);
+}
+
+/*
+ * The slow-step guard (daemon/stepguard.c) times steps on the monotonic
+ * clock and asks for the CPU clock only when that was slow: "steps" that
+ * sleep 30 ms (slow on the clock, not in CPU: a preempted step) never
+ * trip it, however many; three that spin 30 ms of CPU do.
+ */
+Test(clock, the_step_guard_counts_cpu_not_waiting, .init = setup,
+    .fini = teardown)
+{
+	char err[400];
+	int64_t start;
+	int i;
+
+	stepguard_model_changed(&d); /* the fixture's step: microseconds */
+	for (i = 0; i < 4; i++) {
+		start = stepguard_start();
+		usleep(30000);
+		stepguard_after_step(&d, start);
+	}
+	cr_assert_eq(stepguard_check(err, sizeof(err)), 0,
+	    "four waits of 30 ms tripped the guard: %s", err);
+	for (i = 0; i < STEPGUARD_RUN; i++) {
+		cr_assert_eq(stepguard_check(err, sizeof(err)), 0,
+		    "tripped after %d slow steps: %s", i, err);
+		start = stepguard_start();
+		spin_cpu_ms(30);
+		stepguard_after_step(&d, start);
+	}
+	cr_assert_eq(stepguard_check(err, sizeof(err)), -1,
+	    "three steps of 30 ms of CPU did not trip the guard");
+	cr_expect_not_null(strstr(err, "steps are refused"), "%s", err);
+	stepguard_reset();
 }

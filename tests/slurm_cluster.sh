@@ -65,12 +65,16 @@ die()
 	exit 1
 }
 
-# A TCP port nobody listens on, from a range Slurm's defaults avoid.
+# A TCP port no socket uses, from a range Slurm's defaults avoid and
+# below the kernel's ephemeral ports: one of those, taken by a connection
+# slurmctld opens meanwhile, kept slurmd from binding its port.
 free_port()
 {
+	top=$(cut -f1 /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null)
+	[ "${top:-0}" -gt 21000 ] 2>/dev/null || top=32768
 	while :; do
-		p=$(($(od -An -N2 -tu2 /dev/urandom) % 20000 + 20000))
-		if ! ss -Hltn "sport = :$p" 2>/dev/null | grep -q .; then
+		p=$(($(od -An -N2 -tu2 /dev/urandom) % (top - 20000) + 20000))
+		if ! ss -Htan "sport = :$p" 2>/dev/null | grep -q .; then
 			echo "$p"
 			return
 		fi

@@ -319,7 +319,7 @@ AM_TESTS_ENVIRONMENT = \
 # Criterion forks a worker per test; two jobs suit these 2-core machines.
 LOG_COMPILER = env
 AM_LOG_FLAGS = CRITERION_JOBS=2
-EXTRA_DIST += tests/README.md tests/lsan.supp tests/sanitized.sh
+EXTRA_DIST += tests/README.md tests/lsan.supp tests/common.sh
 
 # README.md's shell blocks, run in order against a real haptixd.
 TESTS += tests/readme.sh

@@ -6,13 +6,8 @@
 # the test that stops and kills it.  A missing octave-cli, or a MEX file
 # not built (configure found no mkoctfile), fails the test with the
 # packages to install; it does not skip.  Run by make check.
-for v in HAPTIXD HX_MODELS HX_TEST_MODELS HX_BUILD HX_SRC; do
-	eval "x=\${$v:-}"
-	if [ -z "$x" ]; then
-		echo "octave.sh: $v is not set: run by make check" >&2
-		exit 99
-	fi
-done
+. "$(dirname "$0")/common.sh" || exit 99
+require_env octave.sh "make check" HAPTIXD HX_MODELS HX_TEST_MODELS HX_BUILD HX_SRC
 octave=${OCTAVE_CLI:-octave-cli}
 if ! command -v "$octave" >/dev/null 2>&1; then
 	echo "octave.sh: no $octave: install the Debian packages octave and" \
@@ -21,7 +16,6 @@ if ! command -v "$octave" >/dev/null 2>&1; then
 	exit 1
 fi
 mexdir=$HX_BUILD/clients/matlab
-. "$HX_SRC/tests/sanitized.sh"
 if [ ! -f "$mexdir/mjhx.mex" ]; then
 	echo "octave.sh: $mexdir/mjhx.mex was not built: configure found no" \
 	    "mkoctfile; install liboctave-dev (./quickstart check does) and" \
@@ -73,7 +67,7 @@ pid_b=$pid
 # Octave's history and settings go to a home of its own.
 mkdir -p "$tmp/home"
 cd "$tmp" || exit 99
-# In a sanitizer build Octave needs the runtime first (sanitized.sh).
+# In a sanitizer build Octave needs the runtime first (common.sh).
 (
 	sanitized_env "$mexdir/mjhx.mex"
 	HOME=$tmp/home timeout 300 "$octave" --no-init-file --no-history \

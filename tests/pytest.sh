@@ -11,13 +11,8 @@
 # make check's environment the tests need besides the common ones.
 name=$1 dir=$2
 shift 2
-for v in HAPTIXD HX_MODELS HX_TEST_MODELS HX_BUILD HX_SRC "$@"; do
-	eval "x=\${$v:-}"
-	if [ -z "$x" ]; then
-		echo "$name: $v is not set: run by make check" >&2
-		exit 99
-	fi
-done
+. "$(dirname "$0")/common.sh" || exit 99
+require_env "$name" "make check" HAPTIXD HX_MODELS HX_TEST_MODELS HX_BUILD HX_SRC "$@"
 py=${HX_PYTHON:-/usr/bin/python3}
 for m in pytest numpy google.protobuf; do
 	if ! "$py" -c "import $m" 2>/dev/null; then

@@ -12,13 +12,8 @@
 # and XDG_STATE_HOME (the recordings) in it and a plain PATH: the
 # README's own eval "$(./quickstart env)" puts the clients on it.
 
-for v in HAPTIXD HX_MODELS; do
-	eval "x=\${$v:-}"
-	if [ -z "$x" ]; then
-		echo "readme.sh: $v is not set: run by make check" >&2
-		exit 99
-	fi
-done
+. "$(dirname "$0")/common.sh" || exit 99
+require_env readme.sh "make check" HAPTIXD HX_MODELS
 top=$(cd "$HX_MODELS/.." && pwd) || exit 99
 builddir=$(cd "$(dirname "$HAPTIXD")/.." && pwd) || exit 99
 readme=$top/README.md
@@ -47,14 +42,13 @@ export HOME="$tmp/home" XDG_RUNTIME_DIR="$tmp/run" \
     XDG_STATE_HOME="$tmp/state" PATH=/usr/local/bin:/usr/bin:/bin
 
 # In a sanitizer build the README's octave-cli needs AddressSanitizer's
-# runtime first (sanitized.sh): a wrapper that loads it comes first on
+# runtime first (common.sh): a wrapper that loads it comes first on
 # the PATH.  A plain build runs Debian's octave-cli as a user does.
-. "$top/tests/sanitized.sh"
 if [ -n "$(sanitizer_runtime "$builddir/clients/matlab/mjhx.mex")" ]; then
 	mkdir -p "$tmp/sanitized" || exit 99
 	{
 		echo '#!/bin/sh'
-		echo ". '$top/tests/sanitized.sh'"
+		echo ". '$top/tests/common.sh'"
 		echo "sanitized_env '$builddir/clients/matlab/mjhx.mex'"
 		echo 'exec /usr/bin/octave-cli "$@"'
 	} >"$tmp/sanitized/octave-cli" && chmod +x "$tmp/sanitized/octave-cli" ||

@@ -14,13 +14,8 @@
 # Not part of make check: it needs root, and starts system daemons.
 set -u
 
-for v in HAPTIXD HXSWEEP HX_MODELS HX_BUILD HX_SRC; do
-	eval "x=\${$v:-}"
-	if [ -z "$x" ]; then
-		echo "slurm.sh: $v is not set: run by make check-slurm" >&2
-		exit 99
-	fi
-done
+. "$(dirname "$0")/common.sh" || exit 99
+require_env slurm.sh "make check-slurm" HAPTIXD HXSWEEP HX_MODELS HX_BUILD HX_SRC
 fail()
 {
 	echo "slurm.sh: FAIL: $*" >&2

@@ -48,6 +48,7 @@
 #include <event2/keyvalq_struct.h>
 
 #include "hxview_control.h"
+#include "listen.h"
 
 #define HTTP_BOUNDARY "hxviewframe"
 
@@ -80,6 +81,8 @@ static const struct http_asset {
  * this long is closed; a stream only for not reading.
  */
 #define HTTP_IDLE_SECONDS 30
+/* Connections the kernel holds for each listening address. */
+#define HTTP_BACKLOG 128
 
 /* A browser connection receiving a stream: MJPEG, or the events. */
 struct http_stream {
@@ -1292,22 +1295,19 @@ http_bound_port(int fd)
 	return ntohs(((struct sockaddr_in *)(void *)&ss)->sin_port);
 }
 
-/* Say where we listen, with the port the kernel chose for port 0. */
+/*
+ * Say where we listen, on one line: every address of the name, with the
+ * port the kernel chose for port 0.
+ */
 static void
-http_announce(int fd)
+http_announce(const struct listen_set *set)
 {
-	struct sockaddr_storage ss;
-	socklen_t sl = sizeof(ss);
-	char host[NI_MAXHOST], port[NI_MAXSERV];
+	int i;
 
-	if (getsockname(fd, (struct sockaddr *)&ss, &sl) != 0 ||
-	    getnameinfo((struct sockaddr *)&ss, sl, host, sizeof(host), port,
-		sizeof(port), NI_NUMERICHOST | NI_NUMERICSERV) != 0)
-		return;
-	printf(ss.ss_family == AF_INET6 ?
-		"hxview: serving http://[%s]:%s/ (%s)\n" :
-		"hxview: serving http://%s:%s/ (%s)\n",
-	    host, port, egl_description());
+	printf("hxview: serving");
+	for (i = 0; i < set->n; i++)
+		printf(" http://%s/", set->names[i]);
+	printf(" (%s)\n", egl_description());
 	fflush(stdout);
 }
 
@@ -1383,14 +1383,14 @@ http_serve(
     struct view *v, const struct view_options *o, const struct http_options *h)
 {
 	struct http_server srv;
-	struct evhttp_bound_socket *bound;
+	struct listen_set set;
 	struct event *tick = NULL, *sigint = NULL, *sigterm = NULL;
 	struct timeval tv;
 	struct http_stream *st;
 	hxd_client *clients;
-	char host[256];
+	char host[256], portname[8], why[300];
 	unsigned short port;
-	int rc = VIEW_FAIL, nclients;
+	int i, rc = VIEW_FAIL, nclients;
 
 	memset(&srv, 0, sizeof(srv));
 	TAILQ_INIT(&srv.streams);
@@ -1417,11 +1417,23 @@ http_serve(
 	evhttp_set_max_body_size(srv.http, HTTP_MAX_BODY);
 	evhttp_set_allowed_methods(
 	    srv.http, EVHTTP_REQ_GET | EVHTTP_REQ_HEAD | EVHTTP_REQ_POST);
-	bound = evhttp_bind_socket_with_handle(srv.http, host, port);
-	if (bound == NULL) {
+	snprintf(portname, sizeof(portname), "%u", port);
+	if (listen_name(host, portname, HTTP_BACKLOG,
+		h->read_only || h->token[0] != '\0' ? 0 : LISTEN_LOOPBACK_ONLY,
+		&set, why, sizeof(why)) != 0) {
 		fprintf(stderr, "hxview: serve: cannot listen on %s: %s\n",
-		    h->listen, strerror(errno));
+		    h->listen, why);
 		goto out;
+	}
+	/* Every address of the name; evhttp_free() closes them. */
+	for (i = 0; i < set.n; i++) {
+		if (evhttp_accept_socket_with_handle(srv.http, set.fds[i]) ==
+		    NULL) {
+			fprintf(stderr, "hxview: serve: out of memory\n");
+			while (i < set.n)
+				close(set.fds[i++]);
+			goto out;
+		}
 	}
 	tick = event_new(srv.base, -1, EV_PERSIST, http_tick, &srv);
 	sigint = evsignal_new(srv.base, SIGINT, http_signal, srv.base);
@@ -1438,9 +1450,8 @@ http_serve(
 		free(clients);
 	event_add(sigint, NULL);
 	event_add(sigterm, NULL);
-	http_names(&srv, host,
-	    http_bound_port((int)evhttp_bound_socket_get_fd(bound)));
-	http_announce((int)evhttp_bound_socket_get_fd(bound));
+	http_names(&srv, host, http_bound_port(set.fds[0]));
+	http_announce(&set);
 	event_base_dispatch(srv.base);
 	if (srv.failed)
 		fprintf(stderr, "hxview: serve: the server: %s\n", srv.why);

@@ -49,7 +49,8 @@ dist_workbench_DATA = clients/workbench/index.html \
 	clients/workbench/workbench.js clients/workbench/workbench.css
 # MuJoCo before libhaptix: both export mj_name2id, mj_id2name and mj_step
 # (HAPTIX's API has them), and MuJoCo's own calls must reach MuJoCo's.
-clients_hxview_LDADD = $(MUJOCO_LIBS) libhaptix.la $(EGL_LIBS) $(PNG_LIBS) \
+# libhxwire for listen_name(): every address of the name given to --http.
+clients_hxview_LDADD = $(MUJOCO_LIBS) libhaptix.la libhxwire.la $(EGL_LIBS) $(PNG_LIBS) \
 	$(JPEG_LIBS) $(LIBEVENT_EXTRA_LIBS) $(LIBEVENT_LIBS) -lm
 
 # Examples, built as users build them: the public header and libhaptix.

@@ -6,19 +6,21 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
-#include <systemd/sd-daemon.h>
-
 #include "log.h"
 
 static int log_max = LOG_LEVEL_INFO;
 static int log_journal; /* stderr is the journal: "<N>" prefixes */
 
-/* The journal's priority prefix of each level (sd-daemon.h). */
+/*
+ * The journal's priority prefix of each level: syslog's LOG_ERR (3),
+ * LOG_WARNING (4), LOG_INFO (6) and LOG_DEBUG (7) in angle brackets, as
+ * sd-daemon(3) defines them; written here, so the build needs no libsystemd.
+ */
 static const char *const log_prefixes[] = {
-	[LOG_LEVEL_ERROR] = SD_ERR,
-	[LOG_LEVEL_WARNING] = SD_WARNING,
-	[LOG_LEVEL_INFO] = SD_INFO,
-	[LOG_LEVEL_DEBUG] = SD_DEBUG,
+	[LOG_LEVEL_ERROR] = "<3>",
+	[LOG_LEVEL_WARNING] = "<4>",
+	[LOG_LEVEL_INFO] = "<6>",
+	[LOG_LEVEL_DEBUG] = "<7>",
 };
 
 static const char *const log_names[] = {

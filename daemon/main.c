@@ -253,7 +253,7 @@ static void
 main_listen(struct daemon *d, int adopted, char *first, size_t len)
 {
 	const struct options *o = d->opts;
-	char err[512], bound[300];
+	char err[512], bound[600], *name, *save;
 
 	if (o->unix_path != NULL && (adopted == 0 || o->unix_set)) {
 		if (server_listen_unix(
@@ -267,10 +267,14 @@ main_listen(struct daemon *d, int adopted, char *first, size_t len)
 		if (server_listen_tcp(d->server, o->tcp, d->token_len != 0,
 			bound, sizeof(bound), err, sizeof(err)) != 0)
 			fatal("%s", err);
-		log_info("listening on %s%s", bound,
-		    d->token_len != 0 ? " (token required)" : "");
-		if (first[0] == '\0')
-			snprintf(first, len, "%s", bound + 4);
+		/* One line for each address the name resolved to. */
+		for (name = strtok_r(bound, " ", &save); name != NULL;
+		     name = strtok_r(NULL, " ", &save)) {
+			log_info("listening on %s%s", name,
+			    d->token_len != 0 ? " (token required)" : "");
+			if (first[0] == '\0')
+				snprintf(first, len, "%s", name + 4);
+		}
 	}
 	if (adopted == 0 && first[0] == '\0')
 		fatal("no listeners: unix and tcp are both none");

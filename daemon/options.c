@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/un.h>
+#include <unistd.h>
 
 #include "address.h"
 #include "conffile.h"
@@ -131,6 +132,29 @@ static const struct options_def options_defs[] = {
 #define OPTIONS_NDEFS (sizeof(options_defs) / sizeof(options_defs[0]))
 
 static void options_usage(FILE *);
+static const char *options_default_model_dir(void);
+
+/*
+ * The model directory without -M: the installed one, or the source
+ * tree's models/ for the haptixd of the build tree, not installed, so
+ * that a build tree works as an install does (eval "$(./quickstart env)").
+ */
+static const char *
+options_default_model_dir(void)
+{
+	char self[PATH_MAX], *built;
+	ssize_t n;
+	int ours;
+
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n <= 0)
+		return HXD_MODELDIR;
+	self[n] = '\0';
+	built = realpath(HXD_BUILD_EXE, NULL);
+	ours = built != NULL && strcmp(built, self) == 0;
+	free(built);
+	return ours ? HXD_SRC_MODELDIR : HXD_MODELDIR;
+}
 
 /* Print the help text. */
 static void
@@ -159,7 +183,7 @@ options_usage(FILE *f)
 	    "                         (asset names differing in case, ranges without\n"
 	    "                         limited); each change is logged\n"
 	    "  -M, --model-dir DIR    directory clients may load models from; repeat\n"
-	    "                         for more (default: " HXD_MODELDIR ")\n"
+	    "                         for more (default: %s)\n"
 	    "      --user-model-dirs  clients on the Unix socket may add directories\n"
 	    "                         of their own user (hxctl model-dirs add)\n"
 	    "\n"
@@ -218,7 +242,8 @@ options_usage(FILE *f)
 	    "again and reloads the model.\n"
 	    "\n"
 	    "Clients: hxctl --server unix:PATH status, or the C library (haptix(3)).\n",
-	    path, ADDRESS_DEFAULT_PORT, FRAME_MAX_DEFAULT);
+	    options_default_model_dir(), path, ADDRESS_DEFAULT_PORT,
+	    FRAME_MAX_DEFAULT);
 }
 
 /* Replace an owned string. */
@@ -814,7 +839,8 @@ options_build(
 		return -1;
 	}
 	if (o->nmodel_dirs == 0)
-		options_string(&o->model_dirs[o->nmodel_dirs++], HXD_MODELDIR);
+		options_string(&o->model_dirs[o->nmodel_dirs++],
+		    options_default_model_dir());
 	if (o->max_queued < o->max_frame) {
 		snprintf(err, len,
 		    "max-queued (%zu bytes) is below max-frame (%zu bytes): "

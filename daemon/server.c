@@ -19,13 +19,14 @@
 
 #include "address.h"
 #include "daemon.h"
+#include "listen.h"
 #include "log.h"
 #include "options.h"
 #include "result.h"
 #include "server.h"
 #include "session.h"
 
-#define SERVER_MAX_LISTENERS 8
+#define SERVER_MAX_LISTENERS (LISTEN_MAX + 8)
 #define SERVER_BACKLOG 128
 
 struct listener {
@@ -241,57 +242,44 @@ int
 server_listen_tcp(struct server *sv, const char *spec, int have_token,
     char *bound, size_t boundlen, char *err, size_t len)
 {
-	struct addrinfo hints, *res, *ai;
-	struct sockaddr_storage ss;
-	socklen_t sslen = sizeof(ss);
+	struct listen_set set;
 	struct address a;
 	char why[256];
-	int fd, rc, one = 1;
+	size_t used = 0;
+	int i;
 
 	if (address_parse_listen(spec, &a, why, sizeof(why)) != 0) {
 		snprintf(err, len, "--tcp %s: %s", spec, why);
 		return -1;
 	}
-	memset(&hints, 0, sizeof(hints));
-	hints.ai_family = AF_UNSPEC;
-	hints.ai_socktype = SOCK_STREAM;
-	hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
-	rc = getaddrinfo(a.host, a.port, &hints, &res);
-	if (rc != 0) {
-		snprintf(err, len, "--tcp %s: %s", spec, gai_strerror(rc));
+	if (listen_name(a.host, a.port, SERVER_BACKLOG,
+		have_token ? 0 : LISTEN_LOOPBACK_ONLY, &set, why,
+		sizeof(why)) != 0) {
+		snprintf(err, len, "--tcp %s: %s%s", spec, why,
+		    strstr(why, "not loopback") != NULL ?
+			" (refusing to listen there without --token-file)" :
+			"");
 		return -1;
 	}
-	for (ai = res; ai != NULL; ai = ai->ai_next) {
-		if (!address_is_loopback(ai->ai_addr) && !have_token) {
-			snprintf(err, len,
-			    "refusing to listen on %s (not "
-			    "loopback) without --token-file",
-			    spec);
-			freeaddrinfo(res);
+	if (sv->n + set.n > SERVER_MAX_LISTENERS) {
+		snprintf(err, len, "--tcp %s: more than %d listeners", spec,
+		    SERVER_MAX_LISTENERS);
+		listen_close(&set);
+		return -1;
+	}
+	bound[0] = '\0';
+	for (i = 0; i < set.n; i++) {
+		if (server_add(sv, set.fds[i], SESSION_TCP, !set.loopback[i],
+			err, len) != 0) {
+			while (++i < set.n)
+				close(set.fds[i]);
 			return -1;
 		}
+		if (used < boundlen)
+			used += (size_t)snprintf(bound + used, boundlen - used,
+			    "%stcp:%s", i > 0 ? " " : "", set.names[i]);
 	}
-	ai = res;
-	fd = socket(ai->ai_family,
-	    ai->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, ai->ai_protocol);
-	if (fd == -1) {
-		snprintf(err, len, "socket: %s", strerror(errno));
-		freeaddrinfo(res);
-		return -1;
-	}
-	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	if (bind(fd, ai->ai_addr, ai->ai_addrlen) == -1 ||
-	    listen(fd, SERVER_BACKLOG) == -1 ||
-	    getsockname(fd, (struct sockaddr *)&ss, &sslen) == -1) {
-		snprintf(err, len, "--tcp %s: %s", spec, strerror(errno));
-		close(fd);
-		freeaddrinfo(res);
-		return -1;
-	}
-	freeaddrinfo(res);
-	server_name(&ss, sslen, bound, boundlen);
-	return server_add(sv, fd, SESSION_TCP,
-	    !address_is_loopback((struct sockaddr *)&ss), err, len);
+	return 0;
 }
 
 int

@@ -19,8 +19,10 @@ int server_listen_unix(
     struct server *sv, const char *path, char *err, size_t len);
 
 /*
- * Listen on TCP at spec ([HOST:]PORT).  A non-loopback address needs a
- * token (have_token).  bound receives "tcp:HOST:PORT" with the real port.
+ * Listen on TCP at spec ([HOST:]PORT), on every address HOST resolves to
+ * (localhost: 127.0.0.1 and ::1).  A non-loopback address needs a token
+ * (have_token).  bound receives "tcp:HOST:PORT" of each address with
+ * the real port, separated by spaces.
  */
 int server_listen_tcp(struct server *sv, const char *spec, int have_token,
     char *bound, size_t boundlen, char *err, size_t len);

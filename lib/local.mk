@@ -17,7 +17,7 @@ libhaptix_la_LIBADD = libhxwire.la $(PROTOBUF_C_LIBS) $(ZSTD_LIBS) -lm
 libhaptix_la_LDFLAGS = -version-info 0:0:0 \
 	-export-symbols lib/haptix.sym
 EXTRA_libhaptix_la_DEPENDENCIES = lib/haptix.sym
-EXTRA_DIST += lib/exports.sh lib/haptix.pc.in
+EXTRA_DIST += lib/exports.sh lib/haptix.pc.in lib/haptix-uninstalled.pc.in
 CLEANFILES += lib/haptix.sym
 # What the library exports: what its public headers declare.
 HX_EXPORT_SOURCES = $(srcdir)/lib/haptix.h $(srcdir)/lib/haptixd.h \

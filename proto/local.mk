@@ -19,5 +19,6 @@ $(PROTO_GEN): proto/haptix.stamp
 noinst_LTLIBRARIES += libhxwire.la
 nodist_libhxwire_la_SOURCES = $(PROTO_GEN)
 libhxwire_la_SOURCES = lib/frame.c lib/frame.h lib/address.c lib/address.h \
+	lib/listen.c lib/listen.h \
 	lib/envelope.c lib/envelope.h
 libhxwire_la_CFLAGS = -std=gnu11 $(PROTOBUF_C_CFLAGS)

@@ -325,6 +325,10 @@ EXTRA_DIST += tests/README.md tests/lsan.supp tests/common.sh
 TESTS += tests/readme.sh
 EXTRA_DIST += tests/readme.sh
 
+# The build tree used as an install: haptixd, hxsweep and pkg-config.
+TESTS += tests/buildtree.sh
+EXTRA_DIST += tests/buildtree.sh
+
 # The MATLAB API in GNU Octave, through real daemons (clients/matlab/).
 TESTS += tests/octave.sh
 EXTRA_DIST += tests/octave.sh tests/octave/haptix_tests.m

@@ -6,6 +6,7 @@
  */
 #include "config.h"
 
+#include <netdb.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -453,6 +454,44 @@ Test(protocol, non_loopback_needs_a_token)
 	cr_assert_neq(status, -1, "haptixd must refuse to start");
 	cr_expect(WIFEXITED(status) && WEXITSTATUS(status) != 0);
 	cr_expect(hx_server_log_has(&s, "without --token-file"));
+	hx_server_stop(&s);
+}
+
+/*
+ * --tcp localhost:0 listens on every address localhost resolves to, one
+ * port for all, and logs each: under Debian's /etc/hosts, 127.0.0.1 and
+ * ::1 (it listened on the first the resolver gave alone).
+ */
+Test(protocol, a_name_listens_on_each_of_its_addresses)
+{
+	struct hx_server s;
+	const char *args[] = { "-m", "fixture.xml", "--tcp", "localhost:0",
+		NULL };
+	struct addrinfo hints = { 0 }, *res, *ai;
+	char host[NI_MAXHOST], addr[NI_MAXHOST + 16], line[NI_MAXHOST + 40];
+	const char *port;
+	int fd;
+
+	hx_server_start(&s, args);
+	port = strrchr(hx_server_addr(&s, 1), ':') + 1;
+	hints.ai_socktype = SOCK_STREAM;
+	cr_assert_eq(getaddrinfo("localhost", port, &hints, &res), 0);
+	for (ai = res; ai != NULL; ai = ai->ai_next) {
+		cr_assert_eq(getnameinfo(ai->ai_addr, ai->ai_addrlen, host,
+				 sizeof(host), NULL, 0, NI_NUMERICHOST),
+		    0);
+		snprintf(addr, sizeof(addr),
+		    ai->ai_family == AF_INET6 ? "[%s]:%s" : "%s:%s", host,
+		    port);
+		snprintf(line, sizeof(line), "listening on tcp:%s\n", addr);
+		cr_expect(hx_server_log_has(&s, line),
+		    "localhost is %s, not in the log:\n%s", host,
+		    hx_server_log_text(&s));
+		fd = raw_connect(addr);
+		cr_expect_eq(raw_hello(fd, "test"), 0, "Hello at %s", addr);
+		close(fd);
+	}
+	freeaddrinfo(res);
 	hx_server_stop(&s);
 }
 

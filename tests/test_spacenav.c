@@ -595,6 +595,7 @@ Test(spacenav, lease_refusal_is_waited_out)
 	struct hx_proc p;
 	hxd_status st;
 	char file[512], *out, *first;
+	double end;
 
 	hx_server_start(&s, scene);
 	snprintf(file, sizeof(file), "%s/push.ev", s.dir);
@@ -602,7 +603,15 @@ Test(spacenav, lease_refusal_is_waited_out)
 	hxd_conn *c = hx_connect_ok(s.unix_addr, "controller");
 	HX_OK(c, hxd_lease(c, HXD_LEASE_TAKE, NULL));
 	spacenav_start(&p, &s, file, "sphere", NULL);
-	hx_sleep_ms(500);
+	/* Until it was refused: a loaded machine starts the driver late. */
+	end = hx_wall_now() + 10;
+	while (strstr(out = hx_proc_output(&p), "forces refused") == NULL &&
+	    hx_proc_running(&p) && hx_wall_now() < end) {
+		free(out);
+		hx_sleep_ms(50);
+	}
+	free(out);
+	hx_sleep_ms(200);
 	HX_OK(c, hxd_status_get(c, &st));
 	cr_expect_eq(st.nperturbations, 0, "a write past the lease");
 	cr_expect(hx_proc_running(&p), "the driver gave up: %s",

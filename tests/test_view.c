@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <netdb.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
@@ -27,6 +28,7 @@
 #include <unistd.h>
 
 #include <criterion/criterion.h>
+#include <criterion/logging.h>
 #include <mujoco/mujoco.h>
 #include <png.h>
 
@@ -1046,9 +1048,13 @@ struct http {
 	size_t len;
 };
 
+/* The line in which the last serve_start() said where it serves. */
+static char serve_said[1024];
+
 /*
  * Start hxview serve on an ephemeral port; return the port it says it
- * listens on, and the address in listening (64 bytes, may be NULL).
+ * listens on (its first address), and that address in listening (64
+ * bytes, may be NULL); serve_said holds the whole line.
  */
 static int
 serve_start(pid_t *pid, int *err, char *listening, const char *addr, ...)
@@ -1100,6 +1106,8 @@ serve_start(pid_t *pid, int *err, char *listening, const char *addr, ...)
 		    buf, hx_slurp_fd(*err, NULL));
 	}
 	close(fds[0]);
+	snprintf(
+	    serve_said, sizeof(serve_said), "%.*s", (int)strcspn(p, "\n"), p);
 	/* http://ADDR:PORT/ or http://[V6]:PORT/ */
 	p += strlen("serving http://");
 	p[strcspn(p, "/")] = '\0';
@@ -1750,6 +1758,8 @@ Test(view, serve_beyond_loopback_needs_the_token)
 }
 
 /* Not loopback only --read-only; a malformed --http. */
+static void serve_every_address(int);
+
 Test(view, serve_listen_addresses)
 {
 	struct hx_server s;
@@ -1780,14 +1790,84 @@ Test(view, serve_listen_addresses)
 	http_expect(&h, 200, "image/jpeg");
 	http_free(&h);
 	serve_stop(pid, err);
-	/* ... and the loopback form serves. */
+	/*
+	 * ... and the loopback form serves, on every address localhost
+	 * has: both 127.0.0.1 and ::1 under Debian's /etc/hosts, where
+	 * serve listened on ::1 alone and 127.0.0.1 was refused.
+	 */
 	port = serve_start(
 	    &pid, &err, NULL, addr, "serve", "--http", "localhost:0", NULL);
 	http(&h, port, "GET", "/status.json", "", 0);
 	http_expect(&h, 200, "application/json");
 	http_free(&h);
+	serve_every_address(port);
 	serve_stop(pid, err);
 	hx_server_stop(&s);
+}
+
+/* Read up to len bytes from fd within seconds; the count read. */
+static size_t
+read_some(int fd, char *buf, size_t len, double seconds)
+{
+	double end = hx_wall_now() + seconds;
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	size_t got = 0;
+	ssize_t n;
+
+	while (got < len && hx_wall_now() < end &&
+	    poll(&pfd, 1, (int)((end - hx_wall_now()) * 1e3) + 1) == 1) {
+		n = read(fd, buf + got, len - got);
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	return got;
+}
+
+/*
+ * Each address localhost resolves to is named in serve's line and
+ * answers /status.json at port, asked for by the name localhost.
+ */
+static void
+serve_every_address(int port)
+{
+	struct addrinfo hints = { 0 }, *res, *ai;
+	char host[NI_MAXHOST], url[NI_MAXHOST + 16], portname[8], req[256];
+	char got[64];
+	size_t n;
+	int fd, naddr = 0;
+
+	snprintf(portname, sizeof(portname), "%d", port);
+	hints.ai_socktype = SOCK_STREAM;
+	cr_assert_eq(getaddrinfo("localhost", portname, &hints, &res), 0);
+	for (ai = res; ai != NULL; ai = ai->ai_next, naddr++) {
+		cr_assert_eq(getnameinfo(ai->ai_addr, ai->ai_addrlen, host,
+				 sizeof(host), NULL, 0, NI_NUMERICHOST),
+		    0);
+		snprintf(url, sizeof(url),
+		    ai->ai_family == AF_INET6 ? "http://[%s]:%d/" :
+						"http://%s:%d/",
+		    host, port);
+		cr_expect(strstr(serve_said, url) != NULL,
+		    "localhost is %s, not named in: %s", host, serve_said);
+		fd = socket(ai->ai_family, SOCK_STREAM, 0);
+		cr_assert_neq(fd, -1);
+		cr_assert_eq(connect(fd, ai->ai_addr, ai->ai_addrlen), 0,
+		    "connect to %s: %s (serve said: %s)", url, strerror(errno),
+		    serve_said);
+		snprintf(req, sizeof(req),
+		    "GET /status.json HTTP/1.1\r\nHost: localhost:%d\r\n"
+		    "Connection: close\r\n\r\n",
+		    port);
+		cr_assert_eq(write(fd, req, strlen(req)), (ssize_t)strlen(req));
+		n = read_some(fd, got, sizeof(got) - 1, 10);
+		close(fd);
+		got[n] = '\0';
+		cr_expect(strncmp(got, "HTTP/1.1 200", 12) == 0,
+		    "%s answered: %s", url, got);
+	}
+	freeaddrinfo(res);
+	cr_log_info("localhost has %d addresses here: %s", naddr, serve_said);
 }
 
 /* A model loaded on the server: serve shows it and keeps answering. */

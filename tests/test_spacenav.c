@@ -124,6 +124,26 @@ spacenav_start(struct hx_proc *p, const struct hx_server *s, const char *file,
 }
 
 /*
+ * Wait until the driver says which body it drives (it is connected and
+ * reading the device): the timed checks start there, since a loaded
+ * machine may start it late (a fresh root did, past 400 ms).
+ */
+static void
+spacenav_wait_started(struct hx_proc *p)
+{
+	double end = hx_wall_now() + 10;
+	char *out;
+
+	while (strstr(out = hx_proc_output(p), ": body '") == NULL) {
+		cr_assert(hx_proc_running(p) && hx_wall_now() < end,
+		    "hx-spacenav did not start: %s", out);
+		free(out);
+		hx_sleep_ms(20);
+	}
+	free(out);
+}
+
+/*
  * Each device axis pushes the cube along the world axis it stands for,
  * with the documented force: 20 N per kg of mean body mass at full
  * deflection; the cube accelerates that way; exiting releases it.
@@ -506,6 +526,7 @@ Test(spacenav, mocap_body_moves_directly)
 	hxd_conn *c = hx_connect_ok(s.unix_addr, "watcher");
 	HX_OK(c, hxd_get_mocap(c, &before));
 	spacenav_start(&p, &s, file, "mocap", NULL);
+	spacenav_wait_started(&p);
 	hx_sleep_ms(400);
 	HX_OK(c, hxd_status_get(c, &st));
 	cr_expect_eq(st.nperturbations, 0, "a mocap body takes no force");
@@ -539,6 +560,7 @@ Test(spacenav, paused_floating_body_moves_directly)
 	HX_OK(c, hxd_name2id(c, HXD_OBJ_BODY, "cube", &cube));
 	HX_OK(c, hxd_get_onebody(c, cube, &before));
 	spacenav_start(&p, &s, file, "cube", NULL);
+	spacenav_wait_started(&p);
 	hx_sleep_ms(400);
 	HX_OK(c, hxd_status_get(c, &st));
 	cr_expect_eq(st.nperturbations, 0);

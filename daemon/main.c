@@ -265,8 +265,12 @@ main_listen(struct daemon *d, int adopted, char *first, size_t len)
 	}
 	if (o->tcp != NULL && (adopted == 0 || o->tcp_set)) {
 		if (server_listen_tcp(d->server, o->tcp, d->token_len != 0,
-			bound, sizeof(bound), err, sizeof(err)) != 0)
+			bound, sizeof(bound), err, sizeof(err)) != 0) {
+			/* Its Unix socket file goes with it. */
+			server_free(d->server);
+			d->server = NULL;
 			fatal("%s", err);
+		}
 		/* One line for each address the name resolved to. */
 		for (name = strtok_r(bound, " ", &save); name != NULL;
 		     name = strtok_r(NULL, " ", &save)) {

@@ -6,7 +6,9 @@
  */
 #include "config.h"
 
+#include <arpa/inet.h>
 #include <netdb.h>
+#include <netinet/in.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -454,6 +456,36 @@ Test(protocol, non_loopback_needs_a_token)
 	cr_assert_neq(status, -1, "haptixd must refuse to start");
 	cr_expect(WIFEXITED(status) && WEXITSTATUS(status) != 0);
 	cr_expect(hx_server_log_has(&s, "without --token-file"));
+	hx_server_stop(&s);
+}
+
+/*
+ * A TCP port already taken stops haptixd, and its Unix socket file goes
+ * with it (it was left behind).
+ */
+Test(protocol, a_taken_port_leaves_no_socket_file)
+{
+	struct hx_server s;
+	struct sockaddr_in sa = { .sin_family = AF_INET };
+	socklen_t salen = sizeof(sa);
+	char taken[32];
+	const char *args[] = { "-m", "fixture.xml", "--tcp", taken, NULL };
+	int fd, status;
+
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	cr_assert(fd != -1 && bind(fd, (struct sockaddr *)&sa, salen) == 0 &&
+	    listen(fd, 1) == 0 &&
+	    getsockname(fd, (struct sockaddr *)&sa, &salen) == 0);
+	snprintf(taken, sizeof(taken), "127.0.0.1:%d", ntohs(sa.sin_port));
+	status = hx_server_try_start(&s, args);
+	close(fd);
+	cr_assert_neq(status, -1, "haptixd must not start");
+	cr_expect(WIFEXITED(status) && WEXITSTATUS(status) != 0);
+	cr_expect(hx_server_log_has(&s, "Address already in use"), "%s",
+	    hx_server_log_text(&s));
+	cr_expect(access(s.unix_addr + strlen("unix:"), F_OK) != 0,
+	    "%s is left behind", s.unix_addr + strlen("unix:"));
 	hx_server_stop(&s);
 }
 

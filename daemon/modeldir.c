@@ -17,6 +17,8 @@
 static char *modeldir_real[OPTIONS_MAX_MODEL_DIRS];
 static int modeldir_n;
 static char modeldir_text[OPTIONS_MAX_MODEL_DIRS * 128];
+/* Room left in modeldir_text for the words around it. */
+static char modeldir_missing[OPTIONS_MAX_MODEL_DIRS * 128 - 64];
 
 static void modeldir_text_make(void);
 
@@ -24,17 +26,23 @@ void
 modeldir_init(const char *const *dirs, int n)
 {
 	char *r;
+	size_t used;
 	int i;
 
 	/* A reload starts over, and forgets the clients' directories. */
 	for (i = 0; i < modeldir_n; i++)
 		free(modeldir_real[i]);
 	modeldir_n = 0;
+	modeldir_missing[0] = '\0';
 	for (i = 0; i < n; i++) {
 		r = realpath(dirs[i], NULL);
 		if (r == NULL) {
 			log_warn(
 			    "model directory %s: %s", dirs[i], strerror(errno));
+			used = strlen(modeldir_missing);
+			snprintf(modeldir_missing + used,
+			    sizeof(modeldir_missing) - used, "%s%s: %s",
+			    used ? ", " : "", dirs[i], strerror(errno));
 			continue;
 		}
 		modeldir_real[modeldir_n++] = r;
@@ -50,6 +58,13 @@ modeldir_text_make(void)
 	int i;
 
 	modeldir_text[0] = '\0';
+	/* None: say what was tried, and how to name one. */
+	if (modeldir_n == 0) {
+		snprintf(modeldir_text, sizeof(modeldir_text),
+		    "none%s%s; haptixd -M DIR names one",
+		    modeldir_missing[0] != '\0' ? ": " : "", modeldir_missing);
+		return;
+	}
 	for (i = 0; i < modeldir_n; i++) {
 		used += (size_t)snprintf(modeldir_text + used,
 		    sizeof(modeldir_text) - used, "%s%s", used ? ", " : "",
@@ -154,7 +169,7 @@ modeldir_get(int i)
 const char *
 modeldir_list(void)
 {
-	return modeldir_n > 0 ? modeldir_text : "(none)";
+	return modeldir_text;
 }
 
 /* Return 1 if real path p lies inside directory dir. */

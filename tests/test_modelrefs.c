@@ -221,7 +221,15 @@ Test(modeldir, list_and_reinit)
 	resolve_ok("only2.xml", "models2/only2.xml");
 
 	modeldir_init(dirs, 0);
-	cr_assert_str_eq(modeldir_list(), "(none)");
+	cr_assert_str_eq(modeldir_list(), "none; haptixd -M DIR names one");
+	/* None there: the message says which were tried and why not. */
+	modeldir_init(dirs, 1);
+	snprintf(want, sizeof(want),
+	    "none: %s: No such file or directory; haptixd -M DIR names one",
+	    at("nonexistent"));
+	cr_assert_str_eq(modeldir_list(), want);
+	resolve_fails("mpl_scene.xml", RESULT_LOADFAILED,
+	    "no model mpl_scene.xml in the model directories (none: ");
 	cr_assert_eq(modeldir_resolve(at("models2/only2.xml"), out, sizeof(out),
 			 err, sizeof(err)),
 	    RESULT_LOADFAILED, "%s", err);

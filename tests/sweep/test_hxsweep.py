@@ -51,9 +51,14 @@ def test_a_small_sweep_writes_the_table(hxsweep):
     assert mx[3, 0] == r[3]["result"]["sensor.A_index_MCP_pos"]["max"][0]
     assert np.load(hxsweep.path("gain.out", "npy", "qpos.max.npy")).shape \
         == (12, 50)
-    assert list(np.load(hxsweep.path("gain.out", "npy", "params",
-                                     "kp.npy"))) == [5] * 4 + [20] * 4 + \
-        [50] * 4
+    kp = np.load(hxsweep.path("gain.out", "npy", "params", "kp.npy"))
+    assert list(kp) == [5] * 4 + [20] * 4 + [50] * 4
+    # Integers stay integers (steps.npy was float64).
+    steps = np.load(hxsweep.path("gain.out", "npy", "steps.npy"))
+    assert kp.dtype == np.int64 and steps.dtype == np.int64
+    assert list(steps) == [150] * 12
+    assert np.load(hxsweep.path("gain.out", "npy", "params",
+                                "target.npy")).dtype == np.float64
     # The results are never written over.
     p = hxsweep("run", "gain.toml")
     assert p.returncode == 2 and "holds results already" in p.stderr
@@ -271,6 +276,25 @@ steps = 10
     assert "the model broken.xml did not load:" in p.stderr
     assert "unrecognized attribute: 'stiffnes'" in p.stderr
     assert rows(hxsweep, "broken.out") == []
+    # A model the model directories do not have: where it looked, and
+    # what to do.
+    hxsweep.write("nosuch.toml", 'model = "nosuch.xml"\n[trial]\n'
+                  'steps = 10\n')
+    p = hxsweep("run", "nosuch.toml", models=False)
+    assert p.returncode == 1
+    assert "no model nosuch.xml in the model directories (" in p.stderr
+    assert "hxsweep -M DIR or model_dirs = [DIR]" in p.stderr
+    # A run that produced nothing blocks no next run, of this sweep
+    # file mended: "broken.out holds results already" it said.
+    hxsweep.write("broken.toml", """model = "mpl_scene.xml"
+[grid]
+kp = [1, 2, 3]
+[trial]
+steps = 10
+""")
+    p = hxsweep("run", "broken.toml", "-j", "2")
+    assert p.returncode == 0, p.stderr
+    assert [r["status"] for r in rows(hxsweep, "broken.out")] == ["ok"] * 3
 
 
 BAD = [

@@ -50,10 +50,13 @@ def prepare_out(sweep, out, resume):
     results without resume."""
     saved = os.path.join(out, "sweep.toml")
     results = os.path.join(out, _table.RESULTS)
-    if os.path.exists(results) and not resume:
+    # A run that stopped before its first trial blocks nothing, whatever
+    # sweep it was.
+    held = _table.held(out)
+    if held and not resume:
         raise SweepError("%s holds results already: --resume goes on "
                          "with them, or remove it" % out)
-    if os.path.exists(saved):
+    if held and os.path.exists(saved):
         with open(saved, encoding="utf-8") as f:
             if f.read() != sweep.text:
                 raise SweepError("%s holds the results of another sweep "

@@ -127,8 +127,13 @@ class Pool:
             d.start()
             return True
         except (LoadFailed, Denied) as e:
+            why = str(e).strip()
+            if "in the model directories" in why:
+                why += ("; name the model by its path, or its directory "
+                        "with hxsweep -M DIR or model_dirs = [DIR] in "
+                        "the sweep file")
             self._fail("the model %s did not load: %s" % (
-                self.sweep.model, str(e).strip()))
+                self.sweep.model, why))
         except (DaemonError, Error) as e:
             self._fail(str(e).strip())
         return False

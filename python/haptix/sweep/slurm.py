@@ -118,7 +118,7 @@ def submit(sweep, out, tasks=None, cpus=1, partition=None, time=None,
     if os.path.exists(os.path.join(out, SETTINGS)):
         raise SweepError("%s was submitted already: hxsweep status, "
                          "gather or resubmit it, or remove it" % out)
-    if os.path.exists(os.path.join(out, _table.RESULTS)):
+    if _table.held(out):
         raise SweepError("%s holds results already: remove it" % out)
     n = len(sweep.trials)
     k = tasks or min(MAX_TASKS, math.ceil(n / 50))

@@ -19,6 +19,14 @@ __all__ = ["Table", "record", "read", "finish"]
 RESULTS = "results.jsonl"
 
 
+def held(out):
+    """True if the directory ``out`` holds results: a results.jsonl with
+    something in it (a run that stopped before its first trial leaves
+    an empty one, which holds nothing)."""
+    path = os.path.join(out, RESULTS)
+    return os.path.exists(path) and os.path.getsize(path) > 0
+
+
 def record(t, status, attempts, errors, result=None):
     """A trial's line: its id, repeat, seed and parameters, ``ok`` or
     ``failed``, the attempts it took, the reasons of the failed ones,
@@ -134,14 +142,20 @@ def _npy(path, a):
 
 
 def _numeric(values):
-    """An array of the values when all are numbers of one shape."""
+    """An array of the values when all are numbers of one shape: int64
+    when every one is an integer (a count of steps, a grid of ints),
+    else float64."""
     try:
-        arrs = [np.asarray(v, dtype=np.float64) for v in values]
+        arrs = [np.asarray(v) for v in values]
     except (TypeError, ValueError):
         return None
-    if any(a.shape != arrs[0].shape for a in arrs):
+    if not arrs or any(a.shape != arrs[0].shape for a in arrs):
         return None
-    return np.stack(arrs) if arrs else None
+    if all(a.dtype.kind in "iu" for a in arrs):
+        return np.stack(arrs).astype(np.int64)
+    if not all(a.dtype.kind in "iufb" for a in arrs):
+        return None
+    return np.stack(arrs).astype(np.float64)
 
 
 def finish(dir, sweep, rows=None):
@@ -203,6 +217,10 @@ def finish(dir, sweep, rows=None):
         a = _numeric(present)
         if a is None:
             continue
+        if len(present) == len(got):
+            _npy(os.path.join(npy, name.replace("/", "_") + ".npy"), a)
+            continue
+        # A trial that failed has no value: NaN, so floats.
         full = np.full((len(order),) + a.shape[1:], math.nan)
         full[[k for k, v in enumerate(got) if v is not None]] = a
         _npy(os.path.join(npy, name.replace("/", "_") + ".npy"), full)

@@ -11,6 +11,7 @@
 #include "clock.h"
 #include "event.h"
 #include "log.h"
+#include "record.h"
 #include "session.h"
 #include "snapshot.h"
 #include "step.h"
@@ -123,6 +124,7 @@ api_reset(struct call *c)
 	 * one before it).
 	 */
 	reset_params(c);
+	record_steps_restart(c->d);
 	if (w->name[0] != '\0')
 		key = sim_reset_name(c->d->sim, w->name);
 	else

@@ -360,6 +360,13 @@ record_model_edited(
 }
 
 void
+record_steps_restart(struct daemon *d)
+{
+	/* The sim's count starts again at a reset: the recording's goes on. */
+	record_base = record_step(d);
+}
+
+void
 record_before_step(struct daemon *d)
 {
 	int n;

@@ -57,6 +57,9 @@ void record_stop(struct daemon *d, const char *why);
 void record_model_edited(
     struct daemon *d, const char *operations, const char *removed);
 
+/* Before a reset sets the sim's count of steps to 0. */
+void record_steps_restart(struct daemon *d);
+
 /* A step is about to be taken: journal the inputs that changed. */
 void record_before_step(struct daemon *d);
 

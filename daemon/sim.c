@@ -682,6 +682,8 @@ sim_reset(struct sim *s, int key)
 		mj_resetDataKeyframe(s->m, s->d, key);
 	else
 		mj_resetData(s->m, s->d);
+	/* Time starts again, and so does the count of steps. */
+	s->counters.steps = 0;
 	mj_forward(s->m, s->d);
 	sim_robot_reset(s);
 }

@@ -45,7 +45,7 @@ enum sim_format {
 };
 
 struct sim_counters {
-	uint64_t steps;               /* since the model was loaded */
+	uint64_t steps;               /* since the load or the reset: as time */
 	uint64_t instability_resets;  /* bad qpos/qvel/qacc, reset by MuJoCo */
 	uint64_t errors;              /* mju_error caught */
 	const char *instability_what; /* "qpos", "qvel" or "qacc": the last */

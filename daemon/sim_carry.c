@@ -26,6 +26,7 @@
 struct sim_carry {
 	mjModel *m;
 	mjtNum time;
+	uint64_t steps; /* counted from the origin of time: both go on */
 	mjtNum *qpos, *qvel, *act, *ctrl, *mpos, *mquat, *xfrc;
 	float *rgba0; /* the old model's geom colours as it was loaded */
 };
@@ -214,6 +215,7 @@ sim_carry_take(const struct sim *s)
 	    s->pristine != NULL ? s->pristine->geom_rgba : m->geom_rgba,
 	    4 * (size_t)m->ngeom * sizeof(float));
 	c->time = d->time;
+	c->steps = s->counters.steps;
 	v = (mjtNum *)(c + 1);
 	c->qpos = carry_save(&v, d->qpos, m->nq);
 	c->qvel = carry_save(&v, d->qvel, m->nv);
@@ -237,6 +239,7 @@ sim_carry_give(struct sim *s, const struct sim_carry *c)
 		return;
 	om = c->m;
 	d->time = c->time;
+	s->counters.steps = c->steps;
 	carry_arrays_copy(om,
 	    &(struct carry_arrays){
 		c->qpos, c->qvel, c->act, c->ctrl, c->mpos, c->mquat },

@@ -149,6 +149,7 @@ sim_reset_name(struct sim *s, const char *name)
 	/* What a keyframe reset does: everything else starts afresh. */
 	mj_resetData(m, d);
 	d->time = k->time;
+	s->counters.steps = 0;
 	mju_copy(d->qpos, k->qpos, m->nq);
 	mju_copy(d->qvel, k->qvel, m->nv);
 	mju_copy(d->act, k->act, m->na);

@@ -76,6 +76,9 @@ Test(edit, an_added_box_falls_and_the_hand_keeps_its_state)
 	cr_expect_str_eq(m1.name, m0.name, "the model keeps its name");
 	cr_expect_eq(
 	    hx_status_ok(c).time, t0, "time went on from where it was");
+	/* So did the count of steps, from the same origin (it was 0). */
+	cr_expect_eq(hx_status_ok(c).steps, 20, "steps %llu after the edit",
+	    hx_status_ok(c).steps);
 	/* Every joint that was, by name: its values bit for bit. */
 	for (i = 0; i < m0.njnt; i++) {
 		cr_assert_str_not_empty(old[i].name);
@@ -95,6 +98,12 @@ Test(edit, an_added_box_falls_and_the_hand_keeps_its_state)
 	HX_OK(c, hxd_get_joint(c, "dropped", -1, &box));
 	cr_expect(box.qpos[2] < 0.80 && box.qpos[2] > 0.76,
 	    "the box rests at z %g, not on the table (top 0.765)", box.qpos[2]);
+	cr_expect_eq(hx_status_ok(c).steps, 1020);
+	/* A reset starts both again (the steps went on counting). */
+	HX_OK(c, hxd_reset(c, -1));
+	cr_expect_eq(hx_status_ok(c).time, 0);
+	cr_expect_eq(hx_status_ok(c).steps, 0, "steps %llu after a reset",
+	    hx_status_ok(c).steps);
 	hxd_close(c);
 	hx_server_stop(&s);
 }

@@ -26,6 +26,7 @@
 #include "driver.h"
 #include "mocap.h"
 #include "natnet.h"
+#include "usage.h"
 
 #define MCP_MAX_MAPS 16
 #define MCP_MAX_SAMPLES 256
@@ -248,7 +249,8 @@ mcp_options(struct mcp *p, int argc, char **argv)
 	int ch, sources = 0, major, minor;
 	double v;
 
-	while ((ch = getopt_long(argc, argv, "s:vhV", longopts, NULL)) != -1) {
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":s:vhV", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 's':
 			p->server = optarg;
@@ -325,11 +327,10 @@ mcp_options(struct mcp *p, int argc, char **argv)
 			mcp_usage(stdout);
 			return 1;
 		case 'V':
-			printf("hx-mocap (%s) %s\n", PACKAGE_NAME,
-			    PACKAGE_VERSION);
+			usage_version("hx-mocap");
 			return 1;
 		default:
-			mcp_usage(stderr);
+			usage_bad_option("hx-mocap", ch, argv);
 			return -1;
 		}
 	}

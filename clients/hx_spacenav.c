@@ -19,6 +19,7 @@
 #include "driver.h"
 #include "mocap.h"
 #include "spacenav.h"
+#include "usage.h"
 
 /* How the device moves the body. */
 enum spn_mode {
@@ -157,7 +158,8 @@ spn_options(struct spn *p, int argc, char **argv)
 	double v;
 	int ch;
 
-	while ((ch = getopt_long(argc, argv, "s:vhV", longopts, NULL)) != -1) {
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":s:vhV", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 's':
 			p->server = optarg;
@@ -216,11 +218,10 @@ spn_options(struct spn *p, int argc, char **argv)
 			spn_usage(stdout);
 			return 1;
 		case 'V':
-			printf("hx-spacenav (%s) %s\n", PACKAGE_NAME,
-			    PACKAGE_VERSION);
+			usage_version("hx-spacenav");
 			return 1;
 		default:
-			spn_usage(stderr);
+			usage_bad_option("hx-spacenav", ch, argv);
 			return -1;
 		}
 	}

@@ -31,6 +31,7 @@
 
 #include "haptixd.h"
 #include "hxctl.h"
+#include "usage.h"
 
 static int cmd_call(struct ctl *);
 static int cmd_help(struct ctl *);
@@ -40,6 +41,8 @@ static const struct ctl_cmd *ctl_find(const char *);
 static const char *ctl_cmd_mean(const char *);
 static void ctl_usage(FILE *);
 static void ctl_cmd_help(FILE *, const struct ctl_cmd *);
+static void ctl_cmd_usage(const struct ctl_cmd *);
+static int ctl_asks_help(int, char **);
 
 /* Headings of --help. */
 static const char G_READ[] = "Reading the simulation";
@@ -540,7 +543,7 @@ ctl_usage(FILE *f)
 	    "  -j, --json          print one JSON object on stdout instead of tables\n"
 	    "  -t, --timeout MS    wait at most MS ms for each answer, 0 for ever\n"
 	    "                      (default: %d)\n"
-	    "  -h, --help          show this help\n"
+	    "  -h, --help          show this help (COMMAND --help: that command's)\n"
 	    "  -V, --version       show the version\n",
 	    HXD_DEFAULT_PORT, HXD_DEFAULT_TIMEOUT_MS);
 	for (i = 0; i < NELEM(ctl_cmds); i++) {
@@ -589,9 +592,30 @@ cmd_help(struct ctl *ctl)
 	if ((c = ctl_find(ctl->argv[0])) == NULL)
 		return ctl_usage_error(ctl, "no command '%s'%s", ctl->argv[0],
 		    ctl_cmd_mean(ctl->argv[0]));
+	ctl_cmd_usage(c);
+	return CTL_OK;
+}
+
+/* One command's usage, with every option it takes, and what it does. */
+static void
+ctl_cmd_usage(const struct ctl_cmd *c)
+{
 	printf("usage: hxctl [options] %s%s%s\n\n%s\n", c->name,
 	    c->args[0] != '\0' ? " " : "", c->args, c->help);
-	return CTL_OK;
+}
+
+/* Return 1 if the command's arguments ask for its help (before a "--"). */
+static int
+ctl_asks_help(int argc, char **argv)
+{
+	int i;
+
+	for (i = 0; i < argc && strcmp(argv[i], "--") != 0; i++) {
+		if (strcmp(argv[i], "--help") == 0 ||
+		    strcmp(argv[i], "-h") == 0)
+			return 1;
+	}
+	return 0;
 }
 
 /* "; did you mean ..." with the command nearest to name, or "". */
@@ -658,17 +682,10 @@ main(int argc, char **argv)
 			ctl_usage(stdout);
 			return CTL_OK;
 		case 'V':
-			printf("hxctl %s\n", PACKAGE_VERSION);
+			usage_version("hxctl");
 			return CTL_OK;
-		case ':':
-			return ctl_global_error(
-			    "%s needs a value", argv[optind - 1]);
 		default:
-			if (strncmp(argv[optind - 1], "--", 2) != 0)
-				return ctl_global_error(
-				    "unknown option -%c", optopt);
-			return ctl_global_error(
-			    "bad option %s", argv[optind - 1]);
+			return usage_bad_option("hxctl", ch, argv);
 		}
 	}
 	if (optind >= argc)
@@ -678,6 +695,10 @@ main(int argc, char **argv)
 		    ctl_cmd_mean(argv[optind]));
 	ctl.argc = argc - optind - 1;
 	ctl.argv = argv + optind + 1;
+	if (ctl_asks_help(ctl.argc, ctl.argv)) {
+		ctl_cmd_usage(ctl.cmd);
+		return CTL_OK;
+	}
 	if (ctl.argc < ctl.cmd->min)
 		return ctl_usage_error(&ctl, "missing arguments");
 	if (ctl.cmd->max >= 0 && ctl.argc > ctl.cmd->max)

@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "hxplay.h"
+#include "usage.h"
 
 const char *play_progname = "hxplay";
 
@@ -116,6 +117,7 @@ usage(FILE *fp)
 	    "                      model, paused at the last step replayed\n"
 	    "  -q, --quiet         print errors only\n"
 	    "  -h, --help          this help\n"
+	    "      --version       the version\n"
 	    "\n"
 	    "Exit status: 0 done (for --verify: the replay is "
 	    "bit-identical), 1\n"
@@ -167,6 +169,7 @@ main(int argc, char **argv)
 		{ "no-restore", no_argument, NULL, 'N' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'v' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct play_opts o = { .speed = 1, .from = 0, .to = -1 };
@@ -176,7 +179,8 @@ main(int argc, char **argv)
 		return play_info(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "export") == 0)
 		return play_export(argc - 1, argv + 1);
-	while ((ch = getopt_long(argc, argv, "s:qh", longopts, NULL)) != -1) {
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":s:qh", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 's':
 			o.server = optarg;
@@ -234,9 +238,11 @@ main(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return PLAY_OK;
+		case 'v':
+			usage_version("hxplay");
+			return PLAY_OK;
 		default:
-			usage(stderr);
-			return PLAY_USAGE;
+			return usage_bad_option("hxplay", ch, argv);
 		}
 	}
 	if (optind != argc - 1) {

@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "hxview.h"
+#include "usage.h"
 
 #define VIEW_FPS_MAX 240.0
 #define VIEW_SIZE_MAX 8192
@@ -550,7 +551,9 @@ main(int argc, char **argv)
 	cmd.http.listen = "127.0.0.1:8080";
 	cmd.http.quality = 80;
 	cmd.http.max_connections = 32;
-	while ((ch = getopt_long(argc, argv, "s:o:hV", longopts, NULL)) != -1) {
+	opterr = 0;
+	while (
+	    (ch = getopt_long(argc, argv, ":s:o:hV", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 's':
 			o.server = optarg;
@@ -563,7 +566,7 @@ main(int argc, char **argv)
 			usage(stdout);
 			return VIEW_OK;
 		case 'V':
-			printf("hxview %s\n", PACKAGE_VERSION);
+			usage_version("hxview");
 			return VIEW_OK;
 		case OPT_SIZE:
 			if (sscanf(optarg, "%dx%d%c", &o.width, &o.height,
@@ -707,8 +710,7 @@ main(int argc, char **argv)
 			cmd.given |= GIVEN_LATENCY;
 			break;
 		default:
-			fputs("hxview: see hxview --help\n", stderr);
-			return VIEW_USAGE;
+			return usage_bad_option("hxview", ch, argv);
 		}
 	}
 	if (optind >= argc)

@@ -7,7 +7,7 @@ clients_hxctl_SOURCES = clients/hxctl.c clients/hxctl.h \
 	clients/hxctl_model.c clients/hxctl_object.c clients/hxctl_simple.c \
 	clients/hxctl_run.c clients/hxctl_set.c clients/hxctl_hold.c clients/hxctl_status.c \
 	clients/hxctl_stream.c clients/hxctl_suggest.c clients/hxctl_table.c clients/hxctl_view.c \
-	clients/hxctl_wait.c clients/hxctl_world.c
+	clients/hxctl_wait.c clients/hxctl_world.c clients/usage.c clients/usage.h
 clients_hxctl_LDADD = libhaptix.la -lm
 
 # Recordings: play, verify, export.  The recording library, not MuJoCo.
@@ -15,7 +15,7 @@ bin_PROGRAMS += clients/hxplay
 clients_hxplay_SOURCES = clients/hxplay.c clients/hxplay.h \
 	clients/hxplay_export.c clients/hxplay_find.c clients/hxplay_info.c \
 	clients/hxplay_play.c clients/hxplay_verify.c clients/hxplay_restore.c \
-	clients/hxplay_spawn.c
+	clients/hxplay_spawn.c clients/usage.c clients/usage.h
 clients_hxplay_CPPFLAGS = $(AM_CPPFLAGS) -DHXPLAY_HAPTIXD='"$(sbindir)/haptixd"'
 clients_hxplay_LDADD = libhaptix.la libhxrec.la -lm
 
@@ -24,10 +24,11 @@ clients_hxplay_LDADD = libhaptix.la libhxrec.la -lm
 bin_PROGRAMS += clients/hx-mocap clients/hx-spacenav
 clients_hx_mocap_SOURCES = clients/hx_mocap.c clients/driver.c clients/driver.h \
 	clients/mocap.h clients/mocap_udp.c clients/mocap_csv.c clients/mocap_axes.c \
-	clients/natnet.c clients/natnet.h
+	clients/natnet.c clients/natnet.h clients/usage.c clients/usage.h
 clients_hx_mocap_LDADD = libhaptix.la -lm
 clients_hx_spacenav_SOURCES = clients/hx_spacenav.c clients/driver.c clients/driver.h \
-	clients/spacenav.c clients/spacenav.h clients/mocap.h clients/mocap_axes.c
+	clients/spacenav.c clients/spacenav.h clients/mocap.h clients/mocap_axes.c \
+	clients/usage.c clients/usage.h
 clients_hx_spacenav_CFLAGS = $(AM_CFLAGS) $(SPNAV_CFLAGS)
 clients_hx_spacenav_LDADD = libhaptix.la $(SPNAV_LIBS) -lm
 
@@ -36,7 +37,8 @@ bin_PROGRAMS += clients/hxview
 clients_hxview_SOURCES = clients/hxview.c clients/hxview.h \
 	clients/hxview_egl.c clients/hxview_http.c clients/hxview_image.c \
 	clients/hxview_mujoco.h clients/hxview_overlay.c clients/hxview_scene.c \
-	clients/hxview_web.c clients/hxview_control.c clients/hxview_control.h
+	clients/hxview_web.c clients/hxview_control.c clients/hxview_control.h \
+	clients/usage.c clients/usage.h
 # The workbench's page is read from disk: installed, or (uninstalled) the
 # source tree's; three.js from Debian's libjs-three.
 clients_hxview_CFLAGS = $(AM_CFLAGS) $(EGL_CFLAGS) $(PNG_CFLAGS) \

@@ -716,6 +716,8 @@ options_parse_cmdline(struct options_cmdline *cl, int argc, char **argv)
 	int ch, idx, verbose = 0, model = 0, no_model = 0;
 
 	memset(cl, 0, sizeof(*cl));
+	/* Our words for a bad option: ':' first, for one lacking its value. */
+	shortopts[s++] = ':';
 	memset(longopts, 0, sizeof(longopts));
 	for (i = 0; i < OPTIONS_NDEFS; i++) {
 		longopts[n].name = options_defs[i].name;
@@ -736,6 +738,7 @@ options_parse_cmdline(struct options_cmdline *cl, int argc, char **argv)
 	memcpy(shortopts + s, "c:hV", 5);
 
 	optind = 1;
+	opterr = 0;
 	while (
 	    (ch = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
 		switch (ch) {
@@ -749,10 +752,23 @@ options_parse_cmdline(struct options_cmdline *cl, int argc, char **argv)
 			options_usage(stdout);
 			return 1;
 		case 'V':
-			printf("haptixd %s\n", PACKAGE_VERSION);
+			printf(
+			    "haptixd (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION);
 			return 1;
+		case ':':
+			fprintf(stderr, "haptixd: %s needs a value\n",
+			    argv[optind - 1]);
+			fprintf(stderr, "haptixd --help lists the options\n");
+			return -1;
 		case '?':
-			fprintf(stderr, "Try 'haptixd --help'.\n");
+			if (optopt != 0 &&
+			    strncmp(argv[optind - 1], "--", 2) != 0)
+				fprintf(stderr, "haptixd: unknown option -%c\n",
+				    optopt);
+			else
+				fprintf(stderr, "haptixd: unknown option %s\n",
+				    argv[optind - 1]);
+			fprintf(stderr, "haptixd --help lists the options\n");
 			return -1;
 		}
 		idx = ch >= 256 ? ch - 256 : -1;

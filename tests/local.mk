@@ -312,6 +312,7 @@ AM_TESTS_ENVIRONMENT = \
 	HX_TEST_MODELS='$(abs_top_srcdir)/models/test'; export HX_TEST_MODELS; \
 	HX_BUILD='$(abs_top_builddir)'; HX_SRC='$(abs_top_srcdir)'; \
 	HX_CC='$(CC) $(HX_SAN)'; export HX_BUILD HX_SRC HX_CC; \
+	HX_VERSION='$(PACKAGE_VERSION)'; export HX_VERSION; \
 	HAPTIX_SERVER=; export HAPTIX_SERVER; \
 	HAPTIX_TOKEN_FILE=; export HAPTIX_TOKEN_FILE; \
 	LSAN_OPTIONS='suppressions=$(abs_top_srcdir)/tests/lsan.supp'; \
@@ -328,6 +329,10 @@ EXTRA_DIST += tests/readme.sh
 # The build tree used as an install: haptixd, hxsweep and pkg-config.
 TESTS += tests/buildtree.sh
 EXTRA_DIST += tests/buildtree.sh
+
+# --help, --version and bad options of every program and subcommand.
+TESTS += tests/help.sh
+EXTRA_DIST += tests/help.sh
 
 # The MATLAB API in GNU Octave, through real daemons (clients/matlab/).
 TESTS += tests/octave.sh

@@ -28,6 +28,7 @@ usage: hxsweep run SWEEP [-o OUT] [-j N] [--retries N] [--trial-timeout S]
        hxsweep status OUT
        hxsweep gather OUT
        hxsweep resubmit OUT [--tasks LIST]
+       hxsweep --version
 
 Run a grid of trials, each on a haptixd prepared for it (docs/sweeps.md).
   run       on N private daemons here (default: one per core); results in
@@ -38,13 +39,41 @@ Run a grid of trials, each on a haptixd prepared for it (docs/sweeps.md).
   status    how far a submitted sweep is (squeue/sacct, the results)
   gather    merge a submitted sweep's results into OUT/results.jsonl, ...
   resubmit  submit again the tasks that did not finish
+hxsweep COMMAND --help lists that command's options.
 """
+
+# What each command does, for its --help.
+_ABOUT = {
+    "run": "Run the sweep's trials on a pool of private daemons here, "
+           "one trial at a time on each; the results go to OUT as they "
+           "finish.",
+    "check": "Read the sweep file and say how many trials it makes, "
+             "without starting anything.",
+    "submit": "Run the sweep on a Slurm cluster as a job array: write "
+              "OUT/job.sh and submit it.",
+    "status": "How far a submitted sweep is: its tasks in squeue and "
+              "sacct, and the trials done.",
+    "gather": "Merge a submitted sweep's task results into "
+              "OUT/results.jsonl, results.csv and npy/.",
+    "resubmit": "Submit again the tasks of a submitted sweep that did "
+                "not finish.",
+}
 
 
 class _Parser(argparse.ArgumentParser):
     """argparse's parser, its errors in hxsweep's words with exit 2."""
     def error(self, message):
-        sys.stderr.write("hxsweep: %s\n%s" % (message, USAGE))
+        bad = "unrecognized arguments: "
+        if message.startswith(bad):
+            words = message[len(bad):].split()
+            message = "%s %s" % ("unknown option" if words[0][:1] == "-"
+                                 else "unexpected argument", words[0])
+        sys.stderr.write("%s: %s\n" % (self.prog, message))
+        if self.prog == "hxsweep":
+            sys.stderr.write(USAGE)
+        else:
+            self.print_usage(sys.stderr)
+            sys.stderr.write("%s --help lists its options\n" % self.prog)
         sys.exit(2)
 
 
@@ -53,45 +82,74 @@ def _common(p):
     p.add_argument("--retries", type=int, default=0, metavar="N",
                    help="attempts after a failed one (default 0)")
     p.add_argument("--trial-timeout", type=float, default=None,
-                   metavar="S", help="seconds an attempt may take")
+                   metavar="S", help="seconds an attempt may take; past "
+                   "it the attempt fails and its daemon restarts")
     p.add_argument("-M", "--model-dir", action="append", default=[],
-                   metavar="DIR", help="a model directory (repeat)")
+                   metavar="DIR", help="a model directory of the daemons "
+                   "(repeat for more)")
     p.add_argument("--haptixd", metavar="PATH",
-                   help="the haptixd to start (default: $HAPTIXD, PATH)")
+                   help="the haptixd to start (default: $HAPTIXD, else "
+                   "the one on the PATH)")
 
 
 def _parser():
-    """The command line: one subparser per command."""
+    """The command line: one subparser per command, each with --help."""
+    from .. import __version__
     p = _Parser(prog="hxsweep", usage=USAGE, add_help=False)
     p.add_argument("-h", "--help", action="store_true")
-    sub = p.add_subparsers(dest="cmd")
-    r = sub.add_parser("run", add_help=False)
-    r.add_argument("sweep")
-    r.add_argument("-o", "--out")
-    r.add_argument("-j", "--jobs", type=int, default=None)
-    r.add_argument("--resume", action="store_true")
-    r.add_argument("-q", "--quiet", action="store_true")
+    p.add_argument("-V", "--version", action="version",
+                   version="hxsweep (haptixd) %s" % __version__)
+    sub = p.add_subparsers(dest="cmd", parser_class=_Parser)
+
+    def command(name):
+        return sub.add_parser(name, description=_ABOUT.get(name),
+                              prog="hxsweep " + name)
+
+    r = command("run")
+    r.add_argument("sweep", metavar="SWEEP", help="the sweep file (TOML)")
+    r.add_argument("-o", "--out", metavar="OUT", help="the results "
+                   "directory (default: SWEEP's name + .out)")
+    r.add_argument("-j", "--jobs", type=int, default=None, metavar="N",
+                   help="daemons at once (default: one per core)")
+    r.add_argument("--resume", action="store_true", help="go on in OUT, "
+                   "running the trials not yet ok there")
+    r.add_argument("-q", "--quiet", action="store_true",
+                   help="print nothing but errors")
     _common(r)
-    c = sub.add_parser("check", add_help=False)
-    c.add_argument("sweep")
-    c.add_argument("--list", action="store_true")
-    s = sub.add_parser("submit", add_help=False)
-    s.add_argument("sweep")
-    s.add_argument("--slurm", action="store_true")
-    s.add_argument("-o", "--out")
-    s.add_argument("--tasks", type=int, default=None)
-    s.add_argument("--cpus-per-task", type=int, default=1)
-    s.add_argument("--partition")
-    s.add_argument("--time")
-    s.add_argument("--array-max", type=int, default=None)
-    s.add_argument("--sbatch-arg", action="append", default=[])
-    s.add_argument("--dry-run", action="store_true")
+    c = command("check")
+    c.add_argument("sweep", metavar="SWEEP", help="the sweep file (TOML)")
+    c.add_argument("--list", action="store_true", help="print each "
+                   "trial's parameters and seed as a JSON line")
+    s = command("submit")
+    s.add_argument("sweep", metavar="SWEEP", help="the sweep file (TOML)")
+    s.add_argument("--slurm", action="store_true", help="submit to Slurm "
+                   "(the one scheduler hxsweep knows)")
+    s.add_argument("-o", "--out", metavar="OUT", help="the results "
+                   "directory, on a file system the nodes share (default: "
+                   "SWEEP's name + .out)")
+    s.add_argument("--tasks", type=int, default=None, metavar="K",
+                   help="array tasks (default: one per 50 trials, at "
+                   "most 1000)")
+    s.add_argument("--cpus-per-task", type=int, default=1, metavar="C",
+                   help="CPUs of each task, and its daemons (default 1)")
+    s.add_argument("--partition", metavar="P", help="sbatch --partition")
+    s.add_argument("--time", metavar="T", help="sbatch --time of a task")
+    s.add_argument("--array-max", type=int, default=None, metavar="M",
+                   help="tasks running at once (sbatch --array=...%%M)")
+    s.add_argument("--sbatch-arg", action="append", default=[],
+                   metavar="ARG", help="one more sbatch argument (repeat)")
+    s.add_argument("--dry-run", action="store_true", help="write OUT and "
+                   "job.sh, submit nothing")
     _common(s)
-    for name in ("status", "gather"):
-        sub.add_parser(name, add_help=False).add_argument("out")
-    rs = sub.add_parser("resubmit", add_help=False)
-    rs.add_argument("out")
-    rs.add_argument("--tasks")
+    for name, what in (("status", "a submitted sweep's directory"),
+                       ("gather", "a submitted sweep's directory")):
+        command(name).add_argument("out", metavar="OUT", help=what)
+    rs = command("resubmit")
+    rs.add_argument("out", metavar="OUT",
+                    help="a submitted sweep's directory")
+    rs.add_argument("--tasks", metavar="LIST", help="these tasks only "
+                    "(3,7), finished or not")
+    # One array task of a submitted sweep: job.sh's own command.
     t = sub.add_parser("task", add_help=False)
     t.add_argument("out")
     t.add_argument("index", type=int)

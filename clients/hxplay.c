@@ -115,6 +115,11 @@ usage(FILE *fp)
 	    "      --no-restore    leave the server as --verify ends: the "
 	    "recorded\n"
 	    "                      model, paused at the last step replayed\n"
+	    "      --state-dir DIR a bare FILE is looked for here, and in the\n"
+	    "                      daemon's: $STATE_DIRECTORY, "
+	    "$XDG_STATE_HOME/haptixd,\n"
+	    "                      ~/.local/state/haptixd, /var/lib/haptixd "
+	    "(every form)\n"
 	    "  -q, --quiet         print errors only\n"
 	    "  -h, --help          this help\n"
 	    "      --version       the version\n"
@@ -170,6 +175,7 @@ main(int argc, char **argv)
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'v' },
+		{ "state-dir", required_argument, NULL, 'D' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct play_opts o = { .speed = 1, .from = 0, .to = -1 };
@@ -241,6 +247,9 @@ main(int argc, char **argv)
 		case 'v':
 			usage_version("hxplay");
 			return PLAY_OK;
+		case 'D':
+			play_state_dir = optarg;
+			break;
 		default:
 			return usage_bad_option("hxplay", ch, argv);
 		}
@@ -251,7 +260,8 @@ main(int argc, char **argv)
 		usage(stderr);
 		return PLAY_USAGE;
 	}
-	o.file = play_find(argv[optind]);
+	if ((o.file = play_find(argv[optind])) == NULL)
+		return PLAY_FAIL;
 	if (o.to >= 0 && o.to < o.from) {
 		play_warn("--to %g is before --from %g", o.to, o.from);
 		return PLAY_USAGE;

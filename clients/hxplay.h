@@ -51,11 +51,15 @@ char *play_iso8601(int64_t ns, char *buf, size_t len);
 
 /*
  * file itself if it names a path or is here, else the first of the
- * daemon's state directories ($XDG_STATE_HOME/haptixd,
- * ~/.local/state/haptixd, /var/lib/haptixd) that holds it (a static
- * buffer), else file.
+ * daemon's state directories (play_state_dir, $STATE_DIRECTORY,
+ * $XDG_STATE_HOME/haptixd, ~/.local/state/haptixd, /var/lib/haptixd)
+ * that holds it (a static buffer), else NULL, said on stderr with every
+ * directory tried.
  */
 const char *play_find(const char *file);
+
+/* hxplay --state-dir: where haptixd --state-dir put its recordings. */
+extern const char *play_state_dir;
 
 /* Print "hxplay: ..." to stderr. */
 void play_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

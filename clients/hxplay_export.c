@@ -77,7 +77,8 @@ export_usage(FILE *fp)
 {
 	fprintf(fp,
 	    "usage: hxplay export FILE (--csv DIR | --npy DIR) "
-	    "[--fields F,...] [--force]\n");
+	    "[--fields F,...] [--force]\n"
+	    "                     [--state-dir DIR]\n");
 }
 
 static const char *
@@ -651,6 +652,7 @@ exp_args(struct exp *e, int argc, char **argv)
 		{ "fields", required_argument, NULL, 'f' },
 		{ "force", no_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "state-dir", required_argument, NULL, 'D' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int ch, formats = 0;
@@ -671,6 +673,9 @@ exp_args(struct exp *e, int argc, char **argv)
 			break;
 		case 'F':
 			e->force = 1;
+			break;
+		case 'D':
+			play_state_dir = optarg;
 			break;
 		case 'h':
 			export_usage(stdout);
@@ -695,7 +700,8 @@ exp_args(struct exp *e, int argc, char **argv)
 		export_usage(stderr);
 		return PLAY_USAGE;
 	}
-	e->file = play_find(argv[optind]);
+	if ((e->file = play_find(argv[optind])) == NULL)
+		return PLAY_FAIL;
 	return PLAY_OK;
 }
 

@@ -53,7 +53,7 @@ struct info_counts {
 static void
 info_usage(FILE *fp)
 {
-	fprintf(fp, "usage: hxplay info FILE\n");
+	fprintf(fp, "usage: hxplay info [--state-dir DIR] FILE\n");
 }
 
 /*
@@ -338,6 +338,7 @@ play_info(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
+		{ "state-dir", required_argument, NULL, 'D' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct info_counts c;
@@ -355,6 +356,9 @@ play_info(int argc, char **argv)
 		case 'h':
 			info_usage(stdout);
 			return PLAY_OK;
+		case 'D':
+			play_state_dir = optarg;
+			break;
 		default:
 			play_warn(
 			    "info: '%s' is not an option here, or lacks its "
@@ -370,7 +374,8 @@ play_info(int argc, char **argv)
 		info_usage(stderr);
 		return PLAY_USAGE;
 	}
-	argv[optind] = (char *)play_find(argv[optind]);
+	if ((argv[optind] = (char *)play_find(argv[optind])) == NULL)
+		return PLAY_FAIL;
 	if ((r = rec_reader_open(argv[optind], err, sizeof(err))) == NULL) {
 		play_warn("%s", err);
 		return PLAY_FAIL;

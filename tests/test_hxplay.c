@@ -1002,19 +1002,23 @@ Test(hxplay, missing_file)
 
 /*
  * hxctl record prints the file's full path, and hxplay finds the bare
- * name it ends with in the daemon's state directory
- * ($XDG_STATE_HOME/haptixd here).  hxplay once looked only in the
- * current directory, so the README's hxplay info MPL_table_1.hxr failed.
+ * name it ends with in the daemon's state directory: the one haptixd
+ * --state-dir named, given to hxplay as --state-dir or
+ * $STATE_DIRECTORY, or the default ($XDG_STATE_HOME/haptixd here).  A
+ * name found nowhere is refused naming every directory tried.  hxplay
+ * once looked only in the current directory (the README's hxplay info
+ * MPL_table_1.hxr failed), then not in a --state-dir, without a word of
+ * where it had looked.
  */
 Test(hxplay, a_bare_name_is_found_in_the_state_directory)
 {
-	char dir[4096], file[4200], want[4300];
+	char dir[4096], file[4200], want[4300], xdg[4096], moved[4200];
 	const char *args[] = { "-m", "fixture.xml", "--paused", "--state-dir",
 		dir, NULL };
 	struct hx_run r = { 0 };
 	struct hx_server srv;
 
-	snprintf(dir, sizeof(dir), "%s", hx_scratch("state/haptixd"));
+	snprintf(dir, sizeof(dir), "%s", hx_scratch("elsewhere"));
 	hx_server_start(&srv, args);
 	hx_run_args(&r, hx_hxctl_path(), "--server", srv.unix_addr, "record",
 	    "start", NULL);
@@ -1030,20 +1034,40 @@ Test(hxplay, a_bare_name_is_found_in_the_state_directory)
 	run_ok(&r, "record stop");
 	hx_server_stop(&srv);
 
-	cr_assert_eq(setenv("XDG_STATE_HOME", hx_scratch("state"), 1), 0);
+	/* Not in the default places: each is named, and what to do. */
+	snprintf(xdg, sizeof(xdg), "%s", hx_scratch("state"));
+	cr_assert_eq(setenv("XDG_STATE_HOME", xdg, 1), 0);
 	hxplay(&r, "info", "fixture_1.hxr", NULL);
-	run_ok(&r, "info");
+	cr_assert_eq(r.status, 1, "info: %d %s", r.status, r.out);
+	cr_expect_not_null(strstr(r.err, "fixture_1.hxr"), "%s", r.err);
+	cr_expect_not_null(strstr(r.err, xdg), "%s", r.err);
+	cr_expect_not_null(strstr(r.err, "/var/lib/haptixd"), "%s", r.err);
+	cr_expect_not_null(strstr(r.err, "--state-dir"), "%s", r.err);
+	/* The daemon's --state-dir, given to hxplay. */
+	hxplay(&r, "info", "--state-dir", dir, "fixture_1.hxr", NULL);
+	run_ok(&r, "info --state-dir");
 	info_is(r.out, "file", file);
 	info_is(r.out, "records", "10");
-	hxplay(
-	    &r, "export", "fixture_1.hxr", "--csv", hx_scratch("bare"), NULL);
-	run_ok(&r, "export");
+	hxplay(&r, "export", "fixture_1.hxr", "--state-dir", dir, "--csv",
+	    hx_scratch("bare"), NULL);
+	run_ok(&r, "export --state-dir");
 	cr_assert(exists(hx_scratch("bare/qpos.csv")));
-	/* Not there either: the name as given. */
-	hxplay(&r, "info", "fixture_9.hxr", NULL);
-	cr_assert_eq(r.status, 1, "info: %d", r.status);
-	cr_assert_not_null(strstr(r.err, "fixture_9.hxr"), "%s", r.err);
-	cr_assert_null(strstr(r.err, dir), "%s", r.err);
+	/* ... or in $STATE_DIRECTORY, as haptixd reads it. */
+	cr_assert_eq(setenv("STATE_DIRECTORY", dir, 1), 0);
+	hxplay(&r, "info", "fixture_1.hxr", NULL);
+	unsetenv("STATE_DIRECTORY");
+	run_ok(&r, "info with $STATE_DIRECTORY");
+	info_is(r.out, "file", file);
+	/* The default: $XDG_STATE_HOME/haptixd. */
+	cr_assert(mkdir(xdg, 0700) == 0 || errno == EEXIST);
+	cr_assert(mkdir(hx_scratch("state/haptixd"), 0700) == 0 ||
+	    errno == EEXIST);
+	snprintf(moved, sizeof(moved), "%s/fixture_1.hxr",
+	    hx_scratch("state/haptixd"));
+	cr_assert_eq(rename(file, moved), 0, "%s", strerror(errno));
+	hxplay(&r, "info", "fixture_1.hxr", NULL);
+	run_ok(&r, "info");
+	info_is(r.out, "file", moved);
 	hx_run_free(&r);
 }
 

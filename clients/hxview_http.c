@@ -341,10 +341,7 @@ http_events_hello(struct http_stream *st)
 	    st->id, srv->h->read_only ? "true" : "false",
 	    srv->h->token[0] != '\0' ? "true" : "false", srv->you,
 	    fmin(srv->o->fps, HTTP_EVENTS_FPS_MAX));
-	web_json_string(f,
-	    srv->o->server != NULL && srv->o->server[0] != '\0' ?
-		srv->o->server :
-		"the default socket");
+	web_json_string(f, hxd_server_address(view_conn(srv->v)));
 	fputs("}\n\n", f);
 	if (fclose(f) == 0)
 		http_events_chunk(st, text, len);

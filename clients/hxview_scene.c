@@ -667,9 +667,8 @@ view_render(struct view *v, unsigned char *rgb)
 	in.m = v->m;
 	in.d = v->d;
 	in.status = v->have_status ? &v->status : NULL;
-	in.server = v->o.server != NULL && v->o.server[0] != '\0' ?
-	    v->o.server :
-	    "the default socket";
+	/* The address it reached, $HAPTIX_SERVER's or the default's too. */
+	in.server = hxd_server_address(v->c);
 	in.o = &v->o;
 	in.viewport = vp;
 	in.con = &v->con;

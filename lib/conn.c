@@ -835,6 +835,7 @@ hxd_connect_timeout(
 		conn_fail(c, HXD_NOCONNECTION, "bad server address: %s", err);
 		return c;
 	}
+	address_format(&c->addr, c->addr_text, sizeof(c->addr_text));
 	if (conn_open_socket(c) != HXD_OK)
 		return c;
 	if (conn_hello(c, client_name) != HXD_OK) {
@@ -884,6 +885,12 @@ const hxd_model *
 hxd_welcome_model(const hxd_conn *c)
 {
 	return &c->model;
+}
+
+const char *
+hxd_server_address(const hxd_conn *c)
+{
+	return c != NULL ? c->addr_text : "";
 }
 
 void

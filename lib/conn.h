@@ -19,6 +19,7 @@ typedef Haptix__V1__Response Response;
 struct hxd_conn {
 	int fd; /* -1 when not connected */
 	struct address addr;
+	char addr_text[320]; /* addr formatted: hxd_server_address() */
 	int timeout_ms;
 	int64_t rcvtimeo_ms; /* the socket's SO_RCVTIMEO; 0: none */
 	size_t max_frame;

@@ -391,6 +391,13 @@ const char *hxd_error(const hxd_conn *c);
 /* Return the model the server announced at connect time. */
 const hxd_model *hxd_welcome_model(const hxd_conn *c);
 
+/*
+ * Return the server c was opened to, as "unix:PATH" or "tcp:HOST:PORT",
+ * with the defaults applied ($HAPTIX_SERVER, the default socket, the
+ * default port); "" for a server address that did not parse.
+ */
+const char *hxd_server_address(const hxd_conn *c);
+
 /* Set how long a call waits for its answer; 0 waits forever. */
 void hxd_set_timeout(hxd_conn *c, int milliseconds);
 

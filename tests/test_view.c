@@ -1054,7 +1054,8 @@ static char serve_said[1024];
 /*
  * Start hxview serve on an ephemeral port; return the port it says it
  * listens on (its first address), and that address in listening (64
- * bytes, may be NULL); serve_said holds the whole line.
+ * bytes, may be NULL); serve_said holds the whole line.  A NULL addr
+ * gives no --server: $HAPTIX_SERVER, or the default socket.
  */
 static int
 serve_start(pid_t *pid, int *err, char *listening, const char *addr, ...)
@@ -1071,8 +1072,10 @@ serve_start(pid_t *pid, int *err, char *listening, const char *addr, ...)
 
 	buf[0] = '\0';
 	argv[n++] = hx_hxview_path();
-	argv[n++] = "--server";
-	argv[n++] = addr;
+	if (addr != NULL) {
+		argv[n++] = "--server";
+		argv[n++] = addr;
+	}
 	argv[n++] = "--size";
 	argv[n++] = SIZE;
 	argv[n++] = "--no-info";
@@ -1758,6 +1761,34 @@ Test(view, serve_beyond_loopback_needs_the_token)
 }
 
 /* Not loopback only --read-only; a malformed --http. */
+/*
+ * The workbench's info box names the server hxview reached, through
+ * $HAPTIX_SERVER here: it said "the default socket" whenever --server
+ * was not given.
+ */
+Test(view, serve_names_the_server_it_reached)
+{
+	struct hx_server s;
+	struct http h;
+	char want[128];
+	pid_t pid;
+	int err, port;
+
+	hx_server_start(&s, view_args);
+	setenv("HAPTIX_SERVER", hx_server_addr(&s, 1), 1);
+	port = serve_start(
+	    &pid, &err, NULL, NULL, "serve", "--http", "127.0.0.1:0", NULL);
+	unsetenv("HAPTIX_SERVER");
+	http(&h, port, "GET", "/events", "", 0.5);
+	snprintf(
+	    want, sizeof(want), "\"server\":\"tcp:%s\"", hx_server_addr(&s, 1));
+	cr_expect(strstr((char *)h.body, want) != NULL, "no %s in %.400s", want,
+	    h.body);
+	http_free(&h);
+	serve_stop(pid, err);
+	hx_server_stop(&s);
+}
+
 static void serve_every_address(int);
 
 Test(view, serve_listen_addresses)

@@ -1104,6 +1104,71 @@ Test(hxctl, help_tells_of_every_command)
 
 /*---------------------------------------------------------- commands */
 
+/*
+ * The words and the behaviour agree: a command that only sets something
+ * prints nothing; those whose answer says more print it, and the help
+ * names each of them.  The help said that every command changing
+ * something printed nothing, while hold and edit printed tables.
+ */
+static void
+expect_quiet(struct hx_run *r, const char *what)
+{
+	cr_expect_eq(r->status, 0, "%s: %d %s", what, r->status, r->err);
+	cr_expect_str_empty(r->out, "%s printed: %s", what, r->out);
+}
+
+static void
+expect_says(struct hx_run *r, const char *what)
+{
+	cr_expect_eq(r->status, 0, "%s: %d %s", what, r->status, r->err);
+	cr_expect_str_not_empty(r->out, "%s printed nothing", what);
+}
+
+Test(hxctl, what_prints_and_what_does_not)
+{
+	static const char *const scene[] = { "-m", "mpl_scene.xml", "--paused",
+		NULL };
+	static const char *const talkers[] = { "step", "run --until", "hold",
+		"edit", "load", "reload", "record", "world-force", "camera",
+		"collide-mode" };
+	struct hx_run r = { 0 };
+	const char *a = start(scene), *said, *end;
+	size_t i;
+
+	hxctl(&r, a, "set-ctrl", "A_index_MCP=1", NULL);
+	expect_quiet(&r, "set-ctrl");
+	hxctl(&r, a, "speed", "2", NULL);
+	expect_quiet(&r, "speed");
+	hxctl(&r, a, "message", "hi", NULL);
+	expect_quiet(&r, "message");
+	hxctl(&r, a, "capture", "k", NULL);
+	expect_quiet(&r, "capture");
+	hxctl(&r, a, "reset", NULL);
+	expect_quiet(&r, "reset");
+	hxctl(&r, a, "set-mocap", "mocap", "--pos", "0,0,1", NULL);
+	expect_quiet(&r, "set-mocap");
+	hxctl(&r, a, "step", "3", NULL);
+	expect_says(&r, "step");
+	hxctl(&r, a, "hold", "index_MCP", "0.5", "--for", "0.1", NULL);
+	expect_says(&r, "hold");
+	hxctl(&r, a, "edit", "add", "site", "s1", "--in", "worldbody", NULL);
+	expect_says(&r, "edit");
+	hxctl(&r, a, "collide-mode", "cube", "none", NULL);
+	expect_says(&r, "collide-mode");
+	hxctl(&r, NULL, "--help", NULL);
+	said = strstr(r.out, "print nothing");
+	cr_assert_not_null(said, "%s", r.out);
+	end = strstr(said, "\nExit status");
+	cr_assert_not_null(end);
+	for (i = 0; i < sizeof(talkers) / sizeof(talkers[0]); i++)
+		cr_expect(memmem(said, (size_t)(end - said), talkers[i],
+			      strlen(talkers[i])) != NULL,
+		    "the help does not say that %s prints: %.*s", talkers[i],
+		    (int)(end - said), said);
+	hx_run_free(&r);
+	hx_server_stop(&test_server);
+}
+
 Test(hxctl, default_server_comes_from_the_environment)
 {
 	struct hx_run r = { 0 };

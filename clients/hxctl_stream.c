@@ -243,6 +243,7 @@ event_json(const hxd_event *ev, unsigned fields)
 	case HXD_EVENT_RESET:
 		js_ki("keyframe", ev->keyframe);
 		js_ks("name", ev->key_name);
+		js_kn("to_time", ev->reset_to);
 		break;
 	case HXD_EVENT_RUN:
 		js_kb("paused", ev->paused);

@@ -110,6 +110,7 @@ api_reset(struct call *c)
 {
 	const Haptix__V1__Reset *w = c->req->reset;
 	int key = w->keyframe, rc;
+	double left;
 
 	if (w->name[0] != '\0' && !sim_reset_name_exists(c->d->sim, w->name))
 		return call_fail(c, RESULT_BADINDEX,
@@ -125,6 +126,7 @@ api_reset(struct call *c)
 	 */
 	reset_params(c);
 	record_steps_restart(c->d);
+	left = sim_time(c->d->sim);
 	if (w->name[0] != '\0')
 		key = sim_reset_name(c->d->sim, w->name);
 	else
@@ -142,7 +144,7 @@ api_reset(struct call *c)
 	    w->name[0] != '\0' ? key :
 		key < 0        ? -1 :
 				 key,
-	    w->name[0] != '\0' ? w->name : NULL);
+	    w->name[0] != '\0' ? w->name : NULL, left);
 	return RESULT_OK;
 }
 

@@ -99,16 +99,18 @@ event_model_edited(
 }
 
 void
-event_reset(struct daemon *d, int key, const char *name)
+event_reset(struct daemon *d, int key, const char *name, double left)
 {
 	Haptix__V1__ResetEvent r = HAPTIX__V1__RESET_EVENT__INIT;
 	Event ev = HAPTIX__V1__EVENT__INIT;
 
 	r.keyframe = key;
 	r.name = (char *)(name != NULL ? name : "");
+	r.to_time = sim_time(d->sim);
 	ev.kind_case = HAPTIX__V1__EVENT__KIND_RESET;
 	ev.reset = &r;
-	stream_broadcast(d, &ev);
+	/* Stamped when it happened, so events stay in the order of time. */
+	stream_broadcast_at(d, &ev, left);
 }
 
 void

@@ -22,8 +22,11 @@ void event_after_step(struct daemon *d);
 /* A model was loaded (reload: the same file again). */
 void event_model(struct daemon *d, int reload);
 
-/* The simulation was reset, to keyframe key (named name) or -1. */
-void event_reset(struct daemon *d, int key, const char *name);
+/*
+ * The simulation was reset, to keyframe key (named name) or -1, from the
+ * simulated time left.
+ */
+void event_reset(struct daemon *d, int key, const char *name, double left);
 
 /* The simulation paused or ran; its speed changed. */
 void event_run(struct daemon *d);

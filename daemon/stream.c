@@ -523,6 +523,12 @@ stream_deliver(struct stream *st, const uint8_t *p, size_t len)
 void
 stream_broadcast(struct daemon *d, Event *ev)
 {
+	stream_broadcast_at(d, ev, sim_loaded(d->sim) ? sim_time(d->sim) : 0);
+}
+
+void
+stream_broadcast_at(struct daemon *d, Event *ev, double time)
+{
 	static uint8_t *buf;
 	static size_t cap;
 	Response resp = HAPTIX__V1__RESPONSE__INIT;
@@ -531,7 +537,7 @@ stream_broadcast(struct daemon *d, Event *ev)
 
 	if (LIST_EMPTY(&streams))
 		return;
-	ev->time = sim_loaded(d->sim) ? sim_time(d->sim) : 0;
+	ev->time = time;
 	resp.payload_case = HAPTIX__V1__RESPONSE__PAYLOAD_EVENT;
 	resp.event = ev;
 	len = envelope_response_size(&resp);

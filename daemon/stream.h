@@ -63,6 +63,12 @@ void stream_model_changed(struct daemon *d);
  */
 void stream_broadcast(struct daemon *d, Haptix__V1__Event *ev);
 
+/*
+ * As stream_broadcast(), stamped with the simulated time it happened at
+ * rather than now's (a reset's: the time it left).
+ */
+void stream_broadcast_at(struct daemon *d, Haptix__V1__Event *ev, double time);
+
 /* The session's output drained below its mark: send what waited. */
 void stream_session_drained(struct session *s);
 

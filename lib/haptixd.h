@@ -878,7 +878,8 @@ enum hxd_event_kind {
 /* Something that happened, with what belongs to its kind. */
 typedef struct hxd_event {
 	int kind;                  /* enum hxd_event_kind */
-	double time;               /* simulated time */
+	double time;               /* simulated time it happened at (RESET:
+				      the time it left) */
 	hxd_frame *frame;          /* FRAME */
 	hxd_model model;           /* MODEL: the new sizes */
 	int reload;                /* MODEL: the same file again */
@@ -910,6 +911,7 @@ typedef struct hxd_event {
 	double camera_pos[3];    /* CAMERA: where it is */
 	double camera_quat[4];   /* CAMERA: w x y z, looking along x */
 	int camera_default;      /* CAMERA: back to the model's own view */
+	double reset_to;         /* RESET: the simulated time it went to */
 } hxd_event;
 
 /*

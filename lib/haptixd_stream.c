@@ -345,6 +345,7 @@ event_from_wire(hxd_conn *c, const Haptix__V1__Event *w, hxd_event *ev)
 		ev->keyframe = w->reset->keyframe;
 		snprintf(
 		    ev->key_name, sizeof(ev->key_name), "%s", w->reset->name);
+		ev->reset_to = w->reset->to_time;
 		break;
 	case HAPTIX__V1__EVENT__KIND_RUN:
 		ev->kind = HXD_EVENT_RUN;

@@ -14,7 +14,9 @@ libhaptix_la_SOURCES = lib/conn.c lib/conn.h lib/decode.c lib/decode.h \
 	lib/haptix_sim.c lib/haptix_sim_text.c lib/haptix_sim_text.h
 libhaptix_la_CFLAGS = $(AM_CFLAGS) $(PROTOBUF_C_CFLAGS) $(ZSTD_CFLAGS)
 libhaptix_la_LIBADD = libhxwire.la $(PROTOBUF_C_LIBS) $(ZSTD_LIBS) -lm
-libhaptix_la_LDFLAGS = -version-info 0:0:0 \
+# current:revision:age; 1:0:1 added hxd_server_address() and
+# hxd_event.reset_to (at the end: the library allocates events).
+libhaptix_la_LDFLAGS = -version-info 1:0:1 \
 	-export-symbols lib/haptix.sym
 EXTRA_libhaptix_la_DEPENDENCIES = lib/haptix.sym
 EXTRA_DIST += lib/exports.sh lib/haptix.pc.in lib/haptix-uninstalled.pc.in

@@ -1132,6 +1132,62 @@ HX_TRANSPORT_TEST(sessions, two_event_subscriptions_get_each_event_once, "-m",
 	hxd_close(obs);
 }
 
+/*
+ * Events come in the order of their times: a client joins after a state
+ * was captured, then resets to it and leaves.  The reset was stamped
+ * with the time it went to, the captured one, and so came after a join
+ * stamped later ('reset' at 5.632 after 'client_joined' at 5.646); it is
+ * stamped with the time it left, and says where it went.
+ */
+HX_TRANSPORT_TEST(sessions, events_come_in_the_order_of_their_times, "-m",
+    "fixture.xml", "--paused", NULL)
+{
+	hxd_conn *obs = hx_connect_ok(addr, "observer"), *actor, *late;
+	struct evreader r = { obs, NULL, 0, 0, NQ };
+	double captured, after = -1;
+	hxd_event *ev, *prev = NULL;
+	int resets = 0, left = 0;
+
+	subscribe_ok(obs, 0, 0, 0, 0, 1);
+	actor = hx_connect_ok(addr, "actor");
+	HX_OK(actor, hxd_step(actor, 100, NULL));
+	captured = hx_status_ok(actor).time;
+	HX_OK(actor, hxd_capture_key(actor, "start", -1));
+	HX_OK(actor, hxd_step(actor, 50, NULL));
+	late = hx_connect_ok(addr, "late");
+	HX_OK(late, hxd_reset_name(late, "start"));
+	hxd_close(late);
+	while (!left) {
+		ev = next_nonframe(&r, 5000);
+		cr_assert_not_null(ev, "the late client's leaving never came");
+		if (prev != NULL) {
+			after = prev->kind == HXD_EVENT_RESET ? prev->reset_to :
+								prev->time;
+			cr_expect_geq(ev->time, after,
+			    "a %s event at %.17g after a %s event at %.17g "
+			    "(went to %.17g)",
+			    kind_name(ev->kind), ev->time,
+			    kind_name(prev->kind), prev->time, after);
+		}
+		if (ev->kind == HXD_EVENT_RESET) {
+			resets++;
+			cr_expect_eq(ev->reset_to, captured,
+			    "went to %.17g, not the captured %.17g",
+			    ev->reset_to, captured);
+			cr_expect_gt(
+			    ev->time, captured, "stamped %.17g", ev->time);
+		}
+		left = ev->kind == HXD_EVENT_CLIENT_LEFT &&
+		    strcmp(ev->client.name, "late") == 0;
+		hxd_event_free(prev);
+		prev = ev;
+	}
+	hxd_event_free(prev);
+	cr_expect_eq(resets, 1);
+	hxd_close(actor);
+	hxd_close(obs);
+}
+
 HX_TRANSPORT_TEST(sessions, a_subscription_gets_only_the_kinds_it_names, "-m",
     "fixture.xml", "--paused", NULL)
 {

@@ -201,7 +201,7 @@ Test(stream, reader_gets_every_frame, .init = setup, .fini = teardown)
 	expect_frame(2, 0);
 	expect_frame(3, 0);
 	expect_counters(s, 4, 0, 0);
-	event_reset(&d, 1, "k");
+	event_reset(&d, 1, "k", 0);
 	expect_silence(); /* events were not asked for */
 	finish();
 }
@@ -225,7 +225,7 @@ Test(stream, congested_owes_frames_and_holds_events, .init = setup,
 	expect_counters(s, 2, 8, 0);
 	/* 300 events: the newest 256 held. */
 	for (i = 0; i < 300; i++)
-		event_reset(&d, i, "k");
+		event_reset(&d, i, "k", 0);
 	expect_counters(s, 2, 8, 44);
 	inproc_run_for(&d, 0.02);
 	cr_assert(session_congested(s), "nothing left while the peer sleeps");
@@ -315,7 +315,7 @@ Test(stream, events_only_to_event_subscribers, .init = setup, .fini = teardown)
 	subscribe(s, HAPTIX__V1__STREAM_FIELD__STREAM_QPOS, 1);
 	inproc_turn(&d);
 	expect_frame(0, 0);
-	event_reset(&d, 3, "raised");
+	event_reset(&d, 3, "raised", 0);
 	r = next_event(0);
 	cr_assert_eq(r->event->kind_case, HAPTIX__V1__EVENT__KIND_RESET);
 	cr_assert_eq(r->event->reset->keyframe, 3);

@@ -14,7 +14,8 @@ HX_PY_SOURCES = python/haptix/__init__.py python/haptix/address.py \
 	python/haptix/connection.py python/haptix/edit.py python/haptix/env.py \
 	python/haptix/errors.py python/haptix/model.py python/haptix/proto.py \
 	python/haptix/recording.py python/haptix/sim.py \
-	python/haptix/stream.py python/haptix/struct.py python/haptix/zstd.py
+	python/haptix/stream.py python/haptix/struct.py python/haptix/suggest.py \
+	python/haptix/zstd.py
 # haptix.sweep, the sweep engine; hxsweep is its command line.
 HX_PY_SWEEP = python/haptix/sweep/__init__.py \
 	python/haptix/sweep/__main__.py python/haptix/sweep/cli.py \

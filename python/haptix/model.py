@@ -8,6 +8,7 @@ after a load or an edit made through the same connection.
 import numpy as np
 
 from .errors import BadIndex, BadType
+from .suggest import did_you_mean
 
 # Object types by name, numbered as the protocol's ObjType (MuJoCo's mjtObj).
 OBJ_TYPES = {
@@ -99,7 +100,8 @@ class Model:
         try:
             return self._ids[t][name]
         except KeyError:
-            raise BadIndex("no %s named '%s'" % (type, name)) from None
+            raise BadIndex("no %s named '%s'%s" % (
+                type, name, did_you_mean(name, self._ids[t]))) from None
 
     def sensor_index(self, name):
         """The indices in ``sensordata`` of a sensor by name.
@@ -122,7 +124,8 @@ class Model:
         ids = [i for i, n in enumerate(self.names["sensor"])
                if n.startswith(name + "_")]
         if not ids:
-            raise BadIndex("no sensor named '%s'" % name)
+            raise BadIndex("no sensor named '%s'%s" % (
+                name, did_you_mean(name, self._ids["sensor"])))
         return ids
 
     def joint_qpos(self, name):

@@ -48,7 +48,7 @@ class Runner:
 
     def __call__(self, *args, timeout=120, models=True):
         a = list(args)
-        if models and a and a[0] in ("run", "submit"):
+        if models and a and a[0] in ("run", "submit", "check"):
             a += self.models_args()
         p = subprocess.run(self.argv(*a), cwd=self.dir,
                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,

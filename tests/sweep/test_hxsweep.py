@@ -332,14 +332,69 @@ def test_bad_sweep_files_are_refused_by_line_before_anything_starts(
     for i, (text, line, words) in enumerate(BAD):
         name = hxsweep.write("bad%d.toml" % i, text)
         for cmd in ("run", "check"):
-            p = hxsweep(cmd, name, *(["--haptixd", hxsweep.path(fake)]
-                                     if cmd == "run" else []))
+            p = hxsweep(cmd, name, "--haptixd", hxsweep.path(fake))
             assert p.returncode == 2, (name, p.stderr)
             assert p.stderr.startswith("hxsweep: %s:%d: " % (name, line)), \
                 (text, p.stderr)
             assert words in p.stderr, (text, p.stderr)
     assert not os.path.exists(mark)
     assert not os.path.exists(hxsweep.path("bad0.out"))
+
+
+NAMES = """model = "mpl_scene.xml"
+[grid]
+kp = [5, 20]
+[trial]
+set = { %s }
+ctrl = { %s }
+steps = 10
+record = [%s]
+%s
+"""
+GOOD = ('"actuator_gainprm[A_index_MCP]" = "{kp}"', 'A_index_MCP = 1.0',
+        '"sensor:A_index_MCP_pos", "joint:index_MCP"', "")
+# One wrong name or index at a time, and the words that must say so.
+WRONG = [
+    (1, 'A_indx_MCP = 1.0', "[trial] ctrl: no actuator named 'A_indx_MCP'"
+     '; did you mean "A_index_MCP"?'),
+    (0, '"actuator_gainprm[A_indx_MCP]" = 1',
+     "[trial.set] actuator_gainprm[A_indx_MCP]: no actuator named "
+     "'A_indx_MCP'; did you mean \"A_index_MCP\"?"),
+    (0, '"actuator_gainpr[A_index_MCP]" = 1',
+     'did you mean "actuator_gainprm"?'),
+    (0, '"actuator_gainprm[A_index_MCP, 12]" = 1',
+     "column 12 but actuator_gainprm has 10 columns"),
+    (0, '"actuator_gainprm[99]" = 1',
+     "row 99 but actuator_gainprm has 13 rows"),
+    (2, '"sensor:A_index_MCP_pso"', "[trial] record: no sensor named "
+     "'A_index_MCP_pso'; did you mean \"A_index_MCP_pos\"?"),
+    (2, '"joint:index_MPC"', "[trial] record: no joint named 'index_MPC'"
+     '; did you mean "index_MCP"?'),
+    (3, 'keyframe = "hom"', "[trial] keyframe: no keyframe named 'hom'"),
+    (3, '[[trial.schedule]]\nstep = 5\nctrl = { A_index_MPC = 0 }',
+     '[trial.schedule] item 1 ctrl: no actuator named \'A_index_MPC\'; '
+     'did you mean "A_index_MCP"?'),
+]
+
+
+def test_check_compiles_the_model_and_checks_every_name(hxsweep):
+    # It accepted ctrl = { A_indx_MCP = ... }, and every trial then failed.
+    hxsweep.write("good.toml", NAMES % GOOD)
+    p = hxsweep("check", "good.toml")
+    assert p.returncode == 0, p.stderr
+    assert "good.toml: 2 trials" in p.stdout
+    for i, (slot, text, words) in enumerate(WRONG):
+        parts = list(GOOD)
+        parts[slot] = text
+        name = hxsweep.write("wrong%d.toml" % i, NAMES % tuple(parts))
+        p = hxsweep("check", name)
+        assert p.returncode == 2, (text, p.stdout, p.stderr)
+        assert words in p.stderr, (text, p.stderr)
+    # An edit is compiled, and the names it adds count.
+    hxsweep.write("edit.toml", (NAMES % GOOD) + 'edit = [{ op = "add", '
+                  'type = "site", name = "tip", parent = "worldbody" }]\n')
+    p = hxsweep("check", "edit.toml")
+    assert p.returncode == 0, p.stderr
 
 
 FIXTURE = """model = "fixture.xml"

@@ -8,18 +8,22 @@ stopped (a model that does not load, no haptixd, Slurm refusing);
 import argparse
 import json
 import os
+import shutil
 import sys
+import tempfile
 
 from . import run as _run
 from . import slurm
-from .daemon import DaemonError
-from .pool import Stopped
+from . import trial as _trial
+from ..errors import Denied, LoadFailed
+from .daemon import Daemon, DaemonError, find_haptixd
+from .pool import Stopped, model_failure
 from .spec import SweepError, load
 
 USAGE = """\
 usage: hxsweep run SWEEP [-o OUT] [-j N] [--retries N] [--trial-timeout S]
                          [--resume] [-M DIR]... [--haptixd PATH] [-q]
-       hxsweep check SWEEP [--list]
+       hxsweep check SWEEP [--list] [-M DIR]... [--haptixd PATH]
        hxsweep submit SWEEP --slurm [-o OUT] [--tasks K] [--cpus-per-task C]
                          [--partition P] [--time T] [--array-max M]
                          [--sbatch-arg ARG]... [--retries N]
@@ -34,7 +38,8 @@ Run a grid of trials, each on a haptixd prepared for it (docs/sweeps.md).
   run       on N private daemons here (default: one per core); results in
             OUT (default: SWEEP's name + .out): results.jsonl, results.csv,
             npy/FIELD.npy
-  check     read the sweep file and say how many trials it makes
+  check     read the sweep file, compile its model on a daemon, check
+            every name and index it gives, and say how many trials it makes
   submit    on a Slurm cluster: write OUT/job.sh and submit a job array
   status    how far a submitted sweep is (squeue/sacct, the results)
   gather    merge a submitted sweep's results into OUT/results.jsonl, ...
@@ -47,8 +52,11 @@ _ABOUT = {
     "run": "Run the sweep's trials on a pool of private daemons here, "
            "one trial at a time on each; the results go to OUT as they "
            "finish.",
-    "check": "Read the sweep file and say how many trials it makes, "
-             "without starting anything.",
+    "check": "Read the sweep file, compile its model on a daemon as run "
+             "does, check every name and index the file gives (actuators, "
+             "joints, bodies, sensors, keyframes, arrays, rows, columns; "
+             "the edits compiled), and say how many trials it makes; "
+             "nothing is stepped.",
     "submit": "Run the sweep on a Slurm cluster as a job array: write "
               "OUT/job.sh and submit it.",
     "status": "How far a submitted sweep is: its tasks in squeue and "
@@ -120,6 +128,12 @@ def _parser():
     c.add_argument("sweep", metavar="SWEEP", help="the sweep file (TOML)")
     c.add_argument("--list", action="store_true", help="print each "
                    "trial's parameters and seed as a JSON line")
+    c.add_argument("-M", "--model-dir", action="append", default=[],
+                   metavar="DIR", help="a model directory of the daemon "
+                   "(repeat for more)")
+    c.add_argument("--haptixd", metavar="PATH",
+                   help="the haptixd to start (default: $HAPTIXD, else "
+                   "the one on the PATH)")
     s = command("submit")
     s.add_argument("sweep", metavar="SWEEP", help="the sweep file (TOML)")
     s.add_argument("--slurm", action="store_true", help="submit to Slurm "
@@ -199,9 +213,11 @@ def _cmd_run(a):
 
 
 def _cmd_check(a):
-    """hxsweep check: the trials a file makes, without running them."""
+    """hxsweep check: the trials a file makes, its names checked against
+    the model on a daemon, nothing run."""
     sweep = load(a.sweep)
     sweep.runs()
+    check_names(sweep, a.haptixd, a.model_dir)
     kind = ("a command" if not sweep.declarative else
             "%s steps" % sweep.trial["steps"] if "steps" in sweep.trial
             else "%g s" % sweep.trial["time"])
@@ -213,6 +229,28 @@ def _cmd_check(a):
             print(json.dumps({"trial": t.id, "repeat": t.repeat,
                               "seed": t.seed, "params": t.params}))
     return 0
+
+
+def check_names(sweep, haptixd=None, model_dirs=()):
+    """Compile the sweep's model on a private daemon and check the names
+    and indices of its [trial] (trial.check); SweepError says which is
+    not there, Stopped that the model did not load."""
+    exe = find_haptixd(haptixd)
+    dirs = list(dict.fromkeys(list(model_dirs) + list(sweep.model_dirs)))
+    scratch = tempfile.mkdtemp(prefix="hxsweep-check.")
+    d = Daemon(exe, scratch, sweep.model, dirs, sweep.legacy)
+    try:
+        try:
+            d.start()
+        except (LoadFailed, Denied) as e:
+            raise Stopped(model_failure(sweep.model, e)) from None
+        if sweep.trials:
+            _trial.check(d, sweep, sweep.trials[0])
+    except _trial.TrialError as e:
+        raise SweepError(str(e)) from None
+    finally:
+        d.kill()
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 def _cmd_submit(a):

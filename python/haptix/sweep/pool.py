@@ -25,6 +25,16 @@ from .daemon import Daemon, DaemonError
 __all__ = ["Pool", "Stopped"]
 
 
+def model_failure(model, e):
+    """Why the sweep's model did not load, in the server's words, with
+    what to do when no model directory has it."""
+    why = str(e).strip()
+    if "in the model directories" in why:
+        why += ("; name the model by its path, or its directory with "
+                "hxsweep -M DIR or model_dirs = [DIR] in the sweep file")
+    return "the model %s did not load: %s" % (model, why)
+
+
 class Stopped(Exception):
     """The sweep was stopped: a model that does not load, a daemon that
     does not start."""
@@ -127,13 +137,7 @@ class Pool:
             d.start()
             return True
         except (LoadFailed, Denied) as e:
-            why = str(e).strip()
-            if "in the model directories" in why:
-                why += ("; name the model by its path, or its directory "
-                        "with hxsweep -M DIR or model_dirs = [DIR] in "
-                        "the sweep file")
-            self._fail("the model %s did not load: %s" % (
-                self.sweep.model, why))
+            self._fail(model_failure(self.sweep.model, e))
         except (DaemonError, Error) as e:
             self._fail(str(e).strip())
         return False

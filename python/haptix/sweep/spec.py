@@ -7,7 +7,6 @@ positive integer, not "500"``); tomllib gives no positions, so
 :class:`Lines` finds each key's line in the text.
 """
 
-import difflib
 import itertools
 import os
 import re
@@ -15,6 +14,7 @@ import tomllib
 
 import numpy as np
 
+from ..suggest import nearest
 from . import expr
 
 __all__ = ["SweepError", "Sweep", "Trial", "load", "loads"]
@@ -230,10 +230,10 @@ class _Checker:
     def keys(self, table, allowed, path):
         for k in table:
             if k not in allowed:
-                near = difflib.get_close_matches(k, allowed, 1)
+                near = nearest(k, allowed)
                 self.fail(path + (k,), "unknown key '%s' in %s%s" % (
                     k, self._where(path),
-                    " (did you mean '%s'?)" % near[0] if near else
+                    " (did you mean '%s'?)" % near if near else
                     " (known: %s)" % ", ".join(allowed)))
 
     def typed(self, value, types, path, what):
@@ -450,10 +450,10 @@ def _check_trial(t, c, params):
         c.typed(f, (str,), P + ("record", i), "a field's name")
         if f not in RECORD_FIELDS and not re.fullmatch(
                 r"(sensor|joint):.+", f):
-            near = difflib.get_close_matches(f, RECORD_FIELDS, 1)
+            near = nearest(f, RECORD_FIELDS)
             c.fail(P + ("record",), "[trial] record: unknown field '%s'%s "
                    "(fields: %s, sensor:NAME, joint:NAME)" % (
-                       f, " (did you mean '%s'?)" % near[0] if near else "",
+                       f, " (did you mean '%s'?)" % near if near else "",
                        ", ".join(RECORD_FIELDS)))
     if "every" in t:
         c.positive_int(t["every"], P + ("every",))

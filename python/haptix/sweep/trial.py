@@ -13,6 +13,8 @@ import subprocess
 import numpy as np
 
 from .. import edit as _edit
+from ..errors import Error
+from ..suggest import did_you_mean
 from . import expr
 from .daemon import die_with_parent
 
@@ -47,7 +49,13 @@ def _array_target(sim, key, arrays):
     m = re.fullmatch(r"([a-z_0-9]+)(?:\[([^\],]+)(?:,\s*(\d+))?\])?", key)
     name, row, col = m.group(1), m.group(2), m.group(3)
     if name not in arrays:
-        a = sim.get_array(name)     # raises BadValue naming the array
+        try:
+            a = sim.get_array(name)
+        except Error as e:
+            if "no array named" not in e.message:
+                raise
+            raise type(e)("%s%s" % (e.message, did_you_mean(
+                name, [x.name for x in sim.list_arrays()]))) from None
         arrays[name] = a.shape
     rows, cols = arrays[name]
     if row is None:
@@ -67,6 +75,9 @@ def _array_target(sim, key, arrays):
     if r >= rows:
         raise TrialError("[trial.set] %s: row %d but %s has %d rows"
                          % (key, r, name, rows))
+    if int(col or 0) >= cols:
+        raise TrialError("[trial.set] %s: column %s but %s has %d columns"
+                         % (key, col, name, cols))
     return name, r * cols + int(col or 0)
 
 
@@ -168,6 +179,44 @@ def _columns(sim, rec):
         else:
             out.append((f, f, None))
     return out
+
+
+def check(daemon, spec, t):
+    """Every name and index the sweep file gives, against the model the
+    daemon compiled, with trial ``t``'s parameters: the edits (compiled:
+    the names after them count), the keyframe, the arrays, rows and
+    columns of [trial.set], the actuators of ctrl and the schedule, the
+    sensors and joints recorded.  Nothing is stepped.  Raises TrialError
+    naming the first that is not there, with "did you mean"."""
+    sim = daemon.sim
+    tr = spec.trial
+    env = t.env()
+    where = "[[trial.edit]]"
+    try:
+        if tr.get("edit"):
+            sim.edit([_edit_op(e, env) for e in tr["edit"]])
+        where = "[trial] keyframe"
+        key = tr.get("keyframe")
+        if isinstance(key, str):
+            sim.model.id("keyframe", key)
+        elif key is not None and not 0 <= key < sim.model.nkey:
+            raise TrialError("[trial] keyframe: %d, but the model has %d "
+                             "keyframes" % (key, sim.model.nkey))
+        arrays = {}
+        for k in tr.get("set", {}):
+            where = "[trial.set] " + k
+            _array_target(sim, k, arrays)
+        tables = [("[trial] ctrl", tr.get("ctrl", {}))]
+        tables += [("[trial.schedule] item %d ctrl" % (i + 1),
+                    s.get("ctrl", {}))
+                   for i, s in enumerate(tr.get("schedule", []))]
+        for where, table in tables:
+            for name in table:
+                sim.model.id("actuator", name)
+        where = "[trial] record"
+        _columns(sim, tr.get("record", []))
+    except Error as e:
+        raise TrialError("%s: %s" % (where, e.message)) from None
 
 
 def run_declared(daemon, spec, t, ctrl):

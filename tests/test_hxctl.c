@@ -1098,7 +1098,7 @@ Test(hxctl, help_tells_of_every_command)
 	cr_assert_not_null(strstr(r.out, "--hold"), "%s", r.out);
 	hxctl(&r, NULL, "--version", NULL);
 	expect_ok(&r);
-	cr_assert_str_eq(r.out, "hxctl " PACKAGE_VERSION "\n");
+	cr_assert_str_eq(r.out, "hxctl (haptixd) " PACKAGE_VERSION "\n");
 	hx_run_free(&r);
 }
 
@@ -2149,7 +2149,7 @@ Test(hxctl, subscribe_prints_events_and_ends_with_the_server)
 	    you);
 	cr_assert_str_eq(lines[0], want);
 	cr_assert_str_eq(lines[1],
-	    "{\"event\":\"reset\",\"time\":0,\"keyframe\":0,\"name\":\"raised\"}");
+	    "{\"event\":\"reset\",\"time\":0,\"keyframe\":0,\"name\":\"raised\",\"to_time\":0}");
 	free(out);
 
 	/* Another client leaving is an event; the server going away, the end. */

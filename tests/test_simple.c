@@ -539,18 +539,22 @@ Test(simple, hx_update_blocks_one_period_while_running)
 	cr_assert_float_eq(info.update_rate, 50, 1e-6);
 	timed_updates(1, &s);
 	t0 = hx_double_time(&s.time_stamp);
-	/* A behaviour check with a generous bound, not a benchmark. */
+	/*
+	 * A behaviour check, not a benchmark: it blocks for a period (never
+	 * returns sooner), and a loaded machine may make it later (30.7 ms
+	 * was seen with two suites on two cores).
+	 */
 	wall = timed_updates(100, &s);
 	t1 = hx_double_time(&s.time_stamp);
-	cr_expect(wall / 100 > 0.018 && wall / 100 < 0.022,
-	    "hx_update period %.2f ms, expected 20 ms +- 10%%",
+	cr_expect(wall / 100 > 0.018 && wall / 100 < 0.1,
+	    "hx_update period %.2f ms, expected 20 ms (at least 18)",
 	    wall / 100 * 1000);
 	/*
 	 * Each answer comes at an API tick, so 100 updates span 100 periods
 	 * of simulated time; a client late for a tick (a loaded machine,
 	 * valgrind) waits for the next, so a few more are not an error.
 	 */
-	cr_expect(t1 - t0 > 2.0 - 1e-6 && t1 - t0 < 2.2,
+	cr_expect(t1 - t0 > 2.0 - 1e-6 && t1 - t0 < 5.0,
 	    "100 updates spanned %.4f s of simulated time", t1 - t0);
 	cr_expect(fabs(remainder(t1 - t0, 0.02)) < 1e-6,
 	    "%.6f s is not a whole number of API periods", t1 - t0);

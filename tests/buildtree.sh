@@ -23,18 +23,11 @@ cleanup()
 trap cleanup EXIT
 trap 'exit 1' HUP INT TERM
 
-# A clone's layout (as readme.sh lays it), and a user's shell elsewhere.
+# A clone, and a new user's shell in a directory outside it (common.sh).
 clone=$tmp/clone
-mkdir -p "$clone" "$tmp/home" "$tmp/run" "$tmp/elsewhere" || exit 99
-chmod 700 "$tmp/run"
-ln -s "$top/quickstart" "$clone/quickstart" || exit 99
-ln -s "$builddir" "$clone/build" || exit 99
-ln -s "$top/python" "$clone/python" || exit 99
-ln -s "$top/models" "$clone/models" || exit 99
-unset HAPTIX_SERVER HAPTIX_TOKEN_FILE HAPTIX_LEASE STATE_DIRECTORY \
-    PYTHONPATH PKG_CONFIG_PATH HAPTIXD
-export HOME="$tmp/home" XDG_RUNTIME_DIR="$tmp/run" \
-    XDG_STATE_HOME="$tmp/home/state" PATH=/usr/local/bin:/usr/bin:/bin
+new_user_shell "$top" "$builddir" "$tmp"
+unset HAPTIXD
+mkdir -p "$tmp/elsewhere" || exit 99
 eval "$("$clone/quickstart" env)" || exit 99
 cd "$tmp/elsewhere" || exit 99
 

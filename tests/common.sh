@@ -36,3 +36,23 @@ sanitized_env()
 	ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 	export LD_PRELOAD ASAN_OPTIONS
 }
+
+# new_user_shell TOP BUILDDIR DIR: DIR/clone laid out as a clone (the
+# source tree's quickstart, python and models, the build tree as build/),
+# and the environment of a new user's shell in DIR: HOME, XDG_RUNTIME_DIR
+# (the default socket) and XDG_STATE_HOME (the recordings) there, a plain
+# PATH, none of the variables that point at a server or a build.
+new_user_shell()
+{
+	mkdir -p "$3/clone" "$3/home" "$3/run" "$3/state" || exit 99
+	chmod 700 "$3/run"
+	for _f in quickstart python models; do
+		ln -s "$1/$_f" "$3/clone/$_f" || exit 99
+	done
+	ln -s "$2" "$3/clone/build" || exit 99
+	unset HAPTIX_SERVER HAPTIX_TOKEN_FILE HAPTIX_LEASE STATE_DIRECTORY \
+	    PYTHONPATH PKG_CONFIG_PATH
+	HOME=$3/home XDG_RUNTIME_DIR=$3/run XDG_STATE_HOME=$3/state
+	PATH=/usr/local/bin:/usr/bin:/bin
+	export HOME XDG_RUNTIME_DIR XDG_STATE_HOME PATH
+}

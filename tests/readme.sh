@@ -28,18 +28,9 @@ cleanup()
 trap cleanup EXIT
 trap 'exit 1' HUP INT TERM
 
+# A clone, and the environment of a new user's shell (common.sh).
 clone=$tmp/clone
-mkdir -p "$clone" "$tmp/home" "$tmp/run" "$tmp/state" || exit 99
-chmod 700 "$tmp/run"
-ln -s "$top/quickstart" "$clone/quickstart" || exit 99
-ln -s "$builddir" "$clone/build" || exit 99
-ln -s "$top/python" "$clone/python" || exit 99
-ln -s "$top/models" "$clone/models" || exit 99
-
-# The environment of a new user's shell, in the scratch directory.
-unset HAPTIX_SERVER HAPTIX_TOKEN_FILE HAPTIX_LEASE STATE_DIRECTORY PYTHONPATH
-export HOME="$tmp/home" XDG_RUNTIME_DIR="$tmp/run" \
-    XDG_STATE_HOME="$tmp/state" PATH=/usr/local/bin:/usr/bin:/bin
+new_user_shell "$top" "$builddir" "$tmp"
 
 # In a sanitizer build the README's octave-cli needs AddressSanitizer's
 # runtime first (common.sh): a wrapper that loads it comes first on

@@ -92,6 +92,11 @@ def _common(p):
     p.add_argument("--trial-timeout", type=float, default=None,
                    metavar="S", help="seconds an attempt may take; past "
                    "it the attempt fails and its daemon restarts")
+    _daemon_options(p)
+
+
+def _daemon_options(p):
+    """The options of the daemons run, submit and check start."""
     p.add_argument("-M", "--model-dir", action="append", default=[],
                    metavar="DIR", help="a model directory of the daemons "
                    "(repeat for more)")
@@ -128,12 +133,7 @@ def _parser():
     c.add_argument("sweep", metavar="SWEEP", help="the sweep file (TOML)")
     c.add_argument("--list", action="store_true", help="print each "
                    "trial's parameters and seed as a JSON line")
-    c.add_argument("-M", "--model-dir", action="append", default=[],
-                   metavar="DIR", help="a model directory of the daemon "
-                   "(repeat for more)")
-    c.add_argument("--haptixd", metavar="PATH",
-                   help="the haptixd to start (default: $HAPTIXD, else "
-                   "the one on the PATH)")
+    _daemon_options(c)
     s = command("submit")
     s.add_argument("sweep", metavar="SWEEP", help="the sweep file (TOML)")
     s.add_argument("--slurm", action="store_true", help="submit to Slurm "

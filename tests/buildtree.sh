@@ -13,15 +13,7 @@ require_env buildtree.sh "make check" HAPTIXD HX_MODELS HX_CC
 top=$(cd "$HX_MODELS/.." && pwd) || exit 99
 builddir=$(cd "$(dirname "$HAPTIXD")/.." && pwd) || exit 99
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/buildtree.XXXXXX") || exit 99
-daemon=
-cleanup()
-{
-	[ -n "$daemon" ] && kill "$daemon" 2>/dev/null && wait "$daemon"
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' HUP INT TERM
+scratch buildtree
 
 # A clone, and a new user's shell in a directory outside it (common.sh).
 clone=$tmp/clone

@@ -56,3 +56,13 @@ new_user_shell()
 	PATH=/usr/local/bin:/usr/bin:/bin
 	export HOME XDG_RUNTIME_DIR XDG_STATE_HOME PATH
 }
+
+# scratch NAME: a new temporary directory in $tmp, removed at exit with
+# the daemon whose pid the caller keeps in $daemon, if any.
+scratch()
+{
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/$1.XXXXXX") || exit 99
+	daemon=
+	trap '[ -n "$daemon" ] && kill "$daemon" 2>/dev/null && wait "$daemon"; rm -rf "$tmp"' EXIT
+	trap 'exit 1' HUP INT TERM
+}

@@ -18,15 +18,7 @@ top=$(cd "$HX_MODELS/.." && pwd) || exit 99
 builddir=$(cd "$(dirname "$HAPTIXD")/.." && pwd) || exit 99
 readme=$top/README.md
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/readme.XXXXXX") || exit 99
-daemon=
-cleanup()
-{
-	[ -n "$daemon" ] && kill "$daemon" 2>/dev/null && wait "$daemon"
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' HUP INT TERM
+scratch readme
 
 # A clone, and the environment of a new user's shell (common.sh).
 clone=$tmp/clone

@@ -34,16 +34,10 @@ fail()
 # directory (TCP off: its fixed port is shared here).
 haptixd --config none --tcp none 2>"$tmp/haptixd.log" &
 daemon=$!
-i=0
-until grep -q 'ready (' "$tmp/haptixd.log" 2>/dev/null; do
-	i=$((i + 1))
-	if [ $i -gt 300 ] || ! kill -0 "$daemon" 2>/dev/null; then
-		cat "$tmp/haptixd.log" >&2
-		fail "haptixd from the build tree did not start on the bundled scene"
-		exit 1
-	fi
-	sleep 0.1
-done
+if ! daemon_ready "$tmp/haptixd.log"; then
+	fail "haptixd from the build tree did not start on the bundled scene"
+	exit 1
+fi
 grep -q "from $top/models/mpl_scene.xml" "$tmp/haptixd.log" ||
     fail "haptixd did not load $top/models/mpl_scene.xml"
 echo "haptixd from the build tree: $(grep 'ready (' "$tmp/haptixd.log")"

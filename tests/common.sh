@@ -66,3 +66,18 @@ scratch()
 	trap '[ -n "$daemon" ] && kill "$daemon" 2>/dev/null && wait "$daemon"; rm -rf "$tmp"' EXIT
 	trap 'exit 1' HUP INT TERM
 }
+
+# daemon_ready LOG: 0 once the haptixd of pid $daemon wrote "ready (" in
+# LOG; 1, with LOG on stderr, if it ended or took 30 s.
+daemon_ready()
+{
+	_i=0
+	until grep -q 'ready (' "$1" 2>/dev/null; do
+		_i=$((_i + 1))
+		if [ $_i -gt 300 ] || ! kill -0 "$daemon" 2>/dev/null; then
+			cat "$1" >&2
+			return 1
+		fi
+		sleep 0.1
+	done
+}

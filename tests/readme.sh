@@ -45,16 +45,10 @@ fi
     exec "$HAPTIXD" --config none -M "$top/models" --tcp none) \
     2>"$tmp/haptixd.log" &
 daemon=$!
-i=0
-until grep -q 'ready (' "$tmp/haptixd.log" 2>/dev/null; do
-	i=$((i + 1))
-	if [ $i -gt 200 ] || ! kill -0 "$daemon" 2>/dev/null; then
-		echo "readme.sh: haptixd did not become ready:" >&2
-		cat "$tmp/haptixd.log" >&2
-		exit 99
-	fi
-	sleep 0.1
-done
+if ! daemon_ready "$tmp/haptixd.log"; then
+	echo "readme.sh: haptixd did not become ready (its log above)" >&2
+	exit 99
+fi
 
 # The blocks: indented ones after a blank line, and fenced sh, shell or
 # bash ones; each becomes "readme_block LINE" and its lines, or a note.

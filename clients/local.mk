@@ -7,38 +7,36 @@ clients_hxctl_SOURCES = clients/hxctl.c clients/hxctl.h \
 	clients/hxctl_model.c clients/hxctl_object.c clients/hxctl_simple.c \
 	clients/hxctl_run.c clients/hxctl_set.c clients/hxctl_hold.c clients/hxctl_status.c \
 	clients/hxctl_stream.c clients/hxctl_suggest.c clients/hxctl_table.c clients/hxctl_view.c \
-	clients/hxctl_wait.c clients/hxctl_world.c clients/usage.c clients/usage.h
-clients_hxctl_LDADD = libhaptix.la -lm
+	clients/hxctl_wait.c clients/hxctl_world.c
+clients_hxctl_LDADD = libhaptix.la libhxwire.la -lm
 
 # Recordings: play, verify, export.  The recording library, not MuJoCo.
 bin_PROGRAMS += clients/hxplay
 clients_hxplay_SOURCES = clients/hxplay.c clients/hxplay.h \
 	clients/hxplay_export.c clients/hxplay_find.c clients/hxplay_info.c \
 	clients/hxplay_play.c clients/hxplay_verify.c clients/hxplay_restore.c \
-	clients/hxplay_spawn.c clients/usage.c clients/usage.h
+	clients/hxplay_spawn.c
 clients_hxplay_CPPFLAGS = $(AM_CPPFLAGS) -DHXPLAY_HAPTIXD='"$(sbindir)/haptixd"'
-clients_hxplay_LDADD = libhaptix.la libhxrec.la -lm
+clients_hxplay_LDADD = libhaptix.la libhxwire.la libhxrec.la -lm
 
 # Input drivers (docs/drivers.md): motion capture into mocap bodies, and
 # a 3D mouse into forces or poses.  Each talks to the daemon as a client.
 bin_PROGRAMS += clients/hx-mocap clients/hx-spacenav
 clients_hx_mocap_SOURCES = clients/hx_mocap.c clients/driver.c clients/driver.h \
 	clients/mocap.h clients/mocap_udp.c clients/mocap_csv.c clients/mocap_axes.c \
-	clients/natnet.c clients/natnet.h clients/usage.c clients/usage.h
-clients_hx_mocap_LDADD = libhaptix.la -lm
+	clients/natnet.c clients/natnet.h
+clients_hx_mocap_LDADD = libhaptix.la libhxwire.la -lm
 clients_hx_spacenav_SOURCES = clients/hx_spacenav.c clients/driver.c clients/driver.h \
-	clients/spacenav.c clients/spacenav.h clients/mocap.h clients/mocap_axes.c \
-	clients/usage.c clients/usage.h
+	clients/spacenav.c clients/spacenav.h clients/mocap.h clients/mocap_axes.c
 clients_hx_spacenav_CFLAGS = $(AM_CFLAGS) $(SPNAV_CFLAGS)
-clients_hx_spacenav_LDADD = libhaptix.la $(SPNAV_LIBS) -lm
+clients_hx_spacenav_LDADD = libhaptix.la libhxwire.la $(SPNAV_LIBS) -lm
 
 # The offscreen viewer: the only client that includes MuJoCo (to render).
 bin_PROGRAMS += clients/hxview
 clients_hxview_SOURCES = clients/hxview.c clients/hxview.h \
 	clients/hxview_egl.c clients/hxview_http.c clients/hxview_image.c \
 	clients/hxview_mujoco.h clients/hxview_overlay.c clients/hxview_scene.c \
-	clients/hxview_web.c clients/hxview_control.c clients/hxview_control.h \
-	clients/usage.c clients/usage.h
+	clients/hxview_web.c clients/hxview_control.c clients/hxview_control.h
 # The workbench's page is read from disk: installed, or (uninstalled) the
 # source tree's; three.js from Debian's libjs-three.
 clients_hxview_CFLAGS = $(AM_CFLAGS) $(EGL_CFLAGS) $(PNG_CFLAGS) \
@@ -51,7 +49,8 @@ dist_workbench_DATA = clients/workbench/index.html \
 	clients/workbench/workbench.js clients/workbench/workbench.css
 # MuJoCo before libhaptix: both export mj_name2id, mj_id2name and mj_step
 # (HAPTIX's API has them), and MuJoCo's own calls must reach MuJoCo's.
-# libhxwire for listen_name(): every address of the name given to --http.
+# libhxwire for listen_name() (every address of the name given to
+# --http) and usage_*(), as each program of the tree.
 clients_hxview_LDADD = $(MUJOCO_LIBS) libhaptix.la libhxwire.la $(EGL_LIBS) $(PNG_LIBS) \
 	$(JPEG_LIBS) $(LIBEVENT_EXTRA_LIBS) $(LIBEVENT_LIBS) -lm
 

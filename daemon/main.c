@@ -253,7 +253,7 @@ static void
 main_listen(struct daemon *d, int adopted, char *first, size_t len)
 {
 	const struct options *o = d->opts;
-	char err[512], bound[600], *name, *save;
+	char err[512], bound[300];
 
 	if (o->unix_path != NULL && (adopted == 0 || o->unix_set)) {
 		if (server_listen_unix(
@@ -271,14 +271,8 @@ main_listen(struct daemon *d, int adopted, char *first, size_t len)
 			d->server = NULL;
 			fatal("%s", err);
 		}
-		/* One line for each address the name resolved to. */
-		for (name = strtok_r(bound, " ", &save); name != NULL;
-		     name = strtok_r(NULL, " ", &save)) {
-			log_info("listening on %s%s", name,
-			    d->token_len != 0 ? " (token required)" : "");
-			if (first[0] == '\0')
-				snprintf(first, len, "%s", name + 4);
-		}
+		if (first[0] == '\0')
+			snprintf(first, len, "%s", bound + 4);
 	}
 	if (adopted == 0 && first[0] == '\0')
 		fatal("no listeners: unix and tcp are both none");

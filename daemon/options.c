@@ -18,6 +18,7 @@
 #include "frame.h"
 #include "log.h"
 #include "options.h"
+#include "usage.h"
 
 /* Where the settings being applied come from: later layers win. */
 enum {
@@ -752,23 +753,11 @@ options_parse_cmdline(struct options_cmdline *cl, int argc, char **argv)
 			options_usage(stdout);
 			return 1;
 		case 'V':
-			printf(
-			    "haptixd (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION);
+			usage_version("haptixd");
 			return 1;
 		case ':':
-			fprintf(stderr, "haptixd: %s needs a value\n",
-			    argv[optind - 1]);
-			fprintf(stderr, "haptixd --help lists the options\n");
-			return -1;
 		case '?':
-			if (optopt != 0 &&
-			    strncmp(argv[optind - 1], "--", 2) != 0)
-				fprintf(stderr, "haptixd: unknown option -%c\n",
-				    optopt);
-			else
-				fprintf(stderr, "haptixd: unknown option %s\n",
-				    argv[optind - 1]);
-			fprintf(stderr, "haptixd --help lists the options\n");
+			usage_bad_option("haptixd", ch, argv);
 			return -1;
 		}
 		idx = ch >= 256 ? ch - 256 : -1;

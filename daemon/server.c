@@ -245,18 +245,17 @@ server_listen_tcp(struct server *sv, const char *spec, int have_token,
 	struct listen_set set;
 	struct address a;
 	char why[256];
-	size_t used = 0;
-	int i;
+	int i, rc;
 
 	if (address_parse_listen(spec, &a, why, sizeof(why)) != 0) {
 		snprintf(err, len, "--tcp %s: %s", spec, why);
 		return -1;
 	}
-	if (listen_name(a.host, a.port, SERVER_BACKLOG,
-		have_token ? 0 : LISTEN_LOOPBACK_ONLY, &set, why,
-		sizeof(why)) != 0) {
+	rc = listen_name(a.host, a.port, SERVER_BACKLOG,
+	    have_token ? 0 : LISTEN_LOOPBACK_ONLY, &set, why, sizeof(why));
+	if (rc != 0) {
 		snprintf(err, len, "--tcp %s: %s%s", spec, why,
-		    strstr(why, "not loopback") != NULL ?
+		    rc == LISTEN_NOT_LOOPBACK ?
 			" (refusing to listen there without --token-file)" :
 			"");
 		return -1;
@@ -267,7 +266,6 @@ server_listen_tcp(struct server *sv, const char *spec, int have_token,
 		listen_close(&set);
 		return -1;
 	}
-	bound[0] = '\0';
 	for (i = 0; i < set.n; i++) {
 		if (server_add(sv, set.fds[i], SESSION_TCP, !set.loopback[i],
 			err, len) != 0) {
@@ -275,10 +273,11 @@ server_listen_tcp(struct server *sv, const char *spec, int have_token,
 				close(set.fds[i]);
 			return -1;
 		}
-		if (used < boundlen)
-			used += (size_t)snprintf(bound + used, boundlen - used,
-			    "%stcp:%s", i > 0 ? " " : "", set.names[i]);
+		/* One line for each address the name resolved to. */
+		log_info("listening on tcp:%s%s", set.names[i],
+		    have_token ? " (token required)" : "");
 	}
+	snprintf(bound, boundlen, "tcp:%s", set.names[0]);
 	return 0;
 }
 

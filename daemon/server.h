@@ -20,9 +20,9 @@ int server_listen_unix(
 
 /*
  * Listen on TCP at spec ([HOST:]PORT), on every address HOST resolves to
- * (localhost: 127.0.0.1 and ::1).  A non-loopback address needs a token
- * (have_token).  bound receives "tcp:HOST:PORT" of each address with
- * the real port, separated by spaces.
+ * (localhost: 127.0.0.1 and ::1), logging each.  A non-loopback address
+ * needs a token (have_token).  bound receives "tcp:HOST:PORT" of the
+ * first address, with the real port.
  */
 int server_listen_tcp(struct server *sv, const char *spec, int have_token,
     char *bound, size_t boundlen, char *err, size_t len);

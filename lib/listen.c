@@ -205,7 +205,7 @@ listen_name(const char *host, const char *port, int backlog, int flags,
 				snprintf(err, errlen, "%s is %s, not loopback",
 				    host != NULL ? host : "*", name);
 			freeaddrinfo(res);
-			return -1;
+			return LISTEN_NOT_LOOPBACK;
 		}
 	}
 	for (tries = 0;; tries++) {

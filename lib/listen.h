@@ -14,6 +14,9 @@
 /* listen_name()'s flags: refuse a name with any address off loopback. */
 #define LISTEN_LOOPBACK_ONLY 0x1
 
+/* What listen_name() returns for such a name under LISTEN_LOOPBACK_ONLY. */
+#define LISTEN_NOT_LOOPBACK (-2)
+
 struct listen_set {
 	int n;
 	int fds[LISTEN_MAX];        /* listening, non-blocking, close-on-exec */
@@ -27,8 +30,9 @@ struct listen_set {
  * the kernel choose one for the first address and the others take the
  * same.  An address of a family the kernel lacks (IPv6 turned off) is
  * skipped while another is served.  With LISTEN_LOOPBACK_ONLY, a name
- * with any address off loopback is refused before anything is bound.
- * Returns 0, or -1 with a reason in err and nothing left open.
+ * with any address off loopback is refused before anything is bound
+ * (LISTEN_NOT_LOOPBACK).  Returns 0, or -1 or LISTEN_NOT_LOOPBACK with a
+ * reason in err and nothing left open.
  */
 int listen_name(const char *host, const char *port, int backlog, int flags,
     struct listen_set *set, char *err, size_t errlen);

@@ -14,11 +14,12 @@ $(PROTO_GEN): proto/haptix.stamp
 	@test -f $@ || { rm -f proto/haptix.stamp && \
 		$(MAKE) $(AM_MAKEFLAGS) proto/haptix.stamp; }
 
-# Framing, addresses and the generated messages: shared by the daemon and
-# the client library, free of MuJoCo and of haptix.h.
+# Framing, addresses, listeners, the generated messages and the command
+# line's shared words: for the daemon, the client library and the
+# programs, free of MuJoCo and of haptix.h.
 noinst_LTLIBRARIES += libhxwire.la
 nodist_libhxwire_la_SOURCES = $(PROTO_GEN)
 libhxwire_la_SOURCES = lib/frame.c lib/frame.h lib/address.c lib/address.h \
-	lib/listen.c lib/listen.h \
+	lib/listen.c lib/listen.h lib/usage.c lib/usage.h \
 	lib/envelope.c lib/envelope.h
 libhxwire_la_CFLAGS = -std=gnu11 $(PROTOBUF_C_CFLAGS)

@@ -1060,8 +1060,8 @@ Test(hxplay, a_bare_name_is_found_in_the_state_directory)
 	info_is(r.out, "file", file);
 	/* The default: $XDG_STATE_HOME/haptixd. */
 	cr_assert(mkdir(xdg, 0700) == 0 || errno == EEXIST);
-	cr_assert(mkdir(hx_scratch("state/haptixd"), 0700) == 0 ||
-	    errno == EEXIST);
+	cr_assert(
+	    mkdir(hx_scratch("state/haptixd"), 0700) == 0 || errno == EEXIST);
 	snprintf(moved, sizeof(moved), "%s/fixture_1.hxr",
 	    hx_scratch("state/haptixd"));
 	cr_assert_eq(rename(file, moved), 0, "%s", strerror(errno));

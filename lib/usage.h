@@ -1,8 +1,8 @@
 /*
- * What the command-line programs share on their command line: the
- * version line, and the words for an option getopt_long() did not take
- * (with opterr = 0, so that getopt's own message, which names argv[0] —
- * libtool's .libs path in a build tree — is never printed).
+ * What the programs (haptixd and the clients) share on their command
+ * line: the version line, and the words for an option getopt_long() did
+ * not take (with opterr = 0, so that getopt's own message, which names
+ * argv[0] — libtool's .libs path in a build tree — is never printed).
  */
 #ifndef HX_USAGE_H
 #define HX_USAGE_H

@@ -1,6 +1,7 @@
 /*
- * hxplay: plays a recording (.hxr) to a paused haptixd, verifies its
- * journal in lock-step, and exports it for analysis.  See hxplay(1).
+ * hxplay: plays a recording (.hxr, or HAPTIX's .mjl) to a paused
+ * haptixd, verifies its journal in lock-step, and exports it for
+ * analysis.  See hxplay(1).
  */
 #include "config.h"
 
@@ -66,7 +67,7 @@ usage(FILE *fp)
 	    "[--fields F,...] [--force]\n"
 	    "\n"
 	    "Play a haptixd recording (.hxr) to a server, verify its journal,\n"
-	    "or read it.\n"
+	    "or read it.  HAPTIX's logs (.mjl) play, list and export alike.\n"
 	    "\n"
 	    "  FILE                play the recorded states to the server at "
 	    "the\n"
@@ -255,7 +256,7 @@ main(int argc, char **argv)
 		}
 	}
 	if (optind != argc - 1) {
-		play_warn(optind == argc ? "name a recording (.hxr)" :
+		play_warn(optind == argc ? "name a recording (.hxr or .mjl)" :
 					   "one recording at a time");
 		usage(stderr);
 		return PLAY_USAGE;

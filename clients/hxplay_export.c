@@ -532,6 +532,8 @@ json_body(const struct exp *e, FILE *fp)
 
 	fprintf(fp, "{\n  \"format\": \"%s\",\n  \"file\": ", exp_ext(e));
 	json_string(fp, e->file);
+	fprintf(fp, ",\n  \"recording\": \"%s\"",
+	    h->format == REC_FORMAT_MJL ? "mjl" : "hxr");
 	fprintf(fp, ",\n  \"version\": %u,\n  \"name\": ", h->version);
 	json_string(fp, h->name);
 	fprintf(

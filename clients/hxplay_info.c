@@ -208,14 +208,26 @@ info_header(const char *path, const struct rec_header *h)
 	int f, n = 0;
 
 	printf("file: %s\n", path);
-	printf("version: %u\n", h->version);
-	printf("model: %s\n", h->name);
-	printf("model hash: %016" PRIx64 "\n", h->model_hash);
-	printf("created: %s\n", info_created(h->created, buf, sizeof(buf)));
-	printf("sizes: nq %u nv %u na %u nu %u nmocap %u nsensordata %u "
-	       "nbody %u\n",
-	    h->nq, h->nv, h->na, h->nu, h->nmocap, h->nsensordata, h->nbody);
-	printf("timestep: %s\n", info_double(h->timestep, buf, sizeof(buf)));
+	if (h->format == REC_FORMAT_MJL) {
+		/* HAPTIX's log holds no version, hash, date or timestep. */
+		printf("format: mjl (a HAPTIX log)\n");
+		printf("model: %s\n", h->name);
+		printf("sizes: nq %u nv %u nu %u nmocap %u nsensordata %u\n",
+		    h->nq, h->nv, h->nu, h->nmocap, h->nsensordata);
+	} else {
+		printf("format: hxr\n");
+		printf("version: %u\n", h->version);
+		printf("model: %s\n", h->name);
+		printf("model hash: %016" PRIx64 "\n", h->model_hash);
+		printf("created: %s\n",
+		    info_created(h->created, buf, sizeof(buf)));
+		printf("sizes: nq %u nv %u na %u nu %u nmocap %u "
+		       "nsensordata %u nbody %u\n",
+		    h->nq, h->nv, h->na, h->nu, h->nmocap, h->nsensordata,
+		    h->nbody);
+		printf("timestep: %s\n",
+		    info_double(h->timestep, buf, sizeof(buf)));
+	}
 	printf("fields:");
 	for (f = 0; f < REC_NFIELD; f++) {
 		if (h->fields & REC_FIELD_BIT(f)) {
@@ -312,14 +324,16 @@ info_items(const struct info_counts *c)
 	printf("hashes: %" PRIu64 "\n", c->hashes);
 }
 
-/* The frames, the bytes and how the file ends. */
+/* The frames (a .mjl has none), the bytes and how the file ends. */
 static void
-info_end(const char *path, const struct rec_reader_stats *st, int rc,
-    const char *error)
+info_end(const char *path, const struct rec_header *h,
+    const struct rec_reader_stats *st, int rc, const char *error)
 {
+	int mjl = h->format == REC_FORMAT_MJL;
 	struct stat sb;
 
-	printf("frames: %" PRIu64 "\n", st->frames);
+	if (!mjl)
+		printf("frames: %" PRIu64 "\n", st->frames);
 	if (st->skipped != 0)
 		printf("unknown items: %" PRIu64 "\n", st->skipped);
 	if (stat(path, &sb) == 0)
@@ -327,8 +341,8 @@ info_end(const char *path, const struct rec_reader_stats *st, int rc,
 	if (rc < 0)
 		printf("end: error: %s\n", error);
 	else if (st->truncated)
-		printf("end: cut inside a frame: %" PRIu64 " bytes dropped\n",
-		    st->dropped);
+		printf("end: cut inside a %s: %" PRIu64 " bytes dropped\n",
+		    mjl ? "record" : "frame", st->dropped);
 	else
 		printf("end: complete\n");
 }
@@ -386,7 +400,8 @@ play_info(int argc, char **argv)
 		info_count(&c, &it);
 	rec_reader_stats(r, &st);
 	info_items(&c);
-	info_end(argv[optind], &st, rc, rec_reader_error(r));
+	info_end(
+	    argv[optind], rec_reader_header(r), &st, rc, rec_reader_error(r));
 	if (rc < 0)
 		play_warn("%s: %s", argv[optind], rec_reader_error(r));
 	rec_reader_close(r);

@@ -34,6 +34,7 @@ struct play {
 	const struct play_opts *o;
 	hxd_conn *c;
 	const struct rec_header *h;
+	int server_na; /* the server model's na: a .mjl records no act */
 	uint64_t sent, skipped;
 	uint64_t segments; /* segments with a record sent */
 
@@ -100,8 +101,9 @@ play_check_model(struct play *p)
 	if (hxd_status_get(p->c, &st) != HXD_OK)
 		return play_server(p, "status");
 	if ((uint32_t)m->nq != h->nq || (uint32_t)m->nv != h->nv ||
-	    (uint32_t)m->na != h->na || (uint32_t)m->nu != h->nu ||
-	    (uint32_t)m->nmocap != h->nmocap) {
+	    ((h->fields & REC_FIELD_BIT(REC_ACT)) &&
+		(uint32_t)m->na != h->na) ||
+	    (uint32_t)m->nu != h->nu || (uint32_t)m->nmocap != h->nmocap) {
 		play_warn("%s: recorded with %s (nq %u nv %u na %u nu %u "
 			  "nmocap %u); the server has %s (nq %d nv %d na %d "
 			  "nu %d nmocap %d): load the recorded model",
@@ -109,6 +111,7 @@ play_check_model(struct play *p)
 		    m->name, m->nq, m->nv, m->na, m->nu, m->nmocap);
 		return PLAY_FAIL;
 	}
+	p->server_na = m->na;
 	if (!st.paused && !p->o->quiet)
 		printf("pausing the server to play %s\n", p->o->file);
 	if (hxd_lease(p->c, HXD_LEASE_TAKE, NULL) != HXD_OK)
@@ -137,7 +140,7 @@ play_send(struct play *p, const struct rec_item *it)
 	    f[REC_MOCAP_QUAT] != NULL && h->nmocap > 0)
 		rc = hxd_set_mocap(p->c, &m);
 	if (rc == HXD_OK && f[REC_QPOS] != NULL && f[REC_QVEL] != NULL &&
-	    (f[REC_ACT] != NULL || h->na == 0))
+	    (f[REC_ACT] != NULL || p->server_na == 0))
 		rc = hxd_set_state(p->c, &s);
 	else {
 		/* Only part of the state was recorded: set that part. */
@@ -244,6 +247,7 @@ play_load(struct play *p, const struct rec_item *it, const char *what)
 	if (hxd_load_data(p->c, HXD_FORMAT_MJB, it->data, it->len, p->h->name,
 		NULL) != HXD_OK)
 		return play_server(p, why);
+	p->server_na = (int)it->model->na;
 	return PLAY_OK;
 }
 

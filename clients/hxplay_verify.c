@@ -324,6 +324,10 @@ verify_run(struct verify *v)
 	    it.tag != REC_TAG_JOURNAL || it.kind != REC_JOURNAL_MODEL) {
 		if (n < 0)
 			play_warn("%s", rec_reader_error(v->r));
+		else if (rec_reader_header(v->r)->format == REC_FORMAT_MJL)
+			play_warn("%s: a HAPTIX log has no journal to verify: "
+				  "it plays (hxplay FILE), lists and exports",
+			    v->o->file);
 		else
 			play_warn("%s: no journal to verify: record with "
 				  "`hxctl record start --journal`",

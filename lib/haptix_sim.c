@@ -21,6 +21,9 @@
 #define WORLD_EQ_CONNECT 0
 #define WORLD_EQ_WELD 1
 
+/* What the second connect of a revolute constraint adds to its name. */
+#define WORLD_AXIS_SUFFIX "#axis"
+
 /* What one call knows of the world. */
 struct world {
 	const char *call;
@@ -1430,36 +1433,58 @@ hxs_model_collide_mode(const char *name, hxsCollideMode *out)
 	return world_end(&w, rc);
 }
 
-/* A body named by an SDF joint's parent or child: a model or a link. */
+/*
+ * The text of the first element elem ("<child", "<xyz") at or after
+ * text, blanks trimmed, into out: 0, or -1 when there is none.
+ */
 static int
-world_sdf_body(
-    struct world *w, const char *text, const char *elem, char *out, size_t len)
+world_sdf_value(const char *text, const char *elem, char *out, size_t len)
 {
 	const char *s, *e;
-	char name[256];
 	size_t n;
-	int b;
 
 	if ((s = strstr(text, elem)) == NULL || (s = strchr(s, '>')) == NULL ||
 	    (e = strchr(++s, '<')) == NULL)
-		return compat_fail(
-		    HXD_BADVALUE, "%s: the SDF joint has no %s", w->call, elem);
+		return -1;
 	while (s < e && strchr(" \t\r\n", *s) != NULL)
 		s++;
 	while (e > s && strchr(" \t\r\n", e[-1]) != NULL)
 		e--;
 	n = (size_t)(e - s);
-	if (n >= sizeof(name))
-		n = sizeof(name) - 1;
-	memcpy(name, s, n);
-	name[n] = '\0';
+	if (n >= len)
+		n = len - 1;
+	memcpy(out, s, n);
+	out[n] = '\0';
+	return 0;
+}
+
+/*
+ * A body named by an SDF joint's parent or child: "world", a model,
+ * model::link (a model of one link answers to "link", as elsewhere) or
+ * a body's own name.
+ */
+static int
+world_sdf_body(
+    struct world *w, const char *text, const char *elem, char *out, size_t len)
+{
+	char name[256], *link;
+	int b, model, rc;
+
+	if (world_sdf_value(text, elem, name, sizeof(name)) != 0)
+		return compat_fail(
+		    HXD_BADVALUE, "%s: the SDF joint has no %s", w->call, elem);
 	if (strcmp(name, "world") == 0) {
 		snprintf(out, len, "world");
 		return HXD_OK;
 	}
-	/* model::link names the link; a model alone its first link. */
-	if ((s = strstr(name, "::")) != NULL)
-		memmove(name, s + 2, strlen(s + 2) + 1);
+	if ((link = strstr(name, "::")) != NULL) {
+		*link = '\0';
+		if ((rc = world_model(w, name, &model)) != HXD_OK ||
+		    (rc = world_link(w, model, link + 2, &b)) != HXD_OK)
+			return rc;
+		snprintf(out, len, "%s", w->info->body_name[b]);
+		return HXD_OK;
+	}
 	for (b = 1; b < w->info->model.nbody; b++)
 		if (strcmp(w->info->body_name[b], name) == 0) {
 			snprintf(out, len, "%s", name);
@@ -1469,103 +1494,282 @@ world_sdf_body(
 	    "%s: the world has no model or link '%s'", w->call, name);
 }
 
+/*
+ * The unit axis of an SDF revolute joint, in the child's frame (SDF's
+ * default; <axis><xyz>, 0 0 1 when absent), as "x y z".
+ */
+static int
+world_sdf_axis(struct world *w, const char *text, char *out, size_t len)
+{
+	const char *axis = strstr(text, "<axis");
+	double v[3] = { 0, 0, 1 }, n;
+	char xyz[256], flag[16], *end;
+
+	if (axis != NULL &&
+	    world_sdf_value(
+		axis, "<use_parent_model_frame", flag, sizeof(flag)) == 0 &&
+	    (strcmp(flag, "true") == 0 || strcmp(flag, "1") == 0))
+		return compat_fail(HXD_BADVALUE,
+		    "%s: a revolute joint's axis is taken in the child's "
+		    "frame; use_parent_model_frame is not supported",
+		    w->call);
+	if (axis != NULL &&
+	    world_sdf_value(axis, "<xyz", xyz, sizeof(xyz)) == 0) {
+		const char *at = xyz;
+		int k;
+
+		for (k = 0; k < 3; k++) {
+			v[k] = strtod(at, &end);
+			if (end == at)
+				break;
+			at = end;
+		}
+		while (*at != '\0' && strchr(" \t\r\n", *at) != NULL)
+			at++;
+		if (k < 3 || *at != '\0')
+			return compat_fail(HXD_BADVALUE,
+			    "%s: the revolute joint's axis '%s' is not three "
+			    "numbers",
+			    w->call, xyz);
+	}
+	n = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+	if (!isfinite(n) || n < 1e-9)
+		return compat_fail(HXD_BADVALUE,
+		    "%s: the revolute joint's axis must be finite and not zero",
+		    w->call);
+	snprintf(out, len, "%.9g %.9g %.9g", v[0] / n, v[1] / n, v[2] / n);
+	return HXD_OK;
+}
+
+/*
+ * A constraint as one or two edit operations adding equalities: what
+ * the text says, where the names and attributes are kept.
+ */
+struct world_constraint {
+	struct simtext_tag tag; /* the <weld>, <connect> or <joint> */
+	hxd_edit_op op[2];
+	const char *attrs[2][2 * SIMTEXT_ATTRS];
+	char body1[256], body2[256], axis[128], axis_name[512];
+	int nops;
+};
+
+/*
+ * The name of the second connect of revolute constraint name: a suffix
+ * no constraint added by name alone ends with (hxs_add_constraint
+ * refuses it), so the pair is found again by name.
+ */
+static int
+world_axis_name(struct world *w, const char *name, char *out, size_t len)
+{
+	if ((size_t)snprintf(out, len, "%s" WORLD_AXIS_SUFFIX, name) >= len)
+		return compat_fail(HXD_BADSIZE,
+		    "%s: the constraint's name is too long", w->call);
+	return HXD_OK;
+}
+
+/* The equality named name, or -1. */
+static int
+world_equality(const struct world *w, const char *name)
+{
+	for (int e = 0; e < w->info->model.neq; e++)
+		if (strcmp(w->info->eq_name[e], name) == 0)
+			return e;
+	return -1;
+}
+
+/*
+ * An SDF joint as equalities: fixed is a weld, ball a connect anchored
+ * at the child's origin, and revolute two connects, at the child's
+ * origin and one unit along the axis (both in the child's frame, which
+ * is body1's): together they leave only the turn about the axis, the
+ * five degrees of freedom a hinge removes.  Other types have no
+ * equality in MuJoCo 2.2.
+ */
+static int
+world_sdf_joint(struct world *w, const char *text, struct world_constraint *k)
+{
+	const char *type = simtext_attr(&k->tag, "type"), **a = k->attrs[0];
+	int rc, n = 0;
+
+	if (type == NULL ||
+	    (strcmp(type, "fixed") != 0 && strcmp(type, "ball") != 0 &&
+		strcmp(type, "revolute") != 0))
+		return compat_fail(HXD_BADVALUE,
+		    "%s: an SDF joint of type '%s' has no MuJoCo equality; "
+		    "fixed (weld), ball (connect) and revolute (two "
+		    "connects) do",
+		    w->call, type != NULL ? type : "(none)");
+	if ((rc = world_sdf_body(
+		 w, text, "<child", k->body1, sizeof(k->body1))) != HXD_OK ||
+	    (rc = world_sdf_body(
+		 w, text, "<parent", k->body2, sizeof(k->body2))) != HXD_OK)
+		return rc;
+	k->op[0].type = strcmp(type, "fixed") == 0 ? "weld" : "connect";
+	a[n * 2] = "body1", a[n++ * 2 + 1] = k->body1;
+	if (strcmp(k->body2, "world") != 0)
+		a[n * 2] = "body2", a[n++ * 2 + 1] = k->body2;
+	if (strcmp(type, "fixed") != 0)
+		a[n * 2] = "anchor", a[n++ * 2 + 1] = "0 0 0";
+	k->op[0].nattrs = n;
+	k->nops = 1;
+	if (strcmp(type, "revolute") != 0)
+		return HXD_OK;
+	if ((rc = world_sdf_axis(w, text, k->axis, sizeof(k->axis))) != HXD_OK)
+		return rc;
+	memcpy(k->attrs[1], a, (size_t)(2 * n) * sizeof(*a));
+	k->attrs[1][2 * n - 1] = k->axis;
+	k->op[1] = k->op[0];
+	k->op[1].attrs = k->attrs[1];
+	k->nops = 2;
+	return HXD_OK;
+}
+
+/* An MJCF <weld> or <connect>: the equality as it is written. */
+static void
+world_mjcf_equality(struct world_constraint *k)
+{
+	int n = 0;
+
+	k->op[0].type = k->tag.name;
+	for (int i = 0; i < k->tag.nattrs; i++)
+		if (strcmp(k->tag.attr[i], "name") != 0) {
+			k->attrs[0][2 * n] = k->tag.attr[i];
+			k->attrs[0][2 * n++ + 1] = k->tag.value[i];
+		}
+	k->op[0].nattrs = n;
+	k->nops = 1;
+}
+
+/* Read the constraint of text into k: an MJCF equality or an SDF joint. */
+static int
+world_constraint_read(
+    struct world *w, const char *text, struct world_constraint *k)
+{
+	char err[256];
+	int found;
+
+	if ((found = simtext_tag(text, "weld", &k->tag, err, sizeof(err))) ==
+	    -1)
+		found = simtext_tag(text, "connect", &k->tag, err, sizeof(err));
+	if (found == 0) {
+		world_mjcf_equality(k);
+		return HXD_OK;
+	}
+	if (found == -1 &&
+	    (found = simtext_tag(text, "joint", &k->tag, err, sizeof(err))) ==
+		0)
+		return world_sdf_joint(w, text, k);
+	return compat_fail(HXD_BADVALUE, "%s: %s", w->call,
+	    found == -2 ? err :
+			  "no <weld> or <connect> (MJCF) and no <joint> "
+			  "(SDF) in the text");
+}
+
+/* Name the operations of k: name, and the axis's connect after it. */
+static int
+world_constraint_name(struct world *w, struct world_constraint *k)
+{
+	const char *name = simtext_attr(&k->tag, "name");
+	size_t n, s = strlen(WORLD_AXIS_SUFFIX);
+	int rc;
+
+	if (name == NULL || name[0] == '\0')
+		return compat_fail(HXD_BADVALUE,
+		    "%s: the constraint needs a name, to remove it by",
+		    w->call);
+	n = strlen(name);
+	if (n >= s && strcmp(name + n - s, WORLD_AXIS_SUFFIX) == 0)
+		return compat_fail(HXD_BADVALUE,
+		    "%s: the name '%s' ends with '%s', which names the "
+		    "second half of a revolute constraint",
+		    w->call, name, WORLD_AXIS_SUFFIX);
+	for (int i = 0; i < k->nops; i++) {
+		k->op[i].kind = HXD_EDIT_ADD;
+		k->op[i].parent_type = "equality";
+		k->op[i].parent_name = "";
+		k->op[i].attrs = k->attrs[i];
+		k->op[i].name = name;
+	}
+	if (k->nops == 2) {
+		if ((rc = world_axis_name(w, name, k->axis_name,
+			 sizeof(k->axis_name))) != HXD_OK)
+			return rc;
+		k->op[1].name = k->axis_name;
+	}
+	return HXD_OK;
+}
+
 hxResult
 hxs_add_constraint(const char *text, const char *model_name)
 {
 	struct world w;
-	struct simtext_tag t;
-	hxd_edit_op op = { 0 };
-	const char *attrs[2 * SIMTEXT_ATTRS], *name;
-	char b1[256], b2[256], err[256];
-	int rc, model, n = 0, found;
+	struct world_constraint *k;
+	int rc, model;
 
 	if (text == NULL)
 		return COMPAT_HX(compat_null("hxs_add_constraint", "_sdf"));
 	if ((rc = world_open(&w, "hxs_add_constraint")) != HXD_OK ||
 	    (rc = world_model(&w, model_name, &model)) != HXD_OK)
 		return world_end(&w, rc);
-	op.kind = HXD_EDIT_ADD;
-	op.parent_type = "equality";
-	op.parent_name = "";
-	if ((found = simtext_tag(text, "weld", &t, err, sizeof(err))) == -1)
-		found = simtext_tag(text, "connect", &t, err, sizeof(err));
-	if (found == 0) {
-		/* MJCF: the equality as it is written. */
-		op.type = t.name;
-		for (int i = 0; i < t.nattrs; i++)
-			if (strcmp(t.attr[i], "name") != 0) {
-				attrs[2 * n] = t.attr[i];
-				attrs[2 * n++ + 1] = t.value[i];
-			}
-		name = simtext_attr(&t, "name");
-	} else if (found == -1 &&
-	    (found = simtext_tag(text, "joint", &t, err, sizeof(err))) == 0) {
-		/* SDF: a fixed joint is a weld, a ball joint a connect. */
-		const char *type = simtext_attr(&t, "type");
-
-		name = simtext_attr(&t, "name");
-		if (type == NULL ||
-		    (strcmp(type, "fixed") != 0 && strcmp(type, "ball") != 0)) {
-			rc = compat_fail(HXD_BADVALUE,
-			    "hxs_add_constraint: an SDF joint of type '%s' has "
-			    "no MuJoCo equality; fixed (weld) and ball "
-			    "(connect) do",
-			    type != NULL ? type : "(none)");
-			simtext_tag_free(&t);
-			return world_end(&w, rc);
-		}
-		op.type = strcmp(type, "fixed") == 0 ? "weld" : "connect";
-		if ((rc = world_sdf_body(&w, text, "<child", b1, sizeof(b1))) !=
-			HXD_OK ||
-		    (rc = world_sdf_body(
-			 &w, text, "<parent", b2, sizeof(b2))) != HXD_OK) {
-			simtext_tag_free(&t);
-			return world_end(&w, rc);
-		}
-		attrs[n * 2] = "body1", attrs[n++ * 2 + 1] = b1;
-		if (strcmp(b2, "world") != 0)
-			attrs[n * 2] = "body2", attrs[n++ * 2 + 1] = b2;
-		if (strcmp(op.type, "connect") == 0)
-			attrs[n * 2] = "anchor", attrs[n++ * 2 + 1] = "0 0 0";
-	} else {
-		rc = compat_fail(HXD_BADVALUE, "hxs_add_constraint: %s",
-		    found == -2 ?
-			err :
-			"no <weld> or <connect> (MJCF) and no <joint> "
-			"(SDF) in the text");
+	if ((k = calloc(1, sizeof(*k))) == NULL) {
+		rc = compat_fail(
+		    HXD_BADVALUE, "hxs_add_constraint: out of memory");
 		return world_end(&w, rc);
 	}
-	if (name == NULL || name[0] == '\0') {
-		rc = compat_fail(HXD_BADVALUE,
-		    "hxs_add_constraint: the constraint needs a name, to "
-		    "remove it by");
-		simtext_tag_free(&t);
-		return world_end(&w, rc);
-	}
-	op.name = name;
-	op.attrs = attrs;
-	op.nattrs = n;
-	if ((rc = hxd_edit_model(w.c, &op, 1, NULL, NULL)) != HXD_OK)
+	if ((rc = world_constraint_read(&w, text, k)) == HXD_OK &&
+	    (rc = world_constraint_name(&w, k)) == HXD_OK &&
+	    (rc = hxd_edit_model(w.c, k->op, k->nops, NULL, NULL)) != HXD_OK)
 		rc = world_err(&w, rc);
-	simtext_tag_free(&t);
+	simtext_tag_free(&k->tag);
+	free(k);
 	return world_end(&w, rc);
+}
+
+/* Refuse name when it is the axis's half of a revolute constraint. */
+static int
+world_axis_half(struct world *w, const char *name)
+{
+	size_t n = strlen(name), s = strlen(WORLD_AXIS_SUFFIX);
+	char base[512];
+
+	if (n < s || n - s >= sizeof(base) ||
+	    strcmp(name + n - s, WORLD_AXIS_SUFFIX) != 0)
+		return HXD_OK;
+	memcpy(base, name, n - s);
+	base[n - s] = '\0';
+	if (world_equality(w, base) < 0)
+		return HXD_OK;
+	return compat_fail(HXD_BADVALUE,
+	    "%s: '%s' is half of revolute constraint '%s': remove that",
+	    w->call, name, base);
+}
+
+/* 1 if equality e holds model (by either of its bodies), else 0. */
+static int
+world_eq_holds(const struct world *w, int e, int model)
+{
+	return w->root[w->info->eq_obj1id[e]] == model ||
+	    (w->info->eq_obj2id[e] > 0 &&
+		w->root[w->info->eq_obj2id[e]] == model);
 }
 
 hxResult
 hxs_remove_constraint(const char *name, const char *model_name)
 {
 	struct world w;
-	hxd_edit_op op = { 0 };
-	int rc, model, eq = -1;
+	hxd_edit_op op[2] = { { 0 }, { 0 } };
+	char axis[512];
+	int rc, model, eq, eq2, n = 1;
 
 	if (name == NULL)
 		return COMPAT_HX(compat_null("hxs_remove_constraint", "_name"));
 	if ((rc = world_open(&w, "hxs_remove_constraint")) != HXD_OK ||
-	    (rc = world_model(&w, model_name, &model)) != HXD_OK)
+	    (rc = world_model(&w, model_name, &model)) != HXD_OK ||
+	    (rc = world_axis_name(&w, name, axis, sizeof(axis))) != HXD_OK)
 		return world_end(&w, rc);
-	for (int e = 0; e < w.info->model.neq; e++)
-		if (strcmp(w.info->eq_name[e], name) == 0)
-			eq = e;
+	if (world_axis_half(&w, name) != HXD_OK)
+		return world_end(&w, compat_last());
+	eq = world_equality(&w, name);
 	if (eq < 0 ||
 	    (w.info->eq_type[eq] != WORLD_EQ_WELD &&
 		w.info->eq_type[eq] != WORLD_EQ_CONNECT)) {
@@ -1575,19 +1779,24 @@ hxs_remove_constraint(const char *name, const char *model_name)
 		    name);
 		return world_end(&w, rc);
 	}
-	if (w.root[w.info->eq_obj1id[eq]] != model &&
-	    (w.info->eq_obj2id[eq] <= 0 ||
-		w.root[w.info->eq_obj2id[eq]] != model)) {
+	if (!world_eq_holds(&w, eq, model)) {
 		rc = compat_fail(HXD_BADINDEX,
 		    "hxs_remove_constraint: constraint '%s' does not hold "
 		    "model '%s'",
 		    name, model_name);
 		return world_end(&w, rc);
 	}
-	op.kind = HXD_EDIT_REMOVE;
-	op.type = w.info->eq_type[eq] == WORLD_EQ_WELD ? "weld" : "connect";
-	op.name = name;
-	if ((rc = hxd_edit_model(w.c, &op, 1, NULL, NULL)) != HXD_OK)
+	op[0].kind = HXD_EDIT_REMOVE;
+	op[0].type = w.info->eq_type[eq] == WORLD_EQ_WELD ? "weld" : "connect";
+	op[0].name = name;
+	/* A revolute constraint goes with its axis's connect, in one edit. */
+	if ((eq2 = world_equality(&w, axis)) >= 0 &&
+	    w.info->eq_type[eq2] == WORLD_EQ_CONNECT) {
+		op[1] = op[0];
+		op[1].name = axis;
+		n = 2;
+	}
+	if ((rc = hxd_edit_model(w.c, op, n, NULL, NULL)) != HXD_OK)
 		rc = world_err(&w, rc);
 	return world_end(&w, rc);
 }

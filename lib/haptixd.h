@@ -954,6 +954,51 @@ void hxd_frame_free(hxd_frame *f);
  */
 unsigned long long hxd_events_lost(const hxd_conn *c);
 
+/*-------------------------------------------------- reading recordings */
+
+/*
+ * A recording read from its file, without a server: haptixd's .hxr
+ * (docs/recording.md), or the .mjl log MuJoCo HAPTIX wrote (its manual's
+ * "Recording and playback"), state record by state record.  The
+ * journal, hashes and edits of a .hxr are hxplay's to read.
+ */
+typedef struct hxd_log hxd_log;
+
+enum hxd_log_format {
+	HXD_LOG_HXR = 0,
+	HXD_LOG_MJL = 1, /* HAPTIX's: qpos qvel ctrl mocap sensordata, floats */
+};
+
+typedef struct hxd_log_header {
+	int format;      /* enum hxd_log_format */
+	char name[256];  /* the model's */
+	unsigned fields; /* HXD_FIELDS() set recorded */
+	unsigned every;  /* steps from one record to the next */
+	int nq, nv, na, nu, nmocap, nsensordata, nbody; /* at the start */
+	double timestep; /* the model's; 0 if the file does not say (.mjl) */
+} hxd_log_header;
+
+/* Open path and read its header: NULL with err (len bytes) saying why. */
+hxd_log *hxd_log_open(const char *path, char *err, size_t len);
+const hxd_log_header *hxd_log_get_header(const hxd_log *l);
+
+/*
+ * The next state record into *frame: time, step, its sizes (an edit
+ * in the recording changes them) and the arrays of the recorded fields,
+ * NULL for the others; what they point to lasts until the next call.
+ * *segment (may be NULL) counts from 1; a record whose time is below
+ * the one before it, a reset, begins the next.  1, 0 at the end (a file
+ * cut short, by a writer killed mid-write, ends at its last whole
+ * record), or -1 with hxd_log_error saying why.
+ */
+int hxd_log_next(hxd_log *l, hxd_frame *frame, unsigned long long *segment);
+const char *hxd_log_error(const hxd_log *l);
+
+/* Whether the file ended inside a record (or frame): cut short. */
+int hxd_log_truncated(const hxd_log *l);
+
+void hxd_log_close(hxd_log *l);
+
 /*------------------------------------------------------- batch runs */
 
 /*

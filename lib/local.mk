@@ -11,12 +11,15 @@ libhaptix_la_SOURCES = lib/conn.c lib/conn.h lib/decode.c lib/decode.h \
 	lib/haptixd_stream.c lib/haptixd_record.c lib/haptixd_driver.c \
 	lib/haptix_compat.c lib/haptix_compat.h lib/haptix_native.c \
 	lib/haptix_simple.c lib/haptix_osrf.c lib/haptixd_world.c \
-	lib/haptix_sim.c lib/haptix_sim_text.c lib/haptix_sim_text.h
+	lib/haptix_sim.c lib/haptix_sim_text.c lib/haptix_sim_text.h \
+	lib/haptixd_log.c
 libhaptix_la_CFLAGS = $(AM_CFLAGS) $(PROTOBUF_C_CFLAGS) $(ZSTD_CFLAGS)
-libhaptix_la_LIBADD = libhxwire.la $(PROTOBUF_C_LIBS) $(ZSTD_LIBS) -lm
+libhaptix_la_LIBADD = libhxwire.la libhxrec.la $(PROTOBUF_C_LIBS) \
+	$(ZSTD_LIBS) -lm
 # current:revision:age; 1:0:1 added hxd_server_address() and
-# hxd_event.reset_to (at the end: the library allocates events).
-libhaptix_la_LDFLAGS = -version-info 1:0:1 \
+# hxd_event.reset_to (at the end: the library allocates events); 2:0:2
+# the recording reader, hxd_log_*().
+libhaptix_la_LDFLAGS = -version-info 2:0:2 \
 	-export-symbols lib/haptix.sym
 EXTRA_libhaptix_la_DEPENDENCIES = lib/haptix.sym
 EXTRA_DIST += lib/exports.sh lib/haptix.pc.in lib/haptix-uninstalled.pc.in
@@ -32,8 +35,9 @@ lib/haptix.sym: $(srcdir)/lib/exports.sh $(HX_EXPORT_SOURCES)
 pkgconfigdir = $(libdir)/pkgconfig
 pkgconfig_DATA = lib/haptix.pc
 
-# The recording file (.hxr): written by the daemon, read by clients.
+# The recording file (.hxr): written by the daemon, read by clients,
+# who read HAPTIX's .mjl logs through it too.
 noinst_LTLIBRARIES += libhxrec.la
-libhxrec_la_SOURCES = lib/recording.c lib/recording.h
+libhxrec_la_SOURCES = lib/recording.c lib/recording.h lib/mjl.c lib/mjl.h
 libhxrec_la_CFLAGS = $(AM_CFLAGS) $(ZSTD_CFLAGS)
 libhxrec_la_LIBADD = $(ZSTD_LIBS)

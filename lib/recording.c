@@ -13,6 +13,7 @@
 
 #include <zstd.h>
 
+#include "mjl.h"
 #include "recording.h"
 
 #define REC_MAGIC "HXREC\0"
@@ -71,8 +72,12 @@ struct rec_reader {
 	int failed;
 	int ioerr; /* the failure was the system's, not the file's */
 	int ended;
+	int mjl; /* HAPTIX's .mjl, read by mjl_*: no frames */
 	char err[REC_ERR_LEN];
 };
+
+/* The four bytes that begin every zstd frame, and so every .hxr. */
+static const uint8_t zstd_magic[4] = { 0x28, 0xb5, 0x2f, 0xfd };
 
 static void put32(uint8_t *, uint32_t);
 static void put64(uint8_t *, uint64_t);
@@ -93,6 +98,9 @@ static struct rec_writer *writer_new(
 static int reader_fail(struct rec_reader *, const char *, ...)
     __attribute__((format(printf, 2, 3)));
 static int reader_frame(struct rec_reader *, size_t);
+static size_t reader_fill(struct rec_reader *, size_t);
+static int reader_mjl_open(struct rec_reader *, const char *, char *, size_t);
+static int reader_mjl_next(struct rec_reader *, struct rec_item *);
 static int reader_item(struct rec_reader *, struct rec_item *, const uint8_t *,
     uint32_t, uint32_t);
 static int reader_model(
@@ -941,6 +949,154 @@ reader_frame(struct rec_reader *r, size_t max)
 	    (unsigned long long)start, max);
 }
 
+/*
+ * Have at least need unread bytes in r->in, reading more (and making
+ * room) as it takes: the unread bytes there, fewer only at the end of
+ * the file or after a failure.
+ */
+static size_t
+reader_fill(struct rec_reader *r, size_t need)
+{
+	size_t cap;
+	ssize_t n;
+	uint8_t *p;
+
+	while (r->in_len - r->in_pos < need && !r->failed) {
+		if (r->in_pos > 0) {
+			memmove(
+			    r->in, r->in + r->in_pos, r->in_len - r->in_pos);
+			r->in_off += r->in_pos;
+			r->in_len -= r->in_pos;
+			r->in_pos = 0;
+		}
+		if (need > r->in_cap) {
+			cap = r->in_cap;
+			while (cap < need)
+				cap *= 2;
+			if ((p = realloc(r->in, cap)) == NULL) {
+				reader_fail(
+				    r, "out of memory for %zu bytes", cap);
+				break;
+			}
+			r->in = p;
+			r->in_cap = cap;
+		}
+		do
+			n = read(
+			    r->fd, r->in + r->in_len, r->in_cap - r->in_len);
+		while (n < 0 && errno == EINTR);
+		if (n < 0) {
+			r->ioerr = 1;
+			reader_fail(r, "reading at byte %llu: %s",
+			    (unsigned long long)(r->in_off + r->in_len),
+			    strerror(errno));
+			break;
+		}
+		if (n == 0)
+			break;
+		r->in_len += (size_t)n;
+	}
+	return r->in_len - r->in_pos;
+}
+
+/* The description of a .mjl (mjl.h), the first bytes in r->in: 0 or -1. */
+static int
+reader_mjl_open(struct rec_reader *r, const char *path, char *err, size_t len)
+{
+	size_t name_len;
+	char why[REC_ERR_LEN];
+
+	if (reader_fill(r, MJL_HEAD) < MJL_HEAD) {
+		snprintf(err, len,
+		    "%s: not a haptixd recording (.hxr) nor a HAPTIX log "
+		    "(.mjl): %s",
+		    path, r->failed ? r->err : "too short");
+		return -1;
+	}
+	if (mjl_description(
+		r->in + r->in_pos, &r->h, &name_len, why, sizeof(why)) != 0) {
+		snprintf(err, len,
+		    "%s: not a haptixd recording (.hxr) nor a HAPTIX log "
+		    "(.mjl): %s",
+		    path, why);
+		return -1;
+	}
+	r->in_pos += MJL_HEAD;
+	if (reader_fill(r, name_len) < name_len) {
+		snprintf(err, len, "%s: a HAPTIX log (.mjl) that ends in %s",
+		    path, r->failed ? r->err : "its model name");
+		return -1;
+	}
+	mjl_name(&r->h, r->in + r->in_pos, name_len);
+	r->in_pos += name_len;
+	r->cur = r->h;
+	r->nvalues = mjl_record_len(&r->h) / 4 - 1;
+	if ((r->values = malloc(8 * r->nvalues + 8)) == NULL) {
+		snprintf(err, len, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < REC_NFIELD; i++)
+		if (r->h.fields & REC_FIELD_BIT(i))
+			r->size[i] = rec_field_size(&r->h, (enum rec_field)i);
+	r->mjl = 1;
+	r->st.offset = r->in_off + r->in_pos;
+	return 0;
+}
+
+/* Fill it with the record's fields and segment, as for a .hxr. */
+static void
+reader_state(struct rec_reader *r, struct rec_item *it)
+{
+	double *v = r->values;
+	size_t i;
+
+	/* Time going back (a reset) or a new model begins a segment;
+	 * NaN does not count as a time. */
+	if (r->st.segments == 0 || it->time < r->last_time || r->new_model)
+		r->st.segments++;
+	r->new_model = 0;
+	if (!isnan(it->time))
+		r->last_time = it->time;
+	it->segment = r->st.segments;
+	for (i = 0; i < REC_NFIELD; i++) {
+		if (r->h.fields & REC_FIELD_BIT(i)) {
+			it->field[i] = v;
+			v += r->size[i];
+		}
+	}
+	it->model = &r->cur;
+}
+
+/* The next record of a .mjl: 1, 0 at the end (cut short or not), -1. */
+static int
+reader_mjl_next(struct rec_reader *r, struct rec_item *it)
+{
+	size_t n = mjl_record_len(&r->h), have;
+
+	if ((have = reader_fill(r, n)) < n) {
+		if (r->failed)
+			return -1;
+		/* A writer stopped inside a record: not an error. */
+		if (have > 0) {
+			r->st.truncated = 1;
+			r->st.dropped = have;
+			r->in_pos = r->in_len;
+		}
+		r->ended = 1;
+		return 0;
+	}
+	memset(it, 0, sizeof(*it));
+	it->tag = REC_TAG_STATE;
+	it->offset = r->in_off + r->in_pos;
+	it->step = r->st.items;
+	mjl_record(&r->h, r->in + r->in_pos, &it->time, r->values);
+	r->in_pos += n;
+	r->st.offset = r->in_off + r->in_pos;
+	r->st.items++;
+	reader_state(r, it);
+	return 1;
+}
+
 struct rec_reader *
 rec_reader_open(const char *path, char *err, size_t len)
 {
@@ -965,6 +1121,19 @@ rec_reader_open(const char *path, char *err, size_t len)
 	}
 	if ((r->fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
 		snprintf(err, len, "%s: %s", path, strerror(errno));
+		rec_reader_close(r);
+		return NULL;
+	}
+	/* No zstd frame first: HAPTIX's .mjl, if it reads as one. */
+	if (reader_fill(r, sizeof(zstd_magic)) >= sizeof(zstd_magic) &&
+	    memcmp(r->in, zstd_magic, sizeof(zstd_magic)) != 0) {
+		if (reader_mjl_open(r, path, err, len) == 0)
+			return r;
+		rec_reader_close(r);
+		return NULL;
+	}
+	if (r->failed) {
+		snprintf(err, len, "%s: %s", path, r->err);
 		rec_reader_close(r);
 		return NULL;
 	}
@@ -1062,8 +1231,6 @@ reader_item(struct rec_reader *r, struct rec_item *it, const uint8_t *p,
     uint32_t tag, uint32_t len)
 {
 	uint64_t u;
-	size_t i;
-	double *v;
 
 	memset(it, 0, sizeof(*it));
 	it->tag = tag;
@@ -1082,23 +1249,7 @@ reader_item(struct rec_reader *r, struct rec_item *it, const uint8_t *p,
 		u = get64(p + 8);
 		memcpy(&it->time, &u, sizeof(u));
 		get_doubles(r->values, p + REC_STATE_HEAD, r->nvalues);
-		/* Time going back (a reset) or a new model begins a
-		 * segment; NaN does not count as a time. */
-		if (r->st.segments == 0 || it->time < r->last_time ||
-		    r->new_model)
-			r->st.segments++;
-		r->new_model = 0;
-		if (!isnan(it->time))
-			r->last_time = it->time;
-		it->segment = r->st.segments;
-		v = r->values;
-		for (i = 0; i < REC_NFIELD; i++) {
-			if (r->h.fields & REC_FIELD_BIT(i)) {
-				it->field[i] = v;
-				v += r->size[i];
-			}
-		}
-		it->model = &r->cur;
+		reader_state(r, it);
 		return 1;
 	case REC_TAG_MODEL:
 		if (reader_model(r, it, p, len) != 0)
@@ -1136,6 +1287,8 @@ rec_reader_next(struct rec_reader *r, struct rec_item *it)
 
 	if (r->failed)
 		return -1;
+	if (r->mjl)
+		return reader_mjl_next(r, it);
 	for (;;) {
 		if (r->frame_pos == r->frame_len) {
 			if (r->ended)

@@ -58,7 +58,12 @@ enum rec_field {
 /* FNV-1a 64's offset basis: the seed of a hash that continues no other. */
 #define REC_HASH_SEED 0xcbf29ce484222325ull
 
+/* What a reader read: a haptixd recording, or HAPTIX's own log (mjl.h). */
+#define REC_FORMAT_HXR 0
+#define REC_FORMAT_MJL 1
+
 struct rec_header {
+	uint32_t format;  /* REC_FORMAT_*: the reader's; a writer writes .hxr */
 	uint32_t version; /* the reader's; the writer writes REC_VERSION */
 	uint32_t fields;  /* REC_FIELD_BIT()s */
 	uint32_t every;   /* steps from one record to the next, 1 or more */
@@ -237,7 +242,12 @@ struct rec_reader_stats {
 	uint64_t models;   /* model changes read */
 };
 
-/* Open path and read its header; NULL with err saying why. */
+/*
+ * Open path and read its header; NULL with err saying why.  A file that
+ * is not a .hxr is read as HAPTIX's .mjl (mjl.h) if it is one: its
+ * header says REC_FORMAT_MJL, and its records come as state items with
+ * HAPTIX's fields, step counting records from 0.
+ */
 struct rec_reader *rec_reader_open(const char *path, char *err, size_t len);
 const struct rec_header *rec_reader_header(const struct rec_reader *r);
 

@@ -336,4 +336,8 @@ EXTRA_DIST += tests/help.sh
 
 # The MATLAB API in GNU Octave, through real daemons (clients/matlab/).
 TESTS += tests/octave.sh
-EXTRA_DIST += tests/octave.sh tests/octave/haptix_tests.m
+EXTRA_DIST += tests/octave.sh tests/octave/haptix_tests.m \
+	tests/octave/gazebo_tests.m tests/octave/run_tests.m \
+	tests/octave/check.m tests/octave/expect_error.m \
+	tests/octave/check_fields.m tests/octave/check_size.m \
+	tests/octave/hxctl.m tests/octave/hxctl_json.m

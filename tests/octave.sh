@@ -3,11 +3,15 @@
 # octave-cli runs tests/octave/haptix_tests.m with the build tree's
 # clients/matlab/ on its path (the MEX file mjhx and the wrappers, laid
 # out as installed) against two real haptixd: A on the MPL scene, B for
-# the test that stops and kills it.  A missing octave-cli, or a MEX file
+# the test that stops and kills it; then a second octave-cli runs
+# tests/octave/gazebo_tests.m with clients/matlab/gazebo/ alone on its
+# path (hxgz and Gazebo HAPTIX's wrappers) against a third, G, on
+# models/test/gazebo_world.xml.  A missing octave-cli, or a MEX file
 # not built (configure found no mkoctfile), fails the test with the
 # packages to install; it does not skip.  Run by make check.
 . "$(dirname "$0")/common.sh" || exit 99
-require_env octave.sh "make check" HAPTIXD HX_MODELS HX_TEST_MODELS HX_BUILD HX_SRC
+require_env octave.sh "make check" HAPTIXD HXCTL HXPLAY HX_MODELS HX_TEST_MODELS \
+    HX_BUILD HX_SRC
 octave=${OCTAVE_CLI:-octave-cli}
 if ! command -v "$octave" >/dev/null 2>&1; then
 	echo "octave.sh: no $octave: install the Debian packages octave and" \
@@ -20,6 +24,11 @@ if [ ! -f "$mexdir/mjhx.mex" ]; then
 	echo "octave.sh: $mexdir/mjhx.mex was not built: configure found no" \
 	    "mkoctfile; install liboctave-dev (./quickstart check does) and" \
 	    "run configure again" >&2
+	exit 1
+fi
+gzdir=$mexdir/gazebo
+if [ ! -f "$gzdir/hxgz.mex" ]; then
+	echo "octave.sh: $gzdir/hxgz.mex was not built" >&2
 	exit 1
 fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/octave.XXXXXX") || exit 99
@@ -63,6 +72,9 @@ pid_a=$pid
 tcp_a=$(sed -n 's/.*listening on tcp:\([^ ]*\).*/\1/p' "$tmp/a.log" | head -n 1)
 start b -m fixture.xml
 pid_b=$pid
+start g -m gazebo_world.xml
+pid_g=$pid
+tcp_g=$(sed -n 's/.*listening on tcp:\([^ ]*\).*/\1/p' "$tmp/g.log" | head -n 1)
 
 # Octave's history and settings go to a home of its own.
 mkdir -p "$tmp/home"
@@ -74,7 +86,8 @@ cd "$tmp" || exit 99
 	    --quiet --eval "addpath('$mexdir', '$HX_SRC/clients/matlab/examples', \
 '$HX_SRC/tests/octave'); \
 ctx = struct('server', 'unix:$tmp/a.sock', 'tcp', '$tcp_a', \
-'lost', 'unix:$tmp/b.sock', 'lost_pid', $pid_b, 'mexdir', '$mexdir'); \
+'lost', 'unix:$tmp/b.sock', 'lost_pid', $pid_b, 'mexdir', '$mexdir', \
+'hxctl', '$HXCTL', 'hxplay', '$HXPLAY', 'statedir', '$tmp'); \
 exit(haptix_tests(ctx) > 0);"
 )
 status=$?
@@ -87,6 +100,31 @@ fi
 if ! kill "$pid_a" 2>/dev/null || ! wait "$pid_a"; then
 	echo "FAIL: haptixd A did not exit cleanly; its log:" >&2
 	tail -n 30 "$tmp/a.log" >&2
+	status=1
+fi
+
+# Gazebo HAPTIX's MATLAB API in an Octave of its own: its hx_*.m have the
+# names of the wrappers above, so its directory is alone on the path.
+(
+	sanitized_env "$gzdir/hxgz.mex"
+	HOME=$tmp/home timeout 300 "$octave" --no-init-file --no-history \
+	    --quiet --eval "addpath('$gzdir', \
+'$HX_SRC/clients/matlab/gazebo/examples', '$HX_SRC/tests/octave'); \
+ctx = struct('server', 'unix:$tmp/g.sock', 'tcp', '$tcp_g', \
+'hxctl', '$HXCTL', 'gzdir', '$gzdir'); \
+exit(gazebo_tests(ctx) > 0);"
+)
+gz_status=$?
+if [ $gz_status -ne 0 ]; then
+	echo "octave.sh: octave-cli (gazebo_tests) exited with status" \
+	    "$gz_status" >&2
+	echo "--- haptixd G's log" >&2
+	tail -n 30 "$tmp/g.log" >&2
+	status=1
+fi
+if ! kill "$pid_g" 2>/dev/null || ! wait "$pid_g"; then
+	echo "FAIL: haptixd G did not exit cleanly; its log:" >&2
+	tail -n 30 "$tmp/g.log" >&2
 	status=1
 fi
 pids=$pid_b

@@ -448,6 +448,69 @@ check_constraint(void)
 	    "no MuJoCo equality");
 }
 
+/* Fail unless the cube turns at least 3 rad/s about axis k, else not. */
+static void
+spins_about(int k, const char *when)
+{
+	hxsVector3 w;
+	float v[3];
+
+	OK(hxs_angular_velocity("cube", &w));
+	v[0] = w.x, v[1] = w.y, v[2] = w.z;
+	printf("%s: angular velocity %.2f %.2f %.2f\n", when, w.x, w.y, w.z);
+	for (int i = 0; i < 3; i++)
+		if (i == k ? fabsf(v[i]) < 3 : fabsf(v[i]) > 0.5f)
+			FAIL("%s: the cube does not turn about axis %d alone",
+			    when, k);
+}
+
+/*
+ * An SDF revolute joint between the table and the cube, named as
+ * Gazebo's example names them: the cube, out of the table's way, turns
+ * about the hinge's axis (y) and not about x, and stays where it was;
+ * removed by its name, it turns freely again.
+ */
+static void
+check_revolute(void)
+{
+	hxsCollideMode none = hxsNOCOLLIDE, collide = hxsCOLLIDE;
+	hxsVector3 about_y = { 0, 6, 0 }, about_x = { 6, 0, 0 };
+	hxsTransform t0 = where("cube"), t;
+	float d;
+
+	OK(hxs_set_model_collide_mode("cube", &none));
+	OK(hxs_add_constraint("<sdf version=\"1.5\"><joint name=\"hinge\" "
+			      "type=\"revolute\"><parent>table::link</parent>"
+			      "<child>cube::link</child><axis><xyz>0 1 0"
+			      "</xyz></axis></joint></sdf>",
+	    "cube"));
+	OK(hxs_set_angular_velocity("cube", &about_y));
+	wait_sim(0.2);
+	spins_about(1, "turned about the axis");
+	OK(hxs_set_angular_velocity("cube", &about_x));
+	wait_sim(0.2);
+	spins_about(-1, "turned across the axis");
+	t = where("cube");
+	d = hypotf(
+	    hypotf(t.pos.x - t0.pos.x, t.pos.y - t0.pos.y), t.pos.z - t0.pos.z);
+	printf("hinged: moved %.4f m\n", d);
+	if (d > 0.01f)
+		FAIL("the hinge did not hold the cube where it was: %g m", d);
+	REFUSED(hxs_remove_constraint("hinge#axis", "cube"),
+	    "half of revolute constraint 'hinge'");
+	OK(hxs_remove_constraint("hinge", "cube"));
+	OK(hxs_set_angular_velocity("cube", &about_x));
+	wait_sim(0.2);
+	spins_about(0, "removed");
+	REFUSED(hxs_remove_constraint("hinge", "cube"), "no weld or connect");
+	REFUSED(hxs_add_constraint("<sdf><joint name=\"h\" type=\"revolute\">"
+				   "<parent>world</parent><child>cube</child>"
+				   "<axis><xyz>0 0</xyz></axis></joint></sdf>",
+		    "cube"),
+	    "not three numbers");
+	OK(hxs_set_model_collide_mode("cube", &collide));
+}
+
 static void
 check_joint(void)
 {
@@ -539,8 +602,8 @@ main(int argc, char **argv)
 		{ "gravity", check_gravity }, { "push", check_push },
 		{ "contacts", check_contacts }, { "collide", check_collide },
 		{ "add", check_add_remove }, { "constraint", check_constraint },
-		{ "joint", check_joint }, { "reset", check_reset },
-		{ "log", check_log } };
+		{ "revolute", check_revolute }, { "joint", check_joint },
+		{ "reset", check_reset }, { "log", check_log } };
 
 	for (size_t i = 0; argc > 1 && i < sizeof(checks) / sizeof(checks[0]);
 	     i++)

@@ -835,6 +835,75 @@ Test(hxplay, export_of_a_journaled_recording)
 	export_daemon_recording(HXD_RECORD_JOURNAL);
 }
 
+/*
+ * libhaptix's reader (hxd_log_*) gives what the recording library reads
+ * of a daemon's recording, record by record, with a reset's segment;
+ * a file that is no recording is refused, naming it.
+ */
+Test(hxplay, the_library_reads_a_recording)
+{
+	static const char *const args[] = { "-m", "fixture.xml", "--paused",
+		NULL };
+	const hxd_log_header *h;
+	struct rec_reader *rd;
+	struct hx_server srv;
+	struct rec_item it;
+	unsigned long long seg;
+	char path[4096], err[512];
+	hxd_frame fr;
+	hxd_log *l;
+	uint64_t n = 0;
+	int rc, f;
+
+	hx_server_start(&srv, args);
+	record_fixture(&srv, 0, path, sizeof(path));
+	cr_assert_not_null(l = hxd_log_open(path, err, sizeof(err)), "%s", err);
+	h = hxd_log_get_header(l);
+	cr_assert_eq(h->format, HXD_LOG_HXR);
+	cr_assert_str_eq(h->name, "fixture");
+	cr_assert_eq(h->every, 2);
+	cr_assert(h->fields & HXD_FIELDS(HXD_FIELD_XFRC_APPLIED));
+	cr_assert(h->timestep > 0);
+	rd = rec_reader_open(path, err, sizeof(err));
+	cr_assert_not_null(rd, "%s", err);
+	while ((rc = hxd_log_next(l, &fr, &seg)) == 1) {
+		do
+			cr_assert_eq(rec_reader_next(rd, &it), 1);
+		while (it.tag != REC_TAG_STATE);
+		cr_assert_eq(fr.step, it.step);
+		cr_assert_eq(hx_bits(fr.time), hx_bits(it.time));
+		cr_assert_eq(seg, it.segment);
+		cr_assert_eq(fr.nq, h->nq);
+		for (f = 0; f < REC_NFIELD; f++) {
+			const double *v[REC_NFIELD] = { fr.qpos, fr.qvel,
+				fr.act, fr.ctrl, fr.mocap_pos, fr.mocap_quat,
+				fr.sensordata, fr.qfrc_applied,
+				fr.xfrc_applied };
+
+			cr_assert_eq(v[f] == NULL, it.field[f] == NULL);
+			if (v[f] != NULL)
+				cr_assert(memcmp(v[f], it.field[f],
+					      rec_field_size(it.model, f) *
+						  sizeof(double)) == 0,
+				    "record %llu: %s", (unsigned long long)n,
+				    rec_field_name(f));
+		}
+		n++;
+	}
+	cr_assert_eq(rc, 0, "%s", hxd_log_error(l));
+	cr_assert_eq(n, 30);
+	cr_assert(!hxd_log_truncated(l));
+	rec_reader_close(rd);
+	hxd_log_close(l);
+	hx_write_file(hx_scratch("text.hxr"), "not a recording at all\n", 23);
+	cr_assert_null(hxd_log_open(hx_scratch("text.hxr"), err, sizeof(err)));
+	cr_assert(strstr(err, "text.hxr: not a haptixd recording") != NULL,
+	    "%s", err);
+	cr_assert_null(hxd_log_open(hx_scratch("none.hxr"), err, sizeof(err)));
+	cr_assert(strstr(err, "No such file") != NULL, "%s", err);
+	hx_server_stop(&srv);
+}
+
 Test(hxplay, info_counts_a_whole_file)
 {
 	struct hx_run r = { 0 };

@@ -1237,3 +1237,110 @@ Test(journal, a_held_path_replays_exactly)
 	hx_run_free(&r);
 	hxd_close(c);
 }
+
+/*
+ * HAPTIX's own log (.mjl), written here as its manual describes it,
+ * plays to a paused server: the server ends in its last record's qpos,
+ * qvel, ctrl and mocap pose, as floats widened.  The model has an
+ * activation, which a .mjl does not record: hxplay sets what it has.
+ */
+static const char mjl_model
+    [] = "<mujoco model=\"arm\">"
+	 "<worldbody>"
+	 "<body name=\"a\"><joint name=\"h1\" type=\"hinge\"/>"
+	 "<geom type=\"capsule\" size=\".05\" fromto=\"0 0 0 0 0 .5\"/>"
+	 "<body name=\"b\" pos=\"0 0 .5\"><joint name=\"h2\" type=\"hinge\"/>"
+	 "<geom type=\"sphere\" size=\".05\"/></body></body>"
+	 "<body name=\"m\" mocap=\"true\" pos=\"1 0 0\">"
+	 "<geom type=\"box\" size=\".1 .1 .1\" contype=\"0\" conaffinity=\"0\"/>"
+	 "</body></worldbody>"
+	 "<actuator><position joint=\"h2\" kp=\"5\"/>"
+	 "<general joint=\"h1\" dyntype=\"filter\" dynprm=\".1\"/></actuator>"
+	 "<sensor><jointpos joint=\"h1\"/></sensor></mujoco>";
+
+static void
+le32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	p[3] = (uint8_t)(v >> 24);
+}
+
+Test(journal, a_haptix_mjl_plays_to_a_paused_server)
+{
+	/* nq nv nu nmocap nsensordata, then the name's length. */
+	static const uint32_t desc[6] = { 2, 2, 2, 1, 1, 3 };
+	enum { NREC = 30, RECLEN = 1 + 2 + 2 + 2 + 7 + 1 };
+	float rec[NREC][RECLEN];
+	uint8_t file[24 + 3 + sizeof(rec)], *p;
+	struct hx_server s;
+	struct hx_run r = { 0 };
+	hxd_state *st;
+	hxd_control *u;
+	hxd_mocap *m;
+	hxd_model model;
+	char path[4096];
+	uint32_t bits;
+	hxd_conn *c;
+	FILE *fp;
+	int k, j;
+
+	for (k = 0; k < NREC; k++) {
+		rec[k][0] = (float)(0.01 * (k < 20 ? k : k - 20));
+		for (j = 1; j < RECLEN; j++)
+			rec[k][j] = (float)(0.1 * j + 0.01 * k) / 3.0f;
+		/* mocap_quat, elements 10 to 13: a unit quaternion. */
+		rec[k][10] = 1, rec[k][11] = rec[k][12] = rec[k][13] = 0;
+	}
+	for (j = 0; j < 6; j++)
+		le32(file + 4 * j, desc[j]);
+	memcpy(file + 24, "arm", 3);
+	p = file + 27;
+	for (k = 0; k < NREC; k++)
+		for (j = 0; j < RECLEN; j++, p += 4) {
+			memcpy(&bits, &rec[k][j], 4);
+			le32(p, bits);
+		}
+	hx_server_start(&s, fixture_args);
+	snprintf(path, sizeof(path), "%s/arm_1.mjl", s.dir);
+	cr_assert_not_null(fp = fopen(path, "wb"));
+	cr_assert_eq(fwrite(file, 1, sizeof(file), fp), sizeof(file));
+	cr_assert_eq(fclose(fp), 0);
+
+	hxplay(&r, "info", path, NULL);
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+	HAS(r.out, "\nformat: mjl (a HAPTIX log)\n");
+	HAS(r.out, "\nmodel: arm\n");
+	HAS(r.out, "\nrecords: 30\n");
+	HAS(r.out, "\nsegments: 2\n");
+	HAS(r.out, "\nend: complete\n");
+
+	c = hx_connect_ok(s.unix_addr, "loader");
+	HX_OK(c,
+	    hxd_load_data(c, HXD_FORMAT_MJCF, mjl_model, strlen(mjl_model),
+		"arm.xml", &model));
+	cr_assert_eq(model.na, 1);
+	HX_OK(c, hxd_run(c));
+	hxplay(&r, "-s", s.unix_addr, "--speed", "20", path, NULL);
+	cr_assert_eq(r.status, 0, "exit %d: %s%s", r.status, r.out, r.err);
+	HAS(r.out, "pausing the server");
+	HX_OK(c, hxd_get_state(c, &st));
+	HX_OK(c, hxd_get_control(c, &u));
+	HX_OK(c, hxd_get_mocap(c, &m));
+	for (j = 0; j < 2; j++) {
+		cr_expect_eq(st->qpos[j], (double)rec[NREC - 1][1 + j]);
+		cr_expect_eq(st->qvel[j], (double)rec[NREC - 1][3 + j]);
+		cr_expect_eq(u->ctrl[j], (double)rec[NREC - 1][5 + j]);
+	}
+	for (j = 0; j < 3; j++)
+		cr_expect_eq(m->pos[j], (double)rec[NREC - 1][7 + j]);
+	free(st);
+	free(u);
+	free(m);
+	hxplay(&r, "-s", s.unix_addr, "--verify", path, NULL);
+	cr_expect_eq(r.status, 1, "exit %d: %s%s", r.status, r.out, r.err);
+	HAS(r.err, "a HAPTIX log has no journal to verify");
+	hx_run_free(&r);
+	hxd_close(c);
+}

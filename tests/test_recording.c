@@ -1460,3 +1460,192 @@ Test(recording, a_model_change_sizes_the_records_after_it)
 	/* A change whose lengths do not add up: an error. */
 	model_change_then(hx_scratch("m3.hxr"), 81, 0, "an item of tag 4");
 }
+
+/*
+ * HAPTIX's .mjl (lib/mjl.h), written here from its manual's description:
+ * six little-endian int32 (nq, nv, nu, nmocap, nsensordata, the name's
+ * length), the name, then records of 1 + nq + nv + nu + 7 nmocap +
+ * nsensordata little-endian floats.
+ */
+#define MJL_NQ 3
+#define MJL_NV 2
+#define MJL_NU 2
+#define MJL_NMOCAP 1
+#define MJL_NS 2
+#define MJL_REC (1 + MJL_NQ + MJL_NV + MJL_NU + 7 * MJL_NMOCAP + MJL_NS)
+
+static size_t
+mjl_head(uint8_t *p, const int32_t n[5], const char *name, size_t name_len)
+{
+	int i;
+
+	for (i = 0; i < 5; i++)
+		put32(p + 4 * i, (uint32_t)n[i]);
+	put32(p + 20, (uint32_t)name_len);
+	memcpy(p + 24, name, name_len);
+	return 24 + name_len;
+}
+
+/* Value j of record k: a float with bits a careless copy would change. */
+static float
+mjl_value(size_t k, size_t j)
+{
+	static const float odd[] = { -0.0f, 1e-45f, 3.4028235e38f, -1.5f };
+
+	if (j == 1 + k % 4)
+		return odd[k % 4];
+	return (float)((double)(k * 100 + j) / 7.0);
+}
+
+/* The time of record k: it goes back after record 2, a reset. */
+static float
+mjl_time(size_t k)
+{
+	return (float)(0.002 * (double)(k < 3 ? k : k - 3));
+}
+
+static size_t
+mjl_records(uint8_t *p, size_t count)
+{
+	uint32_t u;
+	size_t k, j;
+	float f;
+
+	for (k = 0; k < count; k++)
+		for (j = 0; j < MJL_REC; j++) {
+			f = j == 0 ? mjl_time(k) : mjl_value(k, j);
+			memcpy(&u, &f, sizeof(u));
+			put32(p + 4 * (k * MJL_REC + j), u);
+		}
+	return 4 * MJL_REC * count;
+}
+
+Test(recording, a_haptix_mjl_is_read_as_its_manual_describes)
+{
+	static const int32_t n[5] = { MJL_NQ, MJL_NV, MJL_NU, MJL_NMOCAP,
+		MJL_NS };
+	uint8_t file[4096];
+	const struct rec_header *h;
+	struct rec_reader_stats st;
+	struct rec_reader *r;
+	struct rec_item it;
+	size_t len, k, j, f, at;
+	char err[256];
+	float want;
+
+	len = mjl_head(file, n, "MuJoCo Model", 12);
+	len += mjl_records(file + len, 5);
+	/* Half a record more: a simulator that stopped mid-write. */
+	len += 4 * MJL_REC / 2;
+	hx_write_file(hx_scratch("log.mjl"), file, len);
+	r = rec_reader_open(hx_scratch("log.mjl"), err, sizeof(err));
+	cr_assert_not_null(r, "%s", err);
+	h = rec_reader_header(r);
+	cr_assert_eq(h->format, REC_FORMAT_MJL);
+	cr_assert_eq(h->fields, REC_FIELDS_HAPTIX);
+	cr_assert(h->nq == MJL_NQ && h->nv == MJL_NV && h->nu == MJL_NU &&
+	    h->nmocap == MJL_NMOCAP && h->nsensordata == MJL_NS && h->na == 0 &&
+	    h->every == 1);
+	cr_assert_str_eq(h->name, "MuJoCo Model");
+	for (k = 0; k < 5; k++) {
+		cr_assert_eq(rec_reader_next(r, &it), 1, "record %zu: %s", k,
+		    rec_reader_error(r));
+		cr_assert_eq(it.tag, REC_TAG_STATE);
+		cr_assert_eq(it.step, k);
+		cr_assert_eq(it.time, (double)mjl_time(k));
+		cr_assert_eq(it.segment, k < 3 ? 1 : 2, "record %zu", k);
+		cr_assert_null(it.field[REC_ACT]);
+		/* Every value in its field, widened exactly. */
+		j = 1;
+		for (f = 0; f < REC_NFIELD; f++) {
+			if (!(h->fields & REC_FIELD_BIT(f)))
+				continue;
+			for (at = 0; at < rec_field_size(h, f); at++, j++) {
+				want = mjl_value(k, j);
+				cr_assert_eq(hx_bits(it.field[f][at]),
+				    hx_bits((double)want),
+				    "record %zu field %s[%zu]", k,
+				    rec_field_name(f), at);
+			}
+		}
+		cr_assert_eq(j, MJL_REC);
+	}
+	cr_assert_eq(rec_reader_next(r, &it), 0, "%s", rec_reader_error(r));
+	rec_reader_stats(r, &st);
+	cr_assert_eq(st.items, 5);
+	cr_assert_eq(st.segments, 2);
+	cr_assert(st.truncated);
+	cr_assert_eq(st.dropped, 4 * MJL_REC / 2);
+	rec_reader_close(r);
+}
+
+Test(recording, mjl_names_and_empty_logs)
+{
+	static const int32_t n[5] = { 1, 1, 0, 0, 0 };
+	uint8_t file[4096], name[400];
+	struct rec_reader *r;
+	struct rec_item it;
+	char err[256];
+	size_t len;
+
+	/* A NUL ends the name, as a C string written whole would have. */
+	len = mjl_head(file, n, "arm\0junk", 8);
+	hx_write_file(hx_scratch("nul.mjl"), file, len);
+	r = rec_reader_open(hx_scratch("nul.mjl"), err, sizeof(err));
+	cr_assert_not_null(r, "%s", err);
+	cr_assert_str_eq(rec_reader_header(r)->name, "arm");
+	cr_assert_eq(rec_reader_next(r, &it), 0);
+	rec_reader_close(r);
+	/* A name past REC_NAME_MAX is cut there, and the records follow. */
+	memset(name, 'n', sizeof(name));
+	len = mjl_head(file, n, (const char *)name, sizeof(name));
+	memset(file + len, 0, 12);
+	hx_write_file(hx_scratch("long.mjl"), file, len + 12);
+	r = rec_reader_open(hx_scratch("long.mjl"), err, sizeof(err));
+	cr_assert_not_null(r, "%s", err);
+	cr_assert_eq(strlen(rec_reader_header(r)->name), REC_NAME_MAX);
+	cr_assert_eq(rec_reader_next(r, &it), 1, "%s", rec_reader_error(r));
+	cr_assert_eq(it.field[REC_QPOS][0], 0.0);
+	rec_reader_close(r);
+}
+
+Test(recording, hostile_mjl_descriptions_are_refused)
+{
+	static const struct {
+		int32_t n[5];
+		uint32_t name_len;
+		size_t cut; /* bytes of the file kept; 0: all */
+		const char *says;
+	} cases[] = {
+		{ { -1, 0, 0, 0, 0 }, 0, 0, "nq is -1" },
+		{ { 0, 0, 0, 0, REC_SIZE_MAX + 1 }, 0, 0, "nsensordata is" },
+		{ { 0, 0, 0, INT32_MIN, 0 }, 0, 0, "nmocap is -2147483648" },
+		{ { 0, 0, 0, 0, 0 }, 0x7fffffffu, 0, "the name's length is" },
+		{ { 0, 0, 0, 0, 0 }, 0xffffffffu, 0,
+		    "the name's length is -1" },
+		{ { REC_SIZE_MAX, REC_SIZE_MAX, REC_SIZE_MAX, 0, 0 }, 0, 0,
+		    "a record of" },
+		{ { 0, 0, 0, 0, 0 }, 100, 0, "ends in its model name" },
+		{ { 1, 1, 0, 0, 0 }, 0, 23, "too short" },
+	};
+	uint8_t file[256];
+	struct rec_reader *r;
+	char err[256];
+	size_t i, len;
+	int j;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		for (j = 0; j < 5; j++)
+			put32(file + 4 * j, (uint32_t)cases[i].n[j]);
+		put32(file + 20, cases[i].name_len);
+		memcpy(file + 24, "name", 4);
+		len = cases[i].cut != 0 ? cases[i].cut : 28;
+		hx_write_file(hx_scratch("bad.mjl"), file, len);
+		r = rec_reader_open(hx_scratch("bad.mjl"), err, sizeof(err));
+		cr_assert_null(r, "case %zu", i);
+		cr_assert(
+		    strstr(err, cases[i].says) != NULL, "case %zu: %s", i, err);
+		cr_assert(
+		    strstr(err, "bad.mjl") != NULL, "case %zu: %s", i, err);
+	}
+}

@@ -13,6 +13,7 @@
 
 #include "check.h"
 #include "harness.h"
+#include "haptix/comm/haptix_sim.h"
 #include "haptixd.h"
 
 TestSuite(world, .timeout = 180, .fini = hx_server_cleanup);
@@ -132,6 +133,91 @@ Test(world, adding_and_removing_a_sphere)
 Test(world, a_weld_constraint_added_and_removed)
 {
 	world_check("constraint", 0);
+}
+
+Test(world, a_revolute_constraint_added_and_removed)
+{
+	world_check("revolute", 1);
+}
+
+/* The index of equality name in info, or -1. */
+static int
+world_eq(const hxd_info *info, const char *name)
+{
+	for (int e = 0; e < info->model.neq; e++)
+		if (strcmp(info->eq_name[e], name) == 0)
+			return e;
+	return -1;
+}
+
+/*
+ * A revolute constraint is two connects from the child, anchored at its
+ * origin and one unit along the axis in its frame; its name removes both.
+ */
+Test(world, a_revolute_constraint_is_two_connects)
+{
+	const char *args[] = { "-m", "mpl_scene.xml", "--paused", NULL };
+	const char *sdf = "<sdf version=\"1.5\"><joint name=\"hinge\" "
+			  "type=\"revolute\"><parent>table</parent><child>"
+			  "cube</child><axis><xyz>0 0 2</xyz></axis></joint>"
+			  "</sdf>";
+	hxd_info *info = NULL;
+	hxd_array *data = NULL;
+	struct hx_server srv;
+	int neq, e, a, cube, table;
+	hxd_conn *c;
+
+	hx_server_start(&srv, args);
+	setenv("HAPTIX_SERVER", srv.unix_addr, 1);
+	c = hx_connect_ok(srv.unix_addr, "test_world");
+	HX_OK(c, hxd_name2id(c, HXD_OBJ_BODY, "cube", &cube));
+	HX_OK(c, hxd_name2id(c, HXD_OBJ_BODY, "table", &table));
+	HX_OK(c, hxd_info_get(c, &info));
+	neq = info->model.neq;
+	free(info);
+	cr_assert_eq(
+	    hxs_add_constraint(sdf, "cube"), hxOK, "%s", hx_last_result());
+	HX_OK(c, hxd_info_get(c, &info));
+	HX_OK(c, hxd_get_array(c, "eq_data", &data));
+	cr_expect_eq(info->model.neq, neq + 2);
+	e = world_eq(info, "hinge");
+	a = world_eq(info, "hinge#axis");
+	cr_assert(e >= 0 && a >= 0, "no equalities hinge and hinge#axis");
+	for (int k = 0; k < 2; k++) {
+		int i = k == 0 ? e : a;
+
+		cr_expect_eq(info->eq_type[i], 0, "%d is not a connect", i);
+		cr_expect_eq(info->eq_obj1id[i], cube);
+		cr_expect_eq(info->eq_obj2id[i], table);
+		/* The anchor, in the cube's frame: its origin, then the axis. */
+		cr_expect(data->values[i * data->cols] == 0 &&
+			data->values[i * data->cols + 1] == 0 &&
+			data->values[i * data->cols + 2] == k,
+		    "anchor %d is %g %g %g", k, data->values[i * data->cols],
+		    data->values[i * data->cols + 1],
+		    data->values[i * data->cols + 2]);
+	}
+	free(data);
+	free(info);
+	cr_assert_eq(hxs_remove_constraint("hinge", "cube"), hxOK, "%s",
+	    hx_last_result());
+	HX_OK(c, hxd_info_get(c, &info));
+	cr_expect_eq(info->model.neq, neq);
+	cr_expect_eq(world_eq(info, "hinge#axis"), -1);
+	free(info);
+	/* A prismatic joint still has no equality. */
+	cr_expect_eq(hxs_add_constraint("<sdf><joint name=\"p\" "
+					"type=\"prismatic\"><parent>world"
+					"</parent><child>cube</child></joint>"
+					"</sdf>",
+			 "cube"),
+	    hxERROR);
+	cr_expect_not_null(strstr(hx_last_result(), "no MuJoCo equality"), "%s",
+	    hx_last_result());
+	hx_close();
+	unsetenv("HAPTIX_SERVER");
+	hxd_close(c);
+	hx_server_stop(&srv);
 }
 
 Test(world, a_joint_read_and_set)

@@ -1696,6 +1696,195 @@ cmd_batch_run(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 	plhs[0] = s;
 }
 
+/*------------------------------------------------------------ recordings */
+
+/*
+ * The most values hxd_read_log holds (2 GiB of doubles): readlog returns
+ * a recording whole, and a crafted file of small compressed frames could
+ * ask for any amount.  Past it, hxplay export writes the file out.
+ */
+#define MJHX_LOG_MAX ((size_t)1 << 28)
+
+/* One field of a recording, gathered a column (a record) at a time. */
+struct mjhx_column {
+	const char *name;
+	int rows;  /* values per record; -1 while not recorded */
+	double *v; /* rows x count, column-major: record after record */
+	size_t cap;
+};
+
+/*
+ * Add record k's n values of a field (v NULL: not recorded): 0, -1 if
+ * its size differs from the records' before, -2 out of memory.
+ */
+static int
+mjhx_column_add(struct mjhx_column *c, size_t k, const double *v, int n)
+{
+	size_t need = (k + 1) * (size_t)n, cap;
+	double *p;
+
+	if (v == NULL)
+		return c->rows == -1 ? 0 : -1;
+	if (c->rows == -1 && k == 0)
+		c->rows = n;
+	if (c->rows != n)
+		return -1;
+	if (n == 0)
+		return 0;
+	if (need > c->cap) {
+		cap = c->cap != 0 ? 2 * c->cap : 1024;
+		while (cap < need)
+			cap *= 2;
+		if ((p = realloc(c->v, cap * sizeof(*p))) == NULL)
+			return -2;
+		c->v = p;
+		c->cap = cap;
+	}
+	memcpy(c->v + k * (size_t)n, v, (size_t)n * sizeof(*v));
+	return 0;
+}
+
+/* The field as a rows x count matrix (0 x count if not recorded). */
+static mxArray *
+mjhx_column_matrix(const struct mjhx_column *c, size_t count)
+{
+	size_t rows = c->rows > 0 ? (size_t)c->rows : 0;
+	mxArray *m = mxCreateDoubleMatrix(rows, count, mxREAL);
+
+	if (rows * count != 0)
+		memcpy(mxGetPr(m), c->v, rows * count * sizeof(double));
+	return m;
+}
+
+/*
+ * data = hxd_read_log(file): a recording, haptixd's .hxr or HAPTIX's
+ * .mjl, in the struct HAPTIX's readlog.m gives: the sizes and the
+ * model's name, then a matrix per field with a column per record (time
+ * is 1 x N); then what HAPTIX's had not: act, qfrc_applied and
+ * xfrc_applied (0 x N when not recorded, as is any field), step and
+ * segment (1 x N: a reset, the time going back, begins a segment, from
+ * 1), the format ('hxr' or 'mjl'), timestep, every, and whether the file
+ * was cut short.  Records of one model's sizes only: an edit that
+ * changes them is refused, naming its step.
+ */
+static void
+cmd_read_log(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+	enum {
+		TIME,
+		STEP,
+		SEGMENT,
+		QPOS,
+		QVEL,
+		ACT,
+		CTRL,
+		MOCAP_POS,
+		MOCAP_QUAT,
+		SENSORDATA,
+		QFRC_APPLIED,
+		XFRC_APPLIED,
+		NCOL
+	};
+	static const char *const f[] = { "nq", "nv", "nu", "nmocap",
+		"nsensordata", "name", "time", "qpos", "qvel", "ctrl",
+		"mocap_pos", "mocap_quat", "sensordata", "na", "nbody", "act",
+		"qfrc_applied", "xfrc_applied", "step", "segment", "format",
+		"timestep", "every", "truncated", NULL };
+	struct mjhx_column col[NCOL] = { { "time", -1, NULL, 0 },
+		{ "step", -1, NULL, 0 }, { "segment", -1, NULL, 0 },
+		{ "qpos", -1, NULL, 0 }, { "qvel", -1, NULL, 0 },
+		{ "act", -1, NULL, 0 }, { "ctrl", -1, NULL, 0 },
+		{ "mocap_pos", -1, NULL, 0 }, { "mocap_quat", -1, NULL, 0 },
+		{ "sensordata", -1, NULL, 0 }, { "qfrc_applied", -1, NULL, 0 },
+		{ "xfrc_applied", -1, NULL, 0 } };
+	const char *call = "hxd_read_log";
+	char *path = mjhx_string(call, prhs[0], "file");
+	char err[1024] = "";
+	const hxd_log_header *h;
+	unsigned long long seg;
+	double one[2];
+	hxd_frame fr;
+	hxd_log *l;
+	size_t k = 0, i, total = 0;
+	mxArray *s;
+	int rc, added, bad = 0;
+
+	if ((l = hxd_log_open(path, err, sizeof(err))) == NULL) {
+		mxFree(path);
+		mjhx_raise(call, HXD_BADVALUE, err);
+	}
+	mxFree(path);
+	while ((rc = hxd_log_next(l, &fr, &seg)) == 1) {
+		const double *v[NCOL] = { &fr.time, one, one + 1, fr.qpos,
+			fr.qvel, fr.act, fr.ctrl, fr.mocap_pos, fr.mocap_quat,
+			fr.sensordata, fr.qfrc_applied, fr.xfrc_applied };
+		const int n[NCOL] = { 1, 1, 1, fr.nq, fr.nv, fr.na, fr.nu,
+			3 * fr.nmocap, 4 * fr.nmocap, fr.nsensordata, fr.nv,
+			6 * fr.nbody };
+
+		one[0] = (double)fr.step;
+		one[1] = (double)seg;
+		for (i = 0; i < NCOL; i++)
+			total += v[i] != NULL ? (size_t)n[i] : 0;
+		if (total > MJHX_LOG_MAX) {
+			snprintf(err, sizeof(err),
+			    "over %zu values by record %zu: readlog holds a "
+			    "recording whole, up to 2 GiB; hxplay export "
+			    "writes a bigger one out",
+			    MJHX_LOG_MAX, k + 1);
+			bad = 1;
+			break;
+		}
+		for (i = 0; i < NCOL && !bad; i++) {
+			added = mjhx_column_add(&col[i], k, v[i], n[i]);
+			if (added == -2)
+				snprintf(err, sizeof(err),
+				    "out of memory at record %zu", k + 1);
+			else if (added != 0)
+				snprintf(err, sizeof(err),
+				    "at step %llu %s has %d values where the "
+				    "records before had %d: an edit changed "
+				    "the model's sizes, and readlog reads one "
+				    "model's records (hxplay export reads them "
+				    "all)",
+				    fr.step, col[i].name,
+				    v[i] != NULL ? n[i] : 0, col[i].rows);
+			bad = added != 0;
+		}
+		if (bad)
+			break;
+		k++;
+	}
+	if (rc < 0)
+		snprintf(err, sizeof(err), "%s", hxd_log_error(l));
+	h = hxd_log_get_header(l);
+	s = bad || rc < 0 ? NULL : mjhx_struct(f);
+	if (s != NULL) {
+		mjhx_set(s, "nq", mjhx_num(h->nq));
+		mjhx_set(s, "nv", mjhx_num(h->nv));
+		mjhx_set(s, "nu", mjhx_num(h->nu));
+		mjhx_set(s, "nmocap", mjhx_num(h->nmocap));
+		mjhx_set(s, "nsensordata", mjhx_num(h->nsensordata));
+		mjhx_set(s, "name", mxCreateString(h->name));
+		mjhx_set(s, "na", mjhx_num(h->na));
+		mjhx_set(s, "nbody", mjhx_num(h->nbody));
+		for (i = 0; i < NCOL; i++)
+			mjhx_set(
+			    s, col[i].name, mjhx_column_matrix(&col[i], k));
+		mjhx_set(s, "format",
+		    mxCreateString(h->format == HXD_LOG_MJL ? "mjl" : "hxr"));
+		mjhx_set(s, "timestep", mjhx_num(h->timestep));
+		mjhx_set(s, "every", mjhx_num(h->every));
+		mjhx_set(s, "truncated", mjhx_num(hxd_log_truncated(l)));
+	}
+	hxd_log_close(l);
+	for (i = 0; i < NCOL; i++)
+		free(col[i].v);
+	if (s == NULL)
+		mjhx_raise(call, HXD_BADVALUE, err);
+	plhs[0] = s;
+}
+
 /*================================================================ table */
 
 static const struct mjhx_cmd mjhx_cmds[] = {
@@ -1778,6 +1967,66 @@ static const struct mjhx_cmd mjhx_cmds[] = {
 	    "result = hxd_batch_run(opts) lock-step steps or until, trajectory matrices" },
 	{ "hxd_set_timeout", cmd_set_timeout, 1, 1,
 	    "hxd_set_timeout(seconds)     how long a call waits for its answer" },
+	{ "hxd_read_log", cmd_read_log, 1, 1,
+	    "data = hxd_read_log(file)    a recording (.hxr, .mjl) as readlog.m gives it" },
+};
+
+/*
+ * rgba = get_rgba(type, id): HAPTIX 1.50's short name answers as its
+ * MEX file did, a 1 x 4 row; mj_get_rgba gives a column like every
+ * other vector here.
+ */
+static void
+cmd_get_rgba_row(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+	cmd_get_rgba(nlhs, plhs, nrhs, prhs);
+	mxSetM(plhs[0], 1);
+	mxSetN(plhs[0], 4);
+}
+
+/*
+ * HAPTIX 1.50's MEX file took short names for the native calls, and its
+ * apimex wrappers call them: mjhx('get_state'), mjhx('update', control)
+ * and so on.  Each is the call it names, with the same arguments and
+ * struct (fn, when not NULL, in place of the call's own).
+ */
+static const struct mjhx_alias {
+	const char *name, *call;
+	mjhx_fn *fn;
+} mjhx_aliases[] = {
+	{ "connect", "mj_connect", NULL },
+	{ "close", "mj_close", NULL },
+	{ "connected", "mj_connected", NULL },
+	{ "info", "mj_info", NULL },
+	{ "get_state", "mj_get_state", NULL },
+	{ "get_control", "mj_get_control", NULL },
+	{ "get_applied", "mj_get_applied", NULL },
+	{ "get_onebody", "mj_get_onebody", NULL },
+	{ "get_mocap", "mj_get_mocap", NULL },
+	{ "get_dynamics", "mj_get_dynamics", NULL },
+	{ "get_sensor", "mj_get_sensor", NULL },
+	{ "get_body", "mj_get_body", NULL },
+	{ "get_geom", "mj_get_geom", NULL },
+	{ "get_site", "mj_get_site", NULL },
+	{ "get_tendon", "mj_get_tendon", NULL },
+	{ "get_actuator", "mj_get_actuator", NULL },
+	{ "get_force", "mj_get_force", NULL },
+	{ "get_contact", "mj_get_contact", NULL },
+	{ "get_rgba", "mj_get_rgba", cmd_get_rgba_row },
+	{ "set_state", "mj_set_state", NULL },
+	{ "set_control", "mj_set_control", NULL },
+	{ "set_applied", "mj_set_applied", NULL },
+	{ "set_onebody", "mj_set_onebody", NULL },
+	{ "set_mocap", "mj_set_mocap", NULL },
+	{ "set_geomsize", "mj_set_geomsize", NULL },
+	{ "set_rgba", "mj_set_rgba", NULL },
+	{ "step", "mj_step", NULL },
+	{ "update", "mj_update", NULL },
+	{ "reset", "mj_reset", NULL },
+	{ "equality", "mj_equality", NULL },
+	{ "message", "mj_message", NULL },
+	{ "name2id", "mj_name2id", NULL },
+	{ "id2name", "mj_id2name", NULL },
 };
 
 /* Print the built-in help: every command and its arguments. */
@@ -1791,6 +2040,12 @@ mjhx_help(void)
 		  "wrappers of the same names:\n\n");
 	for (i = 0; i < sizeof(mjhx_cmds) / sizeof(mjhx_cmds[0]); i++)
 		mexPrintf("  %s\n", mjhx_cmds[i].usage);
+	mexPrintf("\nHAPTIX 1.50's names, which its apimex wrappers use, are "
+		  "the calls' without mj_:");
+	for (i = 0; i < sizeof(mjhx_aliases) / sizeof(mjhx_aliases[0]); i++)
+		mexPrintf(
+		    "%s%s", i % 6 == 0 ? "\n  " : " ", mjhx_aliases[i].name);
+	mexPrintf("\n(get_rgba answers a 1 x 4 row, as 1.50's did).\n");
 	mexPrintf("\nErrors are MATLAB errors with identifiers haptix:NAME "
 		  "(haptix:BADSIZE, haptix:NOCONNECTION, ...).\n"
 		  "The MEX file stays locked while connected.  "
@@ -1802,6 +2057,7 @@ void
 mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 {
 	const struct mjhx_cmd *cmd = NULL;
+	const struct mjhx_alias *alias = NULL;
 	char name[64];
 	size_t i;
 
@@ -1817,6 +2073,11 @@ mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 		mjhx_raise("mjhx", HXD_BADCOMMAND,
 		    "the first argument must be a command name: mjhx with no "
 		    "arguments lists them");
+	for (i = 0; i < sizeof(mjhx_aliases) / sizeof(mjhx_aliases[0]); i++)
+		if (strcmp(mjhx_aliases[i].name, name) == 0) {
+			alias = &mjhx_aliases[i];
+			snprintf(name, sizeof(name), "%s", alias->call);
+		}
 	for (i = 0; i < sizeof(mjhx_cmds) / sizeof(mjhx_cmds[0]); i++)
 		if (strcmp(mjhx_cmds[i].name, name) == 0)
 			cmd = &mjhx_cmds[i];
@@ -1828,5 +2089,8 @@ mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 		mjhx_raisef(cmd->name, HXD_BADVALUE, "%d arguments; usage: %s",
 		    nrhs - 1, cmd->usage);
 	mjhx_call = cmd->name;
-	cmd->fn(nlhs, plhs, nrhs - 1, prhs + 1);
+	if (alias != NULL && alias->fn != NULL)
+		alias->fn(nlhs, plhs, nrhs - 1, prhs + 1);
+	else
+		cmd->fn(nlhs, plhs, nrhs - 1, prhs + 1);
 }

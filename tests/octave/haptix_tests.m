@@ -25,70 +25,17 @@ function failed = haptix_tests(ctx)
     'pause, run, speed, load and status', @t_admin
     'the sweep example', @t_sweep
     'the grasp reflex example closes the hand on the cube', @t_grasp
+    'HAPTIX 1.50''s short names, as its apimex wrappers call them', @t_short_names
+    'readlog reads a .hxr as hxplay exports it', @t_readlog_hxr
+    'readlog and hxplay read a .mjl written from the manual', @t_readlog_mjl
+    'playlog sends frames to the paused server', @t_playlog_frames
+    'playlog''s figure: slider, Play and speed', @t_playlog_figure
     'a stopped server times out and a killed one errors at once', @t_lost
   };
-  passed = 0;
-  failed = 0;
-  for i = 1:size(tests, 1)
-    try
-      tests{i, 2}(ctx);
-      printf('ok: %s\n', tests{i, 1});
-      passed = passed + 1;
-    catch err
-      printf('FAIL: %s: %s (%s)\n', tests{i, 1}, err.message, err.identifier);
-      for k = 1:numel(err.stack)
-        printf('    at %s line %d\n', err.stack(k).name, err.stack(k).line);
-      end
-      failed = failed + 1;
-    end
-    try
-      mj_close();
-    catch
-    end
-    fflush(stdout);
-  end
-  printf('%d passed, %d failed\n', passed, failed);
+  failed = run_tests(tests, ctx, @(ctx) mj_close());
 end
 
 %------------------------------------------------------------------ helpers
-
-% Fail unless cond holds.
-function check(cond, varargin)
-  if ~cond
-    error('test:failed', varargin{:});
-  end
-end
-
-% Fail unless f() raises an error with identifier id whose message holds
-% every one of words.
-function err = expect_error(f, id, varargin)
-  try
-    f();
-  catch err
-    check(strcmp(err.identifier, id), 'expected %s, got %s: %s', id, ...
-          err.identifier, err.message);
-    for k = 1:numel(varargin)
-      check(~isempty(strfind(err.message, varargin{k})), ...
-            'the message "%s" does not say "%s"', err.message, varargin{k});
-    end
-    return;
-  end
-  error('test:failed', 'expected the error %s, but the call succeeded', id);
-end
-
-% Fail unless struct s has exactly the fields names, in that order.
-function check_fields(s, what, names)
-  got = fieldnames(s)';
-  check(isequal(got, names), '%s has fields {%s}, expected {%s}', what, ...
-        strjoin(got, ' '), strjoin(names, ' '));
-end
-
-% Fail unless x is an m x n double.
-function check_size(x, what, m, n)
-  check(isa(x, 'double') && isequal(size(x), [m n]), ...
-        '%s is a %s %dx%d, expected a double %dx%d', what, class(x), ...
-        size(x, 1), size(x, 2), m, n);
-end
 
 % Connect to daemon A.
 function connect(ctx)
@@ -114,6 +61,55 @@ function move_hand(z1)
   end
 end
 
+% An array's values as hxctl --json get prints them, to the last bit:
+% str2double reads %.17g exactly, where jsondecode may be one ulp off.
+function v = hxctl_array(ctx, name)
+  out = hxctl(ctx, ['--json get ' name]);
+  tok = regexp(out, '"values":\[([^\]]*)\]', 'tokens', 'once');
+  check(~isempty(tok), 'hxctl get %s printed %s', name, out);
+  v = str2double(strsplit(tok{1}, ','))';
+end
+
+% Whether the server's qpos is the qpos sent: MuJoCo normalizes the
+% free and ball joints' quaternions in place on every forward pass, so a
+% recorded quaternion (normalized by the step that made it) can come
+% back one or two ulps off; everything else comes back bit for bit.
+function ok = same_qpos(got, sent)
+  ok = isequal(size(got), size(sent)) && all(abs(got - sent) <= 4 * eps);
+end
+
+% Run hxplay (ctx.hxplay) and return what it printed.
+function out = hxplay(ctx, args)
+  [status, out] = system(sprintf('%s %s 2>&1', ctx.hxplay, args));
+  check(status == 0, 'hxplay %s: exit %d: %s', args, status, out);
+end
+
+% A field of hxplay export --csv, as a matrix with a column per record
+% (the csv has a row per record: step, time, then the values).
+function m = exported(dir, field)
+  x = dlmread(fullfile(dir, [field '.csv']), ',', 1, 0);
+  m = x(:, 3:end)';
+end
+
+% Record daemon A paused: steps with changing controls, a reset, more
+% steps; the file's bare name, as hxctl record stop prints its path.
+function name = record_a(ctx)
+  hxd_pause();
+  out = hxctl(ctx, 'record start');
+  info = mj_info();
+  for i = 1:20
+    mj_set_control(struct('ctrl', 0.02 * i * ones(info.nu, 1)));
+    hxd_step(5);
+  end
+  mj_reset();
+  hxd_step(30);
+  out = hxctl(ctx, 'record stop');
+  tok = regexp(out, 'recorded (\S+\.hxr)', 'tokens', 'once');
+  check(~isempty(tok), 'hxctl record stop said: %s', out);
+  [~, base, ext] = fileparts(tok{1});
+  name = [base ext];
+end
+
 %-------------------------------------------------------------------- tests
 
 function t_wrappers(ctx)
@@ -130,7 +126,7 @@ function t_wrappers(ctx)
     'mj_equality', 'mj_message', 'mj_name2id', 'mj_id2name', 'hxd_pause', ...
     'hxd_run', 'hxd_set_speed', 'hxd_step', 'hxd_load_file', 'hxd_reload', ...
     'hxd_status_get', 'hxd_get_array', 'hxd_set_array', 'hxd_list_arrays', ...
-    'hxd_batch_run', 'hxd_set_timeout'});
+    'hxd_batch_run', 'hxd_set_timeout', 'readlog', 'playlog'});
   files = dir(fullfile(ctx.mexdir, '*.m'));
   got = sort(regexprep({files.name}, '\.m$', ''));
   check(isequal(got, want), 'the wrappers beside mjhx: %s', strjoin(got, ' '));
@@ -145,7 +141,7 @@ end
 function t_mjhx_help(ctx)
   out = evalc('mjhx');
   for name = {'hx_connect', 'hx_update', 'mj_get_contact', 'hxd_batch_run', ...
-              'haptix:BADSIZE'}
+              'haptix:BADSIZE', 'hxd_read_log', 'get_state', 'id2name'}
     check(~isempty(strfind(out, name{1})), 'mjhx''s help lacks %s', name{1});
   end
   expect_error(@() mjhx('no_such_call'), 'haptix:BADCOMMAND', 'no_such_call');
@@ -738,4 +734,237 @@ function t_lost(ctx)
   expect_error(@hx_robot_info, 'haptix:NOCONNECTION', 'hx_connect');
   expect_error(@() hx_connect(ctx.lost), 'haptix:NOCONNECTION');
   check(~mislocked('mjhx'), 'locked after a failed connect');
+end
+
+function t_short_names(ctx)
+  % 1.50's connect takes the host alone.
+  mjhx('connect', ctx.server);
+  check(mjhx('connected') == 1 && mislocked('mjhx'), 'connect');
+  mjhx('hxd_pause');
+  % Every getter is its C name's call, struct for struct.
+  for g = {'get_state', 'get_control', 'get_applied', 'get_mocap', ...
+           'get_dynamics', 'get_sensor', 'get_body', 'get_geom', ...
+           'get_site', 'get_tendon', 'get_actuator', 'get_force', ...
+           'get_contact', 'info'}
+    long = ['mj_' g{1}];
+    check(isequal(mjhx(g{1}), mjhx(long)), '%s differs from %s', g{1}, long);
+  end
+  check(isequal(mjhx('get_onebody', 1), mjhx('mj_get_onebody', 1)), 'get_onebody');
+  % The values are the server's, as hxctl reads them.
+  st = mjhx('get_state');
+  check(isequal(st.qpos, hxctl_array(ctx, 'qpos')), 'get_state''s qpos');
+  id = mjhx('name2id', 'body', 'cube');
+  check(id == hxctl_json(ctx, 'name2id body cube').id, 'name2id %d', id);
+  check(strcmp(mjhx('id2name', 'body', id), 'cube'), 'id2name');
+  % The set calls take 1.50's structs: what the getters gave, changed.
+  info = mjhx('info');
+  c = mjhx('get_control');
+  c.ctrl = linspace(-0.1, 0.1, info.nu)';
+  mjhx('set_control', c);
+  check(max(abs(hxctl_array(ctx, 'ctrl') - c.ctrl)) == 0, 'set_control');
+  st.qvel(:) = 0.25;
+  mjhx('set_state', st);
+  check(all(hxctl_array(ctx, 'qvel') == 0.25), 'set_state');
+  m = mjhx('get_mocap');
+  m.pos(1, 3) = m.pos(1, 3) + 0.01;
+  mjhx('set_mocap', m);
+  check(isequal(mjhx('get_mocap').pos, m.pos), 'set_mocap');
+  a = mjhx('get_applied');
+  a.qfrc_applied(1) = 0.5;
+  mjhx('set_applied', a);
+  check(mjhx('get_applied').qfrc_applied(1) == 0.5, 'set_applied');
+  a.qfrc_applied(1) = 0;
+  mjhx('set_applied', a);
+  b = mjhx('get_onebody', id);
+  b.pos(3) = b.pos(3) + 0.05;
+  mjhx('set_onebody', b);
+  check(abs(mjhx('get_onebody', id).pos(3) - b.pos(3)) < 1e-9, 'set_onebody');
+  % get_rgba answers a row, as 1.50's MEX file did; mj_get_rgba a column.
+  g = mjhx('name2id', 'geom', 'cube');
+  mjhx('set_rgba', 'geom', g, [0 1 0 1]);
+  check_size(mjhx('get_rgba', 'geom', g), 'get_rgba', 1, 4);
+  check(isequal(mjhx('get_rgba', 'geom', g), mjhx('mj_get_rgba', 'geom', g)'), 'rgba');
+  mjhx('set_geomsize', g, [0.03 0.03 0.03]);
+  % step, update and reset move time as the server says.
+  t0 = mjhx('get_state').time;
+  mjhx('step');
+  check(abs(mjhx('get_state').time - t0 - info.timestep) < 1e-12, 'step');
+  sensor = mjhx('update', c);
+  check_fields(sensor, 'update''s sensor', {'nsensordata', 'time', 'sensordata'});
+  check(abs(sensor.time - t0 - 2 * info.timestep) < 1e-12, 'update: %g', sensor.time);
+  check(hxctl_array(ctx, 'time') == sensor.time, 'the server''s time');
+  mjhx('equality', 0, 0);
+  check(hxctl_array(ctx, 'eq_active')(1) == 0, 'equality off');
+  mjhx('equality', 0, 1);
+  check(hxctl_array(ctx, 'eq_active')(1) == 1, 'equality on');
+  mjhx('message', 'from HAPTIX 1.50');
+  check(strcmp(mjhx('hxd_status_get').message, 'from HAPTIX 1.50'), 'message');
+  mjhx('message');
+  check(isempty(mjhx('hxd_status_get').message), 'message cleared');
+  mjhx('reset');
+  check(mjhx('get_state').time == 0, 'reset');
+  mjhx('reset', -1);
+  expect_error(@() mjhx('reset', info.nkey + 3), 'haptix:BADINDEX');
+  mjhx('hxd_reload');
+  mjhx('hxd_run');
+  mjhx('close');
+  check(mjhx('connected') == 0 && ~mislocked('mjhx'), 'close');
+end
+
+function t_readlog_hxr(ctx)
+  connect(ctx);
+  name = record_a(ctx);
+  % A bare name is found in the state directory, as hxplay finds it.
+  old = getenv('STATE_DIRECTORY');
+  setenv('STATE_DIRECTORY', ctx.statedir);
+  d = readlog(name);
+  setenv('STATE_DIRECTORY', old);
+  info = mj_info();
+  check(strcmp(d.format, 'hxr') && d.truncated == 0, 'format %s', d.format);
+  check(d.nq == info.nq && d.nv == info.nv && d.nu == info.nu && ...
+        d.nmocap == info.nmocap && d.nsensordata == info.nsensordata, 'sizes');
+  n = numel(d.time);
+  check(n == 130, '%d records, not 130', n);
+  check_size(d.time, 'time', 1, n);
+  check_size(d.qpos, 'qpos', info.nq, n);
+  check_size(d.mocap_quat, 'mocap_quat', 4 * info.nmocap, n);
+  check_size(d.act, 'act (not recorded)', 0, n);
+  % The reset is a trial boundary: time goes back, a second segment.
+  check(isequal(unique(d.segment), [1 2]) && sum(d.segment == 2) == 30, 'segments');
+  check(any(diff(d.time) < 0), 'the time never goes back');
+  % The same numbers as hxplay's export, to the last bit.
+  dir = fullfile(ctx.statedir, 'export_hxr');
+  hxplay(ctx, sprintf('export %s --csv %s --force', fullfile(ctx.statedir, name), dir));
+  x = dlmread(fullfile(dir, 'time.csv'), ',', 1, 0);
+  check(isequal(x(:, 2)', d.time) && isequal(x(:, 1)', d.step), 'time and step');
+  for f = {'qpos', 'qvel', 'ctrl', 'mocap_pos', 'mocap_quat', 'sensordata'}
+    check(isequal(exported(dir, f{1}), d.(f{1})), '%s differs from the export', f{1});
+  end
+  expect_error(@() readlog(fullfile(ctx.statedir, 'no_such.hxr')), ...
+               'haptix:BADVALUE', 'no_such.hxr');
+  hxd_run();
+end
+
+function t_readlog_mjl(ctx)
+  % Written here as the manual describes it: nq nv nu nmocap nsensordata
+  % and the name's length as int32, the name, then float records of time,
+  % qpos, qvel, ctrl, mocap_pos, mocap_quat, sensordata.
+  nq = 4; nv = 3; nu = 2; nmocap = 1; ns = 2; n = 12;
+  rec = 1 + nq + nv + nu + 7 * nmocap + ns;
+  vals = single(reshape(sin(1:rec * n), rec, n));
+  vals(1, :) = single([0:7 0:3] * 0.01);   % a reset after 8 records
+  file = fullfile(ctx.statedir, 'MuJoCoModel_1.mjl');
+  fid = fopen(file, 'w');
+  fwrite(fid, [nq nv nu nmocap ns numel('MuJoCo Model')], 'int32', 0, 'l');
+  fwrite(fid, 'MuJoCo Model', 'char');
+  fwrite(fid, vals, 'single', 0, 'l');
+  fclose(fid);
+  d = readlog(file);
+  check(strcmp(d.format, 'mjl') && strcmp(d.name, 'MuJoCo Model'), 'header');
+  check(d.nq == nq && d.nv == nv && d.nu == nu && d.nmocap == nmocap && ...
+        d.nsensordata == ns && d.na == 0, 'sizes');
+  rows = {'time', 1; 'qpos', nq; 'qvel', nv; 'ctrl', nu; 'mocap_pos', 3 * nmocap; ...
+          'mocap_quat', 4 * nmocap; 'sensordata', ns};
+  at = 0;
+  for i = 1:size(rows, 1)
+    want = double(vals(at + (1:rows{i, 2}), :));
+    check(isequal(d.(rows{i, 1}), want), '%s is not what was written', rows{i, 1});
+    at = at + rows{i, 2};
+  end
+  check(isequal(d.segment, [ones(1, 8) 2 * ones(1, 4)]), 'segments %s', mat2str(d.segment));
+  check(isequal(d.step, 0:n - 1), 'steps');
+  % hxplay reads it too, and exports the same numbers.
+  out = hxplay(ctx, ['info ' file]);
+  check(~isempty(strfind(out, 'records: 12')) && ...
+        ~isempty(strfind(out, 'format: mjl')) && ...
+        ~isempty(strfind(out, 'segments: 2')), 'hxplay info: %s', out);
+  dir = fullfile(ctx.statedir, 'export_mjl');
+  hxplay(ctx, sprintf('export %s --csv %s --force', file, dir));
+  check(isequal(exported(dir, 'qpos'), d.qpos), 'hxplay export''s qpos');
+  % Cut inside a record: what came before is read, and it says so.
+  fid = fopen(file, 'a');
+  fwrite(fid, [1 2 3], 'uint8');
+  fclose(fid);
+  d2 = readlog(file);
+  check(d2.truncated == 1 && isequal(d2.qpos, d.qpos), 'cut short');
+  % Not a log: said, naming the file.
+  fid = fopen(file, 'w');
+  fwrite(fid, [-1 0 0 0 0 0], 'int32', 0, 'l');
+  fclose(fid);
+  expect_error(@() readlog(file), 'haptix:BADVALUE', 'MuJoCoModel_1.mjl', 'nq is -1');
+end
+
+function t_playlog_frames(ctx)
+  connect(ctx);
+  d = readlog(fullfile(ctx.statedir, record_a(ctx)));
+  hxd_run();
+  % Frames in a chosen order, without waiting: the server ends paused
+  % in the last one sent, its time included.
+  out = evalc('playlog(d, ''frames'', [5 90 120], ''speed'', Inf)');
+  check(~isempty(strfind(out, 'pausing')), 'playlog did not say it paused: %s', out);
+  check(hxd_status_get().paused, 'the server is not paused');
+  st = mj_get_state();
+  check(same_qpos(st.qpos, d.qpos(:, 120)) && isequal(st.qvel, d.qvel(:, 120)), 'state');
+  check(st.time == d.time(120), 'time %g, recorded %g', st.time, d.time(120));
+  check(isequal(mj_get_control().ctrl, d.ctrl(:, 120)), 'ctrl');
+  m = mj_get_mocap();
+  check(isequal(reshape(m.pos', [], 1), d.mocap_pos(:, 120)), 'mocap');
+  % At the recorded pace: 20 records 5 steps apart take 100 steps' time.
+  info = mj_info();
+  t0 = tic();
+  playlog(d, 'frames', 1:20, 'speed', 1);
+  took = toc(t0);
+  want = d.time(20) - d.time(1);
+  check(took > 0.5 * want && took < want + 20, 'paced: %g s for %g s', took, want);
+  % Wrong input is refused, saying what is wrong.
+  bad = d;
+  bad.nq = bad.nq + 1;
+  expect_error(@() playlog(bad, 'frames', 1), 'haptix:BADSIZE', 'load the recorded model');
+  expect_error(@() playlog(d, 'frames', numel(d.time) + 1), 'haptix:BADINDEX');
+  expect_error(@() playlog(d, 'speed', 0), 'haptix:BADVALUE');
+  expect_error(@() playlog(struct('x', 1)), 'haptix:BADVALUE', 'readlog');
+  mj_close();
+  expect_error(@() playlog(d, 'frames', 1), 'haptix:NOCONNECTION');
+  connect(ctx);
+  hxd_run();
+end
+
+function t_playlog_figure(ctx)
+  if isempty(available_graphics_toolkits())
+    error('test:failed', ['Octave has no graphics toolkit: install gnuplot-nox ' ...
+          'and fonts-freefont-otf (./quickstart check does)']);
+  end
+  connect(ctx);
+  d = readlog(fullfile(ctx.statedir, record_a(ctx)));
+  % gnuplot's toolkit, headless here: its warning that it is not Qt's.
+  warning('off', 'Octave:gnuplot-graphics');
+  set(0, 'defaultfigurevisible', 'off');
+  f = playlog(d);
+  cleanup = onCleanup(@() close(f));
+  slider = findobj(f, 'tag', 'playlog_slider');
+  play = findobj(f, 'tag', 'playlog_play');
+  speed = findobj(f, 'tag', 'playlog_speed');
+  label = findobj(f, 'tag', 'playlog_label');
+  check(~isempty(slider) && ~isempty(play) && ~isempty(speed) && ~isempty(label), ...
+        'the figure lacks its controls');
+  check(get(slider, 'max') == numel(d.time), 'the slider''s range');
+  % Frame 1 shows at once; the slider chooses another.
+  st = mj_get_state();
+  check(same_qpos(st.qpos, d.qpos(:, 1)), 'frame 1 not shown: qpos off by %g', ...
+        max(abs(st.qpos - d.qpos(:, 1))));
+  set(slider, 'value', 57);
+  cb = get(slider, 'callback');
+  cb(slider, []);
+  check(same_qpos(mj_get_state().qpos, d.qpos(:, 57)), 'the slider''s frame 57');
+  check(~isempty(strfind(get(label, 'string'), 'frame 57 of 130')), ...
+        'label "%s"', get(label, 'string'));
+  % Play at full speed: on to the last frame, then the button is up.
+  set(speed, 'value', numel(get(speed, 'string')));
+  set(play, 'value', 1);
+  cb = get(play, 'callback');
+  cb(play, []);
+  check(same_qpos(mj_get_state().qpos, d.qpos(:, end)), 'Play did not reach the end');
+  check(get(play, 'value') == 0 && strcmp(get(play, 'string'), 'Play'), 'the button');
+  check(~isempty(strfind(get(label, 'string'), 'trial 2')), 'the last frame''s trial');
+  hxd_run();
 end

@@ -231,7 +231,8 @@ hxResult hxs_model_collide_mode(
 
 /*
  * Add a constraint (an MJCF weld or connect equality, or an SDF joint of
- * type fixed or ball) between links of models; remove it by name.
+ * type fixed, ball or revolute) between links of models; remove it by
+ * name.
  */
 hxResult hxs_add_constraint(const char *_sdf, const char *_model);
 hxResult hxs_remove_constraint(const char *_name, const char *_model);

@@ -1,0 +1,6 @@
+function check_size(x, what, m, n)
+% CHECK_SIZE  Fail unless x is an m x n double.
+  check(isa(x, 'double') && isequal(size(x), [m n]), ...
+        '%s is a %s %dx%d, expected a double %dx%d', what, class(x), ...
+        size(x, 1), size(x, 2), m, n);
+end

@@ -1,6 +1,8 @@
 /* The daemon's core: see core.h. */
 #include "config.h"
 
+#include <stdio.h>
+
 #include "batch.h"
 #include "clock.h"
 #include "core.h"
@@ -48,6 +50,19 @@ core_client_left(struct session *s)
 	}
 }
 
+/*
+ * Whom a load is counted against when loads are shared out: the
+ * session's user or address; the lease holder's go before the others'.
+ */
+static int
+core_load_peer(struct daemon *d, const void *owner, char *key, size_t len)
+{
+	const struct session *s = owner;
+
+	snprintf(key, len, "%s", s->who);
+	return lease_token(d, s)[0] != '\0';
+}
+
 static const struct session_hooks core_session_hooks = {
 	.frame = dispatch_frame,
 	.refuse = reply_refuse,
@@ -71,5 +86,6 @@ core_start(struct daemon *d)
 	record_set_notify(event_recording_ended);
 	stepguard_set_notify(event_slow_step);
 	hold_set_notify(step_model_edited);
+	loadjob_set_peer(core_load_peer);
 	d->clock = clock_create(d, &core_clock_hooks);
 }

@@ -25,10 +25,19 @@
 /* Room for the loader's answer besides the model: its header and reason. */
 #define LOADJOB_SLACK (sizeof(struct loader_result) + 8192)
 
+/* A peer with loads waiting or running, and when it last started one. */
+struct loadjob_peer {
+	LIST_ENTRY(loadjob_peer) entry;
+	char key[64];
+	uint64_t started; /* loadjob_turn when its last load started; 0 */
+	unsigned queued;  /* its loads waiting or running */
+};
+
 struct loadjob {
 	TAILQ_ENTRY(loadjob) entry;
 	struct daemon *d;
 	const void *owner;
+	struct loadjob_peer *peer;
 	loadjob_done_fn done;
 	void *arg;
 	int request_fd; /* the request, for the loader's stdin */
@@ -49,8 +58,13 @@ struct loadjob {
 	size_t len, cap;
 };
 
+/* The running load first, if one runs; then those waiting, as asked. */
 static TAILQ_HEAD(, loadjob) loadjobs = TAILQ_HEAD_INITIALIZER(loadjobs);
 static size_t nloadjobs;
+static LIST_HEAD(, loadjob_peer) loadjob_peers = LIST_HEAD_INITIALIZER(
+    loadjob_peers);
+static uint64_t loadjob_turn; /* loads started */
+static loadjob_peer_fn loadjob_peer_of;
 static int loadjob_here; /* loads run in this process (loadjob_inprocess) */
 
 /*
@@ -260,13 +274,89 @@ loadjob_spawn(struct loadjob *j, char *err, size_t len)
 	return 0;
 }
 
+void
+loadjob_set_peer(loadjob_peer_fn fn)
+{
+	loadjob_peer_of = fn;
+}
+
+/* The peer of key, made if new; NULL if it has no loads and make is 0. */
+static struct loadjob_peer *
+loadjob_peer_find(const char *key, int make)
+{
+	struct loadjob_peer *p;
+
+	LIST_FOREACH(p, &loadjob_peers, entry)
+	if (strcmp(p->key, key) == 0)
+		return p;
+	if (!make)
+		return NULL;
+	if ((p = calloc(1, sizeof(*p))) == NULL)
+		fatal("out of memory");
+	snprintf(p->key, sizeof(p->key), "%s", key);
+	LIST_INSERT_HEAD(&loadjob_peers, p, entry);
+	return p;
+}
+
+/* Whether j's owner comes before every peer: the daemon, or the hook says. */
+static int
+loadjob_first(const struct loadjob *j)
+{
+	char key[64];
+
+	return j->owner == NULL || loadjob_peer_of == NULL ||
+	    loadjob_peer_of(j->d, j->owner, key, sizeof(key));
+}
+
+/*
+ * The waiting load to start next: the oldest of an owner that comes
+ * first, else the oldest of the peer that started a load least
+ * recently (never, for a new peer).  NULL if none waits.
+ */
+static struct loadjob *
+loadjob_pick(void)
+{
+	struct loadjob *j, *best = NULL;
+
+	TAILQ_FOREACH(j, &loadjobs, entry)
+	{
+		if (j->pid != 0)
+			continue;
+		if (loadjob_first(j))
+			return j;
+		if (best == NULL || j->peer->started < best->peer->started)
+			best = j;
+	}
+	return best;
+}
+
 int
 loadjob_start(struct daemon *d, const struct loadjob_request *r,
     const void *owner, loadjob_done_fn done, void *arg, char *err, size_t len)
 {
+	struct loadjob_peer *p;
 	struct loadjob *j;
+	char key[64] = "haptixd";
 	int fd;
 
+	if (owner != NULL && loadjob_peer_of != NULL)
+		loadjob_peer_of(d, owner, key, sizeof(key));
+	p = loadjob_peer_find(key, 0);
+	if (owner != NULL && p != NULL && p->queued >= LOADJOB_PEER_MAX) {
+		snprintf(err, len,
+		    "%u loads and edits of %s already wait or run (at most "
+		    "%d a peer, every connection of it together): ask again "
+		    "when one is answered",
+		    p->queued, key, LOADJOB_PEER_MAX);
+		return RESULT_DENIED;
+	}
+	if (owner != NULL && nloadjobs >= LOADJOB_MAX) {
+		snprintf(err, len,
+		    "%zu loads and edits already wait or run (at most %d in "
+		    "all): ask again later",
+		    nloadjobs, LOADJOB_MAX);
+		return RESULT_DENIED;
+	}
 	if (r->source == LOADER_EDIT)
 		fd = -1; /* made when its loader starts */
 	else if ((fd = loadjob_request_fd(d, r, err, len)) == -1)
@@ -293,10 +383,11 @@ loadjob_start(struct daemon *d, const struct loadjob_request *r,
 	if (r->source == LOADER_INLINE &&
 	    (j->name = strdup(r->name != NULL ? r->name : "")) == NULL)
 		fatal("out of memory");
+	j->peer = loadjob_peer_find(key, 1);
+	j->peer->queued++;
 	TAILQ_INSERT_TAIL(&loadjobs, j, entry);
 	nloadjobs++;
-	if (TAILQ_FIRST(&loadjobs) == j)
-		loadjob_next();
+	loadjob_next();
 	return RESULT_OK;
 }
 
@@ -307,7 +398,16 @@ loadjob_next(void)
 	struct loadjob *j;
 	char err[512];
 
-	while ((j = TAILQ_FIRST(&loadjobs)) != NULL && j->pid == 0) {
+	j = TAILQ_FIRST(&loadjobs);
+	if (j != NULL && j->pid != 0)
+		return; /* one runs */
+	while ((j = loadjob_pick()) != NULL) {
+		/* The running load stands first in the queue. */
+		if (j != TAILQ_FIRST(&loadjobs)) {
+			TAILQ_REMOVE(&loadjobs, j, entry);
+			TAILQ_INSERT_HEAD(&loadjobs, j, entry);
+		}
+		j->peer->started = ++loadjob_turn;
 		if (loadjob_spawn(j, err, sizeof(err)) == 0)
 			return;
 		log_error("%s", err);
@@ -322,6 +422,10 @@ loadjob_next(void)
 static void
 loadjob_free(struct loadjob *j)
 {
+	if (j->peer != NULL && --j->peer->queued == 0) {
+		LIST_REMOVE(j->peer, entry);
+		free(j->peer);
+	}
 	if (j->read_ev != NULL)
 		event_free(j->read_ev);
 	if (j->timer != NULL)

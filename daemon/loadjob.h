@@ -2,7 +2,8 @@
  * Loads in the background: each model is compiled by a loader process
  * (loader.h) while the simulation and every client go on; when it
  * answers, the daemon checks the MJB it got and makes it the running
- * model.  One loader runs at a time; later loads wait their turn.  A
+ * model.  One loader runs at a time; later loads wait their turn, shared
+ * fairly between peers (below).  A
  * loader that crashes, runs out of time or memory, or says nothing is a
  * failed load, and the old model runs on.
  */
@@ -56,6 +57,26 @@ int loadjob_start(struct daemon *d, const struct loadjob_request *r,
 /* Load and wait for it, running d's loop meanwhile (at start-up). */
 int loadjob_run(
     struct daemon *d, const struct loadjob_request *r, char *err, size_t len);
+
+/*
+ * Fair sharing.  Loads and edits wait in one queue but start peer by
+ * peer: a peer is what the hook below names for a load's owner (the
+ * Unix user, or the TCP address: every connection of one is one peer),
+ * and the next to start is the oldest load of the peer that started one
+ * least recently, so that a peer with many loads queued delays another's
+ * by the one running at most.  The hook's first says the owner comes
+ * before every peer (the lease holder); asked again at each start.  The
+ * daemon's own loads (owner NULL) come first too.  Each peer's loads
+ * start in the order asked, so an edit applies to the model as the
+ * loads before it left it.  At most LOADJOB_PEER_MAX of a peer's and
+ * LOADJOB_MAX in all wait or run: past them loadjob_start refuses at
+ * once (RESULT_DENIED) with the reason.
+ */
+#define LOADJOB_PEER_MAX 4
+#define LOADJOB_MAX 64
+typedef int (*loadjob_peer_fn)(
+    struct daemon *d, const void *owner, char *key, size_t len);
+void loadjob_set_peer(loadjob_peer_fn fn);
 
 /* owner left: its loads are cancelled, their loaders killed. */
 void loadjob_owner_left(const void *owner);

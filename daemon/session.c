@@ -94,7 +94,10 @@ static void session_describe_peer(
     struct session *, int, const struct sockaddr *);
 static size_t session_congestion_mark(const struct daemon *);
 
-/* Fill s->peer (uid and pid for Unix sockets, address:port for TCP), s->uid. */
+/*
+ * Fill s->peer (uid and pid for Unix sockets, address:port for TCP),
+ * s->who (the user, or the address) and s->uid.
+ */
 static void
 session_describe_peer(struct session *s, int fd, const struct sockaddr *sa)
 {
@@ -110,8 +113,12 @@ session_describe_peer(struct session *s, int fd, const struct sockaddr *sa)
 			snprintf(s->peer, sizeof(s->peer), "unix uid %u pid %d",
 			    (unsigned)cred.uid, (int)cred.pid);
 			s->uid = (long)cred.uid;
-		} else
+			snprintf(s->who, sizeof(s->who), "unix uid %u",
+			    (unsigned)cred.uid);
+		} else {
 			snprintf(s->peer, sizeof(s->peer), "unix");
+			snprintf(s->who, sizeof(s->who), "unix");
+		}
 		return;
 	}
 	if (sa->sa_family == AF_INET6) {
@@ -125,6 +132,7 @@ session_describe_peer(struct session *s, int fd, const struct sockaddr *sa)
 		snprintf(s->peer, sizeof(s->peer), "tcp %s:%u", host,
 		    ntohs(sin->sin_port));
 	}
+	snprintf(s->who, sizeof(s->who), "tcp %s", host);
 }
 
 /* Watch the socket for input, or stop. */

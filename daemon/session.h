@@ -57,6 +57,7 @@ struct session {
 	enum session_state state;
 	enum session_transport transport;
 	char peer[128];      /* uid/pid or address:port */
+	char who[64];        /* "unix uid N" or "tcp ADDRESS": loads' peer */
 	long uid;            /* a Unix socket peer's user, else -1 */
 	char name[64];       /* from Hello */
 	int joined;          /* said Hello: the others know of it */

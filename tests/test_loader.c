@@ -408,3 +408,124 @@ Test(loader, a_client_leaving_stops_its_load)
 	hxd_close(side);
 	hx_server_stop(&s);
 }
+
+/*
+ * A model whose compiling outlasts the 2 s load-timeout the fairness
+ * tests give: each load of it holds the loader exactly that long.
+ */
+static const char slow_xml[] = "<mujoco><size nkey=\"60000\"/></mujoco>";
+
+/* hxctl loading file at addr in the background, waiting for its answer. */
+static void
+load_behind(struct hx_proc *p, const char *addr, const char *file)
+{
+	const char *argv[] = { hx_hxctl_path(), "--server", addr, "--timeout",
+		"60000", "load", "--inline", file, NULL };
+
+	hx_proc_start(p, argv, NULL);
+}
+
+/* How many times the daemon's log says text. */
+static int
+log_count(const struct hx_server *s, const char *text)
+{
+	const char *p = hx_server_log_text(s);
+	int n = 0;
+
+	while ((p = strstr(p, text)) != NULL) {
+		n++;
+		p += strlen(text);
+	}
+	return n;
+}
+
+/* Wait until the daemon's log says text n times, at most 10 s. */
+static void
+wait_log(const struct hx_server *s, const char *text, int n)
+{
+	double t0 = hx_wall_now();
+
+	while (log_count(s, text) < n && hx_wall_now() - t0 < 10)
+		hx_sleep_ms(20);
+	cr_assert_geq(log_count(s, text), n, "\"%s\" not %d times: %s", text, n,
+	    hx_server_log_text(s));
+}
+
+/*
+ * One peer (every connection from one TCP address) queues four slow
+ * loads and then a fifth; another peer (the Unix socket's user) loads
+ * a small model.  The fifth is refused at once, saying why; the other
+ * peer's load waits for the one running only, not for the four queued
+ * (first in, first out it waited for all of them, 8 s here).  Then the
+ * lease holder's load goes before a load of its own peer asked earlier.
+ */
+Test(loader, loads_are_shared_fairly_between_peers)
+{
+	const char *args[] = { "-m", "fixture.xml", "--model-max-keys",
+		"100000", "--load-timeout", "2", NULL };
+	struct hx_proc heavy[4], behind;
+	struct hx_server s;
+	struct hx_run r = { 0 };
+	char path[512];
+	hxd_conn *side, *holder;
+	hxd_model m;
+	double t0, took;
+	FILE *f;
+	int i;
+
+	hx_skip_if_valgrind();
+	hx_server_start(&s, args);
+	snprintf(path, sizeof(path), "%s/keys.xml", s.dir);
+	cr_assert_not_null(f = fopen(path, "w"));
+	fputs(slow_xml, f);
+	fclose(f);
+	side = hx_connect_ok(s.unix_addr, "side");
+	for (i = 0; i < 4; i++)
+		load_behind(&heavy[i], s.tcp_addr, path);
+	wait_log(&s, "loads before it", 3);
+	/* Refused at once; first in, first out it waited its turn. */
+	hx_run_args(&r, hx_hxctl_path(), "--server", s.tcp_addr, "--timeout",
+	    "1000", "load", "--inline", path, NULL);
+	cr_expect_neq(r.status, 0, "a fifth load of one peer was taken");
+	cr_expect(strstr(r.err, "at most 4 a peer") != NULL, "%s", r.err);
+	cr_expect(strstr(r.err, "tcp 127.0.0.1") != NULL, "%s", r.err);
+	t0 = hx_wall_now();
+	cr_assert_eq(hxd_load_file(side, "fixture.xml", &m), HXD_OK, "%s",
+	    hxd_error(side));
+	took = hx_wall_now() - t0;
+	/* The load running has at most 2 s left; ours takes well under 1. */
+	cr_expect_lt(
+	    took, 2 + 1 + 1, "the other peer's load took %.2f s", took);
+	for (i = 0; i < 4; i++)
+		hx_proc_stop(&heavy[i], SIGTERM, 2000);
+
+	/* The same peer twice: one slow load, then the lease holder's. */
+	hxd_close(side);
+	hx_server_stop(&s);
+
+	/* A daemon of its own for this, with nothing queued. */
+	hx_server_start(&s, args);
+	snprintf(path, sizeof(path), "%s/keys.xml", s.dir);
+	cr_assert_not_null(f = fopen(path, "w"));
+	fputs(slow_xml, f);
+	fclose(f);
+	for (i = 0; i < 2; i++)
+		load_behind(&heavy[i], s.tcp_addr, path);
+	load_behind(&behind, s.unix_addr, path);
+	wait_log(&s, "loads before it", 2);
+	holder = hx_connect_ok(s.unix_addr, "holder");
+	HX_OK(holder, hxd_lease(holder, HXD_LEASE_TAKE, NULL));
+	t0 = hx_wall_now();
+	cr_assert_eq(hxd_load_file(holder, "fixture.xml", &m), HXD_OK, "%s",
+	    hxd_error(holder));
+	took = hx_wall_now() - t0;
+	/* Otherwise after the TCP peer's two and its own peer's slow one. */
+	cr_expect_lt(
+	    took, 2 + 1 + 1, "the lease holder's load took %.2f s", took);
+	for (i = 0; i < 2; i++)
+		hx_proc_stop(&heavy[i], SIGTERM, 2000);
+	hx_proc_stop(&behind, SIGTERM, 2000);
+	hx_run_free(&r);
+	hxd_close(holder);
+	hx_server_stop(&s);
+}

@@ -129,6 +129,40 @@ for f in results.jsonl results.csv npy/trial.npy npy/ok.npy \
 	    fail "$f differs between the local run and Slurm's"
 done
 [ "$(wc -l <slurm/results.jsonl)" -eq 24 ] || fail "not 24 rows"
+
+# Hostile words in everything that reaches the batch script or sbatch:
+# the sweep's name, OUT (a blank, quotes, $(...), Slurm's %), and an
+# sbatch argument.  They reach Slurm whole, and no shell runs them.
+# (A newline in any of them is refused: tests/sweep/test_hxsweep.py.)
+pwned=$tmp/PWNED
+bad="q'\"\$(touch $pwned)\`touch $pwned\` %x"
+hostile="$tmp/out $bad"
+sed -e "1i name = \"x\$(touch $pwned) 'q' %j\"" \
+    sweep.toml >hostile.toml
+"$HXSWEEP" check hostile.toml --slurm -o "$hostile" --tasks 1 --time 10 \
+    --sbatch-arg="--comment=$bad" -M "$HX_MODELS" >"$tmp/check" ||
+    fail "hxsweep check --slurm failed"
+grep -q "^#SBATCH --array=0-0$" "$tmp/check" ||
+    { cat "$tmp/check" >&2; fail "check --slurm did not show job.sh"; }
+[ ! -e "$hostile" ] || fail "check --slurm wrote $hostile"
+"$HXSWEEP" submit hostile.toml --slurm -o "$hostile" --tasks 1 --time 10 \
+    --sbatch-arg="--comment=$bad" || fail "hxsweep submit (hostile) failed"
+i=0
+until "$HXSWEEP" status "$hostile" >"$tmp/status" 2>&1; do
+	i=$((i + 1))
+	[ $i -le 600 ] || { cat "$tmp/status" >&2; squeue >&2;
+	    fail "the hostile sweep did not finish within 300 s"; }
+	sleep 0.5
+done
+[ ! -e "$pwned" ] || fail "a value in the batch script ran as a command"
+[ -s "$hostile/logs/task_0.log" ] ||
+    fail "the task's log is not at OUT/logs/task_0.log: $(ls "$hostile/logs")"
+job=$(sed -n 's/.*"jobs": \["\([0-9]*\)"\].*/\1/p' "$hostile/slurm.json")
+[ -z "$job" ] && job=$(grep -A1 '"jobs"' "$hostile/slurm.json" | tr -dc 0-9)
+scontrol show job "$job" >"$tmp/job" 2>&1
+grep -qF "JobName=hxsweep-x\$(touch $pwned) 'q' %j" "$tmp/job" &&
+    grep -qF "Comment=$bad" "$tmp/job" ||
+    { cat "$tmp/job" >&2; fail "Slurm did not get the name and comment whole"; }
 echo "slurm.sh: 24 trials on a Slurm job array, gathered: identical to" \
-    "the local run's table"
+    "the local run's table; hostile names and paths reach Slurm whole"
 echo "1 passed, 0 failed"

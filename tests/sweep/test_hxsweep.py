@@ -438,3 +438,70 @@ def test_keyframes_edits_schedules_and_series(hxsweep):
     assert p.returncode == 0
     assert hxsweep.read("fix.out", "results.jsonl") == \
         hxsweep.read("two", "results.jsonl")
+
+
+def test_hostile_values_never_reach_the_batch_script_as_lines(hxsweep):
+    # A name holding a newline broke out of job.sh's comment and its
+    # #SBATCH --job-name line, and running the script ran what followed.
+    hxsweep.copy("gain.toml")
+    with open(hxsweep.path("gain.toml")) as f:
+        text = f.read()
+    hxsweep.write("nl.toml", 'name = "x\\ntouch pwned"\n' + text)
+    cases = [
+        (["nl.toml"], "the sweep's name holds the control character '\\n'"),
+        (["gain.toml", "--partition", "batch\ntouch pwned"],
+         "--partition holds the control character '\\n'"),
+        (["gain.toml", "--time", "10\rx"],
+         "--time holds the control character '\\r'"),
+        (["gain.toml", "--sbatch-arg=--mem=1G\x1b[2J"],
+         "--sbatch-arg holds the control character '\\x1b'"),
+        (["gain.toml", "-o", "out\nx"], "OUT holds the control character"),
+        (["gain.toml", "-o", "out\\x"], "holds a backslash"),
+    ]
+    for args, words in cases:
+        for cmd in (["submit", args[0], "--slurm", "--dry-run"],
+                    ["check", args[0], "--slurm"]):
+            p = hxsweep(*(cmd + args[1:]))
+            assert p.returncode == 2, (cmd, args, p.stdout)
+            assert words in p.stderr, (cmd, args, p.stderr)
+            assert "#!/bin/sh" not in p.stdout
+    # Nothing was written, and no line ran.
+    assert sorted(os.listdir(hxsweep.dir)) == ["gain.toml", "nl.toml"]
+
+
+def test_slurm_values_go_to_sbatch_as_words_and_percent_is_kept(hxsweep):
+    hxsweep.copy("gain.toml")
+    out = "run %x $(touch pwned) 'q'"
+    p = hxsweep("submit", "gain.toml", "--slurm", "--dry-run", "-o", out,
+                "--partition", "$(touch pwned)", "--time", "10",
+                "--sbatch-arg=--comment=a b 'c'", "--tasks", "2")
+    assert p.returncode == 0, p.stderr
+    with open(hxsweep.path(out, "job.sh")) as f:
+        script = f.read()
+    lines = script.split("\n")
+    # Only numbers in the #SBATCH lines; every user value in one quoted
+    # comment line or a quoted shell word.
+    assert [x for x in lines if x.startswith("#SBATCH")] == [
+        "#SBATCH --array=0-1", "#SBATCH --ntasks=1",
+        "#SBATCH --cpus-per-task=1"]
+    shell = [x for x in lines if x and not x.startswith("#")]
+    assert len(shell) == 3 and shell[2].startswith("exec ")
+    assert "pwned" not in "\n".join(shell[:2])
+    # The script itself runs no user word: sh -n parses, and the command
+    # line sbatch would get is exact, OUT's % doubled for --output.
+    assert subprocess.run(["sh", "-n", hxsweep.path(out, "job.sh")]).returncode == 0
+    with open(hxsweep.path(out, "slurm.json")) as f:
+        s = json.load(f)
+    import haptix.sweep.slurm as slurm
+    argv = slurm.sbatch_command(s)
+    o = os.path.abspath(hxsweep.path(out))
+    assert argv == ["sbatch", "--parsable", "--job-name=hxsweep-gain",
+                    "--output=" + o.replace("%", "%%") + "/logs/task_%a.log",
+                    "--partition=$(touch pwned)", "--time=10",
+                    "--comment=a b 'c'", o + "/job.sh"]
+    p = hxsweep("check", "gain.toml", "--slurm", "-o", out, "--partition",
+                "$(touch pwned)", "--time", "10",
+                "--sbatch-arg=--comment=a b 'c'", "--tasks", "2")
+    assert p.returncode == 0, p.stderr
+    assert script in p.stdout
+    assert not os.path.exists(hxsweep.path("pwned"))

@@ -8,6 +8,7 @@ stopped (a model that does not load, no haptixd, Slurm refusing);
 import argparse
 import json
 import os
+import shlex
 import shutil
 import sys
 import tempfile
@@ -24,6 +25,7 @@ USAGE = """\
 usage: hxsweep run SWEEP [-o OUT] [-j N] [--retries N] [--trial-timeout S]
                          [--resume] [-M DIR]... [--haptixd PATH] [-q]
        hxsweep check SWEEP [--list] [-M DIR]... [--haptixd PATH]
+                         [--slurm [-o OUT] [--tasks K] [--partition P] ...]
        hxsweep submit SWEEP --slurm [-o OUT] [--tasks K] [--cpus-per-task C]
                          [--partition P] [--time T] [--array-max M]
                          [--sbatch-arg ARG]... [--retries N]
@@ -39,7 +41,8 @@ Run a grid of trials, each on a haptixd prepared for it (docs/sweeps.md).
             OUT (default: SWEEP's name + .out): results.jsonl, results.csv,
             npy/FIELD.npy
   check     read the sweep file, compile its model on a daemon, check
-            every name and index it gives, and say how many trials it makes
+            every name and index it gives, and say how many trials it makes;
+            with --slurm, also print what submit would submit
   submit    on a Slurm cluster: write OUT/job.sh and submit a job array
   status    how far a submitted sweep is (squeue/sacct, the results)
   gather    merge a submitted sweep's results into OUT/results.jsonl, ...
@@ -56,7 +59,9 @@ _ABOUT = {
              "does, check every name and index the file gives (actuators, "
              "joints, bodies, sensors, keyframes, arrays, rows, columns; "
              "the edits compiled), and say how many trials it makes; "
-             "nothing is stepped.",
+             "nothing is stepped.  With --slurm and submit's options, "
+             "print the sbatch command and the batch script submit would "
+             "write, writing and submitting nothing.",
     "submit": "Run the sweep on a Slurm cluster as a job array: write "
               "OUT/job.sh and submit it.",
     "status": "How far a submitted sweep is: its tasks in squeue and "
@@ -105,6 +110,25 @@ def _daemon_options(p):
                    "the one on the PATH)")
 
 
+def _slurm_options(p):
+    """The options of a Slurm submission, submit's and check's."""
+    p.add_argument("-o", "--out", metavar="OUT", help="the results "
+                   "directory, on a file system the nodes share (default: "
+                   "SWEEP's name + .out)")
+    p.add_argument("--tasks", type=int, default=None, metavar="K",
+                   help="array tasks (default: one per 50 trials, at "
+                   "most 1000)")
+    p.add_argument("--cpus-per-task", type=int, default=1, metavar="C",
+                   help="CPUs of each task, and its daemons (default 1)")
+    p.add_argument("--partition", metavar="P", help="sbatch --partition")
+    p.add_argument("--time", metavar="T", help="sbatch --time of a task")
+    p.add_argument("--array-max", type=int, default=None, metavar="M",
+                   help="tasks running at once (sbatch --array=...%%M)")
+    p.add_argument("--sbatch-arg", action="append", default=[],
+                   metavar="ARG", help="one more sbatch argument, given to "
+                   "sbatch as one word (repeat)")
+
+
 def _parser():
     """The command line: one subparser per command, each with --help."""
     from .. import __version__
@@ -133,25 +157,15 @@ def _parser():
     c.add_argument("sweep", metavar="SWEEP", help="the sweep file (TOML)")
     c.add_argument("--list", action="store_true", help="print each "
                    "trial's parameters and seed as a JSON line")
-    _daemon_options(c)
+    c.add_argument("--slurm", action="store_true", help="print the sbatch "
+                   "command and job.sh that submit --slurm would submit")
+    _slurm_options(c)
+    _common(c)
     s = command("submit")
     s.add_argument("sweep", metavar="SWEEP", help="the sweep file (TOML)")
     s.add_argument("--slurm", action="store_true", help="submit to Slurm "
                    "(the one scheduler hxsweep knows)")
-    s.add_argument("-o", "--out", metavar="OUT", help="the results "
-                   "directory, on a file system the nodes share (default: "
-                   "SWEEP's name + .out)")
-    s.add_argument("--tasks", type=int, default=None, metavar="K",
-                   help="array tasks (default: one per 50 trials, at "
-                   "most 1000)")
-    s.add_argument("--cpus-per-task", type=int, default=1, metavar="C",
-                   help="CPUs of each task, and its daemons (default 1)")
-    s.add_argument("--partition", metavar="P", help="sbatch --partition")
-    s.add_argument("--time", metavar="T", help="sbatch --time of a task")
-    s.add_argument("--array-max", type=int, default=None, metavar="M",
-                   help="tasks running at once (sbatch --array=...%%M)")
-    s.add_argument("--sbatch-arg", action="append", default=[],
-                   metavar="ARG", help="one more sbatch argument (repeat)")
+    _slurm_options(s)
     s.add_argument("--dry-run", action="store_true", help="write OUT and "
                    "job.sh, submit nothing")
     _common(s)
@@ -228,7 +242,28 @@ def _cmd_check(a):
         for t in sweep.trials:
             print(json.dumps({"trial": t.id, "repeat": t.repeat,
                               "seed": t.seed, "params": t.params}))
+    if a.slurm:
+        s = _slurm_settings(a, sweep)
+        cmd = " ".join(shlex.quote(w) for w in slurm.sbatch_command(s))
+        script = slurm.batch_script(sweep, s["out"], s)
+        print("hxsweep submit --slurm would run:\n  %s\nwith %s:" % (
+            cmd, os.path.join(s["out"], "job.sh")))
+        sys.stdout.write(script)
     return 0
+
+
+def _slurm_settings(a, sweep):
+    """A Slurm submission's settings from the command line, checked."""
+    _numbers(a)
+    for n, what in ((a.tasks, "--tasks"), (a.cpus_per_task,
+                                           "--cpus-per-task"),
+                    (a.array_max, "--array-max")):
+        if n is not None and n < 1:
+            raise SweepError("%s must be at least 1" % what)
+    return slurm.settings(sweep, _out(a), a.tasks, a.cpus_per_task,
+                          a.partition, a.time, a.array_max, a.sbatch_arg,
+                          a.retries, a.trial_timeout, a.haptixd,
+                          a.model_dir)
 
 
 def check_names(sweep, haptixd=None, model_dirs=()):
@@ -258,13 +293,8 @@ def _cmd_submit(a):
     if not a.slurm:
         raise SweepError("submit: say where: --slurm (the one scheduler "
                          "hxsweep knows)")
-    _numbers(a)
-    for n, what in ((a.tasks, "--tasks"), (a.cpus_per_task,
-                                           "--cpus-per-task"),
-                    (a.array_max, "--array-max")):
-        if n is not None and n < 1:
-            raise SweepError("%s must be at least 1" % what)
     sweep = load(a.sweep)
+    _slurm_settings(a, sweep)
     out = _out(a)
     s = slurm.submit(sweep, out, a.tasks, a.cpus_per_task, a.partition,
                      a.time, a.array_max, a.sbatch_arg, a.retries,

@@ -24,7 +24,7 @@ from .pool import Pool
 from .spec import SweepError, loads
 
 __all__ = ["submit", "run_task", "status", "gather", "resubmit",
-           "batch_script"]
+           "batch_script", "sbatch_command", "settings"]
 
 SETTINGS = "slurm.json"
 MAX_TASKS = 1000            # Slurm's default MaxArraySize is 1001
@@ -61,51 +61,111 @@ def _sweep(out, s):
     return loads(text, s["sweep"], s["base"], s["name"])
 
 
+def _plain(what, v):
+    """v, refused if it holds a control character (a newline, CR, NUL...):
+    every value that reaches the batch script or sbatch's command line
+    goes through here, so that none can end a line of the script."""
+    v = str(v)
+    m = re.search(r"[\x00-\x1f\x7f]", v)
+    if m:
+        raise SweepError("%s holds the control character %r: refused, as "
+                         "it would reach the batch script" % (what,
+                                                               m.group()))
+    return v
+
+
+def sbatch_options(s):
+    """The options sbatch is given on its command line, one argument
+    each, never through the shell: the values a user chose (the name,
+    the output path, the partition, the time, --sbatch-arg) go there and
+    not into #SBATCH lines, which sbatch splits at blanks whatever the
+    quotes.  Slurm expands % in --output, so OUT's own % are doubled."""
+    out = _plain("OUT", s["out"])
+    if "\\" in out:
+        raise SweepError("OUT %s holds a backslash, which makes Slurm "
+                         "leave --output's %%a unexpanded: use another "
+                         "directory" % out)
+    opts = ["--job-name=" + _plain("the sweep's name",
+                                   "hxsweep-" + s["name"]),
+            "--output=" + os.path.join(out.replace("%", "%%"), "logs",
+                                       "task_%a.log")]
+    if s["partition"]:
+        opts.append("--partition=" + _plain("--partition", s["partition"]))
+    if s["time"]:
+        opts.append("--time=" + _plain("--time", s["time"]))
+    for a in s["sbatch_args"]:
+        opts.append(_plain("--sbatch-arg", a))
+    return opts
+
+
+def sbatch_command(s, extra=()):
+    """The whole sbatch command line, as argv."""
+    return (["sbatch", "--parsable"] + sbatch_options(s) + list(extra) +
+            [os.path.join(s["out"], "job.sh")])
+
+
 def batch_script(sweep, out, s):
-    """The batch script of a sweep: the array, the resources asked for,
-    and one line that runs a task."""
+    """The batch script of a sweep: the array and the resources, numbers
+    all, and one line that runs a task, every word of it quoted; then,
+    as a comment, the sbatch command that submits it."""
     k = s["tasks"]
+    name = _plain("the sweep's name", sweep.name)
+    cmd = " ".join(_sq(w) for w in sbatch_command(s)[:1] +
+                   sbatch_command(s)[2:])
     lines = ["#!/bin/sh",
              "# hxsweep's batch script for the sweep %s (%d trials):" % (
-                 sweep.name, len(sweep.trials)),
+                 name, len(sweep.trials)),
              "# task N of %d runs the trials N, N+%d, N+%d, ... on a "
              "haptixd of its own," % (k, k, 2 * k),
              "# appending to tasks/task_N.jsonl; hxsweep gather merges "
-             "them.",
-             "#SBATCH --job-name=%s" % _sq("hxsweep-" + sweep.name),
+             "them.  Submitted as:",
+             "#   " + cmd,
              "#SBATCH --array=0-%d%s" % (k - 1, "%%%d" % s["array_max"]
                                          if s["array_max"] else ""),
              "#SBATCH --ntasks=1",
-             "#SBATCH --cpus-per-task=%d" % s["cpus"],
-             "#SBATCH --output=%s" % os.path.join(out, "logs",
-                                                  "task_%a.log")]
-    if s["partition"]:
-        lines.append("#SBATCH --partition=%s" % s["partition"])
-    if s["time"]:
-        lines.append("#SBATCH --time=%s" % s["time"])
-    for a in s["sbatch_args"]:
-        lines.append("#SBATCH %s" % a)
-    lines += ["export PYTHONPATH=%s" % _sq(os.pathsep.join(s["pythonpath"])),
-              "export HAPTIXD=%s" % _sq(s["haptixd"]),
+             "#SBATCH --cpus-per-task=%d" % s["cpus"]]
+    lines += ["export PYTHONPATH=%s" % _sq(os.pathsep.join(
+                  _plain("PYTHONPATH", p) for p in s["pythonpath"])),
+              "export HAPTIXD=%s" % _sq(_plain("haptixd", s["haptixd"])),
               "exec %s -m haptix.sweep task %s \"$SLURM_ARRAY_TASK_ID\"" % (
-                  _sq(s["python"]), _sq(out)), ""]
+                  _sq(_plain("python", s["python"])), _sq(out)), ""]
     return "\n".join(lines)
 
 
-def _sbatch(out, extra):
-    """Submit OUT/job.sh with extra options; returns the job id."""
+def _sbatch(s, extra):
+    """Submit OUT/job.sh with its options and extra; returns the job id."""
     sb = shutil.which("sbatch")
     if sb is None:
         raise SweepError("sbatch is not on the PATH: is this a Slurm "
                          "login node? (Debian: slurm-client)")
-    p = subprocess.run([sb, "--parsable"] + extra +
-                       [os.path.join(out, "job.sh")],
+    p = subprocess.run([sb] + sbatch_command(s, extra)[1:],
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        text=True)
     if p.returncode != 0:
         raise SweepError("sbatch failed: %s" % (p.stderr.strip() or
                                                 "exit %d" % p.returncode))
     return p.stdout.strip().split(";")[0]
+
+
+def settings(sweep, out, tasks=None, cpus=1, partition=None, time=None,
+             array_max=None, sbatch_args=(), retries=0, timeout=None,
+             haptixd=None, model_dirs=()):
+    """What submit keeps in OUT/slurm.json, and the batch script and
+    sbatch's options are made of."""
+    n = len(sweep.trials)
+    k = tasks or min(MAX_TASKS, math.ceil(n / 50))
+    k = max(1, min(k, n))
+    return {"name": sweep.name, "sweep": os.path.abspath(sweep.path),
+            "base": sweep.base, "out": os.path.abspath(out), "trials": n,
+            "tasks": k, "cpus": cpus, "partition": partition, "time": time,
+            "array_max": array_max, "sbatch_args": list(sbatch_args),
+            "retries": retries, "timeout": timeout,
+            "model_dirs": [_plain("a model directory", os.path.abspath(d))
+                           for d in model_dirs],
+            "haptixd": find_haptixd(haptixd),
+            "python": sys.executable or "/usr/bin/python3",
+            "pythonpath": [os.path.dirname(os.path.abspath(p))
+                           for p in _haptix_path], "jobs": []}
 
 
 def submit(sweep, out, tasks=None, cpus=1, partition=None, time=None,
@@ -120,29 +180,21 @@ def submit(sweep, out, tasks=None, cpus=1, partition=None, time=None,
                          "gather or resubmit it, or remove it" % out)
     if _table.held(out):
         raise SweepError("%s holds results already: remove it" % out)
-    n = len(sweep.trials)
-    k = tasks or min(MAX_TASKS, math.ceil(n / 50))
-    k = max(1, min(k, n))
+    s = settings(sweep, out, tasks, cpus, partition, time, array_max,
+                 sbatch_args, retries, timeout, haptixd, model_dirs)
+    # Refused before anything is written: a value that cannot be sent.
+    batch_script(sweep, out, s)
     os.makedirs(os.path.join(out, "tasks"), exist_ok=True)
     os.makedirs(os.path.join(out, "logs"), exist_ok=True)
     with open(os.path.join(out, "sweep.toml"), "w", encoding="utf-8") as f:
         f.write(sweep.text)
-    dirs = [os.path.abspath(d) for d in model_dirs]
-    s = {"name": sweep.name, "sweep": os.path.abspath(sweep.path),
-         "base": sweep.base, "trials": n, "tasks": k, "cpus": cpus,
-         "partition": partition, "time": time, "array_max": array_max,
-         "sbatch_args": list(sbatch_args), "retries": retries,
-         "timeout": timeout, "model_dirs": dirs,
-         "haptixd": find_haptixd(haptixd),
-         "python": sys.executable or "/usr/bin/python3",
-         "pythonpath": [os.path.dirname(os.path.abspath(p))
-                        for p in _haptix_path], "jobs": []}
+    script = batch_script(sweep, out, s)
     with open(os.path.join(out, "job.sh"), "w", encoding="utf-8") as f:
-        f.write(batch_script(sweep, out, s))
+        f.write(script)
     os.chmod(os.path.join(out, "job.sh"), 0o755)
     _save_settings(out, s)
     if not dry_run:
-        s["jobs"].append(_sbatch(out, []))
+        s["jobs"].append(_sbatch(s, []))
         _save_settings(out, s)
     return s
 
@@ -293,7 +345,8 @@ def resubmit(out, tasks=None, stream=sys.stdout):
     arr = ",".join(map(str, sorted(tasks)))
     if s["array_max"]:
         arr += "%%%d" % s["array_max"]
-    job = _sbatch(out, ["--array=" + arr])
+    s.setdefault("out", out)
+    job = _sbatch(s, ["--array=" + arr])
     s["jobs"].append(job)
     _save_settings(out, s)
     stream.write("hxsweep: submitted tasks %s again as job %s\n"

@@ -35,8 +35,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/queue.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <linux/sockios.h>
 #include <dirent.h>
 #include <fcntl.h>
 #include <unistd.h>
@@ -84,6 +87,20 @@ static const struct http_asset {
 /* Connections the kernel holds for each listening address. */
 #define HTTP_BACKLOG 128
 
+/*
+ * A stream that reads too slowly is dropped (its browser reconnects):
+ * when what waits to go to it, in our buffer and the kernel's, is more
+ * than HTTP_BEHIND_SECONDS of its frames, or has not gone down for
+ * HTTP_STALL_SECONDS.  The kernel's share is kept small
+ * (HTTP_STREAM_SNDBUF) so that the first counts.  Streams are capped
+ * per address (HTTP_STREAMS_PER_ADDRESS) and in all, leaving a quarter
+ * of --max-connections to page loads and controls.
+ */
+#define HTTP_BEHIND_SECONDS 2.0
+#define HTTP_STALL_SECONDS 5.0
+#define HTTP_STREAM_SNDBUF (256 * 1024)
+#define HTTP_STREAMS_PER_ADDRESS 8
+
 /* A browser connection receiving a stream: MJPEG, or the events. */
 struct http_stream {
 	struct evhttp_request *req;
@@ -103,6 +120,10 @@ struct http_stream {
 	size_t last_len;              /* events: the last frame's bytes */
 	char perr[256];               /* events: why its perturbation ended */
 	unsigned long long bytes, frames, skipped;
+	char addr[64];      /* the browser's address */
+	size_t waiting;     /* bytes not yet taken at the last look */
+	double progress_at; /* when they last went down, or were none */
+	int dropped;        /* too slow: its connection is being closed */
 	TAILQ_ENTRY(http_stream) entry;
 };
 
@@ -579,6 +600,92 @@ http_conn_of(struct http_server *srv, struct evhttp_request *req)
 }
 
 /*
+ * Whether another stream may start for addr: one of at most
+ * HTTP_STREAMS_PER_ADDRESS from it, and a quarter of --max-connections
+ * kept for the rest.  0, or -1 having answered req with 503 and why.
+ */
+static int
+http_stream_room(
+    struct http_server *srv, struct evhttp_request *req, const char *addr)
+{
+	int all = 0, mine = 0,
+	    cap = srv->h->max_connections - srv->h->max_connections / 4;
+	struct http_stream *st;
+	char why[256];
+
+	TAILQ_FOREACH(st, &srv->streams, entry)
+	{
+		all++;
+		mine += strcmp(st->addr, addr) == 0;
+	}
+	if (mine >= HTTP_STREAMS_PER_ADDRESS)
+		snprintf(why, sizeof(why),
+		    "%d streams from %s already (at most %d an address): "
+		    "close one first",
+		    mine, addr, HTTP_STREAMS_PER_ADDRESS);
+	else if (all >= (cap > 0 ? cap : 1))
+		snprintf(why, sizeof(why),
+		    "%d streams already (at most %d, leaving the rest of "
+		    "--max-connections to pages and controls)",
+		    all, cap > 0 ? cap : 1);
+	else
+		return 0;
+	evhttp_add_header(
+	    evhttp_request_get_output_headers(req), "Connection", "close");
+	http_error(req, HTTP_SERVUNAVAIL, "Service Unavailable", why);
+	return -1;
+}
+
+/* Bytes waiting to go to st's browser: in our buffer and the kernel's. */
+static size_t
+http_stream_waiting(struct http_stream *st)
+{
+	int fd = bufferevent_getfd(st->conn->bev), n = 0;
+	size_t ours = evbuffer_get_length(
+	    bufferevent_get_output(st->conn->bev));
+
+	if (fd >= 0 && ioctl(fd, SIOCOUTQ, &n) != 0)
+		n = 0;
+	return ours + (size_t)(n > 0 ? n : 0);
+}
+
+/*
+ * Drop st if its browser does not keep up (see HTTP_BEHIND_SECONDS):
+ * its connection closes, which ends the stream.  Returns 1 if dropped
+ * (now or before).
+ */
+static int
+http_stream_check(struct http_stream *st, double now)
+{
+	struct http_server *srv = st->srv;
+	size_t waiting = http_stream_waiting(st), frame, behind;
+	double rate = st->events ? fmin(srv->o->fps, HTTP_EVENTS_FPS_MAX) :
+				   srv->o->fps;
+	const char *why = NULL;
+
+	if (waiting == 0 || waiting < st->waiting)
+		st->progress_at = now;
+	st->waiting = waiting;
+	frame = st->events ? st->last_len : srv->jpeg_len;
+	behind = (size_t)(HTTP_BEHIND_SECONDS * rate * (double)frame);
+	if (behind < 65536)
+		behind = 65536;
+	if (waiting > behind)
+		why = "more than 2 s of frames wait for it";
+	else if (now - st->progress_at > HTTP_STALL_SECONDS)
+		why = "it took nothing for 5 s";
+	if (why == NULL || st->dropped)
+		return st->dropped;
+	fprintf(stderr, "hxview: a %s stream to %s dropped: %s\n",
+	    st->events ? "event" : "picture", st->addr, why);
+	/* Its connection sees the end, and closes as a browser's that
+	 * went away: that ends the stream. */
+	st->dropped = 1;
+	shutdown(bufferevent_getfd(st->conn->bev), SHUT_RDWR);
+	return 1;
+}
+
+/*
  * Begin a stream on req: MJPEG, or the events (text/event-stream),
  * whose first event tells the page its id.
  */
@@ -587,15 +694,26 @@ http_stream_start(
     struct http_server *srv, struct evhttp_request *req, int events)
 {
 	struct evkeyvalq *out = evhttp_request_get_output_headers(req);
-	struct timeval write_tv = { HTTP_IDLE_SECONDS, 0 };
+	struct timeval write_tv = { (time_t)HTTP_STALL_SECONDS, 0 };
+	struct evhttp_connection *evcon = evhttp_request_get_connection(req);
+	int sndbuf = HTTP_STREAM_SNDBUF, fd;
 	struct http_stream *st;
 	struct http_conn *c;
+	char *host = NULL;
+	ev_uint16_t port;
 
+	if (evcon != NULL)
+		evhttp_connection_get_peer(evcon, &host, &port);
+	if (http_stream_room(srv, req, host != NULL ? host : "?") != 0)
+		return;
 	if ((c = http_conn_of(srv, req)) == NULL ||
 	    (st = calloc(1, sizeof(*st))) == NULL) {
 		evhttp_send_error(req, HTTP_INTERNAL, "out of memory");
 		return;
 	}
+	snprintf(st->addr, sizeof(st->addr), "%s", host != NULL ? host : "?");
+	if ((fd = bufferevent_getfd(c->bev)) >= 0)
+		setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof(sndbuf));
 	if (events && (st->pert = web_pert_new()) == NULL) {
 		free(st);
 		evhttp_send_error(req, HTTP_INTERNAL, "out of memory");
@@ -606,6 +724,7 @@ http_stream_start(
 	st->conn = c;
 	st->events = events;
 	st->started = view_now();
+	st->progress_at = st->started;
 	c->stream = st;
 	evhttp_add_header(out, "Content-Type",
 	    events ? "text/event-stream" :
@@ -1196,6 +1315,8 @@ http_tick(evutil_socket_t fd, short events, void *arg)
 	period = 1 / fmin(srv->o->fps, HTTP_EVENTS_FPS_MAX);
 	for (st = TAILQ_FIRST(&srv->streams); st != NULL; st = next) {
 		next = TAILQ_NEXT(st, entry);
+		if (http_stream_check(st, now))
+			continue;
 		if (!st->events) {
 			mjpeg = 1;
 			continue;

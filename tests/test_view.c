@@ -1643,6 +1643,108 @@ Test(view, serve_caps_connections)
 	hx_server_stop(&s);
 }
 
+/* A connection whose kernel buffer for what it receives is small. */
+static int
+http_connect_small(int port)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET };
+	int fd, small = 4096;
+
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	cr_assert_geq(fd, 0);
+	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof(small));
+	sa.sin_port = htons((uint16_t)port);
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	cr_assert_eq(connect(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	return fd;
+}
+
+static int count(const unsigned char *, const char *);
+
+/* The streams /status.json lists. */
+static int
+serve_streams(int port)
+{
+	struct http h;
+	int n;
+
+	http(&h, port, "GET", "/status.json", "", 0);
+	http_expect(&h, 200, "application/json");
+	n = count(h.body, "\"kind\":");
+	http_free(&h);
+	return n;
+}
+
+/*
+ * 32 connections to /stream.mjpg or /events that never read locked every
+ * other request out for 70 s, and streams were never dropped.  Now 40
+ * such streams from one address get 8 places (the rest are told 503 at
+ * once), a page load and a control are each answered within 1 s, and
+ * the stalled streams are dropped within seconds.
+ */
+Test(view, serve_stalled_streams_lock_nobody_out)
+{
+	static const char *const paths[] = { "/stream.mjpg", "/events" };
+	struct hx_server s;
+	struct http h;
+	char req[160], buf[512];
+	int fd[40], err, port, i, refused = 0;
+	double t0, took;
+	ssize_t n;
+	pid_t pid;
+
+	hx_skip_if_valgrind();
+	hx_server_start(&s, view_args);
+	port = serve_start(&pid, &err, NULL, hx_server_addr(&s, 0), "serve",
+	    "--http", "127.0.0.1:0", NULL);
+	for (i = 0; i < 40; i++) {
+		fd[i] = http_connect_small(port);
+		snprintf(req, sizeof(req),
+		    "GET %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n",
+		    paths[i % 2], port);
+		cr_assert_eq(
+		    write(fd[i], req, strlen(req)), (ssize_t)strlen(req));
+		hx_sleep_ms(10);
+	}
+	hx_sleep_ms(500);
+	cr_expect_eq(serve_streams(port), 8, "one address's streams");
+	t0 = hx_wall_now();
+	http(&h, port, "GET", "/", "", 0);
+	took = hx_wall_now() - t0;
+	http_expect(&h, 200, "text/html");
+	http_free(&h);
+	cr_expect_lt(took, 1.0, "a page load took %.2f s", took);
+	t0 = hx_wall_now();
+	http(&h, port, "POST", "/control/pause", "X-Hxview: 1\r\n", 0);
+	took = hx_wall_now() - t0;
+	http_expect(&h, 200, "application/json");
+	http_free(&h);
+	cr_expect_lt(took, 1.0, "a control took %.2f s", took);
+	/* The refused were told why (a stream's answer is a 200). */
+	for (i = 0; i < 40; i++) {
+		struct pollfd pfd = { .fd = fd[i], .events = POLLIN };
+
+		if (poll(&pfd, 1, 0) == 1 &&
+		    (n = read(fd[i], buf, sizeof(buf) - 1)) > 0) {
+			buf[n] = '\0';
+			if (strstr(buf, " 503 ") != NULL &&
+			    strstr(buf, "at most 8 an address") != NULL)
+				refused++;
+		}
+	}
+	cr_expect_eq(refused, 32, "%d told 503", refused);
+	/* The 8 that read nothing are dropped (5 s without progress). */
+	t0 = hx_wall_now();
+	while (serve_streams(port) > 0 && hx_wall_now() - t0 < 15)
+		hx_sleep_ms(250);
+	cr_expect_eq(serve_streams(port), 0, "stalled streams still open");
+	cr_expect_lt(hx_wall_now() - t0, 15);
+	for (i = 0; i < 40; i++)
+		close(fd[i]);
+	serve_stop(pid, err);
+	hx_server_stop(&s);
+}
+
 /* --read-only refuses the controls; so does another client's lease. */
 Test(view, serve_refuses_control)
 {

@@ -18,12 +18,17 @@
 
 TestSuite(world, .timeout = 180, .fini = hx_server_cleanup);
 
-/* Run prog (in $HX_PROGS) check against a fresh MPL scene; its output. */
+/*
+ * Run prog (in $HX_PROGS) check against a fresh MPL scene, running or
+ * paused; its output.
+ */
 static void
-world_run(const char *prog, const char *check, int tcp, struct hx_run *r)
+world_run_on(
+    const char *prog, const char *check, int tcp, int paused, struct hx_run *r)
 {
 	struct hx_server srv;
-	const char *args[] = { "-m", "mpl_scene.xml", NULL };
+	const char *args[] = { "-m", "mpl_scene.xml",
+		paused ? "--paused" : NULL, NULL };
 	char path[1024];
 
 	cr_assert_not_null(getenv("HX_PROGS"), "run with make check");
@@ -35,18 +40,30 @@ world_run(const char *prog, const char *check, int tcp, struct hx_run *r)
 	hx_server_stop(&srv);
 }
 
-/* The check passes, and says so. */
 static void
-world_check(const char *check, int tcp)
+world_run(const char *prog, const char *check, int tcp, struct hx_run *r)
+{
+	world_run_on(prog, check, tcp, 0, r);
+}
+
+/* The check passes, and says so; on a paused scene if paused. */
+static void
+world_check_on(const char *check, int tcp, int paused)
 {
 	struct hx_run r = { 0 };
 	char ok[64];
 
-	world_run("prog_world", check, tcp, &r);
+	world_run_on("prog_world", check, tcp, paused, &r);
 	snprintf(ok, sizeof(ok), "ok %s\n", check);
 	cr_expect_eq(r.status, 0, "prog_world %s:\n%s%s", check, r.out, r.err);
 	cr_expect_not_null(strstr(r.out, ok), "%s", r.out);
 	hx_run_free(&r);
+}
+
+static void
+world_check(const char *check, int tcp)
+{
+	world_check_on(check, tcp, 0);
 }
 
 Test(world, sim_info_lists_the_models_and_the_camera)
@@ -220,9 +237,14 @@ Test(world, a_revolute_constraint_is_two_connects)
 	hx_server_stop(&srv);
 }
 
+/*
+ * Paused: the wrist's servo pulls the joint back while the scene runs,
+ * and a loaded machine (the sanitizers' build beside other work) let
+ * it move past the check's tolerance between the set and the read.
+ */
 Test(world, a_joint_read_and_set)
 {
-	world_check("joint", 0);
+	world_check_on("joint", 0, 1);
 }
 
 Test(world, reset_with_and_without_the_limb)

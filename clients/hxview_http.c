@@ -100,6 +100,7 @@ static const struct http_asset {
 #define HTTP_STALL_SECONDS 5.0
 #define HTTP_STREAM_SNDBUF (256 * 1024)
 #define HTTP_STREAMS_PER_ADDRESS 8
+#define HTTP_CHECK_SECONDS 0.1 /* how often a stream's queue is looked at */
 
 /* A browser connection receiving a stream: MJPEG, or the events. */
 struct http_stream {
@@ -123,6 +124,7 @@ struct http_stream {
 	char addr[64];      /* the browser's address */
 	size_t waiting;     /* bytes not yet taken at the last look */
 	double progress_at; /* when they last went down, or were none */
+	double checked;     /* when they were last looked at */
 	int dropped;        /* too slow: its connection is being closed */
 	TAILQ_ENTRY(http_stream) entry;
 };
@@ -658,11 +660,16 @@ static int
 http_stream_check(struct http_stream *st, double now)
 {
 	struct http_server *srv = st->srv;
-	size_t waiting = http_stream_waiting(st), frame, behind;
+	size_t waiting, frame, behind;
 	double rate = st->events ? fmin(srv->o->fps, HTTP_EVENTS_FPS_MAX) :
 				   srv->o->fps;
 	const char *why = NULL;
 
+	/* A few ioctls a second are enough; the loop turns every 2 ms. */
+	if (st->dropped || now - st->checked < HTTP_CHECK_SECONDS)
+		return st->dropped;
+	st->checked = now;
+	waiting = http_stream_waiting(st);
 	if (waiting == 0 || waiting < st->waiting)
 		st->progress_at = now;
 	st->waiting = waiting;
@@ -674,8 +681,8 @@ http_stream_check(struct http_stream *st, double now)
 		why = "more than 2 s of frames wait for it";
 	else if (now - st->progress_at > HTTP_STALL_SECONDS)
 		why = "it took nothing for 5 s";
-	if (why == NULL || st->dropped)
-		return st->dropped;
+	if (why == NULL)
+		return 0;
 	fprintf(stderr, "hxview: a %s stream to %s dropped: %s\n",
 	    st->events ? "event" : "picture", st->addr, why);
 	/* Its connection sees the end, and closes as a browser's that

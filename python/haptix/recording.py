@@ -163,7 +163,7 @@ class _Reader:
     """A recording read item by item, as lib/recording.c reads it; what
     it keeps is counted against max_bytes."""
 
-    def __init__(self, path, f, max_bytes):
+    def __init__(self, path, max_bytes):
         self.path = path
         self.max_bytes = max_bytes
         self.held = 0
@@ -352,7 +352,7 @@ def read_recording(path, max_bytes=MAX_BYTES):
     rec.truncated = False
     rec.dropped_bytes = 0
     with open(path, "rb") as f:
-        r = _Reader(path, f, max_bytes)
+        r = _Reader(path, max_bytes)
         first = f.read(4)
         try:
             if len(first) == 4 and first != _ZSTD_MAGIC:

@@ -110,8 +110,8 @@ def batch_script(sweep, out, s):
     as a comment, the sbatch command that submits it."""
     k = s["tasks"]
     name = _plain("the sweep's name", sweep.name)
-    cmd = " ".join(_sq(w) for w in sbatch_command(s)[:1] +
-                   sbatch_command(s)[2:])
+    argv = sbatch_command(s)
+    cmd = " ".join(_sq(w) for w in argv[:1] + argv[2:])
     lines = ["#!/bin/sh",
              "# hxsweep's batch script for the sweep %s (%d trials):" % (
                  name, len(sweep.trials)),

@@ -255,6 +255,7 @@ event_json(const hxd_event *ev, unsigned fields)
 	case HXD_EVENT_INSTABILITY:
 		js_ku("resets", ev->resets);
 		js_ks("what", ev->what);
+		js_ks("undone", ev->undone);
 		break;
 	case HXD_EVENT_MESSAGE:
 		js_ks("text", ev->text);

@@ -165,6 +165,39 @@ hold_check(struct call *c, const char *joint)
 	return RESULT_OK;
 }
 
+/*
+ * A target far outside the joint's range is refused when sent: past the
+ * range by more than its width, or, for a joint without one, more than
+ * HOLD_TARGET_FAR from 0 (radians or metres).  A finite target such as
+ * 1e308 otherwise asks MuJoCo for a force no step survives.
+ */
+#define HOLD_TARGET_FAR 1000.0
+
+static int
+hold_check_target(struct call *c, const char *joint, double target)
+{
+	struct sim_joint j;
+	double w;
+
+	if (sim_joint_get(c->d->sim, joint, -1, &j, c->err, sizeof(c->err)))
+		return RESULT_BADVALUE;
+	if (!j.limited) {
+		if (fabs(target) <= HOLD_TARGET_FAR)
+			return RESULT_OK;
+		return call_fail(c, RESULT_BADVALUE,
+		    "hold target %g for joint \"%s\" is more than %g from 0, "
+		    "and the joint has no range to go by",
+		    target, joint, HOLD_TARGET_FAR);
+	}
+	w = j.range[1] - j.range[0];
+	if (target >= j.range[0] - w && target <= j.range[1] + w)
+		return RESULT_OK;
+	return call_fail(c, RESULT_BADVALUE,
+	    "hold target %g for joint \"%s\" is far outside its range [%g, "
+	    "%g] (by more than the range's width)",
+	    target, joint, j.range[0], j.range[1]);
+}
+
 int
 api_hold_writes(const struct call *c)
 {
@@ -190,7 +223,8 @@ api_hold(struct call *c)
 		return rc;
 	/* Every joint is checked before anything changes. */
 	for (i = 0; i < n; i++) {
-		if ((rc = hold_check(c, hj->joints[i])))
+		if ((rc = hold_check(c, hj->joints[i])) ||
+		    (rc = hold_check_target(c, hj->joints[i], hj->values[i])))
 			return rc;
 		for (k = 0; k < i; k++)
 			if (strcmp(hj->joints[k], hj->joints[i]) == 0)

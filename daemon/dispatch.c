@@ -12,6 +12,7 @@
 #include "log.h"
 #include "pending.h"
 #include "reply.h"
+#include "rollback.h"
 #include "session.h"
 #include "sim.h"
 
@@ -119,6 +120,9 @@ dispatch_frame(struct session *s, const uint8_t *payload, size_t len)
 	    (rc = call_may_write(&c)) != 0)
 		; /* c.err says who holds the simulation */
 	else {
+		if ((h->flags & DISPATCH_WRITE) ||
+		    (h->writes != NULL && h->writes(&c)))
+			rollback_wrote(s, h->name != NULL ? h->name : "?");
 		run.fn = h->fn;
 		run.call = &c;
 		if (sim_protect(d->sim, dispatch_run_fn, &run, c.err,

@@ -5,6 +5,7 @@
 #include "clock.h"
 #include "daemon.h"
 #include "event.h"
+#include "rollback.h"
 #include "monotonic.h"
 #include "options.h"
 #include "session.h"
@@ -57,6 +58,7 @@ event_after_step(struct daemon *d)
 		return;
 	haptix__v1__instability_event__init(&in);
 	in.count = resets;
+	in.undone = (char *)rollback_told();
 	in.what = (char *)(n->errors != event_seen_errors ||
 		    n->instability_what == NULL ?
 		"error" :

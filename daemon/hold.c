@@ -92,9 +92,9 @@ hold_serial(void)
 	return hold_serials;
 }
 
-/* Tell h's holder, at its next answer, that h ended and why; free h. */
+/* Tell h's holder, at its next answer, that h ended and why. */
 static void
-hold_drop(struct hold *h, const char *why)
+hold_notice(const struct hold *h, const char *why)
 {
 	struct hold_dropped *n = NULL;
 	size_t old, add;
@@ -122,6 +122,13 @@ hold_drop(struct hold *h, const char *why)
 	if ((n->text = realloc(n->text, old + add)) == NULL)
 		fatal("out of memory");
 	snprintf(n->text + old, add, "%s: %s\n", h->joint, why);
+}
+
+/* h ended: tell its holder, and forget it. */
+static void
+hold_drop(struct hold *h, const char *why)
+{
+	hold_notice(h, why);
 	hold_free(h);
 }
 
@@ -338,6 +345,62 @@ hold_released(struct daemon *d, void *arg, int code, const char *err)
 	hold_edit_over(rel->serial, 1);
 	free(rel->operations);
 	free(rel);
+}
+
+void
+hold_good(void)
+{
+	struct hold *h;
+
+	TAILQ_FOREACH(h, &hold_all, entry)
+	{
+		h->good = h->eq >= 0;
+		h->good_target = h->target;
+	}
+}
+
+int
+hold_undo(struct daemon *d, int all, char *names, size_t len)
+{
+	struct hold_release *rel;
+	struct hold *h;
+	char err[512];
+	int serial = hold_serial(), n = 0;
+	size_t at = 0;
+
+	names[0] = '\0';
+	TAILQ_FOREACH(h, &hold_all, entry)
+	{
+		if (h->eq < 0 || h->releasing != 0 ||
+		    (!all && h->good && h->target == h->good_target))
+			continue;
+		/* Until the edit lands, it holds the joint where it is. */
+		h->target = sim_hold_position(d->sim, h->eq);
+		h->releasing = serial;
+		hold_notice(h,
+		    "released: its target made the simulation unstable "
+		    "(the step was undone)");
+		at += (size_t)snprintf(names + at, at < len ? len - at : 0,
+		    "%s%s", n > 0 ? ", " : "", h->joint);
+		if (at >= len)
+			at = len - 1;
+		n++;
+	}
+	if (n == 0)
+		return 0;
+	if ((rel = calloc(1, sizeof(*rel))) == NULL)
+		fatal("out of memory");
+	rel->serial = serial;
+	if (hold_edit_start(d, NULL, 1, serial, hold_released, rel,
+		&rel->operations, err, sizeof(err)) != 0) {
+		log_warn("holds that made the simulation unstable stay in "
+			 "the model, held where their joints are: %s",
+		    err);
+		hold_edit_over(serial, 1);
+		free(rel->operations);
+		free(rel);
+	}
+	return n;
 }
 
 void

@@ -37,6 +37,8 @@ struct hold {
 	int eq;        /* its equality in the running model, or -1 */
 	int adding;    /* the edit adding its equality (hold_edit_start) */
 	int releasing; /* the edit removing it */
+	int good;      /* held at good_target through the last good step */
+	double good_target;
 };
 
 TAILQ_HEAD(hold_list, hold);
@@ -76,6 +78,16 @@ int hold_serial(void);
  * ones stay.
  */
 void hold_edit_over(int serial, int ok);
+
+/*
+ * Rollback (rollback.h): after a good step, every hold's target stands;
+ * after a bad one, the holds whose target moved since (or that came
+ * since), or with all every hold, are released, their target first put
+ * back to where the joint is, each holder told (hold_dropped_take).
+ * Returns how many, their joints in names (len bytes).
+ */
+void hold_good(void);
+int hold_undo(struct daemon *d, int all, char *names, size_t len);
 
 /* Before each step: each hold's target into its equality. */
 void hold_before_step(struct daemon *d);

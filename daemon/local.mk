@@ -42,11 +42,12 @@ libhaptixd_la_SOURCES = \
 	daemon/service.c daemon/service.h \
 	daemon/session.c daemon/session.h \
 	daemon/snapshot.c daemon/snapshot.h \
-	daemon/step.c daemon/step.h \
+	daemon/step.c daemon/step.h daemon/rollback.c daemon/rollback.h \
 	daemon/stepguard.c daemon/stepguard.h \
 	daemon/stream.c daemon/stream.h \
 	daemon/sim.c daemon/sim.h daemon/sim_internal.h \
 	daemon/sim_access.c daemon/sim_array.c daemon/sim_carry.c daemon/sim_check.c \
+	daemon/sim_rollback.c \
 	daemon/sim_describe.c daemon/sim_describe.h \
 	daemon/sim_key.c daemon/sim_pristine.c daemon/sim_robot.c \
 	daemon/sim_hold.c daemon/hold.c daemon/hold.h daemon/api_hold.c

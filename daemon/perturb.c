@@ -20,6 +20,7 @@ struct perturbation {
 	uint64_t driver;
 	char driver_name[64];
 	double sent; /* monotonic seconds of the driver's last word */
+	int fresh;   /* sent since the last good step (perturb_good) */
 };
 
 /* Until perturb_set_notify(), nobody is told. */
@@ -168,6 +169,7 @@ perturb_set(struct daemon *d, struct session *s, int body, const double f[6],
 	}
 	memcpy(p->f, f, sizeof(p->f));
 	p->sent = monotonic_s();
+	p->fresh = 1;
 	sim_xfrc_set_one(d->sim, body, f);
 	perturb_arm(d);
 	return 0;
@@ -212,6 +214,32 @@ perturb_session_closed(struct daemon *d, struct session *s)
 	}
 	if (perturb_timer != NULL)
 		perturb_arm(d);
+}
+
+void
+perturb_good(void)
+{
+	int k;
+
+	for (k = 0; k < nperturbs; k++)
+		perturbs[k].fresh = 0;
+}
+
+int
+perturb_undo(struct daemon *d, int all, const char *why)
+{
+	int k, n = 0;
+
+	for (k = 0; k < nperturbs;) {
+		if (all || perturbs[k].fresh) {
+			perturb_drop(d, k, why);
+			n++;
+		} else
+			k++;
+	}
+	if (perturb_timer != NULL)
+		perturb_arm(d);
+	return n;
 }
 
 void

@@ -47,6 +47,15 @@ void perturb_session_closed(struct daemon *d, struct session *s);
 /* A model was loaded: forget everything (the data is new). */
 void perturb_model_changed(struct daemon *d);
 
+/*
+ * Rollback (rollback.h): a good step was taken, so what drivers sent
+ * before it stands; a step went bad, so the forces sent since (with
+ * all, every force) are dropped, each driver told why.  Returns how
+ * many.
+ */
+void perturb_good(void);
+int perturb_undo(struct daemon *d, int all, const char *why);
+
 /* Stop the timer at exit. */
 void perturb_shutdown(void);
 

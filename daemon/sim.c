@@ -61,7 +61,7 @@ static void sim_log_limited(enum log_level, const char *, ...)
 static int sim_install(
     struct sim *, mjModel *, const char *, const char *, char *, size_t);
 static void sim_refresh(struct sim *);
-static void sim_check_instability(struct sim *);
+static void sim_count_instability(struct sim *, const char *);
 static double sim_now(void);
 
 /* Seconds on the monotonic clock. */
@@ -162,6 +162,7 @@ sim_free(struct sim *s)
 	sim_robot_free(s->robot);
 	sim_keys_free(s);
 	sim_pristine_free(s);
+	sim_rollback_free(s);
 	free(sim_tracked.p);
 	sim_tracked.p = NULL;
 	sim_tracked.cap = 0;
@@ -389,6 +390,7 @@ sim_install(struct sim *s, mjModel *m, const char *name, const char *path,
 	snprintf(s->path, sizeof(s->path), "%s", path);
 	memset(&s->counters, 0, sizeof(s->counters));
 	sim_refresh(s);
+	sim_good(s);
 	/*
 	 * Parsing and compiling leave megabytes freed but resident in the
 	 * heap, and the old model's memory too: give them back, since the
@@ -615,32 +617,22 @@ sim_counters(const struct sim *s)
 }
 
 /*
- * MuJoCo resets the data itself when qpos, qvel or qacc go bad, and
- * leaves the warning counted: count the reset and clear the counters so
- * the next one is seen too.
+ * A step went bad: MuJoCo found qpos, qvel or qacc bad (and reset the
+ * data), or the state is not finite.  Count it, as what for the event;
+ * sim_rollback or sim_settle_unstable settles it.
  */
 static void
-sim_check_instability(struct sim *s)
+sim_count_instability(struct sim *s, const char *why)
 {
-	mjWarningStat *w = s->d->warning;
-	static const int kinds[] = { mjWARN_BADQPOS, mjWARN_BADQVEL,
-		mjWARN_BADQACC };
 	static const char *const names[] = { "qpos", "qvel", "qacc" };
+	const char *what = "state";
 	size_t i;
 
-	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
-		if (w[kinds[i]].number == 0)
-			continue;
-		s->counters.instability_resets++;
-		s->counters.instability_what = names[i];
-		sim_robot_unstable(s, names[i]);
-		sim_log_limited(LOG_LEVEL_WARNING,
-		    "simulation unstable (bad %s at index %d): reset by "
-		    "MuJoCo (%llu so far)",
-		    names[i], w[kinds[i]].lastinfo,
-		    (unsigned long long)s->counters.instability_resets);
-		w[kinds[i]].number = 0;
-	}
+	for (i = 0; i < 3; i++)
+		if (strstr(why, names[i]) != NULL)
+			what = names[i];
+	s->counters.instability_resets++;
+	s->counters.instability_what = what;
 }
 
 /* One step under protection. */
@@ -671,7 +663,10 @@ sim_step(struct sim *s, char *err, size_t len)
 	    dt :
 	    0.99 * s->counters.cpu_per_step + 0.01 * dt;
 	s->counters.steps++;
-	sim_check_instability(s);
+	if (sim_step_bad(s, err, len)) {
+		sim_count_instability(s, err);
+		return 1;
+	}
 	return 0;
 }
 
@@ -765,6 +760,7 @@ sim_set_mocap(struct sim *s, const double *pos, const double *quat)
 void
 sim_equality(struct sim *s, int id, int active)
 {
+	sim_undo_note(s, s->m->eq_active + id, sizeof(mjtByte), 0);
 	s->m->eq_active[id] = (mjtByte)(active != 0);
 	s->counters.model_edits++;
 }

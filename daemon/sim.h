@@ -175,7 +175,10 @@ int sim_protect(
  */
 void sim_before_step(struct sim *s);
 
-/* Take one step.  Returns 0, or -1 with MuJoCo's error in err (data reset). */
+/*
+ * Take one step.  Returns 0; 1 with err saying why when the step went
+ * bad (see rollback below); -1 with MuJoCo's error in err (data reset).
+ */
 int sim_step(struct sim *s, char *err, size_t len);
 
 /* Reset to keyframe key, or to the reference configuration if key < 0. */
@@ -438,6 +441,9 @@ int sim_equality_id(const struct sim *s, const char *name);
  */
 int sim_hold_set(struct sim *s, int eq, double target);
 
+/* Where the joint of hold equality eq is now (its qpos). */
+double sim_hold_position(const struct sim *s, int eq);
+
 /* The force of equality eq's constraint rows in the last step (or 0). */
 double sim_hold_force(const struct sim *s, int eq);
 
@@ -448,5 +454,30 @@ void sim_energy(struct sim *s, double energy[2]);
 
 /* Return the numbers of active constraints and of contacts. */
 void sim_constraints(const struct sim *s, int *nefc, int *ncon);
+
+/*
+ * Rollback (sim_rollback.c): a step that goes bad is undone.  After each
+ * good step, sim_good keeps the state and the inputs of mjData (qpos,
+ * qvel, act, ctrl, applied forces, mocap, userdata, the warm start, the
+ * time); every write to the model since is noted first (sim_undo_note:
+ * the bytes at at, setconst if mj_setConst follows it).  sim_step returns
+ * 1, err saying why, when MuJoCo found the state bad (and reset it) or
+ * the state is not finite; sim_rollback then puts back the model's bytes
+ * and the data as kept.  0, or -1 if nothing was kept for this model.
+ */
+void sim_good(struct sim *s);
+void sim_undo_note(struct sim *s, void *at, size_t len, int setconst);
+int sim_step_bad(const struct sim *s, char *why, size_t len);
+int sim_rollback(struct sim *s);
+
+/*
+ * A step went bad and is not undone: MuJoCo's reset stands (and the data
+ * is reset to the reference if the state is not finite, which MuJoCo does
+ * not check), and the servo gains clients set go back to the model's own.
+ */
+void sim_settle_unstable(struct sim *s);
+
+/* The step count of the last good step. */
+uint64_t sim_good_step(const struct sim *s);
 
 #endif

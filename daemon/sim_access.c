@@ -175,6 +175,8 @@ sim_set_geomsize(
 			return -2;
 		}
 	}
+	sim_undo_note(s, m->geom_size + 3 * id, 3 * sizeof(mjtNum), 0);
+	sim_undo_note(s, m->geom_rbound + id, sizeof(mjtNum), 0);
 	mju_copy3(m->geom_size + 3 * id, size);
 
 	/* The bounding radius drives the broad phase: keep it true. */
@@ -253,6 +255,7 @@ sim_rgba_set(struct sim *s, int objtype, int id, const double rgba[4])
 		return -1;
 	if (id < 0 || id >= n)
 		return -2;
+	sim_undo_note(s, a + 4 * id, 4 * sizeof(float), 0);
 	for (i = 0; i < 4; i++)
 		a[4 * id + i] = (float)fmin(1.0, fmax(0.0, rgba[i]));
 	s->counters.model_edits++;

@@ -651,7 +651,7 @@ sim_array_forward(struct sim *s)
  * tendon_lengthspring as the compiler would: those are writable here,
  * so keep what a client wrote.
  */
-static void
+void
 sim_array_setconst(struct sim *s)
 {
 	mjModel *m = s->m;
@@ -670,6 +670,22 @@ sim_array_setconst(struct sim *s)
 	mju_copy(m->tendon_lengthspring, lengthspring, m->ntendon);
 	d->pstack = mark;
 	sim_array_forward(s);
+}
+
+/* The bytes of one element of def's array. */
+static size_t
+sim_array_size(const struct sim_array_def *def)
+{
+	switch ((enum sim_array_type)def->type) {
+	case SIM_ARRAY_DOUBLE:
+		return sizeof(mjtNum);
+	case SIM_ARRAY_FLOAT:
+		return sizeof(float);
+	case SIM_ARRAY_INT:
+		return sizeof(int);
+	default:
+		return sizeof(mjtByte);
+	}
 }
 
 int
@@ -694,6 +710,8 @@ sim_array_set(struct sim *s, int id, size_t offset, size_t n, const double *v,
 	}
 	if (sim_array_check_rows(s, def, r, cols, offset, n, v, err, len))
 		return -1;
+	sim_undo_note(s, (char *)base + offset * sim_array_size(def),
+	    n * sim_array_size(def), r->after == SIM_AFTER_SETCONST);
 	for (i = 0; i < n; i++) {
 		switch ((enum sim_array_type)def->type) {
 		case SIM_ARRAY_DOUBLE:

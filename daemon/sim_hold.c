@@ -31,10 +31,21 @@ sim_hold_set(struct sim *s, int eq, double target)
 	offset = target - m->qpos0[m->jnt_qposadr[j]];
 	data = m->eq_data + mjNEQDATA * eq;
 	if (data[0] != offset) {
+		sim_undo_note(s, data, sizeof(mjtNum), 0);
 		data[0] = offset;
 		s->counters.model_edits++;
 	}
 	return 0;
+}
+
+double
+sim_hold_position(const struct sim *s, int eq)
+{
+	const mjModel *m = s->m;
+
+	if (m == NULL || eq < 0 || eq >= m->neq || m->eq_type[eq] != mjEQ_JOINT)
+		return 0;
+	return s->d->qpos[m->jnt_qposadr[m->eq_obj1id[eq]]];
 }
 
 double

@@ -23,8 +23,15 @@ struct sim {
 	struct sim_robot *robot; /* the simple API's view (sim_robot.c) */
 	struct sim_key *keys;    /* states captured by name (sim_key.c) */
 	int nkeys;
-	mjModel *pristine; /* the model as loaded (sim_pristine.c) */
+	mjModel *pristine;     /* the model as loaded (sim_pristine.c) */
+	struct sim_good *good; /* after the last good step (sim_rollback.c) */
 };
+
+/* Free what sim_rollback.c keeps. */
+void sim_rollback_free(struct sim *s);
+
+/* mj_setConst keeping the state and the holds (sim_array.c). */
+void sim_array_setconst(struct sim *s);
 
 /* Forget the captured states (a new model has other sizes). */
 void sim_keys_free(struct sim *s);
@@ -57,11 +64,16 @@ void sim_pristine_free(struct sim *s);
 void sim_pristine_gains(struct sim *s);
 
 /*
- * The simulation went unstable (what: "qpos", "qvel" or "qacc") and
- * MuJoCo reset it: forget moving references, and undo servo gains that
- * clients set since the last load, reset or undo (sim_robot.c).
+ * The simulation went unstable (what: "qpos", "qvel" or "qacc"): forget
+ * moving references, and mark the servo gains clients set as undone (for
+ * sim_robot_gains_undone).  reset 0: the step was undone, which put back
+ * the gains set since the good state; reset 1: MuJoCo reset the data, and
+ * every client's gains go back to the model's own (sim_robot.c).
  */
-void sim_robot_unstable(struct sim *s, const char *what);
+void sim_robot_unstable(struct sim *s, const char *what, int reset);
+
+/* A good state was kept (sim_good): the gains in force are proven. */
+void sim_robot_good(struct sim *s);
 
 /* The model's parameters were restored: clients' gains are gone too. */
 void sim_robot_params_restored(struct sim *s);

@@ -6,10 +6,12 @@
  * map is built when a model loads, and the servo references it keeps
  * (ref_vel integration, OSRF's speed limit) are advanced before each step.
  *
- * Servo gains set by clients are on probation: when the simulation goes
- * unstable while any are in force, they are put back to the model's own
- * (a shared simulation must not stay broken by one client's gains), and
- * each client that set them hears so at its next update.
+ * Servo gains set by clients are on probation: when a step goes bad
+ * after a client set them, the step is undone with them (rollback.h), and
+ * when the simulation goes unstable by itself with gains set by clients
+ * in force, MuJoCo resets it and the gains go back to the model's own (a
+ * shared simulation must not stay broken by one client's gains); either
+ * way, each client whose gains went hears so at its next update.
  */
 #include "config.h"
 
@@ -36,6 +38,8 @@ struct sim_ref {
 struct sim_robot_note {
 	uint64_t client;
 	const char *what; /* NULL: in force; else "qpos", "qvel" or "qacc" */
+	int fresh;        /* set since the last good state was kept */
+	int reset;        /* undone by a reset, not by undoing a step */
 };
 
 struct sim_robot {
@@ -293,6 +297,7 @@ robot_note(struct sim_robot *r, uint64_t client)
 		r->nnotes++;
 	r->notes[i].client = client;
 	r->notes[i].what = NULL;
+	r->notes[i].fresh = 1;
 }
 
 /* Forget note i. */
@@ -324,6 +329,10 @@ sim_robot_command(struct sim *s, const struct sim_robot_command *c)
 		f = &r->ref[u];
 		gain = m->actuator_gainprm + mjNGAIN * u;
 		bias = m->actuator_biasprm + mjNBIAS * u;
+		if (c->gain_pos != NULL || c->gain_vel != NULL) {
+			sim_undo_note(s, gain, mjNGAIN * sizeof(mjtNum), 0);
+			sim_undo_note(s, bias, mjNBIAS * sizeof(mjtNum), 0);
+		}
 		if (c->ref_vel_max != NULL)
 			f->vmax = fabs(c->ref_vel_max[u]);
 		if (velocity) {
@@ -404,7 +413,7 @@ sim_robot_reset(struct sim *s)
 }
 
 void
-sim_robot_unstable(struct sim *s, const char *what)
+sim_robot_unstable(struct sim *s, const char *what, int reset)
 {
 	struct sim_robot *r = s->robot;
 	char ids[160];
@@ -414,25 +423,34 @@ sim_robot_unstable(struct sim *s, const char *what)
 	sim_robot_reset(s);
 	if (r == NULL)
 		return;
-	for (i = 0; i < r->nnotes; i++)
-		undo |= r->notes[i].what == NULL;
-	/* Gains already undone, or none set: the cause is elsewhere. */
-	if (!undo)
-		return;
-	sim_pristine_gains(s);
-	ids[0] = '\0';
 	for (i = 0; i < r->nnotes; i++) {
-		if (r->notes[i].what != NULL)
+		if (r->notes[i].what != NULL || !(reset || r->notes[i].fresh))
 			continue;
+		undo = 1;
 		r->notes[i].what = what;
+		r->notes[i].reset = reset;
 		if (used < sizeof(ids))
 			used += (size_t)snprintf(ids + used, sizeof(ids) - used,
 			    "%s%llu", used > 0 ? ", " : "",
 			    (unsigned long long)r->notes[i].client);
 	}
+	/* An undone step put the gains back already; a reset does not. */
+	if (!undo || !reset)
+		return;
+	sim_pristine_gains(s);
 	log_warn("simulation unstable (bad %s) with servo gains set by "
 		 "client %s: the gains are back to the model's",
 	    what, ids);
+}
+
+void
+sim_robot_good(struct sim *s)
+{
+	struct sim_robot *r = s->robot;
+	int i;
+
+	for (i = 0; r != NULL && i < r->nnotes; i++)
+		r->notes[i].fresh = 0;
 }
 
 void
@@ -461,9 +479,13 @@ sim_robot_gains_undone(struct sim *s, uint64_t client, char *why, size_t len)
 			continue;
 		snprintf(why, len,
 		    "the servo gains this client set made the simulation "
-		    "unstable (bad %s): MuJoCo reset it, and the gains are "
-		    "back to the model's own",
-		    r->notes[i].what);
+		    "unstable (bad %s): %s",
+		    r->notes[i].what,
+		    r->notes[i].reset ?
+			"MuJoCo reset it, and the gains are back to the "
+			"model's own" :
+			"the step was undone, and the gains are back to what "
+			"they were before");
 		robot_note_drop(r, i);
 		return 1;
 	}

@@ -90,6 +90,11 @@ sim_collide_set(struct sim *s, int body, int mode)
 			gap = WORLD_DETECT_GAP;
 		if (m->geom_contype[g] != type ||
 		    m->geom_conaffinity[g] != aff || m->geom_gap[g] != gap) {
+			sim_undo_note(s, m->geom_contype + g,
+			    sizeof(*m->geom_contype), 0);
+			sim_undo_note(s, m->geom_conaffinity + g,
+			    sizeof(*m->geom_conaffinity), 0);
+			sim_undo_note(s, m->geom_gap + g, sizeof(mjtNum), 0);
 			m->geom_contype[g] = type;
 			m->geom_conaffinity[g] = aff;
 			m->geom_gap[g] = gap;

@@ -1,6 +1,8 @@
 /* What follows a step or a model load: see step.h. */
 #include "config.h"
 
+#include <stdio.h>
+
 #include "clock.h"
 #include "daemon.h"
 #include "event.h"
@@ -8,6 +10,7 @@
 #include "motion.h"
 #include "perturb.h"
 #include "record.h"
+#include "rollback.h"
 #include "sim.h"
 #include "step.h"
 #include "stepguard.h"
@@ -31,8 +34,19 @@ step_one(struct daemon *d, char *err, size_t len)
 	start = stepguard_start();
 	rc = sim_step(d->sim, err, len);
 	world_after_step(d);
-	if (rc == 0)
+	if (rc == 0) {
 		stepguard_after_step(d, start);
+		rollback_good(d);
+	} else if (rc == 1) {
+		/* The step went bad: undone, said in err. */
+		char why[512];
+
+		snprintf(why, sizeof(why), "%s", err);
+		rc = rollback_bad(d, why, err, len) ? -1 : 0;
+	} else {
+		/* A MuJoCo error: the sim reset the data, as it says. */
+		rollback_model_changed(d, 0);
+	}
 	tracking_after_step();
 	stream_after_step(d);
 	event_after_step(d);
@@ -42,8 +56,9 @@ step_one(struct daemon *d, char *err, size_t len)
 
 /* What follows any new model, before the others hear of it. */
 static void
-step_model_swapped(struct daemon *d)
+step_model_swapped(struct daemon *d, int edited)
 {
+	rollback_model_changed(d, edited);
 	stepguard_model_changed(d);
 	clock_model_changed(d->clock);
 	tracking_model_changed(d);
@@ -56,7 +71,7 @@ void
 step_model_changed(struct daemon *d, int reload, const char *why)
 {
 	record_stop(d, why);
-	step_model_swapped(d);
+	step_model_swapped(d, 0);
 	world_model_changed(d);
 	hold_model_changed(d);
 	event_model(d, reload);
@@ -69,7 +84,7 @@ step_model_edited(struct daemon *d, const char *operations, const char *removed,
 	/* The journal replays an edit: the recording goes on. */
 	record_model_edited(
 	    d, transaction != NULL ? transaction : operations, removed);
-	step_model_swapped(d);
+	step_model_swapped(d, 1);
 	world_model_edited(d);
 	hold_model_edited(d);
 	event_model_edited(d, 1, operations, removed);

@@ -892,7 +892,8 @@ typedef struct hxd_event {
 	double speed;              /* SPEED */
 	int speed_max;             /* SPEED */
 	unsigned long long resets; /* INSTABILITY: since the model loaded */
-	char what[16];   /* INSTABILITY: "qpos", "qvel", "qacc", "error" */
+	char what[16];   /* INSTABILITY: "qpos", "qvel", "qacc", "state",
+			    "error" */
 	char text[1024]; /* MESSAGE: "" when cleared */
 	unsigned long long from;       /* MESSAGE: the client that set it */
 	hxd_lease_info lease;          /* LEASE */
@@ -912,6 +913,7 @@ typedef struct hxd_event {
 	double camera_quat[4];   /* CAMERA: w x y z, looking along x */
 	int camera_default;      /* CAMERA: back to the model's own view */
 	double reset_to;         /* RESET: the simulated time it went to */
+	char undone[2048];       /* INSTABILITY: what was put back, who wrote */
 } hxd_event;
 
 /*

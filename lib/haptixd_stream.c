@@ -361,6 +361,9 @@ event_from_wire(hxd_conn *c, const Haptix__V1__Event *w, hxd_event *ev)
 		ev->resets = w->instability->count;
 		snprintf(
 		    ev->what, sizeof(ev->what), "%s", w->instability->what);
+		snprintf(ev->undone, sizeof(ev->undone), "%s",
+		    w->instability->undone != NULL ? w->instability->undone :
+						     "");
 		break;
 	case HAPTIX__V1__EVENT__KIND_MESSAGE:
 		ev->kind = HXD_EVENT_MESSAGE;

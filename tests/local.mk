@@ -153,6 +153,12 @@ tests_test_admin_LDADD = $(TEST_LIBS) $(MUJOCO_LIBS)
 tests_test_compat_SOURCES = tests/test_compat.c
 tests_test_compat_CFLAGS = $(TEST_CFLAGS)
 tests_test_compat_LDADD = $(TEST_LIBS)
+# A step that goes bad is undone: every input at extremes.
+HX_TESTS += tests/test_rollback
+tests_test_rollback_SOURCES = tests/test_rollback.c
+tests_test_rollback_CFLAGS = $(TEST_CFLAGS)
+tests_test_rollback_LDADD = $(TEST_LIBS)
+
 # Gazebo HAPTIX's World API, through prog_world (below).
 HX_TESTS += tests/test_world
 tests_test_world_SOURCES = tests/test_world.c

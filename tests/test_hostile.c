@@ -947,19 +947,25 @@ Test(hostile, a_queue_of_costly_calls_does_not_stall_the_others)
 	hx_server_stop(&s);
 }
 
+/* models/test/crowd.xml: 64 free spheres, 7 qpos each. */
+#define CROWD_SPHERES 64
+#define CROWD_NQ (7 * CROWD_SPHERES)
+
 /*
- * Make every step of the MPL scene slow: a margin of 1e300 on every geom
- * puts all pairs in contact (0.1 to 0.3 s a step, where it took 50 us).
+ * Make every step of the crowd slow: a margin of 1 puts all of its 64
+ * spheres' pairs in (soft) contact, and a step costs the solver tens of
+ * milliseconds where it took tens of microseconds; the state stays
+ * finite, so nothing is undone.
  */
 static void
 slow_margins(hxd_conn *c)
 {
-	double margin[30];
+	double margin[CROWD_SPHERES];
 	int i;
 
-	for (i = 0; i < 30; i++)
-		margin[i] = 1e300;
-	HX_OK(c, hxd_set_array(c, "geom_margin", 0, 30, margin));
+	for (i = 0; i < CROWD_SPHERES; i++)
+		margin[i] = 1;
+	HX_OK(c, hxd_set_array(c, "geom_margin", 0, CROWD_SPHERES, margin));
 }
 
 /* Time the side client's status calls while another client's run goes. */
@@ -971,7 +977,7 @@ side_served(hxd_conn *side, const char *during)
 
 	for (i = 0; i < 5; i++) {
 		t0 = hx_wall_now();
-		cr_assert_eq(hx_status_ok(side).model.nq, 50);
+		cr_assert_eq(hx_status_ok(side).model.nq, CROWD_NQ);
 		took = hx_wall_now() - t0;
 		cr_log_info("status during %s: %.3f s", during, took);
 		cr_expect_lt(
@@ -981,15 +987,15 @@ side_served(hxd_conn *side, const char *during)
 }
 
 /*
- * Steps made slow by the model's parameters (geom_margin 1e300) do not
- * freeze the others: a step request of 10000 steps (30 minutes of work)
+ * Steps made slow by the model's parameters (geom_margin 1 on the crowd) do not
+ * freeze the others: a step request of 10000 steps (13 minutes of work)
  * runs in slices, as a batch does, and a second client's status is
  * answered meanwhile.  Once a step request ran whole in one turn of the
  * loop, and every client waited for its end.
  */
 Test(hostile, a_long_step_request_of_slow_steps_freezes_nobody)
 {
-	static const char *const args[] = { "-m", "mpl_scene.xml", "--paused",
+	const char *args[] = { "-m", hx_test_model("crowd.xml"), "--paused",
 		NULL };
 	Haptix__V1__Request req = HAPTIX__V1__REQUEST__INIT;
 	Haptix__V1__Step step = HAPTIX__V1__STEP__INIT;
@@ -1038,8 +1044,8 @@ Test(hostile, a_long_step_request_of_slow_steps_freezes_nobody)
 }
 
 /*
- * Steps that take far longer than the model's did (geom_margin 1e300:
- * thousands of times) pause the running simulation, with an event and a
+ * Steps that take far longer than the model's did (geom_margin 1 on the
+ * crowd: a thousand times) pause the running simulation, with an event and a
  * status that say why, and are refused until a reset (which lets them
  * go on until one is slow again) or an explicit run (which accepts
  * them).  Once the daemon stepped such a model on, a fifth of a second
@@ -1047,7 +1053,7 @@ Test(hostile, a_long_step_request_of_slow_steps_freezes_nobody)
  */
 Test(hostile, slow_steps_pause_the_simulation_until_reset_or_run)
 {
-	static const char *const args[] = { "-m", "mpl_scene.xml", NULL };
+	const char *args[] = { "-m", hx_test_model("crowd.xml"), NULL };
 	hxd_subscription sub = { 0 };
 	struct hx_server s;
 	hxd_conn *c, *watch;

@@ -1,0 +1,240 @@
+/*
+ * A step that goes bad is undone (sim.h, "rollback"): after each good
+ * step the state and the inputs a step reads from mjData are kept, and
+ * every write to the model since is logged with the bytes it replaced;
+ * a step after which MuJoCo found the state bad (and reset it), or the
+ * state is not finite, is put back: the model's bytes in reverse order,
+ * then the data as kept, then mj_forward.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+#include "sim_internal.h"
+
+/* One write to the model: where, and the bytes it replaced. */
+struct sim_undo {
+	void *at;
+	size_t len;
+	unsigned char *was;
+	int setconst; /* mj_setConst followed it: run it again after */
+};
+
+/* The data kept after the last good step. */
+struct sim_good {
+	const mjModel *m; /* the model it was kept for */
+	mjtNum *buf;
+	size_t len;
+	mjtNum time;
+	struct sim_undo *undo;
+	size_t nundo, maxundo;
+	uint64_t step; /* counters.steps then */
+	int warned[3]; /* MuJoCo's bad qpos, qvel, qacc counts then */
+};
+
+/* The mjData arrays a step reads, and their lengths, in the kept order. */
+static size_t
+sim_good_arrays(const mjModel *m, mjData *d, mjtNum **p, size_t *n)
+{
+	size_t k = 0;
+
+#define KEEP(arr, len) (p[k] = d->arr, n[k++] = (size_t)(len))
+	KEEP(qpos, m->nq);
+	KEEP(qvel, m->nv);
+	KEEP(act, m->na);
+	KEEP(ctrl, m->nu);
+	KEEP(qfrc_applied, m->nv);
+	KEEP(xfrc_applied, 6 * m->nbody);
+	KEEP(mocap_pos, 3 * m->nmocap);
+	KEEP(mocap_quat, 4 * m->nmocap);
+	KEEP(userdata, m->nuserdata);
+	KEEP(qacc_warmstart, m->nv);
+#undef KEEP
+	return k;
+}
+
+#define SIM_GOOD_ARRAYS 10
+
+static void
+sim_undo_clear(struct sim_good *g)
+{
+	size_t i;
+
+	for (i = 0; i < g->nundo; i++)
+		free(g->undo[i].was);
+	g->nundo = 0;
+}
+
+void
+sim_rollback_free(struct sim *s)
+{
+	if (s->good == NULL)
+		return;
+	sim_undo_clear(s->good);
+	free(s->good->undo);
+	free(s->good->buf);
+	free(s->good);
+	s->good = NULL;
+}
+
+void
+sim_good(struct sim *s)
+{
+	mjtNum *p[SIM_GOOD_ARRAYS];
+	size_t n[SIM_GOOD_ARRAYS], k, i, len = 0, at = 0;
+	struct sim_good *g;
+
+	if (s->m == NULL)
+		return;
+	k = sim_good_arrays(s->m, s->d, p, n);
+	for (i = 0; i < k; i++)
+		len += n[i];
+	if (s->good == NULL && (s->good = calloc(1, sizeof(*s->good))) == NULL)
+		fatal("out of memory");
+	g = s->good;
+	if (g->m != s->m || g->len != len) {
+		free(g->buf);
+		if ((g->buf = calloc(len + 1, sizeof(mjtNum))) == NULL)
+			fatal("out of memory");
+		g->len = len;
+		g->m = s->m;
+	}
+	for (i = 0; i < k; at += n[i], i++)
+		memcpy(g->buf + at, p[i], n[i] * sizeof(mjtNum));
+	g->time = s->d->time;
+	g->step = s->counters.steps;
+	g->warned[0] = s->d->warning[mjWARN_BADQPOS].number;
+	g->warned[1] = s->d->warning[mjWARN_BADQVEL].number;
+	g->warned[2] = s->d->warning[mjWARN_BADQACC].number;
+	sim_undo_clear(g);
+	sim_robot_good(s);
+}
+
+void
+sim_undo_note(struct sim *s, void *at, size_t len, int setconst)
+{
+	struct sim_good *g = s->good;
+	struct sim_undo *u;
+
+	if (g == NULL || g->m != s->m || len == 0)
+		return;
+	if (g->nundo == g->maxundo) {
+		g->maxundo = g->maxundo == 0 ? 16 : 2 * g->maxundo;
+		if ((g->undo = realloc(
+			 g->undo, g->maxundo * sizeof(*g->undo))) == NULL)
+			fatal("out of memory");
+	}
+	u = &g->undo[g->nundo++];
+	u->at = at;
+	u->len = len;
+	u->setconst = setconst;
+	if ((u->was = malloc(len)) == NULL)
+		fatal("out of memory");
+	memcpy(u->was, at, len);
+}
+
+/* The first of n values that is not finite, or -1. */
+static int
+sim_nonfinite(const mjtNum *v, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!isfinite(v[i]))
+			return i;
+	return -1;
+}
+
+int
+sim_step_bad(const struct sim *s, char *why, size_t len)
+{
+	static const int kinds[] = { mjWARN_BADQPOS, mjWARN_BADQVEL,
+		mjWARN_BADQACC };
+	static const char *const names[] = { "qpos", "qvel", "qacc" };
+	const mjData *d = s->d;
+	const mjModel *m = s->m;
+	size_t i;
+	int at;
+
+	if (m == NULL)
+		return 0;
+	for (i = 0; i < 3; i++) {
+		if (s->good != NULL && s->good->m == m &&
+		    d->warning[kinds[i]].number != s->good->warned[i]) {
+			snprintf(why, len, "MuJoCo found %s bad at index %d",
+			    names[i], d->warning[kinds[i]].lastinfo);
+			return 1;
+		}
+	}
+	if (!isfinite(d->time)) {
+		snprintf(why, len, "the time is not finite");
+		return 1;
+	}
+	if ((at = sim_nonfinite(d->qpos, m->nq)) >= 0 ||
+	    (at = sim_nonfinite(d->qvel, m->nv)) >= 0 ||
+	    (at = sim_nonfinite(d->act, m->na)) >= 0) {
+		snprintf(why, len, "the state is not finite (%s %d)",
+		    sim_nonfinite(d->qpos, m->nq) >= 0     ? "qpos" :
+			sim_nonfinite(d->qvel, m->nv) >= 0 ? "qvel" :
+							     "act",
+		    at);
+		return 1;
+	}
+	return 0;
+}
+
+int
+sim_rollback(struct sim *s)
+{
+	struct sim_good *g = s->good;
+	mjtNum *p[SIM_GOOD_ARRAYS];
+	size_t n[SIM_GOOD_ARRAYS], k, i, at = 0;
+	int setconst = 0;
+
+	if (g == NULL || g->m != s->m)
+		return -1;
+	for (i = g->nundo; i-- > 0;) {
+		memcpy(g->undo[i].at, g->undo[i].was, g->undo[i].len);
+		setconst |= g->undo[i].setconst;
+	}
+	k = sim_good_arrays(s->m, s->d, p, n);
+	for (i = 0; i < k; at += n[i], i++)
+		memcpy(p[i], g->buf + at, n[i] * sizeof(mjtNum));
+	s->d->time = g->time;
+	s->counters.steps = g->step;
+	/* What MuJoCo counted of this step is not news. */
+	s->d->warning[mjWARN_BADQPOS].number = g->warned[0];
+	s->d->warning[mjWARN_BADQVEL].number = g->warned[1];
+	s->d->warning[mjWARN_BADQACC].number = g->warned[2];
+	if (setconst)
+		sim_array_setconst(s); /* and mj_forward */
+	mj_forward(s->m, s->d);
+	sim_robot_unstable(s, s->counters.instability_what, 0);
+	sim_undo_clear(g);
+	return 0;
+}
+
+void
+sim_settle_unstable(struct sim *s)
+{
+	const mjModel *m = s->m;
+
+	sim_robot_unstable(s, s->counters.instability_what, 1);
+	/* MuJoCo resets a bad qpos, qvel or qacc itself: not the rest. */
+	if (m == NULL ||
+	    (isfinite(s->d->time) && sim_nonfinite(s->d->qpos, m->nq) < 0 &&
+		sim_nonfinite(s->d->qvel, m->nv) < 0 &&
+		sim_nonfinite(s->d->act, m->na) < 0))
+		return;
+	sim_reset(s, -1);
+}
+
+uint64_t
+sim_good_step(const struct sim *s)
+{
+	return s->good != NULL ? s->good->step : 0;
+}

@@ -1688,7 +1688,7 @@ Test(view, serve_stalled_streams_lock_nobody_out)
 	struct hx_server s;
 	struct http h;
 	char req[160], buf[512];
-	int fd[40], err, port, i, refused = 0;
+	int fd[40], err, port, i, refused = 0, closed = 0;
 	double t0, took;
 	ssize_t n;
 	pid_t pid;
@@ -1720,19 +1720,32 @@ Test(view, serve_stalled_streams_lock_nobody_out)
 	http_expect(&h, 200, "application/json");
 	http_free(&h);
 	cr_expect_lt(took, 1.0, "a control took %.2f s", took);
-	/* The refused were told why (a stream's answer is a 200). */
+	/*
+	 * The refused were told why (a stream's answer is a 200), or, on a
+	 * loaded machine where connections came faster than their requests
+	 * were read, closed as the oldest idle ones past --max-connections.
+	 */
+	t0 = hx_wall_now();
 	for (i = 0; i < 40; i++) {
 		struct pollfd pfd = { .fd = fd[i], .events = POLLIN };
+		int wait = (int)(1000 * (t0 + 5 - hx_wall_now()));
 
-		if (poll(&pfd, 1, 0) == 1 &&
-		    (n = read(fd[i], buf, sizeof(buf) - 1)) > 0) {
-			buf[n] = '\0';
-			if (strstr(buf, " 503 ") != NULL &&
-			    strstr(buf, "at most 8 an address") != NULL)
-				refused++;
+		if (poll(&pfd, 1, wait > 0 ? wait : 0) != 1)
+			continue;
+		n = read(fd[i], buf, sizeof(buf) - 1);
+		if (n <= 0) {
+			closed++;
+			continue;
 		}
+		buf[n] = '\0';
+		if (strstr(buf, " 503 ") != NULL &&
+		    strstr(buf, "at most 8 an address") != NULL)
+			refused++;
 	}
-	cr_expect_eq(refused, 32, "%d told 503", refused);
+	cr_log_info("%d told 503, %d closed unanswered", refused, closed);
+	cr_expect_eq(
+	    refused + closed, 32, "%d told 503, %d closed", refused, closed);
+	cr_expect_gt(refused, 0, "none was told why");
 	/* The 8 that read nothing are dropped (5 s without progress). */
 	t0 = hx_wall_now();
 	while (serve_streams(port) > 0 && hx_wall_now() - t0 < 15)

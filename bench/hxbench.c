@@ -45,7 +45,7 @@
 
 static const char *const bench_figures[] = { "rtt", "max", "lockstep", "batch",
 	"pacing", "memory", "record", "mocap", "edit", "python", "octave",
-	"placement", NULL };
+	"placement", "codec", NULL };
 
 struct bench_options {
 	unsigned figures; /* bit i: bench_figures[i] */
@@ -55,6 +55,7 @@ struct bench_options {
 	int segments;     /* pacing: bare timer/daemon alternations */
 	double segment_seconds;
 	const char *haptixd, *baseline, *models, *model;
+	const char *codec;             /* bench/codec */
 	const char *python, *pyscript; /* Debian's python3, py_bench.py */
 };
 
@@ -91,7 +92,7 @@ usage(FILE *f)
 	    "  -f, --figures LIST     some of rtt,max,lockstep,batch,pacing,"
 	    "memory,\n"
 	    "                         record,mocap,edit,python,octave,"
-	    "placement\n"
+	    "placement,codec\n"
 	    "                         (default: all)\n"
 	    "  -q, --quick            short runs, about 40 s in all: a smoke "
 	    "test, not a\n"
@@ -1651,6 +1652,37 @@ sibling(const char *env, const char *rel)
 	return buf[k];
 }
 
+/*
+ * libhaptix's decode of a get_state answer by its table (expanded from
+ * haptix.proto) against the same decode written out by hand, in rounds
+ * of a program of their own (bench/codec.c); the medians count.  No
+ * target: the table must not cost what the envelope saved (0.59 us a
+ * round trip).
+ */
+static void
+fig_codec(const struct bench_options *o)
+{
+	double table[64], hand[64], t, h;
+	char cmd[1200];
+	FILE *p;
+	int r = 0;
+
+	snprintf(cmd, sizeof(cmd), "'%s' %ld %d", o->codec, o->rtt_calls * 10,
+	    o->rounds);
+	if ((p = popen(cmd, "r")) == NULL)
+		die("%s: %s", o->codec, strerror(errno));
+	while (r < o->rounds && fscanf(p, "%lf %lf", &table[r], &hand[r]) == 2)
+		r++;
+	if (pclose(p) != 0 || r != o->rounds)
+		die("%s failed", o->codec);
+	t = median(table, r);
+	h = median(hand, r);
+	add_row(-1,
+	    "get_state decode, table-driven (nq 50, nv 46)|%.0f ns|%.0f ns "
+	    "by hand|%.2fx|",
+	    t, h, t / h);
+}
+
 #define HAS(name) (o.figures & (1u << (name)))
 
 int
@@ -1695,6 +1727,7 @@ main(int argc, char **argv)
 
 	o.haptixd = sibling("HAPTIXD", "../daemon/haptixd");
 	o.baseline = sibling("HXBENCH_MUJOCO", "baseline_mujoco");
+	o.codec = sibling("HXBENCH_CODEC", "codec");
 	o.models = getenv("HX_MODELS");
 	o.python = getenv("HXBENCH_PYTHON") != NULL ? getenv("HXBENCH_PYTHON") :
 						      "/usr/bin/python3";
@@ -1799,6 +1832,8 @@ main(int argc, char **argv)
 		fig_pacing(&o);
 	if (HAS(5))
 		fig_memory(&o);
+	if (HAS(12))
+		fig_codec(&o);
 
 	print_load("after");
 	print_table();

@@ -32,6 +32,7 @@
 /* Readable number columns. */
 #define NUM " %12.6g"
 #define HDR " %12s"
+#define HDR_WIDTH 12 /* of HDR and NUM, the space aside */
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -83,40 +84,13 @@ struct ctl_opt {
 	int count; /* OPT_LIST: values in value */
 };
 
-/* What a member of a get answer is. */
-enum ctl_field_kind {
-	F_NUM,  /* a double: the time */
-	F_INT,  /* an int: a count */
-	F_NUMS, /* an array of doubles */
-	F_INTS, /* an array of ints */
-};
-
-/* How the table of a get answer shows an array. */
-enum ctl_field_show {
-	SHOW_NONE, /* not at all: only --json has it */
-	SHOW_QPOS, /* one joint per row, sized like qpos */
-	SHOW_DOF,  /* one joint per row, sized like qvel */
-	SHOW_ACT,  /* one actuator per row, the last ones; nothing if empty */
-	SHOW_COL,  /* a column of the table of the view's rows */
-};
-
-/* A member of a get answer: its name (also its JSON key), where it is. */
-struct ctl_field {
-	const char *key; /* NULL ends a list */
-	enum ctl_field_kind kind;
-	size_t off;   /* offsetof the member */
-	size_t count; /* arrays: offsetof the int counting their objects */
-	int per;      /* arrays: values per object */
-	enum ctl_field_show show;
-	int pad; /* SHOW_COL: spaces before each value beyond the usual */
-};
-
 /* A get command: its call, its answer's members, and how to show them. */
 struct ctl_view {
 	/* The hxd_get_* call (caller frees), or NULL for a view only shown
 	 * by a command that makes its own call. */
 	int (*get)(hxd_conn *, void **);
-	const struct ctl_field *fields; /* in --json order, "time" first */
+	const char *type; /* its struct, whose members (hxd_members()) it
+			     shows, in --json order after "time" */
 	int rows; /* what a row of the table is: HXD_OBJ_*, or CTL_DOF */
 	/* Print what the fields do not: the rest of the table; or NULL. */
 	void (*print)(const struct ctl_view *, const hxd_info *, const void *);
@@ -124,17 +98,6 @@ struct ctl_view {
 	 * --json then fetches them); or NULL. */
 	void (*json)(const hxd_info *, const void *);
 };
-
-/* Members of get answers, for ctl_view.fields; a name is its JSON key. */
-/* clang-format off */
-#define F_TIME(T) { "time", F_NUM, offsetof(T, time), 0, 0, SHOW_NONE, 0 }
-#define F_COUNT(T, m) { #m, F_INT, offsetof(T, m), 0, 0, SHOW_NONE, 0 }
-#define F_ARRAY(T, m, n, per, show) \
-	{ #m, F_NUMS, offsetof(T, m), offsetof(T, n), per, show, 0 }
-#define F_IARRAY(T, m, n) \
-	{ #m, F_INTS, offsetof(T, m), offsetof(T, n), 1, SHOW_NONE, 0 }
-#define F_END { NULL, F_NUM, 0, 0, 0, SHOW_NONE, 0 }
-/* clang-format on */
 
 /*-------------------------------- hxctl.c: errors and the connection */
 

@@ -59,24 +59,8 @@ static int robot_row_object(
 static int robot_command(
     struct ctl *, const struct ctl_opt *, hxd_robot_command *, double **);
 
-static const struct ctl_field robot_sensor_fields[] = {
-	F_TIME(hxd_robot_sensor), F_COUNT(hxd_robot_sensor, motor_count),
-	F_COUNT(hxd_robot_sensor, joint_count),
-	F_COUNT(hxd_robot_sensor, contact_sensor_count),
-	F_COUNT(hxd_robot_sensor, imu_count),
-	F_ARRAY(hxd_robot_sensor, motor_pos, motor_count, 1, SHOW_NONE),
-	F_ARRAY(hxd_robot_sensor, motor_vel, motor_count, 1, SHOW_NONE),
-	F_ARRAY(hxd_robot_sensor, motor_torque, motor_count, 1, SHOW_NONE),
-	F_ARRAY(hxd_robot_sensor, joint_pos, joint_count, 1, SHOW_NONE),
-	F_ARRAY(hxd_robot_sensor, joint_vel, joint_count, 1, SHOW_NONE),
-	F_ARRAY(hxd_robot_sensor, contact, contact_sensor_count, 1, SHOW_NONE),
-	F_ARRAY(hxd_robot_sensor, imu_linear_acc, imu_count, 3, SHOW_NONE),
-	F_ARRAY(hxd_robot_sensor, imu_angular_vel, imu_count, 3, SHOW_NONE),
-	F_END
-};
-
 /* hx-update makes its own call: hxd_robot_update() with a command. */
-static const struct ctl_view view_robot_sensor = { NULL, robot_sensor_fields, 0,
+static const struct ctl_view view_robot_sensor = { NULL, "hxd_robot_sensor", 0,
 	robot_sensor_print, NULL };
 
 /* The kinds of servo of the simple API, by enum hxd_servo. */

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "haptixd.h"
 #include "hxctl.h"
@@ -56,96 +57,31 @@ CTL_GETTER(actuator, hxd_actuator)
 CTL_GETTER(force, hxd_force)
 CTL_GETTER(contact, hxd_contacts)
 
-/* The members of each get answer (the F_* macros are in hxctl.h). */
-static const struct ctl_field state_fields[] = { F_TIME(hxd_state),
-	F_COUNT(hxd_state, nq), F_COUNT(hxd_state, nv), F_COUNT(hxd_state, na),
-	F_ARRAY(hxd_state, qpos, nq, 1, SHOW_QPOS),
-	F_ARRAY(hxd_state, qvel, nv, 1, SHOW_DOF),
-	F_ARRAY(hxd_state, act, na, 1, SHOW_ACT), F_END };
-
-static const struct ctl_field control_fields[] = { F_TIME(hxd_control),
-	F_COUNT(hxd_control, nu), F_ARRAY(hxd_control, ctrl, nu, 1, SHOW_NONE),
-	F_END };
-
-static const struct ctl_field applied_fields[] = { F_TIME(hxd_applied),
-	F_COUNT(hxd_applied, nv), F_COUNT(hxd_applied, nbody),
-	F_ARRAY(hxd_applied, qfrc_applied, nv, 1, SHOW_DOF),
-	F_ARRAY(hxd_applied, xfrc_applied, nbody, 6, SHOW_NONE), F_END };
-
-static const struct ctl_field mocap_fields[] = { F_TIME(hxd_mocap),
-	F_COUNT(hxd_mocap, nmocap),
-	F_ARRAY(hxd_mocap, pos, nmocap, 3, SHOW_NONE),
-	F_ARRAY(hxd_mocap, quat, nmocap, 4, SHOW_NONE), F_END };
-
-static const struct ctl_field dynamics_fields[] = { F_TIME(hxd_dynamics),
-	F_COUNT(hxd_dynamics, nv), F_COUNT(hxd_dynamics, na),
-	F_ARRAY(hxd_dynamics, qacc, nv, 1, SHOW_DOF),
-	F_ARRAY(hxd_dynamics, act_dot, na, 1, SHOW_ACT), F_END };
-
-static const struct ctl_field sensor_fields[] = { F_TIME(hxd_sensor),
-	F_COUNT(hxd_sensor, nsensordata),
-	F_ARRAY(hxd_sensor, sensordata, nsensordata, 1, SHOW_NONE), F_END };
-
-static const struct ctl_field poses_fields[] = { F_TIME(hxd_poses),
-	F_COUNT(hxd_poses, count), F_ARRAY(hxd_poses, pos, count, 3, SHOW_NONE),
-	F_ARRAY(hxd_poses, mat, count, 9, SHOW_NONE), F_END };
-
-static const struct ctl_field tendon_fields[] = { F_TIME(hxd_tendon),
-	F_COUNT(hxd_tendon, ntendon),
-	F_ARRAY(hxd_tendon, length, ntendon, 1, SHOW_COL),
-	F_ARRAY(hxd_tendon, velocity, ntendon, 1, SHOW_COL), F_END };
-
-static const struct ctl_field actuator_fields[] = { F_TIME(hxd_actuator),
-	F_COUNT(hxd_actuator, nu),
-	F_ARRAY(hxd_actuator, length, nu, 1, SHOW_COL),
-	F_ARRAY(hxd_actuator, velocity, nu, 1, SHOW_COL),
-	F_ARRAY(hxd_actuator, force, nu, 1, SHOW_COL), F_END };
-
-/* nonconstraint's values stand two spaces further right, as always. */
-static const struct ctl_field force_fields[] = { F_TIME(hxd_force),
-	F_COUNT(hxd_force, nv), F_ARRAY(hxd_force, applied, nv, 1, SHOW_COL),
-	F_ARRAY(hxd_force, passive, nv, 1, SHOW_COL),
-	F_ARRAY(hxd_force, bias, nv, 1, SHOW_COL),
-	F_ARRAY(hxd_force, actuator, nv, 1, SHOW_COL),
-	F_ARRAY(hxd_force, constraint, nv, 1, SHOW_COL),
-	{ "nonconstraint", F_NUMS, offsetof(hxd_force, nonconstraint),
-	    offsetof(hxd_force, nv), 1, SHOW_COL, 2 },
-	F_END };
-
-static const struct ctl_field contact_fields[] = { F_TIME(hxd_contacts),
-	F_COUNT(hxd_contacts, ncon),
-	F_ARRAY(hxd_contacts, dist, ncon, 1, SHOW_NONE),
-	F_ARRAY(hxd_contacts, pos, ncon, 3, SHOW_NONE),
-	F_ARRAY(hxd_contacts, frame, ncon, 9, SHOW_NONE),
-	F_ARRAY(hxd_contacts, force, ncon, 3, SHOW_NONE),
-	F_IARRAY(hxd_contacts, geom1, ncon),
-	F_IARRAY(hxd_contacts, geom2, ncon), F_END };
-
 /* The views, as the rows of the command table name them. */
-const struct ctl_view view_state = { get_state, state_fields, 0, NULL, NULL };
-const struct ctl_view view_ctrl = { get_control, control_fields, 0, ctrl_print,
+const struct ctl_view view_state = { get_state, "hxd_state", 0, NULL, NULL };
+const struct ctl_view view_ctrl = { get_control, "hxd_control", 0, ctrl_print,
 	NULL };
-const struct ctl_view view_applied = { get_applied, applied_fields, 0,
+const struct ctl_view view_applied = { get_applied, "hxd_applied", 0,
 	applied_print, NULL };
-const struct ctl_view view_mocap = { get_mocap, mocap_fields, 0, mocap_print,
+const struct ctl_view view_mocap = { get_mocap, "hxd_mocap", 0, mocap_print,
 	NULL };
-const struct ctl_view view_dynamics = { get_dynamics, dynamics_fields, 0, NULL,
+const struct ctl_view view_dynamics = { get_dynamics, "hxd_dynamics", 0, NULL,
 	NULL };
-const struct ctl_view view_sensor = { get_sensor, sensor_fields, 0,
+const struct ctl_view view_sensor = { get_sensor, "hxd_sensor", 0,
 	view_sensor_print, view_sensor_json };
-const struct ctl_view view_bodies = { get_body, poses_fields, HXD_OBJ_BODY,
+const struct ctl_view view_bodies = { get_body, "hxd_poses", HXD_OBJ_BODY,
 	poses_print, NULL };
-const struct ctl_view view_geoms = { get_geom, poses_fields, HXD_OBJ_GEOM,
+const struct ctl_view view_geoms = { get_geom, "hxd_poses", HXD_OBJ_GEOM,
 	poses_print, NULL };
-const struct ctl_view view_sites = { get_site, poses_fields, HXD_OBJ_SITE,
+const struct ctl_view view_sites = { get_site, "hxd_poses", HXD_OBJ_SITE,
 	poses_print, NULL };
-const struct ctl_view view_tendons = { get_tendon, tendon_fields,
-	HXD_OBJ_TENDON, NULL, NULL };
-const struct ctl_view view_actuators = { get_actuator, actuator_fields,
+const struct ctl_view view_tendons = { get_tendon, "hxd_tendon", HXD_OBJ_TENDON,
+	NULL, NULL };
+const struct ctl_view view_actuators = { get_actuator, "hxd_actuator",
 	HXD_OBJ_ACTUATOR, NULL, NULL };
-const struct ctl_view view_forces = { get_force, force_fields, CTL_DOF, NULL,
+const struct ctl_view view_forces = { get_force, "hxd_force", CTL_DOF, NULL,
 	NULL };
-const struct ctl_view view_contacts = { get_contact, contact_fields, 0,
+const struct ctl_view view_contacts = { get_contact, "hxd_contacts", 0,
 	contacts_print, NULL };
 
 /* Fetch the answer of the command's view and show it. */
@@ -176,32 +112,76 @@ view_show(struct ctl *ctl, const struct ctl_view *v, const void *data)
 		view_print(v, ctl->info, data);
 }
 
+/* How the table of a get answer shows an array. */
+enum view_show {
+	SHOW_NONE, /* not at all: only --json has it */
+	SHOW_QPOS, /* one joint per row, sized like qpos */
+	SHOW_DOF,  /* one joint per row, sized like qvel */
+	SHOW_ACT,  /* one actuator per row, the last ones; nothing if empty */
+	SHOW_COL,  /* a column of the table of the view's rows */
+};
+
 /*
- * Write an answer as one JSON object, member by member, then what the
- * view adds with the model's description in (may be NULL: nothing).
+ * How field f of view v shows: one value per row of a view of rows is a
+ * column; else by its count.
+ */
+static enum view_show
+view_field_show(const struct ctl_view *v, const hxd_member *f)
+{
+	if (f->counted == NULL || f->kind != HXD_MEMBER_NUMS)
+		return SHOW_NONE;
+	if (v->rows != 0)
+		return f->per == 1 ? SHOW_COL : SHOW_NONE;
+	if (strcmp(f->counted, "nq") == 0)
+		return SHOW_QPOS;
+	if (strcmp(f->counted, "nv") == 0)
+		return SHOW_DOF;
+	if (strcmp(f->counted, "na") == 0)
+		return SHOW_ACT;
+	return SHOW_NONE;
+}
+
+/* The view's time member. */
+static double
+view_time(const struct ctl_view *v, const void *data)
+{
+	const hxd_member *f;
+
+	for (f = hxd_members(v->type); f->name != NULL; f++)
+		if (strcmp(f->name, "time") == 0)
+			return MEMBER(double, data, f->offset);
+	return 0;
+}
+
+/*
+ * Write an answer as one JSON object, "time" first, then member by
+ * member, then what the view adds with the model's description in (may
+ * be NULL: nothing).
  */
 void
 view_json(const struct ctl_view *v, const hxd_info *in, const void *data)
 {
-	const struct ctl_field *f;
+	const hxd_member *f;
 	int n;
 
 	js_open('{');
-	for (f = v->fields; f->key != NULL; f++) {
+	js_kn("time", view_time(v, data));
+	for (f = hxd_members(v->type); f->name != NULL; f++) {
 		n = f->per > 0 ? f->per * MEMBER(int, data, f->count) : 0;
 		switch (f->kind) {
-		case F_NUM:
-			js_kn(f->key, MEMBER(double, data, f->off));
+		case HXD_MEMBER_NUM:
+			if (strcmp(f->name, "time") != 0)
+				js_kn(f->name, MEMBER(double, data, f->offset));
 			break;
-		case F_INT:
-			js_ki(f->key, MEMBER(int, data, f->off));
+		case HXD_MEMBER_INT:
+			js_ki(f->name, MEMBER(int, data, f->offset));
 			break;
-		case F_NUMS:
-			js_kv(f->key, MEMBER(double *, data, f->off), n);
+		case HXD_MEMBER_NUMS:
+			js_kv(f->name, MEMBER(double *, data, f->offset), n);
 			break;
-		case F_INTS:
-			js_key(f->key);
-			js_ints(MEMBER(int *, data, f->off), n);
+		case HXD_MEMBER_INTS:
+			js_key(f->name);
+			js_ints(MEMBER(int *, data, f->offset), n);
 			break;
 		}
 	}
@@ -210,25 +190,26 @@ view_json(const struct ctl_view *v, const hxd_info *in, const void *data)
 	js_close('}');
 }
 
-/* Print an answer: its time, its arrays as they say, then the rest. */
+/* Print an answer: its time, its arrays as they show, then the rest. */
 static void
 view_print(const struct ctl_view *v, const hxd_info *in, const void *data)
 {
-	const struct ctl_field *f;
+	const hxd_member *f;
 	const double *a;
 	int n, columns = 0;
+	enum view_show show;
 
-	printf("time %.10g\n", MEMBER(double, data, v->fields[0].off));
-	for (f = v->fields; f->key != NULL; f++) {
-		if (f->show == SHOW_NONE)
+	printf("time %.10g\n", view_time(v, data));
+	for (f = hxd_members(v->type); f->name != NULL; f++) {
+		if ((show = view_field_show(v, f)) == SHOW_NONE)
 			continue;
-		a = MEMBER(double *, data, f->off);
+		a = MEMBER(double *, data, f->offset);
 		n = f->per * MEMBER(int, data, f->count);
-		if (f->show == SHOW_QPOS || f->show == SHOW_DOF)
-			print_by_joint(f->key, in, a, n, f->show == SHOW_DOF);
-		else if (f->show == SHOW_ACT && n > 0)
-			print_by_actuator(f->key, in, a, n);
-		else if (f->show == SHOW_COL)
+		if (show == SHOW_QPOS || show == SHOW_DOF)
+			print_by_joint(f->name, in, a, n, show == SHOW_DOF);
+		else if (show == SHOW_ACT && n > 0)
+			print_by_actuator(f->name, in, a, n);
+		else if (show == SHOW_COL)
 			columns = 1;
 	}
 	if (columns)
@@ -237,35 +218,40 @@ view_print(const struct ctl_view *v, const hxd_info *in, const void *data)
 		v->print(v, in, data);
 }
 
-/* Print the SHOW_COL arrays as a table, one of the view's rows per row. */
+/*
+ * Print the columns of a view of rows as a table, one row per row.  A
+ * name wider than its column pushes its values right past it, and one
+ * space more.
+ */
 static void
 view_columns(const struct ctl_view *v, const hxd_info *in, const void *data)
 {
-	const struct ctl_field *f;
+	const hxd_member *f;
 	const double *a;
 	char buf[CTL_LABEL_MAX];
-	int i, w, n = 0;
+	int i, w, pad, n = 0;
 
-	for (f = v->fields; f->key != NULL; f++) {
-		if (f->show == SHOW_COL)
+	for (f = hxd_members(v->type); f->name != NULL; f++) {
+		if (view_field_show(v, f) == SHOW_COL)
 			n = MEMBER(int, data, f->count);
 	}
 	w = table_label_width(in, v->rows, n);
 	printf("%4s  %-*s", v->rows == CTL_DOF ? "dof" : "id", w,
 	    v->rows == CTL_DOF ? "joint" : "name");
-	for (f = v->fields; f->key != NULL; f++) {
-		if (f->show == SHOW_COL)
-			printf(HDR, f->key);
+	for (f = hxd_members(v->type); f->name != NULL; f++) {
+		if (view_field_show(v, f) == SHOW_COL)
+			printf(HDR, f->name);
 	}
 	putchar('\n');
 	for (i = 0; i < n; i++) {
 		printf("%4d  %-*s", i, w,
 		    table_row_label(in, v->rows, i, buf, sizeof(buf)));
-		for (f = v->fields; f->key != NULL; f++) {
-			if (f->show != SHOW_COL)
+		for (f = hxd_members(v->type); f->name != NULL; f++) {
+			if (view_field_show(v, f) != SHOW_COL)
 				continue;
-			a = MEMBER(double *, data, f->off);
-			printf("%*s" NUM, f->pad, "", a[i]);
+			a = MEMBER(double *, data, f->offset);
+			pad = (int)strlen(f->name) - HDR_WIDTH;
+			printf("%*s" NUM, pad > 0 ? pad + 1 : 0, "", a[i]);
 		}
 		putchar('\n');
 	}

@@ -49,7 +49,7 @@ static void
 update_fill(struct daemon *d, struct arena *a, Response *resp)
 {
 	resp->payload_case = HAPTIX__V1__RESPONSE__PAYLOAD_SENSOR;
-	resp->sensor = snapshot_sensor(d, a);
+	resp->sensor = snapshot_view(d, a, SNAPSHOT_SENSOR);
 }
 
 int
@@ -81,7 +81,8 @@ api_update(struct call *c)
 		c->fill = update_fill;
 		return CALL_WAIT_TICK;
 	}
-	PAYLOAD(c, sensor, SENSOR, snapshot_sensor(c->d, c->arena));
+	PAYLOAD(
+	    c, sensor, SENSOR, snapshot_view(c->d, c->arena, SNAPSHOT_SENSOR));
 	return RESULT_OK;
 }
 

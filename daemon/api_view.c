@@ -1,8 +1,10 @@
 /*
  * Reading the simulation (hxctl's views): state, controls, applied
  * forces, one body, mocap bodies, dynamics, sensors, poses, tendons,
- * actuators, forces and contacts; one joint by name.  The answers' arrays point
- * straight into MuJoCo's data and are encoded before anything can change them.
+ * actuators, forces and contacts; one joint by name.  The views that are
+ * MuJoCo's arrays come from snapshot_view(), whose table says where each
+ * field comes from.  The answers' arrays point straight into MuJoCo's
+ * data and are encoded before anything can change them.
  */
 #include "config.h"
 
@@ -13,47 +15,23 @@
 int
 api_get_state(struct call *c)
 {
-	const struct sim_sizes *z = sizes(c);
-	const struct sim_arrays *a = arrays(c);
-	Haptix__V1__State *st = NEW(
-	    c, Haptix__V1__State, haptix__v1__state__init);
-
-	st->nq = (uint32_t)z->nq;
-	st->nv = (uint32_t)z->nv;
-	st->na = (uint32_t)z->na;
-	st->time = sim_time(c->d->sim);
-	st->n_qpos = (size_t)z->nq;
-	st->qpos = (double *)a->qpos;
-	st->n_qvel = (size_t)z->nv;
-	st->qvel = (double *)a->qvel;
-	st->n_act = (size_t)z->na;
-	st->act = (double *)a->act;
-	PAYLOAD(c, state, STATE, st);
+	PAYLOAD(c, state, STATE, snapshot_view(c->d, c->arena, SNAPSHOT_STATE));
 	return RESULT_OK;
 }
 
 int
 api_get_control(struct call *c)
 {
-	PAYLOAD(c, control, CONTROL, snapshot_control(c->d, c->arena));
+	PAYLOAD(c, control, CONTROL,
+	    snapshot_view(c->d, c->arena, SNAPSHOT_CONTROL));
 	return RESULT_OK;
 }
 
 int
 api_get_applied(struct call *c)
 {
-	const struct sim_sizes *z = sizes(c);
-	Haptix__V1__Applied *w = NEW(
-	    c, Haptix__V1__Applied, haptix__v1__applied__init);
-
-	w->nv = (uint32_t)z->nv;
-	w->nbody = (uint32_t)z->nbody;
-	w->time = sim_time(c->d->sim);
-	w->n_qfrc_applied = (size_t)z->nv;
-	w->qfrc_applied = (double *)arrays(c)->qfrc_applied;
-	w->n_xfrc_applied = 6 * (size_t)z->nbody;
-	w->xfrc_applied = (double *)arrays(c)->xfrc_applied;
-	PAYLOAD(c, applied, APPLIED, w);
+	PAYLOAD(c, applied, APPLIED,
+	    snapshot_view(c->d, c->arena, SNAPSHOT_APPLIED));
 	return RESULT_OK;
 }
 
@@ -92,42 +70,23 @@ api_get_onebody(struct call *c)
 int
 api_get_mocap(struct call *c)
 {
-	size_t n = (size_t)sizes(c)->nmocap;
-	Haptix__V1__Mocap *w = NEW(
-	    c, Haptix__V1__Mocap, haptix__v1__mocap__init);
-
-	w->nmocap = (uint32_t)n;
-	w->time = sim_time(c->d->sim);
-	w->n_pos = 3 * n;
-	w->pos = (double *)arrays(c)->mocap_pos;
-	w->n_quat = 4 * n;
-	w->quat = (double *)arrays(c)->mocap_quat;
-	PAYLOAD(c, mocap, MOCAP, w);
+	PAYLOAD(c, mocap, MOCAP, snapshot_view(c->d, c->arena, SNAPSHOT_MOCAP));
 	return RESULT_OK;
 }
 
 int
 api_get_dynamics(struct call *c)
 {
-	const struct sim_sizes *z = sizes(c);
-	Haptix__V1__Dynamics *w = NEW(
-	    c, Haptix__V1__Dynamics, haptix__v1__dynamics__init);
-
-	w->nv = (uint32_t)z->nv;
-	w->na = (uint32_t)z->na;
-	w->time = sim_time(c->d->sim);
-	w->n_qacc = (size_t)z->nv;
-	w->qacc = (double *)arrays(c)->qacc;
-	w->n_act_dot = (size_t)z->na;
-	w->act_dot = (double *)arrays(c)->act_dot;
-	PAYLOAD(c, dynamics, DYNAMICS, w);
+	PAYLOAD(c, dynamics, DYNAMICS,
+	    snapshot_view(c->d, c->arena, SNAPSHOT_DYNAMICS));
 	return RESULT_OK;
 }
 
 int
 api_get_sensor(struct call *c)
 {
-	PAYLOAD(c, sensor, SENSOR, snapshot_sensor(c->d, c->arena));
+	PAYLOAD(
+	    c, sensor, SENSOR, snapshot_view(c->d, c->arena, SNAPSHOT_SENSOR));
 	return RESULT_OK;
 }
 
@@ -160,60 +119,23 @@ api_get_site(struct call *c)
 int
 api_get_tendon(struct call *c)
 {
-	size_t n = (size_t)sizes(c)->ntendon;
-	Haptix__V1__Tendon *w = NEW(
-	    c, Haptix__V1__Tendon, haptix__v1__tendon__init);
-
-	w->ntendon = (uint32_t)n;
-	w->time = sim_time(c->d->sim);
-	w->n_length = n;
-	w->length = (double *)arrays(c)->ten_length;
-	w->n_velocity = n;
-	w->velocity = (double *)arrays(c)->ten_velocity;
-	PAYLOAD(c, tendon, TENDON, w);
+	PAYLOAD(
+	    c, tendon, TENDON, snapshot_view(c->d, c->arena, SNAPSHOT_TENDON));
 	return RESULT_OK;
 }
 
 int
 api_get_actuator(struct call *c)
 {
-	size_t n = (size_t)sizes(c)->nu;
-	Haptix__V1__Actuator *w = NEW(
-	    c, Haptix__V1__Actuator, haptix__v1__actuator__init);
-
-	w->nu = (uint32_t)n;
-	w->time = sim_time(c->d->sim);
-	w->n_length = n;
-	w->length = (double *)arrays(c)->actuator_length;
-	w->n_velocity = n;
-	w->velocity = (double *)arrays(c)->actuator_velocity;
-	w->n_force = n;
-	w->force = (double *)arrays(c)->actuator_force;
-	PAYLOAD(c, actuator, ACTUATOR, w);
+	PAYLOAD(c, actuator, ACTUATOR,
+	    snapshot_view(c->d, c->arena, SNAPSHOT_ACTUATOR));
 	return RESULT_OK;
 }
 
 int
 api_get_force(struct call *c)
 {
-	const struct sim_arrays *a = arrays(c);
-	size_t n = (size_t)sizes(c)->nv;
-	Haptix__V1__Force *w = NEW(
-	    c, Haptix__V1__Force, haptix__v1__force__init);
-
-	w->nv = (uint32_t)n;
-	w->time = sim_time(c->d->sim);
-	w->applied = arena_alloc(c->arena, n * sizeof(double));
-	sim_force_applied(c->d->sim, w->applied);
-	w->n_applied = n;
-	w->n_passive = w->n_bias = w->n_actuator = w->n_constraint =
-	    w->n_nonconstraint = n;
-	w->passive = (double *)a->qfrc_passive;
-	w->bias = (double *)a->qfrc_bias;
-	w->actuator = (double *)a->qfrc_actuator;
-	w->constraint = (double *)a->qfrc_constraint;
-	w->nonconstraint = (double *)a->qfrc_smooth;
-	PAYLOAD(c, force, FORCE, w);
+	PAYLOAD(c, force, FORCE, snapshot_view(c->d, c->arena, SNAPSHOT_FORCE));
 	return RESULT_OK;
 }
 

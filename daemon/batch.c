@@ -165,7 +165,7 @@ batch_fill(struct batch *b, struct arena *a, Response *resp)
 	r->steps = b->done;
 	r->time = sim_time(b->d->sim);
 	r->resets = batch_resets(b->d) - b->resets0;
-	r->sensor = snapshot_sensor(b->d, a);
+	r->sensor = snapshot_view(b->d, a, SNAPSHOT_SENSOR);
 	r->n_trajectory = b->ntraj;
 	r->trajectory = b->traj;
 	resp->payload_case = HAPTIX__V1__RESPONSE__PAYLOAD_BATCH;

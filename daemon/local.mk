@@ -41,7 +41,7 @@ libhaptixd_la_SOURCES = \
 	daemon/sdnotify.c daemon/sdnotify.h \
 	daemon/service.c daemon/service.h \
 	daemon/session.c daemon/session.h \
-	daemon/snapshot.c daemon/snapshot.h \
+	daemon/snapshot.c daemon/snapshot.h daemon/snapshot_view.c \
 	daemon/step.c daemon/step.h daemon/rollback.c daemon/rollback.h \
 	daemon/stepguard.c daemon/stepguard.h \
 	daemon/stream.c daemon/stream.h \

@@ -41,34 +41,6 @@ snapshot_summary(struct daemon *d, struct arena *a)
 	return m;
 }
 
-Haptix__V1__Control *
-snapshot_control(struct daemon *d, struct arena *a)
-{
-	Haptix__V1__Control *w = arena_alloc(a, sizeof(*w));
-	size_t nu = (size_t)sim_sizes(d->sim)->nu;
-
-	haptix__v1__control__init(w);
-	w->nu = (uint32_t)nu;
-	w->time = sim_time(d->sim);
-	w->n_ctrl = nu;
-	w->ctrl = (double *)sim_arrays(d->sim)->ctrl;
-	return w;
-}
-
-Haptix__V1__Sensor *
-snapshot_sensor(struct daemon *d, struct arena *a)
-{
-	Haptix__V1__Sensor *w = arena_alloc(a, sizeof(*w));
-	size_t n = (size_t)sim_sizes(d->sim)->nsensordata;
-
-	haptix__v1__sensor__init(w);
-	w->nsensordata = (uint32_t)n;
-	w->time = sim_time(d->sim);
-	w->n_sensordata = n;
-	w->sensordata = (double *)sim_arrays(d->sim)->sensordata;
-	return w;
-}
-
 /* Poses of the chosen objects, copied or not. */
 static Haptix__V1__Poses *
 snapshot_poses_copy(

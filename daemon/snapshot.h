@@ -26,8 +26,22 @@ enum snapshot_objects {
 #define SNAPSHOT_FIELD(f) (1u << (f))
 
 Haptix__V1__ModelSummary *snapshot_summary(struct daemon *d, struct arena *a);
-Haptix__V1__Control *snapshot_control(struct daemon *d, struct arena *a);
-Haptix__V1__Sensor *snapshot_sensor(struct daemon *d, struct arena *a);
+
+/* The views that are MuJoCo's arrays as they stand (snapshot_view.c). */
+enum snapshot_view {
+	SNAPSHOT_STATE,    /* Haptix__V1__State */
+	SNAPSHOT_CONTROL,  /* Haptix__V1__Control */
+	SNAPSHOT_APPLIED,  /* Haptix__V1__Applied */
+	SNAPSHOT_MOCAP,    /* Haptix__V1__Mocap */
+	SNAPSHOT_DYNAMICS, /* Haptix__V1__Dynamics */
+	SNAPSHOT_SENSOR,   /* Haptix__V1__Sensor */
+	SNAPSHOT_TENDON,   /* Haptix__V1__Tendon */
+	SNAPSHOT_ACTUATOR, /* Haptix__V1__Actuator */
+	SNAPSHOT_FORCE,    /* Haptix__V1__Force */
+};
+
+/* The message of view v, as the comment above names it. */
+void *snapshot_view(struct daemon *d, struct arena *a, enum snapshot_view v);
 Haptix__V1__Poses *snapshot_poses(
     struct daemon *d, struct arena *a, enum snapshot_objects which);
 

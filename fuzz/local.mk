@@ -32,7 +32,7 @@ FUZZ_SRCS = $(filter %.c,$(libhaptixd_la_SOURCES) $(libhxwire_la_SOURCES) \
 	fuzz/fuzz_session.c
 FUZZ_HDRS = $(filter %.h,$(libhaptixd_la_SOURCES) $(libhxwire_la_SOURCES) \
 	$(libhxrec_la_SOURCES)) \
-	$(PROTO_GEN)
+	$(PROTO_GEN) $(FIELDS_GEN)
 FUZZ_OBJS = $(patsubst %.c,$(FUZZ_DIR)/%.o,$(FUZZ_SRCS))
 FUZZ_LIBS = $(filter-out %.la,$(libhaptixd_la_LIBADD))
 

@@ -74,126 +74,107 @@ decode_message(const Response *r)
 	    fd->offset);
 }
 
-/* Find field name of *m, following one "sub.field" step into *m. */
-static const ProtobufCFieldDescriptor *
-decode_find(const ProtobufCMessage **m, const char *name)
+/* Bytes per element of a field in the struct. */
+static size_t
+decode_elem(const struct decode_field *f)
 {
-	const ProtobufCFieldDescriptor *fd;
-	const char *dot = strchr(name, '.');
-	char sub[64];
-
-	if (dot != NULL) {
-		snprintf(sub, sizeof(sub), "%.*s", (int)(dot - name), name);
-		fd = protobuf_c_message_descriptor_get_field_by_name(
-		    (*m)->descriptor, sub);
-		if (fd == NULL || fd->type != PROTOBUF_C_TYPE_MESSAGE)
-			return NULL;
-		*m = *(
-		    ProtobufCMessage *const *)(const void *)((const char *)*m +
-		    fd->offset);
-		if (*m == NULL)
-			return NULL;
-		name = dot + 1;
-	}
-	return protobuf_c_message_descriptor_get_field_by_name(
-	    (*m)->descriptor, name);
-}
-
-/* Read a scalar integer field; returns -1 for another type. */
-static int
-decode_int(
-    const ProtobufCMessage *m, const ProtobufCFieldDescriptor *fd, long long *v)
-{
-	const char *p = (const char *)m + fd->offset;
-
-	switch (fd->type) {
-	case PROTOBUF_C_TYPE_UINT32:
-		*v = *(const uint32_t *)(const void *)p;
-		return 0;
-	case PROTOBUF_C_TYPE_INT32:
-	case PROTOBUF_C_TYPE_ENUM:
-		*v = *(const int32_t *)(const void *)p;
-		return 0;
-	case PROTOBUF_C_TYPE_BOOL:
-		*v = *(const protobuf_c_boolean *)(const void *)p;
-		return 0;
-	case PROTOBUF_C_TYPE_UINT64:
-		*v = (long long)*(const uint64_t *)(const void *)p;
-		return 0;
-	default:
-		return -1;
-	}
-}
-
-/* Bytes per element of a repeated field in the result; -1 if unknown. */
-static int
-decode_elem(const ProtobufCFieldDescriptor *fd)
-{
-	switch (fd->type) {
-	case PROTOBUF_C_TYPE_DOUBLE:
+	switch (f->type) {
+	case DECODE_T_double:
 		return sizeof(double);
-	case PROTOBUF_C_TYPE_INT32:
-	case PROTOBUF_C_TYPE_ENUM:
-	case PROTOBUF_C_TYPE_BOOL:
-		return sizeof(int);
-	case PROTOBUF_C_TYPE_STRING:
+	case DECODE_T_uint64:
+		return sizeof(unsigned long long);
+	case DECODE_T_string:
 		return 0;
 	default:
-		return -1;
+		return sizeof(int);
 	}
+}
+
+#define AT(p, off, type) (*(type *)(void *)((char *)(p) + (off)))
+#define CAT(p, off, type) \
+	(*(const type *)(const void *)((const char *)(p) + (off)))
+
+/* The count of array f in message m; -1 if its message is missing. */
+static long long
+decode_count(const void *m, const struct decode_field *f)
+{
+	if (f->sub != DECODE_NO_SUB && (m = CAT(m, f->sub, void *)) == NULL)
+		return -1;
+	return CAT(m, f->count_in, uint32_t);
 }
 
 /* Describe one array of the payload, checking its length. */
 static int
-decode_array(hxd_conn *c, const ProtobufCMessage *m,
-    const struct decode_field *f, struct decode_array *a)
+decode_array(hxd_conn *c, const void *m, const struct decode_field *f,
+    struct decode_array *a)
 {
-	const ProtobufCMessage *am = m, *cm = m;
-	const ProtobufCFieldDescriptor *fd, *cfd;
-	long long count;
-	int elem;
+	long long count = decode_count(m, f);
 
-	fd = decode_find(&am, f->field);
-	cfd = decode_find(&cm, f->count);
-	if (fd == NULL || cfd == NULL ||
-	    fd->label != PROTOBUF_C_LABEL_REPEATED ||
-	    (elem = decode_elem(fd)) < 0 || decode_int(cm, cfd, &count) != 0)
-		return conn_fail(c, HXD_BADPROTOCOL,
-		    "the answer lacks %s or %s", f->field, f->count);
+	if (count < 0)
+		return conn_fail(
+		    c, HXD_BADPROTOCOL, "the answer lacks %s", f->count);
 	a->out = f->out;
-	a->elem = (size_t)elem;
-	a->count = *(const size_t *)(const void *)((const char *)am +
-	    fd->quantifier_offset);
-	a->data = *(
-	    const void *const *)(const void *)((const char *)am + fd->offset);
-	if (count < 0 || a->count != (size_t)count * f->per)
+	a->elem = decode_elem(f);
+	a->count = CAT(m, f->n_in, size_t);
+	a->data = CAT(m, f->in, void *);
+	if (a->count != (size_t)count * f->per)
 		return conn_fail(c, HXD_BADPROTOCOL,
 		    "the server sent %zu values "
 		    "of %s, expected %lld",
-		    a->count, f->field, count * (long long)f->per);
+		    a->count, f->name, count * (long long)f->per);
 	return HXD_OK;
 }
 
-/* Copy one scalar of the payload into the block. */
+/* Copy one scalar, or a FIXED array, of message m into the struct. */
 static int
-decode_scalar(hxd_conn *c, const ProtobufCMessage *m,
-    const struct decode_field *f, char *base)
+decode_scalar(
+    hxd_conn *c, const void *m, const struct decode_field *f, char *base)
 {
-	const ProtobufCFieldDescriptor *fd = decode_find(&m, f->field);
-	long long v;
-	int i;
+	size_t n;
 
-	if (fd != NULL && fd->type == PROTOBUF_C_TYPE_DOUBLE) {
-		memcpy(base + f->out, (const char *)m + fd->offset,
-		    sizeof(double));
+	switch (f->type) {
+	case DECODE_T_double:
+		if (f->kind == DECODE_FIXED) {
+			n = CAT(m, f->n_in, size_t);
+			if (n != f->per)
+				return conn_fail(c, HXD_BADPROTOCOL,
+				    "the server sent %zu values of %s, "
+				    "expected %u",
+				    n, f->name, f->per);
+			memcpy(base + f->out, CAT(m, f->in, double *),
+			    n * sizeof(double));
+			return HXD_OK;
+		}
+		AT(base, f->out, double) = CAT(m, f->in, double);
 		return HXD_OK;
-	}
-	if (fd == NULL || decode_int(m, fd, &v) != 0)
+	case DECODE_T_uint32:
+		AT(base, f->out, int) = (int)CAT(m, f->in, uint32_t);
+		return HXD_OK;
+	case DECODE_T_uint64:
+		AT(base, f->out, unsigned long long) = CAT(m, f->in, uint64_t);
+		return HXD_OK;
+	case DECODE_T_int32:
+	case DECODE_T_enum:
+	case DECODE_T_bool:
+		AT(base, f->out, int) = CAT(m, f->in, int32_t);
+		return HXD_OK;
+	default:
 		return conn_fail(
-		    c, HXD_BADPROTOCOL, "the answer lacks %s", f->field);
-	i = (int)v;
-	memcpy(base + f->out, &i, sizeof(i));
-	return HXD_OK;
+		    c, HXD_BADPROTOCOL, "%s: not a number", f->name);
+	}
+}
+
+int
+decode_into(hxd_conn *c, const void *m, const struct decode_field *f, size_t nf,
+    void *out)
+{
+	size_t i;
+
+	for (i = 0; i < nf; i++)
+		if (f[i].kind != DECODE_ARRAY &&
+		    decode_scalar(c, m, &f[i], out) != HXD_OK)
+			return -1;
+	return 0;
 }
 
 void *
@@ -210,7 +191,7 @@ decode_payload(hxd_conn *c, Response *r, const struct decode_field *f,
 		return NULL;
 	}
 	for (i = 0; i < nf; i++) {
-		if (f[i].count == NULL)
+		if (f[i].kind != DECODE_ARRAY)
 			continue;
 		if (na == DECODE_MAX_ARRAYS) {
 			conn_fail(c, HXD_BADPROTOCOL, "too many arrays");
@@ -231,15 +212,77 @@ decode_payload(hxd_conn *c, Response *r, const struct decode_field *f,
 		decode_array_copy(base, base + off, &a[i]);
 		off += ALIGN16(decode_array_size(&a[i]));
 	}
-	for (i = 0; i < nf; i++) {
-		if (f[i].count == NULL &&
-		    decode_scalar(c, m, &f[i], base) != HXD_OK) {
-			free(base);
-			return NULL;
-		}
+	if (decode_into(c, m, f, nf, base) != 0) {
+		free(base);
+		return NULL;
 	}
 	conn_ok(c);
 	return base;
+}
+
+/* Set one scalar field of msg from the struct's member. */
+static int
+decode_encode_scalar(
+    hxd_conn *c, const struct decode_field *f, const char *in, void *msg)
+{
+	int v;
+
+	switch (f->type) {
+	case DECODE_T_double:
+		AT(msg, f->in, double) = CAT(in, f->out, double);
+		return HXD_OK;
+	case DECODE_T_uint32:
+		if ((v = CAT(in, f->out, int)) < 0)
+			return conn_fail(
+			    c, HXD_BADSIZE, "%s is negative (%d)", f->name, v);
+		AT(msg, f->in, uint32_t) = (uint32_t)v;
+		return HXD_OK;
+	case DECODE_T_int32:
+	case DECODE_T_enum:
+	case DECODE_T_bool:
+		AT(msg, f->in, int32_t) = CAT(in, f->out, int);
+		return HXD_OK;
+	default:
+		return conn_fail(
+		    c, HXD_BADTYPE, "field %s is not a number", f->name);
+	}
+}
+
+/* Point an array field of msg at the struct's array, count * per values. */
+static int
+decode_encode_array(
+    hxd_conn *c, const struct decode_field *f, const char *in, void *msg)
+{
+	const void *data = f->kind == DECODE_FIXED ? in + f->out :
+						     CAT(in, f->out, void *);
+	long long count = f->kind == DECODE_FIXED ? 1 : decode_count(msg, f);
+
+	if (count < 0)
+		return conn_fail(
+		    c, HXD_BADTYPE, "no %s to count %s", f->count, f->name);
+	if (count > 0 && data == NULL)
+		return conn_fail(c, HXD_BADSIZE, "%s is %lld but %s is NULL",
+		    f->count, count, f->name);
+	AT(msg, f->n_in, size_t) = (size_t)count * f->per;
+	AT(msg, f->in, const void *) = data;
+	return HXD_OK;
+}
+
+int
+decode_encode(hxd_conn *c, const struct decode_field *f, size_t nf,
+    const void *in, void *msg)
+{
+	size_t i;
+
+	for (i = 0; i < nf; i++)
+		if (f[i].kind == DECODE_SCALAR &&
+		    decode_encode_scalar(c, &f[i], in, msg) != HXD_OK)
+			return c->result;
+	for (i = 0; i < nf; i++)
+		if (f[i].kind != DECODE_SCALAR &&
+		    decode_encode_array(c, &f[i], in, msg) != HXD_OK)
+			return c->result;
+	return conn_ok(c);
 }
 
 int

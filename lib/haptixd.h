@@ -258,6 +258,38 @@ typedef struct hxd_contacts {
 	int *geom1, *geom2;
 } hxd_contacts;
 
+/*
+ * The members of a result struct, as its message describes them, for
+ * programs that convert or print any of them (hxctl, the MEX file): a
+ * name, its kind, where it is and, for an array, where its count is.
+ */
+enum hxd_member_kind {
+	HXD_MEMBER_NUM,   /* double */
+	HXD_MEMBER_INT,   /* int */
+	HXD_MEMBER_NUMS,  /* double *: count x per values */
+	HXD_MEMBER_INTS,  /* int *: count x per values */
+	HXD_MEMBER_FIXED, /* double[per], in the struct */
+	HXD_MEMBER_STRS,  /* const char **: count x per strings */
+};
+
+typedef struct hxd_member {
+	const char *name; /* NULL ends a list */
+	int kind;         /* enum hxd_member_kind */
+	size_t offset;    /* in the struct */
+	size_t count;     /* arrays: offset of the int that counts them */
+	int per;          /* arrays: values per counted object */
+	const char *counted; /* arrays: that int's name ("nq", "model.njnt") */
+} hxd_member;
+
+/*
+ * The members of result struct type ("hxd_state", "hxd_control",
+ * "hxd_applied", "hxd_onebody", "hxd_mocap", "hxd_dynamics", "hxd_sensor",
+ * "hxd_poses", "hxd_tendon", "hxd_actuator", "hxd_force", "hxd_contacts",
+ * "hxd_info", "hxd_robot", "hxd_robot_sensor"), in the order the
+ * protocol lists them; NULL for another name.
+ */
+const hxd_member *hxd_members(const char *type);
+
 /* What HAPTIX's info box showed, and the daemon's counters. */
 /* A recording the server writes (docs/recording.md). */
 typedef struct hxd_recording {

@@ -16,44 +16,7 @@
 #include "request.h"
 
 /* hxd_info: arrays counted by the model summary's sizes. */
-#define INFO(member, count, per) \
-	DECODE_ARRAY(hxd_info, member, "model." count, per)
-static const struct decode_field info_fields[] = {
-	INFO(sensor_type, "nsensor", 1),
-	INFO(sensor_datatype, "nsensor", 1),
-	INFO(sensor_objtype, "nsensor", 1),
-	INFO(sensor_objid, "nsensor", 1),
-	INFO(sensor_dim, "nsensor", 1),
-	INFO(sensor_adr, "nsensor", 1),
-	INFO(sensor_noise, "nsensor", 1),
-	INFO(jnt_type, "njnt", 1),
-	INFO(jnt_bodyid, "njnt", 1),
-	INFO(jnt_qposadr, "njnt", 1),
-	INFO(jnt_dofadr, "njnt", 1),
-	INFO(jnt_limited, "njnt", 1),
-	INFO(jnt_range, "njnt", 2),
-	INFO(geom_type, "ngeom", 1),
-	INFO(geom_bodyid, "ngeom", 1),
-	INFO(eq_type, "neq", 1),
-	INFO(eq_obj1id, "neq", 1),
-	INFO(eq_obj2id, "neq", 1),
-	INFO(actuator_trntype, "nu", 1),
-	INFO(actuator_trnid, "nu", 2),
-	INFO(actuator_ctrllimited, "nu", 1),
-	INFO(actuator_ctrlrange, "nu", 2),
-	INFO(body_parentid, "nbody", 1),
-	INFO(body_mocapid, "nbody", 1),
-	INFO(body_name, "nbody", 1),
-	INFO(jnt_name, "njnt", 1),
-	INFO(geom_name, "ngeom", 1),
-	INFO(site_name, "nsite", 1),
-	INFO(tendon_name, "ntendon", 1),
-	INFO(actuator_name, "nu", 1),
-	INFO(sensor_name, "nsensor", 1),
-	INFO(eq_name, "neq", 1),
-	INFO(key_name, "nkey", 1),
-	INFO(mat_name, "nmat", 1),
-};
+static const struct decode_field info_fields[] = DECODE_TABLE(hxd_info, Info);
 
 int
 hxd_info_get(hxd_conn *c, hxd_info **out)

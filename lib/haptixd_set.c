@@ -34,7 +34,7 @@ hxd_set_state(hxd_conn *c, const hxd_state *st)
 int
 request_control(hxd_conn *c, const hxd_control *in, Haptix__V1__Control *w)
 {
-	return request_encode(c, control_fields, NELEM(control_fields), in, w);
+	return decode_encode(c, control_fields, NELEM(control_fields), in, w);
 }
 
 int

@@ -6,32 +6,10 @@
 
 #include "request.h"
 
-static const struct decode_field robot_fields[] = {
-	DECODE_SCALAR(hxd_robot, motor_count),
-	DECODE_SCALAR(hxd_robot, joint_count),
-	DECODE_SCALAR(hxd_robot, contact_sensor_count),
-	DECODE_SCALAR(hxd_robot, imu_count),
-	DECODE_SCALAR(hxd_robot, update_rate),
-	DECODE_SCALAR(hxd_robot, servo),
-	DECODE_ARRAY(hxd_robot, motor_limit, "motor_count", 2),
-	DECODE_ARRAY(hxd_robot, joint_limit, "joint_count", 2),
-};
-
-static const struct decode_field robot_sensor_fields[] = {
-	DECODE_SCALAR(hxd_robot_sensor, time),
-	DECODE_SCALAR(hxd_robot_sensor, motor_count),
-	DECODE_SCALAR(hxd_robot_sensor, joint_count),
-	DECODE_SCALAR(hxd_robot_sensor, contact_sensor_count),
-	DECODE_SCALAR(hxd_robot_sensor, imu_count),
-	DECODE_ARRAY(hxd_robot_sensor, motor_pos, "motor_count", 1),
-	DECODE_ARRAY(hxd_robot_sensor, motor_vel, "motor_count", 1),
-	DECODE_ARRAY(hxd_robot_sensor, motor_torque, "motor_count", 1),
-	DECODE_ARRAY(hxd_robot_sensor, joint_pos, "joint_count", 1),
-	DECODE_ARRAY(hxd_robot_sensor, joint_vel, "joint_count", 1),
-	DECODE_ARRAY(hxd_robot_sensor, contact, "contact_sensor_count", 1),
-	DECODE_ARRAY(hxd_robot_sensor, imu_linear_acc, "imu_count", 3),
-	DECODE_ARRAY(hxd_robot_sensor, imu_angular_vel, "imu_count", 3),
-};
+static const struct decode_field robot_fields[] = DECODE_TABLE(
+    hxd_robot, RobotInfo);
+static const struct decode_field robot_sensor_fields[] = DECODE_TABLE(
+    hxd_robot_sensor, RobotSensor);
 
 int
 hxd_robot_info(hxd_conn *c, hxd_robot **out)

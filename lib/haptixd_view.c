@@ -12,57 +12,20 @@
 #include "request.h"
 #include "tables.h"
 
-static const struct decode_field dynamics_fields[] = {
-	DECODE_SCALAR(hxd_dynamics, nv),
-	DECODE_SCALAR(hxd_dynamics, na),
-	DECODE_SCALAR(hxd_dynamics, time),
-	DECODE_ARRAY(hxd_dynamics, qacc, "nv", 1),
-	DECODE_ARRAY(hxd_dynamics, act_dot, "na", 1),
-};
-
-static const struct decode_field poses_fields[] = {
-	DECODE_SCALAR(hxd_poses, count),
-	DECODE_SCALAR(hxd_poses, time),
-	DECODE_ARRAY(hxd_poses, pos, "count", 3),
-	DECODE_ARRAY(hxd_poses, mat, "count", 9),
-};
-
-static const struct decode_field tendon_fields[] = {
-	DECODE_SCALAR(hxd_tendon, ntendon),
-	DECODE_SCALAR(hxd_tendon, time),
-	DECODE_ARRAY(hxd_tendon, length, "ntendon", 1),
-	DECODE_ARRAY(hxd_tendon, velocity, "ntendon", 1),
-};
-
-static const struct decode_field actuator_fields[] = {
-	DECODE_SCALAR(hxd_actuator, nu),
-	DECODE_SCALAR(hxd_actuator, time),
-	DECODE_ARRAY(hxd_actuator, length, "nu", 1),
-	DECODE_ARRAY(hxd_actuator, velocity, "nu", 1),
-	DECODE_ARRAY(hxd_actuator, force, "nu", 1),
-};
-
-static const struct decode_field force_fields[] = {
-	DECODE_SCALAR(hxd_force, nv),
-	DECODE_SCALAR(hxd_force, time),
-	DECODE_ARRAY(hxd_force, applied, "nv", 1),
-	DECODE_ARRAY(hxd_force, passive, "nv", 1),
-	DECODE_ARRAY(hxd_force, bias, "nv", 1),
-	DECODE_ARRAY(hxd_force, actuator, "nv", 1),
-	DECODE_ARRAY(hxd_force, constraint, "nv", 1),
-	DECODE_ARRAY(hxd_force, nonconstraint, "nv", 1),
-};
-
-static const struct decode_field contacts_fields[] = {
-	DECODE_SCALAR(hxd_contacts, ncon),
-	DECODE_SCALAR(hxd_contacts, time),
-	DECODE_ARRAY(hxd_contacts, dist, "ncon", 1),
-	DECODE_ARRAY(hxd_contacts, pos, "ncon", 3),
-	DECODE_ARRAY(hxd_contacts, frame, "ncon", 9),
-	DECODE_ARRAY(hxd_contacts, force, "ncon", 3),
-	DECODE_ARRAY(hxd_contacts, geom1, "ncon", 1),
-	DECODE_ARRAY(hxd_contacts, geom2, "ncon", 1),
-};
+static const struct decode_field dynamics_fields[] = DECODE_TABLE(
+    hxd_dynamics, Dynamics);
+static const struct decode_field poses_fields[] = DECODE_TABLE(
+    hxd_poses, Poses);
+static const struct decode_field tendon_fields[] = DECODE_TABLE(
+    hxd_tendon, Tendon);
+static const struct decode_field actuator_fields[] = DECODE_TABLE(
+    hxd_actuator, Actuator);
+static const struct decode_field force_fields[] = DECODE_TABLE(
+    hxd_force, Force);
+static const struct decode_field contacts_fields[] = DECODE_TABLE(
+    hxd_contacts, Contacts);
+static const struct decode_field onebody_fields[] = DECODE_TABLE(
+    hxd_onebody, OneBody);
 
 int
 hxd_get_state(hxd_conn *c, hxd_state **out)
@@ -88,7 +51,6 @@ int
 hxd_get_onebody(hxd_conn *c, int body_id, hxd_onebody *out)
 {
 	Haptix__V1__ObjectRef ref = HAPTIX__V1__OBJECT_REF__INIT;
-	Haptix__V1__OneBody *w;
 	Response *r;
 	int rc;
 
@@ -98,21 +60,9 @@ hxd_get_onebody(hxd_conn *c, int body_id, hxd_onebody *out)
 	    HAPTIX__V1__RESPONSE__PAYLOAD_ONEBODY, &r);
 	if (rc != HXD_OK)
 		return rc;
-	w = r->onebody;
 	memset(out, 0, sizeof(*out));
-	out->body_id = w->body_id;
-	out->is_floating = w->is_floating;
-	out->time = w->time;
-	if (decode_fixed(c, "linacc", out->linacc, 3, w->linacc, w->n_linacc) ||
-	    decode_fixed(c, "angacc", out->angacc, 3, w->angacc, w->n_angacc) ||
-	    decode_fixed(c, "contactforce", out->contactforce, 3,
-		w->contactforce, w->n_contactforce) ||
-	    decode_fixed(c, "pos", out->pos, 3, w->pos, w->n_pos) ||
-	    decode_fixed(c, "quat", out->quat, 4, w->quat, w->n_quat) ||
-	    decode_fixed(c, "linvel", out->linvel, 3, w->linvel, w->n_linvel) ||
-	    decode_fixed(c, "angvel", out->angvel, 3, w->angvel, w->n_angvel) ||
-	    decode_fixed(c, "force", out->force, 3, w->force, w->n_force) ||
-	    decode_fixed(c, "torque", out->torque, 3, w->torque, w->n_torque)) {
+	if (decode_into(c, r->onebody, onebody_fields, NELEM(onebody_fields),
+		out) != 0) {
 		conn_free_response(r);
 		return c->result;
 	}

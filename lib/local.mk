@@ -5,7 +5,7 @@ haptixcommdir = $(includedir)/haptix/comm
 haptixcomm_HEADERS = lib/haptix/comm/haptix.h lib/haptix/comm/haptix_sim.h
 libhaptix_la_SOURCES = lib/conn.c lib/conn.h lib/decode.c lib/decode.h \
 	lib/request.c lib/request.h lib/tables.h lib/haptixd.c \
-	lib/haptixd_view.c lib/haptixd_set.c lib/haptixd_object.c \
+	lib/haptixd_view.c lib/haptixd_members.c lib/haptixd_set.c lib/haptixd_object.c \
 	lib/haptixd_run.c lib/haptixd_simple.c lib/haptixd_status.c \
 	lib/haptixd_array.c lib/haptixd_clients.c lib/haptixd_model.c lib/haptixd_hold.c \
 	lib/haptixd_stream.c lib/haptixd_record.c lib/haptixd_driver.c \
@@ -18,8 +18,8 @@ libhaptix_la_LIBADD = libhxwire.la libhxrec.la $(PROTOBUF_C_LIBS) \
 	$(ZSTD_LIBS) -lm
 # current:revision:age; 1:0:1 added hxd_server_address() and
 # hxd_event.reset_to (at the end: the library allocates events); 2:0:2
-# the recording reader, hxd_log_*().
-libhaptix_la_LDFLAGS = -version-info 2:0:2 \
+# the recording reader, hxd_log_*(); 3:0:3 hxd_members().
+libhaptix_la_LDFLAGS = -version-info 3:0:3 \
 	-export-symbols lib/haptix.sym
 EXTRA_libhaptix_la_DEPENDENCIES = lib/haptix.sym
 EXTRA_DIST += lib/exports.sh lib/haptix.pc.in lib/haptix-uninstalled.pc.in

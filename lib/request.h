@@ -23,17 +23,6 @@
 int request_call(hxd_conn *c, Haptix__V1__Request__CallCase call,
     const void *arg, Haptix__V1__Response__PayloadCase want, Response **out);
 
-/*
- * Fill msg, a message of the call's argument type, from the public
- * struct in as the table f describes it: scalars by name (an int member
- * into an integer field, a double into a double), then each array with
- * as many values as its count field (already filled) times per.  A
- * negative count, or a NULL array with a positive one, is refused.
- * Returns HXD_OK or the failure recorded on c.
- */
-int request_encode(hxd_conn *c, const struct decode_field *f, size_t nf,
-    const void *in, void *msg);
-
 /* request_call() with its own timeout (ms; 0: as long as it takes). */
 int request_call_wait(hxd_conn *c, Haptix__V1__Request__CallCase call,
     const void *arg, Haptix__V1__Response__PayloadCase want, Response **out,
@@ -58,7 +47,7 @@ int request_get(hxd_conn *c, Haptix__V1__Request__CallCase call,
 
 /* Encode the public struct in into msg by table, then run call. */
 #define REQUEST_SET(c, CALL, table, in, msg) \
-	(request_encode((c), (table), NELEM(table), (in), (msg)) != HXD_OK ? \
+	(decode_encode((c), (table), NELEM(table), (in), (msg)) != HXD_OK ? \
 		(c)->result : \
 		request_call( \
 		    (c), HAPTIX__V1__REQUEST__CALL_##CALL, (msg), 0, NULL))

@@ -14,6 +14,19 @@ $(PROTO_GEN): proto/haptix.stamp
 	@test -f $@ || { rm -f proto/haptix.stamp && \
 		$(MAKE) $(AM_MAKEFLAGS) proto/haptix.stamp; }
 
+# Each message's fields as an X-macro (proto/fields.awk): the one
+# description the daemon's fills, libhaptix's decoder, hxctl's views and
+# the MEX file expand.
+FIELDS_GEN = proto/haptix_fields.h
+BUILT_SOURCES += $(FIELDS_GEN)
+CLEANFILES += $(FIELDS_GEN)
+EXTRA_DIST += proto/fields.awk
+
+$(FIELDS_GEN): $(srcdir)/proto/haptix.proto $(srcdir)/proto/fields.awk
+	@$(MKDIR_P) proto
+	$(AM_V_GEN)$(AWK) -f $(srcdir)/proto/fields.awk \
+		$(srcdir)/proto/haptix.proto >$@.tmp && mv $@.tmp $@
+
 # Framing, addresses, listeners, the generated messages and the command
 # line's shared words: for the daemon, the client library and the
 # programs, free of MuJoCo and of haptix.h.

@@ -138,7 +138,7 @@ tests_test_recording_CFLAGS = $(TEST_CFLAGS) $(ZSTD_CFLAGS)
 tests_test_recording_LDADD = $(TEST_LIBS) libhxrec.la $(ZSTD_LIBS) -lpthread
 # The decoder is internal to libhaptix: test its object code directly.
 tests_test_decode_SOURCES = tests/test_decode.c lib/decode.c lib/conn.c \
-	lib/request.c
+	lib/request.c lib/haptixd_members.c
 tests_test_decode_CFLAGS = $(TEST_CFLAGS)
 tests_test_decode_LDADD = libhxtest.la -lm
 tests_test_protocol_SOURCES = tests/test_protocol.c
@@ -327,6 +327,10 @@ AM_TESTS_ENVIRONMENT = \
 LOG_COMPILER = env
 AM_LOG_FLAGS = CRITERION_JOBS=2
 EXTRA_DIST += tests/README.md tests/lsan.supp tests/common.sh
+
+# proto/fields.awk: the fields of each message, for every floor.
+TESTS += tests/fields.sh
+EXTRA_DIST += tests/fields.sh
 
 # README.md's shell blocks, run in order against a real haptixd.
 TESTS += tests/readme.sh

@@ -398,6 +398,73 @@ mjhx_int_rows(const int *v, int k, int w)
 	return a;
 }
 
+/*
+ * Result struct data of type (hxd_state, ...) as the MATLAB struct of the
+ * same members, in the protocol's order (hxd_members()): numbers as
+ * scalars, arrays as count x per matrices (a column when per is 1).  For
+ * the structs whose MATLAB form is the protocol's; the others follow the
+ * manual's names and order by hand.
+ */
+static mxArray *
+mjhx_members(const char *type, const void *data)
+{
+	const hxd_member *m = hxd_members(type), *f;
+	const char *names[32];
+	const char *p = data;
+	mxArray *s, *v;
+	int n = 0, k;
+
+	for (f = m; f != NULL && f->name != NULL && n < 31; f++)
+		names[n++] = f->name;
+	names[n] = NULL;
+	s = mjhx_struct(names);
+	for (f = m; f != NULL && f->name != NULL; f++) {
+		k = f->counted != NULL ?
+		    *(const int *)(const void *)(p + f->count) :
+		    0;
+		switch (f->kind) {
+		case HXD_MEMBER_NUM:
+			v = mjhx_num(
+			    *(const double *)(const void *)(p + f->offset));
+			break;
+		case HXD_MEMBER_INT:
+			v = mjhx_num(
+			    *(const int *)(const void *)(p + f->offset));
+			break;
+		case HXD_MEMBER_NUMS:
+			v = mjhx_rows(
+			    *(double *const *)(const void *)(p + f->offset), k,
+			    f->per);
+			break;
+		case HXD_MEMBER_INTS:
+			v = mjhx_int_rows(
+			    *(int *const *)(const void *)(p + f->offset), k,
+			    f->per);
+			break;
+		case HXD_MEMBER_FIXED:
+			v = mjhx_col(
+			    (const double *)(const void *)(p + f->offset),
+			    f->per);
+			break;
+		default:
+			mexErrMsgIdAndTxt("mjhx:internal",
+			    "mjhx: %s.%s: no MATLAB form", type, f->name);
+			return NULL;
+		}
+		mjhx_set(s, f->name, v);
+	}
+	return s;
+}
+
+/* plhs[0] = what hxd_get_NAME answers, as its members; call names it. */
+#define MJHX_GET(call, name, type) \
+	do { \
+		type *o_ = NULL; \
+		mjhx_check(call, hxd_get_##name(mjhx_need(call), &o_)); \
+		plhs[0] = mjhx_members(#type, o_); \
+		free(o_); \
+	} while (0)
+
 /* Ranges as a k x 2 matrix, (0, 0) where limited[i] is 0 (as in C). */
 static mxArray *
 mjhx_ranges(const double *range, const int *limited, int k)
@@ -677,65 +744,21 @@ cmd_mj_info(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 static void
 cmd_get_state(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 {
-	static const char *const f[] = { "nq", "nv", "na", "time", "qpos",
-		"qvel", "act", NULL };
-	hxd_state *o = NULL;
-	mxArray *s;
-	int rc;
-
-	rc = hxd_get_state(mjhx_need("mj_get_state"), &o);
-	mjhx_check("mj_get_state", rc);
-	s = mjhx_struct(f);
-	mjhx_set(s, "nq", mjhx_num(o->nq));
-	mjhx_set(s, "nv", mjhx_num(o->nv));
-	mjhx_set(s, "na", mjhx_num(o->na));
-	mjhx_set(s, "time", mjhx_num(o->time));
-	mjhx_set(s, "qpos", mjhx_col(o->qpos, o->nq));
-	mjhx_set(s, "qvel", mjhx_col(o->qvel, o->nv));
-	mjhx_set(s, "act", mjhx_col(o->act, o->na));
-	free(o);
-	plhs[0] = s;
+	MJHX_GET("mj_get_state", state, hxd_state);
 }
 
 /* control = mj_get_control */
 static void
 cmd_get_control(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 {
-	static const char *const f[] = { "nu", "time", "ctrl", NULL };
-	hxd_control *o = NULL;
-	mxArray *s;
-	int rc;
-
-	rc = hxd_get_control(mjhx_need("mj_get_control"), &o);
-	mjhx_check("mj_get_control", rc);
-	s = mjhx_struct(f);
-	mjhx_set(s, "nu", mjhx_num(o->nu));
-	mjhx_set(s, "time", mjhx_num(o->time));
-	mjhx_set(s, "ctrl", mjhx_col(o->ctrl, o->nu));
-	free(o);
-	plhs[0] = s;
+	MJHX_GET("mj_get_control", control, hxd_control);
 }
 
 /* applied = mj_get_applied */
 static void
 cmd_get_applied(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 {
-	static const char *const f[] = { "nv", "nbody", "time", "qfrc_applied",
-		"xfrc_applied", NULL };
-	hxd_applied *o = NULL;
-	mxArray *s;
-	int rc;
-
-	rc = hxd_get_applied(mjhx_need("mj_get_applied"), &o);
-	mjhx_check("mj_get_applied", rc);
-	s = mjhx_struct(f);
-	mjhx_set(s, "nv", mjhx_num(o->nv));
-	mjhx_set(s, "nbody", mjhx_num(o->nbody));
-	mjhx_set(s, "time", mjhx_num(o->time));
-	mjhx_set(s, "qfrc_applied", mjhx_col(o->qfrc_applied, o->nv));
-	mjhx_set(s, "xfrc_applied", mjhx_rows(o->xfrc_applied, o->nbody, 6));
-	free(o);
-	plhs[0] = s;
+	MJHX_GET("mj_get_applied", applied, hxd_applied);
 }
 
 /* onebody = mj_get_onebody(bodyid) */
@@ -771,24 +794,10 @@ cmd_get_onebody(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 static void
 cmd_get_mocap(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 {
-	static const char *const f[] = { "nmocap", "time", "pos", "quat",
-		NULL };
-	hxd_mocap *o = NULL;
-	mxArray *s;
-	int rc;
-
-	rc = hxd_get_mocap(mjhx_need("mj_get_mocap"), &o);
-	mjhx_check("mj_get_mocap", rc);
-	s = mjhx_struct(f);
-	mjhx_set(s, "nmocap", mjhx_num(o->nmocap));
-	mjhx_set(s, "time", mjhx_num(o->time));
-	mjhx_set(s, "pos", mjhx_rows(o->pos, o->nmocap, 3));
-	mjhx_set(s, "quat", mjhx_rows(o->quat, o->nmocap, 4));
-	free(o);
-	plhs[0] = s;
+	MJHX_GET("mj_get_mocap", mocap, hxd_mocap);
 }
 
-/* dynamics = mj_get_dynamics */
+/* dynamics = mj_get_dynamics: the manual names act_dot actdot. */
 static void
 cmd_get_dynamics(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 {
@@ -814,13 +823,8 @@ cmd_get_dynamics(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 static mxArray *
 mjhx_sensor(hxd_sensor *o)
 {
-	static const char *const f[] = { "nsensordata", "time", "sensordata",
-		NULL };
-	mxArray *s = mjhx_struct(f);
+	mxArray *s = mjhx_members("hxd_sensor", o);
 
-	mjhx_set(s, "nsensordata", mjhx_num(o->nsensordata));
-	mjhx_set(s, "time", mjhx_num(o->time));
-	mjhx_set(s, "sensordata", mjhx_col(o->sensordata, o->nsensordata));
 	free(o);
 	return s;
 }
@@ -888,68 +892,21 @@ cmd_get_site(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 static void
 cmd_get_tendon(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 {
-	static const char *const f[] = { "ntendon", "time", "length",
-		"velocity", NULL };
-	hxd_tendon *o = NULL;
-	mxArray *s;
-	int rc;
-
-	rc = hxd_get_tendon(mjhx_need("mj_get_tendon"), &o);
-	mjhx_check("mj_get_tendon", rc);
-	s = mjhx_struct(f);
-	mjhx_set(s, "ntendon", mjhx_num(o->ntendon));
-	mjhx_set(s, "time", mjhx_num(o->time));
-	mjhx_set(s, "length", mjhx_col(o->length, o->ntendon));
-	mjhx_set(s, "velocity", mjhx_col(o->velocity, o->ntendon));
-	free(o);
-	plhs[0] = s;
+	MJHX_GET("mj_get_tendon", tendon, hxd_tendon);
 }
 
 /* actuator = mj_get_actuator */
 static void
 cmd_get_actuator(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 {
-	static const char *const f[] = { "nu", "time", "length", "velocity",
-		"force", NULL };
-	hxd_actuator *o = NULL;
-	mxArray *s;
-	int rc;
-
-	rc = hxd_get_actuator(mjhx_need("mj_get_actuator"), &o);
-	mjhx_check("mj_get_actuator", rc);
-	s = mjhx_struct(f);
-	mjhx_set(s, "nu", mjhx_num(o->nu));
-	mjhx_set(s, "time", mjhx_num(o->time));
-	mjhx_set(s, "length", mjhx_col(o->length, o->nu));
-	mjhx_set(s, "velocity", mjhx_col(o->velocity, o->nu));
-	mjhx_set(s, "force", mjhx_col(o->force, o->nu));
-	free(o);
-	plhs[0] = s;
+	MJHX_GET("mj_get_actuator", actuator, hxd_actuator);
 }
 
 /* force = mj_get_force: the manual's fields, then HAPTIX 1.50's extra. */
 static void
 cmd_get_force(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 {
-	static const char *const f[] = { "nv", "time", "applied", "passive",
-		"bias", "actuator", "constraint", "nonconstraint", NULL };
-	hxd_force *o = NULL;
-	mxArray *s;
-	int rc;
-
-	rc = hxd_get_force(mjhx_need("mj_get_force"), &o);
-	mjhx_check("mj_get_force", rc);
-	s = mjhx_struct(f);
-	mjhx_set(s, "nv", mjhx_num(o->nv));
-	mjhx_set(s, "time", mjhx_num(o->time));
-	mjhx_set(s, "applied", mjhx_col(o->applied, o->nv));
-	mjhx_set(s, "passive", mjhx_col(o->passive, o->nv));
-	mjhx_set(s, "bias", mjhx_col(o->bias, o->nv));
-	mjhx_set(s, "actuator", mjhx_col(o->actuator, o->nv));
-	mjhx_set(s, "constraint", mjhx_col(o->constraint, o->nv));
-	mjhx_set(s, "nonconstraint", mjhx_col(o->nonconstraint, o->nv));
-	free(o);
-	plhs[0] = s;
+	MJHX_GET("mj_get_force", force, hxd_force);
 }
 
 /* contact = mj_get_contact, in the manual's field order. */

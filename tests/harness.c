@@ -384,6 +384,12 @@ hx_skip_if_valgrind(void)
 		cr_skip_test("a test of timing, meaningless under valgrind");
 }
 
+int
+hx_wait_ms(int ms)
+{
+	return getenv("HX_VALGRIND") != NULL ? 10 * ms : ms;
+}
+
 void
 hx_skip_unless_glibc_malloc(void)
 {

@@ -91,6 +91,12 @@ char *hx_slurp_fd(int fd, size_t *len);
 void hx_skip_if_valgrind(void);
 
 /*
+ * Milliseconds to wait for what takes the daemon ms: ten times as long
+ * under valgrind, for a test whose point is not timing.
+ */
+int hx_wait_ms(int ms);
+
+/*
  * Skip a test of how the daemon gives memory back (glibc's malloc_trim)
  * when another allocator stands in for glibc's: valgrind's, or
  * AddressSanitizer's, which keeps freed memory in a quarantine.

@@ -1221,13 +1221,16 @@ Test(hostile, an_answer_past_max_queued_closes_only_its_client)
 	 * clients read nothing until the server has dropped them.
 	 */
 	fd[0] = overflowing_batch(s.unix_addr, "short", 300, 1);
-	cr_assert(log_within(
-	    &s, "(short) disconnected: not reading its answers", 10000));
-	cr_assert(raw_closed(fd[0], 10000), "the short batch's client stayed");
+	cr_assert(
+	    log_within(&s, "(short) disconnected: not reading its answers",
+		hx_wait_ms(10000)));
+	cr_assert(raw_closed(fd[0], hx_wait_ms(10000)),
+	    "the short batch's client stayed");
 	fd[1] = overflowing_batch(s.unix_addr, "long", 20000, 50);
-	cr_assert(log_within(
-	    &s, "(long) disconnected: not reading its answers", 20000));
-	cr_assert(raw_closed(fd[1], 10000), "the long batch's client stayed");
+	cr_assert(log_within(&s, "(long) disconnected: not reading its answers",
+	    hx_wait_ms(20000)));
+	cr_assert(raw_closed(fd[1], hx_wait_ms(10000)),
+	    "the long batch's client stayed");
 	cr_assert_eq(hx_status_ok(side).model.nq, 9);
 	close(fd[0]);
 	close(fd[1]);

@@ -273,11 +273,11 @@ enum hxd_member_kind {
 };
 
 typedef struct hxd_member {
-	const char *name; /* NULL ends a list */
-	int kind;         /* enum hxd_member_kind */
-	size_t offset;    /* in the struct */
-	size_t count;     /* arrays: offset of the int that counts them */
-	int per;          /* arrays: values per counted object */
+	const char *name;    /* NULL ends a list */
+	int kind;            /* enum hxd_member_kind */
+	size_t offset;       /* in the struct */
+	size_t count;        /* arrays: offset of the int that counts them */
+	int per;             /* arrays: values per counted object */
 	const char *counted; /* arrays: that int's name ("nq", "model.njnt") */
 } hxd_member;
 

@@ -16,6 +16,7 @@
 #include "haptix/comm/haptix_sim.h"
 #include "haptix_compat.h"
 #include "haptix_sim_text.h"
+#include "quat.h"
 
 /* Equality types, as MuJoCo numbers them. */
 #define WORLD_EQ_CONNECT 0
@@ -151,18 +152,6 @@ static void
 vec_in(double d[3], const hxsVector3 *v)
 {
 	d[0] = v->x, d[1] = v->y, d[2] = v->z;
-}
-
-static void
-quat_mul(const double a[4], const double b[4], double out[4])
-{
-	double r[4];
-
-	r[0] = a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3];
-	r[1] = a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2];
-	r[2] = a[0] * b[2] - a[1] * b[3] + a[2] * b[0] + a[3] * b[1];
-	r[3] = a[0] * b[3] + a[1] * b[2] - a[2] * b[1] + a[3] * b[0];
-	memcpy(out, r, sizeof(r));
 }
 
 /* v rotated by q, or by its inverse (inverse != 0). */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "haptix_sim_text.h"
+#include "quat.h"
 
 /* A growing string; out of memory leaves it NULL. */
 struct simtext_buf {
@@ -357,16 +358,6 @@ sdf_pose(const char *from, const char *to, double pos[3], double q[4])
 	sdf_rpy(v + 3, q);
 }
 
-/* a * b of quaternions. */
-static void
-sdf_quat_mul(const double a[4], const double b[4], double out[4])
-{
-	out[0] = a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3];
-	out[1] = a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2];
-	out[2] = a[0] * b[2] - a[1] * b[3] + a[2] * b[0] + a[3] * b[1];
-	out[3] = a[0] * b[3] + a[1] * b[2] - a[2] * b[1] + a[3] * b[0];
-}
-
 /* v rotated by q. */
 static void
 sdf_rotate(const double q[4], const double v[3], double out[3])
@@ -374,8 +365,8 @@ sdf_rotate(const double q[4], const double v[3], double out[3])
 	double p[4] = { 0, v[0], v[1], v[2] }, c[4], t[4], r[4];
 
 	c[0] = q[0], c[1] = -q[1], c[2] = -q[2], c[3] = -q[3];
-	sdf_quat_mul(q, p, t);
-	sdf_quat_mul(t, c, r);
+	quat_mul(q, p, t);
+	quat_mul(t, c, r);
 	memcpy(out, r + 1, 3 * sizeof(double));
 }
 
@@ -465,7 +456,7 @@ sdf_geom(struct simtext_buf *b, const char *name, int k, const char *cs,
 	sdf_rotate(lq, cpos, pos);
 	for (int i = 0; i < 3; i++)
 		pos[i] += lpos[i];
-	sdf_quat_mul(lq, cq, q);
+	quat_mul(lq, cq, q);
 	snprintf(line, sizeof(line),
 	    "<geom name=\"%s/collision%d\" %s pos=\"%.9g %.9g %.9g\" "
 	    "quat=\"%.9g %.9g %.9g %.9g\"",

@@ -128,7 +128,7 @@ tests_test_mocap_sources_LDADD = $(TEST_LIBS)
 # fake spacenavd and evdev event files.
 tests_test_mocap_SOURCES = tests/test_mocap.c
 tests_test_mocap_CFLAGS = $(TEST_CFLAGS)
-tests_test_mocap_LDADD = $(TEST_LIBS) -lpthread
+tests_test_mocap_LDADD = $(TEST_LIBS) libhxwire.la -lpthread
 tests_test_spacenav_SOURCES = tests/test_spacenav.c
 tests_test_spacenav_CFLAGS = $(TEST_CFLAGS)
 tests_test_spacenav_LDADD = $(TEST_LIBS) -lpthread

@@ -24,6 +24,7 @@
 #include "harness.h"
 #include "haptixd.h"
 #include "natnet_fake.h"
+#include "quat.h"
 
 TestSuite(mocap, .timeout = 60, .fini = hx_server_cleanup);
 
@@ -72,16 +73,6 @@ next_of(hxd_conn *c, int kind, int ms)
 		hxd_event_free(ev);
 	}
 	return NULL;
-}
-
-/* Quaternion product, w x y z. */
-static void
-qmul(double *r, const double *a, const double *b)
-{
-	r[0] = a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3];
-	r[1] = a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2];
-	r[2] = a[0] * b[2] - a[1] * b[3] + a[2] * b[0] + a[3] * b[1];
-	r[3] = a[0] * b[3] + a[1] * b[2] - a[2] * b[1] + a[3] * b[0];
 }
 
 /*
@@ -150,10 +141,10 @@ Test(mocap, offset_capture_is_exact)
 		    "pos[%d] = %.17g", k, pos[k]);
 	/* Turning the physical body 90 degrees about world z turns the
 	 * virtual one the same way. */
-	qmul(want, rz, q45);
+	quat_mul(rz, q45, want);
 	HX_OK(drv, hxd_mocap_pose(drv, 0, NULL, p, want, 0, 0, NULL));
 	mocap_pose(ctl, pos, quat);
-	qmul(want, rz, vq0);
+	quat_mul(rz, vq0, want);
 	for (k = 0; k < 4; k++)
 		cr_expect(fabs(quat[k] - want[k]) < 1e-12, "quat[%d] = %g", k,
 		    quat[k]);

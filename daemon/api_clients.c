@@ -9,7 +9,7 @@
 #include "api.h"
 #include "arena.h"
 #include "clock.h"
-#include "snapshot.h"
+#include "protomsg.h"
 #include "event.h"
 #include "lease.h"
 #include "log.h"
@@ -75,7 +75,7 @@ api_hello(struct call *c)
 	w->protocol_version = (uint32_t)version;
 	w->server_version = (char *)PACKAGE_VERSION;
 	w->session_id = s->id;
-	w->model = snapshot_summary(c->d, c->arena);
+	w->model = protomsg_summary(c->d, c->arena);
 	w->paused = !clock_running(d->clock);
 	c->resp->payload_case = HAPTIX__V1__RESPONSE__PAYLOAD_WELCOME;
 	c->resp->welcome = w;

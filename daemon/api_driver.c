@@ -16,7 +16,7 @@
 #include "perturb.h"
 #include "session.h"
 #include "sim.h"
-#include "snapshot.h"
+#include "protomsg.h"
 #include "tracking.h"
 
 static int driver_body(struct call *, int, const char *, int *);
@@ -81,7 +81,7 @@ driver_tracking(struct call *c, int i)
 	struct tracking_info t;
 
 	tracking_get(c->d, i, &t);
-	PAYLOAD(c, tracking, TRACKING, snapshot_tracking(c->d, c->arena, &t));
+	PAYLOAD(c, tracking, TRACKING, protomsg_tracking(c->d, c->arena, &t));
 }
 
 int
@@ -171,6 +171,6 @@ api_perturb(struct call *c)
 	/* The perturbation as it now stands; none after a release. */
 	perturb_find(c->d, body, &p);
 	PAYLOAD(c, perturbation, PERTURBATION,
-	    snapshot_perturbation(c->d, c->arena, &p));
+	    protomsg_perturbation(c->d, c->arena, &p));
 	return RESULT_OK;
 }

@@ -19,7 +19,7 @@
 #include "pending.h"
 #include "session.h"
 #include "sim.h"
-#include "step.h"
+#include "lifecycle.h"
 
 /* A client's hold or release, while its edit runs. */
 struct hold_call {
@@ -97,7 +97,7 @@ hold_edited(struct daemon *d, void *arg, int code, const char *err)
 		hold_call_free(hc);
 		return;
 	}
-	step_model_edited(d, hc->operations, err, NULL);
+	lifecycle_model_edited(d, hc->operations, err, NULL);
 	hold_edit_over(hc->serial, 1);
 	hold_answer(&resp, &a, d, hc->s->id);
 	pending_finish(hc->s, hc->id, RESULT_OK, NULL, &resp);

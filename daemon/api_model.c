@@ -23,8 +23,8 @@
 #include "pending.h"
 #include "session.h"
 #include "sim_describe.h"
-#include "snapshot.h"
-#include "step.h"
+#include "protomsg.h"
+#include "lifecycle.h"
 
 /* Map the protocol's model format onto the sim's. */
 static enum sim_format
@@ -84,7 +84,7 @@ model_edit_answer(
 
 	e = arena_alloc(a, sizeof(*e));
 	haptix__v1__edit_result__init(e);
-	e->model = snapshot_summary(d, a);
+	e->model = protomsg_summary(d, a);
 	e->removed = arena_lines(a, removed, &e->n_removed);
 	resp->payload_case = HAPTIX__V1__RESPONSE__PAYLOAD_EDIT;
 	resp->edit = e;
@@ -114,14 +114,14 @@ model_loaded(struct daemon *d, void *arg, int code, const char *err)
 	    (unsigned long long)l->s->id, l->edit ? "made" : "loaded", l->what,
 	    sim_model_name(d->sim));
 	if (l->edit)
-		step_model_edited(d, l->operations, err, l->full);
+		lifecycle_model_edited(d, l->operations, err, l->full);
 	else
-		step_model_changed(d, l->same, "another model was loaded");
+		lifecycle_model_changed(d, l->same, "another model was loaded");
 	if (l->edit)
 		model_edit_answer(&resp, &a, d, err);
 	else {
 		resp.payload_case = HAPTIX__V1__RESPONSE__PAYLOAD_MODEL;
-		resp.model = snapshot_summary(d, &a);
+		resp.model = protomsg_summary(d, &a);
 	}
 	pending_finish(l->s, l->id, RESULT_OK, NULL, &resp);
 	arena_free(&a);

@@ -14,7 +14,7 @@
 #include "recording.h"
 #include "session.h"
 #include "sim.h"
-#include "snapshot.h"
+#include "protomsg.h"
 
 /* The recording set of a stream field, or 0 if it cannot be recorded. */
 static unsigned
@@ -70,7 +70,7 @@ api_record_start(struct call *c)
 	if (rc != RESULT_OK)
 		return rc;
 	log_info("client %llu: recording", (unsigned long long)c->s->id);
-	PAYLOAD(c, recording, RECORDING, snapshot_recording(c->arena));
+	PAYLOAD(c, recording, RECORDING, protomsg_recording(c->arena));
 	return RESULT_OK;
 }
 
@@ -85,7 +85,7 @@ api_record_stop(struct call *c)
 		    ri.ended[0] != '\0' ? " (the last one ended: " : "",
 		    ri.ended, ri.ended[0] != '\0' ? ")" : "");
 	record_stop(c->d, "stopped by a client");
-	PAYLOAD(c, recording, RECORDING, snapshot_recording(c->arena));
+	PAYLOAD(c, recording, RECORDING, protomsg_recording(c->arena));
 	return RESULT_OK;
 }
 

@@ -13,10 +13,10 @@
 #include "log.h"
 #include "record.h"
 #include "session.h"
-#include "snapshot.h"
-#include "step.h"
+#include "protomsg.h"
+#include "lifecycle.h"
 #include "stepguard.h"
-#include "world.h"
+#include "gazebo_world.h"
 
 /* The most steps one step request may take while paused. */
 #define API_MAX_STEPS 10000
@@ -49,7 +49,7 @@ static void
 update_fill(struct daemon *d, struct arena *a, Response *resp)
 {
 	resp->payload_case = HAPTIX__V1__RESPONSE__PAYLOAD_SENSOR;
-	resp->sensor = snapshot_view(d, a, SNAPSHOT_SENSOR);
+	resp->sensor = protomsg_view(d, a, PROTOMSG_SENSOR);
 }
 
 int
@@ -72,7 +72,7 @@ api_update(struct call *c)
 	if (u->control != NULL && (rc = api_control_apply(c, u->control)) != 0)
 		return rc;
 	if (paused) {
-		rc = step_one(c->d, err, sizeof(err));
+		rc = lifecycle_step(c->d, err, sizeof(err));
 		if (rc != 0)
 			return call_fail(c,
 			    rc == -2 ? RESULT_DENIED : RESULT_SIMERROR, "%s",
@@ -82,7 +82,7 @@ api_update(struct call *c)
 		return CALL_WAIT_TICK;
 	}
 	PAYLOAD(
-	    c, sensor, SENSOR, snapshot_view(c->d, c->arena, SNAPSHOT_SENSOR));
+	    c, sensor, SENSOR, protomsg_view(c->d, c->arena, PROTOMSG_SENSOR));
 	return RESULT_OK;
 }
 
@@ -96,7 +96,7 @@ reset_params(struct call *c)
 	char names[512];
 	int n;
 
-	world_reset(c->d, c->req->reset->keep_params);
+	gazebo_world_reset(c->d, c->req->reset->keep_params);
 	if (c->req->reset->keep_params)
 		return;
 	n = sim_pristine_restore(c->d->sim, names, sizeof(names));

@@ -2,11 +2,11 @@
 #include "config.h"
 
 #include "api.h"
-#include "snapshot.h"
+#include "protomsg.h"
 
 int
 api_status(struct call *c)
 {
-	PAYLOAD(c, status, STATUS, snapshot_status(c->d, c->arena));
+	PAYLOAD(c, status, STATUS, protomsg_status(c->d, c->arena));
 	return RESULT_OK;
 }

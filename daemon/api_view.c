@@ -2,7 +2,7 @@
  * Reading the simulation (hxctl's views): state, controls, applied
  * forces, one body, mocap bodies, dynamics, sensors, poses, tendons,
  * actuators, forces and contacts; one joint by name.  The views that are
- * MuJoCo's arrays come from snapshot_view(), whose table says where each
+ * MuJoCo's arrays come from protomsg_view(), whose table says where each
  * field comes from.  The answers' arrays point straight into MuJoCo's
  * data and are encoded before anything can change them.
  */
@@ -10,12 +10,12 @@
 
 #include "api.h"
 #include "arena.h"
-#include "snapshot.h"
+#include "protomsg.h"
 
 int
 api_get_state(struct call *c)
 {
-	PAYLOAD(c, state, STATE, snapshot_view(c->d, c->arena, SNAPSHOT_STATE));
+	PAYLOAD(c, state, STATE, protomsg_view(c->d, c->arena, PROTOMSG_STATE));
 	return RESULT_OK;
 }
 
@@ -23,7 +23,7 @@ int
 api_get_control(struct call *c)
 {
 	PAYLOAD(c, control, CONTROL,
-	    snapshot_view(c->d, c->arena, SNAPSHOT_CONTROL));
+	    protomsg_view(c->d, c->arena, PROTOMSG_CONTROL));
 	return RESULT_OK;
 }
 
@@ -31,7 +31,7 @@ int
 api_get_applied(struct call *c)
 {
 	PAYLOAD(c, applied, APPLIED,
-	    snapshot_view(c->d, c->arena, SNAPSHOT_APPLIED));
+	    protomsg_view(c->d, c->arena, PROTOMSG_APPLIED));
 	return RESULT_OK;
 }
 
@@ -70,7 +70,7 @@ api_get_onebody(struct call *c)
 int
 api_get_mocap(struct call *c)
 {
-	PAYLOAD(c, mocap, MOCAP, snapshot_view(c->d, c->arena, SNAPSHOT_MOCAP));
+	PAYLOAD(c, mocap, MOCAP, protomsg_view(c->d, c->arena, PROTOMSG_MOCAP));
 	return RESULT_OK;
 }
 
@@ -78,7 +78,7 @@ int
 api_get_dynamics(struct call *c)
 {
 	PAYLOAD(c, dynamics, DYNAMICS,
-	    snapshot_view(c->d, c->arena, SNAPSHOT_DYNAMICS));
+	    protomsg_view(c->d, c->arena, PROTOMSG_DYNAMICS));
 	return RESULT_OK;
 }
 
@@ -86,41 +86,41 @@ int
 api_get_sensor(struct call *c)
 {
 	PAYLOAD(
-	    c, sensor, SENSOR, snapshot_view(c->d, c->arena, SNAPSHOT_SENSOR));
+	    c, sensor, SENSOR, protomsg_view(c->d, c->arena, PROTOMSG_SENSOR));
 	return RESULT_OK;
 }
 
 /* Answer with the poses of one kind of object. */
 static int
-poses(struct call *c, enum snapshot_objects which)
+poses(struct call *c, enum protomsg_objects which)
 {
-	PAYLOAD(c, poses, POSES, snapshot_poses(c->d, c->arena, which));
+	PAYLOAD(c, poses, POSES, protomsg_poses(c->d, c->arena, which));
 	return RESULT_OK;
 }
 
 int
 api_get_body(struct call *c)
 {
-	return poses(c, SNAPSHOT_BODY);
+	return poses(c, PROTOMSG_BODY);
 }
 
 int
 api_get_geom(struct call *c)
 {
-	return poses(c, SNAPSHOT_GEOM);
+	return poses(c, PROTOMSG_GEOM);
 }
 
 int
 api_get_site(struct call *c)
 {
-	return poses(c, SNAPSHOT_SITE);
+	return poses(c, PROTOMSG_SITE);
 }
 
 int
 api_get_tendon(struct call *c)
 {
 	PAYLOAD(
-	    c, tendon, TENDON, snapshot_view(c->d, c->arena, SNAPSHOT_TENDON));
+	    c, tendon, TENDON, protomsg_view(c->d, c->arena, PROTOMSG_TENDON));
 	return RESULT_OK;
 }
 
@@ -128,21 +128,21 @@ int
 api_get_actuator(struct call *c)
 {
 	PAYLOAD(c, actuator, ACTUATOR,
-	    snapshot_view(c->d, c->arena, SNAPSHOT_ACTUATOR));
+	    protomsg_view(c->d, c->arena, PROTOMSG_ACTUATOR));
 	return RESULT_OK;
 }
 
 int
 api_get_force(struct call *c)
 {
-	PAYLOAD(c, force, FORCE, snapshot_view(c->d, c->arena, SNAPSHOT_FORCE));
+	PAYLOAD(c, force, FORCE, protomsg_view(c->d, c->arena, PROTOMSG_FORCE));
 	return RESULT_OK;
 }
 
 int
 api_get_contact(struct call *c)
 {
-	PAYLOAD(c, contacts, CONTACTS, snapshot_contacts(c->d, c->arena));
+	PAYLOAD(c, contacts, CONTACTS, protomsg_contacts(c->d, c->arena));
 	return RESULT_OK;
 }
 

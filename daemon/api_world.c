@@ -2,7 +2,7 @@
  * The World API's calls (Gazebo HAPTIX's haptix_sim.h, docs/compat.md):
  * forces that the daemon keeps applying (gravity off per body, timed
  * wrenches), the view camera the viewers share, and the collide mode of
- * a body's subtree.  The behaviour is world.c's; here the arguments are
+ * a body's subtree.  The behaviour is gazebo_world.c's; here the arguments are
  * checked and the answers built.
  */
 #include "config.h"
@@ -14,11 +14,11 @@
 #include "arena.h"
 #include "daemon.h"
 #include "sim.h"
-#include "world.h"
+#include "gazebo_world.h"
 
 /* A body by id: not the world, which nothing moves. */
 static int
-world_body_check(struct call *c, int id)
+api_world_body_check(struct call *c, int id)
 {
 	int nbody = sim_sizes(c->d->sim)->nbody;
 
@@ -49,9 +49,9 @@ api_world_force(struct call *c)
 	int rc, n, wrench = w->n_force != 0 || w->n_torque != 0;
 
 	if (w->clear_all)
-		world_clear_wrenches();
+		gazebo_world_clear_wrenches();
 	if (w->body >= 0) {
-		if ((rc = world_body_check(c, w->body)))
+		if ((rc = api_world_body_check(c, w->body)))
 			return rc;
 		if (wrench &&
 		    ((rc = check_len(c, "force", w->n_force, 3)) ||
@@ -71,16 +71,16 @@ api_world_force(struct call *c)
 			memcpy(f, w->force, 3 * sizeof(double));
 			memcpy(f + 3, w->torque, 3 * sizeof(double));
 		}
-		if (world_force(c->d, w->body, wrench ? f : NULL, w->duration,
-			w->gravity, c->err, sizeof(c->err)) < 0)
+		if (gazebo_world_force(c->d, w->body, wrench ? f : NULL,
+			w->duration, w->gravity, c->err, sizeof(c->err)) < 0)
 			return RESULT_DENIED;
 	}
 	out = NEW(c, Haptix__V1__WorldForces, haptix__v1__world_forces__init);
-	n = world_gravity_off(gravity, WORLD_BODIES_MAX);
+	n = gazebo_world_gravity_off(gravity, WORLD_BODIES_MAX);
 	out->n_gravity_off = n;
 	out->gravity_off = arena_alloc(c->arena, n * sizeof(int32_t) + 1);
 	memcpy(out->gravity_off, gravity, n * sizeof(int32_t));
-	out->wrenches = world_wrenches();
+	out->wrenches = gazebo_world_wrenches();
 	PAYLOAD(c, world_forces, WORLD_FORCES, out);
 	return RESULT_OK;
 }
@@ -110,9 +110,9 @@ api_camera(struct call *c)
 		    w->quat[2] * w->quat[2] + w->quat[3] * w->quat[3]);
 		for (int i = 0; i < 4; i++)
 			quat[i] = w->quat[i] / norm;
-		world_camera_set(c->d, w->pos, quat);
+		gazebo_world_camera_set(c->d, w->pos, quat);
 	}
-	world_camera(c->d, pos, quat, &is_default);
+	gazebo_world_camera(c->d, pos, quat, &is_default);
 	out = NEW(c, Haptix__V1__Camera, haptix__v1__camera__init);
 	out->n_pos = 3;
 	out->pos = call_copy(c, pos, 3);
@@ -136,7 +136,7 @@ api_collide_mode(struct call *c)
 	Haptix__V1__CollideMode *out;
 	int rc;
 
-	if ((rc = world_body_check(c, w->body)))
+	if ((rc = api_world_body_check(c, w->body)))
 		return rc;
 	if (w->mode > SIM_COLLIDE || w->mode < -1)
 		return call_fail(c, RESULT_BADVALUE,
@@ -144,8 +144,8 @@ api_collide_mode(struct call *c)
 		    "only) or 2 (collide)",
 		    w->mode);
 	if (w->mode >= 0 &&
-	    world_collide_set(c->d, w->body, w->mode, c->err, sizeof(c->err)) <
-		0)
+	    gazebo_world_collide_set(
+		c->d, w->body, w->mode, c->err, sizeof(c->err)) < 0)
 		return RESULT_DENIED;
 	out = NEW(c, Haptix__V1__CollideMode, haptix__v1__collide_mode__init);
 	out->body = w->body;

@@ -17,10 +17,10 @@
 #include "log.h"
 #include "options.h"
 #include "pending.h"
-#include "step.h"
+#include "lifecycle.h"
 #include "session.h"
 #include "sim.h"
-#include "snapshot.h"
+#include "protomsg.h"
 
 typedef Haptix__V1__StreamFrame StreamFrame;
 
@@ -33,7 +33,7 @@ struct batch {
 	double until;  /* > 0: step until the time is this */
 	uint64_t done;
 	double started;  /* simulated time before the first step */
-	uint32_t record; /* fields to record (SNAPSHOT_FIELD bits) */
+	uint32_t record; /* fields to record (PROTOMSG_FIELD bits) */
 	unsigned record_every;
 	StreamFrame **traj; /* the recorded frames */
 	size_t ntraj, maxtraj;
@@ -78,7 +78,7 @@ batch_record(struct batch *b)
 	size_t limit = d->opts->max_frame;
 
 	f = arena_alloc(&b->arena, sizeof(*f));
-	snapshot_frame(d, &b->arena, b->record, 1, f);
+	protomsg_frame(d, &b->arena, b->record, 1, f);
 	/* The frame, its tag and length, and room for the sensors. */
 	b->traj_bytes += haptix__v1__stream_frame__get_packed_size(f) + 6;
 	if (b->traj_bytes + 16 * (size_t)sim_sizes(d->sim)->nsensordata + 64 >
@@ -105,7 +105,7 @@ batch_slice(struct batch *b)
 	int rc;
 
 	while (!batch_finished(b)) {
-		if ((rc = step_one(d, err, sizeof(err))) != 0) {
+		if ((rc = lifecycle_step(d, err, sizeof(err))) != 0) {
 			if (b->steps_only)
 				snprintf(b->err, sizeof(b->err),
 				    "step %llu of %llu: %s",
@@ -165,7 +165,7 @@ batch_fill(struct batch *b, struct arena *a, Response *resp)
 	r->steps = b->done;
 	r->time = sim_time(b->d->sim);
 	r->resets = batch_resets(b->d) - b->resets0;
-	r->sensor = snapshot_view(b->d, a, SNAPSHOT_SENSOR);
+	r->sensor = protomsg_view(b->d, a, PROTOMSG_SENSOR);
 	r->n_trajectory = b->ntraj;
 	r->trajectory = b->traj;
 	resp->payload_case = HAPTIX__V1__RESPONSE__PAYLOAD_BATCH;
@@ -277,7 +277,7 @@ batch_setup(struct call *c, const Haptix__V1__Batch *w, struct batch *b)
 		b->goal = n > 0 ? (uint64_t)n + 1 : 1;
 	}
 
-	bad = snapshot_field_set(
+	bad = protomsg_field_set(
 	    (const int *)w->record, w->n_record, &b->record);
 	if (bad >= 0)
 		return call_fail(c, RESULT_BADVALUE,
@@ -288,7 +288,7 @@ batch_setup(struct call *c, const Haptix__V1__Batch *w, struct batch *b)
 		return 0;
 	/* The answer must fit one frame: judge by a frame of now. */
 	records = b->goal / b->record_every;
-	snapshot_frame(c->d, c->arena, b->record, 0, &f);
+	protomsg_frame(c->d, c->arena, b->record, 0, &f);
 	size = haptix__v1__stream_frame__get_packed_size(&f) + 8;
 	if ((double)records * (double)size >
 	    (double)c->d->opts->max_frame * 0.9)

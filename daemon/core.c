@@ -17,7 +17,7 @@
 #include "record.h"
 #include "reply.h"
 #include "session.h"
-#include "step.h"
+#include "lifecycle.h"
 #include "stepguard.h"
 #include "stream.h"
 #include "tracking.h"
@@ -71,7 +71,7 @@ static const struct session_hooks core_session_hooks = {
 };
 
 static const struct clock_hooks core_clock_hooks = {
-	.step = step_one,
+	.step = lifecycle_step,
 	.tick = pending_tick,
 	.running = event_run,
 	.speed = event_speed,
@@ -85,7 +85,7 @@ core_start(struct daemon *d)
 	perturb_set_notify(event_perturbation);
 	record_set_notify(event_recording_ended);
 	stepguard_set_notify(event_slow_step);
-	hold_set_notify(step_model_edited);
+	hold_set_notify(lifecycle_model_edited);
 	loadjob_set_peer(core_load_peer);
 	d->clock = clock_create(d, &core_clock_hooks);
 }

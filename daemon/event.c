@@ -10,7 +10,7 @@
 #include "options.h"
 #include "session.h"
 #include "sim.h"
-#include "snapshot.h"
+#include "protomsg.h"
 #include "stream.h"
 
 typedef Haptix__V1__Event Event;
@@ -86,7 +86,7 @@ event_model_edited(
 
 	/* A new model counts its resets from zero. */
 	event_seen_resets = event_seen_errors = 0;
-	m.model = snapshot_summary(d, &event_scratch);
+	m.model = protomsg_summary(d, &event_scratch);
 	m.reload = reload;
 	if (operations != NULL) {
 		m.edited = 1;
@@ -149,7 +149,7 @@ event_recording_ended(struct daemon *d)
 	struct arena a = { 0 };
 
 	ev.kind_case = HAPTIX__V1__EVENT__KIND_RECORDING_ENDED;
-	ev.recording_ended = snapshot_recording(&a);
+	ev.recording_ended = protomsg_recording(&a);
 	stream_broadcast(d, &ev);
 	arena_free(&a);
 }
@@ -238,7 +238,7 @@ event_tracking(struct daemon *d, const struct tracking_info *t, const char *why,
 	Haptix__V1__TrackingEvent te = HAPTIX__V1__TRACKING_EVENT__INIT;
 	Event ev = HAPTIX__V1__EVENT__INIT;
 
-	te.tracking = snapshot_tracking(d, &event_scratch, t);
+	te.tracking = protomsg_tracking(d, &event_scratch, t);
 	te.why = (char *)why;
 	te.by = by;
 	ev.kind_case = HAPTIX__V1__EVENT__KIND_TRACKING;
@@ -254,7 +254,7 @@ event_perturbation(
 	Haptix__V1__PerturbationEvent pe = HAPTIX__V1__PERTURBATION_EVENT__INIT;
 	Event ev = HAPTIX__V1__EVENT__INIT;
 
-	pe.perturbation = snapshot_perturbation(d, &event_scratch, p);
+	pe.perturbation = protomsg_perturbation(d, &event_scratch, p);
 	pe.why = (char *)why;
 	ev.kind_case = HAPTIX__V1__EVENT__KIND_PERTURBATION;
 	ev.perturbation = &pe;

@@ -316,7 +316,7 @@ hold_model_edited(struct daemon *d)
 		sim_forward(d->sim);
 }
 
-static hold_edited_fn hold_notify; /* core.c: step_model_edited */
+static hold_edited_fn hold_notify; /* core.c: lifecycle_model_edited */
 
 void
 hold_set_notify(hold_edited_fn fn)

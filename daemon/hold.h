@@ -111,7 +111,7 @@ void hold_session_closed(struct daemon *d, struct session *s);
 /*
  * Told when the release of a client that left has been installed, with
  * its operations and what they removed, as an edit a client asked for
- * is told (core.c: step_model_edited, which a service may not call up).
+ * is told (core.c: lifecycle_model_edited, which a service may not call up).
  */
 typedef void (*hold_edited_fn)(struct daemon *d, const char *operations,
     const char *removed, const char *transaction);

@@ -35,14 +35,14 @@ libhaptixd_la_SOURCES = \
 	daemon/journal.c daemon/journal.h \
 	daemon/tracking.c daemon/tracking.h daemon/perturb.c daemon/perturb.h \
 	daemon/api_driver.c \
-	daemon/api_world.c daemon/world.c daemon/world.h daemon/sim_world.c \
+	daemon/api_world.c daemon/gazebo_world.c daemon/gazebo_world.h daemon/sim_world.c \
 	daemon/result.h \
 	daemon/server.c daemon/server.h \
 	daemon/sdnotify.c daemon/sdnotify.h \
 	daemon/service.c daemon/service.h \
 	daemon/session.c daemon/session.h \
-	daemon/snapshot.c daemon/snapshot.h daemon/snapshot_view.c \
-	daemon/step.c daemon/step.h daemon/rollback.c daemon/rollback.h \
+	daemon/protomsg.c daemon/protomsg.h daemon/protomsg_view.c \
+	daemon/lifecycle.c daemon/lifecycle.h daemon/rollback.c daemon/rollback.h \
 	daemon/stepguard.c daemon/stepguard.h \
 	daemon/stream.c daemon/stream.h \
 	daemon/sim.c daemon/sim.h daemon/sim_internal.h \

@@ -31,7 +31,7 @@
 #include "server.h"
 #include "service.h"
 #include "session.h"
-#include "step.h"
+#include "lifecycle.h"
 #include "stepguard.h"
 #include "sim.h"
 
@@ -159,7 +159,7 @@ main_reloaded(struct daemon *d, void *arg, int code, const char *err)
 		return;
 	}
 	main_log_model(d);
-	step_model_changed(d, same, "the model was reloaded");
+	lifecycle_model_changed(d, same, "the model was reloaded");
 	log_info("reloaded");
 	service_note(d, NULL);
 	service_ready(d);

@@ -12,7 +12,7 @@
 #include "rollback.h"
 #include "session.h"
 #include "sim.h"
-#include "world.h"
+#include "gazebo_world.h"
 
 /* The writers named in an error: the first few, then how many more. */
 #define ROLLBACK_WRITERS 6
@@ -110,7 +110,7 @@ rollback_bad(struct daemon *d, const char *why, char *err, size_t len)
 {
 	char holds[512], who[1024];
 	size_t at = 0;
-	int i, all, nholds, nforces, nwrenches = world_wrenches();
+	int i, all, nholds, nforces, nwrenches = gazebo_world_wrenches();
 
 	if (!pending && nwriters == 0) {
 		/*
@@ -128,7 +128,7 @@ rollback_bad(struct daemon *d, const char *why, char *err, size_t len)
 		hold_undo(d, 1, holds, sizeof(holds));
 		perturb_undo(
 		    d, 1, "the simulation went unstable and was reset");
-		world_clear_wrenches();
+		gazebo_world_clear_wrenches();
 		told[0] = '\0';
 		rollback_commit(d);
 		return 0;
@@ -161,7 +161,7 @@ rollback_bad(struct daemon *d, const char *why, char *err, size_t len)
 	nholds = hold_undo(d, all, holds, sizeof(holds));
 	nforces = perturb_undo(
 	    d, all, "it made the simulation unstable (the step was undone)");
-	world_clear_wrenches();
+	gazebo_world_clear_wrenches();
 	who[0] = '\0';
 	for (i = 0; i < nwriters && at < sizeof(who); i++)
 		at += (size_t)snprintf(who + at, sizeof(who) - at,

@@ -96,7 +96,7 @@ carry_find_geom(const mjModel *m, const char *key)
 /*
  * The colours written into the old model since it was loaded (set_rgba,
  * set_array, the World API's hxs_set_model_color) go to the same geoms
- * of the new one, as gravity and collide modes do (world.c), unless the
+ * of the new one, as gravity and collide modes do (gazebo_world.c), unless the
  * edit itself gave the geom another colour: what the edit says wins.
  */
 static void

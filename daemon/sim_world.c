@@ -1,5 +1,5 @@
 /*
- * What the World API (world.c, Gazebo HAPTIX's haptix_sim.h) needs of
+ * What the World API (gazebo_world.c, Gazebo HAPTIX's haptix_sim.h) needs of
  * MuJoCo: a body's weight, the forces added for a step and taken out
  * after it, the collide mode of a body's subtree, and the model's own
  * view camera.
@@ -15,7 +15,7 @@
 
 /* 1 if body b is root or below it. */
 static int
-world_in_subtree(const mjModel *m, int b, int root)
+sim_world_in_subtree(const mjModel *m, int b, int root)
 {
 	while (b > 0 && b != root)
 		b = m->body_parentid[b];
@@ -56,7 +56,7 @@ sim_collide_get(const struct sim *s, int body)
 	/* A model collides if one geom does; detects if every one that
 	 * can collide is kept out of the solver. */
 	for (g = 0; g < m->ngeom; g++) {
-		if (!world_in_subtree(m, m->geom_bodyid[g], body) ||
+		if (!sim_world_in_subtree(m, m->geom_bodyid[g], body) ||
 		    (m->geom_contype[g] == 0 && m->geom_conaffinity[g] == 0))
 			continue;
 		if (m->geom_gap[g] >= WORLD_DETECT_GAP)
@@ -78,7 +78,7 @@ sim_collide_set(struct sim *s, int body, int mode)
 	double gap;
 
 	for (g = 0; g < m->ngeom; g++) {
-		if (!world_in_subtree(m, m->geom_bodyid[g], body))
+		if (!sim_world_in_subtree(m, m->geom_bodyid[g], body))
 			continue;
 		/* The model as loaded says how it collides. */
 		type = p != NULL ? p->geom_contype[g] : 1;

@@ -21,7 +21,7 @@
 #include "result.h"
 #include "session.h"
 #include "sim.h"
-#include "snapshot.h"
+#include "protomsg.h"
 #include "stream.h"
 
 typedef Haptix__V1__Response Response;
@@ -37,7 +37,7 @@ struct stream_sub {
 	LIST_ENTRY(stream_sub) entry;
 	struct stream *st;
 	uint32_t id;
-	uint32_t fields;     /* SNAPSHOT_FIELD bits */
+	uint32_t fields;     /* PROTOMSG_FIELD bits */
 	unsigned every;      /* steps between frames; 0: by wall time */
 	double sim_hz;       /* > 0: every follows the model's timestep */
 	unsigned phase;      /* steps since the last frame */
@@ -90,7 +90,7 @@ stream_frame_response(struct stream_sub *sub, Response *resp, Event *ev,
 {
 	struct daemon *d = sub->st->s->d;
 
-	snapshot_frame(d, &stream_scratch, sub->fields, 0, f);
+	protomsg_frame(d, &stream_scratch, sub->fields, 0, f);
 	f->subscription = sub->id;
 	f->dropped = sub->dropped;
 	haptix__v1__event__init(ev);
@@ -232,7 +232,7 @@ stream_check(const struct daemon *d, const Haptix__V1__Subscribe *sub,
 	size_t i;
 	int bad;
 
-	bad = snapshot_field_set(
+	bad = protomsg_field_set(
 	    (const int *)sub->fields, sub->n_fields, fields);
 	if (bad >= 0) {
 		snprintf(err, len, "fields[%d] is %d: not a stream field", bad,

@@ -19,7 +19,7 @@
 #include "frame.h"
 #include "inproc.h"
 #include "session.h"
-#include "step.h"
+#include "lifecycle.h"
 #include "event.h"
 #include "stream.h"
 
@@ -101,7 +101,7 @@ step(int n)
 	int i;
 
 	for (i = 0; i < n; i++)
-		cr_assert_eq(step_one(&d, err, sizeof(err)), 0, "%s", err);
+		cr_assert_eq(lifecycle_step(&d, err, sizeof(err)), 0, "%s", err);
 }
 
 /* Queue filler frames until s is congested; return how many. */

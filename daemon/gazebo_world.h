@@ -8,8 +8,8 @@
  * them.  All of it is kept by body names across an edit and forgotten
  * when another model loads.
  */
-#ifndef HXD_WORLD_H
-#define HXD_WORLD_H
+#ifndef HXD_GAZEBO_WORLD_H
+#define HXD_GAZEBO_WORLD_H
 
 #include <stddef.h>
 
@@ -24,43 +24,43 @@ struct daemon;
  * or off (gravity 1 or 2; 0 leaves it).  Returns 0, or -1 with the
  * reason in err (too many).
  */
-int world_force(struct daemon *d, int body, const double f[6], double duration,
-    int gravity, char *err, size_t len);
+int gazebo_world_force(struct daemon *d, int body, const double f[6],
+    double duration, int gravity, char *err, size_t len);
 
 /* End every wrench. */
-void world_clear_wrenches(void);
+void gazebo_world_clear_wrenches(void);
 
 /* The bodies whose gravity is off, up to max; returns how many. */
-int world_gravity_off(int *bodies, int max);
+int gazebo_world_gravity_off(int *bodies, int max);
 
 /* The wrenches in effect. */
-int world_wrenches(void);
+int gazebo_world_wrenches(void);
 
 /* Set the collide mode (SIM_*) of body's subtree, to be kept by name. */
-int world_collide_set(
+int gazebo_world_collide_set(
     struct daemon *d, int body, int mode, char *err, size_t len);
 
 /* The view camera: the one set, else the model's own (*is_default). */
-void world_camera(
+void gazebo_world_camera(
     struct daemon *d, double pos[3], double quat[4], int *is_default);
 
 /* Set the view camera; the viewers hear of it. */
-void world_camera_set(
+void gazebo_world_camera_set(
     struct daemon *d, const double pos[3], const double quat[4]);
 
 /* Before each step: add the forces; after it, take them out. */
-void world_before_step(struct daemon *d);
-void world_after_step(struct daemon *d);
+void gazebo_world_before_step(struct daemon *d);
+void gazebo_world_after_step(struct daemon *d);
 
 /*
  * The simulation was reset: wrenches end, the camera goes back to the
  * model's; unless the model's parameters were kept, gravity and collide
  * modes go back to the model's too.
  */
-void world_reset(struct daemon *d, int keep_params);
+void gazebo_world_reset(struct daemon *d, int keep_params);
 
 /* Another model: forget everything.  An edit: find the bodies by name. */
-void world_model_changed(struct daemon *d);
-void world_model_edited(struct daemon *d);
+void gazebo_world_model_changed(struct daemon *d);
+void gazebo_world_model_edited(struct daemon *d);
 
 #endif

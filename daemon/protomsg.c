@@ -1,4 +1,4 @@
-/* Messages of the simulation as it is now: see snapshot.h. */
+/* Messages of the simulation as it is now: see protomsg.h. */
 #include "config.h"
 
 #include <string.h>
@@ -13,7 +13,7 @@
 #include "session.h"
 #include "sim.h"
 #include "sim_describe.h"
-#include "snapshot.h"
+#include "protomsg.h"
 #include "stepguard.h"
 #include "tracking.h"
 
@@ -21,7 +21,7 @@ typedef Haptix__V1__StreamFrame StreamFrame;
 
 /* n doubles from src: the arena's copy, or src itself. */
 static double *
-snapshot_doubles(struct arena *a, const double *src, size_t n, int copy)
+protomsg_doubles(struct arena *a, const double *src, size_t n, int copy)
 {
 	double *p;
 
@@ -33,7 +33,7 @@ snapshot_doubles(struct arena *a, const double *src, size_t n, int copy)
 }
 
 Haptix__V1__ModelSummary *
-snapshot_summary(struct daemon *d, struct arena *a)
+protomsg_summary(struct daemon *d, struct arena *a)
 {
 	Haptix__V1__ModelSummary *m = arena_alloc(a, sizeof(*m));
 
@@ -43,8 +43,8 @@ snapshot_summary(struct daemon *d, struct arena *a)
 
 /* Poses of the chosen objects, copied or not. */
 static Haptix__V1__Poses *
-snapshot_poses_copy(
-    struct daemon *d, struct arena *a, enum snapshot_objects which, int copy)
+protomsg_poses_copy(
+    struct daemon *d, struct arena *a, enum protomsg_objects which, int copy)
 {
 	const struct sim_sizes *z = sim_sizes(d->sim);
 	const struct sim_arrays *y = sim_arrays(d->sim);
@@ -53,12 +53,12 @@ snapshot_poses_copy(
 	size_t n;
 
 	switch (which) {
-	case SNAPSHOT_BODY:
+	case PROTOMSG_BODY:
 		n = (size_t)z->nbody;
 		pos = y->xpos;
 		mat = y->xmat;
 		break;
-	case SNAPSHOT_GEOM:
+	case PROTOMSG_GEOM:
 		n = (size_t)z->ngeom;
 		pos = y->geom_xpos;
 		mat = y->geom_xmat;
@@ -73,20 +73,20 @@ snapshot_poses_copy(
 	w->count = (uint32_t)n;
 	w->time = sim_time(d->sim);
 	w->n_pos = 3 * n;
-	w->pos = snapshot_doubles(a, pos, 3 * n, copy);
+	w->pos = protomsg_doubles(a, pos, 3 * n, copy);
 	w->n_mat = 9 * n;
-	w->mat = snapshot_doubles(a, mat, 9 * n, copy);
+	w->mat = protomsg_doubles(a, mat, 9 * n, copy);
 	return w;
 }
 
 Haptix__V1__Poses *
-snapshot_poses(struct daemon *d, struct arena *a, enum snapshot_objects which)
+protomsg_poses(struct daemon *d, struct arena *a, enum protomsg_objects which)
 {
-	return snapshot_poses_copy(d, a, which, 0);
+	return protomsg_poses_copy(d, a, which, 0);
 }
 
 Haptix__V1__Contacts *
-snapshot_contacts(struct daemon *d, struct arena *a)
+protomsg_contacts(struct daemon *d, struct arena *a)
 {
 	Haptix__V1__Contacts *w = arena_alloc(a, sizeof(*w));
 	struct sim_contacts out;
@@ -118,7 +118,7 @@ snapshot_contacts(struct daemon *d, struct arena *a)
 }
 
 Haptix__V1__Recording *
-snapshot_recording(struct arena *a)
+protomsg_recording(struct arena *a)
 {
 	Haptix__V1__Recording *r = arena_alloc(a, sizeof(*r));
 	struct record_info ri;
@@ -138,7 +138,7 @@ snapshot_recording(struct arena *a)
 }
 
 Haptix__V1__Tracking *
-snapshot_tracking(
+protomsg_tracking(
     struct daemon *d, struct arena *a, const struct tracking_info *t)
 {
 	Haptix__V1__Tracking *w = arena_alloc(a, sizeof(*w));
@@ -164,7 +164,7 @@ snapshot_tracking(
 }
 
 Haptix__V1__Perturbation *
-snapshot_perturbation(
+protomsg_perturbation(
     struct daemon *d, struct arena *a, const struct perturb_info *p)
 {
 	Haptix__V1__Perturbation *w = arena_alloc(a, sizeof(*w));
@@ -192,7 +192,7 @@ snapshot_perturbation(
 
 /* The tracked mocap bodies and the perturbations into a status. */
 static void
-snapshot_drivers(struct daemon *d, struct arena *a, Haptix__V1__Status *st)
+protomsg_drivers(struct daemon *d, struct arena *a, Haptix__V1__Status *st)
 {
 	struct perturb_info p[PERTURB_MAX];
 	struct tracking_info t;
@@ -205,19 +205,19 @@ snapshot_drivers(struct daemon *d, struct arena *a, Haptix__V1__Status *st)
 	st->tracking = arena_alloc(a, (size_t)n * sizeof(*st->tracking) + 1);
 	for (k = 0; k < n; k++) {
 		tracking_get(d, idx[k], &t);
-		st->tracking[k] = snapshot_tracking(d, a, &t);
+		st->tracking[k] = protomsg_tracking(d, a, &t);
 	}
 	st->n_tracking = (size_t)n;
 	n = perturb_list(d, p, PERTURB_MAX);
 	st->perturbations = arena_alloc(
 	    a, (size_t)n * sizeof(*st->perturbations) + 1);
 	for (k = 0; k < n; k++)
-		st->perturbations[k] = snapshot_perturbation(d, a, &p[k]);
+		st->perturbations[k] = protomsg_perturbation(d, a, &p[k]);
 	st->n_perturbations = (size_t)n;
 }
 
 Haptix__V1__Status *
-snapshot_status(struct daemon *d, struct arena *a)
+protomsg_status(struct daemon *d, struct arena *a)
 {
 	const struct sim_counters *n = sim_counters(d->sim);
 	Haptix__V1__Status *st = arena_alloc(a, sizeof(*st));
@@ -227,7 +227,7 @@ snapshot_status(struct daemon *d, struct arena *a)
 
 	haptix__v1__status__init(st);
 	clock_status(d->clock, &k);
-	st->model = snapshot_summary(d, a);
+	st->model = protomsg_summary(d, a);
 	st->paused = !k.running;
 	st->speed = k.speed;
 	st->speed_max = k.speed_max;
@@ -247,7 +247,7 @@ snapshot_status(struct daemon *d, struct arena *a)
 	st->lease_holder_name = d->lease_holder_name;
 	st->batch_session = d->batch_session;
 	st->steps_refused = arena_strdup(a, stepguard_refusal());
-	st->recording = snapshot_recording(a);
+	st->recording = protomsg_recording(a);
 	st->limits = arena_alloc(a, sizeof(*st->limits));
 	haptix__v1__limits__init(st->limits);
 	st->limits->max_clients = (uint32_t)d->opts->max_clients;
@@ -277,12 +277,12 @@ snapshot_status(struct daemon *d, struct arena *a)
 		st->sim_errors = n->errors;
 		st->model_edits = n->model_edits;
 	}
-	snapshot_drivers(d, a, st);
+	protomsg_drivers(d, a, st);
 	return st;
 }
 
 int
-snapshot_field_set(const int *fields, size_t n, uint32_t *out)
+protomsg_field_set(const int *fields, size_t n, uint32_t *out)
 {
 	size_t i;
 
@@ -291,13 +291,13 @@ snapshot_field_set(const int *fields, size_t n, uint32_t *out)
 		if (fields[i] <= HAPTIX__V1__STREAM_FIELD__STREAM_NONE ||
 		    fields[i] > HAPTIX__V1__STREAM_FIELD__STREAM_XFRC_APPLIED)
 			return (int)i;
-		*out |= SNAPSHOT_FIELD(fields[i]);
+		*out |= PROTOMSG_FIELD(fields[i]);
 	}
 	return -1;
 }
 
 void
-snapshot_frame(struct daemon *d, struct arena *a, uint32_t fields, int copy,
+protomsg_frame(struct daemon *d, struct arena *a, uint32_t fields, int copy,
     StreamFrame *f)
 {
 	const struct sim_sizes *z = sim_sizes(d->sim);
@@ -306,11 +306,11 @@ snapshot_frame(struct daemon *d, struct arena *a, uint32_t fields, int copy,
 	haptix__v1__stream_frame__init(f);
 	f->time = sim_time(d->sim);
 	f->step = sim_counters(d->sim)->steps;
-#define HAS(F) (fields & SNAPSHOT_FIELD(HAPTIX__V1__STREAM_FIELD__STREAM_##F))
+#define HAS(F) (fields & PROTOMSG_FIELD(HAPTIX__V1__STREAM_FIELD__STREAM_##F))
 #define ARRAY(name, src, n) \
 	do { \
 		f->n_##name = (size_t)(n); \
-		f->name = snapshot_doubles(a, (src), (size_t)(n), copy); \
+		f->name = protomsg_doubles(a, (src), (size_t)(n), copy); \
 	} while (0)
 	if (HAS(QPOS))
 		ARRAY(qpos, y->qpos, z->nq);
@@ -332,14 +332,14 @@ snapshot_frame(struct daemon *d, struct arena *a, uint32_t fields, int copy,
 		ARRAY(xfrc_applied, y->xfrc_applied, 6 * z->nbody);
 #undef ARRAY
 	if (HAS(BODY))
-		f->body = snapshot_poses_copy(d, a, SNAPSHOT_BODY, copy);
+		f->body = protomsg_poses_copy(d, a, PROTOMSG_BODY, copy);
 	if (HAS(GEOM))
-		f->geom = snapshot_poses_copy(d, a, SNAPSHOT_GEOM, copy);
+		f->geom = protomsg_poses_copy(d, a, PROTOMSG_GEOM, copy);
 	if (HAS(SITE))
-		f->site = snapshot_poses_copy(d, a, SNAPSHOT_SITE, copy);
+		f->site = protomsg_poses_copy(d, a, PROTOMSG_SITE, copy);
 	if (HAS(CONTACTS))
-		f->contacts = snapshot_contacts(d, a);
+		f->contacts = protomsg_contacts(d, a);
 	if (HAS(STATUS))
-		f->status = snapshot_status(d, a);
+		f->status = protomsg_status(d, a);
 #undef HAS
 }

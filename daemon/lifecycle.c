@@ -1,4 +1,5 @@
-/* What follows a step or a model load: see step.h. */
+/* What follows a step, a model load or edit, a client leaving: see lifecycle.h.
+ */
 #include "config.h"
 
 #include <stdio.h>
@@ -12,14 +13,14 @@
 #include "record.h"
 #include "rollback.h"
 #include "sim.h"
-#include "step.h"
+#include "lifecycle.h"
 #include "stepguard.h"
 #include "stream.h"
 #include "tracking.h"
-#include "world.h"
+#include "gazebo_world.h"
 
 int
-step_one(struct daemon *d, char *err, size_t len)
+lifecycle_step(struct daemon *d, char *err, size_t len)
 {
 	int64_t start;
 	int rc;
@@ -28,12 +29,12 @@ step_one(struct daemon *d, char *err, size_t len)
 		return -2;
 	sim_before_step(d->sim);
 	motion_before_step(d);
-	hold_before_step(d);  /* before the journal: it writes the model */
-	world_before_step(d); /* the journal sees its forces */
+	hold_before_step(d); /* before the journal: it writes the model */
+	gazebo_world_before_step(d); /* the journal sees its forces */
 	record_before_step(d);
 	start = stepguard_start();
 	rc = sim_step(d->sim, err, len);
-	world_after_step(d);
+	gazebo_world_after_step(d);
 	if (rc == 0) {
 		stepguard_after_step(d, start);
 		rollback_good(d);
@@ -56,7 +57,7 @@ step_one(struct daemon *d, char *err, size_t len)
 
 /* What follows any new model, before the others hear of it. */
 static void
-step_model_swapped(struct daemon *d, int edited)
+lifecycle_model_swapped(struct daemon *d, int edited)
 {
 	rollback_model_changed(d, edited);
 	stepguard_model_changed(d);
@@ -68,24 +69,24 @@ step_model_swapped(struct daemon *d, int edited)
 }
 
 void
-step_model_changed(struct daemon *d, int reload, const char *why)
+lifecycle_model_changed(struct daemon *d, int reload, const char *why)
 {
 	record_stop(d, why);
-	step_model_swapped(d, 0);
-	world_model_changed(d);
+	lifecycle_model_swapped(d, 0);
+	gazebo_world_model_changed(d);
 	hold_model_changed(d);
 	event_model(d, reload);
 }
 
 void
-step_model_edited(struct daemon *d, const char *operations, const char *removed,
-    const char *transaction)
+lifecycle_model_edited(struct daemon *d, const char *operations,
+    const char *removed, const char *transaction)
 {
 	/* The journal replays an edit: the recording goes on. */
 	record_model_edited(
 	    d, transaction != NULL ? transaction : operations, removed);
-	step_model_swapped(d, 1);
-	world_model_edited(d);
+	lifecycle_model_swapped(d, 1);
+	gazebo_world_model_edited(d);
 	hold_model_edited(d);
 	event_model_edited(d, 1, operations, removed);
 }

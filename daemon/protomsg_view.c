@@ -10,15 +10,14 @@
  */
 #include "config.h"
 
-
 #include "arena.h"
 #include "daemon.h"
 #include "haptix_fields.h"
 #include "sim.h"
-#include "snapshot.h"
+#include "protomsg.h"
 
 /* Where a field's value comes from. */
-enum snapshot_from {
+enum protomsg_from {
 	FROM_SIZE, /* a member of struct sim_sizes: a count */
 	FROM_TIME, /* the simulated time */
 	FROM_DATA, /* a member of struct sim_arrays: MuJoCo's array */
@@ -91,7 +90,7 @@ struct view_field {
 	size_t n_in;        /* arrays: offset of its n_ member; 0: scalar */
 	size_t count_in;    /* arrays: offset of the count in the message */
 	unsigned per;       /* arrays: values per counted object */
-	unsigned char from; /* enum snapshot_from */
+	unsigned char from; /* enum protomsg_from */
 	size_t at;          /* FROM_SIZE, FROM_DATA: offset of the member */
 	void (*call)(const struct sim *, double *);
 };
@@ -123,7 +122,7 @@ static const struct view_field force_view[] = VIEW(Force);
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 #define VIEWDEF(v, name) \
-	[SNAPSHOT_##v] = { &haptix__v1__##name##__descriptor, name##_view, \
+	[PROTOMSG_##v] = { &haptix__v1__##name##__descriptor, name##_view, \
 		NELEM(name##_view) }
 
 static const struct {
@@ -147,7 +146,7 @@ static const struct {
 	(*(const type *)(const void *)((const char *)(p) + (off)))
 
 void *
-snapshot_view(struct daemon *d, struct arena *a, enum snapshot_view v)
+protomsg_view(struct daemon *d, struct arena *a, enum protomsg_view v)
 {
 	const struct sim_sizes *z = sim_sizes(d->sim);
 	const struct sim_arrays *y = sim_arrays(d->sim);

@@ -1,4 +1,4 @@
-/* The World API's state in the daemon: see world.h. */
+/* The World API's state in the daemon: see gazebo_world.h. */
 #include "config.h"
 
 #include <stdio.h>
@@ -9,19 +9,19 @@
 #include "event.h"
 #include "log.h"
 #include "sim.h"
-#include "world.h"
+#include "gazebo_world.h"
 
 #define WORLD_NAME 128   /* a body's name, kept across edits */
 #define WORLD_OBJ_BODY 1 /* the protocol's ObjType of bodies */
 
-struct world_body {
+struct gazebo_world_body {
 	char name[WORLD_NAME]; /* "" for an unnamed body: lost by an edit */
 	int id;
 	int mode; /* collide mode (SIM_*), or gravity off (unused) */
 };
 
 struct world_wrench {
-	struct world_body body;
+	struct gazebo_world_body body;
 	double f[6];
 	double until; /* simulated time; < 0: until a reset */
 };
@@ -29,9 +29,10 @@ struct world_wrench {
 static struct {
 	struct world_wrench wrench[WORLD_WRENCHES_MAX];
 	int nwrench;
-	struct world_body gravity[WORLD_BODIES_MAX]; /* weight cancelled */
+	struct gazebo_world_body
+	    gravity[WORLD_BODIES_MAX]; /* weight cancelled */
 	int ngravity;
-	struct world_body collide[WORLD_BODIES_MAX]; /* modes set */
+	struct gazebo_world_body collide[WORLD_BODIES_MAX]; /* modes set */
 	int ncollide;
 	double *add, *saved; /* 6 x nbody each, made when the model comes */
 	int nbody;
@@ -43,7 +44,7 @@ static struct {
 
 /* Fill b with body id and its name. */
 static void
-world_body_name(struct daemon *d, int id, struct world_body *b)
+gazebo_world_body_name(struct daemon *d, int id, struct gazebo_world_body *b)
 {
 	int bad;
 	const char *name = sim_id2name(d->sim, WORLD_OBJ_BODY, id, &bad);
@@ -56,7 +57,7 @@ world_body_name(struct daemon *d, int id, struct world_body *b)
 
 /* Find body in list, or -1. */
 static int
-world_find(const struct world_body *list, int n, int body)
+gazebo_world_find(const struct gazebo_world_body *list, int n, int body)
 {
 	int i;
 
@@ -68,7 +69,7 @@ world_find(const struct world_body *list, int n, int body)
 
 /* The scratch rows for the model's bodies (allocated per model, not step). */
 static void
-world_size(struct daemon *d)
+gazebo_world_size(struct daemon *d)
 {
 	int nbody = sim_sizes(d->sim)->nbody;
 
@@ -84,8 +85,8 @@ world_size(struct daemon *d)
 }
 
 int
-world_force(struct daemon *d, int body, const double f[6], double duration,
-    int gravity, char *err, size_t len)
+gazebo_world_force(struct daemon *d, int body, const double f[6],
+    double duration, int gravity, char *err, size_t len)
 {
 	struct world_wrench *w;
 	int i;
@@ -95,19 +96,20 @@ world_force(struct daemon *d, int body, const double f[6], double duration,
 		    WORLD_WRENCHES_MAX);
 		return -1;
 	}
-	i = world_find(world.gravity, world.ngravity, body);
+	i = gazebo_world_find(world.gravity, world.ngravity, body);
 	if (gravity == 2 && i < 0) {
 		if (world.ngravity == WORLD_BODIES_MAX) {
 			snprintf(err, len, "%d bodies have gravity off already",
 			    WORLD_BODIES_MAX);
 			return -1;
 		}
-		world_body_name(d, body, &world.gravity[world.ngravity++]);
+		gazebo_world_body_name(
+		    d, body, &world.gravity[world.ngravity++]);
 	} else if (gravity == 1 && i >= 0)
 		world.gravity[i] = world.gravity[--world.ngravity];
 	if (f != NULL) {
 		w = &world.wrench[world.nwrench++];
-		world_body_name(d, body, &w->body);
+		gazebo_world_body_name(d, body, &w->body);
 		memcpy(w->f, f, sizeof(w->f));
 		w->until = duration > 0 ? sim_time(d->sim) + duration : -1;
 	}
@@ -115,13 +117,13 @@ world_force(struct daemon *d, int body, const double f[6], double duration,
 }
 
 void
-world_clear_wrenches(void)
+gazebo_world_clear_wrenches(void)
 {
 	world.nwrench = 0;
 }
 
 int
-world_gravity_off(int *bodies, int max)
+gazebo_world_gravity_off(int *bodies, int max)
 {
 	int i;
 
@@ -131,15 +133,16 @@ world_gravity_off(int *bodies, int max)
 }
 
 int
-world_wrenches(void)
+gazebo_world_wrenches(void)
 {
 	return world.nwrench;
 }
 
 int
-world_collide_set(struct daemon *d, int body, int mode, char *err, size_t len)
+gazebo_world_collide_set(
+    struct daemon *d, int body, int mode, char *err, size_t len)
 {
-	int i = world_find(world.collide, world.ncollide, body);
+	int i = gazebo_world_find(world.collide, world.ncollide, body);
 
 	if (i < 0) {
 		if (world.ncollide == WORLD_BODIES_MAX) {
@@ -149,7 +152,7 @@ world_collide_set(struct daemon *d, int body, int mode, char *err, size_t len)
 			return -1;
 		}
 		i = world.ncollide++;
-		world_body_name(d, body, &world.collide[i]);
+		gazebo_world_body_name(d, body, &world.collide[i]);
 	}
 	world.collide[i].mode = mode;
 	sim_collide_set(d->sim, body, mode);
@@ -157,7 +160,8 @@ world_collide_set(struct daemon *d, int body, int mode, char *err, size_t len)
 }
 
 void
-world_camera(struct daemon *d, double pos[3], double quat[4], int *is_default)
+gazebo_world_camera(
+    struct daemon *d, double pos[3], double quat[4], int *is_default)
 {
 	*is_default = !world.camera_set;
 	if (world.camera_set) {
@@ -168,7 +172,8 @@ world_camera(struct daemon *d, double pos[3], double quat[4], int *is_default)
 }
 
 void
-world_camera_set(struct daemon *d, const double pos[3], const double quat[4])
+gazebo_world_camera_set(
+    struct daemon *d, const double pos[3], const double quat[4])
 {
 	memcpy(world.camera_pos, pos, sizeof(world.camera_pos));
 	memcpy(world.camera_quat, quat, sizeof(world.camera_quat));
@@ -177,14 +182,14 @@ world_camera_set(struct daemon *d, const double pos[3], const double quat[4])
 }
 
 void
-world_before_step(struct daemon *d)
+gazebo_world_before_step(struct daemon *d)
 {
 	double *row;
 	int i;
 
 	if (world.ngravity == 0 && world.nwrench == 0)
 		return;
-	world_size(d);
+	gazebo_world_size(d);
 	memset(world.add, 0, 6 * (size_t)world.nbody * sizeof(double));
 	for (i = 0; i < world.ngravity; i++)
 		sim_body_weight(d->sim, world.gravity[i].id,
@@ -200,7 +205,7 @@ world_before_step(struct daemon *d)
 }
 
 void
-world_after_step(struct daemon *d)
+gazebo_world_after_step(struct daemon *d)
 {
 	double t = sim_time(d->sim);
 	int i;
@@ -220,7 +225,7 @@ world_after_step(struct daemon *d)
 
 /* The camera went back to the model's own: the viewers hear of it. */
 static void
-world_camera_default(struct daemon *d)
+gazebo_world_camera_default(struct daemon *d)
 {
 	double pos[3], quat[4];
 
@@ -232,7 +237,7 @@ world_camera_default(struct daemon *d)
 }
 
 void
-world_reset(struct daemon *d, int keep_params)
+gazebo_world_reset(struct daemon *d, int keep_params)
 {
 	world.nwrench = 0;
 	if (!keep_params) {
@@ -241,21 +246,21 @@ world_reset(struct daemon *d, int keep_params)
 		world.ncollide = 0;
 	}
 	if (world.camera_set)
-		world_camera_default(d);
+		gazebo_world_camera_default(d);
 }
 
 void
-world_model_changed(struct daemon *d)
+gazebo_world_model_changed(struct daemon *d)
 {
 	world.nwrench = world.ngravity = world.ncollide = 0;
 	world.pushed = 0;
 	world.camera_set = 0;
-	world_size(d);
+	gazebo_world_size(d);
 }
 
 /* Find list's bodies in the edited model by name; drop those gone. */
 static int
-world_refind(struct daemon *d, struct world_body *list, int n)
+gazebo_world_refind(struct daemon *d, struct gazebo_world_body *list, int n)
 {
 	int i, id;
 
@@ -274,22 +279,22 @@ world_refind(struct daemon *d, struct world_body *list, int n)
 }
 
 void
-world_model_edited(struct daemon *d)
+gazebo_world_model_edited(struct daemon *d)
 {
 	int i, n;
 
 	world.pushed = 0;
-	world_size(d);
-	world.ngravity = world_refind(d, world.gravity, world.ngravity);
-	world.ncollide = world_refind(d, world.collide, world.ncollide);
+	gazebo_world_size(d);
+	world.ngravity = gazebo_world_refind(d, world.gravity, world.ngravity);
+	world.ncollide = gazebo_world_refind(d, world.collide, world.ncollide);
 	for (i = 0; i < world.ncollide; i++)
 		sim_collide_set(
 		    d->sim, world.collide[i].id, world.collide[i].mode);
 	/* A wrench moves with its body's name, as the body list does. */
 	for (i = n = 0; i < world.nwrench; i++) {
-		struct world_body b = world.wrench[i].body;
+		struct gazebo_world_body b = world.wrench[i].body;
 
-		if (world_refind(d, &b, 1) == 1) {
+		if (gazebo_world_refind(d, &b, 1) == 1) {
 			world.wrench[n] = world.wrench[i];
 			world.wrench[n++].body = b;
 		}

@@ -4,8 +4,8 @@
  * reload) goes through here, so that streams, the recording and pacing
  * all hear of it in the same order.
  */
-#ifndef HXD_STEP_H
-#define HXD_STEP_H
+#ifndef HXD_LIFECYCLE_H
+#define HXD_LIFECYCLE_H
 
 #include <stddef.h>
 
@@ -18,7 +18,7 @@ struct daemon;
  * Returns 0; -1 with MuJoCo's error in err (the data was reset); or -2,
  * taking no step, when the slow-step guard refuses steps (err says why).
  */
-int step_one(struct daemon *d, char *err, size_t len);
+int lifecycle_step(struct daemon *d, char *err, size_t len);
 
 /*
  * A model was loaded (reload: the same file again): the recording ends
@@ -26,14 +26,14 @@ int step_one(struct daemon *d, char *err, size_t len);
  * takes the new timestep, tracking disconnects, mocap
  * moves end, drivers' forces are forgotten, subscribers get the event.
  */
-void step_model_changed(struct daemon *d, int reload, const char *why);
+void lifecycle_model_changed(struct daemon *d, int reload, const char *why);
 
 /*
  * The same after an edit, but a recording goes on, holding the edit
  * (transaction: the operations in full, as text; NULL: operations);
  * the others hear of its operations.
  */
-void step_model_edited(struct daemon *d, const char *operations,
+void lifecycle_model_edited(struct daemon *d, const char *operations,
     const char *removed, const char *transaction);
 
 #endif

@@ -15,7 +15,7 @@
 #include "arena.h"
 #include "daemon.h"
 #include "options.h"
-#include "sim.h"
+#include "sim_array.h"
 
 #define SAME(a, b) _Static_assert((int)(a) == (int)(b), #a " != " #b)
 SAME(SIM_ARRAY_DOUBLE, HAPTIX__V1__ARRAY_TYPE__ARRAY_DOUBLE);

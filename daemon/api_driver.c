@@ -16,6 +16,8 @@
 #include "perturb.h"
 #include "session.h"
 #include "sim.h"
+#include "sim_access.h"
+#include "sim_state.h"
 #include "protomsg.h"
 #include "tracking.h"
 

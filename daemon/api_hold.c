@@ -19,6 +19,8 @@
 #include "pending.h"
 #include "session.h"
 #include "sim.h"
+#include "sim_hold.h"
+#include "sim_key.h"
 #include "lifecycle.h"
 
 /* A client's hold or release, while its edit runs. */

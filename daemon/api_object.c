@@ -10,6 +10,8 @@
 #include "event.h"
 #include "log.h"
 #include "session.h"
+#include "sim_access.h"
+#include "sim_state.h"
 
 /* The protocol's name of an object type, for error texts. */
 static const char *

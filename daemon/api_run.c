@@ -10,13 +10,15 @@
 #include "batch.h"
 #include "clock.h"
 #include "event.h"
+#include "gazebo_world.h"
+#include "lifecycle.h"
 #include "log.h"
+#include "protomsg.h"
 #include "record.h"
 #include "session.h"
-#include "protomsg.h"
-#include "lifecycle.h"
+#include "sim_key.h"
+#include "sim_state.h"
 #include "stepguard.h"
-#include "gazebo_world.h"
 
 /* The most steps one step request may take while paused. */
 #define API_MAX_STEPS 10000
@@ -99,7 +101,7 @@ reset_params(struct call *c)
 	gazebo_world_reset(c->d, c->req->reset->keep_params);
 	if (c->req->reset->keep_params)
 		return;
-	n = sim_pristine_restore(c->d->sim, names, sizeof(names));
+	n = sim_params_restore(c->d->sim, names, sizeof(names));
 	if (n > 0)
 		log_info("client %llu: reset restores %d model array%s "
 			 "clients changed: %s",

@@ -8,6 +8,9 @@
 #include <string.h>
 
 #include "api.h"
+#include "sim_access.h"
+#include "sim_key.h"
+#include "sim_state.h"
 
 int
 api_set_state(struct call *c)

@@ -15,6 +15,7 @@
 #include "daemon.h"
 #include "session.h"
 #include "sim.h"
+#include "sim_robot.h"
 
 /* A RobotSensor message of the current sensor data, in arena a. */
 static Haptix__V1__RobotSensor *

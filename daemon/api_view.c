@@ -11,6 +11,8 @@
 #include "api.h"
 #include "arena.h"
 #include "protomsg.h"
+#include "sim_access.h"
+#include "sim_key.h"
 
 int
 api_get_state(struct call *c)

@@ -14,6 +14,7 @@
 #include "arena.h"
 #include "daemon.h"
 #include "sim.h"
+#include "sim_world.h"
 #include "gazebo_world.h"
 
 /* A body by id: not the world, which nothing moves. */

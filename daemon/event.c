@@ -5,7 +5,6 @@
 #include "clock.h"
 #include "daemon.h"
 #include "event.h"
-#include "rollback.h"
 #include "monotonic.h"
 #include "options.h"
 #include "session.h"
@@ -47,7 +46,7 @@ event_client_info(struct daemon *d, struct arena *a, struct session *s)
 }
 
 void
-event_after_step(struct daemon *d)
+event_after_step(struct daemon *d, const char *undone)
 {
 	const struct sim_counters *n = sim_counters(d->sim);
 	Haptix__V1__InstabilityEvent in;
@@ -58,7 +57,7 @@ event_after_step(struct daemon *d)
 		return;
 	haptix__v1__instability_event__init(&in);
 	in.count = resets;
-	in.undone = (char *)rollback_told();
+	in.undone = (char *)undone;
 	in.what = (char *)(n->errors != event_seen_errors ||
 		    n->instability_what == NULL ?
 		"error" :

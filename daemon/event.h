@@ -16,8 +16,11 @@ struct session;
 struct tracking_info;
 struct perturb_info;
 
-/* After every step: MuJoCo reset the simulation (instability, error). */
-void event_after_step(struct daemon *d);
+/*
+ * After every step: MuJoCo reset the simulation (instability, error), or
+ * a bad step was undone; undone is what its undoing said ("" if none).
+ */
+void event_after_step(struct daemon *d, const char *undone);
 
 /* A model was loaded (reload: the same file again). */
 void event_model(struct daemon *d, int reload);

@@ -9,6 +9,8 @@
 #include "event.h"
 #include "log.h"
 #include "sim.h"
+#include "sim_access.h"
+#include "sim_world.h"
 #include "gazebo_world.h"
 
 #define WORLD_NAME 128   /* a body's name, kept across edits */

@@ -12,6 +12,8 @@
 #include "mjcf.h"
 #include "session.h"
 #include "sim.h"
+#include "sim_hold.h"
+#include "sim_state.h"
 
 /* An equality's attributes: joint1, polycoef, solref, solimp. */
 #define HOLD_ATTRS 4

@@ -9,6 +9,7 @@
 #include "log.h"
 #include "recording.h"
 #include "sim.h"
+#include "sim_array.h"
 
 /*
  * The data arrays a step reads, in the order a replay writes them:

@@ -15,6 +15,7 @@
 #include "options.h"
 #include "session.h"
 #include "sim.h"
+#include "sim_robot.h"
 
 static void lease_end(struct daemon *);
 

@@ -25,6 +25,8 @@
 #include "result.h"
 #include "sandbox.h"
 #include "sim.h"
+#include "sim_carry.h"
+#include "sim_check.h"
 
 static int loader_is_mjb(const char *);
 static int loader_read(int, void *, size_t);

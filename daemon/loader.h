@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "sim.h"
+#include "sim_check.h"
 
 /* The argument that makes haptixd the loader (argv[1]). */
 #define LOADER_ARG "--loader-process"

@@ -21,6 +21,7 @@
 #include "monotonic.h"
 #include "options.h"
 #include "result.h"
+#include "sim_carry.h"
 
 /* Room for the loader's answer besides the model: its header and reason. */
 #define LOADJOB_SLACK (sizeof(struct loader_result) + 8192)

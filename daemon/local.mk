@@ -35,7 +35,7 @@ libhaptixd_la_SOURCES = \
 	daemon/journal.c daemon/journal.h \
 	daemon/tracking.c daemon/tracking.h daemon/perturb.c daemon/perturb.h \
 	daemon/api_driver.c \
-	daemon/api_world.c daemon/gazebo_world.c daemon/gazebo_world.h daemon/sim_world.c \
+	daemon/api_world.c daemon/gazebo_world.c daemon/gazebo_world.h daemon/sim_world.c daemon/sim_world.h \
 	daemon/result.h \
 	daemon/server.c daemon/server.h \
 	daemon/sdnotify.c daemon/sdnotify.h \
@@ -46,11 +46,14 @@ libhaptixd_la_SOURCES = \
 	daemon/stepguard.c daemon/stepguard.h \
 	daemon/stream.c daemon/stream.h \
 	daemon/sim.c daemon/sim.h daemon/sim_internal.h \
-	daemon/sim_access.c daemon/sim_array.c daemon/sim_carry.c daemon/sim_check.c \
-	daemon/sim_rollback.c \
+	daemon/sim_access.c daemon/sim_access.h daemon/sim_array.c daemon/sim_array.h \
+	daemon/sim_carry.c daemon/sim_carry.h daemon/sim_check.c daemon/sim_check.h \
+	daemon/sim_rollback.c daemon/sim_rollback.h daemon/sim_undo.c \
+	daemon/sim_state.c daemon/sim_state.h \
 	daemon/sim_describe.c daemon/sim_describe.h \
-	daemon/sim_key.c daemon/sim_pristine.c daemon/sim_robot.c \
-	daemon/sim_hold.c daemon/hold.c daemon/hold.h daemon/api_hold.c
+	daemon/sim_key.c daemon/sim_key.h daemon/sim_pristine.c \
+	daemon/sim_robot.c daemon/sim_robot.h \
+	daemon/sim_hold.c daemon/sim_hold.h daemon/hold.c daemon/hold.h daemon/api_hold.c
 libhaptixd_la_CFLAGS = $(AM_CFLAGS) $(LIBEVENT_CFLAGS) $(PROTOBUF_C_CFLAGS) \
 	$(EXPAT_CFLAGS) $(ZSTD_CFLAGS)
 libhaptixd_la_LIBADD = libhxwire.la libhxrec.la $(LIBEVENT_LIBS) $(PROTOBUF_C_LIBS) \

@@ -9,6 +9,7 @@
 #include "log.h"
 #include "motion.h"
 #include "sim.h"
+#include "sim_state.h"
 
 struct move {
 	int mocap;

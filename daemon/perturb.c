@@ -13,6 +13,7 @@
 #include "perturb.h"
 #include "session.h"
 #include "sim.h"
+#include "sim_state.h"
 
 struct perturbation {
 	int body;

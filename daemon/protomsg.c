@@ -12,6 +12,8 @@
 #include "record.h"
 #include "session.h"
 #include "sim.h"
+#include "sim_access.h"
+#include "sim_state.h"
 #include "sim_describe.h"
 #include "protomsg.h"
 #include "stepguard.h"

@@ -14,6 +14,7 @@
 #include "daemon.h"
 #include "haptix_fields.h"
 #include "sim.h"
+#include "sim_access.h"
 #include "protomsg.h"
 
 /* Where a field's value comes from. */

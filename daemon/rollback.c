@@ -12,6 +12,8 @@
 #include "rollback.h"
 #include "session.h"
 #include "sim.h"
+#include "sim_rollback.h"
+#include "sim_state.h"
 #include "gazebo_world.h"
 
 /* The writers named in an error: the first few, then how many more. */

@@ -18,6 +18,7 @@
 #include <mujoco/mujoco.h>
 
 #include "log.h"
+#include "monotonic.h"
 #include "sim.h"
 #include "sim_internal.h"
 
@@ -62,17 +63,6 @@ static int sim_install(
     struct sim *, mjModel *, const char *, const char *, char *, size_t);
 static void sim_refresh(struct sim *);
 static void sim_count_instability(struct sim *, const char *);
-static double sim_now(void);
-
-/* Seconds on the monotonic clock. */
-static double
-sim_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /*
  * mju_user_error: MuJoCo expects this never to return.  Jump back to the
@@ -163,6 +153,7 @@ sim_free(struct sim *s)
 	sim_keys_free(s);
 	sim_pristine_free(s);
 	sim_rollback_free(s);
+	sim_undo_free(s);
 	free(sim_tracked.p);
 	sim_tracked.p = NULL;
 	sim_tracked.cap = 0;
@@ -655,10 +646,10 @@ sim_step(struct sim *s, char *err, size_t len)
 {
 	double t0, dt;
 
-	t0 = sim_now();
+	t0 = monotonic_s();
 	if (sim_protect(s, sim_step_fn, s, err, len) != 0)
 		return -1;
-	dt = sim_now() - t0;
+	dt = monotonic_s() - t0;
 	s->counters.cpu_per_step = s->counters.steps == 0 ?
 	    dt :
 	    0.99 * s->counters.cpu_per_step + 0.01 * dt;
@@ -668,120 +659,4 @@ sim_step(struct sim *s, char *err, size_t len)
 		return 1;
 	}
 	return 0;
-}
-
-void
-sim_reset(struct sim *s, int key)
-{
-	if (key >= 0)
-		mj_resetDataKeyframe(s->m, s->d, key);
-	else
-		mj_resetData(s->m, s->d);
-	/* Time starts again, and so does the count of steps. */
-	s->counters.steps = 0;
-	mj_forward(s->m, s->d);
-	sim_robot_reset(s);
-}
-
-void
-sim_forward(struct sim *s)
-{
-	mj_forward(s->m, s->d);
-}
-
-void
-sim_set_state(
-    struct sim *s, const double *qpos, const double *qvel, const double *act)
-{
-	mju_copy(s->d->qpos, qpos, s->m->nq);
-	mju_copy(s->d->qvel, qvel, s->m->nv);
-	mju_copy(s->d->act, act, s->m->na);
-	mj_forward(s->m, s->d);
-}
-
-void
-sim_set_ctrl(struct sim *s, const double *ctrl)
-{
-	mju_copy(s->d->ctrl, ctrl, s->m->nu);
-	sim_robot_reset(s);
-}
-
-void
-sim_set_applied(struct sim *s, const double *qfrc, const double *xfrc)
-{
-	mju_copy(s->d->qfrc_applied, qfrc, s->m->nv);
-	mju_copy(s->d->xfrc_applied, xfrc, 6 * s->m->nbody);
-}
-
-void
-sim_mocap_set_one(
-    struct sim *s, int i, const double pos[3], const double quat[4])
-{
-	mju_copy3(s->d->mocap_pos + 3 * i, pos);
-	mju_copy4(s->d->mocap_quat + 4 * i, quat);
-}
-
-void
-sim_xfrc_set_one(struct sim *s, int body, const double f6[6])
-{
-	mju_copy(s->d->xfrc_applied + 6 * body, f6, 6);
-}
-
-int
-sim_mocap_body(const struct sim *s, int i)
-{
-	int b;
-
-	for (b = 0; b < s->m->nbody; b++)
-		if (s->m->body_mocapid[b] == i)
-			return b;
-	return -1;
-}
-
-int
-sim_body_mocap(const struct sim *s, int body)
-{
-	return s->m->body_mocapid[body];
-}
-
-void
-sim_set_mocap(struct sim *s, const double *pos, const double *quat)
-{
-	int i;
-
-	mju_copy(s->d->mocap_pos, pos, 3 * s->m->nmocap);
-	for (i = 0; i < s->m->nmocap; i++) {
-		mju_copy4(s->d->mocap_quat + 4 * i, quat + 4 * i);
-		mju_normalize4(s->d->mocap_quat + 4 * i);
-	}
-	mj_forward(s->m, s->d);
-}
-
-void
-sim_equality(struct sim *s, int id, int active)
-{
-	sim_undo_note(s, s->m->eq_active + id, sizeof(mjtByte), 0);
-	s->m->eq_active[id] = (mjtByte)(active != 0);
-	s->counters.model_edits++;
-}
-
-void
-sim_energy(struct sim *s, double energy[2])
-{
-	int flags = s->m->opt.enableflags;
-
-	/* MuJoCo computes energy only when the model asks for it. */
-	s->m->opt.enableflags |= mjENBL_ENERGY;
-	mj_energyPos(s->m, s->d);
-	mj_energyVel(s->m, s->d);
-	s->m->opt.enableflags = flags;
-	energy[0] = s->d->energy[0];
-	energy[1] = s->d->energy[1];
-}
-
-void
-sim_constraints(const struct sim *s, int *nefc, int *ncon)
-{
-	*nefc = s->d->nefc;
-	*ncon = s->d->ncon;
 }

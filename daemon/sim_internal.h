@@ -10,6 +10,16 @@
 #include <mujoco/mujoco.h>
 
 #include "sim.h"
+#include "sim_access.h"
+#include "sim_array.h"
+#include "sim_carry.h"
+#include "sim_check.h"
+#include "sim_hold.h"
+#include "sim_key.h"
+#include "sim_robot.h"
+#include "sim_rollback.h"
+#include "sim_state.h"
+#include "sim_world.h"
 
 struct sim {
 	mjModel *m; /* NULL until a model loads */
@@ -25,10 +35,30 @@ struct sim {
 	int nkeys;
 	mjModel *pristine;     /* the model as loaded (sim_pristine.c) */
 	struct sim_good *good; /* after the last good step (sim_rollback.c) */
+	struct sim_undo *undo; /* the model's writes since (sim_undo.c) */
 };
+
+/*
+ * The undo log (sim_undo.c), the lowest of the sim files: begin a log for
+ * the model as it is (the good state was kept), note a write before it
+ * happens (the bytes at at; setconst if mj_setConst follows it), put the
+ * bytes back in reverse order (returns 1 if mj_setConst must run again),
+ * free it.  Nothing is noted until a log begins for the model.
+ */
+void sim_undo_begin(struct sim *s);
+void sim_undo_note(struct sim *s, void *at, size_t len, int setconst);
+int sim_undo_apply(struct sim *s);
+void sim_undo_free(struct sim *s);
 
 /* Free what sim_rollback.c keeps. */
 void sim_rollback_free(struct sim *s);
+
+/*
+ * Return 1 with why said when the step just taken went bad: MuJoCo
+ * warned of a bad qpos, qvel or qacc since the good state, or the state
+ * is not finite (sim_rollback.c).
+ */
+int sim_step_bad(const struct sim *s, char *why, size_t len);
 
 /* mj_setConst keeping the state and the holds (sim_array.c). */
 void sim_array_setconst(struct sim *s);
@@ -62,6 +92,14 @@ void sim_pristine_free(struct sim *s);
 
 /* Put the actuators' gain and bias parameters back to the model's. */
 void sim_pristine_gains(struct sim *s);
+
+/*
+ * Put back every model array clients changed since the load (keyframes
+ * excepted) and recompute.  Returns how many arrays differed; their
+ * names, comma-separated, go into names (len bytes).  sim_params_restore
+ * (sim_state.h) is the call: it tells the servo map too.
+ */
+int sim_pristine_restore(struct sim *s, char *names, size_t len);
 
 /*
  * The simulation went unstable (what: "qpos", "qvel" or "qacc"): forget

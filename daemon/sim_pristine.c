@@ -90,7 +90,6 @@ sim_pristine_restore(struct sim *s, char *names, size_t len)
 		s->counters.model_edits++;
 		mj_forward(s->m, s->d);
 	}
-	sim_robot_params_restored(s);
 	return n;
 }
 

@@ -1,7 +1,8 @@
 /*
- * A step that goes bad is undone (sim.h, "rollback"): after each good
+ * A step that goes bad is undone (sim_rollback.h): after each good
  * step the state and the inputs a step reads from mjData are kept, and
- * every write to the model since is logged with the bytes it replaced;
+ * every write to the model since is logged with the bytes it replaced
+ * (sim_undo.c);
  * a step after which MuJoCo found the state bad (and reset it), or the
  * state is not finite, is put back: the model's bytes in reverse order,
  * then the data as kept, then mj_forward.
@@ -16,22 +17,12 @@
 #include "log.h"
 #include "sim_internal.h"
 
-/* One write to the model: where, and the bytes it replaced. */
-struct sim_undo {
-	void *at;
-	size_t len;
-	unsigned char *was;
-	int setconst; /* mj_setConst followed it: run it again after */
-};
-
 /* The data kept after the last good step. */
 struct sim_good {
 	const mjModel *m; /* the model it was kept for */
 	mjtNum *buf;
 	size_t len;
 	mjtNum time;
-	struct sim_undo *undo;
-	size_t nundo, maxundo;
 	uint64_t step; /* counters.steps then */
 	int warned[3]; /* MuJoCo's bad qpos, qvel, qacc counts then */
 };
@@ -59,23 +50,11 @@ sim_good_arrays(const mjModel *m, mjData *d, mjtNum **p, size_t *n)
 
 #define SIM_GOOD_ARRAYS 10
 
-static void
-sim_undo_clear(struct sim_good *g)
-{
-	size_t i;
-
-	for (i = 0; i < g->nundo; i++)
-		free(g->undo[i].was);
-	g->nundo = 0;
-}
-
 void
 sim_rollback_free(struct sim *s)
 {
 	if (s->good == NULL)
 		return;
-	sim_undo_clear(s->good);
-	free(s->good->undo);
 	free(s->good->buf);
 	free(s->good);
 	s->good = NULL;
@@ -110,31 +89,8 @@ sim_good(struct sim *s)
 	g->warned[0] = s->d->warning[mjWARN_BADQPOS].number;
 	g->warned[1] = s->d->warning[mjWARN_BADQVEL].number;
 	g->warned[2] = s->d->warning[mjWARN_BADQACC].number;
-	sim_undo_clear(g);
+	sim_undo_begin(s);
 	sim_robot_good(s);
-}
-
-void
-sim_undo_note(struct sim *s, void *at, size_t len, int setconst)
-{
-	struct sim_good *g = s->good;
-	struct sim_undo *u;
-
-	if (g == NULL || g->m != s->m || len == 0)
-		return;
-	if (g->nundo == g->maxundo) {
-		g->maxundo = g->maxundo == 0 ? 16 : 2 * g->maxundo;
-		if ((g->undo = realloc(
-			 g->undo, g->maxundo * sizeof(*g->undo))) == NULL)
-			fatal("out of memory");
-	}
-	u = &g->undo[g->nundo++];
-	u->at = at;
-	u->len = len;
-	u->setconst = setconst;
-	if ((u->was = malloc(len)) == NULL)
-		fatal("out of memory");
-	memcpy(u->was, at, len);
 }
 
 /* The first of n values that is not finite, or -1. */
@@ -193,14 +149,11 @@ sim_rollback(struct sim *s)
 	struct sim_good *g = s->good;
 	mjtNum *p[SIM_GOOD_ARRAYS];
 	size_t n[SIM_GOOD_ARRAYS], k, i, at = 0;
-	int setconst = 0;
+	int setconst;
 
 	if (g == NULL || g->m != s->m)
 		return -1;
-	for (i = g->nundo; i-- > 0;) {
-		memcpy(g->undo[i].at, g->undo[i].was, g->undo[i].len);
-		setconst |= g->undo[i].setconst;
-	}
+	setconst = sim_undo_apply(s);
 	k = sim_good_arrays(s->m, s->d, p, n);
 	for (i = 0; i < k; at += n[i], i++)
 		memcpy(p[i], g->buf + at, n[i] * sizeof(mjtNum));
@@ -214,7 +167,6 @@ sim_rollback(struct sim *s)
 		sim_array_setconst(s); /* and mj_forward */
 	mj_forward(s->m, s->d);
 	sim_robot_unstable(s, s->counters.instability_what, 0);
-	sim_undo_clear(g);
 	return 0;
 }
 

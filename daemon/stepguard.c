@@ -8,6 +8,7 @@
 #include "daemon.h"
 #include "log.h"
 #include "sim.h"
+#include "sim_state.h"
 #include "stepguard.h"
 
 /* The model's usual step, in ns of CPU time; 0: not measured yet. */

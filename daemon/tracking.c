@@ -12,6 +12,7 @@
 #include "log.h"
 #include "session.h"
 #include "sim.h"
+#include "sim_state.h"
 #include "tracking.h"
 
 struct tracked {
@@ -47,7 +48,6 @@ static int ntracked;
 
 static void tracking_ensure(struct daemon *);
 static int64_t tracking_wall_us(void);
-static void tracking_quat_mul(double *, const double *, const double *);
 static void tracking_apply(
     struct daemon *, int, const double *, const double *);
 
@@ -82,16 +82,6 @@ tracking_wall_us(void)
 	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
-/* res = a * b (w x y z); res may not alias a or b. */
-static void
-tracking_quat_mul(double *res, const double *a, const double *b)
-{
-	res[0] = a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3];
-	res[1] = a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2];
-	res[2] = a[0] * b[2] - a[1] * b[3] + a[2] * b[0] + a[3] * b[1];
-	res[3] = a[0] * b[3] + a[1] * b[2] - a[2] * b[1] + a[3] * b[0];
-}
-
 /*
  * Move mocap body i after the physical pose: the virtual pose at capture
  * moved by the physical motion since, in world axes.  A physical pose
@@ -110,7 +100,7 @@ tracking_apply(struct daemon *d, int i, const double *pos, const double *quat)
 	conj[0] = t->phys_quat[0];
 	for (k = 1; k < 4; k++)
 		conj[k] = -t->phys_quat[k];
-	tracking_quat_mul(delta, quat, conj);
+	sim_quat_mul(quat, conj, delta);
 	if (delta[1] == 0 && delta[2] == 0 && delta[3] == 0) {
 		memcpy(q, t->virt_quat, sizeof(q));
 	} else {
@@ -120,7 +110,7 @@ tracking_apply(struct daemon *d, int i, const double *pos, const double *quat)
 		norm = sqrt(norm);
 		for (k = 0; k < 4; k++)
 			delta[k] /= norm;
-		tracking_quat_mul(q, delta, t->virt_quat);
+		sim_quat_mul(delta, t->virt_quat, q);
 	}
 	sim_mocap_set_one(d->sim, i, p, q);
 	t->pending = 1;

@@ -60,6 +60,8 @@
 #include "record.h"
 #include "session.h"
 #include "sim.h"
+#include "sim_key.h"
+#include "sim_state.h"
 #include "tracking.h"
 
 #define FUZZ_HELLO 0x01

@@ -21,6 +21,7 @@
 #include "result.h"
 #include "session.h"
 #include "sim.h"
+#include "sim_state.h"
 
 TestSuite(lease, .timeout = 10);
 

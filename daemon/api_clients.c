@@ -138,8 +138,8 @@ api_lease(struct call *c)
 		    (int)c->req->lease->op);
 	}
 	w = NEW(c, Haptix__V1__LeaseInfo, haptix__v1__lease_info__init);
-	w->holder = d->lease_holder;
-	w->holder_name = d->lease_holder_name;
+	w->holder = lease_holder(d);
+	w->holder_name = (char *)lease_holder_name(d);
 	w->on_loss = (char *)options_lease_loss_name(d->opts->lease_loss);
 	w->token = (char *)lease_token(d, c->s);
 	PAYLOAD(c, lease, LEASE, w);

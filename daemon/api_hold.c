@@ -15,13 +15,14 @@
 #include "arena.h"
 #include "daemon.h"
 #include "hold.h"
+#include "lifecycle.h"
 #include "log.h"
+#include "modeltext.h"
 #include "pending.h"
 #include "session.h"
 #include "sim.h"
 #include "sim_hold.h"
 #include "sim_key.h"
-#include "lifecycle.h"
 
 /* A client's hold or release, while its edit runs. */
 struct hold_call {
@@ -235,7 +236,7 @@ api_hold(struct call *c)
 				    hj->joints[i]);
 		nnew += hold_find(hj->joints[i]) == NULL;
 	}
-	if (nnew > 0 && c->d->model_xml == NULL)
+	if (nnew > 0 && c->d->model->xml == NULL)
 		return call_fail(c, RESULT_BADVALUE,
 		    "the model \"%s\" has no MJCF text to add a hold's "
 		    "equality to: it was loaded from MJB or URDF",

@@ -16,15 +16,16 @@
 #include "api.h"
 #include "arena.h"
 #include "hold.h"
+#include "lifecycle.h"
 #include "loadjob.h"
 #include "log.h"
 #include "modeldir.h"
+#include "modeltext.h"
 #include "options.h"
 #include "pending.h"
+#include "protomsg.h"
 #include "session.h"
 #include "sim_describe.h"
-#include "protomsg.h"
-#include "lifecycle.h"
 
 /* Map the protocol's model format onto the sim's. */
 static enum sim_format
@@ -187,7 +188,7 @@ api_load_model(struct call *c)
 		else
 			rc = RESULT_OK;
 		snprintf(path, sizeof(path), "%s", sim_model_path(d->sim));
-		r.legacy = d->model_legacy;
+		r.legacy = d->model->legacy;
 		l->same = 1;
 		snprintf(l->what, sizeof(l->what), "%s (reload)", path);
 		break;
@@ -291,27 +292,27 @@ api_get_model_xml(struct call *c)
 	char *stripped;
 	size_t n;
 
-	if (c->d->model_xml == NULL)
+	if (c->d->model->xml == NULL)
 		return call_fail(c, RESULT_BADVALUE,
 		    "the model \"%s\" has no MJCF text: it was loaded from "
 		    "MJB or URDF",
 		    sim_model_name(c->d->sim));
-	if (c->d->model_xml_len + MODEL_FRAME_OVERHEAD > c->d->opts->max_frame)
+	if (c->d->model->len + MODEL_FRAME_OVERHEAD > c->d->opts->max_frame)
 		return call_fail(c, RESULT_BADSIZE,
 		    "the model's MJCF text is %zu bytes, more than a frame "
 		    "may carry (--max-frame %zu)",
-		    c->d->model_xml_len, c->d->opts->max_frame);
+		    c->d->model->len, c->d->opts->max_frame);
 	x = NEW(c, Haptix__V1__ModelXml, haptix__v1__model_xml__init);
-	x->xml = c->d->model_xml;
+	x->xml = c->d->model->xml;
 	/* The holds' equalities are the daemon's, not the model's. */
 	if ((stripped = hold_strip_xml(
-		 c->d->model_xml, c->d->model_xml_len, &n)) != NULL) {
+		 c->d->model->xml, c->d->model->len, &n)) != NULL) {
 		x->xml = arena_alloc(c->arena, n + 1);
 		memcpy(x->xml, stripped, n + 1);
 		free(stripped);
 	}
 	x->name = (char *)sim_model_name(c->d->sim);
-	x->dir = c->d->model_xml_dir;
+	x->dir = c->d->model->dir;
 	PAYLOAD(c, model_xml, MODEL_XML, x);
 	return RESULT_OK;
 }
@@ -513,7 +514,7 @@ api_edit_model(struct call *c)
 	size_t n;
 	int rc;
 
-	if (d->model_xml == NULL)
+	if (d->model->xml == NULL)
 		return call_fail(c, RESULT_BADVALUE,
 		    "the model \"%s\" has no MJCF text to edit: it was "
 		    "loaded from MJB or URDF",

@@ -9,6 +9,7 @@
 #include "api.h"
 #include "event.h"
 #include "log.h"
+#include "message.h"
 #include "session.h"
 #include "sim_access.h"
 #include "sim_state.h"
@@ -118,13 +119,12 @@ api_message(struct call *c)
 	struct daemon *d = c->d;
 	size_t n = strlen(text);
 
-	if (n > DAEMON_MESSAGE_MAX)
+	if (n > MESSAGE_MAX)
 		return call_fail(c, RESULT_BADSIZE,
 		    "message of %zu bytes is "
 		    "longer than %d",
-		    n, DAEMON_MESSAGE_MAX);
-	memcpy(d->message, text, n + 1);
-	d->message_owner = n != 0 ? c->s->id : 0;
+		    n, MESSAGE_MAX);
+	message_set(d, c->s->id, text, n);
 	log_info(
 	    "client %llu: message: \"%s\"", (unsigned long long)c->s->id, text);
 	event_message(d);

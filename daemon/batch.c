@@ -43,10 +43,9 @@ struct batch {
 	struct event *ev;
 	int steps_only; /* a step request's: answered with StepDone */
 	int failed;     /* the result code when it failed, else 0 */
+	int holding;    /* past its first slice: others may not write */
 	char err[1200];
 };
-
-static struct batch *batch_running;
 
 static void batch_continue_cb(evutil_socket_t, short, void *);
 
@@ -179,15 +178,16 @@ batch_free(struct batch *b)
 		event_free(b->ev);
 	arena_free(&b->arena);
 	free(b->traj);
+	if (b->d->batch == b)
+		b->d->batch = NULL;
 	free(b);
-	batch_running = NULL;
 }
 
 /* The batch is over: let the others write again. */
 static void
 batch_end(struct batch *b)
 {
-	b->d->batch_session = 0;
+	b->holding = 0;
 	log_info("client %llu: %s of %llu steps %s at time %g",
 	    (unsigned long long)b->s->id, batch_what(b),
 	    (unsigned long long)b->done, b->failed ? "failed" : "done",
@@ -225,17 +225,24 @@ batch_continue_cb(evutil_socket_t fd, short events, void *arg)
 		evtimer_add(b->ev, &zero); /* after the others' input */
 }
 
+uint64_t
+batch_session(const struct daemon *d)
+{
+	const struct batch *b = d->batch;
+
+	return b != NULL && b->holding ? b->s->id : 0;
+}
+
 void
 batch_session_closed(struct session *s)
 {
-	struct batch *b = batch_running;
+	struct batch *b = s->d->batch;
 
 	if (b == NULL || b->s != s)
 		return;
 	log_info("client %llu: %s stopped after %llu steps: the client left",
 	    (unsigned long long)s->id, batch_what(b),
 	    (unsigned long long)b->done);
-	b->d->batch_session = 0;
 	batch_free(b);
 }
 
@@ -316,7 +323,7 @@ batch_new(struct call *c)
 	b->d = c->d;
 	b->s = c->s;
 	b->request_id = c->req->id;
-	batch_running = b;
+	c->d->batch = b;
 	return b;
 }
 
@@ -346,7 +353,7 @@ batch_go(struct call *c, struct batch *b)
 			batch_free(b);
 		return rc;
 	}
-	d->batch_session = c->s->id;
+	b->holding = 1;
 	log_info("client %llu: %s run from time %g (%llu steps)",
 	    (unsigned long long)c->s->id, batch_what(b), b->started,
 	    (unsigned long long)b->goal);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "arena.h"
+#include "batch.h"
 #include "call.h"
 #include "daemon.h"
 #include "lease.h"
@@ -134,11 +135,11 @@ call_may_write(struct call *c)
 		return call_fail(c, RESULT_DENIED,
 		    "client %llu (%s) holds the control lease: other clients "
 		    "may read but not change the simulation",
-		    (unsigned long long)d->lease_holder, d->lease_holder_name);
-	if (d->batch_session != 0 && d->batch_session != c->s->id)
+		    (unsigned long long)lease_holder(d), lease_holder_name(d));
+	if (batch_session(d) != 0 && batch_session(d) != c->s->id)
 		return call_fail(c, RESULT_DENIED,
 		    "client %llu is running a batch: the simulation cannot "
 		    "change until it is done",
-		    (unsigned long long)d->batch_session);
+		    (unsigned long long)batch_session(d));
 	return 0;
 }

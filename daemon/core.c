@@ -3,7 +3,6 @@
 
 #include <stdio.h>
 
-#include "batch.h"
 #include "clock.h"
 #include "core.h"
 #include "daemon.h"
@@ -11,44 +10,16 @@
 #include "event.h"
 #include "hold.h"
 #include "lease.h"
+#include "lifecycle.h"
 #include "loadjob.h"
 #include "pending.h"
 #include "perturb.h"
 #include "record.h"
 #include "reply.h"
 #include "session.h"
-#include "lifecycle.h"
 #include "stepguard.h"
 #include "stream.h"
 #include "tracking.h"
-
-/*
- * A client is no longer served: its waiting call, load and batch run stop, the
- * others hear that it left, its subscriptions end, its drivers let go,
- * the lease's loss policy applies if it held the lease, and its message
- * is cleared (HAPTIX clears a client's message when it disconnects).
- */
-static void
-core_client_left(struct session *s)
-{
-	struct daemon *d = s->d;
-
-	pending_session_left(s);
-	loadjob_owner_left(s);
-	hold_session_closed(d, s);
-	batch_session_closed(s);
-	if (s->joined)
-		event_client(d, s, 0);
-	stream_session_closed(s);
-	perturb_session_closed(d, s);
-	tracking_session_closed(d, s);
-	lease_session_closed(d, s);
-	if (d->message_owner == s->id) {
-		d->message[0] = '\0';
-		d->message_owner = 0;
-		event_message(d);
-	}
-}
 
 /*
  * Whom a load is counted against when loads are shared out: the
@@ -67,7 +38,7 @@ static const struct session_hooks core_session_hooks = {
 	.frame = dispatch_frame,
 	.refuse = reply_refuse,
 	.drained = stream_session_drained,
-	.left = core_client_left,
+	.left = lifecycle_client_left,
 };
 
 static const struct clock_hooks core_clock_hooks = {

@@ -5,11 +5,13 @@
 #include "clock.h"
 #include "daemon.h"
 #include "event.h"
+#include "lease.h"
+#include "message.h"
 #include "monotonic.h"
 #include "options.h"
+#include "protomsg.h"
 #include "session.h"
 #include "sim.h"
-#include "protomsg.h"
 #include "stream.h"
 
 typedef Haptix__V1__Event Event;
@@ -30,8 +32,8 @@ event_client_info(struct daemon *d, struct arena *a, struct session *s)
 	ci->id = s->id;
 	ci->name = s->name;
 	ci->peer = s->peer;
-	ci->lease = d->lease_holder == s->id;
-	ci->lease_shared = daemon_lease_shared(d, s->id);
+	ci->lease = lease_holder(d) == s->id;
+	ci->lease_shared = lease_shared(d, s->id);
 	ci->connected = monotonic_s() - s->connected_at;
 	ci->requests = s->requests;
 	ci->errors = s->errors;
@@ -174,8 +176,8 @@ event_message(struct daemon *d)
 	Haptix__V1__MessageEvent m = HAPTIX__V1__MESSAGE_EVENT__INIT;
 	Event ev = HAPTIX__V1__EVENT__INIT;
 
-	m.text = d->message;
-	m.from = d->message_owner;
+	m.text = (char *)message_text(d);
+	m.from = message_owner(d);
 	ev.kind_case = HAPTIX__V1__EVENT__KIND_MESSAGE;
 	ev.message = &m;
 	stream_broadcast(d, &ev);
@@ -204,8 +206,8 @@ event_lease(struct daemon *d)
 	Haptix__V1__LeaseInfo l = HAPTIX__V1__LEASE_INFO__INIT;
 	Event ev = HAPTIX__V1__EVENT__INIT;
 
-	l.holder = d->lease_holder;
-	l.holder_name = d->lease_holder_name;
+	l.holder = lease_holder(d);
+	l.holder_name = (char *)lease_holder_name(d);
 	l.on_loss = (char *)options_lease_loss_name(d->opts->lease_loss);
 	ev.kind_case = HAPTIX__V1__EVENT__KIND_LEASE;
 	ev.lease = &l;

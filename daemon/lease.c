@@ -17,13 +17,66 @@
 #include "sim.h"
 #include "sim_robot.h"
 
+/* The lease as it stands; one per daemon (d->lease). */
+struct lease {
+	uint64_t holder;      /* session holding it, or 0 */
+	char holder_name[64]; /* its name, for errors */
+	char token[33];       /* its token (hex), told to its holder */
+	uint64_t *sharers;    /* sessions that presented the token */
+	int nsharers, maxsharers;
+};
+
 static void lease_end(struct daemon *);
+
+struct lease *
+lease_create(void)
+{
+	struct lease *l;
+
+	if ((l = calloc(1, sizeof(*l))) == NULL)
+		fatal("out of memory");
+	return l;
+}
+
+void
+lease_free(struct lease *l)
+{
+	if (l == NULL)
+		return;
+	explicit_bzero(l->token, sizeof(l->token));
+	free(l->sharers);
+	free(l);
+}
+
+uint64_t
+lease_holder(const struct daemon *d)
+{
+	return d->lease->holder;
+}
+
+const char *
+lease_holder_name(const struct daemon *d)
+{
+	return d->lease->holder_name;
+}
+
+int
+lease_shared(const struct daemon *d, uint64_t id)
+{
+	const struct lease *l = d->lease;
+	int i;
+
+	for (i = 0; i < l->nsharers; i++)
+		if (l->sharers[i] == id)
+			return 1;
+	return 0;
+}
 
 int
 lease_permits(const struct daemon *d, const struct session *s)
 {
-	return d->lease_holder == 0 || d->lease_holder == s->id ||
-	    daemon_lease_shared(d, s->id);
+	return d->lease->holder == 0 || d->lease->holder == s->id ||
+	    lease_shared(d, s->id);
 }
 
 /* A fresh token for a lease just taken: 128 random bits as hex. */
@@ -41,7 +94,7 @@ lease_new_token(struct daemon *d)
 		n += (size_t)k;
 	}
 	for (i = 0; i < (int)sizeof(b); i++)
-		snprintf(d->lease_token + 2 * i, 3, "%02x", b[i]);
+		snprintf(d->lease->token + 2 * i, 3, "%02x", b[i]);
 }
 
 /* Compare two strings in time that depends only on their lengths. */
@@ -60,56 +113,56 @@ int
 lease_share(struct daemon *d, struct session *s, const char *token, char *err,
     size_t len)
 {
-	if (d->lease_holder == 0 || !lease_token_equal(token, d->lease_token)) {
+	if (d->lease->holder == 0 ||
+	    !lease_token_equal(token, d->lease->token)) {
 		snprintf(err, len,
 		    "the lease token ($HAPTIX_LEASE) is not the lease's: its "
 		    "holder released it or left%s",
-		    d->lease_holder != 0 ? ", and another holds it now" : "");
+		    d->lease->holder != 0 ? ", and another holds it now" : "");
 		return -1;
 	}
-	if (daemon_lease_shared(d, s->id) || d->lease_holder == s->id)
+	if (lease_shared(d, s->id) || d->lease->holder == s->id)
 		return 0;
-	if (d->nlease_sharers == d->maxlease_sharers) {
-		d->maxlease_sharers = d->maxlease_sharers == 0 ?
+	if (d->lease->nsharers == d->lease->maxsharers) {
+		d->lease->maxsharers = d->lease->maxsharers == 0 ?
 		    4 :
-		    2 * d->maxlease_sharers;
-		d->lease_sharers = realloc(d->lease_sharers,
-		    (size_t)d->maxlease_sharers * sizeof(*d->lease_sharers));
-		if (d->lease_sharers == NULL)
+		    2 * d->lease->maxsharers;
+		d->lease->sharers = realloc(d->lease->sharers,
+		    (size_t)d->lease->maxsharers * sizeof(*d->lease->sharers));
+		if (d->lease->sharers == NULL)
 			fatal("out of memory");
 	}
-	d->lease_sharers[d->nlease_sharers++] = s->id;
+	d->lease->sharers[d->lease->nsharers++] = s->id;
 	log_info("client %llu (%s) shares the control lease of client %llu "
 		 "(%s)",
 	    (unsigned long long)s->id, s->name,
-	    (unsigned long long)d->lease_holder, d->lease_holder_name);
+	    (unsigned long long)d->lease->holder, d->lease->holder_name);
 	return 0;
 }
 
 const char *
 lease_token(const struct daemon *d, const struct session *s)
 {
-	return d->lease_holder == s->id ? d->lease_token : "";
+	return d->lease->holder == s->id ? d->lease->token : "";
 }
 
 int
 lease_take(struct daemon *d, struct session *s, char *err, size_t len)
 {
-	if (d->lease_holder == s->id)
+	if (d->lease->holder == s->id)
 		return 0;
-	if (d->lease_holder != 0) {
+	if (d->lease->holder != 0) {
 		snprintf(err, len, "client %llu (%s) holds the control lease%s",
-		    (unsigned long long)d->lease_holder, d->lease_holder_name,
-		    daemon_lease_shared(d, s->id) ?
-			"; this client shares it, and may "
-			"write already" :
-			"");
+		    (unsigned long long)d->lease->holder, d->lease->holder_name,
+		    lease_shared(d, s->id) ? "; this client shares it, and may "
+					     "write already" :
+					     "");
 		return -1;
 	}
-	d->lease_holder = s->id;
+	d->lease->holder = s->id;
 	lease_new_token(d);
-	snprintf(
-	    d->lease_holder_name, sizeof(d->lease_holder_name), "%s", s->name);
+	snprintf(d->lease->holder_name, sizeof(d->lease->holder_name), "%s",
+	    s->name);
 	log_info("client %llu (%s) took the control lease",
 	    (unsigned long long)s->id, s->name);
 	event_lease(d);
@@ -119,12 +172,11 @@ lease_take(struct daemon *d, struct session *s, char *err, size_t len)
 int
 lease_release(struct daemon *d, struct session *s, char *err, size_t len)
 {
-	if (d->lease_holder != s->id) {
+	if (d->lease->holder != s->id) {
 		snprintf(err, len, "this client does not hold the lease%s",
-		    daemon_lease_shared(d, s->id) ?
-			" (it shares it: the holder "
-			"releases it)" :
-			"");
+		    lease_shared(d, s->id) ? " (it shares it: the holder "
+					     "releases it)" :
+					     "");
 		return -1;
 	}
 	lease_end(d);
@@ -138,12 +190,12 @@ lease_release(struct daemon *d, struct session *s, char *err, size_t len)
 static void
 lease_end(struct daemon *d)
 {
-	d->lease_holder = 0;
-	d->lease_holder_name[0] = '\0';
-	explicit_bzero(d->lease_token, sizeof(d->lease_token));
-	free(d->lease_sharers);
-	d->lease_sharers = NULL;
-	d->nlease_sharers = d->maxlease_sharers = 0;
+	d->lease->holder = 0;
+	d->lease->holder_name[0] = '\0';
+	explicit_bzero(d->lease->token, sizeof(d->lease->token));
+	free(d->lease->sharers);
+	d->lease->sharers = NULL;
+	d->lease->nsharers = d->lease->maxsharers = 0;
 }
 
 void
@@ -151,11 +203,12 @@ lease_session_closed(struct daemon *d, struct session *s)
 {
 	int i;
 
-	for (i = 0; i < d->nlease_sharers; i++)
-		if (d->lease_sharers[i] == s->id)
-			d->lease_sharers[i--] = d->lease_sharers
-						    [--d->nlease_sharers];
-	if (d->lease_holder != s->id)
+	for (i = 0; i < d->lease->nsharers; i++)
+		if (d->lease->sharers[i] == s->id)
+			d->lease
+			    ->sharers[i--] = d->lease
+						 ->sharers[--d->lease->nsharers];
+	if (d->lease->holder != s->id)
 		return;
 	lease_end(d);
 	log_info("client %llu (%s) left holding the control lease: %s",

@@ -11,9 +11,22 @@
 #define HXD_LEASE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct daemon;
+struct lease;
 struct session;
+
+/* The lease's state (d->lease), made free; lease_free takes NULL. */
+struct lease *lease_create(void);
+void lease_free(struct lease *l);
+
+/* The session holding the lease, or 0; its name ("" if none). */
+uint64_t lease_holder(const struct daemon *d);
+const char *lease_holder_name(const struct daemon *d);
+
+/* Return 1 if session id shares the lease, having presented its token. */
+int lease_shared(const struct daemon *d, uint64_t id);
 
 /* Return 1 if s may write: nobody holds the lease, s does or shares it. */
 int lease_permits(const struct daemon *d, const struct session *s);

@@ -1,8 +1,11 @@
 /*
- * The simulation changes: a step taken, a model loaded.  Whoever causes
- * it (the clock, a client's step or update, a batch run, a load, a
- * reload) goes through here, so that streams, the recording and pacing
- * all hear of it in the same order.
+ * The simulation's lifecycle: a step taken, a model loaded or edited, a
+ * client gone.  Whoever causes it (the clock, a client's step or update,
+ * a batch run, a load, a reload, an edit, the transport) goes through
+ * here, so that streams, the recording and pacing all hear of it in the
+ * same order.  lifecycle_step() calls each service by name, as mj_step
+ * reads; the other changes go down one ordered table of the services
+ * (lifecycle.c), so that a new service adds itself in one place.
  */
 #ifndef HXD_LIFECYCLE_H
 #define HXD_LIFECYCLE_H
@@ -10,6 +13,7 @@
 #include <stddef.h>
 
 struct daemon;
+struct session;
 
 /*
  * One mj_step: the inputs brought up to it and journaled if a recording
@@ -35,5 +39,13 @@ void lifecycle_model_changed(struct daemon *d, int reload, const char *why);
  */
 void lifecycle_model_edited(struct daemon *d, const char *operations,
     const char *removed, const char *transaction);
+
+/*
+ * A client is no longer served: its waiting call, load and batch run
+ * stop, its drivers let go and its subscriptions end, its holds are
+ * released, the lease's loss policy applies if it held the lease, its
+ * message is taken down, and the others hear that it left.
+ */
+void lifecycle_client_left(struct session *s);
 
 #endif

@@ -18,6 +18,7 @@
 #include "loadjob.h"
 #include "log.h"
 #include "modeldir.h"
+#include "modeltext.h"
 #include "monotonic.h"
 #include "options.h"
 #include "result.h"
@@ -188,7 +189,7 @@ loadjob_edit_fd(struct loadjob *j, char *err, size_t len)
 	const char *path = sim_model_path(d->sim), *base;
 	char standin[4200];
 
-	if (d->model_xml == NULL) {
+	if (d->model->xml == NULL) {
 		snprintf(err, len,
 		    "the model \"%s\" has no MJCF text to edit: it was "
 		    "loaded from MJB or URDF",
@@ -197,12 +198,12 @@ loadjob_edit_fd(struct loadjob *j, char *err, size_t len)
 	}
 	/* The text stands where the model's file does, or inline.xml. */
 	base = strrchr(path, '/');
-	snprintf(standin, sizeof(standin), "%s/%s", d->model_xml_dir,
+	snprintf(standin, sizeof(standin), "%s/%s", d->model->dir,
 	    base != NULL ? base + 1 : "inline.xml");
 	r.source = LOADER_EDIT;
 	r.path = standin;
-	r.data = d->model_xml;
-	r.len = d->model_xml_len;
+	r.data = d->model->xml;
+	r.len = d->model->len;
 	r.edit = j->edit_msg;
 	r.edit_len = j->edit_len;
 	return loadjob_request_fd(d, &r, err, len);
@@ -505,28 +506,6 @@ loadjob_timeout_cb(evutil_socket_t fd, short events, void *arg)
 	loadjob_finish(j);
 }
 
-/*
- * Keep the model's MJCF text (len 0: it has none), NUL-ended, and the
- * directory it stands in.
- */
-static void
-loadjob_keep_xml(struct daemon *d, const char *xml, size_t len, const char *dir,
-    size_t dirlen)
-{
-	free(d->model_xml);
-	d->model_xml = NULL;
-	d->model_xml_len = 0;
-	snprintf(d->model_xml_dir, sizeof(d->model_xml_dir), "%.*s",
-	    (int)dirlen, dir);
-	if (len == 0)
-		return;
-	if ((d->model_xml = malloc(len + 1)) == NULL)
-		fatal("out of memory");
-	memcpy(d->model_xml, xml, len);
-	d->model_xml[len] = '\0';
-	d->model_xml_len = len;
-}
-
 /* The loader's refusal, as one of the codes it may give. */
 static int
 loadjob_code(int code)
@@ -602,8 +581,8 @@ loadjob_outcome(struct loadjob *j, int status, char *err, size_t len)
 			mjb = j->buf + sizeof(r) + r.err_len;
 			if (loadjob_install(j, mjb, r.mjb_len, err, len) != 0)
 				return RESULT_LOADFAILED;
-			j->d->model_legacy = (int)r.legacy;
-			loadjob_keep_xml(j->d, mjb + r.mjb_len, r.xml_len,
+			j->d->model->legacy = (int)r.legacy;
+			modeltext_set(j->d->model, mjb + r.mjb_len, r.xml_len,
 			    mjb + r.mjb_len + r.xml_len, r.dir_len);
 			snprintf(err, len, "%.*s", (int)r.info_len,
 			    mjb + r.mjb_len + r.xml_len + r.dir_len);

@@ -17,7 +17,6 @@ libhaptixd_la_SOURCES = \
 	daemon/batch.c daemon/batch.h \
 	daemon/clock.c daemon/clock.h \
 	daemon/conffile.c daemon/conffile.h \
-	daemon/daemon.h \
 	daemon/dispatch.c daemon/dispatch.h \
 	daemon/event.c daemon/event.h \
 	daemon/latency.c daemon/latency.h \
@@ -45,6 +44,8 @@ libhaptixd_la_SOURCES = \
 	daemon/lifecycle.c daemon/lifecycle.h daemon/rollback.c daemon/rollback.h \
 	daemon/stepguard.c daemon/stepguard.h \
 	daemon/stream.c daemon/stream.h \
+	daemon/daemon.c daemon/daemon.h daemon/message.c daemon/message.h \
+	daemon/modeltext.c daemon/modeltext.h \
 	daemon/sim.c daemon/sim.h daemon/sim_internal.h \
 	daemon/sim_access.c daemon/sim_access.h daemon/sim_array.c daemon/sim_array.h \
 	daemon/sim_carry.c daemon/sim_carry.h daemon/sim_check.c daemon/sim_check.h \

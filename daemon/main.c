@@ -19,11 +19,13 @@
 #include "core.h"
 #include "daemon.h"
 #include "hold.h"
-#include "monotonic.h"
+#include "lifecycle.h"
 #include "loader.h"
 #include "loadjob.h"
 #include "log.h"
 #include "modeldir.h"
+#include "modeltext.h"
+#include "monotonic.h"
 #include "options.h"
 #include "perturb.h"
 #include "record.h"
@@ -31,9 +33,8 @@
 #include "server.h"
 #include "service.h"
 #include "session.h"
-#include "lifecycle.h"
-#include "stepguard.h"
 #include "sim.h"
+#include "stepguard.h"
 
 /* How long clients get to take their last answers at shutdown. */
 #define MAIN_STOP_SECONDS 2.0
@@ -116,7 +117,7 @@ main_model_request(struct daemon *d, const struct options *o,
 			return 0;
 		*same = 1;
 		snprintf(path, pathlen, "%s", sim_model_path(d->sim));
-		r->legacy = d->model_legacy;
+		r->legacy = d->model->legacy;
 		return 1;
 	}
 	if (modeldir_find(name, path, pathlen) != 0) {
@@ -377,6 +378,7 @@ main(int argc, char **argv)
 		opts->token_file, d.token, &d.token_len, err, sizeof(err)) != 0)
 		fatal("%s", err);
 	modeldir_init((const char *const *)opts->model_dirs, opts->nmodel_dirs);
+	daemon_init(&d);
 	d.sim = sim_create();
 	sim_set_api_rate(d.sim, opts->api_rate);
 	rc = main_model_request(
@@ -427,7 +429,7 @@ main(int argc, char **argv)
 	event_base_free(d.base);
 	options_free((struct options *)d.opts);
 	free((void *)d.opts);
-	free(d.model_xml);
+	daemon_free(&d);
 	log_info("stopped");
 	return 0;
 }

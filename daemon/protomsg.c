@@ -4,18 +4,21 @@
 #include <string.h>
 
 #include "arena.h"
+#include "batch.h"
 #include "clock.h"
 #include "daemon.h"
+#include "lease.h"
+#include "message.h"
 #include "monotonic.h"
 #include "options.h"
 #include "perturb.h"
+#include "protomsg.h"
 #include "record.h"
 #include "session.h"
 #include "sim.h"
 #include "sim_access.h"
-#include "sim_state.h"
 #include "sim_describe.h"
-#include "protomsg.h"
+#include "sim_state.h"
 #include "stepguard.h"
 #include "tracking.h"
 
@@ -243,11 +246,11 @@ protomsg_status(struct daemon *d, struct arena *a)
 	st->pacing->lateness_p99 = k.lateness_p99;
 	st->pacing->lateness_max = k.lateness_max;
 	st->clients = (uint32_t)sessions_welcomed();
-	st->message = arena_strdup(a, d->message);
+	st->message = arena_strdup(a, message_text(d));
 	st->uptime = monotonic_s() - d->started;
-	st->lease_holder = d->lease_holder;
-	st->lease_holder_name = d->lease_holder_name;
-	st->batch_session = d->batch_session;
+	st->lease_holder = lease_holder(d);
+	st->lease_holder_name = (char *)lease_holder_name(d);
+	st->batch_session = batch_session(d);
 	st->steps_refused = arena_strdup(a, stepguard_refusal());
 	st->recording = protomsg_recording(a);
 	st->limits = arena_alloc(a, sizeof(*st->limits));

@@ -46,15 +46,18 @@
 #include <event2/event.h>
 
 #include "api_table.h"
+#include "batch.h"
 #include "clock.h"
 #include "core.h"
 #include "daemon.h"
-#include "monotonic.h"
 #include "frame.h"
 #include "haptix.pb-c.h"
+#include "lease.h"
 #include "loadjob.h"
 #include "log.h"
 #include "modeldir.h"
+#include "modeltext.h"
+#include "monotonic.h"
 #include "options.h"
 #include "perturb.h"
 #include "record.h"
@@ -206,6 +209,7 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 		fuzz_die("cannot create the event loop");
 	memcpy(fuzz_d.token, FUZZ_TOKEN, strlen(FUZZ_TOKEN));
 	fuzz_d.token_len = strlen(FUZZ_TOKEN);
+	daemon_init(&fuzz_d);
 	fuzz_d.sim = sim_create();
 	sim_set_api_rate(fuzz_d.sim, o->api_rate);
 	for (i = 0; i < sizeof(fuzz_models) / sizeof(fuzz_models[0]); i++)
@@ -282,7 +286,7 @@ fuzz_reset(const struct fuzz_model *fm)
 	else if (sim_load_buffer(fuzz_d.sim, SIM_FORMAT_MJB, fm->mjb, fm->len,
 		     NULL, fm->path, err, sizeof(err)) != 0)
 		fuzz_die(err);
-	fuzz_d.model_legacy = 0;
+	fuzz_d.model->legacy = 0;
 	sim_set_api_rate(fuzz_d.sim, o->api_rate);
 	clock_set_speed(fuzz_d.clock, o->speed, o->speed_max);
 	clock_model_changed(fuzz_d.clock);
@@ -347,7 +351,7 @@ static size_t
 fuzz_turn(int fd, int *eof)
 {
 	event_base_loop(fuzz_d.base, EVLOOP_ONCE | EVLOOP_NONBLOCK);
-	if (fuzz_d.batch_session != 0)
+	if (batch_session(&fuzz_d) != 0)
 		fuzz_batch_turns++;
 	if (clock_running(fuzz_d.clock))
 		clock_pause(fuzz_d.clock);
@@ -365,7 +369,7 @@ fuzz_busy(int fd)
 
 	if (event_base_get_num_events(fuzz_d.base, EVENT_BASE_COUNT_ACTIVE) > 0)
 		return 1;
-	if (fuzz_d.batch_session != 0 || loadjob_count() != 0)
+	if (batch_session(&fuzz_d) != 0 || loadjob_count() != 0)
 		return 1;
 	/* A Unix socket's send queue is what the peer has not read. */
 	if (fd >= 0 && ioctl(fd, SIOCOUTQ, &unread) == 0 && unread > 0)
@@ -468,7 +472,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		close(fds[0]);
 
 	/* What a session leaves behind when it goes. */
-	if (d->lease_holder != 0 || d->batch_session != 0 ||
+	if (lease_holder(d) != 0 || batch_session(d) != 0 ||
 	    d->message_owner != 0 || sessions_count() != 0 ||
 	    loadjob_count() != 0)
 		fuzz_die("a closed session left state behind");

@@ -11,10 +11,13 @@
 
 #include <criterion/criterion.h>
 
+#include "api_table.h"
+#include "batch.h"
 #include "call.h"
 #include "clock.h"
 #include "core.h"
 #include "daemon.h"
+#include "haptix.pb-c.h"
 #include "inproc.h"
 #include "lease.h"
 #include "monotonic.h"
@@ -39,6 +42,7 @@ start(const char *loss)
 	inproc_start(&d, loss != NULL ? args : NULL);
 	inproc_load(&d, "fixture.xml");
 	core_start(&d);
+	api_table_serve();
 	clock_set_speed(d.clock, 0.001, 0);
 	clock_model_changed(d.clock);
 	clock_run(d.clock);
@@ -68,6 +72,25 @@ client(const char *name, int *peer)
 	return s;
 }
 
+/* Send a batch run of steps steps on the session whose peer is fd. */
+static void
+batch_of(int fd, uint32_t steps)
+{
+	Haptix__V1__Request req = HAPTIX__V1__REQUEST__INIT;
+	Haptix__V1__Batch w = HAPTIX__V1__BATCH__INIT;
+	uint8_t buf[64];
+	size_t n;
+
+	w.steps = steps;
+	req.id = 1;
+	req.call_case = HAPTIX__V1__REQUEST__CALL_BATCH;
+	req.batch = &w;
+	n = haptix__v1__request__get_packed_size(&req);
+	cr_assert_leq(n, sizeof(buf));
+	haptix__v1__request__pack(&req, buf);
+	inproc_write_frame(fd, buf, n);
+}
+
 Test(lease, take_and_release, .init = setup, .fini = teardown)
 {
 	struct session *a, *b;
@@ -80,8 +103,8 @@ Test(lease, take_and_release, .init = setup, .fini = teardown)
 	    "nobody holds it: everyone writes");
 
 	cr_assert_eq(lease_take(&d, a, err, sizeof(err)), 0);
-	cr_assert_eq(d.lease_holder, a->id);
-	cr_assert_str_eq(d.lease_holder_name, "alice");
+	cr_assert_eq(lease_holder(&d), a->id);
+	cr_assert_str_eq(lease_holder_name(&d), "alice");
 	cr_assert(lease_permits(&d, a));
 	cr_assert(!lease_permits(&d, b));
 	cr_assert_eq(lease_take(&d, a, err, sizeof(err)), 0, "again: fine");
@@ -92,21 +115,21 @@ Test(lease, take_and_release, .init = setup, .fini = teardown)
 	    "client %llu (alice) holds the control lease",
 	    (unsigned long long)a->id);
 	cr_assert_str_eq(err, want);
-	cr_assert_eq(d.lease_holder, a->id, "still alice's");
+	cr_assert_eq(lease_holder(&d), a->id, "still alice's");
 
 	err[0] = '\0';
 	cr_assert_eq(lease_release(&d, b, err, sizeof(err)), -1);
 	cr_assert_str_eq(err, "this client does not hold the lease");
-	cr_assert_eq(d.lease_holder, a->id, "a non-holder cannot release it");
+	cr_assert_eq(lease_holder(&d), a->id, "a non-holder cannot release it");
 
 	cr_assert_eq(lease_release(&d, a, err, sizeof(err)), 0);
-	cr_assert_eq(d.lease_holder, 0);
-	cr_assert_str_eq(d.lease_holder_name, "");
+	cr_assert_eq(lease_holder(&d), 0);
+	cr_assert_str_eq(lease_holder_name(&d), "");
 	cr_assert(lease_permits(&d, b));
 	cr_assert_eq(
 	    lease_release(&d, a, err, sizeof(err)), -1, "released already");
 	cr_assert_eq(lease_take(&d, b, err, sizeof(err)), 0);
-	cr_assert_str_eq(d.lease_holder_name, "bob");
+	cr_assert_str_eq(lease_holder_name(&d), "bob");
 	close(pa);
 	close(pb);
 	inproc_stop(&d);
@@ -118,6 +141,7 @@ Test(lease, writes_refused_with_the_holders_name, .init = setup,
 	struct session *a, *b;
 	struct call ca = { .d = &d }, cb = { .d = &d };
 	char err[200];
+	double end;
 	int pa, pb;
 
 	a = client("alice", &pa);
@@ -132,14 +156,23 @@ Test(lease, writes_refused_with_the_holders_name, .init = setup,
 	    "%s", cb.err);
 	lease_release(&d, a, err, sizeof(err));
 
-	/* A batch run holds the simulation too. */
-	d.batch_session = a->id;
+	/* A batch run holds the simulation too, until its client leaves. */
+	clock_pause(d.clock);
+	batch_of(pa, 10000000);
+	end = monotonic_s() + 5;
+	while (batch_session(&d) == 0 && monotonic_s() < end)
+		inproc_turn(&d);
+	cr_assert_eq(batch_session(&d), a->id, "alice's batch holds it");
 	cr_assert_eq(call_may_write(&ca), 0);
 	cb.err[0] = '\0';
 	cr_assert_eq(call_may_write(&cb), RESULT_DENIED);
 	cr_assert(strstr(cb.err, "running a batch") != NULL, "%s", cb.err);
-	d.batch_session = 0;
 	close(pa);
+	end = monotonic_s() + 5;
+	while (batch_session(&d) != 0 && monotonic_s() < end)
+		inproc_turn(&d);
+	cr_assert_eq(batch_session(&d), 0, "the batch went with its client");
+	cr_assert_eq(call_may_write(&cb), 0);
 	close(pb);
 	inproc_stop(&d);
 }
@@ -167,10 +200,10 @@ wait_lease_free(void)
 {
 	double end = monotonic_s() + 1;
 
-	while (d.lease_holder != 0 && monotonic_s() < end)
+	while (lease_holder(&d) != 0 && monotonic_s() < end)
 		inproc_run_for(&d, 0.001);
-	cr_assert_eq(d.lease_holder, 0, "the holder's leaving frees it");
-	cr_assert_str_eq(d.lease_holder_name, "");
+	cr_assert_eq(lease_holder(&d), 0, "the holder's leaving frees it");
+	cr_assert_str_eq(lease_holder_name(&d), "");
 }
 
 /* The holder leaves under policy: the clock and the controls after. */
@@ -258,7 +291,7 @@ Test(lease, a_non_holder_leaving_changes_nothing, .fini = teardown)
 		inproc_run_for(&d, 0.001);
 	inproc_run_for(&d, 0.01);
 	cr_assert_eq(sessions_count(), 1, "bob left");
-	cr_assert_eq(d.lease_holder, a->id);
+	cr_assert_eq(lease_holder(&d), a->id);
 	cr_assert(clock_running(d.clock));
 	ctrl = sim_arrays(d.sim)->ctrl;
 	cr_assert_eq(ctrl[0], 0.9);

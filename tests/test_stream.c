@@ -16,11 +16,12 @@
 
 #include "core.h"
 #include "daemon.h"
+#include "event.h"
 #include "frame.h"
 #include "inproc.h"
-#include "session.h"
 #include "lifecycle.h"
-#include "event.h"
+#include "message.h"
+#include "session.h"
 #include "stream.h"
 
 TestSuite(stream, .timeout = 10);
@@ -275,9 +276,11 @@ Test(stream, long_held_events_drain_in_turns, .init = setup, .fini = teardown)
 	fillers = congest(s);
 	step(5);
 	for (i = 0; i < 300; i++) {
-		memset(d.message, 'a' + i % 26, 990);
-		snprintf(d.message + 990, 11, "%d", i);
-		d.message_owner = 7;
+		char text[1001];
+
+		memset(text, 'a' + i % 26, 990);
+		snprintf(text + 990, 11, "%d", i);
+		message_set(&d, 7, text, strlen(text));
 		event_message(&d);
 	}
 	expect_counters(s, 1, 4, 44);
@@ -297,8 +300,7 @@ Test(stream, long_held_events_drain_in_turns, .init = setup, .fini = teardown)
 	expect_frame(5, 4);
 	expect_silence();
 	expect_counters(s, 2, 4, 44);
-	d.message[0] = '\0';
-	d.message_owner = 0;
+	message_set(&d, 0, "", 0);
 	finish();
 }
 

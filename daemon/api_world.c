@@ -50,7 +50,7 @@ api_world_force(struct call *c)
 	int rc, n, wrench = w->n_force != 0 || w->n_torque != 0;
 
 	if (w->clear_all)
-		gazebo_world_clear_wrenches();
+		gazebo_world_clear_wrenches(c->d);
 	if (w->body >= 0) {
 		if ((rc = api_world_body_check(c, w->body)))
 			return rc;
@@ -77,11 +77,11 @@ api_world_force(struct call *c)
 			return RESULT_DENIED;
 	}
 	out = NEW(c, Haptix__V1__WorldForces, haptix__v1__world_forces__init);
-	n = gazebo_world_gravity_off(gravity, WORLD_BODIES_MAX);
+	n = gazebo_world_gravity_off(c->d, gravity, WORLD_BODIES_MAX);
 	out->n_gravity_off = n;
 	out->gravity_off = arena_alloc(c->arena, n * sizeof(int32_t) + 1);
 	memcpy(out->gravity_off, gravity, n * sizeof(int32_t));
-	out->wrenches = gazebo_world_wrenches();
+	out->wrenches = gazebo_world_wrenches(c->d);
 	PAYLOAD(c, world_forces, WORLD_FORCES, out);
 	return RESULT_OK;
 }

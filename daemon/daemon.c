@@ -2,9 +2,12 @@
 #include "config.h"
 
 #include "daemon.h"
+#include "gazebo_world.h"
 #include "lease.h"
 #include "message.h"
 #include "modeltext.h"
+#include "perturb.h"
+#include "rollback.h"
 
 void
 daemon_init(struct daemon *d)
@@ -12,6 +15,9 @@ daemon_init(struct daemon *d)
 	d->lease = lease_create();
 	d->message = message_create();
 	d->model = modeltext_create();
+	d->perturb = perturb_create();
+	d->rollback = rollback_create();
+	d->world = gazebo_world_create();
 }
 
 void
@@ -23,4 +29,10 @@ daemon_free(struct daemon *d)
 	d->message = NULL;
 	modeltext_free(d->model);
 	d->model = NULL;
+	perturb_free(d->perturb);
+	d->perturb = NULL;
+	rollback_free(d->rollback);
+	d->rollback = NULL;
+	gazebo_world_free(d->world);
+	d->world = NULL;
 }

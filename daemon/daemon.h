@@ -10,6 +10,9 @@
 #include <stdint.h>
 
 struct batch;
+struct perturbs;
+struct gazebo_world;
+struct rollback;
 struct clock;
 struct event_base;
 struct lease;
@@ -38,7 +41,10 @@ struct daemon {
 	struct message *message; /* message.c: the viewers' message */
 	struct modeltext *model; /* modeltext.c: the model's MJCF text */
 	struct batch *batch;     /* batch.c: the batch run, or NULL */
-	double started;          /* monotonic seconds */
+	struct rollback *rollback;
+	struct gazebo_world *world;
+	struct perturbs *perturb;
+	double started; /* monotonic seconds */
 
 	uint8_t token[DAEMON_TOKEN_MAX]; /* TCP clients present this */
 	size_t token_len;                /* 0: no token configured */

@@ -28,7 +28,8 @@ struct world_wrench {
 	double until; /* simulated time; < 0: until a reset */
 };
 
-static struct {
+/* The World API's state (d->world). */
+struct gazebo_world {
 	struct world_wrench wrench[WORLD_WRENCHES_MAX];
 	int nwrench;
 	struct gazebo_world_body
@@ -42,7 +43,27 @@ static struct {
 	double pushed_time; /* the time they went in */
 	int camera_set;
 	double camera_pos[3], camera_quat[4];
-} world;
+};
+
+struct gazebo_world *
+gazebo_world_create(void)
+{
+	struct gazebo_world *gw;
+
+	if ((gw = calloc(1, sizeof(*gw))) == NULL)
+		fatal("out of memory");
+	return gw;
+}
+
+void
+gazebo_world_free(struct gazebo_world *gw)
+{
+	if (gw == NULL)
+		return;
+	free(gw->add);
+	free(gw->saved);
+	free(gw);
+}
 
 /* Fill b with body id and its name. */
 static void
@@ -73,44 +94,45 @@ gazebo_world_find(const struct gazebo_world_body *list, int n, int body)
 static void
 gazebo_world_size(struct daemon *d)
 {
+	struct gazebo_world *gw = d->world;
 	int nbody = sim_sizes(d->sim)->nbody;
 
-	if (nbody == world.nbody)
+	if (nbody == gw->nbody)
 		return;
-	free(world.add);
-	free(world.saved);
-	world.add = calloc(6 * (size_t)nbody, sizeof(double));
-	world.saved = calloc(6 * (size_t)nbody, sizeof(double));
-	if (world.add == NULL || world.saved == NULL)
+	free(gw->add);
+	free(gw->saved);
+	gw->add = calloc(6 * (size_t)nbody, sizeof(double));
+	gw->saved = calloc(6 * (size_t)nbody, sizeof(double));
+	if (gw->add == NULL || gw->saved == NULL)
 		fatal("out of memory");
-	world.nbody = nbody;
+	gw->nbody = nbody;
 }
 
 int
 gazebo_world_force(struct daemon *d, int body, const double f[6],
     double duration, int gravity, char *err, size_t len)
 {
+	struct gazebo_world *gw = d->world;
 	struct world_wrench *w;
 	int i;
 
-	if (f != NULL && world.nwrench == WORLD_WRENCHES_MAX) {
+	if (f != NULL && gw->nwrench == WORLD_WRENCHES_MAX) {
 		snprintf(err, len, "%d wrenches are in effect already",
 		    WORLD_WRENCHES_MAX);
 		return -1;
 	}
-	i = gazebo_world_find(world.gravity, world.ngravity, body);
+	i = gazebo_world_find(gw->gravity, gw->ngravity, body);
 	if (gravity == 2 && i < 0) {
-		if (world.ngravity == WORLD_BODIES_MAX) {
+		if (gw->ngravity == WORLD_BODIES_MAX) {
 			snprintf(err, len, "%d bodies have gravity off already",
 			    WORLD_BODIES_MAX);
 			return -1;
 		}
-		gazebo_world_body_name(
-		    d, body, &world.gravity[world.ngravity++]);
+		gazebo_world_body_name(d, body, &gw->gravity[gw->ngravity++]);
 	} else if (gravity == 1 && i >= 0)
-		world.gravity[i] = world.gravity[--world.ngravity];
+		gw->gravity[i] = gw->gravity[--gw->ngravity];
 	if (f != NULL) {
-		w = &world.wrench[world.nwrench++];
+		w = &gw->wrench[gw->nwrench++];
 		gazebo_world_body_name(d, body, &w->body);
 		memcpy(w->f, f, sizeof(w->f));
 		w->until = duration > 0 ? sim_time(d->sim) + duration : -1;
@@ -119,44 +141,50 @@ gazebo_world_force(struct daemon *d, int body, const double f[6],
 }
 
 void
-gazebo_world_clear_wrenches(void)
+gazebo_world_clear_wrenches(struct daemon *d)
 {
-	world.nwrench = 0;
+	struct gazebo_world *gw = d->world;
+
+	gw->nwrench = 0;
 }
 
 int
-gazebo_world_gravity_off(int *bodies, int max)
+gazebo_world_gravity_off(struct daemon *d, int *bodies, int max)
 {
+	struct gazebo_world *gw = d->world;
 	int i;
 
-	for (i = 0; i < world.ngravity && i < max; i++)
-		bodies[i] = world.gravity[i].id;
+	for (i = 0; i < gw->ngravity && i < max; i++)
+		bodies[i] = gw->gravity[i].id;
 	return i;
 }
 
 int
-gazebo_world_wrenches(void)
+gazebo_world_wrenches(struct daemon *d)
 {
-	return world.nwrench;
+	struct gazebo_world *gw = d->world;
+
+	return gw->nwrench;
 }
 
 int
 gazebo_world_collide_set(
     struct daemon *d, int body, int mode, char *err, size_t len)
 {
-	int i = gazebo_world_find(world.collide, world.ncollide, body);
+	struct gazebo_world *gw = d->world;
+	int i = gazebo_world_find(gw->collide, gw->ncollide, body);
 
 	if (i < 0) {
-		if (world.ncollide == WORLD_BODIES_MAX) {
+		if (gw->ncollide == WORLD_BODIES_MAX) {
 			snprintf(err, len,
 			    "%d bodies have collide modes already",
 			    WORLD_BODIES_MAX);
 			return -1;
 		}
-		i = world.ncollide++;
-		gazebo_world_body_name(d, body, &world.collide[i]);
+		i = gw->ncollide++;
+		gazebo_world_body_name(d, body, &gw->collide[i]);
 	}
-	world.collide[i].mode = mode;
+	gw->collide[i].mode = mode;
 	sim_collide_set(d->sim, body, mode);
 	return 0;
 }
@@ -165,10 +193,12 @@ void
 gazebo_world_camera(
     struct daemon *d, double pos[3], double quat[4], int *is_default)
 {
-	*is_default = !world.camera_set;
-	if (world.camera_set) {
-		memcpy(pos, world.camera_pos, sizeof(world.camera_pos));
-		memcpy(quat, world.camera_quat, sizeof(world.camera_quat));
+	struct gazebo_world *gw = d->world;
+
+	*is_default = !gw->camera_set;
+	if (gw->camera_set) {
+		memcpy(pos, gw->camera_pos, sizeof(gw->camera_pos));
+		memcpy(quat, gw->camera_quat, sizeof(gw->camera_quat));
 	} else
 		sim_camera_default(d->sim, pos, quat);
 }
@@ -177,50 +207,54 @@ void
 gazebo_world_camera_set(
     struct daemon *d, const double pos[3], const double quat[4])
 {
-	memcpy(world.camera_pos, pos, sizeof(world.camera_pos));
-	memcpy(world.camera_quat, quat, sizeof(world.camera_quat));
-	world.camera_set = 1;
-	event_camera(d, world.camera_pos, world.camera_quat, 0);
+	struct gazebo_world *gw = d->world;
+
+	memcpy(gw->camera_pos, pos, sizeof(gw->camera_pos));
+	memcpy(gw->camera_quat, quat, sizeof(gw->camera_quat));
+	gw->camera_set = 1;
+	event_camera(d, gw->camera_pos, gw->camera_quat, 0);
 }
 
 void
 gazebo_world_before_step(struct daemon *d)
 {
+	struct gazebo_world *gw = d->world;
 	double *row;
 	int i;
 
-	if (world.ngravity == 0 && world.nwrench == 0)
+	if (gw->ngravity == 0 && gw->nwrench == 0)
 		return;
 	gazebo_world_size(d);
-	memset(world.add, 0, 6 * (size_t)world.nbody * sizeof(double));
-	for (i = 0; i < world.ngravity; i++)
-		sim_body_weight(d->sim, world.gravity[i].id,
-		    world.add + 6 * world.gravity[i].id);
-	for (i = 0; i < world.nwrench; i++) {
-		row = world.add + 6 * world.wrench[i].body.id;
+	memset(gw->add, 0, 6 * (size_t)gw->nbody * sizeof(double));
+	for (i = 0; i < gw->ngravity; i++)
+		sim_body_weight(
+		    d->sim, gw->gravity[i].id, gw->add + 6 * gw->gravity[i].id);
+	for (i = 0; i < gw->nwrench; i++) {
+		row = gw->add + 6 * gw->wrench[i].body.id;
 		for (int k = 0; k < 6; k++)
-			row[k] += world.wrench[i].f[k];
+			row[k] += gw->wrench[i].f[k];
 	}
-	sim_xfrc_push(d->sim, world.add, world.saved);
-	world.pushed = 1;
-	world.pushed_time = sim_time(d->sim);
+	sim_xfrc_push(d->sim, gw->add, gw->saved);
+	gw->pushed = 1;
+	gw->pushed_time = sim_time(d->sim);
 }
 
 void
 gazebo_world_after_step(struct daemon *d)
 {
+	struct gazebo_world *gw = d->world;
 	double t = sim_time(d->sim);
 	int i;
 
-	if (!world.pushed)
+	if (!gw->pushed)
 		return;
-	world.pushed = 0;
+	gw->pushed = 0;
 	/* A step that MuJoCo reset cleared the forces already. */
-	if (t >= world.pushed_time)
-		sim_xfrc_pop(d->sim, world.saved);
-	for (i = 0; i < world.nwrench;)
-		if (world.wrench[i].until >= 0 && world.wrench[i].until <= t)
-			world.wrench[i] = world.wrench[--world.nwrench];
+	if (t >= gw->pushed_time)
+		sim_xfrc_pop(d->sim, gw->saved);
+	for (i = 0; i < gw->nwrench;)
+		if (gw->wrench[i].until >= 0 && gw->wrench[i].until <= t)
+			gw->wrench[i] = gw->wrench[--gw->nwrench];
 		else
 			i++;
 }
@@ -229,9 +263,10 @@ gazebo_world_after_step(struct daemon *d)
 static void
 gazebo_world_camera_default(struct daemon *d)
 {
+	struct gazebo_world *gw = d->world;
 	double pos[3], quat[4];
 
-	world.camera_set = 0;
+	gw->camera_set = 0;
 	if (sim_loaded(d->sim)) {
 		sim_camera_default(d->sim, pos, quat);
 		event_camera(d, pos, quat, 1);
@@ -241,22 +276,26 @@ gazebo_world_camera_default(struct daemon *d)
 void
 gazebo_world_reset(struct daemon *d, int keep_params)
 {
-	world.nwrench = 0;
+	struct gazebo_world *gw = d->world;
+
+	gw->nwrench = 0;
 	if (!keep_params) {
 		/* The model's arrays are the model's again. */
-		world.ngravity = 0;
-		world.ncollide = 0;
+		gw->ngravity = 0;
+		gw->ncollide = 0;
 	}
-	if (world.camera_set)
+	if (gw->camera_set)
 		gazebo_world_camera_default(d);
 }
 
 void
 gazebo_world_model_changed(struct daemon *d)
 {
-	world.nwrench = world.ngravity = world.ncollide = 0;
-	world.pushed = 0;
-	world.camera_set = 0;
+	struct gazebo_world *gw = d->world;
+
+	gw->nwrench = gw->ngravity = gw->ncollide = 0;
+	gw->pushed = 0;
+	gw->camera_set = 0;
 	gazebo_world_size(d);
 }
 
@@ -283,23 +322,23 @@ gazebo_world_refind(struct daemon *d, struct gazebo_world_body *list, int n)
 void
 gazebo_world_model_edited(struct daemon *d)
 {
+	struct gazebo_world *gw = d->world;
 	int i, n;
 
-	world.pushed = 0;
+	gw->pushed = 0;
 	gazebo_world_size(d);
-	world.ngravity = gazebo_world_refind(d, world.gravity, world.ngravity);
-	world.ncollide = gazebo_world_refind(d, world.collide, world.ncollide);
-	for (i = 0; i < world.ncollide; i++)
-		sim_collide_set(
-		    d->sim, world.collide[i].id, world.collide[i].mode);
+	gw->ngravity = gazebo_world_refind(d, gw->gravity, gw->ngravity);
+	gw->ncollide = gazebo_world_refind(d, gw->collide, gw->ncollide);
+	for (i = 0; i < gw->ncollide; i++)
+		sim_collide_set(d->sim, gw->collide[i].id, gw->collide[i].mode);
 	/* A wrench moves with its body's name, as the body list does. */
-	for (i = n = 0; i < world.nwrench; i++) {
-		struct gazebo_world_body b = world.wrench[i].body;
+	for (i = n = 0; i < gw->nwrench; i++) {
+		struct gazebo_world_body b = gw->wrench[i].body;
 
 		if (gazebo_world_refind(d, &b, 1) == 1) {
-			world.wrench[n] = world.wrench[i];
-			world.wrench[n++].body = b;
+			gw->wrench[n] = gw->wrench[i];
+			gw->wrench[n++].body = b;
 		}
 	}
-	world.nwrench = n;
+	gw->nwrench = n;
 }

@@ -14,6 +14,11 @@
 #include <stddef.h>
 
 struct daemon;
+struct gazebo_world;
+
+/* The module's state (d->world); gazebo_world_free takes NULL. */
+struct gazebo_world *gazebo_world_create(void);
+void gazebo_world_free(struct gazebo_world *gw);
 
 #define WORLD_WRENCHES_MAX 256 /* wrenches in effect at once */
 #define WORLD_BODIES_MAX 1024  /* bodies with gravity off or a collide mode */
@@ -28,13 +33,13 @@ int gazebo_world_force(struct daemon *d, int body, const double f[6],
     double duration, int gravity, char *err, size_t len);
 
 /* End every wrench. */
-void gazebo_world_clear_wrenches(void);
+void gazebo_world_clear_wrenches(struct daemon *d);
 
 /* The bodies whose gravity is off, up to max; returns how many. */
-int gazebo_world_gravity_off(int *bodies, int max);
+int gazebo_world_gravity_off(struct daemon *d, int *bodies, int max);
 
 /* The wrenches in effect. */
-int gazebo_world_wrenches(void);
+int gazebo_world_wrenches(struct daemon *d);
 
 /* Set the collide mode (SIM_*) of body's subtree, to be kept by name. */
 int gazebo_world_collide_set(

@@ -56,7 +56,7 @@ lifecycle_step(struct daemon *d, char *err, size_t len)
 	}
 	tracking_after_step();
 	stream_after_step(d);
-	event_after_step(d, rollback_told());
+	event_after_step(d, rollback_told(d));
 	record_after_step(d);
 	return rc;
 }

@@ -312,7 +312,7 @@ main_stop(struct daemon *d)
 		event_base_loop(d->base, EVLOOP_ONCE);
 	event_free(wake);
 	sessions_close_all();
-	perturb_shutdown();
+	perturb_shutdown(d);
 	/* Let the deferred frees run. */
 	event_base_loop(d->base, EVLOOP_NONBLOCK);
 }

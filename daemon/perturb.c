@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <event2/event.h>
@@ -25,6 +26,29 @@ struct perturbation {
 };
 
 /* Until perturb_set_notify(), nobody is told. */
+/* The drivers' forces in effect (d->perturb). */
+struct perturbs {
+	struct perturbation perturbs[PERTURB_MAX];
+	int nperturbs;
+	struct event *perturb_timer;
+};
+
+struct perturbs *
+perturb_create(void)
+{
+	struct perturbs *x;
+
+	if ((x = calloc(1, sizeof(*x))) == NULL)
+		fatal("out of memory");
+	return x;
+}
+
+void
+perturb_free(struct perturbs *pt)
+{
+	free(pt);
+}
+
 static void
 perturb_notify_none(
     struct daemon *d, const struct perturb_info *p, const char *why)
@@ -33,10 +57,6 @@ perturb_notify_none(
 
 /* Tells the layers above that a perturbation was dropped. */
 static perturb_notify_fn perturb_notify = perturb_notify_none;
-
-static struct perturbation perturbs[PERTURB_MAX];
-static int nperturbs;
-static struct event *perturb_timer;
 
 static void perturb_info(
     struct daemon *, const struct perturbation *, struct perturb_info *);
@@ -66,8 +86,9 @@ perturb_info(
 static void
 perturb_drop(struct daemon *d, int k, const char *why)
 {
+	struct perturbs *pt = d->perturb;
 	static const double zero[6];
-	struct perturbation *p = &perturbs[k];
+	struct perturbation *p = &pt->perturbs[k];
 	struct perturb_info info;
 	const double *row;
 
@@ -81,34 +102,36 @@ perturb_drop(struct daemon *d, int k, const char *why)
 		    why);
 		perturb_notify(d, &info, why);
 	}
-	perturbs[k] = perturbs[--nperturbs];
+	pt->perturbs[k] = pt->perturbs[--pt->nperturbs];
 }
 
 /* Wake up when the oldest perturbation would fall silent. */
 static void
 perturb_arm(struct daemon *d)
 {
+	struct perturbs *pt = d->perturb;
 	double oldest, wait;
 	struct timeval tv;
 	int k;
 
-	if (perturb_timer == NULL &&
-	    (perturb_timer = evtimer_new(d->base, perturb_check, d)) == NULL)
+	if (pt->perturb_timer == NULL &&
+	    (pt->perturb_timer = evtimer_new(d->base, perturb_check, d)) ==
+		NULL)
 		fatal("out of memory");
-	if (nperturbs == 0) {
-		evtimer_del(perturb_timer);
+	if (pt->nperturbs == 0) {
+		evtimer_del(pt->perturb_timer);
 		return;
 	}
-	oldest = perturbs[0].sent;
-	for (k = 1; k < nperturbs; k++)
-		if (perturbs[k].sent < oldest)
-			oldest = perturbs[k].sent;
+	oldest = pt->perturbs[0].sent;
+	for (k = 1; k < pt->nperturbs; k++)
+		if (pt->perturbs[k].sent < oldest)
+			oldest = pt->perturbs[k].sent;
 	wait = oldest + d->opts->perturb_timeout - monotonic_s();
 	if (wait < 0.001)
 		wait = 0.001;
 	tv.tv_sec = (long)wait;
 	tv.tv_usec = (long)((wait - (double)tv.tv_sec) * 1e6);
-	evtimer_add(perturb_timer, &tv);
+	evtimer_add(pt->perturb_timer, &tv);
 }
 
 /* The timer: drop what fell silent. */
@@ -116,6 +139,7 @@ static void
 perturb_check(evutil_socket_t fd, short what, void *arg)
 {
 	struct daemon *d = arg;
+	struct perturbs *pt = d->perturb;
 	double now = monotonic_s();
 	char why[64];
 	int k;
@@ -124,8 +148,8 @@ perturb_check(evutil_socket_t fd, short what, void *arg)
 	(void)what;
 	snprintf(why, sizeof(why), "silence (nothing for %g ms)",
 	    d->opts->perturb_timeout * 1000);
-	for (k = 0; k < nperturbs;) {
-		if (now - perturbs[k].sent >= d->opts->perturb_timeout)
+	for (k = 0; k < pt->nperturbs;) {
+		if (now - pt->perturbs[k].sent >= d->opts->perturb_timeout)
 			perturb_drop(d, k, why);
 		else
 			k++;
@@ -137,35 +161,36 @@ int
 perturb_set(struct daemon *d, struct session *s, int body, const double f[6],
     char *err, size_t len)
 {
+	struct perturbs *pt = d->perturb;
 	static const double zero[6];
 	struct perturbation *p = NULL;
 	int k;
 
-	for (k = 0; k < nperturbs; k++)
-		if (perturbs[k].body == body)
-			p = &perturbs[k];
+	for (k = 0; k < pt->nperturbs; k++)
+		if (pt->perturbs[k].body == body)
+			p = &pt->perturbs[k];
 	if (memcmp(f, zero, sizeof(zero)) == 0) {
 		/* A release: the driver lets go (another's write stays). */
 		if (p != NULL && p->driver == s->id)
-			perturb_drop(d, (int)(p - perturbs), NULL);
+			perturb_drop(d, (int)(p - pt->perturbs), NULL);
 		perturb_arm(d);
 		return 0;
 	}
 	if (p == NULL) {
-		if (nperturbs == PERTURB_MAX) {
+		if (pt->nperturbs == PERTURB_MAX) {
 			snprintf(err, len,
 			    "%d bodies are perturbed already, the most at once",
 			    PERTURB_MAX);
 			return -1;
 		}
-		p = &perturbs[nperturbs++];
+		p = &pt->perturbs[pt->nperturbs++];
 		memset(p, 0, sizeof(*p));
 		p->body = body;
 	}
 	if (p->driver != s->id) {
 		p->driver = s->id;
 		snprintf(p->driver_name, sizeof(p->driver_name), "%s", s->name);
-		log_info("client %llu (%s) perturbs body %d",
+		log_info("client %llu (%s) pt->perturbs body %d",
 		    (unsigned long long)s->id, s->name, body);
 	}
 	memcpy(p->f, f, sizeof(p->f));
@@ -179,11 +204,12 @@ perturb_set(struct daemon *d, struct session *s, int body, const double f[6],
 int
 perturb_find(struct daemon *d, int body, struct perturb_info *out)
 {
+	struct perturbs *pt = d->perturb;
 	int k;
 
-	for (k = 0; k < nperturbs; k++)
-		if (perturbs[k].body == body) {
-			perturb_info(d, &perturbs[k], out);
+	for (k = 0; k < pt->nperturbs; k++)
+		if (pt->perturbs[k].body == body) {
+			perturb_info(d, &pt->perturbs[k], out);
 			return 1;
 		}
 	memset(out, 0, sizeof(*out));
@@ -195,50 +221,54 @@ perturb_find(struct daemon *d, int body, struct perturb_info *out)
 int
 perturb_list(struct daemon *d, struct perturb_info *out, int max)
 {
+	struct perturbs *pt = d->perturb;
 	int k;
 
-	for (k = 0; k < nperturbs && k < max; k++)
-		perturb_info(d, &perturbs[k], &out[k]);
+	for (k = 0; k < pt->nperturbs && k < max; k++)
+		perturb_info(d, &pt->perturbs[k], &out[k]);
 	return k;
 }
 
 void
 perturb_session_closed(struct daemon *d, struct session *s)
 {
+	struct perturbs *pt = d->perturb;
 	int k;
 
-	for (k = 0; k < nperturbs;) {
-		if (perturbs[k].driver == s->id)
+	for (k = 0; k < pt->nperturbs;) {
+		if (pt->perturbs[k].driver == s->id)
 			perturb_drop(d, k, "driver left");
 		else
 			k++;
 	}
-	if (perturb_timer != NULL)
+	if (pt->perturb_timer != NULL)
 		perturb_arm(d);
 }
 
 void
-perturb_good(void)
+perturb_good(struct daemon *d)
 {
+	struct perturbs *pt = d->perturb;
 	int k;
 
-	for (k = 0; k < nperturbs; k++)
-		perturbs[k].fresh = 0;
+	for (k = 0; k < pt->nperturbs; k++)
+		pt->perturbs[k].fresh = 0;
 }
 
 int
 perturb_undo(struct daemon *d, int all, const char *why)
 {
+	struct perturbs *pt = d->perturb;
 	int k, n = 0;
 
-	for (k = 0; k < nperturbs;) {
-		if (all || perturbs[k].fresh) {
+	for (k = 0; k < pt->nperturbs;) {
+		if (all || pt->perturbs[k].fresh) {
 			perturb_drop(d, k, why);
 			n++;
 		} else
 			k++;
 	}
-	if (perturb_timer != NULL)
+	if (pt->perturb_timer != NULL)
 		perturb_arm(d);
 	return n;
 }
@@ -246,26 +276,29 @@ perturb_undo(struct daemon *d, int all, const char *why)
 void
 perturb_model_changed(struct daemon *d)
 {
+	struct perturbs *pt = d->perturb;
 	struct perturb_info info;
 	int k;
 
-	for (k = 0; k < nperturbs; k++) {
-		perturb_info(d, &perturbs[k], &info);
+	for (k = 0; k < pt->nperturbs; k++) {
+		perturb_info(d, &pt->perturbs[k], &info);
 		info.stale = 1;
 		perturb_notify(d, &info, "model loaded");
 	}
-	nperturbs = 0;
-	if (perturb_timer != NULL)
-		evtimer_del(perturb_timer);
+	pt->nperturbs = 0;
+	if (pt->perturb_timer != NULL)
+		evtimer_del(pt->perturb_timer);
 }
 
 void
-perturb_shutdown(void)
+perturb_shutdown(struct daemon *d)
 {
-	if (perturb_timer != NULL)
-		event_free(perturb_timer);
-	perturb_timer = NULL;
-	nperturbs = 0;
+	struct perturbs *pt = d->perturb;
+
+	if (pt->perturb_timer != NULL)
+		event_free(pt->perturb_timer);
+	pt->perturb_timer = NULL;
+	pt->nperturbs = 0;
 }
 
 void

@@ -13,7 +13,12 @@
 #include <stdint.h>
 
 struct daemon;
+struct perturbs;
 struct session;
+
+/* The module's state (d->perturb); perturb_free takes NULL. */
+struct perturbs *perturb_create(void);
+void perturb_free(struct perturbs *pt);
 
 #define PERTURB_MAX 64 /* bodies perturbed at once */
 
@@ -53,11 +58,11 @@ void perturb_model_changed(struct daemon *d);
  * all, every force) are dropped, each driver told why.  Returns how
  * many.
  */
-void perturb_good(void);
+void perturb_good(struct daemon *d);
 int perturb_undo(struct daemon *d, int all, const char *why);
 
 /* Stop the timer at exit. */
-void perturb_shutdown(void);
+void perturb_shutdown(struct daemon *d);
 
 /* Told of each perturbation dropped (why). */
 typedef void (*perturb_notify_fn)(

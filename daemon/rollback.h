@@ -2,7 +2,7 @@
  * A step that goes bad is undone (docs/security.md, "Unstable
  * simulations"): when MuJoCo finds the state bad after a step (and
  * resets it), or the state is not finite, the state and the inputs are
- * put back as they were after the last good step (sim.h, rollback), the
+ * put back as they were after the last good step (sim_rollback.h), the
  * model's arrays too; the holds whose targets moved since are released,
  * the drivers' forces sent since dropped, the World API's wrenches
  * ended; the clients that wrote since are named in the step's error
@@ -16,7 +16,12 @@
 #include <stddef.h>
 
 struct daemon;
+struct rollback;
 struct session;
+
+/* The module's state (d->rollback); rollback_free takes NULL. */
+struct rollback *rollback_create(void);
+void rollback_free(struct rollback *rb);
 
 /* s made a write call (call, its name) since the last step. */
 void rollback_wrote(const struct session *s, const char *call);
@@ -41,6 +46,6 @@ void rollback_model_changed(struct daemon *d, int edited);
 int rollback_bad(struct daemon *d, const char *why, char *err, size_t len);
 
 /* What the last undone step's error said ("" if none yet). */
-const char *rollback_told(void);
+const char *rollback_told(const struct daemon *d);
 
 #endif

@@ -70,7 +70,7 @@ api_record_start(struct call *c)
 	if (rc != RESULT_OK)
 		return rc;
 	log_info("client %llu: recording", (unsigned long long)c->s->id);
-	PAYLOAD(c, recording, RECORDING, protomsg_recording(c->arena));
+	PAYLOAD(c, recording, RECORDING, protomsg_recording(c->d, c->arena));
 	return RESULT_OK;
 }
 
@@ -79,13 +79,13 @@ api_record_stop(struct call *c)
 {
 	struct record_info ri;
 
-	record_info(&ri);
+	record_info(c->d, &ri);
 	if (!ri.active)
 		return call_fail(c, RESULT_BADVALUE, "no recording runs%s%s%s",
 		    ri.ended[0] != '\0' ? " (the last one ended: " : "",
 		    ri.ended, ri.ended[0] != '\0' ? ")" : "");
 	record_stop(c->d, "stopped by a client");
-	PAYLOAD(c, recording, RECORDING, protomsg_recording(c->arena));
+	PAYLOAD(c, recording, RECORDING, protomsg_recording(c->d, c->arena));
 	return RESULT_OK;
 }
 

@@ -134,7 +134,7 @@ api_reset(struct call *c)
 		key = sim_reset_name(c->d->sim, w->name);
 	else
 		sim_reset(c->d->sim, key);
-	stepguard_reset();
+	stepguard_reset(c->d);
 	if (w->name[0] != '\0')
 		log_info("client %llu: reset to \"%s\"",
 		    (unsigned long long)c->s->id, w->name);
@@ -187,7 +187,7 @@ int
 api_run(struct call *c)
 {
 	/* Asked to run: the steps are accepted, however slow. */
-	stepguard_run();
+	stepguard_run(c->d);
 	if (!clock_running(c->d->clock)) {
 		clock_run(c->d->clock);
 		log_info("client %llu: running", (unsigned long long)c->s->id);

@@ -10,17 +10,22 @@
 #include <stdint.h>
 
 struct batch;
-struct perturbs;
-struct gazebo_world;
-struct rollback;
 struct clock;
 struct event_base;
+struct events;
+struct gazebo_world;
 struct lease;
 struct message;
 struct modeltext;
+struct motions;
 struct options;
+struct perturbs;
+struct recorder;
+struct rollback;
 struct server;
 struct sim;
+struct stepguard;
+struct tracking;
 
 #define DAEMON_TOKEN_MAX 4096
 
@@ -37,14 +42,19 @@ struct daemon {
 	struct sim *sim;
 	struct clock *clock;
 	struct server *server;
-	struct lease *lease;     /* lease.c: the control lease */
-	struct message *message; /* message.c: the viewers' message */
-	struct modeltext *model; /* modeltext.c: the model's MJCF text */
-	struct batch *batch;     /* batch.c: the batch run, or NULL */
-	struct rollback *rollback;
-	struct gazebo_world *world;
-	struct perturbs *perturb;
-	double started; /* monotonic seconds */
+	struct lease *lease;         /* lease.c: the control lease */
+	struct message *message;     /* message.c: the viewers' message */
+	struct modeltext *model;     /* modeltext.c: the model's MJCF text */
+	struct batch *batch;         /* batch.c: the batch run, or NULL */
+	struct rollback *rollback;   /* rollback.c: the writes since good */
+	struct gazebo_world *world;  /* gazebo_world.c: the World API's */
+	struct perturbs *perturb;    /* perturb.c: the drivers' forces */
+	struct stepguard *stepguard; /* stepguard.c: the slow-step guard */
+	struct motions *motion;      /* motion.c: mocap moves under way */
+	struct tracking *tracking;   /* tracking.c: mocap bodies tracked */
+	struct recorder *record;     /* record.c: the recording */
+	struct events *event;        /* event.c: what events keep */
+	double started;              /* monotonic seconds */
 
 	uint8_t token[DAEMON_TOKEN_MAX]; /* TCP clients present this */
 	size_t token_len;                /* 0: no token configured */

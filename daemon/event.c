@@ -1,11 +1,14 @@
 /* Events: see event.h. */
 #include "config.h"
 
+#include <stdlib.h>
+
 #include "arena.h"
 #include "clock.h"
 #include "daemon.h"
 #include "event.h"
 #include "lease.h"
+#include "log.h"
 #include "message.h"
 #include "monotonic.h"
 #include "options.h"
@@ -16,10 +19,31 @@
 
 typedef Haptix__V1__Event Event;
 
-static struct arena event_scratch;
+/* What the events keep (d->event). */
+struct events {
+	struct arena scratch; /* the messages of one event */
+	/* Instability resets (with errors) and errors already told. */
+	uint64_t seen_resets, seen_errors;
+};
 
-/* Instability resets (with errors) and errors already told. */
-static uint64_t event_seen_resets, event_seen_errors;
+struct events *
+events_create(void)
+{
+	struct events *es;
+
+	if ((es = calloc(1, sizeof(*es))) == NULL)
+		fatal("out of memory");
+	return es;
+}
+
+void
+events_free(struct events *es)
+{
+	if (es == NULL)
+		return;
+	arena_free(&es->scratch);
+	free(es);
+}
 
 Haptix__V1__ClientInfo *
 event_client_info(struct daemon *d, struct arena *a, struct session *s)
@@ -50,22 +74,23 @@ event_client_info(struct daemon *d, struct arena *a, struct session *s)
 void
 event_after_step(struct daemon *d, const char *undone)
 {
+	struct events *es = d->event;
 	const struct sim_counters *n = sim_counters(d->sim);
 	Haptix__V1__InstabilityEvent in;
 	Event ev;
 	uint64_t resets = n->instability_resets + n->errors;
 
-	if (resets == event_seen_resets)
+	if (resets == es->seen_resets)
 		return;
 	haptix__v1__instability_event__init(&in);
 	in.count = resets;
 	in.undone = (char *)undone;
-	in.what = (char *)(n->errors != event_seen_errors ||
+	in.what = (char *)(n->errors != es->seen_errors ||
 		    n->instability_what == NULL ?
 		"error" :
 		n->instability_what);
-	event_seen_resets = resets;
-	event_seen_errors = n->errors;
+	es->seen_resets = resets;
+	es->seen_errors = n->errors;
 	haptix__v1__event__init(&ev);
 	ev.kind_case = HAPTIX__V1__EVENT__KIND_INSTABILITY;
 	ev.instability = &in;
@@ -82,23 +107,25 @@ void
 event_model_edited(
     struct daemon *d, int reload, const char *operations, const char *removed)
 {
+	struct events *es = d->event;
+
 	Haptix__V1__ModelEvent m = HAPTIX__V1__MODEL_EVENT__INIT;
 	Event ev = HAPTIX__V1__EVENT__INIT;
 
 	/* A new model counts its resets from zero. */
-	event_seen_resets = event_seen_errors = 0;
-	m.model = protomsg_summary(d, &event_scratch);
+	es->seen_resets = es->seen_errors = 0;
+	m.model = protomsg_summary(d, &es->scratch);
 	m.reload = reload;
 	if (operations != NULL) {
 		m.edited = 1;
 		m.operations = arena_lines(
-		    &event_scratch, operations, &m.n_operations);
-		m.removed = arena_lines(&event_scratch, removed, &m.n_removed);
+		    &es->scratch, operations, &m.n_operations);
+		m.removed = arena_lines(&es->scratch, removed, &m.n_removed);
 	}
 	ev.kind_case = HAPTIX__V1__EVENT__KIND_MODEL;
 	ev.model = &m;
 	stream_broadcast(d, &ev);
-	arena_reset(&event_scratch);
+	arena_reset(&es->scratch);
 }
 
 void
@@ -150,7 +177,7 @@ event_recording_ended(struct daemon *d)
 	struct arena a = { 0 };
 
 	ev.kind_case = HAPTIX__V1__EVENT__KIND_RECORDING_ENDED;
-	ev.recording_ended = protomsg_recording(&a);
+	ev.recording_ended = protomsg_recording(d, &a);
 	stream_broadcast(d, &ev);
 	arena_free(&a);
 }
@@ -217,10 +244,11 @@ event_lease(struct daemon *d)
 void
 event_client(struct daemon *d, struct session *s, int joined)
 {
+	struct events *es = d->event;
 	Event ev = HAPTIX__V1__EVENT__INIT;
 	Haptix__V1__ClientInfo *ci;
 
-	ci = event_client_info(d, &event_scratch, s);
+	ci = event_client_info(d, &es->scratch, s);
 	if (joined) {
 		ev.kind_case = HAPTIX__V1__EVENT__KIND_CLIENT_JOINED;
 		ev.client_joined = ci;
@@ -229,36 +257,40 @@ event_client(struct daemon *d, struct session *s, int joined)
 		ev.client_left = ci;
 	}
 	stream_broadcast(d, &ev);
-	arena_reset(&event_scratch);
+	arena_reset(&es->scratch);
 }
 
 void
 event_tracking(struct daemon *d, const struct tracking_info *t, const char *why,
     uint64_t by)
 {
+	struct events *es = d->event;
+
 	Haptix__V1__TrackingEvent te = HAPTIX__V1__TRACKING_EVENT__INIT;
 	Event ev = HAPTIX__V1__EVENT__INIT;
 
-	te.tracking = protomsg_tracking(d, &event_scratch, t);
+	te.tracking = protomsg_tracking(d, &es->scratch, t);
 	te.why = (char *)why;
 	te.by = by;
 	ev.kind_case = HAPTIX__V1__EVENT__KIND_TRACKING;
 	ev.tracking = &te;
 	stream_broadcast(d, &ev);
-	arena_reset(&event_scratch);
+	arena_reset(&es->scratch);
 }
 
 void
 event_perturbation(
     struct daemon *d, const struct perturb_info *p, const char *why)
 {
+	struct events *es = d->event;
+
 	Haptix__V1__PerturbationEvent pe = HAPTIX__V1__PERTURBATION_EVENT__INIT;
 	Event ev = HAPTIX__V1__EVENT__INIT;
 
-	pe.perturbation = protomsg_perturbation(d, &event_scratch, p);
+	pe.perturbation = protomsg_perturbation(d, &es->scratch, p);
 	pe.why = (char *)why;
 	ev.kind_case = HAPTIX__V1__EVENT__KIND_PERTURBATION;
 	ev.perturbation = &pe;
 	stream_broadcast(d, &ev);
-	arena_reset(&event_scratch);
+	arena_reset(&es->scratch);
 }

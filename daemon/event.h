@@ -12,6 +12,11 @@
 
 struct arena;
 struct daemon;
+struct events;
+
+/* The events' state (d->event); events_free takes NULL. */
+struct events *events_create(void);
+void events_free(struct events *es);
 struct session;
 struct tracking_info;
 struct perturb_info;

@@ -31,14 +31,14 @@ lifecycle_step(struct daemon *d, char *err, size_t len)
 	int64_t start;
 	int rc;
 
-	if (stepguard_check(err, len) != 0)
+	if (stepguard_check(d, err, len) != 0)
 		return -2;
 	sim_before_step(d->sim);
 	motion_before_step(d);
 	hold_before_step(d); /* before the journal: it writes the model */
 	gazebo_world_before_step(d); /* the journal sees its forces */
 	record_before_step(d);
-	start = stepguard_start();
+	start = stepguard_start(d);
 	rc = sim_step(d->sim, err, len);
 	gazebo_world_after_step(d);
 	if (rc == 0) {
@@ -54,7 +54,7 @@ lifecycle_step(struct daemon *d, char *err, size_t len)
 		/* A MuJoCo error: the sim reset the data, as it says. */
 		rollback_model_changed(d, 0);
 	}
-	tracking_after_step();
+	tracking_after_step(d);
 	stream_after_step(d);
 	event_after_step(d, rollback_told(d));
 	record_after_step(d);
@@ -115,9 +115,8 @@ tracking_on_model(struct daemon *d, const struct lifecycle_change *c)
 static void
 motion_on_model(struct daemon *d, const struct lifecycle_change *c)
 {
-	(void)d;
 	(void)c;
-	motion_stop_all();
+	motion_stop_all(d);
 }
 
 static void

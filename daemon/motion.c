@@ -19,8 +19,30 @@ struct move {
 	double last_p[3], last_q[4]; /* what it wrote last */
 };
 
-static struct move *moves;
-static int nmoves, maxmoves;
+/* The moves under way (d->motion). */
+struct motions {
+	struct move *moves;
+	int nmoves, maxmoves;
+};
+
+struct motions *
+motion_create(void)
+{
+	struct motions *mo;
+
+	if ((mo = calloc(1, sizeof(*mo))) == NULL)
+		fatal("out of memory");
+	return mo;
+}
+
+void
+motion_free(struct motions *mo)
+{
+	if (mo == NULL)
+		return;
+	free(mo->moves);
+	free(mo);
+}
 
 /* Scale q to unit length. */
 static void
@@ -72,32 +94,33 @@ motion_same_quat(const double a[4], const double b[4])
 
 /* Take move k off the list. */
 static void
-motion_end(int k)
+motion_end(struct motions *mo, int k)
 {
-	moves[k] = moves[--nmoves];
+	mo->moves[k] = mo->moves[--mo->nmoves];
 }
 
 void
 motion_start(struct daemon *d, int i, const double pos[3], const double quat[4],
     double seconds)
 {
+	struct motions *mo = d->motion;
 	const struct sim_arrays *a = sim_arrays(d->sim);
 	struct move *m = NULL;
 	double dot;
 	int k;
 
-	for (k = 0; k < nmoves; k++)
-		if (moves[k].mocap == i)
-			m = &moves[k];
+	for (k = 0; k < mo->nmoves; k++)
+		if (mo->moves[k].mocap == i)
+			m = &mo->moves[k];
 	if (m == NULL) {
-		if (nmoves == maxmoves) {
-			maxmoves = maxmoves == 0 ? 4 : 2 * maxmoves;
-			moves = realloc(
-			    moves, (size_t)maxmoves * sizeof(*moves));
-			if (moves == NULL)
+		if (mo->nmoves == mo->maxmoves) {
+			mo->maxmoves = mo->maxmoves == 0 ? 4 : 2 * mo->maxmoves;
+			mo->moves = realloc(mo->moves,
+			    (size_t)mo->maxmoves * sizeof(*mo->moves));
+			if (mo->moves == NULL)
 				fatal("out of memory");
 		}
-		m = &moves[nmoves++];
+		m = &mo->moves[mo->nmoves++];
 	}
 	m->mocap = i;
 	m->t0 = sim_time(d->sim);
@@ -117,32 +140,33 @@ motion_start(struct daemon *d, int i, const double pos[3], const double quat[4],
 	memcpy(m->last_q, a->mocap_quat + 4 * i, sizeof(m->last_q));
 	if (seconds == 0) { /* at once: no step needed */
 		sim_mocap_set_one(d->sim, i, m->p1, m->q1);
-		motion_end((int)(m - moves));
+		motion_end(mo, (int)(m - mo->moves));
 	}
 }
 
 void
 motion_before_step(struct daemon *d)
 {
+	struct motions *mo = d->motion;
 	const struct sim_arrays *a;
 	double t, f, s, p[3], q[4];
 	struct move *m;
 	int k, j;
 
-	if (nmoves == 0)
+	if (mo->nmoves == 0)
 		return;
 	a = sim_arrays(d->sim);
 	/* The pose the step about to be taken should see. */
 	t = sim_time(d->sim) + sim_sizes(d->sim)->timestep;
-	for (k = nmoves - 1; k >= 0; k--) {
-		m = &moves[k];
+	for (k = mo->nmoves - 1; k >= 0; k--) {
+		m = &mo->moves[k];
 		/* Another write of its pose, or time went back: it ends. */
 		if (memcmp(a->mocap_pos + 3 * m->mocap, m->last_p,
 			sizeof(m->last_p)) != 0 ||
 		    !motion_same_quat(
 			a->mocap_quat + 4 * m->mocap, m->last_q) ||
 		    t < m->t0) {
-			motion_end(k);
+			motion_end(mo, k);
 			continue;
 		}
 		s = (t - m->t0) / m->seconds;
@@ -158,12 +182,14 @@ motion_before_step(struct daemon *d)
 		memcpy(
 		    m->last_q, a->mocap_quat + 4 * m->mocap, sizeof(m->last_q));
 		if (s >= 1)
-			motion_end(k);
+			motion_end(mo, k);
 	}
 }
 
 void
-motion_stop_all(void)
+motion_stop_all(struct daemon *d)
 {
-	nmoves = 0;
+	struct motions *mo = d->motion;
+
+	mo->nmoves = 0;
 }

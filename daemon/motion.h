@@ -8,6 +8,11 @@
 #define HXD_MOTION_H
 
 struct daemon;
+struct motions;
+
+/* The moves' state (d->motion); motion_free takes NULL. */
+struct motions *motion_create(void);
+void motion_free(struct motions *mo);
 
 /* The longest move, in seconds of simulated time. */
 #define MOTION_MAX_SECONDS 3600
@@ -23,6 +28,6 @@ void motion_start(struct daemon *d, int i, const double pos[3],
 void motion_before_step(struct daemon *d);
 
 /* A model was loaded, or the simulation reset: every move ends. */
-void motion_stop_all(void);
+void motion_stop_all(struct daemon *d);
 
 #endif

@@ -123,13 +123,13 @@ protomsg_contacts(struct daemon *d, struct arena *a)
 }
 
 Haptix__V1__Recording *
-protomsg_recording(struct arena *a)
+protomsg_recording(const struct daemon *d, struct arena *a)
 {
 	Haptix__V1__Recording *r = arena_alloc(a, sizeof(*r));
 	struct record_info ri;
 
 	haptix__v1__recording__init(r);
-	record_info(&ri);
+	record_info(d, &ri);
 	r->active = ri.active;
 	r->path = arena_strdup(a, ri.path);
 	r->every = ri.every;
@@ -251,8 +251,8 @@ protomsg_status(struct daemon *d, struct arena *a)
 	st->lease_holder = lease_holder(d);
 	st->lease_holder_name = (char *)lease_holder_name(d);
 	st->batch_session = batch_session(d);
-	st->steps_refused = arena_strdup(a, stepguard_refusal());
-	st->recording = protomsg_recording(a);
+	st->steps_refused = arena_strdup(a, stepguard_refusal(d));
+	st->recording = protomsg_recording(d, a);
 	st->limits = arena_alloc(a, sizeof(*st->limits));
 	haptix__v1__limits__init(st->limits);
 	st->limits->max_clients = (uint32_t)d->opts->max_clients;

@@ -65,7 +65,8 @@ void protomsg_frame(struct daemon *d, struct arena *a, uint32_t fields,
     int copy, Haptix__V1__StreamFrame *out);
 
 /* The recording running, or the last one (record.c). */
-Haptix__V1__Recording *protomsg_recording(struct arena *a);
+Haptix__V1__Recording *protomsg_recording(
+    const struct daemon *d, struct arena *a);
 
 struct tracking_info;
 struct perturb_info;

@@ -23,24 +23,43 @@
 /* A kill -9 loses at most this much wall time of records. */
 #define RECORD_FLUSH_MS 250
 
-static struct rec_writer *record_w;
-static struct journal *record_journal; /* NULL: a recording without */
-static struct event *record_timer;
-static char record_path[4096 + 96];
-static char record_ended[256];
-static unsigned record_every;
-static uint64_t record_records;
-static uint64_t record_entries;
-static int record_with_journal;
-static uint64_t record_quota; /* the running one's */
-static int record_broken;     /* it failed: record_stop() follows */
-static uint64_t record_bytes;
-/*
- * The recording's step index is the sim's count plus record_base: an
- * edit starts the sim's count again, the recording's goes on.
- */
-static uint64_t record_base;
-static uint64_t record_at; /* the recording's index of the last step */
+/* The recording under way, if any (d->record). */
+struct recorder {
+	struct rec_writer *w;
+	struct journal *journal; /* NULL: a recording without */
+	struct event *timer;
+	char path[4096 + 96];
+	char ended[256];
+	unsigned every;
+	uint64_t records;
+	uint64_t entries;
+	int with_journal;
+	uint64_t quota; /* the running one's */
+	int broken;     /* it failed: record_stop() follows */
+	uint64_t bytes;
+	/*
+	 * The recording's step index is the sim's count plus base: an
+	 * edit starts the sim's count again, the recording's goes on.
+	 */
+	uint64_t base;
+	uint64_t at; /* the recording's index of the last step */
+};
+
+struct recorder *
+record_create(void)
+{
+	struct recorder *rec;
+
+	if ((rec = calloc(1, sizeof(*rec))) == NULL)
+		fatal("out of memory");
+	return rec;
+}
+
+void
+record_free(struct recorder *rec)
+{
+	free(rec);
+}
 
 /* Until record_set_notify(), nobody is told. */
 static void
@@ -75,16 +94,17 @@ record_state_dir(const struct daemon *d, char *buf, size_t len)
 static void
 record_flush(struct daemon *d)
 {
+	struct recorder *rec = d->record;
 	struct rec_writer_stats st;
 
-	if (record_w == NULL)
+	if (rec->w == NULL)
 		return;
-	if (rec_writer_flush(record_w) != 0) {
+	if (rec_writer_flush(rec->w) != 0) {
 		record_failed(d);
 		return;
 	}
-	rec_writer_stats(record_w, &st);
-	record_bytes = st.bytes_written;
+	rec_writer_stats(rec->w, &st);
+	rec->bytes = st.bytes_written;
 }
 
 static void
@@ -165,20 +185,21 @@ record_file_name(const char *model, char *out, size_t len)
 static void
 record_failed(struct daemon *d)
 {
-	char why[sizeof(record_ended)];
+	struct recorder *rec = d->record;
+	char why[sizeof(rec->ended)];
 
-	if (rec_writer_full(record_w)) {
+	if (rec_writer_full(rec->w)) {
 		snprintf(why, sizeof(why),
 		    "quota reached: the next frame would pass %llu bytes "
 		    "(--record-quota)",
 		    (unsigned long long)d->opts->record_quota);
-		log_warn("recording %s: %s", record_path, why);
+		log_warn("recording %s: %s", rec->path, why);
 	} else {
 		snprintf(why, sizeof(why), "write failed: %s",
-		    rec_writer_error(record_w));
-		log_error("recording %s: %s", record_path, why);
+		    rec_writer_error(rec->w));
+		log_error("recording %s: %s", rec->path, why);
 	}
-	record_broken = 1;
+	rec->broken = 1;
 	record_stop(d, why);
 	record_notify(d);
 }
@@ -187,7 +208,9 @@ record_failed(struct daemon *d)
 static uint64_t
 record_step(const struct daemon *d)
 {
-	return record_base + sim_counters(d->sim)->steps;
+	struct recorder *rec = d->record;
+
+	return rec->base + sim_counters(d->sim)->steps;
 }
 
 /*
@@ -224,14 +247,15 @@ int
 record_start(struct daemon *d, unsigned fields, unsigned every, int journal,
     char *err, size_t len)
 {
+	struct recorder *rec = d->record;
 	struct rec_header h;
 	char dir[3900], base[80], why[512], *real;
 	unsigned n;
 	size_t size = 0;
 	void *mjb;
 
-	if (record_w != NULL) {
-		snprintf(err, len, "a recording runs already: %s", record_path);
+	if (rec->w != NULL) {
+		snprintf(err, len, "a recording runs already: %s", rec->path);
 		return RESULT_DENIED;
 	}
 	memset(&h, 0, sizeof(h));
@@ -242,7 +266,7 @@ record_start(struct daemon *d, unsigned fields, unsigned every, int journal,
 		snprintf(err, len, "out of memory for the model");
 		return RESULT_DENIED;
 	}
-	if (journal && (record_journal = journal_create(d->sim)) == NULL) {
+	if (journal && (rec->journal = journal_create(d->sim)) == NULL) {
 		free(mjb);
 		snprintf(err, len, "out of memory for the journal");
 		return RESULT_DENIED;
@@ -254,8 +278,8 @@ record_start(struct daemon *d, unsigned fields, unsigned every, int journal,
 		snprintf(
 		    err, len, "state directory %s: %s", dir, strerror(errno));
 		free(mjb);
-		journal_free(record_journal);
-		record_journal = NULL;
+		journal_free(rec->journal);
+		rec->journal = NULL;
 		return RESULT_DENIED;
 	}
 	snprintf(dir, sizeof(dir), "%s", real);
@@ -264,41 +288,41 @@ record_start(struct daemon *d, unsigned fields, unsigned every, int journal,
 	/* The next number; O_EXCL keeps what another process made since. */
 	n = record_last_number(dir, base);
 	do
-		snprintf(record_path, sizeof(record_path), "%s/%s_%u.hxr", dir,
+		snprintf(rec->path, sizeof(rec->path), "%s/%s_%u.hxr", dir,
 		    base, ++n);
-	while (access(record_path, F_OK) == 0);
-	record_w = rec_writer_open(
-	    record_path, &h, REC_LEVEL_DEFAULT, why, sizeof(why));
-	if (record_w != NULL)
-		rec_writer_limit(record_w, d->opts->record_quota);
-	if (record_w != NULL && record_journal != NULL &&
-	    rec_writer_journal(record_w, sim_counters(d->sim)->steps,
+	while (access(rec->path, F_OK) == 0);
+	rec->w = rec_writer_open(
+	    rec->path, &h, REC_LEVEL_DEFAULT, why, sizeof(why));
+	if (rec->w != NULL)
+		rec_writer_limit(rec->w, d->opts->record_quota);
+	if (rec->w != NULL && rec->journal != NULL &&
+	    rec_writer_journal(rec->w, sim_counters(d->sim)->steps,
 		REC_JOURNAL_MODEL, mjb, size) != 0) {
-		snprintf(why, sizeof(why), "%s", rec_writer_error(record_w));
-		rec_writer_close(record_w, NULL, 0);
-		unlink(record_path);
-		record_w = NULL;
+		snprintf(why, sizeof(why), "%s", rec_writer_error(rec->w));
+		rec_writer_close(rec->w, NULL, 0);
+		unlink(rec->path);
+		rec->w = NULL;
 	}
 	free(mjb);
-	if (record_w == NULL) {
+	if (rec->w == NULL) {
 		snprintf(err, len, "cannot record: %s", why);
-		record_path[0] = '\0';
-		journal_free(record_journal);
-		record_journal = NULL;
+		rec->path[0] = '\0';
+		journal_free(rec->journal);
+		rec->journal = NULL;
 		return RESULT_DENIED;
 	}
-	record_timer = event_new(d->base, -1, EV_PERSIST, record_timer_cb, d);
-	if (record_timer == NULL)
+	rec->timer = event_new(d->base, -1, EV_PERSIST, record_timer_cb, d);
+	if (rec->timer == NULL)
 		fatal("out of memory");
-	event_add(record_timer, &(struct timeval){ 0, RECORD_FLUSH_MS * 1000 });
-	record_every = every;
-	record_base = 0;
-	record_at = sim_counters(d->sim)->steps;
-	record_with_journal = journal;
-	record_quota = d->opts->record_quota;
-	record_records = record_bytes = record_entries = 0;
-	record_ended[0] = '\0';
-	log_info("recording to %s (one step in %u%s)", record_path, every,
+	event_add(rec->timer, &(struct timeval){ 0, RECORD_FLUSH_MS * 1000 });
+	rec->every = every;
+	rec->base = 0;
+	rec->at = sim_counters(d->sim)->steps;
+	rec->with_journal = journal;
+	rec->quota = d->opts->record_quota;
+	rec->records = rec->bytes = rec->entries = 0;
+	rec->ended[0] = '\0';
+	log_info("recording to %s (one step in %u%s)", rec->path, every,
 	    journal ? ", with a journal" : "");
 	return RESULT_OK;
 }
@@ -306,25 +330,26 @@ record_start(struct daemon *d, unsigned fields, unsigned every, int journal,
 void
 record_stop(struct daemon *d, const char *why)
 {
+	struct recorder *rec = d->record;
 	struct stat st;
 	char err[512];
 
-	if (record_w == NULL)
+	if (rec->w == NULL)
 		return;
 	/* A failure that ended it was logged already. */
-	if (rec_writer_close(record_w, err, sizeof(err)) != 0 && !record_broken)
-		log_warn("recording %s: %s", record_path, err);
-	record_broken = 0;
-	if (stat(record_path, &st) == 0)
-		record_bytes = (uint64_t)st.st_size;
-	record_w = NULL;
-	journal_free(record_journal);
-	record_journal = NULL;
-	event_free(record_timer);
-	record_timer = NULL;
-	snprintf(record_ended, sizeof(record_ended), "%s", why);
-	log_info("recording %s ended (%s): %llu records", record_path, why,
-	    (unsigned long long)record_records);
+	if (rec_writer_close(rec->w, err, sizeof(err)) != 0 && !rec->broken)
+		log_warn("recording %s: %s", rec->path, err);
+	rec->broken = 0;
+	if (stat(rec->path, &st) == 0)
+		rec->bytes = (uint64_t)st.st_size;
+	rec->w = NULL;
+	journal_free(rec->journal);
+	rec->journal = NULL;
+	event_free(rec->timer);
+	rec->timer = NULL;
+	snprintf(rec->ended, sizeof(rec->ended), "%s", why);
+	log_info("recording %s ended (%s): %llu records", rec->path, why,
+	    (unsigned long long)rec->records);
 	(void)d;
 }
 
@@ -332,53 +357,56 @@ void
 record_model_edited(
     struct daemon *d, const char *operations, const char *removed)
 {
+	struct recorder *rec = d->record;
 	struct rec_header h;
 	size_t size;
 	void *mjb;
 
-	if (record_w == NULL)
+	if (rec->w == NULL)
 		return;
 	/* The edited model's count starts again: the recording's goes on. */
-	record_base = record_at - sim_counters(d->sim)->steps;
+	rec->base = rec->at - sim_counters(d->sim)->steps;
 	memset(&h, 0, sizeof(h));
 	if ((mjb = record_model(d, &h, &size)) == NULL)
 		fatal("out of memory");
-	if (rec_writer_model(record_w, record_step(d), sim_time(d->sim), &h,
+	if (rec_writer_model(rec->w, record_step(d), sim_time(d->sim), &h,
 		operations, removed != NULL ? removed : "", mjb, size) != 0) {
 		free(mjb);
 		record_failed(d);
 		return;
 	}
 	free(mjb);
-	record_entries++;
-	if (record_journal == NULL)
+	rec->entries++;
+	if (rec->journal == NULL)
 		return;
 	/* The journal starts again: all of the data before the next step. */
-	journal_free(record_journal);
-	if ((record_journal = journal_create(d->sim)) == NULL)
+	journal_free(rec->journal);
+	if ((rec->journal = journal_create(d->sim)) == NULL)
 		fatal("out of memory");
 }
 
 void
 record_steps_restart(struct daemon *d)
 {
+	struct recorder *rec = d->record;
+
 	/* The sim's count starts again at a reset: the recording's goes on. */
-	record_base = record_step(d);
+	rec->base = record_step(d);
 }
 
 void
 record_before_step(struct daemon *d)
 {
+	struct recorder *rec = d->record;
 	int n;
 
-	if (record_journal == NULL)
+	if (rec->journal == NULL)
 		return;
-	n = journal_before_step(
-	    record_journal, d->sim, record_w, record_step(d));
+	n = journal_before_step(rec->journal, d->sim, rec->w, record_step(d));
 	if (n < 0)
 		record_failed(d);
 	else
-		record_entries += (uint64_t)n;
+		rec->entries += (uint64_t)n;
 }
 
 uint64_t
@@ -390,22 +418,22 @@ record_state_hash(const struct daemon *d)
 void
 record_after_step(struct daemon *d)
 {
+	struct recorder *rec = d->record;
 	const struct sim_arrays *a;
 	const double *f[REC_NFIELD];
 	uint64_t step;
 
-	if (record_w == NULL)
+	if (rec->w == NULL)
 		return;
-	step = record_at = record_step(d);
-	if (record_journal != NULL) {
-		journal_after_step(record_journal, d->sim);
-		if (rec_writer_hash(
-			record_w, step, journal_state_hash(d->sim))) {
+	step = rec->at = record_step(d);
+	if (rec->journal != NULL) {
+		journal_after_step(rec->journal, d->sim);
+		if (rec_writer_hash(rec->w, step, journal_state_hash(d->sim))) {
 			record_failed(d);
 			return;
 		}
 	}
-	if (!rec_writer_due(record_w, step))
+	if (!rec_writer_due(rec->w, step))
 		return;
 	a = sim_arrays(d->sim);
 	f[REC_QPOS] = a->qpos;
@@ -417,25 +445,27 @@ record_after_step(struct daemon *d)
 	f[REC_SENSORDATA] = a->sensordata;
 	f[REC_QFRC_APPLIED] = a->qfrc_applied;
 	f[REC_XFRC_APPLIED] = a->xfrc_applied;
-	if (rec_writer_state(record_w, step, sim_time(d->sim), f) != 0) {
+	if (rec_writer_state(rec->w, step, sim_time(d->sim), f) != 0) {
 		record_failed(d);
 		return;
 	}
-	record_records++;
+	rec->records++;
 }
 
 void
-record_info(struct record_info *out)
+record_info(const struct daemon *d, struct record_info *out)
 {
-	out->active = record_w != NULL;
-	out->path = record_path;
-	out->every = record_every;
-	out->journal = record_with_journal;
-	out->journal_entries = record_entries;
-	out->records = record_records;
-	out->bytes = record_bytes;
-	out->ended = record_ended;
-	out->quota = record_quota;
+	const struct recorder *rec = d->record;
+
+	out->active = rec->w != NULL;
+	out->path = rec->path;
+	out->every = rec->every;
+	out->journal = rec->with_journal;
+	out->journal_entries = rec->entries;
+	out->records = rec->records;
+	out->bytes = rec->bytes;
+	out->ended = rec->ended;
+	out->quota = rec->quota;
 }
 
 void

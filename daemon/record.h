@@ -16,6 +16,11 @@
 #include <stdint.h>
 
 struct daemon;
+struct recorder;
+
+/* The module's state (d->record); record_free takes NULL. */
+struct recorder *record_create(void);
+void record_free(struct recorder *rec);
 
 struct record_info {
 	int active;
@@ -69,7 +74,7 @@ void record_after_step(struct daemon *d);
 /* The hash of the state (docs/recording.md), as the journal holds it. */
 uint64_t record_state_hash(const struct daemon *d);
 
-void record_info(struct record_info *out);
+void record_info(const struct daemon *d, struct record_info *out);
 
 /*
  * The state directory: --state-dir, else $STATE_DIRECTORY (systemd's

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 
 #include "clock.h"
@@ -11,16 +12,6 @@
 #include "sim_state.h"
 #include "stepguard.h"
 
-/* The model's usual step, in ns of CPU time; 0: not measured yet. */
-static int64_t stepguard_usual;
-
-/* The step that tripped the guard, in ns; 0: steps are allowed. */
-static int64_t stepguard_tripped;
-
-static char stepguard_why[320];
-
-/* Slow steps in a row so far. */
-static int stepguard_slow;
 static stepguard_notify_fn stepguard_notify; /* core.c: event_slow_step */
 
 /*
@@ -35,7 +26,31 @@ static stepguard_notify_fn stepguard_notify; /* core.c: event_slow_step */
  */
 #define STEPGUARD_ANCHOR_NS 5000000LL
 
-static int64_t stepguard_anchor_cpu, stepguard_anchor_wall = INT64_MIN / 2;
+/* The guard's state (d->stepguard). */
+struct stepguard {
+	int64_t usual;   /* the model's usual step, ns of CPU; 0: not yet */
+	int64_t tripped; /* the step that tripped it, ns; 0: steps allowed */
+	char why[320];
+	int slow;                        /* slow steps in a row so far */
+	int64_t anchor_cpu, anchor_wall; /* the clocks read together */
+};
+
+struct stepguard *
+stepguard_create(void)
+{
+	struct stepguard *sg;
+
+	if ((sg = calloc(1, sizeof(*sg))) == NULL)
+		fatal("out of memory");
+	sg->anchor_wall = INT64_MIN / 2;
+	return sg;
+}
+
+void
+stepguard_free(struct stepguard *sg)
+{
+	free(sg);
+}
 
 static int64_t
 stepguard_clock(clockid_t id)
@@ -47,24 +62,24 @@ stepguard_clock(clockid_t id)
 }
 
 int64_t
-stepguard_start(void)
+stepguard_start(struct daemon *d)
 {
+	struct stepguard *sg = d->stepguard;
 	int64_t now = stepguard_clock(CLOCK_MONOTONIC);
 
-	if (now - stepguard_anchor_wall > STEPGUARD_ANCHOR_NS) {
-		stepguard_anchor_cpu = stepguard_clock(CLOCK_THREAD_CPUTIME_ID);
-		stepguard_anchor_wall = stepguard_clock(CLOCK_MONOTONIC);
+	if (now - sg->anchor_wall > STEPGUARD_ANCHOR_NS) {
+		sg->anchor_cpu = stepguard_clock(CLOCK_THREAD_CPUTIME_ID);
+		sg->anchor_wall = stepguard_clock(CLOCK_MONOTONIC);
 	}
 	return now;
 }
 
 /* At least the CPU time of a step that began at start (monotonic). */
 static int64_t
-stepguard_cpu_since(int64_t start)
+stepguard_cpu_since(const struct stepguard *sg, int64_t start)
 {
-	int64_t cpu = stepguard_clock(CLOCK_THREAD_CPUTIME_ID) -
-	    stepguard_anchor_cpu;
-	int64_t before = start - stepguard_anchor_wall;
+	int64_t cpu = stepguard_clock(CLOCK_THREAD_CPUTIME_ID) - sg->anchor_cpu;
+	int64_t before = start - sg->anchor_wall;
 
 	return cpu - (before > 0 ? before : 0);
 }
@@ -96,18 +111,22 @@ stepguard_measure(struct daemon *d)
 void
 stepguard_model_changed(struct daemon *d)
 {
-	stepguard_tripped = 0;
-	stepguard_slow = 0;
-	stepguard_why[0] = '\0';
-	stepguard_usual = sim_loaded(d->sim) ? stepguard_measure(d) : 0;
+	struct stepguard *sg = d->stepguard;
+
+	sg->tripped = 0;
+	sg->slow = 0;
+	sg->why[0] = '\0';
+	sg->usual = sim_loaded(d->sim) ? stepguard_measure(d) : 0;
 }
 
 int
-stepguard_check(char *err, size_t len)
+stepguard_check(const struct daemon *d, char *err, size_t len)
 {
-	if (stepguard_tripped == 0)
+	const struct stepguard *sg = d->stepguard;
+
+	if (sg->tripped == 0)
 		return 0;
-	snprintf(err, len, "steps are refused: %s", stepguard_why);
+	snprintf(err, len, "steps are refused: %s", sg->why);
 	return -1;
 }
 
@@ -121,72 +140,78 @@ stepguard_set_notify(stepguard_notify_fn fn)
 static void
 stepguard_trip(struct daemon *d, int64_t dt)
 {
-	stepguard_tripped = dt;
-	snprintf(stepguard_why, sizeof(stepguard_why),
+	struct stepguard *sg = d->stepguard;
+
+	sg->tripped = dt;
+	snprintf(sg->why, sizeof(sg->why),
 	    "a step at time %g took %.3g s of CPU, %.0f times the model's "
 	    "usual %.3g ms (parameters written by a client?); reset, load a "
 	    "model or run to step on",
-	    sim_time(d->sim), (double)dt * 1e-9,
-	    (double)dt / (double)stepguard_usual,
-	    (double)stepguard_usual * 1e-6);
-	log_warn("slow steps: %s", stepguard_why);
+	    sim_time(d->sim), (double)dt * 1e-9, (double)dt / (double)sg->usual,
+	    (double)sg->usual * 1e-6);
+	log_warn("slow steps: %s", sg->why);
 	/* The reason first, then the pause it causes. */
 	if (stepguard_notify != NULL)
-		stepguard_notify(d, (double)dt * 1e-9,
-		    (double)stepguard_usual * 1e-9, stepguard_why);
+		stepguard_notify(
+		    d, (double)dt * 1e-9, (double)sg->usual * 1e-9, sg->why);
 	if (clock_running(d->clock))
 		clock_pause(d->clock);
 }
 
 /* Whether a step of dt ns (of either clock) is slow. */
 static int
-stepguard_is_slow(int64_t dt)
+stepguard_is_slow(const struct stepguard *sg, int64_t dt)
 {
-	return dt > STEPGUARD_FLOOR_NS &&
-	    dt / STEPGUARD_FACTOR > stepguard_usual;
+	return dt > STEPGUARD_FLOOR_NS && dt / STEPGUARD_FACTOR > sg->usual;
 }
 
 void
 stepguard_after_step(struct daemon *d, int64_t start)
 {
+	struct stepguard *sg = d->stepguard;
 	int64_t dt = stepguard_clock(CLOCK_MONOTONIC) - start, cpu;
 
-	if (stepguard_usual == 0)
-		stepguard_usual = dt > 0 ? dt : 1;
+	if (sg->usual == 0)
+		sg->usual = dt > 0 ? dt : 1;
 	/* Slow by the monotonic clock: was it by the CPU's? */
-	if (stepguard_is_slow(dt) &&
-	    stepguard_is_slow(cpu = stepguard_cpu_since(start))) {
-		if (++stepguard_slow >= STEPGUARD_RUN ||
-		    cpu > STEPGUARD_ALONE_NS)
+	if (stepguard_is_slow(sg, dt) &&
+	    stepguard_is_slow(sg, cpu = stepguard_cpu_since(sg, start))) {
+		if (++sg->slow >= STEPGUARD_RUN || cpu > STEPGUARD_ALONE_NS)
 			stepguard_trip(d, cpu);
 		return;
 	}
-	stepguard_slow = 0;
-	if (dt > 0 && dt < stepguard_usual)
-		stepguard_usual = dt; /* the cheapest step shows what it costs */
+	sg->slow = 0;
+	if (dt > 0 && dt < sg->usual)
+		sg->usual = dt; /* the cheapest step shows what it costs */
 }
 
 void
-stepguard_reset(void)
+stepguard_reset(struct daemon *d)
 {
-	stepguard_tripped = 0;
-	stepguard_slow = 0;
-	stepguard_why[0] = '\0';
+	struct stepguard *sg = d->stepguard;
+
+	sg->tripped = 0;
+	sg->slow = 0;
+	sg->why[0] = '\0';
 }
 
 void
-stepguard_run(void)
+stepguard_run(struct daemon *d)
 {
-	if (stepguard_tripped == 0)
+	struct stepguard *sg = d->stepguard;
+
+	if (sg->tripped == 0)
 		return;
 	log_info("slow-step guard: steps of %.3g s accepted",
-	    (double)stepguard_tripped * 1e-9);
-	stepguard_usual = stepguard_tripped;
-	stepguard_reset();
+	    (double)sg->tripped * 1e-9);
+	sg->usual = sg->tripped;
+	stepguard_reset(d);
 }
 
 const char *
-stepguard_refusal(void)
+stepguard_refusal(const struct daemon *d)
 {
-	return stepguard_why;
+	const struct stepguard *sg = d->stepguard;
+
+	return sg->why;
 }

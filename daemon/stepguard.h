@@ -20,6 +20,11 @@
 #include <stdint.h>
 
 struct daemon;
+struct stepguard;
+
+/* The guard's state (d->stepguard); stepguard_free takes NULL. */
+struct stepguard *stepguard_create(void);
+void stepguard_free(struct stepguard *sg);
 
 /* How many times its usual cost a step may take before the guard trips. */
 #define STEPGUARD_FACTOR 50
@@ -38,28 +43,28 @@ struct daemon;
 void stepguard_model_changed(struct daemon *d);
 
 /* Return 0 if a step may be taken, else -1 with the reason in err. */
-int stepguard_check(char *err, size_t len);
+int stepguard_check(const struct daemon *d, char *err, size_t len);
 
 /*
  * Read before a step for the next call: the monotonic clock, in ns (the
  * CPU clock is read when a step was slow by it, and every 5 ms at most).
  */
-int64_t stepguard_start(void);
+int64_t stepguard_start(struct daemon *d);
 
 /* A step that began at start (stepguard_start()) was taken. */
 void stepguard_after_step(struct daemon *d, int64_t start);
 
 /* The simulation was reset: steps are allowed again, the usual cost kept. */
-void stepguard_reset(void);
+void stepguard_reset(struct daemon *d);
 
 /*
  * A client ran the simulation: steps are allowed, and those as slow as
  * the one that tripped the guard are accepted from now on.
  */
-void stepguard_run(void);
+void stepguard_run(struct daemon *d);
 
 /* Why steps are refused, or "" when they are not. */
-const char *stepguard_refusal(void);
+const char *stepguard_refusal(const struct daemon *d);
 
 /* Told when the guard trips: the step's and the usual cost, in s. */
 typedef void (*stepguard_notify_fn)(

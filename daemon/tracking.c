@@ -43,33 +43,56 @@ tracking_notify_none(struct daemon *d, const struct tracking_info *t,
 /* Tells the layers above of a connection or disconnection. */
 static tracking_notify_fn tracking_notify = tracking_notify_none;
 
-static struct tracked *tracked; /* one per mocap body of the model */
-static int ntracked;
+/* The mocap bodies' tracking (d->tracking). */
+struct tracking {
+	struct tracked *tracked; /* one per mocap body of the model */
+	int ntracked;
+};
 
 static void tracking_ensure(struct daemon *);
 static int64_t tracking_wall_us(void);
 static void tracking_apply(
     struct daemon *, int, const double *, const double *);
 
+struct tracking *
+tracking_create(void)
+{
+	struct tracking *tk;
+
+	if ((tk = calloc(1, sizeof(*tk))) == NULL)
+		fatal("out of memory");
+	return tk;
+}
+
+void
+tracking_free(struct tracking *tk)
+{
+	if (tk == NULL)
+		return;
+	free(tk->tracked);
+	free(tk);
+}
+
 /* Size the table for the loaded model. */
 static void
 tracking_ensure(struct daemon *d)
 {
+	struct tracking *tk = d->tracking;
 	int n = sim_loaded(d->sim) ? sim_sizes(d->sim)->nmocap : 0;
 	int i;
 
-	if (n == ntracked)
+	if (n == tk->ntracked)
 		return;
-	free(tracked);
-	tracked = NULL;
-	ntracked = 0;
+	free(tk->tracked);
+	tk->tracked = NULL;
+	tk->ntracked = 0;
 	if (n == 0)
 		return;
-	if ((tracked = calloc((size_t)n, sizeof(*tracked))) == NULL)
+	if ((tk->tracked = calloc((size_t)n, sizeof(*tk->tracked))) == NULL)
 		fatal("out of memory");
-	ntracked = n;
+	tk->ntracked = n;
 	for (i = 0; i < n; i++)
-		tracked[i].latency = -1;
+		tk->tracked[i].latency = -1;
 }
 
 /* Microseconds of the Unix epoch, the clock drivers stamp poses with. */
@@ -91,7 +114,8 @@ tracking_wall_us(void)
 static void
 tracking_apply(struct daemon *d, int i, const double *pos, const double *quat)
 {
-	struct tracked *t = &tracked[i];
+	struct tracking *tk = d->tracking;
+	struct tracked *t = &tk->tracked[i];
 	double conj[4], delta[4], q[4], p[3], norm;
 	int k;
 
@@ -120,14 +144,15 @@ void
 tracking_pose(struct daemon *d, struct session *s, int i, const double pos[3],
     const double quat[4], int64_t sample_us, double source_time)
 {
+	struct tracking *tk = d->tracking;
 	const struct sim_arrays *a;
 	struct tracked *t;
 	double now = monotonic_s();
 
 	tracking_ensure(d);
-	if (i < 0 || i >= ntracked)
+	if (i < 0 || i >= tk->ntracked)
 		return;
-	t = &tracked[i];
+	t = &tk->tracked[i];
 	/* Another driver's body is another mouse: put it down afresh. */
 	if (t->driver != s->id)
 		t->offset_set = 0;
@@ -168,13 +193,14 @@ int
 tracking_connect(
     struct daemon *d, int i, int connect, uint64_t by, const char *why)
 {
+	struct tracking *tk = d->tracking;
 	struct tracking_info info;
 	struct tracked *t;
 
 	tracking_ensure(d);
-	if (i < 0 || i >= ntracked)
+	if (i < 0 || i >= tk->ntracked)
 		return 0;
-	t = &tracked[i];
+	t = &tk->tracked[i];
 	if (!t->connected == !connect)
 		return 0;
 	t->connected = connect != 0;
@@ -190,11 +216,12 @@ tracking_connect(
 int
 tracking_reported(struct daemon *d, int *out, int max)
 {
+	struct tracking *tk = d->tracking;
 	int i, n = 0;
 
 	tracking_ensure(d);
-	for (i = 0; i < ntracked && n < max; i++)
-		if (tracked[i].poses > 0 || tracked[i].connected)
+	for (i = 0; i < tk->ntracked && n < max; i++)
+		if (tk->tracked[i].poses > 0 || tk->tracked[i].connected)
 			out[n++] = i;
 	return n;
 }
@@ -202,6 +229,7 @@ tracking_reported(struct daemon *d, int *out, int max)
 void
 tracking_get(struct daemon *d, int i, struct tracking_info *out)
 {
+	struct tracking *tk = d->tracking;
 	const struct tracked *t;
 	double now = monotonic_s();
 
@@ -210,9 +238,9 @@ tracking_get(struct daemon *d, int i, struct tracking_info *out)
 	out->mocap = i;
 	out->body = sim_mocap_body(d->sim, i);
 	out->latency = -1;
-	if (i < 0 || i >= ntracked)
+	if (i < 0 || i >= tk->ntracked)
 		return;
-	t = &tracked[i];
+	t = &tk->tracked[i];
 	out->connected = t->connected;
 	out->offset_set = t->offset_set;
 	out->driver = t->driver;
@@ -235,30 +263,34 @@ tracking_get(struct daemon *d, int i, struct tracking_info *out)
 }
 
 void
-tracking_after_step(void)
+tracking_after_step(struct daemon *d)
 {
+	struct tracking *tk = d->tracking;
 	int64_t now;
 	int i;
 
-	for (i = 0; i < ntracked; i++) {
-		if (!tracked[i].pending)
+	for (i = 0; i < tk->ntracked; i++) {
+		if (!tk->tracked[i].pending)
 			continue;
 		now = tracking_wall_us();
-		tracked[i].latency = (double)(now - tracked[i].sample_us) / 1e6;
-		tracked[i].pending = 0;
+		tk->tracked[i].latency = (double)(now -
+					     tk->tracked[i].sample_us) /
+		    1e6;
+		tk->tracked[i].pending = 0;
 	}
 }
 
 void
 tracking_model_changed(struct daemon *d)
 {
+	struct tracking *tk = d->tracking;
 	struct tracking_info info;
 	int i;
 
 	/* Announce the bodies of the old model that were connected (their
 	 * ids may mean nothing in the new one), then start afresh. */
-	for (i = 0; i < ntracked; i++) {
-		if (!tracked[i].connected)
+	for (i = 0; i < tk->ntracked; i++) {
+		if (!tk->tracked[i].connected)
 			continue;
 		log_info("tracking of mocap body %d disconnected (model "
 			 "loaded)",
@@ -269,19 +301,20 @@ tracking_model_changed(struct daemon *d)
 		info.latency = -1;
 		tracking_notify(d, &info, "model loaded", 0);
 	}
-	free(tracked);
-	tracked = NULL;
-	ntracked = 0;
+	free(tk->tracked);
+	tk->tracked = NULL;
+	tk->ntracked = 0;
 	tracking_ensure(d);
 }
 
 void
 tracking_session_closed(struct daemon *d, struct session *s)
 {
+	struct tracking *tk = d->tracking;
 	int i;
 
-	for (i = 0; i < ntracked; i++) {
-		if (tracked[i].driver != s->id)
+	for (i = 0; i < tk->ntracked; i++) {
+		if (tk->tracked[i].driver != s->id)
 			continue;
 		tracking_connect(d, i, 0, 0, "driver left");
 	}

@@ -19,6 +19,11 @@
 #include <stdint.h>
 
 struct daemon;
+struct tracking;
+
+/* The tracking's state (d->tracking); tracking_free takes NULL. */
+struct tracking *tracking_create(void);
+void tracking_free(struct tracking *tk);
 struct session;
 
 struct tracking_info {
@@ -61,7 +66,7 @@ int tracking_reported(struct daemon *d, int *out, int max);
 void tracking_get(struct daemon *d, int i, struct tracking_info *out);
 
 /* After a step: the latency of poses that step used. */
-void tracking_after_step(void);
+void tracking_after_step(struct daemon *d);
 
 /* A model was loaded: disconnect everything and forget the poses. */
 void tracking_model_changed(struct daemon *d);

@@ -55,6 +55,7 @@
 #include "lease.h"
 #include "loadjob.h"
 #include "log.h"
+#include "message.h"
 #include "modeldir.h"
 #include "modeltext.h"
 #include "monotonic.h"
@@ -263,7 +264,7 @@ fuzz_end_recording(void)
 {
 	struct record_info ri;
 
-	record_info(&ri);
+	record_info(&fuzz_d, &ri);
 	if (!ri.active)
 		return;
 	record_stop(&fuzz_d, "the input ended");
@@ -473,7 +474,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	/* What a session leaves behind when it goes. */
 	if (lease_holder(d) != 0 || batch_session(d) != 0 ||
-	    d->message_owner != 0 || sessions_count() != 0 ||
+	    message_owner(d) != 0 || sessions_count() != 0 ||
 	    loadjob_count() != 0)
 		fuzz_die("a closed session left state behind");
 	return 0;

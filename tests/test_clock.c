@@ -390,11 +390,11 @@ Test(clock, the_step_guard_ignores_waiting, .init = setup, .fini = teardown)
 
 	stepguard_model_changed(&d); /* the fixture's step: microseconds */
 	for (i = 0; i < 4; i++) {
-		start = stepguard_start();
+		start = stepguard_start(&d);
 		usleep(30000);
 		stepguard_after_step(&d, start);
 	}
-	cr_assert_eq(stepguard_check(err, sizeof(err)), 0,
+	cr_assert_eq(stepguard_check(&d, err, sizeof(err)), 0,
 	    "four waits of 30 ms tripped the guard: %s", err);
 }
 
@@ -412,14 +412,14 @@ Test(clock, the_step_guard_trips_on_cpu, .init = setup, .fini = teardown)
 	inproc_skip_if_valgrind();
 	stepguard_model_changed(&d);
 	for (i = 0; i < STEPGUARD_RUN; i++) {
-		cr_assert_eq(stepguard_check(err, sizeof(err)), 0,
+		cr_assert_eq(stepguard_check(&d, err, sizeof(err)), 0,
 		    "tripped after %d slow steps: %s", i, err);
-		start = stepguard_start();
+		start = stepguard_start(&d);
 		spin_cpu_ms(30);
 		stepguard_after_step(&d, start);
 	}
-	cr_assert_eq(stepguard_check(err, sizeof(err)), -1,
+	cr_assert_eq(stepguard_check(&d, err, sizeof(err)), -1,
 	    "three steps of 30 ms of CPU did not trip the guard");
 	cr_expect_not_null(strstr(err, "steps are refused"), "%s", err);
-	stepguard_reset();
+	stepguard_reset(&d);
 }

@@ -14,6 +14,13 @@ HX_PY_SOURCES = python/haptix/__init__.py python/haptix/address.py \
 	python/haptix/connection.py python/haptix/edit.py python/haptix/env.py \
 	python/haptix/errors.py python/haptix/model.py python/haptix/proto.py \
 	python/haptix/recording.py python/haptix/sim.py \
+	python/haptix/sim_args.py python/haptix/sim_array.py \
+	python/haptix/sim_driver.py python/haptix/sim_hold.py \
+	python/haptix/sim_model.py python/haptix/sim_object.py \
+	python/haptix/sim_record.py python/haptix/sim_robot.py \
+	python/haptix/sim_run.py python/haptix/sim_session.py \
+	python/haptix/sim_set.py python/haptix/sim_stream.py \
+	python/haptix/sim_view.py python/haptix/sim_world.py \
 	python/haptix/stream.py python/haptix/struct.py python/haptix/suggest.py \
 	python/haptix/zstd.py
 # haptix.sweep, the sweep engine; hxsweep is its command line.

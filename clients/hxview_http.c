@@ -176,19 +176,25 @@ http_signal(evutil_socket_t sig, short events, void *arg)
 }
 
 /*
- * Parse --http: ADDR:PORT or [V6ADDR]:PORT, the port always given
- * (address_parse_listen alone would take a bare port or host too).
+ * Parse --http: ADDR:PORT, [V6ADDR]:PORT or V6ADDR:PORT (the last colon
+ * ends the address), the port always given: address_parse_listen alone
+ * would take a bare port or host, and read V6ADDR:PORT as an address.
  */
 static int
 http_listen_parse(const char *spec, struct address *a)
 {
 	const char *colon = strrchr(spec, ':'), *bracket = strrchr(spec, ']');
-	char why[300];
+	char buf[300], why[300];
 
-	if (colon == NULL || colon == spec)
+	if (colon == NULL || colon == spec ||
+	    (bracket != NULL && colon < bracket))
 		return -1;
-	if (bracket != NULL ? colon < bracket : strchr(spec, ':') != colon)
-		return -1;
+	if (bracket == NULL && strchr(spec, ':') != colon) {
+		if (snprintf(buf, sizeof(buf), "[%.*s]%s", (int)(colon - spec),
+			spec, colon) >= (int)sizeof(buf))
+			return -1;
+		spec = buf;
+	}
 	return address_parse_listen(spec, a, why, sizeof(why));
 }
 

@@ -67,6 +67,9 @@ enum {
 #define GIVEN_HTTP 0x8
 #define GIVEN_LATENCY 0x10
 
+static void usage_options(FILE *);
+
+/* The help: how to call hxview, its commands, then its options. */
 static void
 usage(FILE *f)
 {
@@ -103,7 +106,15 @@ usage(FILE *f)
 	    "the simulation)\n"
 	    "  egl          say which EGL display and renderer hxview "
 	    "uses; exit 1 if none\n"
-	    "\n"
+	    "\n");
+	usage_options(f);
+}
+
+/* The help's options, and the exit status. */
+static void
+usage_options(FILE *f)
+{
+	fprintf(f,
 	    "Options:\n"
 	    "  -s, --server ADDR    unix:PATH, HOST, HOST:PORT or "
 	    "[V6ADDR]:PORT (default:\n"

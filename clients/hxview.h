@@ -8,7 +8,12 @@
  * hxview_scene.c    the model and state from the server, and rendering
  * hxview_overlay.c  HAPTIX's overlays: info box, sensor bars, message
  * hxview_image.c    PNG, JPEG and Y4M encoding
- * hxview_http.c     serve: the HTTP server, its pages and streams
+ * hxview_http.c     serve: the HTTP server, its loop and replies
+ * hxview_conns.c    serve: the browsers' connections, counted and capped
+ * hxview_guard.c    serve: who may ask what (Host, Origin, header, token)
+ * hxview_streams.c  serve: the streams (MJPEG, events): start, pace, end
+ * hxview_events.c   serve: what the event streams (SSE) carry
+ * hxview_routes.c   serve: the routes (path and method to handler)
  * hxview_web.c      serve: the workbench's scene, frames and perturbation
  * hxview_control.c  serve: the workbench's control requests, one a row
  * hxview.c          options, the commands and main
@@ -107,7 +112,7 @@ int image_y4m_header(FILE *f, int width, int height, double fps);
 int image_y4m_frame(FILE *f, const unsigned char *rgb, int width, int height,
     unsigned char *scratch);
 
-/* serve (hxview_http.c). */
+/* serve (hxview_http.c and the files it names in hxview_http.h). */
 struct http_options {
 	const char *listen;  /* ADDR:PORT */
 	int read_only;       /* no pause/run/reset */
@@ -182,17 +187,11 @@ int web_pert_stop(struct view *v, struct web_pert *p, hxd_conn *c);
 /* The selection's and perturbation's decorations, JSON members. */
 int web_pert_decor(struct view *v, struct web_pert *p, FILE *f);
 
-/* Seconds on the monotonic clock. */
-double view_now(void);
-
 /*
- * Milliseconds of the Unix epoch (CLOCK_REALTIME), as a browser's
- * performance.timeOrigin + performance.now() counts them: the stream's
- * timestamps, for the latency to the page's drawing.
+ * Milliseconds of the Unix epoch (hxview_scene.c) (CLOCK_REALTIME), as a
+ * browser's performance.timeOrigin + performance.now() counts them: the
+ * stream's timestamps, for the latency to the page's drawing.
  */
 double view_epoch_ms(void);
-
-/* Set by SIGINT and SIGTERM. */
-extern volatile int view_stopped;
 
 #endif

@@ -55,7 +55,7 @@ struct view {
 	 * in place and counts a new look (colours, sizes, gains).
 	 */
 	unsigned long long edits; /* the count the model held was fetched at */
-	double refetched;         /* view_now() of the last fetch */
+	double refetched;         /* program_now() of the last fetch */
 	unsigned looks;           /* models of the same structure taken */
 	unsigned web_gen;         /* the workbench's scenes (hxview_web.c) */
 	/*

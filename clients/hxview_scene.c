@@ -14,10 +14,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <mujoco/mjxmacro.h>
 
 #include "hxview_mujoco.h"
+#include "program.h"
 
 static void
 view_mujoco_warning(const char *msg)
@@ -26,13 +28,13 @@ view_mujoco_warning(const char *msg)
 
 	/* The server's simulation says what matters; say ours once. */
 	if (!told++)
-		fprintf(stderr, "hxview: MuJoCo: %s\n", msg);
+		program_warn("MuJoCo: %s", msg);
 }
 
 static void
 view_mujoco_error(const char *msg)
 {
-	fprintf(stderr, "hxview: MuJoCo error: %s\n", msg);
+	program_warn("MuJoCo error: %s", msg);
 	exit(VIEW_FAIL);
 }
 
@@ -209,7 +211,7 @@ view_fetch(struct view *v, mjModel **out, char *err, size_t len)
 		return view_fail(
 		    err, len, "cannot fetch the status: %s", hxd_error(v->c));
 	v->edits = st.model_edits;
-	v->refetched = view_now();
+	v->refetched = program_now();
 	if (hxd_get_model(v->c, &blob) != HXD_OK)
 		return view_fail(
 		    err, len, "cannot fetch the model: %s", hxd_error(v->c));
@@ -460,7 +462,7 @@ static int
 view_pump_edits(struct view *v, int changed, char *err, size_t len)
 {
 	if (!v->have_status || v->status.model_edits == v->edits ||
-	    view_now() - v->refetched < VIEW_REFETCH_S)
+	    program_now() - v->refetched < VIEW_REFETCH_S)
 		return changed;
 	if (view_refetch(v, err, len) != 0)
 		return -1;
@@ -576,10 +578,10 @@ view_open(
 	    !is_default)
 		view_shared_camera(v, pos, quat, 0);
 	/* The first frame is the state as it is now. */
-	end = view_now() + VIEW_FIRST_FRAME_MS / 1e3;
+	end = program_now() + VIEW_FIRST_FRAME_MS / 1e3;
 	while (v->frame == NULL) {
 		rc = view_pump(v, 100, err, len);
-		if (rc < 0 || (v->frame == NULL && view_now() > end)) {
+		if (rc < 0 || (v->frame == NULL && program_now() > end)) {
 			if (rc >= 0)
 				view_fail(err, len,
 				    "the server sent no state within %d s",
@@ -752,4 +754,13 @@ view_flags_names(FILE *f)
 		fprintf(f, "%s%s", (i + mjNVISFLAG) % 8 == 0 ? "\n      " : " ",
 		    rnd_names[i]);
 	fputc('\n', f);
+}
+
+double
+view_epoch_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
 }

@@ -746,29 +746,21 @@ web_frame_status(const hxd_status *s, FILE *f)
 	fputs("}", f);
 }
 
-int
-web_frame(struct view *v, FILE *f)
+/* What the items of moving bodies look like now: their poses. */
+static void
+web_frame_poses(struct view *v, struct web_state *w)
 {
-	const mjModel *m = v->m;
-	const mjData *d;
-	struct web_state *w;
 	const mjvGeom *g;
-	unsigned k;
 	mjtNum q[4];
 	float *p;
-	int i, it, slot, ndecor = 0;
+	int i, it, slot;
 
-	if ((w = web_state(v)) == NULL)
-		return -1;
-	view_apply(v);
-	d = v->d;
-	/* What the items of moving bodies look like now. */
 	for (i = 0; i < w->ndynamic * WEB_POSE_FLOATS; i++)
 		w->poses[i] = NAN;
 	web_pass(v, -1, NULL, mjCAT_ALL);
 	for (i = 0; i < v->scn.ngeom; i++) {
 		g = &v->scn.geoms[i];
-		if ((it = web_item_of(w, m, g)) < 0 ||
+		if ((it = web_item_of(w, v->m, g)) < 0 ||
 		    (slot = w->dyn_slot[it]) < 0)
 			continue;
 		p = w->poses + (size_t)slot * WEB_POSE_FLOATS;
@@ -781,7 +773,19 @@ web_frame(struct view *v, FILE *f)
 		p[5] = (float)q[2];
 		p[6] = (float)q[3];
 	}
-	/* Each kind of decoration apart, so that each browser picks. */
+}
+
+/*
+ * The decorations, each kind apart, so that each browser picks; the
+ * number written to w->decor.
+ */
+static int
+web_frame_decor(struct view *v, struct web_state *w)
+{
+	const mjvGeom *g;
+	int i, ndecor = 0;
+	unsigned k;
+
 	for (k = 0; k < WEB_NKINDS; k++) {
 		web_pass(v, web_decor_kinds[k].flag, NULL, mjCAT_ALL);
 		for (i = 0; i < v->scn.ngeom; i++) {
@@ -792,6 +796,24 @@ web_frame(struct view *v, FILE *f)
 				break;
 		}
 	}
+	return ndecor;
+}
+
+int
+web_frame(struct view *v, FILE *f)
+{
+	const mjModel *m = v->m;
+	const mjData *d;
+	struct web_state *w;
+	mjtNum q[4];
+	int i, ndecor;
+
+	if ((w = web_state(v)) == NULL)
+		return -1;
+	view_apply(v);
+	d = v->d;
+	web_frame_poses(v, w);
+	ndecor = web_frame_decor(v, w);
 	fprintf(f, "\"gen\":%u,\"step\":%llu,\"time\":%.9g,\"rx\":%.3f",
 	    v->web_gen, v->step, d->time, v->rx);
 	if (w->moving_lights)

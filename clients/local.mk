@@ -34,9 +34,12 @@ clients_hx_spacenav_LDADD = libhaptix.la libhxwire.la $(SPNAV_LIBS) -lm
 # The offscreen viewer: the only client that includes MuJoCo (to render).
 bin_PROGRAMS += clients/hxview
 clients_hxview_SOURCES = clients/hxview.c clients/hxview.h \
-	clients/hxview_egl.c clients/hxview_http.c clients/hxview_image.c \
+	clients/hxview_egl.c clients/hxview_image.c \
 	clients/hxview_mujoco.h clients/hxview_overlay.c clients/hxview_scene.c \
-	clients/hxview_web.c clients/hxview_control.c clients/hxview_control.h
+	clients/hxview_web.c clients/hxview_control.c clients/hxview_control.h \
+	clients/hxview_http.c clients/hxview_http.h clients/hxview_conns.c \
+	clients/hxview_guard.c clients/hxview_streams.c clients/hxview_events.c \
+	clients/hxview_routes.c
 # The workbench's page is read from disk: installed, or (uninstalled) the
 # source tree's; three.js from Debian's libjs-three.
 clients_hxview_CFLAGS = $(AM_CFLAGS) $(EGL_CFLAGS) $(PNG_CFLAGS) \

@@ -1,6 +1,7 @@
 /* Server address parsing: see address.h. */
 #include "config.h"
 
+#include <arpa/inet.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -191,4 +192,23 @@ address_is_loopback(const struct sockaddr *sa)
 	default:
 		return 0;
 	}
+}
+
+int
+address_host_is_loopback(const char *host)
+{
+	struct sockaddr_in sin;
+	struct sockaddr_in6 sin6;
+
+	if (strcmp(host, "localhost") == 0)
+		return 1;
+	memset(&sin, 0, sizeof(sin));
+	sin.sin_family = AF_INET;
+	if (inet_pton(AF_INET, host, &sin.sin_addr) == 1)
+		return address_is_loopback((struct sockaddr *)&sin);
+	memset(&sin6, 0, sizeof(sin6));
+	sin6.sin6_family = AF_INET6;
+	if (inet_pton(AF_INET6, host, &sin6.sin6_addr) == 1)
+		return address_is_loopback((struct sockaddr *)&sin6);
+	return 0;
 }

@@ -65,4 +65,11 @@ const char *address_format(const struct address *a, char *buf, size_t len);
 /* Return 1 if sa is a loopback address (127.0.0.0/8 or ::1). */
 int address_is_loopback(const struct sockaddr *sa);
 
+/*
+ * Return 1 if host, as written in an address, names loopback:
+ * "localhost", or a numeric address that address_is_loopback() accepts.
+ * No name is looked up.
+ */
+int address_host_is_loopback(const char *host);
+
 #endif

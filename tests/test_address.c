@@ -147,3 +147,18 @@ Test(address, loopback_detection)
 	inet_pton(AF_INET6, "::ffff:127.0.0.1", &sin6.sin6_addr);
 	cr_assert(address_is_loopback((struct sockaddr *)&sin6));
 }
+
+Test(address, host_loopback_detection)
+{
+	cr_assert(address_host_is_loopback("localhost"));
+	cr_assert(address_host_is_loopback("127.0.0.1"));
+	cr_assert(address_host_is_loopback("127.8.9.10"));
+	cr_assert(address_host_is_loopback("::1"));
+	cr_assert(address_host_is_loopback("::ffff:127.0.0.1"));
+	cr_assert_not(address_host_is_loopback("0.0.0.0"));
+	cr_assert_not(address_host_is_loopback("::"));
+	cr_assert_not(address_host_is_loopback("192.168.1.2"));
+	cr_assert_not(address_host_is_loopback("example.org"),
+	    "a name other than localhost is not looked up");
+	cr_assert_not(address_host_is_loopback(""));
+}

@@ -49,7 +49,12 @@ clients_hxview_CFLAGS = $(AM_CFLAGS) $(EGL_CFLAGS) $(PNG_CFLAGS) \
 	-DHXVIEW_THREE_JS='"$(THREE_JS)"'
 workbenchdir = $(pkgdatadir)/workbench
 dist_workbench_DATA = clients/workbench/index.html \
-	clients/workbench/workbench.js clients/workbench/workbench.css
+	clients/workbench/workbench.css clients/workbench/workbench.js \
+	clients/workbench/state.js clients/workbench/net.js \
+	clients/workbench/shapes.js clients/workbench/scene.js \
+	clients/workbench/view.js clients/workbench/input.js \
+	clients/workbench/panels.js clients/workbench/sliders.js \
+	clients/workbench/plot.js
 # MuJoCo before libhaptix: both export mj_name2id, mj_id2name and mj_step
 # (HAPTIX's API has them), and MuJoCo's own calls must reach MuJoCo's.
 # libhxwire for listen_name() (every address of the name given to

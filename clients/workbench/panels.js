@@ -1,0 +1,180 @@
+/*
+ * The panels but the sliders and the charts: Simulation (run, pause,
+ * step, reset, keyframes, recording, models, the camera), Info, Render
+ * (the toggles and groups), the lease and the message.  A new model and
+ * each frame pass through here to the Sliders and Sensors panels.
+ */
+import { hxwb, toggles } from './state.js';
+import { net } from './net.js';
+import { scene } from './scene.js';
+import { view } from './view.js';
+import { sliders } from './sliders.js';
+import { plot } from './plot.js';
+
+function byId(id) { return document.getElementById(id); }
+
+export const panels = {
+  /* HAPTIX's render keys. */
+  keyMap: { c: 'contact', f: 'force', j: 'joint', u: 'actuator', t: 'transparent',
+    m: 'com', e: 'mine', b: 'mine' },
+
+  init: function () {
+    var self = this;
+    function on(id, fn) { byId(id).addEventListener('click', fn); }
+    on('run', function () { self.run(true); });
+    on('pause', function () { self.run(false); });
+    on('step', function () { net.control('step', { count: 1 }); });
+    on('reset', function () { net.control('reset', {}); });
+    on('key-reset', function () {
+      var k = byId('keys');
+      if (k.value !== '') net.control('reset', { index: k.value });
+    });
+    on('capture', function () {
+      net.control('capture', { name: byId('key-name').value });
+    });
+    on('record', function () { self.record(); });
+    on('load', function () {
+      var m = byId('models').value;
+      if (m) net.control('load', { path: m });
+    });
+    byId('camera').addEventListener('change', function (e) {
+      view.fixed = +e.target.value;
+      view.publish();
+    });
+    this.togglesUI();
+  },
+
+  toggle: function (id) { byId(id).classList.toggle('hidden'); },
+
+  run: function (go) { net.control(go ? 'run' : 'pause', {}); },
+
+  record: function () {
+    net.control(hxwb.status && hxwb.status.recording ? 'record-stop' : 'record-start', {});
+  },
+
+  /* Flip the toggle of render key k; false when k is none. */
+  keyToggle: function (k) {
+    var name = this.keyMap[k];
+    if (!name) return false;
+    toggles[name] = !toggles[name];
+    this.togglesUI();
+    scene.applyToggles();
+    return true;
+  },
+
+  /* Flip group i of what: 'geomgroup' or 'sitegroup'. */
+  flip: function (what, i) {
+    toggles[what][i] = !toggles[what][i];
+    this.togglesUI();
+    scene.applyToggles();
+  },
+
+  /* The Render panel's boxes, as the toggles are. */
+  togglesUI: function () {
+    var box = byId('toggles'), self = this;
+    box.textContent = '';
+    ['contact', 'force', 'joint', 'tendon', 'actuator', 'com', 'transparent', 'mine']
+      .forEach(function (name) {
+        var l = document.createElement('label'), c = document.createElement('input');
+        c.type = 'checkbox'; c.checked = toggles[name]; c.id = 'toggle-' + name;
+        c.addEventListener('change', function () {
+          toggles[name] = c.checked; scene.applyToggles();
+        });
+        l.appendChild(c);
+        l.appendChild(document.createTextNode(name === 'mine' ? 'selection ' : name + ' '));
+        box.appendChild(l);
+      });
+    ['geomgroup', 'sitegroup'].forEach(function (what) {
+      var span = byId(what + 's');
+      span.textContent = '';
+      toggles[what].forEach(function (on, i) {
+        var c = document.createElement('input');
+        c.type = 'checkbox'; c.checked = on; c.title = String(i);
+        c.addEventListener('change', function () { self.flip(what, i); });
+        span.appendChild(c);
+      });
+    });
+  },
+
+  /* A new model: keys, cameras, sliders, sensors, the models list. */
+  model: function (m) {
+    var keys = byId('keys'), cams = byId('camera');
+    keys.textContent = '';
+    m.keys.forEach(function (k, i) {
+      var o = document.createElement('option');
+      o.value = i; o.textContent = k || ('key ' + i);
+      keys.appendChild(o);
+    });
+    cams.textContent = '';
+    [{ name: 'free' }].concat(m.cameras).forEach(function (c, i) {
+      var o = document.createElement('option');
+      o.value = i - 1; o.textContent = c.name || ('camera ' + (i - 1));
+      cams.appendChild(o);
+    });
+    cams.value = String(view.fixed);
+    sliders.model();
+    plot.model(m);
+    net.models().then(function (j) { panels.models(j); }).catch(function () {});
+  },
+
+  /* The server's model files, to load from. */
+  models: function (j) {
+    var sel = byId('models');
+    sel.textContent = '';
+    (j.dirs || []).forEach(function (d) {
+      d.files.sort().forEach(function (f) {
+        var o = document.createElement('option');
+        o.value = d.dir + '/' + f; o.textContent = f;
+        sel.appendChild(o);
+      });
+    });
+  },
+
+  /* Each frame: the sliders, the panels' state, info, plots and profiler. */
+  frame: function (f) {
+    var s = f.status, m = scene.model;
+    if (!s || !m) return;
+    sliders.frame(f);
+    this.state(s);
+    this.info(s, m);
+    plot.frame(f, m);
+  },
+
+  /* The lease, the message, and which controls may be used. */
+  state: function (s) {
+    var mine = s.lease && s.lease !== hxwb.client;
+    var lease = byId('lease');
+    lease.hidden = !s.lease;
+    lease.textContent = !s.lease ? '' : mine ?
+      'the lease is held by ' + (s.lease_name || 'client') + ' (' + s.lease + '): read-only' :
+      'this viewer holds the lease';
+    var ro = hxwb.readOnly || mine;
+    document.querySelectorAll('#sim button, #sliders input, #sim input').forEach(function (b) {
+      b.disabled = ro;
+    });
+    var msg = byId('message');
+    msg.hidden = !s.message;
+    msg.textContent = s.message;
+    byId('run').disabled = ro || !s.paused;
+    byId('pause').disabled = ro || s.paused;
+    byId('step').disabled = ro || !s.paused;
+    byId('record').textContent = s.recording ? 'Stop recording' : 'Record';
+    byId('record-state').textContent = s.recording ?
+      'recording ' + s.records + ' to ' + s.record_path : (s.record_ended ? 'ended: ' + s.record_ended : '');
+  },
+
+  /* The Info box. */
+  info: function (s, m) {
+    var fmt = function (x, d) { return x === null || x === undefined ? '-' : x.toFixed(d); };
+    byId('info').textContent =
+      'Time      ' + fmt(s.time, 3) + ' s  (step ' + s.steps + ')\n' +
+      (s.paused ? 'Paused\n' : 'Running   x' + fmt(s.rtf, 2) + ' real time' + (s.lagging ? ', lagging' : '') + '\n') +
+      'CPU/step  ' + fmt(s.cpu * 1e3, 3) + ' ms\n' +
+      'Solver    ' + s.nefc + ' constraints, ' + s.ncon + ' contacts\n' +
+      'Energy    ' + fmt(s.epot, 3) + ' + ' + fmt(s.ekin, 3) + ' J\n' +
+      'Server    ' + hxwb.server + ', ' + s.clients + ' clients (this viewer ' + hxwb.client + ')\n' +
+      'Mocap     ' + m.nmocap + ' bodies, ' + s.tracking + ' tracked, ' + s.perturbations + ' pushed\n' +
+      'Model     ' + m.name + '\n' +
+      'Page      ' + hxwb.fps.toFixed(0) + ' frames/s, browser ' + hxwb.id;
+  }
+};

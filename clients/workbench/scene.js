@@ -1,0 +1,305 @@
+/*
+ * The three.js scene of the model: built from hxview's description of
+ * MuJoCo's abstract scene (/scene.json, the meshes and height fields in
+ * /meshes.bin), made again in part when the model's look changes, and
+ * moved by each frame (poses, lights, decorations).  onModel(m) is
+ * called when a new model is built (the entry module gives it).
+ */
+import { hxwb, toggles, say } from './state.js';
+import { net, floats } from './net.js';
+import { view } from './view.js';
+import { GEOM, OBJ, setQuat, hfieldGeometry, capsule, unitShape, unitScale }
+  from './shapes.js';
+
+export const scene = {
+  three: null, model: null, items: [], pending: null,
+  meshes: [], hfields: [], decor: {}, gen: 0, loading: 0,
+  lightObjs: [], pendingLook: null, onModel: null,
+
+  init: function () {
+    this.three = new THREE.Scene();
+    this.three.background = new THREE.Color(0.1, 0.12, 0.15);
+    this.three.add(view.camera);
+  },
+
+  /* Fetch the model's description and its meshes, and build the scene. */
+  load: function (gen) {
+    if (gen === this.loading) return;
+    this.loading = gen;
+    var self = this;
+    net.scene()
+      .then(function (both) { self.build(both[0], both[1]); })
+      .catch(function (e) { say('cannot load the scene: ' + e); self.loading = 0; });
+  },
+
+  clear: function () {
+    var t = this.three, keep = view.camera;
+    t.children.slice().forEach(function (o) { if (o !== keep) t.remove(o); });
+    keep.children.slice().forEach(function (o) { keep.remove(o); });
+    this.items = [];
+    this.decor = {};
+    this.lightObjs = [];
+  },
+
+  material: function (rgba, emission, specular, shininess, texid, repeat) {
+    var c = new THREE.Color(rgba[0], rgba[1], rgba[2]);
+    /* Lit per vertex, as MuJoCo 2.2's fixed-function OpenGL lights. */
+    var m = new THREE.MeshLambertMaterial({ color: c,
+      emissive: c.clone().multiplyScalar(emission || 0),
+      transparent: rgba[3] < 1, opacity: rgba[3],
+      depthWrite: rgba[3] >= 1 });
+    if (texid >= 0 && this.model.textures[texid] &&
+        this.model.textures[texid].type === 0) {
+      var tex = new THREE.TextureLoader().load('/texture/' + texid + '.png?gen=' +
+        this.model.gen, function () { hxwb.dirty = true; });
+      tex.wrapS = tex.wrapT = THREE.RepeatWrapping;
+      tex.repeat.set(repeat[0], repeat[1]);
+      m.map = tex;
+    }
+    return m;
+  },
+
+  /* A geometry for a model item of type with size (MuJoCo's axes). */
+  geometry: function (type, size, dataid) {
+    var g;
+    switch (type) {
+      case GEOM.PLANE: {
+        /* In quads, as MuJoCo draws it: lit per vertex, a spotlight's
+           circle shows only on a grid finer than it. */
+        var far = this.model.zfar * this.model.extent;
+        var w = 2 * (size[0] || far), h = 2 * (size[1] || far), cell = this.model.extent / 8;
+        g = new THREE.PlaneBufferGeometry(w, h, Math.min(100, Math.ceil(w / cell)),
+          Math.min(100, Math.ceil(h / cell)));
+        break;
+      }
+      case GEOM.HFIELD: g = this.hfields[dataid] || null; break;
+      case GEOM.SPHERE: g = new THREE.SphereBufferGeometry(size[0], 24, 16); break;
+      case GEOM.ELLIPSOID:
+        g = new THREE.SphereBufferGeometry(1, 24, 16);
+        g.scale(size[0], size[1], size[2]);
+        break;
+      case GEOM.CAPSULE: g = capsule(size[0], size[1]); break;
+      case GEOM.CYLINDER:
+        g = new THREE.CylinderBufferGeometry(size[0], size[0], 2 * size[1], 24);
+        g.rotateX(Math.PI / 2);
+        break;
+      case GEOM.BOX: g = new THREE.BoxBufferGeometry(2 * size[0], 2 * size[1], 2 * size[2]); break;
+      case GEOM.MESH: g = this.meshes[dataid] || null; break;
+      default: g = null;
+    }
+    return g;
+  },
+
+  /* The meshes' and height fields' geometries from /meshes.bin. */
+  shapes: function (model, bin) {
+    var nv = model.nmeshvert, nf = model.nmeshface;
+    var vert = new Float32Array(bin, 0, 3 * nv);
+    var norm = new Float32Array(bin, 12 * nv, 3 * nv);
+    var face = new Int32Array(bin, 24 * nv, 3 * nf);
+    var elevation = new Float32Array(bin, 24 * nv + 12 * nf, model.nhfielddata);
+    this.hfields = model.hfields.map(function (h) { return hfieldGeometry(h, elevation); });
+    this.meshes = model.meshes.map(function (m) {
+      var g = new THREE.BufferGeometry();
+      g.setAttribute('position', new THREE.BufferAttribute(vert.slice(3 * m[0], 3 * (m[0] + m[1])), 3));
+      g.setAttribute('normal', new THREE.BufferAttribute(norm.slice(3 * m[0], 3 * (m[0] + m[1])), 3));
+      g.setIndex(new THREE.BufferAttribute(new Uint32Array(face.slice(3 * m[2], 3 * (m[2] + m[3]))), 1));
+      return g;
+    });
+  },
+
+  build: function (model, bin) {
+    this.clear();
+    this.model = model;
+    hxwb.model = model;
+    hxwb.gen = model.gen;
+    this.shapes(model, bin);
+    var self = this;
+    model.items.forEach(function (it, i) {
+      var o = self.item(it, i);
+      self.three.add(o);
+      self.items.push(o);
+    });
+    this.lights(model);
+    view.reset(model);
+    if (this.onModel) this.onModel(model);
+    this.gen = model.gen;
+    this.loading = 0;
+    this.applyToggles();
+    var l = this.pendingLook;
+    this.pendingLook = null;
+    if (l) this.look(l);
+  },
+
+  /* The three.js object of item i of the description. */
+  item: function (it, i) {
+    var type = it[4], size = it.slice(9, 12), rgba = it.slice(12, 16);
+    var repeat = it.slice(20, 22);
+    if (it[4] === GEOM.PLANE && it[7]) repeat = [repeat[0] * 2 * size[0], repeat[1] * 2 * size[1]];
+    var g = this.geometry(type, size, it[5]);
+    var o = g ? new THREE.Mesh(g, this.material(rgba, it[16], it[17], it[18], it[6], repeat))
+              : new THREE.Object3D();
+    o.position.set(it[22], it[23], it[24]);
+    setQuat(o.quaternion, it, 25);
+    o.userData = { item: i, body: it[2], objtype: it[0], group: it[8],
+      dynamic: it[3] === 2, alpha: rgba[3] };
+    return o;
+  },
+
+  /*
+   * A new look of the same model (set_rgba, set_array of colours,
+   * set_geomsize, an edit that keeps the structure): every item as the
+   * scene holds it now; those whose type, size, colour, material or, for
+   * what does not move, place changed are made again.
+   */
+  look: function (l) {
+    var m = this.model;
+    if (!m || m.gen !== l.gen) {
+      if (this.loading) this.pendingLook = l;
+      return;
+    }
+    if (l.looks <= (m.looks || 0)) return;
+    var self = this, n = 0;
+    l.items.forEach(function (it, i) {
+      var was = m.items[i], o = self.items[i];
+      if (!was || !o) return;
+      var keep = it[3] === 2 ? 22 : 29;
+      if (was.slice(0, keep).join() === it.slice(0, keep).join()) return;
+      var made = self.item(it, i);
+      if (it[3] === 2) {
+        made.position.copy(o.position);
+        made.quaternion.copy(o.quaternion);
+        made.userData.hidden = o.userData.hidden;
+      }
+      self.three.remove(o);
+      if (o.material) o.material.dispose();
+      self.three.add(made);
+      self.items[i] = made;
+      m.items[i] = it;
+      n++;
+    });
+    m.looks = l.looks;
+    hxwb.looks = l.looks;
+    hxwb.lookChanged = (hxwb.lookChanged || 0) + n;
+    this.applyToggles();
+  },
+
+  /* The model's lights; the headlight rides on the camera. */
+  lights: function (model) {
+    var self = this, ambient = [0, 0, 0];
+    model.lights.forEach(function (l, i) {
+      for (var k = 0; k < 3; k++) ambient[k] += l.ambient[k];
+      var color = new THREE.Color(l.diffuse[0], l.diffuse[1], l.diffuse[2]);
+      var light;
+      if (l.headlight) {
+        light = new THREE.DirectionalLight(color, 1);
+        light.position.set(0, 0, 1);
+        light.target.position.set(0, 0, -1);
+        view.camera.add(light);
+        view.camera.add(light.target);
+        return;
+      }
+      if (l.directional) {
+        light = new THREE.DirectionalLight(color, 1);
+        light.position.set(l.pos[0] - l.dir[0], l.pos[1] - l.dir[1], l.pos[2] - l.dir[2]);
+      } else {
+        light = new THREE.SpotLight(color, 1, 0, Math.min(Math.PI / 2, l.cutoff * Math.PI / 180), 0.3);
+        light.position.set(l.pos[0], l.pos[1], l.pos[2]);
+      }
+      light.target.position.set(l.pos[0] + l.dir[0], l.pos[1] + l.dir[1], l.pos[2] + l.dir[2]);
+      light.userData = { directional: l.directional };
+      self.three.add(light);
+      self.three.add(light.target);
+      self.lightObjs[i] = light;
+    });
+    this.three.add(new THREE.AmbientLight(new THREE.Color(
+      Math.min(1, ambient[0]), Math.min(1, ambient[1]), Math.min(1, ambient[2])), 1));
+  },
+
+  /* Show the groups and the transparency the toggles ask for. */
+  applyToggles: function () {
+    hxwb.dirty = true;
+    this.items.forEach(function (o) {
+      var u = o.userData;
+      var groups = u.objtype === OBJ.SITE ? toggles.sitegroup : toggles.geomgroup;
+      o.visible = !!groups[u.group] && !u.hidden;
+      if (o.material) {
+        var a = u.alpha * (toggles.transparent && u.dynamic ? 0.5 : 1);
+        o.material.opacity = a;
+        o.material.transparent = a < 1;
+        o.material.depthWrite = a >= 1;
+      }
+    });
+  },
+
+  /* A pool of decoration meshes by kind, reused frame to frame. */
+  decorMesh: function (kind, i, type) {
+    var pool = this.decor[kind] || (this.decor[kind] = []);
+    var o = pool[i];
+    if (o && o.userData.type === type) return o;
+    if (o) this.three.remove(o);
+    o = new THREE.Mesh(unitShape(type), new THREE.MeshLambertMaterial({ color: 0xffffff }));
+    o.userData = { type: type };
+    pool[i] = o;
+    this.three.add(o);
+    return o;
+  },
+
+  /* Place the decorations of data whose kind is shown; counts by kind. */
+  decorate: function (data, shown) {
+    var counts = {};
+    for (var i = 0; i + 16 <= data.length; i += 16) {
+      var kind = this.model.decor[data[i]], type = data[i + 1];
+      if (!shown(kind) || type === GEOM.LABEL || type === GEOM.NONE) continue;
+      var n = counts[kind] || 0;
+      counts[kind] = n + 1;
+      var o = this.decorMesh(kind, n, type);
+      var s = unitScale(type, data[i + 2], data[i + 3], data[i + 4]);
+      o.scale.set(s[0], s[1], s[2]);
+      o.position.set(data[i + 5], data[i + 6], data[i + 7]);
+      setQuat(o.quaternion, data, i + 8);
+      o.material.color.setRGB(data[i + 12], data[i + 13], data[i + 14]);
+      o.material.opacity = data[i + 15];
+      o.material.transparent = data[i + 15] < 1;
+      o.visible = true;
+    }
+    return counts;
+  },
+
+  /* Lights on moving bodies: where the frame says they are. */
+  moveLights: function (data) {
+    for (var i = 0; 6 * i + 6 <= data.length; i++) {
+      var light = this.lightObjs[i], p = 6 * i;
+      if (!light) continue;
+      var x = data[p], y = data[p + 1], z = data[p + 2];
+      var dx = data[p + 3], dy = data[p + 4], dz = data[p + 5];
+      if (light.userData.directional) light.position.set(x - dx, y - dy, z - dz);
+      else light.position.set(x, y, z);
+      light.target.position.set(x + dx, y + dy, z + dz);
+    }
+  },
+
+  /* Put the newest frame's state into the scene. */
+  update: function (f) {
+    if (!this.model || f.gen !== this.model.gen) return false;
+    if (f.lights) this.moveLights(floats(f.lights));
+    var poses = floats(f.poses), dyn = this.model.dynamic;
+    for (var k = 0; k < dyn.length; k++) {
+      var o = this.items[dyn[k]], p = 7 * k;
+      if (isNaN(poses[p])) { o.userData.hidden = true; o.visible = false; continue; }
+      if (o.userData.hidden) { o.userData.hidden = false; }
+      o.position.set(poses[p], poses[p + 1], poses[p + 2]);
+      setQuat(o.quaternion, poses, p + 3);
+    }
+    var counts = {}, self = this;
+    var shared = this.decorate(floats(f.decor), function (k) { return toggles[k]; });
+    var mine = this.decorate(floats(f.mine), function () { return toggles.mine; });
+    Object.keys(shared).forEach(function (k) { counts[k] = shared[k]; });
+    Object.keys(mine).forEach(function (k) { counts[k] = mine[k]; });
+    Object.keys(this.decor).forEach(function (k) {
+      var pool = self.decor[k];
+      for (var i = counts[k] || 0; i < pool.length; i++) pool[i].visible = false;
+    });
+    hxwb.selected = f.selected || 0;
+    return true;
+  }
+};

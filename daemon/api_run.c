@@ -11,7 +11,7 @@
 #include "clock.h"
 #include "event.h"
 #include "gazebo_world.h"
-#include "lifecycle.h"
+#include "lifecycle_step.h"
 #include "log.h"
 #include "protomsg.h"
 #include "record.h"

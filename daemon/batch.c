@@ -13,14 +13,15 @@
 #include "batch.h"
 #include "clock.h"
 #include "daemon.h"
-#include "monotonic.h"
+#include "lease.h"
+#include "lifecycle_step.h"
 #include "log.h"
+#include "monotonic.h"
 #include "options.h"
 #include "pending.h"
-#include "lifecycle.h"
+#include "protomsg.h"
 #include "session.h"
 #include "sim.h"
-#include "protomsg.h"
 
 typedef Haptix__V1__StreamFrame StreamFrame;
 
@@ -43,7 +44,6 @@ struct batch {
 	struct event *ev;
 	int steps_only; /* a step request's: answered with StepDone */
 	int failed;     /* the result code when it failed, else 0 */
-	int holding;    /* past its first slice: others may not write */
 	char err[1200];
 };
 
@@ -178,8 +178,10 @@ batch_free(struct batch *b)
 		event_free(b->ev);
 	arena_free(&b->arena);
 	free(b->traj);
-	if (b->d->batch == b)
+	if (b->d->batch == b) {
 		b->d->batch = NULL;
+		lease_batch_hold(b->d, 0);
+	}
 	free(b);
 }
 
@@ -187,7 +189,7 @@ batch_free(struct batch *b)
 static void
 batch_end(struct batch *b)
 {
-	b->holding = 0;
+	lease_batch_hold(b->d, 0);
 	log_info("client %llu: %s of %llu steps %s at time %g",
 	    (unsigned long long)b->s->id, batch_what(b),
 	    (unsigned long long)b->done, b->failed ? "failed" : "done",
@@ -223,14 +225,6 @@ batch_continue_cb(evutil_socket_t fd, short events, void *arg)
 		batch_answer(b);
 	else
 		evtimer_add(b->ev, &zero); /* after the others' input */
-}
-
-uint64_t
-batch_session(const struct daemon *d)
-{
-	const struct batch *b = d->batch;
-
-	return b != NULL && b->holding ? b->s->id : 0;
 }
 
 void
@@ -353,7 +347,7 @@ batch_go(struct call *c, struct batch *b)
 			batch_free(b);
 		return rc;
 	}
-	b->holding = 1;
+	lease_batch_hold(d, c->s->id);
 	log_info("client %llu: %s run from time %g (%llu steps)",
 	    (unsigned long long)c->s->id, batch_what(b), b->started,
 	    (unsigned long long)b->goal);

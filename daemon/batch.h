@@ -8,10 +8,7 @@
 #ifndef HXD_BATCH_H
 #define HXD_BATCH_H
 
-#include <stdint.h>
-
 struct call;
-struct daemon;
 struct session;
 
 /* The most steps one batch may take. */
@@ -25,12 +22,6 @@ struct session;
  * batch runs, and answer with its StepDone: the handler's result.
  */
 int batch_steps(struct call *c, unsigned n);
-
-/*
- * The session whose batch run holds the simulation (one that went past
- * its first slice), or 0.  The running batch is d->batch.
- */
-uint64_t batch_session(const struct daemon *d);
 
 /* The session is leaving: stop its batch run, if it has one. */
 void batch_session_closed(struct session *s);

@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "arena.h"
-#include "batch.h"
 #include "call.h"
 #include "daemon.h"
 #include "lease.h"
@@ -136,10 +135,10 @@ call_may_write(struct call *c)
 		    "client %llu (%s) holds the control lease: other clients "
 		    "may read but not change the simulation",
 		    (unsigned long long)lease_holder(d), lease_holder_name(d));
-	if (batch_session(d) != 0 && batch_session(d) != c->s->id)
+	if (lease_batch(d) != 0 && lease_batch(d) != c->s->id)
 		return call_fail(c, RESULT_DENIED,
 		    "client %llu is running a batch: the simulation cannot "
 		    "change until it is done",
-		    (unsigned long long)batch_session(d));
+		    (unsigned long long)lease_batch(d));
 	return 0;
 }

@@ -8,14 +8,20 @@
 #include "daemon.h"
 #include "dispatch.h"
 #include "event.h"
+#include "gazebo_world.h"
 #include "hold.h"
 #include "lease.h"
 #include "lifecycle.h"
+#include "lifecycle_step.h"
 #include "loadjob.h"
+#include "message.h"
+#include "modeltext.h"
+#include "motion.h"
 #include "pending.h"
 #include "perturb.h"
 #include "record.h"
 #include "reply.h"
+#include "rollback.h"
 #include "session.h"
 #include "stepguard.h"
 #include "stream.h"
@@ -57,6 +63,50 @@ core_start(struct daemon *d)
 	record_set_notify(event_recording_ended);
 	stepguard_set_notify(event_slow_step);
 	hold_set_notify(lifecycle_model_edited);
+	lease_set_notify(event_lease);
 	loadjob_set_peer(core_load_peer);
 	d->clock = clock_create(d, &core_clock_hooks);
+}
+
+void
+core_init(struct daemon *d)
+{
+	d->lease = lease_create();
+	d->message = message_create();
+	d->model = modeltext_create();
+	d->record = record_create();
+	d->perturb = perturb_create();
+	d->rollback = rollback_create();
+	d->world = gazebo_world_create();
+	d->stepguard = stepguard_create();
+	d->motion = motion_create();
+	d->tracking = tracking_create();
+	d->event = events_create();
+}
+
+void
+core_free(struct daemon *d)
+{
+	lease_free(d->lease);
+	d->lease = NULL;
+	message_free(d->message);
+	d->message = NULL;
+	modeltext_free(d->model);
+	d->model = NULL;
+	record_free(d->record);
+	d->record = NULL;
+	perturb_free(d->perturb);
+	d->perturb = NULL;
+	rollback_free(d->rollback);
+	d->rollback = NULL;
+	gazebo_world_free(d->world);
+	d->world = NULL;
+	stepguard_free(d->stepguard);
+	d->stepguard = NULL;
+	motion_free(d->motion);
+	d->motion = NULL;
+	tracking_free(d->tracking);
+	d->tracking = NULL;
+	events_free(d->event);
+	d->event = NULL;
 }

@@ -31,10 +31,11 @@ struct tracking;
 
 /*
  * Each module owns its state behind its own type; the daemon holds the
- * pointers.  daemon_init() makes those of the modules every daemon has
- * before anything else runs (a model load among them) and daemon_free()
- * frees them; the event loop, settings, sim, clock and server are made
- * by whoever composes the daemon (main(), the tests, the fuzzer).
+ * pointers.  core_init() (core.h) makes those of the modules every
+ * daemon has before anything else runs (a model load among them) and
+ * core_free() frees them; the event loop, settings, sim, clock and
+ * server are made by whoever composes the daemon (main(), the tests,
+ * the fuzzer).
  */
 struct daemon {
 	struct event_base *base;
@@ -59,9 +60,5 @@ struct daemon {
 	uint8_t token[DAEMON_TOKEN_MAX]; /* TCP clients present this */
 	size_t token_len;                /* 0: no token configured */
 };
-
-/* Make and free the modules' states of d (d zeroed before the first). */
-void daemon_init(struct daemon *d);
-void daemon_free(struct daemon *d);
 
 #endif

@@ -9,7 +9,6 @@
 
 #include "clock.h"
 #include "daemon.h"
-#include "event.h"
 #include "lease.h"
 #include "log.h"
 #include "options.h"
@@ -24,9 +23,27 @@ struct lease {
 	char token[33];       /* its token (hex), told to its holder */
 	uint64_t *sharers;    /* sessions that presented the token */
 	int nsharers, maxsharers;
+	uint64_t batch; /* session whose batch run holds it, or 0 */
 };
 
+/* Tells the layers above that the lease changed hands (core.c). */
+static lease_notify_fn lease_notify;
+
 static void lease_end(struct daemon *);
+static void lease_told(struct daemon *);
+
+void
+lease_set_notify(lease_notify_fn fn)
+{
+	lease_notify = fn;
+}
+
+static void
+lease_told(struct daemon *d)
+{
+	if (lease_notify != NULL)
+		lease_notify(d);
+}
 
 struct lease *
 lease_create(void)
@@ -58,6 +75,18 @@ const char *
 lease_holder_name(const struct daemon *d)
 {
 	return d->lease->holder_name;
+}
+
+void
+lease_batch_hold(struct daemon *d, uint64_t id)
+{
+	d->lease->batch = id;
+}
+
+uint64_t
+lease_batch(const struct daemon *d)
+{
+	return d->lease->batch;
 }
 
 int
@@ -165,7 +194,7 @@ lease_take(struct daemon *d, struct session *s, char *err, size_t len)
 	    s->name);
 	log_info("client %llu (%s) took the control lease",
 	    (unsigned long long)s->id, s->name);
-	event_lease(d);
+	lease_told(d);
 	return 0;
 }
 
@@ -182,7 +211,7 @@ lease_release(struct daemon *d, struct session *s, char *err, size_t len)
 	lease_end(d);
 	log_info("client %llu (%s) released the control lease",
 	    (unsigned long long)s->id, s->name);
-	event_lease(d);
+	lease_told(d);
 	return 0;
 }
 
@@ -229,5 +258,5 @@ lease_session_closed(struct daemon *d, struct session *s)
 			break;
 		}
 	}
-	event_lease(d);
+	lease_told(d);
 }

@@ -17,6 +17,10 @@ struct daemon;
 struct lease;
 struct session;
 
+/* Who is told when the lease is taken, released or lost (the event). */
+typedef void (*lease_notify_fn)(struct daemon *d);
+void lease_set_notify(lease_notify_fn fn);
+
 /* The lease's state (d->lease), made free; lease_free takes NULL. */
 struct lease *lease_create(void);
 void lease_free(struct lease *l);
@@ -24,6 +28,14 @@ void lease_free(struct lease *l);
 /* The session holding the lease, or 0; its name ("" if none). */
 uint64_t lease_holder(const struct daemon *d);
 const char *lease_holder_name(const struct daemon *d);
+
+/*
+ * A batch run holds the simulation: while it steps past its first slice
+ * no other client may write, lease or not (call_may_write).  Hold for
+ * session id (0: let go); the session holding it, or 0.
+ */
+void lease_batch_hold(struct daemon *d, uint64_t id);
+uint64_t lease_batch(const struct daemon *d);
 
 /* Return 1 if session id shares the lease, having presented its token. */
 int lease_shared(const struct daemon *d, uint64_t id);

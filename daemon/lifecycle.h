@@ -3,9 +3,10 @@
  * client gone.  Whoever causes it (the clock, a client's step or update,
  * a batch run, a load, a reload, an edit, the transport) goes through
  * here, so that streams, the recording and pacing all hear of it in the
- * same order.  lifecycle_step() calls each service by name, as mj_step
- * reads; the other changes go down one ordered table of the services
- * (lifecycle.c), so that a new service adds itself in one place.
+ * same order.  A step is lifecycle_step.h's, which calls each service by
+ * name, as mj_step reads; the other changes go down one ordered table of
+ * the services (lifecycle.c), so that a new service adds itself in one
+ * place.
  */
 #ifndef HXD_LIFECYCLE_H
 #define HXD_LIFECYCLE_H
@@ -14,15 +15,6 @@
 
 struct daemon;
 struct session;
-
-/*
- * One mj_step: the inputs brought up to it and journaled if a recording
- * keeps a journal, the step, then the tracking's latency, the stream
- * frames and the record it is due for; the slow-step guard times it.
- * Returns 0; -1 with MuJoCo's error in err (the data was reset); or -2,
- * taking no step, when the slow-step guard refuses steps (err says why).
- */
-int lifecycle_step(struct daemon *d, char *err, size_t len);
 
 /*
  * A model was loaded (reload: the same file again): the recording ends

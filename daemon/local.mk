@@ -24,7 +24,7 @@ libhaptixd_la_SOURCES = \
 	daemon/loader.c daemon/loader.h daemon/loadjob.c daemon/loadjob.h \
 	daemon/sandbox.c daemon/sandbox.h \
 	daemon/log.c daemon/log.h \
-	daemon/mjcf.c daemon/mjcf.h daemon/mjcf_include.c daemon/mjcf_attach.c daemon/mjcf_attach.h daemon/mjcf_edit.c daemon/mjcf_edit.h daemon/mjcf_legacy.c daemon/mjcf_legacy.h \
+	daemon/mjcf.c daemon/mjcf.h daemon/mjcf_include.c daemon/mjcf_attach.c daemon/mjcf_attach.h daemon/mjcf_edit.c daemon/mjcf_edit.h daemon/mjcf_op.h daemon/mjcf_legacy.c daemon/mjcf_legacy.h \
 	daemon/mjcf_internal.h daemon/mjcf_lenient.c \
 	daemon/modeldir.c daemon/modeldir.h \
 	daemon/modelrefs.c daemon/modelrefs.h \
@@ -41,12 +41,12 @@ libhaptixd_la_SOURCES = \
 	daemon/service.c daemon/service.h \
 	daemon/session.c daemon/session.h \
 	daemon/protomsg.c daemon/protomsg.h daemon/protomsg_view.c \
-	daemon/lifecycle.c daemon/lifecycle.h daemon/rollback.c daemon/rollback.h \
+	daemon/lifecycle.c daemon/lifecycle.h daemon/lifecycle_step.c daemon/lifecycle_step.h daemon/rollback.c daemon/rollback.h \
 	daemon/stepguard.c daemon/stepguard.h \
 	daemon/stream.c daemon/stream.h \
-	daemon/daemon.c daemon/daemon.h daemon/message.c daemon/message.h \
+	daemon/daemon.h daemon/message.c daemon/message.h \
 	daemon/modeltext.c daemon/modeltext.h \
-	daemon/sim.c daemon/sim.h daemon/sim_internal.h \
+	daemon/sim.c daemon/sim.h daemon/sim_internal.h daemon/sim_types.h \
 	daemon/sim_access.c daemon/sim_access.h daemon/sim_array.c daemon/sim_array.h \
 	daemon/sim_carry.c daemon/sim_carry.h daemon/sim_check.c daemon/sim_check.h \
 	daemon/sim_rollback.c daemon/sim_rollback.h daemon/sim_undo.c \

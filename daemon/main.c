@@ -378,7 +378,7 @@ main(int argc, char **argv)
 		opts->token_file, d.token, &d.token_len, err, sizeof(err)) != 0)
 		fatal("%s", err);
 	modeldir_init((const char *const *)opts->model_dirs, opts->nmodel_dirs);
-	daemon_init(&d);
+	core_init(&d);
 	d.sim = sim_create();
 	sim_set_api_rate(d.sim, opts->api_rate);
 	rc = main_model_request(
@@ -429,7 +429,7 @@ main(int argc, char **argv)
 	event_base_free(d.base);
 	options_free((struct options *)d.opts);
 	free((void *)d.opts);
-	daemon_free(&d);
+	core_free(&d);
 	log_info("stopped");
 	return 0;
 }

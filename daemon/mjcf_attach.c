@@ -10,7 +10,7 @@
 #include "log.h"
 #include "mjcf.h"
 #include "mjcf_attach.h"
-#include "mjcf_edit.h"
+#include "mjcf_op.h"
 
 /* Names, each with the kind of MuJoCo object it names ("joint", ...). */
 struct attach_names {

@@ -18,7 +18,7 @@ struct mjcf_doc;
 struct mjcf_edit_op;
 
 /*
- * Apply the attach op (MJCF_EDIT_ATTACH, see mjcf_edit.h) to doc.
+ * Apply the attach op (MJCF_EDIT_ATTACH, see mjcf_op.h) to doc.
  * Returns 0, or -1 with why saying what is wrong (a name that would
  * collide, a compiler setting the source and the tree do not share, a
  * parent inside what is attached, ...) and doc partly edited (the

@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "arena.h"
-#include "batch.h"
 #include "clock.h"
 #include "daemon.h"
 #include "lease.h"
@@ -250,7 +249,7 @@ protomsg_status(struct daemon *d, struct arena *a)
 	st->uptime = monotonic_s() - d->started;
 	st->lease_holder = lease_holder(d);
 	st->lease_holder_name = (char *)lease_holder_name(d);
-	st->batch_session = batch_session(d);
+	st->batch_session = lease_batch(d);
 	st->steps_refused = arena_strdup(a, stepguard_refusal(d));
 	st->recording = protomsg_recording(d, a);
 	st->limits = arena_alloc(a, sizeof(*st->limits));

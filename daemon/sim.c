@@ -21,6 +21,7 @@
 #include "monotonic.h"
 #include "sim.h"
 #include "sim_internal.h"
+#include "sim_rollback.h"
 
 /*
  * MuJoCo reports errors through one global hook; it jumps to the

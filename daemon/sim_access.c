@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "sim_access.h"
 #include "sim_internal.h"
 
 /* The free joint of body id, or -1 if the body is not floating. */

@@ -20,7 +20,9 @@
 #include <mujoco/mujoco.h>
 
 #include "sim.h"
+#include "sim_array.h"
 #include "sim_internal.h"
+#include "sim_state.h"
 
 enum sim_array_owner {
 	SIM_OWNER_MODEL,

@@ -16,7 +16,9 @@
 #include <string.h>
 
 #include "log.h"
+#include "sim_carry.h"
 #include "sim_internal.h"
+#include "sim_state.h"
 
 /*
  * A copy of the old model, for its names and layout, and of the arrays

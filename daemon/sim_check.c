@@ -17,6 +17,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "sim_check.h"
 #include "sim_internal.h"
 
 static int check_fail(char *, size_t, const char *, ...)

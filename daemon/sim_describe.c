@@ -11,6 +11,7 @@
 
 #include "arena.h"
 #include "haptix.pb-c.h"
+#include "sim.h"
 #include "sim_describe.h"
 #include "sim_internal.h"
 

@@ -6,6 +6,7 @@
  */
 #include "config.h"
 
+#include "sim_hold.h"
 #include "sim_internal.h"
 
 int

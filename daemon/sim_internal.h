@@ -9,17 +9,7 @@
 
 #include <mujoco/mujoco.h>
 
-#include "sim.h"
-#include "sim_access.h"
-#include "sim_array.h"
-#include "sim_carry.h"
-#include "sim_check.h"
-#include "sim_hold.h"
-#include "sim_key.h"
-#include "sim_robot.h"
-#include "sim_rollback.h"
-#include "sim_state.h"
-#include "sim_world.h"
+#include "sim_types.h"
 
 struct sim {
 	mjModel *m; /* NULL until a model loads */

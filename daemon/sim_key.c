@@ -13,6 +13,8 @@
 #include <string.h>
 
 #include "sim_internal.h"
+#include "sim_key.h"
+#include "sim_state.h"
 
 /* The most states captured under names the model does not have. */
 #define SIM_KEYS_MAX 256

@@ -22,6 +22,7 @@
 
 #include "log.h"
 #include "sim_internal.h"
+#include "sim_robot.h"
 
 /* One motor's reference generator. */
 struct sim_ref {

@@ -16,6 +16,8 @@
 
 #include "log.h"
 #include "sim_internal.h"
+#include "sim_rollback.h"
+#include "sim_state.h"
 
 /* The data kept after the last good step. */
 struct sim_good {

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "sim_internal.h"
+#include "sim_state.h"
 
 void
 sim_reset(struct sim *s, int key)

@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include "sim_internal.h"
+#include "sim_world.h"
 
 /* The gap that keeps every contact of a geom out of the solver. */
 #define WORLD_DETECT_GAP 1e6

@@ -46,7 +46,6 @@
 #include <event2/event.h>
 
 #include "api_table.h"
-#include "batch.h"
 #include "clock.h"
 #include "core.h"
 #include "daemon.h"
@@ -210,7 +209,7 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 		fuzz_die("cannot create the event loop");
 	memcpy(fuzz_d.token, FUZZ_TOKEN, strlen(FUZZ_TOKEN));
 	fuzz_d.token_len = strlen(FUZZ_TOKEN);
-	daemon_init(&fuzz_d);
+	core_init(&fuzz_d);
 	fuzz_d.sim = sim_create();
 	sim_set_api_rate(fuzz_d.sim, o->api_rate);
 	for (i = 0; i < sizeof(fuzz_models) / sizeof(fuzz_models[0]); i++)
@@ -352,7 +351,7 @@ static size_t
 fuzz_turn(int fd, int *eof)
 {
 	event_base_loop(fuzz_d.base, EVLOOP_ONCE | EVLOOP_NONBLOCK);
-	if (batch_session(&fuzz_d) != 0)
+	if (lease_batch(&fuzz_d) != 0)
 		fuzz_batch_turns++;
 	if (clock_running(fuzz_d.clock))
 		clock_pause(fuzz_d.clock);
@@ -370,7 +369,7 @@ fuzz_busy(int fd)
 
 	if (event_base_get_num_events(fuzz_d.base, EVENT_BASE_COUNT_ACTIVE) > 0)
 		return 1;
-	if (batch_session(&fuzz_d) != 0 || loadjob_count() != 0)
+	if (lease_batch(&fuzz_d) != 0 || loadjob_count() != 0)
 		return 1;
 	/* A Unix socket's send queue is what the peer has not read. */
 	if (fd >= 0 && ioctl(fd, SIOCOUTQ, &unread) == 0 && unread > 0)
@@ -473,7 +472,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		close(fds[0]);
 
 	/* What a session leaves behind when it goes. */
-	if (lease_holder(d) != 0 || batch_session(d) != 0 ||
+	if (lease_holder(d) != 0 || lease_batch(d) != 0 ||
 	    message_owner(d) != 0 || sessions_count() != 0 ||
 	    loadjob_count() != 0)
 		fuzz_die("a closed session left state behind");

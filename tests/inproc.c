@@ -14,6 +14,7 @@
 #include <event2/event.h>
 
 #include "clock.h"
+#include "core.h"
 #include "daemon.h"
 #include "frame.h"
 #include "inproc.h"
@@ -75,7 +76,7 @@ inproc_start(struct daemon *d, const char *const *args)
 	d->base = event_base_new_with_config(cfg);
 	event_config_free(cfg);
 	cr_assert_not_null(d->base, "no event loop");
-	daemon_init(d);
+	core_init(d);
 	d->sim = sim_create();
 	sim_set_api_rate(d->sim, o->api_rate);
 }
@@ -130,7 +131,7 @@ inproc_stop(struct daemon *d)
 	clock_free(d->clock);
 	d->clock = NULL;
 	sim_free(d->sim);
-	daemon_free(d);
+	core_free(d);
 	event_base_free(d->base);
 	options_free((struct options *)d->opts);
 	free((void *)d->opts);

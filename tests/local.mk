@@ -340,6 +340,10 @@ EXTRA_DIST += tests/readme.sh
 TESTS += tests/buildtree.sh
 EXTRA_DIST += tests/buildtree.sh
 
+# The floors: no circle among the C files' includes.
+TESTS += tests/floors.sh
+EXTRA_DIST += tests/floors.sh
+
 # --help, --version and bad options of every program and subcommand.
 TESTS += tests/help.sh
 EXTRA_DIST += tests/help.sh

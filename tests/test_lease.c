@@ -12,7 +12,6 @@
 #include <criterion/criterion.h>
 
 #include "api_table.h"
-#include "batch.h"
 #include "call.h"
 #include "clock.h"
 #include "core.h"
@@ -160,18 +159,18 @@ Test(lease, writes_refused_with_the_holders_name, .init = setup,
 	clock_pause(d.clock);
 	batch_of(pa, 10000000);
 	end = monotonic_s() + 5;
-	while (batch_session(&d) == 0 && monotonic_s() < end)
+	while (lease_batch(&d) == 0 && monotonic_s() < end)
 		inproc_turn(&d);
-	cr_assert_eq(batch_session(&d), a->id, "alice's batch holds it");
+	cr_assert_eq(lease_batch(&d), a->id, "alice's batch holds it");
 	cr_assert_eq(call_may_write(&ca), 0);
 	cb.err[0] = '\0';
 	cr_assert_eq(call_may_write(&cb), RESULT_DENIED);
 	cr_assert(strstr(cb.err, "running a batch") != NULL, "%s", cb.err);
 	close(pa);
 	end = monotonic_s() + 5;
-	while (batch_session(&d) != 0 && monotonic_s() < end)
+	while (lease_batch(&d) != 0 && monotonic_s() < end)
 		inproc_turn(&d);
-	cr_assert_eq(batch_session(&d), 0, "the batch went with its client");
+	cr_assert_eq(lease_batch(&d), 0, "the batch went with its client");
 	cr_assert_eq(call_may_write(&cb), 0);
 	close(pb);
 	inproc_stop(&d);

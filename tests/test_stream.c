@@ -19,7 +19,7 @@
 #include "event.h"
 #include "frame.h"
 #include "inproc.h"
-#include "lifecycle.h"
+#include "lifecycle_step.h"
 #include "message.h"
 #include "session.h"
 #include "stream.h"
@@ -102,7 +102,8 @@ step(int n)
 	int i;
 
 	for (i = 0; i < n; i++)
-		cr_assert_eq(lifecycle_step(&d, err, sizeof(err)), 0, "%s", err);
+		cr_assert_eq(
+		    lifecycle_step(&d, err, sizeof(err)), 0, "%s", err);
 }
 
 /* Queue filler frames until s is congested; return how many. */

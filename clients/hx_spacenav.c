@@ -18,6 +18,7 @@
 
 #include "driver.h"
 #include "mocap.h"
+#include "program.h"
 #include "spacenav.h"
 #include "usage.h"
 
@@ -226,14 +227,14 @@ spn_options(struct spn *p, int argc, char **argv)
 		}
 	}
 	if (optind != argc - 1) {
-		driver_warn(
+		program_warn(
 		    optind == argc ? "name the body to move" : "one body only");
 		spn_usage(stderr);
 		return -1;
 	}
 	p->body_name = argv[optind];
 	if (mocap_axes_parse(axes, &p->axes, err, sizeof(err)) < 0) {
-		driver_warn("--axes: %s", err);
+		program_warn("--axes: %s", err);
 		return -1;
 	}
 	return 0;
@@ -254,11 +255,11 @@ spn_model(struct spn *p)
 	p->paused = st.paused;
 	if (hxd_name2id(p->c, HXD_OBJ_BODY, p->body_name, &p->body) != HXD_OK ||
 	    p->body < 0) {
-		driver_warn("the model has no body named '%s'", p->body_name);
+		program_warn("the model has no body named '%s'", p->body_name);
 		return -1;
 	}
 	if (p->body == 0) {
-		driver_warn("the world body cannot be moved");
+		program_warn("the world body cannot be moved");
 		return -1;
 	}
 	if (hxd_get_array(p->c, "body_mocapid", &mocapid) != HXD_OK ||
@@ -281,7 +282,7 @@ spn_model(struct spn *p)
 		sum += mass->values[k];
 	p->mean_mass = mass->rows > 1 ? sum / (mass->rows - 1) : 1;
 	fprintf(stderr, "%s: body '%s' (%d): %s; mean body mass %.4g kg\n",
-	    driver_progname, p->body_name, p->body,
+	    program_name(), p->body_name, p->body,
 	    p->mocap >= 0 ? "a mocap body: moving its pose" :
 		p->floating >= 0 ?
 			    "force and torque while running, its pose "
@@ -388,7 +389,7 @@ spn_force(struct spn *p, const double *t, const double *r)
 		tau[k] = r[k] * p->torque_scale * p->mean_mass;
 	}
 	if (hxd_perturb(p->c, p->body, NULL, f, tau, &out) != HXD_OK) {
-		p->last_send = driver_now();
+		p->last_send = program_now();
 		if (driver_refused(p->c, &p->refused, "forces"))
 			return 0;
 		return driver_fail(p->c, "perturb");
@@ -399,7 +400,7 @@ spn_force(struct spn *p, const double *t, const double *r)
 	if (out.timeout > 0 && p->period > out.timeout / 3)
 		p->period = out.timeout / 3;
 	p->perturbing = 1;
-	p->last_send = driver_now();
+	p->last_send = program_now();
 	return 0;
 }
 
@@ -507,7 +508,7 @@ spn_run(struct spn *p)
 	char err[256];
 
 	p->period = 1 / p->rate;
-	p->last_tick = driver_now();
+	p->last_tick = program_now();
 	while (!driver_stop) {
 		wait = (int)(p->period * 1000);
 		dev_wait = spacenav_wait_ms(p->dev);
@@ -522,29 +523,29 @@ spn_run(struct spn *p)
 			continue;
 		rc = spacenav_read(p->dev, &p->in, err, sizeof(err));
 		if (rc < 0) {
-			driver_warn("%s", err);
+			program_warn("%s", err);
 			return 1;
 		}
 		if (rc == 1 && !ended) {
 			ended = 1;
 			if (p->verbose)
-				driver_warn("%s: the end; holding the last "
-					    "deflection",
+				program_warn("%s: the end; holding the last "
+					     "deflection",
 				    spacenav_name(p->dev));
 		}
 		if (p->in.pressed[0] > 0 && p->in.pressed[0] % 2 == 1) {
 			p->rotation = !p->rotation;
-			driver_warn("rotation %s", p->rotation ? "on" : "off");
+			program_warn("rotation %s", p->rotation ? "on" : "off");
 		}
 		if (p->in.pressed[1] > 0 && p->in.pressed[1] % 2 == 1) {
 			p->translation = !p->translation;
-			driver_warn(
+			program_warn(
 			    "translation %s", p->translation ? "on" : "off");
 		}
 		memset(p->in.pressed, 0, sizeof(p->in.pressed));
 		if (spn_events(p) < 0)
 			return 1;
-		now = driver_now();
+		now = program_now();
 		mode = spn_mode(p);
 		deflected = spn_deflection(p, t, r);
 		if (mode != SPN_FORCE || !deflected) {
@@ -564,7 +565,7 @@ spn_run(struct spn *p)
 		p->in.changed = 0;
 		if (p->verbose && now - last_report >= 1) {
 			last_report = now;
-			driver_warn(
+			program_warn(
 			    "%s: translation %+.2f %+.2f %+.2f, rotation "
 			    "%+.2f %+.2f %+.2f of full scale",
 			    mode == SPN_FORCE    ? "force" :
@@ -584,7 +585,7 @@ main(int argc, char **argv)
 	char err[256];
 	int rc;
 
-	driver_progname = "hx-spacenav";
+	program_set_name("hx-spacenav");
 	memset(&p, 0, sizeof(p));
 	p.force_scale = 20;
 	p.torque_scale = 2;
@@ -601,7 +602,7 @@ main(int argc, char **argv)
 	    spacenav_open_evdev(p.evdev, err, sizeof(err)) :
 	    spacenav_open_spnav(err, sizeof(err));
 	if (p.dev == NULL) {
-		driver_warn("%s", err);
+		program_warn("%s", err);
 		return 1;
 	}
 	if ((p.c = driver_connect(p.server, "hx-spacenav")) == NULL) {

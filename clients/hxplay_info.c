@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "hxplay.h"
+#include "program.h"
 #include "recording.h"
 
 /* One segment of the state records: its times go forward. */
@@ -374,7 +375,7 @@ play_info(int argc, char **argv)
 			play_state_dir = optarg;
 			break;
 		default:
-			play_warn(
+			program_warn(
 			    "info: '%s' is not an option here, or lacks its "
 			    "argument",
 			    argv[optind - 1]);
@@ -383,15 +384,15 @@ play_info(int argc, char **argv)
 		}
 	}
 	if (optind != argc - 1) {
-		play_warn(optind == argc ? "info: name a recording (.hxr)" :
-					   "info: one recording at a time");
+		program_warn(optind == argc ? "info: name a recording (.hxr)" :
+					      "info: one recording at a time");
 		info_usage(stderr);
 		return PLAY_USAGE;
 	}
 	if ((argv[optind] = (char *)play_find(argv[optind])) == NULL)
 		return PLAY_FAIL;
 	if ((r = rec_reader_open(argv[optind], err, sizeof(err))) == NULL) {
-		play_warn("%s", err);
+		program_warn("%s", err);
 		return PLAY_FAIL;
 	}
 	info_header(argv[optind], rec_reader_header(r));
@@ -403,14 +404,14 @@ play_info(int argc, char **argv)
 	info_end(
 	    argv[optind], rec_reader_header(r), &st, rc, rec_reader_error(r));
 	if (rc < 0)
-		play_warn("%s: %s", argv[optind], rec_reader_error(r));
+		program_warn("%s: %s", argv[optind], rec_reader_error(r));
 	rec_reader_close(r);
 	free(c.seg);
 	while (c.nedit > 0)
 		free(c.edit[--c.nedit].text);
 	free(c.edit);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
-		play_warn("writing the output failed");
+		program_warn("writing the output failed");
 		return PLAY_FAIL;
 	}
 	return rc < 0 ? PLAY_FAIL : PLAY_OK;

@@ -15,7 +15,7 @@ bin_PROGRAMS += clients/hxplay
 clients_hxplay_SOURCES = clients/hxplay.c clients/hxplay.h \
 	clients/hxplay_export.c clients/hxplay_find.c clients/hxplay_info.c \
 	clients/hxplay_play.c clients/hxplay_verify.c clients/hxplay_restore.c \
-	clients/hxplay_spawn.c
+	clients/hxplay_spawn.c clients/hxplay_time.c
 clients_hxplay_CPPFLAGS = $(AM_CPPFLAGS) -DHXPLAY_HAPTIXD='"$(sbindir)/haptixd"'
 clients_hxplay_LDADD = libhaptix.la libhxwire.la libhxrec.la -lm
 

@@ -15,9 +15,10 @@
  * message --hold keep what they set; step and run --until with batch
  * options go through lock-step batch runs, in chunks on a terminal.
  *
- * This file holds the table, the global options, main, the reporting of
- * errors and the connection; the commands and what they share live in
- * the hxctl_*.c files, and hxctl.h declares what the pieces share.
+ * This file holds the table, the global options, help and main; it only
+ * calls down: errors are reported by hxctl_error.c, the connection made
+ * by hxctl_conn.c, and the commands and what they share live in the
+ * other hxctl_*.c files.  hxctl.h declares what the pieces share.
  */
 #include "config.h"
 
@@ -31,6 +32,7 @@
 
 #include "haptixd.h"
 #include "hxctl.h"
+#include "program.h"
 #include "usage.h"
 
 static int cmd_call(struct ctl *);
@@ -373,115 +375,11 @@ ctl_global_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("hxctl: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	program_vwarn(fmt, ap);
 	va_end(ap);
-	fputs("\nTry 'hxctl --help'.\n", stderr);
+	fputs("Try 'hxctl --help'.\n", stderr);
 	return CTL_USAGE;
-}
-
-/* Report a mistake in the command's arguments; returns CTL_USAGE. */
-int
-ctl_usage_error(struct ctl *ctl, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "hxctl: %s: ", ctl->cmd->name);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\nusage: hxctl [options] %s%s%s (see hxctl --help)\n",
-	    ctl->cmd->name, ctl->cmd->args[0] != '\0' ? " " : "",
-	    ctl->cmd->args);
-	return CTL_USAGE;
-}
-
-/*
- * Report a failure found here, in the server's terms, on one line: a
- * multi-line text (MuJoCo's XML errors) has its line breaks turned into
- * "; ".  Returns CTL_FAIL.
- */
-int
-ctl_error(struct ctl *ctl, int result, const char *fmt, ...)
-{
-	char text[4096];
-	const char *p;
-	va_list ap;
-	int brk = 0;
-
-	va_start(ap, fmt);
-	vsnprintf(text, sizeof(text), fmt, ap);
-	va_end(ap);
-	fprintf(
-	    stderr, "hxctl: %s: %s: ", ctl->cmd->name, hxd_result_name(result));
-	for (p = text; *p != '\0'; p++) {
-		if (*p == '\n' || *p == '\r') {
-			brk = 1;
-			continue;
-		}
-		if (brk && *p == ' ')
-			continue;
-		if (brk)
-			fputs("; ", stderr);
-		brk = 0;
-		fputc((unsigned char)*p < 0x20 ? ' ' : *p, stderr);
-	}
-	fputc('\n', stderr);
-	return CTL_FAIL;
-}
-
-/* Report the failure of the last call on the connection. */
-int
-ctl_fail(struct ctl *ctl)
-{
-	int r = hxd_result(ctl->conn);
-	const char *e = hxd_error(ctl->conn);
-
-	return ctl_error(ctl, r, "%s", e[0] != '\0' ? e : hxd_result_text(r));
-}
-
-/* End a command that changes something: report a failed call, or say ok. */
-int
-ctl_done(struct ctl *ctl, int result)
-{
-	if (result != HXD_OK)
-		return ctl_fail(ctl);
-	if (ctl->json)
-		js_ok();
-	return CTL_OK;
-}
-
-/*-------------------------------------------------------- connection */
-
-/* Connect unless connected; 0, or CTL_FAIL after reporting why not. */
-int
-ctl_connect(struct ctl *ctl)
-{
-	if (ctl->conn != NULL)
-		return CTL_OK;
-	ctl->conn = hxd_connect_timeout(ctl->server, "hxctl",
-	    ctl->timeout_ms >= 0 ? ctl->timeout_ms : HXD_DEFAULT_TIMEOUT_MS);
-	if (ctl->conn == NULL)
-		return ctl_error(ctl, HXD_NOCONNECTION, "out of memory");
-	if (hxd_result(ctl->conn) != HXD_OK)
-		return ctl_fail(ctl);
-	return CTL_OK;
-}
-
-/* Fetch the model's description unless fetched; 0 or CTL_FAIL. */
-int
-ctl_get_info(struct ctl *ctl)
-{
-	int rc;
-
-	if (ctl->info != NULL)
-		return CTL_OK;
-	if ((rc = ctl_connect(ctl)) != 0)
-		return rc;
-	if (hxd_info_get(ctl->conn, &ctl->info) != HXD_OK)
-		return ctl_fail(ctl);
-	return CTL_OK;
 }
 
 /*---------------------------------------------------------- commands */
@@ -662,6 +560,7 @@ main(int argc, char **argv)
 	long v;
 	int ch, rc;
 
+	program_set_name("hxctl");
 	memset(&ctl, 0, sizeof(ctl));
 	ctl.timeout_ms = -1;
 	opterr = 0;

@@ -14,6 +14,7 @@
 
 #include "haptixd.h"
 #include "hxctl.h"
+#include "program.h"
 
 /* The server takes at most this many steps in one request. */
 #define CTL_STEP_CHUNK 10000u
@@ -257,7 +258,7 @@ batch_run(struct ctl *ctl, const struct batch_plan *p)
 		ctl_signals();
 	chunk = CTL_BATCH_FIRST + every - 1 -
 	    (CTL_BATCH_FIRST + every - 1) % every;
-	started = ctl_now();
+	started = program_now();
 	for (;;) {
 		memset(&b, 0, sizeof(b));
 		b.control = last == NULL ? p->control : NULL;
@@ -276,7 +277,7 @@ batch_run(struct ctl *ctl, const struct batch_plan *p)
 			b.steps = chunked ?
 			    chunk :
 			    CTL_BATCH_MAX - CTL_BATCH_MAX % every;
-		t0 = ctl_now();
+		t0 = program_now();
 		if (hxd_batch_run(ctl->conn, &b, &r) != HXD_OK) {
 			progress_clear(shown);
 			shown = 0;
@@ -296,7 +297,7 @@ batch_run(struct ctl *ctl, const struct batch_plan *p)
 		last = r;
 		if (final || r->steps < b.steps)
 			break;
-		el = ctl_now() - t0;
+		el = program_now() - t0;
 		if (el > 0 && r->steps > 0) {
 			want = (double)r->steps * CTL_BATCH_SECONDS / el;
 			if (want > 8.0 * chunk)
@@ -307,7 +308,7 @@ batch_run(struct ctl *ctl, const struct batch_plan *p)
 			if (chunk < every)
 				chunk = every;
 		}
-		if (progress && ctl_now() - started >= CTL_PROGRESS_AFTER)
+		if (progress && program_now() - started >= CTL_PROGRESS_AFTER)
 			shown = batch_progress(ctl, p, done, t);
 		if (ctl_stopped)
 			break;

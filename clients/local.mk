@@ -3,7 +3,8 @@ bin_PROGRAMS += clients/hxctl
 clients_hxctl_SOURCES = clients/hxctl.c clients/hxctl.h \
 	clients/hxctl_args.c clients/hxctl_array.c clients/hxctl_clients.c clients/hxctl_record.c \
 	clients/hxctl_driver.c \
-	clients/hxctl_controls.c clients/hxctl_info.c clients/hxctl_json.c \
+	clients/hxctl_conn.c clients/hxctl_controls.c clients/hxctl_error.c \
+	clients/hxctl_info.c clients/hxctl_joint.c clients/hxctl_json.c \
 	clients/hxctl_model.c clients/hxctl_object.c clients/hxctl_simple.c \
 	clients/hxctl_run.c clients/hxctl_set.c clients/hxctl_hold.c clients/hxctl_status.c \
 	clients/hxctl_stream.c clients/hxctl_suggest.c clients/hxctl_table.c clients/hxctl_view.c \

@@ -12,6 +12,7 @@
 #include <getopt.h>
 #include <math.h>
 #include <poll.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,7 +62,39 @@ struct spn {
 	double last_tick;
 };
 
+/* The long options without a letter (getopt_long's values past 255). */
+enum spn_opt {
+	O_EVDEV = 256,
+	O_FORCE,
+	O_TORQUE,
+	O_SPEED,
+	O_TURN,
+	O_FULL,
+	O_DEAD,
+	O_AXES,
+	O_ROTATION,
+	O_NO_TRANSLATION,
+	O_RATE,
+};
+
+/* The options that set a number of struct spn: a row each. */
+static const struct spn_number {
+	int opt;          /* enum spn_opt */
+	const char *name; /* as driver_number() names it */
+	double lo, hi;
+	size_t off; /* the double it sets, in struct spn */
+} spn_numbers[] = {
+	{ O_FORCE, "--force-scale", 0, 1e6, offsetof(struct spn, force_scale) },
+	{ O_TORQUE, "--torque-scale", 0, 1e6,
+	    offsetof(struct spn, torque_scale) },
+	{ O_SPEED, "--speed", 0, 1e3, offsetof(struct spn, speed) },
+	{ O_TURN, "--turn", 0, 1e3, offsetof(struct spn, turn) },
+	{ O_FULL, "--full-scale", 1, 1e6, offsetof(struct spn, full_scale) },
+	{ O_RATE, "--rate", 10, 1000, offsetof(struct spn, rate) },
+};
+
 static void spn_usage(FILE *);
+static const struct spn_number *spn_number(int);
 static int spn_options(struct spn *, int, char **);
 static int spn_model(struct spn *);
 static int spn_events(struct spn *);
@@ -119,23 +152,23 @@ spn_usage(FILE *f)
 	    "hx-spacenav exits or its connection ends.  See hx-spacenav(1).\n");
 }
 
+/* The row of spn_numbers[] for a getopt_long value, or NULL. */
+static const struct spn_number *
+spn_number(int opt)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(spn_numbers) / sizeof(spn_numbers[0]); i++) {
+		if (spn_numbers[i].opt == opt)
+			return &spn_numbers[i];
+	}
+	return NULL;
+}
+
 /* Read the command line; 1: exit 0 (help), -1: exit 2. */
 static int
 spn_options(struct spn *p, int argc, char **argv)
 {
-	enum {
-		O_EVDEV = 256,
-		O_FORCE,
-		O_TORQUE,
-		O_SPEED,
-		O_TURN,
-		O_FULL,
-		O_DEAD,
-		O_AXES,
-		O_ROTATION,
-		O_NO_TRANSLATION,
-		O_RATE,
-	};
 	static const struct option longopts[] = {
 		{ "server", required_argument, NULL, 's' },
 		{ "evdev", required_argument, NULL, O_EVDEV },
@@ -154,6 +187,7 @@ spn_options(struct spn *p, int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
+	const struct spn_number *n;
 	const char *axes = "x,z,y";
 	char err[256];
 	double v;
@@ -167,31 +201,6 @@ spn_options(struct spn *p, int argc, char **argv)
 			break;
 		case O_EVDEV:
 			p->evdev = optarg;
-			break;
-		case O_FORCE:
-			if (driver_number("--force-scale", optarg, 0, 1e6,
-				&p->force_scale) < 0)
-				return -1;
-			break;
-		case O_TORQUE:
-			if (driver_number("--torque-scale", optarg, 0, 1e6,
-				&p->torque_scale) < 0)
-				return -1;
-			break;
-		case O_SPEED:
-			if (driver_number(
-				"--speed", optarg, 0, 1e3, &p->speed) < 0)
-				return -1;
-			break;
-		case O_TURN:
-			if (driver_number("--turn", optarg, 0, 1e3, &p->turn) <
-			    0)
-				return -1;
-			break;
-		case O_FULL:
-			if (driver_number("--full-scale", optarg, 1, 1e6,
-				&p->full_scale) < 0)
-				return -1;
 			break;
 		case O_DEAD:
 			if (driver_number("--deadzone", optarg, 0, 1e6, &v) < 0)
@@ -207,11 +216,6 @@ spn_options(struct spn *p, int argc, char **argv)
 		case O_NO_TRANSLATION:
 			p->translation = 0;
 			break;
-		case O_RATE:
-			if (driver_number(
-				"--rate", optarg, 10, 1000, &p->rate) < 0)
-				return -1;
-			break;
 		case 'v':
 			p->verbose = 1;
 			break;
@@ -222,8 +226,13 @@ spn_options(struct spn *p, int argc, char **argv)
 			usage_version("hx-spacenav");
 			return 1;
 		default:
-			usage_bad_option("hx-spacenav", ch, argv);
-			return -1;
+			if ((n = spn_number(ch)) == NULL) {
+				usage_bad_option("hx-spacenav", ch, argv);
+				return -1;
+			}
+			if (driver_number(n->name, optarg, n->lo, n->hi,
+				(double *)(void *)((char *)p + n->off)) < 0)
+				return -1;
 		}
 	}
 	if (optind != argc - 1) {

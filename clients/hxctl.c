@@ -40,6 +40,7 @@ static int cmd_help(struct ctl *);
 static int ctl_global_error(const char *, ...)
     __attribute__((format(printf, 1, 2)));
 static const struct ctl_cmd *ctl_find(const char *);
+static int ctl_global_options(struct ctl *, int, char **);
 static const char *ctl_cmd_mean(const char *);
 static void ctl_usage(FILE *);
 static void ctl_cmd_help(FILE *, const struct ctl_cmd *);
@@ -545,8 +546,13 @@ ctl_find(const char *name)
 	return NULL;
 }
 
-int
-main(int argc, char **argv)
+/*
+ * Read the global options (before the command) into ctl: -1 to go on to
+ * the command at argv[optind], else the exit status (help, version, a
+ * mistake).
+ */
+static int
+ctl_global_options(struct ctl *ctl, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "server", required_argument, NULL, 's' },
@@ -556,22 +562,18 @@ main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct ctl ctl;
 	long v;
-	int ch, rc;
+	int ch;
 
-	program_set_name("hxctl");
-	memset(&ctl, 0, sizeof(ctl));
-	ctl.timeout_ms = -1;
 	opterr = 0;
 	while (
 	    (ch = getopt_long(argc, argv, "+:s:jt:hV", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 's':
-			ctl.server = optarg;
+			ctl->server = optarg;
 			break;
 		case 'j':
-			ctl.json = 1;
+			ctl->json = 1;
 			break;
 		case 't':
 			if (parse_long(optarg, 0, INT_MAX, &v) != 0)
@@ -579,7 +581,7 @@ main(int argc, char **argv)
 				    "--timeout: '%s' is not a number of "
 				    "milliseconds",
 				    optarg);
-			ctl.timeout_ms = (int)v;
+			ctl->timeout_ms = (int)v;
 			break;
 		case 'h':
 			ctl_usage(stdout);
@@ -591,6 +593,20 @@ main(int argc, char **argv)
 			return usage_bad_option("hxctl", ch, argv);
 		}
 	}
+	return -1;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct ctl ctl;
+	int rc;
+
+	program_set_name("hxctl");
+	memset(&ctl, 0, sizeof(ctl));
+	ctl.timeout_ms = -1;
+	if ((rc = ctl_global_options(&ctl, argc, argv)) >= 0)
+		return rc;
 	if (optind >= argc)
 		return ctl_global_error("no command given");
 	if ((ctl.cmd = ctl_find(argv[optind])) == NULL)

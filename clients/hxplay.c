@@ -124,6 +124,49 @@ parse_count(const char *s, uint64_t *out)
 }
 
 /*
+ * Take one of play's pacing options (--speed, --from, --to, --loop,
+ * --segment; ch is getopt_long's value) into o: 0, or -1 having said
+ * what is wrong.
+ */
+static int
+play_pace_option(struct play_opts *o, int ch, const char *arg)
+{
+	switch (ch) {
+	case 'S':
+		if (parse_double(arg, &o->speed) != 0 || o->speed <= 0 ||
+		    o->speed > 1e6) {
+			program_warn("--speed: '%s' is not a factor "
+				     "above 0 (1 is the recorded pace)",
+			    arg);
+			return -1;
+		}
+		break;
+	case 'F':
+	case 'T':
+		if (parse_double(arg, ch == 'F' ? &o->from : &o->to) != 0 ||
+		    (ch == 'F' ? o->from : o->to) < 0) {
+			program_warn("--%s: '%s' is not a time in seconds",
+			    ch == 'F' ? "from" : "to", arg);
+			return -1;
+		}
+		break;
+	case 'l':
+		o->loop = 1;
+		break;
+	case 'g':
+		if (parse_count(arg, &o->segment) != 0) {
+			program_warn("--segment: '%s' is not a segment's "
+				     "number (1 is the first; hxplay info "
+				     "lists them)",
+			    arg);
+			return -1;
+		}
+		break;
+	}
+	return 0;
+}
+
+/*
  * Whether the options of play or --verify (verify) go together, paced
  * when one of play's pacing options was given: 0, or -1 having said why.
  */
@@ -192,40 +235,12 @@ main(int argc, char **argv)
 			o.server = optarg;
 			break;
 		case 'S':
-			if (parse_double(optarg, &o.speed) != 0 ||
-			    o.speed <= 0 || o.speed > 1e6) {
-				program_warn("--speed: '%s' is not a factor "
-					     "above 0 (1 is the recorded pace)",
-				    optarg);
-				return PLAY_USAGE;
-			}
-			paced = 1;
-			break;
 		case 'F':
 		case 'T':
-			if (parse_double(optarg, ch == 'F' ? &o.from : &o.to) !=
-				0 ||
-			    (ch == 'F' ? o.from : o.to) < 0) {
-				program_warn(
-				    "--%s: '%s' is not a time in seconds",
-				    ch == 'F' ? "from" : "to", optarg);
-				return PLAY_USAGE;
-			}
-			paced = 1;
-			break;
 		case 'l':
-			o.loop = 1;
-			paced = 1;
-			break;
 		case 'g':
-			if (parse_count(optarg, &o.segment) != 0) {
-				program_warn(
-				    "--segment: '%s' is not a segment's "
-				    "number (1 is the first; hxplay info "
-				    "lists them)",
-				    optarg);
+			if (play_pace_option(&o, ch, optarg) != 0)
 				return PLAY_USAGE;
-			}
 			paced = 1;
 			break;
 		case 'V':

@@ -96,6 +96,8 @@ static const struct spn_number {
 static void spn_usage(FILE *);
 static const struct spn_number *spn_number(int);
 static int spn_options(struct spn *, int, char **);
+static int spn_wait(struct spn *);
+static void spn_buttons(struct spn *);
 static int spn_model(struct spn *);
 static int spn_events(struct spn *);
 static enum spn_mode spn_mode(const struct spn *);
@@ -506,29 +508,55 @@ out:
 	return rc;
 }
 
+/*
+ * Wait for the device's input, at most a period (or until its replayed
+ * file's next event is due): poll's answer, -1 when a signal came.
+ */
+static int
+spn_wait(struct spn *p)
+{
+	struct pollfd pfd;
+	int wait, dev_wait;
+
+	wait = (int)(p->period * 1000);
+	dev_wait = spacenav_wait_ms(p->dev);
+	if (dev_wait >= 0 && dev_wait < wait)
+		wait = dev_wait;
+	pfd.fd = spacenav_fd(p->dev);
+	pfd.events = POLLIN;
+	pfd.revents = 0;
+	return poll(pfd.fd >= 0 ? &pfd : NULL, pfd.fd >= 0 ? 1 : 0, wait);
+}
+
+/* The buttons pressed since the last look: the first turns rotation on
+ * or off, the second translation (an odd number of presses toggles). */
+static void
+spn_buttons(struct spn *p)
+{
+	if (p->in.pressed[0] > 0 && p->in.pressed[0] % 2 == 1) {
+		p->rotation = !p->rotation;
+		program_warn("rotation %s", p->rotation ? "on" : "off");
+	}
+	if (p->in.pressed[1] > 0 && p->in.pressed[1] % 2 == 1) {
+		p->translation = !p->translation;
+		program_warn("translation %s", p->translation ? "on" : "off");
+	}
+	memset(p->in.pressed, 0, sizeof(p->in.pressed));
+}
+
 /* Read the device and act, until a signal or an error. 0, or 1. */
 static int
 spn_run(struct spn *p)
 {
 	double t[3], r[3], now, last_report = 0;
-	struct pollfd pfd;
 	enum spn_mode mode;
-	int wait, dev_wait, rc, deflected, ended = 0;
+	int rc, deflected, ended = 0;
 	char err[256];
 
 	p->period = 1 / p->rate;
 	p->last_tick = program_now();
 	while (!driver_stop) {
-		wait = (int)(p->period * 1000);
-		dev_wait = spacenav_wait_ms(p->dev);
-		if (dev_wait >= 0 && dev_wait < wait)
-			wait = dev_wait;
-		pfd.fd = spacenav_fd(p->dev);
-		pfd.events = POLLIN;
-		pfd.revents = 0;
-		if (poll(pfd.fd >= 0 ? &pfd : NULL, pfd.fd >= 0 ? 1 : 0, wait) <
-			0 &&
-		    !driver_stop)
+		if (spn_wait(p) < 0 && !driver_stop)
 			continue;
 		rc = spacenav_read(p->dev, &p->in, err, sizeof(err));
 		if (rc < 0) {
@@ -542,16 +570,7 @@ spn_run(struct spn *p)
 					     "deflection",
 				    spacenav_name(p->dev));
 		}
-		if (p->in.pressed[0] > 0 && p->in.pressed[0] % 2 == 1) {
-			p->rotation = !p->rotation;
-			program_warn("rotation %s", p->rotation ? "on" : "off");
-		}
-		if (p->in.pressed[1] > 0 && p->in.pressed[1] % 2 == 1) {
-			p->translation = !p->translation;
-			program_warn(
-			    "translation %s", p->translation ? "on" : "off");
-		}
-		memset(p->in.pressed, 0, sizeof(p->in.pressed));
+		spn_buttons(p);
 		if (spn_events(p) < 0)
 			return 1;
 		now = program_now();

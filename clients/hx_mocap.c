@@ -135,6 +135,7 @@ static struct mcp_map *mcp_find_map(struct mcp *, const struct mocap_sample *);
 static int mcp_pose(struct mcp *, const struct mocap_sample *, int64_t);
 static int mcp_connect_all(struct mcp *, int);
 static void mcp_report(struct mcp *, double);
+static int mcp_natnet_tick(struct mcp *, double, int *);
 static int mcp_run(struct mcp *);
 
 /* Print --help. */
@@ -962,6 +963,27 @@ mcp_report(struct mcp *p, double now)
 		    "%llu packets or poses refused so far", p->dropped);
 }
 
+/*
+ * What NatNet needs now, between reads: keep-alives on unicast (which
+ * also shortens *wait), and hello again when Motive has been silent (it
+ * may have restarted).  -1 when the server is lost.
+ */
+static int
+mcp_natnet_tick(struct mcp *p, double now, int *wait)
+{
+	if (p->unicast &&
+	    now - p->keepalive_sent >= NATNET_KEEPALIVE_MS / 1000.0 &&
+	    mcp_natnet_send(p, NATNET_KEEPALIVE) < 0)
+		return -1;
+	if (now - p->last_frame > 2 && now - p->connect_sent > 2 &&
+	    (mcp_natnet_send(p, NATNET_CONNECT) < 0 ||
+		mcp_natnet_send(p, NATNET_REQUEST_MODELDEF) < 0))
+		return -1;
+	if (p->unicast)
+		*wait = NATNET_KEEPALIVE_MS / 2;
+	return 0;
+}
+
 /* Read the source and send, until a signal, the end, or an error. */
 static int
 mcp_run(struct mcp *p)
@@ -993,23 +1015,9 @@ mcp_run(struct mcp *p)
 				wait = csv_wait;
 		}
 		now = program_now();
-		if (p->source == MCP_NATNET) {
-			/* Unicast needs keep-alives; a silent Motive may
-			 * have restarted: say hello again. */
-			if (p->unicast &&
-			    now - p->keepalive_sent >=
-				NATNET_KEEPALIVE_MS / 1000.0 &&
-			    mcp_natnet_send(p, NATNET_KEEPALIVE) < 0)
-				return 1;
-			if (now - p->last_frame > 2 &&
-			    now - p->connect_sent > 2 &&
-			    (mcp_natnet_send(p, NATNET_CONNECT) < 0 ||
-				mcp_natnet_send(p, NATNET_REQUEST_MODELDEF) <
-				    0))
-				return 1;
-			if (p->unicast)
-				wait = NATNET_KEEPALIVE_MS / 2;
-		}
+		if (p->source == MCP_NATNET &&
+		    mcp_natnet_tick(p, now, &wait) < 0)
+			return 1;
 		mcp_report(p, now);
 		n = 0;
 		if (p->fd != -1) {

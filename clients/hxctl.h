@@ -108,7 +108,7 @@ int ctl_error(struct ctl *, int, const char *, ...)
 int ctl_fail(struct ctl *);
 int ctl_done(struct ctl *, int);
 
-/*------------------------------------- hxctl_conn.c: the connection */
+/*-------------------------------------- hxctl_conn.c: the connection */
 
 int ctl_connect(struct ctl *);
 int ctl_get_info(struct ctl *);
@@ -156,7 +156,7 @@ int controls_build(struct ctl *, char **, int, int, hxd_control **);
 int controls_named(
     struct ctl *, const struct ctl_opt *, char **, int, hxd_control **);
 
-/*------------------------------------------ hxctl_wait.c: signals */
+/*--------------------------------------------- hxctl_wait.c: signals */
 
 /* Set by SIGINT or SIGTERM once ctl_signals() has caught them. */
 extern volatile sig_atomic_t ctl_stopped;
@@ -226,7 +226,7 @@ int cmd_body(struct ctl *);
 int cmd_set_body(struct ctl *);
 int cmd_set_mocap(struct ctl *);
 
-/*------------------------------------------- hxctl_joint.c: one joint */
+/*------------------------------------------ hxctl_joint.c: one joint */
 
 int cmd_joint(struct ctl *);
 int cmd_set_joint(struct ctl *);

@@ -548,7 +548,7 @@ cmd_edit(struct ctl *ctl)
 	char parent[1024], *removed = NULL;
 	hxd_edit_op op;
 	hxd_model m;
-	int kind, first, rc;
+	int kind, first = 0, rc;
 
 	if ((rc = ctl_options(ctl, opts, NELEM(opts))) != 0)
 		return rc;

@@ -3,40 +3,18 @@
 
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "driver.h"
+#include "program.h"
 
-const char *driver_progname = "hx-driver";
 volatile sig_atomic_t driver_stop, driver_connect_asked,
     driver_disconnect_asked;
 
 static void driver_on_signal(int);
-
-void
-driver_warn(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: ", driver_progname);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
-double
-driver_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 int64_t
 driver_wall_us(void)
@@ -62,17 +40,9 @@ driver_on_signal(int sig)
 void
 driver_signals(void)
 {
-	struct sigaction sa;
+	static const int sigs[] = { SIGINT, SIGTERM, SIGUSR1, SIGUSR2, 0 };
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = driver_on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGUSR1, &sa, NULL);
-	sigaction(SIGUSR2, &sa, NULL);
-	sa.sa_handler = SIG_IGN;
-	sigaction(SIGPIPE, &sa, NULL);
+	program_signals(driver_on_signal, sigs);
 }
 
 hxd_conn *
@@ -81,11 +51,11 @@ driver_connect(const char *server, const char *name)
 	hxd_conn *c = hxd_connect(server, name);
 
 	if (c == NULL) {
-		driver_warn("out of memory");
+		program_warn("out of memory");
 		return NULL;
 	}
 	if (!hxd_connected(c)) {
-		driver_warn("cannot connect to %s: %s",
+		program_warn("cannot connect to %s: %s",
 		    server != NULL && *server != '\0' ? server :
 							"the default server",
 		    hxd_error(c));
@@ -98,7 +68,7 @@ driver_connect(const char *server, const char *name)
 int
 driver_fail(hxd_conn *c, const char *what)
 {
-	driver_warn("%s: %s", what, hxd_error(c));
+	program_warn("%s: %s", what, hxd_error(c));
 	return -1;
 }
 
@@ -111,8 +81,8 @@ driver_refused(hxd_conn *c, int *refused, const char *what)
 	case HXD_BADINDEX:
 	case HXD_BADVALUE:
 		if (!*refused)
-			driver_warn("%s refused: %s (dropped until the server "
-				    "takes them again)",
+			program_warn("%s refused: %s (dropped until the server "
+				     "takes them again)",
 			    what, hxd_error(c));
 		*refused = 1;
 		return 1;
@@ -125,7 +95,7 @@ void
 driver_accepted(int *refused, const char *what)
 {
 	if (*refused)
-		driver_warn("%s taken again", what);
+		program_warn("%s taken again", what);
 	*refused = 0;
 }
 
@@ -139,7 +109,7 @@ driver_number(const char *opt, const char *s, double lo, double hi, double *out)
 	v = strtod(s, &end);
 	if (errno != 0 || end == s || *end != '\0' || !isfinite(v) || v < lo ||
 	    v > hi) {
-		driver_warn(
+		program_warn(
 		    "%s: '%s' is not a number from %g to %g", opt, s, lo, hi);
 		return -1;
 	}

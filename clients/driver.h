@@ -1,7 +1,7 @@
 /*
- * What the input drivers (hx-mocap, hx-spacenav) share: messages with
- * the program's name, the clocks, the signals they obey, the connection
- * to the server and number parsing.
+ * What the input drivers (hx-mocap, hx-spacenav) share beside
+ * program.h: the wall clock, the signals they obey, the connection to
+ * the server and number parsing.
  */
 #ifndef HX_DRIVER_H
 #define HX_DRIVER_H
@@ -11,18 +11,13 @@
 
 #include "haptixd.h"
 
-extern const char *driver_progname;
-
 /* Set by the signal handlers: stop (SIGINT, SIGTERM), connect (SIGUSR1)
  * and disconnect (SIGUSR2). */
 extern volatile sig_atomic_t driver_stop, driver_connect_asked,
     driver_disconnect_asked;
 
-/* Print "PROG: message" on stderr. */
-void driver_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-/* Monotonic seconds; microseconds of the Unix epoch (CLOCK_REALTIME). */
-double driver_now(void);
+/* Microseconds of the Unix epoch (CLOCK_REALTIME); the monotonic clock
+ * and warnings are program_now() and program_warn() (program.h). */
 int64_t driver_wall_us(void);
 
 /* Catch SIGINT, SIGTERM, SIGUSR1 and SIGUSR2 (without SA_RESTART, so

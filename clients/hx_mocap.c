@@ -26,6 +26,7 @@
 #include "driver.h"
 #include "mocap.h"
 #include "natnet.h"
+#include "program.h"
 #include "usage.h"
 
 #define MCP_MAX_MAPS 16
@@ -91,7 +92,27 @@ struct mcp {
 	double last_report;
 };
 
+/* The long options without a letter (getopt_long's values past 255). */
+enum mcp_opt {
+	O_NATNET = 256,
+	O_UNICAST,
+	O_MULTICAST,
+	O_INTERFACE,
+	O_DATA_PORT,
+	O_NATNET_VERSION,
+	O_UDP,
+	O_CSV,
+	O_LOOP,
+	O_SPEED,
+	O_MAP,
+	O_AXES,
+	O_SCALE,
+	O_CONNECT,
+};
+
 static void mcp_usage(FILE *);
+static int mcp_natnet_option(struct mcp *, int, const char *);
+static int mcp_check(struct mcp *, int, int, char **);
 static int mcp_add_map(struct mcp *, const char *);
 static int mcp_options(struct mcp *, int, char **);
 static int mcp_resolve(const char *, const char *, int, int,
@@ -101,6 +122,11 @@ static int mcp_natnet_open(struct mcp *);
 static int mcp_natnet_send(struct mcp *, int);
 static int mcp_natnet_join(struct mcp *);
 static int mcp_natnet_read(struct mcp *, int);
+static int mcp_natnet_server(struct mcp *, const unsigned char *, size_t);
+static void mcp_natnet_models(
+    struct mcp *, const unsigned char *, size_t, struct natnet_version);
+static int mcp_natnet_frame(struct mcp *, const unsigned char *, size_t,
+    struct natnet_version, int64_t);
 static const char *mcp_natnet_name(const struct mcp *, int);
 static int mcp_udp_read(struct mcp *);
 static int mcp_csv_open(struct mcp *);
@@ -109,6 +135,7 @@ static struct mcp_map *mcp_find_map(struct mcp *, const struct mocap_sample *);
 static int mcp_pose(struct mcp *, const struct mocap_sample *, int64_t);
 static int mcp_connect_all(struct mcp *, int);
 static void mcp_report(struct mcp *, double);
+static int mcp_natnet_tick(struct mcp *, double, int *);
 static int mcp_run(struct mcp *);
 
 /* Print --help. */
@@ -179,16 +206,16 @@ mcp_add_map(struct mcp *p, const char *arg)
 	long id;
 
 	if (eq == NULL || eq == arg || eq[1] == '\0') {
-		driver_warn("--map: '%s' is not SRC=BODY", arg);
+		program_warn("--map: '%s' is not SRC=BODY", arg);
 		return -1;
 	}
 	if (p->nmaps == MCP_MAX_MAPS) {
-		driver_warn("--map: %d maps at most", MCP_MAX_MAPS);
+		program_warn("--map: %d maps at most", MCP_MAX_MAPS);
 		return -1;
 	}
 	if ((size_t)(eq - arg) >= sizeof(m->src) ||
 	    strlen(eq + 1) >= sizeof(m->mocap)) {
-		driver_warn("--map: '%s': a name is too long", arg);
+		program_warn("--map: '%s': a name is too long", arg);
 		return -1;
 	}
 	m = &p->maps[p->nmaps++];
@@ -204,26 +231,108 @@ mcp_add_map(struct mcp *p, const char *arg)
 	return 0;
 }
 
+/* Take one of the NatNet options (--unicast ... --natnet-version); 0, or
+ * -1 having said what is wrong. */
+static int
+mcp_natnet_option(struct mcp *p, int ch, const char *arg)
+{
+	int major, minor;
+	double v;
+
+	switch (ch) {
+	case O_UNICAST:
+		p->unicast = 1;
+		break;
+	case O_MULTICAST:
+		p->multicast = 1;
+		p->group = arg;
+		break;
+	case O_INTERFACE:
+		p->interface = arg;
+		break;
+	case O_DATA_PORT:
+		if (driver_number("--data-port", arg, 1, 65535, &v) < 0)
+			return -1;
+		p->data_port = (int)v;
+		break;
+	case O_NATNET_VERSION:
+		if (sscanf(arg, "%d.%d", &major, &minor) != 2 ||
+		    !natnet_version_supported(
+			(struct natnet_version){ major, minor })) {
+			program_warn("--natnet-version: '%s' is not a NatNet "
+				     "version this decodes (2.6 to 4.1)",
+			    arg);
+			return -1;
+		}
+		p->version.major = major;
+		p->version.minor = minor;
+		break;
+	}
+	return 0;
+}
+
+/*
+ * Whether the options read go together (one source, and the options of
+ * another left out), and the defaults they leave: the axes, the map of
+ * the first body.  0, or -1 having said what is wrong.
+ */
+static int
+mcp_check(struct mcp *p, int sources, int argc, char **argv)
+{
+	char err[256];
+
+	if (optind != argc) {
+		program_warn("'%s': sources are options (--natnet, --udp, "
+			     "--csv)",
+		    argv[optind]);
+		return -1;
+	}
+	if (sources != 1) {
+		program_warn(sources == 0 ? "name a source: --natnet, --udp or "
+					    "--csv" :
+					    "one source at a time");
+		mcp_usage(stderr);
+		return -1;
+	}
+	if (p->unicast && p->multicast) {
+		program_warn("--unicast or --multicast, not both");
+		return -1;
+	}
+	if ((p->unicast || p->multicast || p->interface != NULL ||
+		p->data_port != 0) &&
+	    p->source != MCP_NATNET) {
+		program_warn("--unicast, --multicast, --interface and "
+			     "--data-port go with --natnet");
+		return -1;
+	}
+	if ((p->loop || p->speed != 1) && p->source != MCP_CSV) {
+		program_warn("--loop and --speed go with --csv");
+		return -1;
+	}
+	if (p->axes_spec == NULL)
+		p->axes_spec = p->source == MCP_NATNET ? "y-up" : "z-up";
+	if (mocap_axes_parse(p->axes_spec, &p->axes, err, sizeof(err)) < 0) {
+		program_warn("--axes: %s", err);
+		return -1;
+	}
+	if (p->scale_spec != NULL &&
+	    mocap_axes_parse_scale(p->scale_spec, &p->axes, err, sizeof(err)) <
+		0) {
+		program_warn("--scale: %s", err);
+		return -1;
+	}
+	if (p->nmaps == 0) {
+		/* The first source body that shows up drives mocap body 0. */
+		p->maps[0].src_id = -1;
+		p->nmaps = 1;
+	}
+	return 0;
+}
+
 /* Read the command line; 1: exit 0 (help), -1: exit 2. */
 static int
 mcp_options(struct mcp *p, int argc, char **argv)
 {
-	enum {
-		O_NATNET = 256,
-		O_UNICAST,
-		O_MULTICAST,
-		O_INTERFACE,
-		O_DATA_PORT,
-		O_NATNET_VERSION,
-		O_UDP,
-		O_CSV,
-		O_LOOP,
-		O_SPEED,
-		O_MAP,
-		O_AXES,
-		O_SCALE,
-		O_CONNECT,
-	};
 	static const struct option longopts[] = {
 		{ "server", required_argument, NULL, 's' },
 		{ "natnet", required_argument, NULL, O_NATNET },
@@ -245,9 +354,7 @@ mcp_options(struct mcp *p, int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char err[256];
-	int ch, sources = 0, major, minor;
-	double v;
+	int ch, sources = 0;
 
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, ":s:vhV", longopts, NULL)) != -1) {
@@ -261,33 +368,12 @@ mcp_options(struct mcp *p, int argc, char **argv)
 			sources++;
 			break;
 		case O_UNICAST:
-			p->unicast = 1;
-			break;
 		case O_MULTICAST:
-			p->multicast = 1;
-			p->group = optarg;
-			break;
 		case O_INTERFACE:
-			p->interface = optarg;
-			break;
 		case O_DATA_PORT:
-			if (driver_number("--data-port", optarg, 1, 65535, &v) <
-			    0)
-				return -1;
-			p->data_port = (int)v;
-			break;
 		case O_NATNET_VERSION:
-			if (sscanf(optarg, "%d.%d", &major, &minor) != 2 ||
-			    !natnet_version_supported(
-				(struct natnet_version){ major, minor })) {
-				driver_warn("--natnet-version: '%s' is not a "
-					    "NatNet version this decodes (2.6 "
-					    "to 4.1)",
-				    optarg);
+			if (mcp_natnet_option(p, ch, optarg) < 0)
 				return -1;
-			}
-			p->version.major = major;
-			p->version.minor = minor;
 			break;
 		case O_UDP:
 			p->source = MCP_UDP;
@@ -334,52 +420,7 @@ mcp_options(struct mcp *p, int argc, char **argv)
 			return -1;
 		}
 	}
-	if (optind != argc) {
-		driver_warn("'%s': sources are options (--natnet, --udp, "
-			    "--csv)",
-		    argv[optind]);
-		return -1;
-	}
-	if (sources != 1) {
-		driver_warn(sources == 0 ? "name a source: --natnet, --udp or "
-					   "--csv" :
-					   "one source at a time");
-		mcp_usage(stderr);
-		return -1;
-	}
-	if (p->unicast && p->multicast) {
-		driver_warn("--unicast or --multicast, not both");
-		return -1;
-	}
-	if ((p->unicast || p->multicast || p->interface != NULL ||
-		p->data_port != 0) &&
-	    p->source != MCP_NATNET) {
-		driver_warn("--unicast, --multicast, --interface and "
-			    "--data-port go with --natnet");
-		return -1;
-	}
-	if ((p->loop || p->speed != 1) && p->source != MCP_CSV) {
-		driver_warn("--loop and --speed go with --csv");
-		return -1;
-	}
-	if (p->axes_spec == NULL)
-		p->axes_spec = p->source == MCP_NATNET ? "y-up" : "z-up";
-	if (mocap_axes_parse(p->axes_spec, &p->axes, err, sizeof(err)) < 0) {
-		driver_warn("--axes: %s", err);
-		return -1;
-	}
-	if (p->scale_spec != NULL &&
-	    mocap_axes_parse_scale(p->scale_spec, &p->axes, err, sizeof(err)) <
-		0) {
-		driver_warn("--scale: %s", err);
-		return -1;
-	}
-	if (p->nmaps == 0) {
-		/* The first source body that shows up drives mocap body 0. */
-		p->maps[0].src_id = -1;
-		p->nmaps = 1;
-	}
-	return 0;
+	return mcp_check(p, sources, argc, argv);
 }
 
 /* Resolve HOST[:PORT] (or [V6]:PORT), or with passive [ADDR:]PORT. */
@@ -396,7 +437,7 @@ mcp_resolve(const char *what, const char *spec, int default_port, int passive,
 		const char *close = strchr(spec, ']');
 
 		if (close == NULL || (close[1] != '\0' && close[1] != ':')) {
-			driver_warn(
+			program_warn(
 			    "%s: '%s' is not [ADDRESS]:PORT", what, spec);
 			return -1;
 		}
@@ -424,7 +465,7 @@ mcp_resolve(const char *what, const char *spec, int default_port, int passive,
 	hints.ai_family = host[0] == '\0' ? AF_INET : AF_UNSPEC;
 	if ((rc = getaddrinfo(
 		 host[0] != '\0' ? host : NULL, port, &hints, &res)) != 0) {
-		driver_warn("%s: '%s': %s", what, spec, gai_strerror(rc));
+		program_warn("%s: '%s': %s", what, spec, gai_strerror(rc));
 		return -1;
 	}
 	memcpy(out, res->ai_addr, res->ai_addrlen);
@@ -445,7 +486,7 @@ mcp_udp_open(struct mcp *p)
 	if ((p->fd = socket(sa.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0)) ==
 		-1 ||
 	    bind(p->fd, (struct sockaddr *)&sa, len) == -1) {
-		driver_warn("--udp %s: %s", p->udp_listen, strerror(errno));
+		program_warn("--udp %s: %s", p->udp_listen, strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -466,16 +507,16 @@ mcp_natnet_send(struct mcp *p, int id)
 	if (n == 0 ||
 	    sendto(p->cmd_fd, buf, n, 0, (struct sockaddr *)&p->natnet_addr,
 		p->natnet_addrlen) < 0) {
-		driver_warn("--natnet %s: %s", p->natnet_server,
+		program_warn("--natnet %s: %s", p->natnet_server,
 		    n == 0 ? "cannot encode a request" : strerror(errno));
 		return -1;
 	}
 	if (id == NATNET_REQUEST_MODELDEF)
-		p->modeldef_asked = driver_now();
+		p->modeldef_asked = program_now();
 	else if (id == NATNET_KEEPALIVE)
-		p->keepalive_sent = driver_now();
+		p->keepalive_sent = program_now();
 	else if (id == NATNET_CONNECT)
-		p->connect_sent = driver_now();
+		p->connect_sent = program_now();
 	return 0;
 }
 
@@ -489,7 +530,7 @@ mcp_natnet_open(struct mcp *p)
 	p->cmd_fd = socket(
 	    p->natnet_addr.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (p->cmd_fd == -1) {
-		driver_warn("socket: %s", strerror(errno));
+		program_warn("socket: %s", strerror(errno));
 		return -1;
 	}
 	if (mcp_natnet_send(p, NATNET_CONNECT) < 0 ||
@@ -527,14 +568,14 @@ mcp_natnet_join(struct mcp *p)
 	sa.sin_addr.s_addr = htonl(INADDR_ANY);
 	memset(&mreq, 0, sizeof(mreq));
 	if (inet_pton(AF_INET, group, &mreq.imr_multiaddr) != 1) {
-		driver_warn(
+		program_warn(
 		    "multicast group '%s' is not an IPv4 address", group);
 		return -1;
 	}
 	mreq.imr_interface.s_addr = htonl(INADDR_ANY);
 	if (p->interface != NULL &&
 	    inet_pton(AF_INET, p->interface, &mreq.imr_interface) != 1) {
-		driver_warn(
+		program_warn(
 		    "--interface: '%s' is not an IPv4 address", p->interface);
 		return -1;
 	}
@@ -544,12 +585,13 @@ mcp_natnet_join(struct mcp *p)
 	    bind(p->fd, (struct sockaddr *)&sa, sizeof(sa)) == -1 ||
 	    setsockopt(p->fd, IPPROTO_IP, IP_ADD_MEMBERSHIP, &mreq,
 		sizeof(mreq)) == -1) {
-		driver_warn(
+		program_warn(
 		    "multicast %s:%d: %s", group, port, strerror(errno));
 		return -1;
 	}
 	if (p->verbose)
-		driver_warn("reading multicast frames from %s:%d", group, port);
+		program_warn(
+		    "reading multicast frames from %s:%d", group, port);
 	return 0;
 }
 
@@ -570,16 +612,13 @@ static int
 mcp_natnet_read(struct mcp *p, int fd)
 {
 	static unsigned char buf[NATNET_MAX_PACKET];
-	static struct natnet_frame frame;
 	const unsigned char *payload;
 	struct natnet_version v;
-	struct mocap_sample s;
 	char err[256];
 	int64_t now_us = driver_wall_us();
-	double lag;
 	size_t plen;
 	ssize_t n;
-	int id, k;
+	int id;
 
 	if ((n = recv(fd, buf, sizeof(buf), 0)) < 0)
 		return errno == EINTR || errno == EAGAIN ? 0 : -1;
@@ -587,67 +626,106 @@ mcp_natnet_read(struct mcp *p, int fd)
 		buf, (size_t)n, &id, &payload, &plen, err, sizeof(err)) < 0) {
 		p->dropped++;
 		if (p->verbose)
-			driver_warn("a NatNet packet refused: %s", err);
+			program_warn("a NatNet packet refused: %s", err);
 		return 0;
 	}
 	v = p->have_info ? natnet_server_version(&p->info) : p->version;
 	switch (id) {
 	case NATNET_SERVERINFO:
-		if (natnet_parse_server(
-			payload, plen, &p->info, err, sizeof(err)) < 0) {
-			driver_warn("Motive's server info refused: %s", err);
-			return 0;
-		}
-		v = natnet_server_version(&p->info);
-		if (!natnet_version_supported(v)) {
-			driver_warn("%s streams NatNet %d.%d, which this does "
-				    "not decode (2.6 to 4.1)",
-			    p->info.app, v.major, v.minor);
-			return -1;
-		}
-		if (!p->have_info)
-			fprintf(stderr, "%s: %s %d.%d.%d, NatNet %d.%d, %s\n",
-			    driver_progname, p->info.app,
-			    p->info.app_version[0], p->info.app_version[1],
-			    p->info.app_version[2], v.major, v.minor,
-			    p->unicast ? "unicast" :
-				p->multicast || !p->info.has_connection_info ||
-				    p->info.multicast ?
-					 "multicast" :
-					 "unicast");
-		p->have_info = 1;
-		if (!p->unicast &&
-		    (p->multicast || !p->info.has_connection_info ||
-			p->info.multicast))
-			return mcp_natnet_join(p);
-		p->unicast = 1;
-		return 0;
+		return mcp_natnet_server(p, payload, plen);
 	case NATNET_MODELDEF:
-		if (natnet_parse_models(
-			payload, plen, v, &p->models, err, sizeof(err)) < 0) {
-			driver_warn(
-			    "Motive's model definitions refused: %s", err);
-			return 0;
-		}
-		if (p->verbose)
-			for (k = 0; k < p->models.n; k++)
-				driver_warn("rigid body %d is '%s'",
-				    p->models.bodies[k].id,
-				    p->models.bodies[k].name);
+		mcp_natnet_models(p, payload, plen, v);
 		return 0;
 	case NATNET_FRAMEOFDATA:
-		break;
+		return mcp_natnet_frame(p, payload, plen, v, now_us);
 	default:
 		return 0;
 	}
+}
+
+/*
+ * Motive's server info: say what streams (the first time), and join its
+ * multicast group or go on unicast.  -1 for a NatNet version this does
+ * not decode.
+ */
+static int
+mcp_natnet_server(struct mcp *p, const unsigned char *payload, size_t plen)
+{
+	struct natnet_version v;
+	char err[256];
+
+	if (natnet_parse_server(payload, plen, &p->info, err, sizeof(err)) <
+	    0) {
+		program_warn("Motive's server info refused: %s", err);
+		return 0;
+	}
+	v = natnet_server_version(&p->info);
+	if (!natnet_version_supported(v)) {
+		program_warn("%s streams NatNet %d.%d, which this does "
+			     "not decode (2.6 to 4.1)",
+		    p->info.app, v.major, v.minor);
+		return -1;
+	}
+	if (!p->have_info)
+		fprintf(stderr, "%s: %s %d.%d.%d, NatNet %d.%d, %s\n",
+		    program_name(), p->info.app, p->info.app_version[0],
+		    p->info.app_version[1], p->info.app_version[2], v.major,
+		    v.minor,
+		    p->unicast ? "unicast" :
+			p->multicast || !p->info.has_connection_info ||
+			    p->info.multicast ?
+				 "multicast" :
+				 "unicast");
+	p->have_info = 1;
+	if (!p->unicast &&
+	    (p->multicast || !p->info.has_connection_info || p->info.multicast))
+		return mcp_natnet_join(p);
+	p->unicast = 1;
+	return 0;
+}
+
+/* Motive's model definitions: the rigid bodies' names, said if -v. */
+static void
+mcp_natnet_models(struct mcp *p, const unsigned char *payload, size_t plen,
+    struct natnet_version v)
+{
+	char err[256];
+	int k;
+
+	if (natnet_parse_models(
+		payload, plen, v, &p->models, err, sizeof(err)) < 0) {
+		program_warn("Motive's model definitions refused: %s", err);
+		return;
+	}
+	if (p->verbose)
+		for (k = 0; k < p->models.n; k++)
+			program_warn("rigid body %d is '%s'",
+			    p->models.bodies[k].id, p->models.bodies[k].name);
+}
+
+/*
+ * A frame of data, received at now_us: each tracked rigid body's pose
+ * sent, dated back by Motive's own latency; the model definitions asked
+ * again when they changed.  -1 when the server is lost.
+ */
+static int
+mcp_natnet_frame(struct mcp *p, const unsigned char *payload, size_t plen,
+    struct natnet_version v, int64_t now_us)
+{
+	static struct natnet_frame frame;
+	struct mocap_sample s;
+	char err[256];
+	double lag;
+	int k;
+
 	if (natnet_parse_frame(payload, plen, v, &frame, err, sizeof(err)) <
 	    0) {
 		p->dropped++;
 		if (p->verbose)
-			driver_warn("a NatNet frame refused: %s", err);
+			program_warn("a NatNet frame refused: %s", err);
 		return 0;
 	}
-	p->last_frame = driver_now();
+	p->last_frame = program_now();
 	if (frame.models_changed && p->cmd_fd != -1 &&
 	    p->last_frame - p->modeldef_asked > 1 &&
 	    mcp_natnet_send(p, NATNET_REQUEST_MODELDEF) < 0)
@@ -690,7 +768,7 @@ mcp_udp_read(struct mcp *p)
 	if ((count = mocap_udp_parse(
 		 buf, (size_t)n, s, MCP_MAX_SAMPLES, err, sizeof(err))) < 0) {
 		p->dropped++;
-		driver_warn("a datagram refused: %s", err);
+		program_warn("a datagram refused: %s", err);
 		return 0;
 	}
 	for (k = 0; k < count; k++)
@@ -707,20 +785,20 @@ mcp_csv_open(struct mcp *p)
 	int rc;
 
 	if ((p->csv = mocap_csv_open(p->csv_path, err, sizeof(err))) == NULL) {
-		driver_warn("%s", err);
+		program_warn("%s", err);
 		return -1;
 	}
 	if ((rc = mocap_csv_next(p->csv, &p->csv_next, err, sizeof(err))) < 0) {
-		driver_warn("%s", err);
+		program_warn("%s", err);
 		return -1;
 	}
 	if (rc == 0) {
-		driver_warn("%s: no poses in it", p->csv_path);
+		program_warn("%s: no poses in it", p->csv_path);
 		return -1;
 	}
 	p->csv_have_next = 1;
 	p->csv_t0 = p->csv_next.time;
-	p->csv_start = driver_now();
+	p->csv_start = program_now();
 	return 0;
 }
 
@@ -738,7 +816,7 @@ mcp_csv_due(struct mcp *p, int *wait_ms)
 	*wait_ms = -1;
 	while (p->csv_have_next) {
 		due = p->csv_start + (p->csv_next.time - p->csv_t0) / p->speed;
-		now = driver_now();
+		now = program_now();
 		if (due > now) {
 			*wait_ms = (int)((due - now) * 1000) + 1;
 			return 0;
@@ -749,19 +827,19 @@ mcp_csv_due(struct mcp *p, int *wait_ms)
 			return -1;
 		rc = mocap_csv_next(p->csv, &p->csv_next, err, sizeof(err));
 		if (rc < 0) {
-			driver_warn("%s", err);
+			program_warn("%s", err);
 			return -1;
 		}
 		if (rc == 0 && p->loop) {
 			if (mocap_csv_rewind(p->csv) < 0 ||
 			    mocap_csv_next(
 				p->csv, &p->csv_next, err, sizeof(err)) != 1) {
-				driver_warn(
+				program_warn(
 				    "%s: cannot start again", p->csv_path);
 				return -1;
 			}
 			p->csv_t0 = p->csv_next.time;
-			p->csv_start = driver_now();
+			p->csv_start = program_now();
 		} else if (rc == 0) {
 			p->csv_have_next = 0;
 		}
@@ -785,7 +863,7 @@ mcp_find_map(struct mcp *p, const struct mocap_sample *s)
 			m->bound = 1;
 			fprintf(stderr,
 			    "%s: %s%s%.0d drives the first mocap body\n",
-			    driver_progname, s->name[0] != '\0' ? s->name : "",
+			    program_name(), s->name[0] != '\0' ? s->name : "",
 			    s->name[0] != '\0' ? "" : "rigid body ",
 			    s->name[0] != '\0' ? 0 : s->id);
 			return m;
@@ -821,7 +899,7 @@ mcp_pose(struct mcp *p, const struct mocap_sample *s, int64_t sample_us)
 	}
 	driver_accepted(&m->refused, "poses");
 	if (m->have_tracking && m->tracking.connected != t.connected)
-		fprintf(stderr, "%s: tracking of '%s' %s\n", driver_progname,
+		fprintf(stderr, "%s: tracking of '%s' %s\n", program_name(),
 		    t.body, t.connected ? "connected" : "disconnected");
 	m->tracking = t;
 	m->have_tracking = 1;
@@ -842,7 +920,7 @@ mcp_connect_all(struct mcp *p, int connect)
 		    HXD_OK)
 			return driver_fail(
 			    p->c, connect ? "connecting" : "disconnecting");
-		fprintf(stderr, "%s: tracking of '%s' %s\n", driver_progname,
+		fprintf(stderr, "%s: tracking of '%s' %s\n", program_name(),
 		    t.body,
 		    !t.connected     ? "disconnected" :
 			t.offset_set ? "connected" :
@@ -867,13 +945,13 @@ mcp_report(struct mcp *p, double now)
 	for (k = 0; k < p->nmaps; k++) {
 		t = &p->maps[k].tracking;
 		if (!p->maps[k].have_tracking) {
-			driver_warn("%s: no pose yet",
+			program_warn("%s: no pose yet",
 			    p->maps[k].src[0] ? p->maps[k].src :
 						"the first body");
 			continue;
 		}
-		driver_warn("%s -> %s: %llu poses, %.4g Hz at the server, "
-			    "age %.3g ms, %s%.3g ms to the physics, %s",
+		program_warn("%s -> %s: %llu poses, %.4g Hz at the server, "
+			     "age %.3g ms, %s%.3g ms to the physics, %s",
 		    p->maps[k].src, t->body, p->maps[k].sent, t->rate,
 		    (double)(driver_wall_us() - p->newest_us) / 1e3,
 		    t->latency >= 0 ? "" : "not yet stepped; ",
@@ -881,7 +959,29 @@ mcp_report(struct mcp *p, double now)
 		    t->connected ? "connected" : "disconnected");
 	}
 	if (p->dropped > 0)
-		driver_warn("%llu packets or poses refused so far", p->dropped);
+		program_warn(
+		    "%llu packets or poses refused so far", p->dropped);
+}
+
+/*
+ * What NatNet needs now, between reads: keep-alives on unicast (which
+ * also shortens *wait), and hello again when Motive has been silent (it
+ * may have restarted).  -1 when the server is lost.
+ */
+static int
+mcp_natnet_tick(struct mcp *p, double now, int *wait)
+{
+	if (p->unicast &&
+	    now - p->keepalive_sent >= NATNET_KEEPALIVE_MS / 1000.0 &&
+	    mcp_natnet_send(p, NATNET_KEEPALIVE) < 0)
+		return -1;
+	if (now - p->last_frame > 2 && now - p->connect_sent > 2 &&
+	    (mcp_natnet_send(p, NATNET_CONNECT) < 0 ||
+		mcp_natnet_send(p, NATNET_REQUEST_MODELDEF) < 0))
+		return -1;
+	if (p->unicast)
+		*wait = NATNET_KEEPALIVE_MS / 2;
+	return 0;
 }
 
 /* Read the source and send, until a signal, the end, or an error. */
@@ -914,24 +1014,10 @@ mcp_run(struct mcp *p)
 			if (csv_wait < wait)
 				wait = csv_wait;
 		}
-		now = driver_now();
-		if (p->source == MCP_NATNET) {
-			/* Unicast needs keep-alives; a silent Motive may
-			 * have restarted: say hello again. */
-			if (p->unicast &&
-			    now - p->keepalive_sent >=
-				NATNET_KEEPALIVE_MS / 1000.0 &&
-			    mcp_natnet_send(p, NATNET_KEEPALIVE) < 0)
-				return 1;
-			if (now - p->last_frame > 2 &&
-			    now - p->connect_sent > 2 &&
-			    (mcp_natnet_send(p, NATNET_CONNECT) < 0 ||
-				mcp_natnet_send(p, NATNET_REQUEST_MODELDEF) <
-				    0))
-				return 1;
-			if (p->unicast)
-				wait = NATNET_KEEPALIVE_MS / 2;
-		}
+		now = program_now();
+		if (p->source == MCP_NATNET &&
+		    mcp_natnet_tick(p, now, &wait) < 0)
+			return 1;
 		mcp_report(p, now);
 		n = 0;
 		if (p->fd != -1) {
@@ -947,7 +1033,7 @@ mcp_run(struct mcp *p)
 		if (poll(pfd, (nfds_t)n, wait) < 0) {
 			if (errno == EINTR)
 				continue;
-			driver_warn("poll: %s", strerror(errno));
+			program_warn("poll: %s", strerror(errno));
 			return 1;
 		}
 		for (k = 0; k < n; k++) {
@@ -967,7 +1053,7 @@ main(int argc, char **argv)
 	struct mcp p;
 	int rc;
 
-	driver_progname = "hx-mocap";
+	program_set_name("hx-mocap");
 	memset(&p, 0, sizeof(p));
 	p.fd = p.cmd_fd = -1;
 	p.speed = 1;

@@ -12,12 +12,14 @@
 #include <getopt.h>
 #include <math.h>
 #include <poll.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "driver.h"
 #include "mocap.h"
+#include "program.h"
 #include "spacenav.h"
 #include "usage.h"
 
@@ -60,8 +62,42 @@ struct spn {
 	double last_tick;
 };
 
+/* The long options without a letter (getopt_long's values past 255). */
+enum spn_opt {
+	O_EVDEV = 256,
+	O_FORCE,
+	O_TORQUE,
+	O_SPEED,
+	O_TURN,
+	O_FULL,
+	O_DEAD,
+	O_AXES,
+	O_ROTATION,
+	O_NO_TRANSLATION,
+	O_RATE,
+};
+
+/* The options that set a number of struct spn: a row each. */
+static const struct spn_number {
+	int opt;          /* enum spn_opt */
+	const char *name; /* as driver_number() names it */
+	double lo, hi;
+	size_t off; /* the double it sets, in struct spn */
+} spn_numbers[] = {
+	{ O_FORCE, "--force-scale", 0, 1e6, offsetof(struct spn, force_scale) },
+	{ O_TORQUE, "--torque-scale", 0, 1e6,
+	    offsetof(struct spn, torque_scale) },
+	{ O_SPEED, "--speed", 0, 1e3, offsetof(struct spn, speed) },
+	{ O_TURN, "--turn", 0, 1e3, offsetof(struct spn, turn) },
+	{ O_FULL, "--full-scale", 1, 1e6, offsetof(struct spn, full_scale) },
+	{ O_RATE, "--rate", 10, 1000, offsetof(struct spn, rate) },
+};
+
 static void spn_usage(FILE *);
+static const struct spn_number *spn_number(int);
 static int spn_options(struct spn *, int, char **);
+static int spn_wait(struct spn *);
+static void spn_buttons(struct spn *);
 static int spn_model(struct spn *);
 static int spn_events(struct spn *);
 static enum spn_mode spn_mode(const struct spn *);
@@ -118,23 +154,23 @@ spn_usage(FILE *f)
 	    "hx-spacenav exits or its connection ends.  See hx-spacenav(1).\n");
 }
 
+/* The row of spn_numbers[] for a getopt_long value, or NULL. */
+static const struct spn_number *
+spn_number(int opt)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(spn_numbers) / sizeof(spn_numbers[0]); i++) {
+		if (spn_numbers[i].opt == opt)
+			return &spn_numbers[i];
+	}
+	return NULL;
+}
+
 /* Read the command line; 1: exit 0 (help), -1: exit 2. */
 static int
 spn_options(struct spn *p, int argc, char **argv)
 {
-	enum {
-		O_EVDEV = 256,
-		O_FORCE,
-		O_TORQUE,
-		O_SPEED,
-		O_TURN,
-		O_FULL,
-		O_DEAD,
-		O_AXES,
-		O_ROTATION,
-		O_NO_TRANSLATION,
-		O_RATE,
-	};
 	static const struct option longopts[] = {
 		{ "server", required_argument, NULL, 's' },
 		{ "evdev", required_argument, NULL, O_EVDEV },
@@ -153,6 +189,7 @@ spn_options(struct spn *p, int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
+	const struct spn_number *n;
 	const char *axes = "x,z,y";
 	char err[256];
 	double v;
@@ -166,31 +203,6 @@ spn_options(struct spn *p, int argc, char **argv)
 			break;
 		case O_EVDEV:
 			p->evdev = optarg;
-			break;
-		case O_FORCE:
-			if (driver_number("--force-scale", optarg, 0, 1e6,
-				&p->force_scale) < 0)
-				return -1;
-			break;
-		case O_TORQUE:
-			if (driver_number("--torque-scale", optarg, 0, 1e6,
-				&p->torque_scale) < 0)
-				return -1;
-			break;
-		case O_SPEED:
-			if (driver_number(
-				"--speed", optarg, 0, 1e3, &p->speed) < 0)
-				return -1;
-			break;
-		case O_TURN:
-			if (driver_number("--turn", optarg, 0, 1e3, &p->turn) <
-			    0)
-				return -1;
-			break;
-		case O_FULL:
-			if (driver_number("--full-scale", optarg, 1, 1e6,
-				&p->full_scale) < 0)
-				return -1;
 			break;
 		case O_DEAD:
 			if (driver_number("--deadzone", optarg, 0, 1e6, &v) < 0)
@@ -206,11 +218,6 @@ spn_options(struct spn *p, int argc, char **argv)
 		case O_NO_TRANSLATION:
 			p->translation = 0;
 			break;
-		case O_RATE:
-			if (driver_number(
-				"--rate", optarg, 10, 1000, &p->rate) < 0)
-				return -1;
-			break;
 		case 'v':
 			p->verbose = 1;
 			break;
@@ -221,19 +228,24 @@ spn_options(struct spn *p, int argc, char **argv)
 			usage_version("hx-spacenav");
 			return 1;
 		default:
-			usage_bad_option("hx-spacenav", ch, argv);
-			return -1;
+			if ((n = spn_number(ch)) == NULL) {
+				usage_bad_option("hx-spacenav", ch, argv);
+				return -1;
+			}
+			if (driver_number(n->name, optarg, n->lo, n->hi,
+				(double *)(void *)((char *)p + n->off)) < 0)
+				return -1;
 		}
 	}
 	if (optind != argc - 1) {
-		driver_warn(
+		program_warn(
 		    optind == argc ? "name the body to move" : "one body only");
 		spn_usage(stderr);
 		return -1;
 	}
 	p->body_name = argv[optind];
 	if (mocap_axes_parse(axes, &p->axes, err, sizeof(err)) < 0) {
-		driver_warn("--axes: %s", err);
+		program_warn("--axes: %s", err);
 		return -1;
 	}
 	return 0;
@@ -254,11 +266,11 @@ spn_model(struct spn *p)
 	p->paused = st.paused;
 	if (hxd_name2id(p->c, HXD_OBJ_BODY, p->body_name, &p->body) != HXD_OK ||
 	    p->body < 0) {
-		driver_warn("the model has no body named '%s'", p->body_name);
+		program_warn("the model has no body named '%s'", p->body_name);
 		return -1;
 	}
 	if (p->body == 0) {
-		driver_warn("the world body cannot be moved");
+		program_warn("the world body cannot be moved");
 		return -1;
 	}
 	if (hxd_get_array(p->c, "body_mocapid", &mocapid) != HXD_OK ||
@@ -281,7 +293,7 @@ spn_model(struct spn *p)
 		sum += mass->values[k];
 	p->mean_mass = mass->rows > 1 ? sum / (mass->rows - 1) : 1;
 	fprintf(stderr, "%s: body '%s' (%d): %s; mean body mass %.4g kg\n",
-	    driver_progname, p->body_name, p->body,
+	    program_name(), p->body_name, p->body,
 	    p->mocap >= 0 ? "a mocap body: moving its pose" :
 		p->floating >= 0 ?
 			    "force and torque while running, its pose "
@@ -388,7 +400,7 @@ spn_force(struct spn *p, const double *t, const double *r)
 		tau[k] = r[k] * p->torque_scale * p->mean_mass;
 	}
 	if (hxd_perturb(p->c, p->body, NULL, f, tau, &out) != HXD_OK) {
-		p->last_send = driver_now();
+		p->last_send = program_now();
 		if (driver_refused(p->c, &p->refused, "forces"))
 			return 0;
 		return driver_fail(p->c, "perturb");
@@ -399,7 +411,7 @@ spn_force(struct spn *p, const double *t, const double *r)
 	if (out.timeout > 0 && p->period > out.timeout / 3)
 		p->period = out.timeout / 3;
 	p->perturbing = 1;
-	p->last_send = driver_now();
+	p->last_send = program_now();
 	return 0;
 }
 
@@ -496,55 +508,72 @@ out:
 	return rc;
 }
 
+/*
+ * Wait for the device's input, at most a period (or until its replayed
+ * file's next event is due): poll's answer, -1 when a signal came.
+ */
+static int
+spn_wait(struct spn *p)
+{
+	struct pollfd pfd;
+	int wait, dev_wait;
+
+	wait = (int)(p->period * 1000);
+	dev_wait = spacenav_wait_ms(p->dev);
+	if (dev_wait >= 0 && dev_wait < wait)
+		wait = dev_wait;
+	pfd.fd = spacenav_fd(p->dev);
+	pfd.events = POLLIN;
+	pfd.revents = 0;
+	return poll(pfd.fd >= 0 ? &pfd : NULL, pfd.fd >= 0 ? 1 : 0, wait);
+}
+
+/* The buttons pressed since the last look: the first turns rotation on
+ * or off, the second translation (an odd number of presses toggles). */
+static void
+spn_buttons(struct spn *p)
+{
+	if (p->in.pressed[0] > 0 && p->in.pressed[0] % 2 == 1) {
+		p->rotation = !p->rotation;
+		program_warn("rotation %s", p->rotation ? "on" : "off");
+	}
+	if (p->in.pressed[1] > 0 && p->in.pressed[1] % 2 == 1) {
+		p->translation = !p->translation;
+		program_warn("translation %s", p->translation ? "on" : "off");
+	}
+	memset(p->in.pressed, 0, sizeof(p->in.pressed));
+}
+
 /* Read the device and act, until a signal or an error. 0, or 1. */
 static int
 spn_run(struct spn *p)
 {
 	double t[3], r[3], now, last_report = 0;
-	struct pollfd pfd;
 	enum spn_mode mode;
-	int wait, dev_wait, rc, deflected, ended = 0;
+	int rc, deflected, ended = 0;
 	char err[256];
 
 	p->period = 1 / p->rate;
-	p->last_tick = driver_now();
+	p->last_tick = program_now();
 	while (!driver_stop) {
-		wait = (int)(p->period * 1000);
-		dev_wait = spacenav_wait_ms(p->dev);
-		if (dev_wait >= 0 && dev_wait < wait)
-			wait = dev_wait;
-		pfd.fd = spacenav_fd(p->dev);
-		pfd.events = POLLIN;
-		pfd.revents = 0;
-		if (poll(pfd.fd >= 0 ? &pfd : NULL, pfd.fd >= 0 ? 1 : 0, wait) <
-			0 &&
-		    !driver_stop)
+		if (spn_wait(p) < 0 && !driver_stop)
 			continue;
 		rc = spacenav_read(p->dev, &p->in, err, sizeof(err));
 		if (rc < 0) {
-			driver_warn("%s", err);
+			program_warn("%s", err);
 			return 1;
 		}
 		if (rc == 1 && !ended) {
 			ended = 1;
 			if (p->verbose)
-				driver_warn("%s: the end; holding the last "
-					    "deflection",
+				program_warn("%s: the end; holding the last "
+					     "deflection",
 				    spacenav_name(p->dev));
 		}
-		if (p->in.pressed[0] > 0 && p->in.pressed[0] % 2 == 1) {
-			p->rotation = !p->rotation;
-			driver_warn("rotation %s", p->rotation ? "on" : "off");
-		}
-		if (p->in.pressed[1] > 0 && p->in.pressed[1] % 2 == 1) {
-			p->translation = !p->translation;
-			driver_warn(
-			    "translation %s", p->translation ? "on" : "off");
-		}
-		memset(p->in.pressed, 0, sizeof(p->in.pressed));
+		spn_buttons(p);
 		if (spn_events(p) < 0)
 			return 1;
-		now = driver_now();
+		now = program_now();
 		mode = spn_mode(p);
 		deflected = spn_deflection(p, t, r);
 		if (mode != SPN_FORCE || !deflected) {
@@ -564,7 +593,7 @@ spn_run(struct spn *p)
 		p->in.changed = 0;
 		if (p->verbose && now - last_report >= 1) {
 			last_report = now;
-			driver_warn(
+			program_warn(
 			    "%s: translation %+.2f %+.2f %+.2f, rotation "
 			    "%+.2f %+.2f %+.2f of full scale",
 			    mode == SPN_FORCE    ? "force" :
@@ -584,7 +613,7 @@ main(int argc, char **argv)
 	char err[256];
 	int rc;
 
-	driver_progname = "hx-spacenav";
+	program_set_name("hx-spacenav");
 	memset(&p, 0, sizeof(p));
 	p.force_scale = 20;
 	p.torque_scale = 2;
@@ -601,7 +630,7 @@ main(int argc, char **argv)
 	    spacenav_open_evdev(p.evdev, err, sizeof(err)) :
 	    spacenav_open_spnav(err, sizeof(err));
 	if (p.dev == NULL) {
-		driver_warn("%s", err);
+		program_warn("%s", err);
 		return 1;
 	}
 	if ((p.c = driver_connect(p.server, "hx-spacenav")) == NULL) {

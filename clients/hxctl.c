@@ -15,9 +15,10 @@
  * message --hold keep what they set; step and run --until with batch
  * options go through lock-step batch runs, in chunks on a terminal.
  *
- * This file holds the table, the global options, main, the reporting of
- * errors and the connection; the commands and what they share live in
- * the hxctl_*.c files, and hxctl.h declares what the pieces share.
+ * This file holds the table, the global options, help and main; it only
+ * calls down: errors are reported by hxctl_error.c, the connection made
+ * by hxctl_conn.c, and the commands and what they share live in the
+ * other hxctl_*.c files.  hxctl.h declares what the pieces share.
  */
 #include "config.h"
 
@@ -31,6 +32,7 @@
 
 #include "haptixd.h"
 #include "hxctl.h"
+#include "program.h"
 #include "usage.h"
 
 static int cmd_call(struct ctl *);
@@ -38,6 +40,7 @@ static int cmd_help(struct ctl *);
 static int ctl_global_error(const char *, ...)
     __attribute__((format(printf, 1, 2)));
 static const struct ctl_cmd *ctl_find(const char *);
+static int ctl_global_options(struct ctl *, int, char **);
 static const char *ctl_cmd_mean(const char *);
 static void ctl_usage(FILE *);
 static void ctl_cmd_help(FILE *, const struct ctl_cmd *);
@@ -373,115 +376,11 @@ ctl_global_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("hxctl: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	program_vwarn(fmt, ap);
 	va_end(ap);
-	fputs("\nTry 'hxctl --help'.\n", stderr);
+	fputs("Try 'hxctl --help'.\n", stderr);
 	return CTL_USAGE;
-}
-
-/* Report a mistake in the command's arguments; returns CTL_USAGE. */
-int
-ctl_usage_error(struct ctl *ctl, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "hxctl: %s: ", ctl->cmd->name);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\nusage: hxctl [options] %s%s%s (see hxctl --help)\n",
-	    ctl->cmd->name, ctl->cmd->args[0] != '\0' ? " " : "",
-	    ctl->cmd->args);
-	return CTL_USAGE;
-}
-
-/*
- * Report a failure found here, in the server's terms, on one line: a
- * multi-line text (MuJoCo's XML errors) has its line breaks turned into
- * "; ".  Returns CTL_FAIL.
- */
-int
-ctl_error(struct ctl *ctl, int result, const char *fmt, ...)
-{
-	char text[4096];
-	const char *p;
-	va_list ap;
-	int brk = 0;
-
-	va_start(ap, fmt);
-	vsnprintf(text, sizeof(text), fmt, ap);
-	va_end(ap);
-	fprintf(
-	    stderr, "hxctl: %s: %s: ", ctl->cmd->name, hxd_result_name(result));
-	for (p = text; *p != '\0'; p++) {
-		if (*p == '\n' || *p == '\r') {
-			brk = 1;
-			continue;
-		}
-		if (brk && *p == ' ')
-			continue;
-		if (brk)
-			fputs("; ", stderr);
-		brk = 0;
-		fputc((unsigned char)*p < 0x20 ? ' ' : *p, stderr);
-	}
-	fputc('\n', stderr);
-	return CTL_FAIL;
-}
-
-/* Report the failure of the last call on the connection. */
-int
-ctl_fail(struct ctl *ctl)
-{
-	int r = hxd_result(ctl->conn);
-	const char *e = hxd_error(ctl->conn);
-
-	return ctl_error(ctl, r, "%s", e[0] != '\0' ? e : hxd_result_text(r));
-}
-
-/* End a command that changes something: report a failed call, or say ok. */
-int
-ctl_done(struct ctl *ctl, int result)
-{
-	if (result != HXD_OK)
-		return ctl_fail(ctl);
-	if (ctl->json)
-		js_ok();
-	return CTL_OK;
-}
-
-/*-------------------------------------------------------- connection */
-
-/* Connect unless connected; 0, or CTL_FAIL after reporting why not. */
-int
-ctl_connect(struct ctl *ctl)
-{
-	if (ctl->conn != NULL)
-		return CTL_OK;
-	ctl->conn = hxd_connect_timeout(ctl->server, "hxctl",
-	    ctl->timeout_ms >= 0 ? ctl->timeout_ms : HXD_DEFAULT_TIMEOUT_MS);
-	if (ctl->conn == NULL)
-		return ctl_error(ctl, HXD_NOCONNECTION, "out of memory");
-	if (hxd_result(ctl->conn) != HXD_OK)
-		return ctl_fail(ctl);
-	return CTL_OK;
-}
-
-/* Fetch the model's description unless fetched; 0 or CTL_FAIL. */
-int
-ctl_get_info(struct ctl *ctl)
-{
-	int rc;
-
-	if (ctl->info != NULL)
-		return CTL_OK;
-	if ((rc = ctl_connect(ctl)) != 0)
-		return rc;
-	if (hxd_info_get(ctl->conn, &ctl->info) != HXD_OK)
-		return ctl_fail(ctl);
-	return CTL_OK;
 }
 
 /*---------------------------------------------------------- commands */
@@ -647,8 +546,13 @@ ctl_find(const char *name)
 	return NULL;
 }
 
-int
-main(int argc, char **argv)
+/*
+ * Read the global options (before the command) into ctl: -1 to go on to
+ * the command at argv[optind], else the exit status (help, version, a
+ * mistake).
+ */
+static int
+ctl_global_options(struct ctl *ctl, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "server", required_argument, NULL, 's' },
@@ -658,21 +562,18 @@ main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct ctl ctl;
 	long v;
-	int ch, rc;
+	int ch;
 
-	memset(&ctl, 0, sizeof(ctl));
-	ctl.timeout_ms = -1;
 	opterr = 0;
 	while (
 	    (ch = getopt_long(argc, argv, "+:s:jt:hV", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 's':
-			ctl.server = optarg;
+			ctl->server = optarg;
 			break;
 		case 'j':
-			ctl.json = 1;
+			ctl->json = 1;
 			break;
 		case 't':
 			if (parse_long(optarg, 0, INT_MAX, &v) != 0)
@@ -680,7 +581,7 @@ main(int argc, char **argv)
 				    "--timeout: '%s' is not a number of "
 				    "milliseconds",
 				    optarg);
-			ctl.timeout_ms = (int)v;
+			ctl->timeout_ms = (int)v;
 			break;
 		case 'h':
 			ctl_usage(stdout);
@@ -692,6 +593,20 @@ main(int argc, char **argv)
 			return usage_bad_option("hxctl", ch, argv);
 		}
 	}
+	return -1;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct ctl ctl;
+	int rc;
+
+	program_set_name("hxctl");
+	memset(&ctl, 0, sizeof(ctl));
+	ctl.timeout_ms = -1;
+	if ((rc = ctl_global_options(&ctl, argc, argv)) >= 0)
+		return rc;
 	if (optind >= argc)
 		return ctl_global_error("no command given");
 	if ((ctl.cmd = ctl_find(argv[optind])) == NULL)

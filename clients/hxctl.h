@@ -99,7 +99,7 @@ struct ctl_view {
 	void (*json)(const hxd_info *, const void *);
 };
 
-/*-------------------------------- hxctl.c: errors and the connection */
+/*------------------------------------------ hxctl_error.c: reporting */
 
 int ctl_usage_error(struct ctl *, const char *, ...)
     __attribute__((format(printf, 2, 3)));
@@ -107,6 +107,9 @@ int ctl_error(struct ctl *, int, const char *, ...)
     __attribute__((format(printf, 3, 4)));
 int ctl_fail(struct ctl *);
 int ctl_done(struct ctl *, int);
+
+/*-------------------------------------- hxctl_conn.c: the connection */
+
 int ctl_connect(struct ctl *);
 int ctl_get_info(struct ctl *);
 
@@ -153,12 +156,11 @@ int controls_build(struct ctl *, char **, int, int, hxd_control **);
 int controls_named(
     struct ctl *, const struct ctl_opt *, char **, int, hxd_control **);
 
-/*------------------------------- hxctl_wait.c: the clock and signals */
+/*--------------------------------------------- hxctl_wait.c: signals */
 
 /* Set by SIGINT or SIGTERM once ctl_signals() has caught them. */
 extern volatile sig_atomic_t ctl_stopped;
 
-double ctl_now(void);
 void ctl_signals(void);
 void ctl_hold(double);
 int ctl_reader_gone(void);
@@ -223,8 +225,11 @@ int cmd_set_applied(struct ctl *);
 int cmd_body(struct ctl *);
 int cmd_set_body(struct ctl *);
 int cmd_set_mocap(struct ctl *);
-int cmd_set_joint(struct ctl *);
+
+/*------------------------------------------ hxctl_joint.c: one joint */
+
 int cmd_joint(struct ctl *);
+int cmd_set_joint(struct ctl *);
 
 /*------------------------- hxctl_hold.c: joints held on a path */
 

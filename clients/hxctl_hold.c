@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "hxctl.h"
+#include "program.h"
 
 /* The most joints one line or command line holds. */
 #define HOLD_LINE_MAX 64
@@ -117,7 +118,7 @@ static int
 hold_path(struct ctl *ctl, const char *path)
 {
 	char line[8192], *words[2 * HOLD_LINE_MAX + 2], *w, *save;
-	double start = ctl_now(), at;
+	double start = program_now(), at;
 	FILE *f = stdin;
 	int n, lineno = 0, rc = CTL_OK, release;
 
@@ -135,8 +136,8 @@ hold_path(struct ctl *ctl, const char *path)
 		if (n == 0)
 			continue;
 		if (parse_double(words[0], &at) == 0) {
-			if (start + at > ctl_now())
-				ctl_hold(start + at - ctl_now());
+			if (start + at > program_now())
+				ctl_hold(start + at - program_now());
 			memmove(words, words + 1, (size_t)--n * sizeof(*words));
 		}
 		release = n > 0 && strcmp(words[0], "release") == 0;

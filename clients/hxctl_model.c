@@ -25,6 +25,14 @@ static int read_local(const char *, unsigned char **, size_t *);
 static int edit_attach(struct ctl *, const struct ctl_opt *, hxd_edit_op *,
     const char **, char **);
 static int edit_done(struct ctl *, int, const hxd_model *, char *);
+/* edit's operations, by HXD_EDIT_*. */
+static const char *const edit_kinds[] = { "add", "remove", "set", "unset",
+	"attach" };
+
+static int edit_names(struct ctl *, const struct ctl_opt *, int, int,
+    hxd_edit_op *, char *, size_t, int *);
+static int edit_attrs(
+    struct ctl *, int, char **, hxd_edit_op *, const char ***);
 static int format_parse(const char *);
 static int format_from_suffix(const char *);
 
@@ -428,6 +436,98 @@ edit_attach(struct ctl *ctl, const struct ctl_opt *opts, hxd_edit_op *op,
 }
 
 /*
+ * What an edit other than attach names (kind: its HXD_EDIT_*, opts:
+ * edit's nopts options): the element's type and name, its parent
+ * (written to parent) or default class, and how many arguments are
+ * attributes, from *firstp on.  0 or CTL_USAGE.
+ */
+static int
+edit_names(struct ctl *ctl, const struct ctl_opt *opts, int nopts, int kind,
+    hxd_edit_op *op, char *parent, size_t len, int *firstp)
+{
+	char *colon;
+	int i, first;
+
+	for (i = 2; i < nopts; i++)
+		if (opts[i].given)
+			return ctl_usage_error(
+			    ctl, "%s goes with attach", opts[i].name);
+	op->kind = kind;
+	op->type = ctl->pos[1];
+	first = 2;
+	if (opts[1].given) {
+		/* A default class's settings for the type: no name. */
+		if (kind != HXD_EDIT_SET && kind != HXD_EDIT_UNSET)
+			return ctl_usage_error(
+			    ctl, "--class goes with set and unset");
+		op->parent_type = "default";
+		op->parent_name = opts[1].value;
+	} else if (ctl->npos > 2 && strchr(ctl->pos[2], '=') == NULL &&
+	    kind != HXD_EDIT_UNSET)
+		op->name = ctl->pos[first++];
+	else if (kind == HXD_EDIT_UNSET && ctl->npos > 2)
+		op->name = ctl->pos[first++];
+	if (kind == HXD_EDIT_ADD) {
+		if (!opts[0].given)
+			return ctl_usage_error(
+			    ctl, "add needs --in PARENT_TYPE[:PARENT_NAME]");
+		snprintf(parent, len, "%s", opts[0].value);
+		if ((colon = strchr(parent, ':')) != NULL)
+			*colon++ = '\0';
+		op->parent_type = parent;
+		op->parent_name = colon != NULL ? colon : "";
+	} else if (opts[0].given)
+		return ctl_usage_error(ctl, "--in goes with add");
+	else if (op->name == NULL && !opts[1].given)
+		return ctl_usage_error(
+		    ctl, "%s needs a name", edit_kinds[kind]);
+	op->nattrs = ctl->npos - first;
+	*firstp = first;
+	return 0;
+}
+
+/*
+ * op's nattrs ATTR=VALUE arguments (unset: ATTR) from args on, split
+ * into op's attrs, also left in *attrsp (caller frees).  0, CTL_USAGE
+ * or CTL_FAIL.
+ */
+static int
+edit_attrs(struct ctl *ctl, int kind, char **args, hxd_edit_op *op,
+    const char ***attrsp)
+{
+	const char **attrs = NULL;
+	int i;
+
+	*attrsp = NULL;
+	if (kind == HXD_EDIT_REMOVE && op->nattrs != 0)
+		return ctl_usage_error(ctl, "remove takes no attributes");
+	if (op->nattrs > 0) {
+		if ((attrs = calloc(2 * (size_t)op->nattrs, sizeof(*attrs))) ==
+		    NULL)
+			return ctl_error(ctl, HXD_CANNOTSEND, "out of memory");
+		for (i = 0; i < op->nattrs; i++) {
+			char *a = args[i], *eq = strchr(a, '=');
+
+			if (kind == HXD_EDIT_UNSET) {
+				attrs[i] = a;
+				continue;
+			}
+			if (eq == NULL) {
+				free(attrs);
+				return ctl_usage_error(
+				    ctl, "'%s' is not ATTR=VALUE", a);
+			}
+			*eq = '\0';
+			attrs[2 * i] = a;
+			attrs[2 * i + 1] = eq + 1;
+		}
+		op->attrs = attrs;
+	}
+	*attrsp = attrs;
+	return 0;
+}
+
+/*
  * edit add TYPE [NAME] --in PTYPE[:PNAME] [ATTR=VALUE]... | edit set TYPE
  * NAME ATTR=VALUE... | edit unset TYPE NAME ATTR... | edit remove TYPE
  * NAME | edit attach FILE BODY --to PTYPE[:PNAME] [--prefix P] [--suffix
@@ -436,8 +536,6 @@ edit_attach(struct ctl *ctl, const struct ctl_opt *opts, hxd_edit_op *op,
 int
 cmd_edit(struct ctl *ctl)
 {
-	static const char *const kinds[] = { "add", "remove", "set", "unset",
-		"attach" };
 	struct ctl_opt opts[] = {
 		{ "--in", OPT_STRING, 0, NULL, 0, 0 },
 		{ "--class", OPT_STRING, 0, NULL, 0, 0 },
@@ -447,10 +545,10 @@ cmd_edit(struct ctl *ctl)
 		{ "--inline", OPT_FLAG, 0, NULL, 0, 0 },
 	};
 	const char **attrs = NULL;
-	char parent[1024], *colon, *removed = NULL;
+	char parent[1024], *removed = NULL;
 	hxd_edit_op op;
 	hxd_model m;
-	int kind, i, first, rc;
+	int kind, first = 0, rc;
 
 	if ((rc = ctl_options(ctl, opts, NELEM(opts))) != 0)
 		return rc;
@@ -459,7 +557,7 @@ cmd_edit(struct ctl *ctl)
 		    "say add, set, unset, remove or attach, "
 		    "and an element type");
 	for (kind = 0; kind < 5; kind++)
-		if (strcmp(ctl->pos[0], kinds[kind]) == 0)
+		if (strcmp(ctl->pos[0], edit_kinds[kind]) == 0)
 			break;
 	if (kind == 5)
 		return ctl_usage_error(ctl,
@@ -479,63 +577,10 @@ cmd_edit(struct ctl *ctl)
 		free(text);
 		return rc;
 	}
-	for (i = 2; i < (int)NELEM(opts); i++)
-		if (opts[i].given)
-			return ctl_usage_error(
-			    ctl, "%s goes with attach", opts[i].name);
-	op.kind = kind;
-	op.type = ctl->pos[1];
-	first = 2;
-	if (opts[1].given) {
-		/* A default class's settings for the type: no name. */
-		if (kind != HXD_EDIT_SET && kind != HXD_EDIT_UNSET)
-			return ctl_usage_error(
-			    ctl, "--class goes with set and unset");
-		op.parent_type = "default";
-		op.parent_name = opts[1].value;
-	} else if (ctl->npos > 2 && strchr(ctl->pos[2], '=') == NULL &&
-	    kind != HXD_EDIT_UNSET)
-		op.name = ctl->pos[first++];
-	else if (kind == HXD_EDIT_UNSET && ctl->npos > 2)
-		op.name = ctl->pos[first++];
-	if (kind == HXD_EDIT_ADD) {
-		if (!opts[0].given)
-			return ctl_usage_error(
-			    ctl, "add needs --in PARENT_TYPE[:PARENT_NAME]");
-		snprintf(parent, sizeof(parent), "%s", opts[0].value);
-		if ((colon = strchr(parent, ':')) != NULL)
-			*colon++ = '\0';
-		op.parent_type = parent;
-		op.parent_name = colon != NULL ? colon : "";
-	} else if (opts[0].given)
-		return ctl_usage_error(ctl, "--in goes with add");
-	else if (op.name == NULL && !opts[1].given)
-		return ctl_usage_error(ctl, "%s needs a name", kinds[kind]);
-	op.nattrs = ctl->npos - first;
-	if (kind == HXD_EDIT_REMOVE && op.nattrs != 0)
-		return ctl_usage_error(ctl, "remove takes no attributes");
-	if (op.nattrs > 0) {
-		if ((attrs = calloc(2 * (size_t)op.nattrs, sizeof(*attrs))) ==
-		    NULL)
-			return ctl_error(ctl, HXD_CANNOTSEND, "out of memory");
-		for (i = 0; i < op.nattrs; i++) {
-			char *a = ctl->pos[first + i], *eq = strchr(a, '=');
-
-			if (kind == HXD_EDIT_UNSET) {
-				attrs[i] = a;
-				continue;
-			}
-			if (eq == NULL) {
-				free(attrs);
-				return ctl_usage_error(
-				    ctl, "'%s' is not ATTR=VALUE", a);
-			}
-			*eq = '\0';
-			attrs[2 * i] = a;
-			attrs[2 * i + 1] = eq + 1;
-		}
-		op.attrs = attrs;
-	}
+	if ((rc = edit_names(ctl, opts, NELEM(opts), kind, &op, parent,
+		 sizeof(parent), &first)) != 0 ||
+	    (rc = edit_attrs(ctl, kind, ctl->pos + first, &op, &attrs)) != 0)
+		return rc;
 	if ((rc = ctl_connect(ctl)) != 0) {
 		free(attrs);
 		return rc;

@@ -14,6 +14,7 @@
 
 #include "haptixd.h"
 #include "hxctl.h"
+#include "program.h"
 
 /* The server takes at most this many steps in one request. */
 #define CTL_STEP_CHUNK 10000u
@@ -49,6 +50,8 @@ static void batch_show(struct ctl *, const struct batch_plan *,
 static int batch_progress(
     struct ctl *, const struct batch_plan *, unsigned long long, double);
 static void progress_clear(int);
+static void batch_frames(const hxd_batch_result *, unsigned);
+static unsigned batch_chunk(unsigned, unsigned, unsigned long long, double);
 
 /*---------------------------------------------------------- stepping */
 
@@ -241,8 +244,8 @@ batch_run(struct ctl *ctl, const struct batch_plan *p)
 	hxd_status st;
 	unsigned long long done = 0;
 	unsigned every = p->record_every, chunk;
-	double t, dt, left, want, started, t0, el;
-	int chunked, progress, shown = 0, rc = CTL_OK, final, i;
+	double t, dt, left, started, t0;
+	int chunked, progress, shown = 0, rc = CTL_OK, final;
 
 	if ((rc = ctl_connect(ctl)) != 0 || (rc = ctl_get_info(ctl)) != 0)
 		return rc;
@@ -257,7 +260,7 @@ batch_run(struct ctl *ctl, const struct batch_plan *p)
 		ctl_signals();
 	chunk = CTL_BATCH_FIRST + every - 1 -
 	    (CTL_BATCH_FIRST + every - 1) % every;
-	started = ctl_now();
+	started = program_now();
 	for (;;) {
 		memset(&b, 0, sizeof(b));
 		b.control = last == NULL ? p->control : NULL;
@@ -276,38 +279,22 @@ batch_run(struct ctl *ctl, const struct batch_plan *p)
 			b.steps = chunked ?
 			    chunk :
 			    CTL_BATCH_MAX - CTL_BATCH_MAX % every;
-		t0 = ctl_now();
+		t0 = program_now();
 		if (hxd_batch_run(ctl->conn, &b, &r) != HXD_OK) {
 			progress_clear(shown);
 			shown = 0;
 			rc = ctl_fail(ctl);
 			break;
 		}
-		for (i = 0; i < r->ntrajectory; i++) {
-			js_open('{');
-			js_ks("event", "frame");
-			stream_frame_json(r->trajectory[i], p->record, 0);
-			js_close('}');
-		}
-		fflush(stdout);
+		batch_frames(r, p->record);
 		done += r->steps;
 		t = r->time;
 		hxd_batch_result_free(last);
 		last = r;
 		if (final || r->steps < b.steps)
 			break;
-		el = ctl_now() - t0;
-		if (el > 0 && r->steps > 0) {
-			want = (double)r->steps * CTL_BATCH_SECONDS / el;
-			if (want > 8.0 * chunk)
-				want = 8.0 * chunk;
-			if (want > CTL_BATCH_MAX)
-				want = CTL_BATCH_MAX;
-			chunk = (unsigned)want - (unsigned)want % every;
-			if (chunk < every)
-				chunk = every;
-		}
-		if (progress && ctl_now() - started >= CTL_PROGRESS_AFTER)
+		chunk = batch_chunk(chunk, every, r->steps, program_now() - t0);
+		if (progress && program_now() - started >= CTL_PROGRESS_AFTER)
 			shown = batch_progress(ctl, p, done, t);
 		if (ctl_stopped)
 			break;
@@ -322,6 +309,44 @@ batch_run(struct ctl *ctl, const struct batch_plan *p)
 		rc = CTL_FAIL;
 	}
 	return rc;
+}
+
+/* Print a chunk's frames (the fields of record) as JSON Lines, flushed. */
+static void
+batch_frames(const hxd_batch_result *r, unsigned record)
+{
+	int i;
+
+	for (i = 0; i < r->ntrajectory; i++) {
+		js_open('{');
+		js_ks("event", "frame");
+		stream_frame_json(r->trajectory[i], record, 0);
+		js_close('}');
+	}
+	fflush(stdout);
+}
+
+/*
+ * The next chunk's size after one of chunk steps made steps in el
+ * seconds: what takes CTL_BATCH_SECONDS at that pace, at most eight
+ * times as many and CTL_BATCH_MAX, a multiple of every.
+ */
+static unsigned
+batch_chunk(unsigned chunk, unsigned every, unsigned long long steps, double el)
+{
+	double want;
+
+	if (el <= 0 || steps == 0)
+		return chunk;
+	want = (double)steps * CTL_BATCH_SECONDS / el;
+	if (want > 8.0 * chunk)
+		want = 8.0 * chunk;
+	if (want > CTL_BATCH_MAX)
+		want = CTL_BATCH_MAX;
+	chunk = (unsigned)want - (unsigned)want % every;
+	if (chunk < every)
+		chunk = every;
+	return chunk;
 }
 
 /* Show how far a batch run is, on one line of stderr; its length. */

@@ -10,6 +10,7 @@
 #include "hxctl.h"
 
 static void status_print(const hxd_status *);
+static void status_print_server(const hxd_status *);
 
 /* Show what HAPTIX's info box showed, and the daemon's counters. */
 int
@@ -127,6 +128,15 @@ status_print(const hxd_status *st)
 		    st->pacing.lateness_max * 1e3, st->pacing.ticks);
 	else
 		printf("%-12s %s\n", "lateness", "none measured");
+	status_print_server(st);
+	drivers_status_print(st);
+}
+
+/* The status table's rows about the server: its clients, the message,
+ * uptime, lease, batch run, recording and limits. */
+static void
+status_print_server(const hxd_status *st)
+{
 	printf("%-12s %d\n", "clients", st->clients);
 	printf("%-12s %s\n", "message",
 	    st->message[0] != '\0' ? st->message : "(none)");
@@ -162,5 +172,4 @@ status_print(const hxd_status *st)
 	    st->limits.model_max_bodies, st->limits.model_max_keys,
 	    st->limits.model_max_hfield, st->limits.model_max_texture,
 	    st->limits.model_max_mesh_vertices);
-	drivers_status_print(st);
 }

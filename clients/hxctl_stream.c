@@ -12,13 +12,26 @@
 
 #include "haptixd.h"
 #include "hxctl.h"
+#include "program.h"
 
 /* The rate of subscribe when fields are given without one (wall Hz). */
 #define CTL_SUBSCRIBE_HZ 30.0
 
+/* What subscribe (or events) asks for, and when it stops. */
+struct subscribe_req {
+	hxd_subscription sub;
+	long count;      /* --count: events to print; 0 for no end */
+	double duration; /* --duration: seconds; 0 for no end */
+	int kinds;       /* --kinds: the HXD_EVENTS() set printed */
+};
+
 static void event_json(const hxd_event *, unsigned);
 static void frame_field_json(const hxd_frame *, int);
 static int subscribe_kinds(struct ctl *, const char *, int *, int *);
+static int subscribe_args(struct ctl *, struct subscribe_req *);
+static int subscribe_rates(
+    struct ctl *, const struct ctl_opt *, hxd_subscription *);
+static int subscribe_print(struct ctl *, const struct subscribe_req *);
 
 /*
  * The "event" of subscribe's lines, by enum hxd_event_kind; a run event
@@ -46,6 +59,25 @@ static const char *const event_kinds[] = { "unknown", "frame", "model", "reset",
 int
 cmd_subscribe(struct ctl *ctl)
 {
+	struct subscribe_req req;
+	int rc;
+
+	memset(&req, 0, sizeof(req));
+	req.kinds = KINDS_ALL;
+	if ((rc = subscribe_args(ctl, &req)) != 0)
+		return rc;
+	if ((rc = ctl_connect(ctl)) != 0)
+		return rc;
+	ctl_signals();
+	if (hxd_subscribe(ctl->conn, &req.sub, NULL) != HXD_OK)
+		return ctl_fail(ctl);
+	return subscribe_print(ctl, &req);
+}
+
+/* Read subscribe's arguments into req; 0 or CTL_USAGE. */
+static int
+subscribe_args(struct ctl *ctl, struct subscribe_req *req)
+{
 	struct ctl_opt opts[] = {
 		{ "--every", OPT_STRING, 0, NULL, 0, 0 },
 		{ "--sim-hz", OPT_STRING, 0, NULL, 0, 0 },
@@ -55,13 +87,9 @@ cmd_subscribe(struct ctl *ctl)
 		{ "--duration", OPT_STRING, 0, NULL, 0, 0 },
 		{ "--kinds", OPT_STRING, 0, NULL, 0, 0 },
 	};
-	hxd_subscription sub;
-	hxd_event *ev;
-	long every = 0, count = 0, seen = 0;
-	double duration = 0, end = 0, left;
-	int i, r, wait, rc, kinds = KINDS_ALL, shown;
+	hxd_subscription *sub = &req->sub;
+	int i, rc;
 
-	memset(&sub, 0, sizeof(sub));
 	if ((rc = ctl_options(ctl, opts, NELEM(opts))) != 0)
 		return rc;
 	if (strcmp(ctl->cmd->name, "events") == 0 &&
@@ -69,14 +97,48 @@ cmd_subscribe(struct ctl *ctl)
 		return ctl_usage_error(
 		    ctl, "events takes no fields or rates (subscribe does)");
 	for (i = 0; i < ctl->npos; i++) {
-		if ((rc = ctl_fields(ctl, "field", ctl->pos[i], &sub.fields)) !=
-		    0)
+		if ((rc = ctl_fields(
+			 ctl, "field", ctl->pos[i], &sub->fields)) != 0)
 			return rc;
 	}
+	if ((rc = subscribe_rates(ctl, opts, sub)) != 0)
+		return rc;
+	if (opts[4].given &&
+	    parse_long(opts[4].value, 1, LONG_MAX, &req->count) != 0)
+		return ctl_usage_error(ctl,
+		    "--count: '%s' is not a number of events (1 or more)",
+		    opts[4].value);
+	if (opts[5].given &&
+	    ((rc = ctl_seconds(
+		  ctl, "--duration", opts[5].value, &req->duration)) != 0 ||
+		req->duration == 0))
+		return rc != 0 ? rc :
+				 ctl_usage_error(ctl,
+				     "--duration: give more than 0 seconds");
+	if (opts[6].given &&
+	    (rc = subscribe_kinds(
+		 ctl, opts[6].value, &req->kinds, &sub->events)) != 0)
+		return rc;
+	if (!opts[6].given)
+		sub->events = opts[3].given || sub->fields == 0;
+	return 0;
+}
+
+/*
+ * Read the rate of frames (opts: --every, --sim-hz, --wall-hz) into sub,
+ * whose fields are read: one rate at most, and CTL_SUBSCRIBE_HZ of wall
+ * time when fields are given without one.  0 or CTL_USAGE.
+ */
+static int
+subscribe_rates(
+    struct ctl *ctl, const struct ctl_opt *opts, hxd_subscription *sub)
+{
+	long every = 0;
+
 	if (opts[0].given + opts[1].given + opts[2].given > 1)
 		return ctl_usage_error(
 		    ctl, "give one rate: --every, --sim-hz or --wall-hz");
-	if (sub.fields == 0 &&
+	if (sub->fields == 0 &&
 	    (opts[0].given || opts[1].given || opts[2].given))
 		return ctl_usage_error(ctl, "a rate needs fields to send");
 	if (opts[0].given &&
@@ -84,48 +146,41 @@ cmd_subscribe(struct ctl *ctl)
 		return ctl_usage_error(ctl,
 		    "--every: '%s' is not a number of steps (1 to %u)",
 		    opts[0].value, UINT_MAX);
-	sub.every_steps = (unsigned)every;
+	sub->every_steps = (unsigned)every;
 	if (opts[1].given &&
-	    (parse_double(opts[1].value, &sub.sim_hz) != 0 || sub.sim_hz <= 0))
+	    (parse_double(opts[1].value, &sub->sim_hz) != 0 ||
+		sub->sim_hz <= 0))
 		return ctl_usage_error(
 		    ctl, "--sim-hz: '%s' is not a rate (> 0)", opts[1].value);
 	if (opts[2].given &&
-	    (parse_double(opts[2].value, &sub.wall_hz) != 0 ||
-		sub.wall_hz <= 0))
+	    (parse_double(opts[2].value, &sub->wall_hz) != 0 ||
+		sub->wall_hz <= 0))
 		return ctl_usage_error(
 		    ctl, "--wall-hz: '%s' is not a rate (> 0)", opts[2].value);
-	if (opts[4].given &&
-	    parse_long(opts[4].value, 1, LONG_MAX, &count) != 0)
-		return ctl_usage_error(ctl,
-		    "--count: '%s' is not a number of events (1 or more)",
-		    opts[4].value);
-	if (opts[5].given &&
-	    ((rc = ctl_seconds(ctl, "--duration", opts[5].value, &duration)) !=
-		    0 ||
-		duration == 0))
-		return rc != 0 ? rc :
-				 ctl_usage_error(ctl,
-				     "--duration: give more than 0 seconds");
-	if (sub.fields != 0 && every == 0 && sub.sim_hz == 0 &&
-	    sub.wall_hz == 0)
-		sub.wall_hz = CTL_SUBSCRIBE_HZ;
-	if (opts[6].given &&
-	    (rc = subscribe_kinds(ctl, opts[6].value, &kinds, &sub.events)) !=
-		0)
-		return rc;
-	if (!opts[6].given)
-		sub.events = opts[3].given || sub.fields == 0;
-	if ((rc = ctl_connect(ctl)) != 0)
-		return rc;
-	ctl_signals();
-	if (hxd_subscribe(ctl->conn, &sub, NULL) != HXD_OK)
-		return ctl_fail(ctl);
-	if (duration > 0)
-		end = ctl_now() + duration;
-	while (!ctl_stopped && (count == 0 || seen < count)) {
+	if (sub->fields != 0 && every == 0 && sub->sim_hz == 0 &&
+	    sub->wall_hz == 0)
+		sub->wall_hz = CTL_SUBSCRIBE_HZ;
+	return 0;
+}
+
+/*
+ * Print what the subscription sends, until req's count or duration, a
+ * signal or a closed stdout (CTL_OK), or the server's end (CTL_FAIL).
+ */
+static int
+subscribe_print(struct ctl *ctl, const struct subscribe_req *req)
+{
+	hxd_event *ev;
+	long seen = 0;
+	double end = 0, left;
+	int r, wait, shown;
+
+	if (req->duration > 0)
+		end = program_now() + req->duration;
+	while (!ctl_stopped && (req->count == 0 || seen < req->count)) {
 		wait = CTL_POLL_MS;
-		if (duration > 0) {
-			if ((left = end - ctl_now()) <= 0)
+		if (req->duration > 0) {
+			if ((left = end - program_now()) <= 0)
 				break;
 			if (left * 1e3 < wait)
 				wait = (int)ceil(left * 1e3);
@@ -143,8 +198,8 @@ cmd_subscribe(struct ctl *ctl)
 								  ev->kind;
 		if (ev->kind > HXD_EVENT_UNKNOWN && ev->kind < KIND_PAUSE &&
 		    (ev->kind == HXD_EVENT_FRAME ||
-			(kinds & HXD_EVENTS(shown)) != 0)) {
-			event_json(ev, sub.fields);
+			(req->kinds & HXD_EVENTS(shown)) != 0)) {
+			event_json(ev, req->sub.fields);
 			seen++;
 		}
 		hxd_event_free(ev);

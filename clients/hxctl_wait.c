@@ -1,31 +1,21 @@
 /*
- * Waiting: the monotonic clock, the signals that end a wait cleanly,
- * holding on for a while, and noticing that the reader of stdout left.
+ * Waiting: the signals that end a wait cleanly, holding on for a while
+ * (on program_now()'s clock), and noticing that the reader of stdout left.
  */
 #include "config.h"
 
 #include <poll.h>
 #include <signal.h>
-#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "hxctl.h"
+#include "program.h"
 
 static void ctl_on_signal(int);
 
 /* Set by SIGINT or SIGTERM once ctl_signals() has caught them. */
 volatile sig_atomic_t ctl_stopped;
-
-/* Seconds on the monotonic clock. */
-double
-ctl_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /* Note that a signal asked hxctl to stop; the waits look. */
 static void
@@ -42,26 +32,20 @@ ctl_on_signal(int sig)
 void
 ctl_signals(void)
 {
-	struct sigaction sa;
+	static const int sigs[] = { SIGINT, SIGTERM, 0 };
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = ctl_on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sa.sa_handler = SIG_IGN;
-	sigaction(SIGPIPE, &sa, NULL);
+	program_signals(ctl_on_signal, sigs);
 }
 
 /* Wait hold seconds (0: for ever), or until a caught signal. */
 void
 ctl_hold(double hold)
 {
-	double end = ctl_now() + hold, left;
+	double end = program_now() + hold, left;
 	struct timespec ts;
 
 	while (!ctl_stopped) {
-		left = hold == 0 ? 1.0 : end - ctl_now();
+		left = hold == 0 ? 1.0 : end - program_now();
 		if (left <= 0)
 			return;
 		if (left > CTL_POLL_MS / 1e3)

@@ -7,50 +7,14 @@
 
 #include <errno.h>
 #include <getopt.h>
-#include <inttypes.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "hxplay.h"
+#include "program.h"
 #include "usage.h"
-
-const char *play_progname = "hxplay";
-
-void
-play_warn(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: ", play_progname);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
-char *
-play_iso8601(int64_t ns, char *buf, size_t len)
-{
-	int64_t sec = ns / 1000000000, frac = ns % 1000000000;
-	char day[64];
-	struct tm tm;
-	time_t t;
-
-	if (frac < 0) {
-		frac += 1000000000;
-		sec--;
-	}
-	t = (time_t)sec;
-	if (gmtime_r(&t, &tm) == NULL ||
-	    strftime(day, sizeof(day), "%Y-%m-%dT%H:%M:%S", &tm) == 0)
-		return NULL;
-	snprintf(buf, len, "%s.%09" PRId64 "Z", day, frac);
-	return buf;
-}
 
 static void
 usage(FILE *fp)
@@ -159,6 +123,83 @@ parse_count(const char *s, uint64_t *out)
 	return 0;
 }
 
+/*
+ * Take one of play's pacing options (--speed, --from, --to, --loop,
+ * --segment; ch is getopt_long's value) into o: 0, or -1 having said
+ * what is wrong.
+ */
+static int
+play_pace_option(struct play_opts *o, int ch, const char *arg)
+{
+	switch (ch) {
+	case 'S':
+		if (parse_double(arg, &o->speed) != 0 || o->speed <= 0 ||
+		    o->speed > 1e6) {
+			program_warn("--speed: '%s' is not a factor "
+				     "above 0 (1 is the recorded pace)",
+			    arg);
+			return -1;
+		}
+		break;
+	case 'F':
+	case 'T':
+		if (parse_double(arg, ch == 'F' ? &o->from : &o->to) != 0 ||
+		    (ch == 'F' ? o->from : o->to) < 0) {
+			program_warn("--%s: '%s' is not a time in seconds",
+			    ch == 'F' ? "from" : "to", arg);
+			return -1;
+		}
+		break;
+	case 'l':
+		o->loop = 1;
+		break;
+	case 'g':
+		if (parse_count(arg, &o->segment) != 0) {
+			program_warn("--segment: '%s' is not a segment's "
+				     "number (1 is the first; hxplay info "
+				     "lists them)",
+			    arg);
+			return -1;
+		}
+		break;
+	}
+	return 0;
+}
+
+/*
+ * Whether the options of play or --verify (verify) go together, paced
+ * when one of play's pacing options was given: 0, or -1 having said why.
+ */
+static int
+play_check(const struct play_opts *o, int verify, int paced)
+{
+	if (o->to >= 0 && o->to < o->from) {
+		program_warn("--to %g is before --from %g", o->to, o->from);
+		return -1;
+	}
+	if (verify && paced) {
+		program_warn("--verify replays every step in lock-step: "
+			     "--speed, --from, --to, --segment and --loop are "
+			     "for playing");
+		return -1;
+	}
+	if (!verify && (o->keep_model || o->spawn || o->no_restore)) {
+		program_warn("--%s goes with --verify",
+		    o->keep_model ? "keep-model" :
+			o->spawn  ? "spawn" :
+				    "no-restore");
+		return -1;
+	}
+	if (o->spawn && (o->server != NULL || o->keep_model || o->no_restore)) {
+		program_warn(
+		    "--spawn verifies on a haptixd of its own, stopped "
+		    "after: -s, --keep-model and --no-restore are for a "
+		    "server of yours");
+		return -1;
+	}
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -182,6 +223,7 @@ main(int argc, char **argv)
 	struct play_opts o = { .speed = 1, .from = 0, .to = -1 };
 	int ch, verify = 0, paced = 0;
 
+	program_set_name("hxplay");
 	if (argc > 1 && strcmp(argv[1], "info") == 0)
 		return play_info(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "export") == 0)
@@ -193,38 +235,12 @@ main(int argc, char **argv)
 			o.server = optarg;
 			break;
 		case 'S':
-			if (parse_double(optarg, &o.speed) != 0 ||
-			    o.speed <= 0 || o.speed > 1e6) {
-				play_warn("--speed: '%s' is not a factor "
-					  "above 0 (1 is the recorded pace)",
-				    optarg);
-				return PLAY_USAGE;
-			}
-			paced = 1;
-			break;
 		case 'F':
 		case 'T':
-			if (parse_double(optarg, ch == 'F' ? &o.from : &o.to) !=
-				0 ||
-			    (ch == 'F' ? o.from : o.to) < 0) {
-				play_warn("--%s: '%s' is not a time in seconds",
-				    ch == 'F' ? "from" : "to", optarg);
-				return PLAY_USAGE;
-			}
-			paced = 1;
-			break;
 		case 'l':
-			o.loop = 1;
-			paced = 1;
-			break;
 		case 'g':
-			if (parse_count(optarg, &o.segment) != 0) {
-				play_warn("--segment: '%s' is not a segment's "
-					  "number (1 is the first; hxplay info "
-					  "lists them)",
-				    optarg);
+			if (play_pace_option(&o, ch, optarg) != 0)
 				return PLAY_USAGE;
-			}
 			paced = 1;
 			break;
 		case 'V':
@@ -256,35 +272,15 @@ main(int argc, char **argv)
 		}
 	}
 	if (optind != argc - 1) {
-		play_warn(optind == argc ? "name a recording (.hxr or .mjl)" :
-					   "one recording at a time");
+		program_warn(optind == argc ?
+			"name a recording (.hxr or .mjl)" :
+			"one recording at a time");
 		usage(stderr);
 		return PLAY_USAGE;
 	}
 	if ((o.file = play_find(argv[optind])) == NULL)
 		return PLAY_FAIL;
-	if (o.to >= 0 && o.to < o.from) {
-		play_warn("--to %g is before --from %g", o.to, o.from);
+	if (play_check(&o, verify, paced) != 0)
 		return PLAY_USAGE;
-	}
-	if (verify && paced) {
-		play_warn("--verify replays every step in lock-step: "
-			  "--speed, --from, --to, --segment and --loop are "
-			  "for playing");
-		return PLAY_USAGE;
-	}
-	if (!verify && (o.keep_model || o.spawn || o.no_restore)) {
-		play_warn("--%s goes with --verify",
-		    o.keep_model ? "keep-model" :
-			o.spawn  ? "spawn" :
-				   "no-restore");
-		return PLAY_USAGE;
-	}
-	if (o.spawn && (o.server != NULL || o.keep_model || o.no_restore)) {
-		play_warn("--spawn verifies on a haptixd of its own, stopped "
-			  "after: -s, --keep-model and --no-restore are for a "
-			  "server of yours");
-		return PLAY_USAGE;
-	}
 	return verify ? play_verify(&o) : play_play(&o);
 }

@@ -7,6 +7,11 @@
  *   hxplay_play.c    hxplay FILE: the states to a paused server, paced
  *   hxplay_verify.c  hxplay --verify FILE: the journal, in lock-step
  *   hxplay_find.c    a bare file name found in the state directory
+ *   hxplay_restore.c what --verify found on a shared server, put back
+ *   hxplay_spawn.c   --spawn: a haptixd of hxplay's own
+ *   hxplay_time.c    times printed in ISO 8601
+ *
+ * Warnings begin with the program's name (program_warn, program.h).
  *
  * Only the recording library (recording.h) and libhaptix are used: no
  * MuJoCo.
@@ -41,11 +46,9 @@ struct play_opts {
 	int no_restore;   /* --no-restore: leave what --verify did */
 };
 
-extern const char *play_progname;
-
 /*
- * ns since the epoch as ISO 8601 in UTC, to the nanosecond, into buf:
- * returns buf, or NULL for a time the C library cannot express.
+ * (hxplay_time.c) ns since the epoch as ISO 8601 in UTC, to the nanosecond,
+ * into buf: returns buf, or NULL for a time the C library cannot express.
  */
 char *play_iso8601(int64_t ns, char *buf, size_t len);
 
@@ -60,9 +63,6 @@ const char *play_find(const char *file);
 
 /* hxplay --state-dir: where haptixd --state-dir put its recordings. */
 extern const char *play_state_dir;
-
-/* Print "hxplay: ..." to stderr. */
-void play_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /*
  * What --verify finds on a shared server (hxplay_restore.c): take it

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "hxplay.h"
+#include "program.h"
 #include "recording.h"
 
 /*
@@ -91,7 +92,7 @@ exp_ext(const struct exp *e)
 static int
 exp_fail(struct exp *e, const char *path)
 {
-	play_warn("%s: %s", path, strerror(errno));
+	program_warn("%s: %s", path, strerror(errno));
 	e->failed = 1;
 	return -1;
 }
@@ -104,7 +105,7 @@ exp_mkdirs(const char *dir)
 	struct stat sb;
 
 	if (snprintf(path, sizeof(path), "%s", dir) >= (int)sizeof(path)) {
-		play_warn("%s: the name is too long", dir);
+		program_warn("%s: the name is too long", dir);
 		return -1;
 	}
 	for (p = path + 1; *p != '\0'; p++) {
@@ -112,17 +113,17 @@ exp_mkdirs(const char *dir)
 			continue;
 		*p = '\0';
 		if (mkdir(path, 0777) != 0 && errno != EEXIST) {
-			play_warn("%s: %s", path, strerror(errno));
+			program_warn("%s: %s", path, strerror(errno));
 			return -1;
 		}
 		*p = '/';
 	}
 	if (mkdir(path, 0777) != 0 && errno != EEXIST) {
-		play_warn("%s: %s", path, strerror(errno));
+		program_warn("%s: %s", path, strerror(errno));
 		return -1;
 	}
 	if (stat(path, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
-		play_warn("%s: not a directory", path);
+		program_warn("%s: not a directory", path);
 		return -1;
 	}
 	return 0;
@@ -133,7 +134,7 @@ exp_path(const struct exp *e, const char *name, const char *ext, char *buf)
 {
 	if (snprintf(buf, PATH_MAX, "%s/%s.%s", e->dir, name, ext) >=
 	    PATH_MAX) {
-		play_warn("%s: the name is too long", e->dir);
+		program_warn("%s: the name is too long", e->dir);
 		return -1;
 	}
 	return 0;
@@ -166,13 +167,13 @@ exp_clear(const struct exp *e)
 		if (lstat(path, &sb) != 0)
 			continue;
 		if (!e->force) {
-			play_warn("%s exists: an earlier export? (--force "
-				  "replaces it)",
+			program_warn("%s exists: an earlier export? (--force "
+				     "replaces it)",
 			    path);
 			return -1;
 		}
 		if (unlink(path) != 0) {
-			play_warn("%s: %s", path, strerror(errno));
+			program_warn("%s: %s", path, strerror(errno));
 			return -1;
 		}
 	}
@@ -615,7 +616,7 @@ exp_choose(struct exp *e)
 		return PLAY_OK;
 	}
 	if ((list = strdup(e->fields)) == NULL) {
-		play_warn("out of memory");
+		program_warn("out of memory");
 		return PLAY_FAIL;
 	}
 	for (name = strtok_r(list, ",", &save); name != NULL && rc == PLAY_OK;
@@ -626,20 +627,21 @@ exp_choose(struct exp *e)
 				break;
 		}
 		if (i == REC_NFIELD) {
-			play_warn("--fields: no field '%s' (qpos, qvel, act, "
-				  "ctrl, mocap_pos, mocap_quat, sensordata, "
-				  "qfrc_applied, xfrc_applied)",
+			program_warn(
+			    "--fields: no field '%s' (qpos, qvel, act, "
+			    "ctrl, mocap_pos, mocap_quat, sensordata, "
+			    "qfrc_applied, xfrc_applied)",
 			    name);
 			rc = PLAY_USAGE;
 		} else if (!(e->h->fields & REC_FIELD_BIT(i))) {
-			play_warn("%s: %s was not recorded", e->file, name);
+			program_warn("%s: %s was not recorded", e->file, name);
 			rc = PLAY_FAIL;
 		} else
 			e->chosen |= REC_FIELD_BIT(i);
 	}
 	free(list);
 	if (rc == PLAY_OK && e->chosen == 0) {
-		play_warn("--fields: name one field or more");
+		program_warn("--fields: name one field or more");
 		rc = PLAY_USAGE;
 	}
 	return rc;
@@ -683,7 +685,7 @@ exp_args(struct exp *e, int argc, char **argv)
 			export_usage(stdout);
 			return -1; /* done, and not a failure */
 		default:
-			play_warn(
+			program_warn(
 			    "export: '%s' is not an option here, or lacks its "
 			    "argument",
 			    argv[optind - 1]);
@@ -692,13 +694,14 @@ exp_args(struct exp *e, int argc, char **argv)
 		}
 	}
 	if (optind != argc - 1) {
-		play_warn(optind == argc ? "export: name a recording (.hxr)" :
-					   "export: one recording at a time");
+		program_warn(optind == argc ?
+			"export: name a recording (.hxr)" :
+			"export: one recording at a time");
 		export_usage(stderr);
 		return PLAY_USAGE;
 	}
 	if (formats != 1 || e->dir[0] == '\0') {
-		play_warn("export: give one of --csv DIR and --npy DIR");
+		program_warn("export: give one of --csv DIR and --npy DIR");
 		export_usage(stderr);
 		return PLAY_USAGE;
 	}
@@ -712,21 +715,22 @@ static int
 exp_report(const struct exp *e)
 {
 	if (e->read_failed) {
-		play_warn("%s: %s; exported the %" PRIu64 " records before it",
+		program_warn("%s: %s; exported the %" PRIu64
+			     " records before it",
 		    e->file, rec_reader_error(e->r), e->time.rows);
 		return PLAY_FAIL;
 	}
 	if (e->edited[0] != '\0') {
-		play_warn("%s: %s; exported the %" PRIu64
-			  " records before it (--fields can leave out "
-			  "what changed)",
+		program_warn("%s: %s; exported the %" PRIu64
+			     " records before it (--fields can leave out "
+			     "what changed)",
 		    e->file, e->edited, e->time.rows);
 		return PLAY_FAIL;
 	}
 	if (e->st.truncated)
-		play_warn("%s: cut inside a frame: %" PRIu64
-			  " bytes dropped; exported the %" PRIu64
-			  " whole records",
+		program_warn("%s: cut inside a frame: %" PRIu64
+			     " bytes dropped; exported the %" PRIu64
+			     " whole records",
 		    e->file, e->st.dropped, e->time.rows);
 	return PLAY_OK;
 }
@@ -742,7 +746,7 @@ play_export(int argc, char **argv)
 	if ((rc = exp_args(&e, argc, argv)) != PLAY_OK)
 		return rc < 0 ? PLAY_OK : rc;
 	if ((e.r = rec_reader_open(e.file, err, sizeof(err))) == NULL) {
-		play_warn("%s", err);
+		program_warn("%s", err);
 		return PLAY_FAIL;
 	}
 	e.h = rec_reader_header(e.r);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "hxplay.h"
+#include "program.h"
 
 const char *play_state_dir;
 
@@ -55,9 +56,9 @@ play_find(const char *file)
 	    (p = find_in("/var/lib/haptixd", -1, "", file, buf, sizeof(buf),
 		 tried, sizeof(tried))) != NULL)
 		return p;
-	play_warn("%s: no such recording here, nor in the state directories "
-		  "(%s); give its path as hxctl record printed it, or the "
-		  "directory of haptixd --state-dir with --state-dir DIR",
+	program_warn("%s: no such recording here, nor in the state directories "
+		     "(%s); give its path as hxctl record printed it, or the "
+		     "directory of haptixd --state-dir with --state-dir DIR",
 	    file, tried);
 	return NULL;
 }

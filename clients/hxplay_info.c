@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "hxplay.h"
+#include "program.h"
 #include "recording.h"
 
 /* One segment of the state records: its times go forward. */
@@ -347,6 +348,39 @@ info_end(const char *path, const struct rec_header *h,
 		printf("end: complete\n");
 }
 
+/* Describe the recording at path on stdout: PLAY_OK, or PLAY_FAIL having
+ * said why (a file cut short is described up to its end). */
+static int
+info_file(const char *path)
+{
+	struct info_counts c;
+	struct rec_reader_stats st;
+	struct rec_reader *r;
+	struct rec_item it;
+	char err[512];
+	int rc;
+
+	if ((r = rec_reader_open(path, err, sizeof(err))) == NULL) {
+		program_warn("%s", err);
+		return PLAY_FAIL;
+	}
+	info_header(path, rec_reader_header(r));
+	memset(&c, 0, sizeof(c));
+	while ((rc = rec_reader_next(r, &it)) == 1)
+		info_count(&c, &it);
+	rec_reader_stats(r, &st);
+	info_items(&c);
+	info_end(path, rec_reader_header(r), &st, rc, rec_reader_error(r));
+	if (rc < 0)
+		program_warn("%s: %s", path, rec_reader_error(r));
+	rec_reader_close(r);
+	free(c.seg);
+	while (c.nedit > 0)
+		free(c.edit[--c.nedit].text);
+	free(c.edit);
+	return rc < 0 ? PLAY_FAIL : PLAY_OK;
+}
+
 int
 play_info(int argc, char **argv)
 {
@@ -355,11 +389,6 @@ play_info(int argc, char **argv)
 		{ "state-dir", required_argument, NULL, 'D' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct info_counts c;
-	struct rec_reader_stats st;
-	struct rec_reader *r;
-	struct rec_item it;
-	char err[512];
 	int ch, rc;
 
 	/* getopt would name argv[0], the command, as the program. */
@@ -374,7 +403,7 @@ play_info(int argc, char **argv)
 			play_state_dir = optarg;
 			break;
 		default:
-			play_warn(
+			program_warn(
 			    "info: '%s' is not an option here, or lacks its "
 			    "argument",
 			    argv[optind - 1]);
@@ -383,35 +412,17 @@ play_info(int argc, char **argv)
 		}
 	}
 	if (optind != argc - 1) {
-		play_warn(optind == argc ? "info: name a recording (.hxr)" :
-					   "info: one recording at a time");
+		program_warn(optind == argc ? "info: name a recording (.hxr)" :
+					      "info: one recording at a time");
 		info_usage(stderr);
 		return PLAY_USAGE;
 	}
 	if ((argv[optind] = (char *)play_find(argv[optind])) == NULL)
 		return PLAY_FAIL;
-	if ((r = rec_reader_open(argv[optind], err, sizeof(err))) == NULL) {
-		play_warn("%s", err);
-		return PLAY_FAIL;
-	}
-	info_header(argv[optind], rec_reader_header(r));
-	memset(&c, 0, sizeof(c));
-	while ((rc = rec_reader_next(r, &it)) == 1)
-		info_count(&c, &it);
-	rec_reader_stats(r, &st);
-	info_items(&c);
-	info_end(
-	    argv[optind], rec_reader_header(r), &st, rc, rec_reader_error(r));
-	if (rc < 0)
-		play_warn("%s: %s", argv[optind], rec_reader_error(r));
-	rec_reader_close(r);
-	free(c.seg);
-	while (c.nedit > 0)
-		free(c.edit[--c.nedit].text);
-	free(c.edit);
+	rc = info_file(argv[optind]);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
-		play_warn("writing the output failed");
+		program_warn("writing the output failed");
 		return PLAY_FAIL;
 	}
-	return rc < 0 ? PLAY_FAIL : PLAY_OK;
+	return rc;
 }

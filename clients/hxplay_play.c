@@ -23,6 +23,7 @@
 
 #include "haptixd.h"
 #include "hxplay.h"
+#include "program.h"
 #include "recording.h"
 
 /* A record due this long ago or more is skipped if another is due. */
@@ -61,22 +62,13 @@ play_on_signal(int sig)
 	play_stop = 1;
 }
 
-static double
-play_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static void
 play_sleep_until(double t)
 {
 	double dt;
 	struct timespec ts;
 
-	while (!play_stop && (dt = t - play_now()) > 0) {
+	while (!play_stop && (dt = t - program_now()) > 0) {
 		ts.tv_sec = (time_t)dt;
 		ts.tv_nsec = (long)((dt - (double)ts.tv_sec) * 1e9);
 		nanosleep(&ts, NULL);
@@ -86,7 +78,7 @@ play_sleep_until(double t)
 static int
 play_server(struct play *p, const char *what)
 {
-	play_warn("%s: %s", what, hxd_error(p->c));
+	program_warn("%s: %s", what, hxd_error(p->c));
 	return PLAY_FAIL;
 }
 
@@ -104,9 +96,9 @@ play_check_model(struct play *p)
 	    ((h->fields & REC_FIELD_BIT(REC_ACT)) &&
 		(uint32_t)m->na != h->na) ||
 	    (uint32_t)m->nu != h->nu || (uint32_t)m->nmocap != h->nmocap) {
-		play_warn("%s: recorded with %s (nq %u nv %u na %u nu %u "
-			  "nmocap %u); the server has %s (nq %d nv %d na %d "
-			  "nu %d nmocap %d): load the recorded model",
+		program_warn("%s: recorded with %s (nq %u nv %u na %u nu %u "
+			     "nmocap %u); the server has %s (nq %d nv %d na %d "
+			     "nu %d nmocap %d): load the recorded model",
 		    p->o->file, h->name, h->nq, h->nv, h->na, h->nu, h->nmocap,
 		    m->name, m->nq, m->nv, m->na, m->nu, m->nmocap);
 		return PLAY_FAIL;
@@ -174,7 +166,7 @@ play_hold(struct play *p, const struct rec_item *it)
 	if (need > p->nroom) {
 		free(p->room);
 		if ((p->room = malloc(need * sizeof(double))) == NULL) {
-			play_warn("out of memory");
+			program_warn("out of memory");
 			return PLAY_FAIL;
 		}
 		p->nroom = need;
@@ -235,8 +227,8 @@ play_load(struct play *p, const struct rec_item *it, const char *what)
 
 	if (rec_hash64(it->data, it->len, REC_HASH_SEED) !=
 	    it->model->model_hash) {
-		play_warn("%s: %s at step %llu does not match its hash: the "
-			  "file is damaged",
+		program_warn("%s: %s at step %llu does not match its hash: the "
+			     "file is damaged",
 		    p->o->file, what, (unsigned long long)it->step);
 		return PLAY_FAIL;
 	}
@@ -313,11 +305,11 @@ play_pass(struct play *p, struct rec_reader *r, int pass)
 		    it.time < o->from || (o->to >= 0 && it.time > o->to))
 			continue;
 		if (p->start < 0) {
-			p->start = play_now();
+			p->start = program_now();
 			p->t0 = it.time;
 		}
 		due = p->start + (it.time - p->t0) / o->speed;
-		if (play_now() - due > PLAY_LATE) {
+		if (program_now() - due > PLAY_LATE) {
 			if ((rc = play_hold(p, &it)) != PLAY_OK)
 				return rc;
 			continue;
@@ -328,7 +320,7 @@ play_pass(struct play *p, struct rec_reader *r, int pass)
 			return rc;
 	}
 	if (n < 0 && !play_stop) {
-		play_warn("%s", rec_reader_error(r));
+		program_warn("%s", rec_reader_error(r));
 		return PLAY_FAIL;
 	}
 	return play_segment_end(p, 1);
@@ -344,7 +336,7 @@ play_run(struct play *p)
 	do {
 		if ((r = rec_reader_open(p->o->file, err, sizeof(err))) ==
 		    NULL) {
-			play_warn("%s", err);
+			program_warn("%s", err);
 			return PLAY_FAIL;
 		}
 		p->h = rec_reader_header(r);
@@ -356,9 +348,10 @@ play_run(struct play *p)
 		rec_reader_close(r);
 		if (rc == PLAY_OK && p->o->loop && p->edits > 0 &&
 		    !p->first_model) {
-			play_warn("%s: --loop stops: the server has the edited "
-				  "model, and without a journal the recording "
-				  "does not hold the first",
+			program_warn(
+			    "%s: --loop stops: the server has the edited "
+			    "model, and without a journal the recording "
+			    "does not hold the first",
 			    p->o->file);
 			break;
 		}
@@ -369,17 +362,14 @@ play_run(struct play *p)
 int
 play_play(const struct play_opts *o)
 {
+	static const int sigs[] = { SIGINT, SIGTERM, 0 };
 	struct play p = { .o = o };
-	struct sigaction sa;
 	int rc;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = play_on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	program_signals(play_on_signal, sigs);
 	if ((p.c = hxd_connect(o->server, "hxplay")) == NULL ||
 	    !hxd_connected(p.c)) {
-		play_warn("cannot connect to %s: %s",
+		program_warn("cannot connect to %s: %s",
 		    o->server != NULL ? o->server : "the server",
 		    p.c != NULL ? hxd_error(p.c) : "out of memory");
 		hxd_close(p.c);
@@ -399,13 +389,14 @@ play_play(const struct play_opts *o)
 		    (unsigned long long)p.skipped);
 	if (rc == PLAY_OK && p.sent == 0) {
 		if (o->segment != 0)
-			play_warn("%s: no records in segment %llu between %g "
-				  "and %g s (hxplay info lists the segments)",
+			program_warn(
+			    "%s: no records in segment %llu between %g "
+			    "and %g s (hxplay info lists the segments)",
 			    o->file, (unsigned long long)o->segment, o->from,
 			    o->to);
 		else
-			play_warn("%s: no records between %g and %g s", o->file,
-			    o->from, o->to);
+			program_warn("%s: no records between %g and %g s",
+			    o->file, o->from, o->to);
 		rc = PLAY_FAIL;
 	}
 	hxd_close(p.c);

@@ -23,6 +23,7 @@
 
 #include "haptixd.h"
 #include "hxplay.h"
+#include "program.h"
 #include "recording.h"
 
 /* One array as it was. */
@@ -304,8 +305,8 @@ restore_model(const struct play_restore *r, hxd_conn *c, const char **how,
 		if (rc == 0)
 			snprintf(why, sizeof(why),
 			    "%s no longer gives the model that ran", r->path);
-		play_warn("%s; the model goes back as it ran, as MJB: "
-			  "`hxctl reload` will have no file to reload",
+		program_warn("%s; the model goes back as it ran, as MJB: "
+			     "`hxctl reload` will have no file to reload",
 		    why);
 	}
 	if (hxd_load_data(c, HXD_FORMAT_MJB, r->mjb, r->mjb_size, r->name,
@@ -330,23 +331,23 @@ play_restore_put(const struct play_restore *r, hxd_conn *c, int reload,
 	if ((reload && restore_model(r, c, &how, err, sizeof(err)) != 0) ||
 	    restore_arrays(r, c, err, sizeof(err)) != 0 ||
 	    restore_model_hash(c, &hash, err, sizeof(err)) != 0) {
-		play_warn("%s: putting the server back: %s", file, err);
+		program_warn("%s: putting the server back: %s", file, err);
 		return PLAY_FAIL;
 	}
 	if (hxd_state_hash(c, &state, NULL, NULL) != HXD_OK) {
-		play_warn("%s: the state hash: %s", file, hxd_error(c));
+		program_warn("%s: the state hash: %s", file, hxd_error(c));
 		return PLAY_FAIL;
 	}
 	if (!r->paused && hxd_run(c) != HXD_OK) {
-		play_warn(
+		program_warn(
 		    "%s: running the server again: %s", file, hxd_error(c));
 		return PLAY_FAIL;
 	}
 	/* Released, so that leaving is no lease loss (--lease-loss). */
 	(void)hxd_lease(c, HXD_LEASE_RELEASE, NULL);
 	if (hash != r->mjb_hash || state != r->state_hash) {
-		play_warn("%s: the server is not as it was: its %s differs "
-			  "after verifying; --spawn leaves it alone",
+		program_warn("%s: the server is not as it was: its %s differs "
+			     "after verifying; --spawn leaves it alone",
 		    file, hash != r->mjb_hash ? "model" : "state");
 		return PLAY_FAIL;
 	}

@@ -23,6 +23,7 @@
 
 #include "haptixd.h"
 #include "hxplay.h"
+#include "program.h"
 
 #ifndef HXPLAY_HAPTIXD
 #define HXPLAY_HAPTIXD "/usr/local/sbin/haptixd"
@@ -63,7 +64,7 @@ spawn_exec(struct play_spawn *s)
 
 	snprintf(sock, sizeof(sock), "%s/haptixd.sock", s->dir);
 	if ((s->pid = fork()) < 0) {
-		play_warn("--spawn: fork: %s", strerror(errno));
+		program_warn("--spawn: fork: %s", strerror(errno));
 		return -1;
 	}
 	if (s->pid == 0) {
@@ -77,7 +78,7 @@ spawn_exec(struct play_spawn *s)
 		execlp(prog, prog, "-c", "none", "--no-model", "--paused", "-q",
 		    "-u", sock, "-t", "none", "--state-dir", s->dir, "-M",
 		    s->dir, (char *)NULL);
-		fprintf(stderr, "%s: --spawn: %s: %s\n", play_progname, prog,
+		fprintf(stderr, "%s: --spawn: %s: %s\n", program_name(), prog,
 		    strerror(errno));
 		_exit(127);
 	}
@@ -95,8 +96,8 @@ spawn_wait(struct play_spawn *s)
 	for (ms = 0; ms < SPAWN_START_MS; ms += 20) {
 		if (waitpid(s->pid, &status, WNOHANG) == s->pid) {
 			s->pid = 0;
-			play_warn("--spawn: %s exited (%s %d) before it "
-				  "listened",
+			program_warn("--spawn: %s exited (%s %d) before it "
+				     "listened",
 			    spawn_program(),
 			    WIFEXITED(status) ? "status" : "signal",
 			    WIFEXITED(status) ? WEXITSTATUS(status) :
@@ -113,7 +114,7 @@ spawn_wait(struct play_spawn *s)
 		}
 		spawn_sleep_ms(20);
 	}
-	play_warn("--spawn: %s did not listen within %d s", spawn_program(),
+	program_warn("--spawn: %s did not listen within %d s", spawn_program(),
 	    SPAWN_START_MS / 1000);
 	return -1;
 }
@@ -127,7 +128,7 @@ play_spawn_start(struct play_spawn *s)
 	snprintf(s->dir, sizeof(s->dir), "%s/hxplay.XXXXXX",
 	    tmp != NULL && *tmp == '/' ? tmp : "/tmp");
 	if (mkdtemp(s->dir) == NULL) {
-		play_warn("--spawn: %s: %s", s->dir, strerror(errno));
+		program_warn("--spawn: %s: %s", s->dir, strerror(errno));
 		s->dir[0] = '\0';
 		return -1;
 	}
@@ -160,7 +161,8 @@ play_spawn_stop(struct play_spawn *s)
 			spawn_sleep_ms(10);
 		}
 		if (ms >= SPAWN_STOP_MS) {
-			play_warn("--spawn: haptixd %ld did not exit: killed",
+			program_warn(
+			    "--spawn: haptixd %ld did not exit: killed",
 			    (long)s->pid);
 			kill(s->pid, SIGKILL);
 			waitpid(s->pid, &status, 0);
@@ -169,6 +171,7 @@ play_spawn_stop(struct play_spawn *s)
 	}
 	if (s->dir[0] != '\0' &&
 	    nftw(s->dir, spawn_remove, 8, FTW_DEPTH | FTW_PHYS) != 0)
-		play_warn("--spawn: removing %s: %s", s->dir, strerror(errno));
+		program_warn(
+		    "--spawn: removing %s: %s", s->dir, strerror(errno));
 	s->dir[0] = '\0';
 }

@@ -22,6 +22,7 @@
 
 #include "haptixd.h"
 #include "hxplay.h"
+#include "program.h"
 #include "recording.h"
 
 struct verify {
@@ -52,7 +53,7 @@ verify_on_signal(int sig)
 static int
 verify_server(struct verify *v, const char *what)
 {
-	play_warn("%s: %s: %s", v->o->file, what, hxd_error(v->c));
+	program_warn("%s: %s: %s", v->o->file, what, hxd_error(v->c));
 	return PLAY_FAIL;
 }
 
@@ -65,7 +66,7 @@ verify_advance(struct verify *v, uint64_t step)
 
 	while (v->base + v->done < step) {
 		if (verify_stop) {
-			play_warn("%s: interrupted at step %llu", v->o->file,
+			program_warn("%s: interrupted at step %llu", v->o->file,
 			    (unsigned long long)(v->base + v->done));
 			return PLAY_FAIL;
 		}
@@ -74,8 +75,9 @@ verify_advance(struct verify *v, uint64_t step)
 		if (hxd_step(v->c, 1, &taken) != HXD_OK)
 			return verify_server(v, what);
 		if (taken != 1) {
-			play_warn("%s: %s: the server is not paused: someone "
-				  "ran it",
+			program_warn(
+			    "%s: %s: the server is not paused: someone "
+			    "ran it",
 			    v->o->file, what);
 			return PLAY_FAIL;
 		}
@@ -93,8 +95,8 @@ verify_model(struct verify *v, const struct rec_item *it)
 	uint64_t hash;
 
 	if (rec_hash64(it->data, it->len, REC_HASH_SEED) != v->h->model_hash) {
-		play_warn("%s: the model in the journal does not match the "
-			  "header's hash: the file is damaged",
+		program_warn("%s: the model in the journal does not match the "
+			     "header's hash: the file is damaged",
 		    v->o->file);
 		return PLAY_FAIL;
 	}
@@ -105,10 +107,10 @@ verify_model(struct verify *v, const struct rec_item *it)
 		memcpy(name, b.name, sizeof(name));
 		hxd_model_blob_free(&b);
 		if (hash != v->h->model_hash) {
-			play_warn("%s: the server's model %s is not the "
-				  "recorded one (hash %016llx, recorded "
-				  "%016llx): leave out --keep-model to load "
-				  "the recorded one",
+			program_warn("%s: the server's model %s is not the "
+				     "recorded one (hash %016llx, recorded "
+				     "%016llx): leave out --keep-model to load "
+				     "the recorded one",
 			    v->o->file, name, (unsigned long long)hash,
 			    (unsigned long long)v->h->model_hash);
 			return PLAY_FAIL;
@@ -134,8 +136,8 @@ verify_edit(struct verify *v, const struct rec_item *it)
 
 	if (rec_hash64(it->data, it->len, REC_HASH_SEED) !=
 	    it->model->model_hash) {
-		play_warn("%s: the model edited at step %llu does not match "
-			  "its hash: the file is damaged",
+		program_warn("%s: the model edited at step %llu does not match "
+			     "its hash: the file is damaged",
 		    v->o->file, (unsigned long long)it->step);
 		return PLAY_FAIL;
 	}
@@ -159,8 +161,8 @@ verify_input(struct verify *v, const struct rec_item *it)
 	int rc;
 
 	if (rec_array_parse(it, &a) != 0) {
-		play_warn("%s: a malformed journal entry at step %llu "
-			  "(offset %llu)",
+		program_warn("%s: a malformed journal entry at step %llu "
+			     "(offset %llu)",
 		    v->o->file, (unsigned long long)it->step,
 		    (unsigned long long)it->offset);
 		return PLAY_FAIL;
@@ -168,7 +170,7 @@ verify_input(struct verify *v, const struct rec_item *it)
 	if (a.count > v->nvalues) {
 		free(v->values);
 		if ((v->values = malloc(a.count * sizeof(double))) == NULL) {
-			play_warn("out of memory");
+			program_warn("out of memory");
 			return PLAY_FAIL;
 		}
 		v->nvalues = a.count;
@@ -236,8 +238,8 @@ verify_hash(struct verify *v, const struct rec_item *it)
 		v->hashes++;
 		return PLAY_OK;
 	}
-	play_warn("%s: diverges at step %llu (time %.9g): state hash "
-		  "%016llx, recorded %016llx; the %llu steps before matched",
+	program_warn("%s: diverges at step %llu (time %.9g): state hash "
+		     "%016llx, recorded %016llx; the %llu steps before matched",
 	    v->o->file, (unsigned long long)it->step, time, hash,
 	    (unsigned long long)it->hash, (unsigned long long)v->hashes);
 	/* The state record of the same step follows its hash. */
@@ -255,8 +257,8 @@ verify_item(struct verify *v, const struct rec_item *it)
 	if (it->tag == REC_TAG_STATE)
 		return PLAY_OK; /* the hashes say more */
 	if (it->step < v->base) {
-		play_warn("%s: step %llu comes after step %llu: the file is "
-			  "damaged",
+		program_warn("%s: step %llu comes after step %llu: the file is "
+			     "damaged",
 		    v->o->file, (unsigned long long)it->step,
 		    (unsigned long long)v->base);
 		return PLAY_FAIL;
@@ -284,7 +286,7 @@ verify_start(struct verify *v, const struct rec_item *first)
 
 	if ((v->c = hxd_connect(v->o->server, "hxplay --verify")) == NULL ||
 	    !hxd_connected(v->c)) {
-		play_warn("cannot connect to %s: %s",
+		program_warn("cannot connect to %s: %s",
 		    v->o->server != NULL ? v->o->server : "the server",
 		    v->c != NULL ? hxd_error(v->c) : "out of memory");
 		return PLAY_FAIL;
@@ -294,7 +296,7 @@ verify_start(struct verify *v, const struct rec_item *first)
 	if (!v->o->spawn && !v->o->no_restore) {
 		if ((v->found = play_restore_take(v->c, err, sizeof(err))) ==
 		    NULL) {
-			play_warn("%s: %s", v->o->file, err);
+			program_warn("%s: %s", v->o->file, err);
 			return PLAY_FAIL;
 		}
 	} else if (v->o->keep_model && hxd_pause(v->c) != HXD_OK)
@@ -323,14 +325,15 @@ verify_run(struct verify *v)
 	if ((n = rec_reader_next(v->r, &it)) != 1 ||
 	    it.tag != REC_TAG_JOURNAL || it.kind != REC_JOURNAL_MODEL) {
 		if (n < 0)
-			play_warn("%s", rec_reader_error(v->r));
+			program_warn("%s", rec_reader_error(v->r));
 		else if (rec_reader_header(v->r)->format == REC_FORMAT_MJL)
-			play_warn("%s: a HAPTIX log has no journal to verify: "
-				  "it plays (hxplay FILE), lists and exports",
+			program_warn(
+			    "%s: a HAPTIX log has no journal to verify: "
+			    "it plays (hxplay FILE), lists and exports",
 			    v->o->file);
 		else
-			play_warn("%s: no journal to verify: record with "
-				  "`hxctl record start --journal`",
+			program_warn("%s: no journal to verify: record with "
+				     "`hxctl record start --journal`",
 			    v->o->file);
 		return PLAY_FAIL;
 	}
@@ -341,12 +344,12 @@ verify_run(struct verify *v)
 			return rc;
 	}
 	if (verify_stop) {
-		play_warn("%s: interrupted at step %llu", v->o->file,
+		program_warn("%s: interrupted at step %llu", v->o->file,
 		    (unsigned long long)(v->base + v->done));
 		return PLAY_FAIL;
 	}
 	if (n < 0) {
-		play_warn("%s", rec_reader_error(v->r));
+		program_warn("%s", rec_reader_error(v->r));
 		return PLAY_FAIL;
 	}
 	rec_reader_stats(v->r, &st);
@@ -363,7 +366,7 @@ verify_run(struct verify *v)
 		    (unsigned long long)v->hashes, edits,
 		    st.truncated ? " (the file is cut short there)" : "");
 	if (v->hashes == 0 && v->done > 0) {
-		play_warn("%s: no state hashes to compare", v->o->file);
+		program_warn("%s: no state hashes to compare", v->o->file);
 		return PLAY_FAIL;
 	}
 	return PLAY_OK;
@@ -373,18 +376,15 @@ int
 play_verify(const struct play_opts *o)
 {
 	struct play_opts own = *o;
+	static const int sigs[] = { SIGINT, SIGTERM, 0 };
 	struct verify v = { .o = o };
 	struct play_spawn sp = { 0 };
-	struct sigaction sa;
 	char err[512];
 	int rc, put;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = verify_on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	program_signals(verify_on_signal, sigs);
 	if ((v.r = rec_reader_open(o->file, err, sizeof(err))) == NULL) {
-		play_warn("%s", err);
+		program_warn("%s", err);
 		return PLAY_FAIL;
 	}
 	v.h = rec_reader_header(v.r);
@@ -404,8 +404,9 @@ play_verify(const struct play_opts *o)
 		if (rc == PLAY_OK)
 			rc = put;
 	} else if (v.found != NULL)
-		play_warn("%s: the connection is lost: the server keeps what "
-			  "verifying left",
+		program_warn(
+		    "%s: the connection is lost: the server keeps what "
+		    "verifying left",
 		    o->file);
 	play_restore_free(v.found);
 	free(v.values);

@@ -3,7 +3,8 @@ bin_PROGRAMS += clients/hxctl
 clients_hxctl_SOURCES = clients/hxctl.c clients/hxctl.h \
 	clients/hxctl_args.c clients/hxctl_array.c clients/hxctl_clients.c clients/hxctl_record.c \
 	clients/hxctl_driver.c \
-	clients/hxctl_controls.c clients/hxctl_info.c clients/hxctl_json.c \
+	clients/hxctl_conn.c clients/hxctl_controls.c clients/hxctl_error.c \
+	clients/hxctl_info.c clients/hxctl_joint.c clients/hxctl_json.c \
 	clients/hxctl_model.c clients/hxctl_object.c clients/hxctl_simple.c \
 	clients/hxctl_run.c clients/hxctl_set.c clients/hxctl_hold.c clients/hxctl_status.c \
 	clients/hxctl_stream.c clients/hxctl_suggest.c clients/hxctl_table.c clients/hxctl_view.c \
@@ -15,7 +16,7 @@ bin_PROGRAMS += clients/hxplay
 clients_hxplay_SOURCES = clients/hxplay.c clients/hxplay.h \
 	clients/hxplay_export.c clients/hxplay_find.c clients/hxplay_info.c \
 	clients/hxplay_play.c clients/hxplay_verify.c clients/hxplay_restore.c \
-	clients/hxplay_spawn.c
+	clients/hxplay_spawn.c clients/hxplay_time.c
 clients_hxplay_CPPFLAGS = $(AM_CPPFLAGS) -DHXPLAY_HAPTIXD='"$(sbindir)/haptixd"'
 clients_hxplay_LDADD = libhaptix.la libhxwire.la libhxrec.la -lm
 

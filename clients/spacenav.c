@@ -9,11 +9,11 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <spnav.h>
 
+#include "program.h"
 #include "spacenav.h"
 
 enum spacenav_kind {
@@ -33,19 +33,8 @@ struct spacenav {
 	double started;     /* monotonic seconds when replay began */
 };
 
-static double spacenav_clock(void);
 static int spacenav_fetch(struct spacenav *, char *, size_t);
 static void spacenav_event(struct spacenav_input *, const struct input_event *);
-
-/* Monotonic seconds. */
-static double
-spacenav_clock(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 struct spacenav *
 spacenav_open_spnav(char *err, size_t len)
@@ -97,7 +86,7 @@ spacenav_open_evdev(const char *path, char *err, size_t len)
 	snprintf(sn->name, sizeof(sn->name), "%s", path);
 	if (S_ISREG(st.st_mode)) {
 		sn->kind = SPACENAV_FILE;
-		sn->started = spacenav_clock();
+		sn->started = program_now();
 		if (spacenav_fetch(sn, err, len) < 0) {
 			spacenav_close(sn);
 			return NULL;
@@ -149,7 +138,7 @@ spacenav_wait_ms(const struct spacenav *sn)
 		return -1;
 	due = (double)sn->next.input_event_sec +
 	    (double)sn->next.input_event_usec * 1e-6 - sn->first_event;
-	wait = sn->started + due - spacenav_clock();
+	wait = sn->started + due - program_now();
 	return wait <= 0 ? 0 : (int)(wait * 1000) + 1;
 }
 

@@ -241,6 +241,16 @@ tests_test_mjcf_SOURCES = tests/test_mjcf.c
 tests_test_mjcf_CFLAGS = $(TEST_CFLAGS)
 tests_test_mjcf_LDADD = libhaptixd.la $(CRITERION_LIBS) $(EXPAT_LIBS) \
 	$(MUJOCO_LIBS)
+# Edits and attaches of the MJCF tree, at the tree level.
+HX_TESTS += tests/test_mjcf_edit tests/test_mjcf_attach
+tests_test_mjcf_edit_SOURCES = tests/test_mjcf_edit.c
+tests_test_mjcf_edit_CFLAGS = $(TEST_CFLAGS)
+tests_test_mjcf_edit_LDADD = libhaptixd.la $(CRITERION_LIBS) $(EXPAT_LIBS) \
+	$(MUJOCO_LIBS)
+tests_test_mjcf_attach_SOURCES = tests/test_mjcf_attach.c
+tests_test_mjcf_attach_CFLAGS = $(TEST_CFLAGS)
+tests_test_mjcf_attach_LDADD = libhaptixd.la $(CRITERION_LIBS) \
+	$(EXPAT_LIBS) $(MUJOCO_LIBS)
 endif
 
 # The integration tests again with every daemon they start under

@@ -17,7 +17,9 @@
 #include "daemon.h"
 #include "inproc.h"
 #include "sim.h"
+#include "sim_array.h"
 #include "sim_internal.h"
+#include "sim_state.h"
 
 TestSuite(sim, .timeout = 30);
 

@@ -15,7 +15,9 @@
 #include "daemon.h"
 #include "inproc.h"
 #include "sim.h"
+#include "sim_access.h"
 #include "sim_internal.h"
+#include "sim_state.h"
 
 TestSuite(sim_access, .timeout = 30);
 

@@ -15,6 +15,8 @@
 #include "daemon.h"
 #include "inproc.h"
 #include "sim.h"
+#include "sim_array.h"
+#include "sim_state.h"
 
 TestSuite(sim_array, .timeout = 30);
 

@@ -15,6 +15,9 @@
 #include "daemon.h"
 #include "inproc.h"
 #include "sim.h"
+#include "sim_array.h"
+#include "sim_carry.h"
+#include "sim_state.h"
 
 TestSuite(sim_carry, .timeout = 30);
 

@@ -16,6 +16,7 @@
 #include "daemon.h"
 #include "inproc.h"
 #include "sim.h"
+#include "sim_check.h"
 #include "sim_internal.h"
 
 TestSuite(sim_check, .timeout = 30);

@@ -15,6 +15,7 @@
 #include "daemon.h"
 #include "inproc.h"
 #include "sim.h"
+#include "sim_hold.h"
 #include "sim_internal.h"
 
 TestSuite(sim_hold, .timeout = 30);

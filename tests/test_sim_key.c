@@ -16,6 +16,9 @@
 #include "daemon.h"
 #include "inproc.h"
 #include "sim.h"
+#include "sim_array.h"
+#include "sim_key.h"
+#include "sim_state.h"
 
 TestSuite(sim_key, .timeout = 30);
 

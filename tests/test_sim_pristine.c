@@ -13,7 +13,10 @@
 #include "daemon.h"
 #include "inproc.h"
 #include "sim.h"
+#include "sim_array.h"
 #include "sim_internal.h"
+#include "sim_robot.h"
+#include "sim_state.h"
 
 TestSuite(sim_pristine, .timeout = 30);
 
@@ -145,6 +148,12 @@ Test(sim_pristine, gains_alone)
 	inproc_stop(&d);
 }
 
+/*
+ * sim_params_restore (sim_state.c) is the restore the daemon calls: the
+ * model's parameters back and the servo map told, which ends the
+ * probation of the gains clients set; sim_pristine_restore alone does
+ * not tell it.
+ */
 Test(sim_pristine, a_restore_ends_the_gains_probation)
 {
 	static const double kp[2] = { 1e6, 1e6 };
@@ -153,7 +162,7 @@ Test(sim_pristine, a_restore_ends_the_gains_probation)
 
 	setup();
 	sim_robot_command(d.sim, &c);
-	cr_assert_eq(sim_pristine_restore(d.sim, names, sizeof(names)), 2);
+	cr_assert_eq(sim_params_restore(d.sim, names, sizeof(names)), 2);
 	cr_assert_str_eq(names, "actuator_gainprm, actuator_biasprm");
 	sim_robot_unstable(d.sim, "qvel", 1);
 	cr_assert_eq(sim_robot_gains_undone(d.sim, 5, why, sizeof(why)), 0,

@@ -18,6 +18,8 @@
 #include "inproc.h"
 #include "sim.h"
 #include "sim_internal.h"
+#include "sim_robot.h"
+#include "sim_state.h"
 
 TestSuite(sim_robot, .timeout = 30);
 

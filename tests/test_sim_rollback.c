@@ -15,7 +15,10 @@
 #include "daemon.h"
 #include "inproc.h"
 #include "sim.h"
+#include "sim_array.h"
 #include "sim_internal.h"
+#include "sim_rollback.h"
+#include "sim_state.h"
 
 TestSuite(sim_rollback, .timeout = 30);
 

@@ -15,6 +15,8 @@
 #include "inproc.h"
 #include "sim.h"
 #include "sim_internal.h"
+#include "sim_state.h"
+#include "sim_world.h"
 
 TestSuite(sim_world, .timeout = 30);
 

@@ -94,6 +94,53 @@ tests_test_lease_LDADD = $(INPROC_LIBS)
 tests_test_stream_SOURCES = tests/test_stream.c
 tests_test_stream_CFLAGS = $(INPROC_CFLAGS)
 tests_test_stream_LDADD = $(INPROC_LIBS)
+# The sim files, each with the fixture in a real sim (inproc.c).
+HX_TESTS += tests/test_sim_array
+tests_test_sim_array_SOURCES = tests/test_sim_array.c
+tests_test_sim_array_CFLAGS = $(INPROC_CFLAGS)
+tests_test_sim_array_LDADD = $(INPROC_LIBS)
+HX_TESTS += tests/test_sim_key tests/test_sim_check
+tests_test_sim_key_SOURCES = tests/test_sim_key.c
+tests_test_sim_key_CFLAGS = $(INPROC_CFLAGS)
+tests_test_sim_key_LDADD = $(INPROC_LIBS)
+tests_test_sim_check_SOURCES = tests/test_sim_check.c
+tests_test_sim_check_CFLAGS = $(INPROC_CFLAGS)
+tests_test_sim_check_LDADD = $(INPROC_LIBS)
+HX_TESTS += tests/test_sim_carry
+tests_test_sim_carry_SOURCES = tests/test_sim_carry.c
+tests_test_sim_carry_CFLAGS = $(INPROC_CFLAGS)
+tests_test_sim_carry_LDADD = $(INPROC_LIBS)
+HX_TESTS += tests/test_sim_robot
+tests_test_sim_robot_SOURCES = tests/test_sim_robot.c
+tests_test_sim_robot_CFLAGS = $(INPROC_CFLAGS)
+tests_test_sim_robot_LDADD = $(INPROC_LIBS)
+HX_TESTS += tests/test_sim_pristine
+tests_test_sim_pristine_SOURCES = tests/test_sim_pristine.c
+tests_test_sim_pristine_CFLAGS = $(INPROC_CFLAGS)
+tests_test_sim_pristine_LDADD = $(INPROC_LIBS)
+HX_TESTS += tests/test_sim_rollback tests/test_sim_hold
+tests_test_sim_rollback_SOURCES = tests/test_sim_rollback.c
+tests_test_sim_rollback_CFLAGS = $(INPROC_CFLAGS)
+tests_test_sim_rollback_LDADD = $(INPROC_LIBS)
+tests_test_sim_hold_SOURCES = tests/test_sim_hold.c
+tests_test_sim_hold_CFLAGS = $(INPROC_CFLAGS)
+tests_test_sim_hold_LDADD = $(INPROC_LIBS)
+HX_TESTS += tests/test_sim_world
+tests_test_sim_world_SOURCES = tests/test_sim_world.c
+tests_test_sim_world_CFLAGS = $(INPROC_CFLAGS)
+tests_test_sim_world_LDADD = $(INPROC_LIBS)
+HX_TESTS += tests/test_sim_access
+tests_test_sim_access_SOURCES = tests/test_sim_access.c
+tests_test_sim_access_CFLAGS = $(INPROC_CFLAGS)
+tests_test_sim_access_LDADD = $(INPROC_LIBS)
+HX_TESTS += tests/test_sim_describe
+tests_test_sim_describe_SOURCES = tests/test_sim_describe.c
+tests_test_sim_describe_CFLAGS = $(INPROC_CFLAGS)
+tests_test_sim_describe_LDADD = $(INPROC_LIBS)
+HX_TESTS += tests/test_sim
+tests_test_sim_SOURCES = tests/test_sim.c
+tests_test_sim_CFLAGS = $(INPROC_CFLAGS)
+tests_test_sim_LDADD = $(INPROC_LIBS)
 tests_test_frame_SOURCES = tests/test_frame.c
 tests_test_frame_CFLAGS = $(TEST_CFLAGS)
 tests_test_frame_LDADD = $(TEST_LIBS)
@@ -241,6 +288,16 @@ tests_test_mjcf_SOURCES = tests/test_mjcf.c
 tests_test_mjcf_CFLAGS = $(TEST_CFLAGS)
 tests_test_mjcf_LDADD = libhaptixd.la $(CRITERION_LIBS) $(EXPAT_LIBS) \
 	$(MUJOCO_LIBS)
+# Edits and attaches of the MJCF tree, at the tree level.
+HX_TESTS += tests/test_mjcf_edit tests/test_mjcf_attach
+tests_test_mjcf_edit_SOURCES = tests/test_mjcf_edit.c
+tests_test_mjcf_edit_CFLAGS = $(TEST_CFLAGS)
+tests_test_mjcf_edit_LDADD = libhaptixd.la $(CRITERION_LIBS) $(EXPAT_LIBS) \
+	$(MUJOCO_LIBS)
+tests_test_mjcf_attach_SOURCES = tests/test_mjcf_attach.c
+tests_test_mjcf_attach_CFLAGS = $(TEST_CFLAGS)
+tests_test_mjcf_attach_LDADD = libhaptixd.la $(CRITERION_LIBS) \
+	$(EXPAT_LIBS) $(MUJOCO_LIBS)
 endif
 
 # The integration tests again with every daemon they start under

@@ -24,6 +24,64 @@
 
 TestSuite(sessions, .timeout = 90, .fini = hx_server_cleanup);
 
+/*
+ * The peers of alpha and gamma (over the Unix socket, this process) and
+ * of beta (over TCP to tcp_addr, from a port of its own).
+ */
+static void
+expect_peers(const hxd_client *a, const hxd_client *b, const hxd_client *g,
+    const char *tcp_addr)
+{
+	char peer[128];
+	unsigned port = 0;
+	int end = 0;
+
+	snprintf(peer, sizeof(peer), "unix uid %u pid %d", (unsigned)getuid(),
+	    (int)getpid());
+	cr_expect_str_eq(a->peer, peer, "Unix peers by SO_PEERCRED");
+	cr_expect_str_eq(g->peer, peer);
+	cr_expect_eq(strncmp(b->peer, "tcp 127.0.0.1:", 14), 0, "%s", b->peer);
+	cr_expect(sscanf(b->peer, "tcp 127.0.0.1:%u%n", &port, &end) == 1 &&
+		b->peer[end] == '\0' && port > 0 && port < 65536,
+	    "a TCP peer ends in its port: %s", b->peer);
+	cr_expect_neq(port, (unsigned)atoi(strchr(tcp_addr, ':') + 1),
+	    "the client's port, not the server's (%s)", b->peer);
+}
+
+/* The counters of n clients that have only said Hello and listed. */
+static void
+expect_fresh_counters(const hxd_client *list, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		cr_expect_eq(list[i].lease, 0);
+		cr_expect_eq(list[i].subscriptions, 0);
+		cr_expect_eq(list[i].frames_sent, 0);
+		cr_expect_eq(list[i].frames_dropped, 0);
+		cr_expect_eq(list[i].events_dropped, 0);
+		cr_expect_geq(list[i].requests, 1, "Hello is a request");
+		cr_expect_gt(list[i].bytes_in, 0);
+		cr_expect_gt(list[i].bytes_out, 0);
+		cr_expect(list[i].connected >= 0 && list[i].connected < 60,
+		    "connected %g s ago", list[i].connected);
+	}
+}
+
+/* A client that leaves (gamma) leaves the list alpha gets. */
+static void
+expect_gone(hxd_conn *alpha, hxd_conn *gamma)
+{
+	hxd_client *list;
+	int n;
+
+	hxd_close(gamma);
+	cr_expect_eq(hx_wait_clients(alpha, 2, 2000), 2);
+	list = hx_clients_ok(alpha, &n, NULL);
+	cr_expect_null(client_named(list, n, "gamma"));
+	free(list);
+}
+
 Test(sessions, clients_are_listed_with_names_peers_and_counters)
 {
 	const char *args[] = { "-m", "fixture.xml", "--paused", NULL };
@@ -32,9 +90,7 @@ Test(sessions, clients_are_listed_with_names_peers_and_counters)
 	hxd_conn *alpha, *beta, *gamma;
 	struct hx_server s;
 	hxd_client *list;
-	char peer[128];
-	unsigned port = 0;
-	int n, i, end = 0;
+	int n, i;
 
 	hx_server_start(&s, args);
 	alpha = hx_connect_ok(s.unix_addr, "alpha");
@@ -49,28 +105,8 @@ Test(sessions, clients_are_listed_with_names_peers_and_counters)
 	cr_assert(a != NULL && b != NULL && g != NULL, "every name is listed");
 	cr_expect(a->id != b->id && b->id != g->id && a->id != g->id);
 	cr_expect_eq(you_a, a->id, "you is the asking session's id");
-	snprintf(peer, sizeof(peer), "unix uid %u pid %d", (unsigned)getuid(),
-	    (int)getpid());
-	cr_expect_str_eq(a->peer, peer, "Unix peers by SO_PEERCRED");
-	cr_expect_str_eq(g->peer, peer);
-	cr_expect_eq(strncmp(b->peer, "tcp 127.0.0.1:", 14), 0, "%s", b->peer);
-	cr_expect(sscanf(b->peer, "tcp 127.0.0.1:%u%n", &port, &end) == 1 &&
-		b->peer[end] == '\0' && port > 0 && port < 65536,
-	    "a TCP peer ends in its port: %s", b->peer);
-	cr_expect_neq(port, (unsigned)atoi(strchr(s.tcp_addr, ':') + 1),
-	    "the client's port, not the server's (%s)", b->peer);
-	for (i = 0; i < n; i++) {
-		cr_expect_eq(list[i].lease, 0);
-		cr_expect_eq(list[i].subscriptions, 0);
-		cr_expect_eq(list[i].frames_sent, 0);
-		cr_expect_eq(list[i].frames_dropped, 0);
-		cr_expect_eq(list[i].events_dropped, 0);
-		cr_expect_geq(list[i].requests, 1, "Hello is a request");
-		cr_expect_gt(list[i].bytes_in, 0);
-		cr_expect_gt(list[i].bytes_out, 0);
-		cr_expect(list[i].connected >= 0 && list[i].connected < 60,
-		    "connected %g s ago", list[i].connected);
-	}
+	expect_peers(a, b, g, s.tcp_addr);
+	expect_fresh_counters(list, n);
 	cr_expect_eq(a->queued, 0, "alpha read all its answers");
 	cr_expect_eq(a->errors, 0);
 	requests = a->requests;
@@ -102,12 +138,7 @@ Test(sessions, clients_are_listed_with_names_peers_and_counters)
 	free(list);
 	cr_expect_eq(hx_status_ok(beta).clients, 3);
 
-	/* A client that leaves leaves the list. */
-	hxd_close(gamma);
-	cr_expect_eq(hx_wait_clients(alpha, 2, 2000), 2);
-	list = hx_clients_ok(alpha, &n, NULL);
-	cr_expect_null(client_named(list, n, "gamma"));
-	free(list);
+	expect_gone(alpha, gamma);
 	hxd_close(beta);
 	hxd_close(alpha);
 	hx_server_stop(&s);

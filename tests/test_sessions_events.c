@@ -24,17 +24,163 @@
 
 TestSuite(sessions, .timeout = 90, .fini = hx_server_cleanup);
 
+/* A load, a reload and resets by actor, each an event for r. */
+static void
+expect_model_and_reset_events(struct evreader *r, hxd_conn *actor)
+{
+	hxd_event *ev;
+	hxd_model m;
+
+	HX_OK(actor, hxd_load_file(actor, "fixture.xml", &m));
+	ev = expect_event(r, HXD_EVENT_MODEL);
+	cr_expect_eq(ev->reload, 0, "a load is not a reload");
+	cr_expect_str_eq(ev->model.name, "fixture");
+	cr_expect_eq(ev->model.nq, NQ);
+	cr_expect_eq(ev->model.nsensordata, NSENSORDATA);
+	hxd_event_free(ev);
+	HX_OK(actor, hxd_reload(actor, &m));
+	ev = expect_event(r, HXD_EVENT_MODEL);
+	cr_expect_eq(ev->reload, 1, "a reload says so");
+	cr_expect_str_eq(ev->model.name, "fixture");
+	cr_expect_neq(ev->model.path[0], '\0');
+	hxd_event_free(ev);
+
+	HX_OK(actor, hxd_reset(actor, 1));
+	ev = expect_event(r, HXD_EVENT_RESET);
+	cr_expect_eq(ev->keyframe, 1);
+	cr_expect_str_eq(ev->key_name, "");
+	hxd_event_free(ev);
+	HX_OK(actor, hxd_reset(actor, -1));
+	ev = expect_event(r, HXD_EVENT_RESET);
+	cr_expect_eq(ev->keyframe, -1);
+	hxd_event_free(ev);
+	HX_OK(actor, hxd_reset_name(actor, "raised"));
+	ev = expect_event(r, HXD_EVENT_RESET);
+	cr_expect_eq(ev->keyframe, 0, "\"raised\" is keyframe 0");
+	cr_expect_str_eq(ev->key_name, "raised");
+	hxd_event_free(ev);
+}
+
+/*
+ * Steps, run and pause, speeds, a message and the lease by actor (aid),
+ * each an event for r.
+ */
+static void
+expect_run_speed_message_lease_events(
+    struct evreader *r, hxd_conn *actor, unsigned long long aid)
+{
+	unsigned frames, taken;
+	hxd_event *ev;
+
+	/* Three steps, three frames, before the next event. */
+	frames = r->frames;
+	HX_OK(actor, hxd_step(actor, 3, &taken));
+	HX_OK(actor, hxd_run(actor));
+	ev = expect_event(r, HXD_EVENT_RUN);
+	cr_expect_eq(ev->paused, 0);
+	cr_expect_eq(r->frames - frames, 3, "%u frames", r->frames - frames);
+	hxd_event_free(ev);
+	HX_OK(actor, hxd_pause(actor));
+	ev = expect_event(r, HXD_EVENT_RUN);
+	cr_expect_eq(ev->paused, 1);
+	hxd_event_free(ev);
+
+	HX_OK(actor, hxd_set_speed(actor, 2, 0));
+	ev = expect_event(r, HXD_EVENT_SPEED);
+	cr_expect_eq(ev->speed, 2);
+	cr_expect_eq(ev->speed_max, 0);
+	hxd_event_free(ev);
+	HX_OK(actor, hxd_set_speed(actor, 1, 1));
+	ev = expect_event(r, HXD_EVENT_SPEED);
+	cr_expect_eq(ev->speed_max, 1);
+	hxd_event_free(ev);
+
+	HX_OK(actor, hxd_message(actor, "hello from the actor"));
+	ev = expect_event(r, HXD_EVENT_MESSAGE);
+	cr_expect_str_eq(ev->text, "hello from the actor");
+	cr_expect_eq(ev->from, aid);
+	hxd_event_free(ev);
+
+	HX_OK(actor, hxd_lease(actor, HXD_LEASE_TAKE, NULL));
+	ev = expect_event(r, HXD_EVENT_LEASE);
+	cr_expect_eq(ev->lease.holder, aid);
+	cr_expect_str_eq(ev->lease.holder_name, "actor");
+	cr_expect_str_eq(ev->lease.on_loss, "pause");
+	hxd_event_free(ev);
+	HX_OK(actor, hxd_lease(actor, HXD_LEASE_RELEASE, NULL));
+	ev = expect_event(r, HXD_EVENT_LEASE);
+	cr_expect_eq(ev->lease.holder, 0);
+	hxd_event_free(ev);
+}
+
+/*
+ * The unstable model loaded by actor blows up: an event for r per reset;
+ * the next model counts from zero.
+ */
+static void
+expect_instability_events(struct evreader *r, hxd_conn *actor)
+{
+	unsigned long long seen = 0;
+	unsigned frames, taken;
+	hxd_event *ev;
+	hxd_status s;
+	hxd_model m;
+
+	/* The unstable model blows up and MuJoCo resets it: one event each. */
+	HX_OK(actor, hxd_load_file(actor, "unstable.xml", &m));
+	ev = expect_event(r, HXD_EVENT_MODEL);
+	cr_expect_str_eq(ev->model.name, "unstable");
+	cr_expect_eq(ev->model.nq, 1);
+	r->nq = 1;
+	hxd_event_free(ev);
+	HX_OK(actor, hxd_step(actor, 10, &taken));
+	s = hx_status_ok(actor);
+	cr_assert_geq(s.instability_resets, 1, "unstable.xml did not blow up");
+	for (;;) {
+		ev = next_nonframe(r, 2000);
+		cr_assert_not_null(ev,
+		    "instability events stopped at %llu of "
+		    "%llu",
+		    seen, s.instability_resets + s.sim_errors);
+		if (ev->kind != HXD_EVENT_INSTABILITY) {
+			r->pending = ev;
+			break;
+		}
+		cr_expect_eq(ev->resets, seen + 1, "counted from the load");
+		cr_expect(strcmp(ev->what, "qpos") == 0 ||
+			strcmp(ev->what, "qvel") == 0 ||
+			strcmp(ev->what, "qacc") == 0,
+		    "what: \"%s\"", ev->what);
+		seen = ev->resets;
+		hxd_event_free(ev);
+		if (seen == s.instability_resets + s.sim_errors)
+			break;
+	}
+	cr_expect_eq(
+	    seen, s.instability_resets + s.sim_errors, "one event per reset");
+
+	/* A new model counts from zero: no instability carried over. */
+	HX_OK(actor, hxd_load_file(actor, "fixture.xml", &m));
+	ev = expect_event(r, HXD_EVENT_MODEL);
+	cr_expect_eq(ev->model.nq, NQ);
+	r->nq = NQ;
+	hxd_event_free(ev);
+	cr_expect_eq(hx_status_ok(actor).instability_resets, 0);
+	frames = r->frames;
+	HX_OK(actor, hxd_step(actor, 5, &taken));
+	HX_OK(actor, hxd_pause(actor));
+	expect_no_event(r, 300);
+	cr_expect_eq(r->frames - frames, 5, "%u frames", r->frames - frames);
+}
+
 HX_TRANSPORT_TEST(sessions, every_kind_of_event_reaches_a_subscriber, "-m",
     "fixture.xml", "--paused", NULL)
 {
 	hxd_conn *obs = hx_connect_ok(addr, "observer"), *actor;
 	struct evreader r = { obs, NULL, 0, 0, NQ };
-	unsigned long long aid, seen = 0;
-	unsigned frames, taken;
+	unsigned long long aid;
 	hxd_frame *f;
 	hxd_event *ev;
-	hxd_status s;
-	hxd_model m;
 	unsigned id;
 
 	/* A frame of the state as it is when subscribing. */
@@ -56,120 +202,11 @@ HX_TRANSPORT_TEST(sessions, every_kind_of_event_reaches_a_subscriber, "-m",
 	    0, "%s", ev->client.peer);
 	hxd_event_free(ev);
 
-	HX_OK(actor, hxd_load_file(actor, "fixture.xml", &m));
-	ev = expect_event(&r, HXD_EVENT_MODEL);
-	cr_expect_eq(ev->reload, 0, "a load is not a reload");
-	cr_expect_str_eq(ev->model.name, "fixture");
-	cr_expect_eq(ev->model.nq, NQ);
-	cr_expect_eq(ev->model.nsensordata, NSENSORDATA);
-	hxd_event_free(ev);
-	HX_OK(actor, hxd_reload(actor, &m));
-	ev = expect_event(&r, HXD_EVENT_MODEL);
-	cr_expect_eq(ev->reload, 1, "a reload says so");
-	cr_expect_str_eq(ev->model.name, "fixture");
-	cr_expect_neq(ev->model.path[0], '\0');
-	hxd_event_free(ev);
+	expect_model_and_reset_events(&r, actor);
 
-	HX_OK(actor, hxd_reset(actor, 1));
-	ev = expect_event(&r, HXD_EVENT_RESET);
-	cr_expect_eq(ev->keyframe, 1);
-	cr_expect_str_eq(ev->key_name, "");
-	hxd_event_free(ev);
-	HX_OK(actor, hxd_reset(actor, -1));
-	ev = expect_event(&r, HXD_EVENT_RESET);
-	cr_expect_eq(ev->keyframe, -1);
-	hxd_event_free(ev);
-	HX_OK(actor, hxd_reset_name(actor, "raised"));
-	ev = expect_event(&r, HXD_EVENT_RESET);
-	cr_expect_eq(ev->keyframe, 0, "\"raised\" is keyframe 0");
-	cr_expect_str_eq(ev->key_name, "raised");
-	hxd_event_free(ev);
+	expect_run_speed_message_lease_events(&r, actor, aid);
 
-	/* Three steps, three frames, before the next event. */
-	frames = r.frames;
-	HX_OK(actor, hxd_step(actor, 3, &taken));
-	HX_OK(actor, hxd_run(actor));
-	ev = expect_event(&r, HXD_EVENT_RUN);
-	cr_expect_eq(ev->paused, 0);
-	cr_expect_eq(r.frames - frames, 3, "%u frames", r.frames - frames);
-	hxd_event_free(ev);
-	HX_OK(actor, hxd_pause(actor));
-	ev = expect_event(&r, HXD_EVENT_RUN);
-	cr_expect_eq(ev->paused, 1);
-	hxd_event_free(ev);
-
-	HX_OK(actor, hxd_set_speed(actor, 2, 0));
-	ev = expect_event(&r, HXD_EVENT_SPEED);
-	cr_expect_eq(ev->speed, 2);
-	cr_expect_eq(ev->speed_max, 0);
-	hxd_event_free(ev);
-	HX_OK(actor, hxd_set_speed(actor, 1, 1));
-	ev = expect_event(&r, HXD_EVENT_SPEED);
-	cr_expect_eq(ev->speed_max, 1);
-	hxd_event_free(ev);
-
-	HX_OK(actor, hxd_message(actor, "hello from the actor"));
-	ev = expect_event(&r, HXD_EVENT_MESSAGE);
-	cr_expect_str_eq(ev->text, "hello from the actor");
-	cr_expect_eq(ev->from, aid);
-	hxd_event_free(ev);
-
-	HX_OK(actor, hxd_lease(actor, HXD_LEASE_TAKE, NULL));
-	ev = expect_event(&r, HXD_EVENT_LEASE);
-	cr_expect_eq(ev->lease.holder, aid);
-	cr_expect_str_eq(ev->lease.holder_name, "actor");
-	cr_expect_str_eq(ev->lease.on_loss, "pause");
-	hxd_event_free(ev);
-	HX_OK(actor, hxd_lease(actor, HXD_LEASE_RELEASE, NULL));
-	ev = expect_event(&r, HXD_EVENT_LEASE);
-	cr_expect_eq(ev->lease.holder, 0);
-	hxd_event_free(ev);
-
-	/* The unstable model blows up and MuJoCo resets it: one event each. */
-	HX_OK(actor, hxd_load_file(actor, "unstable.xml", &m));
-	ev = expect_event(&r, HXD_EVENT_MODEL);
-	cr_expect_str_eq(ev->model.name, "unstable");
-	cr_expect_eq(ev->model.nq, 1);
-	r.nq = 1;
-	hxd_event_free(ev);
-	HX_OK(actor, hxd_step(actor, 10, &taken));
-	s = hx_status_ok(actor);
-	cr_assert_geq(s.instability_resets, 1, "unstable.xml did not blow up");
-	for (;;) {
-		ev = next_nonframe(&r, 2000);
-		cr_assert_not_null(ev,
-		    "instability events stopped at %llu of "
-		    "%llu",
-		    seen, s.instability_resets + s.sim_errors);
-		if (ev->kind != HXD_EVENT_INSTABILITY) {
-			r.pending = ev;
-			break;
-		}
-		cr_expect_eq(ev->resets, seen + 1, "counted from the load");
-		cr_expect(strcmp(ev->what, "qpos") == 0 ||
-			strcmp(ev->what, "qvel") == 0 ||
-			strcmp(ev->what, "qacc") == 0,
-		    "what: \"%s\"", ev->what);
-		seen = ev->resets;
-		hxd_event_free(ev);
-		if (seen == s.instability_resets + s.sim_errors)
-			break;
-	}
-	cr_expect_eq(
-	    seen, s.instability_resets + s.sim_errors, "one event per reset");
-
-	/* A new model counts from zero: no instability carried over. */
-	HX_OK(actor, hxd_load_file(actor, "fixture.xml", &m));
-	ev = expect_event(&r, HXD_EVENT_MODEL);
-	cr_expect_eq(ev->model.nq, NQ);
-	r.nq = NQ;
-	hxd_event_free(ev);
-	cr_expect_eq(hx_status_ok(actor).instability_resets, 0);
-	frames = r.frames;
-	HX_OK(actor, hxd_step(actor, 5, &taken));
-	HX_OK(actor, hxd_pause(actor));
-	expect_no_event(&r, 300);
-	cr_expect_eq(r.frames - frames, 5, "%u frames", r.frames - frames);
+	expect_instability_events(&r, actor);
 
 	/* The actor leaves: the others hear it, and its message goes. */
 	hxd_close(actor);

@@ -32,56 +32,24 @@ TestSuite(sessions, .timeout = 90, .fini = hx_server_cleanup);
 		    hxd_error(c)); \
 	} while (0)
 
-HX_TRANSPORT_TEST(sessions, lease_lets_one_client_write, "-m", "fixture.xml",
-    "--paused", NULL)
+/* Every kind of write by other (not the lease's holder) is refused. */
+static void
+expect_writes_denied(hxd_conn *other, hxd_state *st0)
 {
-	hxd_conn *holder = hx_connect_ok(addr, "holder");
-	hxd_conn *other = hx_connect_ok(addr, "other");
-	unsigned long long hid = session_id(holder), oid = session_id(other);
 	double ctrl[NU] = { 0.25, -0.5 }, rgba[4] = { 1, 1, 0, 1 };
 	double size[3] = { 0.2, 0.2, 0.2 }, q = 0.3, vals[NU] = { 0.1, 0.1 };
-	hxd_control ctl = { NU, 0, ctrl }, *got = NULL;
+	hxd_control ctl = { NU, 0, ctrl };
 	hxd_robot_command cmd = { .motor_count = NU, .ref_pos = ctrl };
 	hxd_batch batch = { .control = &ctl, .steps = 5 };
 	hxd_batch_result *res = NULL;
 	hxd_onebody body = { .body_id = 3 };
 	hxd_robot_sensor *rs = NULL;
-	hxd_state *st0 = NULL, *st1 = NULL;
-	struct evreader r = { 0 };
 	hxd_applied *app = NULL;
 	hxd_mocap *mocap = NULL;
 	hxd_sensor *sen = NULL;
-	hxd_lease_info li;
-	const hxd_client *e;
-	hxd_client *list;
-	hxd_event *ev;
-	hxd_status s;
 	unsigned taken = 0;
-	char who[64];
 	hxd_model m;
-	int n;
 
-	HX_OK(other, hxd_lease(other, HXD_LEASE_QUERY, &li));
-	cr_expect_eq(li.holder, 0, "nobody holds it at first");
-	cr_expect_str_eq(li.holder_name, "");
-	cr_expect_str_eq(li.on_loss, "pause", "the default policy");
-	HX_OK(holder, hxd_lease(holder, HXD_LEASE_TAKE, &li));
-	cr_expect_eq(li.holder, hid, "the lease names its holder's id");
-	cr_expect_str_eq(li.holder_name, "holder");
-	HX_OK(holder, hxd_lease(holder, HXD_LEASE_TAKE, &li));
-	cr_expect_eq(li.holder, hid, "taking it again is harmless");
-
-	/* The other cannot take it, and is told who has it. */
-	HX_FAILS_WITH(other, hxd_lease(other, HXD_LEASE_TAKE, &li), HXD_DENIED,
-	    "(holder) holds the control lease");
-	snprintf(who, sizeof(who), "client %llu ", hid);
-	cr_expect_not_null(
-	    strstr(hxd_error(other), who), "%s", hxd_error(other));
-	HX_FAILS_WITH(other, hxd_lease(other, HXD_LEASE_RELEASE, &li),
-	    HXD_DENIED, "does not hold");
-
-	/* Every kind of write by the other is refused. */
-	HX_OK(other, hxd_get_state(other, &st0));
 	HX_OK(other, hxd_get_applied(other, &app));
 	HX_OK(other, hxd_get_mocap(other, &mocap));
 	DENIED(other, hxd_set_control(other, &ctl));
@@ -109,8 +77,25 @@ HX_TRANSPORT_TEST(sessions, lease_lets_one_client_write, "-m", "fixture.xml",
 	DENIED(other, hxd_robot_update(other, &cmd, &rs));
 	free(app);
 	free(mocap);
+}
 
-	/* Reads work, and nothing changed. */
+/*
+ * Reads by other work, and nothing changed since st0; the status and
+ * the list of clients name hid as the holder.
+ */
+static void
+expect_reads_unchanged(
+    hxd_conn *other, const hxd_state *st0, unsigned long long hid)
+{
+	hxd_control *got = NULL;
+	hxd_robot_sensor *rs = NULL;
+	hxd_sensor *sen = NULL;
+	hxd_state *st1 = NULL;
+	const hxd_client *e;
+	hxd_client *list;
+	hxd_status s;
+	int n;
+
 	HX_OK(other, hxd_get_state(other, &st1));
 	cr_expect_eq(st1->time, st0->time);
 	cr_expect_eq(memcmp(st1->qpos, st0->qpos, NQ * sizeof(double)), 0);
@@ -139,6 +124,96 @@ HX_TRANSPORT_TEST(sessions, lease_lets_one_client_write, "-m", "fixture.xml",
 	cr_expect_eq(e->lease, 0);
 	cr_expect_geq(e->errors, 25, "each refusal is an error");
 	free(list);
+}
+
+/*
+ * A holder (other, oid) that disconnects gives the lease up at once:
+ * holder (hid) is told, and takes it.
+ */
+static void
+expect_lease_leaves_with(hxd_conn *holder, hxd_conn *other,
+    unsigned long long hid, unsigned long long oid)
+{
+	struct evreader r = { 0 };
+	hxd_lease_info li;
+	unsigned taken = 0;
+	hxd_event *ev;
+
+	subscribe_ok(holder, 0, 0, 0, 0, 1);
+	r.c = holder;
+	r.nq = NQ;
+	hxd_close(other);
+	ev = expect_event(&r, HXD_EVENT_CLIENT_LEFT);
+	cr_expect_eq(ev->client.id, oid);
+	hxd_event_free(ev);
+	ev = expect_event(&r, HXD_EVENT_LEASE);
+	cr_expect_eq(ev->lease.holder, 0, "the lease went with its holder");
+	hxd_event_free(ev);
+	HX_OK(holder, hxd_lease(holder, HXD_LEASE_TAKE, &li));
+	cr_expect_eq(li.holder, hid);
+	HX_OK(holder, hxd_step(holder, 1, &taken));
+}
+
+/* The holder releases the lease: anyone may write, other (oid) take it. */
+static void
+expect_released(hxd_conn *holder, hxd_conn *other, unsigned long long oid)
+{
+	hxd_lease_info li;
+	unsigned taken = 0;
+
+	/* Released, anyone may write, and take it. */
+	HX_OK(holder, hxd_lease(holder, HXD_LEASE_RELEASE, &li));
+	cr_expect_eq(li.holder, 0);
+	HX_OK(other, hxd_lease(other, HXD_LEASE_QUERY, &li));
+	cr_expect_eq(li.holder, 0);
+	cr_expect_eq(hx_status_ok(other).lease_holder, 0);
+	HX_OK(other, hxd_step(other, 1, &taken));
+	HX_OK(other, hxd_lease(other, HXD_LEASE_TAKE, &li));
+	cr_expect_eq(li.holder, oid);
+	HX_FAILS_WITH(holder, hxd_step(holder, 1, &taken), HXD_DENIED,
+	    "(other) holds the control lease");
+}
+
+HX_TRANSPORT_TEST(sessions, lease_lets_one_client_write, "-m", "fixture.xml",
+    "--paused", NULL)
+{
+	hxd_conn *holder = hx_connect_ok(addr, "holder");
+	hxd_conn *other = hx_connect_ok(addr, "other");
+	unsigned long long hid = session_id(holder), oid = session_id(other);
+	double ctrl[NU] = { 0.25, -0.5 };
+	hxd_control ctl = { NU, 0, ctrl }, *got = NULL;
+	hxd_batch batch = { .control = &ctl, .steps = 5 };
+	hxd_batch_result *res = NULL;
+	hxd_state *st0 = NULL;
+	hxd_lease_info li;
+	unsigned taken = 0;
+	char who[64];
+
+	HX_OK(other, hxd_lease(other, HXD_LEASE_QUERY, &li));
+	cr_expect_eq(li.holder, 0, "nobody holds it at first");
+	cr_expect_str_eq(li.holder_name, "");
+	cr_expect_str_eq(li.on_loss, "pause", "the default policy");
+	HX_OK(holder, hxd_lease(holder, HXD_LEASE_TAKE, &li));
+	cr_expect_eq(li.holder, hid, "the lease names its holder's id");
+	cr_expect_str_eq(li.holder_name, "holder");
+	HX_OK(holder, hxd_lease(holder, HXD_LEASE_TAKE, &li));
+	cr_expect_eq(li.holder, hid, "taking it again is harmless");
+
+	/* The other cannot take it, and is told who has it. */
+	HX_FAILS_WITH(other, hxd_lease(other, HXD_LEASE_TAKE, &li), HXD_DENIED,
+	    "(holder) holds the control lease");
+	snprintf(who, sizeof(who), "client %llu ", hid);
+	cr_expect_not_null(
+	    strstr(hxd_error(other), who), "%s", hxd_error(other));
+	HX_FAILS_WITH(other, hxd_lease(other, HXD_LEASE_RELEASE, &li),
+	    HXD_DENIED, "does not hold");
+
+	/* Every kind of write by the other is refused. */
+	HX_OK(other, hxd_get_state(other, &st0));
+	expect_writes_denied(other, st0);
+
+	/* Reads work, and nothing changed. */
+	expect_reads_unchanged(other, st0, hid);
 
 	/* The holder writes. */
 	HX_OK(holder, hxd_set_control(holder, &ctl));
@@ -153,34 +228,39 @@ HX_TRANSPORT_TEST(sessions, lease_lets_one_client_write, "-m", "fixture.xml",
 	free(got);
 	cr_expect_eq(hx_status_ok(other).steps, 8);
 
-	/* Released, anyone may write, and take it. */
-	HX_OK(holder, hxd_lease(holder, HXD_LEASE_RELEASE, &li));
-	cr_expect_eq(li.holder, 0);
-	HX_OK(other, hxd_lease(other, HXD_LEASE_QUERY, &li));
-	cr_expect_eq(li.holder, 0);
-	cr_expect_eq(hx_status_ok(other).lease_holder, 0);
-	HX_OK(other, hxd_step(other, 1, &taken));
-	HX_OK(other, hxd_lease(other, HXD_LEASE_TAKE, &li));
-	cr_expect_eq(li.holder, oid);
-	HX_FAILS_WITH(holder, hxd_step(holder, 1, &taken), HXD_DENIED,
-	    "(other) holds the control lease");
+	expect_released(holder, other, oid);
 
-	/* A holder that disconnects gives it up at once. */
-	subscribe_ok(holder, 0, 0, 0, 0, 1);
-	r.c = holder;
-	r.nq = NQ;
-	hxd_close(other);
-	ev = expect_event(&r, HXD_EVENT_CLIENT_LEFT);
-	cr_expect_eq(ev->client.id, oid);
-	hxd_event_free(ev);
-	ev = expect_event(&r, HXD_EVENT_LEASE);
-	cr_expect_eq(ev->lease.holder, 0, "the lease went with its holder");
-	hxd_event_free(ev);
-	HX_OK(holder, hxd_lease(holder, HXD_LEASE_TAKE, &li));
-	cr_expect_eq(li.holder, hid);
-	HX_OK(holder, hxd_step(holder, 1, &taken));
+	expect_lease_leaves_with(holder, other, hid, oid);
 	free(st0);
 	hxd_close(holder);
+}
+
+/*
+ * The lease of token ends (holder releases it, other takes it anew):
+ * sharer may no longer write, and the token lets no one in at addr.
+ */
+static void
+expect_token_ended(const char *addr, hxd_conn *holder, hxd_conn *other,
+    hxd_conn *sharer, const char *token)
+{
+	double ctrl[NU] = { 0.25, -0.5 };
+	hxd_control ctl = { NU, 0, ctrl };
+	hxd_lease_info li;
+	hxd_conn *late;
+
+	/* The lease ends: its token is worth nothing, even when taken anew. */
+	HX_OK(holder, hxd_lease(holder, HXD_LEASE_RELEASE, NULL));
+	HX_OK(other, hxd_lease(other, HXD_LEASE_TAKE, &li));
+	cr_expect_str_neq(li.token, token, "a new lease, a new token");
+	HX_FAILS_WITH(sharer, hxd_set_control(sharer, &ctl), HXD_DENIED,
+	    "(other) holds the control lease");
+	cr_assert_eq(setenv("HAPTIX_LEASE", token, 1), 0);
+	late = hxd_connect(addr, "late");
+	cr_assert_eq(unsetenv("HAPTIX_LEASE"), 0);
+	cr_expect_eq(hxd_result(late), HXD_DENIED, "%s", hxd_error(late));
+	cr_expect_not_null(
+	    strstr(hxd_error(late), "HAPTIX_LEASE"), "%s", hxd_error(late));
+	hxd_close(late);
 }
 
 /*
@@ -194,7 +274,7 @@ HX_TRANSPORT_TEST(sessions, the_lease_token_shares_the_lease, "-m",
 {
 	hxd_conn *holder = hx_connect_ok(addr, "holder");
 	hxd_conn *other = hx_connect_ok(addr, "other");
-	hxd_conn *sharer, *late;
+	hxd_conn *sharer;
 	double ctrl[NU] = { 0.25, -0.5 };
 	hxd_control ctl = { NU, 0, ctrl };
 	const hxd_client *e;
@@ -237,19 +317,7 @@ HX_TRANSPORT_TEST(sessions, the_lease_token_shares_the_lease, "-m",
 	HX_FAILS_WITH(sharer, hxd_lease(sharer, HXD_LEASE_RELEASE, &seen),
 	    HXD_DENIED, "does not hold");
 
-	/* The lease ends: its token is worth nothing, even when taken anew. */
-	HX_OK(holder, hxd_lease(holder, HXD_LEASE_RELEASE, NULL));
-	HX_OK(other, hxd_lease(other, HXD_LEASE_TAKE, &li));
-	cr_expect_str_neq(li.token, token, "a new lease, a new token");
-	HX_FAILS_WITH(sharer, hxd_set_control(sharer, &ctl), HXD_DENIED,
-	    "(other) holds the control lease");
-	cr_assert_eq(setenv("HAPTIX_LEASE", token, 1), 0);
-	late = hxd_connect(addr, "late");
-	cr_assert_eq(unsetenv("HAPTIX_LEASE"), 0);
-	cr_expect_eq(hxd_result(late), HXD_DENIED, "%s", hxd_error(late));
-	cr_expect_not_null(
-	    strstr(hxd_error(late), "HAPTIX_LEASE"), "%s", hxd_error(late));
-	hxd_close(late);
+	expect_token_ended(addr, holder, other, sharer, token);
 	hxd_close(sharer);
 	hxd_close(other);
 	hxd_close(holder);
@@ -342,6 +410,29 @@ HX_TRANSPORT_TEST(sessions, a_holder_leaving_mid_batch_stops_it, "-m",
 	hxd_close(obs);
 }
 
+/* The controls obs reads after the holder left under policy. */
+static void
+expect_controls_after_loss(hxd_conn *obs, const char *policy)
+{
+	hxd_control *got = NULL;
+
+	HX_OK(obs, hxd_get_control(obs, &got));
+	if (strcmp(policy, "zero") == 0) {
+		cr_expect(got->ctrl[0] == 0 && got->ctrl[1] == 0, "zero: %g %g",
+		    got->ctrl[0], got->ctrl[1]);
+	} else if (strcmp(policy, "hold") == 0) {
+		cr_expect_eq(got->ctrl[0], 1.0,
+		    "hold: servo1 at hinge1's 1.2, clamped to its range: %.17g",
+		    got->ctrl[0]);
+		HX_NEAR(got->ctrl[1], -0.4, 0.01);
+	} else {
+		cr_expect(got->ctrl[0] == 0.9 && got->ctrl[1] == 1.5,
+		    "%s: controls as the holder left them: %g %g", policy,
+		    got->ctrl[0], got->ctrl[1]);
+	}
+	free(got);
+}
+
 /*
  * The holder leaves a running simulation (at a crawl, so the state
  * stays put) with hinge1 beyond servo1's control range, hinge2 at -0.4
@@ -353,7 +444,7 @@ lease_loss_check(const char *addr, const char *policy)
 	hxd_conn *holder = hx_connect_ok(addr, "holder");
 	hxd_conn *obs = hx_connect_ok(addr, "observer");
 	double ctrl[NU] = { 0.9, 1.5 };
-	hxd_control ctl = { NU, 0, ctrl }, *got = NULL;
+	hxd_control ctl = { NU, 0, ctrl };
 	struct evreader r = { obs, NULL, 0, 0, NQ };
 	hxd_state *st = NULL;
 	hxd_lease_info li;
@@ -393,21 +484,7 @@ lease_loss_check(const char *addr, const char *policy)
 	cr_expect_eq(s.paused, strcmp(policy, "pause") == 0, "%s: paused is %d",
 	    policy, s.paused);
 	cr_expect_eq(s.lease_holder, 0);
-	HX_OK(obs, hxd_get_control(obs, &got));
-	if (strcmp(policy, "zero") == 0) {
-		cr_expect(got->ctrl[0] == 0 && got->ctrl[1] == 0, "zero: %g %g",
-		    got->ctrl[0], got->ctrl[1]);
-	} else if (strcmp(policy, "hold") == 0) {
-		cr_expect_eq(got->ctrl[0], 1.0,
-		    "hold: servo1 at hinge1's 1.2, clamped to its range: %.17g",
-		    got->ctrl[0]);
-		HX_NEAR(got->ctrl[1], -0.4, 0.01);
-	} else {
-		cr_expect(got->ctrl[0] == 0.9 && got->ctrl[1] == 1.5,
-		    "%s: controls as the holder left them: %g %g", policy,
-		    got->ctrl[0], got->ctrl[1]);
-	}
-	free(got);
+	expect_controls_after_loss(obs, policy);
 	/* Free for the next one. */
 	HX_OK(obs, hxd_lease(obs, HXD_LEASE_TAKE, &li));
 	HX_OK(obs, hxd_pause(obs));

@@ -24,6 +24,23 @@
 
 TestSuite(sessions, .timeout = 90, .fini = hx_server_cleanup);
 
+/* Unsubscribed (from id), c gets no more frames; id is no more. */
+static void
+expect_unsubscribed(hxd_conn *c, unsigned id)
+{
+	unsigned taken;
+	hxd_frame *f;
+
+	/* Unsubscribed, no more frames. */
+	HX_OK(c, hxd_unsubscribe(c, id));
+	HX_OK(c, hxd_step(c, 20, &taken));
+	f = next_frame(c, 300);
+	cr_expect_null(f, "a frame after unsubscribing");
+	hxd_frame_free(f);
+	HX_FAILS_WITH(
+	    c, hxd_unsubscribe(c, id), HXD_BADINDEX, "no subscription");
+}
+
 HX_TRANSPORT_TEST(sessions, every_steps_frames_follow_the_steps, "-m",
     "fixture.xml", "--paused", NULL)
 {
@@ -82,14 +99,7 @@ HX_TRANSPORT_TEST(sessions, every_steps_frames_follow_the_steps, "-m",
 	free(st);
 	hxd_frame_free(f);
 
-	/* Unsubscribed, no more frames. */
-	HX_OK(c, hxd_unsubscribe(c, id));
-	HX_OK(c, hxd_step(c, 20, &taken));
-	f = next_frame(c, 300);
-	cr_expect_null(f, "a frame after unsubscribing");
-	hxd_frame_free(f);
-	HX_FAILS_WITH(
-	    c, hxd_unsubscribe(c, id), HXD_BADINDEX, "no subscription");
+	expect_unsubscribed(c, id);
 	hxd_close(c);
 }
 
@@ -191,6 +201,103 @@ HX_TRANSPORT_TEST(sessions, wall_hz_paces_frames_in_wall_time, "-m",
 	hxd_close(c);
 }
 
+/*
+ * The first subscription's frame fa: qpos, ctrl, sensordata and body
+ * poses only, equal to what was read.
+ */
+static void
+expect_first_fields(const hxd_frame *fa, const hxd_state *st,
+    const hxd_control *ctl, const hxd_sensor *sen, const hxd_poses *bodies)
+{
+	cr_expect_eq(fa->step, 1);
+	cr_expect_eq(fa->nq, NQ);
+	cr_expect_eq(fa->nu, NU);
+	cr_expect_eq(fa->nsensordata, NSENSORDATA);
+	cr_assert_not_null(fa->body);
+	cr_expect_eq(fa->body->count, NBODY);
+	cr_expect_eq(memcmp(fa->qpos, st->qpos, NQ * sizeof(double)), 0);
+	cr_expect_eq(memcmp(fa->ctrl, ctl->ctrl, NU * sizeof(double)), 0);
+	cr_expect_eq(memcmp(fa->sensordata, sen->sensordata,
+			 NSENSORDATA * sizeof(double)),
+	    0);
+	cr_expect_eq(
+	    memcmp(fa->body->pos, bodies->pos, 3 * NBODY * sizeof(double)), 0);
+	cr_expect_eq(
+	    memcmp(fa->body->mat, bodies->mat, 9 * NBODY * sizeof(double)), 0);
+	cr_expect(fa->qvel == NULL && fa->nv == 0 && fa->act == NULL &&
+		fa->mocap_pos == NULL && fa->mocap_quat == NULL &&
+		fa->nmocap == 0 && fa->qfrc_applied == NULL &&
+		fa->xfrc_applied == NULL && fa->nbody == 0 &&
+		fa->geom == NULL && fa->site == NULL && fa->contacts == NULL &&
+		fa->status == NULL,
+	    "only qpos, ctrl, sensordata and body poses");
+	cr_expect_eq(fa->dropped, 0);
+}
+
+/* The second subscription's frame fb: the other fields, as read. */
+static void
+expect_second_fields(
+    const hxd_frame *fb, const hxd_state *st, const hxd_contacts *con)
+{
+	cr_expect_eq(fb->nv, NV);
+	cr_assert_not_null(fb->qvel);
+	cr_expect_eq(memcmp(fb->qvel, st->qvel, NV * sizeof(double)), 0);
+	cr_expect_eq(fb->na, 0, "the fixture has no activations");
+	cr_expect_eq(fb->nmocap, NMOCAP);
+	cr_assert_not_null(fb->mocap_pos);
+	cr_expect(fb->mocap_pos[0] == 0 && fb->mocap_pos[1] == 1 &&
+		fb->mocap_pos[2] == 1,
+	    "the marker at (0, 1, 1)");
+	cr_assert_not_null(fb->mocap_quat);
+	cr_expect_eq(fb->mocap_quat[0], 1);
+	cr_assert(fb->geom != NULL && fb->site != NULL);
+	cr_expect_eq(fb->geom->count, NGEOM);
+	cr_expect_eq(fb->site->count, NSITE);
+	cr_assert_not_null(fb->contacts);
+	cr_expect_eq(fb->contacts->ncon, con->ncon);
+	cr_expect_gt(con->ncon, 0, "the box rests on the floor");
+	cr_assert_not_null(fb->status);
+	cr_expect_eq(fb->status->model.nq, NQ);
+	cr_expect_eq(fb->status->steps, 1);
+	cr_expect(fb->status->paused);
+	cr_assert_not_null(fb->qfrc_applied);
+	cr_assert_not_null(fb->xfrc_applied);
+	cr_expect_eq(fb->nbody, NBODY);
+	cr_expect(fb->qpos == NULL && fb->nq == 0 && fb->ctrl == NULL &&
+		fb->nu == 0 && fb->sensordata == NULL && fb->nsensordata == 0 &&
+		fb->body == NULL,
+	    "none of the first subscription's fields");
+}
+
+/* The two subscriptions of c counted, then ended by unsubscribe 0. */
+static void
+expect_all_unsubscribed(hxd_conn *c)
+{
+	const hxd_client *me;
+	hxd_client *list;
+	hxd_frame *f;
+	unsigned taken;
+	int n;
+
+	list = hx_clients_ok(c, &n, NULL);
+	me = client_named(list, n, "fields");
+	cr_assert_not_null(me);
+	cr_expect_eq(me->subscriptions, 2);
+	cr_expect_eq(me->frames_sent, 2);
+	cr_expect_eq(me->frames_dropped, 0);
+	free(list);
+	HX_OK(c, hxd_unsubscribe(c, 0));
+	list = hx_clients_ok(c, &n, NULL);
+	me = client_named(list, n, "fields");
+	cr_assert_not_null(me);
+	cr_expect_eq(me->subscriptions, 0, "unsubscribe 0 ends them all");
+	free(list);
+	HX_OK(c, hxd_step(c, 3, &taken));
+	f = next_frame(c, 300);
+	cr_expect_null(f, "a frame after unsubscribing from all");
+	hxd_frame_free(f);
+}
+
 HX_TRANSPORT_TEST(sessions, frames_carry_only_the_requested_fields, "-m",
     "fixture.xml", "--paused", NULL)
 {
@@ -202,9 +309,7 @@ HX_TRANSPORT_TEST(sessions, frames_carry_only_the_requested_fields, "-m",
 	hxd_poses *bodies = NULL;
 	hxd_state *st = NULL;
 	hxd_frame *fa = NULL, *fb = NULL, *f;
-	const hxd_client *me;
-	hxd_client *list;
-	int i, n;
+	int i;
 
 	/* Step once so that contacts and sensors are there. */
 	HX_OK(c, hxd_step(c, 1, &taken));
@@ -237,58 +342,9 @@ HX_TRANSPORT_TEST(sessions, frames_carry_only_the_requested_fields, "-m",
 	HX_OK(c, hxd_get_sensor(c, &sen));
 	HX_OK(c, hxd_get_body(c, &bodies));
 	HX_OK(c, hxd_get_contact(c, &con));
-	cr_expect_eq(fa->step, 1);
-	cr_expect_eq(fa->nq, NQ);
-	cr_expect_eq(fa->nu, NU);
-	cr_expect_eq(fa->nsensordata, NSENSORDATA);
-	cr_assert_not_null(fa->body);
-	cr_expect_eq(fa->body->count, NBODY);
-	cr_expect_eq(memcmp(fa->qpos, st->qpos, NQ * sizeof(double)), 0);
-	cr_expect_eq(memcmp(fa->ctrl, ctl->ctrl, NU * sizeof(double)), 0);
-	cr_expect_eq(memcmp(fa->sensordata, sen->sensordata,
-			 NSENSORDATA * sizeof(double)),
-	    0);
-	cr_expect_eq(
-	    memcmp(fa->body->pos, bodies->pos, 3 * NBODY * sizeof(double)), 0);
-	cr_expect_eq(
-	    memcmp(fa->body->mat, bodies->mat, 9 * NBODY * sizeof(double)), 0);
-	cr_expect(fa->qvel == NULL && fa->nv == 0 && fa->act == NULL &&
-		fa->mocap_pos == NULL && fa->mocap_quat == NULL &&
-		fa->nmocap == 0 && fa->qfrc_applied == NULL &&
-		fa->xfrc_applied == NULL && fa->nbody == 0 &&
-		fa->geom == NULL && fa->site == NULL && fa->contacts == NULL &&
-		fa->status == NULL,
-	    "only qpos, ctrl, sensordata and body poses");
-	cr_expect_eq(fa->dropped, 0);
+	expect_first_fields(fa, st, ctl, sen, bodies);
 
-	cr_expect_eq(fb->nv, NV);
-	cr_assert_not_null(fb->qvel);
-	cr_expect_eq(memcmp(fb->qvel, st->qvel, NV * sizeof(double)), 0);
-	cr_expect_eq(fb->na, 0, "the fixture has no activations");
-	cr_expect_eq(fb->nmocap, NMOCAP);
-	cr_assert_not_null(fb->mocap_pos);
-	cr_expect(fb->mocap_pos[0] == 0 && fb->mocap_pos[1] == 1 &&
-		fb->mocap_pos[2] == 1,
-	    "the marker at (0, 1, 1)");
-	cr_assert_not_null(fb->mocap_quat);
-	cr_expect_eq(fb->mocap_quat[0], 1);
-	cr_assert(fb->geom != NULL && fb->site != NULL);
-	cr_expect_eq(fb->geom->count, NGEOM);
-	cr_expect_eq(fb->site->count, NSITE);
-	cr_assert_not_null(fb->contacts);
-	cr_expect_eq(fb->contacts->ncon, con->ncon);
-	cr_expect_gt(con->ncon, 0, "the box rests on the floor");
-	cr_assert_not_null(fb->status);
-	cr_expect_eq(fb->status->model.nq, NQ);
-	cr_expect_eq(fb->status->steps, 1);
-	cr_expect(fb->status->paused);
-	cr_assert_not_null(fb->qfrc_applied);
-	cr_assert_not_null(fb->xfrc_applied);
-	cr_expect_eq(fb->nbody, NBODY);
-	cr_expect(fb->qpos == NULL && fb->nq == 0 && fb->ctrl == NULL &&
-		fb->nu == 0 && fb->sensordata == NULL && fb->nsensordata == 0 &&
-		fb->body == NULL,
-	    "none of the first subscription's fields");
+	expect_second_fields(fb, st, con);
 	free(st);
 	free(ctl);
 	free(sen);
@@ -297,23 +353,7 @@ HX_TRANSPORT_TEST(sessions, frames_carry_only_the_requested_fields, "-m",
 	hxd_frame_free(fa);
 	hxd_frame_free(fb);
 
-	list = hx_clients_ok(c, &n, NULL);
-	me = client_named(list, n, "fields");
-	cr_assert_not_null(me);
-	cr_expect_eq(me->subscriptions, 2);
-	cr_expect_eq(me->frames_sent, 2);
-	cr_expect_eq(me->frames_dropped, 0);
-	free(list);
-	HX_OK(c, hxd_unsubscribe(c, 0));
-	list = hx_clients_ok(c, &n, NULL);
-	me = client_named(list, n, "fields");
-	cr_assert_not_null(me);
-	cr_expect_eq(me->subscriptions, 0, "unsubscribe 0 ends them all");
-	free(list);
-	HX_OK(c, hxd_step(c, 3, &taken));
-	f = next_frame(c, 300);
-	cr_expect_null(f, "a frame after unsubscribing from all");
-	hxd_frame_free(f);
+	expect_all_unsubscribed(c);
 	hxd_close(c);
 }
 
@@ -398,6 +438,39 @@ Test(sessions, a_frame_beyond_the_limits_is_refused)
 	hx_server_stop(&s);
 }
 
+/* Fields the library would not send, refused by the server at addr. */
+static void
+expect_raw_fields_refused(const char *addr)
+{
+	Haptix__V1__Response *resp;
+	Haptix__V1__StreamField bad[2] = {
+		HAPTIX__V1__STREAM_FIELD__STREAM_QPOS,
+		(Haptix__V1__StreamField)99
+	};
+	Haptix__V1__StreamField none = HAPTIX__V1__STREAM_FIELD__STREAM_NONE;
+	int fd;
+
+	/* The server's own check of fields the library would not send. */
+	fd = raw_connect(addr);
+	cr_assert_eq(raw_hello(fd, "raw"), HAPTIX__V1__RESULT__RESULT_OK);
+	raw_subscribe(fd, bad, 2, 1, 0, 0, 7);
+	resp = raw_recv(fd, 5000);
+	cr_assert_not_null(resp);
+	cr_expect_eq(resp->id, 7);
+	cr_expect_eq(resp->result, HAPTIX__V1__RESULT__RESULT_BADVALUE);
+	cr_expect_not_null(
+	    strstr(resp->error, "fields[1] is 99"), "%s", resp->error);
+	haptix__v1__response__free_unpacked(resp, NULL);
+	raw_subscribe(fd, &none, 1, 1, 0, 0, 8);
+	resp = raw_recv(fd, 5000);
+	cr_assert_not_null(resp);
+	cr_expect_eq(resp->result, HAPTIX__V1__RESULT__RESULT_BADVALUE);
+	cr_expect_not_null(
+	    strstr(resp->error, "fields[0] is 0"), "%s", resp->error);
+	haptix__v1__response__free_unpacked(resp, NULL);
+	close(fd);
+}
+
 HX_TRANSPORT_TEST(sessions, bad_subscriptions_are_refused, "-m", "fixture.xml",
     "--paused", NULL)
 {
@@ -406,14 +479,8 @@ HX_TRANSPORT_TEST(sessions, bad_subscriptions_are_refused, "-m", "fixture.xml",
 	hxd_subscription sub;
 	const hxd_client *me;
 	hxd_client *list;
-	Haptix__V1__Response *resp;
-	Haptix__V1__StreamField bad[2] = {
-		HAPTIX__V1__STREAM_FIELD__STREAM_QPOS,
-		(Haptix__V1__StreamField)99
-	};
-	Haptix__V1__StreamField none = HAPTIX__V1__STREAM_FIELD__STREAM_NONE;
 	unsigned id;
-	int i, n, fd;
+	int i, n;
 
 #define SUB(f, e, s, w, ev) \
 	(sub = (hxd_subscription){ (f), (e), (s), (w), (ev) }, \
@@ -437,25 +504,7 @@ HX_TRANSPORT_TEST(sessions, bad_subscriptions_are_refused, "-m", "fixture.xml",
 	    HXD_BADVALUE, "no field");
 	HX_FAILS_WITH(c, SUB(1u, 1, 0, 0, 0), HXD_BADVALUE, "no field");
 
-	/* The server's own check of fields the library would not send. */
-	fd = raw_connect(addr);
-	cr_assert_eq(raw_hello(fd, "raw"), HAPTIX__V1__RESULT__RESULT_OK);
-	raw_subscribe(fd, bad, 2, 1, 0, 0, 7);
-	resp = raw_recv(fd, 5000);
-	cr_assert_not_null(resp);
-	cr_expect_eq(resp->id, 7);
-	cr_expect_eq(resp->result, HAPTIX__V1__RESULT__RESULT_BADVALUE);
-	cr_expect_not_null(
-	    strstr(resp->error, "fields[1] is 99"), "%s", resp->error);
-	haptix__v1__response__free_unpacked(resp, NULL);
-	raw_subscribe(fd, &none, 1, 1, 0, 0, 8);
-	resp = raw_recv(fd, 5000);
-	cr_assert_not_null(resp);
-	cr_expect_eq(resp->result, HAPTIX__V1__RESULT__RESULT_BADVALUE);
-	cr_expect_not_null(
-	    strstr(resp->error, "fields[0] is 0"), "%s", resp->error);
-	haptix__v1__response__free_unpacked(resp, NULL);
-	close(fd);
+	expect_raw_fields_refused(addr);
 
 	/* The fastest wall rate is fine; the limit of subscriptions holds. */
 	HX_OK(c, SUB(Q, 0, 0, 1000, 0));

@@ -120,7 +120,7 @@ Test(hxctl, clients_lists_hxctl_and_the_others)
 	hx_run_free(&r);
 }
 
-/* While another holds the lease, hxctl may not write, nor take or release it. */
+/* While another holds the lease, hxctl may not write, take or release it. */
 static void
 expect_hxctl_refused(const char *a)
 {

@@ -46,6 +46,147 @@ rss_kib(pid_t pid)
 	return kib;
 }
 
+/* What a slow reader read once it read again. */
+struct slow_tally {
+	int answered;             /* answers to its Subscribe */
+	int frames, frames_after; /* frames; those after the messages */
+	int phase;                /* 0 before the messages, 1 in, 2 after */
+	int first_msg, next_msg;  /* the first message's number; the next's */
+	unsigned long long last_step; /* the step of the last frame */
+	unsigned long long dropped;   /* the last frame's count of drops */
+};
+
+/*
+ * Read everything fd has for a slow reader into t: the answer, frames,
+ * the messages held, then one frame owed of step final.
+ */
+static void
+slow_read_all(int fd, unsigned long long final, struct slow_tally *t)
+{
+	Haptix__V1__Response *resp;
+	Haptix__V1__StreamFrame *f;
+	int k;
+
+	while ((resp = raw_recv(fd, 1000)) != NULL) {
+		if (resp->id == 2) {
+			cr_expect_eq(
+			    resp->result, HAPTIX__V1__RESULT__RESULT_OK);
+			t->answered++;
+			haptix__v1__response__free_unpacked(resp, NULL);
+			continue;
+		}
+		cr_assert_eq(resp->id, 0);
+		cr_assert_eq(
+		    resp->payload_case, HAPTIX__V1__RESPONSE__PAYLOAD_EVENT);
+		switch (resp->event->kind_case) {
+		case HAPTIX__V1__EVENT__KIND_FRAME:
+			f = resp->event->frame;
+			cr_expect(t->frames == 0 || f->step > t->last_step,
+			    "frame of step %llu after %llu",
+			    (unsigned long long)f->step, t->last_step);
+			cr_expect_eq(f->n_qpos, NQ);
+			t->last_step = f->step;
+			t->dropped = f->dropped;
+			t->frames++;
+			if (t->phase == 1)
+				t->phase = 2;
+			if (t->phase == 2) {
+				t->frames_after++;
+				cr_expect_eq(f->step, final,
+				    "the owed frame is of the state now");
+			}
+			break;
+		case HAPTIX__V1__EVENT__KIND_MESSAGE:
+			cr_assert_eq(
+			    sscanf(resp->event->message->text, "m %d", &k), 1,
+			    "%s", resp->event->message->text);
+			cr_expect_neq(
+			    t->phase, 2, "message %d after the owed frame", k);
+			if (t->phase == 0) {
+				t->phase = 1;
+				t->first_msg = t->next_msg = k;
+			}
+			cr_expect_eq(k, t->next_msg, "message %d, expected %d",
+			    k, t->next_msg);
+			t->next_msg = k + 1;
+			break;
+		default:
+			cr_assert_fail(
+			    "an event of kind %d", (int)resp->event->kind_case);
+		}
+		haptix__v1__response__free_unpacked(resp, NULL);
+	}
+}
+
+/*
+ * Flood a slow reader of the daemon driver is connected to: far more
+ * frames than any buffer holds, and too many events.  Return the steps
+ * taken, and its entry in the list of clients in slow.
+ */
+static unsigned long long
+slow_flood(hxd_conn *driver, hxd_client *slow)
+{
+	unsigned long long final;
+	const hxd_client *e;
+	hxd_client *list;
+	unsigned taken;
+	char text[32];
+	int i, n;
+
+	for (i = 0; i < 40; i++)
+		HX_OK(driver, hxd_step(driver, 100, &taken));
+	for (i = 0; i < STREAM_HELD + 44; i++) {
+		snprintf(text, sizeof(text), "m %d", i);
+		HX_OK(driver, hxd_message(driver, text));
+	}
+	final = hx_status_ok(driver).steps;
+	cr_assert_eq(final, 4000);
+	list = hx_clients_ok(driver, &n, NULL);
+	e = client_named(list, n, "slow");
+	cr_assert_not_null(e);
+	*slow = *e;
+	free(list);
+	cr_log_info("slow reader: %llu frames sent, %llu dropped, %llu events "
+		    "dropped, %llu bytes queued",
+	    slow->frames_sent, slow->frames_dropped, slow->events_dropped,
+	    slow->queued);
+	cr_expect_gt(slow->frames_dropped, 0);
+	cr_expect_leq(slow->frames_sent + slow->frames_dropped, 4001,
+	    "one frame per step at most");
+	cr_expect_eq(slow->events_dropped, 44,
+	    "%d events held, the oldest 44 dropped", STREAM_HELD);
+	cr_expect_lt(slow->queued, (1u << 20) + (64u << 10));
+	return final;
+}
+
+/* Caught up, the slow reader on fd gets frames as before, and loses no more. */
+static void
+slow_caught_up(
+    int fd, hxd_conn *driver, unsigned long long final, const hxd_client *slow)
+{
+	Haptix__V1__Response *resp;
+	const hxd_client *e;
+	hxd_client *list;
+	unsigned taken;
+	int n;
+
+	/* And frames flow as before. */
+	HX_OK(driver, hxd_step(driver, 1, &taken));
+	resp = raw_recv(fd, 2000);
+	cr_assert_not_null(resp, "no frame after catching up");
+	cr_assert_eq(resp->payload_case, HAPTIX__V1__RESPONSE__PAYLOAD_EVENT);
+	cr_assert_eq(resp->event->kind_case, HAPTIX__V1__EVENT__KIND_FRAME);
+	cr_expect_eq(resp->event->frame->step, final + 1);
+	haptix__v1__response__free_unpacked(resp, NULL);
+	list = hx_clients_ok(driver, &n, NULL);
+	e = client_named(list, n, "slow");
+	cr_assert_not_null(e);
+	cr_expect_eq(e->frames_dropped, slow->frames_dropped,
+	    "nothing more dropped once it reads");
+	cr_expect_eq(e->events_dropped, 44);
+	free(list);
+}
+
 /*
  * A reader that stops reading: once it reads again, it gets what was
  * queued, then the newest events held for it (the oldest dropped), then
@@ -59,15 +200,11 @@ Test(sessions, a_slow_reader_gets_held_events_then_the_newest_frame)
 	Haptix__V1__StreamField all[HXD_FIELD_MAX];
 	struct hx_server srv;
 	hxd_conn *driver;
-	unsigned long long final, last_step = 0, dropped = 0;
-	int fd, i, n, k = 0, answered = 0, phase = 0;
-	int first_msg = -1, next_msg = -1, frames = 0, frames_after = 0;
-	Haptix__V1__Response *resp;
-	Haptix__V1__StreamFrame *f;
+	struct slow_tally t = { .first_msg = -1, .next_msg = -1 };
+	unsigned long long final;
+	int fd, i, n, k = 0;
 	const hxd_client *e;
 	hxd_client *list, slow;
-	unsigned taken;
-	char text[32];
 
 	hx_server_start(&srv, args);
 	driver = hx_connect_ok(srv.unix_addr, "driver");
@@ -87,103 +224,19 @@ Test(sessions, a_slow_reader_gets_held_events_then_the_newest_frame)
 	}
 	cr_assert(k, "the subscription was not made");
 
-	/* Far more frames than any buffer holds, and too many events. */
-	for (i = 0; i < 40; i++)
-		HX_OK(driver, hxd_step(driver, 100, &taken));
-	for (i = 0; i < STREAM_HELD + 44; i++) {
-		snprintf(text, sizeof(text), "m %d", i);
-		HX_OK(driver, hxd_message(driver, text));
-	}
-	final = hx_status_ok(driver).steps;
-	cr_assert_eq(final, 4000);
-	list = hx_clients_ok(driver, &n, NULL);
-	e = client_named(list, n, "slow");
-	cr_assert_not_null(e);
-	slow = *e;
-	free(list);
-	cr_log_info("slow reader: %llu frames sent, %llu dropped, %llu events "
-		    "dropped, %llu bytes queued",
-	    slow.frames_sent, slow.frames_dropped, slow.events_dropped,
-	    slow.queued);
-	cr_expect_gt(slow.frames_dropped, 0);
-	cr_expect_leq(slow.frames_sent + slow.frames_dropped, 4001,
-	    "one frame per step at most");
-	cr_expect_eq(slow.events_dropped, 44,
-	    "%d events held, the oldest 44 dropped", STREAM_HELD);
-	cr_expect_lt(slow.queued, (1u << 20) + (64u << 10));
+	final = slow_flood(driver, &slow);
 
 	/* Now read it all. */
-	while ((resp = raw_recv(fd, 1000)) != NULL) {
-		if (resp->id == 2) {
-			cr_expect_eq(
-			    resp->result, HAPTIX__V1__RESULT__RESULT_OK);
-			answered++;
-			haptix__v1__response__free_unpacked(resp, NULL);
-			continue;
-		}
-		cr_assert_eq(resp->id, 0);
-		cr_assert_eq(
-		    resp->payload_case, HAPTIX__V1__RESPONSE__PAYLOAD_EVENT);
-		switch (resp->event->kind_case) {
-		case HAPTIX__V1__EVENT__KIND_FRAME:
-			f = resp->event->frame;
-			cr_expect(frames == 0 || f->step > last_step,
-			    "frame of step %llu after %llu",
-			    (unsigned long long)f->step, last_step);
-			cr_expect_eq(f->n_qpos, NQ);
-			last_step = f->step;
-			dropped = f->dropped;
-			frames++;
-			if (phase == 1)
-				phase = 2;
-			if (phase == 2) {
-				frames_after++;
-				cr_expect_eq(f->step, final,
-				    "the owed frame is of the state now");
-			}
-			break;
-		case HAPTIX__V1__EVENT__KIND_MESSAGE:
-			cr_assert_eq(
-			    sscanf(resp->event->message->text, "m %d", &k), 1,
-			    "%s", resp->event->message->text);
-			cr_expect_neq(
-			    phase, 2, "message %d after the owed frame", k);
-			if (phase == 0) {
-				phase = 1;
-				first_msg = next_msg = k;
-			}
-			cr_expect_eq(k, next_msg, "message %d, expected %d", k,
-			    next_msg);
-			next_msg = k + 1;
-			break;
-		default:
-			cr_assert_fail(
-			    "an event of kind %d", (int)resp->event->kind_case);
-		}
-		haptix__v1__response__free_unpacked(resp, NULL);
-	}
-	cr_expect_eq(answered, 1, "the subscription's answer came first");
-	cr_expect_eq(first_msg, 44, "the oldest 44 were dropped");
-	cr_expect_eq(next_msg, STREAM_HELD + 44, "the newest are all there");
-	cr_expect_eq(frames_after, 1, "one owed frame, not %d", frames_after);
-	cr_expect_eq(dropped, slow.frames_dropped,
-	    "frames carry the count of dropped frames");
+	slow_read_all(fd, final, &t);
+	cr_expect_eq(t.answered, 1, "the subscription's answer came first");
+	cr_expect_eq(t.first_msg, 44, "the oldest 44 were t.dropped");
+	cr_expect_eq(t.next_msg, STREAM_HELD + 44, "the newest are all there");
+	cr_expect_eq(
+	    t.frames_after, 1, "one owed frame, not %d", t.frames_after);
+	cr_expect_eq(t.dropped, slow.frames_dropped,
+	    "t.frames carry the count of t.dropped t.frames");
 
-	/* And frames flow as before. */
-	HX_OK(driver, hxd_step(driver, 1, &taken));
-	resp = raw_recv(fd, 2000);
-	cr_assert_not_null(resp, "no frame after catching up");
-	cr_assert_eq(resp->payload_case, HAPTIX__V1__RESPONSE__PAYLOAD_EVENT);
-	cr_assert_eq(resp->event->kind_case, HAPTIX__V1__EVENT__KIND_FRAME);
-	cr_expect_eq(resp->event->frame->step, final + 1);
-	haptix__v1__response__free_unpacked(resp, NULL);
-	list = hx_clients_ok(driver, &n, NULL);
-	e = client_named(list, n, "slow");
-	cr_assert_not_null(e);
-	cr_expect_eq(e->frames_dropped, slow.frames_dropped,
-	    "nothing more dropped once it reads");
-	cr_expect_eq(e->events_dropped, 44);
-	free(list);
+	slow_caught_up(fd, driver, final, &slow);
 	close(fd);
 	hxd_close(driver);
 	hx_server_stop(&srv);
@@ -261,19 +314,51 @@ writer_controls(int k, const double *sens, double *u)
 	u[1] = fmax(-2, fmin(2, u[1]));
 }
 
+/*
+ * The writer's batches on c, each with controls from the sensors of the
+ * last (sens, updated); the sensors of each kept in w's trajectory.
+ * Returns 0 if one failed.
+ */
+static int
+writer_batches(struct writer_job *w, hxd_conn *c, double *sens)
+{
+	double u[NU];
+	hxd_control ctl = { NU, 0, u };
+	hxd_batch b = { .control = &ctl, .steps = STRESS_BATCH_STEPS };
+	hxd_batch_result *res = NULL;
+	int k, rc;
+
+	for (k = 0; k < STRESS_BATCHES; k++) {
+		writer_controls(k, sens, u);
+		rc = hxd_batch_run(c, &b, &res);
+		if (rc != HXD_OK) {
+			JOB_FAIL(w, "batch %d: %s", k, hxd_error(c));
+			return 0;
+		}
+		if (res->steps != STRESS_BATCH_STEPS ||
+		    res->sensor->nsensordata != NSENSORDATA) {
+			JOB_FAIL(w, "batch %d: %llu steps, %d sensor values", k,
+			    res->steps, res->sensor->nsensordata);
+			hxd_batch_result_free(res);
+			return 0;
+		}
+		memcpy(sens, res->sensor->sensordata,
+		    NSENSORDATA * sizeof(double));
+		memcpy(w->traj[k], sens, NSENSORDATA * sizeof(double));
+		hxd_batch_result_free(res);
+	}
+	return 1;
+}
+
 /* Hold the lease and run the batches; the same with or without others. */
 static void *
 writer_main(void *arg)
 {
 	struct writer_job *w = arg;
 	hxd_conn *c = hxd_connect(w->addr, "writer");
-	double u[NU], sens[NSENSORDATA], t0;
-	hxd_control ctl = { NU, 0, u };
-	hxd_batch b = { .control = &ctl, .steps = STRESS_BATCH_STEPS };
-	hxd_batch_result *res = NULL;
+	double sens[NSENSORDATA], t0;
 	hxd_sensor *sen = NULL;
 	hxd_state *s = NULL;
-	int k, rc;
 
 	if (c == NULL || hxd_result(c) != HXD_OK)
 		JOB_FAIL(w, "connect: %s", c ? hxd_error(c) : "no memory");
@@ -291,24 +376,8 @@ writer_main(void *arg)
 	}
 	memcpy(sens, sen->sensordata, sizeof(sens));
 	free(sen);
-	for (k = 0; k < STRESS_BATCHES; k++) {
-		writer_controls(k, sens, u);
-		rc = hxd_batch_run(c, &b, &res);
-		if (rc != HXD_OK) {
-			JOB_FAIL(w, "batch %d: %s", k, hxd_error(c));
-			goto out;
-		}
-		if (res->steps != STRESS_BATCH_STEPS ||
-		    res->sensor->nsensordata != NSENSORDATA) {
-			JOB_FAIL(w, "batch %d: %llu steps, %d sensor values", k,
-			    res->steps, res->sensor->nsensordata);
-			hxd_batch_result_free(res);
-			goto out;
-		}
-		memcpy(sens, res->sensor->sensordata, sizeof(sens));
-		memcpy(w->traj[k], sens, sizeof(sens));
-		hxd_batch_result_free(res);
-	}
+	if (!writer_batches(w, c, sens))
+		goto out;
 	if (hxd_get_state(c, &s) != HXD_OK || s->nq != NQ || s->nv != NV) {
 		JOB_FAIL(w, "get_state: %s", hxd_error(c));
 		free(s);
@@ -525,114 +594,48 @@ stress_limit_quarantine(void)
 #endif
 }
 
-/*
- * The acceptance test of sessions: sixteen clients on one paused daemon.
- * Six readers loop on get_state and status, six subscribers read frames
- * of every step and events, one client subscribes to every field 16
- * times and never reads, a writer holds the lease and runs lock-step
- * batches, a ticker waits for the API tick once the monitor (this
- * thread) lets the simulation run.  Nobody stalls, the daemon's memory
- * and the non-reader's queue stay bounded, and the writer's trajectory
- * is bit for bit that of the same writer alone on a fresh daemon.
- */
-Test(sessions, sixteen_clients_one_never_reads, .timeout = 150)
+/* What the stress test measured: the daemon's memory, times, the non-reader. */
+struct stress_figures {
+	long rss0, rss1,
+	    rss2; /* RSS at the start, after the lock-step, running */
+	double t_writer, t_all; /* seconds for the writer, for all */
+	hxd_client nr1,
+	    nr2; /* the non-reader after the lock-step, at the end */
+};
+
+/* Start the readers and subscribers of st on srv, in threads tr and ts. */
+static void
+stress_start_clients(struct stress *st, struct hx_server *srv,
+    struct reader_job *readers, pthread_t *tr, struct subscriber_job *subs,
+    pthread_t *ts)
 {
-	const char *args[] = { "-m", "fixture.xml", "--paused", NULL };
-	static struct writer_job w, alone;
-	struct reader_job readers[STRESS_READERS];
-	struct subscriber_job subs[STRESS_SUBSCRIBERS];
-	struct ticker_job tick;
-	pthread_t tw, tt, tr[STRESS_READERS], ts[STRESS_SUBSCRIBERS];
-	struct stress st;
-	struct hx_server srv;
-	hxd_client nr1, nr2;
-	hxd_conn *mon;
-	long rss0, rss1, rss2;
-	double t0, t_writer, t_all;
-	char text[32];
-	int i, fd;
+	int i;
 
-	stress_limit_quarantine();
-	hx_server_start(&srv, args);
-	mon = hx_connect_ok(srv.unix_addr, "monitor");
-	rss0 = rss_kib(srv.pid);
-	fd = nonreader_start(srv.unix_addr);
-
-	memset(&st, 0, sizeof(st));
-	st.srv = &srv;
-	atomic_init(&st.running, 0);
-	atomic_init(&st.stop, 0);
-	/* 14 threads and this one. */
-	cr_assert_eq(pthread_barrier_init(&st.ready, NULL,
-			 2 + STRESS_READERS + STRESS_SUBSCRIBERS + 1),
-	    0);
-	memset(&w, 0, sizeof(w));
-	w.st = &st;
-	w.addr = srv.unix_addr;
-	memset(&tick, 0, sizeof(tick));
-	tick.st = &st;
-	tick.addr = srv.tcp_addr;
-	cr_assert_eq(pthread_create(&tw, NULL, writer_main, &w), 0);
-	cr_assert_eq(pthread_create(&tt, NULL, ticker_main, &tick), 0);
 	for (i = 0; i < STRESS_READERS; i++) {
 		memset(&readers[i], 0, sizeof(readers[i]));
-		readers[i].st = &st;
-		readers[i].addr = hx_server_addr(&srv, i % 2);
+		readers[i].st = st;
+		readers[i].addr = hx_server_addr(srv, i % 2);
 		readers[i].use_status = i / 2 % 2;
 		cr_assert_eq(
 		    pthread_create(&tr[i], NULL, reader_main, &readers[i]), 0);
 	}
 	for (i = 0; i < STRESS_SUBSCRIBERS; i++) {
 		memset(&subs[i], 0, sizeof(subs[i]));
-		subs[i].st = &st;
-		subs[i].addr = hx_server_addr(&srv, i % 2);
+		subs[i].st = st;
+		subs[i].addr = hx_server_addr(srv, i % 2);
 		snprintf(subs[i].name, sizeof(subs[i].name), "subscriber%d", i);
 		cr_assert_eq(
 		    pthread_create(&ts[i], NULL, subscriber_main, &subs[i]), 0);
 	}
-	pthread_barrier_wait(&st.ready);
-	t0 = hx_wall_now();
-	cr_expect_eq(hx_wait_clients(mon, 16, 2000), 16, "sixteen clients");
+}
 
-	/* Phase 1: lock-step under load. */
-	pthread_join(tw, NULL);
-	t_writer = hx_wall_now() - t0;
-	cr_assert_not(w.failed, "writer: %s", w.err);
-	rss1 = rss_kib(srv.pid);
-	nr1 = nonreader_check(mon, "after the lock-step run");
+/* Every reader and subscriber did its work in time. */
+static void
+expect_clients_served(
+    const struct reader_job *readers, const struct subscriber_job *subs)
+{
+	int i;
 
-	/* Phase 2: more events than a slow reader may hold. */
-	for (i = 0; i < STRESS_MESSAGES; i++) {
-		snprintf(text, sizeof(text), "stress %d", i);
-		HX_OK(mon, hxd_message(mon, text));
-	}
-
-	/* Phase 3: running, the API tick under load. */
-	cr_assert(hx_status_ok(mon).paused, "still paused");
-	HX_OK(mon, hxd_run(mon));
-	atomic_store(&st.running, 1);
-	pthread_join(tt, NULL);
-	rss2 = rss_kib(srv.pid);
-	HX_OK(mon, hxd_pause(mon));
-	atomic_store(&st.stop, 1);
-	for (i = 0; i < STRESS_READERS; i++)
-		pthread_join(tr[i], NULL);
-	for (i = 0; i < STRESS_SUBSCRIBERS; i++)
-		pthread_join(ts[i], NULL);
-	t_all = hx_wall_now() - t0;
-	nr2 = nonreader_check(mon, "at the end");
-	cr_expect_eq(hx_wait_clients(mon, 2, 2000), 2,
-	    "the monitor and the non-reader are left");
-	pthread_barrier_destroy(&st.ready);
-
-	cr_log_info("stress: writer %.2f s, all %.2f s; daemon RSS %ld -> %ld "
-		    "-> %ld KiB; non-reader: %llu frames sent, %llu dropped "
-		    "(%llu after lock-step), %llu events dropped, %llu bytes "
-		    "queued; API tick mean %.1f ms (sim %.1f ms), worst "
-		    "%.1f ms",
-	    t_writer, t_all, rss0, rss1, rss2, nr2.frames_sent,
-	    nr2.frames_dropped, nr1.frames_dropped, nr2.events_dropped,
-	    nr2.queued, tick.mean * 1e3, tick.sim_mean * 1e3, tick.worst * 1e3);
 	for (i = 0; i < STRESS_READERS; i++) {
 		cr_expect_not(
 		    readers[i].failed, "reader %d: %s", i, readers[i].err);
@@ -660,24 +663,47 @@ Test(sessions, sixteen_clients_one_never_reads, .timeout = 150)
 		    "%s got %d of the messages", subs[i].name,
 		    subs[i].messages);
 	}
-	cr_expect_not(tick.failed, "ticker: %s", tick.err);
-	cr_expect(tick.mean >= 0.5 / 50 && tick.mean <= 3.0 / 50,
-	    "hxd_update answered every %.1f ms at 50 Hz", tick.mean * 1e3);
-	cr_expect_lt(tick.worst, 1.0, "an update waited %.2f s", tick.worst);
-	cr_expect_gt(nr2.frames_dropped, nr1.frames_dropped,
-	    "the non-reader's frames are still dropped");
-	cr_expect_geq(nr2.events_dropped, STRESS_MESSAGES - STREAM_HELD,
-	    "the non-reader's held events are bounded");
-	cr_expect_lt(
-	    rss1 - rss0, 64 * 1024, "the daemon grew by %ld KiB", rss1 - rss0);
-	cr_expect_lt(
-	    rss2 - rss0, 64 * 1024, "the daemon grew by %ld KiB", rss2 - rss0);
-	cr_expect_lt(t_all, 60, "the whole run took %.1f s", t_all);
-	close(fd);
-	hxd_close(mon);
-	hx_server_stop(&srv);
+}
 
-	/* The same writer alone on a fresh daemon: bit for bit the same. */
+/* The ticker, the non-reader, the daemon's memory and time stayed bounded. */
+static void
+expect_bounded(const struct stress_figures *fig, const struct ticker_job *tick)
+{
+	cr_log_info("stress: writer %.2f s, all %.2f s; daemon RSS %ld -> %ld "
+		    "-> %ld KiB; non-reader: %llu frames sent, %llu dropped "
+		    "(%llu after lock-step), %llu events dropped, %llu bytes "
+		    "queued; API tick mean %.1f ms (sim %.1f ms), worst "
+		    "%.1f ms",
+	    fig->t_writer, fig->t_all, fig->rss0, fig->rss1, fig->rss2,
+	    fig->nr2.frames_sent, fig->nr2.frames_dropped,
+	    fig->nr1.frames_dropped, fig->nr2.events_dropped, fig->nr2.queued,
+	    tick->mean * 1e3, tick->sim_mean * 1e3, tick->worst * 1e3);
+	cr_expect_not(tick->failed, "ticker: %s", tick->err);
+	cr_expect(tick->mean >= 0.5 / 50 && tick->mean <= 3.0 / 50,
+	    "hxd_update answered every %.1f ms at 50 Hz", tick->mean * 1e3);
+	cr_expect_lt(tick->worst, 1.0, "an update waited %.2f s", tick->worst);
+	cr_expect_gt(fig->nr2.frames_dropped, fig->nr1.frames_dropped,
+	    "the non-reader's frames are still dropped");
+	cr_expect_geq(fig->nr2.events_dropped, STRESS_MESSAGES - STREAM_HELD,
+	    "the non-reader's held events are bounded");
+	cr_expect_lt(fig->rss1 - fig->rss0, 64 * 1024,
+	    "the daemon grew by %ld KiB", fig->rss1 - fig->rss0);
+	cr_expect_lt(fig->rss2 - fig->rss0, 64 * 1024,
+	    "the daemon grew by %ld KiB", fig->rss2 - fig->rss0);
+	cr_expect_lt(fig->t_all, 60, "the whole run took %.1f s", fig->t_all);
+}
+
+/*
+ * The writer w ran again alone on a fresh daemon started with args:
+ * bit for bit the same.
+ */
+static void
+expect_alone_the_same(const char *const *args, const struct writer_job *w)
+{
+	static struct writer_job alone;
+	struct hx_server srv;
+	int i;
+
 	hx_server_start(&srv, args);
 	memset(&alone, 0, sizeof(alone));
 	alone.addr = srv.unix_addr;
@@ -686,20 +712,146 @@ Test(sessions, sixteen_clients_one_never_reads, .timeout = 150)
 	hx_server_stop(&srv);
 	for (i = 0; i < STRESS_BATCHES; i++) {
 		cr_expect_eq(
-		    memcmp(w.traj[i], alone.traj[i], sizeof(w.traj[i])), 0,
+		    memcmp(w->traj[i], alone.traj[i], sizeof(w->traj[i])), 0,
 		    "the sensors after batch %d differ", i);
-		if (memcmp(w.traj[i], alone.traj[i], sizeof(w.traj[i])) != 0)
+		if (memcmp(w->traj[i], alone.traj[i], sizeof(w->traj[i])) != 0)
 			break;
 	}
-	cr_expect_eq(memcmp(w.qpos, alone.qpos, sizeof(w.qpos)), 0,
+	cr_expect_eq(memcmp(w->qpos, alone.qpos, sizeof(w->qpos)), 0,
 	    "final qpos differs");
-	cr_expect_eq(memcmp(w.qvel, alone.qvel, sizeof(w.qvel)), 0,
+	cr_expect_eq(memcmp(w->qvel, alone.qvel, sizeof(w->qvel)), 0,
 	    "final qvel differs");
 	cr_expect_eq(
-	    memcmp(w.sensordata, alone.sensordata, sizeof(w.sensordata)), 0,
+	    memcmp(w->sensordata, alone.sensordata, sizeof(w->sensordata)), 0,
 	    "final sensordata differs");
 	cr_expect_neq(
-	    memcmp(w.traj[0], w.traj[STRESS_BATCHES - 1], sizeof(w.traj[0])), 0,
-	    "the run moved the arm");
-	cr_expect_neq(w.qpos[0], 0, "the run moved hinge1");
+	    memcmp(w->traj[0], w->traj[STRESS_BATCHES - 1], sizeof(w->traj[0])),
+	    0, "the run moved the arm");
+	cr_expect_neq(w->qpos[0], 0, "the run moved hinge1");
+}
+
+/* The stress test's shared state st, on srv, before any thread starts. */
+static void
+stress_init(struct stress *st, struct hx_server *srv)
+{
+	memset(st, 0, sizeof(*st));
+	st->srv = srv;
+	atomic_init(&st->running, 0);
+	atomic_init(&st->stop, 0);
+	/* 14 threads and this one. */
+	cr_assert_eq(pthread_barrier_init(&st->ready, NULL,
+			 2 + STRESS_READERS + STRESS_SUBSCRIBERS + 1),
+	    0);
+}
+
+/* Start the writer w and the ticker tick of st on srv, in tw and tt. */
+static void
+stress_start_writer_and_ticker(struct stress *st, struct hx_server *srv,
+    struct writer_job *w, pthread_t *tw, struct ticker_job *tick, pthread_t *tt)
+{
+	memset(w, 0, sizeof(*w));
+	w->st = st;
+	w->addr = srv->unix_addr;
+	memset(tick, 0, sizeof(*tick));
+	tick->st = st;
+	tick->addr = srv->tcp_addr;
+	cr_assert_eq(pthread_create(tw, NULL, writer_main, w), 0);
+	cr_assert_eq(pthread_create(tt, NULL, ticker_main, tick), 0);
+}
+
+/* Wait for the readers' and subscribers' threads tr and ts to end. */
+static void
+stress_join_clients(pthread_t *tr, pthread_t *ts)
+{
+	int i;
+
+	for (i = 0; i < STRESS_READERS; i++)
+		pthread_join(tr[i], NULL);
+	for (i = 0; i < STRESS_SUBSCRIBERS; i++)
+		pthread_join(ts[i], NULL);
+}
+
+/* More events (messages by mon) than a slow reader may hold. */
+static void
+stress_messages(hxd_conn *mon)
+{
+	char text[32];
+	int i;
+
+	for (i = 0; i < STRESS_MESSAGES; i++) {
+		snprintf(text, sizeof(text), "stress %d", i);
+		HX_OK(mon, hxd_message(mon, text));
+	}
+}
+
+/*
+ * The acceptance test of sessions: sixteen clients on one paused daemon.
+ * Six readers loop on get_state and status, six subscribers read frames
+ * of every step and events, one client subscribes to every field 16
+ * times and never reads, a writer holds the lease and runs lock-step
+ * batches, a ticker waits for the API tick once the monitor (this
+ * thread) lets the simulation run.  Nobody stalls, the daemon's memory
+ * and the non-reader's queue stay bounded, and the writer's trajectory
+ * is bit for bit that of the same writer alone on a fresh daemon.
+ */
+Test(sessions, sixteen_clients_one_never_reads, .timeout = 150)
+{
+	const char *args[] = { "-m", "fixture.xml", "--paused", NULL };
+	static struct writer_job w;
+	struct reader_job readers[STRESS_READERS];
+	struct subscriber_job subs[STRESS_SUBSCRIBERS];
+	struct ticker_job tick;
+	pthread_t tw, tt, tr[STRESS_READERS], ts[STRESS_SUBSCRIBERS];
+	struct stress st;
+	struct hx_server srv;
+	struct stress_figures fig;
+	hxd_conn *mon;
+	double t0;
+	int fd;
+
+	stress_limit_quarantine();
+	hx_server_start(&srv, args);
+	mon = hx_connect_ok(srv.unix_addr, "monitor");
+	fig.rss0 = rss_kib(srv.pid);
+	fd = nonreader_start(srv.unix_addr);
+
+	stress_init(&st, &srv);
+	stress_start_writer_and_ticker(&st, &srv, &w, &tw, &tick, &tt);
+	stress_start_clients(&st, &srv, readers, tr, subs, ts);
+	pthread_barrier_wait(&st.ready);
+	t0 = hx_wall_now();
+	cr_expect_eq(hx_wait_clients(mon, 16, 2000), 16, "sixteen clients");
+
+	/* Phase 1: lock-step under load. */
+	pthread_join(tw, NULL);
+	fig.t_writer = hx_wall_now() - t0;
+	cr_assert_not(w.failed, "writer: %s", w.err);
+	fig.rss1 = rss_kib(srv.pid);
+	fig.nr1 = nonreader_check(mon, "after the lock-step run");
+
+	/* Phase 2: more events than a slow reader may hold. */
+	stress_messages(mon);
+
+	/* Phase 3: running, the API tick under load. */
+	cr_assert(hx_status_ok(mon).paused, "still paused");
+	HX_OK(mon, hxd_run(mon));
+	atomic_store(&st.running, 1);
+	pthread_join(tt, NULL);
+	fig.rss2 = rss_kib(srv.pid);
+	HX_OK(mon, hxd_pause(mon));
+	atomic_store(&st.stop, 1);
+	stress_join_clients(tr, ts);
+	fig.t_all = hx_wall_now() - t0;
+	fig.nr2 = nonreader_check(mon, "at the end");
+	cr_expect_eq(hx_wait_clients(mon, 2, 2000), 2,
+	    "the monitor and the non-reader are left");
+	pthread_barrier_destroy(&st.ready);
+
+	expect_clients_served(readers, subs);
+	expect_bounded(&fig, &tick);
+	close(fd);
+	hxd_close(mon);
+	hx_server_stop(&srv);
+
+	expect_alone_the_same(args, &w);
 }

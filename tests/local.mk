@@ -24,9 +24,9 @@ HX_TESTS = tests/test_frame tests/test_address tests/test_decode \
 	tests/test_envelope \
 	tests/test_protocol \
 	tests/test_native tests/test_admin tests/test_compat tests/test_simple \
-	tests/test_hxctl tests/test_mjcf tests/test_mpl tests/test_arrays \
+	tests/test_mjcf tests/test_mpl tests/test_arrays \
 	tests/test_pacing \
-	tests/test_batch tests/test_sessions tests/test_service tests/test_hostile \
+	tests/test_batch tests/test_service tests/test_hostile \
 	tests/test_loader tests/test_edit tests/test_hold \
 	tests/test_view tests/test_browser tests/test_workbench \
 	tests/test_fuzzfound \
@@ -227,10 +227,35 @@ tests_test_batch_LDADD = $(TEST_LIBS)
 tests_test_pacing_SOURCES = tests/test_pacing.c
 tests_test_pacing_CFLAGS = $(TEST_CFLAGS)
 tests_test_pacing_LDADD = $(TEST_LIBS)
-# Sessions, the lease, events and streams; the stress test uses threads.
-tests_test_sessions_SOURCES = tests/test_sessions.c
-tests_test_sessions_CFLAGS = $(TEST_CFLAGS)
-tests_test_sessions_LDADD = $(TEST_LIBS) -lpthread
+# Sessions, the lease, events and streams, one binary per area;
+# tests/sessions_check.c holds what they share.  The stress test of
+# test_sessions_slow uses threads.
+SESSIONS_TESTS = tests/test_sessions_clients tests/test_sessions_lease \
+	tests/test_sessions_events tests/test_sessions_streams \
+	tests/test_sessions_slow
+check_PROGRAMS += $(SESSIONS_TESTS)
+TESTS += $(SESSIONS_TESTS)
+SESSIONS_CHECK = tests/sessions_check.c tests/sessions_check.h
+tests_test_sessions_clients_SOURCES = tests/test_sessions_clients.c \
+	$(SESSIONS_CHECK)
+tests_test_sessions_clients_CFLAGS = $(TEST_CFLAGS)
+tests_test_sessions_clients_LDADD = $(TEST_LIBS)
+tests_test_sessions_lease_SOURCES = tests/test_sessions_lease.c \
+	$(SESSIONS_CHECK)
+tests_test_sessions_lease_CFLAGS = $(TEST_CFLAGS)
+tests_test_sessions_lease_LDADD = $(TEST_LIBS)
+tests_test_sessions_events_SOURCES = tests/test_sessions_events.c \
+	$(SESSIONS_CHECK)
+tests_test_sessions_events_CFLAGS = $(TEST_CFLAGS)
+tests_test_sessions_events_LDADD = $(TEST_LIBS)
+tests_test_sessions_streams_SOURCES = tests/test_sessions_streams.c \
+	$(SESSIONS_CHECK)
+tests_test_sessions_streams_CFLAGS = $(TEST_CFLAGS)
+tests_test_sessions_streams_LDADD = $(TEST_LIBS)
+tests_test_sessions_slow_SOURCES = tests/test_sessions_slow.c \
+	$(SESSIONS_CHECK)
+tests_test_sessions_slow_CFLAGS = $(TEST_CFLAGS)
+tests_test_sessions_slow_LDADD = $(TEST_LIBS) -lpthread
 # Hostile input: every call from the descriptors, frames, limits, paths.
 tests_test_hostile_SOURCES = tests/test_hostile.c
 tests_test_hostile_CFLAGS = $(TEST_CFLAGS)
@@ -254,9 +279,42 @@ tests_test_fuzzfound_LDADD = $(TEST_LIBS)
 tests_test_service_SOURCES = tests/test_service.c
 tests_test_service_CFLAGS = $(TEST_CFLAGS)
 tests_test_service_LDADD = $(TEST_LIBS)
-tests_test_hxctl_SOURCES = tests/test_hxctl.c
-tests_test_hxctl_CFLAGS = $(TEST_CFLAGS)
-tests_test_hxctl_LDADD = $(TEST_LIBS)
+# hxctl against a real daemon, one binary per area; tests/hxctl_run.c
+# runs hxctl and checks its output for them all.
+HXCTL_TESTS = tests/test_hxctl_usage tests/test_hxctl_output \
+	tests/test_hxctl_state tests/test_hxctl_robot tests/test_hxctl_world \
+	tests/test_hxctl_model tests/test_hxctl_lease \
+	tests/test_hxctl_subscribe tests/test_hxctl_batch
+check_PROGRAMS += $(HXCTL_TESTS)
+TESTS += $(HXCTL_TESTS)
+HXCTL_RUN = tests/hxctl_run.c tests/hxctl_run.h
+tests_test_hxctl_usage_SOURCES = tests/test_hxctl_usage.c $(HXCTL_RUN)
+tests_test_hxctl_usage_CFLAGS = $(TEST_CFLAGS)
+tests_test_hxctl_usage_LDADD = $(TEST_LIBS)
+tests_test_hxctl_output_SOURCES = tests/test_hxctl_output.c $(HXCTL_RUN)
+tests_test_hxctl_output_CFLAGS = $(TEST_CFLAGS)
+tests_test_hxctl_output_LDADD = $(TEST_LIBS)
+tests_test_hxctl_state_SOURCES = tests/test_hxctl_state.c $(HXCTL_RUN)
+tests_test_hxctl_state_CFLAGS = $(TEST_CFLAGS)
+tests_test_hxctl_state_LDADD = $(TEST_LIBS)
+tests_test_hxctl_robot_SOURCES = tests/test_hxctl_robot.c $(HXCTL_RUN)
+tests_test_hxctl_robot_CFLAGS = $(TEST_CFLAGS)
+tests_test_hxctl_robot_LDADD = $(TEST_LIBS)
+tests_test_hxctl_world_SOURCES = tests/test_hxctl_world.c $(HXCTL_RUN)
+tests_test_hxctl_world_CFLAGS = $(TEST_CFLAGS)
+tests_test_hxctl_world_LDADD = $(TEST_LIBS)
+tests_test_hxctl_model_SOURCES = tests/test_hxctl_model.c $(HXCTL_RUN)
+tests_test_hxctl_model_CFLAGS = $(TEST_CFLAGS)
+tests_test_hxctl_model_LDADD = $(TEST_LIBS)
+tests_test_hxctl_lease_SOURCES = tests/test_hxctl_lease.c $(HXCTL_RUN)
+tests_test_hxctl_lease_CFLAGS = $(TEST_CFLAGS)
+tests_test_hxctl_lease_LDADD = $(TEST_LIBS)
+tests_test_hxctl_subscribe_SOURCES = tests/test_hxctl_subscribe.c $(HXCTL_RUN)
+tests_test_hxctl_subscribe_CFLAGS = $(TEST_CFLAGS)
+tests_test_hxctl_subscribe_LDADD = $(TEST_LIBS)
+tests_test_hxctl_batch_SOURCES = tests/test_hxctl_batch.c $(HXCTL_RUN)
+tests_test_hxctl_batch_CFLAGS = $(TEST_CFLAGS)
+tests_test_hxctl_batch_LDADD = $(TEST_LIBS)
 # hxview through a real daemon; each exits 77 (skipped, with the reason)
 # when EGL cannot render here, or, for the browser, without Chromium.
 tests_test_view_SOURCES = tests/test_view.c
@@ -304,7 +362,7 @@ endif
 # valgrind (tests/harness.c): a leak or memory error fails the test.
 # Slow, so not part of check.
 HX_VALGRIND_TESTS = tests/test_protocol tests/test_native tests/test_admin \
-	tests/test_simple tests/test_batch tests/test_sessions tests/test_hostile \
+	tests/test_simple tests/test_batch $(SESSIONS_TESTS) tests/test_hostile \
 	tests/test_mocap tests/test_spacenav
 # The in-process tests start no daemon: they run under valgrind
 # themselves, each worker of Criterion's runner traced.  Criterion does

@@ -626,6 +626,60 @@ dirs_have(char **dirs, const char *dir)
 	return 0;
 }
 
+/* Without user-model-dirs, a user may add no directory (dir). */
+static void
+expect_not_unless_allowed(const char *dir)
+{
+	const char *off[] = { "-m", "fixture.xml", "--paused", NULL };
+	struct hx_server s;
+	char **dirs = NULL;
+	int user = -1;
+	hxd_conn *c;
+
+	hx_server_start(&s, off);
+	c = hx_connect_ok(s.unix_addr, "test_admin");
+	cr_assert_eq(
+	    hxd_model_dirs(c, NULL, &dirs, &user), HXD_OK, "%s", hxd_error(c));
+	cr_expect_eq(user, 0);
+	cr_expect_not_null(dirs[0], "the settings' directories");
+	free(dirs);
+	cr_expect_eq(hxd_model_dirs(c, dir, NULL, NULL), HXD_DENIED);
+	cr_expect_not_null(
+	    strstr(hxd_error(c), "user-model-dirs"), "%s", hxd_error(c));
+	hxd_close(c);
+	hx_server_stop(&s);
+}
+
+/*
+ * Directories that are not the caller's to add are refused: over TCP (t)
+ * any (dir), and from c one others may write to (open_dir), another's
+ * (theirs), one not there, a relative one.
+ */
+static void
+expect_others_dirs_refused(hxd_conn *c, hxd_conn *t, const char *dir,
+    const char *open_dir, const char *theirs)
+{
+	/* Over TCP, the server cannot tell whose it is. */
+	cr_expect_eq(hxd_model_dirs(t, dir, NULL, NULL), HXD_DENIED);
+	cr_expect_not_null(
+	    strstr(hxd_error(t), "Unix socket"), "%s", hxd_error(t));
+	/* Others may write to it, or it is not the caller's, or not there. */
+	cr_expect_eq(hxd_model_dirs(c, open_dir, NULL, NULL), HXD_DENIED);
+	cr_expect_not_null(
+	    strstr(hxd_error(c), "others may write"), "%s", hxd_error(c));
+	if (chown(theirs, 65534, 65534) == 0) {
+		cr_expect_eq(hxd_model_dirs(c, theirs, NULL, NULL), HXD_DENIED);
+		cr_expect_not_null(
+		    strstr(hxd_error(c), "not a directory of the caller's"),
+		    "%s", hxd_error(c));
+	}
+	cr_expect_eq(hxd_model_dirs(c, "/no/such/dir", NULL, NULL), HXD_DENIED);
+	cr_expect_not_null(
+	    strstr(hxd_error(c), "not a directory of the caller's"), "%s",
+	    hxd_error(c));
+	cr_expect_eq(hxd_model_dirs(c, "tmp", NULL, NULL), HXD_BADVALUE);
+}
+
 /*
  * A user adds a directory of their own without a restart (issue 17 item
  * 5), where the operator allows it (user-model-dirs), over the Unix
@@ -634,7 +688,6 @@ dirs_have(char **dirs, const char *dir)
  */
 Test(admin, users_add_model_dirs_where_allowed)
 {
-	const char *off[] = { "-m", "fixture.xml", "--paused", NULL };
 	const char *on[] = { "-m", "fixture.xml", "--paused",
 		"--user-model-dirs", NULL };
 	char dir[64] = "/tmp/hxuser.XXXXXX", open_dir[128], real[PATH_MAX];
@@ -655,43 +708,13 @@ Test(admin, users_add_model_dirs_where_allowed)
 	snprintf(theirs, sizeof(theirs), "%s/theirs", dir);
 	cr_assert_eq(mkdir(theirs, 0755), 0);
 
-	/* Not unless the operator allows it. */
-	hx_server_start(&s, off);
-	c = hx_connect_ok(s.unix_addr, "test_admin");
-	cr_assert_eq(
-	    hxd_model_dirs(c, NULL, &dirs, &user), HXD_OK, "%s", hxd_error(c));
-	cr_expect_eq(user, 0);
-	cr_expect_not_null(dirs[0], "the settings' directories");
-	free(dirs);
-	cr_expect_eq(hxd_model_dirs(c, dir, NULL, NULL), HXD_DENIED);
-	cr_expect_not_null(
-	    strstr(hxd_error(c), "user-model-dirs"), "%s", hxd_error(c));
-	hxd_close(c);
-	hx_server_stop(&s);
+	expect_not_unless_allowed(dir);
 
 	hx_server_start(&s, on);
 	c = hx_connect_ok(s.unix_addr, "test_admin");
 	t = hx_connect_ok(s.tcp_addr, "test_admin");
 	cr_expect_eq(hxd_load_file(c, "cup.xml", &m), HXD_LOADFAILED);
-	/* Over TCP, the server cannot tell whose it is. */
-	cr_expect_eq(hxd_model_dirs(t, dir, NULL, NULL), HXD_DENIED);
-	cr_expect_not_null(
-	    strstr(hxd_error(t), "Unix socket"), "%s", hxd_error(t));
-	/* Others may write to it, or it is not the caller's, or not there. */
-	cr_expect_eq(hxd_model_dirs(c, open_dir, NULL, NULL), HXD_DENIED);
-	cr_expect_not_null(
-	    strstr(hxd_error(c), "others may write"), "%s", hxd_error(c));
-	if (chown(theirs, 65534, 65534) == 0) {
-		cr_expect_eq(hxd_model_dirs(c, theirs, NULL, NULL), HXD_DENIED);
-		cr_expect_not_null(
-		    strstr(hxd_error(c), "not a directory of the caller's"),
-		    "%s", hxd_error(c));
-	}
-	cr_expect_eq(hxd_model_dirs(c, "/no/such/dir", NULL, NULL), HXD_DENIED);
-	cr_expect_not_null(
-	    strstr(hxd_error(c), "not a directory of the caller's"), "%s",
-	    hxd_error(c));
-	cr_expect_eq(hxd_model_dirs(c, "tmp", NULL, NULL), HXD_BADVALUE);
+	expect_others_dirs_refused(c, t, dir, open_dir, theirs);
 	/* The caller's own: added, last, and its models load by name. */
 	cr_assert_eq(
 	    hxd_model_dirs(c, dir, &dirs, &user), HXD_OK, "%s", hxd_error(c));

@@ -167,52 +167,50 @@ struct expect {
 	int type, rows, cols, writable;
 };
 
-HX_TRANSPORT_TEST(arrays, list_describes_model_and_data_arrays, "-m",
-    "fixture.xml", "--paused", NULL)
-{
-	static const struct expect want[] = {
-		{ "qpos", "data", HXD_ARRAY_DOUBLE, NQ, 1, 1 },
-		{ "qvel", "data", HXD_ARRAY_DOUBLE, NV, 1, 1 },
-		{ "act", "data", HXD_ARRAY_DOUBLE, 0, 1, 1 },
-		{ "ctrl", "data", HXD_ARRAY_DOUBLE, NU, 1, 1 },
-		{ "xfrc_applied", "data", HXD_ARRAY_DOUBLE, NBODY, 6, 1 },
-		{ "mocap_quat", "data", HXD_ARRAY_DOUBLE, 1, 4, 1 },
-		{ "qacc_warmstart", "data", HXD_ARRAY_DOUBLE, NV, 1, 1 },
-		{ "qacc", "data", HXD_ARRAY_DOUBLE, NV, 1, 0 },
-		{ "xpos", "data", HXD_ARRAY_DOUBLE, NBODY, 3, 0 },
-		{ "xmat", "data", HXD_ARRAY_DOUBLE, NBODY, 9, 0 },
-		{ "sensordata", "data", HXD_ARRAY_DOUBLE, NSENSORDATA, 1, 0 },
-		{ "ten_J", "data", HXD_ARRAY_DOUBLE, 1, NV, 0 },
-		{ "geom_rgba", "model", HXD_ARRAY_FLOAT, NGEOM, 4, 1 },
-		{ "geom_size", "model", HXD_ARRAY_DOUBLE, NGEOM, 3, 0 },
-		{ "geom_contype", "model", HXD_ARRAY_INT, NGEOM, 1, 1 },
-		{ "geom_bodyid", "model", HXD_ARRAY_INT, NGEOM, 1, 0 },
-		{ "jnt_type", "model", HXD_ARRAY_INT, 3, 1, 0 },
-		{ "jnt_range", "model", HXD_ARRAY_DOUBLE, 3, 2, 1 },
-		{ "eq_active", "model", HXD_ARRAY_BYTE, 1, 1, 1 },
-		{ "body_simple", "model", HXD_ARRAY_BYTE, NBODY, 1, 0 },
-		{ "body_mass", "model", HXD_ARRAY_DOUBLE, NBODY, 1, 1 },
-		{ "body_subtreemass", "model", HXD_ARRAY_DOUBLE, NBODY, 1, 0 },
-		{ "dof_damping", "model", HXD_ARRAY_DOUBLE, NV, 1, 1 },
-		{ "actuator_gainprm", "model", HXD_ARRAY_DOUBLE, NU, 10, 1 },
-		{ "actuator_ctrlrange", "model", HXD_ARRAY_DOUBLE, NU, 2, 1 },
-		{ "key_qpos", "model", HXD_ARRAY_DOUBLE, 2, NQ, 1 },
-		{ "key_mpos", "model", HXD_ARRAY_DOUBLE, 2, 3, 1 },
-		{ "key_act", "model", HXD_ARRAY_DOUBLE, 2, 0, 1 },
-		{ "mesh_vert", "model", HXD_ARRAY_FLOAT, 4, 3, 0 },
-		{ "hfield_data", "model", HXD_ARRAY_FLOAT, 9, 1, 0 },
-		{ "mat_rgba", "model", HXD_ARRAY_FLOAT, 2, 4, 1 },
-	};
-	hxd_conn *c = hx_connect_ok(addr, "test");
-	hxd_array *list = NULL;
-	hxd_status st;
-	size_t k;
-	int n = 0, i, j, found, writable = 0;
+/* What list_arrays must say about some arrays of the fixture. */
+static const struct expect listed[] = {
+	{ "qpos", "data", HXD_ARRAY_DOUBLE, NQ, 1, 1 },
+	{ "qvel", "data", HXD_ARRAY_DOUBLE, NV, 1, 1 },
+	{ "act", "data", HXD_ARRAY_DOUBLE, 0, 1, 1 },
+	{ "ctrl", "data", HXD_ARRAY_DOUBLE, NU, 1, 1 },
+	{ "xfrc_applied", "data", HXD_ARRAY_DOUBLE, NBODY, 6, 1 },
+	{ "mocap_quat", "data", HXD_ARRAY_DOUBLE, 1, 4, 1 },
+	{ "qacc_warmstart", "data", HXD_ARRAY_DOUBLE, NV, 1, 1 },
+	{ "qacc", "data", HXD_ARRAY_DOUBLE, NV, 1, 0 },
+	{ "xpos", "data", HXD_ARRAY_DOUBLE, NBODY, 3, 0 },
+	{ "xmat", "data", HXD_ARRAY_DOUBLE, NBODY, 9, 0 },
+	{ "sensordata", "data", HXD_ARRAY_DOUBLE, NSENSORDATA, 1, 0 },
+	{ "ten_J", "data", HXD_ARRAY_DOUBLE, 1, NV, 0 },
+	{ "geom_rgba", "model", HXD_ARRAY_FLOAT, NGEOM, 4, 1 },
+	{ "geom_size", "model", HXD_ARRAY_DOUBLE, NGEOM, 3, 0 },
+	{ "geom_contype", "model", HXD_ARRAY_INT, NGEOM, 1, 1 },
+	{ "geom_bodyid", "model", HXD_ARRAY_INT, NGEOM, 1, 0 },
+	{ "jnt_type", "model", HXD_ARRAY_INT, 3, 1, 0 },
+	{ "jnt_range", "model", HXD_ARRAY_DOUBLE, 3, 2, 1 },
+	{ "eq_active", "model", HXD_ARRAY_BYTE, 1, 1, 1 },
+	{ "body_simple", "model", HXD_ARRAY_BYTE, NBODY, 1, 0 },
+	{ "body_mass", "model", HXD_ARRAY_DOUBLE, NBODY, 1, 1 },
+	{ "body_subtreemass", "model", HXD_ARRAY_DOUBLE, NBODY, 1, 0 },
+	{ "dof_damping", "model", HXD_ARRAY_DOUBLE, NV, 1, 1 },
+	{ "actuator_gainprm", "model", HXD_ARRAY_DOUBLE, NU, 10, 1 },
+	{ "actuator_ctrlrange", "model", HXD_ARRAY_DOUBLE, NU, 2, 1 },
+	{ "key_qpos", "model", HXD_ARRAY_DOUBLE, 2, NQ, 1 },
+	{ "key_mpos", "model", HXD_ARRAY_DOUBLE, 2, 3, 1 },
+	{ "key_act", "model", HXD_ARRAY_DOUBLE, 2, 0, 1 },
+	{ "mesh_vert", "model", HXD_ARRAY_FLOAT, 4, 3, 0 },
+	{ "hfield_data", "model", HXD_ARRAY_FLOAT, 9, 1, 0 },
+	{ "mat_rgba", "model", HXD_ARRAY_FLOAT, 2, 4, 1 },
+};
 
-	HX_OK(c, hxd_list_arrays(c, &list, &n));
-	cr_assert_not_null(list);
-	/* MuJoCo 2.2 has about 370 numeric arrays in mjModel and mjData. */
-	cr_assert_gt(n, 300);
+/*
+ * Every entry of the list of n arrays: no values, an owner and a type,
+ * numbers only, each once; a minority writable.
+ */
+static void
+expect_arrays_well_formed(const hxd_array *list, int n)
+{
+	int i, j, writable = 0;
+
 	for (i = 0; i < n; i++) {
 		cr_assert_null(
 		    list[i].values, "%s came with values", list[i].name);
@@ -234,30 +232,55 @@ HX_TRANSPORT_TEST(arrays, list_describes_model_and_data_arrays, "-m",
 	/* A minority is writable; most of mjData is computed. */
 	cr_assert(writable > 20 && writable < n / 2, "%d of %d writable",
 	    writable, n);
+}
 
-	for (k = 0; k < sizeof(want) / sizeof(want[0]); k++) {
+/* Each of the arrays of listed is in the list of n, as described. */
+static void
+expect_arrays_listed(const hxd_array *list, int n)
+{
+	size_t k;
+	int i, found;
+
+	for (k = 0; k < sizeof(listed) / sizeof(listed[0]); k++) {
 		found = 0;
 		for (i = 0; i < n && !found; i++) {
-			if (strcmp(list[i].name, want[k].name) != 0)
+			if (strcmp(list[i].name, listed[k].name) != 0)
 				continue;
 			found = 1;
-			cr_assert_str_eq(list[i].owner, want[k].owner,
-			    "%s owner", want[k].name);
-			cr_assert_eq(list[i].type, want[k].type,
-			    "%s has type %d, expected %d", want[k].name,
-			    list[i].type, want[k].type);
-			cr_assert_eq(list[i].rows, want[k].rows,
-			    "%s has %d rows, expected %d", want[k].name,
-			    list[i].rows, want[k].rows);
-			cr_assert_eq(list[i].cols, want[k].cols,
-			    "%s has %d cols, expected %d", want[k].name,
-			    list[i].cols, want[k].cols);
-			cr_assert_eq(list[i].writable, want[k].writable,
-			    "%s writable %d, expected %d", want[k].name,
-			    list[i].writable, want[k].writable);
+			cr_assert_str_eq(list[i].owner, listed[k].owner,
+			    "%s owner", listed[k].name);
+			cr_assert_eq(list[i].type, listed[k].type,
+			    "%s has type %d, expected %d", listed[k].name,
+			    list[i].type, listed[k].type);
+			cr_assert_eq(list[i].rows, listed[k].rows,
+			    "%s has %d rows, expected %d", listed[k].name,
+			    list[i].rows, listed[k].rows);
+			cr_assert_eq(list[i].cols, listed[k].cols,
+			    "%s has %d cols, expected %d", listed[k].name,
+			    list[i].cols, listed[k].cols);
+			cr_assert_eq(list[i].writable, listed[k].writable,
+			    "%s writable %d, expected %d", listed[k].name,
+			    list[i].writable, listed[k].writable);
 		}
-		cr_assert(found, "%s is not listed", want[k].name);
+		cr_assert(found, "%s is not listed", listed[k].name);
 	}
+}
+
+HX_TRANSPORT_TEST(arrays, list_describes_model_and_data_arrays, "-m",
+    "fixture.xml", "--paused", NULL)
+{
+	hxd_conn *c = hx_connect_ok(addr, "test");
+	hxd_array *list = NULL;
+	hxd_status st;
+	int n = 0, i;
+
+	HX_OK(c, hxd_list_arrays(c, &list, &n));
+	cr_assert_not_null(list);
+	/* MuJoCo 2.2 has about 370 numeric arrays in mjModel and mjData. */
+	cr_assert_gt(n, 300);
+	expect_arrays_well_formed(list, n);
+
+	expect_arrays_listed(list, n);
 
 	/* Constraint arrays have the live count of rows. */
 	free(list);

@@ -220,56 +220,15 @@ client_id(hxd_conn *c, const char *name, unsigned long long *you)
 static struct snap ref[NSTEPS + 1];
 
 /*
- * A batch takes the same steps as single hxd_step calls from the same
- * state with the same controls: the states, sensors and recorded frames
- * are bit for bit those of the step-by-step run.
+ * The trajectory r of qpos and sensordata recorded every EVERY steps
+ * from step0: each frame that of the single steps (ref), and only the
+ * fields asked for.
  */
-HX_TRANSPORT_TEST(
-    batch, steps_equal_single_steps, "-m", "fixture.xml", "--paused", NULL)
+static void
+expect_two_field_trajectory(const hxd_batch_result *r, unsigned long long step0)
 {
-	hxd_conn *c = hx_connect_ok(addr, "test");
-	hxd_control ctl = { .nu = NU, .ctrl = (double *)ctrl_a };
-	hxd_batch b;
-	hxd_batch_result *r;
-	struct snap now;
-	unsigned long long step0;
-	unsigned taken;
-	int i, k, n;
+	int k, n;
 
-	/* The reference: the controls, then NSTEPS single steps. */
-	HX_OK(c, hxd_reset(c, KEY_RAISED));
-	control_set(c, ctrl_a);
-	snap_take(c, &ref[0]);
-	for (i = 1; i <= NSTEPS; i++) {
-		taken = 0;
-		HX_OK(c, hxd_step(c, 1, &taken));
-		cr_assert_eq(taken, 1);
-		snap_take(c, &ref[i]);
-	}
-	cr_assert(memcmp(ref[0].qpos, ref[NSTEPS].qpos, sizeof(ref[0].qpos)),
-	    "the fixture did not move in %d steps", NSTEPS);
-
-	/* A batch with the controls and a trajectory of two fields. */
-	HX_OK(c, hxd_reset(c, KEY_RAISED));
-	step0 = hx_status_ok(c).steps;
-	memset(&b, 0, sizeof(b));
-	b.control = &ctl;
-	b.steps = NSTEPS;
-	b.record = HXD_FIELDS(HXD_FIELD_QPOS) |
-	    HXD_FIELDS(HXD_FIELD_SENSORDATA);
-	b.record_every = EVERY;
-	r = batch_ok(c, &b);
-	cr_assert_eq(r->steps, NSTEPS);
-	cr_assert(memcmp(&r->time, &ref[NSTEPS].time, sizeof(double)) == 0,
-	    "batch time %.17g, single steps %.17g", r->time, ref[NSTEPS].time);
-	SAME(r->sensor->sensordata, ref[NSTEPS].sensordata, NSENSORDATA,
-	    "the batch's sensors differ from the single steps'");
-	snap_take(c, &now);
-	snap_same(&now, &ref[NSTEPS], 1, "batch with controls");
-	cr_assert_eq(now.steps, step0 + NSTEPS);
-	cr_assert_eq(r->ntrajectory, NSTEPS / EVERY,
-	    "%d frames for %d steps recorded every %d", r->ntrajectory, NSTEPS,
-	    EVERY);
 	for (k = 0; k < r->ntrajectory; k++) {
 		const hxd_frame *f = r->trajectory[k];
 
@@ -302,9 +261,16 @@ HX_TRANSPORT_TEST(
 			f->status == NULL,
 		    "frame %d has poses, contacts or status", k);
 	}
-	hxd_batch_result_free(r);
+}
 
-	/* Controls set first, then a batch without: the same again. */
+/* Controls set first (by c), then a batch without: the same again. */
+static void
+expect_controls_set_first(hxd_conn *c)
+{
+	hxd_batch b;
+	hxd_batch_result *r;
+	struct snap now;
+
 	HX_OK(c, hxd_reset(c, KEY_RAISED));
 	control_set(c, ctrl_a);
 	memset(&b, 0, sizeof(b));
@@ -315,16 +281,14 @@ HX_TRANSPORT_TEST(
 	snap_take(c, &now);
 	snap_same(&now, &ref[NSTEPS], 1, "set_control, then a batch");
 	hxd_batch_result_free(r);
+}
 
-	/* Every step (record_every 0) of other fields. */
-	HX_OK(c, hxd_reset(c, KEY_RAISED));
-	memset(&b, 0, sizeof(b));
-	b.control = &ctl;
-	b.steps = NSTEPS;
-	b.record = HXD_FIELDS(HXD_FIELD_QVEL) | HXD_FIELDS(HXD_FIELD_CTRL) |
-	    HXD_FIELDS(HXD_FIELD_MOCAP) | HXD_FIELDS(HXD_FIELD_BODY);
-	r = batch_ok(c, &b);
-	cr_assert_eq(r->ntrajectory, NSTEPS);
+/* The trajectory r of other fields, every step: those of ref. */
+static void
+expect_other_fields_every_step(const hxd_batch_result *r)
+{
+	int k;
+
 	for (k = 0; k < r->ntrajectory; k++) {
 		const hxd_frame *f = r->trajectory[k];
 
@@ -343,9 +307,15 @@ HX_TRANSPORT_TEST(
 		cr_assert_not_null(f->body, "frame %d: no body poses", k);
 		cr_assert_eq(f->body->count, NBODY);
 	}
-	hxd_batch_result_free(r);
+}
 
-	/* The controls matter: without them the run goes elsewhere. */
+/* The controls matter: without them the run (by c) goes elsewhere. */
+static void
+expect_controls_matter(hxd_conn *c)
+{
+	hxd_batch b;
+	struct snap now;
+
 	HX_OK(c, hxd_reset(c, KEY_RAISED));
 	memset(&b, 0, sizeof(b));
 	b.steps = NSTEPS;
@@ -353,6 +323,84 @@ HX_TRANSPORT_TEST(
 	snap_take(c, &now);
 	cr_assert(memcmp(now.qpos, ref[NSTEPS].qpos, sizeof(now.qpos)) != 0,
 	    "the controls made no difference: the comparison proves nothing");
+}
+
+/* The reference (ref): the controls, then NSTEPS single steps by c. */
+static void
+reference_take(hxd_conn *c)
+{
+	unsigned taken;
+	int i;
+
+	HX_OK(c, hxd_reset(c, KEY_RAISED));
+	control_set(c, ctrl_a);
+	snap_take(c, &ref[0]);
+	for (i = 1; i <= NSTEPS; i++) {
+		taken = 0;
+		HX_OK(c, hxd_step(c, 1, &taken));
+		cr_assert_eq(taken, 1);
+		snap_take(c, &ref[i]);
+	}
+	cr_assert(memcmp(ref[0].qpos, ref[NSTEPS].qpos, sizeof(ref[0].qpos)),
+	    "the fixture did not move in %d steps", NSTEPS);
+}
+
+/*
+ * A batch takes the same steps as single hxd_step calls from the same
+ * state with the same controls: the states, sensors and recorded frames
+ * are bit for bit those of the step-by-step run.
+ */
+HX_TRANSPORT_TEST(
+    batch, steps_equal_single_steps, "-m", "fixture.xml", "--paused", NULL)
+{
+	hxd_conn *c = hx_connect_ok(addr, "test");
+	hxd_control ctl = { .nu = NU, .ctrl = (double *)ctrl_a };
+	hxd_batch b;
+	hxd_batch_result *r;
+	struct snap now;
+	unsigned long long step0;
+
+	reference_take(c);
+
+	/* A batch with the controls and a trajectory of two fields. */
+	HX_OK(c, hxd_reset(c, KEY_RAISED));
+	step0 = hx_status_ok(c).steps;
+	memset(&b, 0, sizeof(b));
+	b.control = &ctl;
+	b.steps = NSTEPS;
+	b.record = HXD_FIELDS(HXD_FIELD_QPOS) |
+	    HXD_FIELDS(HXD_FIELD_SENSORDATA);
+	b.record_every = EVERY;
+	r = batch_ok(c, &b);
+	cr_assert_eq(r->steps, NSTEPS);
+	cr_assert(memcmp(&r->time, &ref[NSTEPS].time, sizeof(double)) == 0,
+	    "batch time %.17g, single steps %.17g", r->time, ref[NSTEPS].time);
+	SAME(r->sensor->sensordata, ref[NSTEPS].sensordata, NSENSORDATA,
+	    "the batch's sensors differ from the single steps'");
+	snap_take(c, &now);
+	snap_same(&now, &ref[NSTEPS], 1, "batch with controls");
+	cr_assert_eq(now.steps, step0 + NSTEPS);
+	cr_assert_eq(r->ntrajectory, NSTEPS / EVERY,
+	    "%d frames for %d steps recorded every %d", r->ntrajectory, NSTEPS,
+	    EVERY);
+	expect_two_field_trajectory(r, step0);
+	hxd_batch_result_free(r);
+
+	expect_controls_set_first(c);
+
+	/* Every step (record_every 0) of other fields. */
+	HX_OK(c, hxd_reset(c, KEY_RAISED));
+	memset(&b, 0, sizeof(b));
+	b.control = &ctl;
+	b.steps = NSTEPS;
+	b.record = HXD_FIELDS(HXD_FIELD_QVEL) | HXD_FIELDS(HXD_FIELD_CTRL) |
+	    HXD_FIELDS(HXD_FIELD_MOCAP) | HXD_FIELDS(HXD_FIELD_BODY);
+	r = batch_ok(c, &b);
+	cr_assert_eq(r->ntrajectory, NSTEPS);
+	expect_other_fields_every_step(r);
+	hxd_batch_result_free(r);
+
+	expect_controls_matter(c);
 	hxd_close(c);
 }
 

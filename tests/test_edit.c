@@ -694,6 +694,68 @@ has_object(hxd_conn *c, int type, const char *name)
 	return id >= 0;
 }
 
+/* What the gripper's attach (prefix g_, suffix _2) brings, or not. */
+static const struct attached_object {
+	int type;
+	const char *name;
+	int comes;
+} attached[] = {
+	{ HXD_OBJ_BODY, "g_gripper_2", 1 },
+	{ HXD_OBJ_BODY, "g_left_2", 1 },
+	{ HXD_OBJ_JOINT, "g_base_2", 1 },
+	{ HXD_OBJ_JOINT, "g_right_2", 1 },
+	{ HXD_OBJ_SITE, "g_grip_2", 1 },
+	{ HXD_OBJ_MESH, "g_tetra_2", 1 },
+	{ HXD_OBJ_MATERIAL, "g_steel_2", 1 },
+	{ HXD_OBJ_TEXTURE, "g_grain_2", 1 },
+	{ HXD_OBJ_TENDON, "g_spread_2", 1 },
+	{ HXD_OBJ_EQUALITY, "g_mirror_2", 1 },
+	{ HXD_OBJ_PAIR, "g_fingers_2", 1 },
+	{ HXD_OBJ_EXCLUDE, "g_palm_left_2", 1 },
+	{ HXD_OBJ_ACTUATOR, "g_squeeze_2", 1 },
+	{ HXD_OBJ_SENSOR, "g_opening_2", 1 },
+	{ HXD_OBJ_SENSOR, "g_squeeze_force_2", 1 },
+	{ HXD_OBJ_SENSOR, "g_grip_pos_2", 1 },
+	{ HXD_OBJ_BODY, "g_post_2", 0 },
+	{ HXD_OBJ_BODY, "post", 0 },
+	{ HXD_OBJ_EQUALITY, "g_to_post_2", 0 },
+	{ HXD_OBJ_EXCLUDE, "g_post_left_2", 0 },
+	{ HXD_OBJ_ACTUATOR, "g_lift_2", 0 },
+	{ HXD_OBJ_SENSOR, "g_post_height_2", 0 },
+	{ HXD_OBJ_MATERIAL, "g_unused_2", 0 },
+};
+
+/*
+ * The class finger and the source's main came with the attach: a slide
+ * finger with its range, and main's damping; the unused class stayed
+ * behind; the mesh is named by its file, not its full path.
+ */
+static void
+expect_attached_classes(hxd_conn *c)
+{
+	hxd_array *a;
+	char *xml;
+	int id, adr;
+
+	HX_OK(c, hxd_name2id(c, HXD_OBJ_JOINT, "g_left_2", &id));
+	HX_OK(c, hxd_get_array(c, "jnt_range", &a));
+	cr_expect(a->values[2 * id] == 0 && a->values[2 * id + 1] == 0.04,
+	    "g_left_2's range %g %g", a->values[2 * id], a->values[2 * id + 1]);
+	free(a);
+	HX_OK(c, hxd_get_array(c, "jnt_dofadr", &a));
+	adr = (int)a->values[id];
+	free(a);
+	HX_OK(c, hxd_get_array(c, "dof_damping", &a));
+	cr_expect_eq(a->values[adr], 0.05);
+	free(a);
+	HX_OK(c, hxd_get_model_xml(c, &xml, NULL, 0));
+	cr_expect_not_null(strstr(xml, "class=\"g_finger_2\""));
+	cr_expect_null(strstr(xml, "unused"), "the unused class came");
+	cr_expect_not_null(strstr(xml, "/attach/meshes/tetra.stl\""),
+	    "the mesh's file is not named by its full path");
+	free(xml);
+}
+
 /*
  * What comes with an attach, renamed with a prefix and a suffix: the
  * assets it uses (a mesh file found in the source's meshdir, a material
@@ -712,43 +774,13 @@ Test(edit, attach_brings_what_it_uses_renamed)
 		{ HXD_EDIT_SET, "body", "g_gripper_2", NULL, NULL,
 		    (const char *const[]){ "pos", "0.3 0.5 1" }, 1 },
 	};
-	static const struct {
-		int type;
-		const char *name;
-		int comes;
-	} objects[] = {
-		{ HXD_OBJ_BODY, "g_gripper_2", 1 },
-		{ HXD_OBJ_BODY, "g_left_2", 1 },
-		{ HXD_OBJ_JOINT, "g_base_2", 1 },
-		{ HXD_OBJ_JOINT, "g_right_2", 1 },
-		{ HXD_OBJ_SITE, "g_grip_2", 1 },
-		{ HXD_OBJ_MESH, "g_tetra_2", 1 },
-		{ HXD_OBJ_MATERIAL, "g_steel_2", 1 },
-		{ HXD_OBJ_TEXTURE, "g_grain_2", 1 },
-		{ HXD_OBJ_TENDON, "g_spread_2", 1 },
-		{ HXD_OBJ_EQUALITY, "g_mirror_2", 1 },
-		{ HXD_OBJ_PAIR, "g_fingers_2", 1 },
-		{ HXD_OBJ_EXCLUDE, "g_palm_left_2", 1 },
-		{ HXD_OBJ_ACTUATOR, "g_squeeze_2", 1 },
-		{ HXD_OBJ_SENSOR, "g_opening_2", 1 },
-		{ HXD_OBJ_SENSOR, "g_squeeze_force_2", 1 },
-		{ HXD_OBJ_SENSOR, "g_grip_pos_2", 1 },
-		{ HXD_OBJ_BODY, "g_post_2", 0 },
-		{ HXD_OBJ_BODY, "post", 0 },
-		{ HXD_OBJ_EQUALITY, "g_to_post_2", 0 },
-		{ HXD_OBJ_EXCLUDE, "g_post_left_2", 0 },
-		{ HXD_OBJ_ACTUATOR, "g_lift_2", 0 },
-		{ HXD_OBJ_SENSOR, "g_post_height_2", 0 },
-		{ HXD_OBJ_MATERIAL, "g_unused_2", 0 },
-	};
 	struct hx_server s;
 	hxd_array *a;
 	hxd_model m0, m1;
 	hxd_joint j;
 	hxd_conn *c;
-	char *xml;
 	size_t i;
-	int id, adr;
+	int id;
 
 	hx_server_start(&s, scene);
 	c = hx_connect_ok(s.unix_addr, "editor");
@@ -757,35 +789,17 @@ Test(edit, attach_brings_what_it_uses_renamed)
 	cr_expect_eq(m1.nbody, m0.nbody + 3);
 	cr_expect_eq(m1.nu, m0.nu + 1);
 	cr_expect_eq(m1.neq, m0.neq + 1);
-	for (i = 0; i < sizeof(objects) / sizeof(objects[0]); i++)
-		cr_expect_eq(has_object(c, objects[i].type, objects[i].name),
-		    objects[i].comes, "%s %s", objects[i].name,
-		    objects[i].comes ? "did not come" : "came");
+	for (i = 0; i < sizeof(attached) / sizeof(attached[0]); i++)
+		cr_expect_eq(has_object(c, attached[i].type, attached[i].name),
+		    attached[i].comes, "%s %s", attached[i].name,
+		    attached[i].comes ? "did not come" : "came");
 	/* The mesh was read: from meshes/ beside gripper.xml. */
 	HX_OK(c, hxd_name2id(c, HXD_OBJ_MESH, "g_tetra_2", &id));
 	HX_OK(c, hxd_get_array(c, "mesh_vertnum", &a));
 	cr_expect(
 	    a->values[id] >= 4, "the mesh has %g vertices", a->values[id]);
 	free(a);
-	/* The class finger and the source's main came: a slide finger with
-	 * its range, and main's damping. */
-	HX_OK(c, hxd_name2id(c, HXD_OBJ_JOINT, "g_left_2", &id));
-	HX_OK(c, hxd_get_array(c, "jnt_range", &a));
-	cr_expect(a->values[2 * id] == 0 && a->values[2 * id + 1] == 0.04,
-	    "g_left_2's range %g %g", a->values[2 * id], a->values[2 * id + 1]);
-	free(a);
-	HX_OK(c, hxd_get_array(c, "jnt_dofadr", &a));
-	adr = (int)a->values[id];
-	free(a);
-	HX_OK(c, hxd_get_array(c, "dof_damping", &a));
-	cr_expect_eq(a->values[adr], 0.05);
-	free(a);
-	HX_OK(c, hxd_get_model_xml(c, &xml, NULL, 0));
-	cr_expect_not_null(strstr(xml, "class=\"g_finger_2\""));
-	cr_expect_null(strstr(xml, "unused"), "the unused class came");
-	cr_expect_not_null(strstr(xml, "/attach/meshes/tetra.stl\""),
-	    "the mesh's file is not named by its full path");
-	free(xml);
+	expect_attached_classes(c);
 	/* The squeeze servo opens the fingers; the equality mirrors them. */
 	controls_by_name(
 	    c, (const char *const[]){ "g_squeeze_2" }, (double[]){ 0.06 }, 1);

@@ -639,6 +639,49 @@ put_file(const char *dir, const char *name, const char *text)
 }
 
 /*
+ * Models naming a file outside the model directories (file, its text,
+ * the name the refusal must give).
+ */
+static const struct outside_case {
+	const char *file, *text, *named;
+} outside_cases[] = {
+	{ "inc_up.xml", "<mujoco><include file=\"../outside.xml\"/></mujoco>",
+	    "../outside.xml" },
+	{ "inc_abs.xml", "<mujoco><include file=\"/etc/hostname\"/></mujoco>",
+	    "/etc/hostname" },
+	/* MuJoCo takes <INCLUDE> too: so does the check. */
+	{ "inc_case.xml", "<mujoco><INCLUDE file=\"/etc/hostname\"/></mujoco>",
+	    "/etc/hostname" },
+	{ "mesh_case.xml",
+	    "<mujoco><asset><Mesh name=\"m\" FILE=\"/etc/passwd\"/>"
+	    "</asset></mujoco>",
+	    "/etc/passwd" },
+	{ "inc_deep.xml", "<mujoco><include file=\"part_bad.xml\"/></mujoco>",
+	    "../outside.xml" },
+	{ "mesh_abs.xml",
+	    "<mujoco><asset><mesh file=\"/etc/passwd\"/></asset>"
+	    "</mujoco>",
+	    "/etc/passwd" },
+	{ "meshdir.xml",
+	    "<mujoco><compiler meshdir=\"/etc\"/><asset>"
+	    "<mesh name=\"m\" file=\"passwd\"/></asset></mujoco>",
+	    "passwd" },
+	{ "texture_up.xml",
+	    "<mujoco><asset><texture name=\"t\" type=\"skybox\" "
+	    "fileup=\"../../x.png\"/></asset></mujoco>",
+	    "../../x.png" },
+	{ "hfield_missing.xml",
+	    "<mujoco><asset><hfield name=\"h\" "
+	    "file=\"/nonexistent/h.png\"/></asset></mujoco>",
+	    "/nonexistent/h.png" },
+	{ "urdf_mesh.urdf",
+	    "<robot name=\"r\"><link name=\"a\"><visual><geometry>"
+	    "<mesh filename=\"/etc/passwd\"/></geometry></visual>"
+	    "</link></robot>",
+	    "/etc/passwd" },
+};
+
+/*
  * A model in a model directory may name only files inside the model
  * directories: includes (followed into included files), meshes,
  * textures, height fields, through meshdir and texturedir, present or
@@ -647,48 +690,6 @@ put_file(const char *dir, const char *name, const char *text)
  */
 Test(hostile, models_naming_files_outside_are_refused)
 {
-	static const struct {
-		const char *file, *text, *named;
-	} cases[] = {
-		{ "inc_up.xml",
-		    "<mujoco><include file=\"../outside.xml\"/></mujoco>",
-		    "../outside.xml" },
-		{ "inc_abs.xml",
-		    "<mujoco><include file=\"/etc/hostname\"/></mujoco>",
-		    "/etc/hostname" },
-		/* MuJoCo takes <INCLUDE> too: so does the check. */
-		{ "inc_case.xml",
-		    "<mujoco><INCLUDE file=\"/etc/hostname\"/></mujoco>",
-		    "/etc/hostname" },
-		{ "mesh_case.xml",
-		    "<mujoco><asset><Mesh name=\"m\" FILE=\"/etc/passwd\"/>"
-		    "</asset></mujoco>",
-		    "/etc/passwd" },
-		{ "inc_deep.xml",
-		    "<mujoco><include file=\"part_bad.xml\"/></mujoco>",
-		    "../outside.xml" },
-		{ "mesh_abs.xml",
-		    "<mujoco><asset><mesh file=\"/etc/passwd\"/></asset>"
-		    "</mujoco>",
-		    "/etc/passwd" },
-		{ "meshdir.xml",
-		    "<mujoco><compiler meshdir=\"/etc\"/><asset>"
-		    "<mesh name=\"m\" file=\"passwd\"/></asset></mujoco>",
-		    "passwd" },
-		{ "texture_up.xml",
-		    "<mujoco><asset><texture name=\"t\" type=\"skybox\" "
-		    "fileup=\"../../x.png\"/></asset></mujoco>",
-		    "../../x.png" },
-		{ "hfield_missing.xml",
-		    "<mujoco><asset><hfield name=\"h\" "
-		    "file=\"/nonexistent/h.png\"/></asset></mujoco>",
-		    "/nonexistent/h.png" },
-		{ "urdf_mesh.urdf",
-		    "<robot name=\"r\"><link name=\"a\"><visual><geometry>"
-		    "<mesh filename=\"/etc/passwd\"/></geometry></visual>"
-		    "</link></robot>",
-		    "/etc/passwd" },
-	};
 	static const char
 	    inline_bad[] = "<mujoco><include file=\"/etc/hostname\"/></mujoco>";
 	char top[64] = "/tmp/hxrefs.XXXXXX", dir[128];
@@ -712,19 +713,19 @@ Test(hostile, models_naming_files_outside_are_refused)
 	    "<mujoco><include file=\"../outside.xml\"/></mujoco>");
 	put_file(dir, "good.xml",
 	    "<mujoco model=\"good\"><include file=\"part.xml\"/></mujoco>");
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
-		put_file(dir, cases[i].file, cases[i].text);
+	for (i = 0; i < sizeof(outside_cases) / sizeof(outside_cases[0]); i++)
+		put_file(dir, outside_cases[i].file, outside_cases[i].text);
 
 	hx_server_start(&s, args);
 	c = hx_connect_ok(s.unix_addr, "confined");
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		rc = hxd_load_file(c, cases[i].file, &m);
-		cr_expect_eq(rc, HXD_DENIED, "%s: %d %s", cases[i].file, rc,
-		    hxd_error(c));
+	for (i = 0; i < sizeof(outside_cases) / sizeof(outside_cases[0]); i++) {
+		rc = hxd_load_file(c, outside_cases[i].file, &m);
+		cr_expect_eq(rc, HXD_DENIED, "%s: %d %s", outside_cases[i].file,
+		    rc, hxd_error(c));
 		cr_expect(strstr(hxd_error(c),
 			      "outside the model directories") != NULL &&
-			strstr(hxd_error(c), cases[i].named) != NULL,
-		    "%s: %s", cases[i].file, hxd_error(c));
+			strstr(hxd_error(c), outside_cases[i].named) != NULL,
+		    "%s: %s", outside_cases[i].file, hxd_error(c));
 	}
 	rc = hxd_load_data(
 	    c, HXD_FORMAT_AUTO, inline_bad, strlen(inline_bad), "bad", &m);

@@ -714,6 +714,99 @@ record_fixture_journal(struct hx_server *s, hxd_recording *rec)
 	hxd_close(c);
 }
 
+/* hxplay --verify of the journal at path touches no recording server. */
+static void
+expect_recording_server_untouched(const char *path)
+{
+	static const char *const running[] = { "-m", "mpl_scene.xml", NULL };
+	struct hx_run r = { 0 };
+	struct found before;
+	struct hx_server m;
+	hxd_conn *c;
+
+	hx_server_start(&m, running);
+	c = hx_connect_ok(m.unix_addr, "owner");
+	HX_OK(c, hxd_pause(c));
+	HX_OK(c, hxd_record_start(c, 0, 0, 0, NULL));
+	found_get(c, &before);
+	hxplay(&r, "-s", m.unix_addr, "--verify", path, NULL);
+	cr_expect_eq(r.status, 1, "exit %d: %s%s", r.status, r.out, r.err);
+	HAS(r.err, "the server is recording");
+	found_same(c, &before, "a server recording");
+	cr_expect(hx_status_ok(c).recording.active, "the recording ended");
+	hxd_close(c);
+	hx_run_free(&r);
+}
+
+/*
+ * hxplay --verify of the journal at path on a server without a model:
+ * it cannot get back to none, and says so; --no-restore goes on.
+ */
+static void
+expect_no_model_said(const char *path)
+{
+	static const char *const nomodel[] = { "--no-model", NULL };
+	struct hx_run r = { 0 };
+	struct hx_server n;
+
+	hx_server_start(&n, nomodel);
+	hxplay(&r, "-s", n.unix_addr, "--verify", path, NULL);
+	cr_expect_eq(r.status, 1, "exit %d: %s%s", r.status, r.out, r.err);
+	HAS(r.err, "the server has no model");
+	hxplay(&r, "-s", n.unix_addr, "--verify", "--no-restore", path, NULL);
+	cr_expect_eq(r.status, 0, "exit %d: %s%s", r.status, r.out, r.err);
+	HAS(r.out, "the server keeps the recorded model");
+	hx_run_free(&r);
+}
+
+/*
+ * A model sent inline (by c, to the server at addr), running: hxplay
+ * --verify of the journal at path sends it back as MJB, running.
+ */
+static void
+expect_inline_sent_back(hxd_conn *c, const char *addr, const char *path)
+{
+	struct hx_run r = { 0 };
+	struct found before;
+	hxd_model_blob mjb;
+
+	HX_OK(c, hxd_get_model(c, &mjb));
+	HX_OK(c,
+	    hxd_load_data(c, HXD_FORMAT_MJB, mjb.mjb, mjb.size, "sent", NULL));
+	hxd_model_blob_free(&mjb);
+	HX_OK(c, hxd_run(c));
+	hx_sleep_ms(50);
+	hxplay(&r, "-s", addr, "--verify", path, NULL);
+	cr_assert_eq(r.status, 0, "exit %d: %s%s", r.status, r.out, r.err);
+	HAS(r.out, "sent back as MJB");
+	HAS(r.out, "running");
+	before.st = hx_status_ok(c);
+	cr_expect(!before.st.paused, "the server was running: paused now");
+	cr_expect_str_eq(before.st.model.name, "fixture");
+	cr_expect_str_eq(before.st.model.path, "");
+	hx_run_free(&r);
+}
+
+/*
+ * hxplay --verify --spawn of the journal at path: a haptixd of its own;
+ * the server of c is not touched.
+ */
+static void
+expect_spawn_touches_nothing(hxd_conn *c, const char *path)
+{
+	struct hx_run r = { 0 };
+	struct found before;
+
+	found_get(c, &before);
+	hxplay(&r, "--verify", "--spawn", path, NULL);
+	cr_assert_eq(r.status, 0, "exit %d: %s%s", r.status, r.out, r.err);
+	HAS(r.out, "bit-identical: 100 steps");
+	HAS(r.out, "verified on a haptixd of its own (--spawn)");
+	before.st.paused = 0;
+	found_same_model(c, &before, "--spawn");
+	hx_run_free(&r);
+}
+
 /*
  * hxplay --verify on a shared server puts back what it found: the model
  * loaded from its file (so that a reload still works), a parameter a
@@ -729,14 +822,11 @@ record_fixture_journal(struct hx_server *s, hxd_recording *rec)
  */
 Test(journal, verify_leaves_the_server_as_it_found_it)
 {
-	static const char *const running[] = { "-m", "mpl_scene.xml", NULL };
-	static const char *const nomodel[] = { "--no-model", NULL };
-	struct hx_server a, b, k, m, n;
+	struct hx_server a, b, k;
 	char altered[4200];
 	struct hx_run r = { 0 };
 	struct found before;
 	hxd_recording rec;
-	hxd_model_blob mjb;
 	unsigned taken;
 	hxd_conn *c;
 
@@ -780,54 +870,14 @@ Test(journal, verify_leaves_the_server_as_it_found_it)
 	HAS(r.out, "the server is as it was: model fixture kept");
 	found_same(c, &before, "--keep-model");
 
-	/* A model sent inline, running: it goes back as MJB, running. */
-	HX_OK(c, hxd_get_model(c, &mjb));
-	HX_OK(c,
-	    hxd_load_data(c, HXD_FORMAT_MJB, mjb.mjb, mjb.size, "sent", NULL));
-	hxd_model_blob_free(&mjb);
-	HX_OK(c, hxd_run(c));
-	hx_sleep_ms(50);
-	hxplay(&r, "-s", k.unix_addr, "--verify", rec.path, NULL);
-	cr_assert_eq(r.status, 0, "exit %d: %s%s", r.status, r.out, r.err);
-	HAS(r.out, "sent back as MJB");
-	HAS(r.out, "running");
-	before.st = hx_status_ok(c);
-	cr_expect(!before.st.paused, "the server was running: paused now");
-	cr_expect_str_eq(before.st.model.name, "fixture");
-	cr_expect_str_eq(before.st.model.path, "");
+	expect_inline_sent_back(c, k.unix_addr, rec.path);
 
-	/* --spawn: a haptixd of hxplay's own; this one is not touched. */
-	found_get(c, &before);
-	hxplay(&r, "--verify", "--spawn", rec.path, NULL);
-	cr_assert_eq(r.status, 0, "exit %d: %s%s", r.status, r.out, r.err);
-	HAS(r.out, "bit-identical: 100 steps");
-	HAS(r.out, "verified on a haptixd of its own (--spawn)");
-	before.st.paused = 0;
-	found_same_model(c, &before, "--spawn");
+	expect_spawn_touches_nothing(c, rec.path);
 	hxd_close(c);
 
-	/* A server that is recording is not touched. */
-	hx_server_start(&m, running);
-	c = hx_connect_ok(m.unix_addr, "owner");
-	HX_OK(c, hxd_pause(c));
-	HX_OK(c, hxd_record_start(c, 0, 0, 0, NULL));
-	found_get(c, &before);
-	hxplay(&r, "-s", m.unix_addr, "--verify", rec.path, NULL);
-	cr_expect_eq(r.status, 1, "exit %d: %s%s", r.status, r.out, r.err);
-	HAS(r.err, "the server is recording");
-	found_same(c, &before, "a server recording");
-	cr_expect(hx_status_ok(c).recording.active, "the recording ended");
-	hxd_close(c);
+	expect_recording_server_untouched(rec.path);
 
-	/* A server without a model cannot get back to none: said so. */
-	hx_server_start(&n, nomodel);
-	hxplay(&r, "-s", n.unix_addr, "--verify", rec.path, NULL);
-	cr_expect_eq(r.status, 1, "exit %d: %s%s", r.status, r.out, r.err);
-	HAS(r.err, "the server has no model");
-	hxplay(
-	    &r, "-s", n.unix_addr, "--verify", "--no-restore", rec.path, NULL);
-	cr_expect_eq(r.status, 0, "exit %d: %s%s", r.status, r.out, r.err);
-	HAS(r.out, "the server keeps the recorded model");
+	expect_no_model_said(rec.path);
 	hx_run_free(&r);
 }
 

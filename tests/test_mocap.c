@@ -75,6 +75,99 @@ next_of(hxd_conn *c, int kind, int ms)
 	return NULL;
 }
 
+/* 45 degrees about x. */
+static const double q45[4] = { 0.9238795325112867, 0.3826834323650898, 0, 0 };
+
+/*
+ * Motion by drv from p0 (turned q) carries over one to one to the body
+ * ctl sees at v0 (turned vq0), in world axes, rotations too; p is left
+ * at the last position sent.
+ */
+static void
+expect_motion_carries_over(hxd_conn *drv, hxd_conn *ctl, const double *p0,
+    const double *q, const double *v0, const double *vq0, double *p)
+{
+	const double rz[4] = { cos(M_PI / 4), 0, 0, sin(M_PI / 4) };
+	double pos[3], quat[4], want[4];
+	int k;
+
+	for (k = 0; k < 3; k++)
+		p[k] = p0[k] + 0.01 * (k + 1);
+	HX_OK(drv, hxd_mocap_pose(drv, 0, NULL, p, q, 0, 0, NULL));
+	mocap_pose(ctl, pos, quat);
+	for (k = 0; k < 3; k++)
+		cr_expect(fabs(pos[k] - (v0[k] + 0.01 * (k + 1))) < 1e-12,
+		    "pos[%d] = %.17g", k, pos[k]);
+	/* Turning the physical body 90 degrees about world z turns the
+	 * virtual one the same way. */
+	quat_mul(rz, q45, want);
+	HX_OK(drv, hxd_mocap_pose(drv, 0, NULL, p, want, 0, 0, NULL));
+	mocap_pose(ctl, pos, quat);
+	quat_mul(rz, vq0, want);
+	for (k = 0; k < 4; k++)
+		cr_expect(fabs(quat[k] - want[k]) < 1e-12, "quat[%d] = %g", k,
+		    quat[k]);
+}
+
+/*
+ * Disconnected by ctl, the mouse lifted: the physical body (p, q, sent
+ * by drv) moves freely; put down elsewhere, no jump, and motion from
+ * there on.
+ */
+static void
+expect_lift_and_put_down(
+    hxd_conn *drv, hxd_conn *ctl, double *p, const double *q)
+{
+	double pos[3], quat[4], v0[3], vq0[4];
+	hxd_tracking t;
+	hxd_event *ev;
+
+	/* Disconnect: the mouse lifted; the physical body moves freely. */
+	HX_OK(ctl, hxd_mocap_connect(ctl, 0, NULL, 0, &t));
+	cr_expect(!t.connected);
+	ev = next_of(ctl, HXD_EVENT_TRACKING, 2000);
+	cr_assert_not_null(ev);
+	cr_expect_str_eq(ev->why, "disconnect");
+	hxd_event_free(ev);
+	mocap_pose(ctl, v0, vq0);
+	p[0] += 5;
+	HX_OK(drv, hxd_mocap_pose(drv, 0, NULL, p, q, 0, 0, NULL));
+	mocap_pose(ctl, pos, quat);
+	cr_expect_eq(memcmp(pos, v0, sizeof(pos)), 0, "moved while lifted");
+
+	/* Put down elsewhere: no jump, and motion from there on. */
+	HX_OK(ctl, hxd_mocap_connect(ctl, 0, NULL, 1, NULL));
+	HX_OK(drv, hxd_mocap_pose(drv, 0, NULL, p, q, 0, 0, NULL));
+	mocap_pose(ctl, pos, quat);
+	cr_expect_eq(memcmp(pos, v0, sizeof(pos)), 0, "jumped on reconnect");
+	cr_expect_eq(memcmp(quat, vq0, sizeof(quat)), 0);
+	p[2] -= 0.2;
+	HX_OK(drv, hxd_mocap_pose(drv, 0, NULL, p, q, 0, 0, NULL));
+	mocap_pose(ctl, pos, quat);
+	cr_expect(fabs(pos[2] - (v0[2] - 0.2)) < 1e-12, "%.17g", pos[2]);
+}
+
+/*
+ * Another driver (at addr) takes the body ctl sees over from its first
+ * pose (p moved on, q): no jump from the first driver's offset.
+ */
+static void
+expect_taken_over(const char *addr, hxd_conn *ctl, double *p, const double *q)
+{
+	hxd_conn *drv2 = hx_connect_ok(addr, "driver2");
+	double pos[3], quat[4], v0[3], vq0[4];
+	hxd_tracking t;
+
+	mocap_pose(ctl, v0, vq0);
+	p[0] += 100;
+	HX_OK(drv2, hxd_mocap_pose(drv2, 0, NULL, p, q, 0, 0, &t));
+	cr_expect(t.connected && t.offset_set);
+	cr_expect_str_eq(t.driver_name, "driver2");
+	mocap_pose(ctl, pos, quat);
+	cr_expect_eq(memcmp(pos, v0, sizeof(pos)), 0, "jumped to driver2");
+	hxd_close(drv2);
+}
+
 /*
  * The mouse analogy through the protocol: poses move nothing until
  * connected; connecting captures the offset from the next pose, which
@@ -84,17 +177,13 @@ next_of(hxd_conn *c, int kind, int ms)
  */
 Test(mocap, offset_capture_is_exact)
 {
-	static const double q45[4] = { 0.9238795325112867, 0.3826834323650898,
-		0, 0 }; /* 45 degrees about x */
-	const double rz[4] = { cos(M_PI / 4), 0, 0, sin(M_PI / 4) };
 	hxd_subscription sub = { .events = 1 };
 	double p0[3] = { 1.25, -3.5, 0.125 }, q[4], pos[3], quat[4], v0[3],
-	       vq0[4], want[4], p[3];
+	       vq0[4], p[3];
 	struct hx_server s;
 	hxd_tracking t;
 	hxd_event *ev;
 	hxd_conn *drv, *ctl;
-	int k;
 
 	hx_server_start(&s, scene_paused);
 	drv = hx_connect_ok(s.unix_addr, "driver");
@@ -131,59 +220,11 @@ Test(mocap, offset_capture_is_exact)
 	cr_expect_eq(memcmp(pos, v0, sizeof(pos)), 0, "jumped on connect");
 	cr_expect_eq(memcmp(quat, vq0, sizeof(quat)), 0, "turned on connect");
 
-	/* Motion carries over one to one, in world axes. */
-	for (k = 0; k < 3; k++)
-		p[k] = p0[k] + 0.01 * (k + 1);
-	HX_OK(drv, hxd_mocap_pose(drv, 0, NULL, p, q, 0, 0, NULL));
-	mocap_pose(ctl, pos, quat);
-	for (k = 0; k < 3; k++)
-		cr_expect(fabs(pos[k] - (v0[k] + 0.01 * (k + 1))) < 1e-12,
-		    "pos[%d] = %.17g", k, pos[k]);
-	/* Turning the physical body 90 degrees about world z turns the
-	 * virtual one the same way. */
-	quat_mul(rz, q45, want);
-	HX_OK(drv, hxd_mocap_pose(drv, 0, NULL, p, want, 0, 0, NULL));
-	mocap_pose(ctl, pos, quat);
-	quat_mul(rz, vq0, want);
-	for (k = 0; k < 4; k++)
-		cr_expect(fabs(quat[k] - want[k]) < 1e-12, "quat[%d] = %g", k,
-		    quat[k]);
+	expect_motion_carries_over(drv, ctl, p0, q, v0, vq0, p);
 
-	/* Disconnect: the mouse lifted; the physical body moves freely. */
-	HX_OK(ctl, hxd_mocap_connect(ctl, 0, NULL, 0, &t));
-	cr_expect(!t.connected);
-	ev = next_of(ctl, HXD_EVENT_TRACKING, 2000);
-	cr_assert_not_null(ev);
-	cr_expect_str_eq(ev->why, "disconnect");
-	hxd_event_free(ev);
-	mocap_pose(ctl, v0, vq0);
-	p[0] += 5;
-	HX_OK(drv, hxd_mocap_pose(drv, 0, NULL, p, q, 0, 0, NULL));
-	mocap_pose(ctl, pos, quat);
-	cr_expect_eq(memcmp(pos, v0, sizeof(pos)), 0, "moved while lifted");
+	expect_lift_and_put_down(drv, ctl, p, q);
 
-	/* Put down elsewhere: no jump, and motion from there on. */
-	HX_OK(ctl, hxd_mocap_connect(ctl, 0, NULL, 1, NULL));
-	HX_OK(drv, hxd_mocap_pose(drv, 0, NULL, p, q, 0, 0, NULL));
-	mocap_pose(ctl, pos, quat);
-	cr_expect_eq(memcmp(pos, v0, sizeof(pos)), 0, "jumped on reconnect");
-	cr_expect_eq(memcmp(quat, vq0, sizeof(quat)), 0);
-	p[2] -= 0.2;
-	HX_OK(drv, hxd_mocap_pose(drv, 0, NULL, p, q, 0, 0, NULL));
-	mocap_pose(ctl, pos, quat);
-	cr_expect(fabs(pos[2] - (v0[2] - 0.2)) < 1e-12, "%.17g", pos[2]);
-
-	/* Another driver takes the body over from its first pose: no jump
-	 * from the first driver's offset. */
-	hxd_conn *drv2 = hx_connect_ok(s.unix_addr, "driver2");
-	mocap_pose(ctl, v0, vq0);
-	p[0] += 100;
-	HX_OK(drv2, hxd_mocap_pose(drv2, 0, NULL, p, q, 0, 0, &t));
-	cr_expect(t.connected && t.offset_set);
-	cr_expect_str_eq(t.driver_name, "driver2");
-	mocap_pose(ctl, pos, quat);
-	cr_expect_eq(memcmp(pos, v0, sizeof(pos)), 0, "jumped to driver2");
-	hxd_close(drv2);
+	expect_taken_over(s.unix_addr, ctl, p, q);
 	hxd_close(drv);
 	hxd_close(ctl);
 	hx_server_stop(&s);

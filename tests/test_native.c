@@ -171,13 +171,10 @@ box_place(hxd_conn *c, double z)
 
 /*-------------------------------------------------------------- info */
 
-HX_TRANSPORT_TEST(
-    native, info_describes_the_fixture, "-m", "fixture.xml", "--paused", NULL)
+/* The fixture's sensors in in, by HAPTIX's numbers. */
+static void
+expect_info_sensors(const hxd_info *in)
 {
-	static const char *const bodies[] = { "world", "link1", "link2", "box",
-		"marker" };
-	static const char *const geoms[] = { "floor", "terrain", "tetra",
-		"link1", "link2", "box", "marker" };
 	static const char *const sensors[] = { "q1", "q2", "v1", "f1",
 		"tip_pos", "sum_len", "acc" };
 	static const int stype[] = { SENS_JOINTPOS, SENS_JOINTPOS,
@@ -189,13 +186,112 @@ HX_TRANSPORT_TEST(
 		HXD_OBJ_JOINT, HXD_OBJ_ACTUATOR, HXD_OBJ_SITE, HXD_OBJ_TENDON,
 		HXD_OBJ_SITE };
 	static const int sobjid[] = { 0, 1, 0, 0, SITE_TIP, 0, SITE_TIP };
+	int i;
+
+	for (i = 0; i < NSENSOR; i++) {
+		cr_assert_str_eq(in->sensor_name[i], sensors[i]);
+		cr_assert_eq(in->sensor_type[i], stype[i],
+		    "sensor %d (%s) has type %d, expected %d (HAPTIX numbers)",
+		    i, sensors[i], in->sensor_type[i], stype[i]);
+		cr_assert_eq(in->sensor_dim[i], sdim[i], "sensor %d dim", i);
+		cr_assert_eq(in->sensor_adr[i], sadr[i], "sensor %d adr", i);
+		cr_assert_eq(in->sensor_objtype[i], sobjtype[i],
+		    "sensor %d objtype %d", i, in->sensor_objtype[i]);
+		cr_assert_eq(
+		    in->sensor_objid[i], sobjid[i], "sensor %d objid", i);
+		cr_assert_eq(in->sensor_datatype[i], 0, "sensor %d is real", i);
+		cr_assert_eq(in->sensor_noise[i], 0.0);
+	}
+}
+
+/* The fixture's joints in in: names, types, bodies, addresses, ranges. */
+static void
+expect_info_joints(const hxd_info *in)
+{
+	cr_assert_str_eq(in->jnt_name[0], "hinge1");
+	cr_assert_str_eq(in->jnt_name[1], "hinge2");
+	cr_assert_str_eq(in->jnt_name[2], "box");
+	cr_assert_eq(in->jnt_type[0], 3, "hinge");
+	cr_assert_eq(in->jnt_type[1], 3, "hinge");
+	cr_assert_eq(in->jnt_type[2], 0, "free");
+	cr_assert_eq(in->jnt_bodyid[0], BODY_LINK1);
+	cr_assert_eq(in->jnt_bodyid[1], BODY_LINK2);
+	cr_assert_eq(in->jnt_bodyid[2], BODY_BOX);
+	cr_assert_eq(in->jnt_qposadr[2], BOX_QPOS);
+	cr_assert_eq(in->jnt_dofadr[1], 1);
+	cr_assert_eq(in->jnt_dofadr[2], BOX_QVEL);
+	cr_assert_eq(in->jnt_limited[0], 1, "hinge1 has a range");
+	cr_assert_eq(in->jnt_limited[1], 0, "hinge2 has no range");
+	cr_assert_eq(in->jnt_limited[2], 0, "a free joint has no range");
+	/* MJCF angles are in degrees unless the compiler says otherwise. */
+	HX_NEAR(in->jnt_range[0], -HINGE1_LIMIT, 1e-15);
+	HX_NEAR(in->jnt_range[1], HINGE1_LIMIT, 1e-15);
+}
+
+/* The fixture's geoms, bodies, sites and tendon in in. */
+static void
+expect_info_geoms_and_bodies(const hxd_info *in)
+{
+	static const char *const bodies[] = { "world", "link1", "link2", "box",
+		"marker" };
+	static const char *const geoms[] = { "floor", "terrain", "tetra",
+		"link1", "link2", "box", "marker" };
 	static const int gtype[] = { 0, 1, 7, 3, 3, 6, 2 };
 	static const int gbody[] = { 0, 0, 0, 1, 2, 3, 4 };
+	int i;
+
+	for (i = 0; i < NGEOM; i++) {
+		cr_assert_str_eq(in->geom_name[i], geoms[i]);
+		cr_assert_eq(in->geom_type[i], gtype[i], "geom %s type %d",
+		    geoms[i], in->geom_type[i]);
+		cr_assert_eq(
+		    in->geom_bodyid[i], gbody[i], "geom %s body", geoms[i]);
+	}
+	for (i = 0; i < NBODY; i++)
+		cr_assert_str_eq(in->body_name[i], bodies[i]);
+	cr_assert_eq(in->body_parentid[BODY_LINK2], BODY_LINK1);
+	cr_assert_eq(in->body_parentid[BODY_BOX], BODY_WORLD);
+	cr_assert_eq(in->body_mocapid[BODY_MARKER], 0);
+	cr_assert_eq(in->body_mocapid[BODY_BOX], -1);
+	cr_assert_str_eq(in->site_name[SITE_SITE1], "site1");
+	cr_assert_str_eq(in->site_name[SITE_TIP], "tip");
+	cr_assert_str_eq(in->tendon_name[0], "sum");
+}
+
+/* The fixture's equality, actuators, keyframes and materials in in. */
+static void
+expect_info_equality_actuators_and_names(const hxd_info *in)
+{
+	cr_assert_eq(in->eq_type[0], 2, "a joint equality");
+	cr_assert_eq(in->eq_obj1id[0], 1, "joint1 is hinge2");
+	cr_assert_eq(in->eq_obj2id[0], 0, "joint2 is hinge1");
+	cr_assert_str_eq(in->eq_name[0], "couple");
+
+	cr_assert_str_eq(in->actuator_name[0], "servo1");
+	cr_assert_str_eq(in->actuator_name[1], "servo2");
+	cr_assert_eq(in->actuator_trntype[0], 0, "joint transmission");
+	cr_assert_eq(in->actuator_trnid[0], 0, "servo1 drives hinge1");
+	cr_assert_eq(in->actuator_trnid[2], 1, "servo2 drives hinge2");
+	cr_assert_eq(in->actuator_ctrllimited[0], 1);
+	cr_assert_eq(in->actuator_ctrllimited[1], 1);
+	HX_NEAR(in->actuator_ctrlrange[0], -1, 0);
+	HX_NEAR(in->actuator_ctrlrange[1], 1, 0);
+	HX_NEAR(in->actuator_ctrlrange[2], -2, 0);
+	HX_NEAR(in->actuator_ctrlrange[3], 2, 0);
+
+	cr_assert_str_eq(in->key_name[0], "raised");
+	cr_assert_str_eq(in->key_name[1], "dropped");
+	cr_assert_str_eq(in->mat_name[0], "red");
+	cr_assert_str_eq(in->mat_name[1], "green");
+}
+
+HX_TRANSPORT_TEST(
+    native, info_describes_the_fixture, "-m", "fixture.xml", "--paused", NULL)
+{
 	hxd_conn *c = hx_connect_ok(addr, "test");
 	const hxd_model *w = hxd_welcome_model(c);
 	hxd_info *in = NULL;
 	const hxd_model *m;
-	int i;
 
 	HX_OK(c, hxd_info_get(c, &in));
 	cr_assert_not_null(in);
@@ -225,78 +321,10 @@ HX_TRANSPORT_TEST(
 	cr_assert_eq(w->nbody, NBODY);
 	cr_assert_eq(w->nsensordata, NSENSORDATA);
 
-	for (i = 0; i < NSENSOR; i++) {
-		cr_assert_str_eq(in->sensor_name[i], sensors[i]);
-		cr_assert_eq(in->sensor_type[i], stype[i],
-		    "sensor %d (%s) has type %d, expected %d (HAPTIX numbers)",
-		    i, sensors[i], in->sensor_type[i], stype[i]);
-		cr_assert_eq(in->sensor_dim[i], sdim[i], "sensor %d dim", i);
-		cr_assert_eq(in->sensor_adr[i], sadr[i], "sensor %d adr", i);
-		cr_assert_eq(in->sensor_objtype[i], sobjtype[i],
-		    "sensor %d objtype %d", i, in->sensor_objtype[i]);
-		cr_assert_eq(
-		    in->sensor_objid[i], sobjid[i], "sensor %d objid", i);
-		cr_assert_eq(in->sensor_datatype[i], 0, "sensor %d is real", i);
-		cr_assert_eq(in->sensor_noise[i], 0.0);
-	}
-
-	cr_assert_str_eq(in->jnt_name[0], "hinge1");
-	cr_assert_str_eq(in->jnt_name[1], "hinge2");
-	cr_assert_str_eq(in->jnt_name[2], "box");
-	cr_assert_eq(in->jnt_type[0], 3, "hinge");
-	cr_assert_eq(in->jnt_type[1], 3, "hinge");
-	cr_assert_eq(in->jnt_type[2], 0, "free");
-	cr_assert_eq(in->jnt_bodyid[0], BODY_LINK1);
-	cr_assert_eq(in->jnt_bodyid[1], BODY_LINK2);
-	cr_assert_eq(in->jnt_bodyid[2], BODY_BOX);
-	cr_assert_eq(in->jnt_qposadr[2], BOX_QPOS);
-	cr_assert_eq(in->jnt_dofadr[1], 1);
-	cr_assert_eq(in->jnt_dofadr[2], BOX_QVEL);
-	cr_assert_eq(in->jnt_limited[0], 1, "hinge1 has a range");
-	cr_assert_eq(in->jnt_limited[1], 0, "hinge2 has no range");
-	cr_assert_eq(in->jnt_limited[2], 0, "a free joint has no range");
-	/* MJCF angles are in degrees unless the compiler says otherwise. */
-	HX_NEAR(in->jnt_range[0], -HINGE1_LIMIT, 1e-15);
-	HX_NEAR(in->jnt_range[1], HINGE1_LIMIT, 1e-15);
-
-	for (i = 0; i < NGEOM; i++) {
-		cr_assert_str_eq(in->geom_name[i], geoms[i]);
-		cr_assert_eq(in->geom_type[i], gtype[i], "geom %s type %d",
-		    geoms[i], in->geom_type[i]);
-		cr_assert_eq(
-		    in->geom_bodyid[i], gbody[i], "geom %s body", geoms[i]);
-	}
-	for (i = 0; i < NBODY; i++)
-		cr_assert_str_eq(in->body_name[i], bodies[i]);
-	cr_assert_eq(in->body_parentid[BODY_LINK2], BODY_LINK1);
-	cr_assert_eq(in->body_parentid[BODY_BOX], BODY_WORLD);
-	cr_assert_eq(in->body_mocapid[BODY_MARKER], 0);
-	cr_assert_eq(in->body_mocapid[BODY_BOX], -1);
-	cr_assert_str_eq(in->site_name[SITE_SITE1], "site1");
-	cr_assert_str_eq(in->site_name[SITE_TIP], "tip");
-	cr_assert_str_eq(in->tendon_name[0], "sum");
-
-	cr_assert_eq(in->eq_type[0], 2, "a joint equality");
-	cr_assert_eq(in->eq_obj1id[0], 1, "joint1 is hinge2");
-	cr_assert_eq(in->eq_obj2id[0], 0, "joint2 is hinge1");
-	cr_assert_str_eq(in->eq_name[0], "couple");
-
-	cr_assert_str_eq(in->actuator_name[0], "servo1");
-	cr_assert_str_eq(in->actuator_name[1], "servo2");
-	cr_assert_eq(in->actuator_trntype[0], 0, "joint transmission");
-	cr_assert_eq(in->actuator_trnid[0], 0, "servo1 drives hinge1");
-	cr_assert_eq(in->actuator_trnid[2], 1, "servo2 drives hinge2");
-	cr_assert_eq(in->actuator_ctrllimited[0], 1);
-	cr_assert_eq(in->actuator_ctrllimited[1], 1);
-	HX_NEAR(in->actuator_ctrlrange[0], -1, 0);
-	HX_NEAR(in->actuator_ctrlrange[1], 1, 0);
-	HX_NEAR(in->actuator_ctrlrange[2], -2, 0);
-	HX_NEAR(in->actuator_ctrlrange[3], 2, 0);
-
-	cr_assert_str_eq(in->key_name[0], "raised");
-	cr_assert_str_eq(in->key_name[1], "dropped");
-	cr_assert_str_eq(in->mat_name[0], "red");
-	cr_assert_str_eq(in->mat_name[1], "green");
+	expect_info_sensors(in);
+	expect_info_joints(in);
+	expect_info_geoms_and_bodies(in);
+	expect_info_equality_actuators_and_names(in);
 	free(in);
 	hxd_close(c);
 }

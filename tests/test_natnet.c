@@ -1194,6 +1194,141 @@ udp_recv(int fd, unsigned char *b, size_t cap, int timeout_ms)
 	return (size_t)n;
 }
 
+/*
+ * Connect to the fake f's command port cport from fd (bound to port):
+ * the server info, and the client remembered.  Returns the version.
+ */
+static struct natnet_version
+expect_connect(struct natnet_fake *f, int fd, int cport, int port)
+{
+	struct natnet_server s;
+	struct natnet_version v;
+	const unsigned char *p;
+	unsigned char req[512];
+	char err[256] = "", host[64];
+	size_t len, n;
+	int id;
+
+	len = natnet_request(req, sizeof(req), NATNET_CONNECT, "test");
+	udp_send(fd, cport, req, len);
+	len = udp_recv(fd, pkt, sizeof(pkt), 5000);
+	p = payload_of(pkt, len, NATNET_SERVERINFO, &n);
+	cr_assert_eq(
+	    natnet_parse_server(p, n, &s, err, sizeof(err)), 0, "%s", err);
+	cr_assert_str_eq(s.app, "Motive");
+	v = natnet_server_version(&s);
+	cr_assert(v.major == 4 && v.minor == 1);
+	cr_assert_eq(s.has_connection_info, 1);
+	cr_assert_eq(s.multicast, 0);
+	cr_assert_eq(s.data_port, NATNET_DATA_PORT);
+	cr_assert_str_eq(s.multicast_address, NATNET_MULTICAST_GROUP);
+	cr_assert_eq(natnet_fake_client(f, host, sizeof(host), &id), 1);
+	cr_assert_str_eq(host, "127.0.0.1");
+	cr_assert_eq(id, port);
+	return v;
+}
+
+/*
+ * The model definitions of the fake f, asked for from fd; keep-alives
+ * counted and not answered.
+ */
+static void
+expect_models_and_keepalives(
+    struct natnet_fake *f, int fd, int cport, struct natnet_version v)
+{
+	const unsigned char *p;
+	unsigned char req[512];
+	char err[256] = "";
+	size_t len, n;
+
+	/* The model definitions. */
+	len = natnet_request(req, sizeof(req), NATNET_REQUEST_MODELDEF, NULL);
+	udp_send(fd, cport, req, len);
+	len = udp_recv(fd, pkt, sizeof(pkt), 5000);
+	p = payload_of(pkt, len, NATNET_MODELDEF, &n);
+	cr_assert_eq(natnet_parse_models(p, n, v, &models, err, sizeof(err)), 0,
+	    "%s", err);
+	cr_assert_eq(models.n, 2);
+	cr_assert_eq(models.bodies[0].id, 3);
+	cr_assert_str_eq(models.bodies[0].name, "Drone");
+	cr_assert_str_eq(models.bodies[1].name, "Wand");
+
+	/* Keep-alives are counted and not answered. */
+	len = natnet_request(req, sizeof(req), NATNET_KEEPALIVE, NULL);
+	udp_send(fd, cport, req, len);
+	udp_send(fd, cport, req, len);
+	cr_assert(natnet_fake_wait_requests(f, NATNET_KEEPALIVE, 2, 5000));
+	cr_assert_eq(udp_recv(fd, pkt, sizeof(pkt), 200), 0);
+	cr_assert_eq(natnet_fake_requests(f, NATNET_CONNECT), 1);
+	cr_assert_eq(natnet_fake_requests(f, NATNET_REQUEST_MODELDEF), 1);
+	cr_assert_eq(natnet_fake_requests(f, NATNET_KEEPALIVE), 2);
+	cr_assert_eq(natnet_fake_requests(f, NATNET_REQUEST), 0);
+}
+
+/*
+ * The fake f's frames fr: unicast to fd that connected, to any address
+ * (fd2 on port2), and the last one sent when asked for.
+ */
+static void
+expect_frames_sent(struct natnet_fake *f, int fd, int fd2, int port2, int cport,
+    struct natnet_version v, struct natnet_fake_frame *fr,
+    const struct natnet_fake_body *bodies)
+{
+	const unsigned char *p;
+	unsigned char req[512];
+	char err[256] = "";
+	size_t len, n;
+
+	/* Unicast: the frame comes to the socket that connected. */
+	cr_assert_eq(natnet_fake_send_frame(f, NULL, 0, fr), 0);
+	len = udp_recv(fd, pkt, sizeof(pkt), 5000);
+	p = payload_of(pkt, len, NATNET_FRAMEOFDATA, &n);
+	cr_assert_eq(natnet_parse_frame(p, n, v, &frame, err, sizeof(err)), 0,
+	    "%s", err);
+	cr_assert_eq(frame.frame_number, 77);
+	cr_assert_eq(frame.nbodies, 2);
+	cr_assert_eq(frame.bodies[1].id, bodies[1].id);
+	cr_assert_eq(frame.bodies[1].quat[0], f32(bodies[1].quat[0]));
+
+	/* Or to any address. */
+	fr->frame_number = 78;
+	cr_assert_eq(natnet_fake_send_frame(f, "127.0.0.1", port2, fr), 0);
+	len = udp_recv(fd2, pkt, sizeof(pkt), 5000);
+	p = payload_of(pkt, len, NATNET_FRAMEOFDATA, &n);
+	cr_assert_eq(natnet_parse_frame(p, n, v, &frame, err, sizeof(err)), 0,
+	    "%s", err);
+	cr_assert_eq(frame.frame_number, 78);
+
+	/* A frame asked for is the last one sent. */
+	len = natnet_request(
+	    req, sizeof(req), NATNET_REQUEST_FRAMEOFDATA, NULL);
+	udp_send(fd, cport, req, len);
+	len = udp_recv(fd, pkt, sizeof(pkt), 5000);
+	p = payload_of(pkt, len, NATNET_FRAMEOFDATA, &n);
+	cr_assert_eq(natnet_parse_frame(p, n, v, &frame, err, sizeof(err)), 0,
+	    "%s", err);
+	cr_assert_eq(frame.frame_number, 78);
+}
+
+/* A command to the fake f has an answer; an unknown request is refused. */
+static void
+expect_command_answers(struct natnet_fake *f, int fd, int cport)
+{
+	unsigned char req[512];
+	size_t len, n;
+
+	len = natnet_request(req, sizeof(req), NATNET_REQUEST, "Bitstream");
+	udp_send(fd, cport, req, len);
+	len = udp_recv(fd, pkt, sizeof(pkt), 5000);
+	payload_of(pkt, len, NATNET_RESPONSE, &n);
+	cr_assert_eq(n, 4);
+	len = natnet_request(req, sizeof(req), 55, NULL);
+	udp_send(fd, cport, req, len);
+	len = udp_recv(fd, pkt, sizeof(pkt), 5000);
+	payload_of(pkt, len, NATNET_UNRECOGNIZED_REQUEST, &n);
+	cr_assert_eq(natnet_fake_requests(f, 55), 1);
+}
+
 Test(natnet, fake_server_answers_over_udp)
 {
 	static const struct natnet_fake_model m[2] = { { 3, "Drone" },
@@ -1202,7 +1337,6 @@ Test(natnet, fake_server_answers_over_udp)
 	struct natnet_fake_config c;
 	struct natnet_fake_frame fr;
 	struct natnet_fake *f;
-	struct natnet_server s;
 	struct natnet_version v;
 	const unsigned char *p;
 	unsigned char req[512];
@@ -1231,88 +1365,11 @@ Test(natnet, fake_server_answers_over_udp)
 	    "no client to unicast to yet");
 	cr_assert_eq(natnet_fake_client(f, host, sizeof(host), &id), 0);
 
-	/* Connect: the server info, and the client remembered. */
-	len = natnet_request(req, sizeof(req), NATNET_CONNECT, "test");
-	udp_send(fd, cport, req, len);
-	len = udp_recv(fd, pkt, sizeof(pkt), 5000);
-	p = payload_of(pkt, len, NATNET_SERVERINFO, &n);
-	cr_assert_eq(
-	    natnet_parse_server(p, n, &s, err, sizeof(err)), 0, "%s", err);
-	cr_assert_str_eq(s.app, "Motive");
-	v = natnet_server_version(&s);
-	cr_assert(v.major == 4 && v.minor == 1);
-	cr_assert_eq(s.has_connection_info, 1);
-	cr_assert_eq(s.multicast, 0);
-	cr_assert_eq(s.data_port, NATNET_DATA_PORT);
-	cr_assert_str_eq(s.multicast_address, NATNET_MULTICAST_GROUP);
-	cr_assert_eq(natnet_fake_client(f, host, sizeof(host), &id), 1);
-	cr_assert_str_eq(host, "127.0.0.1");
-	cr_assert_eq(id, port);
+	v = expect_connect(f, fd, cport, port);
+	expect_models_and_keepalives(f, fd, cport, v);
+	expect_frames_sent(f, fd, fd2, port2, cport, v, &fr, bodies);
 
-	/* The model definitions. */
-	len = natnet_request(req, sizeof(req), NATNET_REQUEST_MODELDEF, NULL);
-	udp_send(fd, cport, req, len);
-	len = udp_recv(fd, pkt, sizeof(pkt), 5000);
-	p = payload_of(pkt, len, NATNET_MODELDEF, &n);
-	cr_assert_eq(natnet_parse_models(p, n, v, &models, err, sizeof(err)), 0,
-	    "%s", err);
-	cr_assert_eq(models.n, 2);
-	cr_assert_eq(models.bodies[0].id, 3);
-	cr_assert_str_eq(models.bodies[0].name, "Drone");
-	cr_assert_str_eq(models.bodies[1].name, "Wand");
-
-	/* Keep-alives are counted and not answered. */
-	len = natnet_request(req, sizeof(req), NATNET_KEEPALIVE, NULL);
-	udp_send(fd, cport, req, len);
-	udp_send(fd, cport, req, len);
-	cr_assert(natnet_fake_wait_requests(f, NATNET_KEEPALIVE, 2, 5000));
-	cr_assert_eq(udp_recv(fd, pkt, sizeof(pkt), 200), 0);
-	cr_assert_eq(natnet_fake_requests(f, NATNET_CONNECT), 1);
-	cr_assert_eq(natnet_fake_requests(f, NATNET_REQUEST_MODELDEF), 1);
-	cr_assert_eq(natnet_fake_requests(f, NATNET_KEEPALIVE), 2);
-	cr_assert_eq(natnet_fake_requests(f, NATNET_REQUEST), 0);
-
-	/* Unicast: the frame comes to the socket that connected. */
-	cr_assert_eq(natnet_fake_send_frame(f, NULL, 0, &fr), 0);
-	len = udp_recv(fd, pkt, sizeof(pkt), 5000);
-	p = payload_of(pkt, len, NATNET_FRAMEOFDATA, &n);
-	cr_assert_eq(natnet_parse_frame(p, n, v, &frame, err, sizeof(err)), 0,
-	    "%s", err);
-	cr_assert_eq(frame.frame_number, 77);
-	cr_assert_eq(frame.nbodies, 2);
-	cr_assert_eq(frame.bodies[1].id, bodies[1].id);
-	cr_assert_eq(frame.bodies[1].quat[0], f32(bodies[1].quat[0]));
-
-	/* Or to any address. */
-	fr.frame_number = 78;
-	cr_assert_eq(natnet_fake_send_frame(f, "127.0.0.1", port2, &fr), 0);
-	len = udp_recv(fd2, pkt, sizeof(pkt), 5000);
-	p = payload_of(pkt, len, NATNET_FRAMEOFDATA, &n);
-	cr_assert_eq(natnet_parse_frame(p, n, v, &frame, err, sizeof(err)), 0,
-	    "%s", err);
-	cr_assert_eq(frame.frame_number, 78);
-
-	/* A frame asked for is the last one sent. */
-	len = natnet_request(
-	    req, sizeof(req), NATNET_REQUEST_FRAMEOFDATA, NULL);
-	udp_send(fd, cport, req, len);
-	len = udp_recv(fd, pkt, sizeof(pkt), 5000);
-	p = payload_of(pkt, len, NATNET_FRAMEOFDATA, &n);
-	cr_assert_eq(natnet_parse_frame(p, n, v, &frame, err, sizeof(err)), 0,
-	    "%s", err);
-	cr_assert_eq(frame.frame_number, 78);
-
-	/* A command has an answer; an unknown request is refused. */
-	len = natnet_request(req, sizeof(req), NATNET_REQUEST, "Bitstream");
-	udp_send(fd, cport, req, len);
-	len = udp_recv(fd, pkt, sizeof(pkt), 5000);
-	payload_of(pkt, len, NATNET_RESPONSE, &n);
-	cr_assert_eq(n, 4);
-	len = natnet_request(req, sizeof(req), 55, NULL);
-	udp_send(fd, cport, req, len);
-	len = udp_recv(fd, pkt, sizeof(pkt), 5000);
-	payload_of(pkt, len, NATNET_UNRECOGNIZED_REQUEST, &n);
-	cr_assert_eq(natnet_fake_requests(f, 55), 1);
+	expect_command_answers(f, fd, cport);
 
 	/* Raw bytes go out as they are. */
 	cr_assert_eq(

@@ -196,32 +196,91 @@ Test(options, every_setting_from_the_file)
 	options_free(&o);
 }
 
+/* The speed's range, in o; a refused value changes nothing. */
+static void
+expect_speed_range(struct options *o)
+{
+	set_ok(o, "speed", "1e-6");
+	cr_assert_eq(o->speed, 1e-6);
+	set_ok(o, "speed", "1e6");
+	cr_assert_eq(o->speed, 1e6);
+	set_bad(
+	    o, "speed", "1e-7", "'1e-7' is not a number from 1e-06 to 1000000");
+	set_bad(o, "speed", "1000001",
+	    "'1000001' is not a number from 1e-06 to 1000000");
+	set_bad(o, "speed", "0", "'0' is not a number from 1e-06 to 1000000");
+	set_bad(o, "speed", "-1", "'-1' is not a number from 1e-06 to 1000000");
+	set_bad(o, "speed", "2x", "'2x' is not a number from 1e-06 to 1000000");
+	set_bad(o, "speed", "", "'' is not a number from 1e-06 to 1000000");
+	set_bad(
+	    o, "speed", "nan", "'nan' is not a number from 1e-06 to 1000000");
+	set_bad(
+	    o, "speed", "inf", "'inf' is not a number from 1e-06 to 1000000");
+	set_bad(o, "speed", "1e999",
+	    "'1e999' is not a number from 1e-06 to 1000000");
+	cr_assert_eq(o->speed, 1e6, "a refused value changes nothing");
+}
+
+/* The limits on clients, handshakes and subscriptions, in o. */
+static void
+expect_session_limits(struct options *o)
+{
+	set_ok(o, "max-clients", "1");
+	cr_assert_eq(o->max_clients, 1);
+	set_ok(o, "max-clients", "100000");
+	cr_assert_eq(o->max_clients, 100000);
+	set_bad(o, "max-clients", "0", "'0' is not a number from 1 to 100000");
+	set_bad(o, "max-clients", "100001",
+	    "'100001' is not a number from 1 to 100000");
+	set_ok(o, "max-handshakes", "1");
+	cr_assert_eq(o->max_handshakes, 1);
+	set_bad(
+	    o, "max-handshakes", "0", "'0' is not a number from 1 to 100000");
+
+	set_ok(o, "max-subscriptions", "1");
+	cr_assert_eq(o->max_subscriptions, 1);
+	set_ok(o, "max-subscriptions", "1024");
+	cr_assert_eq(o->max_subscriptions, 1024);
+	set_bad(
+	    o, "max-subscriptions", "0", "'0' is not a number from 1 to 1024");
+	set_bad(o, "max-subscriptions", "1025",
+	    "'1025' is not a number from 1 to 1024");
+}
+
+/* The loader's limits in o: time, memory, what a model may declare. */
+static void
+expect_loader_limits(struct options *o)
+{
+	cr_assert_eq(o->load_timeout, 60);
+	cr_assert_eq(o->load_memory, 4096);
+	cr_assert_eq(o->model_max_keys, 1000);
+	set_ok(o, "load-timeout", "0.5");
+	cr_assert_eq(o->load_timeout, 0.5);
+	set_bad(
+	    o, "load-timeout", "0", "'0' is not a number from 0.1 to 86400");
+	set_ok(o, "load-memory", "64");
+	cr_assert_eq(o->load_memory, 64);
+	set_bad(
+	    o, "load-memory", "63", "'63' is not a number from 64 to 1048576");
+	set_ok(o, "model-max-keys", "0");
+	cr_assert_eq(o->model_max_keys, 0);
+	set_bad(o, "model-max-keys", "1.5", "'1.5' is not a whole number");
+	set_ok(o, "model-max-bodies", "2");
+	cr_assert_eq(o->model_max_bodies, 2);
+	set_ok(o, "model-max-hfield", "3000000000");
+	cr_assert_eq(o->model_max_hfield, 3000000000L);
+	set_ok(o, "model-max-texture", "5");
+	cr_assert_eq(o->model_max_texture, 5);
+	set_ok(o, "model-max-mesh-vertices", "7");
+	cr_assert_eq(o->model_max_mesh_vertices, 7);
+}
+
 Test(options, numbers_and_their_ranges)
 {
 	struct options o;
 
 	build_ok(&o, "none", NULL);
-	set_ok(&o, "speed", "1e-6");
-	cr_assert_eq(o.speed, 1e-6);
-	set_ok(&o, "speed", "1e6");
-	cr_assert_eq(o.speed, 1e6);
-	set_bad(&o, "speed", "1e-7",
-	    "'1e-7' is not a number from 1e-06 to 1000000");
-	set_bad(&o, "speed", "1000001",
-	    "'1000001' is not a number from 1e-06 to 1000000");
-	set_bad(&o, "speed", "0", "'0' is not a number from 1e-06 to 1000000");
-	set_bad(
-	    &o, "speed", "-1", "'-1' is not a number from 1e-06 to 1000000");
-	set_bad(
-	    &o, "speed", "2x", "'2x' is not a number from 1e-06 to 1000000");
-	set_bad(&o, "speed", "", "'' is not a number from 1e-06 to 1000000");
-	set_bad(
-	    &o, "speed", "nan", "'nan' is not a number from 1e-06 to 1000000");
-	set_bad(
-	    &o, "speed", "inf", "'inf' is not a number from 1e-06 to 1000000");
-	set_bad(&o, "speed", "1e999",
-	    "'1e999' is not a number from 1e-06 to 1000000");
-	cr_assert_eq(o.speed, 1e6, "a refused value changes nothing");
+	expect_speed_range(&o);
 
 	set_ok(&o, "api-rate", "0");
 	cr_assert_eq(o.api_rate, 0.0);
@@ -237,50 +296,9 @@ Test(options, numbers_and_their_ranges)
 	set_bad(&o, "perturb-timeout", "60001",
 	    "'60001' is not a number from 10 to 60000");
 
-	set_ok(&o, "max-clients", "1");
-	cr_assert_eq(o.max_clients, 1);
-	set_ok(&o, "max-clients", "100000");
-	cr_assert_eq(o.max_clients, 100000);
-	set_bad(&o, "max-clients", "0", "'0' is not a number from 1 to 100000");
-	set_bad(&o, "max-clients", "100001",
-	    "'100001' is not a number from 1 to 100000");
-	set_ok(&o, "max-handshakes", "1");
-	cr_assert_eq(o.max_handshakes, 1);
-	set_bad(
-	    &o, "max-handshakes", "0", "'0' is not a number from 1 to 100000");
+	expect_session_limits(&o);
 
-	set_ok(&o, "max-subscriptions", "1");
-	cr_assert_eq(o.max_subscriptions, 1);
-	set_ok(&o, "max-subscriptions", "1024");
-	cr_assert_eq(o.max_subscriptions, 1024);
-	set_bad(
-	    &o, "max-subscriptions", "0", "'0' is not a number from 1 to 1024");
-	set_bad(&o, "max-subscriptions", "1025",
-	    "'1025' is not a number from 1 to 1024");
-
-	/* The loader's limits: time, memory, what a model may declare. */
-	cr_assert_eq(o.load_timeout, 60);
-	cr_assert_eq(o.load_memory, 4096);
-	cr_assert_eq(o.model_max_keys, 1000);
-	set_ok(&o, "load-timeout", "0.5");
-	cr_assert_eq(o.load_timeout, 0.5);
-	set_bad(
-	    &o, "load-timeout", "0", "'0' is not a number from 0.1 to 86400");
-	set_ok(&o, "load-memory", "64");
-	cr_assert_eq(o.load_memory, 64);
-	set_bad(
-	    &o, "load-memory", "63", "'63' is not a number from 64 to 1048576");
-	set_ok(&o, "model-max-keys", "0");
-	cr_assert_eq(o.model_max_keys, 0);
-	set_bad(&o, "model-max-keys", "1.5", "'1.5' is not a whole number");
-	set_ok(&o, "model-max-bodies", "2");
-	cr_assert_eq(o.model_max_bodies, 2);
-	set_ok(&o, "model-max-hfield", "3000000000");
-	cr_assert_eq(o.model_max_hfield, 3000000000L);
-	set_ok(&o, "model-max-texture", "5");
-	cr_assert_eq(o.model_max_texture, 5);
-	set_ok(&o, "model-max-mesh-vertices", "7");
-	cr_assert_eq(o.model_max_mesh_vertices, 7);
+	expect_loader_limits(&o);
 
 	set_ok(&o, "verbose", "3");
 	cr_assert_eq(o.verbosity, 3);

@@ -418,44 +418,13 @@ Test(recording, a_full_buffer_ends_a_frame_by_itself)
 	    (int64_t)n, "%s", err);
 }
 
-/* The layout of docs/recording.md, byte by byte. */
-Test(recording, layout_as_documented)
+/* The header of docs/recording.md's layout, byte by byte, at p. */
+static void
+expect_layout_header(const uint8_t *p)
 {
-	struct rec_header h = small_header(REC_FIELDS_HAPTIX);
-	static const uint8_t journal[3] = { 0xaa, 0xbb, 0xcc };
-	double v[REC_NFIELD][MAXV];
-	const double *field[REC_NFIELD];
-	uint8_t raw[4096], *file, *p;
 	uint64_t le;
-	size_t f, j, len, n;
-	double d;
+	size_t j;
 
-	h.every = 5;
-	for (f = 0; f < REC_NFIELD; f++) {
-		for (j = 0; j < MAXV; j++)
-			v[f][j] = (double)(100 * f + j);
-		field[f] = v[f];
-	}
-	{
-		struct rec_writer *w;
-		char err[256];
-
-		w = rec_writer_open(
-		    hx_scratch("l.hxr"), &h, 0, err, sizeof(err));
-		cr_assert_not_null(w, "%s", err);
-		cr_assert_eq(rec_writer_state(w, 10, 0.5, field), 0);
-		cr_assert_eq(rec_writer_flush(w), 0);
-		cr_assert_eq(rec_writer_journal(w, 11, 7, journal, 3), 0);
-		cr_assert_eq(rec_writer_hash(w, 12, 0x1122334455667788ull), 0);
-		cr_assert_eq(rec_writer_close(w, err, sizeof(err)), 0);
-	}
-	file = hx_read_file(hx_scratch("l.hxr"), &len);
-	cr_assert_eq(memcmp(file, "\x28\xb5\x2f\xfd", 4), 0, "a zstd frame");
-	/* Concatenated frames decompress as one stream. */
-	n = ZSTD_decompress(raw, sizeof(raw), file, len);
-	cr_assert(!ZSTD_isError(n), "%s", ZSTD_getErrorName(n));
-	free(file);
-	p = raw;
 	cr_assert_eq(memcmp(p, "HXREC\0\1\0", 8), 0);
 	cr_assert_eq(p[8], 88, "header size");
 	cr_assert_eq(p[12], REC_FIELDS_HAPTIX);
@@ -476,8 +445,18 @@ Test(recording, layout_as_documented)
 	cr_assert_eq(p[64], (uint8_t)1700000000123456789ll, "created");
 	cr_assert_eq(p[72], 8, "name length");
 	cr_assert_eq(memcmp(p + 76, "\0\0\0\0MPL test", 12), 0);
-	p += 88;
-	/* A record: tag, length, step, time, qpos qvel ctrl mocap sensors. */
+}
+
+/*
+ * A record at p: tag, length, step, time, qpos qvel ctrl mocap sensors.
+ * Returns where it ends.
+ */
+static uint8_t *
+expect_layout_record(uint8_t *p)
+{
+	size_t j;
+	double d;
+
 	cr_assert_eq(memcmp(p, "\1\0\0\0", 4), 0);
 	cr_assert_eq(p[4], 16 + 8 * 18);
 	cr_assert_eq(p[8], 10);
@@ -508,6 +487,48 @@ Test(recording, layout_as_documented)
 		memcpy(&d, p, 8);
 		cr_assert_eq(d, 100 * REC_SENSORDATA + j);
 	}
+	return p;
+}
+
+/* The layout of docs/recording.md, byte by byte. */
+Test(recording, layout_as_documented)
+{
+	struct rec_header h = small_header(REC_FIELDS_HAPTIX);
+	static const uint8_t journal[3] = { 0xaa, 0xbb, 0xcc };
+	double v[REC_NFIELD][MAXV];
+	const double *field[REC_NFIELD];
+	uint8_t raw[4096], *file, *p;
+	size_t f, j, len, n;
+
+	h.every = 5;
+	for (f = 0; f < REC_NFIELD; f++) {
+		for (j = 0; j < MAXV; j++)
+			v[f][j] = (double)(100 * f + j);
+		field[f] = v[f];
+	}
+	{
+		struct rec_writer *w;
+		char err[256];
+
+		w = rec_writer_open(
+		    hx_scratch("l.hxr"), &h, 0, err, sizeof(err));
+		cr_assert_not_null(w, "%s", err);
+		cr_assert_eq(rec_writer_state(w, 10, 0.5, field), 0);
+		cr_assert_eq(rec_writer_flush(w), 0);
+		cr_assert_eq(rec_writer_journal(w, 11, 7, journal, 3), 0);
+		cr_assert_eq(rec_writer_hash(w, 12, 0x1122334455667788ull), 0);
+		cr_assert_eq(rec_writer_close(w, err, sizeof(err)), 0);
+	}
+	file = hx_read_file(hx_scratch("l.hxr"), &len);
+	cr_assert_eq(memcmp(file, "\x28\xb5\x2f\xfd", 4), 0, "a zstd frame");
+	/* Concatenated frames decompress as one stream. */
+	n = ZSTD_decompress(raw, sizeof(raw), file, len);
+	cr_assert(!ZSTD_isError(n), "%s", ZSTD_getErrorName(n));
+	free(file);
+	p = raw;
+	expect_layout_header(p);
+	p += 88;
+	p = expect_layout_record(p);
 	/* A journal entry: tag, length, step, kind, length, bytes. */
 	cr_assert_eq(memcmp(p,
 			 "\2\0\0\0\23\0\0\0\13\0\0\0\0\0\0\0"

@@ -148,6 +148,140 @@ Test(rollback, every_writable_array_at_extremes)
 	hx_server_stop(&s);
 }
 
+/*
+ * Write g, through c, to the controls, the applied forces, the mocap
+ * positions, the cube's velocity and force and the state's velocities
+ * of model m, each checked as it goes (t); u is scratch space.
+ */
+static void
+write_state_inputs(hxd_conn *c, const hxd_model *m, double g, double *u,
+    int cube, struct tally *t)
+{
+	int j, nbody = m->nbody;
+	hxd_state *st = NULL;
+	hxd_control ctl;
+	hxd_applied ap;
+	hxd_mocap mc;
+	hxd_onebody ob;
+	char what[128];
+
+	/* Controls, every one. */
+	for (j = 0; j < m->nu; j++)
+		u[j] = g;
+	ctl = (hxd_control){ m->nu, 0, u };
+	snprintf(what, sizeof(what), "ctrl = %g", g);
+	after_write(c, hxd_set_control(c, &ctl), what, t);
+	fresh(c);
+	/* Applied forces, generalized and Cartesian. */
+	for (j = 0; j < 6 * nbody + m->nv; j++)
+		u[j] = g;
+	ap = (hxd_applied){ m->nv, nbody, 0, u, u + m->nv };
+	snprintf(what, sizeof(what), "applied forces = %g", g);
+	after_write(c, hxd_set_applied(c, &ap), what, t);
+	fresh(c);
+	/* Mocap positions (the hand follows its mocap body). */
+	for (j = 0; j < 3 * m->nmocap; j++)
+		u[j] = g;
+	for (j = 0; j < m->nmocap; j++) {
+		double *q = u + 3 * m->nmocap + 4 * j;
+
+		q[0] = 1, q[1] = q[2] = q[3] = 0;
+	}
+	mc = (hxd_mocap){ m->nmocap, 0, u, u + 3 * m->nmocap };
+	snprintf(what, sizeof(what), "mocap pos = %g", g);
+	after_write(c, hxd_set_mocap(c, &mc), what, t);
+	fresh(c);
+	/* One free body's velocity and force (the cube). */
+	memset(&ob, 0, sizeof(ob));
+	ob.body_id = 0;
+	HX_OK(c, hxd_get_onebody(c, cube, &ob));
+	ob.body_id = cube;
+	ob.linvel[0] = ob.force[2] = g;
+	snprintf(what, sizeof(what), "onebody velocity = %g", g);
+	after_write(c,
+	    hxd_set_onebody(c, &ob, HXD_ONEBODY_LINVEL | HXD_ONEBODY_FORCE),
+	    what, t);
+	fresh(c);
+	/* The state's velocities. */
+	HX_OK(c, hxd_get_state(c, &st));
+	for (j = 0; j < st->nv; j++)
+		st->qvel[j] = g;
+	snprintf(what, sizeof(what), "qvel = %g", g);
+	after_write(c, hxd_set_state(c, st), what, t);
+	free(st);
+	st = NULL;
+	fresh(c);
+}
+
+/*
+ * Write g (the k-th extreme), through c, to a joint, a geom's size, the
+ * simple API's gains, a World API wrench, a mocap move, a hold's path
+ * and a driver's force, each checked as it goes (t); u is scratch space.
+ */
+static void
+write_call_inputs(
+    hxd_conn *c, double g, int k, double *u, int cube, struct tally *t)
+{
+	static const char *const index[] = { "index_MCP" };
+	hxd_robot_command cmd;
+	hxd_robot_sensor *rs = NULL;
+	hxd_wrench w;
+	double f3[3], hv;
+	char what[128];
+	int j;
+
+	/* A joint. */
+	snprintf(what, sizeof(what), "joint index_MCP = %g", g);
+	after_write(c, hxd_set_joint(c, "index_MCP", &g, 1, &g, 1), what, t);
+	fresh(c);
+	/* A geom's size. */
+	f3[0] = f3[1] = f3[2] = fabs(g);
+	snprintf(what, sizeof(what), "geom size = %g", fabs(g));
+	after_write(c, hxd_set_geomsize(c, 1, f3), what, t);
+	fresh(c);
+	/* The simple API's gains and references. */
+	for (j = 0; j < 13; j++)
+		u[j] = fabs(g);
+	memset(&cmd, 0, sizeof(cmd));
+	cmd.motor_count = 13;
+	cmd.ref_pos = cmd.gain_pos = u;
+	snprintf(what, sizeof(what), "gain_pos = %g", fabs(g));
+	after_write(c, hxd_robot_update(c, &cmd, &rs), what, t);
+	free(rs);
+	rs = NULL;
+	fresh(c);
+	/* A World API wrench: huge and tiny durations. */
+	memset(&w, 0, sizeof(w));
+	w.body = cube;
+	w.apply = 1;
+	w.force[2] = w.torque[0] = g;
+	w.duration = k % 2 ? 1e300 : 1e-300;
+	snprintf(what, sizeof(what), "wrench = %g for %g s", g, w.duration);
+	after_write(c, hxd_world_force(c, &w, NULL, NULL, NULL), what, t);
+	fresh(c);
+	/* A mocap move to the extreme, over tiny and long times. */
+	f3[0] = f3[1] = f3[2] = g;
+	snprintf(what, sizeof(what), "mocap move to %g over %g s", g,
+	    k % 2 ? 3600 : 1e-300);
+	after_write(c,
+	    hxd_mocap_move(c, 0, NULL, f3, NULL, k % 2 ? 3600 : 1e-300), what,
+	    t);
+	fresh(c);
+	/* A hold, and its path: held at 0.5, then sent on to g. */
+	hv = 0.5;
+	HX_OK(c, hxd_hold_joints(c, index, &hv, 1, NULL));
+	step_ok(c, 2);
+	snprintf(what, sizeof(what), "hold path to %g", g);
+	after_write(c, hxd_hold_joints(c, index, &g, 1, NULL), what, t);
+	HX_OK(c, hxd_release_joints(c, NULL, 0, NULL));
+	fresh(c);
+	/* A driver's force. */
+	f3[0] = f3[1] = g, f3[2] = -g;
+	snprintf(what, sizeof(what), "driver force = %g", g);
+	after_write(c, hxd_perturb(c, cube, NULL, f3, f3, NULL), what, t);
+	fresh(c);
+}
+
 Test(rollback, every_other_input_at_extremes)
 {
 	static const char *const args[] = { "-m", "mpl_scene.xml", "--paused",
@@ -155,20 +289,10 @@ Test(rollback, every_other_input_at_extremes)
 	struct tally t = { 0 };
 	struct hx_server s;
 	hxd_conn *c;
-	hxd_control ctl;
-	hxd_applied ap;
-	hxd_mocap mc;
-	hxd_onebody ob;
-	hxd_wrench w;
-	hxd_robot_command cmd;
-	hxd_robot_sensor *rs = NULL;
-	hxd_state *st = NULL;
 	const hxd_model *m;
 	hxd_status status;
-	static const char *const index[] = { "index_MCP" };
-	double *u, f3[3], g, hv;
-	char what[128];
-	int k, j, nbody, cube;
+	double *u, g;
+	int k, nbody, cube;
 
 	hx_skip_if_valgrind();
 	hx_server_start(&s, args);
@@ -181,108 +305,8 @@ Test(rollback, every_other_input_at_extremes)
 	    sizeof(double));
 	for (k = 0; k < (int)NEXTREME; k++) {
 		g = extremes[k];
-		/* Controls, every one. */
-		for (j = 0; j < m->nu; j++)
-			u[j] = g;
-		ctl = (hxd_control){ m->nu, 0, u };
-		snprintf(what, sizeof(what), "ctrl = %g", g);
-		after_write(c, hxd_set_control(c, &ctl), what, &t);
-		fresh(c);
-		/* Applied forces, generalized and Cartesian. */
-		for (j = 0; j < 6 * nbody + m->nv; j++)
-			u[j] = g;
-		ap = (hxd_applied){ m->nv, nbody, 0, u, u + m->nv };
-		snprintf(what, sizeof(what), "applied forces = %g", g);
-		after_write(c, hxd_set_applied(c, &ap), what, &t);
-		fresh(c);
-		/* Mocap positions (the hand follows its mocap body). */
-		for (j = 0; j < 3 * m->nmocap; j++)
-			u[j] = g;
-		for (j = 0; j < m->nmocap; j++) {
-			double *q = u + 3 * m->nmocap + 4 * j;
-
-			q[0] = 1, q[1] = q[2] = q[3] = 0;
-		}
-		mc = (hxd_mocap){ m->nmocap, 0, u, u + 3 * m->nmocap };
-		snprintf(what, sizeof(what), "mocap pos = %g", g);
-		after_write(c, hxd_set_mocap(c, &mc), what, &t);
-		fresh(c);
-		/* One free body's velocity and force (the cube). */
-		memset(&ob, 0, sizeof(ob));
-		ob.body_id = 0;
-		HX_OK(c, hxd_get_onebody(c, cube, &ob));
-		ob.body_id = cube;
-		ob.linvel[0] = ob.force[2] = g;
-		snprintf(what, sizeof(what), "onebody velocity = %g", g);
-		after_write(c,
-		    hxd_set_onebody(
-			c, &ob, HXD_ONEBODY_LINVEL | HXD_ONEBODY_FORCE),
-		    what, &t);
-		fresh(c);
-		/* The state's velocities. */
-		HX_OK(c, hxd_get_state(c, &st));
-		for (j = 0; j < st->nv; j++)
-			st->qvel[j] = g;
-		snprintf(what, sizeof(what), "qvel = %g", g);
-		after_write(c, hxd_set_state(c, st), what, &t);
-		free(st);
-		st = NULL;
-		fresh(c);
-		/* A joint. */
-		snprintf(what, sizeof(what), "joint index_MCP = %g", g);
-		after_write(
-		    c, hxd_set_joint(c, "index_MCP", &g, 1, &g, 1), what, &t);
-		fresh(c);
-		/* A geom's size. */
-		f3[0] = f3[1] = f3[2] = fabs(g);
-		snprintf(what, sizeof(what), "geom size = %g", fabs(g));
-		after_write(c, hxd_set_geomsize(c, 1, f3), what, &t);
-		fresh(c);
-		/* The simple API's gains and references. */
-		for (j = 0; j < 13; j++)
-			u[j] = fabs(g);
-		memset(&cmd, 0, sizeof(cmd));
-		cmd.motor_count = 13;
-		cmd.ref_pos = cmd.gain_pos = u;
-		snprintf(what, sizeof(what), "gain_pos = %g", fabs(g));
-		after_write(c, hxd_robot_update(c, &cmd, &rs), what, &t);
-		free(rs);
-		rs = NULL;
-		fresh(c);
-		/* A World API wrench: huge and tiny durations. */
-		memset(&w, 0, sizeof(w));
-		w.body = cube;
-		w.apply = 1;
-		w.force[2] = w.torque[0] = g;
-		w.duration = k % 2 ? 1e300 : 1e-300;
-		snprintf(
-		    what, sizeof(what), "wrench = %g for %g s", g, w.duration);
-		after_write(
-		    c, hxd_world_force(c, &w, NULL, NULL, NULL), what, &t);
-		fresh(c);
-		/* A mocap move to the extreme, over tiny and long times. */
-		f3[0] = f3[1] = f3[2] = g;
-		snprintf(what, sizeof(what), "mocap move to %g over %g s", g,
-		    k % 2 ? 3600 : 1e-300);
-		after_write(c,
-		    hxd_mocap_move(c, 0, NULL, f3, NULL, k % 2 ? 3600 : 1e-300),
-		    what, &t);
-		fresh(c);
-		/* A hold, and its path: held at 0.5, then sent on to g. */
-		hv = 0.5;
-		HX_OK(c, hxd_hold_joints(c, index, &hv, 1, NULL));
-		step_ok(c, 2);
-		snprintf(what, sizeof(what), "hold path to %g", g);
-		after_write(
-		    c, hxd_hold_joints(c, index, &g, 1, NULL), what, &t);
-		HX_OK(c, hxd_release_joints(c, NULL, 0, NULL));
-		fresh(c);
-		/* A driver's force. */
-		f3[0] = f3[1] = g, f3[2] = -g;
-		snprintf(what, sizeof(what), "driver force = %g", g);
-		after_write(
-		    c, hxd_perturb(c, cube, NULL, f3, f3, NULL), what, &t);
-		fresh(c);
+		write_state_inputs(c, m, g, u, cube, &t);
+		write_call_inputs(c, g, k, u, cube, &t);
 	}
 	cr_assert_gt(t.undone, 0, "no input made a step go bad");
 	cr_log_info("%d writes taken, %d refused, %d steps undone; %s", t.taken,

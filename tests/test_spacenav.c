@@ -400,6 +400,95 @@ Test(spacenav, silence_drops_the_force)
 	hx_server_stop(&s);
 }
 
+/* Another client (b) writes the cube's row: the drop leaves it alone. */
+static void
+expect_others_write_kept(hxd_conn *b, int cube)
+{
+	double xf[6];
+	hxd_applied *ap;
+	hxd_status st;
+	hxd_array *x;
+	int k;
+
+	HX_OK(b, hxd_get_applied(b, &ap));
+	for (k = 0; k < 6; k++)
+		xf[k] = 10 + k;
+	memcpy(ap->xfrc_applied + 6 * cube, xf, sizeof(xf));
+	HX_OK(b, hxd_set_applied(b, ap));
+	free(ap);
+	st = wait_perturbations(b, 0, 2000);
+	cr_expect_eq(st.nperturbations, 0);
+	HX_OK(b, hxd_get_array(b, "xfrc_applied", &x));
+	cr_expect_eq(x->values[6 * cube + 0], 10, "another's write undone");
+	free(x);
+}
+
+/*
+ * Zero (from b) releases the force f, t on the cube; bad calls are
+ * refused, the server goes on.
+ */
+static void
+expect_zero_and_bad_calls(
+    hxd_conn *b, int cube, const double *f, const double *t)
+{
+	static const double zero[3];
+	double nan3[3] = { NAN, 0, 0 };
+	hxd_perturbation out;
+	hxd_status st;
+
+	HX_OK(b, hxd_perturb(b, cube, NULL, f, t, NULL));
+	HX_OK(b, hxd_perturb(b, cube, NULL, zero, zero, &out));
+	HX_OK(b, hxd_status_get(b, &st));
+	cr_expect_eq(st.nperturbations, 0);
+	cr_expect_eq(hxd_perturb(b, 0, NULL, f, t, NULL), HXD_BADINDEX);
+	cr_expect(strstr(hxd_error(b), "world") != NULL, "%s", hxd_error(b));
+	cr_expect_eq(hxd_perturb(b, 9999, NULL, f, t, NULL), HXD_BADINDEX);
+	cr_expect_eq(
+	    hxd_perturb(b, 0, "no such body", f, t, NULL), HXD_BADINDEX);
+	cr_expect_eq(hxd_perturb(b, cube, NULL, nan3, t, NULL), HXD_BADVALUE);
+	HX_OK(b, hxd_status_get(b, &st));
+	cr_expect_eq(st.nperturbations, 0);
+}
+
+/*
+ * A load forgets the forces, and says so.  Loads compile in a loader
+ * process while the daemon goes on: with a timeout longer than any load
+ * (s restarted with args_long), the force is there until the model
+ * changes.
+ */
+static void
+expect_load_forgets(struct hx_server *s, const char *const *args_long, int cube,
+    const double *f, const double *t)
+{
+	hxd_subscription sub = { .events = 1 };
+	hxd_event *ev;
+	hxd_status st;
+	hxd_conn *b;
+	int seen = 0;
+
+	hx_server_stop(s);
+	hx_server_start(s, args_long);
+	b = hx_connect_ok(s->unix_addr, "other");
+	HX_OK(b, hxd_subscribe(b, &sub, NULL));
+	HX_OK(b, hxd_perturb(b, cube, NULL, f, t, NULL));
+	HX_OK(b, hxd_reload(b, NULL));
+	while (!seen && hxd_next_event(b, 1000, &ev) == HXD_OK) {
+		if (ev->kind == HXD_EVENT_PERTURBATION) {
+			cr_expect_str_eq(ev->why, "model loaded");
+			cr_expect_eq(ev->perturbation.body, cube);
+			cr_expect_str_eq(ev->perturbation.name, "",
+			    "a name from the new model");
+			seen = 1;
+		}
+		hxd_event_free(ev);
+	}
+	cr_expect(seen, "no event on load");
+	HX_OK(b, hxd_status_get(b, &st));
+	cr_expect_eq(st.nperturbations, 0);
+	hxd_close(b);
+	hx_server_stop(s);
+}
+
 /*
  * Through the protocol: a force stays while repeated; a client that
  * disconnects loses it (announced); another client's write to the row
@@ -411,10 +500,7 @@ Test(spacenav, perturb_call)
 		"--perturb-timeout", "150", NULL };
 	static const char *const args_long[] = { "-m", "mpl_scene.xml",
 		"--perturb-timeout", "60000", NULL };
-	static const double f[3] = { 1, 2, 3 }, t[3] = { 0.1, 0.2, 0.3 },
-			    zero[3];
-	double nan3[3] = { NAN, 0, 0 }, xf[6];
-	hxd_applied *ap;
+	static const double f[3] = { 1, 2, 3 }, t[3] = { 0.1, 0.2, 0.3 };
 	hxd_perturbation out;
 	struct hx_server s;
 	hxd_status st;
@@ -442,18 +528,7 @@ Test(spacenav, perturb_call)
 	cr_expect_eq(x->values[6 * cube + 5], 0.3);
 	free(x);
 
-	/* Another client writes the row: the drop leaves it alone. */
-	HX_OK(b, hxd_get_applied(b, &ap));
-	for (k = 0; k < 6; k++)
-		xf[k] = 10 + k;
-	memcpy(ap->xfrc_applied + 6 * cube, xf, sizeof(xf));
-	HX_OK(b, hxd_set_applied(b, ap));
-	free(ap);
-	st = wait_perturbations(b, 0, 2000);
-	cr_expect_eq(st.nperturbations, 0);
-	HX_OK(b, hxd_get_array(b, "xfrc_applied", &x));
-	cr_expect_eq(x->values[6 * cube + 0], 10, "another's write undone");
-	free(x);
+	expect_others_write_kept(b, cube);
 
 	/* A disconnecting driver's force goes at once. */
 	HX_OK(a, hxd_perturb(a, cube, NULL, f, t, NULL));
@@ -463,51 +538,10 @@ Test(spacenav, perturb_call)
 	cr_expect(hx_server_log_has(&s, "dropped: driver left"), "%s",
 	    hx_server_log_text(&s));
 
-	/* Zero releases; bad calls are refused, the server goes on. */
-	HX_OK(b, hxd_perturb(b, cube, NULL, f, t, NULL));
-	HX_OK(b, hxd_perturb(b, cube, NULL, zero, zero, &out));
-	HX_OK(b, hxd_status_get(b, &st));
-	cr_expect_eq(st.nperturbations, 0);
-	cr_expect_eq(hxd_perturb(b, 0, NULL, f, t, NULL), HXD_BADINDEX);
-	cr_expect(strstr(hxd_error(b), "world") != NULL, "%s", hxd_error(b));
-	cr_expect_eq(hxd_perturb(b, 9999, NULL, f, t, NULL), HXD_BADINDEX);
-	cr_expect_eq(
-	    hxd_perturb(b, 0, "no such body", f, t, NULL), HXD_BADINDEX);
-	cr_expect_eq(hxd_perturb(b, cube, NULL, nan3, t, NULL), HXD_BADVALUE);
-	HX_OK(b, hxd_status_get(b, &st));
-	cr_expect_eq(st.nperturbations, 0);
-
-	/*
-	 * A load forgets the forces, and says so.  Loads compile in a
-	 * loader process while the daemon goes on: with a timeout longer
-	 * than any load, the force is there until the model changes.
-	 */
-	hxd_subscription sub = { .events = 1 };
-	hxd_event *ev;
-	int seen = 0;
+	expect_zero_and_bad_calls(b, cube, f, t);
 
 	hxd_close(b);
-	hx_server_stop(&s);
-	hx_server_start(&s, args_long);
-	b = hx_connect_ok(s.unix_addr, "other");
-	HX_OK(b, hxd_subscribe(b, &sub, NULL));
-	HX_OK(b, hxd_perturb(b, cube, NULL, f, t, NULL));
-	HX_OK(b, hxd_reload(b, NULL));
-	while (!seen && hxd_next_event(b, 1000, &ev) == HXD_OK) {
-		if (ev->kind == HXD_EVENT_PERTURBATION) {
-			cr_expect_str_eq(ev->why, "model loaded");
-			cr_expect_eq(ev->perturbation.body, cube);
-			cr_expect_str_eq(ev->perturbation.name, "",
-			    "a name from the new model");
-			seen = 1;
-		}
-		hxd_event_free(ev);
-	}
-	cr_expect(seen, "no event on load");
-	HX_OK(b, hxd_status_get(b, &st));
-	cr_expect_eq(st.nperturbations, 0);
-	hxd_close(b);
-	hx_server_stop(&s);
+	expect_load_forgets(&s, args_long, cube, f, t);
 }
 
 /* On a mocap body the device moves its pose, running or paused. */

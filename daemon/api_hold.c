@@ -46,8 +46,8 @@ hold_answer(Response *resp, struct arena *a, struct daemon *d, uint64_t holder)
 	l = arena_alloc(a, sizeof(*l));
 	haptix__v1__holds__init(l);
 	l->holds = arena_alloc(
-	    a, ((size_t)hold_count() + 1) * sizeof(*l->holds));
-	TAILQ_FOREACH(h, &hold_all, entry)
+	    a, ((size_t)hold_count(d) + 1) * sizeof(*l->holds));
+	TAILQ_FOREACH(h, hold_list(d), entry)
 	{
 		w = arena_alloc(a, sizeof(*w));
 		haptix__v1__hold__init(w);
@@ -62,7 +62,7 @@ hold_answer(Response *resp, struct arena *a, struct daemon *d, uint64_t holder)
 		l->holds[k++] = w;
 	}
 	l->n_holds = k;
-	if ((dropped = hold_dropped_take(holder)) != NULL) {
+	if ((dropped = hold_dropped_take(d, holder)) != NULL) {
 		l->dropped = arena_lines(a, dropped, &l->n_dropped);
 		free(dropped);
 	}
@@ -88,20 +88,20 @@ hold_edited(struct daemon *d, void *arg, int code, const char *err)
 	struct arena a = { 0 };
 
 	if (code == LOADJOB_CANCELLED) {
-		hold_edit_over(hc->serial, 0);
+		hold_edit_over(d, hc->serial, 0);
 		hold_call_free(hc);
 		return;
 	}
 	if (code != RESULT_OK) {
 		log_warn("client %llu: holding or releasing joints failed: %s",
 		    (unsigned long long)hc->s->id, err);
-		hold_edit_over(hc->serial, 0);
+		hold_edit_over(d, hc->serial, 0);
 		pending_finish(hc->s, hc->id, code, err, &resp);
 		hold_call_free(hc);
 		return;
 	}
 	lifecycle_model_edited(d, hc->operations, err, NULL);
-	hold_edit_over(hc->serial, 1);
+	hold_edit_over(d, hc->serial, 1);
 	hold_answer(&resp, &a, d, hc->s->id);
 	pending_finish(hc->s, hc->id, RESULT_OK, NULL, &resp);
 	arena_free(&a);
@@ -123,7 +123,7 @@ hold_edit(struct call *c, int remove, int serial)
 	rc = hold_edit_start(c->d, c->s, remove, serial, hold_edited, hc,
 	    &hc->operations, c->err, sizeof(c->err));
 	if (rc != RESULT_OK) {
-		hold_edit_over(serial, 0);
+		hold_edit_over(c->d, serial, 0);
 		hold_call_free(hc);
 		return rc;
 	}
@@ -150,7 +150,7 @@ hold_check(struct call *c, const char *joint)
 		    "joint \"%s\" is a %s joint: only hinge and slide joints "
 		    "can be held",
 		    joint, types[j.type]);
-	if ((h = hold_find(joint)) != NULL && h->holder != c->s->id)
+	if ((h = hold_find(c->d, joint)) != NULL && h->holder != c->s->id)
 		return call_fail(c, RESULT_DENIED,
 		    "joint \"%s\" is held by client %llu (%s)", joint,
 		    (unsigned long long)h->holder,
@@ -234,23 +234,23 @@ api_hold(struct call *c)
 				return call_fail(c, RESULT_BADVALUE,
 				    "joint \"%s\" is named twice",
 				    hj->joints[i]);
-		nnew += hold_find(hj->joints[i]) == NULL;
+		nnew += hold_find(c->d, hj->joints[i]) == NULL;
 	}
 	if (nnew > 0 && c->d->model->xml == NULL)
 		return call_fail(c, RESULT_BADVALUE,
 		    "the model \"%s\" has no MJCF text to add a hold's "
 		    "equality to: it was loaded from MJB or URDF",
 		    sim_model_name(c->d->sim));
-	if ((size_t)hold_count() + nnew > HOLD_MAX)
+	if ((size_t)hold_count(c->d) + nnew > HOLD_MAX)
 		return call_fail(c, RESULT_BADSIZE,
-		    "%d holds already; there may be at most %d", hold_count(),
-		    HOLD_MAX);
-	serial = hold_serial();
+		    "%d holds already; there may be at most %d",
+		    hold_count(c->d), HOLD_MAX);
+	serial = hold_serial(c->d);
 	for (i = 0; i < n; i++) {
-		if ((h = hold_find(hj->joints[i])) != NULL)
+		if ((h = hold_find(c->d, hj->joints[i])) != NULL)
 			h->target = hj->values[i];
 		else
-			hold_new(hj->joints[i], c->s, hj->values[i])
+			hold_new(c->d, hj->joints[i], c->s, hj->values[i])
 			    ->adding = serial;
 	}
 	if (nnew > 0)
@@ -268,7 +268,7 @@ api_release(struct call *c)
 	int serial, n = 0;
 
 	for (i = 0; i < rj->n_joints; i++) {
-		if ((h = hold_find(rj->joints[i])) == NULL)
+		if ((h = hold_find(c->d, rj->joints[i])) == NULL)
 			return call_fail(c, RESULT_BADVALUE,
 			    "joint \"%s\" is not held", rj->joints[i]);
 		if (h->holder != c->s->id)
@@ -279,8 +279,8 @@ api_release(struct call *c)
 			    h->holder_name[0] != '\0' ? h->holder_name :
 							"no name");
 	}
-	serial = hold_serial();
-	for (h = TAILQ_FIRST(&hold_all); h != NULL; h = next) {
+	serial = hold_serial(c->d);
+	for (h = TAILQ_FIRST(hold_list(c->d)); h != NULL; h = next) {
 		next = TAILQ_NEXT(h, entry);
 		if (h->holder != c->s->id || h->releasing != 0)
 			continue;

@@ -306,7 +306,7 @@ api_get_model_xml(struct call *c)
 	x->xml = c->d->model->xml;
 	/* The holds' equalities are the daemon's, not the model's. */
 	if ((stripped = hold_strip_xml(
-		 c->d->model->xml, c->d->model->len, &n)) != NULL) {
+		 c->d, c->d->model->xml, c->d->model->len, &n)) != NULL) {
 		x->xml = arena_alloc(c->arena, n + 1);
 		memcpy(x->xml, stripped, n + 1);
 		free(stripped);

@@ -82,6 +82,7 @@ core_init(struct daemon *d)
 	d->motion = motion_create();
 	d->tracking = tracking_create();
 	d->event = events_create();
+	d->hold = hold_create();
 }
 
 void
@@ -109,4 +110,6 @@ core_free(struct daemon *d)
 	d->tracking = NULL;
 	events_free(d->event);
 	d->event = NULL;
+	hold_free(d->hold);
+	d->hold = NULL;
 }

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 struct batch;
+struct holds;
 struct clock;
 struct event_base;
 struct events;
@@ -55,6 +56,7 @@ struct daemon {
 	struct tracking *tracking;   /* tracking.c: mocap bodies tracked */
 	struct recorder *record;     /* record.c: the recording */
 	struct events *event;        /* event.c: what events keep */
+	struct holds *hold;          /* hold.c: joints held on a path */
 	double started;              /* monotonic seconds */
 
 	uint8_t token[DAEMON_TOKEN_MAX]; /* TCP clients present this */

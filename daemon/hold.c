@@ -31,32 +31,75 @@ struct hold_dropped {
 	char *text; /* "JOINT: why" lines */
 };
 
-struct hold_list hold_all = TAILQ_HEAD_INITIALIZER(hold_all);
-static int nholds;
-static int hold_serials;
-static struct hold_dropped *dropped;
-static int ndropped, maxdropped;
+/* The holds and what their holders are yet to be told (d->hold). */
+struct holds {
+	struct hold_list all;
+	int n;
+	int serials;                  /* the last edit's serial */
+	struct hold_dropped *dropped; /* why holds ended, by holder */
+	int ndropped, maxdropped;
+};
+
+struct holds *
+hold_create(void)
+{
+	struct holds *hs;
+
+	if ((hs = calloc(1, sizeof(*hs))) == NULL)
+		fatal("out of memory");
+	TAILQ_INIT(&hs->all);
+	return hs;
+}
+
+void
+hold_free(struct holds *hs)
+{
+	struct hold *h;
+	int i;
+
+	if (hs == NULL)
+		return;
+	while ((h = TAILQ_FIRST(&hs->all)) != NULL) {
+		TAILQ_REMOVE(&hs->all, h, entry);
+		free(h);
+	}
+	for (i = 0; i < hs->ndropped; i++)
+		free(hs->dropped[i].text);
+	free(hs->dropped);
+	free(hs);
+}
+
+struct hold_list *
+hold_list(struct daemon *d)
+{
+	return &d->hold->all;
+}
 
 int
-hold_count(void)
+hold_count(const struct daemon *d)
 {
-	return nholds;
+	struct holds *hs = d->hold;
+
+	return hs->n;
 }
 
 struct hold *
-hold_find(const char *joint)
+hold_find(const struct daemon *d, const char *joint)
 {
+	struct holds *hs = d->hold;
 	struct hold *h;
 
-	TAILQ_FOREACH(h, &hold_all, entry)
+	TAILQ_FOREACH(h, &hs->all, entry)
 	if (strcmp(h->joint, joint) == 0)
 		return h;
 	return NULL;
 }
 
 struct hold *
-hold_new(const char *joint, const struct session *s, double target)
+hold_new(
+    struct daemon *d, const char *joint, const struct session *s, double target)
 {
+	struct holds *hs = d->hold;
 	struct hold *h;
 
 	if ((h = calloc(1, sizeof(*h))) == NULL)
@@ -66,17 +109,19 @@ hold_new(const char *joint, const struct session *s, double target)
 	snprintf(h->holder_name, sizeof(h->holder_name), "%s", s->name);
 	h->target = target;
 	h->eq = -1;
-	TAILQ_INSERT_TAIL(&hold_all, h, entry);
-	nholds++;
+	TAILQ_INSERT_TAIL(&hs->all, h, entry);
+	hs->n++;
 	return h;
 }
 
 /* Take h off the list and free it. */
 static void
-hold_free(struct hold *h)
+hold_forget(struct daemon *d, struct hold *h)
 {
-	TAILQ_REMOVE(&hold_all, h, entry);
-	nholds--;
+	struct holds *hs = d->hold;
+
+	TAILQ_REMOVE(&hs->all, h, entry);
+	hs->n--;
 	free(h);
 }
 
@@ -87,35 +132,40 @@ hold_reserved(const char *name)
 }
 
 int
-hold_serial(void)
+hold_serial(struct daemon *d)
 {
-	if (++hold_serials <= 0) /* 0 means none */
-		hold_serials = 1;
-	return hold_serials;
+	struct holds *hs = d->hold;
+
+	if (++hs->serials <= 0) /* 0 means none */
+		hs->serials = 1;
+	return hs->serials;
 }
 
 /* Tell h's holder, at its next answer, that h ended and why. */
 static void
-hold_notice(const struct hold *h, const char *why)
+hold_notice(struct daemon *d, const struct hold *h, const char *why)
 {
+	struct holds *hs = d->hold;
 	struct hold_dropped *n = NULL;
 	size_t old, add;
 	int i;
 
 	log_info("client %llu: the hold on joint \"%s\" ended: %s",
 	    (unsigned long long)h->holder, h->joint, why);
-	for (i = 0; i < ndropped; i++)
-		if (dropped[i].holder == h->holder)
-			n = &dropped[i];
+	for (i = 0; i < hs->ndropped; i++)
+		if (hs->dropped[i].holder == h->holder)
+			n = &hs->dropped[i];
 	if (n == NULL) {
-		if (ndropped == maxdropped) {
-			maxdropped = maxdropped == 0 ? 4 : 2 * maxdropped;
-			dropped = realloc(
-			    dropped, (size_t)maxdropped * sizeof(*dropped));
-			if (dropped == NULL)
+		if (hs->ndropped == hs->maxdropped) {
+			hs->maxdropped = hs->maxdropped == 0 ?
+			    4 :
+			    2 * hs->maxdropped;
+			hs->dropped = realloc(hs->dropped,
+			    (size_t)hs->maxdropped * sizeof(*hs->dropped));
+			if (hs->dropped == NULL)
 				fatal("out of memory");
 		}
-		n = &dropped[ndropped++];
+		n = &hs->dropped[hs->ndropped++];
 		n->holder = h->holder;
 		n->text = NULL;
 	}
@@ -128,22 +178,23 @@ hold_notice(const struct hold *h, const char *why)
 
 /* h ended: tell its holder, and forget it. */
 static void
-hold_drop(struct hold *h, const char *why)
+hold_drop(struct daemon *d, struct hold *h, const char *why)
 {
-	hold_notice(h, why);
-	hold_free(h);
+	hold_notice(d, h, why);
+	hold_forget(d, h);
 }
 
 char *
-hold_dropped_take(uint64_t holder)
+hold_dropped_take(struct daemon *d, uint64_t holder)
 {
+	struct holds *hs = d->hold;
 	char *text;
 	int i;
 
-	for (i = 0; i < ndropped; i++)
-		if (dropped[i].holder == holder) {
-			text = dropped[i].text;
-			dropped[i] = dropped[--ndropped];
+	for (i = 0; i < hs->ndropped; i++)
+		if (hs->dropped[i].holder == holder) {
+			text = hs->dropped[i].text;
+			hs->dropped[i] = hs->dropped[--hs->ndropped];
 			return text;
 		}
 	return NULL;
@@ -160,6 +211,7 @@ int
 hold_edit_start(struct daemon *d, const void *owner, int remove, int serial,
     loadjob_done_fn done, void *arg, char **operations, char *err, size_t len)
 {
+	struct holds *hs = d->hold;
 	static char joint1[] = "joint1", polycoef[] = "polycoef",
 		    zero[] = "0 0 0 0 0", equality[] = "equality", empty[] = "",
 		    type[] = "joint", solref[] = "solref", solimp[] = "solimp",
@@ -177,7 +229,7 @@ hold_edit_start(struct daemon *d, const void *owner, int remove, int serial,
 
 	*operations = NULL;
 
-	TAILQ_FOREACH(h, &hold_all, entry)
+	TAILQ_FOREACH(h, &hs->all, entry)
 	n += (remove ? h->releasing : h->adding) == serial;
 	if (n == 0)
 		return 0;
@@ -199,7 +251,7 @@ hold_edit_start(struct daemon *d, const void *owner, int remove, int serial,
 	if ((text = malloc(size)) == NULL)
 		fatal("out of memory");
 	k = 0;
-	TAILQ_FOREACH(h, &hold_all, entry)
+	TAILQ_FOREACH(h, &hs->all, entry)
 	{
 		if ((remove ? h->releasing : h->adding) != serial)
 			continue;
@@ -255,20 +307,21 @@ hold_edit_start(struct daemon *d, const void *owner, int remove, int serial,
 }
 
 void
-hold_edit_over(int serial, int ok)
+hold_edit_over(struct daemon *d, int serial, int ok)
 {
+	struct holds *hs = d->hold;
 	struct hold *h, *next;
 
-	for (h = TAILQ_FIRST(&hold_all); h != NULL; h = next) {
+	for (h = TAILQ_FIRST(&hs->all); h != NULL; h = next) {
 		next = TAILQ_NEXT(h, entry);
 		if (h->adding == serial) {
 			h->adding = 0;
 			if (!ok)
-				hold_free(h);
+				hold_forget(d, h);
 		} else if (h->releasing == serial) {
 			h->releasing = 0;
 			if (ok)
-				hold_free(h);
+				hold_forget(d, h);
 		}
 	}
 }
@@ -276,9 +329,10 @@ hold_edit_over(int serial, int ok)
 void
 hold_before_step(struct daemon *d)
 {
+	struct holds *hs = d->hold;
 	struct hold *h;
 
-	TAILQ_FOREACH(h, &hold_all, entry)
+	TAILQ_FOREACH(h, &hs->all, entry)
 	if (h->eq >= 0)
 		sim_hold_set(d->sim, h->eq, h->target);
 }
@@ -286,32 +340,34 @@ hold_before_step(struct daemon *d)
 void
 hold_model_changed(struct daemon *d)
 {
+	struct holds *hs = d->hold;
 	struct hold *h, *next;
 
-	for (h = TAILQ_FIRST(&hold_all); h != NULL; h = next) {
+	for (h = TAILQ_FIRST(&hs->all); h != NULL; h = next) {
 		next = TAILQ_NEXT(h, entry);
 		h->eq = -1;
 		/* An edit on its way applies to the new model. */
 		if (h->adding == 0)
-			hold_drop(h, "another model was loaded");
+			hold_drop(d, h, "another model was loaded");
 	}
 }
 
 void
 hold_model_edited(struct daemon *d)
 {
+	struct holds *hs = d->hold;
 	char name[HOLD_NAME_MAX + sizeof(HOLD_PREFIX)];
 	struct hold *h, *next;
 	int set = 0;
 
-	for (h = TAILQ_FIRST(&hold_all); h != NULL; h = next) {
+	for (h = TAILQ_FIRST(&hs->all); h != NULL; h = next) {
 		next = TAILQ_NEXT(h, entry);
 		hold_equality(h->joint, name, sizeof(name));
 		h->eq = sim_equality_id(d->sim, name);
 		if (h->eq >= 0)
 			set += sim_hold_set(d->sim, h->eq, h->target) == 0;
 		else if (h->adding == 0 && h->releasing == 0)
-			hold_drop(h, "an edit removed the joint");
+			hold_drop(d, h, "an edit removed the joint");
 	}
 	/* The forces answer the targets at once, also while paused. */
 	if (set > 0)
@@ -344,17 +400,18 @@ hold_released(struct daemon *d, void *arg, int code, const char *err)
 		log_warn("the holds of a client that left stay in the model: "
 			 "their release failed: %s",
 		    err);
-	hold_edit_over(rel->serial, 1);
+	hold_edit_over(d, rel->serial, 1);
 	free(rel->operations);
 	free(rel);
 }
 
 void
-hold_good(void)
+hold_good(struct daemon *d)
 {
+	struct holds *hs = d->hold;
 	struct hold *h;
 
-	TAILQ_FOREACH(h, &hold_all, entry)
+	TAILQ_FOREACH(h, &hs->all, entry)
 	{
 		h->good = h->eq >= 0;
 		h->good_target = h->target;
@@ -364,14 +421,15 @@ hold_good(void)
 int
 hold_undo(struct daemon *d, int all, char *names, size_t len)
 {
+	struct holds *hs = d->hold;
 	struct hold_release *rel;
 	struct hold *h;
 	char err[512];
-	int serial = hold_serial(), n = 0;
+	int serial = hold_serial(d), n = 0;
 	size_t at = 0;
 
 	names[0] = '\0';
-	TAILQ_FOREACH(h, &hold_all, entry)
+	TAILQ_FOREACH(h, &hs->all, entry)
 	{
 		if (h->eq < 0 || h->releasing != 0 ||
 		    (!all && h->good && h->target == h->good_target))
@@ -379,7 +437,7 @@ hold_undo(struct daemon *d, int all, char *names, size_t len)
 		/* Until the edit lands, it holds the joint where it is. */
 		h->target = sim_hold_position(d->sim, h->eq);
 		h->releasing = serial;
-		hold_notice(h,
+		hold_notice(d, h,
 		    "released: its target made the simulation unstable "
 		    "(the step was undone)");
 		at += (size_t)snprintf(names + at, at < len ? len - at : 0,
@@ -398,7 +456,7 @@ hold_undo(struct daemon *d, int all, char *names, size_t len)
 		log_warn("holds that made the simulation unstable stay in "
 			 "the model, held where their joints are: %s",
 		    err);
-		hold_edit_over(serial, 1);
+		hold_edit_over(d, serial, 1);
 		free(rel->operations);
 		free(rel);
 	}
@@ -408,18 +466,19 @@ hold_undo(struct daemon *d, int all, char *names, size_t len)
 void
 hold_session_closed(struct daemon *d, struct session *s)
 {
+	struct holds *hs = d->hold;
 	struct hold_release *rel;
 	struct hold *h, *next;
 	char err[512];
-	int serial = hold_serial(), n = 0;
+	int serial = hold_serial(d), n = 0;
 
-	free(hold_dropped_take(s->id));
-	for (h = TAILQ_FIRST(&hold_all); h != NULL; h = next) {
+	free(hold_dropped_take(d, s->id));
+	for (h = TAILQ_FIRST(&hs->all); h != NULL; h = next) {
 		next = TAILQ_NEXT(h, entry);
 		if (h->holder != s->id)
 			continue;
 		if (h->eq < 0) /* its equality is gone, or never came */
-			hold_free(h);
+			hold_forget(d, h);
 		else if (h->releasing == 0) {
 			h->releasing = serial;
 			n++;
@@ -436,22 +495,24 @@ hold_session_closed(struct daemon *d, struct session *s)
 		&rel->operations, err, sizeof(err)) != 0) {
 		log_warn("the holds of client %llu stay in the model: %s",
 		    (unsigned long long)s->id, err);
-		hold_edit_over(serial, 1);
+		hold_edit_over(d, serial, 1);
 		free(rel->operations);
 		free(rel);
 	}
 }
 
 char *
-hold_strip_xml(const char *xml, size_t xml_len, size_t *len)
+hold_strip_xml(
+    const struct daemon *d, const char *xml, size_t xml_len, size_t *len)
 {
+	struct holds *hs = d->hold;
 	char err[256], *out;
 	struct mjcf_node *root, *sec, *n, *next;
 	struct mjcf_doc *doc;
 	const char *v;
 	int found = 0;
 
-	if (nholds == 0)
+	if (hs->n == 0)
 		return NULL;
 	/* The text of an edit: the loader wrote it, with mjcf_write. */
 	if ((doc = mjcf_parse_buffer_lenient(
@@ -464,7 +525,7 @@ hold_strip_xml(const char *xml, size_t xml_len, size_t *len)
 			next = mjcf_next_sibling(n, "joint");
 			v = mjcf_attr_get(n, "name");
 			if (v == NULL || !hold_reserved(v) ||
-			    hold_find(v + strlen(HOLD_PREFIX)) == NULL)
+			    hold_find(d, v + strlen(HOLD_PREFIX)) == NULL)
 				continue;
 			mjcf_node_delete(doc, n);
 			found++;
@@ -480,15 +541,16 @@ hold_strip_xml(const char *xml, size_t xml_len, size_t *len)
 }
 
 void
-hold_shutdown(void)
+hold_shutdown(struct daemon *d)
 {
+	struct holds *hs = d->hold;
 	int i;
 
-	while (!TAILQ_EMPTY(&hold_all))
-		hold_free(TAILQ_FIRST(&hold_all));
-	for (i = 0; i < ndropped; i++)
-		free(dropped[i].text);
-	free(dropped);
-	dropped = NULL;
-	ndropped = maxdropped = 0;
+	while (!TAILQ_EMPTY(&hs->all))
+		hold_forget(d, TAILQ_FIRST(&hs->all));
+	for (i = 0; i < hs->ndropped; i++)
+		free(hs->dropped[i].text);
+	free(hs->dropped);
+	hs->dropped = NULL;
+	hs->ndropped = hs->maxdropped = 0;
 }

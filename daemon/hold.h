@@ -17,6 +17,7 @@
 #include "loadjob.h"
 
 struct daemon;
+struct holds;
 struct session;
 
 /* The names of the holds' equalities begin so; a user's may not. */
@@ -43,18 +44,22 @@ struct hold {
 
 TAILQ_HEAD(hold_list, hold);
 
+/* The holds' state (d->hold); hold_free takes NULL. */
+struct holds *hold_create(void);
+void hold_free(struct holds *hs);
+
 /* Every hold, oldest first. */
-extern struct hold_list hold_all;
+struct hold_list *hold_list(struct daemon *d);
 
 /* Number of holds. */
-int hold_count(void);
+int hold_count(const struct daemon *d);
 
 /* The hold on joint, or NULL. */
-struct hold *hold_find(const char *joint);
+struct hold *hold_find(const struct daemon *d, const char *joint);
 
 /* A new hold of s's on joint at target, whose equality is to come. */
-struct hold *hold_new(
-    const char *joint, const struct session *s, double target);
+struct hold *hold_new(struct daemon *d, const char *joint,
+    const struct session *s, double target);
 
 /* Return 1 if name is reserved for the holds' equalities. */
 int hold_reserved(const char *name);
@@ -70,14 +75,14 @@ int hold_edit_start(struct daemon *d, const void *owner, int remove, int serial,
     loadjob_done_fn done, void *arg, char **operations, char *err, size_t len);
 
 /* A serial for the next edit's holds. */
-int hold_serial(void);
+int hold_serial(struct daemon *d);
 
 /*
  * The edit with serial is over (ok: it was installed): its added holds
  * hold, its released ones go; failed, the added ones go and the released
  * ones stay.
  */
-void hold_edit_over(int serial, int ok);
+void hold_edit_over(struct daemon *d, int serial, int ok);
 
 /*
  * Rollback (rollback.h): after a good step, every hold's target stands;
@@ -86,7 +91,7 @@ void hold_edit_over(int serial, int ok);
  * back to where the joint is, each holder told (hold_dropped_take).
  * Returns how many, their joints in names (len bytes).
  */
-void hold_good(void);
+void hold_good(struct daemon *d);
 int hold_undo(struct daemon *d, int all, char *names, size_t len);
 
 /* Before each step: each hold's target into its equality. */
@@ -123,16 +128,17 @@ void hold_set_notify(hold_edited_fn fn);
  * Why the holds of holder ended without its asking since it was last
  * told: "JOINT: why" lines, malloc'd, or NULL.  They are forgotten.
  */
-char *hold_dropped_take(uint64_t holder);
+char *hold_dropped_take(struct daemon *d, uint64_t holder);
 
 /*
  * The model's text without the holds' equalities (they are the daemon's,
  * not the model's): malloc'd with its length in *len, or NULL when it has
  * none of them.
  */
-char *hold_strip_xml(const char *xml, size_t xml_len, size_t *len);
+char *hold_strip_xml(
+    const struct daemon *d, const char *xml, size_t xml_len, size_t *len);
 
 /* Forget every hold (the daemon stops). */
-void hold_shutdown(void);
+void hold_shutdown(struct daemon *d);
 
 #endif

@@ -301,7 +301,7 @@ main_stop(struct daemon *d)
 	clock_pause(d->clock); /* which answers the calls waiting for a tick */
 	record_stop(d, "haptixd stopped");
 	loadjob_shutdown();
-	hold_shutdown(); /* no edits to release them now */
+	hold_shutdown(d); /* no edits to release them now */
 	server_free(d->server);
 	d->server = NULL;
 	sessions_shutdown();

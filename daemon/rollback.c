@@ -102,7 +102,7 @@ rollback_commit(struct daemon *d)
 	struct rollback *rb = d->rollback;
 
 	sim_good(d->sim);
-	hold_good();
+	hold_good(d);
 	perturb_good(d);
 	rb->nwriters = rb->more_writers = 0;
 	rb->pending = 0;

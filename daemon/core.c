@@ -22,6 +22,7 @@
 #include "record.h"
 #include "reply.h"
 #include "rollback.h"
+#include "service.h"
 #include "session.h"
 #include "stepguard.h"
 #include "stream.h"
@@ -83,6 +84,8 @@ core_init(struct daemon *d)
 	d->tracking = tracking_create();
 	d->event = events_create();
 	d->hold = hold_create();
+	d->loadjob = loadjob_create();
+	d->service = service_create();
 }
 
 void
@@ -112,4 +115,8 @@ core_free(struct daemon *d)
 	d->event = NULL;
 	hold_free(d->hold);
 	d->hold = NULL;
+	loadjob_free(d->loadjob);
+	d->loadjob = NULL;
+	service_free(d->service);
+	d->service = NULL;
 }

@@ -16,6 +16,7 @@ struct event_base;
 struct events;
 struct gazebo_world;
 struct lease;
+struct loadjobs;
 struct message;
 struct modeltext;
 struct motions;
@@ -24,6 +25,7 @@ struct perturbs;
 struct recorder;
 struct rollback;
 struct server;
+struct service;
 struct sim;
 struct stepguard;
 struct tracking;
@@ -56,6 +58,8 @@ struct daemon {
 	struct tracking *tracking;   /* tracking.c: mocap bodies tracked */
 	struct recorder *record;     /* record.c: the recording */
 	struct events *event;        /* event.c: what events keep */
+	struct loadjobs *loadjob;    /* loadjob.c: the loads */
+	struct service *service;     /* service.c: systemd's timers */
 	struct holds *hold;          /* hold.c: joints held on a path */
 	double started;              /* monotonic seconds */
 

@@ -134,8 +134,7 @@ pending_on_left(struct daemon *d, struct session *s)
 static void
 loadjob_on_left(struct daemon *d, struct session *s)
 {
-	(void)d;
-	loadjob_owner_left(s);
+	loadjob_owner_left(d, s);
 }
 
 static void

@@ -31,7 +31,7 @@
 struct loadjob_peer {
 	LIST_ENTRY(loadjob_peer) entry;
 	char key[64];
-	uint64_t started; /* loadjob_turn when its last load started; 0 */
+	uint64_t started; /* the turn when its last load started; 0 */
 	unsigned queued;  /* its loads waiting or running */
 };
 
@@ -60,12 +60,16 @@ struct loadjob {
 	size_t len, cap;
 };
 
-/* The running load first, if one runs; then those waiting, as asked. */
-static TAILQ_HEAD(, loadjob) loadjobs = TAILQ_HEAD_INITIALIZER(loadjobs);
-static size_t nloadjobs;
-static LIST_HEAD(, loadjob_peer) loadjob_peers = LIST_HEAD_INITIALIZER(
-    loadjob_peers);
-static uint64_t loadjob_turn; /* loads started */
+/*
+ * The loads (d->loadjob): the running one first, if one runs; then those
+ * waiting, as asked; and the peers they belong to.
+ */
+struct loadjobs {
+	TAILQ_HEAD(, loadjob) jobs;
+	size_t n;
+	LIST_HEAD(, loadjob_peer) peers;
+	uint64_t turn; /* loads started */
+};
 static loadjob_peer_fn loadjob_peer_of;
 static int loadjob_here; /* loads run in this process (loadjob_inprocess) */
 
@@ -80,13 +84,46 @@ static int loadjob_exe = -1;
 static int loadjob_request_fd(
     const struct daemon *, const struct loadjob_request *, char *, size_t);
 static int loadjob_spawn(struct loadjob *, char *, size_t);
-static void loadjob_next(void);
+static void loadjob_next(struct daemon *);
 static void loadjob_finish(struct loadjob *);
-static void loadjob_free(struct loadjob *);
+static void loadjob_job_free(struct loadjob *);
 static void loadjob_kill(struct loadjob *);
 static void loadjob_read_cb(evutil_socket_t, short, void *);
 static void loadjob_timeout_cb(evutil_socket_t, short, void *);
 static int loadjob_outcome(struct loadjob *, int, char *, size_t);
+
+struct loadjobs *
+loadjob_create(void)
+{
+	struct loadjobs *lj;
+
+	if ((lj = calloc(1, sizeof(*lj))) == NULL)
+		fatal("out of memory");
+	TAILQ_INIT(&lj->jobs);
+	LIST_INIT(&lj->peers);
+	return lj;
+}
+
+void
+loadjob_free(struct loadjobs *lj)
+{
+	struct loadjob_peer *p;
+	struct loadjob *j;
+
+	if (lj == NULL)
+		return;
+	/* Loads left (the daemon stops without loadjob_shutdown): no answer. */
+	while ((j = TAILQ_FIRST(&lj->jobs)) != NULL) {
+		loadjob_kill(j);
+		TAILQ_REMOVE(&lj->jobs, j, entry);
+		loadjob_job_free(j);
+	}
+	while ((p = LIST_FIRST(&lj->peers)) != NULL) {
+		LIST_REMOVE(p, entry);
+		free(p);
+	}
+	free(lj);
+}
 
 void
 loadjob_limits(const struct daemon *d, struct loader_limits *l)
@@ -284,11 +321,12 @@ loadjob_set_peer(loadjob_peer_fn fn)
 
 /* The peer of key, made if new; NULL if it has no loads and make is 0. */
 static struct loadjob_peer *
-loadjob_peer_find(const char *key, int make)
+loadjob_peer_find(struct daemon *d, const char *key, int make)
 {
+	struct loadjobs *lj = d->loadjob;
 	struct loadjob_peer *p;
 
-	LIST_FOREACH(p, &loadjob_peers, entry)
+	LIST_FOREACH(p, &lj->peers, entry)
 	if (strcmp(p->key, key) == 0)
 		return p;
 	if (!make)
@@ -296,7 +334,7 @@ loadjob_peer_find(const char *key, int make)
 	if ((p = calloc(1, sizeof(*p))) == NULL)
 		fatal("out of memory");
 	snprintf(p->key, sizeof(p->key), "%s", key);
-	LIST_INSERT_HEAD(&loadjob_peers, p, entry);
+	LIST_INSERT_HEAD(&lj->peers, p, entry);
 	return p;
 }
 
@@ -316,11 +354,11 @@ loadjob_first(const struct loadjob *j)
  * recently (never, for a new peer).  NULL if none waits.
  */
 static struct loadjob *
-loadjob_pick(void)
+loadjob_pick(struct loadjobs *lj)
 {
 	struct loadjob *j, *best = NULL;
 
-	TAILQ_FOREACH(j, &loadjobs, entry)
+	TAILQ_FOREACH(j, &lj->jobs, entry)
 	{
 		if (j->pid != 0)
 			continue;
@@ -336,6 +374,7 @@ int
 loadjob_start(struct daemon *d, const struct loadjob_request *r,
     const void *owner, loadjob_done_fn done, void *arg, char *err, size_t len)
 {
+	struct loadjobs *lj = d->loadjob;
 	struct loadjob_peer *p;
 	struct loadjob *j;
 	char key[64] = "haptixd";
@@ -343,7 +382,7 @@ loadjob_start(struct daemon *d, const struct loadjob_request *r,
 
 	if (owner != NULL && loadjob_peer_of != NULL)
 		loadjob_peer_of(d, owner, key, sizeof(key));
-	p = loadjob_peer_find(key, 0);
+	p = loadjob_peer_find(d, key, 0);
 	if (owner != NULL && p != NULL && p->queued >= LOADJOB_PEER_MAX) {
 		snprintf(err, len,
 		    "%u loads and edits of %s already wait or run (at most "
@@ -352,11 +391,11 @@ loadjob_start(struct daemon *d, const struct loadjob_request *r,
 		    p->queued, key, LOADJOB_PEER_MAX);
 		return RESULT_DENIED;
 	}
-	if (owner != NULL && nloadjobs >= LOADJOB_MAX) {
+	if (owner != NULL && lj->n >= LOADJOB_MAX) {
 		snprintf(err, len,
 		    "%zu loads and edits already wait or run (at most %d in "
 		    "all): ask again later",
-		    nloadjobs, LOADJOB_MAX);
+		    lj->n, LOADJOB_MAX);
 		return RESULT_DENIED;
 	}
 	if (r->source == LOADER_EDIT)
@@ -385,44 +424,45 @@ loadjob_start(struct daemon *d, const struct loadjob_request *r,
 	if (r->source == LOADER_INLINE &&
 	    (j->name = strdup(r->name != NULL ? r->name : "")) == NULL)
 		fatal("out of memory");
-	j->peer = loadjob_peer_find(key, 1);
+	j->peer = loadjob_peer_find(d, key, 1);
 	j->peer->queued++;
-	TAILQ_INSERT_TAIL(&loadjobs, j, entry);
-	nloadjobs++;
-	loadjob_next();
+	TAILQ_INSERT_TAIL(&lj->jobs, j, entry);
+	lj->n++;
+	loadjob_next(d);
 	return RESULT_OK;
 }
 
 /* Start the first load that is waiting; answer those that cannot start. */
 static void
-loadjob_next(void)
+loadjob_next(struct daemon *d)
 {
+	struct loadjobs *lj = d->loadjob;
 	struct loadjob *j;
 	char err[512];
 
-	j = TAILQ_FIRST(&loadjobs);
+	j = TAILQ_FIRST(&lj->jobs);
 	if (j != NULL && j->pid != 0)
 		return; /* one runs */
-	while ((j = loadjob_pick()) != NULL) {
+	while ((j = loadjob_pick(lj)) != NULL) {
 		/* The running load stands first in the queue. */
-		if (j != TAILQ_FIRST(&loadjobs)) {
-			TAILQ_REMOVE(&loadjobs, j, entry);
-			TAILQ_INSERT_HEAD(&loadjobs, j, entry);
+		if (j != TAILQ_FIRST(&lj->jobs)) {
+			TAILQ_REMOVE(&lj->jobs, j, entry);
+			TAILQ_INSERT_HEAD(&lj->jobs, j, entry);
 		}
-		j->peer->started = ++loadjob_turn;
+		j->peer->started = ++lj->turn;
 		if (loadjob_spawn(j, err, sizeof(err)) == 0)
 			return;
 		log_error("%s", err);
-		TAILQ_REMOVE(&loadjobs, j, entry);
-		nloadjobs--;
+		TAILQ_REMOVE(&lj->jobs, j, entry);
+		lj->n--;
 		if (j->done != NULL)
 			j->done(j->d, j->arg, RESULT_LOADFAILED, err);
-		loadjob_free(j);
+		loadjob_job_free(j);
 	}
 }
 
 static void
-loadjob_free(struct loadjob *j)
+loadjob_job_free(struct loadjob *j)
 {
 	if (j->peer != NULL && --j->peer->queued == 0) {
 		LIST_REMOVE(j->peer, entry);
@@ -619,6 +659,8 @@ loadjob_outcome(struct loadjob *j, int status, char *err, size_t len)
 static void
 loadjob_finish(struct loadjob *j)
 {
+	struct daemon *d = j->d;
+	struct loadjobs *lj = d->loadjob;
 	char err[4200];
 	int status = 0, code;
 
@@ -634,12 +676,12 @@ loadjob_finish(struct loadjob *j)
 	code = loadjob_outcome(j, status, err, sizeof(err));
 	log_debug(
 	    "loader finished in %.3f s: %d", monotonic_s() - j->started, code);
-	TAILQ_REMOVE(&loadjobs, j, entry);
-	nloadjobs--;
+	TAILQ_REMOVE(&lj->jobs, j, entry);
+	lj->n--;
 	if (j->done != NULL)
-		j->done(j->d, j->arg, code, err);
-	loadjob_free(j);
-	loadjob_next();
+		j->done(d, j->arg, code, err);
+	loadjob_job_free(j);
+	loadjob_next(d);
 }
 
 /* loadjob_run's answer. */
@@ -676,47 +718,51 @@ loadjob_run(
 }
 
 void
-loadjob_owner_left(const void *owner)
+loadjob_owner_left(struct daemon *d, const void *owner)
 {
+	struct loadjobs *lj = d->loadjob;
 	struct loadjob *j, *next;
 	int restart = 0;
 
-	for (j = TAILQ_FIRST(&loadjobs); j != NULL; j = next) {
+	for (j = TAILQ_FIRST(&lj->jobs); j != NULL; j = next) {
 		next = TAILQ_NEXT(j, entry);
 		if (owner == NULL || j->owner != owner)
 			continue;
-		if (j == TAILQ_FIRST(&loadjobs))
+		if (j == TAILQ_FIRST(&lj->jobs))
 			restart = 1;
 		log_info("load of %s stopped: its client left",
 		    j->path != NULL ? j->path : "an inline model");
 		loadjob_kill(j);
-		TAILQ_REMOVE(&loadjobs, j, entry);
-		nloadjobs--;
+		TAILQ_REMOVE(&lj->jobs, j, entry);
+		lj->n--;
 		if (j->done != NULL)
 			j->done(j->d, j->arg, LOADJOB_CANCELLED, "");
-		loadjob_free(j);
+		loadjob_job_free(j);
 	}
 	if (restart)
-		loadjob_next();
+		loadjob_next(d);
 }
 
 void
-loadjob_shutdown(void)
+loadjob_shutdown(struct daemon *d)
 {
+	struct loadjobs *lj = d->loadjob;
 	struct loadjob *j;
 
-	while ((j = TAILQ_FIRST(&loadjobs)) != NULL) {
+	while ((j = TAILQ_FIRST(&lj->jobs)) != NULL) {
 		loadjob_kill(j);
-		TAILQ_REMOVE(&loadjobs, j, entry);
-		nloadjobs--;
+		TAILQ_REMOVE(&lj->jobs, j, entry);
+		lj->n--;
 		if (j->done != NULL)
 			j->done(j->d, j->arg, LOADJOB_CANCELLED, "");
-		loadjob_free(j);
+		loadjob_job_free(j);
 	}
 }
 
 size_t
-loadjob_count(void)
+loadjob_count(const struct daemon *d)
 {
-	return nloadjobs;
+	const struct loadjobs *lj = d->loadjob;
+
+	return lj->n;
 }

@@ -16,6 +16,11 @@
 #include "sim.h"
 
 struct daemon;
+struct loadjobs;
+
+/* The loads' state (d->loadjob), after loadjob_shutdown(); NULL is fine. */
+struct loadjobs *loadjob_create(void);
+void loadjob_free(struct loadjobs *lj);
 
 /*
  * A load: the file (a real path inside the model dirs) or the data; or
@@ -79,10 +84,10 @@ typedef int (*loadjob_peer_fn)(
 void loadjob_set_peer(loadjob_peer_fn fn);
 
 /* owner left: its loads are cancelled, their loaders killed. */
-void loadjob_owner_left(const void *owner);
+void loadjob_owner_left(struct daemon *d, const void *owner);
 
 /* Kill every loader and forget every load (the daemon stops). */
-void loadjob_shutdown(void);
+void loadjob_shutdown(struct daemon *d);
 
 /*
  * Run loads in this process instead of a loader (on 1): for the fuzzer,
@@ -91,7 +96,7 @@ void loadjob_shutdown(void);
 void loadjob_inprocess(int on);
 
 /* Loads running or waiting. */
-size_t loadjob_count(void);
+size_t loadjob_count(const struct daemon *d);
 
 /* The limits every load gets, from the settings. */
 void loadjob_limits(const struct daemon *d, struct loader_limits *l);

@@ -300,7 +300,7 @@ main_stop(struct daemon *d)
 	service_stopping(d);
 	clock_pause(d->clock); /* which answers the calls waiting for a tick */
 	record_stop(d, "haptixd stopped");
-	loadjob_shutdown();
+	loadjob_shutdown(d);
 	hold_shutdown(d); /* no edits to release them now */
 	server_free(d->server);
 	d->server = NULL;

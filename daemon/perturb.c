@@ -46,6 +46,10 @@ perturb_create(void)
 void
 perturb_free(struct perturbs *pt)
 {
+	if (pt == NULL)
+		return;
+	if (pt->perturb_timer != NULL)
+		event_free(pt->perturb_timer);
 	free(pt);
 }
 

@@ -58,6 +58,15 @@ record_create(void)
 void
 record_free(struct recorder *rec)
 {
+	char err[512];
+
+	if (rec == NULL)
+		return;
+	if (rec->w != NULL)
+		(void)rec_writer_close(rec->w, err, sizeof(err));
+	journal_free(rec->journal);
+	if (rec->timer != NULL)
+		event_free(rec->timer);
 	free(rec);
 }
 

@@ -22,9 +22,14 @@
 /* How often the status line is refreshed. */
 #define SERVICE_STATUS_SECONDS 5
 
-static struct event *service_status_ev;
-static struct event *service_watchdog_ev;
-static char service_note_text[512];
+/* The glue's timers and note (d->service). */
+struct service {
+	struct event *status_ev;   /* the status line, refreshed */
+	struct event *watchdog_ev; /* the watchdog's pings */
+	char note[512];            /* added to the status line */
+};
+
+static void service_timers_stop(struct service *);
 
 /* Send a notification; failures are logged once at debug level. */
 static void
@@ -40,6 +45,7 @@ service_notify(const char *text)
 static void
 service_send_status(struct daemon *d, const char *prefix)
 {
+	struct service *svc = d->service;
 	struct clock_status cs;
 	char text[1024], what[400];
 	int n = sessions_welcomed();
@@ -59,8 +65,7 @@ service_send_status(struct daemon *d, const char *prefix)
 		    sim_model_name(d->sim), sim_time(d->sim),
 		    cs.realtime_factor);
 	snprintf(text, sizeof(text), "%sSTATUS=%s, %d client%s%s%s", prefix,
-	    what, n, n == 1 ? "" : "s", service_note_text[0] ? "; " : "",
-	    service_note_text);
+	    what, n, n == 1 ? "" : "s", svc->note[0] ? "; " : "", svc->note);
 	service_notify(text);
 }
 
@@ -102,28 +107,29 @@ service_adopt_sockets(struct daemon *d, char *first, size_t len)
 void
 service_ready(struct daemon *d)
 {
+	struct service *svc = d->service;
 	struct timeval tv = { SERVICE_STATUS_SECONDS, 0 };
 	uint64_t usec;
 
 	service_send_status(d, "READY=1\n");
-	if (getenv("NOTIFY_SOCKET") == NULL || service_status_ev != NULL)
+	if (getenv("NOTIFY_SOCKET") == NULL || svc->status_ev != NULL)
 		return;
-	service_status_ev = event_new(
+	svc->status_ev = event_new(
 	    d->base, -1, EV_PERSIST, service_status_cb, d);
-	if (service_status_ev == NULL)
+	if (svc->status_ev == NULL)
 		fatal("out of memory");
-	event_add(service_status_ev, &tv);
+	event_add(svc->status_ev, &tv);
 
 	/* Ping at half the interval: one late tick is not yet a hang. */
 	if ((usec = sdnotify_watchdog_usec()) == 0)
 		return;
 	tv.tv_sec = (time_t)(usec / 2 / 1000000);
 	tv.tv_usec = (suseconds_t)(usec / 2 % 1000000);
-	service_watchdog_ev = event_new(
+	svc->watchdog_ev = event_new(
 	    d->base, -1, EV_PERSIST, service_watchdog_cb, d);
-	if (service_watchdog_ev == NULL)
+	if (svc->watchdog_ev == NULL)
 		fatal("out of memory");
-	event_add(service_watchdog_ev, &tv);
+	event_add(svc->watchdog_ev, &tv);
 	service_notify("WATCHDOG=1");
 	log_info("watchdog: every %.3g s (WatchdogSec=%.3g s)",
 	    (double)usec / 2e6, (double)usec / 1e6);
@@ -139,22 +145,43 @@ void
 service_stopping(struct daemon *d)
 {
 	service_notify("STOPPING=1\nSTATUS=shutting down");
-	service_free();
+	service_timers_stop(d->service);
 }
 
 void
 service_note(struct daemon *d, const char *note)
 {
-	snprintf(service_note_text, sizeof(service_note_text), "%s",
-	    note != NULL ? note : "");
+	struct service *svc = d->service;
+
+	snprintf(svc->note, sizeof(svc->note), "%s", note != NULL ? note : "");
+}
+
+/* The status and watchdog timers go: no more is sent. */
+static void
+service_timers_stop(struct service *svc)
+{
+	if (svc->status_ev != NULL)
+		event_free(svc->status_ev);
+	if (svc->watchdog_ev != NULL)
+		event_free(svc->watchdog_ev);
+	svc->status_ev = svc->watchdog_ev = NULL;
+}
+
+struct service *
+service_create(void)
+{
+	struct service *svc;
+
+	if ((svc = calloc(1, sizeof(*svc))) == NULL)
+		fatal("out of memory");
+	return svc;
 }
 
 void
-service_free(void)
+service_free(struct service *svc)
 {
-	if (service_status_ev != NULL)
-		event_free(service_status_ev);
-	if (service_watchdog_ev != NULL)
-		event_free(service_watchdog_ev);
-	service_status_ev = service_watchdog_ev = NULL;
+	if (svc == NULL)
+		return;
+	service_timers_stop(svc);
+	free(svc);
 }

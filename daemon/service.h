@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 struct daemon;
+struct service;
 
 /*
  * Serve the listening sockets systemd passed (LISTEN_FDS), and forget
@@ -37,7 +38,8 @@ void service_stopping(struct daemon *d);
  */
 void service_note(struct daemon *d, const char *note);
 
-/* Free the timers. */
-void service_free(void);
+/* The glue's state (d->service); service_free stops its timers too. */
+struct service *service_create(void);
+void service_free(struct service *svc);
 
 #endif

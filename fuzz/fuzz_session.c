@@ -369,7 +369,7 @@ fuzz_busy(int fd)
 
 	if (event_base_get_num_events(fuzz_d.base, EVENT_BASE_COUNT_ACTIVE) > 0)
 		return 1;
-	if (lease_batch(&fuzz_d) != 0 || loadjob_count() != 0)
+	if (lease_batch(&fuzz_d) != 0 || loadjob_count(&fuzz_d) != 0)
 		return 1;
 	/* A Unix socket's send queue is what the peer has not read. */
 	if (fd >= 0 && ioctl(fd, SIOCOUTQ, &unread) == 0 && unread > 0)
@@ -474,7 +474,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* What a session leaves behind when it goes. */
 	if (lease_holder(d) != 0 || lease_batch(d) != 0 ||
 	    message_owner(d) != 0 || sessions_count() != 0 ||
-	    loadjob_count() != 0)
+	    loadjob_count(&fuzz_d) != 0)
 		fuzz_die("a closed session left state behind");
 	return 0;
 }

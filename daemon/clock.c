@@ -146,7 +146,7 @@ clock_step(struct clock *k)
 	k->window_sim += sim_sizes(k->d->sim)->timestep;
 	if (k->api_every != 0 && ++k->api_phase >= k->api_every) {
 		k->api_phase = 0;
-		k->hooks->tick();
+		k->hooks->tick(k->d);
 	}
 }
 
@@ -231,7 +231,7 @@ clock_pause(struct clock *k)
 	k->lagging = 0;
 	ptimer_stop(k->timer);
 	/* Nobody waits for a tick that will not come. */
-	k->hooks->tick();
+	k->hooks->tick(k->d);
 	if (was)
 		k->hooks->running(k->d);
 }
@@ -278,7 +278,7 @@ clock_model_changed(struct clock *k)
 
 	clock_rates(k);
 	clock_anchor(k, now);
-	k->hooks->tick();
+	k->hooks->tick(k->d);
 	clock_arm(k, now);
 }
 

@@ -19,7 +19,7 @@ struct clock_hooks {
 	/* Take one step: 0, or -1 with MuJoCo's error in err. */
 	int (*step)(struct daemon *d, char *err, size_t len);
 	/* The API tick: every call waiting for it is answered. */
-	void (*tick)(void);
+	void (*tick)(struct daemon *d);
 	/* The clock paused or ran, or its speed changed. */
 	void (*running)(struct daemon *d);
 	void (*speed)(struct daemon *d);

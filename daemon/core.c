@@ -86,6 +86,7 @@ core_init(struct daemon *d)
 	d->hold = hold_create();
 	d->loadjob = loadjob_create();
 	d->service = service_create();
+	d->pending = pending_create();
 }
 
 void
@@ -119,4 +120,6 @@ core_free(struct daemon *d)
 	d->loadjob = NULL;
 	service_free(d->service);
 	d->service = NULL;
+	pending_free(d->pending);
+	d->pending = NULL;
 }

@@ -21,6 +21,7 @@ struct message;
 struct modeltext;
 struct motions;
 struct options;
+struct pendings;
 struct perturbs;
 struct recorder;
 struct rollback;
@@ -60,6 +61,7 @@ struct daemon {
 	struct events *event;        /* event.c: what events keep */
 	struct loadjobs *loadjob;    /* loadjob.c: the loads */
 	struct service *service;     /* service.c: systemd's timers */
+	struct pendings *pending;    /* pending.c: calls answered later */
 	struct holds *hold;          /* hold.c: joints held on a path */
 	double started;              /* monotonic seconds */
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <sys/queue.h>
 
+#include "daemon.h"
 #include "log.h"
 #include "pending.h"
 #include "session.h"
@@ -15,12 +16,41 @@ struct pending {
 	reply_fill_fn fill;
 };
 
-static TAILQ_HEAD(, pending) waiting = TAILQ_HEAD_INITIALIZER(waiting);
-static size_t nwaiting;
+/* The calls waiting for the API tick (d->pending). */
+struct pendings {
+	TAILQ_HEAD(, pending) waiting;
+	size_t n;
+};
+
+struct pendings *
+pending_create(void)
+{
+	struct pendings *pd;
+
+	if ((pd = calloc(1, sizeof(*pd))) == NULL)
+		fatal("out of memory");
+	TAILQ_INIT(&pd->waiting);
+	return pd;
+}
+
+void
+pending_free(struct pendings *pd)
+{
+	struct pending *p;
+
+	if (pd == NULL)
+		return;
+	while ((p = TAILQ_FIRST(&pd->waiting)) != NULL) {
+		TAILQ_REMOVE(&pd->waiting, p, entry);
+		free(p);
+	}
+	free(pd);
+}
 
 void
 pending_wait_tick(struct session *s, uint64_t id, reply_fill_fn fill)
 {
+	struct pendings *pd = s->d->pending;
 	struct pending *p;
 
 	if ((p = malloc(sizeof(*p))) == NULL)
@@ -28,8 +58,8 @@ pending_wait_tick(struct session *s, uint64_t id, reply_fill_fn fill)
 	p->s = s;
 	p->id = id;
 	p->fill = fill;
-	TAILQ_INSERT_TAIL(&waiting, p, entry);
-	nwaiting++;
+	TAILQ_INSERT_TAIL(&pd->waiting, p, entry);
+	pd->n++;
 	session_set_state(s, SESSION_WAITING);
 }
 
@@ -49,14 +79,15 @@ pending_finish(
 }
 
 void
-pending_tick(void)
+pending_tick(struct daemon *d)
 {
+	struct pendings *pd = d->pending;
 	struct pending *p;
 
 	/* An answer may close a session: each is taken off first. */
-	while ((p = TAILQ_FIRST(&waiting)) != NULL) {
-		TAILQ_REMOVE(&waiting, p, entry);
-		nwaiting--;
+	while ((p = TAILQ_FIRST(&pd->waiting)) != NULL) {
+		TAILQ_REMOVE(&pd->waiting, p, entry);
+		pd->n--;
 		reply_fill(p->s, p->id, p->fill);
 		if (p->s->state == SESSION_WAITING)
 			session_set_state(p->s, SESSION_READY);
@@ -67,20 +98,21 @@ pending_tick(void)
 void
 pending_session_left(struct session *s)
 {
+	struct pendings *pd = s->d->pending;
 	struct pending *p, *next;
 
-	for (p = TAILQ_FIRST(&waiting); p != NULL; p = next) {
+	for (p = TAILQ_FIRST(&pd->waiting); p != NULL; p = next) {
 		next = TAILQ_NEXT(p, entry);
 		if (p->s != s)
 			continue;
-		TAILQ_REMOVE(&waiting, p, entry);
-		nwaiting--;
+		TAILQ_REMOVE(&pd->waiting, p, entry);
+		pd->n--;
 		free(p);
 	}
 }
 
 size_t
-pending_waiting(void)
+pending_waiting(const struct daemon *d)
 {
-	return nwaiting;
+	return d->pending->n;
 }

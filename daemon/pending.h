@@ -13,7 +13,12 @@
 #include "reply.h"
 
 struct daemon;
+struct pendings;
 struct session;
+
+/* The waiting calls' state (d->pending); pending_free takes NULL. */
+struct pendings *pending_create(void);
+void pending_free(struct pendings *pd);
 
 /* Request id of s is answered with fill at the next API tick. */
 void pending_wait_tick(struct session *s, uint64_t id, reply_fill_fn fill);
@@ -26,12 +31,12 @@ void pending_finish(
     struct session *s, uint64_t id, int code, const char *err, Response *resp);
 
 /* The API tick (or a pause, or a new model): answer every waiting call. */
-void pending_tick(void);
+void pending_tick(struct daemon *d);
 
 /* s left: it waits for nothing any more. */
 void pending_session_left(struct session *s);
 
 /* Number of calls waiting for the tick. */
-size_t pending_waiting(void);
+size_t pending_waiting(const struct daemon *d);
 
 #endif

@@ -43,8 +43,9 @@ hook_step(struct daemon *dd, char *err, size_t len)
 }
 
 static void
-hook_tick(void)
+hook_tick(struct daemon *dd)
 {
+	(void)dd;
 	if (nticks < 4096)
 		tick_at[nticks] = nsteps;
 	nticks++;

@@ -175,13 +175,13 @@ Test(pending, tick_answers_each_waiter, .init = setup, .fini = teardown)
 
 	a = ready_session(&pa, 0);
 	b = ready_session(&pb, 0);
-	pending_tick();
+	pending_tick(&d);
 	cr_assert_eq(nfill_a + nfill_b, 0, "nobody waits yet");
 	pending_wait_tick(a, 7, fill_a);
 	pending_wait_tick(b, 9, fill_b);
 	cr_assert_eq(a->state, SESSION_WAITING);
 	cr_assert_eq(b->state, SESSION_WAITING);
-	cr_assert_eq(pending_waiting(), 2);
+	cr_assert_eq(pending_waiting(&d), 2);
 
 	/* Input waits with the call. */
 	inproc_write_frame(pa, "next", 4);
@@ -190,10 +190,10 @@ Test(pending, tick_answers_each_waiter, .init = setup, .fini = teardown)
 	cr_assert_eq(nframes, 0, "input held while waiting");
 	cr_assert_eq(nfill_a + nfill_b, 0, "not filled before the tick");
 
-	pending_tick();
+	pending_tick(&d);
 	cr_assert_eq(nfill_a, 1);
 	cr_assert_eq(nfill_b, 1);
-	cr_assert_eq(pending_waiting(), 0);
+	cr_assert_eq(pending_waiting(&d), 0);
 	cr_assert_eq(a->state, SESSION_READY);
 	cr_assert_eq(b->state, SESSION_READY);
 	expect_filled(&ra, pa, 7, 1001);
@@ -205,7 +205,7 @@ Test(pending, tick_answers_each_waiter, .init = setup, .fini = teardown)
 	cr_assert(memcmp(last_frame, "next", 4) == 0);
 
 	/* Each waiter once: another tick sends nothing. */
-	pending_tick();
+	pending_tick(&d);
 	cr_assert_eq(nfill_a + nfill_b, 2);
 	expect_silence(&ra, pa);
 	expect_silence(&rb, pb);
@@ -232,8 +232,8 @@ Test(pending, waiter_that_left_is_dropped, .init = setup, .fini = teardown)
 		inproc_run_for(&d, 0.001);
 	cr_assert_eq(nleft, 1);
 	cr_assert_eq(sessions_count(), 1);
-	cr_assert_eq(pending_waiting(), 1, "a's call went with it");
-	pending_tick();
+	cr_assert_eq(pending_waiting(&d), 1, "a's call went with it");
+	pending_tick(&d);
 	cr_assert_eq(nfill_a, 0, "nothing filled for a client gone");
 	cr_assert_eq(nfill_b, 1);
 	expect_filled(&rb, pb, 9, 2002);
@@ -254,10 +254,10 @@ Test(pending, busy_until_finished, .init = setup, .fini = teardown)
 	s = ready_session(&peer, 0);
 	pending_busy(s);
 	cr_assert_eq(s->state, SESSION_BUSY);
-	cr_assert_eq(pending_waiting(), 0, "busy is not waiting for a tick");
+	cr_assert_eq(pending_waiting(&d), 0, "busy is not waiting for a tick");
 	inproc_write_frame(peer, "held", 4);
 	expect_silence(&rx, peer);
-	pending_tick();
+	pending_tick(&d);
 	cr_assert_eq(s->state, SESSION_BUSY, "a tick does not end it");
 	expect_silence(&rx, peer);
 	cr_assert_eq(nframes, 0, "input held while busy");
@@ -330,11 +330,11 @@ Test(pending, answer_that_closes_its_session_mid_tick, .fini = teardown)
 	pending_wait_tick(b, 2, fill_big);
 	pending_wait_tick(c, 3, fill_b);
 
-	pending_tick();
+	pending_tick(&d);
 	cr_assert_eq(nfill_a, 1);
 	cr_assert_eq(nfill_big, 1);
 	cr_assert_eq(nfill_b, 1, "the tick went on after b closed");
-	cr_assert_eq(pending_waiting(), 0);
+	cr_assert_eq(pending_waiting(&d), 0);
 	cr_assert_eq(b->state, SESSION_DEAD, "b was past --max-queued");
 	cr_assert_eq(a->state, SESSION_READY);
 	cr_assert_eq(c->state, SESSION_READY);
@@ -348,7 +348,7 @@ Test(pending, answer_that_closes_its_session_mid_tick, .fini = teardown)
 	inproc_run_for(&d, 0.01);
 	cr_assert_eq(nleft, 1);
 	cr_assert_eq(sessions_count(), 2);
-	pending_tick(); /* nothing of b is left to answer */
+	pending_tick(&d); /* nothing of b is left to answer */
 	cr_assert_eq(nfill_big, 1);
 	inproc_rx_free(&ra);
 	inproc_rx_free(&rc);
@@ -369,7 +369,7 @@ Test(pending, answer_over_max_frame_is_badsize, .fini = teardown)
 	start(args);
 	s = ready_session(&peer, 0);
 	pending_wait_tick(s, 5, fill_big);
-	pending_tick();
+	pending_tick(&d);
 	r = next_response(&rx, peer);
 	cr_assert_eq(r->id, 5);
 	cr_assert_eq(r->result, HAPTIX__V1__RESULT__RESULT_BADSIZE);

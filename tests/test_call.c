@@ -17,6 +17,7 @@
 #include "call.h"
 #include "daemon.h"
 #include "lease.h"
+#include "log.h"
 #include "result.h"
 #include "session.h"
 
@@ -40,6 +41,7 @@ setup(void)
 	strcpy(other.name, "olga");
 	strcpy(third.name, "third");
 	d.lease = lease_create();
+	log_init(-2); /* errors only, as inproc.c's daemons */
 	memset(&c, 0, sizeof(c));
 	c.d = &d;
 	c.s = &me;

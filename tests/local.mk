@@ -36,6 +36,9 @@ HX_TESTS = tests/test_frame tests/test_address tests/test_decode \
 	tests/test_spacenav \
 	tests/test_session tests/test_pending tests/test_clock tests/test_lease \
 	tests/test_stream
+# The middle floor's units, one test file per module, in-process.
+HX_TESTS += tests/test_dispatch tests/test_call tests/test_reply \
+	tests/test_protomsg tests/test_event tests/test_server tests/test_loadjob
 # Unit tests of the daemon's lower floor, on libhaptixd's object code:
 # the settings and the settings file (and the example one), the files a
 # model may name and the model directories (fixtures in a scratch
@@ -141,6 +144,34 @@ HX_TESTS += tests/test_sim
 tests_test_sim_SOURCES = tests/test_sim.c
 tests_test_sim_CFLAGS = $(INPROC_CFLAGS)
 tests_test_sim_LDADD = $(INPROC_LIBS)
+# Dispatch through a call table of the test's own handlers.
+tests_test_dispatch_SOURCES = tests/test_dispatch.c
+tests_test_dispatch_CFLAGS = $(INPROC_CFLAGS)
+tests_test_dispatch_LDADD = $(INPROC_LIBS)
+# The argument checks and who may write: a call as a bare struct.
+tests_test_call_SOURCES = tests/test_call.c
+tests_test_call_CFLAGS = $(INPROC_CFLAGS)
+tests_test_call_LDADD = $(INPROC_LIBS)
+# Answers: their id, code and reason, the frame limit, the fill.
+tests_test_reply_SOURCES = tests/test_reply.c
+tests_test_reply_CFLAGS = $(INPROC_CFLAGS)
+tests_test_reply_LDADD = $(INPROC_LIBS)
+# The simulation's messages on the fixture: counts, values, copies.
+tests_test_protomsg_SOURCES = tests/test_protomsg.c
+tests_test_protomsg_CFLAGS = $(INPROC_CFLAGS)
+tests_test_protomsg_LDADD = $(INPROC_LIBS)
+# Each event as a subscriber reads it, through the core's wiring.
+tests_test_event_SOURCES = tests/test_event.c
+tests_test_event_CFLAGS = $(INPROC_CFLAGS)
+tests_test_event_LDADD = $(INPROC_LIBS)
+# Listeners: Unix, TCP and adopted sockets, --max-handshakes.
+tests_test_server_SOURCES = tests/test_server.c
+tests_test_server_CFLAGS = $(INPROC_CFLAGS)
+tests_test_server_LDADD = $(INPROC_LIBS)
+# The load queue, its loads run in-process: limits, turns, cancelling.
+tests_test_loadjob_SOURCES = tests/test_loadjob.c
+tests_test_loadjob_CFLAGS = $(INPROC_CFLAGS)
+tests_test_loadjob_LDADD = $(INPROC_LIBS)
 tests_test_frame_SOURCES = tests/test_frame.c
 tests_test_frame_CFLAGS = $(TEST_CFLAGS)
 tests_test_frame_LDADD = $(TEST_LIBS)
@@ -370,6 +401,8 @@ HX_VALGRIND_TESTS = tests/test_protocol tests/test_native tests/test_admin \
 # memcheck found fault with; their tests of timing skip.
 HX_VALGRIND_UNITS = tests/test_session tests/test_pending tests/test_clock \
 	tests/test_lease tests/test_stream
+HX_VALGRIND_UNITS += tests/test_dispatch tests/test_call tests/test_reply \
+	tests/test_protomsg tests/test_event tests/test_server tests/test_loadjob
 HX_VALGRIND_RUN = valgrind --quiet --trace-children=yes --leak-check=full \
 	--show-leak-kinds=definite --errors-for-leak-kinds=definite \
 	--error-exitcode=3

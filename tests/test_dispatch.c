@@ -549,9 +549,9 @@ Test(dispatch, wait_tick_answers_at_the_tick, .init = setup, .fini = teardown)
 	expect_silence(&rx, peer);
 	cr_assert_eq(nran, 1);
 	cr_assert_eq(s->state, SESSION_WAITING);
-	cr_assert_eq(pending_waiting(), 1);
+	cr_assert_eq(pending_waiting(&d), 1);
 	cr_assert_eq(nfill, 0, "not filled before the tick");
-	pending_tick();
+	pending_tick(&d);
 	cr_assert_eq(nfill, 1);
 	r = next_response(&rx, peer);
 	cr_assert_eq(r->id, 8);

@@ -93,7 +93,7 @@ static void
 teardown(void)
 {
 	if (d.base != NULL) {
-		loadjob_shutdown();
+		loadjob_shutdown(&d);
 		inproc_stop(&d);
 	}
 }
@@ -145,14 +145,14 @@ Test(loadjob, file_load_replaces_the_model, .init = setup, .fini = teardown)
 	cr_assert_eq(loadjob_start(&d, &r, NULL, done_cb, (void *)"fixture",
 			 err, sizeof(err)),
 	    RESULT_OK, "%s", err);
-	cr_assert_eq(loadjob_count(), 1);
+	cr_assert_eq(loadjob_count(&d), 1);
 	cr_assert_eq(ndone, 0, "answered from the loop, not at once");
 	cr_assert(!sim_loaded(d.sim));
 	wait_done(1);
 	cr_assert_eq(done[0].code, RESULT_OK, "%s", done[0].err);
 	cr_assert_str_eq(done[0].err, "");
 	cr_assert_str_eq(done[0].model, "fixture", "running when answered");
-	cr_assert_eq(loadjob_count(), 0);
+	cr_assert_eq(loadjob_count(&d), 0);
 	cr_assert_str_eq(sim_model_path(d.sim), path);
 	cr_assert_eq(sim_sizes(d.sim)->nq, 9);
 	/* Its text is kept, for edits, with where it stands. */
@@ -175,7 +175,7 @@ Test(loadjob, run_waits_for_the_answer, .init = setup, .fini = teardown)
 	    loadjob_run(&d, &r, err, sizeof(err)), RESULT_OK, "%s", err);
 	cr_assert(sim_loaded(d.sim));
 	cr_assert_str_eq(sim_model_name(d.sim), "fixture");
-	cr_assert_eq(loadjob_count(), 0);
+	cr_assert_eq(loadjob_count(&d), 0);
 
 	/* A file that is not there: a failed load, the old model kept. */
 	snprintf(path, sizeof(path), "%s/no-such-model.xml", models);
@@ -234,7 +234,7 @@ Test(loadjob, failed_load_keeps_the_old_model, .init = setup, .fini = teardown)
 	    done[1].err);
 	cr_assert_str_eq(done[1].model, "old");
 	cr_assert_str_eq(sim_model_name(d.sim), "old");
-	cr_assert_eq(loadjob_count(), 0);
+	cr_assert_eq(loadjob_count(&d), 0);
 	teardown();
 }
 
@@ -256,7 +256,7 @@ Test(loadjob, edit_without_text_fails_when_its_turn_comes, .init = setup,
 	cr_assert_str_eq(done[0].err,
 	    "the model \"fixture\" has no MJCF text to edit: it was loaded "
 	    "from MJB or URDF");
-	cr_assert_eq(loadjob_count(), 0);
+	cr_assert_eq(loadjob_count(&d), 0);
 	teardown();
 }
 
@@ -292,14 +292,14 @@ Test(loadjob, limits_per_peer_and_in_all, .init = setup, .fini = teardown)
 		cr_assert_eq(
 		    queue_tiny(i % 2 ? &a2 : &a1, "a", err, sizeof(err)),
 		    RESULT_OK, "%s", err);
-	cr_assert_eq(loadjob_count(), 4);
+	cr_assert_eq(loadjob_count(&d), 4);
 	err[0] = '\0';
 	cr_assert_eq(queue_tiny(&a2, "a", err, sizeof(err)), RESULT_DENIED);
 	cr_assert_str_eq(err,
 	    "4 loads and edits of alice already wait or run (at most 4 a "
 	    "peer, every connection of it together): ask again when one is "
 	    "answered");
-	cr_assert_eq(loadjob_count(), 4);
+	cr_assert_eq(loadjob_count(&d), 4);
 	cr_assert_eq(ndone, 0, "a refusal is no answer");
 	cr_assert_eq(queue_tiny(NULL, "daemon", err, sizeof(err)), RESULT_OK,
 	    "the daemon's own loads are never refused");
@@ -309,14 +309,14 @@ Test(loadjob, limits_per_peer_and_in_all, .init = setup, .fini = teardown)
 		snprintf(peers[k], sizeof(peers[k]), "peer%d", k);
 		others[k].peer = peers[k];
 		for (i = 0; i < 4; i++) {
-			if (loadjob_count() == LOADJOB_MAX)
+			if (loadjob_count(&d) == LOADJOB_MAX)
 				break;
 			cr_assert_eq(
 			    queue_tiny(&others[k], "o", err, sizeof(err)),
 			    RESULT_OK, "%s", err);
 		}
 	}
-	cr_assert_eq(loadjob_count(), LOADJOB_MAX);
+	cr_assert_eq(loadjob_count(&d), LOADJOB_MAX);
 	snprintf(peers[15], sizeof(peers[15]), "newcomer");
 	others[15].peer = peers[15];
 	err[0] = '\0';
@@ -327,8 +327,8 @@ Test(loadjob, limits_per_peer_and_in_all, .init = setup, .fini = teardown)
 	    "again later");
 
 	/* Shutting down answers each, cancelled. */
-	loadjob_shutdown();
-	cr_assert_eq(loadjob_count(), 0);
+	loadjob_shutdown(&d);
+	cr_assert_eq(loadjob_count(&d), 0);
 	cr_assert_eq(ndone, LOADJOB_MAX);
 	for (i = 0; i < ndone; i++) {
 		cr_assert_eq(done[i].code, LOADJOB_CANCELLED);
@@ -375,20 +375,20 @@ Test(loadjob, owner_left_cancels_its_loads, .init = setup, .fini = teardown)
 	cr_assert_eq(queue_tiny(&y, "y1", err, sizeof(err)), RESULT_OK);
 	cr_assert_eq(queue_tiny(&x, "x2", err, sizeof(err)), RESULT_OK);
 	cr_assert_eq(queue_tiny(NULL, "d1", err, sizeof(err)), RESULT_OK);
-	cr_assert_eq(loadjob_count(), 4);
+	cr_assert_eq(loadjob_count(&d), 4);
 
-	loadjob_owner_left(NULL); /* the daemon never leaves */
-	cr_assert_eq(loadjob_count(), 4);
+	loadjob_owner_left(&d, NULL); /* the daemon never leaves */
+	cr_assert_eq(loadjob_count(&d), 4);
 	cr_assert_eq(ndone, 0);
 
 	/* x's running load and its waiting one go, answered at once. */
-	loadjob_owner_left(&x);
+	loadjob_owner_left(&d, &x);
 	cr_assert_eq(ndone, 2);
 	cr_assert_str_eq(done[0].label, "x1");
 	cr_assert_eq(done[0].code, LOADJOB_CANCELLED);
 	cr_assert_str_eq(done[1].label, "x2");
 	cr_assert_eq(done[1].code, LOADJOB_CANCELLED);
-	cr_assert_eq(loadjob_count(), 2);
+	cr_assert_eq(loadjob_count(&d), 2);
 
 	/* The others go on: the daemon's first, then y's. */
 	wait_done(4);

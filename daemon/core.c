@@ -87,6 +87,7 @@ core_init(struct daemon *d)
 	d->loadjob = loadjob_create();
 	d->service = service_create();
 	d->pending = pending_create();
+	d->stream = stream_create();
 }
 
 void
@@ -122,4 +123,6 @@ core_free(struct daemon *d)
 	d->service = NULL;
 	pending_free(d->pending);
 	d->pending = NULL;
+	stream_free(d->stream);
+	d->stream = NULL;
 }

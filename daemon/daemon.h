@@ -29,6 +29,7 @@ struct server;
 struct service;
 struct sim;
 struct stepguard;
+struct streams;
 struct tracking;
 
 #define DAEMON_TOKEN_MAX 4096
@@ -62,6 +63,7 @@ struct daemon {
 	struct loadjobs *loadjob;    /* loadjob.c: the loads */
 	struct service *service;     /* service.c: systemd's timers */
 	struct pendings *pending;    /* pending.c: calls answered later */
+	struct streams *stream;      /* stream.c: subscriptions */
 	struct holds *hold;          /* hold.c: joints held on a path */
 	double started;              /* monotonic seconds */
 

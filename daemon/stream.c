@@ -62,9 +62,37 @@ struct stream {
 	uint64_t frames_sent, frames_dropped, events_dropped;
 };
 
-static LIST_HEAD(, stream) streams = LIST_HEAD_INITIALIZER(streams);
-static unsigned stream_step_subs; /* subscriptions counting steps */
-static struct arena stream_scratch;
+LIST_HEAD(stream_list, stream);
+
+/* Every client's streams (d->stream). */
+struct streams {
+	struct stream_list all;
+	unsigned step_subs;   /* subscriptions counting steps */
+	struct arena scratch; /* one frame's messages */
+	uint8_t *buf;         /* a broadcast event, packed once */
+	size_t cap;
+};
+
+struct streams *
+stream_create(void)
+{
+	struct streams *sm;
+
+	if ((sm = calloc(1, sizeof(*sm))) == NULL)
+		fatal("out of memory");
+	LIST_INIT(&sm->all);
+	return sm;
+}
+
+void
+stream_free(struct streams *sm)
+{
+	if (sm == NULL)
+		return;
+	arena_free(&sm->scratch);
+	free(sm->buf);
+	free(sm);
+}
 
 static void stream_timer_cb(evutil_socket_t, short, void *);
 static void stream_wall_cb(struct ptimer *, void *);
@@ -89,8 +117,9 @@ stream_frame_response(struct stream_sub *sub, Response *resp, Event *ev,
     Haptix__V1__StreamFrame *f)
 {
 	struct daemon *d = sub->st->s->d;
+	struct streams *sm = d->stream;
 
-	protomsg_frame(d, &stream_scratch, sub->fields, 0, f);
+	protomsg_frame(d, &sm->scratch, sub->fields, 0, f);
 	f->subscription = sub->id;
 	f->dropped = sub->dropped;
 	haptix__v1__event__init(ev);
@@ -117,6 +146,7 @@ stream_emit(struct stream_sub *sub)
 {
 	struct stream *st = sub->st;
 	struct session *s = st->s;
+	struct streams *sm = s->d->stream;
 	Haptix__V1__StreamFrame f;
 	Response resp;
 	Event ev;
@@ -140,14 +170,14 @@ stream_emit(struct stream_sub *sub)
 		/* Contacts grew past the limits: this one cannot go. */
 		sub->dropped++;
 		st->frames_dropped++;
-		arena_reset(&stream_scratch);
+		arena_reset(&sm->scratch);
 		return;
 	}
 	p = session_reserve_frame(s, len);
 	envelope_response_pack(&resp, p);
 	session_commit_frame(s, len);
 	st->frames_sent++;
-	arena_reset(&stream_scratch);
+	arena_reset(&sm->scratch);
 }
 
 static void
@@ -177,6 +207,7 @@ stream_wall_cb(struct ptimer *t, void *arg)
 static struct stream *
 stream_of(struct session *s)
 {
+	struct streams *sm = s->d->stream;
 	struct stream *st = s->stream;
 
 	if (st != NULL)
@@ -186,7 +217,7 @@ stream_of(struct session *s)
 		fatal("out of memory");
 	st->s = s;
 	LIST_INIT(&st->subs);
-	LIST_INSERT_HEAD(&streams, st, entry);
+	LIST_INSERT_HEAD(&sm->all, st, entry);
 	s->stream = st;
 	return st;
 }
@@ -292,6 +323,7 @@ int
 stream_subscribe(
     struct session *s, const Haptix__V1__Subscribe *req, char *err, size_t len)
 {
+	struct streams *sm = s->d->stream;
 	struct daemon *d = s->d;
 	struct stream *st;
 	struct stream_sub *sub, probe;
@@ -322,7 +354,7 @@ stream_subscribe(
 		probe.fields = fields;
 		stream_frame_response(&probe, &resp, &ev, &f);
 		size = envelope_response_size(&resp);
-		arena_reset(&stream_scratch);
+		arena_reset(&sm->scratch);
 		if (size > stream_frame_limit(d)) {
 			snprintf(err, len,
 			    "a frame of these fields is %zu bytes, more than "
@@ -354,7 +386,7 @@ stream_subscribe(
 			sub->every = req->every_steps != 0 ?
 			    req->every_steps :
 			    stream_every(d, req->sim_hz);
-			stream_step_subs++;
+			sm->step_subs++;
 		}
 		/* The state as it is now, after the answer. */
 		event_active(sub->timer, EV_TIMEOUT, 0);
@@ -374,12 +406,13 @@ static void
 stream_sub_free(struct stream_sub *sub)
 {
 	struct stream *st = sub->st;
+	struct streams *sm = st->s->d->stream;
 
 	LIST_REMOVE(sub, entry);
 	st->nsubs--;
 	stream_kinds_update(st);
 	if (sub->every != 0)
-		stream_step_subs--;
+		sm->step_subs--;
 	if (sub->timer != NULL)
 		event_free(sub->timer);
 	ptimer_free(sub->wall);
@@ -443,12 +476,13 @@ stream_session_closed(struct session *s)
 void
 stream_after_step(struct daemon *d)
 {
+	struct streams *sm = d->stream;
 	struct stream *st, *stnext;
 	struct stream_sub *sub, *next;
 
-	if (stream_step_subs == 0)
+	if (sm->step_subs == 0)
 		return;
-	for (st = LIST_FIRST(&streams); st != NULL; st = stnext) {
+	for (st = LIST_FIRST(&sm->all); st != NULL; st = stnext) {
 		stnext = LIST_NEXT(st, entry);
 		for (sub = LIST_FIRST(&st->subs); sub != NULL; sub = next) {
 			next = LIST_NEXT(sub, entry);
@@ -529,41 +563,41 @@ stream_broadcast(struct daemon *d, Event *ev)
 void
 stream_broadcast_at(struct daemon *d, Event *ev, double time)
 {
-	static uint8_t *buf;
-	static size_t cap;
+	struct streams *sm = d->stream;
 	Response resp = HAPTIX__V1__RESPONSE__INIT;
 	struct stream *st, *next;
 	size_t len;
 
-	if (LIST_EMPTY(&streams))
+	if (LIST_EMPTY(&sm->all))
 		return;
 	ev->time = time;
 	resp.payload_case = HAPTIX__V1__RESPONSE__PAYLOAD_EVENT;
 	resp.event = ev;
 	len = envelope_response_size(&resp);
-	if (len > cap) {
-		free(buf);
-		cap = len < 4096 ? 4096 : len;
-		if ((buf = malloc(cap)) == NULL)
+	if (len > sm->cap) {
+		free(sm->buf);
+		sm->cap = len < 4096 ? 4096 : len;
+		if ((sm->buf = malloc(sm->cap)) == NULL)
 			fatal("out of memory");
 	}
-	envelope_response_pack(&resp, buf);
-	for (st = LIST_FIRST(&streams); st != NULL; st = next) {
+	envelope_response_pack(&resp, sm->buf);
+	for (st = LIST_FIRST(&sm->all); st != NULL; st = next) {
 		next = LIST_NEXT(st, entry);
 		if ((st->kinds & STREAM_KIND(ev->kind_case)) != 0 &&
 		    session_served(st->s))
-			stream_deliver(st, buf, len);
+			stream_deliver(st, sm->buf, len);
 	}
 }
 
 void
 stream_model_changed(struct daemon *d)
 {
+	struct streams *sm = d->stream;
 	struct stream *st;
 	struct stream_sub *sub;
 
 	/* A new model has its own timestep. */
-	LIST_FOREACH(st, &streams, entry)
+	LIST_FOREACH(st, &sm->all, entry)
 	{
 		LIST_FOREACH(sub, &st->subs, entry)
 		{

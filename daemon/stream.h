@@ -21,7 +21,12 @@
 #include "haptix.pb-c.h"
 
 struct daemon;
+struct streams;
 struct session;
+
+/* The streams' state (d->stream); stream_free takes NULL. */
+struct streams *stream_create(void);
+void stream_free(struct streams *sm);
 
 /* The fastest wall-time rate, in Hz. */
 #define STREAM_WALL_HZ_MAX 1000

@@ -52,7 +52,7 @@ api_hello(struct call *c)
 			"HAPTIX_TOKEN_FILE)" :
 			"wrong token");
 	/* Only now: a stranger learns nothing, and takes no place. */
-	if (sessions_welcomed() >= d->opts->max_clients)
+	if (sessions_welcomed(d) >= d->opts->max_clients)
 		return call_fail(c, RESULT_DENIED,
 		    "too many clients (limit %d, --max-clients)",
 		    d->opts->max_clients);
@@ -107,8 +107,8 @@ api_clients(struct call *c)
 	struct clients_walk w = { c, list };
 
 	list->clients = arena_alloc(c->arena,
-	    (size_t)(sessions_welcomed() + 1) * sizeof(*list->clients));
-	sessions_foreach(clients_add, &w);
+	    (size_t)(sessions_welcomed(c->d) + 1) * sizeof(*list->clients));
+	sessions_foreach(c->d, clients_add, &w);
 	list->max_clients = (uint32_t)c->d->opts->max_clients;
 	list->you = c->s->id;
 	PAYLOAD(c, clients, CLIENTS, list);

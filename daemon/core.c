@@ -88,6 +88,7 @@ core_init(struct daemon *d)
 	d->service = service_create();
 	d->pending = pending_create();
 	d->stream = stream_create();
+	d->session = sessions_create();
 }
 
 void
@@ -125,4 +126,6 @@ core_free(struct daemon *d)
 	d->pending = NULL;
 	stream_free(d->stream);
 	d->stream = NULL;
+	sessions_free(d->session);
+	d->session = NULL;
 }

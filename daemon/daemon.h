@@ -27,6 +27,7 @@ struct recorder;
 struct rollback;
 struct server;
 struct service;
+struct sessions;
 struct sim;
 struct stepguard;
 struct streams;
@@ -63,6 +64,7 @@ struct daemon {
 	struct loadjobs *loadjob;    /* loadjob.c: the loads */
 	struct service *service;     /* service.c: systemd's timers */
 	struct pendings *pending;    /* pending.c: calls answered later */
+	struct sessions *session;    /* session.c: every connection */
 	struct streams *stream;      /* stream.c: subscriptions */
 	struct holds *hold;          /* hold.c: joints held on a path */
 	double started;              /* monotonic seconds */

@@ -304,14 +304,14 @@ main_stop(struct daemon *d)
 	hold_shutdown(d); /* no edits to release them now */
 	server_free(d->server);
 	d->server = NULL;
-	sessions_shutdown();
+	sessions_shutdown(d);
 	wake = event_new(d->base, -1, EV_PERSIST, main_wake_cb, NULL);
 	event_add(wake, &tick);
 	while (
-	    sessions_open() && main_stopping == 1 && monotonic_s() < deadline)
+	    sessions_open(d) && main_stopping == 1 && monotonic_s() < deadline)
 		event_base_loop(d->base, EVLOOP_ONCE);
 	event_free(wake);
-	sessions_close_all();
+	sessions_close_all(d);
 	perturb_shutdown(d);
 	/* Let the deferred frees run. */
 	event_base_loop(d->base, EVLOOP_NONBLOCK);

@@ -244,7 +244,7 @@ protomsg_status(struct daemon *d, struct arena *a)
 	st->pacing->lateness_p50 = k.lateness_p50;
 	st->pacing->lateness_p99 = k.lateness_p99;
 	st->pacing->lateness_max = k.lateness_max;
-	st->clients = (uint32_t)sessions_welcomed();
+	st->clients = (uint32_t)sessions_welcomed(d);
 	st->message = arena_strdup(a, message_text(d));
 	st->uptime = monotonic_s() - d->started;
 	st->lease_holder = lease_holder(d);

@@ -78,9 +78,9 @@ server_accept_cb(struct evconnlistener *ev, evutil_socket_t fd,
 	char why[128];
 
 	session_create(d, fd, l->transport, sa, (socklen_t)salen);
-	if (sessions_handshaking(l->transport) <= d->opts->max_handshakes)
+	if (sessions_handshaking(d, l->transport) <= d->opts->max_handshakes)
 		return;
-	old = sessions_oldest_handshaking(l->transport);
+	old = sessions_oldest_handshaking(d, l->transport);
 	snprintf(why, sizeof(why),
 	    "no Hello yet, and too many connections wait for one "
 	    "(limit %d, --max-handshakes): the oldest goes",

@@ -48,7 +48,7 @@ service_send_status(struct daemon *d, const char *prefix)
 	struct service *svc = d->service;
 	struct clock_status cs;
 	char text[1024], what[400];
-	int n = sessions_welcomed();
+	int n = sessions_welcomed(d);
 
 	clock_status(d->clock, &cs);
 	if (!sim_loaded(d->sim))

@@ -70,13 +70,34 @@
 /* Give the heap back to the system once sessions freed this much. */
 #define SESSION_TRIM_BYTES (1024u * 1024)
 
-static struct session_list sessions = TAILQ_HEAD_INITIALIZER(sessions);
-static int nsessions;       /* served: not closing or closed */
-static int nwelcomed;       /* served and said Hello */
-static int nhandshaking[2]; /* in HELLO, by transport */
-static uint64_t next_session_id = 1;
-static size_t freed_since_trim; /* bytes of sessions freed since */
 static const struct session_hooks *hooks;
+
+/* Every session, and their counts (d->session). */
+struct sessions {
+	struct session_list all;
+	int n;                   /* served: not closing or closed */
+	int welcomed;            /* served and said Hello */
+	int handshaking[2];      /* in HELLO, by transport */
+	uint64_t last_id;        /* the last session's id; the first is 1 */
+	size_t freed_since_trim; /* bytes of sessions freed since */
+};
+
+struct sessions *
+sessions_create(void)
+{
+	struct sessions *ss;
+
+	if ((ss = calloc(1, sizeof(*ss))) == NULL)
+		fatal("out of memory");
+	TAILQ_INIT(&ss->all);
+	return ss;
+}
+
+void
+sessions_free(struct sessions *ss)
+{
+	free(ss);
+}
 /* The why of an ordinary leave, logged at debug level as joins are. */
 static const char session_client_closed[] = "closed by the client";
 
@@ -200,6 +221,7 @@ struct session *
 session_create(struct daemon *d, int fd, enum session_transport transport,
     const struct sockaddr *sa, socklen_t salen)
 {
+	struct sessions *ss = d->session;
 	struct timeval hello_tv = { SESSION_HELLO_SECONDS, 0 };
 	struct session *s;
 	int one = 1;
@@ -209,7 +231,7 @@ session_create(struct daemon *d, int fd, enum session_transport transport,
 	if (s == NULL)
 		fatal("out of memory");
 	s->d = d;
-	s->id = next_session_id++;
+	s->id = ++ss->last_id;
 	s->state = SESSION_HELLO;
 	s->transport = transport;
 	s->connected_at = monotonic_s();
@@ -238,9 +260,9 @@ session_create(struct daemon *d, int fd, enum session_transport transport,
 	bufferevent_enable(s->bev, EV_WRITE);
 	session_reading(s, 1);
 
-	TAILQ_INSERT_TAIL(&sessions, s, entry);
-	nsessions++;
-	nhandshaking[transport]++;
+	TAILQ_INSERT_TAIL(&ss->all, s, entry);
+	ss->n++;
+	ss->handshaking[transport]++;
 	/* Joins and ordinary leaves are routine: at debug level (-v). */
 	log_debug(
 	    "client %llu connected (%s)", (unsigned long long)s->id, s->peer);
@@ -248,30 +270,37 @@ session_create(struct daemon *d, int fd, enum session_transport transport,
 }
 
 int
-sessions_count(void)
+sessions_count(const struct daemon *d)
 {
-	return nsessions;
+	struct sessions *ss = d->session;
+
+	return ss->n;
 }
 
 int
-sessions_welcomed(void)
+sessions_welcomed(const struct daemon *d)
 {
-	return nwelcomed;
+	struct sessions *ss = d->session;
+
+	return ss->welcomed;
 }
 
 int
-sessions_handshaking(enum session_transport transport)
+sessions_handshaking(const struct daemon *d, enum session_transport transport)
 {
-	return nhandshaking[transport];
+	struct sessions *ss = d->session;
+
+	return ss->handshaking[transport];
 }
 
 struct session *
-sessions_oldest_handshaking(enum session_transport transport)
+sessions_oldest_handshaking(struct daemon *d, enum session_transport transport)
 {
+	struct sessions *ss = d->session;
 	struct session *s;
 
 	/* Sessions are kept in the order they connected. */
-	TAILQ_FOREACH(s, &sessions, entry)
+	TAILQ_FOREACH(s, &ss->all, entry)
 	{
 		if (s->state == SESSION_HELLO && s->transport == transport)
 			return s;
@@ -280,11 +309,13 @@ sessions_oldest_handshaking(enum session_transport transport)
 }
 
 void
-sessions_foreach(void (*fn)(struct session *, void *), void *arg)
+sessions_foreach(
+    struct daemon *d, void (*fn)(struct session *, void *), void *arg)
 {
+	struct sessions *ss = d->session;
 	struct session *s, *next;
 
-	for (s = TAILQ_FIRST(&sessions); s != NULL; s = next) {
+	for (s = TAILQ_FIRST(&ss->all); s != NULL; s = next) {
 		next = TAILQ_NEXT(s, entry);
 		if (session_served(s))
 			fn(s, arg);
@@ -619,6 +650,7 @@ session_served(const struct session *s)
 void
 session_set_state(struct session *s, enum session_state state)
 {
+	struct sessions *ss = s->d->session;
 	struct timeval linger = { SESSION_LINGER_SECONDS, 0 };
 	enum session_state was = s->state;
 
@@ -627,11 +659,11 @@ session_set_state(struct session *s, enum session_state state)
 		return;
 	s->state = state;
 	if (was == SESSION_HELLO)
-		nhandshaking[s->transport]--;
+		ss->handshaking[s->transport]--;
 	if (was < SESSION_CLOSING && state >= SESSION_CLOSING) {
-		nsessions--; /* its place is free for the next client */
+		ss->n--; /* its place is free for the next client */
 		if (s->joined)
-			nwelcomed--;
+			ss->welcomed--;
 	}
 	if (state >= SESSION_CLOSING) /* leave, then free once dead */
 		event_active(s->reap_ev, EV_TIMEOUT, 0);
@@ -641,7 +673,7 @@ session_set_state(struct session *s, enum session_state state)
 	case SESSION_READY:
 		if (was == SESSION_HELLO) {
 			s->joined = 1;
-			nwelcomed++;
+			ss->welcomed++;
 			event_del(s->hello_ev);
 		} else
 			event_active(s->resume_ev, EV_TIMEOUT, 0);
@@ -728,6 +760,8 @@ static void
 session_reap_cb(evutil_socket_t fd, short events, void *arg)
 {
 	struct session *s = arg;
+	struct daemon *d = s->d;
+	struct sessions *ss = d->session;
 
 	if (!s->left) {
 		s->left = 1;
@@ -735,7 +769,7 @@ session_reap_cb(evutil_socket_t fd, short events, void *arg)
 	}
 	if (s->state != SESSION_DEAD)
 		return;
-	TAILQ_REMOVE(&sessions, s, entry);
+	TAILQ_REMOVE(&ss->all, s, entry);
 	event_free(s->read_ev); /* before the socket closes with the bev */
 	bufferevent_free(s->bev);
 	free(s->in);
@@ -744,41 +778,45 @@ session_reap_cb(evutil_socket_t fd, short events, void *arg)
 	event_free(s->hello_ev);
 	event_free(s->stall_ev);
 	event_free(s->reap_ev);
-	freed_since_trim += s->in_cap + sizeof(*s) + SESSION_OVERHEAD;
+	ss->freed_since_trim += s->in_cap + sizeof(*s) + SESSION_OVERHEAD;
 	free(s);
 	/*
 	 * A flood of connections leaves their memory freed but resident,
 	 * scattered over the heap where glibc does not give it back by
 	 * itself: give it back, not on every close but every megabyte.
 	 */
-	if (freed_since_trim >= SESSION_TRIM_BYTES) {
+	if (ss->freed_since_trim >= SESSION_TRIM_BYTES) {
 		malloc_trim(0);
-		freed_since_trim = 0;
+		ss->freed_since_trim = 0;
 	}
 }
 
 void
-sessions_shutdown(void)
+sessions_shutdown(struct daemon *d)
 {
+	struct sessions *ss = d->session;
 	struct session *s, *next;
 
-	for (s = TAILQ_FIRST(&sessions); s != NULL; s = next) {
+	for (s = TAILQ_FIRST(&ss->all); s != NULL; s = next) {
 		next = TAILQ_NEXT(s, entry);
 		session_close_after_flush(s, "the server is shutting down");
 	}
 }
 
 int
-sessions_open(void)
+sessions_open(const struct daemon *d)
 {
-	return !TAILQ_EMPTY(&sessions);
+	struct sessions *ss = d->session;
+
+	return !TAILQ_EMPTY(&ss->all);
 }
 
 void
-sessions_close_all(void)
+sessions_close_all(struct daemon *d)
 {
+	struct sessions *ss = d->session;
 	struct session *s;
 
-	TAILQ_FOREACH(s, &sessions, entry)
+	TAILQ_FOREACH(s, &ss->all, entry)
 	session_close(s, "the server is shutting down");
 }

@@ -19,7 +19,12 @@
 struct bufferevent;
 struct event;
 struct daemon;
+struct sessions;
 struct stream;
+
+/* The sessions' registry (d->session); sessions_free takes NULL. */
+struct sessions *sessions_create(void);
+void sessions_free(struct sessions *ss);
 
 /* Only session_set_state() changes a session's state. */
 enum session_state {
@@ -143,27 +148,30 @@ size_t session_queued(const struct session *s);
 int session_congested(const struct session *s);
 
 /* Call fn for every session being served. */
-void sessions_foreach(void (*fn)(struct session *, void *), void *arg);
+void sessions_foreach(
+    struct daemon *d, void (*fn)(struct session *, void *), void *arg);
 
 /* Number of sessions being served (not those closing). */
-int sessions_count(void);
+int sessions_count(const struct daemon *d);
 
 /* Number of those that said Hello: the clients --max-clients counts. */
-int sessions_welcomed(void);
+int sessions_welcomed(const struct daemon *d);
 
 /* Number of sessions on transport that have not said Hello yet. */
-int sessions_handshaking(enum session_transport transport);
+int sessions_handshaking(
+    const struct daemon *d, enum session_transport transport);
 
 /* The session on transport waiting longest for its Hello, or NULL. */
-struct session *sessions_oldest_handshaking(enum session_transport transport);
+struct session *sessions_oldest_handshaking(
+    struct daemon *d, enum session_transport transport);
 
 /* Begin a clean shutdown: send each client what is queued, then close. */
-void sessions_shutdown(void);
+void sessions_shutdown(struct daemon *d);
 
 /* Return 1 while any session is not yet freed, closing ones included. */
-int sessions_open(void);
+int sessions_open(const struct daemon *d);
 
 /* Close all sessions now. */
-void sessions_close_all(void);
+void sessions_close_all(struct daemon *d);
 
 #endif

@@ -463,17 +463,18 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		shutdown(fds[0], SHUT_WR);
 	for (i = 0; i < FUZZ_MAX_TURNS; i++) {
 		fuzz_turn(fds[0], &eof);
-		if (!sessions_open() && !fuzz_busy(-1) && (fds[0] < 0 || eof))
+		if (!sessions_open(&fuzz_d) && !fuzz_busy(-1) &&
+		    (fds[0] < 0 || eof))
 			break;
 	}
-	if (sessions_open())
+	if (sessions_open(&fuzz_d))
 		fuzz_die("the session outlived its client");
 	if (fds[0] >= 0)
 		close(fds[0]);
 
 	/* What a session leaves behind when it goes. */
 	if (lease_holder(d) != 0 || lease_batch(d) != 0 ||
-	    message_owner(d) != 0 || sessions_count() != 0 ||
+	    message_owner(d) != 0 || sessions_count(&fuzz_d) != 0 ||
 	    loadjob_count(&fuzz_d) != 0)
 		fuzz_die("a closed session left state behind");
 	return 0;

@@ -124,10 +124,10 @@ inproc_stop(struct daemon *d)
 
 	if (d->base == NULL) /* never started, or stopped already */
 		return;
-	sessions_close_all();
-	while (sessions_open() && monotonic_s() < end)
+	sessions_close_all(d);
+	while (sessions_open(d) && monotonic_s() < end)
 		inproc_turn(d);
-	cr_assert(!sessions_open(), "a session was not freed");
+	cr_assert(!sessions_open(d), "a session was not freed");
 	clock_free(d->clock);
 	d->clock = NULL;
 	sim_free(d->sim);

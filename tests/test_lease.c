@@ -286,10 +286,10 @@ Test(lease, a_non_holder_leaving_changes_nothing, .fini = teardown)
 	cr_assert_eq(lease_take(&d, a, err, sizeof(err)), 0);
 	close(pb);
 	end = monotonic_s() + 1;
-	while (sessions_count() != 1 && monotonic_s() < end)
+	while (sessions_count(&d) != 1 && monotonic_s() < end)
 		inproc_run_for(&d, 0.001);
 	inproc_run_for(&d, 0.01);
-	cr_assert_eq(sessions_count(), 1, "bob left");
+	cr_assert_eq(sessions_count(&d), 1, "bob left");
 	cr_assert_eq(lease_holder(&d), a->id);
 	cr_assert(clock_running(d.clock));
 	ctrl = sim_arrays(d.sim)->ctrl;

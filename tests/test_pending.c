@@ -231,7 +231,7 @@ Test(pending, waiter_that_left_is_dropped, .init = setup, .fini = teardown)
 	while (nleft == 0 && monotonic_s() < end)
 		inproc_run_for(&d, 0.001);
 	cr_assert_eq(nleft, 1);
-	cr_assert_eq(sessions_count(), 1);
+	cr_assert_eq(sessions_count(&d), 1);
 	cr_assert_eq(pending_waiting(&d), 1, "a's call went with it");
 	pending_tick(&d);
 	cr_assert_eq(nfill_a, 0, "nothing filled for a client gone");
@@ -343,11 +343,11 @@ Test(pending, answer_that_closes_its_session_mid_tick, .fini = teardown)
 	expect_filled(&rc, pc, 3, 2002);
 
 	end = monotonic_s() + 1;
-	while (sessions_open() && nleft == 0 && monotonic_s() < end)
+	while (sessions_open(&d) && nleft == 0 && monotonic_s() < end)
 		inproc_run_for(&d, 0.001);
 	inproc_run_for(&d, 0.01);
 	cr_assert_eq(nleft, 1);
-	cr_assert_eq(sessions_count(), 2);
+	cr_assert_eq(sessions_count(&d), 2);
 	pending_tick(&d); /* nothing of b is left to answer */
 	cr_assert_eq(nfill_big, 1);
 	inproc_rx_free(&ra);

@@ -346,6 +346,6 @@ Test(reply, client_gone, .init = setup, .fini = teardown)
 	while (nleft == 0 && monotonic_s() < end)
 		inproc_run_for(&d, 0.001);
 	cr_assert_eq(nleft, 1, "the session left, the daemon did not die");
-	cr_assert_eq(sessions_count(), 0);
+	cr_assert_eq(sessions_count(&d), 0);
 	inproc_stop(&d);
 }

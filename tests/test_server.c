@@ -138,10 +138,10 @@ wait_sessions(int n)
 {
 	double end = monotonic_s() + 2;
 
-	while (sessions_count() != n && monotonic_s() < end)
+	while (sessions_count(&d) != n && monotonic_s() < end)
 		inproc_run_for(&d, 0.005);
-	cr_assert_eq(
-	    sessions_count(), n, "%d sessions, not %d", sessions_count(), n);
+	cr_assert_eq(sessions_count(&d), n, "%d sessions, not %d",
+	    sessions_count(&d), n);
 }
 
 /* Note the session served (the one, or the last). */
@@ -167,10 +167,10 @@ Test(server, unix_socket_accepts_and_goes, .init = setup, .fini = teardown)
 
 	c = connect_unix(path);
 	wait_sessions(1);
-	sessions_foreach(one_session, &s);
+	sessions_foreach(&d, one_session, &s);
 	cr_assert_eq(s->transport, SESSION_UNIX);
 	cr_assert_eq(s->state, SESSION_HELLO, "a newcomer says Hello first");
-	cr_assert_eq(sessions_handshaking(SESSION_UNIX), 1);
+	cr_assert_eq(sessions_handshaking(&d, SESSION_UNIX), 1);
 	close(c);
 
 	server_free(sv);
@@ -278,10 +278,10 @@ Test(server, tcp_loopback_and_beyond, .init = setup, .fini = teardown)
 	cr_assert_eq(server_public(sv), 0, "loopback needs no token");
 	c = connect_tcp(port);
 	wait_sessions(1);
-	sessions_foreach(one_session, &s);
+	sessions_foreach(&d, one_session, &s);
 	cr_assert_eq(s->transport, SESSION_TCP);
-	cr_assert_eq(sessions_handshaking(SESSION_TCP), 1);
-	cr_assert_eq(sessions_handshaking(SESSION_UNIX), 0);
+	cr_assert_eq(sessions_handshaking(&d, SESSION_TCP), 1);
+	cr_assert_eq(sessions_handshaking(&d, SESSION_UNIX), 0);
 	close(c);
 
 	/* Beyond loopback only with a token. */
@@ -442,8 +442,8 @@ Test(server, oldest_handshake_dropped, .fini = teardown)
 	haptix__v1__response__free_unpacked(r, NULL);
 	cr_assert(inproc_rx_eof(&d, &rx, c[0], 2), "and closed");
 	inproc_rx_free(&rx);
-	cr_assert_eq(sessions_handshaking(SESSION_UNIX), 2);
-	cr_assert_eq(sessions_handshaking(SESSION_TCP), 1);
+	cr_assert_eq(sessions_handshaking(&d, SESSION_UNIX), 2);
+	cr_assert_eq(sessions_handshaking(&d, SESSION_TCP), 1);
 	cr_assert_eq(nleft, 1, "only the oldest");
 
 	/* The second and third are still served. */

@@ -159,7 +159,7 @@ turn_until_freed(void)
 {
 	double end = monotonic_s() + 2;
 
-	while (sessions_open() && monotonic_s() < end)
+	while (sessions_open(&d) && monotonic_s() < end)
 		inproc_run_for(&d, 0.001);
 }
 
@@ -391,17 +391,17 @@ Test(session, oversize_frame_is_refused_then_closes, .fini = teardown)
 	    "why: %s", refused_why);
 	cr_assert_eq(s->state, SESSION_CLOSING);
 	cr_assert(!session_served(s));
-	cr_assert_eq(sessions_count(), 0);
-	cr_assert_eq(sessions_open(), 1, "closing, not yet freed");
+	cr_assert_eq(sessions_count(&d), 0);
+	cr_assert_eq(sessions_open(&d), 1, "closing, not yet freed");
 
 	/* The reason, then the end of the stream. */
 	expect_frame(&rx, peer, "refused");
 	cr_assert(inproc_rx_eof(&d, &rx, peer, 1), "our side shut down");
 	cr_assert_eq(nleft, 1, "left once closing");
-	cr_assert_eq(sessions_open(), 1, "until the client's end");
+	cr_assert_eq(sessions_open(&d), 1, "until the client's end");
 	shutdown(peer, SHUT_WR);
 	turn_until_freed();
-	cr_assert_eq(sessions_open(), 0);
+	cr_assert_eq(sessions_open(&d), 0);
 	cr_assert_eq(nleft, 1, "left once only");
 	cr_assert_eq(nrefused, 1);
 	inproc_rx_free(&rx);
@@ -432,7 +432,7 @@ Test(session, closing_flushes_then_shuts_down, .init = setup, .fini = teardown)
 	cr_assert_eq(s->state, SESSION_CLOSING);
 	inproc_run_for(&d, 0.02);
 	cr_assert_eq(session_queued(s), queued, "still waiting for the peer");
-	cr_assert_eq(sessions_open(), 1);
+	cr_assert_eq(sessions_open(&d), 1);
 
 	expect_frame(&rx, peer, "first");
 	n = inproc_rx_frame(&d, &rx, peer, &p, 2);
@@ -447,10 +447,10 @@ Test(session, closing_flushes_then_shuts_down, .init = setup, .fini = teardown)
 
 	/* It waits for the client's end, then goes. */
 	inproc_run_for(&d, 0.02);
-	cr_assert_eq(sessions_open(), 1);
+	cr_assert_eq(sessions_open(&d), 1);
 	close(peer);
 	turn_until_freed();
-	cr_assert_eq(sessions_open(), 0);
+	cr_assert_eq(sessions_open(&d), 0);
 	cr_assert_eq(nleft, 1);
 	inproc_rx_free(&rx);
 	inproc_stop(&d);
@@ -469,7 +469,7 @@ flood_on_frame(struct session *s, const uint8_t *p, size_t len)
 	session_send_frame(s, big, sizeof(big));
 	close_state_inside = (int)s->state;
 	close_left_inside = nleft;
-	close_open_inside = sessions_open();
+	close_open_inside = sessions_open(&d);
 	/* What a caller up the stack may still do with it. */
 	session_send_frame(s, "more", 4);
 }
@@ -499,7 +499,7 @@ Test(session, close_inside_a_send_leaves_from_the_loop, .fini = teardown)
 	cr_assert_eq(left_id[0], id);
 	cr_assert_eq(left_state[0], SESSION_DEAD);
 	turn_until_freed();
-	cr_assert_eq(sessions_open(), 0);
+	cr_assert_eq(sessions_open(&d), 0);
 	inproc_run_for(&d, 0.02);
 	cr_assert_eq(nleft, 1, "left exactly once");
 	cr_assert_eq(nseen, 1, "nothing served after the close");
@@ -523,7 +523,7 @@ Test(session, left_once_for_closing_then_dead, .init = setup, .fini = teardown)
 	session_close(s, "and again");
 	cr_assert_eq(s->state, SESSION_DEAD);
 	turn_until_freed();
-	cr_assert_eq(sessions_open(), 0);
+	cr_assert_eq(sessions_open(&d), 0);
 	inproc_run_for(&d, 0.02);
 	cr_assert_eq(nleft, 1, "left %d times", nleft);
 	close(peer);
@@ -540,11 +540,11 @@ Test(session, eof_from_the_client_frees_the_session, .init = setup,
 	s = inproc_session(&d, &peer, 0);
 	id = s->id;
 	session_set_state(s, SESSION_READY);
-	cr_assert_eq(sessions_count(), 1);
+	cr_assert_eq(sessions_count(&d), 1);
 	close(peer);
 	turn_until_freed();
-	cr_assert_eq(sessions_open(), 0);
-	cr_assert_eq(sessions_count(), 0);
+	cr_assert_eq(sessions_open(&d), 0);
+	cr_assert_eq(sessions_count(&d), 0);
 	cr_assert_eq(nleft, 1);
 	cr_assert_eq(left_id[0], id);
 	cr_assert_eq(left_state[0], SESSION_DEAD);
@@ -596,7 +596,7 @@ Test(session, served_until_closing, .init = setup, .fini = teardown)
 		session_set_state(s, served[i]);
 		cr_assert_eq(s->state, served[i]);
 		cr_assert(session_served(s), "served in state %d", served[i]);
-		cr_assert_eq(sessions_count(), 1);
+		cr_assert_eq(sessions_count(&d), 1);
 	}
 	session_set_state(s, SESSION_CLOSING);
 	cr_assert(!session_served(s));
@@ -608,7 +608,7 @@ Test(session, served_until_closing, .init = setup, .fini = teardown)
 	session_set_state(s, SESSION_READY);
 	session_set_state(s, SESSION_CLOSING);
 	cr_assert_eq(s->state, SESSION_DEAD, "no way back from dead");
-	cr_assert_eq(sessions_count(), 0);
+	cr_assert_eq(sessions_count(&d), 0);
 	close(peer);
 	inproc_stop(&d);
 }
@@ -687,23 +687,23 @@ Test(session, count_drops_at_close, .init = setup, .fini = teardown)
 	b = inproc_session(&d, &pb, 0);
 	c = inproc_session(&d, &pc, 0);
 	session_set_state(c, SESSION_READY);
-	cr_assert_eq(sessions_count(), 3);
+	cr_assert_eq(sessions_count(&d), 3);
 	session_close_after_flush(a, "one");
-	cr_assert_eq(sessions_count(), 2, "a closing one has no place");
+	cr_assert_eq(sessions_count(&d), 2, "a closing one has no place");
 	session_close(b, "two");
-	cr_assert_eq(sessions_count(), 1);
-	cr_assert_eq(sessions_open(), 1);
+	cr_assert_eq(sessions_count(&d), 1);
+	cr_assert_eq(sessions_open(&d), 1);
 	close(pa);
 	close(pb);
 	turn_until_left(2);
 	inproc_run_for(&d, 0.02);
 	cr_assert_eq(nleft, 2);
-	cr_assert_eq(sessions_count(), 1);
+	cr_assert_eq(sessions_count(&d), 1);
 	cr_assert(session_served(c));
 	close(pc);
 	turn_until_freed();
-	cr_assert_eq(sessions_count(), 0);
-	cr_assert_eq(sessions_open(), 0);
+	cr_assert_eq(sessions_count(&d), 0);
+	cr_assert_eq(sessions_open(&d), 0);
 	inproc_stop(&d);
 }
 
@@ -720,24 +720,24 @@ Test(session, handshakes_counted_apart, .init = setup, .fini = teardown)
 	a = inproc_session(&d, &pa, 0);
 	b = inproc_session(&d, &pb, 0);
 	c = inproc_session(&d, &pc, 0);
-	cr_assert_eq(sessions_handshaking(SESSION_UNIX), 3);
-	cr_assert_eq(sessions_handshaking(SESSION_TCP), 0);
-	cr_assert_eq(sessions_welcomed(), 0);
-	cr_assert_eq(sessions_oldest_handshaking(SESSION_UNIX), a);
-	cr_assert_null(sessions_oldest_handshaking(SESSION_TCP));
+	cr_assert_eq(sessions_handshaking(&d, SESSION_UNIX), 3);
+	cr_assert_eq(sessions_handshaking(&d, SESSION_TCP), 0);
+	cr_assert_eq(sessions_welcomed(&d), 0);
+	cr_assert_eq(sessions_oldest_handshaking(&d, SESSION_UNIX), a);
+	cr_assert_null(sessions_oldest_handshaking(&d, SESSION_TCP));
 	session_set_state(a, SESSION_READY);
-	cr_assert_eq(sessions_handshaking(SESSION_UNIX), 2);
-	cr_assert_eq(sessions_welcomed(), 1);
-	cr_assert_eq(sessions_oldest_handshaking(SESSION_UNIX), b);
+	cr_assert_eq(sessions_handshaking(&d, SESSION_UNIX), 2);
+	cr_assert_eq(sessions_welcomed(&d), 1);
+	cr_assert_eq(sessions_oldest_handshaking(&d, SESSION_UNIX), b);
 	session_drop(b, RESULT_DENIED, "dropped");
 	cr_assert_eq(b->state, SESSION_DEAD, "no linger");
 	cr_assert_eq(nrefused, 1, "told why");
-	cr_assert_eq(sessions_handshaking(SESSION_UNIX), 1);
+	cr_assert_eq(sessions_handshaking(&d, SESSION_UNIX), 1);
 	session_close_after_flush(c, "closing");
 	session_close(a, "gone");
-	cr_assert_eq(sessions_handshaking(SESSION_UNIX), 0);
-	cr_assert_eq(sessions_welcomed(), 0);
-	cr_assert_eq(sessions_count(), 0);
+	cr_assert_eq(sessions_handshaking(&d, SESSION_UNIX), 0);
+	cr_assert_eq(sessions_welcomed(&d), 0);
+	cr_assert_eq(sessions_count(&d), 0);
 	close(pa);
 	close(pb);
 	close(pc);
@@ -807,10 +807,10 @@ Test(session, linger_bound_closes, .init = setup, .fini = teardown)
 	cr_assert(due > 4 && due <= 5.01, "due in %g s", due);
 	turn_until_left(1);
 	inproc_run_for(&d, 0.02);
-	cr_assert_eq(sessions_open(), 1, "the peer has not closed");
+	cr_assert_eq(sessions_open(&d), 1, "the peer has not closed");
 	event_active(s->linger_ev, EV_TIMEOUT, 0);
 	turn_until_freed();
-	cr_assert_eq(sessions_open(), 0, "closed without the peer's end");
+	cr_assert_eq(sessions_open(&d), 0, "closed without the peer's end");
 	cr_assert_eq(nleft, 1);
 	close(peer);
 	inproc_stop(&d);

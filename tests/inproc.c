@@ -23,6 +23,7 @@
 #include "options.h"
 #include "session.h"
 #include "sim.h"
+#include "sim_array.h"
 
 /* Memcheck's client requests, where valgrind's headers are installed. */
 #if defined(__has_include)
@@ -295,4 +296,27 @@ inproc_rx_free(struct inproc_rx *rx)
 {
 	free(rx->buf);
 	memset(rx, 0, sizeof(*rx));
+}
+
+void
+inproc_array_set(struct daemon *d, const char *name, size_t offset, size_t n,
+    const double *v)
+{
+	const char *why = NULL;
+	char err[512] = "";
+	int id = sim_array_find(name, &why);
+
+	cr_assert_geq(id, 0, "%s: %s", name, why != NULL ? why : "");
+	cr_assert_eq(sim_array_set(d->sim, id, offset, n, v, err, sizeof(err)),
+	    0, "%s: %s", name, err);
+}
+
+void
+inproc_array_get(struct daemon *d, const char *name, double *v)
+{
+	const char *why = NULL;
+	int id = sim_array_find(name, &why);
+
+	cr_assert_geq(id, 0, "%s: %s", name, why != NULL ? why : "");
+	sim_array_get(d->sim, id, v);
 }

@@ -90,4 +90,13 @@ int inproc_rx_eof(
 
 void inproc_rx_free(struct inproc_rx *rx);
 
+/*
+ * The loaded model's mjModel or mjData array name (sim_array.h): write n
+ * values of v into it from offset, which must be allowed; read it all
+ * into v.
+ */
+void inproc_array_set(struct daemon *d, const char *name, size_t offset,
+    size_t n, const double *v);
+void inproc_array_get(struct daemon *d, const char *name, double *v);
+
 #endif

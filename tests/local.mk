@@ -373,17 +373,20 @@ bench-workbench: tests/bench_workbench clients/hxview daemon/haptixd
 	    ./tests/bench_workbench --verbose=0
 .PHONY: bench-workbench
 # The MJCF tree and legacy translation, and MuJoCo loading what they write.
-tests_test_mjcf_SOURCES = tests/test_mjcf.c
+tests_test_mjcf_SOURCES = tests/test_mjcf.c tests/mjcf_check.c \
+	tests/mjcf_check.h
 tests_test_mjcf_CFLAGS = $(TEST_CFLAGS)
 tests_test_mjcf_LDADD = libhaptixd.la $(CRITERION_LIBS) $(EXPAT_LIBS) \
 	$(MUJOCO_LIBS)
 # Edits and attaches of the MJCF tree, at the tree level.
 HX_TESTS += tests/test_mjcf_edit tests/test_mjcf_attach
-tests_test_mjcf_edit_SOURCES = tests/test_mjcf_edit.c
+tests_test_mjcf_edit_SOURCES = tests/test_mjcf_edit.c tests/mjcf_check.c \
+	tests/mjcf_check.h
 tests_test_mjcf_edit_CFLAGS = $(TEST_CFLAGS)
 tests_test_mjcf_edit_LDADD = libhaptixd.la $(CRITERION_LIBS) $(EXPAT_LIBS) \
 	$(MUJOCO_LIBS)
-tests_test_mjcf_attach_SOURCES = tests/test_mjcf_attach.c
+tests_test_mjcf_attach_SOURCES = tests/test_mjcf_attach.c tests/mjcf_check.c \
+	tests/mjcf_check.h
 tests_test_mjcf_attach_CFLAGS = $(TEST_CFLAGS)
 tests_test_mjcf_attach_LDADD = libhaptixd.la $(CRITERION_LIBS) \
 	$(EXPAT_LIBS) $(MUJOCO_LIBS)

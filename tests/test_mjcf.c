@@ -18,31 +18,8 @@
 #include <mujoco/mujoco.h>
 
 #include "mjcf.h"
+#include "mjcf_check.h"
 #include "mjcf_legacy.h"
-
-/* Parse a string that must parse. */
-static struct mjcf_doc *
-parse(const char *xml)
-{
-	struct mjcf_doc *doc;
-	char err[512] = "";
-
-	doc = mjcf_parse_buffer(xml, strlen(xml), "test.xml", err, sizeof(err));
-	cr_assert_not_null(doc, "%s", err);
-	return doc;
-}
-
-/* Write a document to a string (caller frees). */
-static char *
-write_doc(const struct mjcf_doc *doc)
-{
-	char *buf;
-	size_t len;
-
-	cr_assert_eq(mjcf_write(doc, &buf, &len), 0);
-	cr_assert_eq(strlen(buf), len);
-	return buf;
-}
 
 /* Assert that two subtrees hold the same names, attributes and text. */
 static void
@@ -86,7 +63,7 @@ Test(mjcf, round_trip_keeps_attributes_nesting_and_text)
 		    "\"q\" 'a'</text></custom>\n"
 		    "  <keyframe><key qpos=\"1&#9;2&#10;3\"/></keyframe>\n"
 		    "</mujoco>\n";
-	struct mjcf_doc *doc = parse(xml), *again;
+	struct mjcf_doc *doc = mjcf_check_parse(xml), *again;
 	struct mjcf_node *root = mjcf_root(doc), *n;
 	char *out, *out2;
 
@@ -106,7 +83,7 @@ Test(mjcf, round_trip_keeps_attributes_nesting_and_text)
 	cr_assert_eq(mjcf_node_count(doc), 11);
 	cr_assert_null(root->text, "whitespace between elements is not text");
 
-	out = write_doc(doc);
+	out = mjcf_check_write(doc);
 	cr_assert_not_null(
 	    strstr(out, "model=\"a &amp; b &lt;c&gt; &quot;d&quot; 'e'\""),
 	    "%s", out);
@@ -121,9 +98,9 @@ Test(mjcf, round_trip_keeps_attributes_nesting_and_text)
 			       "      </body>\n"),
 	    "%s", out);
 
-	again = parse(out);
+	again = mjcf_check_parse(out);
 	assert_same_tree(mjcf_root(doc), mjcf_root(again));
-	out2 = write_doc(again);
+	out2 = mjcf_check_write(again);
 	cr_assert_str_eq(out, out2, "writing is stable");
 	free(out);
 	free(out2);
@@ -133,14 +110,15 @@ Test(mjcf, round_trip_keeps_attributes_nesting_and_text)
 
 Test(mjcf, mixed_text_round_trips)
 {
-	struct mjcf_doc *doc = parse("<a>\n  lead <b/> tail\n</a>"), *again;
+	struct mjcf_doc *doc = mjcf_check_parse("<a>\n  lead <b/> tail\n</a>"),
+			*again;
 	char *out, *out2;
 
 	cr_assert_str_eq(mjcf_root(doc)->text, "lead  tail",
 	    "layout whitespace around text beside elements is trimmed");
-	out = write_doc(doc);
-	again = parse(out);
-	out2 = write_doc(again);
+	out = mjcf_check_write(doc);
+	again = mjcf_check_parse(out);
+	out2 = mjcf_check_write(again);
 	cr_assert_str_eq(out, out2);
 	assert_same_tree(mjcf_root(doc), mjcf_root(again));
 	free(out);
@@ -161,7 +139,7 @@ Test(mjcf, writing_can_keep_source_lines)
 				  "  <f/>\n"
 				  "</a>\n";
 	static const char inc[] = "<r>\n\n<i1/>\n<i2>\n<i3/></i2></r>";
-	struct mjcf_doc *doc = parse(xml), *from;
+	struct mjcf_doc *doc = mjcf_check_parse(xml), *from;
 	struct mjcf_node *c, *first;
 	char err[128], *out;
 	size_t len;
@@ -322,7 +300,7 @@ Test(mjcf, oversize_input_is_refused_before_reading)
 
 Test(mjcf, attribute_helpers)
 {
-	struct mjcf_doc *doc = parse(
+	struct mjcf_doc *doc = mjcf_check_parse(
 	    "<j name=\"a\" range=\"0 1\" axis=\"0 1 0\"/>");
 	struct mjcf_node *n = mjcf_root(doc);
 	char *out;
@@ -351,7 +329,7 @@ Test(mjcf, attribute_helpers)
 	cr_assert_eq(n->nattrs, 3, "refused values change nothing");
 	cr_assert_eq(mjcf_attr_set(n, "user:note", "<&\"\t>"), 0);
 
-	out = write_doc(doc);
+	out = mjcf_check_write(doc);
 	cr_assert_str_eq(out,
 	    "<j range=\"-1 1\" axis=\"0 1 0\" limited=\"false\" "
 	    "user:note=\"&lt;&amp;&quot;&#9;&gt;\"/>\n");
@@ -361,7 +339,8 @@ Test(mjcf, attribute_helpers)
 
 Test(mjcf, navigation_and_walk)
 {
-	struct mjcf_doc *doc = parse("<r><a><b/><c/></a><b><d/></b><a/></r>");
+	struct mjcf_doc *doc = mjcf_check_parse(
+	    "<r><a><b/><c/></a><b><d/></b><a/></r>");
 	struct mjcf_node *root = mjcf_root(doc), *n;
 	char order[32] = "";
 	size_t k = 0;
@@ -410,7 +389,7 @@ Test(mjcf, editing_nodes)
 	cr_assert_eq(
 	    mjcf_node_set_text(mjcf_first_child(root, "text"), "\x01"), -1);
 	cr_assert_eq(mjcf_node_count(doc), 5);
-	out = write_doc(doc);
+	out = mjcf_check_write(doc);
 	cr_assert_str_eq(out,
 	    "<mujoco>\n"
 	    "  <worldbody>\n"
@@ -425,7 +404,7 @@ Test(mjcf, editing_nodes)
 	cr_assert_eq(mjcf_node_count(doc), 2);
 	mjcf_node_delete(doc, root);
 	cr_assert_eq(mjcf_node_count(doc), 2, "the root is not deleted");
-	out = write_doc(doc);
+	out = mjcf_check_write(doc);
 	cr_assert_str_eq(out, "<mujoco>\n  <text>a&lt;b</text>\n</mujoco>\n");
 	free(out);
 	mjcf_free(doc);
@@ -434,7 +413,8 @@ Test(mjcf, editing_nodes)
 
 Test(mjcf, replace_splices_children_in_place)
 {
-	struct mjcf_doc *doc = parse("<r>\n<a/>\n<include/>\n<z/>\n</r>");
+	struct mjcf_doc *doc = mjcf_check_parse(
+	    "<r>\n<a/>\n<include/>\n<z/>\n</r>");
 	static const char inc_xml[] = "<x>\n<b><c/></b>\n<d/></x>";
 	struct mjcf_doc *from = mjcf_parse_buffer(
 	    inc_xml, strlen(inc_xml), "inc.xml", NULL, 0);
@@ -451,7 +431,7 @@ Test(mjcf, replace_splices_children_in_place)
 	cr_assert_eq(first->line, 2, "and their line");
 	cr_assert_eq(first->parent, mjcf_root(doc));
 	cr_assert_eq(mjcf_node_count(doc), 6);
-	out = write_doc(doc);
+	out = mjcf_check_write(doc);
 	cr_assert_str_eq(out,
 	    "<r>\n  <a/>\n  <b>\n    <c/>\n  </b>\n  <d/>\n"
 	    "  <z/>\n</r>\n");
@@ -475,7 +455,7 @@ Test(mjcf, replace_keeps_the_depth_limit)
 	from = mjcf_parse_buffer(s, strlen(s), "deep.xml", err, sizeof(err));
 	free(s);
 	cr_assert_not_null(from, "%s", err);
-	doc = parse("<r><p><include/></p></r>");
+	doc = mjcf_check_parse("<r><p><include/></p></r>");
 	n = mjcf_walk(mjcf_root(doc), mjcf_first_child(mjcf_root(doc), "p"));
 	cr_assert_eq(
 	    mjcf_node_replace(doc, n, from, &first, err, sizeof(err)), -1);
@@ -800,7 +780,7 @@ static struct mjcf_legacy_log *
 translate(const char *xml, struct mjcf_doc **docp)
 {
 	struct mjcf_legacy_log *log = mjcf_legacy_log_create();
-	struct mjcf_doc *doc = parse(xml);
+	struct mjcf_doc *doc = mjcf_check_parse(xml);
 	char err[512] = "";
 
 	cr_assert_eq(mjcf_legacy_translate(doc, NULL, log, err, sizeof(err)), 0,

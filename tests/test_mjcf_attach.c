@@ -17,42 +17,10 @@
 
 #include "mjcf.h"
 #include "mjcf_attach.h"
+#include "mjcf_check.h"
 #include "mjcf_edit.h"
 
 TestSuite(mjcf_attach, .timeout = 30);
-
-/* Parse a string that must parse. */
-static struct mjcf_doc *
-parse(const char *xml)
-{
-	struct mjcf_doc *doc;
-	char err[512] = "";
-
-	doc = mjcf_parse_buffer(xml, strlen(xml), "test.xml", err, sizeof(err));
-	cr_assert_not_null(doc, "%s", err);
-	return doc;
-}
-
-/* Write a document to a string (caller frees). */
-static char *
-write_doc(const struct mjcf_doc *doc)
-{
-	char *buf;
-	size_t len;
-
-	cr_assert_eq(mjcf_write(doc, &buf, &len), 0);
-	return buf;
-}
-
-/* Assert that doc is written as want. */
-static void
-assert_doc(const struct mjcf_doc *doc, const char *want)
-{
-	char *out = write_doc(doc);
-
-	cr_assert_str_eq(out, want, "got:\n%s\nwanted:\n%s", out, want);
-	free(out);
-}
 
 /* An attach op; src NULL: from the tree itself. */
 static struct mjcf_edit_op
@@ -83,12 +51,12 @@ attach(const char *xml, const char *src_xml, const char *type, const char *name,
     const char *parent_type, const char *parent_name, const char *prefix,
     const char *suffix, int rc, const char *why_want)
 {
-	struct mjcf_doc *doc = parse(xml), *src = NULL;
+	struct mjcf_doc *doc = mjcf_check_parse(xml), *src = NULL;
 	struct mjcf_edit_op op;
 	char why[1024] = "";
 
 	if (src_xml != NULL)
-		src = parse(src_xml);
+		src = mjcf_check_parse(src_xml);
 	op = op_attach(
 	    src, type, name, parent_type, parent_name, prefix, suffix);
 	cr_assert_eq(mjcf_attach(doc, &op, why, sizeof(why)), rc, "%s", why);
@@ -150,7 +118,7 @@ Test(mjcf_attach, renames_what_comes_and_leaves_the_rest)
 	 * the sensor naming "other" stay behind; the motor on the tendon
 	 * and the sensor on that motor come.
 	 */
-	assert_doc(doc,
+	mjcf_check_doc(doc,
 	    "<mujoco>\n"
 	    "  <worldbody>\n"
 	    "    <geom name=\"floor\" size=\"1\"/>\n"
@@ -218,7 +186,7 @@ Test(mjcf_attach, brings_the_classes_used_under_its_main_renamed)
 	 */
 	doc = attach(
 	    scene, classy, "body", "b", "worldbody", "", "r_", NULL, 0, NULL);
-	assert_doc(doc,
+	mjcf_check_doc(doc,
 	    "<mujoco>\n"
 	    "  <worldbody>\n"
 	    "    <geom name=\"floor\" size=\"1\"/>\n"
@@ -327,7 +295,7 @@ Test(mjcf_attach, copies_a_body_of_the_model_itself)
 
 	doc = attach(
 	    self, NULL, "body", "a", "worldbody", "", "copy_", NULL, 0, NULL);
-	assert_doc(doc,
+	mjcf_check_doc(doc,
 	    "<mujoco>\n"
 	    "  <worldbody>\n"
 	    "    <body name=\"a\">\n"
@@ -464,7 +432,7 @@ Test(mjcf_attach, takes_all_the_worldbody_holds)
 	    "<mujoco><worldbody><geom name=\"g\" size=\"1\"/><body "
 	    "name=\"b\"/><light name=\"l\"/></worldbody></mujoco>",
 	    "worldbody", "", "worldbody", "", "w_", NULL, 0, NULL);
-	assert_doc(doc,
+	mjcf_check_doc(doc,
 	    "<mujoco>\n"
 	    "  <worldbody>\n"
 	    "    <geom name=\"w_g\" size=\"1\"/>\n"
@@ -587,7 +555,8 @@ Test(mjcf_attach, a_body_at_a_site_takes_its_frame)
 
 Test(mjcf_attach, through_an_edit_transaction)
 {
-	struct mjcf_doc *doc = parse(scene), *src = parse(hand);
+	struct mjcf_doc *doc = mjcf_check_parse(scene),
+			*src = mjcf_check_parse(hand);
 	struct mjcf_edit_op op = op_attach(
 	    src, "body", "finger", "worldbody", "", "r_", NULL);
 	struct mjcf_edit_removed removed = { 0 };

@@ -11,42 +11,10 @@
 #include <criterion/criterion.h>
 
 #include "mjcf.h"
+#include "mjcf_check.h"
 #include "mjcf_edit.h"
 
 TestSuite(mjcf_edit, .timeout = 30);
-
-/* Parse a string that must parse. */
-static struct mjcf_doc *
-parse(const char *xml)
-{
-	struct mjcf_doc *doc;
-	char err[512] = "";
-
-	doc = mjcf_parse_buffer(xml, strlen(xml), "test.xml", err, sizeof(err));
-	cr_assert_not_null(doc, "%s", err);
-	return doc;
-}
-
-/* Write a document to a string (caller frees). */
-static char *
-write_doc(const struct mjcf_doc *doc)
-{
-	char *buf;
-	size_t len;
-
-	cr_assert_eq(mjcf_write(doc, &buf, &len), 0);
-	return buf;
-}
-
-/* Assert that doc is written as want. */
-static void
-assert_doc(const struct mjcf_doc *doc, const char *want)
-{
-	char *out = write_doc(doc);
-
-	cr_assert_str_eq(out, want, "got:\n%s\nwanted:\n%s", out, want);
-	free(out);
-}
 
 /*
  * Apply ops to the tree of xml; assert the result (0 or -1), the error
@@ -56,7 +24,7 @@ static struct mjcf_doc *
 edit(const char *xml, const struct mjcf_edit_op *ops, size_t n, int rc,
     const char *err_want, const char *removed_want)
 {
-	struct mjcf_doc *doc = parse(xml);
+	struct mjcf_doc *doc = mjcf_check_parse(xml);
 	struct mjcf_edit_removed removed = { 0 };
 	char err[1024] = "";
 
@@ -119,7 +87,7 @@ Test(mjcf_edit, add_appends_a_named_element_with_its_attributes)
 	doc = edit("<mujoco><worldbody><body name=\"b\"><geom name=\"g\"/>"
 		   "</body></worldbody></mujoco>",
 	    &op, 1, 0, NULL, NULL);
-	assert_doc(doc,
+	mjcf_check_doc(doc,
 	    "<mujoco>\n"
 	    "  <worldbody>\n"
 	    "    <body name=\"b\">\n"
@@ -146,7 +114,7 @@ Test(mjcf_edit, add_into_a_missing_section_makes_it_under_the_root)
 	struct mjcf_doc *doc;
 
 	doc = edit("<mujoco><worldbody/></mujoco>", &op, 1, 0, NULL, NULL);
-	assert_doc(doc,
+	mjcf_check_doc(doc,
 	    "<mujoco>\n"
 	    "  <worldbody/>\n"
 	    "  <actuator>\n"
@@ -169,7 +137,7 @@ Test(mjcf_edit, add_finds_the_section_not_a_default_of_its_name)
 	doc = edit("<mujoco><default><equality solref=\"0.1 1\"/></default>"
 		   "<equality/></mujoco>",
 	    &op, 1, 0, NULL, NULL);
-	assert_doc(doc,
+	mjcf_check_doc(doc,
 	    "<mujoco>\n"
 	    "  <default>\n"
 	    "    <equality solref=\"0.1 1\"/>\n"
@@ -191,7 +159,7 @@ Test(mjcf_edit, add_a_default_class_names_it_by_class)
 	struct mjcf_doc *doc;
 
 	doc = edit("<mujoco><default/></mujoco>", &op, 1, 0, NULL, NULL);
-	assert_doc(doc,
+	mjcf_check_doc(doc,
 	    "<mujoco>\n"
 	    "  <default>\n"
 	    "    <default class=\"hard\"/>\n"
@@ -270,7 +238,7 @@ Test(mjcf_edit, set_changes_in_place_and_appends)
 	doc = edit("<mujoco><worldbody><geom name=\"g\" size=\"0.1\" "
 		   "type=\"box\"/></worldbody></mujoco>",
 	    &op, 1, 0, NULL, NULL);
-	assert_doc(doc,
+	mjcf_check_doc(doc,
 	    "<mujoco>\n"
 	    "  <worldbody>\n"
 	    "    <geom name=\"g\" size=\"0.3\" type=\"box\" rgba=\"1 0 0 "
@@ -331,7 +299,7 @@ Test(mjcf_edit, unset_removes_and_refuses_what_is_not_there)
 	struct mjcf_doc *doc;
 
 	doc = edit(xml, &op, 1, 0, NULL, NULL);
-	assert_doc(doc,
+	mjcf_check_doc(doc,
 	    "<mujoco>\n"
 	    "  <worldbody>\n"
 	    "    <geom name=\"g\" size=\"1\"/>\n"
@@ -371,7 +339,7 @@ Test(mjcf_edit, set_in_a_default_class_makes_its_settings)
 	/* No <default> at all: main's is made. */
 	doc = edit(
 	    "<mujoco><worldbody/></mujoco>", &main_set, 1, 0, NULL, NULL);
-	assert_doc(doc,
+	mjcf_check_doc(doc,
 	    "<mujoco>\n"
 	    "  <worldbody/>\n"
 	    "  <default>\n"
@@ -384,7 +352,7 @@ Test(mjcf_edit, set_in_a_default_class_makes_its_settings)
 	doc = edit("<mujoco><default><default class=\"c\"><site size=\"1\"/>"
 		   "</default></default></mujoco>",
 	    &class_set, 1, 0, NULL, NULL);
-	assert_doc(doc,
+	mjcf_check_doc(doc,
 	    "<mujoco>\n"
 	    "  <default>\n"
 	    "    <default class=\"c\">\n"
@@ -455,7 +423,7 @@ Test(mjcf_edit, remove_takes_what_refers_to_what_went)
 	    "exclude -\n"
 	    "motor m_sum\n"
 	    "actuatorfrc f_sum\n");
-	assert_doc(doc,
+	mjcf_check_doc(doc,
 	    "<mujoco>\n"
 	    "  <default>\n"
 	    "    <default class=\"soft\">\n"
@@ -568,7 +536,7 @@ Test(mjcf_edit, later_operations_see_earlier_ones)
 
 	doc = edit(
 	    "<mujoco><worldbody/></mujoco>", ops, 4, 0, NULL, "body new\n");
-	assert_doc(doc, "<mujoco>\n  <worldbody/>\n</mujoco>\n");
+	mjcf_check_doc(doc, "<mujoco>\n  <worldbody/>\n</mujoco>\n");
 	mjcf_free(doc);
 	mjcf_free(edit("<mujoco><worldbody/></mujoco>", ops, 5, -1,
 	    "operation 5 (set geom \"ng\"): the model has no geom named "

@@ -78,30 +78,6 @@ load(struct sim *s, const char *xml)
 	    0, "%s", err);
 }
 
-/* Write v into array name from offset. */
-static void
-set(const char *name, size_t offset, size_t n, const double *v)
-{
-	const char *why;
-	char err[512] = "";
-	int id = sim_array_find(name, &why);
-
-	cr_assert_geq(id, 0);
-	cr_assert_eq(sim_array_set(d.sim, id, offset, n, v, err, sizeof(err)),
-	    0, "%s: %s", name, err);
-}
-
-/* Read array name into v. */
-static void
-get(const char *name, double *v)
-{
-	const char *why;
-	int id = sim_array_find(name, &why);
-
-	cr_assert_geq(id, 0);
-	sim_array_get(d.sim, id, v);
-}
-
 Test(sim_carry, state_follows_names_across_an_edit)
 {
 	static const double qpos[10] = { 0.1, 0.2, 0.3, 5, 6, 7, 0, 1, 0, 0 };
@@ -121,35 +97,35 @@ Test(sim_carry, state_follows_names_across_an_edit)
 	sim_set_state(d.sim, qpos, qvel, &act);
 	sim_set_ctrl(d.sim, ctrl);
 	sim_set_mocap(d.sim, mpos, mquat);
-	set("xfrc_applied", 6 * 4, 6, xfrc); /* f is body 4 */
-	set("time", 0, 1, &t);
+	inproc_array_set(&d, "xfrc_applied", 6 * 4, 6, xfrc); /* f is body 4 */
+	inproc_array_set(&d, "time", 0, 1, &t);
 	/* colours a client gave: ga (named), b's second geom (unnamed) */
-	set("geom_rgba", 0, 4, teal);
-	set("geom_rgba", 4 * 2, 4, teal);
+	inproc_array_set(&d, "geom_rgba", 0, 4, teal);
+	inproc_array_set(&d, "geom_rgba", 4 * 2, 4, teal);
 	for (i = 0; i < 2; i++)
 		cr_assert_eq(sim_step(d.sim, err, sizeof(err)), 0, "%s", err);
 	cr_assert_not_null(c = sim_carry_take(d.sim));
-	get("qpos", v);
+	inproc_array_get(&d, "qpos", v);
 	/* the values after the steps are the ones carried */
 	{
 		double was[10], wasv[9], wasact = sim_arrays(d.sim)->act[0],
 					 wastime = sim_time(d.sim);
 
 		memcpy(was, v, sizeof(was));
-		get("qvel", wasv);
+		inproc_array_get(&d, "qvel", wasv);
 		load(d.sim, after);
 		sim_carry_give(d.sim, c);
 		sim_carry_free(c);
 		cr_assert_eq(sim_time(d.sim), wastime);
 		cr_assert_eq(sim_counters(d.sim)->steps, 2);
 		/* new: jn(0) ja(1, now a slide) f(2..8) b(9, 10) */
-		get("qpos", v);
+		inproc_array_get(&d, "qpos", v);
 		cr_assert_eq(v[0], 0, "jn is new: qpos0");
 		cr_assert_eq(v[1], 0, "ja changed type: qpos0");
 		cr_assert_arr_eq(v + 2, was + 3, 7 * sizeof(double), "f");
 		cr_assert_eq(v[9], was[1], "b's slide by its place");
 		cr_assert_eq(v[10], was[2], "b's hinge by its place");
-		get("qvel", v);
+		inproc_array_get(&d, "qvel", v);
 		cr_assert_eq(v[0], 0);
 		cr_assert_eq(v[1], 0);
 		cr_assert_arr_eq(v + 2, wasv + 3, 6 * sizeof(double));
@@ -157,16 +133,16 @@ Test(sim_carry, state_follows_names_across_an_edit)
 		cr_assert_eq(v[9], wasv[2]);
 		cr_assert_eq(sim_arrays(d.sim)->act[0], wasact);
 	}
-	get("ctrl", v);
+	inproc_array_get(&d, "ctrl", v);
 	cr_assert_eq(v[0], 0, "the new motor starts at zero");
 	cr_assert_eq(v[1], 0.25, "int by its name");
-	get("mocap_pos", v);
+	inproc_array_get(&d, "mocap_pos", v);
 	cr_assert_arr_eq(v, mpos, sizeof(mpos));
-	get("mocap_quat", v);
+	inproc_array_get(&d, "mocap_quat", v);
 	cr_assert_arr_eq(v, mquat, sizeof(mquat));
-	get("xfrc_applied", v);
+	inproc_array_get(&d, "xfrc_applied", v);
 	cr_assert_arr_eq(v + 6 * 3, xfrc, sizeof(xfrc), "f is body 3 now");
-	get("geom_rgba", v);
+	inproc_array_get(&d, "geom_rgba", v);
 	cr_assert_eq(v[4 * 1 + 2], 1, "ga: the edit's colour wins");
 	cr_assert_eq(v[4 * 1 + 0], 0);
 	cr_assert_eq(v[4 * 4 + 0], 0.25, "b's second geom: the client's");
@@ -210,11 +186,11 @@ Test(sim_carry, keyframes_follow_names)
 	load(d.sim, after);
 	ntold = 0;
 	cr_assert_eq(sim_carry_keys(d.sim, from, tell, NULL), 1);
-	get("key_qpos", v);
+	inproc_array_get(&d, "key_qpos", v);
 	cr_assert_arr_eq(v,
 	    ((const double[]){ 0, 0, 5, 6, 7, 1, 0, 0, 0, 0.2, 0.3 }),
 	    11 * sizeof(double));
-	get("key_time", v);
+	inproc_array_get(&d, "key_time", v);
 	cr_assert_eq(v[0], 2);
 	cr_assert_eq(ntold, 6);
 	cr_assert_str_eq(told[0],

@@ -52,17 +52,6 @@ put_state(double x)
 	    0, "%s", err);
 }
 
-/* Read the model's array name into v. */
-static void
-get(const char *name, double *v)
-{
-	const char *why;
-	int id = sim_array_find(name, &why);
-
-	cr_assert_geq(id, 0, "%s", name);
-	sim_array_get(d.sim, id, v);
-}
-
 Test(sim_key, capture_into_the_models_keyframe_by_name)
 {
 	double key_qpos[2 * NQ], key_ctrl[2 * NU], key_time[2];
@@ -74,9 +63,9 @@ Test(sim_key, capture_into_the_models_keyframe_by_name)
 	put_state(0.25);
 	cr_assert_eq(sim_key_capture(d.sim, "dropped", -1, err, sizeof(err)), 1,
 	    "%s", err);
-	get("key_qpos", key_qpos);
-	get("key_ctrl", key_ctrl);
-	get("key_time", key_time);
+	inproc_array_get(&d, "key_qpos", key_qpos);
+	inproc_array_get(&d, "key_ctrl", key_ctrl);
+	inproc_array_get(&d, "key_time", key_time);
 	cr_assert_arr_eq(key_qpos + NQ,
 	    ((const double[]){ 0.25, -0.25, 1, 2, 3, 1, 0, 0, 0 }),
 	    NQ * sizeof(double));
@@ -89,7 +78,7 @@ Test(sim_key, capture_into_the_models_keyframe_by_name)
 	/* an empty name: into the keyframe given */
 	put_state(0.75);
 	cr_assert_eq(sim_key_capture(d.sim, "", 0, err, sizeof(err)), 0);
-	get("key_qpos", key_qpos);
+	inproc_array_get(&d, "key_qpos", key_qpos);
 	cr_assert_eq(key_qpos[0], 0.75);
 	cr_assert_eq(key_qpos[NQ], 0.25, "keyframe 1 untouched");
 	cr_assert_eq(sim_key_names(d.sim, NULL, 0), 0,

@@ -29,30 +29,6 @@ setup(void)
 	inproc_load(&d, "fixture.xml");
 }
 
-/* Write v into array name from offset. */
-static void
-set(const char *name, size_t offset, size_t n, const double *v)
-{
-	const char *why;
-	char err[512] = "";
-	int id = sim_array_find(name, &why);
-
-	cr_assert_geq(id, 0);
-	cr_assert_eq(sim_array_set(d.sim, id, offset, n, v, err, sizeof(err)),
-	    0, "%s: %s", name, err);
-}
-
-/* Read array name into v. */
-static void
-get(const char *name, double *v)
-{
-	const char *why;
-	int id = sim_array_find(name, &why);
-
-	cr_assert_geq(id, 0);
-	sim_array_get(d.sim, id, v);
-}
-
 Test(sim_pristine, nothing_changed_nothing_restored)
 {
 	char names[256] = "x";
@@ -74,21 +50,21 @@ Test(sim_pristine, changed_arrays_put_back_and_named)
 	uint64_t edits;
 
 	setup();
-	set("geom_rgba", 4 * 5, 1, &rgba);
-	set("dof_damping", 0, 1, &damping);
-	set("actuator_gainprm", 0, 1, &kp);
-	set("key_time", 0, 1, &t);
+	inproc_array_set(&d, "geom_rgba", 4 * 5, 1, &rgba);
+	inproc_array_set(&d, "dof_damping", 0, 1, &damping);
+	inproc_array_set(&d, "actuator_gainprm", 0, 1, &kp);
+	inproc_array_set(&d, "key_time", 0, 1, &t);
 	edits = sim_counters(d.sim)->model_edits;
 	cr_assert_eq(sim_pristine_restore(d.sim, names, sizeof(names)), 3);
 	cr_assert_str_eq(names, "dof_damping, geom_rgba, actuator_gainprm");
 	cr_assert_eq(sim_counters(d.sim)->model_edits, edits + 1);
-	get("geom_rgba", v);
+	inproc_array_get(&d, "geom_rgba", v);
 	cr_assert_eq(v[4 * 5], (double)0.2f);
-	get("dof_damping", v);
+	inproc_array_get(&d, "dof_damping", v);
 	cr_assert_eq(v[0], 0.1);
-	get("actuator_gainprm", v);
+	inproc_array_get(&d, "actuator_gainprm", v);
 	cr_assert_eq(v[0], 50);
-	get("key_time", v);
+	inproc_array_get(&d, "key_time", v);
 	cr_assert_eq(v[0], 7, "a keyframe is a state, not a parameter");
 	cr_assert_eq(sim_pristine_restore(d.sim, names, sizeof(names)), 0,
 	    "all back already");
@@ -102,14 +78,14 @@ Test(sim_pristine, a_mass_and_what_setconst_derived)
 	double v[8];
 
 	setup();
-	set("body_mass", 3, 1, &mass);
+	inproc_array_set(&d, "body_mass", 3, 1, &mass);
 	cr_assert_gt(sim_pristine_restore(d.sim, names, sizeof(names)), 2);
 	cr_assert_eq(strncmp(names, "body_mass, body_subtreemass, ", 29), 0,
 	    "%s", names);
 	cr_assert_not_null(strstr(names, "dof_M0"), "%s", names);
 	cr_assert_eq(
 	    strcmp(names + strlen(names) - 6, ", stat"), 0, "%s", names);
-	get("body_subtreemass", v);
+	inproc_array_get(&d, "body_subtreemass", v);
 	cr_assert_eq(v[3], 1);
 	inproc_stop(&d);
 }
@@ -120,11 +96,11 @@ Test(sim_pristine, the_list_is_cut_to_its_buffer)
 	char names[12];
 
 	setup();
-	set("geom_rgba", 0, 1, &rgba);
-	set("actuator_gainprm", 0, 1, &kp);
+	inproc_array_set(&d, "geom_rgba", 0, 1, &rgba);
+	inproc_array_set(&d, "actuator_gainprm", 0, 1, &kp);
 	cr_assert_eq(sim_pristine_restore(d.sim, names, sizeof(names)), 2);
 	cr_assert_str_eq(names, "geom_rgba, ");
-	set("geom_rgba", 0, 1, &rgba);
+	inproc_array_set(&d, "geom_rgba", 0, 1, &rgba);
 	cr_assert_eq(sim_pristine_restore(d.sim, names, 0), 1, "no list");
 	inproc_stop(&d);
 }
@@ -135,15 +111,15 @@ Test(sim_pristine, gains_alone)
 	double v[64]; /* gainprm and biasprm: 2 x 10 */
 
 	setup();
-	set("actuator_gainprm", 0, 1, &kp);
-	set("actuator_biasprm", 1, 1, &(const double){ -99 });
-	set("geom_rgba", 0, 1, &rgba);
+	inproc_array_set(&d, "actuator_gainprm", 0, 1, &kp);
+	inproc_array_set(&d, "actuator_biasprm", 1, 1, &(const double){ -99 });
+	inproc_array_set(&d, "geom_rgba", 0, 1, &rgba);
 	sim_pristine_gains(d.sim);
-	get("actuator_gainprm", v);
+	inproc_array_get(&d, "actuator_gainprm", v);
 	cr_assert_eq(v[0], 50);
-	get("actuator_biasprm", v);
+	inproc_array_get(&d, "actuator_biasprm", v);
 	cr_assert_eq(v[1], -50);
-	get("geom_rgba", v);
+	inproc_array_get(&d, "geom_rgba", v);
 	cr_assert_eq(v[0], 0.25, "only the gains");
 	inproc_stop(&d);
 }
@@ -176,7 +152,7 @@ Test(sim_pristine, a_load_takes_a_new_copy)
 	char names[256];
 
 	setup();
-	set("geom_rgba", 0, 1, &rgba);
+	inproc_array_set(&d, "geom_rgba", 0, 1, &rgba);
 	inproc_load(&d, "fixture.xml");
 	cr_assert_eq(sim_pristine_restore(d.sim, names, sizeof(names)), 0);
 	cr_assert_str_eq(names, "");

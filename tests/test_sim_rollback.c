@@ -34,30 +34,6 @@ setup(void)
 	inproc_load(&d, "fixture.xml");
 }
 
-/* Write v into array name from offset. */
-static void
-set(const char *name, size_t offset, size_t n, const double *v)
-{
-	const char *why;
-	char err[512] = "";
-	int id = sim_array_find(name, &why);
-
-	cr_assert_geq(id, 0);
-	cr_assert_eq(sim_array_set(d.sim, id, offset, n, v, err, sizeof(err)),
-	    0, "%s: %s", name, err);
-}
-
-/* Read array name into v. */
-static void
-get(const char *name, double *v)
-{
-	const char *why;
-	int id = sim_array_find(name, &why);
-
-	cr_assert_geq(id, 0);
-	sim_array_get(d.sim, id, v);
-}
-
 Test(sim_rollback, a_bad_step_is_put_back)
 {
 	static const double qpos[NQ] = { 0.3, -0.2, 0.6, 0, 0.1, 1, 0, 0, 0 };
@@ -79,10 +55,10 @@ Test(sim_rollback, a_bad_step_is_put_back)
 	memcpy(kept_qvel, sim_arrays(d.sim)->qvel, sizeof(kept_qvel));
 	kept_time = sim_time(d.sim);
 	/* writes since: the model (one with mj_setConst after), the data */
-	set("dof_damping", 0, 1, &damping);
-	set("body_mass", 3, 1, &mass);
-	set("qvel", 1, 1, &huge);
-	set("ctrl", 0, 1, &damping);
+	inproc_array_set(&d, "dof_damping", 0, 1, &damping);
+	inproc_array_set(&d, "body_mass", 3, 1, &mass);
+	inproc_array_set(&d, "qvel", 1, 1, &huge);
+	inproc_array_set(&d, "ctrl", 0, 1, &damping);
 	cr_assert_eq(sim_step(d.sim, err, sizeof(err)), 1, "a bad step");
 	cr_assert_str_eq(err, "MuJoCo found qvel bad at index 1");
 	cr_assert_eq(sim_rollback(d.sim), 0);
@@ -91,11 +67,11 @@ Test(sim_rollback, a_bad_step_is_put_back)
 	cr_assert_eq(sim_time(d.sim), kept_time);
 	cr_assert_eq(sim_counters(d.sim)->steps, 3);
 	cr_assert_arr_eq(sim_arrays(d.sim)->ctrl, ctrl, sizeof(ctrl));
-	get("dof_damping", v);
+	inproc_array_get(&d, "dof_damping", v);
 	cr_assert_eq(v[0], 0.1);
-	get("body_mass", v);
+	inproc_array_get(&d, "body_mass", v);
 	cr_assert_eq(v[3], 1);
-	get("body_subtreemass", v);
+	inproc_array_get(&d, "body_subtreemass", v);
 	cr_assert_eq(v[3], 1, "mj_setConst again after the mass went back");
 	/* MuJoCo's count of bad states is not news after the undo */
 	cr_assert_eq(sim_step_bad(d.sim, err, sizeof(err)), 0, "%s", err);
@@ -159,16 +135,16 @@ Test(sim_rollback, model_writes_undone_in_reverse_order)
 
 	setup();
 	sim_good(d.sim);
-	set("dof_damping", 1, 1, &first);
-	set("dof_damping", 1, 1, &second);
+	inproc_array_set(&d, "dof_damping", 1, 1, &first);
+	inproc_array_set(&d, "dof_damping", 1, 1, &second);
 	cr_assert_eq(sim_rollback(d.sim), 0);
-	get("dof_damping", v);
+	inproc_array_get(&d, "dof_damping", v);
 	cr_assert_eq(v[1], 0.1, "the bytes before the first write");
 	/* the log is cleared: a second rollback puts back nothing more */
-	set("dof_damping", 1, 1, &first);
+	inproc_array_set(&d, "dof_damping", 1, 1, &first);
 	sim_good(d.sim);
 	cr_assert_eq(sim_rollback(d.sim), 0);
-	get("dof_damping", v);
+	inproc_array_get(&d, "dof_damping", v);
 	cr_assert_eq(v[1], 2, "written before the good state: kept");
 	inproc_stop(&d);
 }

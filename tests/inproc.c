@@ -320,3 +320,17 @@ inproc_array_get(struct daemon *d, const char *name, double *v)
 	cr_assert_geq(id, 0, "%s: %s", name, why != NULL ? why : "");
 	sim_array_get(d->sim, id, v);
 }
+
+Haptix__V1__Response *
+inproc_rx_response(
+    struct daemon *d, struct inproc_rx *rx, int fd, double seconds)
+{
+	const uint8_t *p;
+	Haptix__V1__Response *r;
+	long n = inproc_rx_frame(d, rx, fd, &p, seconds);
+
+	cr_assert_geq(n, 0, "no answer (%ld)", n);
+	r = haptix__v1__response__unpack(NULL, (size_t)n, p);
+	cr_assert_not_null(r, "the answer does not decode");
+	return r;
+}

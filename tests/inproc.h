@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "haptix.pb-c.h"
+
 struct daemon;
 struct session;
 
@@ -89,6 +91,13 @@ int inproc_rx_eof(
     struct daemon *d, struct inproc_rx *rx, int fd, double seconds);
 
 void inproc_rx_free(struct inproc_rx *rx);
+
+/*
+ * The next frame from fd, which must come within seconds, decoded as a
+ * Response (free it with haptix__v1__response__free_unpacked).
+ */
+Haptix__V1__Response *inproc_rx_response(
+    struct daemon *d, struct inproc_rx *rx, int fd, double seconds);
 
 /*
  * The loaded model's mjModel or mjData array name (sim_array.h): write n

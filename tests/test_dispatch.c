@@ -232,25 +232,11 @@ send_hello(int peer, uint64_t id, const char *name)
 	inproc_write_frame(peer, buf, n);
 }
 
-/* Read and decode the next Response from peer (caller frees). */
-static Response *
-next_response(struct inproc_rx *rx, int peer)
-{
-	const uint8_t *p;
-	Response *r;
-	long n = inproc_rx_frame(&d, rx, peer, &p, 2);
-
-	cr_assert_geq(n, 0, "no answer (%ld)", n);
-	r = haptix__v1__response__unpack(NULL, (size_t)n, p);
-	cr_assert_not_null(r, "the answer does not decode");
-	return r;
-}
-
 /* Expect the next answer: request id, result code, and its exact error. */
 static void
 expect(struct inproc_rx *rx, int peer, uint64_t id, int code, const char *error)
 {
-	Response *r = next_response(rx, peer);
+	Response *r = inproc_rx_response(&d, rx, peer, 2);
 
 	cr_assert_eq(r->id, id, "answer to %llu, not %llu",
 	    (unsigned long long)r->id, (unsigned long long)id);
@@ -268,7 +254,7 @@ expect(struct inproc_rx *rx, int peer, uint64_t id, int code, const char *error)
 static void
 expect_ok(struct inproc_rx *rx, int peer, uint64_t id)
 {
-	Response *r = next_response(rx, peer);
+	Response *r = inproc_rx_response(&d, rx, peer, 2);
 
 	cr_assert_eq(r->id, id);
 	cr_assert_eq(r->result, HAPTIX__V1__RESULT__RESULT_OK, "%s", r->error);
@@ -553,7 +539,7 @@ Test(dispatch, wait_tick_answers_at_the_tick, .init = setup, .fini = teardown)
 	cr_assert_eq(nfill, 0, "not filled before the tick");
 	pending_tick(&d);
 	cr_assert_eq(nfill, 1);
-	r = next_response(&rx, peer);
+	r = inproc_rx_response(&d, &rx, peer, 2);
 	cr_assert_eq(r->id, 8);
 	cr_assert_eq(r->result, HAPTIX__V1__RESULT__RESULT_OK);
 	cr_assert_eq(r->subscription->id, SUB_TICK);
@@ -597,7 +583,7 @@ Test(dispatch, mujoco_error_in_handler_is_simerror, .init = setup,
 	inproc_load(&d, "fixture.xml");
 	s = ready_session(&peer);
 	send_call(peer, 11, HAPTIX__V1__REQUEST__CALL_GET_SENSOR);
-	r = next_response(&rx, peer);
+	r = inproc_rx_response(&d, &rx, peer, 2);
 	cr_assert_eq(r->id, 11);
 	cr_assert_eq(r->result, HAPTIX__V1__RESULT__RESULT_SIMERROR);
 	cr_assert(

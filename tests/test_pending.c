@@ -128,25 +128,11 @@ fill_big(struct daemon *dd, struct arena *a, Response *resp)
 	resp->array = arr;
 }
 
-/* Read and decode the next Response from peer (caller frees). */
-static Response *
-next_response(struct inproc_rx *rx, int peer)
-{
-	const uint8_t *p;
-	Response *r;
-	long n = inproc_rx_frame(&d, rx, peer, &p, 1);
-
-	cr_assert_geq(n, 0, "no answer (%ld)", n);
-	r = haptix__v1__response__unpack(NULL, (size_t)n, p);
-	cr_assert_not_null(r, "the answer does not decode");
-	return r;
-}
-
 /* Expect the answer to request id, filled with subscription id sub. */
 static void
 expect_filled(struct inproc_rx *rx, int peer, uint64_t id, uint32_t sub)
 {
-	Response *r = next_response(rx, peer);
+	Response *r = inproc_rx_response(&d, rx, peer, 1);
 
 	cr_assert_eq(r->id, id);
 	cr_assert_eq(r->result, HAPTIX__V1__RESULT__RESULT_OK);
@@ -267,7 +253,7 @@ Test(pending, busy_until_finished, .init = setup, .fini = teardown)
 	resp.step_done = &done;
 	pending_finish(s, 11, RESULT_OK, NULL, &resp);
 	cr_assert_eq(s->state, SESSION_READY);
-	r = next_response(&rx, peer);
+	r = inproc_rx_response(&d, &rx, peer, 1);
 	cr_assert_eq(r->id, 11);
 	cr_assert_eq(r->result, HAPTIX__V1__RESULT__RESULT_OK);
 	cr_assert_eq(r->payload_case, HAPTIX__V1__RESPONSE__PAYLOAD_STEP_DONE);
@@ -283,7 +269,7 @@ Test(pending, busy_until_finished, .init = setup, .fini = teardown)
 	haptix__v1__response__init(&resp);
 	pending_finish(s, 12, RESULT_DENIED, "not now", &resp);
 	cr_assert_eq(s->state, SESSION_READY);
-	r = next_response(&rx, peer);
+	r = inproc_rx_response(&d, &rx, peer, 1);
 	cr_assert_eq(r->id, 12);
 	cr_assert_eq(r->result, HAPTIX__V1__RESULT__RESULT_DENIED);
 	cr_assert_str_eq(r->error, "not now");
@@ -370,7 +356,7 @@ Test(pending, answer_over_max_frame_is_badsize, .fini = teardown)
 	s = ready_session(&peer, 0);
 	pending_wait_tick(s, 5, fill_big);
 	pending_tick(&d);
-	r = next_response(&rx, peer);
+	r = inproc_rx_response(&d, &rx, peer, 1);
 	cr_assert_eq(r->id, 5);
 	cr_assert_eq(r->result, HAPTIX__V1__RESULT__RESULT_BADSIZE);
 	cr_assert_eq(r->payload_case, HAPTIX__V1__RESPONSE__PAYLOAD__NOT_SET);

@@ -18,7 +18,7 @@
  * This file holds the table, the global options, help and main; it only
  * calls down: errors are reported by hxctl_error.c, the connection made
  * by hxctl_conn.c, and the commands and what they share live in the
- * other hxctl_*.c files.  hxctl.h declares what the pieces share.
+ * other hxctl_*.c files.  hxctl_common.h declares what the pieces share.
  */
 #include "config.h"
 
@@ -31,7 +31,7 @@
 #include <string.h>
 
 #include "haptixd.h"
-#include "hxctl.h"
+#include "hxctl_common.h"
 #include "program.h"
 #include "usage.h"
 

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "haptixd.h"
-#include "hxctl.h"
+#include "hxctl_common.h"
 
 /* Every field of a stream frame. */
 #define CTL_FIELDS_ALL ((2u << HXD_FIELD_MAX) - 2)
@@ -171,7 +171,7 @@ ctl_name_mean(struct ctl *ctl, int type, const char *name)
 
 	if (ctl_get_info(ctl) != 0)
 		return "";
-	names = info_names(ctl->info, type, &n);
+	names = table_names(ctl->info, type, &n);
 	return names != NULL ? ctl_mean(name, names, (size_t)n) : "";
 }
 

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "haptixd.h"
-#include "hxctl.h"
+#include "hxctl_common.h"
 
 static void array_json_head(const hxd_array *);
 static int array_fail(struct ctl *, const char *);
@@ -175,7 +175,7 @@ array_rows(const hxd_info *in, const hxd_array *a)
 		if (array_prefixes[i].rows == CTL_DOF)
 			n = in->model.nv;
 		else
-			info_names(in, array_prefixes[i].rows, &n);
+			table_names(in, array_prefixes[i].rows, &n);
 		return n == a->rows ? array_prefixes[i].rows : 0;
 	}
 	return 0;

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "haptixd.h"
-#include "hxctl.h"
+#include "hxctl_common.h"
 
 static void clients_print(const hxd_client *, int, unsigned long long);
 static void lease_print(const hxd_lease_info *);

@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 #include "haptixd.h"
-#include "hxctl.h"
+#include "hxctl_common.h"
 
 /* Connect unless connected; 0, or CTL_FAIL after reporting why not. */
 int

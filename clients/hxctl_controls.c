@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 #include "haptixd.h"
-#include "hxctl.h"
+#include "hxctl_common.h"
 
 static int controls_assign(struct ctl *, hxd_control *, char **, int);
 

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "haptixd.h"
-#include "hxctl.h"
+#include "hxctl_common.h"
 
 static void tracking_print(const hxd_tracking *);
 

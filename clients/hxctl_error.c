@@ -9,7 +9,7 @@
 #include <stdio.h>
 
 #include "haptixd.h"
-#include "hxctl.h"
+#include "hxctl_common.h"
 
 /* Report a mistake in the command's arguments; returns CTL_USAGE. */
 int

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hxctl.h"
+#include "hxctl_common.h"
 #include "program.h"
 
 /* The most joints one line or command line holds. */

@@ -9,14 +9,12 @@
 #include <stdio.h>
 
 #include "haptixd.h"
-#include "hxctl.h"
+#include "hxctl_common.h"
 
 /* A kind of object that hxd_info names, and how info shows one. */
 struct info_kind {
 	const char *title; /* heading, and JSON key */
 	int type;          /* HXD_OBJ_* */
-	size_t count;      /* offsetof its count in hxd_model */
-	size_t names;      /* offsetof its names in hxd_info */
 	/* Write object i's members beyond its name; NULL: none. */
 	void (*json)(const hxd_info *, int);
 	/* Print row i's columns after a name w wide, or the headings if
@@ -67,9 +65,7 @@ static const char *const eq_types[] = { "connect", "weld", "joint", "tendon",
 
 /* The kinds of object info shows, in its order. */
 /* clang-format off */
-#define INFO_KIND(title, type, n, names, json, text)                      \
-	{ title, type, offsetof(hxd_model, n), offsetof(hxd_info, names), \
-		json, text }
+#define INFO_KIND(title, type, n, names, json, text) { title, type, json, text }
 /* clang-format on */
 static const struct info_kind info_kinds[] = {
 	INFO_KIND("bodies", HXD_OBJ_BODY, nbody, body_name, info_body_json,
@@ -113,38 +109,6 @@ trn_type_name(int type)
 	return table_enum_name(trn_types, NELEM(trn_types), type);
 }
 
-/* The number of qpos (dof = 0) or qvel (dof = 1) values of a joint type. */
-int
-info_joint_width(int type, int dof)
-{
-	switch (type) {
-	case 0:
-		return dof ? 6 : 7;
-	case 1:
-		return dof ? 3 : 4;
-	default:
-		return 1;
-	}
-}
-
-/* The names info has for objects of type, and their count; NULL if none. */
-const char *const *
-info_names(const hxd_info *in, int type, int *n)
-{
-	size_t i;
-
-	if (type == HXD_OBJ_XBODY)
-		type = HXD_OBJ_BODY;
-	for (i = 0; i < NELEM(info_kinds); i++) {
-		if (info_kinds[i].type != type)
-			continue;
-		*n = MEMBER(int, &in->model, info_kinds[i].count);
-		return MEMBER(const char **, in, info_kinds[i].names);
-	}
-	*n = 0;
-	return NULL;
-}
-
 /* Write the model's description as one JSON object. */
 static void
 info_json(const hxd_info *in)
@@ -157,7 +121,7 @@ info_json(const hxd_info *in)
 	js_key("model");
 	model_json(&in->model);
 	for (k = info_kinds; k < info_kinds + NELEM(info_kinds); k++) {
-		names = info_names(in, k->type, &n);
+		names = table_names(in, k->type, &n);
 		js_key(k->title);
 		js_open('[');
 		for (i = 0; i < n; i++) {
@@ -182,7 +146,7 @@ info_print(const hxd_info *in)
 
 	model_print("model", &in->model);
 	for (k = info_kinds; k < info_kinds + NELEM(info_kinds); k++) {
-		info_names(in, k->type, &n);
+		table_names(in, k->type, &n);
 		if (n <= 0)
 			continue;
 		w = table_label_width(in, k->type, n);

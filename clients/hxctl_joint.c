@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 #include "haptixd.h"
-#include "hxctl.h"
+#include "hxctl_common.h"
 
 static void joint_json(const hxd_joint *, const char *);
 static void joint_print(const hxd_joint *, const char *);

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "hxctl.h"
+#include "hxctl_common.h"
 
 static void js_sep(void);
 static void js_quote(const char *);

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "haptixd.h"
-#include "hxctl.h"
+#include "hxctl_common.h"
 
 /* The largest model file --inline sends: the library's frame limit. */
 #define CTL_INLINE_MAX (256L * 1024 * 1024)

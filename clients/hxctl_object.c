@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "haptixd.h"
-#include "hxctl.h"
+#include "hxctl_common.h"
 
 /* Set a geom's size. */
 int

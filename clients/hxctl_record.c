@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "haptixd.h"
-#include "hxctl.h"
+#include "hxctl_common.h"
 
 /* One recording, as JSON or a line. */
 static void

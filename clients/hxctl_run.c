@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "haptixd.h"
-#include "hxctl.h"
+#include "hxctl_common.h"
 #include "program.h"
 
 /* The server takes at most this many steps in one request. */

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "haptixd.h"
-#include "hxctl.h"
+#include "hxctl_common.h"
 
 /* A quantity of hxd_onebody: how body shows it, how set-body sets it. */
 struct onebody_member {
@@ -95,7 +95,7 @@ state_joints(struct ctl *ctl, hxd_state *st)
 		if ((rc = ctl_id_check(
 			 ctl, HXD_OBJ_JOINT, id, in->model.njnt, "njnt")) != 0)
 			return rc;
-		w = info_joint_width(in->jnt_type[id], 0);
+		w = table_joint_width(in->jnt_type[id], 0);
 		adr = in->jnt_qposadr[id];
 		if ((n = parse_list(v, NULL, 0, NULL)) != w)
 			return ctl_error(ctl, HXD_BADSIZE,

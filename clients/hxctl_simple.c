@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "haptixd.h"
-#include "hxctl.h"
+#include "hxctl_common.h"
 
 /*
  * HAPTIX's numbers (sensor_types[] in hxctl_info.c) of the sensors the

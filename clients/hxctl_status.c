@@ -7,7 +7,7 @@
 #include <stdio.h>
 
 #include "haptixd.h"
-#include "hxctl.h"
+#include "hxctl_common.h"
 
 static void status_print(const hxd_status *);
 static void status_print_server(const hxd_status *);

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "haptixd.h"
-#include "hxctl.h"
+#include "hxctl_common.h"
 #include "program.h"
 
 /* The rate of subscribe when fields are given without one (wall Hz). */

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hxctl.h"
+#include "hxctl_common.h"
 
 /* Names longer than this are compared by their first this many bytes. */
 #define SUGGEST_MAX 64

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "haptixd.h"
-#include "hxctl.h"
+#include "hxctl_common.h"
 
 static void print_by_joint(
     const char *, const hxd_info *, const double *, int, int);
@@ -279,7 +279,7 @@ print_by_joint(
 	width = table_label_width(in, HXD_OBJ_JOINT, njnt);
 	for (j = 0; j < njnt; j++) {
 		adr = dof ? in->jnt_dofadr[j] : in->jnt_qposadr[j];
-		w = info_joint_width(in->jnt_type[j], dof);
+		w = table_joint_width(in->jnt_type[j], dof);
 		if (adr < 0 || adr + w > n)
 			continue;
 		label = table_obj_label(in, HXD_OBJ_JOINT, j, buf, sizeof(buf));

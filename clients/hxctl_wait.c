@@ -9,7 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "hxctl.h"
+#include "hxctl_common.h"
 #include "program.h"
 
 static void ctl_on_signal(int);

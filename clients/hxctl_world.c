@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hxctl.h"
+#include "hxctl_common.h"
 
 /* Collide modes by name, numbered as HXD_COLLIDE_*. */
 static const char *const world_modes[] = { "none", "detect", "collide" };

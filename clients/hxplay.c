@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hxplay.h"
+#include "hxplay_common.h"
 #include "program.h"
 #include "usage.h"
 

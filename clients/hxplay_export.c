@@ -24,7 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "hxplay.h"
+#include "hxplay_common.h"
 #include "program.h"
 #include "recording.h"
 

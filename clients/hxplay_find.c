@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "hxplay.h"
+#include "hxplay_common.h"
 #include "program.h"
 
 const char *play_state_dir;

@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "hxplay.h"
+#include "hxplay_common.h"
 #include "program.h"
 #include "recording.h"
 

@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "haptixd.h"
-#include "hxplay.h"
+#include "hxplay_common.h"
 #include "program.h"
 #include "recording.h"
 

@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "haptixd.h"
-#include "hxplay.h"
+#include "hxplay_common.h"
 #include "program.h"
 
 #ifndef HXPLAY_HAPTIXD

@@ -8,9 +8,9 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "hxplay.h"
+#include "hxplay_common.h"
 
-/* See hxplay.h. */
+/* See hxplay_common.h. */
 char *
 play_iso8601(int64_t ns, char *buf, size_t len)
 {

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "hxview.h"
+#include "hxview_common.h"
 #include "program.h"
 #include "usage.h"
 

@@ -72,7 +72,7 @@ conns_closed(struct evhttp_connection *evcon, void *arg)
 	struct http_conn *c = arg;
 
 	if (c->stream != NULL)
-		streams_end(c->stream);
+		c->stream_end(c->stream);
 	conns_forget(c);
 }
 
@@ -142,4 +142,17 @@ conns_of(struct http_server *srv, struct evhttp_request *req)
 			return c;
 	}
 	return NULL;
+}
+
+/* Bytes still waiting to go out on a request's connection. */
+size_t
+conns_queued(struct evhttp_request *req)
+{
+	struct evhttp_connection *evcon = evhttp_request_get_connection(req);
+	struct bufferevent *bev;
+
+	if (evcon == NULL ||
+	    (bev = evhttp_connection_get_bufferevent(evcon)) == NULL)
+		return 0;
+	return evbuffer_get_length(bufferevent_get_output(bev));
 }

@@ -7,7 +7,7 @@
 
 #include <stdio.h>
 
-#include "hxview.h"
+#include "hxview_common.h"
 
 /* What a control answers: the HTTP status follows from it. */
 enum control_result {

@@ -13,7 +13,7 @@
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
 
-#include "hxview.h"
+#include "hxview_common.h"
 
 /* OpenGL's GL_RENDERER, without including OpenGL for one constant. */
 #define EGL_GL_RENDERER 0x1F01

@@ -123,7 +123,7 @@ events_send(struct http_stream *st)
 	size_t len = 0;
 	FILE *f;
 
-	if (streams_queued(st->req) > 2 * st->last_len + 4096) {
+	if (conns_queued(st->req) > 2 * st->last_len + 4096) {
 		st->skipped++;
 		return;
 	}

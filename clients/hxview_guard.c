@@ -82,7 +82,7 @@ guard_stranger(struct http_server *srv, struct evhttp_request *req)
 	if (host != NULL && !guard_name_ours(srv, host)) {
 		snprintf(text, sizeof(text),
 		    "Host '%.200s' is not this server's name", host);
-		http_error(req, 403, "Forbidden", text);
+		reply_error(req, 403, "Forbidden", text);
 		return 1;
 	}
 	if (origin != NULL &&
@@ -90,7 +90,7 @@ guard_stranger(struct http_server *srv, struct evhttp_request *req)
 		!guard_name_ours(srv, origin + 7))) {
 		snprintf(text, sizeof(text), "Origin '%.200s' is another site",
 		    origin);
-		http_error(req, 403, "Forbidden", text);
+		reply_error(req, 403, "Forbidden", text);
 		return 1;
 	}
 	return 0;
@@ -122,12 +122,12 @@ guard_control(struct evhttp_request *req)
 	const char *mark = evhttp_find_header(in, "X-Hxview");
 
 	if (mark == NULL || strcmp(mark, "1") != 0) {
-		http_error(req, HTTP_BADREQUEST, "Bad Request",
+		reply_error(req, HTTP_BADREQUEST, "Bad Request",
 		    "controls need the header X-Hxview: 1");
 		return 1;
 	}
 	if (evhttp_find_header(in, "Host") == NULL) {
-		http_error(req, HTTP_BADREQUEST, "Bad Request",
+		reply_error(req, HTTP_BADREQUEST, "Bad Request",
 		    "controls need a Host header");
 		return 1;
 	}
@@ -147,7 +147,7 @@ guard_token(struct http_server *srv, struct evhttp_request *req)
 	if (srv->h->token[0] == '\0' ||
 	    (token != NULL && guard_token_equal(token, srv->h->token)))
 		return 0;
-	http_error(req, 401, "Unauthorized",
+	reply_error(req, 401, "Unauthorized",
 	    "this viewer is not on loopback: controls need the "
 	    "daemon's token (X-Hxview-Token)");
 	return 1;

@@ -57,71 +57,6 @@ struct http_events {
 	struct event *tick, *sigint, *sigterm;
 };
 
-/* Add text to b as the inside of a JSON string. */
-void
-http_json_string(struct evbuffer *b, const char *text)
-{
-	const char *p;
-
-	for (p = text; *p != '\0'; p++) {
-		if (*p == '"' || *p == '\\')
-			evbuffer_add_printf(b, "\\%c", *p);
-		else if ((unsigned char)*p < 0x20)
-			evbuffer_add_printf(b, "\\u%04x", (unsigned char)*p);
-		else
-			evbuffer_add(b, p, 1);
-	}
-}
-
-/* Answer with body, not to be cached. */
-void
-http_reply(struct evhttp_request *req, int code, const char *reason,
-    const char *type, struct evbuffer *body)
-{
-	struct evkeyvalq *out = evhttp_request_get_output_headers(req);
-
-	evhttp_add_header(out, "Content-Type", type);
-	evhttp_add_header(out, "Cache-Control", "no-store");
-	evhttp_send_reply(req, code, reason, body);
-}
-
-/* Answer with a JSON error object. */
-void
-http_error(
-    struct evhttp_request *req, int code, const char *reason, const char *text)
-{
-	struct evbuffer *b = evbuffer_new();
-
-	if (b == NULL) {
-		evhttp_send_error(req, HTTP_INTERNAL, NULL);
-		return;
-	}
-	evbuffer_add_printf(b, "{\"error\":\"");
-	http_json_string(b, text);
-	evbuffer_add_printf(b, "\"}\n");
-	http_reply(req, code, reason, "application/json", b);
-	evbuffer_free(b);
-}
-
-/* Render the current state unless the last frame already shows it. */
-int
-http_render(struct http_server *srv)
-{
-	int rc;
-
-	if (srv->fresh)
-		return 0;
-	view_render(srv->v, srv->rgb);
-	free(srv->jpeg);
-	rc = image_jpeg(srv->rgb, srv->o->width, srv->o->height,
-	    srv->h->quality, &srv->jpeg, &srv->jpeg_len);
-	if (rc != 0)
-		return -1;
-	srv->fresh = 1;
-	srv->frames++;
-	return 0;
-}
-
 /*
  * Every few milliseconds: take what the server sent; send a new state to
  * each browser whose last frame is a frame's time old, drive the
@@ -158,7 +93,7 @@ http_tick(evutil_socket_t fd, short events, void *arg)
 	}
 	if (!mjpeg || srv->fresh || now - srv->rendered < 1 / srv->o->fps)
 		return;
-	if (http_render(srv) != 0)
+	if (streams_render(srv) != 0)
 		return;
 	srv->rendered = now;
 	for (st = TAILQ_FIRST(&srv->streams); st != NULL; st = next) {

@@ -16,7 +16,7 @@
 #include <event2/event.h>
 #include <event2/http.h>
 
-#include "hxview.h"
+#include "hxview_common.h"
 
 /* The most frames a second a browser's event stream carries. */
 #define HTTP_EVENTS_FPS_MAX 60.0
@@ -64,6 +64,8 @@ struct http_conn {
 	struct bufferevent *bev;         /* referenced until the close */
 	struct evhttp_connection *evcon; /* NULL until adopted */
 	struct http_stream *stream;      /* the stream it carries, or NULL */
+	/* Ends the stream when the connection closes (hxview_streams.c). */
+	void (*stream_end)(struct http_stream *);
 	int refused;                  /* over the limit: closed on adoption */
 	TAILQ_ENTRY(http_conn) entry; /* oldest first */
 };
@@ -101,18 +103,16 @@ struct http_server {
 	int nhosts;
 };
 
-/* The server (hxview_http.c). */
+/* The answers (hxview_reply.c). */
 
 /* Add text to b as the inside of a JSON string. */
-void http_json_string(struct evbuffer *b, const char *text);
+void reply_json_string(struct evbuffer *b, const char *text);
 /* Answer with body, not to be cached. */
-void http_reply(struct evhttp_request *req, int code, const char *reason,
+void reply_send(struct evhttp_request *req, int code, const char *reason,
     const char *type, struct evbuffer *body);
 /* Answer with a JSON error object. */
-void http_error(
+void reply_error(
     struct evhttp_request *req, int code, const char *reason, const char *text);
-/* Render and encode the current state unless the last frame shows it. */
-int http_render(struct http_server *srv);
 
 /* The connections, counted from accept to close (hxview_conns.c). */
 
@@ -124,6 +124,8 @@ void conns_adopt(struct http_server *srv);
 void conns_adopt_cb(evutil_socket_t fd, short events, void *arg);
 /* The counted connection a request came on, or NULL. */
 struct http_conn *conns_of(struct http_server *srv, struct evhttp_request *req);
+/* Bytes still waiting to go out on a request's connection. */
+size_t conns_queued(struct evhttp_request *req);
 
 /* Who may ask what (hxview_guard.c). */
 
@@ -150,8 +152,10 @@ int streams_check(struct http_stream *st, double now);
 /* Send the last encoded frame to an MJPEG stream. */
 void streams_mjpeg_send(struct http_stream *st);
 /* Bytes still waiting to go out on a request's connection. */
-size_t streams_queued(struct evhttp_request *req);
+
 /* The event stream of the page whose id is given, or NULL. */
+/* Render and encode the current state unless the last frame shows it. */
+int streams_render(struct http_server *srv);
 struct http_stream *streams_by_id(struct http_server *srv, const char *id);
 
 /* What the event streams carry (hxview_events.c). */

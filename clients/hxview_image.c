@@ -14,7 +14,7 @@
 #include <jpeglib.h>
 #include <png.h>
 
-#include "hxview.h"
+#include "hxview_common.h"
 
 int
 image_png_write(FILE *f, const unsigned char *rgb, int width, int height)

@@ -10,7 +10,7 @@
 #include <mujoco/mujoco.h>
 
 #include "haptixd.h"
-#include "hxview.h"
+#include "hxview_common.h"
 
 /* How long view_open() waits for the first frame. */
 #define VIEW_FIRST_FRAME_MS 10000
@@ -47,6 +47,7 @@ struct view {
 	unsigned gen;  /* models loaded: the workbench's scene follows it */
 	char model_name[256];
 	struct web_state *web; /* the workbench's items of the model */
+	void (*web_free)(struct web_state *); /* its freeing (hxview_web.c) */
 	double rx;             /* epoch ms when the newest state arrived */
 	/*
 	 * Writes into the model through the API (set_rgba, set_array, ...)

@@ -99,8 +99,8 @@ route_frame(struct http_server *srv, struct evhttp_request *req, int png)
 	size_t len = 0;
 	FILE *f;
 
-	if (http_render(srv) != 0) {
-		http_error(req, HTTP_INTERNAL, "Internal Server Error",
+	if (streams_render(srv) != 0) {
+		reply_error(req, HTTP_INTERNAL, "Internal Server Error",
 		    "cannot encode the frame");
 		return;
 	}
@@ -116,17 +116,17 @@ route_frame(struct http_server *srv, struct evhttp_request *req, int png)
 				fclose(f);
 			free(data);
 			evbuffer_free(b);
-			http_error(req, HTTP_INTERNAL, "Internal Server Error",
+			reply_error(req, HTTP_INTERNAL, "Internal Server Error",
 			    "cannot encode the frame");
 			return;
 		}
 		fclose(f);
 		evbuffer_add(b, data, len);
 		free(data);
-		http_reply(req, HTTP_OK, "OK", "image/png", b);
+		reply_send(req, HTTP_OK, "OK", "image/png", b);
 	} else {
 		evbuffer_add(b, srv->jpeg, srv->jpeg_len);
-		http_reply(req, HTTP_OK, "OK", "image/jpeg", b);
+		reply_send(req, HTTP_OK, "OK", "image/jpeg", b);
 	}
 	evbuffer_free(b);
 }
@@ -146,7 +146,7 @@ route_status(
 	}
 	if (hxd_status_get(view_conn(srv->v), &st) != HXD_OK) {
 		evbuffer_free(b);
-		http_error(req, HTTP_SERVUNAVAIL, "Service Unavailable",
+		reply_error(req, HTTP_SERVUNAVAIL, "Service Unavailable",
 		    hxd_error(view_conn(srv->v)));
 		return;
 	}
@@ -155,7 +155,7 @@ route_status(
 	    "\"realtime_factor\":%.6g,\"frames\":%llu,\"message\":\"",
 	    st.time, st.steps, st.paused ? "true" : "false",
 	    isfinite(st.realtime_factor) ? st.realtime_factor : 0, srv->frames);
-	http_json_string(b, st.message);
+	reply_json_string(b, st.message);
 	evbuffer_add_printf(b, "\",\"streams\":[");
 	TAILQ_FOREACH(s, &srv->streams, entry)
 	{
@@ -168,7 +168,7 @@ route_status(
 		    s->skipped);
 	}
 	evbuffer_add_printf(b, "]}\n");
-	http_reply(req, HTTP_OK, "OK", "application/json", b);
+	reply_send(req, HTTP_OK, "OK", "application/json", b);
 	evbuffer_free(b);
 }
 
@@ -205,7 +205,7 @@ route_control_args(struct evhttp_request *req, struct evkeyvalq *args)
 	if (rc == 0)
 		return 0;
 	evhttp_clear_headers(args);
-	http_error(req, HTTP_BADREQUEST, "Bad Request",
+	reply_error(req, HTTP_BADREQUEST, "Bad Request",
 	    "the arguments are not a query string");
 	return -1;
 }
@@ -229,13 +229,13 @@ route_control_find(
 			control_names(f);
 			fclose(f);
 		}
-		http_error(req, HTTP_NOTFOUND, "Not Found",
+		reply_error(req, HTTP_NOTFOUND, "Not Found",
 		    names != NULL ? names : "no such control");
 		free(names);
 		return -1;
 	}
 	if (srv->h->read_only && writes) {
-		http_error(req, 403, "Forbidden",
+		reply_error(req, 403, "Forbidden",
 		    "this viewer is read-only (hxview serve --read-only)");
 		return -1;
 	}
@@ -250,17 +250,17 @@ route_control_answer(struct evhttp_request *req, int rc,
 	struct evbuffer *b;
 
 	if (rc == CONTROL_BAD)
-		http_error(req, HTTP_BADREQUEST, "Bad Request", r->err);
+		reply_error(req, HTTP_BADREQUEST, "Bad Request", r->err);
 	else if (rc == CONTROL_DENIED)
-		http_error(req, 403, "Forbidden", r->err);
+		reply_error(req, 403, "Forbidden", r->err);
 	else if (rc != CONTROL_OK)
-		http_error(req, 409, "Conflict", r->err);
+		reply_error(req, 409, "Conflict", r->err);
 	else if ((b = evbuffer_new()) == NULL)
 		evhttp_send_error(req, HTTP_INTERNAL, NULL);
 	else {
 		evbuffer_add_printf(
 		    b, "{\"ok\":true%s}\n", extra != NULL ? extra : "");
-		http_reply(req, HTTP_OK, "OK", "application/json", b);
+		reply_send(req, HTTP_OK, "OK", "application/json", b);
 		evbuffer_free(b);
 	}
 }
@@ -325,13 +325,13 @@ route_made(struct evhttp_request *req, const char *type,
 	rc = make(v, f);
 	if (fclose(f) != 0 || rc != 0 || (b = evbuffer_new()) == NULL) {
 		free(data);
-		http_error(req, HTTP_INTERNAL, "Internal Server Error",
+		reply_error(req, HTTP_INTERNAL, "Internal Server Error",
 		    "cannot describe the scene");
 		return;
 	}
 	evbuffer_add(b, data, len);
 	free(data);
-	http_reply(req, HTTP_OK, "OK", type, b);
+	reply_send(req, HTTP_OK, "OK", type, b);
 	evbuffer_free(b);
 }
 
@@ -350,18 +350,18 @@ route_texture(
 	id = strtol(name, &end, 10);
 	if (end == name || strcmp(end, ".png") != 0 ||
 	    (f = open_memstream(&data, &len)) == NULL) {
-		http_error(req, HTTP_NOTFOUND, "Not Found", "no such texture");
+		reply_error(req, HTTP_NOTFOUND, "Not Found", "no such texture");
 		return;
 	}
 	rc = web_texture(srv->v, (int)id, f);
 	if (fclose(f) != 0 || rc != 0 || (b = evbuffer_new()) == NULL) {
 		free(data);
-		http_error(req, HTTP_NOTFOUND, "Not Found", "no such texture");
+		reply_error(req, HTTP_NOTFOUND, "Not Found", "no such texture");
 		return;
 	}
 	evbuffer_add(b, data, len);
 	free(data);
-	http_reply(req, HTTP_OK, "OK", "image/png", b);
+	reply_send(req, HTTP_OK, "OK", "image/png", b);
 	evbuffer_free(b);
 }
 
@@ -394,7 +394,7 @@ route_models(
 	DIR *d;
 
 	if (hxd_model_dirs(c, NULL, &dirs, NULL) != HXD_OK) {
-		http_error(
+		reply_error(
 		    req, HTTP_SERVUNAVAIL, "Service Unavailable", hxd_error(c));
 		return;
 	}
@@ -430,7 +430,7 @@ route_models(
 	}
 	evbuffer_add(b, text, len);
 	free(text);
-	http_reply(req, HTTP_OK, "OK", "application/json", b);
+	reply_send(req, HTTP_OK, "OK", "application/json", b);
 	evbuffer_free(b);
 }
 
@@ -458,7 +458,7 @@ route_asset(struct http_server *srv, struct evhttp_request *req,
 		if (fd != -1)
 			close(fd);
 		program_warn("serve: %s", text);
-		http_error(req, HTTP_NOTFOUND, "Not Found", text);
+		reply_error(req, HTTP_NOTFOUND, "Not Found", text);
 		return;
 	}
 	if ((b = evbuffer_new()) == NULL ||
@@ -470,7 +470,7 @@ route_asset(struct http_server *srv, struct evhttp_request *req,
 		evhttp_send_error(req, HTTP_INTERNAL, NULL);
 		return;
 	}
-	http_reply(req, HTTP_OK, "OK", a->type, b);
+	reply_send(req, HTTP_OK, "OK", a->type, b);
 	evbuffer_free(b);
 }
 
@@ -487,7 +487,7 @@ route_picture(
 	}
 	evbuffer_add_printf(b, ROUTE_PICTURE_PAGE, srv->o->width,
 	    srv->o->height, srv->h->read_only ? " hidden" : "");
-	http_reply(req, HTTP_OK, "OK", "text/html; charset=utf-8", b);
+	reply_send(req, HTTP_OK, "OK", "text/html; charset=utf-8", b);
 	evbuffer_free(b);
 }
 
@@ -615,15 +615,15 @@ route_request(struct evhttp_request *req, void *arg)
 		/* answered */
 	} else if ((r = route_find(path, &rest)) != NULL) {
 		if ((cmd & r->methods) == 0)
-			http_error(req, 405, "Method Not Allowed", r->other);
+			reply_error(req, 405, "Method Not Allowed", r->other);
 		else
 			r->handler(srv, req, rest);
 	} else if ((cmd & ROUTE_GET) == 0) {
-		http_error(req, 405, "Method Not Allowed", "use GET");
+		reply_error(req, 405, "Method Not Allowed", "use GET");
 	} else if ((a = route_asset_find(path)) != NULL) {
 		route_asset(srv, req, a);
 	} else {
-		http_error(req, HTTP_NOTFOUND, "Not Found",
+		reply_error(req, HTTP_NOTFOUND, "Not Found",
 		    "no such page: /, /events, /scene.json, /meshes.bin, "
 		    "/texture/N.png, /models.json, /picture, /stream.mjpg, "
 		    "/frame.jpg, /frame.png or /status.json");

@@ -599,7 +599,8 @@ view_close(struct view *v)
 	if (v == NULL)
 		return;
 	view_unload(v);
-	web_state_free(v->web);
+	if (v->web != NULL)
+		v->web_free(v->web);
 	hxd_frame_free(v->frame);
 	hxd_close(v->c);
 	egl_stop();

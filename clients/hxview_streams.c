@@ -46,18 +46,6 @@ static int streams_room(
     struct http_server *, struct evhttp_request *, const char *);
 static size_t streams_waiting(struct http_stream *);
 
-/* Bytes still waiting to go out on a request's connection. */
-size_t
-streams_queued(struct evhttp_request *req)
-{
-	struct evhttp_connection *evcon = evhttp_request_get_connection(req);
-	struct bufferevent *bev;
-
-	if (evcon == NULL ||
-	    (bev = evhttp_connection_get_bufferevent(evcon)) == NULL)
-		return 0;
-	return evbuffer_get_length(bufferevent_get_output(bev));
-}
 
 /*
  * Whether another stream may start for addr: one of at most
@@ -92,7 +80,7 @@ streams_room(
 		return 0;
 	evhttp_add_header(
 	    evhttp_request_get_output_headers(req), "Connection", "close");
-	http_error(req, HTTP_SERVUNAVAIL, "Service Unavailable", why);
+	reply_error(req, HTTP_SERVUNAVAIL, "Service Unavailable", why);
 	return -1;
 }
 
@@ -190,6 +178,7 @@ streams_start(struct http_server *srv, struct evhttp_request *req, int events)
 	st->started = program_now();
 	st->progress_at = st->started;
 	c->stream = st;
+	c->stream_end = streams_end;
 	evhttp_add_header(out, "Content-Type",
 	    events ? "text/event-stream" :
 		     "multipart/x-mixed-replace; boundary=" HTTP_BOUNDARY);
@@ -204,7 +193,7 @@ streams_start(struct http_server *srv, struct evhttp_request *req, int events)
 		st->cameras = web_camera_gen(srv->v);
 		events_hello(st);
 		events_send(st);
-	} else if (http_render(srv) == 0)
+	} else if (streams_render(srv) == 0)
 		streams_mjpeg_send(st);
 }
 
@@ -214,7 +203,7 @@ streams_mjpeg_send(struct http_stream *st)
 	struct http_server *srv = st->srv;
 	struct evbuffer *b;
 
-	if (streams_queued(st->req) > 2 * srv->jpeg_len + 1024)
+	if (conns_queued(st->req) > 2 * srv->jpeg_len + 1024)
 		return; /* a slow reader: it gets a later frame */
 	if ((b = evbuffer_new()) == NULL)
 		return;
@@ -266,4 +255,23 @@ streams_by_id(struct http_server *srv, const char *id)
 			return st;
 	}
 	return NULL;
+}
+
+/* Render the current state unless the last frame already shows it. */
+int
+streams_render(struct http_server *srv)
+{
+	int rc;
+
+	if (srv->fresh)
+		return 0;
+	view_render(srv->v, srv->rgb);
+	free(srv->jpeg);
+	rc = image_jpeg(srv->rgb, srv->o->width, srv->o->height,
+	    srv->h->quality, &srv->jpeg, &srv->jpeg_len);
+	if (rc != 0)
+		return -1;
+	srv->fresh = 1;
+	srv->frames++;
+	return 0;
 }

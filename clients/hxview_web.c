@@ -342,6 +342,7 @@ web_state(struct view *v)
 		v->web_gen++;
 	web_state_free(old);
 	v->web = w;
+	v->web_free = web_state_free;
 	return w;
 }
 

@@ -1,6 +1,6 @@
 # Command-line and example clients.
 bin_PROGRAMS += clients/hxctl
-clients_hxctl_SOURCES = clients/hxctl.c clients/hxctl.h \
+clients_hxctl_SOURCES = clients/hxctl.c clients/hxctl_common.h \
 	clients/hxctl_args.c clients/hxctl_array.c clients/hxctl_clients.c clients/hxctl_record.c \
 	clients/hxctl_driver.c \
 	clients/hxctl_conn.c clients/hxctl_controls.c clients/hxctl_error.c \
@@ -13,7 +13,7 @@ clients_hxctl_LDADD = libhaptix.la libhxwire.la -lm
 
 # Recordings: play, verify, export.  The recording library, not MuJoCo.
 bin_PROGRAMS += clients/hxplay
-clients_hxplay_SOURCES = clients/hxplay.c clients/hxplay.h \
+clients_hxplay_SOURCES = clients/hxplay.c clients/hxplay_common.h \
 	clients/hxplay_export.c clients/hxplay_find.c clients/hxplay_info.c \
 	clients/hxplay_play.c clients/hxplay_verify.c clients/hxplay_restore.c \
 	clients/hxplay_spawn.c clients/hxplay_time.c
@@ -34,11 +34,11 @@ clients_hx_spacenav_LDADD = libhaptix.la libhxwire.la $(SPNAV_LIBS) -lm
 
 # The offscreen viewer: the only client that includes MuJoCo (to render).
 bin_PROGRAMS += clients/hxview
-clients_hxview_SOURCES = clients/hxview.c clients/hxview.h \
+clients_hxview_SOURCES = clients/hxview.c clients/hxview_common.h \
 	clients/hxview_egl.c clients/hxview_image.c \
 	clients/hxview_mujoco.h clients/hxview_overlay.c clients/hxview_scene.c \
 	clients/hxview_web.c clients/hxview_control.c clients/hxview_control.h \
-	clients/hxview_http.c clients/hxview_http.h clients/hxview_conns.c \
+	clients/hxview_http.c clients/hxview_reply.c clients/hxview_http.h clients/hxview_conns.c \
 	clients/hxview_guard.c clients/hxview_streams.c clients/hxview_events.c \
 	clients/hxview_routes.c
 # The workbench's page is read from disk: installed, or (uninstalled) the

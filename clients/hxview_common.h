@@ -18,8 +18,8 @@
  * hxview_control.c  serve: the workbench's control requests, one a row
  * hxview.c          options, the commands and main
  */
-#ifndef HXVIEW_H
-#define HXVIEW_H
+#ifndef HXVIEW_COMMON_H
+#define HXVIEW_COMMON_H
 
 #include <stddef.h>
 #include <stdio.h>

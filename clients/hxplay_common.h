@@ -16,8 +16,8 @@
  * Only the recording library (recording.h) and libhaptix are used: no
  * MuJoCo.
  */
-#ifndef HXPLAY_H
-#define HXPLAY_H
+#ifndef HXPLAY_COMMON_H
+#define HXPLAY_COMMON_H
 
 #include <sys/types.h>
 

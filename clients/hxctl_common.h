@@ -4,8 +4,8 @@
  * lends the others, grouped by the file that defines them.  Each
  * function's contract is the comment above its definition.
  */
-#ifndef HXCTL_H
-#define HXCTL_H
+#ifndef HXCTL_COMMON_H
+#define HXCTL_COMMON_H
 
 #include <signal.h>
 #include <stddef.h>
@@ -171,16 +171,16 @@ const char *table_enum_name(const char *const *, size_t, int);
 const char *table_obj_label(const hxd_info *, int, int, char *, size_t);
 const char *table_row_label(const hxd_info *, int, int, char *, size_t);
 int table_label_width(const hxd_info *, int, int);
+const char *const *table_names(const hxd_info *, int, int *);
+int table_joint_width(int, int);
 void table_put_nums(const double *, int);
 void table_put_row(int, int, const char *, const double *, int);
 
 /*----------------------------- hxctl_info.c: the model's description */
 
 int cmd_info(struct ctl *);
-const char *const *info_names(const hxd_info *, int, int *);
 const char *info_joint_type_name(int);
 const char *info_sensor_type_name(int);
-int info_joint_width(int, int);
 
 /*--------------------------------------------- hxctl_model.c: models */
 
@@ -293,4 +293,4 @@ int cmd_arrays(struct ctl *);
 int cmd_get(struct ctl *);
 int cmd_set(struct ctl *);
 
-#endif /* HXCTL_H */
+#endif /* HXCTL_COMMON_H */

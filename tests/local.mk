@@ -101,6 +101,10 @@ HX_TESTS += tests/test_lifecycle
 tests_test_lifecycle_SOURCES = tests/test_lifecycle.c
 tests_test_lifecycle_CFLAGS = $(INPROC_CFLAGS)
 tests_test_lifecycle_LDADD = $(INPROC_LIBS)
+HX_TESTS += tests/test_modeltext
+tests_test_modeltext_SOURCES = tests/test_modeltext.c
+tests_test_modeltext_CFLAGS = $(INPROC_CFLAGS)
+tests_test_modeltext_LDADD = $(INPROC_LIBS)
 # A subscriber that reads nothing: owed frames, held events, the drain.
 tests_test_stream_SOURCES = tests/test_stream.c
 tests_test_stream_CFLAGS = $(INPROC_CFLAGS)

@@ -82,6 +82,25 @@ read_kinds(struct inproc_rx *rx, int fd, int *kinds, int max, double seconds)
 	return k;
 }
 
+/* Send the message call: show text, set by the session whose peer is fd. */
+static void
+message_call(int fd, const char *text)
+{
+	Haptix__V1__Request req = HAPTIX__V1__REQUEST__INIT;
+	Haptix__V1__Message m = HAPTIX__V1__MESSAGE__INIT;
+	uint8_t buf[256];
+	size_t n;
+
+	m.text = (char *)text;
+	req.id = 1;
+	req.call_case = HAPTIX__V1__REQUEST__CALL_MESSAGE;
+	req.message = &m;
+	n = haptix__v1__request__get_packed_size(&req);
+	cr_assert_leq(n, sizeof(buf));
+	haptix__v1__request__pack(&req, buf);
+	inproc_write_frame(fd, buf, n);
+}
+
 /* Index of kind in kinds, or -1. */
 static int
 find(const int *kinds, int n, int kind)
@@ -105,7 +124,10 @@ Test(lifecycle, left_before_its_message_and_lease)
 	a = client("alice", &pa);
 	b = client("bob", &pb);
 	subscribe_events(b);
-	message_set(&d, a->id, "hi", 2);
+	message_call(pa, "hi");
+	inproc_run_for(&d, 0.2);
+	cr_assert_str_eq(message_text(&d), "hi");
+	cr_assert_eq(message_owner(&d), a->id);
 	cr_assert_eq(lease_take(&d, a, err, sizeof(err)), 0, "%s", err);
 	/* what those two sent bob before alice leaves: not counted */
 	read_kinds(&rx, pb, kinds, 32, 0.2);

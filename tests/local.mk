@@ -38,7 +38,8 @@ HX_TESTS = tests/test_frame tests/test_address tests/test_decode \
 	tests/test_stream
 # The middle floor's units, one test file per module, in-process.
 HX_TESTS += tests/test_dispatch tests/test_call tests/test_reply \
-	tests/test_protomsg tests/test_event tests/test_server tests/test_loadjob
+	tests/test_protomsg tests/test_event tests/test_server tests/test_loadjob \
+	tests/test_message tests/test_modeltext tests/test_lifecycle
 # Unit tests of the daemon's lower floor, on libhaptixd's object code:
 # the settings and the settings file (and the example one), the files a
 # model may name and the model directories (fixtures in a scratch
@@ -421,7 +422,8 @@ HX_VALGRIND_TESTS = tests/test_protocol tests/test_native tests/test_admin \
 HX_VALGRIND_UNITS = tests/test_session tests/test_pending tests/test_clock \
 	tests/test_lease tests/test_stream
 HX_VALGRIND_UNITS += tests/test_dispatch tests/test_call tests/test_reply \
-	tests/test_protomsg tests/test_event tests/test_server tests/test_loadjob
+	tests/test_protomsg tests/test_event tests/test_server tests/test_loadjob \
+	tests/test_message tests/test_modeltext tests/test_lifecycle
 HX_VALGRIND_RUN = valgrind --quiet --trace-children=yes --leak-check=full \
 	--show-leak-kinds=definite --errors-for-leak-kinds=definite \
 	--error-exitcode=3

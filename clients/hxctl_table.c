@@ -22,7 +22,9 @@ static const struct table_named {
 	size_t names; /* offsetof its names in hxd_info */
 } table_named[] = {
 #define TABLE_NAMED(type, n, names) \
-	{ type, offsetof(hxd_model, n), offsetof(hxd_info, names) }
+	{ \
+		type, offsetof(hxd_model, n), offsetof(hxd_info, names) \
+	}
 	TABLE_NAMED(HXD_OBJ_BODY, nbody, body_name),
 	TABLE_NAMED(HXD_OBJ_JOINT, njnt, jnt_name),
 	TABLE_NAMED(HXD_OBJ_GEOM, ngeom, geom_name),

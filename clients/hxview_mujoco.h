@@ -48,7 +48,7 @@ struct view {
 	char model_name[256];
 	struct web_state *web; /* the workbench's items of the model */
 	void (*web_free)(struct web_state *); /* its freeing (hxview_web.c) */
-	double rx;             /* epoch ms when the newest state arrived */
+	double rx; /* epoch ms when the newest state arrived */
 	/*
 	 * Writes into the model through the API (set_rgba, set_array, ...)
 	 * send no event: the status counts them, and the model is fetched

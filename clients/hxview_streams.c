@@ -46,7 +46,6 @@ static int streams_room(
     struct http_server *, struct evhttp_request *, const char *);
 static size_t streams_waiting(struct http_stream *);
 
-
 /*
  * Whether another stream may start for addr: one of at most
  * HTTP_STREAMS_PER_ADDRESS from it, and a quarter of --max-connections

@@ -202,7 +202,8 @@ api_load_model(struct call *c)
 	}
 	if (loadjob_count(c->d) > 1)
 		log_info("client %llu: %s waits for %zu loads before it",
-		    (unsigned long long)c->s->id, l->what, loadjob_count(c->d) - 1);
+		    (unsigned long long)c->s->id, l->what,
+		    loadjob_count(c->d) - 1);
 	return CALL_BUSY;
 }
 

@@ -12,8 +12,7 @@ void program_set_name(const char *name);
 const char *program_name(void);
 
 /* "NAME: message" and a newline on standard error. */
-void program_warn(const char *fmt, ...)
-    __attribute__((format(printf, 1, 2)));
+void program_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void program_vwarn(const char *fmt, va_list ap);
 
 /* Seconds on the monotonic clock. */

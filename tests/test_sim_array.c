@@ -262,7 +262,8 @@ Test(sim_array, writes_of_each_type_land)
 Test(sim_array, a_mass_write_recomputes_what_setconst_derives)
 {
 	static const double mass = 3;
-	double v[8], qpos[NQ];
+	double v[NQ],
+	    qpos[NQ]; /* v holds body_subtreemass (nbody 5), then qpos */
 
 	setup();
 	sim_array_get(d.sim, find("body_subtreemass"), v);

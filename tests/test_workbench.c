@@ -214,9 +214,9 @@ colours(struct colours *c)
 	    10, "the page's script said: %s", c->text);
 }
 
-/* WebDriver actions (their JSON list), performed and released. */
+/* WebDriver actions (their JSON list), performed; keys and buttons stay. */
 static void
-act(const char *actions)
+act_held(const char *actions)
 {
 	char path[256], *req;
 
@@ -224,15 +224,35 @@ act(const char *actions)
 	snprintf(path, sizeof(path), "/session/%s/actions", session);
 	free(wd("POST", path, req));
 	free(req);
+}
+
+/* Lift every key and button still held (WebDriver's release actions). */
+static void
+lift(void)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "/session/%s/actions", session);
 	free(wd("DELETE", path, NULL));
+}
+
+/* WebDriver actions (their JSON list), performed and released. */
+static void
+act(const char *actions)
+{
+	act_held(actions);
+	lift();
 }
 
 /*
  * A drag with button from (x, y) by (dx, dy) in steps, with Control held
- * when ctrl: the key source pauses while the mouse moves.
+ * when ctrl: the key source pauses while the mouse moves. When held, the
+ * button and the key stay down at the end until lift(): a push or a turn
+ * lasts until the daemon shows it, however slowly it runs (a sanitizer
+ * build steps well below real time).
  */
 static void
-drag(int x, int y, int dx, int dy, int button, int ctrl)
+drag_steps(int x, int y, int dx, int dy, int button, int ctrl, int held)
 {
 	char mouse[4096], keys[1024];
 	size_t n = 0, k = 0;
@@ -258,21 +278,42 @@ drag(int x, int y, int dx, int dy, int button, int ctrl)
 		k += (size_t)snprintf(
 		    keys + k, sizeof(keys) - k, ",{\"type\":\"pause\"}");
 	}
-	n += (size_t)snprintf(mouse + n, sizeof(mouse) - n,
-	    ",{\"type\":\"pause\",\"duration\":300},{\"type\":\"pointerUp\","
-	    "\"button\":%d},{\"type\":\"pause\"}]}",
-	    button);
-	k += (size_t)snprintf(keys + k, sizeof(keys) - k,
-	    ",{\"type\":\"pause\"},{\"type\":\"pause\"},%s]}",
-	    ctrl ? "{\"type\":\"keyUp\",\"value\":\"\\uE009\"}" :
-		   "{\"type\":\"pause\"}");
+	if (held) {
+		n += (size_t)snprintf(mouse + n, sizeof(mouse) - n, "]}");
+		k += (size_t)snprintf(keys + k, sizeof(keys) - k, "]}");
+	} else {
+		n += (size_t)snprintf(mouse + n, sizeof(mouse) - n,
+		    ",{\"type\":\"pause\",\"duration\":300},{\"type\":"
+		    "\"pointerUp\",\"button\":%d},{\"type\":\"pause\"}]}",
+		    button);
+		k += (size_t)snprintf(keys + k, sizeof(keys) - k,
+		    ",{\"type\":\"pause\"},{\"type\":\"pause\"},%s]}",
+		    ctrl ? "{\"type\":\"keyUp\",\"value\":\"\\uE009\"}" :
+			   "{\"type\":\"pause\"}");
+	}
 	cr_assert(n < sizeof(mouse) && k < sizeof(keys));
 	{
 		char both[5200];
 
 		snprintf(both, sizeof(both), "%s,%s", mouse, keys);
-		act(both);
+		act_held(both);
 	}
+	if (!held)
+		lift();
+}
+
+/* A drag, released at its end. */
+static void
+drag(int x, int y, int dx, int dy, int button, int ctrl)
+{
+	drag_steps(x, y, dx, dy, button, ctrl, 0);
+}
+
+/* A Ctrl drag (a push or a turn), held at its end until lift(). */
+static void
+drag_held(int x, int y, int dx, int dy, int button)
+{
+	drag_steps(x, y, dx, dy, button, 1, 1);
 }
 
 /* A key pressed and released (a WebDriver key value, JSON-escaped). */
@@ -401,7 +442,7 @@ Test(workbench, draws_the_scene_and_the_mouse_moves_the_camera_and_the_box)
 
 	/* Ctrl+right drag pushes it: its x in the daemon changes. */
 	x0 = qpos(0);
-	drag(at.rx, at.ry, 250, 0, 2, 1);
+	drag_held(at.rx, at.ry, 250, 0, 2);
 	end = hx_wall_now() + WAIT_SECONDS;
 	while (fabs((moved = qpos(0)) - x0) < 0.05) {
 		cr_assert(hx_wall_now() < end,
@@ -412,6 +453,7 @@ Test(workbench, draws_the_scene_and_the_mouse_moves_the_camera_and_the_box)
 	}
 	cr_log_info("the box went from x %.3f to %.3f", x0, moved);
 	/* Dropped when the mouse lifted: no driver's force stays. */
+	lift();
 	end = hx_wall_now() + WAIT_SECONDS;
 	while (hx_status_ok(watch).nperturbations != 0) {
 		cr_assert(hx_wall_now() < end,
@@ -422,7 +464,7 @@ Test(workbench, draws_the_scene_and_the_mouse_moves_the_camera_and_the_box)
 	/* Ctrl+left drag turns it: its orientation in the daemon changes. */
 	for (i = 0; i < 4; i++)
 		q0[i] = qpos(3 + i);
-	drag(500, 450, 0, -150, 0, 1);
+	drag_held(500, 450, 0, -150, 0);
 	end = hx_wall_now() + WAIT_SECONDS;
 	while ((turned_by = box_turned(q0)) < 0.2) {
 		cr_assert(hx_wall_now() < end,
@@ -432,6 +474,7 @@ Test(workbench, draws_the_scene_and_the_mouse_moves_the_camera_and_the_box)
 		hx_sleep_ms(100);
 	}
 	cr_log_info("the box turned by %.2f rad", turned_by);
+	lift();
 	end = hx_wall_now() + WAIT_SECONDS;
 	while (hx_status_ok(watch).nperturbations != 0) {
 		cr_assert(hx_wall_now() < end,

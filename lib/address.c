@@ -106,12 +106,25 @@ address_split_host_port(const char *spec, struct address *a,
 	return 0;
 }
 
+/* Strip prefix from *spec; return 1 if it was there. */
+static int
+address_prefix(const char **spec, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	if (strncmp(*spec, prefix, n) != 0)
+		return 0;
+	*spec += n;
+	return 1;
+}
+
 int
 address_parse_server(
     const char *spec, struct address *a, char *err, size_t errlen)
 {
 	char defport[8], path[sizeof(a->path)];
 	const char *env;
+	int tls;
 
 	memset(a, 0, sizeof(*a));
 	if (spec == NULL || *spec == '\0') {
@@ -121,12 +134,17 @@ address_parse_server(
 		address_default_server_unix(path, sizeof(path));
 		return address_set_unix(a, path, err, errlen);
 	}
-	if (strncmp(spec, "unix:", 5) == 0)
-		return address_set_unix(a, spec + 5, err, errlen);
-	if (*spec == '/')
+	if (address_prefix(&spec, "unix:") || *spec == '/')
 		return address_set_unix(a, spec, err, errlen);
-	if (strncmp(spec, "tcp:", 4) == 0)
-		spec += 4;
+	if (address_prefix(&spec, "shm:")) {
+		if (address_set_unix(a, spec, err, errlen) != 0)
+			return -1;
+		a->shm = 1;
+		return 0;
+	}
+	tls = address_prefix(&spec, "tls:");
+	if (!tls)
+		address_prefix(&spec, "tcp:");
 	snprintf(defport, sizeof(defport), "%d", ADDRESS_DEFAULT_PORT);
 	if (address_split_host_port(spec, a, defport, err, errlen) != 0)
 		return -1;
@@ -134,6 +152,7 @@ address_parse_server(
 		snprintf(err, errlen, "port 0 is not a server port: %s", spec);
 		return -1;
 	}
+	a->tls = tls;
 	return 0;
 }
 
@@ -143,8 +162,12 @@ address_parse_listen(
 {
 	char defport[8], buf[300];
 	const char *p;
+	int tls;
 
 	memset(a, 0, sizeof(*a));
+	tls = address_prefix(&spec, "tls:");
+	if (!tls)
+		address_prefix(&spec, "tcp:");
 	for (p = spec; *p >= '0' && *p <= '9'; p++)
 		;
 	if (*spec != '\0' && *p == '\0') {
@@ -156,18 +179,23 @@ address_parse_listen(
 		spec = buf;
 	}
 	snprintf(defport, sizeof(defport), "%d", ADDRESS_DEFAULT_PORT);
-	return address_split_host_port(spec, a, defport, err, errlen);
+	if (address_split_host_port(spec, a, defport, err, errlen) != 0)
+		return -1;
+	a->tls = tls;
+	return 0;
 }
 
 const char *
 address_format(const struct address *a, char *buf, size_t len)
 {
+	const char *scheme = a->tls ? "tls" : "tcp";
+
 	if (a->kind == ADDRESS_UNIX)
-		snprintf(buf, len, "unix:%s", a->path);
+		snprintf(buf, len, "%s:%s", a->shm ? "shm" : "unix", a->path);
 	else if (strchr(a->host, ':') != NULL)
-		snprintf(buf, len, "tcp:[%s]:%s", a->host, a->port);
+		snprintf(buf, len, "%s:[%s]:%s", scheme, a->host, a->port);
 	else
-		snprintf(buf, len, "tcp:%s:%s", a->host, a->port);
+		snprintf(buf, len, "%s:%s:%s", scheme, a->host, a->port);
 	return buf;
 }
 

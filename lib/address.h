@@ -22,26 +22,38 @@ enum address_kind {
 	ADDRESS_TCP,
 };
 
+/*
+ * One address grammar for every client and listener; docs/protocol.md
+ * ("Addresses") is its user's description:
+ *
+ *   unix:PATH, /PATH    a Unix socket
+ *   shm:PATH            the Unix socket PATH, shared memory required
+ *   tcp:HOST[:PORT]     TCP in the clear (HOST[:PORT] alone, the same)
+ *   tls:HOST[:PORT]     TLS over TCP
+ *
+ * HOST may be [V6ADDR]; PORT defaults to ADDRESS_DEFAULT_PORT.
+ */
 struct address {
 	enum address_kind kind;
+	int tls; /* tcp: TLS (tls:) */
+	int shm; /* unix: the shared-memory transport required (shm:) */
 	char path[sizeof(((struct sockaddr_un *)0)->sun_path)]; /* unix */
 	char host[256];                                         /* tcp */
 	char port[8];                                           /* tcp */
 };
 
 /*
- * Parse a server address as a client names it: NULL or "" (the default
- * server: $HAPTIX_SERVER when set, else the default Unix socket),
- * "unix:PATH", a path starting with '/', "tcp:HOST[:PORT]", "HOST",
- * "HOST:PORT", "[V6ADDR]" or "[V6ADDR]:PORT".  Returns 0, or -1 with a
- * reason in err.
+ * Parse a server address as a client names it, in the grammar above;
+ * NULL or "" is the default server: $HAPTIX_SERVER when set, else the
+ * default Unix socket.  Returns 0, or -1 with a reason in err.
  */
 int address_parse_server(
     const char *spec, struct address *out, char *err, size_t errlen);
 
 /*
  * Parse a listening address for haptixd --tcp: "PORT", "HOST:PORT",
- * "HOST" or "[V6ADDR]:PORT"; the host defaults to 127.0.0.1.
+ * "HOST" or "[V6ADDR]:PORT", after "tls:" for TLS or an optional "tcp:";
+ * the host defaults to 127.0.0.1.
  */
 int address_parse_listen(
     const char *spec, struct address *out, char *err, size_t errlen);
@@ -59,7 +71,7 @@ void address_default_listen_unix(char *buf, size_t len);
  */
 void address_default_server_unix(char *buf, size_t len);
 
-/* Format an address as "unix:PATH" or "tcp:HOST:PORT" into buf. */
+/* Format an address in the grammar above ("tcp:[V6]:PORT") into buf. */
 const char *address_format(const struct address *a, char *buf, size_t len);
 
 /* Return 1 if sa is a loopback address (127.0.0.0/8 or ::1). */

@@ -14,6 +14,12 @@ check_LTLIBRARIES += libhxinproc.la
 libhxinproc_la_SOURCES = tests/inproc.c tests/inproc.h
 libhxinproc_la_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS) $(LIBEVENT_CFLAGS)
 
+# The TLS tests' certificate authority and certificates, made at test time.
+check_PROGRAMS += tests/hx-test-certs
+tests_hx_test_certs_SOURCES = tests/hx_test_certs.c
+tests_hx_test_certs_CFLAGS = $(AM_CFLAGS) $(OPENSSL_CFLAGS)
+tests_hx_test_certs_LDADD = $(OPENSSL_LIBS)
+
 TEST_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS) $(PROTOBUF_C_CFLAGS)
 TEST_LIBS = libhxtest.la libhaptix.la -lm
 INPROC_CFLAGS = $(TEST_CFLAGS) $(LIBEVENT_CFLAGS)

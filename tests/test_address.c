@@ -70,6 +70,56 @@ Test(address, tcp_forms)
 	cr_assert_str_eq(a.host, "::1", "a bare IPv6 address has no port");
 }
 
+Test(address, tls_and_shm_forms)
+{
+	struct address a = parse_ok("tls:sim.lab");
+	char buf[400];
+
+	cr_assert_eq(a.kind, ADDRESS_TCP);
+	cr_assert(a.tls, "tls: is TLS");
+	cr_assert_str_eq(a.host, "sim.lab");
+	cr_assert_eq(atoi(a.port), ADDRESS_DEFAULT_PORT);
+	cr_assert_str_eq(
+	    address_format(&a, buf, sizeof(buf)), "tls:sim.lab:5790");
+	a = parse_ok("tls:[::1]:6000");
+	cr_assert(a.tls);
+	cr_assert_str_eq(
+	    address_format(&a, buf, sizeof(buf)), "tls:[::1]:6000");
+	a = parse_ok("tcp:sim.lab");
+	cr_assert(!a.tls, "tcp: is in the clear");
+	a = parse_ok("sim.lab:6000");
+	cr_assert(!a.tls && !a.shm);
+	a = parse_ok("shm:/tmp/x.sock");
+	cr_assert_eq(a.kind, ADDRESS_UNIX);
+	cr_assert(a.shm, "shm: requires shared memory");
+	cr_assert_str_eq(a.path, "/tmp/x.sock");
+	cr_assert_str_eq(
+	    address_format(&a, buf, sizeof(buf)), "shm:/tmp/x.sock");
+	a = parse_ok("unix:/tmp/x.sock");
+	cr_assert(!a.shm, "a Unix address does not require shared memory");
+	cr_assert_str_eq(
+	    address_format(&a, buf, sizeof(buf)), "unix:/tmp/x.sock");
+}
+
+Test(address, listen_takes_tls)
+{
+	struct address a;
+	char err[256];
+
+	cr_assert_eq(
+	    address_parse_listen("tls:0.0.0.0:6003", &a, err, sizeof(err)), 0,
+	    "%s", err);
+	cr_assert(a.tls);
+	cr_assert_str_eq(a.host, "0.0.0.0");
+	cr_assert_str_eq(a.port, "6003");
+	cr_assert_eq(address_parse_listen("tls:6004", &a, err, sizeof(err)), 0);
+	cr_assert(a.tls);
+	cr_assert_str_eq(a.host, "127.0.0.1", "a bare port stays loopback");
+	cr_assert_eq(address_parse_listen("tcp:6005", &a, err, sizeof(err)), 0);
+	cr_assert(!a.tls);
+	cr_assert_str_eq(a.port, "6005");
+}
+
 Test(address, bad_forms)
 {
 	parse_bad("host:", "bad port");
@@ -80,6 +130,9 @@ Test(address, bad_forms)
 	parse_bad("[::1", "missing ']'");
 	parse_bad("[::1]x", "junk");
 	parse_bad("unix:", "empty");
+	parse_bad("shm:", "empty");
+	parse_bad("tls:", "bad host");
+	parse_bad("tls:host:0", "port 0");
 }
 
 Test(address, too_long_unix_path)

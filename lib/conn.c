@@ -19,10 +19,13 @@
 #include "conn.h"
 #include "envelope.h"
 #include "frame.h"
+#include "tls_client.h"
 
 #define CONN_TOKEN_MAX 4096
 
 static int conn_open_socket(hxd_conn *);
+static int conn_tls_start(hxd_conn *, int64_t);
+static int conn_tls_wait(hxd_conn *, ssize_t, int64_t);
 static int conn_wait(hxd_conn *, int, int64_t);
 static int conn_send_all(hxd_conn *, const uint8_t *, size_t, int64_t);
 static int conn_read_frame(hxd_conn *, int64_t, int, Response **);
@@ -30,6 +33,7 @@ static int conn_recv_timeout(hxd_conn *, int64_t);
 static ssize_t conn_recv(hxd_conn *, int64_t, int);
 static int conn_hello(hxd_conn *, const char *);
 static int conn_read_token(hxd_conn *, uint8_t *, size_t *);
+static int conn_token_in_clear(hxd_conn *);
 static int conn_foreign(hxd_conn *);
 static void conn_drop(hxd_conn *);
 static int64_t conn_now_ms(void);
@@ -68,6 +72,8 @@ conn_now_ms(void)
 static void
 conn_drop(hxd_conn *c)
 {
+	tls_client_free(c->tls);
+	c->tls = NULL;
 	if (c->fd != -1)
 		close(c->fd);
 	c->fd = -1;
@@ -149,6 +155,11 @@ conn_open_socket(hxd_conn *c)
 					       -1;
 
 	address_format(&c->addr, where, sizeof(where));
+	if (c->addr.shm)
+		return conn_fail(c, HXD_NOCONNECTION,
+		    "%s: this libhaptix has no shared-memory transport yet: "
+		    "use unix:%s",
+		    where, c->addr.path);
 	if (c->addr.kind == ADDRESS_UNIX) {
 		fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 		if (fd == -1)
@@ -209,6 +220,49 @@ conn_open_socket(hxd_conn *c)
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	c->fd = fd;
+	return c->addr.tls ? conn_tls_start(c, deadline) : HXD_OK;
+}
+
+/*
+ * Wait for what a TLS call wants (rc, a TLS_CLIENT_* code): 1 when the
+ * socket is ready, 0 at the deadline, -1 at an error (errno; the TLS
+ * error's text is tls_client_error()).
+ */
+static int
+conn_tls_wait(hxd_conn *c, ssize_t rc, int64_t deadline)
+{
+	if (rc == TLS_CLIENT_WANT_READ)
+		return conn_wait(c, POLLIN, deadline);
+	if (rc == TLS_CLIENT_WANT_WRITE)
+		return conn_wait(c, POLLOUT, deadline);
+	return -1;
+}
+
+/* The TLS handshake of a tls: address, bounded by the deadline. */
+static int
+conn_tls_start(hxd_conn *c, int64_t deadline)
+{
+	char err[512];
+	int rc;
+
+	c->tls = tls_client_new(c->fd, c->addr.host, err, sizeof(err));
+	if (c->tls == NULL) {
+		conn_drop(c);
+		return conn_fail(
+		    c, HXD_NOCONNECTION, "TLS with %s: %s", c->addr_text, err);
+	}
+	while ((rc = tls_client_handshake(c->tls)) != 0) {
+		rc = conn_tls_wait(c, rc, deadline);
+		if (rc == 1)
+			continue;
+		snprintf(err, sizeof(err), "%s",
+		    rc == 0 ? "no TLS handshake within the timeout: is this a "
+			      "TLS port?" :
+			      tls_client_error(c->tls));
+		conn_drop(c);
+		return conn_fail(
+		    c, HXD_NOCONNECTION, "TLS with %s: %s", c->addr_text, err);
+	}
 	return HXD_OK;
 }
 
@@ -220,6 +274,30 @@ conn_send_all(hxd_conn *c, const uint8_t *p, size_t len, int64_t deadline)
 	int rc;
 
 	while (len > 0) {
+		if (c->tls != NULL) {
+			n = tls_client_write(c->tls, p, len);
+			if (n == TLS_CLIENT_WANT_READ ||
+			    n == TLS_CLIENT_WANT_WRITE) {
+				rc = conn_tls_wait(c, n, deadline);
+				if (rc == 1)
+					continue;
+				if (rc == 0) {
+					conn_drop(c);
+					return conn_fail(c, HXD_TIMEOUT,
+					    "timed out sending to the server");
+				}
+			}
+			if (n > 0) {
+				p += n;
+				len -= (size_t)n;
+				continue;
+			}
+			rc = conn_fail(c, HXD_CANNOTSEND,
+			    "cannot send to the server: %s",
+			    tls_client_error(c->tls));
+			conn_drop(c);
+			return rc;
+		}
 		n = send(c->fd, p, len, MSG_NOSIGNAL | MSG_DONTWAIT);
 		if (n > 0) {
 			p += n;
@@ -261,6 +339,17 @@ conn_recv(hxd_conn *c, int64_t deadline, int in_call)
 	ssize_t n;
 	int rc;
 
+	while (c->tls != NULL) {
+		/* What TLS holds decrypted is read before any wait. */
+		n = tls_client_read(c->tls, p, room);
+		if (n >= 0)
+			return n;
+		rc = conn_tls_wait(c, n, deadline);
+		if (rc == 0)
+			return -2;
+		if (rc < 0)
+			return -1;
+	}
 	for (;;) {
 		if (in_call && conn_recv_timeout(c, deadline) == 0) {
 			n = recv(c->fd, p, room, 0);
@@ -359,12 +448,13 @@ conn_read_frame(hxd_conn *c, int64_t deadline, int in_call, Response **out)
 				"answering Hello: is this a haptixd?" :
 				"the server closed the connection");
 		}
-		rc = errno;
+		rc = conn_fail(c, HXD_CANNOTRECV,
+		    "cannot receive from the server: %s",
+		    c->tls != NULL && *tls_client_error(c->tls) != '\0' ?
+			tls_client_error(c->tls) :
+			strerror(errno));
 		conn_drop(c);
-		return conn_fail(c, HXD_CANNOTRECV,
-		    "cannot receive from the "
-		    "server: %s",
-		    strerror(rc));
+		return rc;
 	}
 }
 
@@ -770,6 +860,31 @@ conn_read_token(hxd_conn *c, uint8_t *buf, size_t *len)
 	return HXD_OK;
 }
 
+/*
+ * A token goes over TLS, a Unix socket or loopback; in the clear to
+ * another machine only when $HAPTIX_ALLOW_CLEARTEXT_TOKEN=1 says so.
+ * The peer the socket reached is judged, not the name given.
+ */
+static int
+conn_token_in_clear(hxd_conn *c)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+	const char *allow = getenv("HAPTIX_ALLOW_CLEARTEXT_TOKEN");
+
+	if (c->addr.kind != ADDRESS_TCP || c->tls != NULL)
+		return HXD_OK;
+	if (getpeername(c->fd, (struct sockaddr *)&ss, &len) == 0 &&
+	    address_is_loopback((struct sockaddr *)&ss))
+		return HXD_OK;
+	if (allow != NULL && strcmp(allow, "1") == 0)
+		return HXD_OK;
+	return conn_fail(c, HXD_NOCONNECTION,
+	    "refusing to send the token in the clear to %s (not loopback): "
+	    "use tls:%s, or set HAPTIX_ALLOW_CLEARTEXT_TOKEN=1",
+	    c->addr_text, c->addr_text + 4);
+}
+
 /* Say Hello and keep what the Welcome tells. */
 static int
 conn_hello(hxd_conn *c, const char *client_name)
@@ -782,7 +897,8 @@ conn_hello(hxd_conn *c, const char *client_name)
 	Response *r;
 	int rc;
 
-	if (conn_read_token(c, token, &tlen) != HXD_OK)
+	if (conn_read_token(c, token, &tlen) != HXD_OK ||
+	    (tlen != 0 && conn_token_in_clear(c) != HXD_OK))
 		return c->result;
 	hello.protocol_version =
 	    HAPTIX__V1__PROTOCOL_VERSION__PROTOCOL_VERSION_CURRENT;

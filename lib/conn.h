@@ -16,8 +16,11 @@
 typedef Haptix__V1__Request Request;
 typedef Haptix__V1__Response Response;
 
+struct tls_client;
+
 struct hxd_conn {
-	int fd; /* -1 when not connected */
+	int fd;                 /* -1 when not connected */
+	struct tls_client *tls; /* over fd, for a tls: address */
 	struct address addr;
 	char addr_text[320]; /* addr formatted: hxd_server_address() */
 	int timeout_ms;

@@ -12,10 +12,11 @@ libhaptix_la_SOURCES = lib/conn.c lib/conn.h lib/decode.c lib/decode.h \
 	lib/haptix_compat.c lib/haptix_compat.h lib/haptix_native.c \
 	lib/haptix_simple.c lib/haptix_osrf.c lib/haptixd_world.c \
 	lib/haptix_sim.c lib/haptix_sim_text.c lib/haptix_sim_text.h \
-	lib/haptixd_log.c
-libhaptix_la_CFLAGS = $(AM_CFLAGS) $(PROTOBUF_C_CFLAGS) $(ZSTD_CFLAGS)
+	lib/haptixd_log.c lib/tls_client.c lib/tls_client.h
+libhaptix_la_CFLAGS = $(AM_CFLAGS) $(PROTOBUF_C_CFLAGS) $(ZSTD_CFLAGS) \
+	$(OPENSSL_CFLAGS)
 libhaptix_la_LIBADD = libhxwire.la libhxrec.la $(PROTOBUF_C_LIBS) \
-	$(ZSTD_LIBS) -lm
+	$(ZSTD_LIBS) $(OPENSSL_LIBS) -lm
 # current:revision:age; 1:0:1 added hxd_server_address() and
 # hxd_event.reset_to (at the end: the library allocates events); 2:0:2
 # the recording reader, hxd_log_*(); 3:0:3 hxd_members().

@@ -44,6 +44,14 @@ api_hello(struct call *c)
 		    "protocol version %u is "
 		    "not supported: this server speaks version %d",
 		    h->protocol_version, version);
+	/* What went in the clear beyond loopback is no secret any more. */
+	if (s->transport == SESSION_TCP && !s->tls && !s->loopback &&
+	    h->token.len != 0 && !d->opts->allow_cleartext_token)
+		return call_fail(c, RESULT_DENIED,
+		    "the token came in the clear over TCP from beyond "
+		    "loopback: this server takes it over TLS only (connect "
+		    "to its tls: address, or start haptixd with "
+		    "--allow-cleartext-token)");
 	if (s->transport == SESSION_TCP && d->token_len != 0 &&
 	    !token_equal(h->token.data, h->token.len, d->token, d->token_len))
 		return call_fail(c, RESULT_DENIED,

@@ -36,7 +36,7 @@ libhaptixd_la_SOURCES = \
 	daemon/api_driver.c \
 	daemon/api_world.c daemon/gazebo_world.c daemon/gazebo_world.h daemon/sim_world.c daemon/sim_world.h \
 	daemon/result.h \
-	daemon/server.c daemon/server.h \
+	daemon/server.c daemon/server.h daemon/tls_server.c daemon/tls_server.h \
 	daemon/sdnotify.c daemon/sdnotify.h \
 	daemon/service.c daemon/service.h \
 	daemon/session.c daemon/session.h \
@@ -56,9 +56,10 @@ libhaptixd_la_SOURCES = \
 	daemon/sim_robot.c daemon/sim_robot.h \
 	daemon/sim_hold.c daemon/sim_hold.h daemon/hold.c daemon/hold.h daemon/api_hold.c
 libhaptixd_la_CFLAGS = $(AM_CFLAGS) $(LIBEVENT_CFLAGS) $(PROTOBUF_C_CFLAGS) \
-	$(EXPAT_CFLAGS) $(ZSTD_CFLAGS)
+	$(EXPAT_CFLAGS) $(ZSTD_CFLAGS) $(LIBEVENT_OPENSSL_CFLAGS) $(OPENSSL_CFLAGS)
 libhaptixd_la_LIBADD = libhxwire.la libhxrec.la $(LIBEVENT_LIBS) $(PROTOBUF_C_LIBS) \
-	$(EXPAT_LIBS) $(ZSTD_LIBS) $(MUJOCO_LIBS) -lm
+	$(EXPAT_LIBS) $(ZSTD_LIBS) $(LIBEVENT_OPENSSL_LIBS) $(OPENSSL_LIBS) \
+	$(MUJOCO_LIBS) -lm
 
 sbin_PROGRAMS += daemon/haptixd
 daemon_haptixd_SOURCES = daemon/main.c

@@ -210,6 +210,11 @@ main_reload(struct daemon *d)
 		free(next);
 		goto failed;
 	}
+	if (server_tls_reload(d->server, next, err, sizeof(err)) != 0) {
+		options_free(next);
+		free(next);
+		goto failed;
+	}
 	if (main_differ(next->unix_path, old->unix_path) ||
 	    main_differ(next->tcp, old->tcp))
 		log_warn("reload: changes to unix and tcp take effect when "

@@ -66,6 +66,12 @@ static int options_set_model_dir(
 static int options_set_unix(struct options *, const char *, char *, size_t);
 static int options_set_tcp(struct options *, const char *, char *, size_t);
 static int options_set_token(struct options *, const char *, char *, size_t);
+static int options_set_tls_cert(struct options *, const char *, char *, size_t);
+static int options_set_tls_key(struct options *, const char *, char *, size_t);
+static int options_set_tls_client_ca(
+    struct options *, const char *, char *, size_t);
+static int options_set_allow_cleartext_token(
+    struct options *, const char *, char *, size_t);
 static int options_set_state_dir(
     struct options *, const char *, char *, size_t);
 static int options_set_record_quota(
@@ -108,6 +114,10 @@ static const struct options_def options_defs[] = {
 	{ "unix", 'u', 0, 0, options_set_unix },
 	{ "tcp", 't', 0, 0, options_set_tcp },
 	{ "token-file", 0, 0, 0, options_set_token },
+	{ "tls-cert", 0, 0, 0, options_set_tls_cert },
+	{ "tls-key", 0, 0, 0, options_set_tls_key },
+	{ "tls-client-ca", 0, 0, 0, options_set_tls_client_ca },
+	{ "allow-cleartext-token", 0, 1, 0, options_set_allow_cleartext_token },
 	{ "state-dir", 0, 0, 0, options_set_state_dir },
 	{ "record-quota", 0, 0, 0, options_set_record_quota },
 	{ "speed", 's', 0, 0, options_set_speed },
@@ -191,9 +201,20 @@ options_usage(FILE *f)
 	    "Listeners (systemd's sockets, when it passes some, replace the defaults):\n"
 	    "  -u, --unix PATH        Unix socket, mode 0660, or \"none\"\n"
 	    "                         (default: %s)\n"
-	    "  -t, --tcp [HOST:]PORT  TCP listener, or \"none\" (default: 127.0.0.1:%d);\n"
-	    "                         a non-loopback HOST needs --token-file\n"
+	    "  -t, --tcp [tls:][HOST:]PORT\n"
+	    "                         TCP listener, TLS with tls:, or \"none\"\n"
+	    "                         (default: 127.0.0.1:%d); a non-loopback HOST\n"
+	    "                         needs --token-file, and tls: or\n"
+	    "                         --allow-cleartext-token\n"
 	    "      --token-file FILE  secret that TCP clients must present in Hello\n"
+	    "      --tls-cert FILE    certificate chain of a tls: listener (PEM)\n"
+	    "      --tls-key FILE     its private key (default: in --tls-cert's file)\n"
+	    "      --tls-client-ca FILE\n"
+	    "                         TLS clients must also show a certificate signed\n"
+	    "                         by one of these CAs (PEM)\n"
+	    "      --allow-cleartext-token\n"
+	    "                         take the token over plain TCP from beyond\n"
+	    "                         loopback (refused by default)\n"
 	    "      --state-dir DIR    where recordings go (default: $STATE_DIRECTORY,\n"
 	    "                         else $XDG_STATE_HOME/haptixd)\n"
 	    "      --record-quota BYTES\n"
@@ -240,7 +261,7 @@ options_usage(FILE *f)
 	    "\n"
 	    "In the settings file, each line is \"name = value\" with a long option's\n"
 	    "name (\"paused = yes\", \"verbose = 2\"); see haptixd(8).  SIGHUP reads it\n"
-	    "again and reloads the model.\n"
+	    "again, reloads the model and the TLS certificate.\n"
 	    "\n"
 	    "Clients: hxctl --server unix:PATH status, or the C library (haptix(3)).\n",
 	    options_default_model_dir(), path, ADDRESS_DEFAULT_PORT,
@@ -412,6 +433,36 @@ options_set_token(struct options *o, const char *value, char *err, size_t len)
 {
 	options_string(&o->token_file, options_or_none(value));
 	return 0;
+}
+
+static int
+options_set_tls_cert(
+    struct options *o, const char *value, char *err, size_t len)
+{
+	options_string(&o->tls_cert, options_or_none(value));
+	return 0;
+}
+
+static int
+options_set_tls_key(struct options *o, const char *value, char *err, size_t len)
+{
+	options_string(&o->tls_key, options_or_none(value));
+	return 0;
+}
+
+static int
+options_set_tls_client_ca(
+    struct options *o, const char *value, char *err, size_t len)
+{
+	options_string(&o->tls_client_ca, options_or_none(value));
+	return 0;
+}
+
+static int
+options_set_allow_cleartext_token(
+    struct options *o, const char *value, char *err, size_t len)
+{
+	return options_bool(value, &o->allow_cleartext_token, err, len);
 }
 
 static int
@@ -871,5 +922,8 @@ options_free(struct options *o)
 	options_string(&o->unix_path, NULL);
 	options_string(&o->tcp, NULL);
 	options_string(&o->token_file, NULL);
+	options_string(&o->tls_cert, NULL);
+	options_string(&o->tls_key, NULL);
+	options_string(&o->tls_client_ca, NULL);
 	options_string(&o->state_dir, NULL);
 }

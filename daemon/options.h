@@ -39,6 +39,10 @@ struct options {
 	int unix_set;    /* unix_path and tcp were asked for, not defaults */
 	int tcp_set;
 	char *token_file;
+	char *tls_cert;            /* PEM chain of tls: listeners; NULL: none */
+	char *tls_key;             /* its key; NULL: in tls_cert's file */
+	char *tls_client_ca;       /* clients must show a certificate of it */
+	int allow_cleartext_token; /* take a token over plain TCP from afar */
 	char *state_dir;       /* recordings; NULL: see record_state_dir() */
 	uint64_t record_quota; /* bytes one recording may reach; 0: none */
 	double speed;          /* speed factor; ignored with speed_max */

@@ -25,6 +25,7 @@
 #include "result.h"
 #include "server.h"
 #include "session.h"
+#include "tls_server.h"
 
 #define SERVER_MAX_LISTENERS (LISTEN_MAX + 8)
 #define SERVER_BACKLOG 128
@@ -35,12 +36,14 @@ struct listener {
 	struct event *retry; /* re-enable after running out of fds */
 	enum session_transport transport;
 	int public; /* TCP beyond loopback */
+	int tls;    /* TCP with TLS */
 };
 
 struct server {
 	struct daemon *d;
 	struct listener l[SERVER_MAX_LISTENERS];
 	int n;
+	struct tls_server *tls; /* the TLS listeners' context, or NULL */
 	char unix_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 };
 
@@ -76,8 +79,14 @@ server_accept_cb(struct evconnlistener *ev, evutil_socket_t fd,
 	struct daemon *d = l->sv->d;
 	struct session *old;
 	char why[128];
+	SSL *ssl = NULL;
 
-	session_create(d, fd, l->transport, sa, (socklen_t)salen);
+	if (l->tls && (ssl = tls_server_new_ssl(l->sv->tls)) == NULL) {
+		log_warn("cannot start TLS with a client: out of memory");
+		evutil_closesocket(fd);
+		return;
+	}
+	session_create(d, fd, l->transport, sa, (socklen_t)salen, ssl);
 	if (sessions_handshaking(d, l->transport) <= d->opts->max_handshakes)
 		return;
 	old = sessions_oldest_handshaking(d, l->transport);
@@ -113,7 +122,7 @@ server_retry_cb(evutil_socket_t fd, short events, void *arg)
 /* Wrap a bound, listening socket in a libevent listener. */
 static int
 server_add(struct server *sv, int fd, enum session_transport transport,
-    int public, char *err, size_t len)
+    int public, int tls, char *err, size_t len)
 {
 	struct listener *l;
 
@@ -126,6 +135,7 @@ server_add(struct server *sv, int fd, enum session_transport transport,
 	l->sv = sv;
 	l->transport = transport;
 	l->public = public;
+	l->tls = tls;
 	l->ev = evconnlistener_new(sv->d->base, server_accept_cb, l,
 	    LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC, -1, fd);
 	l->retry = evtimer_new(sv->d->base, server_retry_cb, l);
@@ -211,7 +221,7 @@ server_listen_unix(struct server *sv, const char *path, char *err, size_t len)
 		return -1;
 	}
 	snprintf(sv->unix_path, sizeof(sv->unix_path), "%s", path);
-	return server_add(sv, fd, SESSION_UNIX, 0, err, len);
+	return server_add(sv, fd, SESSION_UNIX, 0, 0, err, len);
 }
 
 /* Name a bound address: "unix:PATH", "tcp:HOST:PORT" or "tcp:[V6]:PORT". */
@@ -238,19 +248,57 @@ server_name(
 	    port);
 }
 
+/*
+ * The TLS context, made from the settings for the first listener that
+ * needs it.
+ */
+static int
+server_tls(struct server *sv, const char *what, char *err, size_t len)
+{
+	char why[512];
+
+	if (sv->tls == NULL &&
+	    (sv->tls = tls_server_create(sv->d->opts, why, sizeof(why))) ==
+		NULL) {
+		snprintf(err, len, "%s: %s", what, why);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * A token would come in the clear to a listener in the clear beyond
+ * loopback: refused, unless --allow-cleartext-token.
+ */
+static int
+server_cleartext(struct server *sv, const char *what, char *err, size_t len)
+{
+	if (sv->d->opts->allow_cleartext_token)
+		return 0;
+	snprintf(err, len,
+	    "%s: refusing to take the token in the clear beyond loopback: "
+	    "listen with tls: (and --tls-cert), or give "
+	    "--allow-cleartext-token",
+	    what);
+	return -1;
+}
+
 int
 server_listen_tcp(struct server *sv, const char *spec, int have_token,
     char *bound, size_t boundlen, char *err, size_t len)
 {
 	struct listen_set set;
 	struct address a;
-	char why[256];
+	char why[256], what[300];
 	int i, rc;
 
 	if (address_parse_listen(spec, &a, why, sizeof(why)) != 0) {
 		snprintf(err, len, "--tcp %s: %s", spec, why);
 		return -1;
 	}
+	snprintf(what, sizeof(what), "--tcp %s", spec);
+	if (a.tls && server_tls(sv, what, err, len) != 0)
+		return -1;
 	rc = listen_name(a.host, a.port, SERVER_BACKLOG,
 	    have_token ? 0 : LISTEN_LOOPBACK_ONLY, &set, why, sizeof(why));
 	if (rc != 0) {
@@ -267,17 +315,24 @@ server_listen_tcp(struct server *sv, const char *spec, int have_token,
 		return -1;
 	}
 	for (i = 0; i < set.n; i++) {
+		if (!a.tls && !set.loopback[i] &&
+		    server_cleartext(sv, what, err, len) != 0) {
+			listen_close(&set);
+			return -1;
+		}
+	}
+	for (i = 0; i < set.n; i++) {
 		if (server_add(sv, set.fds[i], SESSION_TCP, !set.loopback[i],
-			err, len) != 0) {
+			a.tls, err, len) != 0) {
 			while (++i < set.n)
 				close(set.fds[i]);
 			return -1;
 		}
 		/* One line for each address the name resolved to. */
-		log_info("listening on tcp:%s%s", set.names[i],
-		    have_token ? " (token required)" : "");
+		log_info("listening on %s:%s%s", a.tls ? "tls" : "tcp",
+		    set.names[i], have_token ? " (token required)" : "");
 	}
-	snprintf(bound, boundlen, "tcp:%s", set.names[0]);
+	snprintf(bound, boundlen, "%s:%s", a.tls ? "tls" : "tcp", set.names[0]);
 	return 0;
 }
 
@@ -287,7 +342,7 @@ server_adopt(struct server *sv, int fd, int have_token, char *bound,
 {
 	struct sockaddr_storage ss;
 	socklen_t sslen = sizeof(ss);
-	int type = 0, listening = 0, flags, public;
+	int type = 0, listening = 0, flags, public, tls;
 	socklen_t optlen = sizeof(int);
 
 	if (getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &optlen) == -1 ||
@@ -317,6 +372,14 @@ server_adopt(struct server *sv, int fd, int have_token, char *bound,
 		    bound);
 		return -1;
 	}
+	/* With a certificate set, systemd's TCP sockets serve TLS. */
+	tls = ss.ss_family != AF_UNIX && sv->d->opts->tls_cert != NULL;
+	if (tls && server_tls(sv, bound, err, len) != 0)
+		return -1;
+	if (public && !tls && server_cleartext(sv, bound, err, len) != 0)
+		return -1;
+	if (tls)
+		memcpy(bound, "tls", 3); /* tcp:HOST:PORT is tls:HOST:PORT */
 	flags = fcntl(fd, F_GETFL);
 	if (flags == -1 || fcntl(fd, F_SETFL, flags | O_NONBLOCK) == -1 ||
 	    fcntl(fd, F_SETFD, FD_CLOEXEC) == -1) {
@@ -324,8 +387,17 @@ server_adopt(struct server *sv, int fd, int have_token, char *bound,
 		return -1;
 	}
 	return server_add(sv, fd,
-	    ss.ss_family == AF_UNIX ? SESSION_UNIX : SESSION_TCP, public, err,
-	    len);
+	    ss.ss_family == AF_UNIX ? SESSION_UNIX : SESSION_TCP, public, tls,
+	    err, len);
+}
+
+int
+server_tls_reload(
+    struct server *sv, const struct options *o, char *err, size_t len)
+{
+	if (sv->tls == NULL)
+		return 0;
+	return tls_server_reload(sv->tls, o, err, len);
 }
 
 int
@@ -353,5 +425,6 @@ server_free(struct server *sv)
 	}
 	if (sv->unix_path[0] != '\0')
 		unlink(sv->unix_path);
+	tls_server_free(sv->tls);
 	free(sv);
 }

@@ -20,7 +20,10 @@
 
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>
+#include <event2/bufferevent_ssl.h>
 #include <event2/event.h>
+#include <openssl/err.h>
+#include <openssl/ssl.h>
 
 #include "daemon.h"
 #include "frame.h"
@@ -29,6 +32,8 @@
 #include "options.h"
 #include "result.h"
 #include "session.h"
+#include "tls_server.h"
+#include "address.h"
 
 /* Frames handled per wakeup before other clients get a turn. */
 #define SESSION_FRAMES_PER_WAKEUP 32
@@ -102,6 +107,8 @@ sessions_free(struct sessions *ss)
 static const char session_client_closed[] = "closed by the client";
 
 static void session_read_cb(evutil_socket_t, short, void *);
+static void session_tls_read_cb(struct bufferevent *, void *);
+static int session_tls_pull(struct session *);
 static void session_write_cb(struct bufferevent *, void *);
 static void session_event_cb(struct bufferevent *, short, void *);
 static void session_resume_cb(evutil_socket_t, short, void *);
@@ -142,16 +149,17 @@ session_describe_peer(struct session *s, int fd, const struct sockaddr *sa)
 		}
 		return;
 	}
+	s->loopback = address_is_loopback(sa);
 	if (sa->sa_family == AF_INET6) {
 		sin6 = (const struct sockaddr_in6 *)(const void *)sa;
 		inet_ntop(AF_INET6, &sin6->sin6_addr, host, sizeof(host));
-		snprintf(s->peer, sizeof(s->peer), "tcp [%s]:%u", host,
-		    ntohs(sin6->sin6_port));
+		snprintf(s->peer, sizeof(s->peer), "%s [%s]:%u",
+		    s->tls ? "tls" : "tcp", host, ntohs(sin6->sin6_port));
 	} else {
 		sin = (const struct sockaddr_in *)(const void *)sa;
 		inet_ntop(AF_INET, &sin->sin_addr, host, sizeof(host));
-		snprintf(s->peer, sizeof(s->peer), "tcp %s:%u", host,
-		    ntohs(sin->sin_port));
+		snprintf(s->peer, sizeof(s->peer), "%s %s:%u",
+		    s->tls ? "tls" : "tcp", host, ntohs(sin->sin_port));
 	}
 	snprintf(s->who, sizeof(s->who), "tcp %s", host);
 }
@@ -162,7 +170,11 @@ session_reading(struct session *s, int on)
 {
 	if (on == s->reading)
 		return;
-	if (on)
+	if (s->tls && on)
+		bufferevent_enable(s->bev, EV_READ);
+	else if (s->tls)
+		bufferevent_disable(s->bev, EV_READ);
+	else if (on)
 		event_add(s->read_ev, NULL);
 	else
 		event_del(s->read_ev);
@@ -219,7 +231,7 @@ sessions_init(const struct session_hooks *h)
 
 struct session *
 session_create(struct daemon *d, int fd, enum session_transport transport,
-    const struct sockaddr *sa, socklen_t salen)
+    const struct sockaddr *sa, socklen_t salen, SSL *ssl)
 {
 	struct sessions *ss = d->session;
 	struct timeval hello_tv = { SESSION_HELLO_SECONDS, 0 };
@@ -235,25 +247,40 @@ session_create(struct daemon *d, int fd, enum session_transport transport,
 	s->state = SESSION_HELLO;
 	s->transport = transport;
 	s->connected_at = monotonic_s();
+	s->tls = ssl != NULL;
 	session_describe_peer(s, fd, sa);
 	if (transport == SESSION_TCP)
 		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	evutil_make_socket_nonblocking(fd);
 
-	s->bev = bufferevent_socket_new(d->base, fd, BEV_OPT_CLOSE_ON_FREE);
-	s->read_ev = event_new(
-	    d->base, fd, EV_READ | EV_PERSIST, session_read_cb, s);
+	if (ssl != NULL) {
+		/* The handshake is counted as the Hello's: same places, time. */
+		s->bev = bufferevent_openssl_socket_new(d->base, fd, ssl,
+		    BUFFEREVENT_SSL_ACCEPTING, BEV_OPT_CLOSE_ON_FREE);
+		if (s->bev != NULL)
+			bufferevent_openssl_set_allow_dirty_shutdown(s->bev, 1);
+		/* Input moves into s->in as it comes: little held here. */
+		if (s->bev != NULL)
+			bufferevent_setwatermark(
+			    s->bev, EV_READ, 0, 16 * SESSION_READ_BYTES);
+	} else {
+		s->bev = bufferevent_socket_new(
+		    d->base, fd, BEV_OPT_CLOSE_ON_FREE);
+		s->read_ev = event_new(
+		    d->base, fd, EV_READ | EV_PERSIST, session_read_cb, s);
+	}
 	s->resume_ev = event_new(d->base, -1, 0, session_resume_cb, s);
 	s->reap_ev = event_new(d->base, -1, 0, session_reap_cb, s);
 	s->linger_ev = evtimer_new(d->base, session_linger_cb, s);
 	s->hello_ev = evtimer_new(d->base, session_hello_cb, s);
 	s->stall_ev = evtimer_new(d->base, session_stall_cb, s);
-	if (s->bev == NULL || s->read_ev == NULL || s->resume_ev == NULL ||
-	    s->reap_ev == NULL || s->linger_ev == NULL || s->hello_ev == NULL ||
-	    s->stall_ev == NULL)
+	if (s->bev == NULL || (s->read_ev == NULL && !s->tls) ||
+	    s->resume_ev == NULL || s->reap_ev == NULL ||
+	    s->linger_ev == NULL || s->hello_ev == NULL || s->stall_ev == NULL)
 		fatal("out of memory");
 	evtimer_add(s->hello_ev, &hello_tv);
-	bufferevent_setcb(s->bev, NULL, session_write_cb, session_event_cb, s);
+	bufferevent_setcb(s->bev, s->tls ? session_tls_read_cb : NULL,
+	    session_write_cb, session_event_cb, s);
 	/* Tell the streams when the output has drained well below the mark. */
 	bufferevent_setwatermark(
 	    s->bev, EV_WRITE, session_congestion_mark(d) / 2, 0);
@@ -386,7 +413,7 @@ session_commit_frame(struct session *s, size_t len)
 	 * output empty the event is not pending, so disabling it makes no
 	 * system call.  An error shows at the bufferevent's own write.
 	 */
-	early = evbuffer_get_length(out) == 0;
+	early = !s->tls && evbuffer_get_length(out) == 0;
 	s->bytes_out += total;
 	if (early) {
 		sent = send(bufferevent_getfd(s->bev), s->reserved, total,
@@ -438,9 +465,11 @@ session_process(struct session *s)
 	struct timeval now = { 0, 0 };
 	double start = monotonic_s();
 	size_t off = 0, avail, plen;
-	int n, more = 0;
+	int n, more = 0, pulled_more = 0;
 	char why[160];
 
+	if (s->tls)
+		pulled_more = session_tls_pull(s);
 	for (n = 0; n < SESSION_FRAMES_PER_WAKEUP; n++) {
 		if (s->state != SESSION_HELLO && s->state != SESSION_READY)
 			goto done;
@@ -480,6 +509,10 @@ session_process(struct session *s)
 	}
 	more = 1;
 done:
+	/* Over TLS, input may wait in the bufferevent for room here. */
+	if (pulled_more && off != 0 &&
+	    (s->state == SESSION_HELLO || s->state == SESSION_READY))
+		more = 1;
 	if (off != 0) {
 		s->in_len -= off;
 		memmove(s->in, s->in + off, s->in_len);
@@ -576,6 +609,47 @@ session_read_cb(evutil_socket_t fd, short events, void *arg)
 	}
 }
 
+/*
+ * Over TLS: move what OpenSSL's bufferevent decrypted into s->in, as
+ * much as fits.  Returns 1 if some had to stay there.
+ */
+static int
+session_tls_pull(struct session *s)
+{
+	struct evbuffer *input = bufferevent_get_input(s->bev);
+	int n;
+
+	if (s->state == SESSION_CLOSING) {
+		evbuffer_drain(input, evbuffer_get_length(input));
+		return 0;
+	}
+	while (evbuffer_get_length(input) != 0) {
+		if (session_input_room(s) != 0) {
+			session_reading(
+			    s, 0); /* full: until a frame is handled */
+			return 1;
+		}
+		n = evbuffer_remove(
+		    input, s->in + s->in_len, s->in_cap - s->in_len);
+		if (n <= 0)
+			break;
+		s->in_len += (size_t)n;
+	}
+	return 0;
+}
+
+/* TLS records came and were decrypted: the frames. */
+static void
+session_tls_read_cb(struct bufferevent *bev, void *arg)
+{
+	struct session *s = arg;
+
+	if (s->state == SESSION_CLOSING)
+		session_tls_pull(s);
+	else
+		session_process(s);
+}
+
 static void
 session_resume_cb(evutil_socket_t fd, short events, void *arg)
 {
@@ -600,9 +674,42 @@ session_write_cb(struct bufferevent *bev, void *arg)
 	}
 	if (evbuffer_get_length(bufferevent_get_output(bev)) != 0)
 		return;
+	if (s->tls)
+		SSL_shutdown(
+		    bufferevent_openssl_get_ssl(bev)); /* its goodbye */
 	shutdown(bufferevent_getfd(bev), SHUT_WR);
 	bufferevent_setcb(bev, NULL, NULL, session_event_cb, s);
 	session_reading(s, 1);
+}
+
+/*
+ * Why a TLS connection broke, from OpenSSL's errors ("wrong version
+ * number" for a client in the clear, "peer did not return a
+ * certificate" without the client certificate asked for).  Returns 0
+ * when OpenSSL has none: the socket's error says it.
+ */
+static int
+session_tls_error(struct session *s, char *why, size_t len)
+{
+	unsigned long e, first = 0, code = 0;
+	char reason[120];
+
+	/* OpenSSL's errors, or libevent's SSL_get_error() code alone. */
+	while ((e = bufferevent_get_openssl_error(s->bev)) != 0) {
+		if (e > 0xff && first == 0)
+			first = e;
+		else if (e <= 0xff)
+			code = e;
+	}
+	if (first != 0)
+		tls_server_reason(first, reason, sizeof(reason));
+	else if (code == SSL_ERROR_SSL)
+		snprintf(reason, sizeof(reason), "not TLS, or broken");
+	else
+		return 0;
+	snprintf(why, len, "TLS %s: %s",
+	    s->tls_ready ? "error" : "handshake failed", reason);
+	return 1;
 }
 
 static void
@@ -611,7 +718,14 @@ session_event_cb(struct bufferevent *bev, short events, void *arg)
 	struct session *s = arg;
 	char why[160];
 
-	if ((events & BEV_EVENT_EOF) && s->state == SESSION_CLOSING)
+	if (events & BEV_EVENT_CONNECTED) {
+		s->tls_ready = 1; /* the TLS handshake is done */
+		return;
+	}
+	if (s->tls && (events & BEV_EVENT_ERROR) &&
+	    session_tls_error(s, why, sizeof(why)))
+		session_close(s, why);
+	else if ((events & BEV_EVENT_EOF) && s->state == SESSION_CLOSING)
 		session_close(s, NULL); /* the end of a lingering close */
 	else if (events & BEV_EVENT_EOF)
 		session_close(s, session_client_closed);
@@ -714,6 +828,11 @@ session_close_after_flush(struct session *s, const char *why)
 {
 	if (!session_served(s))
 		return;
+	if (s->tls && !s->tls_ready) {
+		/* No answer can go before the handshake: just close. */
+		session_close(s, why);
+		return;
+	}
 	log_info("client %llu (%s): closing: %s", (unsigned long long)s->id,
 	    session_label(s), why);
 	session_set_state(s, SESSION_CLOSING);
@@ -770,7 +889,9 @@ session_reap_cb(evutil_socket_t fd, short events, void *arg)
 	if (s->state != SESSION_DEAD)
 		return;
 	TAILQ_REMOVE(&ss->all, s, entry);
-	event_free(s->read_ev); /* before the socket closes with the bev */
+	if (s->read_ev != NULL)
+		event_free(
+		    s->read_ev); /* before the socket closes with the bev */
 	bufferevent_free(s->bev);
 	free(s->in);
 	event_free(s->resume_ev);

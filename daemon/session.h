@@ -16,6 +16,8 @@
 #include <sys/queue.h>
 #include <sys/socket.h>
 
+struct ssl_st; /* OpenSSL's SSL */
+
 struct bufferevent;
 struct event;
 struct daemon;
@@ -64,6 +66,9 @@ struct session {
 	char peer[128];      /* uid/pid or address:port */
 	char who[64];        /* "unix uid N" or "tcp ADDRESS": loads' peer */
 	long uid;            /* a Unix socket peer's user, else -1 */
+	int tls;             /* TCP with TLS: bev is OpenSSL's */
+	int tls_ready;       /* its handshake is done */
+	int loopback;        /* TCP from 127.0.0.0/8 or ::1 */
 	char name[64];       /* from Hello */
 	int joined;          /* said Hello: the others know of it */
 	int left;            /* the left hook has run */
@@ -72,7 +77,8 @@ struct session {
 	/*
 	 * Output goes through the bufferevent; input is read with one recv()
 	 * a wakeup into in (the bufferevent's read would add an ioctl and a
-	 * readv), and frames are handled where they lie.
+	 * readv), and frames are handled where they lie.  Over TLS, the
+	 * bufferevent (OpenSSL's) reads too, and its input moves into in.
 	 */
 	struct bufferevent *bev;
 	struct event *read_ev; /* the socket is readable */
@@ -97,10 +103,13 @@ TAILQ_HEAD(session_list, session);
 /* Set the hooks every session calls; before the first session_create. */
 void sessions_init(const struct session_hooks *hooks);
 
-/* Start serving a connected socket; takes ownership of fd. */
+/*
+ * Start serving a connected socket; takes ownership of fd, and of ssl
+ * (TLS's state for a TCP connection; NULL in the clear).
+ */
 struct session *session_create(struct daemon *d, int fd,
     enum session_transport transport, const struct sockaddr *sa,
-    socklen_t salen);
+    socklen_t salen, struct ssl_st *ssl);
 
 /*
  * Move s to state: HELLO or a held state to READY resumes reading;

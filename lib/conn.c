@@ -25,6 +25,7 @@
 
 static int conn_open_socket(hxd_conn *);
 static int conn_tls_start(hxd_conn *, int64_t);
+static const char *conn_tls_hint(const hxd_conn *);
 static int conn_tls_wait(hxd_conn *, ssize_t, int64_t);
 static int conn_wait(hxd_conn *, int, int64_t);
 static int conn_send_all(hxd_conn *, const uint8_t *, size_t, int64_t);
@@ -221,6 +222,18 @@ conn_open_socket(hxd_conn *c)
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	c->fd = fd;
 	return c->addr.tls ? conn_tls_start(c, deadline) : HXD_OK;
+}
+
+/*
+ * Before Welcome, a plain TCP connection the server broke may have met a
+ * TLS port: a hint to add to the error.
+ */
+static const char *
+conn_tls_hint(const hxd_conn *c)
+{
+	if (c->session_id == 0 && c->addr.kind == ADDRESS_TCP && !c->addr.tls)
+		return " (or a TLS port: then use tls:HOST:PORT)";
+	return "";
 }
 
 /*
@@ -445,14 +458,16 @@ conn_read_frame(hxd_conn *c, int64_t deadline, int in_call, Response **out)
 			return conn_fail(c, HXD_CANNOTRECV,
 			    c->session_id == 0 ?
 				"the server closed the connection without "
-				"answering Hello: is this a haptixd?" :
-				"the server closed the connection");
+				"answering Hello: is this a haptixd%s?" :
+				"the server closed the connection%s",
+			    conn_tls_hint(c));
 		}
 		rc = conn_fail(c, HXD_CANNOTRECV,
-		    "cannot receive from the server: %s",
+		    "cannot receive from the server: %s%s",
 		    c->tls != NULL && *tls_client_error(c->tls) != '\0' ?
 			tls_client_error(c->tls) :
-			strerror(errno));
+			strerror(errno),
+		    c->session_id == 0 ? conn_tls_hint(c) : "");
 		conn_drop(c);
 		return rc;
 	}

@@ -408,6 +408,45 @@ hx_remove_tree(const char *dir)
 	nftw(dir, harness_rm, 8, FTW_DEPTH | FTW_PHYS);
 }
 
+static char harness_certs_dir[64];
+
+static void
+harness_certs_remove(void)
+{
+	hx_remove_tree(harness_certs_dir);
+}
+
+const char *
+hx_test_certs(void)
+{
+	char prog[4096];
+	struct hx_run r = { 0 };
+
+	if (harness_certs_dir[0] != '\0')
+		return harness_certs_dir;
+	snprintf(harness_certs_dir, sizeof(harness_certs_dir),
+	    "/tmp/hx-certs.XXXXXX");
+	cr_assert_not_null(mkdtemp(harness_certs_dir));
+	atexit(harness_certs_remove);
+	snprintf(
+	    prog, sizeof(prog), "%s/hx-test-certs", harness_env("HX_PROGS"));
+	hx_run_args(&r, prog, harness_certs_dir, NULL);
+	cr_assert_eq(r.status, 0, "hx-test-certs: %s", r.err);
+	hx_run_free(&r);
+	return harness_certs_dir;
+}
+
+const char *
+hx_test_cert(const char *name)
+{
+	static char path[8][128];
+	static int next;
+	char *p = path[next++ % 8];
+
+	snprintf(p, sizeof(path[0]), "%s/%s", hx_test_certs(), name);
+	return p;
+}
+
 void
 hx_server_stop(struct hx_server *s)
 {

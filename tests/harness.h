@@ -134,6 +134,15 @@ void hx_build_with_pkgconfig(
 /* Remove a directory and everything in it. */
 void hx_remove_tree(const char *dir);
 
+/*
+ * The TLS tests' CA and certificates (tests/hx_test_certs.c), made once a
+ * process in a directory removed at exit: the directory.
+ */
+const char *hx_test_certs(void);
+
+/* The path of one of them ("server.pem"; a ring of 8 static buffers). */
+const char *hx_test_cert(const char *name);
+
 /* Seconds on the monotonic clock, for waiting and timing. */
 double hx_wall_now(void);
 

@@ -165,7 +165,7 @@ inproc_session(struct daemon *d, int *peer, int sndbuf)
 		    0);
 	evutil_make_socket_nonblocking(fds[0]);
 	*peer = fds[0];
-	return session_create(d, fds[1], SESSION_UNIX, NULL, 0);
+	return session_create(d, fds[1], SESSION_UNIX, NULL, 0, NULL);
 }
 
 void

@@ -190,7 +190,8 @@ tests_test_event_LDADD = $(INPROC_LIBS)
 # Listeners: Unix, TCP and adopted sockets, --max-handshakes.
 tests_test_server_SOURCES = tests/test_server.c
 tests_test_server_CFLAGS = $(INPROC_CFLAGS)
-tests_test_server_LDADD = $(INPROC_LIBS)
+# hx_test_cert(): the harness, and libhaptix after it.
+tests_test_server_LDADD = $(INPROC_LIBS) $(TEST_LIBS)
 # The load queue, its loads run in-process: limits, turns, cancelling.
 tests_test_loadjob_SOURCES = tests/test_loadjob.c
 tests_test_loadjob_CFLAGS = $(INPROC_CFLAGS)
@@ -239,9 +240,9 @@ tests_test_recording_CFLAGS = $(TEST_CFLAGS) $(ZSTD_CFLAGS)
 tests_test_recording_LDADD = $(TEST_LIBS) libhxrec.la $(ZSTD_LIBS) -lpthread
 # The decoder is internal to libhaptix: test its object code directly.
 tests_test_decode_SOURCES = tests/test_decode.c lib/decode.c lib/conn.c \
-	lib/request.c lib/haptixd_members.c
-tests_test_decode_CFLAGS = $(TEST_CFLAGS)
-tests_test_decode_LDADD = libhxtest.la -lm
+	lib/tls_client.c lib/request.c lib/haptixd_members.c
+tests_test_decode_CFLAGS = $(TEST_CFLAGS) $(OPENSSL_CFLAGS)
+tests_test_decode_LDADD = libhxtest.la $(OPENSSL_LIBS) -lm
 tests_test_protocol_SOURCES = tests/test_protocol.c
 tests_test_protocol_CFLAGS = $(TEST_CFLAGS)
 tests_test_protocol_LDADD = $(TEST_LIBS)

@@ -933,6 +933,7 @@ Test(options, example_settings_file)
 {
 	static const char *const names[] = { "model", "no-model", "legacy",
 		"model-dir", "user-model-dirs", "unix", "tcp", "token-file",
+		"tls-cert", "tls-key", "tls-client-ca", "allow-cleartext-token",
 		"state-dir", "record-quota", "speed", "paused", "api-rate",
 		"lease-loss", "perturb-timeout", "max-clients",
 		"max-handshakes", "max-frame", "max-queued",

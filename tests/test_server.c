@@ -23,7 +23,9 @@
 
 #include "daemon.h"
 #include "haptix.pb-c.h"
+#include "harness.h"
 #include "inproc.h"
+#include "options.h"
 #include "monotonic.h"
 #include "reply.h"
 #include "result.h"
@@ -295,6 +297,15 @@ Test(server, tcp_loopback_and_beyond, .init = setup, .fini = teardown)
 		      "--token-file)") != NULL,
 	    "%s", err);
 	cr_assert_eq(server_public(sv), 0);
+	/* And then over TLS, or in the clear only when allowed. */
+	cr_assert_eq(server_listen_tcp(sv, "0.0.0.0:0", 1, bound, sizeof(bound),
+			 err, sizeof(err)),
+	    -1);
+	cr_assert_str_eq(err,
+	    "--tcp 0.0.0.0:0: refusing to take the token in the clear beyond "
+	    "loopback: listen with tls: (and --tls-cert), or give "
+	    "--allow-cleartext-token");
+	((struct options *)d.opts)->allow_cleartext_token = 1;
 	cr_assert_eq(server_listen_tcp(sv, "0.0.0.0:0", 1, bound, sizeof(bound),
 			 err, sizeof(err)),
 	    0, "%s", err);
@@ -363,6 +374,16 @@ Test(server, adopted_sockets, .init = setup, .fini = teardown)
 	    "refusing to serve %s (not loopback) without --token-file", bound);
 	cr_assert_str_eq(err, want);
 	cr_assert_eq(strncmp(bound, "tcp:0.0.0.0:", 12), 0, "%s", bound);
+	cr_assert_eq(
+	    server_adopt(sv, fd, 1, bound, sizeof(bound), err, sizeof(err)), -1,
+	    "a token in the clear beyond loopback");
+	snprintf(want, sizeof(want),
+	    "%s: refusing to take the token in the clear beyond loopback: "
+	    "listen with tls: (and --tls-cert), or give "
+	    "--allow-cleartext-token",
+	    bound);
+	cr_assert_str_eq(err, want);
+	((struct options *)d.opts)->allow_cleartext_token = 1;
 	cr_assert_eq(
 	    server_adopt(sv, fd, 1, bound, sizeof(bound), err, sizeof(err)), 0,
 	    "%s", err);
@@ -454,5 +475,57 @@ Test(server, oldest_handshake_dropped, .fini = teardown)
 	for (i = 0; i < 3; i++)
 		close(c[i]);
 	close(tcp);
+	finish();
+}
+
+/*
+ * A tls: listener: not without a certificate, nor with a key that is
+ * not the certificate's; with them, bound says tls:, and a TLS client
+ * is served (its session says so).  systemd's TCP socket serves TLS when
+ * the settings name a certificate.
+ */
+Test(server, tls_listeners, .fini = teardown)
+{
+	const char *args[] = { "--tls-cert", hx_test_cert("server.pem"),
+		"--tls-key", hx_test_cert("client.key"), NULL };
+	char bound[256], err[1024];
+	struct session *s = NULL;
+	int fd;
+
+	start(NULL);
+	cr_assert_eq(server_listen_tcp(sv, "tls:127.0.0.1:0", 0, bound,
+			 sizeof(bound), err, sizeof(err)),
+	    -1);
+	cr_assert_str_eq(
+	    err, "--tcp tls:127.0.0.1:0: a tls: listener needs --tls-cert");
+	finish();
+
+	start(args);
+	cr_assert_eq(server_listen_tcp(sv, "tls:127.0.0.1:0", 0, bound,
+			 sizeof(bound), err, sizeof(err)),
+	    -1);
+	cr_assert(strstr(err, "does not match --tls-cert") != NULL, "%s", err);
+	finish();
+
+	args[3] = hx_test_cert("server.key");
+	start(args);
+	cr_assert_eq(server_listen_tcp(sv, "tls:127.0.0.1:0", 0, bound,
+			 sizeof(bound), err, sizeof(err)),
+	    0, "%s", err);
+	cr_assert_eq(strncmp(bound, "tls:127.0.0.1:", 14), 0, "%s", bound);
+	fd = connect_tcp(bound_port(bound));
+	wait_sessions(1);
+	sessions_foreach(&d, one_session, &s);
+	cr_assert(s->tls, "the session is TLS's");
+	cr_assert_eq(strncmp(s->peer, "tls 127.0.0.1:", 14), 0, "%s", s->peer);
+	cr_assert_eq(sessions_handshaking(&d, SESSION_TCP), 1,
+	    "a handshake counts as waiting for Hello");
+	close(fd);
+
+	fd = tcp_listener(0);
+	cr_assert_eq(
+	    server_adopt(sv, fd, 0, bound, sizeof(bound), err, sizeof(err)), 0,
+	    "%s", err);
+	cr_assert_eq(strncmp(bound, "tls:127.0.0.1:", 14), 0, "%s", bound);
 	finish();
 }

@@ -439,7 +439,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	sin.sin_port = htons(40000);
 	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	session_create(d, fds[1], tcp ? SESSION_TCP : SESSION_UNIX,
-	    (const struct sockaddr *)&sin, sizeof(sin));
+	    (const struct sockaddr *)&sin, sizeof(sin), NULL);
 
 	fuzz_batch_turns = 0;
 	if (flags & FUZZ_HELLO) {

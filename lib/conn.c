@@ -305,6 +305,9 @@ conn_send_all(hxd_conn *c, const uint8_t *p, size_t len, int64_t deadline)
 				len -= (size_t)n;
 				continue;
 			}
+			/* Refused after the handshake: its alert says why. */
+			if (c->session_id == 0)
+				tls_client_read(c->tls, c->sbuf, 1);
 			rc = conn_fail(c, HXD_CANNOTSEND,
 			    "cannot send to the server: %s",
 			    tls_client_error(c->tls));

@@ -356,8 +356,19 @@ tls_client_result(struct tls_client *t, int rc, const char *what)
 		return TLS_CLIENT_ERROR;
 	default:
 		tls_openssl_reason(why, sizeof(why));
-		snprintf(t->error, sizeof(t->error), "TLS %s: %s", what,
-		    why[0] != '\0' ? why : "failed");
+		if (strstr(why, "certificate required") != NULL)
+			snprintf(t->error, sizeof(t->error),
+			    "the server requires a client certificate: set "
+			    "$HAPTIX_TLS_CERT (and $HAPTIX_TLS_KEY)");
+		else if (strstr(why, "unknown ca") != NULL ||
+		    strstr(why, "bad certificate") != NULL)
+			snprintf(t->error, sizeof(t->error),
+			    "the server does not take our client certificate "
+			    "($HAPTIX_TLS_CERT): %s",
+			    why);
+		else
+			snprintf(t->error, sizeof(t->error), "TLS %s: %s", what,
+			    why[0] != '\0' ? why : "failed");
 		errno = EPROTO;
 		return TLS_CLIENT_ERROR;
 	}
@@ -381,6 +392,13 @@ tls_client_handshake(struct tls_client *t)
 		return TLS_CLIENT_ERROR;
 	}
 	rc = tls_client_result(t, rc, "handshake");
+	if (rc == TLS_CLIENT_ERROR &&
+	    (strstr(t->error, "wrong version number") != NULL ||
+		strstr(t->error, "packet length too long") != NULL ||
+		strstr(t->error, "record layer failure") != NULL))
+		snprintf(t->error + strlen(t->error),
+		    sizeof(t->error) - strlen(t->error),
+		    " (is this a TLS port?)");
 	if (rc == 0) {
 		snprintf(t->error, sizeof(t->error),
 		    "the server closed the connection during the TLS "

@@ -314,10 +314,13 @@ hx_server_try_start_env(
 		harness_read_log(s, buf, sizeof(buf));
 		if (strstr(buf, "ready (") != NULL) {
 			harness_register(s);
-			p = strstr(buf, "listening on tcp:");
+			/* A TLS listener's address keeps its tls: */
+			if ((p = strstr(buf, "listening on tls:")) != NULL)
+				p += strlen("listening on ");
+			else if ((p = strstr(buf, "listening on tcp:")) != NULL)
+				p += strlen("listening on tcp:");
 			cr_assert_not_null(
 			    p, "no TCP listener in the log:\n%s", buf);
-			p += strlen("listening on tcp:");
 			snprintf(s->tcp_addr, sizeof(s->tcp_addr), "%.*s",
 			    (int)strcspn(p, " \n"), p);
 			return -1;

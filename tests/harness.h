@@ -12,7 +12,7 @@ struct hx_server {
 	pid_t pid;
 	char dir[256];       /* temporary directory, removed at stop */
 	char unix_addr[320]; /* "unix:DIR/hx.sock" */
-	char tcp_addr[64];   /* "127.0.0.1:PORT" */
+	char tcp_addr[64];   /* "127.0.0.1:PORT", or "tls:127.0.0.1:PORT" */
 	char log[320];       /* the daemon's stderr */
 };
 

@@ -50,6 +50,11 @@ HX_TESTS += tests/test_dispatch tests/test_call tests/test_reply \
 # the settings and the settings file (and the example one), the files a
 # model may name and the model directories (fixtures in a scratch
 # directory), the request arena.
+# TLS against a real haptixd, OpenSSL on the test's side too.
+HX_TESTS += tests/test_tls
+tests_test_tls_SOURCES = tests/test_tls.c
+tests_test_tls_CFLAGS = $(TEST_CFLAGS) $(OPENSSL_CFLAGS)
+tests_test_tls_LDADD = $(TEST_LIBS) $(OPENSSL_LIBS)
 HX_TESTS += tests/test_options tests/test_modelrefs tests/test_arena
 tests_test_options_SOURCES = tests/test_options.c
 tests_test_options_CFLAGS = $(TEST_CFLAGS) \

@@ -45,7 +45,7 @@
 
 static const char *const bench_figures[] = { "rtt", "max", "lockstep", "batch",
 	"pacing", "memory", "record", "mocap", "edit", "python", "octave",
-	"placement", "codec", NULL };
+	"placement", "codec", "tls", NULL };
 
 struct bench_options {
 	unsigned figures; /* bit i: bench_figures[i] */
@@ -56,6 +56,7 @@ struct bench_options {
 	double segment_seconds;
 	const char *haptixd, *baseline, *models, *model;
 	const char *codec;             /* bench/codec */
+	const char *certs;             /* tests/hx-test-certs */
 	const char *python, *pyscript; /* Debian's python3, py_bench.py */
 };
 
@@ -92,7 +93,8 @@ usage(FILE *f)
 	    "  -f, --figures LIST     some of rtt,max,lockstep,batch,pacing,"
 	    "memory,\n"
 	    "                         record,mocap,edit,python,octave,"
-	    "placement,codec\n"
+	    "placement,codec,\n"
+	    "                         tls\n"
 	    "                         (default: all)\n"
 	    "  -q, --quick            short runs, about 40 s in all: a smoke "
 	    "test, not a\n"
@@ -290,8 +292,12 @@ daemon_start(const struct bench_options *o, struct daemon_proc *p,
 		}
 		daemon_log(p, buf, sizeof(buf));
 		if (strstr(buf, "ready (") != NULL &&
-		    (t = strstr(buf, "listening on tcp:")) != NULL) {
-			t += strlen("listening on tcp:");
+		    ((t = strstr(buf, "listening on tls:")) != NULL ||
+			(t = strstr(buf, "listening on tcp:")) != NULL)) {
+			/* tls:HOST:PORT keeps its scheme; tcp: goes. */
+			t += strlen(strncmp(t + 13, "tls", 3) == 0 ?
+				"listening on " :
+				"listening on tcp:");
 			snprintf(p->tcp_addr, sizeof(p->tcp_addr), "%.*s",
 			    (int)strcspn(t, " \n"), t);
 			return;
@@ -1606,7 +1612,8 @@ parse_figures(const char *list)
 				break;
 		if (bench_figures[i] == NULL)
 			die("unknown figure \"%s\" (rtt, max, lockstep, batch, "
-			    "pacing, memory, record, mocap, edit, python, octave)",
+			    "pacing, memory, record, mocap, edit, python, octave, "
+			    "placement, codec, tls)",
 			    w);
 		set |= 1u << i;
 	}
@@ -1629,7 +1636,7 @@ positive(const char *s, const char *what)
 static const char *
 sibling(const char *env, const char *rel)
 {
-	static char buf[2][4400];
+	static char buf[8][4400];
 	static int k;
 	const char *v = getenv(env);
 	char self[4096], *slash;
@@ -1647,7 +1654,7 @@ sibling(const char *env, const char *rel)
 	if ((slash = strrchr(self, '/')) != NULL &&
 	    strcmp(slash, "/.libs") == 0)
 		*slash = '\0';
-	k ^= 1;
+	k = (k + 1) % 8; /* one buffer for each path asked for */
 	snprintf(buf[k], sizeof(buf[k]), "%s/%s", self, rel);
 	return buf[k];
 }
@@ -1681,6 +1688,97 @@ fig_codec(const struct bench_options *o)
 	    "get_state decode, table-driven (nq 50, nv 46)|%.0f ns|%.0f ns "
 	    "by hand|%.2fx|",
 	    t, h, t / h);
+}
+
+/* Alternate blocks of get_state calls on a and b; times into ta, tb. */
+static void
+tls_alternate(
+    hxd_conn *a, hxd_conn *b, long block, long total, double *ta, double *tb)
+{
+	hxd_state *st = NULL;
+	hxd_conn *c;
+	double t0, *out;
+	long n, i;
+	int side;
+
+	for (n = 0; n + block <= total; n += block) {
+		for (side = 0; side < 2; side++) {
+			c = side ? b : a;
+			out = side ? tb : ta;
+			for (i = 0; i < block; i++) {
+				t0 = bench_now();
+				check(c, hxd_get_state(c, &st), "get_state");
+				out[n + i] = bench_now() - t0;
+				free(st);
+				st = NULL;
+			}
+		}
+	}
+}
+
+/*
+ * The round trip over TLS against the same over plain TCP: two paused
+ * daemons on loopback, one with a TLS listener (hx-test-certs' server
+ * certificate, the client trusting its CA), alternating blocks of
+ * hxd_get_state so that the machine's noise falls on both.  Reported,
+ * no target.
+ */
+static void
+fig_tls(const struct bench_options *o)
+{
+	char certs[128], cmd[4400], pem[160], key[160], ca[160];
+	const char *extra[] = { "--paused", "--tcp", "tls:127.0.0.1:0",
+		"--tls-cert", pem, "--tls-key", key, NULL };
+	static const char *const paused[] = { "--paused", NULL };
+	const long block = 500;
+	long total = o->rtt_calls < block ? block : o->rtt_calls, i;
+	struct daemon_proc dt, dp;
+	double *tt, *tp, t50, p50, t99, p99;
+	hxd_conn *ct, *cp;
+
+	snprintf(certs, sizeof(certs), "%s/certs", tmpdir);
+	snprintf(cmd, sizeof(cmd), "'%s' '%s'", o->certs, certs);
+	if (system(cmd) != 0)
+		die("%s failed: build it (make bench does)", o->certs);
+	snprintf(pem, sizeof(pem), "%s/server.pem", certs);
+	snprintf(key, sizeof(key), "%s/server.key", certs);
+	snprintf(ca, sizeof(ca), "%s/ca.pem", certs);
+	setenv("HAPTIX_TLS_CA", ca, 1);
+	daemon_start(o, &dt, extra);
+	daemon_start(o, &dp, paused);
+	ct = connect_or_die(dt.tcp_addr, "hxbench-tls");
+	cp = connect_or_die(dp.tcp_addr, "hxbench-tcp");
+	tt = calloc((size_t)total, sizeof(*tt));
+	tp = calloc((size_t)total, sizeof(*tp));
+	if (tt == NULL || tp == NULL)
+		die("out of memory");
+	tls_alternate(ct, cp, block, 2 * block, tt, tp); /* warm up */
+	tls_alternate(ct, cp, block, total, tt, tp);
+	total -= total % block;
+	qsort(tt, (size_t)total, sizeof(*tt), cmp_double);
+	qsort(tp, (size_t)total, sizeof(*tp), cmp_double);
+	t50 = percentile(tt, (size_t)total, 0.5);
+	p50 = percentile(tp, (size_t)total, 0.5);
+	t99 = percentile(tt, (size_t)total, 0.99);
+	p99 = percentile(tp, (size_t)total, 0.99);
+	printf("tls: get_state over TLS p50 %.1f p99 %.1f us; over plain TCP "
+	       "p50 %.1f p99 %.1f us (%ld calls each, blocks of %ld)\n",
+	    t50 * 1e6, t99 * 1e6, p50 * 1e6, p99 * 1e6, total, block);
+	add_row(-1,
+	    "`hxd_get_state` round trip, TLS 1.3, p50|%.1f µs|%.1f µs (plain "
+	    "TCP)|%.3f×|reported",
+	    t50 * 1e6, p50 * 1e6, t50 / p50);
+	add_row(-1,
+	    "`hxd_get_state` round trip, TLS 1.3, p99|%.1f µs|%.1f µs (plain "
+	    "TCP)|%.3f×|reported",
+	    t99 * 1e6, p99 * 1e6, t99 / p99);
+	for (i = 0; i < 2; i++)
+		hxd_close(i ? cp : ct);
+	free(tt);
+	free(tp);
+	daemon_stop(&dt);
+	daemon_stop(&dp);
+	unsetenv("HAPTIX_TLS_CA");
 }
 
 #define HAS(name) (o.figures & (1u << (name)))
@@ -1728,6 +1826,7 @@ main(int argc, char **argv)
 	o.haptixd = sibling("HAPTIXD", "../daemon/haptixd");
 	o.baseline = sibling("HXBENCH_MUJOCO", "baseline_mujoco");
 	o.codec = sibling("HXBENCH_CODEC", "codec");
+	o.certs = sibling("HXBENCH_CERTS", "../tests/hx-test-certs");
 	o.models = getenv("HX_MODELS");
 	o.python = getenv("HXBENCH_PYTHON") != NULL ? getenv("HXBENCH_PYTHON") :
 						      "/usr/bin/python3";
@@ -1834,6 +1933,8 @@ main(int argc, char **argv)
 		fig_memory(&o);
 	if (HAS(12))
 		fig_codec(&o);
+	if (HAS(13))
+		fig_tls(&o);
 
 	print_load("after");
 	print_table();

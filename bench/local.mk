@@ -23,6 +23,7 @@ CLEANFILES += $(EXTRA_PROGRAMS)
 BENCH_ENV = HAPTIXD='$(abs_top_builddir)/daemon/haptixd' \
 	HXBENCH_MUJOCO='$(abs_top_builddir)/bench/baseline_mujoco$(EXEEXT)' \
 	HXBENCH_CODEC='$(abs_top_builddir)/bench/codec$(EXEEXT)' \
+	HXBENCH_CERTS='$(abs_top_builddir)/tests/hx-test-certs$(EXEEXT)' \
 	HX_MODELS='$(abs_top_srcdir)/models' HAPTIX_SERVER= HAPTIX_TOKEN_FILE= \
 	HXBENCH_PYSCRIPT='$(abs_top_srcdir)/bench/py_bench.py' \
 	PYTHONPATH='$(abs_top_srcdir)/python:$(abs_top_builddir)/python' \
@@ -34,7 +35,7 @@ EXTRA_DIST += bench/py_bench.py bench/octave_rtt.m
 BENCH_FLAGS =
 
 bench: bench/hxbench$(EXEEXT) bench/baseline_mujoco$(EXEEXT) bench/codec$(EXEEXT) \
-	    daemon/haptixd$(EXEEXT) $(MATLAB_BUILT)
+	    tests/hx-test-certs$(EXEEXT) daemon/haptixd$(EXEEXT) $(MATLAB_BUILT)
 	$(BENCH_ENV) ./bench/hxbench$(EXEEXT) $(BENCH_FLAGS)
 if ENABLE_PYTHON
 	@$(MAKE) $(AM_MAKEFLAGS) bench-sweep

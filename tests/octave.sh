@@ -75,6 +75,12 @@ pid_b=$pid
 start g -m gazebo_world.xml
 pid_g=$pid
 tcp_g=$(sed -n 's/.*listening on tcp:\([^ ]*\).*/\1/p' "$tmp/g.log" | head -n 1)
+# T serves TLS with the test CA's certificate (tests/hx_test_certs.c).
+"$HX_BUILD/tests/hx-test-certs" "$tmp/certs" || exit 99
+start t -m fixture.xml --tcp tls:127.0.0.1:0 \
+    --tls-cert "$tmp/certs/server.pem" --tls-key "$tmp/certs/server.key"
+pid_t=$pid
+tls_t=$(sed -n 's/.*listening on \(tls:[^ ]*\).*/\1/p' "$tmp/t.log" | head -n 1)
 
 # Octave's history and settings go to a home of its own.
 mkdir -p "$tmp/home"
@@ -86,6 +92,7 @@ cd "$tmp" || exit 99
 	    --quiet --eval "addpath('$mexdir', '$HX_SRC/clients/matlab/examples', \
 '$HX_SRC/tests/octave'); \
 ctx = struct('server', 'unix:$tmp/a.sock', 'tcp', '$tcp_a', \
+'tls', '$tls_t', 'certs', '$tmp/certs', \
 'lost', 'unix:$tmp/b.sock', 'lost_pid', $pid_b, 'mexdir', '$mexdir', \
 'hxctl', '$HXCTL', 'hxplay', '$HXPLAY', 'statedir', '$tmp'); \
 exit(haptix_tests(ctx) > 0);"
@@ -127,5 +134,5 @@ if ! kill "$pid_g" 2>/dev/null || ! wait "$pid_g"; then
 	tail -n 30 "$tmp/g.log" >&2
 	status=1
 fi
-pids=$pid_b
+pids="$pid_b $pid_t"
 exit $status

@@ -4,6 +4,7 @@ function failed = haptix_tests(ctx)
 %  failed = haptix_tests(ctx) runs every test and prints 'ok: NAME' or
 %  'FAIL: NAME: why' for each, then 'N passed, N failed'.  ctx has
 %  server (daemon A's Unix socket, the MPL scene), tcp (its TCP address),
+%  tls (daemon T's TLS address) and certs (the test CA's directory),
 %  lost (daemon B's socket) and lost_pid (B's pid, which the last test
 %  stops and kills), mexdir (where mjhx and the wrappers are).
 
@@ -13,6 +14,7 @@ function failed = haptix_tests(ctx)
     'every call before hx_connect is haptix:NOCONNECTION', @t_before_connect
     'connecting locks mjhx and hx_close unlocks it', @t_lock
     'hx_close then hx_connect again, over Unix and TCP', @t_reconnect
+    'TLS through libhaptix: the CA trusted, another refused, a pin', @t_tls
     'the manual''s simple example session', @t_manual_simple
     'hx_update takes the manual''s command and gives its sensor', @t_update
     'native structs have the manual''s fields and the model''s sizes', @t_native_shapes
@@ -214,6 +216,26 @@ function t_reconnect(ctx)
   expect_error(@() hx_connect('unix:/nonexistent/haptixd.sock'), ...
                'haptix:NOCONNECTION', '/nonexistent/haptixd.sock');
   check(~mislocked('mjhx'), 'a failed hx_connect locked mjhx');
+end
+
+function t_tls(ctx)
+  % libhaptix reads the variables when it connects: setenv is enough.
+  setenv('HAPTIX_TLS_CA', [ctx.certs '/ca.pem']);
+  hx_connect(ctx.tls);
+  st = mj_get_state();
+  check(st.nq == 9, 'no state over TLS');
+  hx_close();
+  setenv('HAPTIX_TLS_CA', [ctx.certs '/other-ca.pem']);
+  expect_error(@() hx_connect(ctx.tls), 'haptix:NOCONNECTION', ...
+               'not signed by a CA we trust');
+  check(~mislocked('mjhx'), 'a refused TLS connection locked mjhx');
+  unsetenv('HAPTIX_TLS_CA');
+  pin = strtrim(fileread([ctx.certs '/server.sha256']));
+  setenv('HAPTIX_TLS_PIN', pin);
+  mj_connect(ctx.tls);
+  check(mj_connected() == 1, 'not connected with the pin');
+  mj_close();
+  unsetenv('HAPTIX_TLS_PIN');
 end
 
 function t_manual_simple(ctx)

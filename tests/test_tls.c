@@ -601,3 +601,94 @@ Test(tls, the_fuzz_corpus_over_tls, .timeout = 300)
 	hx_server_stop(&s);
 	hx_remove_tree(dir);
 }
+
+/*
+ * A frame of megabytes comes through OpenSSL's bufferevent in pieces
+ * (it keeps 64 KiB at most) and is whole when handled: an inline model
+ * of 4 MiB, most of it a comment, loads over TLS as over a Unix socket.
+ */
+Test(tls, a_large_frame_over_tls)
+{
+	struct hx_server s;
+	const char *
+	    head = "<mujoco><!-- ",
+	   *tail = " --><worldbody><body><freejoint/><geom size=\"0.1\"/></body>"
+		   "</worldbody></mujoco>";
+	size_t pad = 4u << 20, len = strlen(head) + pad + strlen(tail);
+	char *xml = malloc(len + 1);
+	hxd_model m;
+	hxd_conn *c;
+
+	cr_assert_not_null(xml);
+	strcpy(xml, head);
+	memset(xml + strlen(head), 'x', pad);
+	strcpy(xml + strlen(head) + pad, tail);
+	start_tls(&s, "server", NULL);
+	client_env(hx_test_cert("ca.pem"), NULL, NULL);
+	c = hxd_connect_timeout(s.tcp_addr, "large", 60000);
+	cr_assert_eq(hxd_result(c), HXD_OK, "%s", hxd_error(c));
+	cr_assert_eq(hxd_load_data(c, HXD_FORMAT_AUTO, xml, len, "large", &m),
+	    HXD_OK, "%s", hxd_error(c));
+	cr_expect_eq(m.nq, 7, "the model sent is the one loaded");
+	hxd_close(c);
+	free(xml);
+	client_env(NULL, NULL, NULL);
+	hx_server_stop(&s);
+}
+
+/*
+ * A TLS client that asks and never reads is dropped at --max-queued, as
+ * one in the clear is, and the others are served meanwhile.
+ */
+Test(tls, a_client_that_does_not_read_is_dropped)
+{
+	struct hx_server s;
+	const char *more[] = { "--max-queued", "262144", "--max-frame",
+		"131072", NULL };
+	uint8_t frame[64];
+	struct rawtls t;
+	size_t n;
+	int i, gone = 0;
+	double end;
+
+	start_tls(&s, "server", more);
+	client_env(hx_test_cert("ca.pem"), NULL, NULL);
+	rawtls_open(&t, &s);
+	{
+		Haptix__V1__Request req = HAPTIX__V1__REQUEST__INIT;
+		Haptix__V1__Hello hello = HAPTIX__V1__HELLO__INIT;
+
+		hello.protocol_version = 1;
+		hello.client_name = (char *)"sleeper";
+		req.id = 1;
+		req.call_case = HAPTIX__V1__REQUEST__CALL_HELLO;
+		req.hello = &hello;
+		n = haptix__v1__request__get_packed_size(&req);
+		frame_put_header(frame, (uint32_t)n);
+		haptix__v1__request__pack(&req, frame + FRAME_HEADER_SIZE);
+		cr_assert_eq(rawtls_write(&t, frame, n + FRAME_HEADER_SIZE), 0);
+	}
+	end = hx_wall_now() + 30;
+	for (i = 2; !gone && hx_wall_now() < end; i++) {
+		Haptix__V1__Request req = HAPTIX__V1__REQUEST__INIT;
+
+		req.id = (uint64_t)i;
+		req.call_case = HAPTIX__V1__REQUEST__CALL_GET_STATE;
+		req.get_state = &(Haptix__V1__Empty)HAPTIX__V1__EMPTY__INIT;
+		n = haptix__v1__request__get_packed_size(&req);
+		frame_put_header(frame, (uint32_t)n);
+		haptix__v1__request__pack(&req, frame + FRAME_HEADER_SIZE);
+		gone = rawtls_write(&t, frame, n + FRAME_HEADER_SIZE) != 0 ||
+		    (i % 100 == 0 &&
+			hx_server_log_has(&s, "not reading its answers"));
+		if (i % 1000 == 0)
+			expect_served(s.tcp_addr);
+	}
+	cr_expect(gone, "a TLS client that never reads stays: %s",
+	    hx_server_log_text(&s));
+	wait_log_count(&s, "not reading its answers", 1);
+	expect_served(s.tcp_addr);
+	rawtls_close(&t);
+	client_env(NULL, NULL, NULL);
+	hx_server_stop(&s);
+}

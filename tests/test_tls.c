@@ -638,14 +638,17 @@ Test(tls, a_large_frame_over_tls)
 
 /*
  * A TLS client that asks and never reads is dropped at --max-queued, as
- * one in the clear is, and the others are served meanwhile.
+ * one in the clear is, and the others are served meanwhile.  It asks for
+ * the MPL scene's description, tens of kilobytes an answer, so that the
+ * kernel's buffers fill soon.
  */
 Test(tls, a_client_that_does_not_read_is_dropped)
 {
 	struct hx_server s;
 	const char *more[] = { "--max-queued", "262144", "--max-frame",
-		"131072", NULL };
+		"131072", "-m", "mpl_scene.xml", NULL };
 	uint8_t frame[64];
+	Haptix__V1__Empty empty = HAPTIX__V1__EMPTY__INIT;
 	struct rawtls t;
 	size_t n;
 	int i, gone = 0;
@@ -673,8 +676,8 @@ Test(tls, a_client_that_does_not_read_is_dropped)
 		Haptix__V1__Request req = HAPTIX__V1__REQUEST__INIT;
 
 		req.id = (uint64_t)i;
-		req.call_case = HAPTIX__V1__REQUEST__CALL_GET_STATE;
-		req.get_state = &(Haptix__V1__Empty)HAPTIX__V1__EMPTY__INIT;
+		req.call_case = HAPTIX__V1__REQUEST__CALL_INFO;
+		req.info = &empty;
 		n = haptix__v1__request__get_packed_size(&req);
 		frame_put_header(frame, (uint32_t)n);
 		haptix__v1__request__pack(&req, frame + FRAME_HEADER_SIZE);

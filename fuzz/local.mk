@@ -15,7 +15,7 @@ FUZZ_CFLAGS = -g -O1 -std=gnu11 $(FUZZ_SANITIZE)
 FUZZ_CPPFLAGS = $(DEFS) $(DEFAULT_INCLUDES) $(AM_CPPFLAGS) \
 	-DFUZZ_MODELDIR='"$(abs_top_srcdir)/models"' \
 	$(LIBEVENT_CFLAGS) $(PROTOBUF_C_CFLAGS) $(EXPAT_CFLAGS) \
-	$(ZSTD_CFLAGS)
+	$(ZSTD_CFLAGS) $(LIBEVENT_OPENSSL_CFLAGS) $(OPENSSL_CFLAGS)
 # Loads run in the target's process (loadjob_inprocess), without the
 # loader's memory limit: an allocation past 1 GiB fails (NULL), as it
 # would in the loader, instead of ending the run; freed models are

@@ -426,7 +426,7 @@ endif
 # Slow, so not part of check.
 HX_VALGRIND_TESTS = tests/test_protocol tests/test_native tests/test_admin \
 	tests/test_simple tests/test_batch $(SESSIONS_TESTS) tests/test_hostile \
-	tests/test_mocap tests/test_spacenav
+	tests/test_mocap tests/test_spacenav tests/test_tls
 # The in-process tests start no daemon: they run under valgrind
 # themselves, each worker of Criterion's runner traced.  Criterion does
 # not see a worker's exit status, so tests/inproc.c fails a test that

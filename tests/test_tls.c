@@ -386,22 +386,27 @@ Test(tls, a_stalled_handshake_is_a_stalled_hello)
 		hx_sleep_ms(20);
 	}
 	/* Past the limit, the oldest go; the newest wait. */
-	cr_expect(raw_closed(fd[0], 2000), "the oldest handshake stays");
-	cr_expect(raw_closed(fd[1], 2000), "the second oldest stays");
+	cr_expect(
+	    raw_closed(fd[0], hx_wait_ms(2000)), "the oldest handshake stays");
+	cr_expect(
+	    raw_closed(fd[1], hx_wait_ms(2000)), "the second oldest stays");
 	expect_served(s.tcp_addr); /* and a real client is served */
 	/* No handshake within the Hello's time: closed. */
-	cr_expect(raw_closed(fd[5], 6000), "a stalled handshake stays");
+	cr_expect(
+	    raw_closed(fd[5], hx_wait_ms(6000)), "a stalled handshake stays");
 	for (i = 0; i < 6; i++)
 		close(fd[i]);
 
 	/* Not TLS at all: an HTTP request, a haptixd frame. */
 	junk = silent(&s);
 	raw_send(junk, "GET / HTTP/1.1\r\nHost: x\r\n\r\n", 27);
-	cr_expect(raw_closed(junk, 3000), "HTTP on the TLS port stays");
+	cr_expect(
+	    raw_closed(junk, hx_wait_ms(3000)), "HTTP on the TLS port stays");
 	close(junk);
 	junk = silent(&s);
 	raw_send_frame(junk, "\x08\x01", 2);
-	cr_expect(raw_closed(junk, 3000), "a plain frame on the TLS port");
+	cr_expect(raw_closed(junk, hx_wait_ms(3000)),
+	    "a plain frame on the TLS port");
 	close(junk);
 	expect_served(s.tcp_addr);
 	hx_server_stop(&s);

@@ -12,7 +12,9 @@
  * trusting the test CA: the server's Origin (https://) is served, the
  * same name with http:// is another site and is refused; plain HTTP on
  * the TLS port gets no page.  hxview logs the certificate's SHA-256
- * fingerprint, the one hx-test-certs wrote.
+ * fingerprint, the one hx-test-certs wrote.  TLS connections count
+ * against --max-connections: a stalled handshake gives way to a
+ * newcomer.
  *
  * browser_main() skips (77, with the reason) without Chromium, and
  * fails instead under $CI.
@@ -22,6 +24,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -203,14 +206,49 @@ https_get(int port, const char *path, const char *origin)
 	return status;
 }
 
-/* hxview serve on the daemon over HTTPS with cert and its key; the port. */
+/*
+ * Did the TLS handshake on fd succeed?  The certificate is not
+ * verified: this asks only whether the server took the connection.
+ */
 static int
-start_view(const char *cert, const char *key)
+tls_handshake(int fd)
+{
+	SSL_CTX *ctx = SSL_CTX_new(TLS_client_method());
+	SSL *ssl;
+	int ok;
+
+	cr_assert(ctx != NULL && (ssl = SSL_new(ctx)) != NULL);
+	SSL_set_fd(ssl, fd);
+	ok = SSL_connect(ssl) == 1;
+	SSL_free(ssl);
+	SSL_CTX_free(ctx);
+	return ok;
+}
+
+/* Did the server close fd (EOF or reset) within seconds? */
+static int
+closed_within(int fd, int seconds)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	char c;
+
+	if (poll(&pfd, 1, seconds * 1000) != 1)
+		return 0;
+	return recv(fd, &c, 1, 0) <= 0;
+}
+
+/*
+ * hxview serve on the daemon over HTTPS with cert and its key, and
+ * --max-connections max unless NULL; the port.
+ */
+static int
+start_view(const char *cert, const char *key, const char *max)
 {
 	char c[700], k[700];
 	const char *argv[] = { hx_hxview_path(), "-s",
 		hx_server_addr(&server, 0), "serve", "--http",
-		"tls:127.0.0.1:0", "--tls-cert", c, "--tls-key", k, NULL };
+		"tls:127.0.0.1:0", "--tls-cert", c, "--tls-key", k,
+		max != NULL ? "--max-connections" : NULL, max, NULL };
 
 	snprintf(c, sizeof(c), "%s", cert_file(0, cert));
 	snprintf(k, sizeof(k), "%s", cert_file(1, key));
@@ -272,13 +310,13 @@ Test(https, the_workbench_over_https_and_what_is_refused)
 	char why[256];
 	const char *fp, *r;
 	double end;
-	int port, code;
+	int port, code, stalled[2], third;
 
 	make_certs();
 	spki_hash(cert_file(0, "server.pem"), spki, sizeof(spki));
 	hx_server_start(&server, args);
 	watch = hx_connect_ok(hx_server_addr(&server, 0), "test_https");
-	port = start_view("server.pem", "server.key");
+	port = start_view("server.pem", "server.key", NULL);
 
 	/* The log shows the fingerprint of the certificate served. */
 	fp = file_text(cert_file(0, "server.sha256"));
@@ -334,7 +372,7 @@ Test(https, the_workbench_over_https_and_what_is_refused)
 
 	/* Another certificate (self-signed, another key): refused. */
 	cr_assert_eq(stop_hxview() != -1, 1);
-	port = start_view("selfsigned.pem", "selfsigned.key");
+	port = start_view("selfsigned.pem", "selfsigned.key", "2");
 	snprintf(url, sizeof(url), "https://127.0.0.1:%d/", port);
 	code = go(url, &body);
 	free(body);
@@ -348,6 +386,25 @@ Test(https, the_workbench_over_https_and_what_is_refused)
 	    "Chromium opened %s, whose certificate it does not trust: %s", url,
 	    r);
 	close_session();
+
+	/*
+	 * TLS connections count against --max-connections from their
+	 * accept: two that never begin their handshake fill the two
+	 * places, and a third closes the older (idle) one and is served.
+	 */
+	stalled[0] = connect_loopback(port);
+	stalled[1] = connect_loopback(port);
+	hx_sleep_ms(300);
+	third = connect_loopback(port);
+	cr_assert(tls_handshake(third),
+	    "a newcomer past --max-connections 2 was refused, the two "
+	    "stalled ones idle");
+	cr_assert(closed_within(stalled[0], IO_SECONDS),
+	    "the older stalled handshake was not closed for the newcomer "
+	    "(--max-connections 2)");
+	close(third);
+	close(stalled[0]);
+	close(stalled[1]);
 }
 
 /* Before the tests: what they need, and where it is. */

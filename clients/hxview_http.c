@@ -192,8 +192,8 @@ http_check(struct http_options *h, char *err, size_t len)
 	}
 	if (!a.tls && (h->cert != NULL || h->key != NULL)) {
 		snprintf(err, len,
-		    "--tls-cert and --tls-key need an HTTPS address: --http "
-		    "tls:%s",
+		    "--tls-cert and --tls-key are for HTTPS: --http "
+		    "tls:ADDRESS:PORT, not '%s'",
 		    h->listen);
 		return -1;
 	}

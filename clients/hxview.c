@@ -57,6 +57,8 @@ enum {
 	OPT_READ_ONLY,
 	OPT_QUALITY,
 	OPT_MAX_CONNECTIONS,
+	OPT_TLS_CERT,
+	OPT_TLS_KEY,
 	OPT_LATENCY,
 };
 
@@ -77,9 +79,10 @@ usage(FILE *f)
 	    "usage: hxview [options] snapshot -o FILE.png\n"
 	    "       hxview [options] record -o OUT.y4m|DIR/ [--frames N] "
 	    "[--duration S]\n"
-	    "       hxview [options] serve [--http ADDR:PORT] [--read-only] "
-	    "[--quality Q]\n"
-	    "                    [--max-connections N]\n"
+	    "       hxview [options] serve [--http [tls:]ADDR:PORT] "
+	    "[--read-only]\n"
+	    "                    [--quality Q] [--max-connections N]\n"
+	    "                    [--tls-cert FILE [--tls-key FILE]]\n"
 	    "       hxview [options] bench [--frames N] [--latency N]\n"
 	    "       hxview [options] egl\n"
 	    "\n"
@@ -116,10 +119,11 @@ usage_options(FILE *f)
 {
 	fprintf(f,
 	    "Options:\n"
-	    "  -s, --server ADDR    unix:PATH, HOST, HOST:PORT or "
-	    "[V6ADDR]:PORT (default:\n"
-	    "                       $HAPTIX_SERVER, else the default Unix "
-	    "socket)\n"
+	    "  -s, --server ADDR    unix:PATH, HOST, HOST:PORT, "
+	    "[V6ADDR]:PORT or\n"
+	    "                       tls:HOST[:PORT] (default: "
+	    "$HAPTIX_SERVER, else the\n"
+	    "                       default Unix socket)\n"
 	    "  --size WxH           picture size (default 640x480)\n"
 	    "  --fps N              frames per second of wall time "
 	    "(default 30; serve 60)\n"
@@ -147,17 +151,24 @@ usage_options(FILE *f)
 	    "frames to time\n"
 	    "                       (default 60)\n"
 	    "  --duration S         record: stop after S seconds\n"
-	    "  --http ADDR:PORT     serve: where to listen (default "
-	    "127.0.0.1:8080); not\n"
-	    "                       a loopback address only with "
-	    "--read-only or the\n"
-	    "                       daemon's token in $HAPTIX_TOKEN_FILE\n"
+	    "  --http [tls:]ADDR:PORT\n"
+	    "                       serve: where to listen (default "
+	    "127.0.0.1:8080), tls:\n"
+	    "                       for HTTPS; not a loopback address only "
+	    "with\n"
+	    "                       --read-only or the daemon's token in "
+	    "$HAPTIX_TOKEN_FILE\n"
 	    "  --read-only          serve: watch only, no controls\n"
 	    "  --quality Q          serve: JPEG quality, 1-100 (default "
 	    "80)\n"
 	    "  --max-connections N  serve: browser connections at once; "
 	    "one more closes\n"
 	    "                       the oldest idle one (default 32)\n"
+	    "  --tls-cert FILE      serve over tls: the certificate chain "
+	    "(PEM)\n"
+	    "  --tls-key FILE       serve over tls: its private key (PEM; "
+	    "default: in the\n"
+	    "                       --tls-cert file)\n"
 	    "  --latency N          bench: latency samples (default 50)\n"
 	    "  -h, --help           this help\n"
 	    "  -V, --version        the version\n"
@@ -594,6 +605,8 @@ static const struct option view_longopts[] = {
 	{ "read-only", no_argument, NULL, OPT_READ_ONLY },
 	{ "quality", required_argument, NULL, OPT_QUALITY },
 	{ "max-connections", required_argument, NULL, OPT_MAX_CONNECTIONS },
+	{ "tls-cert", required_argument, NULL, OPT_TLS_CERT },
+	{ "tls-key", required_argument, NULL, OPT_TLS_KEY },
 	{ "latency", required_argument, NULL, OPT_LATENCY },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -742,7 +755,10 @@ options_picture(struct view_options *o, int ch, const char *arg, int *fps_given)
 	}
 }
 
-/* serve's options: --http, --read-only, --quality, --max-connections. */
+/*
+ * serve's options: --http, --read-only, --quality, --max-connections,
+ * --tls-cert and --tls-key.
+ */
 static int
 options_serve(struct http_options *h, int ch, const char *arg, int *given)
 {
@@ -755,6 +771,12 @@ options_serve(struct http_options *h, int ch, const char *arg, int *given)
 		return 0;
 	case OPT_READ_ONLY:
 		h->read_only = 1;
+		return 0;
+	case OPT_TLS_CERT:
+		h->cert = arg;
+		return 0;
+	case OPT_TLS_KEY:
+		h->key = arg;
 		return 0;
 	case OPT_QUALITY:
 		if (parse_count(arg, 1, 100, &n) != 0)
@@ -864,6 +886,8 @@ options_parse(int argc, char **argv, struct view_options *o,
 		case OPT_READ_ONLY:
 		case OPT_QUALITY:
 		case OPT_MAX_CONNECTIONS:
+		case OPT_TLS_CERT:
+		case OPT_TLS_KEY:
 		case OPT_LATENCY:
 			rc = options_command(cmd, ch, optarg);
 			break;
@@ -918,7 +942,8 @@ command_check(const char *what, struct view_options *o, struct view_cmd *cmd,
 			(extra & GIVEN_DURATION) ?
 			"--duration" :
 			(extra & GIVEN_HTTP) ?
-			"--http, --read-only or --quality" :
+			"--http, --read-only, --quality, --max-connections "
+			"or --tls-*" :
 			"--latency");
 	if ((takes & GIVEN_OUTPUT) && cmd->output == NULL)
 		return usage_error("%s needs -o PATH", what);

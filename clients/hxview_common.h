@@ -114,7 +114,9 @@ int image_y4m_frame(FILE *f, const unsigned char *rgb, int width, int height,
 
 /* serve (hxview_http.c and the files it names in hxview_http.h). */
 struct http_options {
-	const char *listen;  /* ADDR:PORT */
+	const char *listen;  /* [tls:]ADDR:PORT */
+	const char *cert;    /* tls: the certificate chain (PEM) */
+	const char *key;     /* tls: its key; NULL: in cert's file */
 	int read_only;       /* no pause/run/reset */
 	int quality;         /* JPEG, 1 to 100 */
 	int max_connections; /* at once; past it the oldest idle one goes */

@@ -3,7 +3,10 @@
  * (libevent 2.1 has no evhttp_set_max_connections).  Past
  * --max-connections a newcomer closes the oldest idle one; when every
  * one is busy, the newcomer is refused.  One that stays idle is closed
- * by evhttp's own timeout (see http_setup).
+ * by evhttp's own timeout (see http_setup).  Over HTTPS each is a TLS
+ * bufferevent (hxview_tls.c), counted the same from its accept: a
+ * handshake not finished is a connection like any other, and the same
+ * timeout ends it.
  */
 #include "config.h"
 
@@ -16,6 +19,7 @@
 #include <event2/http.h>
 
 #include "hxview_http.h"
+#include "hxview_tls.h"
 
 static void conns_forget(struct http_conn *);
 static void conns_closed(struct evhttp_connection *, void *);
@@ -112,7 +116,9 @@ conns_bev(struct event_base *base, void *arg)
 	conns_adopt(srv);
 	if ((c = calloc(1, sizeof(*c))) == NULL)
 		return NULL;
-	if ((bev = bufferevent_socket_new(base, -1, 0)) == NULL) {
+	bev = srv->tls != NULL ? tls_bev_new(base, srv->tls) :
+				 bufferevent_socket_new(base, -1, 0);
+	if (bev == NULL) {
 		free(c);
 		return NULL;
 	}

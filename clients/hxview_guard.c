@@ -2,7 +2,11 @@
  * hxview serve: who may ask what.  A page of another site must not
  * reach the server through its own name (DNS rebinding) nor call it from
  * its scripts: every request's Host must be one of the server's names,
- * and its Origin, when a browser sends one, the server's too.  A control
+ * and its Origin, when a browser sends one, the server's too: the
+ * server's scheme (https:// over TLS, else http://), name and port.  A
+ * page of http://NAME:PORT is another origin than https://NAME:PORT (a
+ * page served in the clear, by whoever can answer there, must not drive
+ * what the TLS server guards).  A control
  * also needs the page's own header and, beyond loopback, the daemon's
  * token.
  */
@@ -47,17 +51,21 @@ guard_names(struct http_server *srv, const char *host, int port)
 	    srv->hosts[srv->nhosts++], sizeof(srv->hosts[0]), "[::1]:%d", port);
 }
 
-/* Return 1 if name (host:port, or host alone for port 80) is ours. */
+/*
+ * Return 1 if name (host:port, or host alone for the scheme's port: 443
+ * over TLS, else 80) is ours.
+ */
 static int
 guard_name_ours(const struct http_server *srv, const char *name)
 {
+	const char *port = srv->tls != NULL ? ":443" : ":80";
 	char with[300];
 	int i;
 
 	if (srv->nhosts == 0)
 		return 1;
 	snprintf(with, sizeof(with), "%s%s", name,
-	    strrchr(name, ']') == NULL && strchr(name, ':') == NULL ? ":80" :
+	    strrchr(name, ']') == NULL && strchr(name, ':') == NULL ? port :
 								      "");
 	for (i = 0; i < srv->nhosts; i++)
 		if (strcasecmp(with, srv->hosts[i]) == 0)
@@ -68,8 +76,8 @@ guard_name_ours(const struct http_server *srv, const char *name)
 /*
  * A page of another site must not reach us through its own name (DNS
  * rebinding) nor call us from its scripts: the Host must be one of our
- * names, and an Origin, when a browser sends one, ours.  Returns 1 when
- * the request was refused.
+ * names, and an Origin, when a browser sends one, ours: our scheme, one
+ * of our names.  Returns 1 when the request was refused.
  */
 int
 guard_stranger(struct http_server *srv, struct evhttp_request *req)
@@ -77,6 +85,8 @@ guard_stranger(struct http_server *srv, struct evhttp_request *req)
 	struct evkeyvalq *in = evhttp_request_get_input_headers(req);
 	const char *host = evhttp_find_header(in, "Host");
 	const char *origin = evhttp_find_header(in, "Origin");
+	const char *scheme = srv->tls != NULL ? "https://" : "http://";
+	size_t slen = strlen(scheme);
 	char text[400];
 
 	if (host != NULL && !guard_name_ours(srv, host)) {
@@ -86,8 +96,8 @@ guard_stranger(struct http_server *srv, struct evhttp_request *req)
 		return 1;
 	}
 	if (origin != NULL &&
-	    (strncasecmp(origin, "http://", 7) != 0 ||
-		!guard_name_ours(srv, origin + 7))) {
+	    (strncasecmp(origin, scheme, slen) != 0 ||
+		!guard_name_ours(srv, origin + slen))) {
 		snprintf(text, sizeof(text), "Origin '%.200s' is another site",
 		    origin);
 		reply_error(req, 403, "Forbidden", text);

@@ -37,6 +37,7 @@
 
 #include "address.h"
 #include "hxview_http.h"
+#include "hxview_tls.h"
 #include "listen.h"
 #include "program.h"
 
@@ -112,21 +113,28 @@ http_signal(evutil_socket_t sig, short events, void *arg)
 
 /*
  * Parse --http: ADDR:PORT, [V6ADDR]:PORT or V6ADDR:PORT (the last colon
- * ends the address), the port always given: address_parse_listen alone
- * would take a bare port or host, and read V6ADDR:PORT as an address.
+ * ends the address), the port always given, after "tls:" for HTTPS or
+ * an optional "tcp:": address_parse_listen alone would take a bare port
+ * or host, and read V6ADDR:PORT as an address.
  */
 static int
 http_listen_parse(const char *spec, struct address *a)
 {
-	const char *colon = strrchr(spec, ':'), *bracket = strrchr(spec, ']');
+	const char *rest = spec, *colon, *bracket;
 	char buf[300], why[300];
+	int prefix = 0;
 
-	if (colon == NULL || colon == spec ||
+	if (strncmp(spec, "tls:", 4) == 0 || strncmp(spec, "tcp:", 4) == 0)
+		prefix = 4;
+	rest = spec + prefix;
+	colon = strrchr(rest, ':');
+	bracket = strrchr(rest, ']');
+	if (colon == NULL || colon == rest ||
 	    (bracket != NULL && colon < bracket))
 		return -1;
-	if (bracket == NULL && strchr(spec, ':') != colon) {
-		if (snprintf(buf, sizeof(buf), "[%.*s]%s", (int)(colon - spec),
-			spec, colon) >= (int)sizeof(buf))
+	if (bracket == NULL && strchr(rest, ':') != colon) {
+		if (snprintf(buf, sizeof(buf), "%.*s[%.*s]%s", prefix, spec,
+			(int)(colon - rest), rest, colon) >= (int)sizeof(buf))
 			return -1;
 		spec = buf;
 	}
@@ -152,13 +160,14 @@ http_bound_port(int fd)
  * port the kernel chose for port 0.
  */
 static void
-http_announce(const struct listen_set *set)
+http_announce(const struct http_server *srv, const struct listen_set *set)
 {
 	int i;
 
 	printf("hxview: serving");
 	for (i = 0; i < set->n; i++)
-		printf(" http://%s/", set->names[i]);
+		printf(" %s://%s/", srv->tls != NULL ? "https" : "http",
+		    set->names[i]);
 	printf(" (%s)\n", egl_description());
 	fflush(stdout);
 }
@@ -170,8 +179,22 @@ http_check(struct http_options *h, char *err, size_t len)
 
 	h->token[0] = '\0';
 	if (http_listen_parse(h->listen, &a) != 0) {
-		snprintf(
-		    err, len, "--http '%s' is not ADDRESS:PORT", h->listen);
+		snprintf(err, len, "--http '%s' is not [tls:]ADDRESS:PORT",
+		    h->listen);
+		return -1;
+	}
+	if (a.tls && h->cert == NULL) {
+		snprintf(err, len,
+		    "--http %s serves HTTPS: it needs --tls-cert FILE (and "
+		    "--tls-key FILE unless the key is in that file)",
+		    h->listen);
+		return -1;
+	}
+	if (!a.tls && (h->cert != NULL || h->key != NULL)) {
+		snprintf(err, len,
+		    "--tls-cert and --tls-key are for HTTPS: --http "
+		    "tls:ADDRESS:PORT, not '%s'",
+		    h->listen);
 		return -1;
 	}
 	if (!address_host_is_loopback(a.host) && !h->read_only &&
@@ -205,6 +228,33 @@ http_assets_dir(struct http_server *srv)
 	snprintf(path, sizeof(path), "%s/index.html", HXVIEW_ASSETS_DIR);
 	snprintf(srv->assets, sizeof(srv->assets), "%s",
 	    access(path, R_OK) == 0 ? HXVIEW_ASSETS_DIR : HXVIEW_SRC_ASSETS);
+}
+
+/*
+ * For a tls: address, the TLS context from --tls-cert and --tls-key,
+ * and the certificate in the log with the fingerprint a user may compare
+ * or pin; 0, or -1 when they cannot be used (said why).
+ */
+static int
+http_tls_setup(struct http_server *srv)
+{
+	const struct http_options *h = srv->h;
+	struct address a;
+	char err[1200], cert[600];
+
+	/* main() checked the address with http_check(). */
+	if (http_listen_parse(h->listen, &a) != 0)
+		return -1;
+	if (!a.tls)
+		return 0;
+	if ((srv->tls = tls_context_new(h->cert, h->key, err, sizeof(err))) ==
+	    NULL) {
+		program_warn("serve: %s", err);
+		return -1;
+	}
+	tls_describe(srv->tls, cert, sizeof(cert));
+	program_warn("serve: HTTPS with the %s", cert);
+	return 0;
 }
 
 /*
@@ -317,6 +367,7 @@ http_free(struct http_server *srv, struct http_events *ev)
 		evhttp_free(srv->http);
 	if (srv->base != NULL)
 		event_base_free(srv->base);
+	tls_context_free(srv->tls);
 	free(srv->rgb);
 	free(srv->jpeg);
 	free(srv->shared);
@@ -340,13 +391,13 @@ http_serve(
 	srv.v = v;
 	srv.o = o;
 	srv.h = h;
-	if (http_setup(&srv) != 0 || http_listen(&srv, &set) != 0 ||
-	    http_events_add(&srv, &ev) != 0)
+	if (http_tls_setup(&srv) != 0 || http_setup(&srv) != 0 ||
+	    http_listen(&srv, &set) != 0 || http_events_add(&srv, &ev) != 0)
 		goto out;
 	http_assets_dir(&srv);
 	if (hxd_clients(view_conn(v), &clients, &nclients, &srv.you) == HXD_OK)
 		free(clients);
-	http_announce(&set);
+	http_announce(&srv, &set);
 	event_base_dispatch(srv.base);
 	if (srv.failed)
 		program_warn("serve: the server: %s", srv.why);

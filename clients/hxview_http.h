@@ -18,6 +18,8 @@
 
 #include "hxview_common.h"
 
+struct ssl_ctx_st;
+
 /* The most frames a second a browser's event stream carries. */
 #define HTTP_EVENTS_FPS_MAX 60.0
 
@@ -93,6 +95,7 @@ struct http_server {
 	unsigned look_at;       /* the look it holds; 0: none made */
 	unsigned next_id;       /* of the next event stream */
 	char assets[1024];      /* the workbench's directory */
+	struct ssl_ctx_st *tls; /* HTTPS (hxview_tls.c), or NULL */
 	unsigned long long you; /* hxview's client id at the server */
 	TAILQ_HEAD(, http_stream) streams;
 	TAILQ_HEAD(, http_conn) conns;

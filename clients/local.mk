@@ -40,11 +40,12 @@ clients_hxview_SOURCES = clients/hxview.c clients/hxview_common.h \
 	clients/hxview_web.c clients/hxview_control.c clients/hxview_control.h \
 	clients/hxview_http.c clients/hxview_reply.c clients/hxview_http.h clients/hxview_conns.c \
 	clients/hxview_guard.c clients/hxview_streams.c clients/hxview_events.c \
-	clients/hxview_routes.c
+	clients/hxview_routes.c clients/hxview_tls.c clients/hxview_tls.h
 # The workbench's page is read from disk: installed, or (uninstalled) the
 # source tree's; three.js from Debian's libjs-three.
 clients_hxview_CFLAGS = $(AM_CFLAGS) $(EGL_CFLAGS) $(PNG_CFLAGS) \
 	$(JPEG_CFLAGS) $(LIBEVENT_CFLAGS) $(LIBEVENT_EXTRA_CFLAGS) \
+	$(LIBEVENT_OPENSSL_CFLAGS) $(OPENSSL_CFLAGS) \
 	-DHXVIEW_ASSETS_DIR='"$(pkgdatadir)/workbench"' \
 	-DHXVIEW_SRC_ASSETS='"$(abs_top_srcdir)/clients/workbench"' \
 	-DHXVIEW_THREE_JS='"$(THREE_JS)"'
@@ -61,7 +62,8 @@ dist_workbench_DATA = clients/workbench/index.html \
 # libhxwire for listen_name() (every address of the name given to
 # --http) and usage_*(), as each program of the tree.
 clients_hxview_LDADD = $(MUJOCO_LIBS) libhaptix.la libhxwire.la $(EGL_LIBS) $(PNG_LIBS) \
-	$(JPEG_LIBS) $(LIBEVENT_EXTRA_LIBS) $(LIBEVENT_LIBS) -lm
+	$(JPEG_LIBS) $(LIBEVENT_OPENSSL_LIBS) $(LIBEVENT_EXTRA_LIBS) \
+	$(LIBEVENT_LIBS) $(OPENSSL_LIBS) -lm
 
 # Examples, built as users build them: the public header and libhaptix.
 noinst_PROGRAMS = clients/examples/grasp

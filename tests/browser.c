@@ -445,7 +445,7 @@ start_hxview_argv(const char *const *argv)
 	close(fds[1]);
 	hxview_out = fds[0];
 	buf[0] = '\0';
-	while ((line = strstr(buf, "hxview: serving http://")) == NULL ||
+	while ((line = strstr(buf, "hxview: serving http")) == NULL ||
 	    strchr(line, '\n') == NULL) {
 		cr_assert(
 		    len < sizeof(buf) - 1, "hxview said too much:\n%s", buf);
@@ -464,7 +464,9 @@ start_hxview_argv(const char *const *argv)
 		len += (size_t)n;
 		buf[len] = '\0';
 	}
-	line += strlen("hxview: serving http://");
+	/* http:// or, over TLS, https:// */
+	line += strlen("hxview: serving http");
+	line += strncmp(line, "s://", 4) == 0 ? 4 : 3;
 	p = strchr(line, '/');
 	while (p != NULL && p > line && p[-1] != ':')
 		p--;

@@ -389,6 +389,13 @@ tests_test_workbench_SOURCES = tests/test_workbench.c tests/browser.c \
 	tests/browser.h
 tests_test_workbench_CFLAGS = $(TEST_CFLAGS)
 tests_test_workbench_LDADD = $(TEST_LIBS)
+# The workbench over HTTPS (hxview serve --http tls:), in headless
+# Chromium that verifies the certificate, and through OpenSSL.
+HX_TESTS += tests/test_https
+tests_test_https_SOURCES = tests/test_https.c tests/browser.c \
+	tests/browser.h
+tests_test_https_CFLAGS = $(TEST_CFLAGS) $(OPENSSL_CFLAGS)
+tests_test_https_LDADD = $(TEST_LIBS) $(OPENSSL_LIBS)
 # make bench-workbench: the workbench's figures (docs/benchmarks.md),
 # measured in headless Chromium; not a test (no thresholds).
 check_PROGRAMS += tests/bench_workbench

@@ -1,0 +1,415 @@
+/*
+ * hxview serve over HTTPS (--http tls:...), in real headless Chromium
+ * and through OpenSSL, against a running haptixd with
+ * models/test/workbench.xml.  The certificates come from hx-test-certs.
+ *
+ * Chromium verifies the certificate: it is told to trust one public key
+ * (--ignore-certificate-errors-spki-list, the SHA-256 of server.pem's
+ * SubjectPublicKeyInfo, which the test computes), not to ignore errors.
+ * With it, the workbench loads over https://, draws the model and its
+ * Pause button pauses the daemon; the same browser refuses a server
+ * that shows another certificate (selfsigned.pem).  Through OpenSSL,
+ * trusting the test CA: the server's Origin (https://) is served, the
+ * same name with http:// is another site and is refused; plain HTTP on
+ * the TLS port gets no page.  hxview logs the certificate's SHA-256
+ * fingerprint, the one hx-test-certs wrote.  TLS connections count
+ * against --max-connections: a stalled handshake gives way to a
+ * newcomer.
+ *
+ * browser_main() skips (77, with the reason) without Chromium, and
+ * fails instead under $CI.
+ */
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <criterion/criterion.h>
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+#include <openssl/sha.h>
+#include <openssl/ssl.h>
+#include <openssl/x509.h>
+
+#include "browser.h"
+#include "check.h"
+#include "harness.h"
+#include "haptixd.h"
+
+/* The browser's window, and WebGL on Chromium's software renderer. */
+#define WINDOW_ARGS \
+	"\"--window-size=1000,700\",\"--enable-unsafe-swiftshader\"," \
+	"\"--use-angle=swiftshader\""
+
+/* Generous bounds for a loaded machine. */
+#define READY_SECONDS 40.0 /* the page drawing the model */
+#define WAIT_SECONDS 15.0  /* a change showing */
+#define IO_SECONDS 10      /* one request of the test's own */
+
+static void cleanup(void);
+
+TestSuite(https, .timeout = 240, .fini = cleanup);
+
+static struct hx_server server;
+static hxd_conn *watch;
+static char certs[600]; /* hx-test-certs' directory */
+
+static void
+cleanup(void)
+{
+	browser_cleanup(&watch);
+}
+
+/* A file that hx-test-certs wrote (static buffer, one per slot 0-1). */
+static const char *
+cert_file(int slot, const char *name)
+{
+	static char path[2][700];
+
+	snprintf(path[slot], sizeof(path[slot]), "%s/%s", certs, name);
+	return path[slot];
+}
+
+/* Make the certificates into the run's directory. */
+static void
+make_certs(void)
+{
+	const char *progs = getenv("HX_PROGS");
+	char prog[600];
+	const char *argv[] = { prog, certs, NULL };
+	int status;
+	pid_t pid;
+
+	cr_assert(progs != NULL, "HX_PROGS is not set: run with make check");
+	snprintf(prog, sizeof(prog), "%s/hx-test-certs", progs);
+	snprintf(certs, sizeof(certs), "%s/certs", run_dir);
+	pid = spawn(argv, -1, run_file(0, "certs.log"), 0, NULL);
+	cr_assert(waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+		WEXITSTATUS(status) == 0,
+	    "hx-test-certs failed:\n%s", log_tail(run_file(0, "certs.log")));
+}
+
+/*
+ * The base64 SHA-256 of the certificate's SubjectPublicKeyInfo, as
+ * Chromium's --ignore-certificate-errors-spki-list takes it.
+ */
+static void
+spki_hash(const char *pem, char *out, size_t len)
+{
+	unsigned char *der = NULL, md[SHA256_DIGEST_LENGTH];
+	FILE *f = fopen(pem, "r");
+	X509 *x;
+	int n;
+
+	cr_assert(f != NULL, "%s: %s", pem, strerror(errno));
+	x = PEM_read_X509(f, NULL, NULL, NULL);
+	fclose(f);
+	cr_assert(x != NULL, "%s: no certificate", pem);
+	n = i2d_X509_PUBKEY(X509_get_X509_PUBKEY(x), &der);
+	cr_assert(n > 0);
+	SHA256(der, (size_t)n, md);
+	cr_assert(len > 4 * ((sizeof(md) + 2) / 3));
+	EVP_EncodeBlock((unsigned char *)out, md, sizeof(md));
+	OPENSSL_free(der);
+	X509_free(x);
+}
+
+/* What a file says, its last newline removed (static buffer). */
+static const char *
+file_text(const char *path)
+{
+	static char text[512];
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	cr_assert(f != NULL, "%s: %s", path, strerror(errno));
+	n = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	while (n > 0 && (text[n - 1] == '\n' || text[n - 1] == '\r'))
+		n--;
+	text[n] = '\0';
+	return text;
+}
+
+/* A TCP connection to 127.0.0.1:port that gives up after IO_SECONDS. */
+static int
+connect_loopback(int port)
+{
+	struct sockaddr_in sin;
+	struct timeval tv = { IO_SECONDS, 0 };
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	cr_assert(fd >= 0, "socket: %s", strerror(errno));
+	memset(&sin, 0, sizeof(sin));
+	sin.sin_family = AF_INET;
+	sin.sin_port = htons((unsigned short)port);
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	cr_assert(connect(fd, (struct sockaddr *)&sin, sizeof(sin)) == 0,
+	    "connect to port %d: %s", port, strerror(errno));
+	return fd;
+}
+
+/*
+ * GET path over TLS from 127.0.0.1:port with the Origin header given
+ * (NULL: none), trusting the test CA and checking the name localhost;
+ * the status of the answer.
+ */
+static int
+https_get(int port, const char *path, const char *origin)
+{
+	char req[512], answer[256], o[300] = "";
+	SSL_CTX *ctx = SSL_CTX_new(TLS_client_method());
+	size_t got = 0;
+	int fd, n, status = -1;
+	SSL *ssl;
+
+	cr_assert(ctx != NULL);
+	cr_assert(SSL_CTX_load_verify_locations(
+		      ctx, cert_file(0, "ca.pem"), NULL) == 1);
+	SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, NULL);
+	fd = connect_loopback(port);
+	ssl = SSL_new(ctx);
+	cr_assert(ssl != NULL && SSL_set1_host(ssl, "localhost") == 1);
+	SSL_set_fd(ssl, fd);
+	cr_assert(SSL_connect(ssl) == 1,
+	    "no TLS to port %d, or its certificate is not verified "
+	    "(verify result %ld)",
+	    port, SSL_get_verify_result(ssl));
+	if (origin != NULL)
+		snprintf(o, sizeof(o), "Origin: %s\r\n", origin);
+	snprintf(req, sizeof(req),
+	    "GET %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n%s"
+	    "Connection: close\r\n\r\n",
+	    path, port, o);
+	cr_assert(SSL_write(ssl, req, (int)strlen(req)) == (int)strlen(req));
+	while (got < sizeof(answer) - 1 &&
+	    (n = SSL_read(ssl, answer + got, (int)(sizeof(answer) - 1 - got))) >
+		0)
+		got += (size_t)n;
+	answer[got] = '\0';
+	if (sscanf(answer, "HTTP/1.1 %d", &status) != 1)
+		status = -1;
+	SSL_free(ssl);
+	SSL_CTX_free(ctx);
+	close(fd);
+	return status;
+}
+
+/*
+ * Did the TLS handshake on fd succeed?  The certificate is not
+ * verified: this asks only whether the server took the connection.
+ */
+static int
+tls_handshake(int fd)
+{
+	SSL_CTX *ctx = SSL_CTX_new(TLS_client_method());
+	SSL *ssl;
+	int ok;
+
+	cr_assert(ctx != NULL && (ssl = SSL_new(ctx)) != NULL);
+	SSL_set_fd(ssl, fd);
+	ok = SSL_connect(ssl) == 1;
+	SSL_free(ssl);
+	SSL_CTX_free(ctx);
+	return ok;
+}
+
+/* Did the server close fd (EOF or reset) within seconds? */
+static int
+closed_within(int fd, int seconds)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	char c;
+
+	if (poll(&pfd, 1, seconds * 1000) != 1)
+		return 0;
+	return recv(fd, &c, 1, 0) <= 0;
+}
+
+/*
+ * hxview serve on the daemon over HTTPS with cert and its key, and
+ * --max-connections max unless NULL; the port.
+ */
+static int
+start_view(const char *cert, const char *key, const char *max)
+{
+	char c[700], k[700];
+	const char *argv[] = { hx_hxview_path(), "-s",
+		hx_server_addr(&server, 0), "serve", "--http",
+		"tls:127.0.0.1:0", "--tls-cert", c, "--tls-key", k,
+		max != NULL ? "--max-connections" : NULL, max, NULL };
+
+	snprintf(c, sizeof(c), "%s", cert_file(0, cert));
+	snprintf(k, sizeof(k), "%s", cert_file(1, key));
+	return start_hxview_argv(argv);
+}
+
+/* Run a script that returns a string; the string. */
+static const char *
+js(const char *script)
+{
+	static char out[2048];
+
+	run_script(script, out, sizeof(out));
+	return out;
+}
+
+/*
+ * Navigate the session to url; the WebDriver status, its body in *body
+ * (a page that cannot be loaded may answer 200, with an error page).
+ */
+static int
+go(const char *url, char **body)
+{
+	char path[256], *req, *quoted = json_quote(url), why[256];
+	int code;
+
+	cr_assert(asprintf(&req, "{\"url\":%s}", quoted) > 0);
+	snprintf(path, sizeof(path), "/session/%s/url", session);
+	code = http_call(
+	    driver_port, "POST", path, req, 60.0, body, why, sizeof(why));
+	cr_assert(code != -1, "WebDriver POST %s: %s", path, why);
+	free(req);
+	free(quoted);
+	return code;
+}
+
+/* Wait until script (returning "yes" or why not) says yes. */
+static void
+wait_for(const char *script, double seconds, const char *what)
+{
+	double end = hx_wall_now() + seconds;
+	const char *r;
+
+	for (;;) {
+		r = js(script);
+		if (strcmp(r, "yes") == 0)
+			return;
+		cr_assert(hx_wall_now() < end,
+		    "%s: not within %.0f s (%s); hxview's log:\n%s", what,
+		    seconds, r, log_tail(run_file(0, "hxview.log")));
+		hx_sleep_ms(100);
+	}
+}
+
+Test(https, the_workbench_over_https_and_what_is_refused)
+{
+	static const char *const args[] = { "-m", "workbench.xml", NULL };
+	char spki[64], chrome[256], url[128], origin[128], *body = NULL;
+	char why[256];
+	const char *fp, *r;
+	double end;
+	int port, code, stalled[2], third;
+
+	make_certs();
+	spki_hash(cert_file(0, "server.pem"), spki, sizeof(spki));
+	hx_server_start(&server, args);
+	watch = hx_connect_ok(hx_server_addr(&server, 0), "test_https");
+	port = start_view("server.pem", "server.key", NULL);
+
+	/* The log shows the fingerprint of the certificate served. */
+	fp = file_text(cert_file(0, "server.sha256"));
+	cr_assert(strstr(log_tail(run_file(0, "hxview.log")), fp) != NULL,
+	    "hxview's log does not give the fingerprint %s:\n%s", fp,
+	    log_tail(run_file(0, "hxview.log")));
+
+	/* Its own Origin is served; http:// with the same name is not. */
+	snprintf(origin, sizeof(origin), "https://127.0.0.1:%d", port);
+	code = https_get(port, "/status.json", origin);
+	cr_assert_eq(code, 200, "Origin %s: HTTP %d", origin, code);
+	snprintf(origin, sizeof(origin), "http://127.0.0.1:%d", port);
+	code = https_get(port, "/status.json", origin);
+	cr_assert_eq(
+	    code, 403, "Origin %s: HTTP %d, not refused", origin, code);
+
+	/* Plain HTTP on the TLS port: no page. */
+	code = http_call(
+	    port, "GET", "/", NULL, IO_SECONDS, &body, why, sizeof(why));
+	cr_assert(code == -1 && body == NULL,
+	    "plain HTTP on the TLS port got HTTP %d: %.200s", code,
+	    body != NULL ? body : "");
+
+	/* Chromium trusting server.pem's key: the workbench works. */
+	start_driver();
+	snprintf(chrome, sizeof(chrome),
+	    WINDOW_ARGS ",\"--ignore-certificate-errors-spki-list=%s\"", spki);
+	open_session_with(chrome);
+	snprintf(url, sizeof(url), "https://127.0.0.1:%d/", port);
+	code = go(url, &body);
+	cr_assert_eq(
+	    code, 200, "WebDriver could not open %s: %.2000s", url, body);
+	free(body);
+	wait_for("var w = window.hxwb;"
+		 "return location.protocol === 'https:' && w && w.model &&"
+		 " w.drawn > 3 && w.frames > 3 ? 'yes' : location.protocol +"
+		 " ' model ' + !!(w && w.model) + ' drawn ' + (w && w.drawn) +"
+		 " ' frames ' + (w && w.frames);",
+	    READY_SECONDS, "the workbench over HTTPS drawing the model");
+	cr_assert(!hx_status_ok(watch).paused);
+	cr_assert_str_eq(js("var b = document.getElementById('pause');"
+			    "if (!b || b.disabled) return 'no Pause button';"
+			    "b.click(); return 'ok';"),
+	    "ok");
+	end = hx_wall_now() + WAIT_SECONDS;
+	while (!hx_status_ok(watch).paused) {
+		cr_assert(hx_wall_now() < end,
+		    "the Pause button did not pause the daemon; hxview's "
+		    "log:\n%s",
+		    log_tail(run_file(0, "hxview.log")));
+		hx_sleep_ms(50);
+	}
+
+	/* Another certificate (self-signed, another key): refused. */
+	cr_assert_eq(stop_hxview() != -1, 1);
+	port = start_view("selfsigned.pem", "selfsigned.key", "2");
+	snprintf(url, sizeof(url), "https://127.0.0.1:%d/", port);
+	code = go(url, &body);
+	free(body);
+	/* The error page instead: nothing of hxview's was loaded. */
+	r = js("return location.protocol !== 'https:' &&"
+	       " typeof window.hxwb === 'undefined' &&"
+	       " /ERR_CERT_/.test(document.body.innerText) ? 'refused' :"
+	       " location.href + ' ' + typeof window.hxwb + ' ' +"
+	       " document.body.innerText.slice(0, 300);");
+	cr_assert_str_eq(r, "refused",
+	    "Chromium opened %s, whose certificate it does not trust: %s", url,
+	    r);
+	close_session();
+
+	/*
+	 * TLS connections count against --max-connections from their
+	 * accept: two that never begin their handshake fill the two
+	 * places, and a third closes the older (idle) one and is served.
+	 */
+	stalled[0] = connect_loopback(port);
+	stalled[1] = connect_loopback(port);
+	hx_sleep_ms(300);
+	third = connect_loopback(port);
+	cr_assert(tls_handshake(third),
+	    "a newcomer past --max-connections 2 was refused, the two "
+	    "stalled ones idle");
+	cr_assert(closed_within(stalled[0], IO_SECONDS),
+	    "the older stalled handshake was not closed for the newcomer "
+	    "(--max-connections 2)");
+	close(third);
+	close(stalled[0]);
+	close(stalled[1]);
+}
+
+/* Before the tests: what they need, and where it is. */
+int
+main(int argc, char *argv[])
+{
+	return browser_main(argc, argv, "test_https");
+}

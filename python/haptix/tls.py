@@ -30,6 +30,16 @@ from .errors import NoConnection
 # A fingerprint's hex digits, in pairs, colons anywhere between pairs.
 _PIN = re.compile(r":*(?:[0-9A-Fa-f]{2}:*){32}")
 
+# OpenSSL's X509_V_ERR_ codes (x509_vfy.h) that the errors tell apart;
+# Python's ssl gives them as verify_code without names.
+_CERT_NOT_YET_VALID = 9
+_CERT_HAS_EXPIRED = 10
+_DEPTH_ZERO_SELF_SIGNED_CERT = 18
+# UNABLE_TO_GET_ISSUER_CERT, SELF_SIGNED_CERT_IN_CHAIN,
+# UNABLE_TO_GET_ISSUER_CERT_LOCALLY: no CA we trust signed it.
+_NO_TRUSTED_ISSUER = (2, 19, 20)
+_NAME_MISMATCH = (62, 64)           # HOSTNAME_MISMATCH, IP_ADDRESS_MISMATCH
+
 # OpenSSL's reasons for a connection that is not TLS at all.
 _NOT_TLS = ("WRONG_VERSION_NUMBER", "PACKET_LENGTH_TOO_LONG",
             "RECORD_LAYER_FAILURE")
@@ -130,16 +140,16 @@ def _why(e):
 def _refused(e, host, settings):
     """What a failed verification of the server's certificate means."""
     v = e.verify_code
-    if v in (62, 64):       # X509_V_ERR_HOSTNAME_MISMATCH, IP_ADDRESS_
+    if v in _NAME_MISMATCH:
         return "the server's certificate does not name %s" % host
-    if v == 10:             # X509_V_ERR_CERT_HAS_EXPIRED
+    if v == _CERT_HAS_EXPIRED:
         return "the server's certificate has expired"
-    if v == 9:              # X509_V_ERR_CERT_NOT_YET_VALID
+    if v == _CERT_NOT_YET_VALID:
         return "the server's certificate is not valid yet"
-    if v == 18:             # X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT
+    if v == _DEPTH_ZERO_SELF_SIGNED_CERT:
         return ("the server's certificate is self-signed, not by a CA we "
                 "trust (%s)" % _trust(settings))
-    if v in (2, 19, 20):    # no issuer, self-signed in chain, not local
+    if v in _NO_TRUSTED_ISSUER:
         return ("the server's certificate is not signed by a CA we trust "
                 "(%s)" % _trust(settings))
     return "cannot verify the server's certificate: %s" % e.verify_message
@@ -155,7 +165,8 @@ def failure(e, settings, what):
     if reason in ("TLSV1_ALERT_UNKNOWN_CA", "SSLV3_ALERT_BAD_CERTIFICATE"):
         return ("the server does not take our client certificate (%s): %s"
                 % (settings.cert_from, _why(e)))
-    if isinstance(e, ssl.SSLEOFError) or reason == "UNEXPECTED_EOF_WHILE_READING":
+    if isinstance(e, ssl.SSLEOFError) or \
+            reason == "UNEXPECTED_EOF_WHILE_READING":
         if what == "handshake":
             return ("the server closed the connection during the TLS "
                     "handshake: is this a TLS port?")

@@ -229,8 +229,8 @@ def test_a_pin_is_the_trust(certs, tls_server, monkeypatch):
     monkeypatch.setenv("HAPTIX_TLS_PIN", certs.pin("server"))
     _served(good.addr())
     _served(good.addr("localhost"))
-    monkeypatch.setenv("HAPTIX_TLS_PIN",
-                       "sha256:" + certs.pin("server").replace(":", "").lower())
+    plain = certs.pin("server").replace(":", "").lower()
+    monkeypatch.setenv("HAPTIX_TLS_PIN", "sha256:" + plain)
     _served(good.addr())
     # Pinned, a self-signed certificate is trusted as itself; the CA, the
     # name and the dates do not count.
@@ -288,6 +288,15 @@ def test_tls_to_a_port_in_the_clear(tmp_path):
     _refused("tls:127.0.0.1:%d" % srv.getsockname()[1],
              "(is this a TLS port?)")
     srv.close()
+    # A port that says nothing: the handshake is bounded by the timeout.
+    quiet = socket.socket()
+    quiet.bind(("127.0.0.1", 0))
+    quiet.listen(1)
+    with pytest.raises(haptix.NoConnection, match="no TLS handshake within "
+                       "the timeout: is this a TLS port?"):
+        haptix.connect("tls:127.0.0.1:%d" % quiet.getsockname()[1],
+                       timeout=0.3)
+    quiet.close()
 
 
 # Reads and timeouts over TLS.
@@ -380,8 +389,9 @@ def test_no_token_in_the_clear_beyond_loopback(monkeypatch):
 # Against a real haptixd.
 
 def _tls_daemon(start_server, certs, name="server", *more):
-    s = start_server("-m", "fixture.xml", "--paused", "--tcp",
-                     "tls:127.0.0.1:0", "--tls-cert", certs.path(name + ".pem"),
+    s = start_server("-m", "fixture.xml", "--paused",
+                     "--tcp", "tls:127.0.0.1:0",
+                     "--tls-cert", certs.path(name + ".pem"),
                      "--tls-key", certs.path(name + ".key"), *more)
     assert s.tcp.startswith("tls:127.0.0.1:"), s.tcp
     return s

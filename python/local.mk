@@ -22,7 +22,7 @@ HX_PY_SOURCES = python/haptix/__init__.py python/haptix/address.py \
 	python/haptix/sim_set.py python/haptix/sim_stream.py \
 	python/haptix/sim_view.py python/haptix/sim_world.py \
 	python/haptix/stream.py python/haptix/struct.py python/haptix/suggest.py \
-	python/haptix/zstd.py
+	python/haptix/tls.py python/haptix/zstd.py
 # haptix.sweep, the sweep engine; hxsweep is its command line.
 HX_PY_SWEEP = python/haptix/sweep/__init__.py \
 	python/haptix/sweep/__main__.py python/haptix/sweep/cli.py \
@@ -36,7 +36,8 @@ HX_PY_TESTS = python/tests/conftest.py python/tests/test_connect.py \
 	python/tests/test_calls.py python/tests/test_batch.py \
 	python/tests/test_stream.py python/tests/test_model.py \
 	python/tests/test_compat.py python/tests/test_env.py \
-	python/tests/test_examples.py python/tests/test_install.py
+	python/tests/test_examples.py python/tests/test_install.py \
+	python/tests/test_tls.py
 HX_PY_EXAMPLES = python/examples/sweep.py python/examples/controller.py \
 	python/examples/grasp.py python/examples/rollout.py \
 	python/examples/pool_sweep.py

@@ -2,10 +2,14 @@
 
 ``unix:PATH`` or ``/PATH`` is a Unix socket; ``HOST``, ``HOST:PORT``,
 ``[V6ADDR]:PORT`` or a bare IPv6 address is TCP (port 5790 when
-omitted, an optional ``tcp:`` prefix).  No address means
+omitted, an optional ``tcp:`` prefix); ``tls:`` before the same forms
+is TLS over TCP (haptix/tls.py).  ``shm:PATH`` names a Unix socket with
+the shared-memory transport, which this client does not have yet: it is
+read, and refused at connect (haptix/connection.py).  No address means
 ``$HAPTIX_SERVER``, else the default Unix socket.
 """
 
+import ipaddress
 import os
 
 from .errors import NoConnection
@@ -41,7 +45,8 @@ def _unix(path):
 
 
 def parse(spec=None):
-    """Parse a server address into ("unix", path) or ("tcp", host, port).
+    """Parse a server address into ("unix", path), ("shm", path),
+    ("tcp", host, port) or ("tls", host, port).
 
     Raises NoConnection, as libhaptix's hxd_connect() fails, for an
     address it cannot read.
@@ -55,7 +60,10 @@ def parse(spec=None):
         return _unix(spec[5:])
     if spec.startswith("/"):
         return _unix(spec)
-    if spec.startswith("tcp:"):
+    if spec.startswith("shm:"):
+        return ("shm", _unix(spec[4:])[1])
+    kind = "tls" if spec.startswith("tls:") else "tcp"
+    if spec.startswith(kind + ":"):
         spec = spec[4:]
     port = None
     if spec.startswith("["):
@@ -81,13 +89,27 @@ def parse(spec=None):
     if int(port) == 0:
         raise NoConnection(
             "bad server address: port 0 is not a server port: " + spec)
-    return ("tcp", host, int(port))
+    return (kind, host, int(port))
 
 
 def format(addr):
-    """An address as libhaptix prints it: unix:PATH or tcp:HOST:PORT."""
-    if addr[0] == "unix":
-        return "unix:" + addr[1]
+    """An address as libhaptix prints it: unix:PATH, shm:PATH,
+    tcp:HOST:PORT or tls:HOST:PORT (IPv6 hosts in brackets)."""
+    if addr[0] in ("unix", "shm"):
+        return "%s:%s" % addr
     if ":" in addr[1]:
-        return "tcp:[%s]:%d" % (addr[1], addr[2])
-    return "tcp:%s:%d" % (addr[1], addr[2])
+        return "%s:[%s]:%d" % addr
+    return "%s:%s:%d" % addr
+
+
+def is_loopback(host):
+    """True for an IP address of this machine's loopback: 127.0.0.0/8,
+    ::1 or ::ffff:127.x.y.z (as lib/address.c's address_is_loopback).
+    host is a numeric address as getpeername() gives it; a name is not
+    judged, and is False."""
+    try:
+        ip = ipaddress.ip_address(host.split("%")[0])
+    except ValueError:
+        return False
+    mapped = getattr(ip, "ipv4_mapped", None)
+    return ip.is_loopback or (mapped is not None and mapped.is_loopback)

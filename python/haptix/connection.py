@@ -6,15 +6,20 @@ from ``$HAPTIX_TOKEN_FILE`` (or given) and the lease token of
 ``$HAPTIX_LEASE``, as libhaptix does.  Answers come in the order of the
 requests; frames with id 0 are events, kept in a queue until read, or
 errors about the connection, raised by the call that meets them.
+
+A ``tls:`` address speaks the same over TLS (haptix/tls.py).  A token
+never goes in the clear over TCP to a peer beyond loopback unless
+``$HAPTIX_ALLOW_CLEARTEXT_TOKEN=1``, as libhaptix.
 """
 
 import collections
 import os
 import socket
+import ssl
 import struct
 import time
 
-from . import address
+from . import address, tls
 from .errors import (BadProtocol, CannotRecv, CannotSend, NoConnection,
                      Timeout, BadSize, error_for)
 from .proto import pb
@@ -66,9 +71,12 @@ class Connection:
     """A framed, handshaken connection; see :func:`haptix.connect`."""
 
     def __init__(self, server=None, name="python", token=None, timeout=10.0,
-                 lease_token=None):
+                 lease_token=None, tls_ca=None, tls_pin=None, tls_cert=None,
+                 tls_key=None):
         self.timeout = timeout
         self.address = address.parse(server)
+        self._tls = tls.Settings(tls_ca, tls_pin, tls_cert, tls_key)
+        self.welcome = None
         self.events = collections.deque()
         self.events_lost = 0
         self._rbuf = bytearray()
@@ -88,6 +96,10 @@ class Connection:
 
     def _open(self):
         where = address.format(self.address)
+        if self.address[0] == "shm":
+            raise NoConnection(
+                "%s: this client has no shared-memory transport yet (issue "
+                "36): use unix:%s" % (where, self.address[1]))
         try:
             if self.address[0] == "unix":
                 s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -106,10 +118,14 @@ class Connection:
         except OSError as e:
             raise NoConnection("no server at %s: %s"
                                % (where, e.strerror or e)) from None
+        if self.address[0] == "tls":
+            s = tls.start(s, self.address[1], self._tls, where)
         s.settimeout(None)
         self._sock = s
 
     def _drop(self):
+        if self.tls:
+            tls.goodbye(self._sock)
         if self._sock is not None:
             self._sock.close()
         self._sock = None
@@ -126,8 +142,24 @@ class Connection:
         return self._sock is not None
 
     def fileno(self):
-        """The socket's descriptor, for select()."""
+        """The socket's descriptor, for select().
+
+        What select() cannot see: events already queued, bytes read and
+        not yet a frame, and (over TLS) records decrypted and not yet
+        read; :meth:`pending` says when any is there.
+        """
         return self._sock.fileno() if self._sock is not None else -1
+
+    def pending(self):
+        """True when something is read and waiting, which select() on
+        :meth:`fileno` would not show."""
+        return bool(self.events or self._rbuf or
+                    (self.tls and self._sock.pending()))
+
+    @property
+    def tls(self):
+        """True when the connection is TLS."""
+        return isinstance(self._sock, ssl.SSLSocket)
 
     def _hello(self, name, token, lease_token):
         if token is None:
@@ -135,6 +167,8 @@ class Connection:
             token = read_token_file(path) if path else b""
         elif isinstance(token, str):
             token = token.encode()
+        if token:
+            self._token_in_clear()
         if lease_token is None:
             lease_token = os.environ.get("HAPTIX_LEASE", "")
         hello = pb.Hello(protocol_version=PROTOCOL_VERSION,
@@ -145,6 +179,54 @@ class Connection:
             self._drop()
             raise BadProtocol("the server did not answer Hello with Welcome")
         return r.welcome
+
+    def _token_in_clear(self):
+        """Refuse to send a token over plain TCP beyond loopback.
+
+        The peer the socket reached is judged, not the name given;
+        ``$HAPTIX_ALLOW_CLEARTEXT_TOKEN=1`` allows it.
+        """
+        if self.address[0] != "tcp":
+            return
+        try:
+            peer = self._sock.getpeername()[0]
+        except OSError:
+            peer = ""
+        if address.is_loopback(peer) or \
+                os.environ.get("HAPTIX_ALLOW_CLEARTEXT_TOKEN") == "1":
+            return
+        where = address.format(self.address)
+        raise NoConnection(
+            "refusing to send the token in the clear to %s (not loopback): "
+            "use tls:%s, or set HAPTIX_ALLOW_CLEARTEXT_TOKEN=1"
+            % (where, where[4:]))
+
+    def _tls_hint(self):
+        """Before Welcome, a plain TCP server that broke the connection
+        may be a TLS port: a hint for the error, as libhaptix."""
+        if self.welcome is None and self.address[0] == "tcp":
+            return " (or a TLS port: then use tls:HOST:PORT)"
+        return ""
+
+    def _fail_tls(self, e, what, exc):
+        """A TLS error after the handshake: before Welcome the server
+        refused us (our client certificate), a NoConnection; after it,
+        exc (CannotRecv, CannotSend)."""
+        if what == "write" and self.welcome is None:
+            # Refused after the handshake: the server's alert says why.
+            try:
+                self._sock.settimeout(1)
+                self._sock.recv(1)
+            except ssl.SSLError as alert:
+                e = alert if alert.reason else e
+            except OSError:
+                pass
+        why = tls.failure(e, self._tls, what)
+        if self.welcome is None:
+            self._fail_recv(NoConnection("TLS with %s: %s" % (
+                address.format(self.address), why)))
+        verb = "receive from" if what == "read" else "send to"
+        self._fail_recv(exc("cannot %s the server: %s" % (verb, why)))
 
     # Reading frames.
 
@@ -193,17 +275,20 @@ class Connection:
                                         if len(self._rbuf) >= 4 else 65536)
             except InterruptedError:
                 continue
-            except BlockingIOError:
+            except (BlockingIOError, socket.timeout):
                 raise Timeout(what) from None
+            except ssl.SSLError as e:
+                self._fail_tls(e, "read", CannotRecv)
             except OSError as e:
                 self._fail_recv(CannotRecv("cannot receive from the server: "
-                                           "%s" % (e.strerror or e)))
+                                           "%s%s" % (e.strerror or e,
+                                                     self._tls_hint())))
             if not chunk:
                 self._fail_recv(CannotRecv(
-                    "the server closed the connection"
+                    "the server closed the connection%s" % self._tls_hint()
                     if self._next_id > 1 else
                     "the server closed the connection without answering "
-                    "Hello: is this a haptixd?"))
+                    "Hello: is this a haptixd%s?" % self._tls_hint()))
             self._rbuf += chunk
 
     def _recv_timeout(self, deadline, what):
@@ -212,6 +297,10 @@ class Connection:
         The kernel keeps the wait (SO_RCVTIMEO), so that waiting for an
         answer is one recv, not a select and a recv; it is set again only
         when it changes: a new timeout, or a frame that comes in parts.
+        Over TLS the SSLSocket's own timeout holds it instead: SSL reads
+        what it holds decrypted first and waits on the socket only for
+        more (SO_RCVTIMEO under a blocking SSLSocket would retry for
+        ever).
         """
         if deadline is None:
             want = 0.0
@@ -222,6 +311,10 @@ class Connection:
             if self._rcvtimeo and abs(want - self._rcvtimeo) < 0.001:
                 return
         if want == self._rcvtimeo:
+            return
+        if self.tls:
+            self._sock.settimeout(want or None)
+            self._rcvtimeo = want
             return
         sec = int(want)
         usec = int((want - sec) * 1e6)
@@ -267,8 +360,15 @@ class Connection:
         if len(body) > MAX_FRAME:
             raise BadSize("request of %d bytes is larger than the %d-byte "
                           "frame limit" % (len(body), MAX_FRAME))
+        if self._rcvtimeo and self.tls:
+            # A read's timeout would bound the send too: none, as in
+            # the clear.
+            self._sock.settimeout(None)
+            self._rcvtimeo = 0.0
         try:
             self._sock.sendall(_HEADER.pack(len(body)) + body)
+        except ssl.SSLError as e:
+            self._fail_tls(e, "write", CannotSend)
         except OSError as e:
             self._drop()
             self.error = "cannot send to the server: %s" % (e.strerror or e)
@@ -288,8 +388,8 @@ class Connection:
             timeout = None if call in _WORKS else self.timeout
         rid = self.send(call, msg)
         deadline = None if not timeout else time.monotonic() + timeout
-        what = ("no answer to Hello within %g s: is this a haptixd?" % timeout
-                if call == "hello" else
+        what = ("no answer to Hello within %g s: is this a haptixd?"
+                % (timeout or 0) if call == "hello" else
                 "no answer from the server within %g s" % (timeout or 0))
         while True:
             r = self._read_frame(deadline, what)

@@ -43,19 +43,26 @@ from .struct import Struct, to_struct  # noqa: F401
 
 
 def connect(server=None, token=None, name="python", timeout=10.0,
-            lease_token=None):
+            lease_token=None, tls_ca=None, tls_pin=None, tls_cert=None,
+            tls_key=None):
     """Connect to haptixd and say Hello; return a :class:`Sim`.
 
     ``server``: ``"unix:PATH"``, ``"HOST"``, ``"HOST:PORT"``,
-    ``"[V6ADDR]:PORT"``; None means ``$HAPTIX_SERVER``, else the default
-    Unix socket (``$XDG_RUNTIME_DIR/haptixd.sock``, else
+    ``"[V6ADDR]:PORT"``, ``"tls:HOST:PORT"``; None means
+    ``$HAPTIX_SERVER``, else the default Unix socket
+    (``$XDG_RUNTIME_DIR/haptixd.sock``, else
     ``/run/haptixd/haptixd.sock``).  ``token`` (bytes or str) is what a
     TCP server with ``--token-file`` wants; None reads the file named by
     ``$HAPTIX_TOKEN_FILE``.  ``lease_token`` shares a lease (None:
     ``$HAPTIX_LEASE``).  ``timeout`` bounds each call's wait, in seconds
-    (None: no bound).  Use it as a context manager to close it.
+    (None: no bound).  ``tls_ca``, ``tls_pin``, ``tls_cert`` and
+    ``tls_key`` are a ``tls:`` address's settings (None:
+    ``$HAPTIX_TLS_CA``, ``$HAPTIX_TLS_PIN``, ``$HAPTIX_TLS_CERT``,
+    ``$HAPTIX_TLS_KEY``; see :mod:`haptix.tls`).  Use it as a context
+    manager to close it.
     """
-    return Sim(Connection(server, name, token, timeout, lease_token))
+    return Sim(Connection(server, name, token, timeout, lease_token,
+                          tls_ca, tls_pin, tls_cert, tls_key))
 
 
 class Sim(SimModel, SimView, SimSet, SimObject, SimArray, SimRun, SimHold,

@@ -56,7 +56,11 @@ class Server:
                 self.proc.kill()
                 pytest.fail("haptixd did not become ready:\n" + text)
             time.sleep(0.01)
-        at = text.index("listening on tcp:") + len("listening on tcp:")
+        # HOST:PORT, or tls:HOST:PORT for a TLS listener (--tcp tls:...).
+        if "listening on tls:" in text:
+            at = text.index("listening on tls:") + len("listening on ")
+        else:
+            at = text.index("listening on tcp:") + len("listening on tcp:")
         self.tcp = text[at:].split()[0]
 
     def log_text(self):

@@ -112,6 +112,15 @@ compat_connection_ok(void)
 	return compat_conn != NULL && hxd_connected(compat_conn);
 }
 
+/* What follows a host's "tcp:" or "tls:", or the host. */
+static const char *
+compat_host_after_scheme(const char *host)
+{
+	if (strncmp(host, "tcp:", 4) == 0 || strncmp(host, "tls:", 4) == 0)
+		return host + 4;
+	return host;
+}
+
 int
 compat_connect(const char *host, int port)
 {
@@ -130,10 +139,12 @@ compat_connect(const char *host, int port)
 	 * A port joins a host that names none, in both dialects: MuJoCo
 	 * HAPTIX ignored it for its one fixed port, so a program that
 	 * passes one means that port, never 5790; the default server
-	 * (NULL, "") and a port out of range keep ignoring it.
+	 * (NULL, "") and a port out of range keep ignoring it.  A tcp: or
+	 * tls: host without a port takes it too.
 	 */
 	if (host != NULL && *host != '\0' && port > 0 && port <= 65535 &&
-	    strchr(host, ':') == NULL && strchr(host, '/') == NULL) {
+	    strchr(compat_host_after_scheme(host), ':') == NULL &&
+	    strchr(host, '/') == NULL) {
 		snprintf(spec, sizeof(spec), "%s:%d", host, port);
 		host = spec;
 	}

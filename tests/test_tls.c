@@ -30,6 +30,7 @@
 #include "frame.h"
 #include "harness.h"
 #include "haptix.pb-c.h"
+#include "haptix.h"
 #include "haptixd.h"
 #include "rawclient.h"
 
@@ -163,6 +164,11 @@ Test(tls, libhaptix_verifies_the_server)
 	expect_refused(good.tcp_addr, "not signed by a CA we trust");
 	client_env(NULL, fingerprint("server"), NULL);
 	expect_served(good.tcp_addr);
+	/* hx_connect joins its port to a tls: host that names none. */
+	cr_expect_eq(
+	    hx_connect("tls:127.0.0.1", atoi(strrchr(good.tcp_addr, ':') + 1)),
+	    hxOK, "%s", hx_last_result());
+	hx_close();
 	client_env(NULL, fingerprint("selfsigned"), NULL);
 	expect_refused(good.tcp_addr, "not the pinned one ($HAPTIX_TLS_PIN)");
 	client_env(NULL, "sha256:12:34", NULL);

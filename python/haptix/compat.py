@@ -87,7 +87,8 @@ def hx_connect(host=None, port=0):
         _done(e.code, e.message)
         raise e
     server = host or None
-    if server and port and ":" not in server and not server.startswith("/"):
+    rest = server[4:] if server and server[:4] in ("tcp:", "tls:") else server
+    if server and port and ":" not in rest and not server.startswith("/"):
         server = "%s:%d" % (server, port)
     try:
         _sim = _connect(server, name="haptix.compat")

@@ -423,6 +423,18 @@ def test_a_real_haptixd_over_tls(start_server, certs, monkeypatch):
         "the client left without TLS's goodbye"
 
 
+def test_hx_connect_joins_its_port_to_a_tls_host(start_server, certs,
+                                                 monkeypatch):
+    from haptix import compat
+    s = _tls_daemon(start_server, certs)
+    monkeypatch.setenv("HAPTIX_TLS_CA", certs.path("ca.pem"))
+    compat.hx_connect("tls:127.0.0.1", int(s.tcp.rsplit(":", 1)[1]))
+    try:
+        assert compat.hx_robot_info().motor_count == 2
+    finally:
+        compat.hx_close()
+
+
 def _refused_any(addr, words):
     """Expect any haptix.Error at connect, its text holding words."""
     with pytest.raises(haptix.Error) as e:

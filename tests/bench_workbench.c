@@ -46,15 +46,6 @@ epoch_ms(void)
 	return (double)ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
 }
 
-static const char *
-js(const char *script)
-{
-	static char out[8192];
-
-	run_script(script, out, sizeof(out));
-	return out;
-}
-
 static int
 compare(const void *a, const void *b)
 {

@@ -950,3 +950,29 @@ browser_cleanup(hxd_conn **watch)
 	stop_hxview();
 	hx_server_cleanup();
 }
+
+const char *
+js(const char *script)
+{
+	static char out[8192];
+
+	run_script(script, out, sizeof(out));
+	return out;
+}
+
+void
+wait_for(const char *script, double seconds, const char *what)
+{
+	double end = hx_wall_now() + seconds;
+	const char *r;
+
+	for (;;) {
+		r = js(script);
+		if (strcmp(r, "yes") == 0)
+			return;
+		cr_assert(hx_wall_now() < end,
+		    "%s: not within %.0f s (%s); hxview's log:\n%s", what,
+		    seconds, r, log_tail(run_file(0, "hxview.log")));
+		hx_sleep_ms(100);
+	}
+}

@@ -41,6 +41,11 @@ int json_string(const char *json, const char *key, char *out, size_t len);
 char *wd(const char *method, const char *path, const char *json);
 /* Run script in the session's page; the string it returns into out. */
 void run_script(const char *script, char *out, size_t len);
+/* Run a script that returns a string; the string (static buffer). */
+const char *js(const char *script);
+/* Wait until script (returning "yes" or why not) says yes; fail after
+ * seconds, with what and the end of hxview's log. */
+void wait_for(const char *script, double seconds, const char *what);
 /* Start hxview serve (argv: its command line, --http ADDRESS:0); the
  * port it says it listens on, the address it names in hxview_host. */
 int start_hxview_argv(const char *const *argv);

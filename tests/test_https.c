@@ -61,41 +61,11 @@ TestSuite(https, .timeout = 240, .fini = cleanup);
 
 static struct hx_server server;
 static hxd_conn *watch;
-static char certs[600]; /* hx-test-certs' directory */
 
 static void
 cleanup(void)
 {
 	browser_cleanup(&watch);
-}
-
-/* A file that hx-test-certs wrote (static buffer, one per slot 0-1). */
-static const char *
-cert_file(int slot, const char *name)
-{
-	static char path[2][700];
-
-	snprintf(path[slot], sizeof(path[slot]), "%s/%s", certs, name);
-	return path[slot];
-}
-
-/* Make the certificates into the run's directory. */
-static void
-make_certs(void)
-{
-	const char *progs = getenv("HX_PROGS");
-	char prog[600];
-	const char *argv[] = { prog, certs, NULL };
-	int status;
-	pid_t pid;
-
-	cr_assert(progs != NULL, "HX_PROGS is not set: run with make check");
-	snprintf(prog, sizeof(prog), "%s/hx-test-certs", progs);
-	snprintf(certs, sizeof(certs), "%s/certs", run_dir);
-	pid = spawn(argv, -1, run_file(0, "certs.log"), 0, NULL);
-	cr_assert(waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
-		WEXITSTATUS(status) == 0,
-	    "hx-test-certs failed:\n%s", log_tail(run_file(0, "certs.log")));
 }
 
 /*
@@ -176,7 +146,7 @@ https_get(int port, const char *path, const char *origin)
 
 	cr_assert(ctx != NULL);
 	cr_assert(SSL_CTX_load_verify_locations(
-		      ctx, cert_file(0, "ca.pem"), NULL) == 1);
+		      ctx, hx_test_cert("ca.pem"), NULL) == 1);
 	SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, NULL);
 	fd = connect_loopback(port);
 	ssl = SSL_new(ctx);
@@ -250,19 +220,9 @@ start_view(const char *cert, const char *key, const char *max)
 		"tls:127.0.0.1:0", "--tls-cert", c, "--tls-key", k,
 		max != NULL ? "--max-connections" : NULL, max, NULL };
 
-	snprintf(c, sizeof(c), "%s", cert_file(0, cert));
-	snprintf(k, sizeof(k), "%s", cert_file(1, key));
+	snprintf(c, sizeof(c), "%s", hx_test_cert(cert));
+	snprintf(k, sizeof(k), "%s", hx_test_cert(key));
 	return start_hxview_argv(argv);
-}
-
-/* Run a script that returns a string; the string. */
-static const char *
-js(const char *script)
-{
-	static char out[2048];
-
-	run_script(script, out, sizeof(out));
-	return out;
 }
 
 /*
@@ -285,24 +245,6 @@ go(const char *url, char **body)
 	return code;
 }
 
-/* Wait until script (returning "yes" or why not) says yes. */
-static void
-wait_for(const char *script, double seconds, const char *what)
-{
-	double end = hx_wall_now() + seconds;
-	const char *r;
-
-	for (;;) {
-		r = js(script);
-		if (strcmp(r, "yes") == 0)
-			return;
-		cr_assert(hx_wall_now() < end,
-		    "%s: not within %.0f s (%s); hxview's log:\n%s", what,
-		    seconds, r, log_tail(run_file(0, "hxview.log")));
-		hx_sleep_ms(100);
-	}
-}
-
 Test(https, the_workbench_over_https_and_what_is_refused)
 {
 	static const char *const args[] = { "-m", "workbench.xml", NULL };
@@ -312,14 +254,13 @@ Test(https, the_workbench_over_https_and_what_is_refused)
 	double end;
 	int port, code, stalled[2], third;
 
-	make_certs();
-	spki_hash(cert_file(0, "server.pem"), spki, sizeof(spki));
+	spki_hash(hx_test_cert("server.pem"), spki, sizeof(spki));
 	hx_server_start(&server, args);
 	watch = hx_connect_ok(hx_server_addr(&server, 0), "test_https");
 	port = start_view("server.pem", "server.key", NULL);
 
 	/* The log shows the fingerprint of the certificate served. */
-	fp = file_text(cert_file(0, "server.sha256"));
+	fp = file_text(hx_test_cert("server.sha256"));
 	cr_assert(strstr(log_tail(run_file(0, "hxview.log")), fp) != NULL,
 	    "hxview's log does not give the fingerprint %s:\n%s", fp,
 	    log_tail(run_file(0, "hxview.log")));

@@ -114,34 +114,6 @@ go(const char *url)
 	free(quoted);
 }
 
-/* Run a script that returns a string; the string. */
-static const char *
-js(const char *script)
-{
-	static char out[8192];
-
-	run_script(script, out, sizeof(out));
-	return out;
-}
-
-/* Wait until script (returning "yes" or why not) says yes. */
-static void
-wait_for(const char *script, double seconds, const char *what)
-{
-	double end = hx_wall_now() + seconds;
-	const char *r;
-
-	for (;;) {
-		r = js(script);
-		if (strcmp(r, "yes") == 0)
-			return;
-		cr_assert(hx_wall_now() < end,
-		    "%s: not within %.0f s (%s); hxview's log:\n%s", what,
-		    seconds, r, log_tail(run_file(0, "hxview.log")));
-		hx_sleep_ms(100);
-	}
-}
-
 /* Open the workbench of host:port in a new session; wait for frames. */
 static void
 open_workbench_at(const char *host, int port)

@@ -28,6 +28,8 @@ static int conn_tls_start(hxd_conn *, int64_t);
 static const char *conn_tls_hint(const hxd_conn *);
 static int conn_tls_wait(hxd_conn *, ssize_t, int64_t);
 static int conn_wait(hxd_conn *, int, int64_t);
+static ssize_t conn_write_some(
+    hxd_conn *, const uint8_t *, size_t, short *, char *, size_t);
 static int conn_send_all(hxd_conn *, const uint8_t *, size_t, int64_t);
 static int conn_read_frame(hxd_conn *, int64_t, int, Response **);
 static int conn_recv_timeout(hxd_conn *, int64_t);
@@ -279,51 +281,65 @@ conn_tls_start(hxd_conn *c, int64_t deadline)
 	return HXD_OK;
 }
 
-/* Send len bytes, never raising SIGPIPE. */
+/*
+ * Write what the socket takes now, over TLS or not: the bytes written;
+ * or 0, with in *want the poll event to wait for (0: try again at once);
+ * or -1, with why.  Never raises SIGPIPE.
+ */
+static ssize_t
+conn_write_some(hxd_conn *c, const uint8_t *p, size_t len, short *want,
+    char *why, size_t whylen)
+{
+	ssize_t n;
+
+	*want = 0;
+	if (c->tls != NULL) {
+		n = tls_client_write(c->tls, p, len);
+		if (n > 0)
+			return n;
+		if (n == TLS_CLIENT_WANT_READ || n == TLS_CLIENT_WANT_WRITE) {
+			*want = n == TLS_CLIENT_WANT_READ ? POLLIN : POLLOUT;
+			return 0;
+		}
+		/* Refused after the handshake: its alert says why. */
+		if (c->session_id == 0)
+			tls_client_read(c->tls, c->sbuf, 1);
+		snprintf(why, whylen, "%s", tls_client_error(c->tls));
+		return -1;
+	}
+	n = send(c->fd, p, len, MSG_NOSIGNAL | MSG_DONTWAIT);
+	if (n > 0)
+		return n;
+	if (n == -1 && errno == EINTR)
+		return 0;
+	if (n == -1 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+		*want = POLLOUT;
+		return 0;
+	}
+	snprintf(why, whylen, "%s", strerror(errno));
+	return -1;
+}
+
+/* Send len bytes, waiting until the deadline. */
 static int
 conn_send_all(hxd_conn *c, const uint8_t *p, size_t len, int64_t deadline)
 {
+	char why[700];
 	ssize_t n;
+	short want;
 	int rc;
 
 	while (len > 0) {
-		if (c->tls != NULL) {
-			n = tls_client_write(c->tls, p, len);
-			if (n == TLS_CLIENT_WANT_READ ||
-			    n == TLS_CLIENT_WANT_WRITE) {
-				rc = conn_tls_wait(c, n, deadline);
-				if (rc == 1)
-					continue;
-				if (rc == 0) {
-					conn_drop(c);
-					return conn_fail(c, HXD_TIMEOUT,
-					    "timed out sending to the server");
-				}
-			}
-			if (n > 0) {
-				p += n;
-				len -= (size_t)n;
-				continue;
-			}
-			/* Refused after the handshake: its alert says why. */
-			if (c->session_id == 0)
-				tls_client_read(c->tls, c->sbuf, 1);
-			rc = conn_fail(c, HXD_CANNOTSEND,
-			    "cannot send to the server: %s",
-			    tls_client_error(c->tls));
-			conn_drop(c);
-			return rc;
-		}
-		n = send(c->fd, p, len, MSG_NOSIGNAL | MSG_DONTWAIT);
+		n = conn_write_some(c, p, len, &want, why, sizeof(why));
 		if (n > 0) {
 			p += n;
 			len -= (size_t)n;
 			continue;
 		}
-		if (n == -1 && errno == EINTR)
+		if (n == 0 && want == 0)
 			continue;
-		if (n == -1 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-			rc = conn_wait(c, POLLOUT, deadline);
+		if (n == 0) {
+			rc = conn_wait(c, want, deadline);
 			if (rc == 1)
 				continue;
 			if (rc == 0) {
@@ -332,11 +348,11 @@ conn_send_all(hxd_conn *c, const uint8_t *p, size_t len, int64_t deadline)
 				return conn_fail(c, HXD_TIMEOUT,
 				    "timed out sending to the server");
 			}
+			snprintf(why, sizeof(why), "%s", strerror(errno));
 		}
-		rc = errno;
 		conn_drop(c);
-		return conn_fail(c, HXD_CANNOTSEND,
-		    "cannot send to the server: %s", strerror(rc));
+		return conn_fail(
+		    c, HXD_CANNOTSEND, "cannot send to the server: %s", why);
 	}
 	return HXD_OK;
 }

@@ -658,7 +658,7 @@ Test(tls, a_client_that_does_not_read_is_dropped)
 	struct hx_server s;
 	const char *more[] = { "--max-queued", "262144", "--max-frame",
 		"131072", "-m", "mpl_scene.xml", NULL };
-	uint8_t frame[64];
+	uint8_t frame[64], hello[256];
 	Haptix__V1__Empty empty = HAPTIX__V1__EMPTY__INIT;
 	struct rawtls t;
 	size_t n;
@@ -668,20 +668,8 @@ Test(tls, a_client_that_does_not_read_is_dropped)
 	start_tls(&s, "server", more);
 	client_env(hx_test_cert("ca.pem"), NULL, NULL);
 	rawtls_open(&t, &s);
-	{
-		Haptix__V1__Request req = HAPTIX__V1__REQUEST__INIT;
-		Haptix__V1__Hello hello = HAPTIX__V1__HELLO__INIT;
-
-		hello.protocol_version = 1;
-		hello.client_name = (char *)"sleeper";
-		req.id = 1;
-		req.call_case = HAPTIX__V1__REQUEST__CALL_HELLO;
-		req.hello = &hello;
-		n = haptix__v1__request__get_packed_size(&req);
-		frame_put_header(frame, (uint32_t)n);
-		haptix__v1__request__pack(&req, frame + FRAME_HEADER_SIZE);
-		cr_assert_eq(rawtls_write(&t, frame, n + FRAME_HEADER_SIZE), 0);
-	}
+	n = hello_frame(hello, sizeof(hello));
+	cr_assert_eq(rawtls_write(&t, hello, n), 0);
 	end = hx_wall_now() + 30;
 	for (i = 2; !gone && hx_wall_now() < end; i++) {
 		Haptix__V1__Request req = HAPTIX__V1__REQUEST__INIT;

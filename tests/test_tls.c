@@ -212,19 +212,27 @@ Test(tls, libhaptix_verifies_the_server)
 	hx_server_stop(&plain);
 }
 
+/* Write text into path, replacing what it held. */
+static void
+put_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	cr_assert_not_null(f, "%s", path);
+	fputs(text, f);
+	cr_assert_eq(fclose(f), 0);
+}
+
 /* Write the token file of these tests; its path. */
 static const char *
-token_file(const struct hx_server *s, const char *dir, const char *token)
+token_file(const char *dir, const char *token)
 {
 	static char path[300];
-	FILE *f;
+	char text[128];
 
-	(void)s;
 	snprintf(path, sizeof(path), "%s/token", dir);
-	f = fopen(path, "w");
-	cr_assert_not_null(f);
-	fprintf(f, "%s\n", token);
-	fclose(f);
+	snprintf(text, sizeof(text), "%s\n", token);
+	put_file(path, text);
 	chmod(path, 0600);
 	return path;
 }
@@ -238,7 +246,7 @@ Test(tls, a_client_certificate_besides_the_token)
 		"--token-file", NULL, NULL };
 
 	cr_assert_not_null(mkdtemp(dir));
-	tok = token_file(NULL, dir, "s3cret");
+	tok = token_file(dir, "s3cret");
 	more[3] = tok;
 	start_tls(&s, "server", more);
 	setenv("HAPTIX_TOKEN_FILE", tok, 1);
@@ -317,12 +325,11 @@ Test(tls, the_token_never_in_the_clear_beyond_loopback)
 	const char *tok;
 	const char *args[] = { "-m", "fixture.xml", "--paused", "--tcp",
 		"0.0.0.0:0", "--token-file", NULL, NULL, NULL, NULL };
-	FILE *f;
 	int status;
 
 	outside_address(outside, sizeof(outside));
 	cr_assert_not_null(mkdtemp(dir));
-	tok = token_file(NULL, dir, "s3cret");
+	tok = token_file(dir, "s3cret");
 	args[6] = tok;
 
 	/* A listener in the clear beyond loopback: haptixd will not. */
@@ -336,10 +343,7 @@ Test(tls, the_token_never_in_the_clear_beyond_loopback)
 
 	/* Told to (in its settings file), it does. */
 	snprintf(conf, sizeof(conf), "%s/haptixd.conf", dir);
-	f = fopen(conf, "w");
-	cr_assert_not_null(f);
-	fputs("allow-cleartext-token = yes\n", f);
-	fclose(f);
+	put_file(conf, "allow-cleartext-token = yes\n");
 	args[7] = "--config";
 	args[8] = conf;
 	hx_server_start(&s, args);
@@ -358,10 +362,7 @@ Test(tls, the_token_never_in_the_clear_beyond_loopback)
 	expect_served(addr);
 
 	/* The daemon no longer told to: it refuses the token it got. */
-	f = fopen(conf, "w");
-	cr_assert_not_null(f);
-	fputs("allow-cleartext-token = no\n", f);
-	fclose(f);
+	put_file(conf, "allow-cleartext-token = no\n");
 	kill(s.pid, SIGHUP);
 	wait_log_count(&s, "reloaded", 1);
 	expect_refused(addr, "the token came in the clear over TCP");
@@ -427,7 +428,6 @@ Test(tls, sighup_swaps_the_certificate)
 		"tls:127.0.0.1:0", "--tls-cert", pem, "--tls-key", key, NULL };
 	hxd_status st;
 	hxd_conn *before;
-	FILE *f;
 
 	cr_assert_not_null(mkdtemp(dir));
 	snprintf(pem, sizeof(pem), "%s/cert.pem", dir);
@@ -454,10 +454,7 @@ Test(tls, sighup_swaps_the_certificate)
 	    hxd_status_get(before, &st), HXD_OK, "%s", hxd_error(before));
 
 	/* A broken certificate: the reload fails, the last one stays. */
-	f = fopen(pem, "w");
-	cr_assert_not_null(f);
-	fputs("not a certificate\n", f);
-	fclose(f);
+	put_file(pem, "not a certificate\n");
 	kill(s.pid, SIGHUP);
 	wait_log_count(&s, "keeping the current settings", 1);
 	cr_expect(
@@ -559,7 +556,7 @@ Test(tls, the_fuzz_corpus_over_tls, .timeout = 300)
 	FILE *f;
 
 	cr_assert_not_null(mkdtemp(dir));
-	more[1] = token_file(NULL, dir, FUZZ_TOKEN);
+	more[1] = token_file(dir, FUZZ_TOKEN);
 	snprintf(path, sizeof(path), "%s/corpus", dir);
 	cr_assert_eq(mkdir(path, 0700), 0);
 	snprintf(prog, sizeof(prog), "%s/fuzz/make_corpus", getenv("HX_BUILD"));

@@ -55,7 +55,7 @@
 
 /* The server's events besides evhttp's own. */
 struct http_events {
-	struct event *tick, *sigint, *sigterm;
+	struct event *tick, *sigint, *sigterm, *sighup;
 };
 
 /*
@@ -320,7 +320,35 @@ http_listen(struct http_server *srv, struct listen_set *set)
 	return 0;
 }
 
-/* The tick and the signals that stop the loop; 0, or -1. */
+/*
+ * SIGHUP: read --tls-cert and --tls-key again (a renewed certificate),
+ * for the connections to come; if they do not load, the old ones stay.
+ * In the clear there is nothing to read again.
+ */
+static void
+http_reload(evutil_socket_t sig, short events, void *arg)
+{
+	struct http_server *srv = arg;
+	char err[1200], cert[600];
+	struct ssl_ctx_st *ctx;
+
+	if (srv->tls == NULL) {
+		program_warn("serve: SIGHUP: no certificate to read again");
+		return;
+	}
+	ctx = tls_context_new(srv->h->cert, srv->h->key, err, sizeof(err));
+	if (ctx == NULL) {
+		program_warn("serve: SIGHUP: %s; keeping the certificate", err);
+		return;
+	}
+	/* Each connection holds the context it began with. */
+	tls_context_free(srv->tls);
+	srv->tls = ctx;
+	tls_describe(srv->tls, cert, sizeof(cert));
+	program_warn("serve: SIGHUP: HTTPS with the %s", cert);
+}
+
+/* The tick, the signals that stop the loop, and SIGHUP; 0, or -1. */
 static int
 http_events_add(struct http_server *srv, struct http_events *ev)
 {
@@ -329,7 +357,9 @@ http_events_add(struct http_server *srv, struct http_events *ev)
 	ev->tick = event_new(srv->base, -1, EV_PERSIST, http_tick, srv);
 	ev->sigint = evsignal_new(srv->base, SIGINT, http_signal, srv->base);
 	ev->sigterm = evsignal_new(srv->base, SIGTERM, http_signal, srv->base);
-	if (ev->tick == NULL || ev->sigint == NULL || ev->sigterm == NULL) {
+	ev->sighup = evsignal_new(srv->base, SIGHUP, http_reload, srv);
+	if (ev->tick == NULL || ev->sigint == NULL || ev->sigterm == NULL ||
+	    ev->sighup == NULL) {
 		program_warn("serve: out of memory");
 		return -1;
 	}
@@ -338,6 +368,7 @@ http_events_add(struct http_server *srv, struct http_events *ev)
 	event_add(ev->tick, &tv);
 	event_add(ev->sigint, NULL);
 	event_add(ev->sigterm, NULL);
+	event_add(ev->sighup, NULL);
 	return 0;
 }
 
@@ -363,6 +394,8 @@ http_free(struct http_server *srv, struct http_events *ev)
 		event_free(ev->sigint);
 	if (ev->sigterm != NULL)
 		event_free(ev->sigterm);
+	if (ev->sighup != NULL)
+		event_free(ev->sighup);
 	if (srv->http != NULL)
 		evhttp_free(srv->http);
 	if (srv->base != NULL)

@@ -14,7 +14,8 @@
  * the TLS port gets no page.  hxview logs the certificate's SHA-256
  * fingerprint, the one hx-test-certs wrote.  TLS connections count
  * against --max-connections: a stalled handshake gives way to a
- * newcomer.
+ * newcomer.  SIGHUP reads the certificate again; one that does not load
+ * leaves the last.
  *
  * browser_main() skips (77, with the reason) without Chromium, and
  * fails instead under $CI.
@@ -25,6 +26,7 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -208,6 +210,47 @@ closed_within(int fd, int seconds)
 }
 
 /*
+ * The SHA-256 fingerprint (AB:CD:...) of the certificate the server on
+ * port shows, unverified.
+ */
+static void
+served_fingerprint(int port, char *out, size_t len)
+{
+	SSL_CTX *ctx = SSL_CTX_new(TLS_client_method());
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int n = 0, i;
+	size_t off = 0;
+	X509 *x;
+	SSL *ssl;
+	int fd;
+
+	cr_assert(ctx != NULL && (ssl = SSL_new(ctx)) != NULL);
+	fd = connect_loopback(port);
+	SSL_set_fd(ssl, fd);
+	cr_assert(SSL_connect(ssl) == 1, "no TLS on port %d", port);
+	x = SSL_get1_peer_certificate(ssl);
+	cr_assert(x != NULL && X509_digest(x, EVP_sha256(), md, &n) == 1);
+	for (i = 0; i < n && off + 3 < len; i++)
+		off += (size_t)snprintf(
+		    out + off, len - off, "%s%02X", i ? ":" : "", md[i]);
+	X509_free(x);
+	SSL_free(ssl);
+	SSL_CTX_free(ctx);
+	close(fd);
+}
+
+/* Copy the certificate name.pem and its key to cert and key. */
+static void
+copy_cert(const char *name, const char *cert, const char *key)
+{
+	char cmd[3000];
+
+	snprintf(cmd, sizeof(cmd), "cp '%s/%s.pem' '%s' && cp '%s/%s.key' '%s'",
+	    hx_test_certs(), name, cert, hx_test_certs(), name, key);
+	cr_assert_eq(system(cmd), 0, "%s", cmd);
+}
+
+/*
  * hxview serve on the daemon over HTTPS with cert and its key, and
  * --max-connections max unless NULL; the port.
  */
@@ -220,8 +263,9 @@ start_view(const char *cert, const char *key, const char *max)
 		"tls:127.0.0.1:0", "--tls-cert", c, "--tls-key", k,
 		max != NULL ? "--max-connections" : NULL, max, NULL };
 
-	snprintf(c, sizeof(c), "%s", hx_test_cert(cert));
-	snprintf(k, sizeof(k), "%s", hx_test_cert(key));
+	snprintf(
+	    c, sizeof(c), "%s", cert[0] == '/' ? cert : hx_test_cert(cert));
+	snprintf(k, sizeof(k), "%s", key[0] == '/' ? key : hx_test_cert(key));
 	return start_hxview_argv(argv);
 }
 
@@ -243,6 +287,61 @@ go(const char *url, char **body)
 	free(req);
 	free(quoted);
 	return code;
+}
+
+/* Wait until hxview's log holds text count times. */
+static void
+wait_log(const char *text, int count)
+{
+	double end = hx_wall_now() + 20;
+	const char *p;
+	int n;
+
+	for (;;) {
+		p = log_tail(run_file(0, "hxview.log"));
+		for (n = 0; (p = strstr(p, text)) != NULL; p++)
+			n++;
+		if (n >= count)
+			return;
+		cr_assert(hx_wall_now() < end, "no \"%s\" in hxview's log:\n%s",
+		    text, log_tail(run_file(0, "hxview.log")));
+		hx_sleep_ms(50);
+	}
+}
+
+Test(https, sighup_reads_the_certificate_again)
+{
+	static const char *const args[] = { "-m", "workbench.xml", NULL };
+	char cert[300], key[300], fp[128];
+	FILE *f;
+	int port;
+
+	snprintf(cert, sizeof(cert), "%s", run_file(0, "cert.pem"));
+	snprintf(key, sizeof(key), "%s", run_file(0, "key.pem"));
+	copy_cert("server", cert, key);
+	hx_server_start(&server, args);
+	port = start_view(cert, key, NULL);
+	served_fingerprint(port, fp, sizeof(fp));
+	cr_assert_str_eq(fp, file_text(hx_test_cert("server.sha256")));
+
+	copy_cert("selfsigned", cert, key);
+	kill(hxview_pid, SIGHUP);
+	wait_log("serve: SIGHUP: HTTPS with the", 1);
+	served_fingerprint(port, fp, sizeof(fp));
+	cr_assert_str_eq(fp, file_text(hx_test_cert("selfsigned.sha256")),
+	    "the certificate read again is not the one served");
+
+	f = fopen(cert, "w");
+	cr_assert_not_null(f);
+	fputs("not a certificate\n", f);
+	fclose(f);
+	kill(hxview_pid, SIGHUP);
+	wait_log("keeping the certificate", 1);
+	served_fingerprint(port, fp, sizeof(fp));
+	cr_assert_str_eq(fp, file_text(hx_test_cert("selfsigned.sha256")),
+	    "a certificate that does not load replaced the last one");
+	cr_assert_eq(stop_hxview(), 0, "hxview serve did not stop cleanly");
+	hx_server_stop(&server);
 }
 
 Test(https, the_workbench_over_https_and_what_is_refused)

@@ -4,8 +4,10 @@ server serving hx-test-certs' certificates, before any haptixd frame;
 reads and timeouts over TLS; a client certificate; the token never sent
 in the clear beyond loopback; then all of it against a real haptixd."""
 
+import fcntl
 import os
 import socket
+import struct
 import ssl
 import subprocess
 import threading
@@ -321,29 +323,24 @@ def test_reads_and_timeouts_over_tls(certs, tls_server, monkeypatch):
 # The token never in the clear beyond loopback.
 
 def outside_address():
-    """An IPv4 address of this machine that is not loopback; the test
-    fails when there is none (the rule cannot be tested without)."""
-    found = []
-    try:
-        out = subprocess.run(["ip", "-o", "-4", "addr", "show", "up"],
-                             capture_output=True, text=True).stdout
-        for line in out.splitlines():
-            ip = line.split()[3].split("/")[0]
+    """An IPv4 address of this machine that is not loopback, as the
+    kernel gives each interface's (SIOCGIFADDR, what getifaddrs() reads:
+    no iproute2 needed); the test fails when there is none (the rule
+    cannot be tested without)."""
+    siocgifaddr = 0x8915
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        for _, name in socket.if_nameindex():
+            req = struct.pack("256s", name.encode()[:15])
+            try:
+                got = fcntl.ioctl(s.fileno(), siocgifaddr, req)
+            except OSError:
+                continue            # down, or no IPv4 address
+            ip = socket.inet_ntoa(got[20:24])
             if not address.is_loopback(ip):
-                found.append(ip)
-    except (OSError, IndexError):
-        pass
-    try:
-        ip = socket.gethostbyname(socket.gethostname())
-        if not address.is_loopback(ip):
-            found.append(ip)
-    except OSError:
-        pass
-    if not found:
-        pytest.fail("this machine has no IPv4 address beyond loopback to "
-                    "test the token's rule with (ip -o -4 addr; "
-                    "gethostbyname(gethostname()))")
-    return found[0]
+                return ip
+    pytest.fail("this machine has no IPv4 address beyond loopback to "
+                "test the token's rule with (SIOCGIFADDR on each of "
+                "socket.if_nameindex())")
 
 
 def test_no_token_in_the_clear_beyond_loopback(monkeypatch):

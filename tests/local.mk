@@ -204,6 +204,11 @@ tests_test_loadjob_LDADD = $(INPROC_LIBS)
 tests_test_frame_SOURCES = tests/test_frame.c
 tests_test_frame_CFLAGS = $(TEST_CFLAGS)
 tests_test_frame_LDADD = $(TEST_LIBS)
+# The shared-memory ring (lib/shmring.c), two threads and a hostile side.
+HX_TESTS += tests/test_shmring
+tests_test_shmring_SOURCES = tests/test_shmring.c
+tests_test_shmring_CFLAGS = $(TEST_CFLAGS)
+tests_test_shmring_LDADD = libhxwire.la $(CRITERION_LIBS) -lpthread
 # The envelopes packed and parsed by hand, against protobuf-c.
 tests_test_envelope_SOURCES = tests/test_envelope.c
 tests_test_envelope_CFLAGS = $(TEST_CFLAGS)

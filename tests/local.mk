@@ -209,6 +209,11 @@ HX_TESTS += tests/test_shmring
 tests_test_shmring_SOURCES = tests/test_shmring.c
 tests_test_shmring_CFLAGS = $(TEST_CFLAGS)
 tests_test_shmring_LDADD = libhxwire.la $(CRITERION_LIBS) -lpthread
+# Its memory (a sealed memfd) and passing descriptors (SCM_RIGHTS).
+HX_TESTS += tests/test_shmregion
+tests_test_shmregion_SOURCES = tests/test_shmregion.c
+tests_test_shmregion_CFLAGS = $(TEST_CFLAGS)
+tests_test_shmregion_LDADD = libhxwire.la $(CRITERION_LIBS)
 # The envelopes packed and parsed by hand, against protobuf-c.
 tests_test_envelope_SOURCES = tests/test_envelope.c
 tests_test_envelope_CFLAGS = $(TEST_CFLAGS)

@@ -14,6 +14,22 @@
 /* What the region must keep: its size, and these seals themselves. */
 #define SHMREGION_SEALS (F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL)
 
+/* Map r's memfd whole, shared; on failure free r.  0, or -1 with why. */
+static int
+shmregion_mmap(struct shmregion *r, char *why, size_t len)
+{
+	r->base = mmap(
+	    NULL, r->size, PROT_READ | PROT_WRITE, MAP_SHARED, r->fd, 0);
+	if (r->base == MAP_FAILED) {
+		r->base = NULL;
+		snprintf(
+		    why, len, "mmap %zu bytes: %s", r->size, strerror(errno));
+		shmregion_free(r);
+		return -1;
+	}
+	return 0;
+}
+
 int
 shmregion_create(
     struct shmregion *r, size_t size, const char *name, char *why, size_t len)
@@ -33,15 +49,7 @@ shmregion_create(
 		shmregion_free(r);
 		return -1;
 	}
-	r->base = mmap(
-	    NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, r->fd, 0);
-	if (r->base == MAP_FAILED) {
-		r->base = NULL;
-		snprintf(why, len, "mmap %zu bytes: %s", size, strerror(errno));
-		shmregion_free(r);
-		return -1;
-	}
-	return 0;
+	return shmregion_mmap(r, why, len);
 }
 
 int
@@ -68,15 +76,7 @@ shmregion_map(struct shmregion *r, int fd, size_t size, char *why, size_t len)
 		shmregion_free(r);
 		return -1;
 	}
-	r->base = mmap(
-	    NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, r->fd, 0);
-	if (r->base == MAP_FAILED) {
-		r->base = NULL;
-		snprintf(why, len, "mmap %zu bytes: %s", size, strerror(errno));
-		shmregion_free(r);
-		return -1;
-	}
-	return 0;
+	return shmregion_mmap(r, why, len);
 }
 
 void

@@ -37,8 +37,9 @@ shmring_cap_ok(uint32_t cap)
 	return cap >= 64 && cap <= SHMRING_MAX && (cap & (cap - 1)) == 0;
 }
 
-int
-shmring_init(struct shmring *r, void *mem, uint32_t cap)
+/* Take the ring laid out at mem, from position 0; -1 for a bad cap. */
+static int
+shmring_place(struct shmring *r, void *mem, uint32_t cap)
 {
 	if (!shmring_cap_ok(cap))
 		return -1;
@@ -46,6 +47,14 @@ shmring_init(struct shmring *r, void *mem, uint32_t cap)
 	r->data = (uint8_t *)mem + sizeof(struct shmring_ctl);
 	r->cap = cap;
 	r->pos = 0;
+	return 0;
+}
+
+int
+shmring_init(struct shmring *r, void *mem, uint32_t cap)
+{
+	if (shmring_place(r, mem, cap) != 0)
+		return -1;
 	memset(r->ctl, 0, sizeof(*r->ctl));
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	return 0;
@@ -54,13 +63,8 @@ shmring_init(struct shmring *r, void *mem, uint32_t cap)
 int
 shmring_attach(struct shmring *r, void *mem, uint32_t cap)
 {
-	if (!shmring_cap_ok(cap))
-		return -1;
-	r->ctl = mem;
-	r->data = (uint8_t *)mem + sizeof(struct shmring_ctl);
-	r->cap = cap;
-	r->pos = 0;
-	if (__atomic_load_n(&r->ctl->head, __ATOMIC_ACQUIRE) != 0 ||
+	if (shmring_place(r, mem, cap) != 0 ||
+	    __atomic_load_n(&r->ctl->head, __ATOMIC_ACQUIRE) != 0 ||
 	    __atomic_load_n(&r->ctl->tail, __ATOMIC_ACQUIRE) != 0)
 		return -1;
 	return 0;

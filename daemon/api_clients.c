@@ -85,6 +85,14 @@ api_hello(struct call *c)
 	w->session_id = s->id;
 	w->model = protomsg_summary(c->d, c->arena);
 	w->paused = !clock_running(d->clock);
+	if (h->shm && !d->opts->no_shm) {
+		Haptix__V1__ShmOffer *o = arena_alloc(c->arena, sizeof(*o));
+
+		haptix__v1__shm_offer__init(o);
+		if (session_offer_shm(s, &o->request_ring, &o->answer_ring) ==
+		    0)
+			w->shm = o;
+	}
 	c->resp->payload_case = HAPTIX__V1__RESPONSE__PAYLOAD_WELCOME;
 	c->resp->welcome = w;
 	return RESULT_OK;

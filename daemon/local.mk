@@ -39,7 +39,7 @@ libhaptixd_la_SOURCES = \
 	daemon/server.c daemon/server.h daemon/tls_server.c daemon/tls_server.h \
 	daemon/sdnotify.c daemon/sdnotify.h \
 	daemon/service.c daemon/service.h \
-	daemon/session.c daemon/session.h \
+	daemon/session.c daemon/session.h daemon/session_shm.c daemon/session_shm.h \
 	daemon/protomsg.c daemon/protomsg.h daemon/protomsg_view.c \
 	daemon/lifecycle.c daemon/lifecycle.h daemon/lifecycle_step.c daemon/lifecycle_step.h daemon/rollback.c daemon/rollback.h \
 	daemon/stepguard.c daemon/stepguard.h \

@@ -72,6 +72,7 @@ static int options_set_tls_client_ca(
     struct options *, const char *, char *, size_t);
 static int options_set_allow_cleartext_token(
     struct options *, const char *, char *, size_t);
+static int options_set_no_shm(struct options *, const char *, char *, size_t);
 static int options_set_state_dir(
     struct options *, const char *, char *, size_t);
 static int options_set_record_quota(
@@ -118,6 +119,7 @@ static const struct options_def options_defs[] = {
 	{ "tls-key", 0, 0, 0, options_set_tls_key },
 	{ "tls-client-ca", 0, 0, 0, options_set_tls_client_ca },
 	{ "allow-cleartext-token", 0, 1, 0, options_set_allow_cleartext_token },
+	{ "no-shm", 0, 1, 0, options_set_no_shm },
 	{ "state-dir", 0, 0, 0, options_set_state_dir },
 	{ "record-quota", 0, 0, 0, options_set_record_quota },
 	{ "speed", 's', 0, 0, options_set_speed },
@@ -215,6 +217,8 @@ options_usage(FILE *f)
 	    "      --allow-cleartext-token\n"
 	    "                         take the token over plain TCP from beyond\n"
 	    "                         loopback (refused by default)\n"
+	    "      --no-shm           never offer clients on the Unix socket shared\n"
+	    "                         memory (offered by default)\n"
 	    "      --state-dir DIR    where recordings go (default: $STATE_DIRECTORY,\n"
 	    "                         else $XDG_STATE_HOME/haptixd)\n"
 	    "      --record-quota BYTES\n"
@@ -463,6 +467,12 @@ options_set_allow_cleartext_token(
     struct options *o, const char *value, char *err, size_t len)
 {
 	return options_bool(value, &o->allow_cleartext_token, err, len);
+}
+
+static int
+options_set_no_shm(struct options *o, const char *value, char *err, size_t len)
+{
+	return options_bool(value, &o->no_shm, err, len);
 }
 
 static int

@@ -43,6 +43,7 @@ struct options {
 	char *tls_key;             /* its key; NULL: in tls_cert's file */
 	char *tls_client_ca;       /* clients must show a certificate of it */
 	int allow_cleartext_token; /* take a token over plain TCP from afar */
+	int no_shm;                /* offer no shared memory */
 	char *state_dir;       /* recordings; NULL: see record_state_dir() */
 	uint64_t record_quota; /* bytes one recording may reach; 0: none */
 	double speed;          /* speed factor; ignored with speed_max */

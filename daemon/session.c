@@ -32,6 +32,8 @@
 #include "options.h"
 #include "result.h"
 #include "session.h"
+#include "session_shm.h"
+#include "shmlink.h"
 #include "tls_server.h"
 #include "address.h"
 
@@ -118,6 +120,10 @@ static void session_hello_cb(evutil_socket_t, short, void *);
 static void session_stall_cb(evutil_socket_t, short, void *);
 static void session_watch_stall(struct session *);
 static void session_process(struct session *);
+static void session_shm_cb(void *);
+static void session_shm_flush(struct session *);
+static void session_shm_pull(struct session *);
+static void session_shm_rearm(struct session *);
 static void session_describe_peer(
     struct session *, int, const struct sockaddr *);
 static size_t session_congestion_mark(const struct daemon *);
@@ -168,6 +174,15 @@ session_describe_peer(struct session *s, int fd, const struct sockaddr *sa)
 static void
 session_reading(struct session *s, int on)
 {
+	if (session_shm_live(s->shm)) {
+		/* The socket is always read: it says when the client left. */
+		s->reading = on;
+		if (on)
+			session_shm_rearm(s);
+		else
+			session_shm_busy(s->shm);
+		return;
+	}
 	if (on == s->reading)
 		return;
 	if (s->tls && on)
@@ -202,7 +217,8 @@ session_input_room(struct session *s)
 	size_t limit = session_input_limit(s), want, plen;
 	uint8_t *p;
 
-	want = s->in_len + SESSION_READ_BYTES;
+	want = s->in_len +
+	    (session_shm_live(s->shm) ? SHMLINK_CHUNK_MAX : SESSION_READ_BYTES);
 	if (s->in_len >= FRAME_HEADER_SIZE &&
 	    frame_parse(s->in, s->in_len, s->d->opts->max_frame, &plen) ==
 		FRAME_INCOMPLETE &&
@@ -220,6 +236,8 @@ session_input_room(struct session *s)
 		s->in = p;
 		s->in_cap = want;
 	}
+	if (session_shm_live(s->shm))
+		return s->in_cap - s->in_len >= SHMLINK_CHUNK_MAX ? 0 : -1;
 	return s->in_len < s->in_cap ? 0 : -1;
 }
 
@@ -361,7 +379,25 @@ session_congestion_mark(const struct daemon *d)
 size_t
 session_queued(const struct session *s)
 {
-	return evbuffer_get_length(bufferevent_get_output(s->bev));
+	size_t n = evbuffer_get_length(bufferevent_get_output(s->bev));
+
+	if (session_shm_live(s->shm))
+		n += session_shm_unread(s->shm);
+	return n;
+}
+
+/*
+ * Drop n bytes from the front of the output: a socket bufferevent keeps
+ * it frozen outside its own write handler.
+ */
+static void
+session_output_drain(struct session *s, size_t n)
+{
+	struct evbuffer *out = bufferevent_get_output(s->bev);
+
+	evbuffer_unfreeze(out, 1);
+	evbuffer_drain(out, n);
+	evbuffer_freeze(out, 1);
 }
 
 int
@@ -399,6 +435,47 @@ session_commit_frame(struct session *s, size_t len)
 		s->reserved = NULL;
 		return;
 	}
+	if (s->shm != NULL && !session_shm_live(s->shm)) {
+		/* The Welcome: the region goes beside its first byte. */
+		s->bytes_out += total;
+		if (evbuffer_get_length(out) != 0 ||
+		    session_shm_handover(s->shm, bufferevent_getfd(s->bev),
+			s->reserved, total, why, sizeof(why)) != 0) {
+			s->reserved = NULL;
+			session_close(s,
+			    evbuffer_get_length(out) != 0 ?
+				"output before its Welcome" :
+				why);
+			return;
+		}
+		s->reserved = NULL;
+		bufferevent_disable(s->bev, EV_WRITE);
+		event_add(s->read_ev, NULL); /* the client's end, from now on */
+		session_reading(s, s->reading);
+		return;
+	}
+	if (session_shm_live(s->shm)) {
+		s->bytes_out += total;
+		if (evbuffer_get_length(out) == 0) {
+			sent = session_shm_write(s->shm, s->reserved, total);
+			if (sent == (ssize_t)total) {
+				s->reserved = NULL;
+				return;
+			}
+		}
+		vec.iov_base = s->reserved;
+		vec.iov_len = total;
+		if (evbuffer_commit_space(out, &vec, 1) != 0)
+			fatal("cannot commit a frame to the output buffer");
+		s->reserved = NULL;
+		if (sent > 0)
+			session_output_drain(s, (size_t)sent);
+		if (sent >= 0)
+			session_shm_flush(s);
+		else
+			session_close(s, "it broke its shared-memory ring");
+		goto limit;
+	}
 	/*
 	 * Nothing was waiting: send it now with one send() from where it was
 	 * written, not after the loop's next poll and whatever a clock tick
@@ -432,13 +509,12 @@ session_commit_frame(struct session *s, size_t len)
 		fatal("cannot commit a frame to the output buffer");
 	s->reserved = NULL;
 	if (early) {
-		evbuffer_unfreeze(out, 1);
-		evbuffer_drain(out, (size_t)sent);
-		evbuffer_freeze(out, 1);
+		session_output_drain(s, (size_t)sent);
 		bufferevent_enable(s->bev, EV_WRITE);
 	}
-	queued = evbuffer_get_length(out);
-	if (queued > s->d->opts->max_queued) {
+limit:
+	queued = session_queued(s);
+	if (session_served(s) && queued > s->d->opts->max_queued) {
 		snprintf(why, sizeof(why),
 		    "not reading its answers (%zu "
 		    "bytes queued, limit %zu)",
@@ -580,6 +656,21 @@ session_read_cb(evutil_socket_t fd, short events, void *arg)
 	char why[160];
 	ssize_t n;
 
+	if (session_shm_live(s->shm)) {
+		uint8_t junk[512];
+
+		/* Shared memory carries the frames: the socket, none. */
+		n = recv(fd, junk, sizeof(junk), 0);
+		if (n > 0 && s->state != SESSION_CLOSING)
+			session_refuse(s, RESULT_BADPROTOCOL,
+			    "bytes on the socket of a shared-memory session");
+		if (n > 0 ||
+		    (n < 0 &&
+			(errno == EAGAIN || errno == EWOULDBLOCK ||
+			    errno == EINTR)))
+			return;
+		goto gone;
+	}
 	if (s->state == SESSION_CLOSING)
 		s->in_len = 0;
 	if (session_input_room(s) != 0) {
@@ -598,6 +689,7 @@ session_read_cb(evutil_socket_t fd, short events, void *arg)
 	if (n < 0 &&
 	    (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
 		return;
+gone:
 	if (n == 0 && s->state == SESSION_CLOSING)
 		session_close(s, NULL); /* the end of a lingering close */
 	else if (n == 0)
@@ -653,7 +745,152 @@ session_tls_read_cb(struct bufferevent *bev, void *arg)
 static void
 session_resume_cb(evutil_socket_t fd, short events, void *arg)
 {
-	session_process(arg);
+	struct session *s = arg;
+
+	if (session_shm_live(s->shm))
+		session_shm_pull(s);
+	else
+		session_process(s);
+}
+
+int
+session_offer_shm(
+    struct session *s, uint32_t *request_ring, uint32_t *answer_ring)
+{
+	char why[256];
+
+	if (s->transport != SESSION_UNIX || s->shm != NULL)
+		return -1;
+	s->shm = session_shm_new(s->d->base, session_shm_cb, s, request_ring,
+	    answer_ring, why, sizeof(why));
+	if (s->shm == NULL) {
+		log_warn("client %llu: no shared memory: %s",
+		    (unsigned long long)s->id, why);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The client woke us: it read answers, or wrote requests.  A client in
+ * lock-step sends its next request microseconds after reading an
+ * answer: rather than sleep in the loop and be woken again (a pipe's
+ * write, and the wakeup of an idle CPU, tens of microseconds in a
+ * virtual machine), wait for it a little (session_shm_linger), within
+ * the client's turn.
+ */
+static void
+session_shm_cb(void *arg)
+{
+	struct session *s = arg;
+	double start = monotonic_s();
+	uint64_t answered;
+
+	session_shm_flush(s);
+	do {
+		answered = s->bytes_out;
+		session_shm_pull(s);
+	} while (s->bytes_out != answered && session_served(s) &&
+	    s->state == SESSION_READY && s->reading &&
+	    monotonic_s() - start < SESSION_TURN_SECONDS &&
+	    session_shm_linger(s->shm));
+}
+
+/*
+ * Move queued output into the answer ring, as much as it takes.  When
+ * it is full, or so full that streams hold back, ask the client to wake
+ * us once it has read.  Closing, the last byte in the ring ends it as
+ * the socket's last byte sent would.
+ */
+static void
+session_shm_flush(struct session *s)
+{
+	struct evbuffer *out = bufferevent_get_output(s->bev);
+	size_t len, mark = session_congestion_mark(s->d) / 2;
+	int moved = 0;
+	ssize_t n;
+
+	if (s->state == SESSION_DEAD)
+		return;
+	while ((len = evbuffer_get_length(out)) != 0) {
+		if (len > SHMLINK_CHUNK_MAX)
+			len = SHMLINK_CHUNK_MAX;
+		n = session_shm_write(
+		    s->shm, evbuffer_pullup(out, (ssize_t)len), len);
+		if (n < 0) {
+			session_close(s, "it broke its shared-memory ring");
+			return;
+		}
+		if (n > 0) {
+			session_output_drain(s, (size_t)n);
+			moved = 1;
+		}
+		if ((size_t)n < len &&
+		    !session_shm_want_room(s->shm, SESSION_SHM_ROOM))
+			break;
+	}
+	if (s->state == SESSION_CLOSING) {
+		if (evbuffer_get_length(out) == 0)
+			session_write_cb(s->bev, s);
+		return;
+	}
+	if (evbuffer_get_length(out) != 0)
+		return;
+	/* Streams held back go on once the client has read enough. */
+	if (session_queued(s) > mark && !session_shm_want_room(s->shm, mark))
+		return;
+	if (moved || session_shm_unread(s->shm) <= mark)
+		hooks->drained(s);
+}
+
+/*
+ * Read what the request ring holds into the input (copied out before
+ * anything looks at it: the client can change the ring at any time),
+ * then handle the frames as from a socket.
+ */
+static void
+session_shm_pull(struct session *s)
+{
+	char why[96];
+	ssize_t n;
+
+	if (s->reading &&
+	    (s->state == SESSION_HELLO || s->state == SESSION_READY)) {
+		if (session_input_room(s) != 0)
+			s->reading = 0; /* full: until a frame is handled */
+		else {
+			n = session_shm_read(
+			    s->shm, s->in + s->in_len, s->in_cap - s->in_len);
+			if (n < 0) {
+				snprintf(why, sizeof(why),
+				    "it broke its shared-memory ring "
+				    "(positions or a chunk's size)");
+				session_refuse(s, RESULT_BADPROTOCOL, why);
+				return;
+			}
+			s->in_len += (size_t)n;
+		}
+	}
+	if (session_served(s))
+		session_process(s);
+	if (session_served(s))
+		session_shm_rearm(s);
+}
+
+/*
+ * While input is read: go idle on the request ring, or, if a chunk came
+ * meanwhile, pull it on the loop's next turn.
+ */
+static void
+session_shm_rearm(struct session *s)
+{
+	struct timeval now = { 0, 0 };
+
+	if (!s->reading || !session_served(s) ||
+	    (s->state != SESSION_HELLO && s->state != SESSION_READY))
+		return;
+	if (session_shm_idle(s->shm))
+		evtimer_add(s->resume_ev, &now);
 }
 
 /*
@@ -892,6 +1129,7 @@ session_reap_cb(evutil_socket_t fd, short events, void *arg)
 	if (s->read_ev != NULL)
 		event_free(
 		    s->read_ev); /* before the socket closes with the bev */
+	session_shm_free(s->shm);
 	bufferevent_free(s->bev);
 	free(s->in);
 	event_free(s->resume_ev);

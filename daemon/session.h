@@ -23,6 +23,7 @@ struct event;
 struct daemon;
 struct sessions;
 struct stream;
+struct session_shm;
 
 /* The sessions' registry (d->session); sessions_free takes NULL. */
 struct sessions *sessions_create(void);
@@ -95,6 +96,14 @@ struct session {
 
 	struct stream *stream; /* subscriptions, or NULL (stream.c) */
 
+	/*
+	 * Shared memory, once offered (session_offer_shm): after the
+	 * Welcome, input comes from its request ring into in, and output
+	 * goes from the bufferevent's buffer into its answer ring; the
+	 * socket only says when the client leaves.
+	 */
+	struct session_shm *shm;
+
 	uint64_t requests, errors, bytes_in, bytes_out;
 };
 
@@ -131,6 +140,15 @@ void session_send_frame(struct session *s, const void *payload, size_t len);
  */
 uint8_t *session_reserve_frame(struct session *s, size_t len);
 void session_commit_frame(struct session *s, size_t len);
+
+/*
+ * Offer s the shared-memory transport: make its region, and hand it over
+ * beside the next frame committed, which must be the Welcome saying so.
+ * Sets the ring sizes for the Welcome.  0, or -1 (logged) when shared
+ * memory cannot be had: answer without it.
+ */
+int session_offer_shm(
+    struct session *s, uint32_t *request_ring, uint32_t *answer_ring);
 
 /* Close, logging why (NULL: say nothing); freed from the event loop. */
 void session_close(struct session *s, const char *why);

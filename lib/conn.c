@@ -18,6 +18,7 @@
 
 #include "conn.h"
 #include "envelope.h"
+#include "fdpass.h"
 #include "frame.h"
 #include "tls_client.h"
 
@@ -38,8 +39,6 @@ static int conn_hello(hxd_conn *, const char *);
 static int conn_read_token(hxd_conn *, uint8_t *, size_t *);
 static int conn_token_in_clear(hxd_conn *);
 static int conn_foreign(hxd_conn *);
-static void conn_drop(hxd_conn *);
-static int64_t conn_now_ms(void);
 
 int
 conn_fail(hxd_conn *c, int code, const char *fmt, ...)
@@ -61,8 +60,7 @@ conn_ok(hxd_conn *c)
 	return HXD_OK;
 }
 
-/* Milliseconds on the monotonic clock. */
-static int64_t
+int64_t
 conn_now_ms(void)
 {
 	struct timespec ts;
@@ -71,10 +69,11 @@ conn_now_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* Close the socket after a broken exchange; later calls say NOCONNECTION. */
-static void
+/* Later calls say NOCONNECTION. */
+void
 conn_drop(hxd_conn *c)
 {
+	conn_shm_free(c);
 	tls_client_free(c->tls);
 	c->tls = NULL;
 	if (c->fd != -1)
@@ -158,11 +157,6 @@ conn_open_socket(hxd_conn *c)
 					       -1;
 
 	address_format(&c->addr, where, sizeof(where));
-	if (c->addr.shm)
-		return conn_fail(c, HXD_NOCONNECTION,
-		    "%s: this libhaptix has no shared-memory transport yet: "
-		    "use unix:%s",
-		    where, c->addr.path);
 	if (c->addr.kind == ADDRESS_UNIX) {
 		fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 		if (fd == -1)
@@ -329,6 +323,8 @@ conn_send_all(hxd_conn *c, const uint8_t *p, size_t len, int64_t deadline)
 	short want;
 	int rc;
 
+	if (c->shm != NULL)
+		return conn_shm_send(c, p, len, deadline);
 	while (len > 0) {
 		n = conn_write_some(c, p, len, &want, why, sizeof(why));
 		if (n > 0) {
@@ -358,6 +354,28 @@ conn_send_all(hxd_conn *c, const uint8_t *p, size_t len, int64_t deadline)
 }
 
 /*
+ * One recv(); before the Welcome of a connection that asked for shared
+ * memory, one recvmsg() that keeps the descriptors coming beside it.
+ */
+static ssize_t
+conn_recv_some(hxd_conn *c, uint8_t *p, size_t room, int flags)
+{
+	int fds[FDPASS_MAX], n = 0, i;
+	ssize_t got;
+
+	if (!c->want_shm || c->session_id != 0)
+		return recv(c->fd, p, room, flags);
+	got = fdpass_recv(c->fd, p, room, fds, &n);
+	for (i = 0; i < n; i++) {
+		if (c->nfds < (int)(sizeof(c->fds) / sizeof(c->fds[0])))
+			c->fds[c->nfds++] = fds[i];
+		else
+			close(fds[i]);
+	}
+	return got;
+}
+
+/*
  * Receive what has come into the buffer, waiting until the deadline: in
  * a call, in recv() itself (conn_recv_timeout()); else, or when that
  * timeout ran out, in poll().  Returns the bytes received, 0 when the
@@ -371,6 +389,8 @@ conn_recv(hxd_conn *c, int64_t deadline, int in_call)
 	ssize_t n;
 	int rc;
 
+	if (c->shm != NULL)
+		return conn_shm_recv(c, p, room, deadline);
 	while (c->tls != NULL) {
 		/* What TLS holds decrypted is read before any wait. */
 		n = tls_client_read(c->tls, p, room);
@@ -384,7 +404,7 @@ conn_recv(hxd_conn *c, int64_t deadline, int in_call)
 	}
 	for (;;) {
 		if (in_call && conn_recv_timeout(c, deadline) == 0) {
-			n = recv(c->fd, p, room, 0);
+			n = conn_recv_some(c, p, room, 0);
 			if (n >= 0)
 				return n;
 			if (errno == EINTR)
@@ -397,7 +417,7 @@ conn_recv(hxd_conn *c, int64_t deadline, int in_call)
 			return -2;
 		if (rc < 0)
 			return -1;
-		n = recv(c->fd, p, room, MSG_DONTWAIT);
+		n = conn_recv_some(c, p, room, MSG_DONTWAIT);
 		if (n >= 0)
 			return n;
 		if (errno != EINTR && errno != EAGAIN && errno != EWOULDBLOCK)
@@ -944,6 +964,7 @@ conn_hello(hxd_conn *c, const char *client_name)
 	/* Run by hxctl lease run: share its lease. */
 	if ((lease = getenv("HAPTIX_LEASE")) != NULL)
 		hello.lease_token = (char *)lease;
+	hello.shm = c->want_shm;
 	req.call_case = HAPTIX__V1__REQUEST__CALL_HELLO;
 	req.hello = &hello;
 	rc = conn_call(c, &req, &r);
@@ -957,9 +978,32 @@ conn_hello(hxd_conn *c, const char *client_name)
 		snprintf(c->server_version, sizeof(c->server_version), "%s",
 		    r->welcome->server_version);
 		conn_model_from_wire(&c->model, r->welcome->model);
+		if (r->welcome->shm != NULL)
+			rc = conn_shm_start(c, r->welcome->shm->request_ring,
+			    r->welcome->shm->answer_ring);
+		else if (c->addr.shm)
+			rc = conn_fail(c, HXD_NOCONNECTION,
+			    "%s: the server offers no shared memory (it runs "
+			    "with --no-shm, or predates it): use unix:%s",
+			    c->addr_text, c->addr.path);
 	}
+	conn_shm_free_fds(c);
 	conn_free_response(r);
 	return rc;
+}
+
+/*
+ * Shared memory is asked for by shm:, and on a unix: address unless
+ * $HAPTIX_SHM is 0; never over TCP.
+ */
+static int
+conn_wants_shm(const struct address *a)
+{
+	const char *v = getenv("HAPTIX_SHM");
+
+	if (a->kind != ADDRESS_UNIX)
+		return 0;
+	return a->shm || v == NULL || strcmp(v, "0") != 0;
 }
 
 hxd_conn *
@@ -986,6 +1030,7 @@ hxd_connect_timeout(
 		return c;
 	}
 	address_format(&c->addr, c->addr_text, sizeof(c->addr_text));
+	c->want_shm = conn_wants_shm(&c->addr);
 	if (conn_open_socket(c) != HXD_OK)
 		return c;
 	if (conn_hello(c, client_name) != HXD_OK) {

@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "address.h"
 #include "haptix.pb-c.h"
@@ -17,11 +18,16 @@ typedef Haptix__V1__Request Request;
 typedef Haptix__V1__Response Response;
 
 struct tls_client;
+struct shmlink;
 
 struct hxd_conn {
 	int fd;                 /* -1 when not connected */
 	struct tls_client *tls; /* over fd, for a tls: address */
 	struct address addr;
+	int want_shm;        /* Hello asks for shared memory */
+	struct shmlink *shm; /* after a Welcome that gave it (conn_shm.c) */
+	int fds[4];          /* descriptors that came before the Welcome */
+	int nfds;
 	char addr_text[320]; /* addr formatted: hxd_server_address() */
 	int timeout_ms;
 	int64_t rcvtimeo_ms; /* the socket's SO_RCVTIMEO; 0: none */
@@ -91,6 +97,25 @@ void conn_lease_from_wire(hxd_lease_info *out, const Haptix__V1__LeaseInfo *w);
 void conn_tracking_from_wire(hxd_tracking *out, const Haptix__V1__Tracking *w);
 void conn_perturbation_from_wire(
     hxd_perturbation *out, const Haptix__V1__Perturbation *w);
+
+/* Milliseconds on the monotonic clock. */
+int64_t conn_now_ms(void);
+
+/* Close the connection after a broken exchange. */
+void conn_drop(hxd_conn *c);
+
+/*
+ * The shared-memory transport (conn_shm.c): take the descriptors that
+ * came with the Welcome for its rings; free them; send a whole frame
+ * (HXD_OK or a failure, recorded); receive what came into p (room of at
+ * least SHMLINK_CHUNK_MAX): the bytes, 0 when the server closed, -1 at
+ * an error (errno), -2 at the deadline.
+ */
+int conn_shm_start(hxd_conn *c, uint32_t request_ring, uint32_t answer_ring);
+void conn_shm_free(hxd_conn *c);
+void conn_shm_free_fds(hxd_conn *c); /* those not taken */
+int conn_shm_send(hxd_conn *c, const uint8_t *p, size_t len, int64_t deadline);
+ssize_t conn_shm_recv(hxd_conn *c, uint8_t *p, size_t room, int64_t deadline);
 
 /* Copy a wire status into the public struct. */
 void conn_status_from_wire(hxd_status *out, const Haptix__V1__Status *w);

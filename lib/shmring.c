@@ -146,6 +146,56 @@ shmring_wake_needed(struct shmring *r)
 	return 1;
 }
 
+int
+shmring_wait_room(struct shmring *r, size_t len)
+{
+	uint32_t tail;
+
+	__atomic_store_n(&r->ctl->wants, 1, __ATOMIC_SEQ_CST);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	tail = __atomic_load_n(&r->ctl->tail, __ATOMIC_SEQ_CST);
+	/* An impossible tail is not room: the next put says BROKEN. */
+	if (r->pos - tail > r->cap ||
+	    SHMRING_HEADER + len <= r->cap - (r->pos - tail)) {
+		__atomic_store_n(&r->ctl->wants, 0, __ATOMIC_RELAXED);
+		return 1;
+	}
+	return 0;
+}
+
+void
+shmring_awake_room(struct shmring *r)
+{
+	__atomic_store_n(&r->ctl->wants, 0, __ATOMIC_RELAXED);
+}
+
+int
+shmring_room_wake_needed(struct shmring *r)
+{
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&r->ctl->wants, __ATOMIC_SEQ_CST) == 0)
+		return 0;
+	__atomic_store_n(&r->ctl->wants, 0, __ATOMIC_RELAXED);
+	return 1;
+}
+
+int
+shmring_ready(const struct shmring *r)
+{
+	return __atomic_load_n(&r->ctl->head, __ATOMIC_ACQUIRE) != r->pos;
+}
+
+size_t
+shmring_room(const struct shmring *r)
+{
+	uint32_t tail = __atomic_load_n(&r->ctl->tail, __ATOMIC_ACQUIRE);
+	uint32_t used = r->pos - tail;
+
+	if (used > r->cap || r->cap - used <= SHMRING_HEADER)
+		return 0;
+	return r->cap - used - SHMRING_HEADER;
+}
+
 uint32_t
 shmring_used(const struct shmring *r)
 {

@@ -28,6 +28,7 @@ struct shmring_ctl {
 	_Alignas(64) uint32_t head;    /* bytes produced, modulo 2^32 */
 	_Alignas(64) uint32_t tail;    /* bytes consumed, modulo 2^32 */
 	_Alignas(64) uint32_t waiting; /* 1: the consumer sleeps, wake it */
+	_Alignas(64) uint32_t wants;   /* 1: the producer waits for room */
 };
 
 /* The bytes a ring of cap data bytes takes in the shared memory. */
@@ -92,6 +93,29 @@ void shmring_awake(struct shmring *r);
  * flag is cleared: wake it once), else 0.
  */
 int shmring_wake_needed(struct shmring *r);
+
+/*
+ * Producer, before sleeping on a full ring: say so, then look again.
+ * Returns 1 if len payload bytes fit meanwhile (do not sleep), 0 to
+ * sleep until woken.  The flag is the producer's to clear: see
+ * shmring_awake_room().
+ */
+int shmring_wait_room(struct shmring *r, size_t len);
+
+/* Producer, once awake or not sleeping after all. */
+void shmring_awake_room(struct shmring *r);
+
+/*
+ * Consumer, after shmring_get: 1 if the producer said it waits for room
+ * (the flag is cleared: wake it once), else 0.
+ */
+int shmring_room_wake_needed(struct shmring *r);
+
+/* Consumer: 1 if the producer has published more (or broke the ring). */
+int shmring_ready(const struct shmring *r);
+
+/* Producer: the largest payload that fits now (0: none). */
+size_t shmring_room(const struct shmring *r);
 
 /* Bytes in flight as this side sees them (for quotas and tests). */
 uint32_t shmring_used(const struct shmring *r);

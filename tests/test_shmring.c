@@ -145,6 +145,27 @@ Test(shmring, the_sleep_handshake)
 	free(p.mem);
 }
 
+Test(shmring, the_room_handshake)
+{
+	struct pair p;
+	uint8_t buf[64] = { 0 };
+	size_t got;
+
+	pair_make(&p, 64);
+	cr_assert_eq(shmring_wait_room(&p.put, 60), 1, "empty: room");
+	cr_assert_eq(shmring_room_wake_needed(&p.get), 0, "nobody waits");
+	cr_assert_eq(shmring_put(&p.put, buf, 30), SHMRING_OK);
+	cr_assert_eq(shmring_wait_room(&p.put, 40), 0, "full for 40: sleep");
+	cr_assert_eq(shmring_get(&p.get, buf, sizeof(buf), &got), SHMRING_OK);
+	cr_assert_eq(
+	    shmring_room_wake_needed(&p.get), 1, "the waiter is woken");
+	cr_assert_eq(shmring_room_wake_needed(&p.get), 0, "once");
+	cr_assert_eq(shmring_wait_room(&p.put, 40), 1, "room now: no sleep");
+	shmring_awake_room(&p.put);
+	cr_assert_eq(shmring_room_wake_needed(&p.get), 0, "the flag is down");
+	free(p.mem);
+}
+
 #define THREAD_FRAMES 100000u
 #define THREAD_MAX 3000u
 
@@ -181,8 +202,11 @@ producer(void *arg)
 
 	for (i = 0; i < THREAD_FRAMES; i++) {
 		n = frame_fill(buf, THREAD_MAX, i);
-		while ((rc = shmring_put(s->r, buf, n)) == SHMRING_FULL)
-			side_wait(s->wake_me); /* the consumer read some */
+		while ((rc = shmring_put(s->r, buf, n)) == SHMRING_FULL) {
+			if (shmring_wait_room(s->r, n) == 0)
+				side_wait(s->wake_me); /* until some is read */
+			shmring_awake_room(s->r);
+		}
 		if (rc != SHMRING_OK) {
 			s->result = rc;
 			return NULL;
@@ -221,7 +245,8 @@ Test(shmring, two_threads_pass_every_frame_intact)
 		cr_assert_eq(len, n, "frame %u: %zu bytes, not %zu", i, len, n);
 		cr_assert(memcmp(want, got, n) == 0, "frame %u changed", i);
 		/* The producer may wait for room: tell it there is some. */
-		side_wake(to_producer);
+		if (shmring_room_wake_needed(&p.get))
+			side_wake(to_producer);
 	}
 	pthread_join(t, NULL);
 	cr_assert_eq(prod.result, 0);

@@ -1,0 +1,209 @@
+/* A session's shared-memory link: see session_shm.h. */
+#include "config.h"
+
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <event2/event.h>
+
+#include "fdpass.h"
+#include "session_shm.h"
+#include "shmlink.h"
+
+/* How long the daemon waits for a lock-step client's next request. */
+#define SESSION_SHM_LINGER_NS 20000L
+
+struct session_shm {
+	struct shmlink link;
+	int lingering;         /* session_shm_linger waits (else idles) */
+	long idle_since;       /* ns: when it last went idle, 0: not */
+	int fds[SHMLINK_NFDS]; /* to hand over; -1 once gone */
+	int live;              /* handed over */
+	struct event *wake_ev; /* the client woke us */
+	void (*cb)(void *);
+	void *arg;
+};
+
+static long
+session_shm_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000L + ts.tv_nsec;
+}
+
+static void
+session_shm_wake_cb(evutil_socket_t fd, short events, void *arg)
+{
+	struct session_shm *sh = arg;
+
+	/* Woken soon after going idle: the next wait is worth it. */
+	if (sh->idle_since != 0 &&
+	    session_shm_now_ns() - sh->idle_since < SESSION_SHM_LINGER_NS)
+		sh->lingering = 1;
+	sh->idle_since = 0;
+	shmlink_drain(&sh->link);
+	sh->cb(sh->arg);
+}
+
+/* Close the client's ends not yet handed over (the memfd is the link's). */
+static void
+session_shm_close_fds(struct session_shm *sh)
+{
+	int i;
+
+	for (i = 0; i < SHMLINK_NFDS; i++) {
+		if (i != SHMLINK_FD_MEMORY && sh->fds[i] != -1)
+			close(sh->fds[i]);
+		sh->fds[i] = -1;
+	}
+}
+
+struct session_shm *
+session_shm_new(struct event_base *base, void (*cb)(void *), void *arg,
+    uint32_t *request_ring, uint32_t *answer_ring, char *why, size_t len)
+{
+	struct session_shm *sh;
+
+	if ((sh = calloc(1, sizeof(*sh))) == NULL) {
+		snprintf(why, len, "out of memory");
+		return NULL;
+	}
+	if (shmlink_create(&sh->link, SHMLINK_REQUEST_RING, SHMLINK_ANSWER_RING,
+		sh->fds, why, len) != 0) {
+		free(sh);
+		return NULL;
+	}
+	sh->wake_ev = event_new(base, sh->link.wake_in, EV_READ | EV_PERSIST,
+	    session_shm_wake_cb, sh);
+	if (sh->wake_ev == NULL) {
+		snprintf(why, len, "out of memory");
+		session_shm_close_fds(sh);
+		shmlink_free(&sh->link);
+		free(sh);
+		return NULL;
+	}
+	sh->cb = cb;
+	sh->arg = arg;
+	*request_ring = SHMLINK_REQUEST_RING;
+	*answer_ring = SHMLINK_ANSWER_RING;
+	return sh;
+}
+
+void
+session_shm_free(struct session_shm *sh)
+{
+	if (sh == NULL)
+		return;
+	event_free(sh->wake_ev);
+	session_shm_close_fds(sh);
+	shmlink_free(&sh->link);
+	free(sh);
+}
+
+int
+session_shm_live(const struct session_shm *sh)
+{
+	return sh != NULL && sh->live;
+}
+
+int
+session_shm_handover(struct session_shm *sh, int sock, const uint8_t *frame,
+    size_t total, char *why, size_t len)
+{
+	ssize_t n;
+
+	n = fdpass_send(sock, frame, total, sh->fds, SHMLINK_NFDS);
+	session_shm_close_fds(sh);
+	if (n != (ssize_t)total) {
+		/* An empty socket takes a Welcome whole, or the peer is gone. */
+		snprintf(why, len, "cannot hand the shared memory over (%s)",
+		    n < 0 ? "the socket refused it" : "the Welcome was cut");
+		return -1;
+	}
+	sh->live = 1;
+	shmring_sleep(&sh->link.in); /* the first request wakes us */
+	event_add(sh->wake_ev, NULL);
+	return 0;
+}
+
+ssize_t
+session_shm_write(struct session_shm *sh, const void *p, size_t len)
+{
+	ssize_t n = shmlink_write(&sh->link, p, len);
+
+	if (n > 0 && shmring_wake_needed(&sh->link.out))
+		shmlink_kick(&sh->link);
+	return n;
+}
+
+int
+session_shm_want_room(struct session_shm *sh, size_t unread)
+{
+	size_t len = SHMLINK_CHUNK_MAX, cap = sh->link.out.cap;
+
+	/* Room for len bytes and a chunk's header leaves unread or less. */
+	if (unread != SESSION_SHM_ROOM)
+		len = unread + 4 >= cap ? 0 : cap - 4 - unread;
+	if (shmring_wait_room(&sh->link.out, len) == 0)
+		return 0;
+	shmring_awake_room(&sh->link.out);
+	return 1;
+}
+
+ssize_t
+session_shm_read(struct session_shm *sh, uint8_t *buf, size_t room)
+{
+	ssize_t n = shmlink_read(&sh->link, buf, room);
+
+	if (n > 0 && shmring_room_wake_needed(&sh->link.in))
+		shmlink_kick(&sh->link);
+	return n;
+}
+
+int
+session_shm_idle(struct session_shm *sh)
+{
+	if (shmring_sleep(&sh->link.in))
+		return 1;
+	sh->idle_since = session_shm_now_ns();
+	return 0;
+}
+
+int
+session_shm_linger(struct session_shm *sh)
+{
+	long until;
+	int i;
+
+	if (!sh->lingering)
+		return 0;
+	/* Awake while it waits: the client need not write the pipe. */
+	shmring_awake(&sh->link.in);
+	until = session_shm_now_ns() + SESSION_SHM_LINGER_NS;
+	for (i = 0;; i++) {
+		if (shmring_ready(&sh->link.in))
+			return 1;
+		if (i >= 16 && session_shm_now_ns() >= until)
+			break;
+		sched_yield();
+	}
+	sh->lingering = 0;
+	return session_shm_idle(sh);
+}
+
+void
+session_shm_busy(struct session_shm *sh)
+{
+	shmring_awake(&sh->link.in);
+}
+
+size_t
+session_shm_unread(const struct session_shm *sh)
+{
+	return shmring_used(&sh->link.out);
+}

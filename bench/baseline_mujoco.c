@@ -4,7 +4,9 @@
  * runs a bare mj_step loop, either a number of steps or for a time, and
  * prints what it did on one line for hxbench:
  *
- *	steps N seconds S rss_kib R
+ *	steps N seconds S rss_kib R cpu C
+ *
+ * (C: the loop's CPU time in seconds, CLOCK_PROCESS_CPUTIME_ID.)
  *
  * With --loads N it times N bare mj_loadXML of the model instead (the
  * baseline of an edit, which compiles the edited text once), each
@@ -18,6 +20,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,6 +57,7 @@ main(int argc, char **argv)
 	char err[1000];
 	unsigned long long steps = 0, want = 0;
 	double seconds = 0, t0, t;
+	struct timespec c0, c1;
 	mjModel *m;
 	mjData *d;
 
@@ -80,14 +84,17 @@ main(int argc, char **argv)
 	d = mj_makeData(m);
 	mj_forward(m, d);
 	/* The clock after each step costs some 30 ns of its tens of us. */
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
 	t0 = t = bench_now();
 	while (want != 0 ? steps < want : t - t0 < seconds) {
 		mj_step(m, d);
 		steps++;
 		t = bench_now();
 	}
-	printf("steps %llu seconds %.9f rss_kib %ld\n", steps, t - t0,
-	    bench_rss_kib(0));
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c1);
+	printf("steps %llu seconds %.9f rss_kib %ld cpu %.9f\n", steps, t - t0,
+	    bench_rss_kib(0),
+	    (double)(c1.tv_sec - c0.tv_sec) + (c1.tv_nsec - c0.tv_nsec) * 1e-9);
 	mj_deleteData(d);
 	mj_deleteModel(m);
 	return 0;

@@ -42,6 +42,8 @@
 /* Over shared memory, against the bare Unix one: on one CPU, elsewhere. */
 #define BENCH_SHM_TARGET_ONE 0.7
 #define BENCH_SHM_TARGET_APART 0.3
+/* A model of a few microseconds a step, in the models directory. */
+#define BENCH_SMALL_MODEL "test/fixture.xml"
 #define BENCH_EDITS 5        /* edits, and bare loads, in each round */
 #define BENCH_PY_CALLS 2000  /* get_state calls in each round, each side */
 #define BENCH_PY_STEPS 10000 /* steps of the recorded batch run */
@@ -358,6 +360,7 @@ struct mujoco_run {
 	unsigned long long steps;
 	double seconds;
 	long rss_kib;
+	double cpu; /* the loop's CPU seconds */
 };
 
 /* Run baseline_mujoco with "--steps N" or "--seconds S". */
@@ -374,8 +377,8 @@ mujoco_baseline(const struct bench_options *o, const char *how,
 	if ((f = popen(cmd, "r")) == NULL)
 		die("cannot run %s", o->baseline);
 	if (fgets(line, sizeof(line), f) == NULL ||
-	    sscanf(line, "steps %llu seconds %lf rss_kib %ld", &out->steps,
-		&out->seconds, &out->rss_kib) != 3 ||
+	    sscanf(line, "steps %llu seconds %lf rss_kib %ld cpu %lf",
+		&out->steps, &out->seconds, &out->rss_kib, &out->cpu) != 4 ||
 	    out->seconds <= 0) {
 		pclose(f);
 		die("%s did not measure", o->baseline);
@@ -996,6 +999,20 @@ rate_row(const char *figure, const double *dm, const double *bl, int rounds,
 	    figure, dm[m], bl[m], baseline, r[m], target);
 }
 
+/* rate_row() with the figure's name formatted. */
+static void __attribute__((format(printf, 6, 7)))
+rate_row_fmt(const double *dm, const double *bl, int rounds, double target,
+    const char *baseline, const char *fmt, ...)
+{
+	char figure[160];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(figure, sizeof(figure), fmt, ap);
+	va_end(ap);
+	rate_row(figure, dm, bl, rounds, target, baseline);
+}
+
 /*
  * One round at --speed max: steps per second, recording with flags
  * (HXD_RECORD_*) or, with flags < 0, not recording; the steps taken into
@@ -1121,57 +1138,79 @@ bare_mean(size_t req, size_t resp, double work, size_t n)
 }
 
 /*
- * Lock-step: one mj_update (HAPTIX's call) per step over the Unix socket,
- * unpinned, against the in-process mj_step loop, and against a bare
- * lock-step: a bare ping-pong of the same byte counts whose server spins
- * for the bare step's time before each answer, unpinned too, right after
- * each round, so that its round trips wake the client after as long an
- * idle as the daemon's do (on a virtual machine, waking a CPU idle for a
- * step costs more than one idle for a bare round trip).  Printed too: 1 /
- * (bare step + bare round trip without the step).
+ * One round of lock-step: mj_update for o->seconds over transport t,
+ * from a reset.  Returns the steps per second; *n the steps, req and
+ * resp the bytes of a request and an answer, frames included.
  */
-static void
-fig_lockstep(
-    const struct bench_options *o, struct daemon_proc *dp, hxd_conn *ctl)
+static double
+lockstep_round(const struct bench_options *o, struct daemon_proc *dp,
+    hxd_conn *ctl, enum rtt_transport t, unsigned long long *steps, size_t *req,
+    size_t *resp)
 {
 	mjControl *ctrl = calloc(1, sizeof(*ctrl));
 	mjSensor *sensor = calloc(1, sizeof(*sensor));
-	double dm[64], bl[64], bx[64], t0, t, plain, spun;
-	unsigned long long n, b0[3], b1[3];
+	unsigned long long n = 0, b0[3], b1[3];
 	hxd_status s0, s1;
-	size_t req, resp, m;
-	int r;
+	double t0, now;
 
 	if (ctrl == NULL || sensor == NULL)
 		die("out of memory");
-	if (mj_connect(dp->unix_addr) != mjCOM_OK)
-		die("mj_connect: %s", hx_last_result());
+	rtt_connect(dp, t);
 	if (mj_get_control(ctrl) != mjCOM_OK)
 		die("mj_get_control: %s", hx_last_result());
-	printf("lockstep: mj_update over the Unix socket, %g s a round\n",
-	    o->seconds);
+	check(ctl, hxd_reset(ctl, -1), "reset");
+	status_or_die(ctl, &s0);
+	session_bytes(ctl, program_invocation_short_name, b0);
+	t0 = now = bench_now();
+	while (now - t0 < o->seconds) {
+		if (mj_update(ctrl, sensor) != mjCOM_OK)
+			die("mj_update: %s", hx_last_result());
+		n++;
+		now = bench_now();
+	}
+	session_bytes(ctl, program_invocation_short_name, b1);
+	status_or_die(ctl, &s1);
+	mj_close();
+	if (s1.steps - s0.steps != n)
+		die("%llu mj_update calls took %llu steps", n,
+		    s1.steps - s0.steps);
+	/* Rounded: a request's id takes one to three bytes. */
+	*req = (size_t)((b1[1] - b0[1] + n / 2) / n);
+	*resp = (size_t)((b1[2] - b0[2] + n / 2) / n);
+	*steps = n;
+	free(ctrl);
+	free(sensor);
+	return (double)n / (now - t0);
+}
+
+/*
+ * Lock-step: one mj_update (HAPTIX's call) per step, unpinned, over the
+ * Unix socket and over shared memory in alternating rounds, each against
+ * the in-process mj_step loop of as many steps.  The socket also against
+ * a bare lock-step: a bare ping-pong of the same byte counts whose
+ * server spins for the bare step's time before each answer, unpinned
+ * too, right after each round, so that its round trips wake the client
+ * after as long an idle as the daemon's do (on a virtual machine, waking
+ * a CPU idle for a step costs more than one idle for a bare round trip).
+ * Printed too: 1 / (bare step + bare round trip without the step).
+ */
+static void
+fig_lockstep_model(const struct bench_options *o, struct daemon_proc *dp,
+    hxd_conn *ctl, const char *label, double shm_target)
+{
+	double dm[64], ds[64], bl[64], bls[64], bx[64], plain, spun;
+	unsigned long long n;
+	size_t req, resp, m;
+	int r;
+
+	printf("lockstep (%s): mj_update over the Unix socket and shared "
+	       "memory, %g s a round\n",
+	    label, o->seconds);
 	for (r = 0; r < o->rounds; r++) {
-		check(ctl, hxd_reset(ctl, -1), "reset");
-		status_or_die(ctl, &s0);
-		session_bytes(ctl, program_invocation_short_name, b0);
-		n = 0;
-		t0 = t = bench_now();
-		while (t - t0 < o->seconds) {
-			if (mj_update(ctrl, sensor) != mjCOM_OK)
-				die("mj_update: %s", hx_last_result());
-			n++;
-			t = bench_now();
-		}
-		session_bytes(ctl, program_invocation_short_name, b1);
-		status_or_die(ctl, &s1);
-		if (s1.steps - s0.steps != n)
-			die("%llu mj_update calls took %llu steps", n,
-			    s1.steps - s0.steps);
-		dm[r] = (double)n / (t - t0);
+		dm[r] = lockstep_round(o, dp, ctl, RTT_UNIX, &n, &req, &resp);
 		bl[r] = mujoco_rate(o, n);
-		/* Rounded: a request's id takes one to three bytes. */
-		req = (size_t)((b1[1] - b0[1] + n / 2) / n);
-		resp = (size_t)((b1[2] - b0[2] + n / 2) / n);
+		ds[r] = lockstep_round(o, dp, ctl, RTT_SHM, &n, &req, &resp);
+		bls[r] = mujoco_rate(o, n);
 		m = n < 5000 ? (size_t)n : 5000;
 		plain = bare_mean(req, resp, 0, m);
 		spun = bare_mean(req, resp, 1 / bl[r], m);
@@ -1183,29 +1222,86 @@ fig_lockstep(
 		    r + 1, 1e6 / bl[r], req, resp, plain * 1e6,
 		    1 / (1 / bl[r] + plain), spun * 1e6, bx[r]);
 	}
-	mj_close();
-	free(ctrl);
-	free(sensor);
-	rate_row("lock-step, `mj_update` per step, Unix", dm, bl, o->rounds,
-	    0.9, "in-process `mj_step`");
-	rate_row("lock-step, `mj_update` per step, Unix, against a bare "
-		 "lock-step",
-	    dm, bx, o->rounds, 0.95,
-	    "bare ping-pong, the server spinning a bare step");
+	rate_row_fmt(dm, bl, o->rounds, 0.9, "in-process `mj_step`",
+	    "lock-step, `mj_update` per step, Unix socket, %s", label);
+	rate_row_fmt(dm, bx, o->rounds, 0.95,
+	    "bare ping-pong, the server spinning a bare step",
+	    "lock-step, `mj_update` per step, Unix socket, %s, against a "
+	    "bare lock-step",
+	    label);
+	rate_row_fmt(ds, bls, o->rounds, shm_target, "in-process `mj_step`",
+	    "lock-step, `mj_update` per step, shared memory, %s", label);
 }
 
-/* Lock-step in batches: hxd_batch_run of 100 steps per request. */
+/*
+ * Lock-step on the bench's model (the MPL scene by default), then on
+ * the small fixture model, whose steps of a few microseconds leave the
+ * transport most of the time.
+ */
+static void
+fig_lockstep(
+    const struct bench_options *o, struct daemon_proc *dp, hxd_conn *ctl)
+{
+	const char *paused[] = { "--paused", NULL };
+	struct bench_options small = *o;
+	struct daemon_proc dq;
+	hxd_conn *c;
+
+	fig_lockstep_model(o, dp, ctl, o->model, 0.9);
+	small.model = BENCH_SMALL_MODEL;
+	daemon_start(&small, &dq, paused);
+	c = connect_or_die(dq.unix_addr, "hxbench-ctl-small");
+	fig_lockstep_model(&small, &dq, c, small.model, 0.5);
+	hxd_close(c);
+	daemon_stop(&dq);
+}
+
+/* The CPU time a process has run, in seconds (/proc/PID/schedstat). */
+static double
+proc_cpu_seconds(pid_t pid)
+{
+	char path[64];
+	unsigned long long ns;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%ld/schedstat", (long)pid);
+	if ((f = fopen(path, "re")) == NULL || fscanf(f, "%llu", &ns) != 1)
+		die("cannot read %s", path);
+	fclose(f);
+	return (double)ns * 1e-9;
+}
+
+/* The bare loop's CPU time per step, over n steps from the start. */
+static double
+mujoco_cpu_per_step(const struct bench_options *o, unsigned long long steps)
+{
+	struct mujoco_run r;
+	char n[32];
+
+	snprintf(n, sizeof(n), "%llu", steps < 1000 ? 1000 : steps);
+	mujoco_baseline(o, "--steps", n, &r);
+	return r.cpu / (double)r.steps;
+}
+
+/*
+ * Lock-step in batches: hxd_batch_run of 100 steps per request (over
+ * shared memory, libhaptix's default on a Unix socket), its steps per
+ * second against the in-process mj_step loop's, and the daemon's CPU
+ * time per step against the loop's.
+ */
 static void
 fig_batch(const struct bench_options *o, struct daemon_proc *dp, hxd_conn *ctl)
 {
 	hxd_conn *c = connect_or_die(dp->unix_addr, "batch");
-	double dm[64], bl[64], t0, t, zeros[1024] = { 0 };
+	double dm[64], bl[64], cpu[64], cpu_bl[64], t0, t, c0,
+	    zeros[1024] = { 0 };
+	double ratio[64], sorted[64];
 	hxd_control ctrl = { 0 };
 	hxd_batch b = { 0 };
 	hxd_batch_result *res;
 	unsigned long long n;
 	hxd_status s0;
-	int r;
+	int r, m = 0;
 
 	status_or_die(ctl, &s0);
 	if (s0.model.nu > 1024)
@@ -1214,12 +1310,13 @@ fig_batch(const struct bench_options *o, struct daemon_proc *dp, hxd_conn *ctl)
 	ctrl.ctrl = zeros;
 	b.control = &ctrl;
 	b.steps = BENCH_BATCH_STEPS;
-	printf("batch: %d steps a request over the Unix socket, %g s a "
+	printf("batch: %d steps a request over shared memory, %g s a "
 	       "round\n",
 	    BENCH_BATCH_STEPS, o->seconds);
 	for (r = 0; r < o->rounds; r++) {
 		check(ctl, hxd_reset(ctl, -1), "reset");
 		n = 0;
+		c0 = proc_cpu_seconds(dp->pid);
 		t0 = t = bench_now();
 		while (t - t0 < o->seconds) {
 			check(c, hxd_batch_run(c, &b, &res), "batch");
@@ -1227,12 +1324,26 @@ fig_batch(const struct bench_options *o, struct daemon_proc *dp, hxd_conn *ctl)
 			hxd_batch_result_free(res);
 			t = bench_now();
 		}
+		cpu[r] = (proc_cpu_seconds(dp->pid) - c0) / (double)n;
 		dm[r] = (double)n / (t - t0);
 		bl[r] = mujoco_rate(o, n);
+		cpu_bl[r] = mujoco_cpu_per_step(o, n);
+		ratio[r] = sorted[r] = cpu[r] / cpu_bl[r];
+		printf("  round %d: daemon CPU %.2f us a step, the bare "
+		       "loop's %.2f us, %.3f×\n",
+		    r + 1, cpu[r] * 1e6, cpu_bl[r] * 1e6, ratio[r]);
 	}
 	hxd_close(c);
 	rate_row("lock-step, 100 steps per request (batch)", dm, bl, o->rounds,
 	    0.99, "in-process `mj_step`");
+	qsort(sorted, (size_t)o->rounds, sizeof(*sorted), cmp_double);
+	for (r = 0; r < o->rounds; r++)
+		if (ratio[r] == sorted[(o->rounds - 1) / 2])
+			m = r;
+	add_row(ratio[m] <= 1.03,
+	    "batch, the daemon's CPU time per step|%.2f µs|%.2f µs (the "
+	    "in-process `mj_step` loop's)|%.3f×|≤ 1.03×",
+	    cpu[m] * 1e6, cpu_bl[m] * 1e6, ratio[m]);
 }
 
 /* A client streaming at 60 Hz of wall time, reading every frame. */

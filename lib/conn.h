@@ -26,6 +26,8 @@ struct hxd_conn {
 	struct address addr;
 	int want_shm;        /* Hello asks for shared memory */
 	struct shmlink *shm; /* after a Welcome that gave it (conn_shm.c) */
+	long shm_sent_ns;    /* when the last request went, 0: answered */
+	long shm_wait_ns;    /* how long answers take, a moving mean */
 	int fds[4];          /* descriptors that came before the Welcome */
 	int nfds;
 	char addr_text[320]; /* addr formatted: hxd_server_address() */

@@ -23,6 +23,22 @@
 /* How long a wait spins before it sleeps, by default (microseconds). */
 #define CONN_SHM_SPIN_US 50
 
+/*
+ * A call whose answers have lately taken up to this long (a step of a
+ * large model) is waited for spinning twice as long as they took: the
+ * wakeup of a sleeping client costs tens of microseconds on a virtual
+ * machine, a large part of a lock-step.  Longer waits (a call paced by
+ * the API's clock) sleep after the ordinary spin.
+ */
+#define CONN_SHM_SPIN_LONG_NS 500000L
+
+/*
+ * A yield that took this long gave the CPU to another process that
+ * wanted it: the machine has more work than CPUs, and a spin would take
+ * from it.  The wait sleeps instead.
+ */
+#define CONN_SHM_YIELD_TAKEN_NS 50000L
+
 /* The spin of this process: $HAPTIX_SHM_SPIN_US, or the default. */
 static long
 conn_shm_spin_ns(void)
@@ -115,15 +131,26 @@ conn_shm_free(hxd_conn *c)
 	c->shm = NULL;
 }
 
+/* How long to spin for an answer, from how long the last ones took. */
+static long
+conn_shm_budget(const hxd_conn *c)
+{
+	long spin = conn_shm_spin_ns();
+
+	if (spin == 0 || c->shm_wait_ns > CONN_SHM_SPIN_LONG_NS)
+		return spin;
+	return 2 * c->shm_wait_ns > spin ? 2 * c->shm_wait_ns : spin;
+}
+
 /*
- * Spin until ready() says so or the spin is over: 1 when ready, else 0.
- * The first turns only look; later ones yield, so that a daemon on the
- * same CPU gets it at once.
+ * Spin until ready() says so or the spin (ns) is over: 1 when ready,
+ * else 0.  The first turns only look; later ones yield, so that a daemon
+ * on the same CPU gets it at once.
  */
 static int
-conn_shm_spin(hxd_conn *c, int (*ready)(hxd_conn *))
+conn_shm_spin(hxd_conn *c, int (*ready)(hxd_conn *), long spin)
 {
-	long until = -1, spin = conn_shm_spin_ns();
+	long until = -1, now, before;
 	int i;
 
 	for (i = 0;; i++) {
@@ -135,11 +162,15 @@ conn_shm_spin(hxd_conn *c, int (*ready)(hxd_conn *))
 			conn_shm_relax();
 			continue;
 		}
+		now = conn_shm_now_ns();
 		if (until < 0)
-			until = conn_shm_now_ns() + spin;
-		else if (conn_shm_now_ns() >= until)
+			until = now + spin;
+		else if (now >= until)
 			return 0;
 		sched_yield();
+		before = now;
+		if (conn_shm_now_ns() - before > CONN_SHM_YIELD_TAKEN_NS)
+			return ready(c);
 	}
 }
 
@@ -183,6 +214,19 @@ conn_shm_sleep(hxd_conn *c, int64_t deadline)
 	}
 }
 
+/* Keep how long the answer to the last request took (a moving mean). */
+static void
+conn_shm_answered(hxd_conn *c)
+{
+	long took;
+
+	if (c->shm_sent_ns == 0)
+		return;
+	took = conn_shm_now_ns() - c->shm_sent_ns;
+	c->shm_sent_ns = 0;
+	c->shm_wait_ns = (3 * c->shm_wait_ns + took) / 4;
+}
+
 static int
 conn_shm_readable(hxd_conn *c)
 {
@@ -200,11 +244,12 @@ conn_shm_recv(hxd_conn *c, uint8_t *p, size_t room, int64_t deadline)
 		if (n != 0) {
 			if (n > 0 && shmring_room_wake_needed(&c->shm->in))
 				shmlink_kick(c->shm);
+			conn_shm_answered(c);
 			if (n < 0)
 				errno = EPROTO;
 			return n;
 		}
-		if (conn_shm_spin(c, conn_shm_readable))
+		if (conn_shm_spin(c, conn_shm_readable, conn_shm_budget(c)))
 			continue;
 		if (shmring_sleep(&c->shm->in) == 1)
 			continue;
@@ -245,9 +290,11 @@ conn_shm_send(hxd_conn *c, const uint8_t *p, size_t len, int64_t deadline)
 			shmlink_kick(c->shm);
 		p += n;
 		len -= (size_t)n;
-		if (len == 0)
+		if (len == 0) {
+			c->shm_sent_ns = conn_shm_now_ns();
 			break;
-		if (conn_shm_spin(c, conn_shm_roomy))
+		}
+		if (conn_shm_spin(c, conn_shm_roomy, conn_shm_spin_ns()))
 			continue;
 		if (shmring_wait_room(&c->shm->out, SHMLINK_CHUNK_MAX) == 1) {
 			shmring_awake_room(&c->shm->out);

@@ -451,6 +451,11 @@ session_commit_frame(struct session *s, size_t len)
 		s->reserved = NULL;
 		bufferevent_disable(s->bev, EV_WRITE);
 		event_add(s->read_ev, NULL); /* the client's end, from now on */
+		/* hxctl clients shows it; the logs too. */
+		queued = strlen(s->peer);
+		snprintf(s->peer + queued, sizeof(s->peer) - queued, ", shm");
+		log_debug("client %llu: frames in shared memory",
+		    (unsigned long long)s->id);
 		session_reading(s, s->reading);
 		return;
 	}

@@ -465,6 +465,9 @@ session_commit_frame(struct session *s, size_t len)
 			sent = session_shm_write(s->shm, s->reserved, total);
 			if (sent == (ssize_t)total) {
 				s->reserved = NULL;
+				/* Full enough to hold streams: ask to hear. */
+				if (session_congested(s))
+					session_shm_flush(s);
 				return;
 			}
 		}
@@ -812,7 +815,7 @@ session_shm_flush(struct session *s)
 {
 	struct evbuffer *out = bufferevent_get_output(s->bev);
 	size_t len, mark = session_congestion_mark(s->d) / 2;
-	int moved = 0;
+	int had = evbuffer_get_length(out) != 0;
 	ssize_t n;
 
 	if (s->state == SESSION_DEAD)
@@ -826,10 +829,8 @@ session_shm_flush(struct session *s)
 			session_close(s, "it broke its shared-memory ring");
 			return;
 		}
-		if (n > 0) {
+		if (n > 0)
 			session_output_drain(s, (size_t)n);
-			moved = 1;
-		}
 		if ((size_t)n < len &&
 		    !session_shm_want_room(s->shm, SESSION_SHM_ROOM))
 			break;
@@ -842,10 +843,14 @@ session_shm_flush(struct session *s)
 	if (evbuffer_get_length(out) != 0)
 		return;
 	/* Streams held back go on once the client has read enough. */
-	if (session_queued(s) > mark && !session_shm_want_room(s->shm, mark))
+	if (session_queued(s) > mark && !session_shm_want_room(s->shm, mark)) {
+		s->shm_held = 1;
 		return;
-	if (moved || session_shm_unread(s->shm) <= mark)
+	}
+	if (had || s->shm_held) {
+		s->shm_held = 0;
 		hooks->drained(s);
+	}
 }
 
 /*

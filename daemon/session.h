@@ -103,6 +103,7 @@ struct session {
 	 * socket only says when the client leaves.
 	 */
 	struct session_shm *shm;
+	int shm_held; /* waits for the client to read: then "drained" */
 
 	uint64_t requests, errors, bytes_in, bytes_out;
 };

@@ -131,13 +131,20 @@ conn_shm_free(hxd_conn *c)
 	c->shm = NULL;
 }
 
-/* How long to spin for an answer, from how long the last ones took. */
+/*
+ * How long to spin for what comes next: an answer, from how long the
+ * last ones took; an event, the ordinary spin; nothing when the deadline
+ * has passed (a look for events without waiting).
+ */
 static long
-conn_shm_budget(const hxd_conn *c)
+conn_shm_budget(const hxd_conn *c, int64_t deadline)
 {
 	long spin = conn_shm_spin_ns();
 
-	if (spin == 0 || c->shm_wait_ns > CONN_SHM_SPIN_LONG_NS)
+	if (deadline >= 0 && deadline <= conn_now_ms())
+		return 0;
+	if (spin == 0 || c->shm_sent_ns == 0 ||
+	    c->shm_wait_ns > CONN_SHM_SPIN_LONG_NS)
 		return spin;
 	return 2 * c->shm_wait_ns > spin ? 2 * c->shm_wait_ns : spin;
 }
@@ -249,7 +256,8 @@ conn_shm_recv(hxd_conn *c, uint8_t *p, size_t room, int64_t deadline)
 				errno = EPROTO;
 			return n;
 		}
-		if (conn_shm_spin(c, conn_shm_readable, conn_shm_budget(c)))
+		if (conn_shm_spin(
+			c, conn_shm_readable, conn_shm_budget(c, deadline)))
 			continue;
 		if (shmring_sleep(&c->shm->in) == 1)
 			continue;

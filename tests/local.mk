@@ -55,6 +55,11 @@ HX_TESTS += tests/test_tls
 tests_test_tls_SOURCES = tests/test_tls.c
 tests_test_tls_CFLAGS = $(TEST_CFLAGS) $(OPENSSL_CFLAGS)
 tests_test_tls_LDADD = $(TEST_LIBS) $(OPENSSL_LIBS)
+# The shared-memory transport as a client sees it, through real daemons.
+HX_TESTS += tests/test_shm_client
+tests_test_shm_client_SOURCES = tests/test_shm_client.c
+tests_test_shm_client_CFLAGS = $(TEST_CFLAGS)
+tests_test_shm_client_LDADD = $(TEST_LIBS)
 HX_TESTS += tests/test_options tests/test_modelrefs tests/test_arena
 tests_test_options_SOURCES = tests/test_options.c
 tests_test_options_CFLAGS = $(TEST_CFLAGS) \

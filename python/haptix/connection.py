@@ -42,8 +42,13 @@ _WORKS = {"batch", "load_model", "edit_model", "hold", "release"}
 _FDS_ROOM = socket.CMSG_SPACE(16 * array.array("i").itemsize)
 
 
+_SMALL = [bytes((n,)) for n in range(0x80)]
+
+
 def _varint(n):
     """n as a protobuf varint."""
+    if n < 0x80:
+        return _SMALL[n]
     out = bytearray()
     while n >= 0x80:
         out.append((n & 0x7F) | 0x80)
@@ -365,6 +370,10 @@ class Connection:
             if self._shm is not None:
                 self._recv_shm(deadline, what)
                 continue
+            if self._sock is None:
+                # Closed by another thread meanwhile.
+                raise CannotRecv("cannot receive from the server: the "
+                                 "connection was closed")
             self._recv_timeout(deadline, what)
             size = (max(65536, 4 + n - len(self._rbuf))
                     if len(self._rbuf) >= 4 else 65536)
@@ -409,6 +418,13 @@ class Connection:
                 self._fail_recv(CannotRecv(
                     "cannot receive from the server: its answer ring is "
                     "broken (%s)" % e))
+            except (OSError, ValueError, TypeError):
+                if not link.closed:
+                    raise
+                # Closed by another thread (a watchdog that killed the
+                # daemon, say) while this one waited.
+                raise CannotRecv("cannot receive from the server: the "
+                                 "connection was closed") from None
             if rc == 0:
                 raise Timeout(what)
             self._fail_recv(CannotRecv("the server closed the connection"))
@@ -477,21 +493,23 @@ class Connection:
         self._check_open()
         self._next_id += 1
         payload = msg.SerializeToString()
-        body = b"".join((b"\x08", _varint(self._next_id), _call_tag(call),
-                         _varint(len(payload)), payload))
-        if len(body) > MAX_FRAME:
+        head = b"".join((b"\x08", _varint(self._next_id), _call_tag(call),
+                         _varint(len(payload))))
+        size = len(head) + len(payload)
+        if size > MAX_FRAME:
             raise BadSize("request of %d bytes is larger than the %d-byte "
-                          "frame limit" % (len(body), MAX_FRAME))
+                          "frame limit" % (size, MAX_FRAME))
+        frame = b"".join((_HEADER.pack(size), head, payload))
+        if self._shm is not None:
+            self._send_shm(frame)
+            return self._next_id
         if self._rcvtimeo and self.tls:
             # A read's timeout would bound the send too: none, as in
             # the clear.
             self._sock.settimeout(None)
             self._rcvtimeo = 0.0
-        if self._shm is not None:
-            self._send_shm(_HEADER.pack(len(body)) + body)
-            return self._next_id
         try:
-            self._sock.sendall(_HEADER.pack(len(body)) + body)
+            self._sock.sendall(frame)
         except ssl.SSLError as e:
             self._fail_tls(e, "write", CannotSend)
         except OSError as e:
@@ -502,12 +520,19 @@ class Connection:
 
     def _send_shm(self, frame):
         """Write a frame into the request ring, waiting for room."""
+        link = self._shm
         try:
-            if self._shm.write(frame):
+            if link.write(frame):
                 return
             why = "it closed the connection"
         except shm.Broken as e:
             why = "its request ring is broken (%s)" % e
+        except (OSError, ValueError, TypeError):
+            if not link.closed:
+                raise
+            # Closed by another thread while this one waited for room.
+            raise CannotSend("cannot send to the server: the connection "
+                             "was closed") from None
         self._drop()
         self.error = "cannot send to the server: " + why
         raise CannotSend(self.error)

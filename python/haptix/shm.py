@@ -153,19 +153,19 @@ class Ring:
         _U32.pack_into(mem, self.base, pos)
 
     def get_chunks(self, out):
-        """Append the chunks published to bytearray out (at most
-        READ_CHUNKS, so that a writer of empty chunks cannot hold the
-        reader); the bytes appended.  Raises Broken for an impossible
-        head or chunk."""
+        """Append the chunks published to bytearray out (those before the
+        head read once, at most READ_CHUNKS, so that a writer of empty
+        chunks cannot hold the reader); the bytes appended.  Raises
+        Broken for an impossible head or chunk."""
         mem, cap, data = self.mem, self.cap, self.data
-        done = 0
         start = pos = self.pos
-        for _ in range(READ_CHUNKS):
-            avail = (_U32.unpack_from(mem, self.base)[0] - pos) & _MASK
-            if avail > cap:
-                raise Broken("its head is beyond the ring")
-            if avail < 4:
-                break
+        avail = (_U32.unpack_from(mem, self.base)[0] - pos) & _MASK
+        if avail < 4:
+            return 0
+        if avail > cap:
+            raise Broken("its head is beyond the ring")
+        done = chunks = 0
+        while avail >= 4 and chunks < READ_CHUNKS:
             # Read once: what is checked is what is used.
             off = pos & (cap - 1)
             if off + 4 <= cap:
@@ -182,7 +182,9 @@ class Ring:
             else:
                 out += self.copy_out(pos + 4, n)
             pos = (pos + 4 + n) & _MASK
+            avail -= 4 + n
             done += n
+            chunks += 1
         if pos != start:
             self.pos = pos
             _U32.pack_into(mem, self.base + TAIL, pos)
@@ -246,6 +248,7 @@ class Link:
 
     def __init__(self, fds, request_ring, answer_ring, sock):
         self.mem = None
+        self.closed = False
         self.wake_out = fds[1]
         self.wake_in = fds[2]
         self.sock = sock
@@ -286,10 +289,12 @@ class Link:
             os.close(memfd)     # the mapping keeps the memory
 
     def close(self):
-        """Unmap the region and close the pipes."""
+        """Unmap the region and close the pipes.  Another thread waiting
+        on the link then fails (OSError, ValueError, TypeError): see
+        ``closed``."""
+        self.closed = True
         if self.mem is not None:
-            self.mem.close()
-            self.mem = None
+            self.mem.close()    # kept: the rings' accesses now fail
         for fd in (self.wake_out, self.wake_in):
             if fd != -1:
                 os.close(fd)
@@ -446,7 +451,10 @@ class Link:
         """Write all of bytes b into the request ring, waiting for room:
         True, or False when the daemon has gone.  Raises Broken."""
         out = self.out
-        if len(b) <= CHUNK_MAX and out.room() >= len(b):
+        n = len(b)
+        used = (out.pos - _U32.unpack_from(self.mem, out.base + TAIL)[0]) \
+            & _MASK
+        if n <= CHUNK_MAX and used <= out.cap and n + 4 <= out.cap - used:
             # The common case, a small frame and room for it.
             out.put(b)
             if out.wake_needed():

@@ -295,3 +295,17 @@ def test_the_region_is_checked_before_it_is_mapped():
         shm.Link(fds, 1000, ring, None)
     for fd in others:
         os.close(fd)
+
+
+def test_a_close_from_another_thread_ends_a_wait(fixture_server):
+    # A watchdog (hxsweep's --trial-timeout) closes a connection that
+    # another thread waits on: the wait ends within a sleep's slice.
+    sim = fixture_server.connect(name="watched")
+    assert sim.conn.shm
+    sim.subscribe(events=["message"])
+    threading.Timer(0.2, sim.close).start()
+    t0 = time.monotonic()
+    with pytest.raises(haptix.CannotRecv, match="the connection was closed"):
+        sim.conn.next_event(timeout=None)
+    assert time.monotonic() - t0 < 5
+    assert not sim.connected

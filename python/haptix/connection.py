@@ -178,13 +178,15 @@ class Connection:
         What select() cannot see: events already queued, bytes read and
         not yet a frame, (over TLS) records decrypted and not yet read,
         and (over shared memory) what the answer ring holds already;
-        :meth:`pending` says when any is there.  Call it before each
-        select(): when it says False, select() wakes for whatever comes
-        next.  Over shared memory the daemon writes the wake pipe only
-        to a client that said it sleeps: pending() (and fileno()) say
-        so, after looking at the ring once more.  The pipe may then be
-        readable with nothing to read (a wake-up meant for a wait that
-        has ended): read with a timeout, or call pending() again.
+        :meth:`pending` says when any is there.  Call pending() before
+        each select(): when it says False, select() wakes for whatever
+        comes next.  Over shared memory the daemon writes the wake pipe
+        only to a client that said it sleeps: pending() (and fileno())
+        say so, after looking at the ring once more; what was in the
+        ring before is not announced, hence pending() first.  The pipe
+        may be readable with nothing to read (a wake-up meant for a
+        wait that has ended): read with a timeout, or call pending()
+        again, which empties it.
         """
         if self._shm is not None:
             self._shm.arm()

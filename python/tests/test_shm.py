@@ -303,9 +303,11 @@ def test_a_close_from_another_thread_ends_a_wait(fixture_server):
     sim = fixture_server.connect(name="watched")
     assert sim.conn.shm
     sim.subscribe(events=["message"])
-    threading.Timer(0.2, sim.close).start()
+    watchdog = threading.Timer(0.2, sim.close)
+    watchdog.start()
     t0 = time.monotonic()
     with pytest.raises(haptix.CannotRecv, match="the connection was closed"):
         sim.conn.next_event(timeout=None)
     assert time.monotonic() - t0 < 5
+    watchdog.join()
     assert not sim.connected

@@ -40,8 +40,7 @@ _WORKS = {"batch", "load_model", "edit_model", "hold", "release"}
 # Room for the descriptors that come beside the Welcome (and a few more,
 # to be closed).
 _FDS_ROOM = socket.CMSG_SPACE(16 * array.array("i").itemsize)
-
-
+# The varints of one byte (request ids and small lengths), made once.
 _SMALL = [bytes((n,)) for n in range(0x80)]
 
 

@@ -311,3 +311,21 @@ def test_a_close_from_another_thread_ends_a_wait(fixture_server):
     assert time.monotonic() - t0 < 5
     watchdog.join()
     assert not sim.connected
+
+
+def test_the_daemon_wakes_a_sleeping_client(fixture_server, monkeypatch):
+    # No spin, and calls that take the daemon a while (20 steps): every
+    # answer is waited for asleep, and the daemon must wake the client
+    # through its pipe.  Were the wake-ups lost, each call would wait for
+    # a sleep's 10 ms slice to end: 100 calls, a second at least.
+    monkeypatch.setenv("HAPTIX_SHM_SPIN_US", "0")
+    with fixture_server.connect(name="asleep") as sim:
+        assert sim.conn.shm and sim.conn._shm.spin == 0
+        sim.pause()
+        sim.step(20)
+        t0 = time.monotonic()
+        for _ in range(100):
+            sim.step(20)
+        took = time.monotonic() - t0
+        sim.reset()
+        assert took < 0.5

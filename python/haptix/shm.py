@@ -13,11 +13,15 @@ two orders:
 
 - the bytes of a chunk before the ``head`` that publishes them, and
   ``tail`` after the bytes read (release and acquire).  Each field is
-  read and written by one ``struct`` call, a plain load or store of
-  aligned 4 bytes; on x86 (total store order) stores are seen in the
-  order made and loads are not reordered with other loads, so program
-  order is enough.  A weakly ordered CPU (ARM) would need real fences:
-  this client asks for shared memory on x86 only (:data:`SUPPORTED`).
+  read and written by one ``struct`` call in native mode (``@I``: a
+  4-byte memcpy, one aligned load or store, which cannot tear; the
+  standard sizes' code goes byte by byte, and CPython uses the native
+  code for ``=I`` only as an optimization: a head read half before and
+  half after the daemon's store could point past the bytes written).
+  On x86 (total store order) stores are seen in the order made and
+  loads are not reordered with other loads, so program order is
+  enough.  A weakly ordered CPU (ARM) would need real fences: this
+  client asks for shared memory on x86 only (:data:`SUPPORTED`).
 - a full barrier (StoreLoad) between storing ``waiting = 1`` and looking
   at ``head`` again, and between publishing ``head`` and reading
   ``waiting`` (and the same with ``wants`` and ``tail``): without it
@@ -42,7 +46,8 @@ import time
 
 # The CPUs whose memory order this module relies on (see above).
 SUPPORTED = platform.machine().lower() in (
-    "x86_64", "amd64", "i386", "i486", "i586", "i686", "x86")
+    "x86_64", "amd64", "i386", "i486", "i586", "i686", "x86") and \
+    struct.calcsize("@I") == 4
 
 NFDS = 3                # the memfd, the daemon's wake pipe, ours
 CHUNK_MAX = 65536       # a chunk's largest payload
@@ -60,7 +65,7 @@ F_GET_SEALS = getattr(fcntl, "F_GET_SEALS", 1034)
 F_SEAL_SEAL, F_SEAL_SHRINK, F_SEAL_GROW = 1, 2, 4
 SEALS = F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW
 
-_U32 = struct.Struct("=I")      # the control fields: the machine's order
+_U32 = struct.Struct("@I")      # the control fields: native (see above)
 _LEN = struct.Struct(">I")      # a chunk's length: big-endian
 _MASK = 0xFFFFFFFF
 

@@ -20,7 +20,7 @@ HX_PY_SOURCES = python/haptix/__init__.py python/haptix/address.py \
 	python/haptix/sim_record.py python/haptix/sim_robot.py \
 	python/haptix/sim_run.py python/haptix/sim_session.py \
 	python/haptix/sim_set.py python/haptix/sim_stream.py \
-	python/haptix/sim_view.py python/haptix/sim_world.py \
+	python/haptix/sim_view.py python/haptix/sim_world.py python/haptix/shm.py \
 	python/haptix/stream.py python/haptix/struct.py python/haptix/suggest.py \
 	python/haptix/tls.py python/haptix/zstd.py
 # haptix.sweep, the sweep engine; hxsweep is its command line.
@@ -37,7 +37,7 @@ HX_PY_TESTS = python/tests/conftest.py python/tests/test_connect.py \
 	python/tests/test_stream.py python/tests/test_model.py \
 	python/tests/test_compat.py python/tests/test_env.py \
 	python/tests/test_examples.py python/tests/test_install.py \
-	python/tests/test_tls.py
+	python/tests/test_tls.py python/tests/test_shm.py
 HX_PY_EXAMPLES = python/examples/sweep.py python/examples/controller.py \
 	python/examples/grasp.py python/examples/rollout.py \
 	python/examples/pool_sweep.py

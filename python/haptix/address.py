@@ -4,9 +4,9 @@
 ``[V6ADDR]:PORT`` or a bare IPv6 address is TCP (port 5790 when
 omitted, an optional ``tcp:`` prefix); ``tls:`` before the same forms
 is TLS over TCP (haptix/tls.py).  ``shm:PATH`` names a Unix socket with
-the shared-memory transport, which this client does not have yet: it is
-read, and refused at connect (haptix/connection.py).  No address means
-``$HAPTIX_SERVER``, else the default Unix socket.
+the shared-memory transport required (haptix/shm.py): the connection
+fails when the server does not offer it (haptix/connection.py).  No
+address means ``$HAPTIX_SERVER``, else the default Unix socket.
 """
 
 import ipaddress

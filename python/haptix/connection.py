@@ -7,11 +7,16 @@ from ``$HAPTIX_TOKEN_FILE`` (or given) and the lease token of
 requests; frames with id 0 are events, kept in a queue until read, or
 errors about the connection, raised by the call that meets them.
 
+On a Unix socket the frames travel in shared memory when the daemon
+offers it (haptix/shm.py; docs/protocol.md, "Shared memory"): asked for
+on every Unix address unless ``$HAPTIX_SHM=0``, required by ``shm:``.
+
 A ``tls:`` address speaks the same over TLS (haptix/tls.py).  A token
 never goes in the clear over TCP to a peer beyond loopback unless
 ``$HAPTIX_ALLOW_CLEARTEXT_TOKEN=1``, as libhaptix.
 """
 
+import array
 import collections
 import os
 import socket
@@ -19,7 +24,7 @@ import ssl
 import struct
 import time
 
-from . import address, tls
+from . import address, shm, tls
 from .errors import (BadProtocol, CannotRecv, CannotSend, NoConnection,
                      Timeout, BadSize, error_for)
 from .proto import pb
@@ -32,10 +37,17 @@ _HEADER = struct.Struct(">I")
 _TIMEVAL = struct.Struct("@ll")     # struct timeval, for SO_RCVTIMEO
 # Calls after which the server works before answering: no timeout.
 _WORKS = {"batch", "load_model", "edit_model", "hold", "release"}
+# Room for the descriptors that come beside the Welcome (and a few more,
+# to be closed).
+_FDS_ROOM = socket.CMSG_SPACE(16 * array.array("i").itemsize)
+# The varints of one byte (request ids and small lengths), made once.
+_SMALL = [bytes((n,)) for n in range(0x80)]
 
 
 def _varint(n):
     """n as a protobuf varint."""
+    if n < 0x80:
+        return _SMALL[n]
     out = bytearray()
     while n >= 0x80:
         out.append((n & 0x7F) | 0x80)
@@ -83,6 +95,9 @@ class Connection:
         self._rcvtimeo = 0.0            # the socket's SO_RCVTIMEO, 0: none
         self._next_id = 0
         self._sock = None
+        self._want_shm = self._wants_shm()
+        self._fds = []                  # came beside the Welcome
+        self._shm = None                # shm.Link: frames in shared memory
         self.error = ""
         self.model_changed = False      # a model event came: see Sim.model
         self._open()
@@ -94,14 +109,24 @@ class Connection:
 
     # The socket.
 
+    def _wants_shm(self):
+        """Shared memory is asked for by shm:, and on a unix: address
+        unless $HAPTIX_SHM is 0; never over TCP; and only on a CPU whose
+        memory order haptix/shm.py relies on."""
+        if self.address[0] not in ("unix", "shm") or not shm.SUPPORTED:
+            return False
+        return self.address[0] == "shm" or \
+            os.environ.get("HAPTIX_SHM") != "0"
+
     def _open(self):
         where = address.format(self.address)
-        if self.address[0] == "shm":
+        if self.address[0] == "shm" and not shm.SUPPORTED:
             raise NoConnection(
-                "%s: this client has no shared-memory transport yet (issue "
-                "36): use unix:%s" % (where, self.address[1]))
+                "%s: this client has no shared-memory transport on this "
+                "CPU (%s): use unix:%s"
+                % (where, shm.platform.machine(), self.address[1]))
         try:
-            if self.address[0] == "unix":
+            if self.address[0] in ("unix", "shm"):
                 s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
                 s.settimeout(self.timeout)
                 try:
@@ -124,6 +149,10 @@ class Connection:
         self._sock = s
 
     def _drop(self):
+        if self._shm is not None:
+            self._shm.close()
+            self._shm = None
+        self._close_fds()
         if self.tls:
             tls.goodbye(self._sock)
         if self._sock is not None:
@@ -142,19 +171,43 @@ class Connection:
         return self._sock is not None
 
     def fileno(self):
-        """The socket's descriptor, for select().
+        """The descriptor for select(): the socket's, or over shared
+        memory the read end of our wake pipe.
 
         What select() cannot see: events already queued, bytes read and
-        not yet a frame, and (over TLS) records decrypted and not yet
-        read; :meth:`pending` says when any is there.
+        not yet a frame, (over TLS) records decrypted and not yet read,
+        and (over shared memory) what the answer ring holds already;
+        :meth:`pending` says when any is there.  Call pending() before
+        each select(): when it says False, select() wakes for whatever
+        comes next.  Over shared memory the daemon writes the wake pipe
+        only to a client that said it sleeps: pending() (and fileno())
+        say so, after looking at the ring once more; what was in the
+        ring before is not announced, hence pending() first.  The pipe
+        may be readable with nothing to read (a wake-up meant for a
+        wait that has ended): read with a timeout, or call pending()
+        again, which empties it.
         """
+        if self._shm is not None:
+            self._shm.arm()
+            return self._shm.wake_in
         return self._sock.fileno() if self._sock is not None else -1
 
     def pending(self):
         """True when something is read and waiting, which select() on
-        :meth:`fileno` would not show."""
-        return bool(self.events or self._rbuf or
-                    (self.tls and self._sock.pending()))
+        :meth:`fileno` would not show: events queued, a frame begun, TLS
+        records decrypted, bytes in the answer ring (or, over shared
+        memory, the daemon gone: the next read reports it).  False means
+        select() on fileno() will wake when something comes."""
+        if self.events or self._rbuf:
+            return True
+        if self._shm is not None:
+            return self._shm.pending()
+        return bool(self.tls and self._sock.pending())
+
+    @property
+    def shm(self):
+        """True when the frames travel in shared memory."""
+        return self._shm is not None
 
     @property
     def tls(self):
@@ -173,12 +226,58 @@ class Connection:
             lease_token = os.environ.get("HAPTIX_LEASE", "")
         hello = pb.Hello(protocol_version=PROTOCOL_VERSION,
                          client_name=name or "", token=token,
-                         http_stop=b"\r\n\r\n", lease_token=lease_token)
+                         http_stop=b"\r\n\r\n", lease_token=lease_token,
+                         shm=self._want_shm)
         r = self.call("hello", hello)
         if r.WhichOneof("payload") != "welcome":
             self._drop()
             raise BadProtocol("the server did not answer Hello with Welcome")
+        try:
+            if r.welcome.HasField("shm"):
+                self._shm_start(r.welcome.shm)
+            elif self.address[0] == "shm":
+                raise NoConnection(
+                    "%s: the server offers no shared memory (it runs with "
+                    "--no-shm, or predates it): use unix:%s"
+                    % (address.format(self.address), self.address[1]))
+        finally:
+            self._close_fds()
         return r.welcome
+
+    def _shm_start(self, offer):
+        """Take the shared memory offered with the Welcome's descriptors."""
+        if len(self._fds) != shm.NFDS:
+            raise BadProtocol("the server offered shared memory without its "
+                              "%d descriptors" % shm.NFDS)
+        fds, self._fds = self._fds, []
+        try:
+            self._shm = shm.Link(fds, offer.request_ring, offer.answer_ring,
+                                 self._sock)
+        except shm.Refused as e:
+            raise BadProtocol("cannot take the shared memory offered: %s"
+                              % e) from None
+        if self._rbuf:
+            raise BadProtocol("the server wrote to the socket after its "
+                              "Welcome")
+
+    def _close_fds(self):
+        for fd in self._fds:
+            os.close(fd)
+        self._fds = []
+
+    def _recv_fds(self, size):
+        """One recvmsg() before the Welcome of a connection that asked for
+        shared memory, keeping the descriptors that come beside it."""
+        data, anc, flags, _ = self._sock.recvmsg(
+            size, _FDS_ROOM, getattr(socket, "MSG_CMSG_CLOEXEC", 0))
+        for level, kind, fdata in anc:
+            if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
+                fds = array.array("i")
+                fds.frombytes(fdata[:len(fdata) - len(fdata) % fds.itemsize])
+                self._fds.extend(fds)
+        if flags & socket.MSG_CTRUNC:
+            self._close_fds()       # some lost: the offer is refused
+        return data
 
     def _token_in_clear(self):
         """Refuse to send a token over plain TCP beyond loopback.
@@ -269,10 +368,21 @@ class Connection:
                             "the server sent a message that does not decode "
                             "(%d bytes)" % n))
                     return r
+            if self._shm is not None:
+                self._recv_shm(deadline, what)
+                continue
+            if self._sock is None:
+                # Closed by another thread meanwhile.
+                raise CannotRecv("cannot receive from the server: the "
+                                 "connection was closed")
             self._recv_timeout(deadline, what)
+            size = (max(65536, 4 + n - len(self._rbuf))
+                    if len(self._rbuf) >= 4 else 65536)
             try:
-                chunk = self._sock.recv(max(65536, 4 + n - len(self._rbuf))
-                                        if len(self._rbuf) >= 4 else 65536)
+                if self._want_shm and self.welcome is None:
+                    chunk = self._recv_fds(size)
+                else:
+                    chunk = self._sock.recv(size)
             except InterruptedError:
                 continue
             except (BlockingIOError, socket.timeout):
@@ -290,6 +400,35 @@ class Connection:
                     "the server closed the connection without answering "
                     "Hello: is this a haptixd%s?" % self._tls_hint()))
             self._rbuf += chunk
+
+    def _recv_shm(self, deadline, what):
+        """Read what the answer ring holds into the buffer, waiting for
+        it until deadline (None: for ever).  When the socket says the
+        daemon has gone, what it wrote before is still read first."""
+        link = self._shm
+        while True:
+            try:
+                if link.read(self._rbuf):
+                    return
+                rc = link.wait_readable(deadline)
+                if rc == 1:
+                    continue
+                if link.read(self._rbuf):
+                    return
+            except shm.Broken as e:
+                self._fail_recv(CannotRecv(
+                    "cannot receive from the server: its answer ring is "
+                    "broken (%s)" % e))
+            except (OSError, ValueError, TypeError):
+                if not link.closed:
+                    raise
+                # Closed by another thread (a watchdog that killed the
+                # daemon, say) while this one waited.
+                raise CannotRecv("cannot receive from the server: the "
+                                 "connection was closed") from None
+            if rc == 0:
+                raise Timeout(what)
+            self._fail_recv(CannotRecv("the server closed the connection"))
 
     def _recv_timeout(self, deadline, what):
         """Let the next recv wait until deadline (None: for ever).
@@ -355,18 +494,23 @@ class Connection:
         self._check_open()
         self._next_id += 1
         payload = msg.SerializeToString()
-        body = b"".join((b"\x08", _varint(self._next_id), _call_tag(call),
-                         _varint(len(payload)), payload))
-        if len(body) > MAX_FRAME:
+        head = b"".join((b"\x08", _varint(self._next_id), _call_tag(call),
+                         _varint(len(payload))))
+        size = len(head) + len(payload)
+        if size > MAX_FRAME:
             raise BadSize("request of %d bytes is larger than the %d-byte "
-                          "frame limit" % (len(body), MAX_FRAME))
+                          "frame limit" % (size, MAX_FRAME))
+        frame = b"".join((_HEADER.pack(size), head, payload))
+        if self._shm is not None:
+            self._send_shm(frame)
+            return self._next_id
         if self._rcvtimeo and self.tls:
             # A read's timeout would bound the send too: none, as in
             # the clear.
             self._sock.settimeout(None)
             self._rcvtimeo = 0.0
         try:
-            self._sock.sendall(_HEADER.pack(len(body)) + body)
+            self._sock.sendall(frame)
         except ssl.SSLError as e:
             self._fail_tls(e, "write", CannotSend)
         except OSError as e:
@@ -374,6 +518,25 @@ class Connection:
             self.error = "cannot send to the server: %s" % (e.strerror or e)
             raise CannotSend(self.error) from None
         return self._next_id
+
+    def _send_shm(self, frame):
+        """Write a frame into the request ring, waiting for room."""
+        link = self._shm
+        try:
+            if link.write(frame):
+                return
+            why = "it closed the connection"
+        except shm.Broken as e:
+            why = "its request ring is broken (%s)" % e
+        except (OSError, ValueError, TypeError):
+            if not link.closed:
+                raise
+            # Closed by another thread while this one waited for room.
+            raise CannotSend("cannot send to the server: the connection "
+                             "was closed") from None
+        self._drop()
+        self.error = "cannot send to the server: " + why
+        raise CannotSend(self.error)
 
     def call(self, call, msg=None, timeout=-1):
         """Send a request and return its Response; raise on failure.

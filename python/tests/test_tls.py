@@ -164,12 +164,6 @@ def test_tls_and_shm_addresses():
             address.parse(bad)
 
 
-def test_shm_is_refused_until_its_transport_exists(tmp_path):
-    _refused("shm:%s/x.sock" % tmp_path,
-             "shm:%s/x.sock: this client has no shared-memory transport "
-             "yet (issue 36): use unix:%s/x.sock" % (tmp_path, tmp_path))
-
-
 def test_loopback_is_judged_by_address():
     for host in ("127.0.0.1", "127.1.2.3", "::1", "::ffff:127.0.0.1"):
         assert address.is_loopback(host), host

@@ -14,11 +14,22 @@
 #include "shmlink.h"
 
 /* How long the daemon waits for a lock-step client's next request. */
-#define SESSION_SHM_LINGER_NS 20000L
+#define SESSION_SHM_LINGER_NS 50000L
+
+/*
+ * A wake this soon after going idle says the client is in lock-step:
+ * the linger's time, and the daemon's own wakeup (tens of microseconds
+ * on a virtual machine), which the linger would save.
+ */
+#define SESSION_SHM_LOCKSTEP_NS 150000L
+
+/* Wakes that cannot start lingering after a linger that waited in vain. */
+#define SESSION_SHM_COOLDOWN 8
 
 struct session_shm {
 	struct shmlink link;
 	int lingering;         /* session_shm_linger waits (else idles) */
+	int cooldown;          /* wakes until lingering may start again */
 	long idle_since;       /* ns: when it last went idle, 0: not */
 	int fds[SHMLINK_NFDS]; /* to hand over; -1 once gone */
 	int live;              /* handed over */
@@ -42,8 +53,10 @@ session_shm_wake_cb(evutil_socket_t fd, short events, void *arg)
 	struct session_shm *sh = arg;
 
 	/* Woken soon after going idle: the next wait is worth it. */
-	if (sh->idle_since != 0 &&
-	    session_shm_now_ns() - sh->idle_since < SESSION_SHM_LINGER_NS)
+	if (sh->cooldown > 0)
+		sh->cooldown--;
+	else if (sh->idle_since != 0 &&
+	    session_shm_now_ns() - sh->idle_since < SESSION_SHM_LOCKSTEP_NS)
 		sh->lingering = 1;
 	sh->idle_since = 0;
 	shmlink_drain(&sh->link);
@@ -192,7 +205,9 @@ session_shm_linger(struct session_shm *sh)
 			break;
 		sched_yield();
 	}
+	/* In vain: not again for a while (a client just slower than it). */
 	sh->lingering = 0;
+	sh->cooldown = SESSION_SHM_COOLDOWN;
 	return session_shm_idle(sh);
 }
 

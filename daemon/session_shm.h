@@ -70,11 +70,12 @@ int session_shm_idle(struct session_shm *sh);
 void session_shm_busy(struct session_shm *sh);
 
 /*
- * Having answered, wait a little for the client's next request: 1 when
- * it came, 0 when the wait is over (the request ring idle, as after
- * session_shm_idle).  The wait is short, yields the CPU to a client
- * sharing it, and is skipped for a client whose requests came too late
- * for it last time, until one comes within it again.
+ * Having answered, wait a little (50 us) for the client's next request:
+ * 1 when it came, 0 when the wait is over (the request ring idle, as
+ * after session_shm_idle).  The wait yields the CPU to a client sharing
+ * it, and is only for a client whose last request woke the daemon soon
+ * after it went idle; one that waited in vain is not repeated for the
+ * next 8 wakes.
  */
 int session_shm_linger(struct session_shm *sh);
 

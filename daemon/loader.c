@@ -8,12 +8,15 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "fdpass.h"
 #include "haptix.pb-c.h"
 #include "loader.h"
 #include "log.h"
@@ -27,6 +30,9 @@
 #include "sim.h"
 #include "sim_carry.h"
 #include "sim_check.h"
+
+/* The heap a spare loader faults in while it waits for its job. */
+#define LOADER_WARM_BYTES (64u << 20)
 
 static int loader_is_mjb(const char *);
 static int loader_read(int, void *, size_t);
@@ -665,6 +671,57 @@ loader_read_request(int fd, struct loader_request *r, char **path, char **dirs,
 	return 0;
 }
 
+/*
+ * While it waits, a spare loader faults in the memory a compile and a
+ * model's data take (tens of megabytes, zeroed page by page by the
+ * kernel: a third of an edit's time), and keeps it in the heap: large
+ * allocations come from the heap, not fresh mappings, and freed memory
+ * stays.  Nothing of a model is read yet.
+ */
+static void
+loader_warm_heap(void)
+{
+	size_t size = LOADER_WARM_BYTES;
+	char *p;
+
+	sim_trim_heap = 0;
+	mallopt(M_MMAP_THRESHOLD, 1 << 30);
+	mallopt(M_TRIM_THRESHOLD, -1);
+	if ((p = malloc(size)) != NULL) {
+		memset(p, 0, size);
+		free(p);
+	}
+}
+
+/*
+ * A loader started ahead of its job (loadjob.c) has a socket for its
+ * standard input: it waits there, having read nothing, for the job's
+ * request file, which becomes its standard input.  One started for its
+ * job has the file already.  0, or -1 when no job came.
+ */
+static int
+loader_wait_for_job(void)
+{
+	struct stat st;
+	int fds[FDPASS_MAX], n = 0, i;
+	char b;
+
+	if (fstat(0, &st) != 0 || !S_ISSOCK(st.st_mode))
+		return 0;
+	loader_warm_heap();
+	if (fdpass_recv(0, &b, 1, fds, &n) != 1 || n != 1) {
+		for (i = 0; i < n; i++)
+			close(fds[i]);
+		return -1;
+	}
+	if (dup2(fds[0], 0) == -1) {
+		close(fds[0]);
+		return -1;
+	}
+	close(fds[0]);
+	return 0;
+}
+
 int
 loader_main(void)
 {
@@ -675,6 +732,8 @@ loader_main(void)
 	size_t len;
 	int ndirs = 0, rc;
 
+	if (loader_wait_for_job() != 0)
+		return 1; /* the daemon went, or put it away: no job */
 	if (loader_read_request(0, &r, &path, &dirs, &data, err, sizeof(err)) !=
 		0 ||
 	    sandbox_enter(

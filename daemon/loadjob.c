@@ -9,12 +9,14 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/queue.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <event2/event.h>
 
 #include "daemon.h"
+#include "fdpass.h"
 #include "loadjob.h"
 #include "log.h"
 #include "modeldir.h"
@@ -81,6 +83,24 @@ static int loadjob_here; /* loads run in this process (loadjob_inprocess) */
  */
 static int loadjob_exe = -1;
 
+/*
+ * The loader kept ready for the next load: started (fork, exec, the
+ * dynamic linking of MuJoCo: some 10 ms) right after the last one was,
+ * it waits on a socket, having read nothing, for its job's request file;
+ * only then does it read, enter the sandbox and compile, as one started
+ * for its job does.  pid 0: none.
+ */
+static struct {
+	pid_t pid;
+	int ctl; /* our end of its socket: the request file goes here */
+	int out; /* its standard output */
+} loadjob_spare = { 0, -1, -1 };
+
+static pid_t loadjob_exec(int, int *, char *, size_t);
+static void loadjob_spare_arm(void);
+static void loadjob_spare_free(void);
+static pid_t loadjob_spare_take(int, int *);
+
 static int loadjob_request_fd(
     const struct daemon *, const struct loadjob_request *, char *, size_t);
 static int loadjob_spawn(struct loadjob *, char *, size_t);
@@ -110,6 +130,7 @@ loadjob_free(struct loadjobs *lj)
 	struct loadjob_peer *p;
 	struct loadjob *j;
 
+	loadjob_spare_free();
 	if (lj == NULL)
 		return;
 	/* Loads left (the daemon stops without loadjob_shutdown): no answer. */
@@ -250,11 +271,9 @@ loadjob_edit_fd(struct loadjob *j, char *err, size_t len)
 static int
 loadjob_spawn(struct loadjob *j, char *err, size_t len)
 {
-	static char name[] = "haptixd", arg[] = LOADER_ARG;
-	char *const argv[] = { name, arg, NULL };
 	struct timeval tv;
-	int pipefd[2];
 	pid_t pid;
+	int out;
 
 	if (j->request_fd == -1 &&
 	    (j->request_fd = loadjob_edit_fd(j, err, len)) == -1)
@@ -268,6 +287,40 @@ loadjob_spawn(struct loadjob *j, char *err, size_t len)
 		evtimer_add(j->timer, &zero);
 		return 0;
 	}
+	if ((pid = loadjob_spare_take(j->request_fd, &out)) <= 0 &&
+	    (pid = loadjob_exec(j->request_fd, &out, err, len)) <= 0)
+		return -1;
+	close(j->request_fd);
+	j->request_fd = -1;
+	j->pid = pid;
+	j->out = out;
+	j->started = monotonic_s();
+	evutil_make_socket_nonblocking(j->out);
+	j->read_ev = event_new(
+	    j->d->base, j->out, EV_READ | EV_PERSIST, loadjob_read_cb, j);
+	j->timer = evtimer_new(j->d->base, loadjob_timeout_cb, j);
+	event_add(j->read_ev, NULL);
+	tv.tv_sec = (time_t)j->seconds;
+	tv.tv_usec = (suseconds_t)((j->seconds - (double)tv.tv_sec) * 1e6);
+	evtimer_add(j->timer, &tv);
+	log_debug("loader %ld started", (long)pid);
+	loadjob_spare_arm(); /* the next load's, while this one works */
+	return 0;
+}
+
+/*
+ * Run this executable as the loader, its standard input in (a request
+ * file, or a spare's socket): its pid, its standard output in *out; or
+ * -1 with err set.
+ */
+static pid_t
+loadjob_exec(int in, int *out, char *err, size_t len)
+{
+	static char name[] = "haptixd", arg[] = LOADER_ARG;
+	char *const argv[] = { name, arg, NULL };
+	int pipefd[2];
+	pid_t pid;
+
 	if (loadjob_exe == -1 &&
 	    (loadjob_exe = open("/proc/self/exe", O_RDONLY | O_CLOEXEC)) ==
 		-1) {
@@ -290,27 +343,85 @@ loadjob_spawn(struct loadjob *j, char *err, size_t len)
 	}
 	if (pid == 0) {
 		/* The child: only async-signal-safe calls until exec. */
-		if (dup2(j->request_fd, 0) == -1 || dup2(pipefd[1], 1) == -1)
+		if (dup2(in, 0) == -1 || dup2(pipefd[1], 1) == -1)
 			_exit(127);
 		fexecve(loadjob_exe, argv, environ);
 		_exit(127);
 	}
 	close(pipefd[1]);
-	close(j->request_fd);
-	j->request_fd = -1;
-	j->pid = pid;
-	j->out = pipefd[0];
-	j->started = monotonic_s();
-	evutil_make_socket_nonblocking(j->out);
-	j->read_ev = event_new(
-	    j->d->base, j->out, EV_READ | EV_PERSIST, loadjob_read_cb, j);
-	j->timer = evtimer_new(j->d->base, loadjob_timeout_cb, j);
-	event_add(j->read_ev, NULL);
-	tv.tv_sec = (time_t)j->seconds;
-	tv.tv_usec = (suseconds_t)((j->seconds - (double)tv.tv_sec) * 1e6);
-	evtimer_add(j->timer, &tv);
-	log_debug("loader %ld started", (long)pid);
-	return 0;
+	*out = pipefd[0];
+	return pid;
+}
+
+/* Start the spare loader, unless one waits. */
+static void
+loadjob_spare_arm(void)
+{
+	char err[256];
+	int sp[2];
+
+	if (loadjob_spare.pid != 0)
+		return;
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sp) != 0) {
+		log_debug("no spare loader: socketpair: %s", strerror(errno));
+		return;
+	}
+	loadjob_spare.pid = loadjob_exec(
+	    sp[1], &loadjob_spare.out, err, sizeof(err));
+	close(sp[1]);
+	if (loadjob_spare.pid <= 0) {
+		log_debug("no spare loader: %s", err);
+		loadjob_spare.pid = 0;
+		close(sp[0]);
+		return;
+	}
+	loadjob_spare.ctl = sp[0];
+}
+
+/* Kill the spare, if one waits, and reap it. */
+static void
+loadjob_spare_free(void)
+{
+	if (loadjob_spare.pid == 0)
+		return;
+	kill(loadjob_spare.pid, SIGKILL);
+	while (waitpid(loadjob_spare.pid, NULL, 0) == -1 && errno == EINTR)
+		;
+	close(loadjob_spare.ctl);
+	close(loadjob_spare.out);
+	loadjob_spare.pid = 0;
+	loadjob_spare.ctl = loadjob_spare.out = -1;
+}
+
+/*
+ * Give the spare its job's request file: its pid and standard output,
+ * or 0 when none waits alive (then the load starts a loader of its own).
+ */
+static pid_t
+loadjob_spare_take(int request_fd, int *out)
+{
+	pid_t pid = loadjob_spare.pid;
+
+	if (pid == 0)
+		return 0;
+	if (waitpid(pid, NULL, WNOHANG) == pid) {
+		log_info("the spare loader %ld had ended: starting another",
+		    (long)pid);
+		loadjob_spare.pid = 0; /* reaped */
+		close(loadjob_spare.ctl);
+		close(loadjob_spare.out);
+		loadjob_spare.ctl = loadjob_spare.out = -1;
+		return 0;
+	}
+	if (fdpass_send(loadjob_spare.ctl, "j", 1, &request_fd, 1) != 1) {
+		loadjob_spare_free();
+		return 0;
+	}
+	close(loadjob_spare.ctl);
+	*out = loadjob_spare.out;
+	loadjob_spare.pid = 0;
+	loadjob_spare.ctl = loadjob_spare.out = -1;
+	return pid;
 }
 
 void

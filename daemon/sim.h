@@ -86,4 +86,10 @@ void sim_before_step(struct sim *s);
  */
 int sim_step(struct sim *s, char *err, size_t len);
 
+/*
+ * 1 (the default): give the heap back to the system after installing a
+ * model; a loader, which exits soon and reuses what it freed, sets 0.
+ */
+extern int sim_trim_heap;
+
 #endif

@@ -6,7 +6,9 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -528,4 +530,92 @@ Test(loader, loads_are_shared_fairly_between_peers)
 	hx_run_free(&r);
 	hxd_close(holder);
 	hx_server_stop(&s);
+}
+
+/* The pids of pid's children running as the loader; their count. */
+static int
+loaders_of(pid_t pid, pid_t *out, int max)
+{
+	char path[96], buf[4096];
+	FILE *f;
+	pid_t child;
+	size_t n;
+	int count = 0, fd;
+
+	snprintf(path, sizeof(path), "/proc/%ld/task/%ld/children", (long)pid,
+	    (long)pid);
+	if ((f = fopen(path, "r")) == NULL)
+		return 0;
+	while (fscanf(f, "%d", &child) == 1) {
+		snprintf(path, sizeof(path), "/proc/%ld/cmdline", (long)child);
+		if ((fd = open(path, O_RDONLY)) == -1)
+			continue;
+		n = (size_t)read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		/* argv[1], after argv[0]'s NUL. */
+		if (n < sizeof(buf) && memchr(buf, '\0', n) != NULL &&
+		    strcmp(buf + strlen(buf) + 1, "--loader-process") == 0 &&
+		    count < max)
+			out[count++] = child;
+	}
+	fclose(f);
+	return count;
+}
+
+/* Wait up to 5 s for pid to have n loaders; their count. */
+static int
+wait_loaders(pid_t pid, int n, pid_t *out, int max)
+{
+	int i, got = 0;
+
+	for (i = 0; i < 500; i++) {
+		if ((got = loaders_of(pid, out, max)) == n)
+			break;
+		hx_sleep_ms(10);
+	}
+	return got;
+}
+
+/*
+ * A loader waits for the next load before it is asked for (issue 36's
+ * edits at compile speed): one is there once the daemon has loaded its
+ * model, the next load or edit runs in it, and another takes its place.
+ * Killed while it waits, it is replaced at the next load, which works.
+ */
+Test(loader, a_spare_loader_waits_and_is_replaced)
+{
+	const char *args[] = { "-m", "fixture.xml", "--paused", NULL };
+	hxd_edit_op op = { HXD_EDIT_SET, "geom", "link1", NULL, NULL, NULL, 1 };
+	const char *const rgba[] = { "rgba", "0 0 1 1" };
+	struct hx_server s;
+	pid_t before[4], after[4];
+	hxd_model m;
+	hxd_conn *c;
+
+	hx_skip_if_valgrind(); /* the daemon's children are valgrind's */
+	hx_server_start(&s, args);
+	c = hx_connect_ok(s.unix_addr, "test_loader");
+	cr_assert_eq(wait_loaders(s.pid, 1, before, 4), 1,
+	    "no loader waits after the first load");
+
+	op.attrs = rgba;
+	cr_assert_eq(
+	    hxd_edit_model(c, &op, 1, &m, NULL), HXD_OK, "%s", hxd_error(c));
+	cr_assert_eq(wait_loaders(s.pid, 1, after, 4), 1,
+	    "no loader waits after an edit");
+	cr_assert_neq(after[0], before[0], "the spare did not do the edit");
+
+	/* Killed while it waits: the next load starts another. */
+	cr_assert_eq(kill(after[0], SIGKILL), 0);
+	hx_sleep_ms(100);
+	cr_assert_eq(
+	    hxd_load_file(c, "fixture.xml", &m), HXD_OK, "%s", hxd_error(c));
+	still_serving(c, "a spare loader killed");
+	cr_assert_eq(wait_loaders(s.pid, 1, before, 4), 1,
+	    "no loader waits after the load");
+	hxd_close(c);
+	hx_server_stop(&s);
+	/* Killed and reaped with the daemon: no process of that pid. */
+	cr_assert(kill(before[0], 0) == -1 && errno == ESRCH,
+	    "the spare loader %ld outlived the daemon", (long)before[0]);
 }

@@ -181,11 +181,13 @@ shmlink_kick(struct shmlink *l)
 	while (n == -1 && errno == EINTR);
 }
 
-void
+int
 shmlink_drain(struct shmlink *l)
 {
 	char buf[64];
+	ssize_t n;
 
-	while (read(l->wake_in, buf, sizeof(buf)) > 0)
+	while ((n = read(l->wake_in, buf, sizeof(buf))) > 0)
 		;
+	return n == 0 ? -1 : 0;
 }

@@ -96,7 +96,10 @@ ssize_t shmlink_read(struct shmlink *l, uint8_t *buf, size_t room);
 /* Wake the other side: one byte into its pipe, never blocking. */
 void shmlink_kick(struct shmlink *l);
 
-/* Empty our wake pipe without blocking. */
-void shmlink_drain(struct shmlink *l);
+/*
+ * Empty our wake pipe without blocking: 0, or -1 when the other side
+ * closed its end (the pipe then stays readable: stop watching it).
+ */
+int shmlink_drain(struct shmlink *l);
 
 #endif

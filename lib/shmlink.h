@@ -93,7 +93,10 @@ ssize_t shmlink_write(struct shmlink *l, const void *p, size_t len);
  */
 ssize_t shmlink_read(struct shmlink *l, uint8_t *buf, size_t room);
 
-/* Wake the other side: one byte into its pipe, never blocking. */
+/*
+ * Wake the other side: one byte into its pipe, never blocking, and never
+ * raising SIGPIPE when the other side has gone.
+ */
 void shmlink_kick(struct shmlink *l);
 
 /*

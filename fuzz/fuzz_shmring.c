@@ -22,7 +22,8 @@
  *   - a write returns -1 or at most the bytes given, and never leaves
  *     more than the ring's size unread by the tail it was shown.
  *
- * An input is one byte choosing the rings' sizes, then operations:
+ * An input is one byte choosing the rings' sizes (2 bits each: 256,
+ * 4096, 131072 or 262144 bytes of data), then operations:
  *
  *   op % 10  0 store head (4 bytes)      1 store tail (4 bytes)
  *            2 scribble data (4 offset, 1 length, bytes)
@@ -86,24 +87,27 @@ fuzz_u32(struct fuzz_in *in)
 }
 
 /*
- * The ring of cap bytes, zeroed: allocated once per size and kept, since
+ * A ring of one of four sizes, zeroed: small ones wrap often, the
+ * daemon's request ring as it is; each allocated once and kept, since
  * mapping and poisoning a fresh one each input made the target slow.
  */
 static void
-fuzz_ring_new(struct fuzz_ring *f, uint32_t cap, int which)
+fuzz_ring_new(struct fuzz_ring *f, unsigned pick, int which)
 {
-	static uint8_t *mem[2][2];
-	int big = cap > 2 * SHMLINK_CHUNK_MAX;
+	static const uint32_t caps[4] = { 256, 4096, 2 * SHMLINK_CHUNK_MAX,
+		SHMLINK_REQUEST_RING };
+	static uint8_t *mem[2][4];
 
-	if (mem[which][big] == NULL) {
+	pick &= 3;
+	f->cap = caps[pick];
+	if (mem[which][pick] == NULL) {
 		/* Exact, so that ASan's redzone starts at the ring's end. */
-		mem[which][big] = aligned_alloc(64, SHMRING_SIZE(cap));
-		if (mem[which][big] == NULL)
+		mem[which][pick] = aligned_alloc(64, SHMRING_SIZE(f->cap));
+		if (mem[which][pick] == NULL)
 			abort();
 	}
-	f->cap = cap;
-	f->mem = mem[which][big];
-	memset(f->mem, 0, SHMRING_SIZE(cap));
+	f->mem = mem[which][pick];
+	memset(f->mem, 0, SHMRING_SIZE(f->cap));
 }
 
 /* The ring's byte at position p, as the daemon would copy it. */
@@ -193,8 +197,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint8_t op, sizes;
 
 	sizes = fuzz_u8(&in);
-	fuzz_ring_new(&req, 2 * SHMLINK_CHUNK_MAX << (sizes & 1), 0);
-	fuzz_ring_new(&ans, 2 * SHMLINK_CHUNK_MAX << (sizes >> 1 & 1), 1);
+	fuzz_ring_new(&req, sizes, 0);
+	fuzz_ring_new(&ans, sizes >> 2, 1);
 	shmlink_clear(&d);
 	if (shmring_init(&d.in, req.mem, req.cap) != 0 ||
 	    shmring_init(&d.out, ans.mem, ans.cap) != 0 ||

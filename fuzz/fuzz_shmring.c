@@ -58,6 +58,7 @@ struct fuzz_in {
 	size_t n;
 };
 
+/* The next byte of the input, big-endian numbers of them below. */
 static uint8_t
 fuzz_u8(struct fuzz_in *in)
 {

@@ -112,6 +112,7 @@ hostile_open(struct hostile *h, const struct hx_server *srv)
 	h->id = 1;
 }
 
+/* Unmap, close and forget the hostile client's link and socket. */
 static void
 hostile_free(struct hostile *h)
 {
@@ -984,6 +985,7 @@ struct soak_job {
 	char err[256];
 };
 
+/* Append n bytes to a soak client's record. */
 static void
 soak_put(struct soak_job *j, const void *p, size_t n)
 {
@@ -997,6 +999,7 @@ soak_put(struct soak_job *j, const void *p, size_t n)
 	j->len += n;
 }
 
+/* Append a state's bytes: time, qpos, qvel, act. */
 static void
 soak_state(struct soak_job *j, const hxd_state *st)
 {

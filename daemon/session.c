@@ -794,6 +794,10 @@ session_shm_cb(void *arg)
 	double start = monotonic_s();
 	uint64_t answered;
 
+	if (session_shm_deaf(s->shm)) {
+		session_close(s, "it closed its end of the wake pipe");
+		return;
+	}
 	session_shm_flush(s);
 	do {
 		answered = s->bytes_out;

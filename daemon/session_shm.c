@@ -33,6 +33,7 @@ struct session_shm {
 	long idle_since;       /* ns: when it last went idle, 0: not */
 	int fds[SHMLINK_NFDS]; /* to hand over; -1 once gone */
 	int live;              /* handed over */
+	int deaf;              /* the client closed its end of our pipe */
 	struct event *wake_ev; /* the client woke us */
 	void (*cb)(void *);
 	void *arg;
@@ -59,7 +60,11 @@ session_shm_wake_cb(evutil_socket_t fd, short events, void *arg)
 	    session_shm_now_ns() - sh->idle_since < SESSION_SHM_LOCKSTEP_NS)
 		sh->lingering = 1;
 	sh->idle_since = 0;
-	shmlink_drain(&sh->link);
+	if (shmlink_drain(&sh->link) != 0) {
+		/* At its end the pipe is always readable: the loop would spin. */
+		event_del(sh->wake_ev);
+		sh->deaf = 1;
+	}
 	sh->cb(sh->arg);
 }
 
@@ -122,6 +127,12 @@ int
 session_shm_live(const struct session_shm *sh)
 {
 	return sh != NULL && sh->live;
+}
+
+int
+session_shm_deaf(const struct session_shm *sh)
+{
+	return sh->deaf;
 }
 
 int

@@ -32,6 +32,12 @@ void session_shm_free(struct session_shm *sh);
 int session_shm_live(const struct session_shm *sh);
 
 /*
+ * 1 once the client closed its end of the daemon's wake pipe: it can no
+ * longer wake the daemon, which no longer listens.
+ */
+int session_shm_deaf(const struct session_shm *sh);
+
+/*
  * Send the Welcome frame (whole, total bytes) on sock with the link's
  * descriptors beside its first byte; from then on the rings carry the
  * frames and the client's wakes are heard.  0, or -1 with why.

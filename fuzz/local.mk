@@ -2,7 +2,7 @@
 # and the target with clang and libFuzzer into fuzz-build/ (apart from
 # this build, whatever its compiler), writes the seed corpus into
 # fuzz/corpus/ and fuzzes for FUZZ_SECONDS.  Not part of make check.
-EXTRA_DIST += fuzz/fuzz_session.c fuzz/make_corpus.c
+EXTRA_DIST += fuzz/fuzz_session.c fuzz/make_corpus.c fuzz/fuzz_shmring.c
 
 FUZZ_CC = clang
 FUZZ_SECONDS = 600
@@ -80,7 +80,29 @@ fuzz: $(FUZZ_DIR)/fuzz_session$(EXEEXT) fuzz/make_corpus$(EXEEXT)
 fuzz-clean:
 	rm -rf $(FUZZ_DIR)
 fuzz-distclean:
-	rm -rf fuzz/corpus
+	rm -rf fuzz/corpus fuzz/corpus-shmring
 clean-local: fuzz-clean
 distclean-local: fuzz-distclean
-.PHONY: fuzz fuzz-clean fuzz-distclean
+# The daemon's side of a shared-memory link against a hostile client
+# (fuzz/fuzz_shmring.c): the rings alone, no daemon, fast.  `make
+# fuzz-shmring` fuzzes for FUZZ_SHMRING_SECONDS from fuzz/corpus-shmring.
+FUZZ_SHMRING_SECONDS = 60
+FUZZ_SHMRING_OBJS = $(FUZZ_DIR)/fuzz/fuzz_shmring.o \
+	$(patsubst %.c,$(FUZZ_DIR)/%.o,lib/frame.c lib/shmring.c \
+	lib/shmlink.c lib/shmregion.c)
+$(FUZZ_DIR)/fuzz/fuzz_shmring.o: fuzz/fuzz_shmring.c $(FUZZ_HDRS) config.h \
+	    $(FUZZ_DIR)/clang.stamp
+	@$(MKDIR_P) $(@D)
+	$(AM_V_CC)$(FUZZ_CC) $(FUZZ_CPPFLAGS) $(FUZZ_CFLAGS) \
+	    -fsanitize=fuzzer-no-link -c -o $@ $<
+$(FUZZ_DIR)/fuzz_shmring$(EXEEXT): $(FUZZ_SHMRING_OBJS)
+	$(AM_V_CCLD)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ \
+	    $(FUZZ_SHMRING_OBJS)
+fuzz-shmring: $(FUZZ_DIR)/fuzz_shmring$(EXEEXT)
+	@$(MKDIR_P) fuzz/corpus-shmring
+	$(FUZZ_ENV) $(FUZZ_DIR)/fuzz_shmring$(EXEEXT) $(FUZZ_FLAGS) \
+	    -max_len=4096 -max_total_time=$(FUZZ_SHMRING_SECONDS) \
+	    -print_final_stats=1 -artifact_prefix=$(FUZZ_DIR)/ \
+	    fuzz/corpus-shmring
+
+.PHONY: fuzz fuzz-shmring fuzz-clean fuzz-distclean

@@ -3,8 +3,10 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "shmlink.h"
@@ -173,19 +175,39 @@ shmlink_read(struct shmlink *l, uint8_t *buf, size_t room)
 void
 shmlink_kick(struct shmlink *l)
 {
+	static const struct timespec now = { 0, 0 };
+	sigset_t pipe, old, pending;
+	int had;
 	ssize_t n;
 
+	/*
+	 * The other side gone, the write would raise SIGPIPE, which ends a
+	 * client program that did not ask for it (over the socket libhaptix
+	 * sends with MSG_NOSIGNAL): hold it back for this thread, and take
+	 * the one this write raised, not one that was pending already.
+	 */
+	sigemptyset(&pipe);
+	sigaddset(&pipe, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &pipe, &old);
+	sigpending(&pending);
+	had = sigismember(&pending, SIGPIPE);
 	/* A full pipe has woken the other side already. */
 	do
 		n = write(l->wake_out, "", 1);
 	while (n == -1 && errno == EINTR);
+	if (n == -1 && errno == EPIPE && !had)
+		while (sigtimedwait(&pipe, NULL, &now) == -1 && errno == EINTR)
+			;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
-void
+int
 shmlink_drain(struct shmlink *l)
 {
 	char buf[64];
+	ssize_t n;
 
-	while (read(l->wake_in, buf, sizeof(buf)) > 0)
+	while ((n = read(l->wake_in, buf, sizeof(buf))) > 0)
 		;
+	return n == 0 ? -1 : 0;
 }

@@ -93,10 +93,16 @@ ssize_t shmlink_write(struct shmlink *l, const void *p, size_t len);
  */
 ssize_t shmlink_read(struct shmlink *l, uint8_t *buf, size_t room);
 
-/* Wake the other side: one byte into its pipe, never blocking. */
+/*
+ * Wake the other side: one byte into its pipe, never blocking, and never
+ * raising SIGPIPE when the other side has gone.
+ */
 void shmlink_kick(struct shmlink *l);
 
-/* Empty our wake pipe without blocking. */
-void shmlink_drain(struct shmlink *l);
+/*
+ * Empty our wake pipe without blocking: 0, or -1 when the other side
+ * closed its end (the pipe then stays readable: stop watching it).
+ */
+int shmlink_drain(struct shmlink *l);
 
 #endif

@@ -335,6 +335,13 @@ tests_test_sessions_slow_LDADD = $(TEST_LIBS) -lpthread
 tests_test_hostile_SOURCES = tests/test_hostile.c
 tests_test_hostile_CFLAGS = $(TEST_CFLAGS)
 tests_test_hostile_LDADD = $(TEST_LIBS)
+
+# The shared-memory transport against a hostile client, and a soak of
+# 16 clients over shared memory and the socket.
+HX_TESTS += tests/test_shm
+tests_test_shm_SOURCES = tests/test_shm.c
+tests_test_shm_CFLAGS = $(TEST_CFLAGS)
+tests_test_shm_LDADD = $(TEST_LIBS) -lpthread
 # Models that attack the daemon, tampered with through MuJoCo itself.
 tests_test_loader_SOURCES = tests/test_loader.c
 tests_test_loader_CFLAGS = $(TEST_CFLAGS)
@@ -448,7 +455,7 @@ endif
 # Slow, so not part of check.
 HX_VALGRIND_TESTS = tests/test_protocol tests/test_native tests/test_admin \
 	tests/test_simple tests/test_batch $(SESSIONS_TESTS) tests/test_hostile \
-	tests/test_mocap tests/test_spacenav tests/test_tls
+	tests/test_mocap tests/test_spacenav tests/test_tls tests/test_shm
 # The in-process tests start no daemon: they run under valgrind
 # themselves, each worker of Criterion's runner traced.  Criterion does
 # not see a worker's exit status, so tests/inproc.c fails a test that

@@ -780,32 +780,37 @@ session_offer_shm(
 }
 
 /*
- * The client woke us: it read answers, or wrote requests.  A client in
- * lock-step sends its next request microseconds after reading an
- * answer: rather than sleep in the loop and be woken again (a pipe's
- * write, and the wakeup of an idle CPU, tens of microseconds in a
- * virtual machine), wait for it a little (session_shm_linger), within
- * the client's turn.
+ * The client woke us (it read answers, or wrote requests), or, while we
+ * linger, the loop came round.  A client in lock-step sends its next
+ * request microseconds after reading an answer: rather than sleep in the
+ * loop and be woken again (a pipe's write, and the wakeup of an idle
+ * CPU, tens of microseconds on a virtual machine), the daemon lingers a
+ * little (session_shm_linger): the loop polls on without sleeping,
+ * everything else due runs in its order, and this callback looks at the
+ * ring on each turn.
  */
 static void
 session_shm_cb(void *arg)
 {
 	struct session *s = arg;
-	double start = monotonic_s();
-	uint64_t answered;
+	uint64_t answered = s->bytes_out;
 
 	if (session_shm_deaf(s->shm)) {
-		session_close(s, "it closed its end of the wake pipe");
+		char b;
+
+		/* A client leaving closes both; one closing the pipe alone. */
+		session_close(s,
+		    recv(bufferevent_getfd(s->bev), &b, 1,
+			MSG_PEEK | MSG_DONTWAIT) == 0 ?
+			session_client_closed :
+			"it closed its end of the wake pipe");
 		return;
 	}
 	session_shm_flush(s);
-	do {
-		answered = s->bytes_out;
-		session_shm_pull(s);
-	} while (s->bytes_out != answered && session_served(s) &&
-	    s->state == SESSION_READY && s->reading &&
-	    monotonic_s() - start < SESSION_TURN_SECONDS &&
-	    session_shm_linger(s->shm));
+	session_shm_pull(s);
+	if (s->bytes_out != answered && session_served(s) &&
+	    s->state == SESSION_READY && s->reading)
+		session_shm_linger(s->shm);
 }
 
 /*

@@ -28,16 +28,20 @@
 
 struct session_shm {
 	struct shmlink link;
-	int lingering;         /* session_shm_linger waits (else idles) */
-	int cooldown;          /* wakes until lingering may start again */
-	long idle_since;       /* ns: when it last went idle, 0: not */
-	int fds[SHMLINK_NFDS]; /* to hand over; -1 once gone */
-	int live;              /* handed over */
-	int deaf;              /* the client closed its end of our pipe */
-	struct event *wake_ev; /* the client woke us */
+	int lingering;           /* session_shm_linger waits (else idles) */
+	int cooldown;            /* wakes until lingering may start again */
+	long idle_since;         /* ns: when it last went idle, 0: not */
+	int fds[SHMLINK_NFDS];   /* to hand over; -1 once gone */
+	int live;                /* handed over */
+	int deaf;                /* the client closed its end of our pipe */
+	struct event *wake_ev;   /* the client woke us */
+	struct event *linger_ev; /* a turn of the loop while lingering */
+	long linger_until;       /* ns: the end of the linger */
 	void (*cb)(void *);
 	void *arg;
 };
+
+static void session_shm_linger_cb(evutil_socket_t, short, void *);
 
 static long
 session_shm_now_ns(void)
@@ -98,7 +102,12 @@ session_shm_new(struct event_base *base, void (*cb)(void *), void *arg,
 	}
 	sh->wake_ev = event_new(base, sh->link.wake_in, EV_READ | EV_PERSIST,
 	    session_shm_wake_cb, sh);
-	if (sh->wake_ev == NULL) {
+	sh->linger_ev = evtimer_new(base, session_shm_linger_cb, sh);
+	if (sh->wake_ev == NULL || sh->linger_ev == NULL) {
+		if (sh->wake_ev != NULL)
+			event_free(sh->wake_ev);
+		if (sh->linger_ev != NULL)
+			event_free(sh->linger_ev);
 		snprintf(why, len, "out of memory");
 		session_shm_close_fds(sh);
 		shmlink_free(&sh->link);
@@ -118,6 +127,7 @@ session_shm_free(struct session_shm *sh)
 	if (sh == NULL)
 		return;
 	event_free(sh->wake_ev);
+	event_free(sh->linger_ev);
 	session_shm_close_fds(sh);
 	shmlink_free(&sh->link);
 	free(sh);
@@ -201,27 +211,43 @@ session_shm_idle(struct session_shm *sh)
 int
 session_shm_linger(struct session_shm *sh)
 {
-	long until;
-	int i;
+	struct timeval now = { 0, 0 };
 
 	if (!sh->lingering)
 		return 0;
 	/* Awake while it waits: the client need not write the pipe. */
 	shmring_awake(&sh->link.in);
-	until = session_shm_now_ns() + SESSION_SHM_LINGER_NS;
-	for (i = 0;; i++) {
-		if (shmring_ready(&sh->link.in))
-			return 1;
-		if (i >= 16 && session_shm_now_ns() >= until)
-			break;
-		sched_yield();
-	}
-	/* In vain: not again for a while (a client just slower than it). */
-	sh->lingering = 0;
-	sh->cooldown = SESSION_SHM_COOLDOWN;
-	return session_shm_idle(sh);
+	sh->linger_until = session_shm_now_ns() + SESSION_SHM_LINGER_NS;
+	evtimer_add(sh->linger_ev, &now);
+	return 1;
 }
 
+/*
+ * A turn of the loop while lingering: a request came (handle it), or
+ * the wait goes on (yield to a client sharing the CPU, and look again on
+ * the next turn), or it is over (idle: the client's next request wakes
+ * us; not again for a while, for a client just slower than the wait).
+ */
+static void
+session_shm_linger_cb(evutil_socket_t fd, short events, void *arg)
+{
+	struct session_shm *sh = arg;
+	struct timeval now = { 0, 0 };
+
+	if (shmring_ready(&sh->link.in)) {
+		sh->cb(sh->arg);
+		return;
+	}
+	if (session_shm_now_ns() < sh->linger_until) {
+		sched_yield();
+		evtimer_add(sh->linger_ev, &now);
+		return;
+	}
+	sh->lingering = 0;
+	sh->cooldown = SESSION_SHM_COOLDOWN;
+	if (session_shm_idle(sh))
+		sh->cb(sh->arg); /* it came meanwhile */
+}
 void
 session_shm_busy(struct session_shm *sh)
 {

@@ -76,12 +76,12 @@ int session_shm_idle(struct session_shm *sh);
 void session_shm_busy(struct session_shm *sh);
 
 /*
- * Having answered, wait a little (50 us) for the client's next request:
- * 1 when it came, 0 when the wait is over (the request ring idle, as
- * after session_shm_idle).  The wait yields the CPU to a client sharing
- * it, and is only for a client whose last request woke the daemon soon
- * after it went idle; one that waited in vain is not repeated for the
- * next 8 wakes.
+ * Having answered, linger a little (50 us) for the client's next
+ * request: the loop turns without sleeping, and on each turn the ring
+ * is looked at (the callback runs when a request came), the CPU yielded
+ * to a client sharing it.  Only for a client whose last request woke the
+ * daemon soon after it went idle; a linger in vain is not repeated for
+ * the next 8 wakes, and leaves the ring idle.  1 if it lingers.
  */
 int session_shm_linger(struct session_shm *sh);
 

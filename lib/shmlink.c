@@ -172,29 +172,47 @@ shmlink_read(struct shmlink *l, uint8_t *buf, size_t room)
 	return (ssize_t)done;
 }
 
+/* 1 if SIGPIPE is ignored here (the daemon, most clients): asked once. */
+static int
+shmlink_sigpipe_ignored(void)
+{
+	static int ignored = -1;
+	struct sigaction sa;
+
+	if (ignored == -1)
+		ignored = sigaction(SIGPIPE, NULL, &sa) == 0 &&
+		    sa.sa_handler == SIG_IGN;
+	return ignored;
+}
+
 void
 shmlink_kick(struct shmlink *l)
 {
 	static const struct timespec now = { 0, 0 };
 	sigset_t pipe, old, pending;
-	int had;
+	int had, guard = !shmlink_sigpipe_ignored();
 	ssize_t n;
 
 	/*
 	 * The other side gone, the write would raise SIGPIPE, which ends a
 	 * client program that did not ask for it (over the socket libhaptix
-	 * sends with MSG_NOSIGNAL): hold it back for this thread, and take
-	 * the one this write raised, not one that was pending already.
+	 * sends with MSG_NOSIGNAL): where it is not ignored, hold it back for
+	 * this thread, and take the one this write raised, not one that was
+	 * pending already.
 	 */
-	sigemptyset(&pipe);
-	sigaddset(&pipe, SIGPIPE);
-	pthread_sigmask(SIG_BLOCK, &pipe, &old);
-	sigpending(&pending);
-	had = sigismember(&pending, SIGPIPE);
+	if (guard) {
+		sigemptyset(&pipe);
+		sigaddset(&pipe, SIGPIPE);
+		pthread_sigmask(SIG_BLOCK, &pipe, &old);
+		sigpending(&pending);
+		had = sigismember(&pending, SIGPIPE);
+	}
 	/* A full pipe has woken the other side already. */
 	do
 		n = write(l->wake_out, "", 1);
 	while (n == -1 && errno == EINTR);
+	if (!guard)
+		return;
 	if (n == -1 && errno == EPIPE && !had)
 		while (sigtimedwait(&pipe, NULL, &now) == -1 && errno == EINTR)
 			;

@@ -388,15 +388,24 @@ mujoco_baseline(const struct bench_options *o, const char *how,
 	pclose(f);
 }
 
+/* The bare loop over n steps from the start (1000 at least). */
+static void
+mujoco_steps(const struct bench_options *o, unsigned long long steps,
+    struct mujoco_run *r)
+{
+	char n[32];
+
+	snprintf(n, sizeof(n), "%llu", steps < 1000 ? 1000 : steps);
+	mujoco_baseline(o, "--steps", n, r);
+}
+
 /* The bare loop's rate over the same number of steps from the start. */
 static double
 mujoco_rate(const struct bench_options *o, unsigned long long steps)
 {
 	struct mujoco_run r;
-	char n[32];
 
-	snprintf(n, sizeof(n), "%llu", steps < 1000 ? 1000 : steps);
-	mujoco_baseline(o, "--steps", n, &r);
+	mujoco_steps(o, steps, &r);
 	return (double)r.steps / r.seconds;
 }
 
@@ -1278,10 +1287,8 @@ static double
 mujoco_cpu_per_step(const struct bench_options *o, unsigned long long steps)
 {
 	struct mujoco_run r;
-	char n[32];
 
-	snprintf(n, sizeof(n), "%llu", steps < 1000 ? 1000 : steps);
-	mujoco_baseline(o, "--steps", n, &r);
+	mujoco_steps(o, steps, &r);
 	return r.cpu / (double)r.steps;
 }
 

@@ -85,7 +85,7 @@ static int loadjob_exe = -1;
 
 /*
  * The loader kept ready for the next load: started (fork, exec, the
- * dynamic linking of MuJoCo: some 10 ms) right after the last one was,
+ * dynamic linking of MuJoCo: some 10 ms) when the last load is over,
  * it waits on a socket, having read nothing, for its job's request file;
  * only then does it read, enter the sandbox and compile, as one started
  * for its job does.  pid 0: none.
@@ -304,7 +304,6 @@ loadjob_spawn(struct loadjob *j, char *err, size_t len)
 	tv.tv_usec = (suseconds_t)((j->seconds - (double)tv.tv_sec) * 1e6);
 	evtimer_add(j->timer, &tv);
 	log_debug("loader %ld started", (long)pid);
-	loadjob_spare_arm(); /* the next load's, while this one works */
 	return 0;
 }
 
@@ -792,6 +791,13 @@ loadjob_finish(struct loadjob *j)
 	if (j->done != NULL)
 		j->done(d, j->arg, code, err);
 	loadjob_job_free(j);
+	/*
+	 * The next load's loader, started now that this one is over: started
+	 * beside a running compile, on two cores, it slowed that compile to
+	 * two or three times its time.
+	 */
+	if (!loadjob_here)
+		loadjob_spare_arm();
 	loadjob_next(d);
 }
 

@@ -82,6 +82,30 @@ conn_drop(hxd_conn *c)
 	c->rlen = 0;
 }
 
+int
+conn_poll(struct pollfd *pfd, int n, int64_t deadline)
+{
+	int64_t left;
+	int rc;
+
+	for (;;) {
+		left = -1;
+		if (deadline >= 0) {
+			left = deadline - conn_now_ms();
+			if (left < 0)
+				left = 0;
+		}
+		rc = poll(
+		    pfd, (nfds_t)n, (int)(left > 86400000 ? 86400000 : left));
+		if (rc > 0)
+			return rc;
+		if (rc == 0 && left >= 0 && left < 86400000)
+			return 0;
+		if (rc < 0 && errno != EINTR)
+			return -1;
+	}
+}
+
 /*
  * Wait until fd is ready for events or the deadline (ms on the monotonic
  * clock, -1 for none) passes.  Returns 1 when ready, 0 on timeout, -1 on
@@ -91,24 +115,8 @@ static int
 conn_wait(hxd_conn *c, int events, int64_t deadline)
 {
 	struct pollfd pfd = { .fd = c->fd, .events = (short)events };
-	int64_t left;
-	int n;
 
-	for (;;) {
-		left = -1;
-		if (deadline >= 0) {
-			left = deadline - conn_now_ms();
-			if (left < 0)
-				left = 0;
-		}
-		n = poll(&pfd, 1, (int)(left > 86400000 ? 86400000 : left));
-		if (n > 0)
-			return 1;
-		if (n == 0 && left >= 0 && left < 86400000)
-			return 0;
-		if (n < 0 && errno != EINTR)
-			return -1;
-	}
+	return conn_poll(&pfd, 1, deadline);
 }
 
 /*

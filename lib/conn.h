@@ -103,6 +103,14 @@ void conn_perturbation_from_wire(
 /* Milliseconds on the monotonic clock. */
 int64_t conn_now_ms(void);
 
+/*
+ * poll() until one of the n descriptors is ready or the deadline (ms on
+ * the monotonic clock, -1 for none) passes: the count ready, 0 at the
+ * deadline, -1 at an error (errno).
+ */
+struct pollfd;
+int conn_poll(struct pollfd *pfd, int n, int64_t deadline);
+
 /* Close the connection after a broken exchange. */
 void conn_drop(hxd_conn *c);
 

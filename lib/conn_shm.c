@@ -193,32 +193,17 @@ conn_shm_sleep(hxd_conn *c, int64_t deadline)
 		{ .fd = c->shm->wake_in, .events = POLLIN },
 		{ .fd = c->fd, .events = POLLIN },
 	};
-	int64_t left;
-	int n;
+	int n = conn_poll(pfd, 2, deadline);
 
-	for (;;) {
-		left = -1;
-		if (deadline >= 0) {
-			left = deadline - conn_now_ms();
-			if (left < 0)
-				left = 0;
-		}
-		n = poll(pfd, 2, (int)(left > 86400000 ? 86400000 : left));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -1;
-		if (pfd[0].revents != 0)
-			shmlink_drain(c->shm);
-		if (pfd[1].revents != 0) {
-			errno = 0;
-			return -1;
-		}
-		if (pfd[0].revents != 0)
-			return 1;
-		if (n == 0 && left >= 0 && left < 86400000)
-			return 0;
+	if (n <= 0)
+		return n;
+	if (pfd[0].revents != 0)
+		shmlink_drain(c->shm);
+	if (pfd[1].revents != 0) {
+		errno = 0;
+		return -1;
 	}
+	return 1;
 }
 
 /* Keep how long the answer to the last request took (a moving mean). */

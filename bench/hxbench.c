@@ -37,7 +37,7 @@
 #define BENCH_MEMORY_CLIENTS 16
 #define BENCH_BATCH_STEPS 100
 #define BENCH_PACING_PERIOD 0.002 /* the MPL scene's timestep */
-#define BENCH_ROWS 48
+#define BENCH_ROWS 96
 #define BENCH_RTT_TARGET 1.15 /* a round trip against the bare one */
 /* Over shared memory, against the bare Unix one: on one CPU, elsewhere. */
 #define BENCH_SHM_TARGET_ONE 0.7

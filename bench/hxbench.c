@@ -984,6 +984,21 @@ fig_placement(const struct bench_options *o)
 	free(t[1]);
 }
 
+/* The round whose ratio is the median of r's n (the lower of two). */
+static int
+median_round(const double *r, int n)
+{
+	double sorted[64];
+	int i, m = 0;
+
+	memcpy(sorted, r, (size_t)n * sizeof(*sorted));
+	qsort(sorted, (size_t)n, sizeof(*sorted), cmp_double);
+	for (i = 0; i < n; i++)
+		if (r[i] == sorted[(n - 1) / 2])
+			m = i;
+	return m;
+}
+
 /*
  * Print the rounds of a rate figure and add its row: the round of the
  * median ratio (the lower middle one of an even count), so that its
@@ -993,19 +1008,16 @@ static void
 rate_row(const char *figure, const double *dm, const double *bl, int rounds,
     double target, const char *baseline)
 {
-	double r[64], sorted[64];
-	int i, m = 0;
+	double r[64];
+	int i, m;
 
 	for (i = 0; i < rounds; i++) {
-		r[i] = sorted[i] = dm[i] / bl[i];
+		r[i] = dm[i] / bl[i];
 		printf("  round %d: %.0f steps/s, baseline %.0f steps/s, "
 		       "%.3f×\n",
 		    i + 1, dm[i], bl[i], r[i]);
 	}
-	qsort(sorted, (size_t)rounds, sizeof(*sorted), cmp_double);
-	for (i = 0; i < rounds; i++)
-		if (r[i] == sorted[(rounds - 1) / 2])
-			m = i;
+	m = median_round(r, rounds);
 	add_row(r[m] >= target, "%s|%.0f steps/s|%.0f steps/s (%s)|%.3f×|≥ %g×",
 	    figure, dm[m], bl[m], baseline, r[m], target);
 }
@@ -1304,13 +1316,13 @@ fig_batch(const struct bench_options *o, struct daemon_proc *dp, hxd_conn *ctl)
 	hxd_conn *c = connect_or_die(dp->unix_addr, "batch");
 	double dm[64], bl[64], cpu[64], cpu_bl[64], t0, t, c0,
 	    zeros[1024] = { 0 };
-	double ratio[64], sorted[64];
+	double ratio[64];
 	hxd_control ctrl = { 0 };
 	hxd_batch b = { 0 };
 	hxd_batch_result *res;
 	unsigned long long n;
 	hxd_status s0;
-	int r, m = 0;
+	int r, m;
 
 	status_or_die(ctl, &s0);
 	if (s0.model.nu > 1024)
@@ -1337,7 +1349,7 @@ fig_batch(const struct bench_options *o, struct daemon_proc *dp, hxd_conn *ctl)
 		dm[r] = (double)n / (t - t0);
 		bl[r] = mujoco_rate(o, n);
 		cpu_bl[r] = mujoco_cpu_per_step(o, n);
-		ratio[r] = sorted[r] = cpu[r] / cpu_bl[r];
+		ratio[r] = cpu[r] / cpu_bl[r];
 		printf("  round %d: daemon CPU %.2f us a step, the bare "
 		       "loop's %.2f us, %.3f×\n",
 		    r + 1, cpu[r] * 1e6, cpu_bl[r] * 1e6, ratio[r]);
@@ -1345,10 +1357,7 @@ fig_batch(const struct bench_options *o, struct daemon_proc *dp, hxd_conn *ctl)
 	hxd_close(c);
 	rate_row("lock-step, 100 steps per request (batch)", dm, bl, o->rounds,
 	    0.99, "in-process `mj_step`");
-	qsort(sorted, (size_t)o->rounds, sizeof(*sorted), cmp_double);
-	for (r = 0; r < o->rounds; r++)
-		if (ratio[r] == sorted[(o->rounds - 1) / 2])
-			m = r;
+	m = median_round(ratio, o->rounds);
 	add_row(ratio[m] <= 1.03,
 	    "batch, the daemon's CPU time per step|%.2f µs|%.2f µs (the "
 	    "in-process `mj_step` loop's)|%.3f×|≤ 1.03×",

@@ -377,6 +377,17 @@ loadjob_spare_arm(void)
 	loadjob_spare.ctl = sp[0];
 }
 
+/* Let the spare go: close our ends of it (its output too, unless kept). */
+static void
+loadjob_spare_forget(int keep_out)
+{
+	close(loadjob_spare.ctl);
+	if (!keep_out)
+		close(loadjob_spare.out);
+	loadjob_spare.pid = 0;
+	loadjob_spare.ctl = loadjob_spare.out = -1;
+}
+
 /* Kill the spare, if one waits, and reap it. */
 static void
 loadjob_spare_free(void)
@@ -386,10 +397,7 @@ loadjob_spare_free(void)
 	kill(loadjob_spare.pid, SIGKILL);
 	while (waitpid(loadjob_spare.pid, NULL, 0) == -1 && errno == EINTR)
 		;
-	close(loadjob_spare.ctl);
-	close(loadjob_spare.out);
-	loadjob_spare.pid = 0;
-	loadjob_spare.ctl = loadjob_spare.out = -1;
+	loadjob_spare_forget(0);
 }
 
 /*
@@ -404,22 +412,18 @@ loadjob_spare_take(int request_fd, int *out)
 	if (pid == 0)
 		return 0;
 	if (waitpid(pid, NULL, WNOHANG) == pid) {
-		log_info("the spare loader %ld had ended: starting another",
+		log_info("the spare loader %ld had ended: the load starts "
+			 "its own",
 		    (long)pid);
-		loadjob_spare.pid = 0; /* reaped */
-		close(loadjob_spare.ctl);
-		close(loadjob_spare.out);
-		loadjob_spare.ctl = loadjob_spare.out = -1;
+		loadjob_spare_forget(0); /* reaped */
 		return 0;
 	}
 	if (fdpass_send(loadjob_spare.ctl, "j", 1, &request_fd, 1) != 1) {
 		loadjob_spare_free();
 		return 0;
 	}
-	close(loadjob_spare.ctl);
 	*out = loadjob_spare.out;
-	loadjob_spare.pid = 0;
-	loadjob_spare.ctl = loadjob_spare.out = -1;
+	loadjob_spare_forget(1);
 	return pid;
 }
 

@@ -386,6 +386,17 @@ session_queued(const struct session *s)
 	return n;
 }
 
+/* Queue the frame reserved (total bytes, header included) as output. */
+static void
+session_output_commit(struct session *s, size_t total)
+{
+	struct evbuffer_iovec vec = { s->reserved, total };
+
+	if (evbuffer_commit_space(bufferevent_get_output(s->bev), &vec, 1) != 0)
+		fatal("cannot commit a frame to the output buffer");
+	s->reserved = NULL;
+}
+
 /*
  * Drop n bytes from the front of the output: a socket bufferevent keeps
  * it frozen outside its own write handler.
@@ -424,7 +435,6 @@ void
 session_commit_frame(struct session *s, size_t len)
 {
 	struct evbuffer *out = bufferevent_get_output(s->bev);
-	struct evbuffer_iovec vec;
 	size_t queued, total = len + FRAME_HEADER_SIZE;
 	ssize_t sent = 0;
 	char why[128];
@@ -471,11 +481,7 @@ session_commit_frame(struct session *s, size_t len)
 				return;
 			}
 		}
-		vec.iov_base = s->reserved;
-		vec.iov_len = total;
-		if (evbuffer_commit_space(out, &vec, 1) != 0)
-			fatal("cannot commit a frame to the output buffer");
-		s->reserved = NULL;
+		session_output_commit(s, total);
 		if (sent > 0)
 			session_output_drain(s, (size_t)sent);
 		if (sent >= 0)
@@ -511,11 +517,7 @@ session_commit_frame(struct session *s, size_t len)
 			sent = 0;
 		bufferevent_disable(s->bev, EV_WRITE);
 	}
-	vec.iov_base = s->reserved;
-	vec.iov_len = total;
-	if (evbuffer_commit_space(out, &vec, 1) != 0)
-		fatal("cannot commit a frame to the output buffer");
-	s->reserved = NULL;
+	session_output_commit(s, total);
 	if (early) {
 		session_output_drain(s, (size_t)sent);
 		bufferevent_enable(s->bev, EV_WRITE);

@@ -4,12 +4,12 @@
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <event2/event.h>
 
 #include "fdpass.h"
+#include "monotonic.h"
 #include "session_shm.h"
 #include "shmlink.h"
 
@@ -36,21 +36,12 @@ struct session_shm {
 	int deaf;                /* the client closed its end of our pipe */
 	struct event *wake_ev;   /* the client woke us */
 	struct event *linger_ev; /* a turn of the loop while lingering */
-	long linger_until;       /* ns: the end of the linger */
+	int64_t linger_until;    /* ns: the end of the linger */
 	void (*cb)(void *);
 	void *arg;
 };
 
 static void session_shm_linger_cb(evutil_socket_t, short, void *);
-
-static long
-session_shm_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000L + ts.tv_nsec;
-}
 
 static void
 session_shm_wake_cb(evutil_socket_t fd, short events, void *arg)
@@ -61,7 +52,7 @@ session_shm_wake_cb(evutil_socket_t fd, short events, void *arg)
 	if (sh->cooldown > 0)
 		sh->cooldown--;
 	else if (sh->idle_since != 0 &&
-	    session_shm_now_ns() - sh->idle_since < SESSION_SHM_LOCKSTEP_NS)
+	    monotonic_ns() - sh->idle_since < SESSION_SHM_LOCKSTEP_NS)
 		sh->lingering = 1;
 	sh->idle_since = 0;
 	if (shmlink_drain(&sh->link) != 0) {
@@ -204,7 +195,7 @@ session_shm_idle(struct session_shm *sh)
 {
 	if (shmring_sleep(&sh->link.in))
 		return 1;
-	sh->idle_since = session_shm_now_ns();
+	sh->idle_since = monotonic_ns();
 	return 0;
 }
 
@@ -217,7 +208,7 @@ session_shm_linger(struct session_shm *sh)
 		return 0;
 	/* Awake while it waits: the client need not write the pipe. */
 	shmring_awake(&sh->link.in);
-	sh->linger_until = session_shm_now_ns() + SESSION_SHM_LINGER_NS;
+	sh->linger_until = monotonic_ns() + SESSION_SHM_LINGER_NS;
 	evtimer_add(sh->linger_ev, &now);
 	return 1;
 }
@@ -238,7 +229,7 @@ session_shm_linger_cb(evutil_socket_t fd, short events, void *arg)
 		sh->cb(sh->arg);
 		return;
 	}
-	if (session_shm_now_ns() < sh->linger_until) {
+	if (monotonic_ns() < sh->linger_until) {
 		sched_yield();
 		evtimer_add(sh->linger_ev, &now);
 		return;

@@ -14,10 +14,10 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "conn.h"
+#include "program.h"
 #include "shmlink.h"
 
 /* How long a wait spins before it sleeps, by default (microseconds). */
@@ -70,13 +70,11 @@ conn_shm_relax(void)
 #endif
 }
 
+/* The monotonic clock in nanoseconds (program_now's). */
 static long
 conn_shm_now_ns(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000L + ts.tv_nsec;
+	return (long)(program_now() * 1e9);
 }
 
 int

@@ -117,6 +117,27 @@ shmring_get(struct shmring *r, uint8_t *out, size_t max, size_t *len)
 	return SHMRING_OK;
 }
 
+/* Lower a side's flag (waiting, wants): it no longer sleeps. */
+static void
+shmring_flag_lower(uint32_t *flag)
+{
+	__atomic_store_n(flag, 0, __ATOMIC_RELAXED);
+}
+
+/*
+ * The other side, after its part (a frame put, or read): 1 if the flag
+ * says the side sleeps, lowered (wake it once), else 0.
+ */
+static int
+shmring_flag_take(uint32_t *flag)
+{
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (__atomic_load_n(flag, __ATOMIC_SEQ_CST) == 0)
+		return 0;
+	shmring_flag_lower(flag);
+	return 1;
+}
+
 int
 shmring_sleep(struct shmring *r)
 {
@@ -124,7 +145,7 @@ shmring_sleep(struct shmring *r)
 	__atomic_store_n(&r->ctl->waiting, 1, __ATOMIC_SEQ_CST);
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	if (__atomic_load_n(&r->ctl->head, __ATOMIC_SEQ_CST) != r->pos) {
-		__atomic_store_n(&r->ctl->waiting, 0, __ATOMIC_RELAXED);
+		shmring_flag_lower(&r->ctl->waiting);
 		return 1;
 	}
 	return 0;
@@ -133,17 +154,13 @@ shmring_sleep(struct shmring *r)
 void
 shmring_awake(struct shmring *r)
 {
-	__atomic_store_n(&r->ctl->waiting, 0, __ATOMIC_RELAXED);
+	shmring_flag_lower(&r->ctl->waiting);
 }
 
 int
 shmring_wake_needed(struct shmring *r)
 {
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	if (__atomic_load_n(&r->ctl->waiting, __ATOMIC_SEQ_CST) == 0)
-		return 0;
-	__atomic_store_n(&r->ctl->waiting, 0, __ATOMIC_RELAXED);
-	return 1;
+	return shmring_flag_take(&r->ctl->waiting);
 }
 
 int
@@ -157,7 +174,7 @@ shmring_wait_room(struct shmring *r, size_t len)
 	/* An impossible tail is not room: the next put says BROKEN. */
 	if (r->pos - tail > r->cap ||
 	    SHMRING_HEADER + len <= r->cap - (r->pos - tail)) {
-		__atomic_store_n(&r->ctl->wants, 0, __ATOMIC_RELAXED);
+		shmring_flag_lower(&r->ctl->wants);
 		return 1;
 	}
 	return 0;
@@ -166,17 +183,13 @@ shmring_wait_room(struct shmring *r, size_t len)
 void
 shmring_awake_room(struct shmring *r)
 {
-	__atomic_store_n(&r->ctl->wants, 0, __ATOMIC_RELAXED);
+	shmring_flag_lower(&r->ctl->wants);
 }
 
 int
 shmring_room_wake_needed(struct shmring *r)
 {
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	if (__atomic_load_n(&r->ctl->wants, __ATOMIC_SEQ_CST) == 0)
-		return 0;
-	__atomic_store_n(&r->ctl->wants, 0, __ATOMIC_RELAXED);
-	return 1;
+	return shmring_flag_take(&r->ctl->wants);
 }
 
 int

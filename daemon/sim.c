@@ -326,39 +326,18 @@ int sim_trim_heap = 1;
 struct sim_make_args {
 	struct sim *s;
 	mjModel *m;
-	mjData *d; /* the data to reset, or NULL: make it */
+	mjData *d;
 };
 
-/*
- * Data for a new model, and its first forward pass.  Data of the same
- * sizes is reset rather than made: mj_makeData is an allocation and
- * mj_resetData, which clears the whole buffer, so the result is the
- * same, without allocating (and faulting in) megabytes again.
- */
+/* Allocate data for a new model and compute its first forward pass. */
 static void
 sim_make_data(void *arg)
 {
 	struct sim_make_args *a = arg;
 
-	if (a->d != NULL)
-		mj_resetData(a->m, a->d);
-	else
-		a->d = mj_makeData(a->m);
+	a->d = mj_makeData(a->m);
 	if (a->d != NULL)
 		mj_forward(a->m, a->d);
-}
-
-/*
- * Return 1 if data made for a fits b: every size of mjModel that
- * mjData's layout follows (those from nq to nbuffer) is the same.
- */
-static int
-sim_same_data_layout(const mjModel *a, const mjModel *b)
-{
-	size_t from = offsetof(mjModel, nq), to = offsetof(mjModel, nbuffer);
-
-	return memcmp((const char *)a + from, (const char *)b + from,
-		   to - from) == 0;
 }
 
 /*
@@ -372,24 +351,15 @@ sim_install(struct sim *s, mjModel *m, const char *name, const char *path,
 	struct sim_make_args a = { s, m, NULL };
 	mjData *old_d = s->d;
 	mjModel *old_m = s->m;
-	int reuse;
 
 	if (sim_check_model(m, err, len) != 0) {
 		mj_deleteModel(m);
 		return -1;
 	}
-	reuse = old_d != NULL && sim_same_data_layout(old_m, m);
-	if (reuse)
-		a.d = old_d;
 	/* An error here concerns the new model only: the old one runs on. */
 	if (sim_guard(sim_make_data, &a, 1, err, len) != 0) {
 		/* What mj_makeData allocated was freed with the guard. */
 		mj_deleteModel(m);
-		/* Data reset for it runs on from the old model's defaults. */
-		if (reuse)
-			sim_guard(sim_make_data,
-			    &(struct sim_make_args){ s, old_m, old_d }, 1, NULL,
-			    0);
 		return -1;
 	}
 	if (a.d == NULL) {
@@ -397,9 +367,7 @@ sim_install(struct sim *s, mjModel *m, const char *name, const char *path,
 		mj_deleteModel(m);
 		return -1;
 	}
-	if (reuse)
-		log_debug("the new model's data: the old one's, reset");
-	if (old_d != NULL && !reuse)
+	if (old_d != NULL)
 		mj_deleteData(old_d);
 	if (old_m != NULL)
 		mj_deleteModel(old_m);

@@ -368,8 +368,9 @@ class Connection:
                             "the server sent a message that does not decode "
                             "(%d bytes)" % n))
                     return r
-            if self._shm is not None:
-                self._recv_shm(deadline, what)
+            link = self._shm
+            if link is not None:
+                self._recv_shm(link, deadline, what)
                 continue
             if self._sock is None:
                 # Closed by another thread meanwhile.
@@ -401,11 +402,20 @@ class Connection:
                     "Hello: is this a haptixd%s?" % self._tls_hint()))
             self._rbuf += chunk
 
-    def _recv_shm(self, deadline, what):
-        """Read what the answer ring holds into the buffer, waiting for
-        it until deadline (None: for ever).  When the socket says the
-        daemon has gone, what it wrote before is still read first."""
-        link = self._shm
+    def _recv_shm(self, link, deadline, what):
+        """Read what the answer ring of link holds into the buffer,
+        waiting for it until deadline (None: for ever).  When the socket
+        says the daemon has gone, what it wrote before is still read
+        first.  A close from another thread ends the wait."""
+        if not link.enter():
+            raise CannotRecv("cannot receive from the server: the "
+                             "connection was closed")
+        try:
+            self._recv_shm_held(link, deadline, what)
+        finally:
+            link.leave()
+
+    def _recv_shm_held(self, link, deadline, what):
         while True:
             try:
                 if link.read(self._rbuf):
@@ -426,6 +436,9 @@ class Connection:
                 # daemon, say) while this one waited.
                 raise CannotRecv("cannot receive from the server: the "
                                  "connection was closed") from None
+            if link.closed:
+                raise CannotRecv("cannot receive from the server: the "
+                                 "connection was closed")
             if rc == 0:
                 raise Timeout(what)
             self._fail_recv(CannotRecv("the server closed the connection"))
@@ -501,8 +514,9 @@ class Connection:
             raise BadSize("request of %d bytes is larger than the %d-byte "
                           "frame limit" % (size, MAX_FRAME))
         frame = b"".join((_HEADER.pack(size), head, payload))
-        if self._shm is not None:
-            self._send_shm(frame)
+        link = self._shm
+        if link is not None:
+            self._send_shm(link, frame)
             return self._next_id
         if self._rcvtimeo and self.tls:
             # A read's timeout would bound the send too: none, as in
@@ -519,12 +533,18 @@ class Connection:
             raise CannotSend(self.error) from None
         return self._next_id
 
-    def _send_shm(self, frame):
-        """Write a frame into the request ring, waiting for room."""
-        link = self._shm
+    def _send_shm(self, link, frame):
+        """Write a frame into the request ring of link, waiting for
+        room.  A close from another thread ends the wait."""
+        closed = CannotSend("cannot send to the server: the connection "
+                            "was closed")
+        if not link.enter():
+            raise closed
         try:
             if link.write(frame):
                 return
+            if link.closed:
+                raise closed
             why = "it closed the connection"
         except shm.Broken as e:
             why = "its request ring is broken (%s)" % e
@@ -532,8 +552,9 @@ class Connection:
             if not link.closed:
                 raise
             # Closed by another thread while this one waited for room.
-            raise CannotSend("cannot send to the server: the connection "
-                             "was closed") from None
+            raise closed from None
+        finally:
+            link.leave()
         self._drop()
         self.error = "cannot send to the server: " + why
         raise CannotSend(self.error)

@@ -39,6 +39,7 @@ import mmap
 import os
 import platform
 import select
+import socket
 import stat
 import struct
 import threading
@@ -254,6 +255,8 @@ class Link:
     def __init__(self, fds, request_ring, answer_ring, sock):
         self.mem = None
         self.closed = False
+        self._guard = threading.Lock()  # closed and users
+        self._users = 0                 # threads in a read, write or wait
         self.wake_out = fds[1]
         self.wake_in = fds[2]
         self.sock = sock
@@ -293,11 +296,44 @@ class Link:
         finally:
             os.close(memfd)     # the mapping keeps the memory
 
+    def enter(self):
+        """Begin a use of the link (a read, a write, a wait), which
+        holds the memory and the pipes until leave(); False when the
+        link is closed."""
+        with self._guard:
+            if self.closed:
+                return False
+            self._users += 1
+            return True
+
+    def leave(self):
+        """End a use; the last one out of a closed link lets it go."""
+        with self._guard:
+            self._users -= 1
+            last = self.closed and self._users == 0
+        if last:
+            self._release()
+
     def close(self):
-        """Unmap the region and close the pipes.  Another thread waiting
-        on the link then fails (OSError, ValueError, TypeError): see
-        ``closed``."""
-        self.closed = True
+        """Close the link.  A thread using it meanwhile (enter()) wakes:
+        the socket is shut down under its poll, and each sleep looks at
+        ``closed``; it fails its call, and the last one out unmaps the
+        region and closes the pipes, whose descriptors no other thread
+        can then be using (nor a new file have taken their numbers)."""
+        with self._guard:
+            if self.closed:
+                return
+            self.closed = True
+            busy = self._users
+        if not busy:
+            self._release()
+            return
+        try:
+            self.sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+
+    def _release(self):
         if self.mem is not None:
             self.mem.close()    # kept: the rings' accesses now fail
         for fd in (self.wake_out, self.wake_in):
@@ -396,7 +432,7 @@ class Link:
                 left = min(left, deadline - time.monotonic())
             rc = self._poll(max(left, 0))
             disarm()
-            if rc < 0:
+            if rc < 0 or self.closed:
                 return -1
             if ring_ready():
                 return 1

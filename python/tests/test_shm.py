@@ -329,3 +329,25 @@ def test_the_daemon_wakes_a_sleeping_client(fixture_server, monkeypatch):
         took = time.monotonic() - t0
         sim.reset()
         assert took < 0.5
+
+
+def test_a_close_keeps_the_memory_while_a_wait_holds_it(fixture_server):
+    # A close from another thread while a call is inside the link: the
+    # region and the pipes stay until that call leaves, so that its next
+    # access fails cleanly rather than reading an unmapped region or a
+    # descriptor number some new file has taken.
+    sim = fixture_server.connect(name="held")
+    link = sim.conn._shm
+    pipes = (link.wake_in, link.wake_out)
+    assert link.enter()
+    sim.close()
+    assert link.closed and not link.enter()
+    for fd in pipes:
+        os.fstat(fd)                # still ours
+    assert link.inp.ready() in (True, False)   # still mapped
+    link.leave()
+    for fd in pipes:
+        with pytest.raises(OSError):
+            os.fstat(fd)
+    with pytest.raises(ValueError):
+        link.inp.ready()

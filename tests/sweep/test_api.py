@@ -87,3 +87,27 @@ steps = 1
         assert 1 <= p["u"] <= 2 and 0.01 <= p["l"] <= 100
         assert 4 < p["n"] < 6 and p["i"] in (3, 4) and p["c"] in ("x", "y", 7)
     assert a.params == ["g", "u", "l", "n", "i", "c"]
+
+
+def test_a_late_timer_kills_only_the_daemon_it_was_set_for(tmp_path):
+    # A trial's timer fires as its trial ends; the worker has already
+    # started the next daemon.  The timer once ran Daemon.kill(), which
+    # closed whatever connection was current: the new one, under the
+    # worker's feet ("'NoneType' object has no attribute 'load'").
+    from haptix.sweep.daemon import Daemon, find_haptixd
+    d = Daemon(find_haptixd(), str(tmp_path / "w0"), "mpl_scene.xml",
+               [env("HX_MODELS")])
+    d.start()
+    try:
+        old = d.proc
+        d.kill()
+        d.start()
+        assert d.proc is not old
+        d.kill_process(old)         # the late timer
+        assert d.up()
+        d.sim.step(1)
+        d.kill_process(d.proc)      # a timer on time: the process goes,
+        d.proc.wait(10)             # the connection is the worker's
+        assert d.sim is not None and not d.up()
+    finally:
+        d.kill()

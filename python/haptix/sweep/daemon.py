@@ -108,6 +108,24 @@ class Daemon:
         except OSError:
             return ""
 
+    def up(self):
+        """True while its process runs and the connection holds."""
+        return (self.proc is not None and self.proc.poll() is None
+                and self.sim is not None and self.sim.connected)
+
+    def kill_process(self, proc=None):
+        """Kill the process (``proc``, if given: that one only, not one
+        started since), and nothing else: safe from another thread, a
+        trial's timer or a signal handler.  A call waiting on the
+        connection wakes to the daemon's end; the connection itself is
+        left to the thread that uses it, which kill() closes."""
+        p = self.proc if proc is None else proc
+        if p is not None and p.poll() is None:
+            try:
+                p.kill()
+            except OSError:
+                pass
+
     def kill(self):
         """Stop it at once (a trial that timed out may have left it
         stepping); the connection goes with it."""

@@ -154,9 +154,14 @@ class Pool:
         fired = threading.Event()
         timer = None
         if self.timeout and (self.fn is not None or self.sweep.declarative):
+            proc = d.proc
+
             def expire():
+                # The process only: closing the connection here raced
+                # with the worker, which could find it gone mid-call, or
+                # (its restart done first) lose the new one.
                 fired.set()
-                d.kill()
+                d.kill_process(proc)
             timer = threading.Timer(self.timeout, expire)
             timer.daemon = True
             timer.start()
@@ -203,7 +208,7 @@ class Pool:
             for attempt in range(1, self.retries + 2):
                 # A daemon lost with the last attempt (or killed by its
                 # timer as it ended) is started again first.
-                if d.sim is None or not d.sim.connected:
+                if not d.up():
                     d.kill()
                     if not self._start(d):
                         return
@@ -240,8 +245,7 @@ class Pool:
             except OSError:
                 pass
         for d in list(self.daemons):
-            if d.proc is not None and d.proc.poll() is None:
-                d.proc.kill()
+            d.kill_process()
 
     def run(self, results, todo, skipped=0, total=None):
         """Run the trials ``todo``, appending their lines to the file

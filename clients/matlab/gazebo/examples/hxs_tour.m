@@ -116,9 +116,15 @@ function seen = hxs_tour(host)
   wait_sim(0.2);
   hxs_remove_constraint('tour_hinge', 'wood_cube_5cm');
 
-  % The arm: its joints, one set, the arm moved.
+  % The arm: its joints, one set, the arm moved.  The first motor's
+  % servo is told the same position first: else it pulls the joint back
+  % to its old target within milliseconds, before the joint is read.
   arm = hxs_model_joint_state('mpl_haptix_right_forearm');
   j = arm.joints(1).joint;
+  robot = hx_robot_info();
+  ref = zeros(robot.motor_count, 1);
+  ref(1) = 0.3;
+  hx_update(struct('ref_pos', ref, 'ref_pos_enabled', 1));
   hxs_set_model_joint_state('mpl_haptix_right_forearm', j.name, 0.3, 0);
   arm = hxs_model_joint_state('mpl_haptix_right_forearm');
   seen.joint = arm.joints(1).joint.pos;

@@ -9,10 +9,12 @@
 #include <errno.h>
 #include <limits.h>
 #include <malloc.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -33,6 +35,8 @@
 
 /* The heap a spare loader faults in while it waits for its job. */
 #define LOADER_WARM_BYTES (64u << 20)
+#define LOADER_WARM_BLOCK (4u << 20)
+#define LOADER_MMAP_THRESHOLD (32 << 20) /* glibc's most on 64 bits */
 
 static int loader_is_mjb(const char *);
 static int loader_read(int, void *, size_t);
@@ -671,26 +675,66 @@ loader_read_request(int fd, struct loader_request *r, char **path, char **dirs,
 	return 0;
 }
 
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ 22 /* Linux 5.14 */
+#endif
+
+/*
+ * Map in the pages of the program's files the process has mapped
+ * (MuJoCo's compiler, libstdc++ and the rest): they are in the page
+ * cache already, and each first touch of one would be a fault in the
+ * compile.  A kernel without MADV_POPULATE_READ: nothing done.
+ */
+static void
+loader_warm_code(void)
+{
+	unsigned long from, to;
+	char line[512], perm[8];
+	FILE *f;
+
+	if ((f = fopen("/proc/self/maps", "re")) == NULL)
+		return;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		if (sscanf(line, "%lx-%lx %7s", &from, &to, perm) != 3 ||
+		    perm[0] != 'r' || strchr(line, '/') == NULL)
+			continue;
+		(void)madvise((void *)from, to - from, MADV_POPULATE_READ);
+	}
+	fclose(f);
+}
+
 /*
  * While it waits, a spare loader faults in the memory a compile and a
  * model's data take (tens of megabytes, zeroed page by page by the
- * kernel: a third of an edit's time), and keeps it in the heap: large
- * allocations come from the heap, not fresh mappings, and freed memory
- * stays.  Nothing of a model is read yet.
+ * kernel: a third of an edit's time), and keeps it in the heap: blocks
+ * up to glibc's largest mmap threshold (32 MiB) come from the heap, not
+ * fresh mappings (a larger threshold is refused, and left the heap
+ * cold), and freed memory stays.  It is faulted in as blocks below the
+ * threshold, which the heap keeps when they are freed, by a write to
+ * each page (a memset to zero of fresh memory is calloc's to a compiler,
+ * which knows the pages are zero and touches none: the heap stayed
+ * cold).  Nothing of a model is read yet.
  */
 static void
 loader_warm_heap(void)
 {
-	size_t size = LOADER_WARM_BYTES;
-	char *p;
+	char *p[LOADER_WARM_BYTES / LOADER_WARM_BLOCK] = { NULL };
+	struct pollfd job = { 0, POLLIN, 0 };
+	size_t i, off;
 
-	sim_trim_heap = 0;
-	mallopt(M_MMAP_THRESHOLD, 1 << 30);
-	mallopt(M_TRIM_THRESHOLD, -1);
-	if ((p = malloc(size)) != NULL) {
-		memset(p, 0, size);
-		free(p);
+	if (mallopt(M_MMAP_THRESHOLD, LOADER_MMAP_THRESHOLD) != 1 ||
+	    mallopt(M_TRIM_THRESHOLD, -1) != 1)
+		return;
+	for (i = 0; i < sizeof(p) / sizeof(p[0]); i++) {
+		/* A job that came meanwhile goes first: the rest stays cold. */
+		if (poll(&job, 1, 0) != 0)
+			break;
+		if ((p[i] = malloc(LOADER_WARM_BLOCK)) != NULL)
+			for (off = 0; off < LOADER_WARM_BLOCK; off += 4096)
+				((volatile char *)p[i])[off] = 1;
 	}
+	for (i = 0; i < sizeof(p) / sizeof(p[0]); i++)
+		free(p[i]);
 }
 
 /*
@@ -708,6 +752,7 @@ loader_wait_for_job(void)
 
 	if (fstat(0, &st) != 0 || !S_ISSOCK(st.st_mode))
 		return 0;
+	loader_warm_code();
 	loader_warm_heap();
 	if (fdpass_recv(0, &b, 1, fds, &n) != 1 || n != 1) {
 		for (i = 0; i < n; i++)
@@ -732,6 +777,7 @@ loader_main(void)
 	size_t len;
 	int ndirs = 0, rc;
 
+	sim_lean = 1;
 	if (loader_wait_for_job() != 0)
 		return 1; /* the daemon went, or put it away: no job */
 	if (loader_read_request(0, &r, &path, &dirs, &data, err, sizeof(err)) !=
@@ -748,6 +794,8 @@ loader_main(void)
 		answer = loader_work(&r, path, data, &len);
 	}
 	rc = loader_write_all(1, answer, len) == 0 ? 0 : 1;
+	/* The daemon installs on the pipe's end, while this process exits. */
+	close(1);
 	free(answer);
 	free(data);
 	free(dirs);

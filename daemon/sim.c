@@ -15,6 +15,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include <mujoco/mjxmacro.h>
 #include <mujoco/mujoco.h>
 
 #include "log.h"
@@ -320,24 +321,45 @@ sim_set_api_rate(struct sim *s, double hz)
 		s->sizes.apirate = hz >= 0 ? hz : s->m->opt.apirate;
 }
 
-/* Give freed memory back after a model is installed (the loader: not). */
-int sim_trim_heap = 1;
+/* The loader's: no pristine copy, no heap trim (sim.h). */
+int sim_lean;
 
 struct sim_make_args {
 	struct sim *s;
 	mjModel *m;
-	mjData *d;
+	mjData *d; /* the data to reset, or NULL: make it */
 };
 
-/* Allocate data for a new model and compute its first forward pass. */
+/*
+ * Data for a new model, and its first forward pass.  Data of the same
+ * sizes is reset rather than made: mj_makeData is an allocation and
+ * mj_resetData, which clears the whole buffer, so the result is the
+ * same, without allocating (and faulting in) megabytes again.
+ */
 static void
 sim_make_data(void *arg)
 {
 	struct sim_make_args *a = arg;
 
-	a->d = mj_makeData(a->m);
+	if (a->d != NULL)
+		mj_resetData(a->m, a->d);
+	else
+		a->d = mj_makeData(a->m);
 	if (a->d != NULL)
 		mj_forward(a->m, a->d);
+}
+
+/*
+ * Return 1 if data made for a fits b: every size of mjModel that
+ * mjData's layout follows (those from nq to nbuffer) is the same.
+ */
+static int
+sim_same_data_layout(const mjModel *a, const mjModel *b)
+{
+	size_t from = offsetof(mjModel, nq), to = offsetof(mjModel, nbuffer);
+
+	return memcmp((const char *)a + from, (const char *)b + from,
+		   to - from) == 0;
 }
 
 /*
@@ -351,15 +373,24 @@ sim_install(struct sim *s, mjModel *m, const char *name, const char *path,
 	struct sim_make_args a = { s, m, NULL };
 	mjData *old_d = s->d;
 	mjModel *old_m = s->m;
+	int reuse;
 
 	if (sim_check_model(m, err, len) != 0) {
 		mj_deleteModel(m);
 		return -1;
 	}
+	reuse = old_d != NULL && sim_same_data_layout(old_m, m);
+	if (reuse)
+		a.d = old_d;
 	/* An error here concerns the new model only: the old one runs on. */
 	if (sim_guard(sim_make_data, &a, 1, err, len) != 0) {
 		/* What mj_makeData allocated was freed with the guard. */
 		mj_deleteModel(m);
+		/* Data reset for it runs on from the old model's defaults. */
+		if (reuse)
+			sim_guard(sim_make_data,
+			    &(struct sim_make_args){ s, old_m, old_d }, 1, NULL,
+			    0);
 		return -1;
 	}
 	if (a.d == NULL) {
@@ -367,7 +398,9 @@ sim_install(struct sim *s, mjModel *m, const char *name, const char *path,
 		mj_deleteModel(m);
 		return -1;
 	}
-	if (old_d != NULL)
+	if (reuse)
+		log_debug("the new model's data: the old one's, reset");
+	if (old_d != NULL && !reuse)
 		mj_deleteData(old_d);
 	if (old_m != NULL)
 		mj_deleteModel(old_m);
@@ -376,7 +409,8 @@ sim_install(struct sim *s, mjModel *m, const char *name, const char *path,
 	s->m = m;
 	s->d = a.d;
 	s->robot = sim_robot_create(m, a.d);
-	sim_pristine_take(s);
+	if (!sim_lean)
+		sim_pristine_take(s);
 	/* MuJoCo names unnamed models "MuJoCo Model": use the file's name. */
 	if (m->names[0] != '\0' && strcmp(m->names, "MuJoCo Model") != 0)
 		snprintf(s->name, sizeof(s->name), "%s", m->names);
@@ -391,7 +425,7 @@ sim_install(struct sim *s, mjModel *m, const char *name, const char *path,
 	 * heap, and the old model's memory too: give them back, since the
 	 * daemon runs for long and allocates nothing per step.
 	 */
-	if (sim_trim_heap)
+	if (!sim_lean)
 		malloc_trim(0);
 	return 0;
 }
@@ -570,27 +604,33 @@ sim_mjb_size(const struct sim *s)
 
 /*
  * mj_sizeModel() is only a bound: MuJoCo 2.2 counts the alignment padding
- * of the model's buffer, which mj_saveModel() does not write.  The bytes
- * after the model would be sent as they are (uninitialised memory), and
- * mj_loadModel() refuses such an MJB from a file ("Model file is too
- * large").  mj_saveModel() does not say how much it wrote: save twice,
- * into buffers filled differently; the bytes written are those that agree.
+ * of the model's buffer (nbuffer), which mj_saveModel() does not write,
+ * and the bytes after the model, sent as they are, made mj_loadModel()
+ * refuse the MJB ("Model file is too large").  What it writes is the
+ * bound less the buffer, plus each array of the model without padding:
+ * the model's own list of arrays (mjxmacro.h) counts them.
  */
+static size_t
+sim_mjb_written(const mjModel *m)
+{
+	size_t n = (size_t)mj_sizeModel(m) - (size_t)m->nbuffer;
+
+	MJMODEL_POINTERS_PREAMBLE(m)
+#define X(type, name, nr, nc) \
+	n += sizeof(type) * (size_t)(m->nr) * (size_t)(nc);
+	MJMODEL_POINTERS
+#undef X
+	return n;
+}
+
 size_t
 sim_mjb_save(const struct sim *s, void *buf, size_t size)
 {
-	unsigned char *a = buf, *b = malloc(size);
-	size_t n;
+	size_t n = sim_mjb_written(s->m);
 
-	if (b == NULL)
+	if (n > size || size > INT_MAX)
 		return 0;
-	memset(a, 0, size);
-	memset(b, 0xff, size);
-	mj_saveModel(s->m, NULL, a, (int)size);
-	mj_saveModel(s->m, NULL, b, (int)size);
-	for (n = size; n > 0 && a[n - 1] != b[n - 1]; n--)
-		;
-	free(b);
+	mj_saveModel(s->m, NULL, buf, (int)size);
 	return n;
 }
 

@@ -87,9 +87,11 @@ void sim_before_step(struct sim *s);
 int sim_step(struct sim *s, char *err, size_t len);
 
 /*
- * 1 (the default): give the heap back to the system after installing a
- * model; a loader, which exits soon and reuses what it freed, sets 0.
+ * 0 (the daemon's): a model installed keeps a copy of itself as loaded
+ * (sim_pristine.c), and the heap goes back to the system after it.  A
+ * loader, which restores nothing, reuses what it freed and exits soon,
+ * sets 1: neither.
  */
-extern int sim_trim_heap;
+extern int sim_lean;
 
 #endif

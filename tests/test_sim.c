@@ -159,9 +159,21 @@ Test(sim, mjb_written_byte_exact_and_loaded_back)
 	cr_assert_gt(n, 0);
 	cr_assert_leq(n, size);
 	cr_assert_eq(sim_is_mjb(SIM_FORMAT_AUTO, buf, n), 1);
+	/*
+	 * Exactly n bytes written: saved over two different fills, the two
+	 * agree up to n (the model) and differ from there (untouched).
+	 */
+	memset(buf, 0xaa, size);
+	memset(again, 0x55, size);
+	cr_assert_eq(sim_mjb_save(d.sim, buf, size), n);
 	n2 = sim_mjb_save(d.sim, again, size);
 	cr_assert_eq(n2, n);
 	cr_assert_arr_eq(buf, again, n);
+	for (size_t i = n; i < size; i++)
+		cr_assert(buf[i] == 0xaa && again[i] == 0x55,
+		    "byte %zu of %zu written past the %zu counted", i, size, n);
+	cr_assert_neq(buf[n - 1] == 0xaa && again[n - 1] == 0x55, 1,
+	    "the last byte counted was not written");
 	cr_assert_eq(sim_load_buffer(d.sim, SIM_FORMAT_AUTO, buf, n, "copy",
 			 NULL, err, sizeof(err)),
 	    0, "%s", err);

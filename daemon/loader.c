@@ -35,7 +35,7 @@
 
 /* The heap a spare loader faults in while it waits for its job. */
 #define LOADER_WARM_BYTES (64u << 20)
-#define LOADER_WARM_BLOCK (4u << 20)
+#define LOADER_WARM_BLOCK (1u << 20)
 #define LOADER_MMAP_THRESHOLD (32 << 20) /* glibc's most on 64 bits */
 
 static int loader_is_mjb(const char *);
@@ -779,7 +779,7 @@ loader_main(void)
 
 	sim_lean = 1;
 	if (loader_wait_for_job() != 0)
-		return 1; /* the daemon went, or put it away: no job */
+		return 1;
 	if (loader_read_request(0, &r, &path, &dirs, &data, err, sizeof(err)) !=
 		0 ||
 	    sandbox_enter(

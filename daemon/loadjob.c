@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -74,7 +75,8 @@ struct loadjobs {
 	TAILQ_HEAD(, loadjob) jobs;
 	size_t n;
 	LIST_HEAD(, loadjob_peer) peers;
-	uint64_t turn; /* loads started */
+	uint64_t turn;      /* loads started */
+	size_t answer_hint; /* the last answer's size: the next one's room */
 };
 static loadjob_peer_fn loadjob_peer_of;
 static int loadjob_here; /* loads run in this process (loadjob_inprocess) */
@@ -654,7 +656,13 @@ loadjob_read_cb(evutil_socket_t fd, short events, void *arg)
 				loadjob_finish(j);
 				return;
 			}
-			want = j->cap == 0 ? 65536 : j->cap * 2;
+			/*
+			 * Room for an answer the size of the last one at
+			 * once: grown from 64 KiB by doubling, an edit's
+			 * 2 MB were copied again and again.
+			 */
+			want = j->cap > 0 ? j->cap * 2 :
+					    j->d->loadjob->answer_hint + 65536;
 			if (want > j->max)
 				want = j->max;
 			if ((nb = realloc(j->buf, want)) == NULL)
@@ -825,6 +833,8 @@ loadjob_finish(struct loadjob *j)
 	event_del(j->timer);
 	err[0] = '\0';
 	code = loadjob_answer(j, err, sizeof(err));
+	if (code != -1)
+		lj->answer_hint = j->len;
 	if (j->pid > 0) {
 		while (waitpid(j->pid, &status, 0) == -1 && errno == EINTR)
 			;
@@ -839,6 +849,12 @@ loadjob_finish(struct loadjob *j)
 	if (j->done != NULL)
 		j->done(d, j->arg, code, err);
 	loadjob_job_free(j);
+	/*
+	 * The old model's memory and the answer's, freed but resident in the
+	 * heap: give them back, since the daemon runs for long and allocates
+	 * nothing per step; after the answer, which need not wait for it.
+	 */
+	malloc_trim(0);
 	loadjob_next(d);
 }
 

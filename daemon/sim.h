@@ -88,9 +88,7 @@ int sim_step(struct sim *s, char *err, size_t len);
 
 /*
  * 0 (the daemon's): a model installed keeps a copy of itself as loaded
- * (sim_pristine.c), and the heap goes back to the system after it.  A
- * loader, which restores nothing, reuses what it freed and exits soon,
- * sets 1: neither.
+ * (sim_pristine.c).  A loader, which restores nothing, sets 1.
  */
 extern int sim_lean;
 

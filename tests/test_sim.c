@@ -127,6 +127,19 @@ Test(sim, names_of_models_from_memory)
 			 strlen(named), "thing", NULL, err, sizeof(err)),
 	    0, "%s", err);
 	cr_assert_str_eq(sim_model_name(d.sim), "mine", "the model's own");
+	/*
+	 * The file in memory goes by the name MuJoCo looks for: the base
+	 * name in lower case, whatever the path's case and separators.
+	 */
+	cr_assert_eq(
+	    sim_load_buffer(d.sim, SIM_FORMAT_MJCF, unnamed, strlen(unnamed),
+		NULL, "/No/Such/DIR/Arm.XML", err, sizeof(err)),
+	    0, "%s", err);
+	cr_assert_str_eq(sim_model_path(d.sim), "/No/Such/DIR/Arm.XML");
+	cr_assert_eq(
+	    sim_load_buffer(d.sim, SIM_FORMAT_MJCF, unnamed, strlen(unnamed),
+		NULL, "C:\\models\\Hand.xml", err, sizeof(err)),
+	    0, "%s", err);
 	inproc_stop(&d);
 }
 

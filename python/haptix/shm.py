@@ -13,11 +13,13 @@ two orders:
 
 - the bytes of a chunk before the ``head`` that publishes them, and
   ``tail`` after the bytes read (release and acquire).  Each field is
-  read and written by one ``struct`` call in native mode (``@I``: a
-  4-byte memcpy, one aligned load or store, which cannot tear; the
-  standard sizes' code goes byte by byte, and CPython uses the native
-  code for ``=I`` only as an optimization: a head read half before and
-  half after the daemon's store could point past the bytes written).
+  read and written whole, as an item of a memoryview of format ``I``
+  over the control block: CPython's memoryview reads and writes an item
+  with one 4-byte memcpy, one aligned load or store, which cannot tear.
+  Not ``struct.pack_into``, which clears the bytes it packs before it
+  writes them: the daemon, reading between the two, saw a head of 0
+  and closed the connection for a broken ring (one call in some ten
+  thousand).
   On x86 (total store order) stores are seen in the order made and
   loads are not reordered with other loads, so program order is
   enough.  A weakly ordered CPU (ARM) would need real fences: this
@@ -66,7 +68,6 @@ F_GET_SEALS = getattr(fcntl, "F_GET_SEALS", 1034)
 F_SEAL_SEAL, F_SEAL_SHRINK, F_SEAL_GROW = 1, 2, 4
 SEALS = F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW
 
-_U32 = struct.Struct("@I")      # the control fields: native (see above)
 _LEN = struct.Struct(">I")      # a chunk's length: big-endian
 _MASK = 0xFFFFFFFF
 
@@ -104,15 +105,17 @@ class Ring:
     def __init__(self, mem, base, cap):
         self.mem = mem
         self.base = base
+        # The control block's fields, each read and written whole.
+        self.ctl = memoryview(mem)[base:base + CTL].cast("I")
         self.data = base + CTL
         self.cap = cap
         self.pos = 0
 
     def get(self, field):
-        return _U32.unpack_from(self.mem, self.base + field)[0]
+        return self.ctl[field >> 2]
 
     def set(self, field, value):
-        _U32.pack_into(self.mem, self.base + field, value)
+        self.ctl[field >> 2] = value
 
     def copy_in(self, at, b):
         """Write bytes b at position at, wrapping at the data's end."""
@@ -134,7 +137,7 @@ class Ring:
 
     def ready(self):
         """True when the producer has published bytes not read yet."""
-        return _U32.unpack_from(self.mem, self.base)[0] != self.pos
+        return self.ctl[0] != self.pos
 
     def room(self):
         """Bytes a chunk put now could carry (its header apart); raises
@@ -156,7 +159,7 @@ class Ring:
             self.copy_in(pos, _LEN.pack(n))
             self.copy_in(pos + 4, b)
         self.pos = pos = (pos + 4 + n) & _MASK
-        _U32.pack_into(mem, self.base, pos)
+        self.ctl[0] = pos
 
     def get_chunks(self, out):
         """Append the chunks published to bytearray out (those before the
@@ -165,7 +168,7 @@ class Ring:
         Broken for an impossible head or chunk."""
         mem, cap, data = self.mem, self.cap, self.data
         start = pos = self.pos
-        avail = (_U32.unpack_from(mem, self.base)[0] - pos) & _MASK
+        avail = (self.ctl[0] - pos) & _MASK
         if avail < 4:
             return 0
         if avail > cap:
@@ -193,7 +196,7 @@ class Ring:
             chunks += 1
         if pos != start:
             self.pos = pos
-            _U32.pack_into(mem, self.base + TAIL, pos)
+            self.ctl[TAIL >> 2] = pos
         return done
 
     def sleep(self):
@@ -211,7 +214,7 @@ class Ring:
         consumer sleeps and must be woken."""
         _lock.acquire()     # _barrier(), without the call
         _lock.release()
-        if _U32.unpack_from(self.mem, self.base + WAITING)[0] == 0:
+        if self.ctl[WAITING >> 2] == 0:
             return False
         self.set(WAITING, 0)
         return True
@@ -232,7 +235,7 @@ class Ring:
         producer waits for room and must be woken."""
         _lock.acquire()     # _barrier(), without the call
         _lock.release()
-        if _U32.unpack_from(self.mem, self.base + WANTS)[0] == 0:
+        if self.ctl[WANTS >> 2] == 0:
             return False
         self.set(WANTS, 0)
         return True
@@ -334,6 +337,9 @@ class Link:
             pass
 
     def _release(self):
+        for r in (getattr(self, "out", None), getattr(self, "inp", None)):
+            if r is not None:
+                r.ctl.release()     # an export would keep the map open
         if self.mem is not None:
             self.mem.close()    # kept: the rings' accesses now fail
         for fd in (self.wake_out, self.wake_in):
@@ -493,7 +499,7 @@ class Link:
         True, or False when the daemon has gone.  Raises Broken."""
         out = self.out
         n = len(b)
-        used = (out.pos - _U32.unpack_from(self.mem, out.base + TAIL)[0]) \
+        used = (out.pos - out.ctl[TAIL >> 2]) \
             & _MASK
         if n <= CHUNK_MAX and used <= out.cap and n + 4 <= out.cap - used:
             # The common case, a small frame and room for it.

@@ -779,7 +779,7 @@ loader_main(void)
 
 	sim_lean = 1;
 	if (loader_wait_for_job() != 0)
-		return 1;
+		return 1; /* the daemon went, or put it away: no job */
 	if (loader_read_request(0, &r, &path, &dirs, &data, err, sizeof(err)) !=
 		0 ||
 	    sandbox_enter(

@@ -90,8 +90,9 @@ static int loadjob_here; /* loads run in this process (loadjob_inprocess) */
 static int loadjob_exe = -1;
 
 /*
- * The loader kept ready for the next load: started (fork, exec, the
- * dynamic linking of MuJoCo: some 10 ms) when the last load is over,
+ * The loader kept ready for the next load: started (posix_spawn, exec,
+ * the dynamic linking of MuJoCo: some 10 ms) as the last load's job is
+ * handed to its loader (loadjob_spawn),
  * it waits on a socket, having read nothing, for its job's request file;
  * only then does it read, enter the sandbox and compile, as one started
  * for its job does.  pid 0: none.

@@ -30,6 +30,11 @@ from .errors import (BadProtocol, CannotRecv, CannotSend, NoConnection,
 from .proto import pb
 
 PROTOCOL_VERSION = pb.PROTOCOL_VERSION_CURRENT
+
+# What a call says when another thread closed the connection under it.
+_CLOSED_RECV = "cannot receive from the server: the connection was closed"
+_CLOSED_SEND = "cannot send to the server: the connection was closed"
+
 MAX_FRAME = 256 * 1024 * 1024   # as libhaptix: checked before allocating
 MAX_EVENTS = 4096               # kept unread; the oldest goes beyond
 TOKEN_MAX = 4096
@@ -374,8 +379,7 @@ class Connection:
                 continue
             if self._sock is None:
                 # Closed by another thread meanwhile.
-                raise CannotRecv("cannot receive from the server: the "
-                                 "connection was closed")
+                raise CannotRecv(_CLOSED_RECV)
             self._recv_timeout(deadline, what)
             size = (max(65536, 4 + n - len(self._rbuf))
                     if len(self._rbuf) >= 4 else 65536)
@@ -408,8 +412,7 @@ class Connection:
         says the daemon has gone, what it wrote before is still read
         first.  A close from another thread ends the wait."""
         if not link.enter():
-            raise CannotRecv("cannot receive from the server: the "
-                             "connection was closed")
+            raise CannotRecv(_CLOSED_RECV)
         try:
             self._recv_shm_held(link, deadline, what)
         finally:
@@ -434,11 +437,9 @@ class Connection:
                     raise
                 # Closed by another thread (a watchdog that killed the
                 # daemon, say) while this one waited.
-                raise CannotRecv("cannot receive from the server: the "
-                                 "connection was closed") from None
+                raise CannotRecv(_CLOSED_RECV) from None
             if link.closed:
-                raise CannotRecv("cannot receive from the server: the "
-                                 "connection was closed")
+                raise CannotRecv(_CLOSED_RECV)
             if rc == 0:
                 raise Timeout(what)
             self._fail_recv(CannotRecv("the server closed the connection"))
@@ -536,8 +537,7 @@ class Connection:
     def _send_shm(self, link, frame):
         """Write a frame into the request ring of link, waiting for
         room.  A close from another thread ends the wait."""
-        closed = CannotSend("cannot send to the server: the connection "
-                            "was closed")
+        closed = CannotSend(_CLOSED_SEND)
         if not link.enter():
             raise closed
         try:

@@ -131,8 +131,8 @@ class Daemon:
         stepping); the connection goes with it."""
         # The process first: its end wakes a call waiting on the socket
         # in another thread, which closing our end would not.
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.kill()
+        self.kill_process()
+        if self.proc is not None:
             self.proc.wait()
         if self.sim is not None:
             self.sim.close()

@@ -90,6 +90,9 @@ CALL(GET_ARRAY, get_array, M)
 CALL(SET_ARRAY, set_array, M | W)
 CALL(LIST_ARRAYS, list_arrays, M)
 
+/* MuJoCo's computations on a scratch copy of the state (api_compute.c). */
+CALL(COMPUTE, compute, M)
+
 /* Recording and the state hash (api_record.c). */
 CALL(RECORD_START, record_start, M | W)
 CALL(STATE_HASH, state_hash, M)

@@ -66,6 +66,7 @@ static int sim_install(
     struct sim *, mjModel *, const char *, const char *, char *, size_t);
 static void sim_refresh(struct sim *);
 static void sim_count_instability(struct sim *, const char *);
+static void sim_scratch_free(struct sim *);
 
 /*
  * mju_user_error: MuJoCo expects this never to return.  Jump back to the
@@ -154,6 +155,7 @@ sim_free(struct sim *s)
 		mj_deleteModel(s->m);
 	sim_robot_free(s->robot);
 	sim_keys_free(s);
+	sim_scratch_free(s);
 	sim_pristine_free(s);
 	sim_rollback_free(s);
 	sim_undo_free(s);
@@ -239,6 +241,21 @@ sim_guard(void (*fn)(void *), void *arg, int track, char *err, size_t len)
 		sim_track(0, 0);
 	sim_recover = outer;
 	return 0;
+}
+
+/* The computations' data was made for the model that goes. */
+static void
+sim_scratch_free(struct sim *s)
+{
+	if (s->scratch != NULL)
+		mj_deleteData(s->scratch);
+	s->scratch = NULL;
+}
+
+int
+sim_guarded(void (*fn)(void *), void *arg, char *err, size_t len)
+{
+	return sim_guard(fn, arg, 0, err, len);
 }
 
 int
@@ -407,6 +424,7 @@ sim_install(struct sim *s, mjModel *m, const char *name, const char *path,
 		mj_deleteModel(old_m);
 	sim_robot_free(s->robot);
 	sim_keys_free(s);
+	sim_scratch_free(s);
 	s->m = m;
 	s->d = a.d;
 	s->robot = sim_robot_create(m, a.d);

@@ -425,8 +425,8 @@ sim_array_nmodel(void)
 
 /* Rows and columns of an array in the loaded model. */
 static void
-sim_array_shape(
-    const struct sim *s, const struct sim_array_def *def, int *rows, int *cols)
+sim_array_shape(const struct sim *s, const mjData *d,
+    const struct sim_array_def *def, int *rows, int *cols)
 {
 	size_t k = (size_t)(def - sim_array_defs);
 
@@ -436,17 +436,18 @@ sim_array_shape(
 		memcpy(rows, (const char *)s->m + def->rows_at, sizeof(*rows));
 		*cols = sim_model_cols(s->m, k);
 	} else {
-		*rows = sim_data_rows(s->m, s->d, def->rows_at);
-		*cols = sim_data_cols(s->m, s->d, k - sim_array_nmodel());
+		*rows = sim_data_rows(s->m, d, def->rows_at);
+		*cols = sim_data_cols(s->m, d, k - sim_array_nmodel());
 	}
 }
 
 /* Where an array's elements are. */
 static void *
-sim_array_base(const struct sim *s, const struct sim_array_def *def)
+sim_array_base(
+    const struct sim *s, const mjData *d, const struct sim_array_def *def)
 {
 	const char *owner = def->owner == SIM_OWNER_MODEL ? (const char *)s->m :
-							    (const char *)s->d;
+							    (const char *)d;
 	void *p;
 
 	if (def->rows_at == SIM_SCALAR)
@@ -457,10 +458,10 @@ sim_array_base(const struct sim *s, const struct sim_array_def *def)
 
 /* Copy n elements from element offset as doubles. */
 static void
-sim_array_read(const struct sim *s, const struct sim_array_def *def,
-    size_t offset, size_t n, double *out)
+sim_array_read(const struct sim *s, const mjData *d,
+    const struct sim_array_def *def, size_t offset, size_t n, double *out)
 {
-	const void *base = sim_array_base(s, def);
+	const void *base = sim_array_base(s, d, def);
 	size_t i;
 
 	switch ((enum sim_array_type)def->type) {
@@ -523,25 +524,38 @@ sim_array_find(const char *name, const char **why)
 }
 
 void
-sim_array_describe(const struct sim *s, int id, struct sim_array_info *out)
+sim_array_describe_in(const struct sim *s, const mjData *d, int id,
+    struct sim_array_info *out)
 {
 	const struct sim_array_def *def = sim_array_def(id);
 
 	out->name = def->name;
 	out->owner = def->owner == SIM_OWNER_MODEL ? "model" : "data";
 	out->type = (enum sim_array_type)def->type;
-	sim_array_shape(s, def, &out->rows, &out->cols);
+	sim_array_shape(s, d, def, &out->rows, &out->cols);
 	out->refusal = sim_array_rule(def)->deny;
+}
+
+void
+sim_array_describe(const struct sim *s, int id, struct sim_array_info *out)
+{
+	sim_array_describe_in(s, s->d, id, out);
+}
+
+void
+sim_array_get_in(const struct sim *s, const mjData *d, int id, double *out)
+{
+	const struct sim_array_def *def = sim_array_def(id);
+	int rows, cols;
+
+	sim_array_shape(s, d, def, &rows, &cols);
+	sim_array_read(s, d, def, 0, (size_t)rows * (size_t)cols, out);
 }
 
 void
 sim_array_get(const struct sim *s, int id, double *out)
 {
-	const struct sim_array_def *def = sim_array_def(id);
-	int rows, cols;
-
-	sim_array_shape(s, def, &rows, &cols);
-	sim_array_read(s, def, 0, (size_t)rows * (size_t)cols, out);
+	sim_array_get_in(s, s->d, id, out);
 }
 
 /* Check value v for element i of an array; 0, or -1 with err set. */
@@ -599,7 +613,7 @@ sim_array_check_rows(const struct sim *s, const struct sim_array_def *def,
 		return -1;
 	}
 	for (row = offset / w; row * w < offset + n; row++) {
-		sim_array_read(s, def, row * w, w, x);
+		sim_array_read(s, s->d, def, row * w, w, x);
 		for (j = 0; j < w; j++) {
 			e = row * w + j;
 			if (e >= offset && e < offset + n)
@@ -696,7 +710,7 @@ sim_array_set(struct sim *s, int id, size_t offset, size_t n, const double *v,
 {
 	const struct sim_array_def *def = sim_array_def(id);
 	const struct sim_array_rule *r = sim_array_rule(def);
-	void *base = sim_array_base(s, def);
+	void *base = sim_array_base(s, s->d, def);
 	int rows, cols;
 	size_t i;
 
@@ -705,7 +719,7 @@ sim_array_set(struct sim *s, int id, size_t offset, size_t n, const double *v,
 		    err, len, "%s is not writable: %s", def->name, r->deny);
 		return -1;
 	}
-	sim_array_shape(s, def, &rows, &cols);
+	sim_array_shape(s, s->d, def, &rows, &cols);
 	for (i = 0; i < n; i++) {
 		if (sim_array_check_value(def, r, offset + i, v[i], err, len))
 			return -1;

@@ -26,7 +26,15 @@ struct sim {
 	mjModel *pristine;     /* the model as loaded (sim_pristine.c) */
 	struct sim_good *good; /* after the last good step (sim_rollback.c) */
 	struct sim_undo *undo; /* the model's writes since (sim_undo.c) */
+	mjData *scratch;       /* computations' data (sim_compute.c) */
 };
+
+/*
+ * Run fn(arg) with a recovery point for mju_error, leaving the live data
+ * and the counters alone: for work on other data.  Returns 0, or -1 with
+ * MuJoCo's message in err (sim.c).
+ */
+int sim_guarded(void (*fn)(void *), void *arg, char *err, size_t len);
 
 /*
  * The undo log (sim_undo.c), the lowest of the sim files: begin a log for
@@ -49,6 +57,15 @@ void sim_rollback_free(struct sim *s);
  * is not finite (sim_rollback.c).
  */
 int sim_step_bad(const struct sim *s, char *why, size_t len);
+
+/*
+ * sim_array_describe() and sim_array_get() of data d rather than the
+ * live data: the scratch data of sim_compute.c (sim_array.c).
+ */
+struct sim_array_info;
+void sim_array_describe_in(const struct sim *s, const mjData *d, int id,
+    struct sim_array_info *out);
+void sim_array_get_in(const struct sim *s, const mjData *d, int id, double *out);
 
 /* mj_setConst keeping the state and the holds (sim_array.c). */
 void sim_array_setconst(struct sim *s);

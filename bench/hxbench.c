@@ -49,10 +49,11 @@
 #define BENCH_PY_STEPS 10000 /* steps of the recorded batch run */
 /* What Python may add to C's get_state over shared memory (us). */
 #define BENCH_PY_SHM_ADDS 6.0
+#define BENCH_COMPUTE_CALLS 2000 /* of each computation, each side */
 
 static const char *const bench_figures[] = { "rtt", "max", "lockstep", "batch",
 	"pacing", "memory", "record", "mocap", "edit", "python", "octave",
-	"placement", "codec", "tls", NULL };
+	"placement", "codec", "tls", "compute", NULL };
 
 struct bench_options {
 	unsigned figures; /* bit i: bench_figures[i] */
@@ -101,7 +102,7 @@ usage(FILE *f)
 	    "memory,\n"
 	    "                         record,mocap,edit,python,octave,"
 	    "placement,codec,\n"
-	    "                         tls\n"
+	    "                         tls,compute\n"
 	    "                         (default: all)\n"
 	    "  -q, --quick            short runs, about 40 s in all: a smoke "
 	    "test, not a\n"
@@ -1605,6 +1606,114 @@ fig_edit(const struct bench_options *o, hxd_conn *ctl)
 	    median(dm, ndm) * 1e3, median(bl, nbl) * 1e3, t0);
 }
 
+/* One computation of the compute figure through libhaptix (the i-th). */
+static int
+compute_call(hxd_conn *c, const char *name, int nv, double *buf, int *ids)
+{
+	double pnt[300], vec[300];
+	hxd_contact_force *f;
+	int i, n, rc;
+
+	if (strcmp(name, "forward") == 0)
+		return hxd_forward_array(c, NULL, "qfrc_bias", buf,
+		    (size_t)nv, &i, &n);
+	if (strcmp(name, "full_m") == 0)
+		return hxd_full_m(c, NULL, buf, nv);
+	if (strcmp(name, "jac_site") == 0)
+		return hxd_jac_site(
+		    c, NULL, "index_distal", buf, buf + 3 * nv, nv);
+	if (strcmp(name, "inverse") == 0)
+		return hxd_inverse(c, NULL, buf, nv);
+	if (strcmp(name, "rne") == 0)
+		return hxd_rne(c, NULL, 0, buf, nv);
+	if (strcmp(name, "contact_force") == 0) {
+		rc = hxd_contact_forces(c, NULL, 0, &f, &n);
+		free(f);
+		return rc;
+	}
+	n = strcmp(name, "ray") == 0 ? 1 : 100;
+	for (i = 0; i < n; i++) {
+		pnt[3 * i] = 0.002 * i;
+		pnt[3 * i + 1] = 0;
+		pnt[3 * i + 2] = 1;
+		vec[3 * i] = vec[3 * i + 1] = 0;
+		vec[3 * i + 2] = -1;
+	}
+	return hxd_rays(c, NULL, n, pnt, vec, NULL, ids, buf);
+}
+
+/*
+ * Each computation of the compute call, round trip over the default
+ * transport (shared memory where offered), against the same work in
+ * process: mj_forward of the state and the function (baseline_mujoco
+ * --compute), on the model after 500 steps.  Reported, not judged: the
+ * issue sets no target.
+ */
+static void
+fig_compute(const struct bench_options *o)
+{
+	static const char *const paused[] = { "--paused", NULL };
+	double dm[16][64], bl[16][64], t0, v, *buf;
+	char cmd[2048], line[256], name[64], names[16][64];
+	struct daemon_proc dp;
+	int r, i, k, n = 0, nv, ids[100];
+	hxd_conn *c;
+	hxd_info *in;
+	FILE *f;
+
+	daemon_start(o, &dp, paused);
+	snprintf(cmd, sizeof(cmd), "shm:%s", dp.unix_addr + 5);
+	c = connect_or_die(cmd, "hxbench-compute");
+	check(c, hxd_info_get(c, &in), "info");
+	nv = in->model.nv;
+	free(in);
+	check(c, hxd_step(c, 500, NULL), "step");
+	buf = calloc((size_t)nv * nv + 6 * (size_t)nv + 600, sizeof(*buf));
+	if (buf == NULL)
+		die("out of memory");
+	snprintf(cmd, sizeof(cmd), "'%s' '%s/%s' --compute %d", o->baseline,
+	    o->models, o->model, BENCH_COMPUTE_CALLS);
+	for (r = 0; r < o->rounds; r++) {
+		if ((f = popen(cmd, "r")) == NULL)
+			die("cannot run %s", o->baseline);
+		for (k = 0; k < 16 && fgets(line, sizeof(line), f) != NULL;
+		     k++) {
+			if (sscanf(line, "compute %63s %lf", name, &v) != 2)
+				die("%s did not measure: %s", o->baseline,
+				    line);
+			snprintf(names[k], sizeof(names[k]), "%s", name);
+			bl[k][r] = v;
+		}
+		pclose(f);
+		n = k;
+		for (k = 0; k < n; k++) {
+			/* Warm up, then time. */
+			for (i = 0; i < 50; i++)
+				check(c, compute_call(c, names[k], nv, buf, ids),
+				    names[k]);
+			t0 = bench_now();
+			for (i = 0; i < BENCH_COMPUTE_CALLS; i++)
+				check(c, compute_call(c, names[k], nv, buf, ids),
+				    names[k]);
+			dm[k][r] = (bench_now() - t0) / BENCH_COMPUTE_CALLS;
+		}
+	}
+	for (k = 0; k < n; k++) {
+		t0 = median(dm[k], o->rounds);
+		v = median(bl[k], o->rounds);
+		add_row(-1,
+		    "compute `%s` round trip (shared memory), mean of %d, "
+		    "median of "
+		    "rounds|%.1f µs|%.1f µs (in process: `mj_forward` and the "
+		    "call)|%.2f×|reported",
+		    names[k], BENCH_COMPUTE_CALLS, t0 * 1e6,
+		    v * 1e6, t0 / v);
+	}
+	free(buf);
+	hxd_close(c);
+	daemon_stop(&dp);
+}
+
 /*
  * Run py_bench.py with args, env before the command (variables for it,
  * or ""); its one line of output into line.
@@ -2055,7 +2164,7 @@ main(int argc, char **argv)
 		.model = "mpl_scene.xml" };
 	struct daemon_proc dp;
 	hxd_conn *ctl;
-	int ch, i, missed = 0;
+	int ch, i, missed = 0, judged = 0;
 
 	o.haptixd = sibling("HAPTIXD", "../daemon/haptixd");
 	o.baseline = sibling("HXBENCH_MUJOCO", "baseline_mujoco");
@@ -2169,12 +2278,17 @@ main(int argc, char **argv)
 		fig_codec(&o);
 	if (HAS(13))
 		fig_tls(&o);
+	if (HAS(14))
+		fig_compute(&o);
 
 	print_load("after");
 	print_table();
-	for (i = 0; i < nrows; i++)
+	for (i = 0; i < nrows; i++) {
 		missed += rows[i].met == 0;
-	printf("\n%d of %d targets met\n", nrows - missed, nrows);
+		judged += rows[i].met >= 0;
+	}
+	printf("\n%d of %d targets met (%d rows reported, not judged)\n",
+	    judged - missed, judged, nrows - judged);
 	/* A missed target is a finding, not a failure of the harness. */
 	return 0;
 }

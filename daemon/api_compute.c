@@ -314,6 +314,19 @@ compute_contact_names(struct call *c, QueryResult *r)
 	}
 }
 
+/* Whether any query reads the state: positions alone need only the model. */
+static int
+compute_needs_state(const struct sim_query *q, size_t nq)
+{
+	size_t k;
+
+	for (k = 0; k < nq; k++)
+		if (q[k].kind != SIM_COMPUTE_DIFFERENTIATE_POS &&
+		    q[k].kind != SIM_COMPUTE_INTEGRATE_POS)
+			return 1;
+	return 0;
+}
+
 /* Run q on the state made last into a new QueryResult. */
 static QueryResult *
 compute_run(struct call *c, const struct sim_query *q, int *failed)
@@ -389,7 +402,8 @@ api_compute(struct call *c)
 		if (ns > 0)
 			compute_state(c, (int)out->states_done,
 			    w->states[out->states_done], &st);
-		if (sim_compute_state(c->d->sim, ns > 0 ? &st : NULL,
+		if (compute_needs_state(q, nq) &&
+		    sim_compute_state(c->d->sim, ns > 0 ? &st : NULL,
 			w->last_step, err, sizeof(err)) != 0)
 			return call_fail(c, RESULT_SIMERROR, "state %u: %s",
 			    out->states_done, err);

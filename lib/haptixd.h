@@ -645,6 +645,201 @@ int hxd_set_array(
 /* List every array, without values: *out holds *n entries; free() it. */
 int hxd_list_arrays(hxd_conn *c, hxd_array **out, int *n);
 
+/*--------------------------------------------- MuJoCo's computations */
+
+/*
+ * MuJoCo's computations (docs/compute.md): the server runs mj_forward on
+ * the live state, or on a state given here, in mjData of its own, then
+ * the MuJoCo function named, so the results are MuJoCo's bit for bit and
+ * the simulation is not touched.  Outputs are row-major doubles in
+ * MuJoCo's shapes; nv (or n) says how many the caller's arrays hold, and
+ * an answer of another size (a model other than the caller's) is
+ * HXD_BADSIZE with nothing written.  Objects go by name; an unknown one
+ * is HXD_BADINDEX.
+ */
+
+/*
+ * A state to compute on.  Each array left NULL is the live state's; the
+ * counts are the model's sizes (hxd_cstate_init() sets them).
+ */
+typedef struct hxd_cstate {
+	int nq, nv, na, nu, nmocap, nbody;
+	const double *qpos;           /* nq */
+	const double *qvel;           /* nv */
+	const double *act;            /* na */
+	const double *ctrl;           /* nu */
+	const double *mocap_pos;      /* 3 x nmocap */
+	const double *mocap_quat;     /* 4 x nmocap */
+	const double *qfrc_applied;   /* nv */
+	const double *xfrc_applied;   /* 6 x nbody */
+	const double *qacc_warmstart; /* nv */
+	const double *qacc;           /* nv: mj_inverse's input */
+} hxd_cstate;
+
+/* A state of model m's sizes with every array NULL (the live state). */
+void hxd_cstate_init(hxd_cstate *st, const hxd_model *m);
+
+/*
+ * Every function below takes st, the state (NULL: the live one).
+ * hxd_forward_array: any mjData (or mjModel) array after mj_forward, by
+ * name, into out (n doubles); *rows and *cols get its shape, also when
+ * n is too small (HXD_BADSIZE).
+ */
+int hxd_forward_array(hxd_conn *c, const hxd_cstate *st, const char *name,
+    double *out, size_t n, int *rows, int *cols);
+
+/* mj_inverse: qfrc_inverse (nv) of st, whose qacc is mj_forward's if NULL. */
+int hxd_inverse(
+    hxd_conn *c, const hxd_cstate *st, double *qfrc_inverse, int nv);
+
+/* mj_fullM: the mass matrix, nv x nv. */
+int hxd_full_m(hxd_conn *c, const hxd_cstate *st, double *m, int nv);
+
+/* mj_solveM: x = inv(M) y for k vectors of nv (x and y k x nv). */
+int hxd_solve_m(hxd_conn *c, const hxd_cstate *st, double *x,
+    const double *y, int k, int nv);
+
+/* mj_rne: M qacc + bias with flg_acc, else the bias forces (nv). */
+int hxd_rne(
+    hxd_conn *c, const hxd_cstate *st, int flg_acc, double *result, int nv);
+
+/*
+ * Jacobians, 3 x nv each (jacp: translation, jacr: rotation; either may
+ * be NULL): mj_jac of a world point on a body, mj_jacBody,
+ * mj_jacBodyCom, mj_jacGeom and mj_jacSite.
+ */
+int hxd_jac(hxd_conn *c, const hxd_cstate *st, const char *body,
+    const double point[3], double *jacp, double *jacr, int nv);
+int hxd_jac_body(hxd_conn *c, const hxd_cstate *st, const char *body,
+    double *jacp, double *jacr, int nv);
+int hxd_jac_body_com(hxd_conn *c, const hxd_cstate *st, const char *body,
+    double *jacp, double *jacr, int nv);
+int hxd_jac_geom(hxd_conn *c, const hxd_cstate *st, const char *geom,
+    double *jacp, double *jacr, int nv);
+int hxd_jac_site(hxd_conn *c, const hxd_cstate *st, const char *site,
+    double *jacp, double *jacr, int nv);
+
+/*
+ * mj_objectVelocity and mj_objectAcceleration (after
+ * mj_rnePostConstraint) of a body, xbody, geom or site (HXD_OBJ_*):
+ * rotation then translation, in the object's frame with flg_local.
+ */
+int hxd_object_velocity(hxd_conn *c, const hxd_cstate *st, int objtype,
+    const char *name, int flg_local, double res[6]);
+int hxd_object_acceleration(hxd_conn *c, const hxd_cstate *st, int objtype,
+    const char *name, int flg_local, double res[6]);
+
+/* One contact and its force (mj_contactForce, in the contact's frame). */
+typedef struct hxd_contact_force {
+	int geom1, geom2, body1, body2;
+	char geom1_name[128], geom2_name[128]; /* "" unnamed; cut at 127 */
+	char body1_name[128], body2_name[128];
+	double force[6]; /* normal, tangent forces, then torques */
+	double dist;
+	double pos[3];
+	double frame[9]; /* normal first, as mjContact */
+} hxd_contact_force;
+
+/*
+ * Every contact's force: after mj_forward of st, or with last_step (st
+ * NULL) from the solve of the last step taken.  *out holds *ncon
+ * entries (NULL for none); free() it.
+ */
+int hxd_contact_forces(hxd_conn *c, const hxd_cstate *st, int last_step,
+    hxd_contact_force **out, int *ncon);
+
+/* mj_energyPos and mj_energyVel: potential, kinetic. */
+int hxd_energy(hxd_conn *c, const hxd_cstate *st, double energy[2]);
+
+/* What a ray sees: NULL options see every geom of every group. */
+typedef struct hxd_ray_options {
+	const unsigned char *geomgroup; /* 6 flags, or NULL: all groups */
+	int exclude_static;             /* skip static geoms */
+	const char *exclude_body;       /* a body's geoms to skip, or NULL */
+} hxd_ray_options;
+
+/*
+ * mj_ray from pnt along vec for k rays (pnt and vec 3 x k): geomid gets
+ * the geom hit (-1 none) and dist the distance in units of vec (-1 none).
+ */
+int hxd_rays(hxd_conn *c, const hxd_cstate *st, int k, const double *pnt,
+    const double *vec, const hxd_ray_options *opt, int *geomid, double *dist);
+
+/* One ray: hxd_rays() with k 1. */
+int hxd_ray(hxd_conn *c, const hxd_cstate *st, const double pnt[3],
+    const double vec[3], const hxd_ray_options *opt, int *geomid,
+    double *dist);
+
+/* mj_differentiatePos: qvel (nv) from qpos1 to qpos2 (nq) over dt. */
+int hxd_differentiate_pos(hxd_conn *c, double *qvel, int nv, double dt,
+    const double *qpos1, const double *qpos2, int nq);
+
+/* mj_integratePos: qpos (nq) moved by qvel (nv) over dt, in place. */
+int hxd_integrate_pos(
+    hxd_conn *c, double *qpos, int nq, const double *qvel, int nv, double dt);
+
+/* What an hxd_query computes: the protocol's ComputeKind. */
+enum hxd_compute_kind {
+	HXD_COMPUTE_ARRAY,
+	HXD_COMPUTE_INVERSE,
+	HXD_COMPUTE_FULL_M,
+	HXD_COMPUTE_SOLVE_M,
+	HXD_COMPUTE_RNE,
+	HXD_COMPUTE_JAC,
+	HXD_COMPUTE_JAC_BODY,
+	HXD_COMPUTE_JAC_BODY_COM,
+	HXD_COMPUTE_JAC_GEOM,
+	HXD_COMPUTE_JAC_SITE,
+	HXD_COMPUTE_OBJECT_VELOCITY,
+	HXD_COMPUTE_OBJECT_ACCELERATION,
+	HXD_COMPUTE_CONTACT_FORCE,
+	HXD_COMPUTE_ENERGY,
+	HXD_COMPUTE_RAY,
+	HXD_COMPUTE_DIFFERENTIATE_POS,
+	HXD_COMPUTE_INTEGRATE_POS,
+};
+
+/* One computation, as the protocol's Query (docs/compute.md). */
+typedef struct hxd_query {
+	int kind;    /* enum hxd_compute_kind */
+	int objtype; /* object velocity, acceleration: HXD_OBJ_* */
+	const char *const *names; /* the array, or objects; or ids */
+	int nnames;
+	const int *ids;
+	int nids;
+	const double *args; /* points, vectors, rays (pnt, vec), positions */
+	int nargs;
+	int flag;  /* flg_acc, flg_local */
+	double dt; /* differentiate_pos, integrate_pos */
+	const unsigned char *geomgroup; /* rays: 6 flags or NULL */
+	int exclude_static;
+	const char *exclude_body;
+} hxd_query;
+
+/* One query's result for one state. */
+typedef struct hxd_qresult {
+	int ndim;
+	int shape[4];
+	size_t nvalues, nids, nframes;
+	double *values;
+	int *ids;      /* rays' geoms; contacts' geom1, geom2, body1, body2 */
+	char **names;  /* contacts: nids names */
+	double *frames; /* contacts: dist, pos[3], frame[9] each */
+} hxd_qresult;
+
+/*
+ * The general call: nq queries on each of nstates states (none: the live
+ * state; last_step: the live data as the last step left it).  *out gets
+ * max(nstates, 1) x nq results, state by state; free it with
+ * hxd_qresults_free().  A request the server answers in parts is asked
+ * again for the rest here.
+ */
+int hxd_compute(hxd_conn *c, const hxd_query *q, int nq,
+    const hxd_cstate *states, int nstates, int last_step, hxd_qresult **out);
+
+/* Free n results of hxd_compute(). */
+void hxd_qresults_free(hxd_qresult *r, int n);
+
 /*---------------------------------------------------- the model itself */
 
 /* The largest model hxd_get_model() accepts, decompressed. */

@@ -141,8 +141,8 @@ time_computations(const char *path, unsigned long n)
 	}
 	d = mj_makeData(m);
 	e = mj_makeData(m);
-	buf = calloc((size_t)m->nv * m->nv + 6 * (size_t)m->nv + 600,
-	    sizeof(*buf));
+	buf = calloc(
+	    (size_t)m->nv * m->nv + 6 * (size_t)m->nv + 600, sizeof(*buf));
 	site = mj_name2id(m, mjOBJ_SITE, "index_distal");
 	if (site < 0)
 		site = 0;

@@ -1615,8 +1615,8 @@ compute_call(hxd_conn *c, const char *name, int nv, double *buf, int *ids)
 	int i, n, rc;
 
 	if (strcmp(name, "forward") == 0)
-		return hxd_forward_array(c, NULL, "qfrc_bias", buf,
-		    (size_t)nv, &i, &n);
+		return hxd_forward_array(
+		    c, NULL, "qfrc_bias", buf, (size_t)nv, &i, &n);
 	if (strcmp(name, "full_m") == 0)
 		return hxd_full_m(c, NULL, buf, nv);
 	if (strcmp(name, "jac_site") == 0)
@@ -1689,11 +1689,13 @@ fig_compute(const struct bench_options *o)
 		for (k = 0; k < n; k++) {
 			/* Warm up, then time. */
 			for (i = 0; i < 50; i++)
-				check(c, compute_call(c, names[k], nv, buf, ids),
+				check(c,
+				    compute_call(c, names[k], nv, buf, ids),
 				    names[k]);
 			t0 = bench_now();
 			for (i = 0; i < BENCH_COMPUTE_CALLS; i++)
-				check(c, compute_call(c, names[k], nv, buf, ids),
+				check(c,
+				    compute_call(c, names[k], nv, buf, ids),
 				    names[k]);
 			dm[k][r] = (bench_now() - t0) / BENCH_COMPUTE_CALLS;
 		}
@@ -1706,8 +1708,7 @@ fig_compute(const struct bench_options *o)
 		    "median of "
 		    "rounds|%.1f µs|%.1f µs (in process: `mj_forward` and the "
 		    "call)|%.2f×|reported",
-		    names[k], BENCH_COMPUTE_CALLS, t0 * 1e6,
-		    v * 1e6, t0 / v);
+		    names[k], BENCH_COMPUTE_CALLS, t0 * 1e6, v * 1e6, t0 / v);
 	}
 	free(buf);
 	hxd_close(c);

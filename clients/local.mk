@@ -66,9 +66,12 @@ clients_hxview_LDADD = $(MUJOCO_LIBS) libhaptix.la libhxwire.la $(EGL_LIBS) $(PN
 	$(LIBEVENT_LIBS) $(OPENSSL_LIBS) -lm
 
 # Examples, built as users build them: the public header and libhaptix.
-noinst_PROGRAMS = clients/examples/grasp
+noinst_PROGRAMS = clients/examples/grasp clients/examples/osc_fingertip
 clients_examples_grasp_SOURCES = clients/examples/grasp.c
 clients_examples_grasp_CPPFLAGS = -I$(srcdir)/lib
 clients_examples_grasp_LDADD = libhaptix.la -lm
+clients_examples_osc_fingertip_SOURCES = clients/examples/osc_fingertip.c
+clients_examples_osc_fingertip_CPPFLAGS = -I$(srcdir)/lib
+clients_examples_osc_fingertip_LDADD = libhaptix.la -lm
 
 include $(srcdir)/clients/matlab/local.mk

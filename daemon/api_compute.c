@@ -29,8 +29,8 @@ typedef Haptix__V1__QueryResult QueryResult;
 #define SAME(a, b) _Static_assert((int)(a) == (int)(b), #a " != " #b)
 SAME(SIM_COMPUTE_ARRAY, HAPTIX__V1__COMPUTE_KIND__COMPUTE_ARRAY);
 SAME(SIM_COMPUTE_JAC_SITE, HAPTIX__V1__COMPUTE_KIND__COMPUTE_JAC_SITE);
-SAME(SIM_COMPUTE_INTEGRATE_POS,
-    HAPTIX__V1__COMPUTE_KIND__COMPUTE_INTEGRATE_POS);
+SAME(
+    SIM_COMPUTE_INTEGRATE_POS, HAPTIX__V1__COMPUTE_KIND__COMPUTE_INTEGRATE_POS);
 #undef SAME
 
 /* Queries, states, and objects, points or rays of one query. */
@@ -40,10 +40,23 @@ SAME(SIM_COMPUTE_INTEGRATE_POS,
 
 /* MuJoCo's names of the kinds, for errors. */
 static const char *const compute_kind_names[SIM_COMPUTE_NKINDS] = {
-	"array", "inverse", "full_m", "solve_m", "rne", "jac", "jac_body",
-	"jac_body_com", "jac_geom", "jac_site", "object_velocity",
-	"object_acceleration", "contact_force", "energy", "ray",
-	"differentiate_pos", "integrate_pos",
+	"array",
+	"inverse",
+	"full_m",
+	"solve_m",
+	"rne",
+	"jac",
+	"jac_body",
+	"jac_body_com",
+	"jac_geom",
+	"jac_site",
+	"object_velocity",
+	"object_acceleration",
+	"contact_force",
+	"energy",
+	"ray",
+	"differentiate_pos",
+	"integrate_pos",
 };
 
 /* The type of object a kind's names are: OBJ_UNKNOWN for none. */
@@ -123,8 +136,8 @@ compute_objects(struct call *c, int i, const Query *w, struct sim_query *q)
 		    "query %d (%s): no objects: give names or ids", i, kind);
 	if (nobj > COMPUTE_MAX_ITEMS)
 		return call_fail(c, RESULT_BADSIZE,
-		    "query %d (%s): %zu objects, more than %d in one query",
-		    i, kind, nobj, COMPUTE_MAX_ITEMS);
+		    "query %d (%s): %zu objects, more than %d in one query", i,
+		    kind, nobj, COMPUTE_MAX_ITEMS);
 	ids = arena_alloc(c->arena, nobj * sizeof(*ids));
 	for (k = 0; k < nobj; k++) {
 		if (w->n_names > 0) {
@@ -137,7 +150,8 @@ compute_objects(struct call *c, int i, const Query *w, struct sim_query *q)
 			if (ids[k] < 0)
 				return call_fail(c, RESULT_BADINDEX,
 				    "query %d (%s): no %s named \"%.64s\"", i,
-				    kind, compute_type_word(objtype), w->names[k]);
+				    kind, compute_type_word(objtype),
+				    w->names[k]);
 		} else if (w->ids[k] < 0 || w->ids[k] >= n) {
 			return call_fail(c, RESULT_BADINDEX,
 			    "query %d (%s): %s id %d is out of range (%d)", i,
@@ -176,8 +190,7 @@ compute_array(struct call *c, int i, const Query *w, struct sim_query *q)
 
 /* A ray query's options: groups and the excluded body. */
 static int
-compute_ray_options(
-    struct call *c, int i, const Query *w, struct sim_query *q)
+compute_ray_options(struct call *c, int i, const Query *w, struct sim_query *q)
 {
 	unsigned char *groups;
 	size_t g;
@@ -196,8 +209,8 @@ compute_ray_options(
 		q->geomgroup = groups;
 	}
 	if (w->exclude_body != NULL && w->exclude_body[0] != '\0') {
-		q->bodyexclude = sim_name2id(c->d->sim,
-		    HAPTIX__V1__OBJ_TYPE__OBJ_BODY, w->exclude_body);
+		q->bodyexclude = sim_name2id(
+		    c->d->sim, HAPTIX__V1__OBJ_TYPE__OBJ_BODY, w->exclude_body);
 		if (q->bodyexclude < 0)
 			return call_fail(c, RESULT_BADINDEX,
 			    "query %d (ray): no body named \"%.64s\" to "
@@ -264,8 +277,8 @@ compute_query(struct call *c, int i, const Query *w, struct sim_query *q)
 
 /* Check state i and point st at its arrays (NULL: the live state's). */
 static int
-compute_state(struct call *c, int i, const ComputeState *w,
-    struct sim_cstate *st)
+compute_state(
+    struct call *c, int i, const ComputeState *w, struct sim_cstate *st)
 {
 	const struct sim_sizes *z = sim_sizes(c->d->sim);
 	char what[48];
@@ -275,8 +288,8 @@ compute_state(struct call *c, int i, const ComputeState *w,
 	do { \
 		snprintf(what, sizeof(what), "state %d: " #name, i); \
 		if (rc == 0) \
-			rc = check_optional(c, what, w->name, w->n_##name, \
-			    (size_t)(n)); \
+			rc = check_optional( \
+			    c, what, w->name, w->n_##name, (size_t)(n)); \
 		st->name = w->n_##name > 0 ? w->name : NULL; \
 	} while (0)
 	STATE_ARRAY(qpos, z->nq);
@@ -308,8 +321,8 @@ compute_contact_names(struct call *c, QueryResult *r)
 	r->n_names = r->n_ids;
 	r->names = arena_alloc(c->arena, r->n_ids * sizeof(*r->names));
 	for (k = 0; k < r->n_ids; k++) {
-		name = sim_id2name(c->d->sim, types[k % SIM_CONTACT_IDS],
-		    r->ids[k], &bad);
+		name = sim_id2name(
+		    c->d->sim, types[k % SIM_CONTACT_IDS], r->ids[k], &bad);
 		r->names[k] = (char *)(name != NULL ? name : "");
 	}
 }
@@ -331,8 +344,7 @@ compute_needs_state(const struct sim_query *q, size_t nq)
 static QueryResult *
 compute_run(struct call *c, const struct sim_query *q, int *failed)
 {
-	QueryResult *r = NEW(
-	    c, QueryResult, haptix__v1__query_result__init);
+	QueryResult *r = NEW(c, QueryResult, haptix__v1__query_result__init);
 	struct sim_result sr;
 	int i;
 
@@ -345,7 +357,8 @@ compute_run(struct call *c, const struct sim_query *q, int *failed)
 	r->values = sr.values = arena_alloc(
 	    c->arena, (sr.nvalues + 1) * sizeof(double));
 	r->n_ids = sr.nids;
-	r->ids = sr.ids = arena_alloc(c->arena, (sr.nids + 1) * sizeof(int32_t));
+	r->ids = sr.ids = arena_alloc(
+	    c->arena, (sr.nids + 1) * sizeof(int32_t));
 	r->n_frames = sr.nframes;
 	r->frames = sr.frames = arena_alloc(
 	    c->arena, (sr.nframes + 1) * sizeof(double));
@@ -393,10 +406,9 @@ api_compute(struct call *c)
 			return rc;
 
 	nrun = ns > 0 ? ns : 1;
-	out = NEW(c, Haptix__V1__ComputeResult,
-	    haptix__v1__compute_result__init);
-	out->results = arena_alloc(
-	    c->arena, nrun * nq * sizeof(*out->results));
+	out = NEW(
+	    c, Haptix__V1__ComputeResult, haptix__v1__compute_result__init);
+	out->results = arena_alloc(c->arena, nrun * nq * sizeof(*out->results));
 	out->last_step = w->last_step;
 	for (out->states_done = 0; out->states_done < nrun;) {
 		if (ns > 0)
@@ -414,8 +426,8 @@ api_compute(struct call *c)
 			if (failed) {
 				snprintf(err, sizeof(err), "%s", c->err);
 				return call_fail(c, RESULT_SIMERROR,
-				    "state %u, query %zu: %s",
-				    out->states_done, k, err);
+				    "state %u, query %zu: %s", out->states_done,
+				    k, err);
 			}
 			one += haptix__v1__query_result__get_packed_size(r) + 8;
 			out->results[out->n_results + k] = r;

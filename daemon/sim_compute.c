@@ -50,7 +50,8 @@ static void
 sim_compute_input(mjtNum *dst, const double *given, const mjtNum *live, int n)
 {
 	if (n > 0)
-		memcpy(dst, given != NULL ? given : live, (size_t)n * sizeof(*dst));
+		memcpy(dst, given != NULL ? given : live,
+		    (size_t)n * sizeof(*dst));
 }
 
 struct sim_compute_job {
@@ -88,10 +89,10 @@ sim_compute_state_fn(void *arg)
 	    d->mocap_quat, st->mocap_quat, live->mocap_quat, 4 * m->nmocap);
 	sim_compute_input(
 	    d->qfrc_applied, st->qfrc_applied, live->qfrc_applied, m->nv);
+	sim_compute_input(d->xfrc_applied, st->xfrc_applied, live->xfrc_applied,
+	    6 * m->nbody);
 	sim_compute_input(
-	    d->xfrc_applied, st->xfrc_applied, live->xfrc_applied, 6 * m->nbody);
-	sim_compute_input(d->qacc_warmstart, st->qacc_warmstart,
-	    live->qacc_warmstart, m->nv);
+	    d->qacc_warmstart, st->qacc_warmstart, live->qacc_warmstart, m->nv);
 	sim_compute_input(d->userdata, NULL, live->userdata, m->nuserdata);
 	mj_forward(m, d);
 	/* mj_inverse's input, which mj_forward has just computed. */
@@ -131,8 +132,8 @@ sim_compute_items(const struct sim *s, const struct sim_query *q)
 }
 
 static void
-sim_shape(struct sim_result *r, int ndim, uint32_t a, uint32_t b,
-    uint32_t c, uint32_t d)
+sim_shape(struct sim_result *r, int ndim, uint32_t a, uint32_t b, uint32_t c,
+    uint32_t d)
 {
 	size_t n = 1;
 	int i;
@@ -217,8 +218,8 @@ sim_item_id(const struct sim_query *q, size_t i)
 
 /* Jacobians: jacp then jacr, 3 x nv each, for every item. */
 static void
-sim_compute_jacobians(
-    const mjModel *m, mjData *d, const struct sim_query *q, double *out, size_t k)
+sim_compute_jacobians(const mjModel *m, mjData *d, const struct sim_query *q,
+    double *out, size_t k)
 {
 	size_t i, block = 3 * (size_t)m->nv;
 	double *jacp, *jacr;

@@ -43,16 +43,16 @@ struct sim_cstate {
 /* One query, its names resolved to ids and its sizes checked. */
 struct sim_query {
 	enum sim_compute_kind kind;
-	int objtype;      /* mjtObj: object velocity and acceleration */
-	const int *ids;   /* the array's id, or the bodies, geoms, sites */
-	size_t nids;      /* 1 for every point of a jac: one body */
+	int objtype;    /* mjtObj: object velocity and acceleration */
+	const int *ids; /* the array's id, or the bodies, geoms, sites */
+	size_t nids;    /* 1 for every point of a jac: one body */
 	const double *args;
 	size_t nargs;
-	int flag;          /* flg_acc, flg_local */
+	int flag; /* flg_acc, flg_local */
 	double dt;
 	const unsigned char *geomgroup; /* rays: 6 flags, or NULL for all */
-	int flg_static;    /* rays: include static geoms */
-	int bodyexclude;   /* rays: -1 for none */
+	int flg_static;                 /* rays: include static geoms */
+	int bodyexclude;                /* rays: -1 for none */
 };
 
 /*
@@ -64,8 +64,8 @@ struct sim_result {
 	int ndim;
 	size_t nvalues, nids, nframes;
 	double *values;
-	int32_t *ids;    /* rays' geoms; contacts' geom1, geom2, body1, body2 */
-	double *frames;  /* contacts' dist, pos[3] and frame[9] */
+	int32_t *ids;   /* rays' geoms; contacts' geom1, geom2, body1, body2 */
+	double *frames; /* contacts' dist, pos[3] and frame[9] */
 };
 
 /* Columns of a contact's ids and frames. */
@@ -81,8 +81,8 @@ int sim_compute_args_per_item(const struct sim *s, enum sim_compute_kind k);
  * last step left it (st is NULL then).  Returns 0, or -1 with MuJoCo's
  * error in err.
  */
-int sim_compute_state(struct sim *s, const struct sim_cstate *st,
-    int last_step, char *err, size_t len);
+int sim_compute_state(struct sim *s, const struct sim_cstate *st, int last_step,
+    char *err, size_t len);
 
 /* The shape of q's result on the state made last. */
 void sim_compute_shape(

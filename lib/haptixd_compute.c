@@ -46,12 +46,12 @@ state_to_wire(const hxd_cstate *st, ComputeState *w)
 	state_array(st->qvel, st->nv, &w->n_qvel, &w->qvel);
 	state_array(st->act, st->na, &w->n_act, &w->act);
 	state_array(st->ctrl, st->nu, &w->n_ctrl, &w->ctrl);
-	state_array(st->mocap_pos, 3 * st->nmocap, &w->n_mocap_pos,
-	    &w->mocap_pos);
-	state_array(st->mocap_quat, 4 * st->nmocap, &w->n_mocap_quat,
-	    &w->mocap_quat);
-	state_array(st->qfrc_applied, st->nv, &w->n_qfrc_applied,
-	    &w->qfrc_applied);
+	state_array(
+	    st->mocap_pos, 3 * st->nmocap, &w->n_mocap_pos, &w->mocap_pos);
+	state_array(
+	    st->mocap_quat, 4 * st->nmocap, &w->n_mocap_quat, &w->mocap_quat);
+	state_array(
+	    st->qfrc_applied, st->nv, &w->n_qfrc_applied, &w->qfrc_applied);
 	state_array(st->xfrc_applied, 6 * st->nbody, &w->n_xfrc_applied,
 	    &w->xfrc_applied);
 	state_array(st->qacc_warmstart, st->nv, &w->n_qacc_warmstart,
@@ -83,7 +83,8 @@ query_to_wire(const hxd_query *q, Query *w, protobuf_c_boolean *groups)
 		w->geomgroup = groups;
 	}
 	w->exclude_static = q->exclude_static != 0;
-	w->exclude_body = (char *)(q->exclude_body != NULL ? q->exclude_body : "");
+	w->exclude_body = (char *)(q->exclude_body != NULL ? q->exclude_body :
+							     "");
 }
 
 /* Check a result's shape against its values before anything is read. */
@@ -123,7 +124,7 @@ compute_send(hxd_conn *c, const hxd_query *q, int nq, const hxd_cstate *states,
     int nstates, int first, int last_step, Response **out, int *done)
 {
 	Haptix__V1__Compute w = HAPTIX__V1__COMPUTE__INIT;
-	protobuf_c_boolean (*groups)[6] = NULL;
+	protobuf_c_boolean(*groups)[6] = NULL;
 	const Haptix__V1__ComputeResult *a;
 	ComputeState *sw = NULL, **sp = NULL;
 	Query *qw = NULL, **qp = NULL;
@@ -215,8 +216,8 @@ result_copy(hxd_conn *c, const QueryResult *r, hxd_qresult *out)
 	if (r->n_frames > 0)
 		memcpy(out->frames, r->frames, r->n_frames * sizeof(double));
 	for (i = 0; i < r->n_names; i++)
-		if ((out->names[i] = strdup(r->names[i] != NULL ? r->names[i] :
-								  "")) == NULL)
+		if ((out->names[i] = strdup(
+			 r->names[i] != NULL ? r->names[i] : "")) == NULL)
 			return conn_fail(c, HXD_CANNOTRECV, "out of memory");
 	return HXD_OK;
 }
@@ -287,8 +288,8 @@ compute_one(hxd_conn *c, const hxd_cstate *st, const hxd_query *q,
 {
 	int rc, done;
 
-	rc = compute_send(c, q, 1, st, st != NULL ? 1 : 0, 0, last_step, out,
-	    &done);
+	rc = compute_send(
+	    c, q, 1, st, st != NULL ? 1 : 0, 0, last_step, out, &done);
 	if (rc != HXD_OK)
 		return rc;
 	*r = (*out)->compute->results[0];
@@ -334,7 +335,9 @@ hxd_forward_array(hxd_conn *c, const hxd_cstate *st, const char *name,
     double *out, size_t n, int *rows, int *cols)
 {
 	const char *names[1] = { name != NULL ? name : "" };
-	hxd_query q = { .kind = HXD_COMPUTE_ARRAY, .names = names, .nnames = 1 };
+	hxd_query q = {
+		.kind = HXD_COMPUTE_ARRAY, .names = names, .nnames = 1
+	};
 	const QueryResult *r;
 	Response *resp;
 	int rc;
@@ -400,8 +403,8 @@ hxd_rne(hxd_conn *c, const hxd_cstate *st, int flg_acc, double *result, int nv)
 
 /* A Jacobian of one object (and point): jacp then jacr, 3 x nv each. */
 static int
-compute_jacobian(hxd_conn *c, const hxd_cstate *st, int kind,
-    const char *name, const double *point, double *jacp, double *jacr, int nv)
+compute_jacobian(hxd_conn *c, const hxd_cstate *st, int kind, const char *name,
+    const double *point, double *jacp, double *jacr, int nv)
 {
 	const char *names[1] = { name != NULL ? name : "" };
 	hxd_query q = { .kind = kind, .names = names, .nnames = 1 };
@@ -437,8 +440,8 @@ hxd_jac(hxd_conn *c, const hxd_cstate *st, const char *body,
 }
 
 int
-hxd_jac_body(hxd_conn *c, const hxd_cstate *st, const char *body,
-    double *jacp, double *jacr, int nv)
+hxd_jac_body(hxd_conn *c, const hxd_cstate *st, const char *body, double *jacp,
+    double *jacr, int nv)
 {
 	return compute_jacobian(
 	    c, st, HXD_COMPUTE_JAC_BODY, body, NULL, jacp, jacr, nv);
@@ -453,16 +456,16 @@ hxd_jac_body_com(hxd_conn *c, const hxd_cstate *st, const char *body,
 }
 
 int
-hxd_jac_geom(hxd_conn *c, const hxd_cstate *st, const char *geom,
-    double *jacp, double *jacr, int nv)
+hxd_jac_geom(hxd_conn *c, const hxd_cstate *st, const char *geom, double *jacp,
+    double *jacr, int nv)
 {
 	return compute_jacobian(
 	    c, st, HXD_COMPUTE_JAC_GEOM, geom, NULL, jacp, jacr, nv);
 }
 
 int
-hxd_jac_site(hxd_conn *c, const hxd_cstate *st, const char *site,
-    double *jacp, double *jacr, int nv)
+hxd_jac_site(hxd_conn *c, const hxd_cstate *st, const char *site, double *jacp,
+    double *jacr, int nv)
 {
 	return compute_jacobian(
 	    c, st, HXD_COMPUTE_JAC_SITE, site, NULL, jacp, jacr, nv);
@@ -487,8 +490,8 @@ int
 hxd_object_velocity(hxd_conn *c, const hxd_cstate *st, int objtype,
     const char *name, int flg_local, double res[6])
 {
-	return compute_motion(c, st, HXD_COMPUTE_OBJECT_VELOCITY, objtype,
-	    name, flg_local, res);
+	return compute_motion(
+	    c, st, HXD_COMPUTE_OBJECT_VELOCITY, objtype, name, flg_local, res);
 }
 
 int
@@ -542,8 +545,8 @@ hxd_contact_forces(hxd_conn *c, const hxd_cstate *st, int last_step,
 		f[i].geom2 = r->ids[4 * i + 1];
 		f[i].body1 = r->ids[4 * i + 2];
 		f[i].body2 = r->ids[4 * i + 3];
-		name_copy(f[i].geom1_name, sizeof(f[i].geom1_name),
-		    r->names[4 * i]);
+		name_copy(
+		    f[i].geom1_name, sizeof(f[i].geom1_name), r->names[4 * i]);
 		name_copy(f[i].geom2_name, sizeof(f[i].geom2_name),
 		    r->names[4 * i + 1]);
 		name_copy(f[i].body1_name, sizeof(f[i].body1_name),
@@ -615,8 +618,7 @@ hxd_rays(hxd_conn *c, const hxd_cstate *st, int k, const double *pnt,
 
 int
 hxd_ray(hxd_conn *c, const hxd_cstate *st, const double pnt[3],
-    const double vec[3], const hxd_ray_options *opt, int *geomid,
-    double *dist)
+    const double vec[3], const hxd_ray_options *opt, int *geomid, double *dist)
 {
 	return hxd_rays(c, st, 1, pnt, vec, opt, geomid, dist);
 }

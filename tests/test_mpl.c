@@ -235,6 +235,61 @@ Test(mpl, grasp_example_closes_the_hand_on_the_cube)
 	hx_server_stop(&srv);
 }
 
+static double sim_time(hxd_conn *c);
+
+/*
+ * The operational-space example (clients/examples/osc_fingertip.c): a
+ * quarter of its circle ends 1 cm behind and 1 cm below the start, and
+ * its tracking error stays within its bound.
+ */
+Test(mpl, osc_example_moves_the_fingertip_along_its_path)
+{
+	struct hx_server srv;
+	const char *args[] = { "-m", "mpl_scene.xml", NULL };
+	double x0[3], x1[3], rms, worst, t0, t1;
+	char cmd[1024], out[4096], *last;
+	hxd_conn *c;
+	size_t n;
+	FILE *p;
+	int status;
+
+	cr_assert_not_null(getenv("HX_EXAMPLES"), "run with make check");
+	hx_server_start(&srv, args);
+	c = hx_connect_ok(srv.unix_addr, "test_mpl");
+	cr_assert_eq(hxd_pause(c), HXD_OK);
+	t0 = sim_time(c);
+	/* 125 steps of 2 ms: a quarter of the circle's second. */
+	snprintf(cmd, sizeof(cmd), "%s/osc_fingertip %s 125",
+	    getenv("HX_EXAMPLES"), srv.unix_addr);
+	p = popen(cmd, "r");
+	cr_assert_not_null(p);
+	n = fread(out, 1, sizeof(out) - 1, p);
+	out[n] = '\0';
+	status = pclose(p);
+	cr_assert_eq(status, 0, "osc_fingertip: %s", out);
+	cr_assert_eq(sscanf(out, "step 0: fingertip at %lf %lf %lf", &x0[0],
+			 &x0[1], &x0[2]),
+	    3, "%s", out);
+	last = strstr(out, "step 125:");
+	cr_assert_not_null(last, "%s", out);
+	cr_assert_eq(sscanf(last, "step 125: fingertip at %lf %lf %lf", &x1[0],
+			 &x1[1], &x1[2]),
+	    3, "%s", out);
+	cr_expect_lt(fabs(x1[0] - (x0[0] - 0.01)), 0.002, "%s", out);
+	cr_expect_lt(fabs(x1[1] - x0[1]), 0.002, "%s", out);
+	cr_expect_lt(fabs(x1[2] - (x0[2] - 0.01)), 0.002, "%s", out);
+	last = strstr(out, "RMS error");
+	cr_assert_not_null(last, "%s", out);
+	cr_assert_eq(sscanf(last, "RMS error %lf mm, max %lf mm", &rms, &worst),
+	    2, "%s", out);
+	cr_expect_lt(rms, 2.0, "%s", out);
+	/* It stepped the paused simulation, 125 steps of 2 ms. */
+	t1 = sim_time(c);
+	cr_expect_lt(fabs(t1 - t0 - 0.25), 1e-9, "from %g to %g", t0, t1);
+	hxd_close(c);
+	hx_server_stop(&srv);
+}
+
 /* The simulated time, from the status. */
 static double
 sim_time(hxd_conn *c)

@@ -192,8 +192,20 @@ compute_array(struct call *c, int i, const Query *w, struct sim_query *q)
 static int
 compute_ray_options(struct call *c, int i, const Query *w, struct sim_query *q)
 {
+	const double *v;
 	unsigned char *groups;
 	size_t g;
+
+	/* Each ray's vector (after its point) must have a direction. */
+	for (g = 0; g < w->n_args / 6; g++) {
+		v = w->args + 6 * g + 3;
+		if (sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) <
+		    sim_compute_min_length())
+			return call_fail(c, RESULT_BADVALUE,
+			    "query %d (ray): ray %zu's vector (%g %g %g) has "
+			    "no direction",
+			    i, g, v[0], v[1], v[2]);
+	}
 
 	q->flg_static = !w->exclude_static;
 	q->bodyexclude = -1;
@@ -275,6 +287,27 @@ compute_query(struct call *c, int i, const Query *w, struct sim_query *q)
 	return 0;
 }
 
+/*
+ * A state's values within MuJoCo's limit: a step would not start from a
+ * state beyond it (mj_checkPos resets), and a forward pass from one can
+ * take hundreds of milliseconds of the loop, its inf and NaN in every
+ * collision test.
+ */
+static int
+compute_in_range(struct call *c, const char *what, const double *v, size_t n)
+{
+	double max = sim_compute_max_value();
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (fabs(v[i]) > max)
+			return call_fail(c, RESULT_BADVALUE,
+			    "%s[%zu] is %g: beyond MuJoCo's limit of %g "
+			    "(mjMAXVAL), from which a step resets",
+			    what, i, v[i], max);
+	return 0;
+}
+
 /* Check state i and point st at its arrays (NULL: the live state's). */
 static int
 compute_state(
@@ -290,6 +323,8 @@ compute_state(
 		if (rc == 0) \
 			rc = check_optional( \
 			    c, what, w->name, w->n_##name, (size_t)(n)); \
+		if (rc == 0) \
+			rc = compute_in_range(c, what, w->name, w->n_##name); \
 		st->name = w->n_##name > 0 ? w->name : NULL; \
 	} while (0)
 	STATE_ARRAY(qpos, z->nq);

@@ -24,6 +24,18 @@ sim_scratch(struct sim *s)
 	return s->scratch;
 }
 
+double
+sim_compute_max_value(void)
+{
+	return mjMAXVAL;
+}
+
+double
+sim_compute_min_length(void)
+{
+	return mjMINVAL;
+}
+
 int
 sim_compute_args_per_item(const struct sim *s, enum sim_compute_kind k)
 {

@@ -72,6 +72,15 @@ struct sim_result {
 #define SIM_CONTACT_IDS 4
 #define SIM_CONTACT_FRAMES 13
 
+/*
+ * The largest magnitude a state's value may have: MuJoCo's mjMAXVAL, past
+ * which mj_step's checks reset the simulation rather than step from it.
+ */
+double sim_compute_max_value(void);
+
+/* The shortest ray direction mj_ray takes (mjMINVAL; shorter is an error). */
+double sim_compute_min_length(void);
+
 /* The state a query's points and positions are counted in. */
 int sim_compute_args_per_item(const struct sim *s, enum sim_compute_kind k);
 

@@ -317,6 +317,127 @@ Test(rollback, every_other_input_at_extremes)
 }
 
 /*
+ * The computations (issue 37) at the extremes: every kind, on a state
+ * whose every array is g and with every point, vector, ray and dt g,
+ * and on the live state.  Each answer is a result (MuJoCo's numbers,
+ * inf and NaN included) or a refusal; never a dropped connection, a
+ * MuJoCo error counted against the simulation, or a change to the live
+ * state, which steps on finite afterwards.
+ */
+static void
+compute_at(
+    hxd_conn *c, const hxd_model *m, double g, double *u, struct tally *t)
+{
+	static const char *const body[] = { "cube" },
+				 *site[] = { "index_distal" };
+	static const char *const geom[] = { "cube" }, *array[] = { "qacc" };
+	int n = 6 * m->nbody + 2 * m->nq + m->nv + 64, i, k, rc;
+	hxd_query q[17];
+	hxd_qresult *r;
+	hxd_cstate st;
+
+	for (i = 0; i < n; i++)
+		u[i] = g;
+	hxd_cstate_init(&st, m);
+	st.qpos = st.qvel = st.act = st.ctrl = u;
+	st.mocap_pos = st.mocap_quat = st.qfrc_applied = u;
+	st.xfrc_applied = st.qacc_warmstart = st.qacc = u;
+	memset(q, 0, sizeof(q));
+	for (k = 0; k < 17; k++) {
+		q[k].kind = k;
+		q[k].dt = g;
+		q[k].flag = k % 2;
+	}
+	q[HXD_COMPUTE_ARRAY].names = array;
+	q[HXD_COMPUTE_SOLVE_M].args = u;
+	q[HXD_COMPUTE_SOLVE_M].nargs = m->nv;
+	q[HXD_COMPUTE_JAC].names = body;
+	q[HXD_COMPUTE_JAC].args = u;
+	q[HXD_COMPUTE_JAC].nargs = 3;
+	q[HXD_COMPUTE_JAC_BODY].names = q[HXD_COMPUTE_JAC_BODY_COM].names = body;
+	q[HXD_COMPUTE_JAC_GEOM].names = geom;
+	q[HXD_COMPUTE_JAC_SITE].names = site;
+	q[HXD_COMPUTE_OBJECT_VELOCITY].names = body;
+	q[HXD_COMPUTE_OBJECT_ACCELERATION].names = body;
+	q[HXD_COMPUTE_OBJECT_VELOCITY].objtype = HXD_OBJ_BODY;
+	q[HXD_COMPUTE_OBJECT_ACCELERATION].objtype = HXD_OBJ_BODY;
+	q[HXD_COMPUTE_RAY].args = u;
+	q[HXD_COMPUTE_RAY].nargs = 6;
+	q[HXD_COMPUTE_DIFFERENTIATE_POS].args = u;
+	q[HXD_COMPUTE_DIFFERENTIATE_POS].nargs = 2 * m->nq;
+	q[HXD_COMPUTE_INTEGRATE_POS].args = u;
+	q[HXD_COMPUTE_INTEGRATE_POS].nargs = m->nq + m->nv;
+	for (k = 0; k < 17; k++)
+		if (q[k].names != NULL)
+			q[k].nnames = 1;
+	/* Each kind alone, on the given state and on the live one. */
+	for (k = 0; k < 17; k++) {
+		for (i = 0; i < 2; i++) {
+			rc = hxd_compute(c, &q[k], 1, i ? &st : NULL, i, 0, &r);
+			cr_assert(rc == HXD_OK || rc == HXD_BADVALUE ||
+				rc == HXD_SIMERROR,
+			    "compute kind %d at %g (%s state): %d %s", k, g,
+			    i ? "given" : "live", rc, hxd_error(c));
+			if (rc == HXD_OK)
+				hxd_qresults_free(r, 1);
+			t->taken += rc == HXD_OK;
+			t->refused += rc != HXD_OK;
+		}
+	}
+	/* All of them at once, on the given state. */
+	rc = hxd_compute(c, q, 17, &st, 1, 0, &r);
+	cr_assert(rc == HXD_OK || rc == HXD_BADVALUE || rc == HXD_SIMERROR,
+	    "every kind at %g: %d %s", g, rc, hxd_error(c));
+	if (rc == HXD_OK)
+		hxd_qresults_free(r, 17);
+}
+
+Test(rollback, computations_at_extremes)
+{
+	static const char *const args[] = { "-m", "mpl_scene.xml", "--paused",
+		NULL };
+	struct tally t = { 0 };
+	struct hx_server s;
+	hxd_status before, after;
+	hxd_state *st0 = NULL, *st1 = NULL;
+	const hxd_model *m;
+	hxd_conn *c;
+	double *u;
+	int k;
+
+	hx_server_start(&s, args);
+	c = hx_connect_ok(s.unix_addr, "extremes");
+	step_ok(c, 50);
+	before = hx_status_ok(c);
+	m = &before.model;
+	HX_OK(c, hxd_get_state(c, &st0));
+	u = calloc(
+	    (size_t)(6 * m->nbody + 2 * m->nq + m->nv + 64), sizeof(double));
+	for (k = 0; k < (int)NEXTREME; k++)
+		compute_at(c, m, extremes[k], u, &t);
+	/* The live state and the counters are as they were. */
+	after = hx_status_ok(c);
+	HX_OK(c, hxd_get_state(c, &st1));
+	cr_assert_eq(memcmp(st0->qpos, st1->qpos, st0->nq * sizeof(double)), 0,
+	    "a computation moved the live qpos");
+	cr_assert_eq(memcmp(st0->qvel, st1->qvel, st0->nv * sizeof(double)), 0,
+	    "a computation moved the live qvel");
+	cr_assert_eq(before.time, after.time);
+	cr_assert_eq(before.steps, after.steps);
+	cr_assert_eq(before.sim_errors, after.sim_errors,
+	    "a computation's MuJoCo error was counted against the simulation");
+	cr_assert_gt(t.taken, 0, "no computation was answered");
+	step_ok(c, 20);
+	finite_state(c, "the computations");
+	cr_log_info("%d computations answered, %d refused", t.taken, t.refused);
+	free(st0);
+	free(st1);
+	free(u);
+	hxd_close(c);
+	hx_server_stop(&s);
+}
+
+/*
  * The issue's hold: 1e308 (and 1e6) far outside index_MCP's range is
  * refused when sent; a hold in range keeps the time going.  On the
  * fixture's unlimited hinge a target of 1000 (allowed: no range to go

@@ -11,5 +11,6 @@ EXTRA_DIST += docs/adding-a-call.md
 EXTRA_DIST += docs/security.md
 EXTRA_DIST += docs/editing.md
 EXTRA_DIST += docs/python.md
+EXTRA_DIST += docs/compute.md
 EXTRA_DIST += docs/matlab.md
 EXTRA_DIST += docs/sweeps.md

@@ -248,6 +248,7 @@ Test(mpl, osc_example_moves_the_fingertip_along_its_path)
 	const char *args[] = { "-m", "mpl_scene.xml", NULL };
 	double x0[3], x1[3], rms, worst, t0, t1;
 	char cmd[1024], out[4096], *last;
+	hxd_array *g0 = NULL, *g1 = NULL;
 	hxd_conn *c;
 	size_t n;
 	FILE *p;
@@ -257,6 +258,7 @@ Test(mpl, osc_example_moves_the_fingertip_along_its_path)
 	hx_server_start(&srv, args);
 	c = hx_connect_ok(srv.unix_addr, "test_mpl");
 	cr_assert_eq(hxd_pause(c), HXD_OK);
+	cr_assert_eq(hxd_get_array(c, "actuator_gainprm", &g0), HXD_OK);
 	t0 = sim_time(c);
 	/* 125 steps of 2 ms: a quarter of the circle's second. */
 	snprintf(cmd, sizeof(cmd), "%s/osc_fingertip %s 125",
@@ -286,6 +288,13 @@ Test(mpl, osc_example_moves_the_fingertip_along_its_path)
 	/* It stepped the paused simulation, 125 steps of 2 ms. */
 	t1 = sim_time(c);
 	cr_expect_lt(fabs(t1 - t0 - 0.25), 1e-9, "from %g to %g", t0, t1);
+	/* And put the servos' gains back as they were. */
+	cr_assert_eq(hxd_get_array(c, "actuator_gainprm", &g1), HXD_OK);
+	cr_assert_eq(memcmp(g0->values, g1->values,
+			 (size_t)g0->rows * g0->cols * sizeof(double)),
+	    0, "the servos' gains stayed changed");
+	free(g0);
+	free(g1);
 	hxd_close(c);
 	hx_server_stop(&srv);
 }

@@ -19,7 +19,9 @@
  * The MPL's actuators are position servos, which would pull the joints
  * back to their references: the example turns their gains to zero
  * (actuator_gainprm and actuator_biasprm), so the torques alone move
- * the hand.
+ * the hand, and the equalities that make the finger's PIP and DIP follow
+ * its MCP off; it puts both back at the end, and leaves the simulation
+ * paused.
  *
  *	osc_fingertip [SERVER [STEPS]]
  *
@@ -92,13 +94,19 @@ cholesky_solve(const double *l, int n, double *b)
 	}
 }
 
-/* The servos' gains to zero: gainprm[0], biasprm[1] and [2] of each. */
+/*
+ * The servos' gains to zero: gainprm[0], biasprm[1] and [2] of each;
+ * *gain and *bias keep the arrays as they were, for servos_on().
+ */
 static void
-servos_off(hxd_conn *c, int nu)
+servos_off(hxd_conn *c, int nu, hxd_array **gain, hxd_array **bias)
 {
 	double zero[2] = { 0, 0 };
 	int i;
 
+	if (hxd_get_array(c, "actuator_gainprm", gain) != HXD_OK ||
+	    hxd_get_array(c, "actuator_biasprm", bias) != HXD_OK)
+		fail(c, "reading the servos' gains");
 	for (i = 0; i < nu; i++) {
 		if (hxd_set_array(c, "actuator_gainprm", 10 * i, 1, zero) !=
 			HXD_OK ||
@@ -106,6 +114,24 @@ servos_off(hxd_conn *c, int nu)
 			HXD_OK)
 			fail(c, "turning the servos off");
 	}
+}
+
+/* The servos' gains and the finger's couplings as they were. */
+static void
+servos_on(hxd_conn *c, hxd_array *gain, hxd_array *bias)
+{
+	static const char *const eq[] = { "index_PIP", "index_DIP" };
+	int i, id;
+
+	if (hxd_set_array(c, "actuator_gainprm", 0, gain->rows * gain->cols,
+		gain->values) != HXD_OK ||
+	    hxd_set_array(c, "actuator_biasprm", 0, bias->rows * bias->cols,
+		bias->values) != HXD_OK)
+		fail(c, "putting the servos' gains back");
+	for (i = 0; i < 2; i++)
+		if (hxd_name2id(c, HXD_OBJ_EQUALITY, eq[i], &id) != HXD_OK ||
+		    hxd_equality(c, id, 1) != HXD_OK)
+			fail(c, "turning the finger's coupling on");
 }
 
 /*
@@ -172,6 +198,7 @@ main(int argc, char **argv)
 	    *minv_jt, *tau, *mc;
 	double t, sum2 = 0, worst = 0, err, dt;
 	hxd_applied *ap = NULL;
+	hxd_array *gains = NULL, *biases = NULL;
 	hxd_qresult *r;
 	hxd_info *info;
 	hxd_conn *c;
@@ -196,7 +223,7 @@ main(int argc, char **argv)
 		fail(c, "the site " SITE " (load mpl_scene.xml)");
 	if (hxd_pause(c) != HXD_OK || hxd_get_applied(c, &ap) != HXD_OK)
 		fail(c, "pause");
-	servos_off(c, nu);
+	servos_off(c, nu, &gains, &biases);
 	couplings_off(c);
 	finger_bent(c);
 	minv_jt = calloc(3 * (size_t)nv, sizeof(double));
@@ -297,6 +324,13 @@ main(int argc, char **argv)
 	printf("tracked %s round a %.0f mm circle for %d steps: RMS error "
 	       "%.2f mm, max %.2f mm (bound: RMS %.1f mm)\n",
 	    SITE, RADIUS * 1e3, steps, err * 1e3, worst * 1e3, BOUND_RMS * 1e3);
+	/* Leave the hand as it was, paused where the path ended. */
+	servos_on(c, gains, biases);
+	memset(ap->qfrc_applied, 0, nv * sizeof(double));
+	if (hxd_set_applied(c, ap) != HXD_OK)
+		fail(c, "clearing the torques");
+	free(gains);
+	free(biases);
 	free(minv_jt);
 	free(tau);
 	free(dof);

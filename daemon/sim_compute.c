@@ -383,8 +383,11 @@ sim_compute_query(struct sim *s, const struct sim_query *q,
     struct sim_result *r, char *err, size_t len)
 {
 	struct sim_compute_job j = { s, NULL, q, r, 0 };
+	int flags = s->m->opt.enableflags, rc = 0;
 
 	if (sim_guarded(sim_compute_query_fn, &j, err, len) != 0)
-		return sim_compute_failed(s);
-	return 0;
+		rc = sim_compute_failed(s);
+	/* The energy's flag, also when MuJoCo failed between its calls. */
+	s->m->opt.enableflags = flags;
+	return rc;
 }

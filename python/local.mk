@@ -15,10 +15,11 @@ HX_PY_SOURCES = python/haptix/__init__.py python/haptix/address.py \
 	python/haptix/errors.py python/haptix/model.py python/haptix/proto.py \
 	python/haptix/recording.py python/haptix/sim.py \
 	python/haptix/sim_args.py python/haptix/sim_array.py \
-	python/haptix/sim_driver.py python/haptix/sim_hold.py \
-	python/haptix/sim_model.py python/haptix/sim_object.py \
-	python/haptix/sim_record.py python/haptix/sim_robot.py \
-	python/haptix/sim_run.py python/haptix/sim_session.py \
+	python/haptix/sim_compute.py python/haptix/sim_driver.py \
+	python/haptix/sim_hold.py python/haptix/sim_model.py \
+	python/haptix/sim_object.py python/haptix/sim_record.py \
+	python/haptix/sim_robot.py python/haptix/sim_run.py \
+	python/haptix/sim_session.py \
 	python/haptix/sim_set.py python/haptix/sim_stream.py \
 	python/haptix/sim_view.py python/haptix/sim_world.py python/haptix/shm.py \
 	python/haptix/stream.py python/haptix/struct.py python/haptix/suggest.py \
@@ -37,10 +38,11 @@ HX_PY_TESTS = python/tests/conftest.py python/tests/test_connect.py \
 	python/tests/test_stream.py python/tests/test_model.py \
 	python/tests/test_compat.py python/tests/test_env.py \
 	python/tests/test_examples.py python/tests/test_install.py \
-	python/tests/test_tls.py python/tests/test_shm.py
+	python/tests/test_tls.py python/tests/test_shm.py \
+	python/tests/test_compute.py
 HX_PY_EXAMPLES = python/examples/sweep.py python/examples/controller.py \
 	python/examples/grasp.py python/examples/rollout.py \
-	python/examples/pool_sweep.py
+	python/examples/pool_sweep.py python/examples/osc_fingertip.py
 
 if ENABLE_PYTHON
 HX_PY_GEN = python/haptix/haptix_pb2.py

@@ -14,13 +14,15 @@ loading, editing), ``sim_view.py`` (reading), ``sim_set.py`` (writing),
 ``sim_run.py`` (running, batches), ``sim_hold.py`` (holds),
 ``sim_world.py`` (the World API), ``sim_record.py`` (recording),
 ``sim_session.py`` (clients, the lease), ``sim_stream.py``
-(subscriptions, events), ``sim_robot.py`` (the simple API) and
-``sim_driver.py`` (mocap drivers, perturbations); ``sim_args.py`` has
-the arguments they share.
+(subscriptions, events), ``sim_robot.py`` (the simple API),
+``sim_driver.py`` (mocap drivers, perturbations) and ``sim_compute.py``
+(MuJoCo's computations on a scratch copy of the state); ``sim_args.py``
+has the arguments they share.
 """
 
 from .connection import Connection
 from .sim_array import SimArray
+from .sim_compute import SimCompute
 from .sim_driver import SimDriver
 from .sim_hold import SimHold
 from .sim_model import SimModel
@@ -66,7 +68,8 @@ def connect(server=None, token=None, name="python", timeout=10.0,
 
 
 class Sim(SimModel, SimView, SimSet, SimObject, SimArray, SimRun, SimHold,
-          SimWorld, SimRecord, SimSession, SimStream, SimRobot, SimDriver):
+          SimWorld, SimRecord, SimSession, SimStream, SimRobot, SimDriver,
+          SimCompute):
     """A connection to one simulation.  See :func:`connect`."""
 
     def __init__(self, conn):

@@ -31,6 +31,21 @@ def test_controller(mpl_server):
     assert abs(err) < 0.05, out
 
 
+def test_osc_fingertip(mpl_server):
+    out = run("osc_fingertip.py", "--server", mpl_server.unix)
+    line = out.splitlines()[-1]
+    assert line.startswith("tracking error: rms "), out
+    rms = float(line.split("rms ")[1].split()[0])
+    worst = float(line.split("max ")[1].split()[0])
+    assert 0 < rms <= worst < 0.002, out    # the circle's radius is 0.01
+    # Past its bound it says so and fails.
+    p = subprocess.run([sys.executable, os.path.join(EXAMPLES,
+                                                     "osc_fingertip.py"),
+                        "--server", mpl_server.unix, "--bound", "1e-5"],
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 1 and "exceeds the bound" in p.stderr, p.stderr
+
+
 def test_rollout(mpl_server):
     a = run("rollout.py", "--server", mpl_server.unix, "--steps", "20")
     b = run("rollout.py", "--server", mpl_server.unix, "--steps", "20")

@@ -50,6 +50,7 @@ static const struct route_asset {
 	{ "/panels.js", "panels.js", "text/javascript; charset=utf-8" },
 	{ "/sliders.js", "sliders.js", "text/javascript; charset=utf-8" },
 	{ "/plot.js", "plot.js", "text/javascript; charset=utf-8" },
+	{ "/watch.js", "watch.js", "text/javascript; charset=utf-8" },
 	{ "/workbench.css", "workbench.css", "text/css; charset=utf-8" },
 	{ "/three.min.js", NULL, "text/javascript; charset=utf-8" },
 };
@@ -208,6 +209,94 @@ route_control_args(struct evhttp_request *req, struct evkeyvalq *args)
 	reply_error(req, HTTP_BADREQUEST, "Bad Request",
 	    "the arguments are not a query string");
 	return -1;
+}
+
+/* The most values /watch.json sends of a whole array. */
+#define WATCH_MAX_VALUES 4096
+
+/*
+ * GET /watch.json?field=NAME[&index=I]: an mjData (or mjModel) array as
+ * the last step left it, read through the daemon's compute call as
+ * simulate's Watch reads its mjData: the array's shape, and its value at
+ * index I (row-major) or its values.
+ */
+static void
+route_watch(
+    struct http_server *srv, struct evhttp_request *req, const char *path)
+{
+	hxd_conn *c = view_conn(srv->v);
+	const char *field, *index, *names[1];
+	struct evkeyvalq args;
+	hxd_query q = { .kind = HXD_COMPUTE_ARRAY, .nnames = 1 };
+	hxd_qresult *r = NULL;
+	struct evbuffer *b;
+	char *end;
+	long i = -1;
+	size_t k;
+
+	(void)path;
+	if (route_control_args(req, &args) != 0)
+		return;
+	field = route_arg(&args, "field");
+	index = route_arg(&args, "index");
+	if (field == NULL || field[0] == '\0') {
+		evhttp_clear_headers(&args);
+		reply_error(req, HTTP_BADREQUEST, "Bad Request",
+		    "give field=NAME: an mjData array by MuJoCo's name");
+		return;
+	}
+	if (index != NULL && index[0] != '\0') {
+		i = strtol(index, &end, 10);
+		if (*end != '\0' || i < 0) {
+			evhttp_clear_headers(&args);
+			reply_error(req, HTTP_BADREQUEST, "Bad Request",
+			    "index is a number from 0");
+			return;
+		}
+	}
+	names[0] = field;
+	q.names = names;
+	if (hxd_compute(c, &q, 1, NULL, 0, 1, &r) != HXD_OK) {
+		evhttp_clear_headers(&args);
+		reply_error(req,
+		    hxd_result(c) == HXD_BADTYPE ? HTTP_NOTFOUND :
+						  HTTP_SERVUNAVAIL,
+		    hxd_result(c) == HXD_BADTYPE ? "Not Found" :
+						  "Service Unavailable",
+		    hxd_error(c));
+		return;
+	}
+	evhttp_clear_headers(&args);
+	if (r->ndim != 2 || (i >= 0 && (size_t)i >= r->nvalues)) {
+		reply_error(req, HTTP_NOTFOUND, "Not Found",
+		    r->ndim == 2 ? "index beyond the array" :
+				   "not an array");
+		hxd_qresults_free(r, 1);
+		return;
+	}
+	if ((b = evbuffer_new()) == NULL) {
+		hxd_qresults_free(r, 1);
+		evhttp_send_error(req, HTTP_INTERNAL, NULL);
+		return;
+	}
+	evbuffer_add_printf(b, "{\"field\":\"");
+	reply_json_string(b, field);
+	evbuffer_add_printf(b, "\",\"rows\":%d,\"cols\":%d", r->shape[0],
+	    r->shape[1]);
+	if (i >= 0)
+		evbuffer_add_printf(b, ",\"index\":%ld,\"value\":%.17g", i,
+		    isfinite(r->values[i]) ? r->values[i] : 0);
+	else {
+		evbuffer_add_printf(b, ",\"values\":[");
+		for (k = 0; k < r->nvalues && k < WATCH_MAX_VALUES; k++)
+			evbuffer_add_printf(b, "%s%.17g", k ? "," : "",
+			    isfinite(r->values[k]) ? r->values[k] : 0);
+		evbuffer_add_printf(b, "]");
+	}
+	evbuffer_add_printf(b, "}\n");
+	reply_send(req, HTTP_OK, "OK", "application/json", b);
+	evbuffer_free(b);
+	hxd_qresults_free(r, 1);
 }
 
 /*
@@ -562,6 +651,7 @@ static const struct route {
 	{ "/frame.jpg", ROUTE_GET, "use GET", route_frame_jpeg },
 	{ "/frame.png", ROUTE_GET, "use GET", route_frame_png },
 	{ "/status.json", ROUTE_GET, "use GET", route_status },
+	{ "/watch.json", ROUTE_GET, "use GET", route_watch },
 };
 
 /* The route of path, and in *rest what follows its start; NULL if none. */
@@ -626,7 +716,7 @@ route_request(struct evhttp_request *req, void *arg)
 		reply_error(req, HTTP_NOTFOUND, "Not Found",
 		    "no such page: /, /events, /scene.json, /meshes.bin, "
 		    "/texture/N.png, /models.json, /picture, /stream.mjpg, "
-		    "/frame.jpg, /frame.png or /status.json");
+		    "/frame.jpg, /frame.png, /status.json or /watch.json");
 	}
 	if (u != NULL)
 		evhttp_uri_free(u);

@@ -1364,6 +1364,81 @@ Test(view, serve_pages)
 	hx_server_stop(&s);
 }
 
+/*
+ * The Watch panel's /watch.json: an array as the last step left it, read
+ * through the daemon's compute call, equal to the live array bit for
+ * bit; a whole array; every refusal with its reason.  The workbench page
+ * loads the panel's script.
+ */
+Test(view, serve_watch)
+{
+	struct hx_server s;
+	struct http h;
+	hxd_array *a = NULL;
+	hxd_conn *c;
+	double v;
+	pid_t pid;
+	int err, port;
+	char *p;
+
+	hx_server_start(&s, view_args);
+	c = hx_connect_ok(s.unix_addr, "test_view");
+	port = serve_start(&pid, &err, NULL, hx_server_addr(&s, 0), "serve",
+	    "--http", "127.0.0.1:0", NULL);
+	HX_OK(c, hxd_pause(c));
+	HX_OK(c, hxd_get_array(c, "xpos", &a));
+
+	http(&h, port, "GET", "/watch.json?field=xpos&index=5", "", 0);
+	http_expect(&h, 200, "application/json");
+	p = strstr((char *)h.body, "\"value\":");
+	cr_assert(p != NULL && sscanf(p, "\"value\":%lf", &v) == 1, "%s",
+	    h.body);
+	cr_assert_eq(v, a->values[5], "watch %.17g, the array %.17g", v,
+	    a->values[5]);
+	cr_assert(strstr((char *)h.body, "\"rows\":2,\"cols\":3") != NULL,
+	    "%s", h.body);
+	http_free(&h);
+
+	http(&h, port, "GET", "/watch.json?field=xpos", "", 0);
+	http_expect(&h, 200, "application/json");
+	cr_assert(strstr((char *)h.body, "\"values\":[") != NULL, "%s", h.body);
+	http_free(&h);
+
+	http(&h, port, "GET", "/watch.json?field=nosuch&index=0", "", 0);
+	http_expect(&h, 404, "application/json");
+	cr_assert(strstr((char *)h.body, "nosuch") != NULL, "%s", h.body);
+	http_free(&h);
+
+	http(&h, port, "GET", "/watch.json?field=xpos&index=6", "", 0);
+	http_expect(&h, 404, "application/json");
+	cr_assert(strstr((char *)h.body, "beyond") != NULL, "%s", h.body);
+	http_free(&h);
+
+	http(&h, port, "GET", "/watch.json?field=xpos&index=-1", "", 0);
+	http_expect(&h, 400, "application/json");
+	http_free(&h);
+
+	http(&h, port, "GET", "/watch.json", "", 0);
+	http_expect(&h, 400, "application/json");
+	cr_assert(strstr((char *)h.body, "field=") != NULL, "%s", h.body);
+	http_free(&h);
+
+	http(&h, port, "GET", "/", "", 0);
+	http_expect(&h, 200, "text/html");
+	cr_assert(strstr((char *)h.body, "watch-field") != NULL, "%s", h.body);
+	http_free(&h);
+	http(&h, port, "GET", "/watch.js", "", 0);
+	http_expect(&h, 200, "text/javascript");
+	cr_assert(strstr((char *)h.body, "/watch.json?field=") != NULL,
+	    "%s", h.body);
+	http_free(&h);
+
+	free(a);
+	hxd_close(c);
+	serve_stop(pid, err);
+	hx_server_stop(&s);
+}
+
 /* Has the simulation time advanced over 300 ms, and is it running? */
 static void
 expect_running(hxd_conn *c, const char *when)

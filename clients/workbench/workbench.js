@@ -11,7 +11,7 @@
  * read), the toggles, the status line; net.js: requests and the event
  * stream; shapes.js and scene.js: the three.js scene; view.js: the
  * camera and the renderer; input.js: mouse and keys; panels.js,
- * sliders.js, plot.js: the panels.  three.js is the global THREE of
+ * sliders.js, plot.js, watch.js: the panels.  three.js is the global THREE of
  * /three.min.js, a classic script loaded before.
  */
 import { hxwb, say } from './state.js';
@@ -21,6 +21,7 @@ import { view } from './view.js';
 import { mouse, keys } from './input.js';
 import { panels } from './panels.js';
 import { plot } from './plot.js';
+import { watch } from './watch.js';
 
 var fpsCount = 0, fpsStart = performance.now();
 
@@ -80,6 +81,7 @@ if (typeof THREE === 'undefined') {
   mouse.init();
   keys.init();
   panels.init();
+  watch.init();
   net.start({
     model: function (m) { scene.load(m.gen); },
     look: function (l) { scene.look(l); },

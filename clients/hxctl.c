@@ -54,6 +54,7 @@ static const char G_SIM[] = "Running the simulation";
 static const char G_SIMPLE[] = "Simple API";
 static const char G_CLIENTS[] = "Clients and events";
 static const char G_ARRAYS[] = "Arrays by name";
+static const char G_COMPUTE[] = "MuJoCo's computations";
 static const char G_MODEL[] = "Models";
 
 static const struct ctl_cmd ctl_cmds[] = {
@@ -327,6 +328,19 @@ static const struct ctl_cmd ctl_cmds[] = {
 	    "arrays that are not writable, saying why",
 	    G_ARRAYS, 2, -1, .fn = cmd_set },
 
+	{ "compute", "[WHAT [ARG...] [OPTION...]]",
+	    "run one of MuJoCo's functions on the server,\n"
+	    "on a copy of the live state or of the state\n"
+	    "that --qpos, --qvel, --act, --ctrl, ... give\n"
+	    "(the rest the live one's), the simulation\n"
+	    "untouched: forward ARRAY, inverse, full-m,\n"
+	    "solve-m, rne, jac, jac-body, jac-body-com,\n"
+	    "jac-geom, jac-site, object-velocity,\n"
+	    "object-acceleration, contact-forces, energy,\n"
+	    "ray, differentiate-pos, integrate-pos; with\n"
+	    "no WHAT, list them with their arguments",
+	    G_COMPUTE, 0, -1, .fn = cmd_compute, .more = compute_help },
+
 	{ "load",
 	    "[--legacy] FILE | --inline LOCALFILE [--format F] [--name NAME]",
 	    "load FILE from the server's model directories\n"
@@ -505,6 +519,8 @@ ctl_cmd_usage(const struct ctl_cmd *c)
 {
 	printf("usage: hxctl [options] %s%s%s\n\n%s\n", c->name,
 	    c->args[0] != '\0' ? " " : "", c->args, c->help);
+	if (c->more != NULL)
+		c->more(stdout);
 }
 
 /* Return 1 if the command's arguments ask for its help (before a "--"). */

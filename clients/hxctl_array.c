@@ -15,7 +15,6 @@
 
 static void array_json_head(const hxd_array *);
 static int array_fail(struct ctl *, const char *);
-static int array_rows(const hxd_info *, const hxd_array *);
 
 /* Array element types, by enum hxd_array_type. */
 static const char *const array_types[] = { "double", "float", "int", "byte" };
@@ -139,7 +138,7 @@ cmd_get(struct ctl *ctl)
 		free(a);
 		return rc;
 	}
-	rows = array_rows(ctl->info, a);
+	rows = array_rows(ctl->info, a->name, a->rows);
 	if (rows != 0)
 		w = table_label_width(ctl->info, rows, a->rows);
 	printf("%s (%s, %s, %d x %d, %s)\n", a->name, a->owner,
@@ -159,24 +158,29 @@ cmd_get(struct ctl *ctl)
 }
 
 /*
- * What the rows of an array are (HXD_OBJ_* or CTL_DOF), by its name and
- * when the model has as many of them; 0 when that is not known.
+ * What the rows of an array are (HXD_OBJ_* or CTL_DOF), by its name
+ * ("model." or "data." may prefix it) and when the model has as many of
+ * them as it has rows; 0 when that is not known.
  */
-static int
-array_rows(const hxd_info *in, const hxd_array *a)
+int
+array_rows(const hxd_info *in, const char *name, int rows)
 {
 	size_t i;
 	int n;
 
+	if (strncmp(name, "model.", 6) == 0)
+		name += 6;
+	else if (strncmp(name, "data.", 5) == 0)
+		name += 5;
 	for (i = 0; i < NELEM(array_prefixes); i++) {
-		if (strncmp(a->name, array_prefixes[i].prefix,
+		if (strncmp(name, array_prefixes[i].prefix,
 			strlen(array_prefixes[i].prefix)) != 0)
 			continue;
 		if (array_prefixes[i].rows == CTL_DOF)
 			n = in->model.nv;
 		else
 			table_names(in, array_prefixes[i].rows, &n);
-		return n == a->rows ? array_prefixes[i].rows : 0;
+		return n == rows ? array_prefixes[i].rows : 0;
 	}
 	return 0;
 }

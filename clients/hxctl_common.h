@@ -9,6 +9,7 @@
 
 #include <signal.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "haptixd.h"
 
@@ -65,6 +66,7 @@ struct ctl_cmd {
 	int (*fn)(struct ctl *);
 	int (*conn_call)(hxd_conn *); /* cmd_call: the call it makes */
 	const struct ctl_view *view;  /* cmd_show: what it fetches and shows */
+	void (*more)(FILE *);         /* more help after the usage, or NULL */
 };
 
 /* What a command option takes. */
@@ -171,6 +173,10 @@ const char *table_enum_name(const char *const *, size_t, int);
 const char *table_obj_label(const hxd_info *, int, int, char *, size_t);
 const char *table_row_label(const hxd_info *, int, int, char *, size_t);
 int table_label_width(const hxd_info *, int, int);
+
+/* What an array's rows are, by its name (hxctl_array.c): HXD_OBJ_*, CTL_DOF, 0.
+ */
+int array_rows(const hxd_info *in, const char *name, int rows);
 const char *const *table_names(const hxd_info *, int, int *);
 int table_joint_width(int, int);
 void table_put_nums(const double *, int);
@@ -292,5 +298,10 @@ void stream_frame_json(const hxd_frame *, unsigned, int);
 int cmd_arrays(struct ctl *);
 int cmd_get(struct ctl *);
 int cmd_set(struct ctl *);
+
+/*------------------------------- hxctl_compute.c: MuJoCo's computations */
+
+int cmd_compute(struct ctl *);
+void compute_help(FILE *);
 
 #endif /* HXCTL_COMMON_H */

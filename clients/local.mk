@@ -2,6 +2,7 @@
 bin_PROGRAMS += clients/hxctl
 clients_hxctl_SOURCES = clients/hxctl.c clients/hxctl_common.h \
 	clients/hxctl_args.c clients/hxctl_array.c clients/hxctl_clients.c clients/hxctl_record.c \
+	clients/hxctl_compute.c \
 	clients/hxctl_driver.c \
 	clients/hxctl_conn.c clients/hxctl_controls.c clients/hxctl_error.c \
 	clients/hxctl_info.c clients/hxctl_joint.c clients/hxctl_json.c \
@@ -56,7 +57,7 @@ dist_workbench_DATA = clients/workbench/index.html \
 	clients/workbench/shapes.js clients/workbench/scene.js \
 	clients/workbench/view.js clients/workbench/input.js \
 	clients/workbench/panels.js clients/workbench/sliders.js \
-	clients/workbench/plot.js
+	clients/workbench/plot.js clients/workbench/watch.js
 # MuJoCo before libhaptix: both export mj_name2id, mj_id2name and mj_step
 # (HAPTIX's API has them), and MuJoCo's own calls must reach MuJoCo's.
 # libhxwire for listen_name() (every address of the name given to

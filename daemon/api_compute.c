@@ -247,7 +247,11 @@ compute_query(struct call *c, int i, const Query *w, struct sim_query *q)
 	q->kind = (enum sim_compute_kind)w->kind;
 	kind = compute_kind_names[q->kind];
 	per = (size_t)sim_compute_args_per_item(c->d->sim, q->kind);
-	if (per == 0 ? w->n_args != 0 : w->n_args % per != 0)
+	if (per == 0 && w->n_args != 0)
+		return call_fail(c, RESULT_BADSIZE,
+		    "query %d (%s) takes no args (%zu given)", i, kind,
+		    w->n_args);
+	if (per != 0 && w->n_args % per != 0)
 		return call_fail(c, RESULT_BADSIZE,
 		    "query %d (%s): %zu args, not a multiple of %zu", i, kind,
 		    w->n_args, per);
@@ -263,6 +267,11 @@ compute_query(struct call *c, int i, const Query *w, struct sim_query *q)
 	if (!isfinite(w->dt))
 		return call_fail(c, RESULT_BADVALUE,
 		    "query %d (%s): dt %g is not finite", i, kind, w->dt);
+	if (q->kind == SIM_COMPUTE_DIFFERENTIATE_POS && w->dt == 0)
+		return call_fail(c, RESULT_BADVALUE,
+		    "query %d (%s): dt is 0: mj_differentiatePos divides by "
+		    "it",
+		    i, kind);
 	q->args = w->args;
 	q->nargs = w->n_args;
 	q->flag = w->flag != 0;

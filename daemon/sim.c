@@ -250,6 +250,7 @@ sim_scratch_free(struct sim *s)
 	if (s->scratch != NULL)
 		mj_deleteData(s->scratch);
 	s->scratch = NULL;
+	s->scratch_probed = 0;
 }
 
 int

@@ -8,12 +8,88 @@
 
 #include <string.h>
 
+#include <mujoco/mjxmacro.h>
 #include <mujoco/mujoco.h>
 
 #include "sim.h"
 #include "sim_array.h"
 #include "sim_compute.h"
 #include "sim_internal.h"
+
+/* The arrays of MJDATA_POINTERS, each with a flag in struct sim. */
+#define X(type, name, nr, nc) +1
+enum { SIM_NDATA = 0 MJDATA_POINTERS };
+#undef X
+_Static_assert(
+    SIM_NDATA <= SIM_DATA_ARRAYS, "MJDATA_POINTERS outgrew its flags");
+
+/* The sentinel the probe fills the scratch data's arrays with. */
+#define SIM_PROBE_BYTE 0xA5
+
+/* 1 if every byte of p's n is the probe's. */
+static int
+sim_probe_left(const void *p, size_t n)
+{
+	const unsigned char *b = p;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (b[i] != SIM_PROBE_BYTE)
+			return 0;
+	return 1;
+}
+
+/*
+ * Fill d's arrays with the probe's byte (before a forward pass), or,
+ * after it, note those still full of it: the arrays mj_forward leaves
+ * alone in this model.  A query may write one of those (mj_inverse's
+ * qfrc_inverse, mj_rnePostConstraint's cacc without acceleration
+ * sensors), and the next state must not read it: fresh data holds
+ * zeros there.  The constraint arrays are left out: only their first
+ * nefc or ncon rows can be read, which every forward pass writes.
+ */
+static void
+sim_probe(struct sim *s, mjData *d, int after)
+{
+	const mjModel *m = s->m;
+	int i = 0;
+	MJDATA_POINTERS_PREAMBLE(m)
+
+#define X(type, name, nr, nc) \
+	if (strcmp(#nr, "njmax") != 0 && strcmp(#nr, "nconmax") != 0) { \
+		size_t len = sizeof(type) * (size_t)(m->nr) * (size_t)(nc); \
+		if (!after) \
+			memset(d->name, SIM_PROBE_BYTE, len); \
+		else \
+			s->scratch_stale[i] = len > 0 && \
+			    sim_probe_left(d->name, len); \
+	} \
+	i++;
+	MJDATA_POINTERS
+#undef X
+	    (void)
+	    nv;
+	(void)njmax;
+}
+
+/* Zero the arrays the forward pass leaves alone, as fresh data has them. */
+static void
+sim_clear_stale(const struct sim *s, mjData *d)
+{
+	const mjModel *m = s->m;
+	int i = 0;
+	MJDATA_POINTERS_PREAMBLE(m)
+
+#define X(type, name, nr, nc) \
+	if (s->scratch_stale[i++]) \
+		memset(d->name, 0, \
+		    sizeof(type) * (size_t)(m->nr) * (size_t)(nc));
+	MJDATA_POINTERS
+#undef X
+	    (void)
+	    nv;
+	(void)njmax;
+}
 
 /* The scratch data for the running model, made on first use. */
 static mjData *
@@ -90,6 +166,10 @@ sim_compute_state_fn(void *arg)
 		mj_copyData(d, m, live);
 		return;
 	}
+	if (!j->s->scratch_probed)
+		sim_probe(j->s, d, 0);
+	else
+		sim_clear_stale(j->s, d);
 	d->time = live->time;
 	sim_compute_input(d->qpos, st->qpos, live->qpos, m->nq);
 	sim_compute_input(d->qvel, st->qvel, live->qvel, m->nv);
@@ -107,6 +187,11 @@ sim_compute_state_fn(void *arg)
 	    d->qacc_warmstart, st->qacc_warmstart, live->qacc_warmstart, m->nv);
 	sim_compute_input(d->userdata, NULL, live->userdata, m->nuserdata);
 	mj_forward(m, d);
+	if (!j->s->scratch_probed) {
+		sim_probe(j->s, d, 1);
+		sim_clear_stale(j->s, d);
+		j->s->scratch_probed = 1;
+	}
 	/* mj_inverse's input, which mj_forward has just computed. */
 	if (st->qacc != NULL)
 		sim_compute_input(d->qacc, st->qacc, NULL, m->nv);

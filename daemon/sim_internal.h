@@ -11,6 +11,9 @@
 
 #include "sim_types.h"
 
+/* Room for a flag per array of MJDATA_POINTERS (sim_compute.c checks). */
+#define SIM_DATA_ARRAYS 256
+
 struct sim {
 	mjModel *m; /* NULL until a model loads */
 	mjData *d;
@@ -27,6 +30,9 @@ struct sim {
 	struct sim_good *good; /* after the last good step (sim_rollback.c) */
 	struct sim_undo *undo; /* the model's writes since (sim_undo.c) */
 	mjData *scratch;       /* computations' data (sim_compute.c) */
+	/* Its arrays mj_forward leaves alone, by MJDATA_POINTERS index. */
+	unsigned char scratch_stale[SIM_DATA_ARRAYS];
+	int scratch_probed; /* scratch_stale is known */
 };
 
 /*

@@ -1037,6 +1037,64 @@ seeds_attach(void)
 	}
 }
 
+/*
+ * MuJoCo's computations on the fixture: a Jacobian of the site "tip",
+ * the mass matrix, a ray down with geom groups and a body excluded,
+ * the contact forces and an inverse on a given state (qpos, qvel and
+ * qacc); then the contact forces of the last step.
+ */
+static void
+seeds_compute(void)
+{
+	static char *tip[] = { (char *)"tip" };
+	static double qpos[9] = { 0.3, -0.2, 0.6, 0, 0.1, 1, 0, 0, 0 };
+	static double ray[6] = { 0.6, 0, 1.5, 0, 0, -1 };
+	static protobuf_c_boolean groups[6] = { 1, 1, 1, 0, 0, 0 };
+	Haptix__V1__Compute cw = HAPTIX__V1__COMPUTE__INIT;
+	Haptix__V1__Query q[5], *qp[5];
+	Haptix__V1__ComputeState st = HAPTIX__V1__COMPUTE_STATE__INIT;
+	Haptix__V1__ComputeState *sp[1] = { &st };
+	int i;
+
+	for (i = 0; i < 5; i++) {
+		haptix__v1__query__init(&q[i]);
+		qp[i] = &q[i];
+	}
+	q[0].kind = HAPTIX__V1__COMPUTE_KIND__COMPUTE_JAC_SITE;
+	q[0].n_names = 1;
+	q[0].names = tip;
+	q[1].kind = HAPTIX__V1__COMPUTE_KIND__COMPUTE_FULL_M;
+	q[2].kind = HAPTIX__V1__COMPUTE_KIND__COMPUTE_RAY;
+	q[2].n_args = 6;
+	q[2].args = ray;
+	q[2].n_geomgroup = 6;
+	q[2].geomgroup = groups;
+	q[2].exclude_body = (char *)"link1";
+	q[3].kind = HAPTIX__V1__COMPUTE_KIND__COMPUTE_CONTACT_FORCE;
+	q[4].kind = HAPTIX__V1__COMPUTE_KIND__COMPUTE_INVERSE;
+	st.n_qpos = 9;
+	st.qpos = qpos;
+	st.n_qvel = st.n_qacc = 8;
+	st.qvel = st.qacc = zeros;
+	cw.n_queries = 5;
+	cw.queries = qp;
+	cw.n_states = 1;
+	cw.states = sp;
+	{
+		REQ(r, COMPUTE, compute, &cw);
+		one("compute", &r);
+	}
+	cw.n_queries = 1;
+	cw.queries = &qp[3];
+	cw.n_states = 0;
+	cw.states = NULL;
+	cw.last_step = 1;
+	{
+		REQ(r, COMPUTE, compute, &cw);
+		one("compute-last_step", &r);
+	}
+}
+
 /* One dictionary entry, escaped as libFuzzer reads them. */
 static void
 dict_entry(FILE *f, const uint8_t *p, size_t len)
@@ -1306,6 +1364,7 @@ main(int argc, char **argv)
 	seeds_hold();
 	seeds_world();
 	seeds_attach();
+	seeds_compute();
 	seeds_sequences();
 	seeds_framing();
 	seeds_generic();

@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -387,6 +388,10 @@ hxd_solve_m(hxd_conn *c, const hxd_cstate *st, double *x, const double *y,
 	if (compute_count_ok(c, "k", k) != HXD_OK ||
 	    compute_count_ok(c, "nv", nv) != HXD_OK)
 		return c->result;
+	if (k == 0)
+		return conn_ok(c);
+	if (nv > INT_MAX / k)
+		return conn_fail(c, HXD_BADSIZE, "%d vectors of %d", k, nv);
 	q.nargs = k * nv;
 	return compute_values(c, st, &q, x, (size_t)k * (size_t)nv);
 }
@@ -585,6 +590,8 @@ hxd_rays(hxd_conn *c, const hxd_cstate *st, int k, const double *pnt,
 	if (k <= 0)
 		return k < 0 ? conn_fail(c, HXD_BADSIZE, "%d rays", k) :
 			       conn_ok(c);
+	if (k > INT_MAX / 6)
+		return conn_fail(c, HXD_BADSIZE, "%d rays", k);
 	args = malloc(6 * (size_t)k * sizeof(*args));
 	if (args == NULL)
 		return conn_fail(c, HXD_CANNOTSEND, "out of memory");

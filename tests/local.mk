@@ -295,6 +295,11 @@ tests_test_mpl_LDADD = $(TEST_LIBS)
 tests_test_arrays_SOURCES = tests/test_arrays.c
 tests_test_arrays_CFLAGS = $(TEST_CFLAGS)
 tests_test_arrays_LDADD = $(TEST_LIBS)
+# MuJoCo's computations bit for bit against MuJoCo in the test itself.
+HX_TESTS += tests/test_compute
+tests_test_compute_SOURCES = tests/test_compute.c
+tests_test_compute_CFLAGS = $(TEST_CFLAGS)
+tests_test_compute_LDADD = $(TEST_LIBS) $(MUJOCO_LIBS)
 tests_test_batch_SOURCES = tests/test_batch.c
 tests_test_batch_CFLAGS = $(TEST_CFLAGS)
 tests_test_batch_LDADD = $(TEST_LIBS)
@@ -366,7 +371,8 @@ tests_test_service_LDADD = $(TEST_LIBS)
 HXCTL_TESTS = tests/test_hxctl_usage tests/test_hxctl_output \
 	tests/test_hxctl_state tests/test_hxctl_robot tests/test_hxctl_world \
 	tests/test_hxctl_model tests/test_hxctl_lease \
-	tests/test_hxctl_subscribe tests/test_hxctl_batch
+	tests/test_hxctl_subscribe tests/test_hxctl_batch \
+	tests/test_hxctl_compute
 check_PROGRAMS += $(HXCTL_TESTS)
 TESTS += $(HXCTL_TESTS)
 HXCTL_RUN = tests/hxctl_run.c tests/hxctl_run.h
@@ -397,6 +403,9 @@ tests_test_hxctl_subscribe_LDADD = $(TEST_LIBS)
 tests_test_hxctl_batch_SOURCES = tests/test_hxctl_batch.c $(HXCTL_RUN)
 tests_test_hxctl_batch_CFLAGS = $(TEST_CFLAGS)
 tests_test_hxctl_batch_LDADD = $(TEST_LIBS)
+tests_test_hxctl_compute_SOURCES = tests/test_hxctl_compute.c $(HXCTL_RUN)
+tests_test_hxctl_compute_CFLAGS = $(TEST_CFLAGS)
+tests_test_hxctl_compute_LDADD = $(TEST_LIBS)
 # hxview through a real daemon; each exits 77 (skipped, with the reason)
 # when EGL cannot render here, or, for the browser, without Chromium.
 tests_test_view_SOURCES = tests/test_view.c
@@ -455,7 +464,8 @@ endif
 # Slow, so not part of check.
 HX_VALGRIND_TESTS = tests/test_protocol tests/test_native tests/test_admin \
 	tests/test_simple tests/test_batch $(SESSIONS_TESTS) tests/test_hostile \
-	tests/test_mocap tests/test_spacenav tests/test_tls tests/test_shm
+	tests/test_mocap tests/test_spacenav tests/test_tls tests/test_shm \
+	tests/test_compute
 # The in-process tests start no daemon: they run under valgrind
 # themselves, each worker of Criterion's runner traced.  Criterion does
 # not see a worker's exit status, so tests/inproc.c fails a test that

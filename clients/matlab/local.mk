@@ -31,7 +31,17 @@ MATLAB_M = clients/matlab/hx_close.m clients/matlab/hx_connect.m \
 	clients/matlab/mj_set_mocap.m clients/matlab/mj_set_onebody.m \
 	clients/matlab/mj_set_rgba.m clients/matlab/mj_set_state.m \
 	clients/matlab/mj_step.m clients/matlab/mj_update.m \
-	clients/matlab/readlog.m clients/matlab/playlog.m
+	clients/matlab/readlog.m clients/matlab/playlog.m \
+	clients/matlab/hxd_forward_array.m clients/matlab/hxd_inverse.m \
+	clients/matlab/hxd_full_m.m clients/matlab/hxd_solve_m.m \
+	clients/matlab/hxd_rne.m clients/matlab/hxd_jac.m \
+	clients/matlab/hxd_jac_body.m clients/matlab/hxd_jac_body_com.m \
+	clients/matlab/hxd_jac_geom.m clients/matlab/hxd_jac_site.m \
+	clients/matlab/hxd_object_velocity.m \
+	clients/matlab/hxd_object_acceleration.m \
+	clients/matlab/hxd_contact_forces.m clients/matlab/hxd_energy.m \
+	clients/matlab/hxd_ray.m clients/matlab/hxd_differentiate_pos.m \
+	clients/matlab/hxd_integrate_pos.m
 dist_matlab_DATA = $(MATLAB_M) clients/matlab/mjhx.c
 dist_matlabexamples_DATA = clients/matlab/examples/grasp.m \
 	clients/matlab/examples/sweep.m

@@ -1842,6 +1842,547 @@ cmd_read_log(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 	plhs[0] = s;
 }
 
+/*========================================================= computations */
+
+/*
+ * MuJoCo's computations (hxd_forward_array ... hxd_integrate_pos): each
+ * runs on the live state or, given a state struct as its last argument,
+ * on that one, the arrays it leaves out the live state's; the simulation
+ * is not touched.  Objects go by name or 0-based id.  Results are in
+ * MuJoCo's shapes: vectors columns, a Jacobian 3 x nv, the mass matrix
+ * nv x nv.
+ */
+
+/*
+ * A state array of k items of w numbers (mocap_pos: nmocap x 3) from
+ * field name of s, item after item (mxMalloc'd), or NULL when absent or
+ * empty; *k gets the items.  A count field of s (nmocap) must agree.
+ */
+static const double *
+mjhx_state_rows(const char *call, const mxArray *s, const char *name, int w,
+    const char *count, long want, int *k)
+{
+	const mxArray *f = mjhx_field(s, name), *cf;
+	char label[64];
+
+	*k = 0;
+	if (f == NULL || mxIsEmpty(f))
+		return NULL;
+	if (want < 0 && (cf = mjhx_field(s, count)) != NULL) {
+		snprintf(label, sizeof(label), "state.%s", count);
+		want = mjhx_int(call, cf, label);
+	}
+	snprintf(label, sizeof(label), "state.%s", name);
+	return mjhx_rows_in(call, f, label, w, want, k);
+}
+
+/*
+ * The state struct a into st: hxd_cstate's arrays by name (qpos, qvel,
+ * act, ctrl, mocap_pos nmocap x 3, mocap_quat nmocap x 4, qfrc_applied,
+ * xfrc_applied nbody x 6, qacc_warmstart, qacc), each left out or empty
+ * the live state's; the sizes of mj_get_state's and the other getters'
+ * structs (nq, nv, ..., time) may be there, and must agree.  The counts
+ * are the arrays' own: the server checks them against the model.
+ */
+static const hxd_cstate *
+mjhx_cstate(const char *call, const mxArray *a, hxd_cstate *st)
+{
+	static const char *const known[] = { "nq", "nv", "na", "nu", "nmocap",
+		"nbody", "time", "qpos", "qvel", "act", "ctrl", "mocap_pos",
+		"mocap_quat", "qfrc_applied", "xfrc_applied", "qacc_warmstart",
+		"qacc", NULL };
+	static const char *const per_dof[] = { "qvel", "qfrc_applied",
+		"qacc_warmstart", "qacc" };
+	const double **dof[4];
+	const char *first = NULL;
+	int i, n, kq;
+
+	memset(st, 0, sizeof(*st));
+	dof[0] = &st->qvel;
+	dof[1] = &st->qfrc_applied;
+	dof[2] = &st->qacc_warmstart;
+	dof[3] = &st->qacc;
+	mjhx_need_struct(call, a, "state");
+	mjhx_known_fields(call, a, "state", known);
+	st->qpos = mjhx_field_doubles(call, a, "state", "qpos", "nq", 0, &st->nq);
+	for (i = 0; i < 4; i++) {
+		*dof[i] = mjhx_field_doubles(
+		    call, a, "state", per_dof[i], "nv", 0, &n);
+		if (*dof[i] == NULL)
+			continue;
+		if (first != NULL && n != st->nv)
+			mjhx_raisef(call, HXD_BADSIZE,
+			    "state.%s has %d numbers but state.%s has %d",
+			    per_dof[i], n, first, st->nv);
+		first = per_dof[i];
+		st->nv = n;
+	}
+	st->act = mjhx_field_doubles(call, a, "state", "act", "na", 0, &st->na);
+	st->ctrl = mjhx_field_doubles(call, a, "state", "ctrl", "nu", 0, &st->nu);
+	st->mocap_pos = mjhx_state_rows(
+	    call, a, "mocap_pos", 3, "nmocap", -1, &st->nmocap);
+	st->mocap_quat = mjhx_state_rows(call, a, "mocap_quat", 4, "nmocap",
+	    st->mocap_pos != NULL ? st->nmocap : -1, &kq);
+	if (st->mocap_pos == NULL)
+		st->nmocap = kq;
+	st->xfrc_applied = mjhx_state_rows(
+	    call, a, "xfrc_applied", 6, "nbody", -1, &st->nbody);
+	return st;
+}
+
+/* The state argument prhs[i] if given and not [] (else the live one). */
+static const hxd_cstate *
+mjhx_state_arg(const char *call, int nrhs, const mxArray *prhs[], int i,
+    hxd_cstate *st)
+{
+	if (nrhs <= i || mxIsEmpty(prhs[i]))
+		return NULL;
+	return mjhx_cstate(call, prhs[i], st);
+}
+
+/*
+ * An object argument of a query: a name, or a 0-based id (names and ids
+ * must outlive the query).
+ */
+static void
+mjhx_query_object(const char *call, const mxArray *a, const char *what,
+    hxd_query *q, const char **name, int *id)
+{
+	if (mxIsChar(a)) {
+		*name = mjhx_string(call, a, what);
+		q->names = name;
+		q->nnames = 1;
+	} else {
+		*id = mjhx_int(call, a, what);
+		q->ids = id;
+		q->nids = 1;
+	}
+}
+
+/*
+ * Run query q on st (NULL: the live state) and check that its result has
+ * ndim dimensions, and the leading sizes lead (-1: any); the result is
+ * the caller's to free with hxd_qresults_free() before anything raises.
+ */
+static hxd_qresult *
+mjhx_query(const char *call, const hxd_query *q, const hxd_cstate *st,
+    int ndim, const int *lead, int nlead)
+{
+	hxd_conn *c = mjhx_need(call);
+	hxd_qresult *r = NULL;
+	int i, bad;
+
+	mjhx_check(call, hxd_compute(c, q, 1, st, st != NULL, 0, &r));
+	bad = r->ndim != ndim;
+	for (i = 0; !bad && i < nlead; i++)
+		bad = lead[i] >= 0 && r->shape[i] != lead[i];
+	if (bad) {
+		hxd_qresults_free(r, 1);
+		mjhx_raise(call, HXD_BADPROTOCOL,
+		    "the server answered a result of another shape");
+	}
+	return r;
+}
+
+/* values = hxd_forward_array(name, state): rows x cols, as MuJoCo's. */
+static void
+cmd_forward_array(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+	const char *call = "hxd_forward_array", *name;
+	hxd_query q = { .kind = HXD_COMPUTE_ARRAY };
+	hxd_cstate cs;
+	const hxd_cstate *st;
+	hxd_qresult *r;
+
+	name = mjhx_string(call, prhs[0], "name");
+	q.names = &name;
+	q.nnames = 1;
+	st = mjhx_state_arg(call, nrhs, prhs, 1, &cs);
+	r = mjhx_query(call, &q, st, 2, NULL, 0);
+	plhs[0] = mjhx_rows(r->values, r->shape[0], r->shape[1]);
+	hxd_qresults_free(r, 1);
+}
+
+/* One vector of nv: mj_inverse's qfrc_inverse or mj_rne's result. */
+static void
+mjhx_dof_vector(mxArray *plhs[], const char *call, hxd_query *q,
+    const hxd_cstate *st)
+{
+	hxd_qresult *r = mjhx_query(call, q, st, 1, NULL, 0);
+
+	plhs[0] = mjhx_col(r->values, r->shape[0]);
+	hxd_qresults_free(r, 1);
+}
+
+/* qfrc_inverse = hxd_inverse(state): state.qacc is its input if given. */
+static void
+cmd_inverse(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+	hxd_query q = { .kind = HXD_COMPUTE_INVERSE };
+	hxd_cstate cs;
+
+	mjhx_dof_vector(plhs, "hxd_inverse", &q,
+	    mjhx_state_arg("hxd_inverse", nrhs, prhs, 0, &cs));
+}
+
+/* result = hxd_rne(flg_acc, state) */
+static void
+cmd_rne(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+	hxd_query q = { .kind = HXD_COMPUTE_RNE };
+	hxd_cstate cs;
+
+	q.flag = mjhx_scalar("hxd_rne", prhs[0], "flg_acc") != 0;
+	mjhx_dof_vector(
+	    plhs, "hxd_rne", &q, mjhx_state_arg("hxd_rne", nrhs, prhs, 1, &cs));
+}
+
+/* M = hxd_full_m(state): nv x nv. */
+static void
+cmd_full_m(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+	const char *call = "hxd_full_m";
+	hxd_query q = { .kind = HXD_COMPUTE_FULL_M };
+	hxd_cstate cs;
+	hxd_qresult *r;
+
+	r = mjhx_query(
+	    call, &q, mjhx_state_arg(call, nrhs, prhs, 0, &cs), 2, NULL, 0);
+	plhs[0] = mjhx_rows(r->values, r->shape[0], r->shape[1]);
+	hxd_qresults_free(r, 1);
+}
+
+/*
+ * x = hxd_solve_m(y, state): M x = y for y nv x k (each column a
+ * vector, or one row of nv); x has y's shape.  Column-major nv x k is
+ * C's row-major k x nv, so y and x go as they are.
+ */
+static void
+cmd_solve_m(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+	const char *call = "hxd_solve_m";
+	const double *y;
+	hxd_cstate cs;
+	const hxd_cstate *st;
+	mxArray *x;
+	int n, nv, k;
+
+	y = mjhx_doubles(call, prhs[0], "y", -1, &n);
+	if (n == 0 || mxGetNumberOfDimensions(prhs[0]) > 2)
+		mjhx_raise(call, HXD_BADSIZE,
+		    "y must be nv x k (a column per vector) or 1 x nv");
+	nv = mxGetM(prhs[0]) == 1 ? n : (int)mxGetM(prhs[0]);
+	k = n / nv;
+	st = mjhx_state_arg(call, nrhs, prhs, 1, &cs);
+	x = mxCreateDoubleMatrix(mxGetM(prhs[0]), mxGetN(prhs[0]), mxREAL);
+	mjhx_check(call, hxd_solve_m(mjhx_need(call), st, mxGetPr(x), y, k, nv));
+	plhs[0] = x;
+}
+
+/* [jacp, jacr] = a Jacobian of kind, of the object prhs[0]. */
+static void
+mjhx_jacobian(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[],
+    const char *call, int kind, const char *what)
+{
+	static const int lead[3] = { 1, 2, 3 };
+	hxd_query q = { .kind = kind };
+	const char *name = NULL;
+	int id = 0, n, s = 1;
+	hxd_cstate cs;
+	const hxd_cstate *st;
+	hxd_qresult *r;
+	size_t nv;
+
+	mjhx_query_object(call, prhs[0], what, &q, &name, &id);
+	if (kind == HXD_COMPUTE_JAC) {
+		q.args = mjhx_doubles(call, prhs[1], "point", 3, &n);
+		q.nargs = 3;
+		s = 2;
+	}
+	st = mjhx_state_arg(call, nrhs, prhs, s, &cs);
+	r = mjhx_query(call, &q, st, 4, lead, 3);
+	nv = (size_t)r->shape[3];
+	plhs[0] = mjhx_rows(r->values, 3, (int)nv);
+	if (nlhs > 1)
+		plhs[1] = mjhx_rows(r->values + 3 * nv, 3, (int)nv);
+	hxd_qresults_free(r, 1);
+}
+
+/* [jacp, jacr] = hxd_jac(body, point, state) */
+static void
+cmd_jac(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+	mjhx_jacobian(
+	    nlhs, plhs, nrhs, prhs, "hxd_jac", HXD_COMPUTE_JAC, "body");
+}
+
+/* [jacp, jacr] = hxd_jac_body(body, state) */
+static void
+cmd_jac_body(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+	mjhx_jacobian(nlhs, plhs, nrhs, prhs, "hxd_jac_body",
+	    HXD_COMPUTE_JAC_BODY, "body");
+}
+
+/* [jacp, jacr] = hxd_jac_body_com(body, state) */
+static void
+cmd_jac_body_com(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+	mjhx_jacobian(nlhs, plhs, nrhs, prhs, "hxd_jac_body_com",
+	    HXD_COMPUTE_JAC_BODY_COM, "body");
+}
+
+/* [jacp, jacr] = hxd_jac_geom(geom, state) */
+static void
+cmd_jac_geom(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+	mjhx_jacobian(nlhs, plhs, nrhs, prhs, "hxd_jac_geom",
+	    HXD_COMPUTE_JAC_GEOM, "geom");
+}
+
+/* [jacp, jacr] = hxd_jac_site(site, state) */
+static void
+cmd_jac_site(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+	mjhx_jacobian(nlhs, plhs, nrhs, prhs, "hxd_jac_site",
+	    HXD_COMPUTE_JAC_SITE, "site");
+}
+
+/*
+ * res = an object's velocity or acceleration (type, name, local, state):
+ * 6 x 1, angular first; local and state may be left out, state given
+ * in local's place.
+ */
+static void
+mjhx_motion(mxArray *plhs[], int nrhs, const mxArray *prhs[],
+    const char *call, int kind)
+{
+	static const int lead[2] = { 1, 6 };
+	hxd_query q = { .kind = kind };
+	const char *name = NULL;
+	int id = 0, s = 2;
+	hxd_cstate cs;
+	const hxd_cstate *st;
+	hxd_qresult *r;
+
+	q.objtype = mjhx_type(call, prhs[0]);
+	if (q.objtype != HXD_OBJ_BODY && q.objtype != HXD_OBJ_XBODY &&
+	    q.objtype != HXD_OBJ_GEOM && q.objtype != HXD_OBJ_SITE)
+		mjhx_raisef(call, HXD_BADTYPE,
+		    "type is '%s': body, xbody, geom or site",
+		    hxd_obj_name(q.objtype));
+	mjhx_query_object(call, prhs[1], "name", &q, &name, &id);
+	if (nrhs > 2 && !mxIsStruct(prhs[2])) {
+		q.flag = mjhx_scalar(call, prhs[2], "local") != 0;
+		s = 3;
+	}
+	if (nrhs > s + 1)
+		mjhx_raisef(call, HXD_BADVALUE,
+		    "%d arguments: (type, name, local, state)", nrhs);
+	st = mjhx_state_arg(call, nrhs, prhs, s, &cs);
+	r = mjhx_query(call, &q, st, 2, lead, 2);
+	plhs[0] = mjhx_col(r->values, 6);
+	hxd_qresults_free(r, 1);
+}
+
+/* res = hxd_object_velocity(type, name, local, state) */
+static void
+cmd_object_velocity(
+    int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+	mjhx_motion(plhs, nrhs, prhs, "hxd_object_velocity",
+	    HXD_COMPUTE_OBJECT_VELOCITY);
+}
+
+/* res = hxd_object_acceleration(type, name, local, state) */
+static void
+cmd_object_acceleration(
+    int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+	mjhx_motion(plhs, nrhs, prhs, "hxd_object_acceleration",
+	    HXD_COMPUTE_OBJECT_ACCELERATION);
+}
+
+/*
+ * contacts = hxd_contact_forces(state), hxd_contact_forces('last_step'):
+ * an ncon x 1 struct array: the geoms' and bodies' names and ids, force
+ * (6 x 1 in the contact's frame: normal, two tangents, torsion, two
+ * rolls), dist, pos (3 x 1) and frame (3 x 3, a row per axis, the
+ * normal first).
+ */
+static void
+cmd_contact_forces(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+	static const char *const fields[] = { "geom1", "geom2", "body1",
+		"body2", "geom1_id", "geom2_id", "body1_id", "body2_id",
+		"force", "dist", "pos", "frame" };
+	const char *call = "hxd_contact_forces";
+	const hxd_cstate *st = NULL;
+	hxd_contact_force *f = NULL;
+	int n = 0, i, last = 0, rc;
+	hxd_cstate cs;
+	char *s;
+	mxArray *out;
+
+	if (nrhs > 0 && mxIsChar(prhs[0])) {
+		s = mjhx_string(call, prhs[0], "the argument");
+		if (strcmp(s, "last_step") != 0)
+			mjhx_raisef(call, HXD_BADVALUE,
+			    "'%s': a state struct, or 'last_step'", s);
+		last = 1;
+	} else
+		st = mjhx_state_arg(call, nrhs, prhs, 0, &cs);
+	rc = hxd_contact_forces(mjhx_need(call), st, last, &f, &n);
+	mjhx_check(call, rc);
+	out = mxCreateStructMatrix((size_t)n, 1, 12, (const char **)fields);
+	for (i = 0; i < n; i++) {
+		mxSetField(out, i, "geom1", mxCreateString(f[i].geom1_name));
+		mxSetField(out, i, "geom2", mxCreateString(f[i].geom2_name));
+		mxSetField(out, i, "body1", mxCreateString(f[i].body1_name));
+		mxSetField(out, i, "body2", mxCreateString(f[i].body2_name));
+		mxSetField(out, i, "geom1_id", mjhx_num(f[i].geom1));
+		mxSetField(out, i, "geom2_id", mjhx_num(f[i].geom2));
+		mxSetField(out, i, "body1_id", mjhx_num(f[i].body1));
+		mxSetField(out, i, "body2_id", mjhx_num(f[i].body2));
+		mxSetField(out, i, "force", mjhx_col(f[i].force, 6));
+		mxSetField(out, i, "dist", mjhx_num(f[i].dist));
+		mxSetField(out, i, "pos", mjhx_col(f[i].pos, 3));
+		mxSetField(out, i, "frame", mjhx_rows(f[i].frame, 3, 3));
+	}
+	free(f);
+	plhs[0] = out;
+}
+
+/* energy = hxd_energy(state): [potential; kinetic]. */
+static void
+cmd_energy(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+	const char *call = "hxd_energy";
+	const hxd_cstate *st;
+	hxd_cstate cs;
+	double e[2];
+
+	st = mjhx_state_arg(call, nrhs, prhs, 0, &cs);
+	mjhx_check(call, hxd_energy(mjhx_need(call), st, e));
+	plhs[0] = mjhx_col(e, 2);
+}
+
+/*
+ * [dist, geomid] = hxd_ray(pnt, vec, opts, state): k rays, pnt and vec
+ * k x 3 (one row of either serving every ray), dist and geomid k x 1
+ * (-1 where nothing is hit); opts (a struct, or [] for none) has
+ * geomgroup (6 flags), exclude_static, exclude_body (a name).
+ */
+static void
+cmd_ray(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+	static const char *const known[] = { "geomgroup", "exclude_static",
+		"exclude_body", NULL };
+	const char *call = "hxd_ray";
+	hxd_ray_options opt = { NULL, 0, NULL };
+	unsigned char groups[6];
+	double *pnt, *vec, *p, *v;
+	const double *g;
+	const mxArray *f;
+	const hxd_cstate *st;
+	hxd_cstate cs;
+	mxArray *dist;
+	int kp, kv, k, i, n, *geom;
+
+	pnt = mjhx_rows_in(call, prhs[0], "pnt", 3, -1, &kp);
+	vec = mjhx_rows_in(call, prhs[1], "vec", 3, -1, &kv);
+	if (kp != kv && kp != 1 && kv != 1)
+		mjhx_raisef(call, HXD_BADSIZE,
+		    "pnt has %d rows and vec %d: as many, or one of them", kp,
+		    kv);
+	k = kp > kv ? kp : kv;
+	if (k == 0)
+		mjhx_raise(call, HXD_BADSIZE, "no rays: pnt and vec are empty");
+	if (nrhs > 2 && !mxIsEmpty(prhs[2])) {
+		mjhx_need_struct(call, prhs[2], "opts");
+		mjhx_known_fields(call, prhs[2], "opts", known);
+		if ((f = mjhx_field(prhs[2], "geomgroup")) != NULL) {
+			g = mjhx_doubles(call, f, "opts.geomgroup", 6, &n);
+			for (i = 0; i < 6; i++)
+				groups[i] = g[i] != 0;
+			opt.geomgroup = groups;
+		}
+		if ((f = mjhx_field(prhs[2], "exclude_static")) != NULL)
+			opt.exclude_static = mjhx_scalar(
+			    call, f, "opts.exclude_static") != 0;
+		if ((f = mjhx_field(prhs[2], "exclude_body")) != NULL &&
+		    !mxIsEmpty(f))
+			opt.exclude_body = mjhx_string(
+			    call, f, "opts.exclude_body");
+	}
+	st = mjhx_state_arg(call, nrhs, prhs, 3, &cs);
+	p = mxMalloc(6 * (size_t)k * sizeof(*p));
+	v = p + 3 * (size_t)k;
+	for (i = 0; i < k; i++) {
+		memcpy(p + 3 * i, pnt + 3 * (kp == 1 ? 0 : i), 3 * sizeof(*p));
+		memcpy(v + 3 * i, vec + 3 * (kv == 1 ? 0 : i), 3 * sizeof(*v));
+	}
+	geom = mxMalloc((size_t)k * sizeof(*geom));
+	dist = mxCreateDoubleMatrix((size_t)k, 1, mxREAL);
+	mjhx_check(call, hxd_rays(mjhx_need(call), st, k, p, v, &opt, geom,
+			     mxGetPr(dist)));
+	plhs[0] = dist;
+	if (nlhs > 1)
+		plhs[1] = mjhx_int_col(geom, k);
+}
+
+/* qvel = hxd_differentiate_pos(qpos1, qpos2, dt): nv x 1. */
+static void
+cmd_differentiate_pos(
+    int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+	static const int lead[1] = { 1 };
+	const char *call = "hxd_differentiate_pos";
+	hxd_query q = { .kind = HXD_COMPUTE_DIFFERENTIATE_POS };
+	const double *a, *b;
+	double *args;
+	hxd_qresult *r;
+	int nq, n;
+
+	a = mjhx_doubles(call, prhs[0], "qpos1", -1, &nq);
+	b = mjhx_doubles(call, prhs[1], "qpos2", nq, &n);
+	q.dt = mjhx_scalar(call, prhs[2], "dt");
+	if (nq == 0)
+		mjhx_raise(call, HXD_BADSIZE, "qpos1 is empty");
+	if (!isfinite(q.dt) || q.dt == 0)
+		mjhx_raisef(call, HXD_BADVALUE,
+		    "dt is %g: a finite number, not 0", q.dt);
+	args = mxMalloc(2 * (size_t)nq * sizeof(*args));
+	memcpy(args, a, (size_t)nq * sizeof(*args));
+	memcpy(args + nq, b, (size_t)nq * sizeof(*args));
+	q.args = args;
+	q.nargs = 2 * nq;
+	r = mjhx_query(call, &q, NULL, 2, lead, 1);
+	plhs[0] = mjhx_col(r->values, r->shape[1]);
+	hxd_qresults_free(r, 1);
+}
+
+/* qpos = hxd_integrate_pos(qpos, qvel, dt): nq x 1. */
+static void
+cmd_integrate_pos(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+	const char *call = "hxd_integrate_pos";
+	const double *q, *v;
+	mxArray *out;
+	double dt;
+	int nq, nv;
+
+	q = mjhx_doubles(call, prhs[0], "qpos", -1, &nq);
+	v = mjhx_doubles(call, prhs[1], "qvel", -1, &nv);
+	dt = mjhx_scalar(call, prhs[2], "dt");
+	if (!isfinite(dt))
+		mjhx_raisef(call, HXD_BADVALUE, "dt is %g: a finite number", dt);
+	out = mjhx_col(q, nq);
+	mjhx_check(call,
+	    hxd_integrate_pos(mjhx_need(call), mxGetPr(out), nq, v, nv, dt));
+	plhs[0] = out;
+}
+
 /*================================================================ table */
 
 static const struct mjhx_cmd mjhx_cmds[] = {
@@ -1926,6 +2467,40 @@ static const struct mjhx_cmd mjhx_cmds[] = {
 	    "hxd_set_timeout(seconds)     how long a call waits for its answer" },
 	{ "hxd_read_log", cmd_read_log, 1, 1,
 	    "data = hxd_read_log(file)    a recording (.hxr, .mjl) as readlog.m gives it" },
+	{ "hxd_forward_array", cmd_forward_array, 1, 2,
+	    "v = hxd_forward_array(name, state)  an mjData array after mj_forward, rows x cols" },
+	{ "hxd_inverse", cmd_inverse, 0, 1,
+	    "qfrc = hxd_inverse(state)    mj_inverse: qfrc_inverse, nv x 1 (state.qacc its input)" },
+	{ "hxd_full_m", cmd_full_m, 0, 1,
+	    "M = hxd_full_m(state)        mj_fullM: the mass matrix, nv x nv" },
+	{ "hxd_solve_m", cmd_solve_m, 1, 2,
+	    "x = hxd_solve_m(y, state)    mj_solveM: M x = y, y nv x k" },
+	{ "hxd_rne", cmd_rne, 1, 2,
+	    "f = hxd_rne(flg_acc, state)  mj_rne: bias forces, + M qacc with flg_acc" },
+	{ "hxd_jac", cmd_jac, 2, 3,
+	    "[jacp, jacr] = hxd_jac(body, point, state)  mj_jac: 3 x nv each" },
+	{ "hxd_jac_body", cmd_jac_body, 1, 2,
+	    "[jacp, jacr] = hxd_jac_body(body, state)  mj_jacBody" },
+	{ "hxd_jac_body_com", cmd_jac_body_com, 1, 2,
+	    "[jacp, jacr] = hxd_jac_body_com(body, state)  mj_jacBodyCom" },
+	{ "hxd_jac_geom", cmd_jac_geom, 1, 2,
+	    "[jacp, jacr] = hxd_jac_geom(geom, state)  mj_jacGeom" },
+	{ "hxd_jac_site", cmd_jac_site, 1, 2,
+	    "[jacp, jacr] = hxd_jac_site(site, state)  mj_jacSite" },
+	{ "hxd_object_velocity", cmd_object_velocity, 2, 4,
+	    "v = hxd_object_velocity(type, name, local, state)  6 x 1, angular first" },
+	{ "hxd_object_acceleration", cmd_object_acceleration, 2, 4,
+	    "a = hxd_object_acceleration(type, name, local, state)  6 x 1, gravity in" },
+	{ "hxd_contact_forces", cmd_contact_forces, 0, 1,
+	    "c = hxd_contact_forces(state)  every contact's force: ncon x 1 struct; or ('last_step')" },
+	{ "hxd_energy", cmd_energy, 0, 1,
+	    "e = hxd_energy(state)        [potential; kinetic]" },
+	{ "hxd_ray", cmd_ray, 2, 4,
+	    "[dist, geomid] = hxd_ray(pnt, vec, opts, state)  mj_ray for k x 3 rays" },
+	{ "hxd_differentiate_pos", cmd_differentiate_pos, 3, 3,
+	    "qvel = hxd_differentiate_pos(qpos1, qpos2, dt)  mj_differentiatePos" },
+	{ "hxd_integrate_pos", cmd_integrate_pos, 3, 3,
+	    "qpos = hxd_integrate_pos(qpos, qvel, dt)  mj_integratePos" },
 };
 
 /*

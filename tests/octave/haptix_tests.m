@@ -24,6 +24,7 @@ function failed = haptix_tests(ctx)
     'a lock-step loop of mj_update equals a batch run', @t_lockstep
     'batch runs return matrices', @t_batch
     'arrays by name', @t_arrays
+    'MuJoCo''s computations: shapes, and what they must agree on', @t_compute
     'pause, run, speed, load and status', @t_admin
     'the sweep example', @t_sweep
     'the grasp reflex example closes the hand on the cube', @t_grasp
@@ -128,7 +129,12 @@ function t_wrappers(ctx)
     'mj_equality', 'mj_message', 'mj_name2id', 'mj_id2name', 'hxd_pause', ...
     'hxd_run', 'hxd_set_speed', 'hxd_step', 'hxd_load_file', 'hxd_reload', ...
     'hxd_status_get', 'hxd_get_array', 'hxd_set_array', 'hxd_list_arrays', ...
-    'hxd_batch_run', 'hxd_set_timeout', 'readlog', 'playlog'});
+    'hxd_batch_run', 'hxd_set_timeout', 'readlog', 'playlog', ...
+    'hxd_forward_array', 'hxd_inverse', 'hxd_full_m', 'hxd_solve_m', ...
+    'hxd_rne', 'hxd_jac', 'hxd_jac_body', 'hxd_jac_body_com', ...
+    'hxd_jac_geom', 'hxd_jac_site', 'hxd_object_velocity', ...
+    'hxd_object_acceleration', 'hxd_contact_forces', 'hxd_energy', ...
+    'hxd_ray', 'hxd_differentiate_pos', 'hxd_integrate_pos'});
   files = dir(fullfile(ctx.mexdir, '*.m'));
   got = sort(regexprep({files.name}, '\.m$', ''));
   check(isequal(got, want), 'the wrappers beside mjhx: %s', strjoin(got, ' '));
@@ -143,7 +149,8 @@ end
 function t_mjhx_help(ctx)
   out = evalc('mjhx');
   for name = {'hx_connect', 'hx_update', 'mj_get_contact', 'hxd_batch_run', ...
-              'haptix:BADSIZE', 'hxd_read_log', 'get_state', 'id2name'}
+              'haptix:BADSIZE', 'hxd_read_log', 'get_state', 'id2name', ...
+              'hxd_jac_site', 'hxd_contact_forces', 'mj_differentiatePos'}
     check(~isempty(strfind(out, name{1})), 'mjhx''s help lacks %s', name{1});
   end
   expect_error(@() mjhx('no_such_call'), 'haptix:BADCOMMAND', 'no_such_call');
@@ -166,7 +173,15 @@ function t_before_connect(ctx)
     @() hxd_step(1), @() hxd_load_file('mpl_scene.xml'), @hxd_reload, ...
     @hxd_status_get, @() hxd_get_array('qpos'), ...
     @() hxd_set_array('qpos', 0), @hxd_list_arrays, ...
-    @() hxd_batch_run('steps', 1), @() hxd_set_timeout(1)};
+    @() hxd_batch_run('steps', 1), @() hxd_set_timeout(1), ...
+    @() hxd_forward_array('qpos'), @hxd_inverse, @hxd_full_m, ...
+    @() hxd_solve_m(1), @() hxd_rne(0), @() hxd_jac('palm', [0 0 1]), ...
+    @() hxd_jac_body('palm'), @() hxd_jac_body_com('palm'), ...
+    @() hxd_jac_geom('cube'), @() hxd_jac_site('palm_thumb'), ...
+    @() hxd_object_velocity('body', 'cube'), ...
+    @() hxd_object_acceleration('body', 'cube'), @hxd_contact_forces, ...
+    @hxd_energy, @() hxd_ray([0 0 1], [0 0 -1]), ...
+    @() hxd_differentiate_pos(0, 0, 1), @() hxd_integrate_pos(0, 0, 1)};
   for k = 1:numel(calls)
     expect_error(calls{k}, 'haptix:NOCONNECTION', 'hx_connect');
   end
@@ -652,6 +667,131 @@ function t_arrays(ctx)
   expect_error(@() hxd_set_array(list(refused).name, 0), 'haptix:DENIED', ...
                list(refused).refusal);
   hxd_reload();
+end
+
+function t_compute(ctx)
+  connect(ctx);
+  hxd_pause();
+  mj_reset();
+  info = mj_info();
+  nv = info.nv;
+  % The mass matrix: nv x nv, symmetric, positive definite; solve_m
+  % inverts it, the vectors in columns (or one row).
+  M = hxd_full_m();
+  check_size(M, 'M', nv, nv);
+  check(isequal(M, M'), 'M is not symmetric');
+  check(all(eig(M) > 0), 'M is not positive definite');
+  I = eye(nv);
+  x = hxd_solve_m(M(:, 1:3));
+  check_size(x, 'x', nv, 3);
+  check(norm(x - I(:, 1:3)) < 1e-9, 'solve_m(M(:, 1:3)): %g', norm(x - I(:, 1:3)));
+  x = hxd_solve_m(M(2, :));
+  check_size(x, 'x of a row', 1, nv);
+  check(norm(x - I(2, :)) < 1e-9, 'solve_m(M(2, :))');
+  % rne without acc is mj_forward's qfrc_bias, bit for bit; with acc
+  % and a given qacc, M qacc + bias, M without the dofs' armature (which
+  % mj_fullM's has and mj_rne's Newton-Euler does not).
+  bias = hxd_forward_array('qfrc_bias');
+  check_size(bias, 'qfrc_bias', nv, 1);
+  check(isequal(hxd_rne(0), bias), 'rne(0) is not qfrc_bias');
+  st = mj_get_state();
+  st.qvel = 0.1 * sin(1:nv)';
+  st.qacc = 0.2 * cos(1:nv)';
+  Ms = hxd_full_m(st);
+  f = hxd_rne(1, st);
+  check_size(f, 'rne', nv, 1);
+  armature = hxd_get_array('dof_armature');
+  want = (Ms - diag(armature)) * st.qacc + hxd_rne(0, st);
+  check(norm(f - want) < 1e-9, 'rne(1) is not M qacc + bias: %g', norm(f - want));
+  check_size(hxd_inverse(st), 'qfrc_inverse', nv, 1);
+  % A site's Jacobians times qvel are its velocity, by name or id.
+  [jacp, jacr] = hxd_jac_site('palm_thumb', st);
+  check_size(jacp, 'jacp', 3, nv);
+  check_size(jacr, 'jacr', 3, nv);
+  v = hxd_object_velocity('site', 'palm_thumb', st);
+  check_size(v, 'velocity', 6, 1);
+  check(norm(v - [jacr * st.qvel; jacp * st.qvel]) < 1e-12, ...
+        'jac_site * qvel is not the site''s velocity: %g', ...
+        norm(v - [jacr * st.qvel; jacp * st.qvel]));
+  check(norm(v) > 0, 'the site does not move');
+  [jp, jr] = hxd_jac_site(mj_name2id('site', 'palm_thumb'), st);
+  check(isequal(jp, jacp) && isequal(jr, jacr), 'by id: another Jacobian');
+  vl = hxd_object_velocity('site', 'palm_thumb', 1, st);
+  check(abs(norm(vl(4:6)) - norm(v(4:6))) < 1e-12, 'local axes change the speed');
+  % The other Jacobians: 3 x nv each.
+  [jp, jr] = hxd_jac('index_distal', [0.1 0 1]);
+  check_size(jp, 'jac jacp', 3, nv);
+  check_size(jr, 'jac jacr', 3, nv);
+  [jp, jr] = hxd_jac_body('index_distal');
+  check_size(jp, 'jac_body', 3, nv);
+  [jp, jr] = hxd_jac_body_com('index_distal');
+  check_size(jr, 'jac_body_com', 3, nv);
+  [jp, jr] = hxd_jac_geom('cube');
+  check_size(jp, 'jac_geom', 3, nv);
+  % The kinetic energy is qvel' M qvel / 2.
+  e = hxd_energy(st);
+  check_size(e, 'energy', 2, 1);
+  check(abs(e(2) - st.qvel' * Ms * st.qvel / 2) < 1e-9, 'kinetic %g', e(2));
+  % Computing on a state leaves the simulation alone.
+  before = mj_get_state();
+  xpos = hxd_forward_array('xpos', st);
+  check_size(xpos, 'xpos', info.nbody, 3);
+  after = mj_get_state();
+  check(isequal(after.qpos, before.qpos) && isequal(after.qvel, before.qvel) ...
+        && after.time == before.time, 'the state changed');
+  % Rays: straight down onto the table's top, at 0.765 m.
+  [d, g] = hxd_ray([0.3 0.4 1.2], [0 0 -1]);
+  check(abs(d - 0.435) < 1e-9 && strcmp(mj_id2name('geom', g), 'table_top'), ...
+        'the ray down hit %d at %g', g, d);
+  [d, g] = hxd_ray([0.3 0.4 1.2; 0.3 0.4 2.2], [0 0 -1]);
+  check_size(d, 'dist', 2, 1);
+  check_size(g, 'geomid', 2, 1);
+  check(abs(d(2) - 1.435) < 1e-9 && g(2) == g(1), 'two rays: %s', mat2str([d g]));
+  [d, g] = hxd_ray([0.3 0.4 1.2], [0 0 1]);
+  check(d == -1 && g == -1, 'up, it hit %d', g);
+  [d, g] = hxd_ray([0.3 0.4 1.2], [0 0 -1], struct('exclude_body', 'table'));
+  check(strcmp(mj_id2name('geom', g), 'floor') && abs(d - 1.2) < 1e-9, ...
+        'without the table it hit %d', g);
+  % The objects settle on the table: the cube's weight on its contacts,
+  % and it reads +g, as an accelerometer would.
+  hxd_step(500);
+  c = hxd_contact_forces();
+  check(isstruct(c) && size(c, 2) == 1 && numel(c) > 0, 'no contacts');
+  check_fields(c, 'contacts', {'geom1', 'geom2', 'body1', 'body2', 'geom1_id', ...
+    'geom2_id', 'body1_id', 'body2_id', 'force', 'dist', 'pos', 'frame'});
+  check_size(c(1).force, 'force', 6, 1);
+  check_size(c(1).frame, 'frame', 3, 3);
+  on = arrayfun(@(k) strcmp(sort({k.body1, k.body2}), {'cube', 'table'}), ...
+                c, 'UniformOutput', false);
+  on = cellfun(@all, on);
+  w = sum(arrayfun(@(k) k.force(1), c(on)));
+  mass = hxd_get_array('body_mass')(mj_name2id('body', 'cube') + 1);
+  check(abs(w - 9.81 * mass) < 0.02 * 9.81 * mass, 'the cube weighs %g N', w);
+  last = hxd_contact_forces('last_step');
+  check(numel(last) == numel(c), '%d contacts, %d the last step', numel(last), numel(c));
+  a = hxd_object_acceleration('body', 'cube');
+  check_size(a, 'acceleration', 6, 1);
+  check(abs(a(6) - 9.81) < 0.1, 'the resting cube reads %g', a(6));
+  % differentiate_pos undoes integrate_pos.
+  s = mj_get_state();
+  q = hxd_integrate_pos(s.qpos, 0.3 * ones(nv, 1), 0.1);
+  check_size(q, 'qpos', info.nq, 1);
+  back = hxd_differentiate_pos(s.qpos, q, 0.1);
+  check_size(back, 'qvel', nv, 1);
+  check(norm(back - 0.3) < 1e-9, 'differentiate(integrate) %g', norm(back - 0.3));
+  % Refusals, named.
+  expect_error(@() hxd_jac_site('nosuch'), 'haptix:BADINDEX', 'nosuch');
+  expect_error(@() hxd_full_m(struct('qpos', [1 2])), 'haptix:BADSIZE', 'qpos');
+  expect_error(@() hxd_full_m(struct('bogus', 1)), 'haptix:BADVALUE', 'bogus');
+  expect_error(@() hxd_full_m(struct('qvel', 1:nv, 'qacc', 1:3)), ...
+               'haptix:BADSIZE', 'qacc');
+  expect_error(@() hxd_object_velocity('joint', 'x'), 'haptix:BADTYPE');
+  expect_error(@() hxd_contact_forces('now'), 'haptix:BADVALUE', 'last_step');
+  expect_error(@() hxd_differentiate_pos(s.qpos, s.qpos, 0), 'haptix:BADVALUE', 'dt');
+  expect_error(@() hxd_forward_array('nosuch'), 'haptix:BADTYPE', 'nosuch');
+  expect_error(@() hxd_ray([0 0 1; 0 0 2], [0 0 -1; 0 0 -1; 0 0 1]), ...
+               'haptix:BADSIZE', 'pnt');
+  mj_reset();
 end
 
 function t_admin(ctx)

@@ -1,0 +1,20 @@
+function [jacp, jacr] = hxd_jac_geom(geom, state)
+% HXD_JAC_GEOM  MuJoCo's mj_jacGeom: the Jacobians at the geom's centre (haptixd extension).
+%
+%  [jacp, jacr] = hxd_jac_geom(geom) returns the translational (jacp) and
+%  rotational (jacr) Jacobians, 3 x nv each, at the geom's centre, in the
+%  live state: jacp * qvel is its linear velocity and jacr * qvel its
+%  angular velocity, in world axes.  geom is a name or a 0-based id; an
+%  unknown name is haptix:BADINDEX.
+%
+%  [jacp, jacr] = hxd_jac_geom(geom, state) computes on a state struct
+%  (see hxd_forward_array), as MuJoCo does after mj_forward of it.
+%
+%  See also hxd_jac, hxd_jac_body, hxd_jac_body_com, hxd_jac_geom,
+%  hxd_jac_site, hxd_object_velocity.
+
+  if nargin < 2
+    state = [];
+  end
+  [jacp, jacr] = mjhx('hxd_jac_geom', geom, state);
+end

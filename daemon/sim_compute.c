@@ -26,6 +26,14 @@ _Static_assert(
 /* The sentinel the probe fills the scratch data's arrays with. */
 #define SIM_PROBE_BYTE 0xA5
 
+/* 1 for an array sized by the constraints' or contacts' room. */
+static int
+sim_constraint_sized(const char *rows, const char *cols)
+{
+	return strcmp(rows, "njmax") == 0 || strcmp(rows, "nconmax") == 0 ||
+	    strstr(cols, "njmax") != NULL;
+}
+
 /* 1 if every byte of p's n is the probe's. */
 static int
 sim_probe_left(const void *p, size_t n)
@@ -46,7 +54,8 @@ sim_probe_left(const void *p, size_t n)
  * qfrc_inverse, mj_rnePostConstraint's cacc without acceleration
  * sensors), and the next state must not read it: fresh data holds
  * zeros there.  The constraint arrays are left out: only their first
- * nefc or ncon rows can be read, which every forward pass writes.
+ * nefc or ncon rows (or columns) can be read, which every forward pass
+ * writes, and zeroing efc_JT's nv x njmax would cost more than the rest.
  */
 static void
 sim_probe(struct sim *s, mjData *d, int after)
@@ -56,7 +65,7 @@ sim_probe(struct sim *s, mjData *d, int after)
 	MJDATA_POINTERS_PREAMBLE(m)
 
 #define X(type, name, nr, nc) \
-	if (strcmp(#nr, "njmax") != 0 && strcmp(#nr, "nconmax") != 0) { \
+	if (!sim_constraint_sized(#nr, #nc)) { \
 		size_t len = sizeof(type) * (size_t)(m->nr) * (size_t)(nc); \
 		if (!after) \
 			memset(d->name, SIM_PROBE_BYTE, len); \
@@ -68,7 +77,7 @@ sim_probe(struct sim *s, mjData *d, int after)
 	MJDATA_POINTERS
 #undef X
 	    (void)
-	    nv;
+	nv;
 	(void)njmax;
 }
 
@@ -87,7 +96,7 @@ sim_clear_stale(const struct sim *s, mjData *d)
 	MJDATA_POINTERS
 #undef X
 	    (void)
-	    nv;
+	nv;
 	(void)njmax;
 }
 

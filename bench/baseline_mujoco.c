@@ -14,11 +14,11 @@
  *
  *	loads N seconds S1 S2 ...
  *
- * With --compute N it steps the model 500 times (the hand settles on
+ * With --compute N [NAME] it steps the model 500 times (the hand settles on
  * the table and touches it), then times N repetitions of each
- * computation the compute call offers as a program linking MuJoCo
- * would run it: mj_forward of the state, then the function.  One line
- * each, the mean seconds of one:
+ * computation the compute call offers (or of the one NAME names) as a
+ * program linking MuJoCo would run it: mj_forward of the state, then the
+ *function.  One line each, the mean seconds of one:
  *
  *	compute NAME S
  *
@@ -124,9 +124,9 @@ compute_once(const mjModel *m, mjData *e, int k, int site, double *buf)
 	}
 }
 
-/* Time n of each computation on the model after 500 steps. */
+/* Time n of each computation (or of the one named) after 500 steps. */
 static int
-time_computations(const char *path, unsigned long n)
+time_computations(const char *path, unsigned long n, const char *only)
 {
 	char err[1000];
 	unsigned long i;
@@ -149,7 +149,8 @@ time_computations(const char *path, unsigned long n)
 	for (i = 0; i < 500; i++)
 		mj_step(m, d);
 	for (k = 0; k < BC_N; k++) {
-		if (k == BC_JAC_SITE && m->nsite == 0)
+		if ((k == BC_JAC_SITE && m->nsite == 0) ||
+		    (only != NULL && strcmp(only, bench_computations[k]) != 0))
 			continue;
 		t0 = bench_now();
 		for (i = 0; i < n; i++) {
@@ -176,6 +177,9 @@ main(int argc, char **argv)
 	mjModel *m;
 	mjData *d;
 
+	if (argc == 5 && strcmp(argv[2], "--compute") == 0)
+		return time_computations(
+		    argv[1], strtoul(argv[3], NULL, 10), argv[4]);
 	if (argc != 4 ||
 	    (strcmp(argv[2], "--steps") != 0 &&
 		strcmp(argv[2], "--seconds") != 0 &&
@@ -183,11 +187,12 @@ main(int argc, char **argv)
 		strcmp(argv[2], "--compute") != 0)) {
 		fprintf(stderr,
 		    "usage: baseline_mujoco MODEL --steps N | --seconds S | "
-		    "--loads N | --compute N\n");
+		    "--loads N | --compute N [NAME]\n");
 		return 2;
 	}
 	if (strcmp(argv[2], "--compute") == 0)
-		return time_computations(argv[1], strtoul(argv[3], NULL, 10));
+		return time_computations(
+		    argv[1], strtoul(argv[3], NULL, 10), NULL);
 	if (strcmp(argv[2], "--loads") == 0)
 		return time_loads(argv[1], strtoul(argv[3], NULL, 10));
 	if (strcmp(argv[2], "--steps") == 0)

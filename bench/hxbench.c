@@ -1671,22 +1671,31 @@ fig_compute(const struct bench_options *o)
 	buf = calloc((size_t)nv * nv + 6 * (size_t)nv + 600, sizeof(*buf));
 	if (buf == NULL)
 		die("out of memory");
-	snprintf(cmd, sizeof(cmd), "'%s' '%s/%s' --compute %d", o->baseline,
-	    o->models, o->model, BENCH_COMPUTE_CALLS);
+	/* The computations the baseline knows, from a first run of each. */
+	snprintf(cmd, sizeof(cmd), "'%s' '%s/%s' --compute 10", o->baseline,
+	    o->models, o->model);
+	if ((f = popen(cmd, "r")) == NULL)
+		die("cannot run %s", o->baseline);
+	while (n < 16 && fgets(line, sizeof(line), f) != NULL) {
+		if (sscanf(line, "compute %63s %lf", name, &v) != 2)
+			die("%s did not measure: %s", o->baseline, line);
+		snprintf(names[n++], sizeof(names[0]), "%s", name);
+	}
+	pclose(f);
+	/* Each computation in alternating blocks: in process, then here. */
 	for (r = 0; r < o->rounds; r++) {
-		if ((f = popen(cmd, "r")) == NULL)
-			die("cannot run %s", o->baseline);
-		for (k = 0; k < 16 && fgets(line, sizeof(line), f) != NULL;
-		     k++) {
-			if (sscanf(line, "compute %63s %lf", name, &v) != 2)
-				die("%s did not measure: %s", o->baseline,
-				    line);
-			snprintf(names[k], sizeof(names[k]), "%s", name);
-			bl[k][r] = v;
-		}
-		pclose(f);
-		n = k;
 		for (k = 0; k < n; k++) {
+			snprintf(cmd, sizeof(cmd),
+			    "'%s' '%s/%s' --compute %d %s", o->baseline,
+			    o->models, o->model, BENCH_COMPUTE_CALLS, names[k]);
+			if ((f = popen(cmd, "r")) == NULL)
+				die("cannot run %s", o->baseline);
+			if (fgets(line, sizeof(line), f) == NULL ||
+			    sscanf(line, "compute %63s %lf", name, &v) != 2)
+				die("%s did not measure %s", o->baseline,
+				    names[k]);
+			pclose(f);
+			bl[k][r] = v;
 			/* Warm up, then time. */
 			for (i = 0; i < 50; i++)
 				check(c,

@@ -89,8 +89,24 @@ int view_pump(struct view *v, int timeout_ms, char *err, size_t len);
 /* Render the current state into rgb (width x height x 3, top row first). */
 void view_render(struct view *v, unsigned char *rgb);
 
-/* The connection, for calls from the HTTP buttons. */
+/* The connection, for calls from the HTTP buttons; NULL while lost. */
 hxd_conn *view_conn(struct view *v);
+
+/* The address of the server, also while the connection is lost. */
+const char *view_server(const struct view *v);
+
+/*
+ * The server went away (serve): close the connection, keeping the model,
+ * the last state and the renderer, until view_reconnect() succeeds.
+ */
+void view_lose(struct view *v);
+
+/*
+ * Connect again, fetch the model (a new one, or the same anew) and
+ * subscribe as view_open() did, without waiting for a state.  0, or -1
+ * with the reason in err and the connection still lost.
+ */
+int view_reconnect(struct view *v, char *err, size_t len);
 
 /* The step of the latest state the view holds. */
 unsigned long long view_step(const struct view *v);
@@ -186,6 +202,8 @@ int web_pert_active(const struct view *v, const struct web_pert *p);
 int web_pert_drive(struct view *v, struct web_pert *p, hxd_conn *c);
 /* End the perturbation, its force released; an hxd_result. */
 int web_pert_stop(struct view *v, struct web_pert *p, hxd_conn *c);
+/* Drop a perturbation without telling the server (which went away). */
+void web_pert_forget(struct web_pert *p);
 /* The selection's and perturbation's decorations, JSON members. */
 int web_pert_decor(struct view *v, struct web_pert *p, FILE *f);
 

@@ -40,6 +40,8 @@ events_chunk(struct http_stream *st, const char *text, size_t len)
 	st->bytes += len;
 }
 
+static void events_server_members(struct http_server *, FILE *);
+
 /* The first event: the page's id, and what it may do. */
 void
 events_hello(struct http_stream *st)
@@ -57,7 +59,42 @@ events_hello(struct http_stream *st)
 	    st->id, srv->h->read_only ? "true" : "false",
 	    srv->h->token[0] != '\0' ? "true" : "false", srv->you,
 	    fmin(srv->o->fps, HTTP_EVENTS_FPS_MAX));
-	web_json_string(f, hxd_server_address(view_conn(srv->v)));
+	web_json_string(f, view_server(srv->v));
+	fputs(",", f);
+	events_server_members(srv, f);
+	fputs("}\n\n", f);
+	if (fclose(f) == 0)
+		events_chunk(st, text, len);
+	free(text);
+}
+
+/* Whether the server is there: "up", and when gone "why" and "since". */
+static void
+events_server_members(struct http_server *srv, FILE *f)
+{
+	fprintf(f, "\"up\":%s", srv->gone ? "false" : "true");
+	if (srv->gone) {
+		fputs(",\"why\":", f);
+		web_json_string(f, srv->why);
+		fprintf(f, ",\"since\":%.0f", srv->gone_since);
+	}
+}
+
+/* The server went away, or is back: the page says so. */
+void
+events_server(struct http_stream *st)
+{
+	struct http_server *srv = st->srv;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if ((f = open_memstream(&text, &len)) == NULL)
+		return;
+	fputs("event: server\ndata: {\"server\":", f);
+	web_json_string(f, view_server(srv->v));
+	fputs(",", f);
+	events_server_members(srv, f);
 	fputs("}\n\n", f);
 	if (fclose(f) == 0)
 		events_chunk(st, text, len);
@@ -179,6 +216,8 @@ events_tick(struct http_stream *st, double now, double period)
 {
 	struct http_server *srv = st->srv;
 
+	if (srv->gone)
+		return;
 	if (web_pert_active(srv->v, st->pert) && now - st->drove >= period) {
 		st->drove = now;
 		if (web_pert_drive(srv->v, st->pert, view_conn(srv->v)) !=

@@ -58,6 +58,81 @@ struct http_events {
 	struct event *tick, *sigint, *sigterm, *sighup;
 };
 
+/* The first wait before connecting again, and the longest (seconds). */
+#define HTTP_RETRY_FIRST 0.25
+#define HTTP_RETRY_MAX 5.0
+
+/* Tell every page's event stream whether the server is there. */
+static void
+http_tell_pages(struct http_server *srv)
+{
+	struct http_stream *st;
+
+	TAILQ_FOREACH(st, &srv->streams, entry)
+	{
+		if (st->events)
+			events_server(st);
+	}
+}
+
+/* Wait, then try to connect again. */
+static void
+http_retry_later(struct http_server *srv)
+{
+	struct timeval tv;
+
+	tv.tv_sec = (time_t)srv->retry;
+	tv.tv_usec = (suseconds_t)((srv->retry - (double)tv.tv_sec) * 1e6);
+	evtimer_add(srv->retry_ev, &tv);
+}
+
+/*
+ * The server went away: say so, keep serving what hxview holds (the
+ * last picture, the model) and connect again with a growing wait.
+ */
+static void
+http_lost(struct http_server *srv)
+{
+	struct http_stream *st;
+
+	TAILQ_FOREACH(st, &srv->streams, entry)
+	{
+		web_pert_forget(st->pert);
+	}
+	view_lose(srv->v);
+	srv->gone = 1;
+	srv->gone_since = view_epoch_ms();
+	srv->retry = HTTP_RETRY_FIRST;
+	program_warn("serve: the server %s went away: %s; connecting again",
+	    view_server(srv->v), srv->why);
+	http_tell_pages(srv);
+	http_retry_later(srv);
+}
+
+/* The wait is over: connect again, or wait twice as long. */
+static void
+http_retry(evutil_socket_t fd, short events, void *arg)
+{
+	struct http_server *srv = arg;
+	hxd_client *clients;
+	char err[512];
+	int n;
+
+	if (view_reconnect(srv->v, err, sizeof(err)) != 0) {
+		snprintf(srv->why, sizeof(srv->why), "%s", err);
+		srv->retry = fmin(2 * srv->retry, HTTP_RETRY_MAX);
+		http_retry_later(srv);
+		return;
+	}
+	srv->gone = 0;
+	srv->fresh = 0;
+	srv->seq++;
+	if (hxd_clients(view_conn(srv->v), &clients, &n, &srv->you) == HXD_OK)
+		free(clients);
+	program_warn("serve: the server %s is back", view_server(srv->v));
+	http_tell_pages(srv);
+}
+
 /*
  * Every few milliseconds: take what the server sent; send a new state to
  * each browser whose last frame is a frame's time old, drive the
@@ -71,10 +146,11 @@ http_tick(evutil_socket_t fd, short events, void *arg)
 	double now, period;
 	int rc, mjpeg = 0;
 
+	if (srv->gone)
+		return;
 	rc = view_pump(srv->v, 0, srv->why, sizeof(srv->why));
 	if (rc < 0) {
-		srv->failed = 1;
-		event_base_loopbreak(srv->base);
+		http_lost(srv);
 		return;
 	}
 	if (rc > 0) {
@@ -396,6 +472,8 @@ http_free(struct http_server *srv, struct http_events *ev)
 		event_free(ev->sigterm);
 	if (ev->sighup != NULL)
 		event_free(ev->sighup);
+	if (srv->retry_ev != NULL)
+		event_free(srv->retry_ev);
 	if (srv->http != NULL)
 		evhttp_free(srv->http);
 	if (srv->base != NULL)
@@ -427,15 +505,14 @@ http_serve(
 	if (http_tls_setup(&srv) != 0 || http_setup(&srv) != 0 ||
 	    http_listen(&srv, &set) != 0 || http_events_add(&srv, &ev) != 0)
 		goto out;
+	if ((srv.retry_ev = evtimer_new(srv.base, http_retry, &srv)) == NULL)
+		goto out;
 	http_assets_dir(&srv);
 	if (hxd_clients(view_conn(v), &clients, &nclients, &srv.you) == HXD_OK)
 		free(clients);
 	http_announce(&srv, &set);
 	event_base_dispatch(srv.base);
-	if (srv.failed)
-		program_warn("serve: the server: %s", srv.why);
-	else
-		rc = VIEW_OK;
+	rc = VIEW_OK;
 out:
 	http_free(&srv, &ev);
 	return rc;

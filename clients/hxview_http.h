@@ -81,8 +81,16 @@ struct http_server {
 	unsigned char *rgb;  /* the last frame rendered */
 	unsigned char *jpeg; /* and encoded */
 	size_t jpeg_len;
-	int fresh;  /* rgb shows the view's current state */
-	int failed; /* the server went away */
+	int fresh; /* rgb shows the view's current state */
+	/*
+	 * The server went away: hxview serves on, its pages told, and
+	 * connects again after retry seconds, doubled each time to
+	 * HTTP_RETRY_MAX (hxview_http.c).
+	 */
+	int gone;
+	double gone_since; /* epoch ms */
+	double retry;
+	struct event *retry_ev;
 	char why[512];
 	unsigned long long frames;
 	double rendered;        /* when the EGL frame was, for --fps */
@@ -165,6 +173,8 @@ struct http_stream *streams_by_id(struct http_server *srv, const char *id);
 
 /* The first event: the page's id, and what it may do. */
 void events_hello(struct http_stream *st);
+/* Tell a page whether the server is there (it went away, or is back). */
+void events_server(struct http_stream *st);
 /* Send the newest state to one browser. */
 void events_send(struct http_stream *st);
 /* Drive st's perturbation and send it a state when one is due. */

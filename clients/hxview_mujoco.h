@@ -29,7 +29,9 @@
 
 struct view {
 	struct view_options o;
-	hxd_conn *c;
+	hxd_conn *c;           /* NULL while the server is gone (serve) */
+	char server_addr[320]; /* what c reached: still known when gone */
+	unsigned every_steps;  /* the subscription's rate (view_open) */
 	mjModel *m;
 	mjData *d;
 	mjvScene scn;

@@ -260,17 +260,16 @@ route_watch(
 		evhttp_clear_headers(&args);
 		reply_error(req,
 		    hxd_result(c) == HXD_BADTYPE ? HTTP_NOTFOUND :
-						  HTTP_SERVUNAVAIL,
+						   HTTP_SERVUNAVAIL,
 		    hxd_result(c) == HXD_BADTYPE ? "Not Found" :
-						  "Service Unavailable",
+						   "Service Unavailable",
 		    hxd_error(c));
 		return;
 	}
 	evhttp_clear_headers(&args);
 	if (r->ndim != 2 || (i >= 0 && (size_t)i >= r->nvalues)) {
 		reply_error(req, HTTP_NOTFOUND, "Not Found",
-		    r->ndim == 2 ? "index beyond the array" :
-				   "not an array");
+		    r->ndim == 2 ? "index beyond the array" : "not an array");
 		hxd_qresults_free(r, 1);
 		return;
 	}
@@ -281,8 +280,8 @@ route_watch(
 	}
 	evbuffer_add_printf(b, "{\"field\":\"");
 	reply_json_string(b, field);
-	evbuffer_add_printf(b, "\",\"rows\":%d,\"cols\":%d", r->shape[0],
-	    r->shape[1]);
+	evbuffer_add_printf(
+	    b, "\",\"rows\":%d,\"cols\":%d", r->shape[0], r->shape[1]);
 	if (i >= 0)
 		evbuffer_add_printf(b, ",\"index\":%ld,\"value\":%.17g", i,
 		    isfinite(r->values[i]) ? r->values[i] : 0);
@@ -639,20 +638,37 @@ static const struct route {
 	const char *other;
 	void (*handler)(
 	    struct http_server *, struct evhttp_request *, const char *);
+	int asks; /* asks the server: 503 while it is gone */
 } routes[] = {
-	{ "/control/", EVHTTP_REQ_POST, "controls take POST", route_control },
-	{ "/picture", ROUTE_GET, "use GET", route_picture },
-	{ "/events", ROUTE_GET, "use GET", route_events },
-	{ "/scene.json", ROUTE_GET, "use GET", route_scene },
-	{ "/meshes.bin", ROUTE_GET, "use GET", route_meshes },
-	{ "/texture/", ROUTE_GET, "use GET", route_texture },
-	{ "/models.json", ROUTE_GET, "use GET", route_models },
-	{ "/stream.mjpg", ROUTE_GET, "use GET", route_mjpeg },
-	{ "/frame.jpg", ROUTE_GET, "use GET", route_frame_jpeg },
-	{ "/frame.png", ROUTE_GET, "use GET", route_frame_png },
-	{ "/status.json", ROUTE_GET, "use GET", route_status },
-	{ "/watch.json", ROUTE_GET, "use GET", route_watch },
+	{ "/control/", EVHTTP_REQ_POST, "controls take POST", route_control,
+	    1 },
+	{ "/picture", ROUTE_GET, "use GET", route_picture, 0 },
+	{ "/events", ROUTE_GET, "use GET", route_events, 0 },
+	{ "/scene.json", ROUTE_GET, "use GET", route_scene, 0 },
+	{ "/meshes.bin", ROUTE_GET, "use GET", route_meshes, 0 },
+	{ "/texture/", ROUTE_GET, "use GET", route_texture, 0 },
+	{ "/models.json", ROUTE_GET, "use GET", route_models, 1 },
+	{ "/stream.mjpg", ROUTE_GET, "use GET", route_mjpeg, 0 },
+	{ "/frame.jpg", ROUTE_GET, "use GET", route_frame_jpeg, 0 },
+	{ "/frame.png", ROUTE_GET, "use GET", route_frame_png, 0 },
+	{ "/status.json", ROUTE_GET, "use GET", route_status, 1 },
+	{ "/watch.json", ROUTE_GET, "use GET", route_watch, 1 },
 };
+
+/* Answer 503 for a route that asks the server while it is gone. */
+static int
+route_server_gone(struct http_server *srv, struct evhttp_request *req)
+{
+	char text[900];
+
+	if (!srv->gone)
+		return 0;
+	snprintf(text, sizeof(text),
+	    "the server %s went away (%s); hxview connects again by itself",
+	    view_server(srv->v), srv->why);
+	reply_error(req, HTTP_SERVUNAVAIL, "Service Unavailable", text);
+	return 1;
+}
 
 /* The route of path, and in *rest what follows its start; NULL if none. */
 static const struct route *
@@ -706,7 +722,7 @@ route_request(struct evhttp_request *req, void *arg)
 	} else if ((r = route_find(path, &rest)) != NULL) {
 		if ((cmd & r->methods) == 0)
 			reply_error(req, 405, "Method Not Allowed", r->other);
-		else
+		else if (!(r->asks && route_server_gone(srv, req)))
 			r->handler(srv, req, rest);
 	} else if ((cmd & ROUTE_GET) == 0) {
 		reply_error(req, 405, "Method Not Allowed", "use GET");

@@ -527,14 +527,78 @@ view_pump(struct view *v, int timeout_ms, char *err, size_t len)
 	}
 }
 
+/*
+ * Connect, fetch the model and subscribe to the state and the events;
+ * take the daemon's camera.  0, or -1 with the reason in err (v->c may
+ * be left for the caller to close).
+ */
+static int
+view_attach(struct view *v, char *err, size_t len)
+{
+	hxd_subscription sub = { 0 };
+	double pos[3], quat[4];
+	int is_default;
+
+	v->c = hxd_connect(v->o.server, "hxview");
+	if (v->c == NULL || hxd_result(v->c) != HXD_OK)
+		return view_fail(err, len, "%s",
+		    v->c != NULL ? hxd_error(v->c) : "out of memory");
+	snprintf(v->server_addr, sizeof(v->server_addr), "%s",
+	    hxd_server_address(v->c));
+	if (view_load(v, err, len) != 0)
+		return -1;
+	sub.fields = VIEW_FIELDS;
+	sub.events = 1;
+	if (v->every_steps != 0)
+		sub.every_steps = v->every_steps;
+	else
+		sub.wall_hz = v->o.stream_hz > 0 ? v->o.stream_hz : v->o.fps;
+	if (hxd_subscribe(v->c, &sub, NULL) != HXD_OK)
+		return view_fail(err, len, "cannot subscribe to the state: %s",
+		    hxd_error(v->c));
+	/*
+	 * The camera set before we came (later ones are events).  A daemon
+	 * without the call has none: its answer changes nothing.
+	 */
+	if (hxd_get_camera(v->c, pos, quat, &is_default) == HXD_OK &&
+	    !is_default)
+		view_shared_camera(v, pos, quat, 0);
+	return 0;
+}
+
+void
+view_lose(struct view *v)
+{
+	hxd_close(v->c);
+	v->c = NULL;
+	v->have_status = 0;
+}
+
+int
+view_reconnect(struct view *v, char *err, size_t len)
+{
+	/* The state of the server that went is no state of this one. */
+	hxd_frame_free(v->frame);
+	v->frame = NULL;
+	if (view_attach(v, err, len) == 0)
+		return 0;
+	view_lose(v);
+	return -1;
+}
+
+const char *
+view_server(const struct view *v)
+{
+	return v->server_addr;
+}
+
 struct view *
 view_open(
     const struct view_options *o, unsigned every_steps, char *err, size_t len)
 {
-	hxd_subscription sub = { 0 };
 	struct view *v;
-	double end, pos[3], quat[4];
-	int rc, is_default;
+	double end;
+	int rc;
 
 	mju_user_warning = view_mujoco_warning;
 	mju_user_error = view_mujoco_error;
@@ -547,36 +611,11 @@ view_open(
 		free(v);
 		return NULL;
 	}
-	v->c = hxd_connect(o->server, "hxview");
-	if (v->c == NULL || hxd_result(v->c) != HXD_OK) {
-		view_fail(err, len, "%s",
-		    v->c != NULL ? hxd_error(v->c) : "out of memory");
+	v->every_steps = every_steps;
+	if (view_attach(v, err, len) != 0) {
 		view_close(v);
 		return NULL;
 	}
-	if (view_load(v, err, len) != 0) {
-		view_close(v);
-		return NULL;
-	}
-	sub.fields = VIEW_FIELDS;
-	sub.events = 1;
-	if (every_steps != 0)
-		sub.every_steps = every_steps;
-	else
-		sub.wall_hz = o->stream_hz > 0 ? o->stream_hz : o->fps;
-	if (hxd_subscribe(v->c, &sub, NULL) != HXD_OK) {
-		view_fail(err, len, "cannot subscribe to the state: %s",
-		    hxd_error(v->c));
-		view_close(v);
-		return NULL;
-	}
-	/*
-	 * The camera set before we came (later ones are events).  A daemon
-	 * without the call has none: its answer changes nothing.
-	 */
-	if (hxd_get_camera(v->c, pos, quat, &is_default) == HXD_OK &&
-	    !is_default)
-		view_shared_camera(v, pos, quat, 0);
 	/* The first frame is the state as it is now. */
 	end = program_now() + VIEW_FIRST_FRAME_MS / 1e3;
 	while (v->frame == NULL) {
@@ -671,7 +710,7 @@ view_render(struct view *v, unsigned char *rgb)
 	in.d = v->d;
 	in.status = v->have_status ? &v->status : NULL;
 	/* The address it reached, $HAPTIX_SERVER's or the default's too. */
-	in.server = hxd_server_address(v->c);
+	in.server = v->server_addr;
 	in.o = &v->o;
 	in.viewport = vp;
 	in.con = &v->con;

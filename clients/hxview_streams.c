@@ -226,7 +226,9 @@ streams_end(struct http_stream *st)
 {
 	/* A push that the mouse was still making ends with its page. */
 	if (st->pert != NULL) {
-		web_pert_stop(st->srv->v, st->pert, view_conn(st->srv->v));
+		if (view_conn(st->srv->v) != NULL)
+			web_pert_stop(
+			    st->srv->v, st->pert, view_conn(st->srv->v));
 		web_pert_free(st->pert);
 	}
 	st->conn->stream = NULL;

@@ -1037,3 +1037,10 @@ web_pert_decor(struct view *v, struct web_pert *p, FILE *f)
 	fputc('"', f);
 	return ferror(f) ? -1 : 0;
 }
+
+void
+web_pert_forget(struct web_pert *p)
+{
+	p->pert.active = 0;
+	p->driving = 0;
+}

@@ -1439,6 +1439,112 @@ Test(view, serve_watch)
 	hx_server_stop(&s);
 }
 
+/* GET path until the answer is code (or seconds pass); the last answer. */
+static void
+http_until(struct http *h, int port, const char *path, int code,
+    double seconds)
+{
+	double end = hx_wall_now() + seconds;
+
+	for (;;) {
+		http(h, port, "GET", path, "", 0);
+		if (h->code == code || hx_wall_now() > end)
+			return;
+		http_free(h);
+		hx_sleep_ms(100);
+	}
+}
+
+/*
+ * serve outlives the daemon (issue 38): it exited when the daemon
+ * stopped, and the page kept saying "Running".  Now the pages are told
+ * the server went away, the calls that ask it answer 503 saying so, the
+ * picture and the model stay, and when a daemon is back at the address
+ * (here with another model) serve connects again by itself and the
+ * pages are told that too.
+ */
+Test(view, serve_outlives_the_daemon)
+{
+	char dir[] = "/tmp/hxview-outlives.XXXXXX", sock[128], addr[160];
+	const char *args1[] = { "-m", "view.xml", "--unix", sock, NULL };
+	const char *args2[] = { "-m", "view_green.xml", "--unix", sock, NULL };
+	struct hx_server s;
+	struct http h;
+	pid_t pid;
+	int err, port;
+
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(sock, sizeof(sock), "%s/hx.sock", dir);
+	snprintf(addr, sizeof(addr), "unix:%s", sock);
+	hx_server_start(&s, args1);
+	port = serve_start(
+	    &pid, &err, NULL, addr, "serve", "--http", "127.0.0.1:0", NULL);
+	http(&h, port, "GET", "/status.json", "", 0);
+	http_expect(&h, 200, "application/json");
+	http_free(&h);
+
+	/* The daemon stops: serve stays, and says so. */
+	hx_server_stop(&s);
+	http_until(&h, port, "/status.json", 503, hx_wait_ms(10000) / 1e3);
+	http_expect(&h, 503, "application/json");
+	cr_assert(strstr((char *)h.body, "went away") != NULL &&
+		strstr((char *)h.body, "connects again") != NULL,
+	    "%s", h.body);
+	http_free(&h);
+	cr_assert_eq(waitpid(pid, NULL, WNOHANG), 0,
+	    "serve exited when the daemon stopped");
+	http(&h, port, "GET", "/events", "", 0.5);
+	cr_assert(strstr((char *)h.body, "event: hello") != NULL &&
+		strstr((char *)h.body, "\"up\":false") != NULL &&
+		strstr((char *)h.body, "\"why\":") != NULL,
+	    "the page is not told the server is gone: %.500s", h.body);
+	http_free(&h);
+	/* What serve holds is still served: the picture, the model. */
+	http(&h, port, "GET", "/frame.png", "", 0);
+	http_expect(&h, 200, "image/png");
+	http_free(&h);
+	http(&h, port, "GET", "/scene.json", "", 0);
+	http_expect(&h, 200, "application/json");
+	http_free(&h);
+	/* A control is refused with the reason, not sent nowhere. */
+	http(&h, port, "POST", "/control/pause", "", 0);
+	cr_assert_eq(h.code, 503, "a control while gone: %d %s", h.code,
+	    h.body);
+	http_free(&h);
+
+	/* A daemon is back at the address, with another model. */
+	hx_server_start(&s, args2);
+	http_until(&h, port, "/status.json", 200, hx_wait_ms(15000) / 1e3);
+	http_expect(&h, 200, "application/json");
+	http_free(&h);
+	http(&h, port, "GET", "/events", "", 0.5);
+	cr_assert(strstr((char *)h.body, "\"up\":true") != NULL,
+	    "the page is not told the server is back: %.500s", h.body);
+	http_free(&h);
+	/* The new model's green box, in the picture serve renders. */
+	http_until(&h, port, "/frame.png", 200, 5);
+	http_free(&h);
+	{
+		struct image im;
+		double end = hx_wall_now() + hx_wait_ms(5000) / 1e3;
+
+		for (;;) {
+			http_png(&im, port);
+			if (is_green(pixel(&im, W / 2, H / 2)))
+				break;
+			image_free(&im);
+			cr_assert(hx_wall_now() < end,
+			    "the picture is not the new model's");
+			hx_sleep_ms(200);
+		}
+		image_free(&im);
+	}
+
+	serve_stop(pid, err);
+	hx_server_stop(&s);
+	rmdir(dir);
+}
+
 /* Has the simulation time advanced over 300 ms, and is it running? */
 static void
 expect_running(hxd_conn *c, const char *when)

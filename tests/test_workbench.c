@@ -975,6 +975,59 @@ static const char *const stranger_script =
     " out.push('header blocked'); }).then(function () {"
     " done(out.join(', ')); });";
 
+/*
+ * The page when the daemon stops and comes back (issue 38): it said
+ * "Running x1.00 real time" and "reconnecting" for ever, serve having
+ * exited.  Now it says plainly that the server went away, shows no
+ * running state, and says it is back when a daemon is there again.
+ */
+Test(workbench, the_page_says_when_the_server_is_gone_and_back)
+{
+	char dir[] = "/tmp/hxwb-gone.XXXXXX", sock[128], addr[160];
+	const char *args[] = { "-m", "workbench.xml", "--unix", sock, NULL };
+	const char *argv[8];
+	int port;
+
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(sock, sizeof(sock), "%s/hx.sock", dir);
+	snprintf(addr, sizeof(addr), "unix:%s", sock);
+	hx_server_start(&server, args);
+	argv[0] = hx_hxview_path();
+	argv[1] = "-s";
+	argv[2] = addr;
+	argv[3] = "serve";
+	argv[4] = "--http";
+	argv[5] = "127.0.0.1:0";
+	argv[6] = NULL;
+	port = start_hxview_argv(argv);
+	start_driver();
+	open_workbench(port);
+	wait_for("return document.getElementById('info').textContent"
+		 ".indexOf('Running') >= 0 ? 'yes' : 'info: ' +"
+		 " document.getElementById('info').textContent;",
+	    WAIT_SECONDS, "the page saying it runs");
+
+	hx_server_stop(&server);
+	wait_for("var b = document.getElementById('server-gone').textContent,"
+		 " i = document.getElementById('info').textContent;"
+		 "return b.indexOf('went away') >= 0 && i.indexOf('Running') < 0"
+		 " && i.indexOf('Gone') >= 0 ? 'yes' : 'banner: ' + b +"
+		 " ' info: ' + i;",
+	    WAIT_SECONDS, "the page saying the server went away");
+
+	hx_server_start(&server, args);
+	wait_for("var b = document.getElementById('server-gone').textContent,"
+		 " i = document.getElementById('info').textContent;"
+		 "return b === '' && i.indexOf('Running') >= 0 &&"
+		 " document.getElementById('status').textContent"
+		 ".indexOf('running') >= 0 ? 'yes' : 'banner: ' + b + ' info: ' +"
+		 " i + ' status: ' +"
+		 " document.getElementById('status').textContent;",
+	    WAIT_SECONDS, "the page saying the server is back, running");
+	close_session();
+	rmdir(dir);
+}
+
 Test(workbench, another_site_and_a_foreign_host_are_refused)
 {
 	char url[256], script[256];

@@ -47,8 +47,10 @@ export const net = {
   },
 
   /*
-   * Open the event stream.  on.model(m), on.look(l), on.camera(c) and
-   * on.frame(f) take the events' parsed data.
+   * Open the event stream.  on.model(m), on.look(l), on.camera(c),
+   * on.frame(f) and on.server(s) take the events' parsed data; on.server
+   * hears whether the server is there ({up, why, since}), from the first
+   * event on.
    */
   start: function (on) {
     var es = new EventSource('/events');
@@ -57,7 +59,10 @@ export const net = {
       hxwb.id = h.id; hxwb.readOnly = h.read_only; hxwb.client = h.client;
       hxwb.server = h.server;
       document.body.classList.toggle('read-only', h.read_only);
+      on.server(h);
     });
+    /* The server went away, or is back (hxview connects again). */
+    es.addEventListener('server', function (e) { on.server(JSON.parse(e.data)); });
     es.addEventListener('model', function (e) { on.model(JSON.parse(e.data)); });
     /* Colours, sizes or places changed in the same model. */
     es.addEventListener('look', function (e) { on.look(JSON.parse(e.data)); });
@@ -73,7 +78,11 @@ export const net = {
       hxwb.status = f.status || hxwb.status;
       on.frame(f);
     });
-    es.onerror = function () { say('the event stream broke; reconnecting'); };
+    /* hxview itself does not answer: the browser tries again. */
+    es.onerror = function () {
+      on.server({ up: false, hxview: true, since: Date.now(),
+        why: 'hxview does not answer; the browser tries again' });
+    };
   }
 };
 

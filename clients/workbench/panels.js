@@ -163,12 +163,37 @@ export const panels = {
       'recording ' + s.records + ' to ' + s.record_path : (s.record_ended ? 'ended: ' + s.record_ended : '');
   },
 
+  /*
+   * The server went away (s.up false, s.why, s.since), or hxview itself
+   * does not answer (s.hxview), or it is back: the page says so plainly,
+   * and while it is gone shows no state as if it were running.
+   */
+  server: function (s) {
+    var was = hxwb.gone;
+    hxwb.gone = s.up ? null : s;
+    document.body.classList.toggle('server-gone', !s.up);
+    var b = byId('server-gone');
+    if (!s.up) {
+      var since = new Date(s.since || Date.now()).toLocaleTimeString();
+      b.textContent = (s.hxview ? s.why :
+        'The server ' + (s.server || hxwb.server || '') + ' went away at ' + since +
+        ' (' + s.why + '). hxview connects again by itself; the picture is as it was then.');
+      say(s.hxview ? 'hxview does not answer' : 'the server is gone');
+    } else if (was) {
+      b.textContent = '';
+      say(was.hxview ? 'hxview answers again' : 'the server is back');
+    }
+    if (hxwb.status && hxwb.model) this.info(hxwb.status, hxwb.model);
+  },
+
   /* The Info box. */
   info: function (s, m) {
     var fmt = function (x, d) { return x === null || x === undefined ? '-' : x.toFixed(d); };
+    var g = hxwb.gone;
     byId('info').textContent =
       'Time      ' + fmt(s.time, 3) + ' s  (step ' + s.steps + ')\n' +
-      (s.paused ? 'Paused\n' : 'Running   x' + fmt(s.rtf, 2) + ' real time' + (s.lagging ? ', lagging' : '') + '\n') +
+      (g ? (g.hxview ? 'Unknown   hxview does not answer\n' : 'Gone      the server went away; connecting again\n') :
+        s.paused ? 'Paused\n' : 'Running   x' + fmt(s.rtf, 2) + ' real time' + (s.lagging ? ', lagging' : '') + '\n') +
       'CPU/step  ' + fmt(s.cpu * 1e3, 3) + ' ms\n' +
       'Solver    ' + s.nefc + ' constraints, ' + s.ncon + ' contacts\n' +
       'Energy    ' + fmt(s.epot, 3) + ' + ' + fmt(s.ekin, 3) + ' J\n' +

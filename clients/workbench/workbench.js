@@ -63,7 +63,7 @@ function animate() {
   hxwb.drawn++;
   countFrame();
   if (f && !scene.pending && f.step !== undefined) logDrawn(f);
-  if (hxwb.status) {
+  if (hxwb.status && !hxwb.gone) {
     say((hxwb.status.paused ? 'paused' : 'running') + ', time ' +
       hxwb.status.time.toFixed(3) + ' s, step ' + hxwb.status.steps);
   }
@@ -86,7 +86,8 @@ if (typeof THREE === 'undefined') {
     model: function (m) { scene.load(m.gen); },
     look: function (l) { scene.look(l); },
     camera: function (c) { view.follow(c); },
-    frame: function (f) { scene.pending = f; }
+    frame: function (f) { scene.pending = f; },
+    server: function (s) { panels.server(s); }
   });
   requestAnimationFrame(animate);
 }

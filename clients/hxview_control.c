@@ -96,6 +96,26 @@ control_run(struct control_req *r)
 	return control_server(r, hxd_run(r->c));
 }
 
+/*
+ * The speed: factor times real time (1e-6 to 1e6; below 1, slow
+ * motion), or max=1 for as fast as the CPU allows.
+ */
+static int
+control_speed(struct control_req *r)
+{
+	double factor, max;
+
+	if (control_number_or(r, "max", 0, &max) != 0 ||
+	    control_number_or(r, "factor", 1, &factor) != 0)
+		return CONTROL_BAD;
+	if (max == 0 && !(factor >= 1e-6 && factor <= 1e6)) {
+		snprintf(r->err, sizeof(r->err),
+		    "factor: 1e-6 to 1e6 times real time");
+		return CONTROL_BAD;
+	}
+	return control_server(r, hxd_set_speed(r->c, factor, max != 0));
+}
+
 /* Reset: to the reference pose, a keyframe by name, or by index. */
 static int
 control_reset(struct control_req *r)
@@ -316,6 +336,7 @@ static const struct control_row {
 } control_rows[] = {
 	{ "pause", 1, control_pause },
 	{ "run", 1, control_run },
+	{ "speed", 1, control_speed },
 	{ "reset", 1, control_reset },
 	{ "step", 1, control_step },
 	{ "ctrl", 1, control_ctrl },

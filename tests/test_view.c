@@ -1607,6 +1607,29 @@ Test(view, serve_controls)
 	http_free(&h);
 	expect_running(c, "after POST /control/run");
 
+	/* The speed slider: slow motion, as fast as it can, refusals. */
+	http(&h, port, "POST", "/control/speed?factor=0.25", "X-Hxview: 1\r\n",
+	    0);
+	http_expect(&h, 200, "application/json");
+	http_free(&h);
+	st = hx_status_ok(c);
+	cr_assert(st.speed == 0.25 && !st.speed_max, "speed %g, max %d",
+	    st.speed, st.speed_max);
+	http(&h, port, "POST", "/control/speed?max=1", "X-Hxview: 1\r\n", 0);
+	http_expect(&h, 200, "application/json");
+	http_free(&h);
+	cr_assert(hx_status_ok(c).speed_max, "max speed not set");
+	http(&h, port, "POST", "/control/speed?factor=0", "X-Hxview: 1\r\n", 0);
+	http_expect(&h, 400, "application/json");
+	cr_assert(strstr((char *)h.body, "1e-6 to 1e6") != NULL, "%s", h.body);
+	http_free(&h);
+	http(&h, port, "POST", "/control/speed?factor=1", "X-Hxview: 1\r\n", 0);
+	http_expect(&h, 200, "application/json");
+	http_free(&h);
+	st = hx_status_ok(c);
+	cr_assert(st.speed == 1 && !st.speed_max, "speed %g, max %d",
+	    st.speed, st.speed_max);
+
 	serve_stop(pid, err);
 	hxd_close(c);
 	hx_server_stop(&s);

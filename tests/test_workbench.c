@@ -1028,6 +1028,41 @@ Test(workbench, the_page_says_when_the_server_is_gone_and_back)
 	rmdir(dir);
 }
 
+/* The speed slider (issue 38): slow motion, and back to real time. */
+Test(workbench, the_speed_slider_gives_slow_motion)
+{
+	double t0, t1, end;
+
+	open_workbench(start_all());
+	js("var r = document.getElementById('speed'); r.value = -2;"
+	   "r.dispatchEvent(new Event('change')); return 'ok';");
+	end = hx_wall_now() + WAIT_SECONDS;
+	while (hx_status_ok(watch).speed != 0.25) {
+		cr_assert(hx_wall_now() < end, "the speed is %g, not 1/4",
+		    hx_status_ok(watch).speed);
+		hx_sleep_ms(100);
+	}
+	wait_for("return document.getElementById('speed-text').textContent"
+		 " === 'x1/4' ? 'yes' : document.getElementById('speed-text')"
+		 ".textContent;",
+	    WAIT_SECONDS, "the page showing the speed");
+	/* A quarter of real time, generously: the machine is shared. */
+	t0 = hx_status_ok(watch).time;
+	hx_sleep_ms(1000);
+	t1 = hx_status_ok(watch).time;
+	cr_assert(t1 - t0 > 0.05 && t1 - t0 < 0.5,
+	    "%.3f s of simulated time in a second at x1/4", t1 - t0);
+	js("var r = document.getElementById('speed'); r.value = 0;"
+	   "r.dispatchEvent(new Event('change')); return 'ok';");
+	end = hx_wall_now() + WAIT_SECONDS;
+	while (hx_status_ok(watch).speed != 1) {
+		cr_assert(hx_wall_now() < end, "the speed is %g, not 1",
+		    hx_status_ok(watch).speed);
+		hx_sleep_ms(100);
+	}
+	close_session();
+}
+
 Test(workbench, another_site_and_a_foreign_host_are_refused)
 {
 	char url[256], script[256];

@@ -37,6 +37,15 @@ export const panels = {
       var m = byId('models').value;
       if (m) net.control('load', { path: m });
     });
+    /* The speed, in powers of two: 1/1024 (slow motion) to 64. */
+    byId('speed').addEventListener('change', function (e) {
+      byId('speed-max').checked = false;
+      net.control('speed', { factor: Math.pow(2, +e.target.value) });
+    });
+    byId('speed-max').addEventListener('change', function (e) {
+      net.control('speed', e.target.checked ? { max: 1 } :
+        { factor: Math.pow(2, +byId('speed').value) });
+    });
     byId('camera').addEventListener('change', function (e) {
       view.fixed = +e.target.value;
       view.publish();
@@ -158,6 +167,7 @@ export const panels = {
     byId('run').disabled = ro || !s.paused;
     byId('pause').disabled = ro || s.paused;
     byId('step').disabled = ro || !s.paused;
+    this.speed(s);
     byId('record').textContent = s.recording ? 'Stop recording' : 'Record';
     byId('record-state').textContent = s.recording ?
       'recording ' + s.records + ' to ' + s.record_path : (s.record_ended ? 'ended: ' + s.record_ended : '');
@@ -184,6 +194,18 @@ export const panels = {
       say(was.hxview ? 'hxview answers again' : 'the server is back');
     }
     if (hxwb.status && hxwb.model) this.info(hxwb.status, hxwb.model);
+  },
+
+  /* The speed the server runs at, unless the slider is being moved. */
+  speed: function (s) {
+    var r = byId('speed'), text = byId('speed-text');
+    if (s.speed === undefined) return;
+    text.textContent = s.speed_max ? 'max' : s.speed >= 1 ?
+      'x' + +s.speed.toPrecision(3) : 'x1/' + +(1 / s.speed).toPrecision(3);
+    byId('speed-max').checked = !!s.speed_max;
+    if (document.activeElement !== r && s.speed > 0)
+      r.value = Math.round(Math.log2(s.speed));
+    r.disabled = hxwb.readOnly || !!s.speed_max;
   },
 
   /* The Info box. */

@@ -1063,6 +1063,29 @@ Test(workbench, the_speed_slider_gives_slow_motion)
 	close_session();
 }
 
+/*
+ * The sensor plot within the window (issue 38): with the MPL hand's 13
+ * sliders running (and 22 paused) the plot was below the window's bottom.
+ */
+Test(workbench, the_sensor_plot_stays_in_the_window)
+{
+	static const char *const fits =
+	    "var p = document.getElementById('plot').getBoundingClientRect();"
+	    "return hxwb.model && hxwb.model.name === 'MPL table' &&"
+	    " document.querySelectorAll('#sliders input').length > 10 &&"
+	    " p.bottom <= window.innerHeight && p.top >= 0 ? 'yes' :"
+	    " 'model ' + (hxwb.model && hxwb.model.name) + ' sliders ' +"
+	    " document.querySelectorAll('#sliders input').length +"
+	    " ' plot ' + p.top + '-' + p.bottom + ' of ' + window.innerHeight;";
+
+	open_workbench(start_all());
+	HX_OK(watch, hxd_load_file(watch, "mpl_scene.xml", NULL));
+	wait_for(fits, READY_SECONDS, "the plot within the window, running");
+	HX_OK(watch, hxd_pause(watch));
+	wait_for(fits, READY_SECONDS, "the plot within the window, paused");
+	close_session();
+}
+
 Test(workbench, another_site_and_a_foreign_host_are_refused)
 {
 	char url[256], script[256];

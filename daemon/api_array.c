@@ -14,6 +14,7 @@
 #include "api.h"
 #include "arena.h"
 #include "daemon.h"
+#include "lifecycle_step.h"
 #include "options.h"
 #include "sim_array.h"
 
@@ -121,6 +122,8 @@ api_set_array(struct call *c)
 	if (sim_array_set(c->d->sim, id, w->offset, w->n_values, w->values,
 		c->err, sizeof(c->err)) != 0)
 		return RESULT_BADVALUE;
+	/* opt.timestep, opt.apirate: pacing and streams follow at once. */
+	lifecycle_rates(c->d);
 	return RESULT_OK;
 }
 

@@ -49,6 +49,9 @@ struct clock {
 	double period_ns;   /* wall time per step */
 	unsigned api_every; /* steps per API tick; 0: no tick */
 	unsigned api_phase;
+	double timestep, apirate; /* the sim's, as period_ns and api_every took them */
+	uint64_t epoch;           /* anchors so far: a step's loop ends */
+	int stepping;             /* within the step hook */
 
 	int64_t window_ns; /* start of the measuring window */
 	double window_sim; /* simulated seconds in the window */
@@ -96,6 +99,7 @@ clock_anchor(struct clock *k, int64_t now)
 {
 	k->anchor_ns = now;
 	k->done = 0;
+	k->epoch++;
 	k->window_ns = now;
 	k->window_sim = 0;
 	k->window_overruns = 0;
@@ -109,6 +113,8 @@ clock_rates(struct clock *k)
 	const struct sim_sizes *z = sim_sizes(k->d->sim);
 	double every;
 
+	k->timestep = z->timestep;
+	k->apirate = z->apirate;
 	k->period_ns = z->timestep * 1e9 / k->speed;
 	k->api_every = 0;
 	if (z->apirate >= 1) {
@@ -139,7 +145,9 @@ clock_step(struct clock *k)
 	char err[1100];
 	int rc;
 
+	k->stepping = 1;
 	rc = k->hooks->step(k->d, err, sizeof(err));
+	k->stepping = 0;
 	if (rc != 0)
 		return; /* logged by the sim; the data was reset */
 	k->done++;
@@ -184,6 +192,7 @@ clock_tick(struct ptimer *t, void *arg)
 {
 	struct clock *k = arg;
 	int64_t now = monotonic_ns(), start = now, end, owed;
+	uint64_t epoch;
 	double elapsed;
 
 	if (k->max) {
@@ -207,9 +216,12 @@ clock_tick(struct ptimer *t, void *arg)
 		clock_overrun(k, now - (int64_t)k->period_ns, owed);
 		owed = 1;
 	}
+	epoch = k->epoch;
 	while (owed-- > 0 && k->running) {
 		clock_step(k);
 		now = monotonic_ns();
+		if (k->epoch != epoch)
+			break; /* a new schedule (clock_follow) owes nothing */
 		if (now - start > CLOCK_SLICE_NS && owed > 0) {
 			/* The CPU cannot keep up: the next step is one period
 			 * on. */
@@ -280,6 +292,30 @@ clock_model_changed(struct clock *k)
 	clock_anchor(k, now);
 	k->hooks->tick(k->d);
 	clock_arm(k, now);
+}
+
+int
+clock_follow(struct clock *k)
+{
+	const struct sim_sizes *z;
+	int64_t now;
+
+	if (!sim_loaded(k->d->sim))
+		return 0;
+	z = sim_sizes(k->d->sim);
+	if (z->timestep == k->timestep && z->apirate == k->apirate)
+		return 0;
+	now = monotonic_ns();
+	clock_rates(k);
+	clock_anchor(k, now);
+	/* The step being taken is the first of the new schedule, due now. */
+	if (k->stepping)
+		k->anchor_ns = now - (int64_t)k->period_ns;
+	clock_arm(k, now);
+	/* Nobody waits for a tick that will not come. */
+	if (k->api_every == 0)
+		k->hooks->tick(k->d);
+	return 1;
 }
 
 void

@@ -58,6 +58,16 @@ void clock_set_speed(struct clock *k, double speed, int max);
 /* A model was loaded: take its timestep and API rate; tick. */
 void clock_model_changed(struct clock *k);
 
+/*
+ * The model's timestep or API rate may have changed without a new model
+ * (a write of opt.timestep or opt.apirate, a reset restoring them, a bad
+ * step undoing them): if they differ from those the clock paces by, take
+ * them and anchor the schedule again (from a step in progress, that step
+ * is the new schedule's first), and tick if no tick will come any more.
+ * Returns 1 if they differed.
+ */
+int clock_follow(struct clock *k);
+
 void clock_status(const struct clock *k, struct clock_status *out);
 
 #endif

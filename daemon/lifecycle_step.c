@@ -3,11 +3,13 @@
 
 #include <stdio.h>
 
+#include "clock.h"
 #include "daemon.h"
 #include "event.h"
 #include "gazebo_world.h"
 #include "hold.h"
 #include "lifecycle_step.h"
+#include "log.h"
 #include "motion.h"
 #include "record.h"
 #include "rollback.h"
@@ -15,6 +17,20 @@
 #include "stepguard.h"
 #include "stream.h"
 #include "tracking.h"
+
+void
+lifecycle_rates(struct daemon *d)
+{
+	const struct sim_sizes *z;
+
+	if (!clock_follow(d->clock))
+		return;
+	stream_model_changed(d);
+	z = sim_sizes(d->sim);
+	log_info("the model's timestep is now %g s and the API rate %g Hz: "
+		 "pacing and streams follow",
+	    z->timestep, z->apirate);
+}
 
 int
 lifecycle_step(struct daemon *d, char *err, size_t len)
@@ -24,6 +40,8 @@ lifecycle_step(struct daemon *d, char *err, size_t len)
 
 	if (stepguard_check(d, err, len) != 0)
 		return -2;
+	/* A reset may have restored the timestep: pace by this step's. */
+	lifecycle_rates(d);
 	sim_before_step(d->sim);
 	motion_before_step(d);
 	hold_before_step(d); /* before the journal: it writes the model */
@@ -41,6 +59,8 @@ lifecycle_step(struct daemon *d, char *err, size_t len)
 
 		snprintf(why, sizeof(why), "%s", err);
 		rc = rollback_bad(d, why, err, len) ? -1 : 0;
+		/* The undo may have put back the timestep. */
+		lifecycle_rates(d);
 	} else {
 		/* A MuJoCo error: the sim reset the data, as it says. */
 		rollback_model_changed(d, 0);

@@ -19,4 +19,14 @@ struct daemon;
  */
 int lifecycle_step(struct daemon *d, char *err, size_t len);
 
+/*
+ * The model's timestep or API rate may have changed within the model (a
+ * write of opt.timestep or opt.apirate, a reset restoring them, a bad
+ * step undoing them; the sizes already say so): pacing takes them
+ * (clock_follow) and the streams' rates in simulated time follow.
+ * Nothing happens when they are what pacing has.  lifecycle_step calls
+ * it before each step and after an undone one; a write calls it at once.
+ */
+void lifecycle_rates(struct daemon *d);
+
 #endif

@@ -1,11 +1,12 @@
 /*
- * Every numeric array of mjModel and mjData (and mjData's time) by its
- * MuJoCo name, shaped for the loaded model, and the rules for which of
- * them a client may write between steps.  The table is MuJoCo's own
- * (mjxmacro.h), so it follows the installed version; the write rules
- * below are ours, read from MuJoCo 2.2's engine (engine_forward.c,
- * engine_setconst.c, engine_core_smooth.c, engine_core_constraint.c,
- * engine_collision_*.c).
+ * Every numeric array of mjModel and mjData (and mjData's time, and each
+ * field of the model's mjOption as "opt.NAME") by its MuJoCo name, shaped
+ * for the loaded model, and the rules for which of them a client may
+ * write between steps.  The table is MuJoCo's own (mjxmacro.h), so it
+ * follows the installed version; the write rules below are ours, read
+ * from MuJoCo 2.2's engine (engine_forward.c, engine_setconst.c,
+ * engine_core_smooth.c, engine_core_constraint.c, engine_collision_*.c,
+ * engine_passive.c, engine_solver.c).
  */
 #include "config.h"
 
@@ -32,16 +33,20 @@ enum sim_array_owner {
 /* Element types this interface does not serve: mjContact, char (text). */
 #define SIM_ARRAY_OTHER (-1)
 
-/* The rows_at of a scalar member, 1 x 1, rather than an array. */
-#define SIM_SCALAR ((size_t)-1)
+/*
+ * The rows_at of a member held in mjModel or mjData itself rather than
+ * pointed to: one row of the def's cols (time, the mjOption fields).
+ */
+#define SIM_INLINE ((size_t)-1)
 
-/* One pointer member of mjModel or mjData, as mjxmacro.h lists it. */
+/* One member of mjModel or mjData, as mjxmacro.h lists it. */
 struct sim_array_def {
 	const char *name;
 	unsigned char owner; /* enum sim_array_owner */
 	signed char type;    /* enum sim_array_type, or SIM_ARRAY_OTHER */
-	size_t offset;       /* of the pointer in mjModel or mjData */
-	size_t rows_at;      /* of the row count in mjModel */
+	size_t offset;       /* of the pointer (inline: the values) */
+	size_t rows_at;      /* of the row count in mjModel, or SIM_INLINE */
+	unsigned char cols;  /* SIM_INLINE: the values in its one row */
 };
 
 #define SIM_TYPE_OF(p) \
@@ -52,17 +57,29 @@ struct sim_array_def {
 static const struct sim_array_def sim_array_defs[] = {
 #define X(type, name, nr, nc) \
 	{ #name, SIM_OWNER_MODEL, SIM_TYPE_OF((type *)0), \
-		offsetof(mjModel, name), offsetof(mjModel, nr) },
+		offsetof(mjModel, name), offsetof(mjModel, nr), 0 },
 	MJMODEL_POINTERS
 #undef X
 #define X(type, name, nr, nc) \
 	{ #name, SIM_OWNER_DATA, SIM_TYPE_OF((type *)0), \
-		offsetof(mjData, name), offsetof(mjModel, nr) },
+		offsetof(mjData, name), offsetof(mjModel, nr), 0 },
 	    MJDATA_POINTERS
 #undef X
 	/* The one scalar: a reset sets it, a replay must too. */
 	{ "time", SIM_OWNER_DATA, SIM_ARRAY_DOUBLE, offsetof(mjData, time),
-	    SIM_SCALAR },
+	    SIM_INLINE, 1 },
+	/* The model's options, mjOption's fields: 1 x 1, or 1 x n. */
+#define X(type, name) \
+	{ "opt." #name, SIM_OWNER_MODEL, SIM_TYPE_OF((type *)0), \
+		offsetof(mjModel, opt) + offsetof(mjOption, name), SIM_INLINE, \
+		1 },
+	MJOPTION_SCALARS
+#undef X
+#define X(name, n) \
+	{ "opt." #name, SIM_OWNER_MODEL, SIM_ARRAY_DOUBLE, \
+	    offsetof(mjModel, opt) + offsetof(mjOption, name), SIM_INLINE, n },
+	    MJOPTION_VECTORS
+#undef X
 };
 
 #define SIM_NDEFS (sizeof(sim_array_defs) / sizeof(sim_array_defs[0]))
@@ -87,6 +104,11 @@ enum sim_array_domain {
 	SIM_DOMAIN_BOOL,   /* 0 or 1: flags */
 	SIM_DOMAIN_RANGE,  /* rows of (lower, upper) with lower <= upper */
 	SIM_DOMAIN_QUAT,   /* rows of 4, not all zero */
+	SIM_DOMAIN_POSITIVE, /* > 0 */
+	SIM_DOMAIN_BOUNDED,  /* the rule's lo to hi, said by its want */
+	SIM_DOMAIN_BITS,     /* only bits of the rule's hi: flags */
+	SIM_DOMAIN_SOLREF,   /* rows of 2 of one sign: (> 0) or (<= 0) */
+	SIM_DOMAIN_SOLIMP,   /* rows of 5 within MuJoCo's clamps */
 };
 
 /* Whether and how an array may be written. */
@@ -94,6 +116,8 @@ struct sim_array_rule {
 	const char *name; /* an array's name, or a prefix ending in '*' */
 	unsigned char owner, after, domain;
 	const char *deny; /* NULL: writable */
+	double lo, hi;    /* SIM_DOMAIN_BOUNDED, SIM_DOMAIN_BITS (hi) */
+	const char *want; /* what those take, for a refusal */
 };
 
 #define WHY_COMPUTED \
@@ -115,15 +139,27 @@ struct sim_array_rule {
 #define WHY_UNKNOWN \
 	"not among the parameters known to be safe to change between steps"
 
+/*
+ * The most solver, noslip and MPR iterations a write sets: simulate's
+ * cap, and the solver statistics MuJoCo keeps (mjNSOLVER).
+ */
+#define SIM_MAX_ITERATIONS 1000
+
 #define M SIM_OWNER_MODEL
 #define D SIM_OWNER_DATA
 #define W(owner, name, after, domain) \
 	{ \
-		name, owner, SIM_AFTER_##after, SIM_DOMAIN_##domain, NULL \
+		name, owner, SIM_AFTER_##after, SIM_DOMAIN_##domain, NULL, 0, 0, \
+		    NULL \
 	}
 #define DENY(owner, name, why) \
 	{ \
-		name, owner, 0, 0, why \
+		name, owner, 0, 0, why, 0, 0, NULL \
+	}
+#define WB(name, after, domain, lo, hi, want) \
+	{ \
+		name, M, SIM_AFTER_##after, SIM_DOMAIN_##domain, NULL, lo, hi, \
+		    want \
 	}
 
 /*
@@ -250,6 +286,60 @@ static const struct sim_array_rule sim_array_rules[] = {
 	W(M, "key_mquat", NONE, ANY),
 	W(M, "key_ctrl", NONE, ANY),
 
+	/*
+	 * The model's options (mjOption): each is read afresh where it is
+	 * used, at every step, and nothing is precomputed from it (the
+	 * compiler's mj_setConst reads none of them), so mj_forward
+	 * follows, as for the parameters above; the timestep and the API
+	 * rate are also the daemon's pacing (sim_array_rates()).  The
+	 * enumerations and flags take only what MuJoCo defines (the engine
+	 * indexes tables and switches on them unchecked; sim_check.c checks
+	 * a model's at load); the iterations are capped as simulate caps
+	 * them (a step cannot be interrupted, and each iteration costs a
+	 * solve); solref and solimp take what MuJoCo would not replace or
+	 * clamp (engine_core_constraint.c, getsolparam).  A value the model
+	 * was loaded with is taken too (sim_array_check_value).
+	 */
+	WB("opt.timestep", FORWARD, BOUNDED, 1e-6, 1,
+	    "the timestep is from 1e-6 to 1 s"),
+	WB("opt.apirate", NONE, BOUNDED, 0, 1e6,
+	    "the API rate is from 0 to 1e6 Hz (below 1: no API tick)"),
+	W(M, "opt.impratio", FORWARD, POSITIVE),
+	W(M, "opt.tolerance", FORWARD, NONNEG),
+	W(M, "opt.noslip_tolerance", FORWARD, NONNEG),
+	W(M, "opt.mpr_tolerance", FORWARD, NONNEG),
+	W(M, "opt.density", FORWARD, NONNEG),
+	W(M, "opt.viscosity", FORWARD, NONNEG),
+	W(M, "opt.o_margin", FORWARD, NONNEG),
+	WB("opt.integrator", FORWARD, BOUNDED, mjINT_EULER, mjINT_IMPLICIT,
+	    "the integrator is 0 (Euler), 1 (RK4) or 2 (implicit)"),
+	WB("opt.collision", FORWARD, BOUNDED, mjCOL_ALL, mjCOL_DYNAMIC,
+	    "collision is 0 (all), 1 (pair) or 2 (dynamic)"),
+	WB("opt.cone", FORWARD, BOUNDED, mjCONE_PYRAMIDAL, mjCONE_ELLIPTIC,
+	    "the cone is 0 (pyramidal) or 1 (elliptic)"),
+	WB("opt.jacobian", FORWARD, BOUNDED, mjJAC_DENSE, mjJAC_AUTO,
+	    "the Jacobian is 0 (dense), 1 (sparse) or 2 (auto)"),
+	WB("opt.solver", FORWARD, BOUNDED, mjSOL_PGS, mjSOL_NEWTON,
+	    "the solver is 0 (PGS), 1 (CG) or 2 (Newton)"),
+	WB("opt.iterations", FORWARD, BOUNDED, 0, SIM_MAX_ITERATIONS,
+	    "iterations are from 0 to 1000"),
+	WB("opt.noslip_iterations", FORWARD, BOUNDED, 0, SIM_MAX_ITERATIONS,
+	    "iterations are from 0 to 1000"),
+	WB("opt.mpr_iterations", FORWARD, BOUNDED, 0, SIM_MAX_ITERATIONS,
+	    "iterations are from 0 to 1000"),
+	WB("opt.disableflags", FORWARD, BITS, 0, (1 << mjNDISABLE) - 1,
+	    "the disable flags are bits 0 to 12 (mjtDisableBit: constraint, "
+	    "equality, frictionloss, limit, contact, passive, gravity, "
+	    "clampctrl, warmstart, filterparent, actuation, refsafe, sensor)"),
+	WB("opt.enableflags", FORWARD, BITS, 0, (1 << mjNENABLE) - 1,
+	    "the enable flags are bits 0 to 4 (mjtEnableBit: override, "
+	    "energy, fwdinv, sensornoise, multiccd)"),
+	W(M, "opt.gravity", FORWARD, ANY),
+	W(M, "opt.wind", FORWARD, ANY),
+	W(M, "opt.magnetic", FORWARD, ANY),
+	W(M, "opt.o_solref", FORWARD, SOLREF),
+	W(M, "opt.o_solimp", FORWARD, SOLIMP),
+
 	/* Refused with a specific reason. */
 	DENY(M, "geom_size",
 	    "use set_geomsize: it checks the size against the geom's type "
@@ -304,16 +394,17 @@ static const struct sim_array_rule sim_array_rules[] = {
 #undef M
 #undef D
 #undef W
+#undef WB
 #undef DENY
 
 #define SIM_NRULES (sizeof(sim_array_rules) / sizeof(sim_array_rules[0]))
 
 static const struct sim_array_rule sim_rule_computed = { NULL, SIM_OWNER_DATA,
-	0, 0, WHY_COMPUTED };
+	0, 0, WHY_COMPUTED, 0, 0, NULL };
 static const struct sim_array_rule sim_rule_structure = { NULL, SIM_OWNER_MODEL,
-	0, 0, WHY_STRUCTURE };
+	0, 0, WHY_STRUCTURE, 0, 0, NULL };
 static const struct sim_array_rule sim_rule_unknown = { NULL, SIM_OWNER_MODEL,
-	0, 0, WHY_UNKNOWN };
+	0, 0, WHY_UNKNOWN, 0, 0, NULL };
 
 /* Number the numeric arrays once. */
 static void
@@ -430,8 +521,9 @@ sim_array_shape(const struct sim *s, const mjData *d,
 {
 	size_t k = (size_t)(def - sim_array_defs);
 
-	if (def->rows_at == SIM_SCALAR) {
-		*rows = *cols = 1;
+	if (def->rows_at == SIM_INLINE) {
+		*rows = 1;
+		*cols = def->cols;
 	} else if (def->owner == SIM_OWNER_MODEL) {
 		memcpy(rows, (const char *)s->m + def->rows_at, sizeof(*rows));
 		*cols = sim_model_cols(s->m, k);
@@ -450,7 +542,7 @@ sim_array_base(
 							    (const char *)d;
 	void *p;
 
-	if (def->rows_at == SIM_SCALAR)
+	if (def->rows_at == SIM_INLINE)
 		return (void *)(owner + def->offset);
 	memcpy(&p, owner + def->offset, sizeof(p));
 	return p;
@@ -558,9 +650,77 @@ sim_array_get(const struct sim *s, int id, double *out)
 	sim_array_get_in(s, s->d, id, out);
 }
 
+/* Element i of an inline member of model m (the options: mjtNum, int). */
+static double
+sim_inline_value(const mjModel *m, const struct sim_array_def *def, size_t i)
+{
+	const char *p = (const char *)m + def->offset;
+	mjtNum x;
+	int k;
+
+	if (def->type == SIM_ARRAY_INT) {
+		memcpy(&k, p + i * sizeof(k), sizeof(k));
+		return k;
+	}
+	memcpy(&x, p + i * sizeof(x), sizeof(x));
+	return x;
+}
+
+/*
+ * 1 if elements [from, from + n) of an option would be, with v written
+ * from element offset, what the model was loaded with: a value outside
+ * the domain is taken back then (a reset restores the model's own, a
+ * journal replays that as a write, hxplay's restore writes it back).
+ */
+static int
+sim_array_as_loaded(const struct sim *s, const struct sim_array_def *def,
+    size_t from, size_t n, size_t offset, size_t nv, const double *v)
+{
+	size_t e;
+	double x;
+
+	if (def->rows_at != SIM_INLINE || def->owner != SIM_OWNER_MODEL ||
+	    s->pristine == NULL)
+		return 0;
+	for (e = from; e < from + n; e++) {
+		x = e >= offset && e < offset + nv ?
+		    v[e - offset] :
+		    sim_inline_value(s->m, def, e);
+		if (x != sim_inline_value(s->pristine, def, e))
+			return 0;
+	}
+	return 1;
+}
+
+/* What solimp's element k takes (getsolparam clamps the rest), or NULL. */
+static const char *
+sim_solimp_want(size_t k, double v)
+{
+	switch (k % mjNIMP) {
+	case 0:
+	case 1:
+		if (v < mjMINIMP || v > mjMAXIMP)
+			return "solimp's dmin and dmax are from 0.0001 to 0.9999";
+		break;
+	case 2:
+		if (v < 0)
+			return "solimp's width must not be negative";
+		break;
+	case 3:
+		if (v < mjMINIMP || v > mjMAXIMP)
+			return "solimp's midpoint is from 0.0001 to 0.9999";
+		break;
+	default:
+		if (v < 1)
+			return "solimp's power is at least 1";
+		break;
+	}
+	return NULL;
+}
+
 /* Check value v for element i of an array; 0, or -1 with err set. */
 static int
-sim_array_check_value(const struct sim_array_def *def,
+sim_array_check_value(const struct sim *s, const struct sim_array_def *def,
     const struct sim_array_rule *r, size_t i, double v, char *err, size_t len)
 {
 	const char *want = NULL;
@@ -576,12 +736,23 @@ sim_array_check_value(const struct sim_array_def *def,
 		want = "a byte array takes whole numbers from 0 to 255";
 	else if (def->type == SIM_ARRAY_FLOAT && fabs(v) > FLT_MAX)
 		want = "a float array takes magnitudes up to 3.4e38";
+	else if (sim_array_as_loaded(s, def, i, 1, i, 1, &v))
+		want = NULL;
 	else if (r->domain == SIM_DOMAIN_NONNEG && v < 0)
 		want = "values must not be negative";
 	else if (r->domain == SIM_DOMAIN_UNIT && (v < 0 || v > 1))
 		want = "values must be from 0 to 1";
 	else if (r->domain == SIM_DOMAIN_BOOL && v != 0 && v != 1)
 		want = "a flag is 0 or 1";
+	else if (r->domain == SIM_DOMAIN_POSITIVE && v <= 0)
+		want = "values must be positive";
+	else if (r->domain == SIM_DOMAIN_BOUNDED && (v < r->lo || v > r->hi))
+		want = r->want;
+	else if (r->domain == SIM_DOMAIN_BITS &&
+	    (v < 0 || ((unsigned)v & ~(unsigned)r->hi) != 0))
+		want = r->want;
+	else if (r->domain == SIM_DOMAIN_SOLIMP)
+		want = sim_solimp_want(i, v);
 	if (want == NULL)
 		return 0;
 	snprintf(err, len, "%s[%zu] is %.17g: %s", def->name, i, v, want);
@@ -590,7 +761,8 @@ sim_array_check_value(const struct sim_array_def *def,
 
 /*
  * Check the rows a write touches as they would be after it: ranges
- * must not be inverted, quaternions not zero.  0, or -1 with err set.
+ * must not be inverted, quaternions not zero, a solref not of mixed
+ * signs (unless as loaded).  0, or -1 with err set.
  */
 static int
 sim_array_check_rows(const struct sim *s, const struct sim_array_def *def,
@@ -600,7 +772,7 @@ sim_array_check_rows(const struct sim *s, const struct sim_array_def *def,
 	size_t w, row, j, e;
 	double x[4];
 
-	if (r->domain == SIM_DOMAIN_RANGE)
+	if (r->domain == SIM_DOMAIN_RANGE || r->domain == SIM_DOMAIN_SOLREF)
 		w = 2;
 	else if (r->domain == SIM_DOMAIN_QUAT)
 		w = 4;
@@ -619,7 +791,18 @@ sim_array_check_rows(const struct sim *s, const struct sim_array_def *def,
 			if (e >= offset && e < offset + n)
 				x[j] = v[e - offset];
 		}
-		if (w == 2 && x[0] > x[1]) {
+		if (r->domain == SIM_DOMAIN_SOLREF &&
+		    (x[0] > 0) != (x[1] > 0) &&
+		    !sim_array_as_loaded(s, def, row * w, w, offset, n, v)) {
+			snprintf(err, len,
+			    "%s row %zu would be (%.17g, %.17g): MuJoCo takes "
+			    "(timeconst, dampratio), both positive, or "
+			    "(-stiffness, -damping), neither positive, and "
+			    "puts its default in place of mixed signs",
+			    def->name, row, x[0], x[1]);
+			return -1;
+		}
+		if (r->domain == SIM_DOMAIN_RANGE && x[0] > x[1]) {
 			snprintf(err, len,
 			    "%s row %zu would be (%.17g, %.17g): the lower "
 			    "bound must not exceed the upper",
@@ -688,6 +871,16 @@ sim_array_setconst(struct sim *s)
 	sim_array_forward(s);
 }
 
+void
+sim_array_rates(struct sim *s)
+{
+	if (s->m == NULL)
+		return;
+	s->sizes.timestep = s->m->opt.timestep;
+	s->sizes.apirate = s->api_rate_override >= 0 ? s->api_rate_override :
+						       s->m->opt.apirate;
+}
+
 /* The bytes of one element of def's array. */
 static size_t
 sim_array_size(const struct sim_array_def *def)
@@ -721,7 +914,8 @@ sim_array_set(struct sim *s, int id, size_t offset, size_t n, const double *v,
 	}
 	sim_array_shape(s, s->d, def, &rows, &cols);
 	for (i = 0; i < n; i++) {
-		if (sim_array_check_value(def, r, offset + i, v[i], err, len))
+		if (sim_array_check_value(
+			s, def, r, offset + i, v[i], err, len))
 			return -1;
 	}
 	if (sim_array_check_rows(s, def, r, cols, offset, n, v, err, len))
@@ -748,6 +942,9 @@ sim_array_set(struct sim *s, int id, size_t offset, size_t n, const double *v,
 		return 0;
 	if (def->owner == SIM_OWNER_MODEL)
 		s->counters.model_edits++;
+	/* The timestep and the API rate are the daemon's too. */
+	if (def->rows_at == SIM_INLINE && def->owner == SIM_OWNER_MODEL)
+		sim_array_rates(s);
 	switch (r->after) {
 	case SIM_AFTER_CTRL:
 		/* As sim_set_ctrl(): servo references start from here. */

@@ -1,5 +1,6 @@
 /*
- * mjModel and mjData arrays by name (sim_array.c): their types, sizes
+ * mjModel and mjData arrays by name (sim_array.c), and the model's
+ * options (mjOption's fields, "opt.timestep", ...): their types, sizes
  * and which may be written, read and written as doubles.
  */
 #ifndef HXD_SIM_ARRAY_H
@@ -21,9 +22,10 @@ enum sim_array_type {
 /* One mjModel or mjData array as it is now. */
 struct sim_array_info {
 	const char *name;  /* MuJoCo's, without a prefix */
-	const char *owner; /* "model" or "data" */
+	const char *owner; /* "model" or "data" (the options: "model") */
 	enum sim_array_type type;
-	int rows, cols; /* mjxmacro.h's, with nefc rows/columns for njmax */
+	int rows, cols; /* mjxmacro.h's, with nefc rows/columns for njmax;
+			   an option: 1 x its values */
 	const char *refusal; /* NULL if writable, else why writes are refused */
 };
 
@@ -46,7 +48,9 @@ void sim_array_get(const struct sim *s, int id, double *out);
 
 /*
  * Write n finite values into array id from element offset; offset + n is
- * within the array.  Data state writes are followed by mj_forward.
+ * within the array.  Data state writes are followed by mj_forward; an
+ * option's by mj_forward (but opt.apirate's) and the sizes' timestep and
+ * API rate taken again: the caller's pacing must follow them.
  * Returns 0, or -1 with the reason in err when the array is not writable
  * or a value does not fit its type or domain; nothing is written then.
  */

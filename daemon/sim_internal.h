@@ -76,6 +76,13 @@ void sim_array_get_in(const struct sim *s, const mjData *d, int id, double *out)
 /* mj_setConst keeping the state and the holds (sim_array.c). */
 void sim_array_setconst(struct sim *s);
 
+/*
+ * The sizes' timestep and API rate (the override, else the model's) from
+ * the model's options, after anything wrote them: a write of opt.timestep
+ * or opt.apirate, a reset restoring them, an undone step (sim_array.c).
+ */
+void sim_array_rates(struct sim *s);
+
 /* Forget the captured states (a new model has other sizes). */
 void sim_keys_free(struct sim *s);
 

@@ -3,7 +3,8 @@
  * clients change can be put back: a reset restores every model array
  * that differs (servo gains, set_array's parameters, colours, geom
  * sizes, equalities, and what mj_setConst derived from masses, with the
- * model's statistics), unless the client asks to keep them, and an
+ * model's statistics) and every option (opt.timestep, opt.gravity, ...),
+ * unless the client asks to keep them, and an
  * instability with clients' servo gains in force restores the gains
  * (sim_robot.c).  Keyframes are states rather than parameters: what
  * capture_key or set_array wrote into them stays.
@@ -80,6 +81,21 @@ sim_pristine_restore(struct sim *s, char *names, size_t len)
 		MJMODEL_POINTERS
 #undef X
 	}
+	/* The options, by their names as arrays; the pacing follows. */
+#define PRISTINE_OPT(name) \
+	if (memcmp(&m->opt.name, &p->opt.name, sizeof(m->opt.name)) != 0) { \
+		memcpy(&m->opt.name, &p->opt.name, sizeof(m->opt.name)); \
+		pristine_list(names, len, &used, "opt." #name); \
+		n++; \
+	}
+#define X(type, name) PRISTINE_OPT(name)
+	MJOPTION_SCALARS
+#undef X
+#define X(name, size) PRISTINE_OPT(name)
+	MJOPTION_VECTORS
+#undef X
+#undef PRISTINE_OPT
+	sim_array_rates(s);
 	/* mj_setConst (after a write of masses) recomputes the statistics. */
 	if (memcmp(&m->stat, &p->stat, sizeof(m->stat)) != 0) {
 		m->stat = p->stat;

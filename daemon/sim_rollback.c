@@ -156,6 +156,7 @@ sim_rollback(struct sim *s)
 	if (g == NULL || g->m != s->m)
 		return -1;
 	setconst = sim_undo_apply(s);
+	sim_array_rates(s); /* an option written since is back too */
 	k = sim_good_arrays(s->m, s->d, p, n);
 	for (i = 0; i < k; at += n[i], i++)
 		memcpy(p[i], g->buf + at, n[i] * sizeof(mjtNum));

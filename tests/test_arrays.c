@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -814,4 +815,561 @@ HX_TRANSPORT_TEST(arrays, a_reset_forgets_the_trial_before, "-m",
 	cr_expect_eq(after, fresh,
 	    "the state after the trial's reset differs from a fresh reset");
 	hxd_close(c);
+}
+
+/*------------------------------------------------------- the options */
+
+/*
+ * Every field of mjOption (mjxmacro.h's MJOPTION_FLOATS, _INTS and
+ * _VECTORS) set away from MuJoCo's default, for the options' tests.
+ */
+static const char opts_xml[] =
+    "<mujoco model=\"opts\">"
+    "<option timestep=\"0.004\" apirate=\"25\" impratio=\"2\""
+    " tolerance=\"1e-9\" noslip_tolerance=\"1e-5\" mpr_tolerance=\"2e-6\""
+    " density=\"1.2\" viscosity=\"2e-5\" o_margin=\"0.001\""
+    " integrator=\"RK4\" collision=\"predefined\" cone=\"elliptic\""
+    " jacobian=\"sparse\" solver=\"CG\" iterations=\"77\""
+    " noslip_iterations=\"3\" mpr_iterations=\"40\" gravity=\"0 0 -5\""
+    " wind=\"1 0 0\" magnetic=\"0 0.5 0\" o_solref=\"0.03 1.1\""
+    " o_solimp=\"0.8 0.9 0.002 0.4 3\">"
+    "<flag warmstart=\"disable\" gravity=\"disable\" energy=\"enable\"/>"
+    "</option>"
+    "<worldbody><body name=\"ball\" pos=\"0 0 10\"><freejoint/>"
+    "<geom type=\"sphere\" size=\"0.1\" mass=\"1\"/></body></worldbody>"
+    "</mujoco>";
+
+/* An option as opts_xml sets it: its type, columns and values. */
+static const struct opt_expect {
+	const char *name;
+	int type, cols;
+	double v[5];
+} opt_expected[] = {
+	{ "opt.timestep", HXD_ARRAY_DOUBLE, 1, { 0.004 } },
+	{ "opt.apirate", HXD_ARRAY_DOUBLE, 1, { 25 } },
+	{ "opt.impratio", HXD_ARRAY_DOUBLE, 1, { 2 } },
+	{ "opt.tolerance", HXD_ARRAY_DOUBLE, 1, { 1e-9 } },
+	{ "opt.noslip_tolerance", HXD_ARRAY_DOUBLE, 1, { 1e-5 } },
+	{ "opt.mpr_tolerance", HXD_ARRAY_DOUBLE, 1, { 2e-6 } },
+	{ "opt.density", HXD_ARRAY_DOUBLE, 1, { 1.2 } },
+	{ "opt.viscosity", HXD_ARRAY_DOUBLE, 1, { 2e-5 } },
+	{ "opt.o_margin", HXD_ARRAY_DOUBLE, 1, { 0.001 } },
+	{ "opt.integrator", HXD_ARRAY_INT, 1, { 1 } }, /* mjINT_RK4 */
+	{ "opt.collision", HXD_ARRAY_INT, 1, { 1 } },  /* mjCOL_PAIR */
+	{ "opt.cone", HXD_ARRAY_INT, 1, { 1 } },       /* mjCONE_ELLIPTIC */
+	{ "opt.jacobian", HXD_ARRAY_INT, 1, { 1 } },   /* mjJAC_SPARSE */
+	{ "opt.solver", HXD_ARRAY_INT, 1, { 1 } },     /* mjSOL_CG */
+	{ "opt.iterations", HXD_ARRAY_INT, 1, { 77 } },
+	{ "opt.noslip_iterations", HXD_ARRAY_INT, 1, { 3 } },
+	{ "opt.mpr_iterations", HXD_ARRAY_INT, 1, { 40 } },
+	/* mjDSBL_GRAVITY | mjDSBL_WARMSTART; mjENBL_ENERGY */
+	{ "opt.disableflags", HXD_ARRAY_INT, 1, { 64 + 256 } },
+	{ "opt.enableflags", HXD_ARRAY_INT, 1, { 2 } },
+	{ "opt.gravity", HXD_ARRAY_DOUBLE, 3, { 0, 0, -5 } },
+	{ "opt.wind", HXD_ARRAY_DOUBLE, 3, { 1, 0, 0 } },
+	{ "opt.magnetic", HXD_ARRAY_DOUBLE, 3, { 0, 0.5, 0 } },
+	{ "opt.o_solref", HXD_ARRAY_DOUBLE, 2, { 0.03, 1.1 } },
+	{ "opt.o_solimp", HXD_ARRAY_DOUBLE, 5, { 0.8, 0.9, 0.002, 0.4, 3 } },
+};
+
+#define NOPT (sizeof(opt_expected) / sizeof(opt_expected[0]))
+
+HX_TRANSPORT_TEST(arrays, options_are_arrays_with_the_models_values, "-m",
+    "fixture.xml", "--paused", NULL)
+{
+	hxd_conn *c = hx_connect_ok(addr, "test");
+	const struct opt_expect *e;
+	hxd_array *list = NULL, *a;
+	size_t k;
+	int n = 0, i, j, found;
+
+	HX_OK(c, hxd_load_data(c, HXD_FORMAT_MJCF, opts_xml, strlen(opts_xml),
+			 "opts", NULL));
+	HX_OK(c, hxd_list_arrays(c, &list, &n));
+	for (k = 0; k < NOPT; k++) {
+		e = &opt_expected[k];
+		for (i = 0, found = 0; i < n && !found; i++) {
+			if (strcmp(list[i].name, e->name) != 0)
+				continue;
+			found = 1;
+			cr_expect_str_eq(list[i].owner, "model", "%s", e->name);
+			cr_expect_eq(list[i].type, e->type, "%s", e->name);
+			cr_expect_eq(list[i].rows, 1, "%s", e->name);
+			cr_expect_eq(list[i].cols, e->cols, "%s", e->name);
+			cr_expect(list[i].writable, "%s", e->name);
+		}
+		cr_expect(found, "%s is not listed", e->name);
+		/* The values as the MJCF's <option> gave them. */
+		a = array_get(c, e->name);
+		cr_assert_eq(a->rows * a->cols, e->cols, "%s", e->name);
+		for (j = 0; j < e->cols; j++)
+			cr_expect_eq(a->values[j], e->v[j], "%s[%d] = %.17g",
+			    e->name, j, a->values[j]);
+		free(a);
+		/* And by the owner's prefix. */
+		{
+			char name[64];
+
+			snprintf(name, sizeof(name), "model.%s", e->name);
+			cr_expect_eq(array_value(c, name, 0), e->v[0], "%s",
+			    name);
+		}
+	}
+	/* Every option is listed: no more than these. */
+	for (i = 0, found = 0; i < n; i++)
+		found += strncmp(list[i].name, "opt.", 4) == 0;
+	cr_expect_eq(found, (int)NOPT, "%d options listed", found);
+	free(list);
+	HX_FAILS_WITH(c, hxd_get_array(c, "data.opt.timestep", &a),
+	    HXD_BADTYPE, "list_arrays");
+	hxd_close(c);
+}
+
+/* The status's timestep and simulated time. */
+static void
+status_time(hxd_conn *c, double *timestep, double *time)
+{
+	hxd_status st = hx_status_ok(c);
+
+	*timestep = st.model.timestep;
+	*time = st.time;
+}
+
+HX_TRANSPORT_TEST(arrays, a_timestep_write_changes_the_step, "-m",
+    "fixture.xml", "--paused", NULL)
+{
+	hxd_conn *c = hx_connect_ok(addr, "test");
+	double dt, t, t0;
+	hxd_status st;
+	unsigned taken;
+
+	status_time(c, &dt, &t0);
+	cr_assert_eq(dt, 0.002);
+	HX_OK(c, hxd_step(c, 10, &taken));
+	status_time(c, &dt, &t);
+	HX_NEAR(t - t0, 10 * 0.002, 1e-12);
+	/* Twice the timestep: the status says so, and a step goes twice as
+	 * far in simulated time. */
+	HX_OK(c, array_set1(c, "opt.timestep", 0, 0.004));
+	status_time(c, &dt, &t0);
+	cr_assert_eq(dt, 0.004);
+	HX_OK(c, hxd_step(c, 10, &taken));
+	cr_assert_eq(taken, 10);
+	status_time(c, &dt, &t);
+	HX_NEAR(t - t0, 10 * 0.004, 1e-12);
+	/* The API rate too: the status reports the model's new one. */
+	HX_OK(c, array_set1(c, "opt.apirate", 0, 100));
+	st = hx_status_ok(c);
+	cr_assert_eq(st.model.apirate, 100);
+	cr_assert_eq(array_value(c, "opt.apirate", 0), 100);
+	hxd_close(c);
+}
+
+/* Simulated seconds per wall second over about ms milliseconds. */
+static double
+measured_rate(hxd_conn *c, int ms)
+{
+	double dt, t0, t1, w0, w1;
+
+	status_time(c, &dt, &t0);
+	w0 = hx_wall_now();
+	hx_sleep_ms(ms);
+	status_time(c, &dt, &t1);
+	w1 = hx_wall_now();
+	return (t1 - t0) / (w1 - w0);
+}
+
+/*
+ * Running, a timestep written is the pacing's at once: a step twice as
+ * long is taken half as often, and a step four times shorter four times
+ * as often, so that simulated time keeps up with the wall clock (the
+ * clock did not follow: 2 and 0.25).  The bounds are generous.
+ */
+HX_TRANSPORT_TEST(arrays, pacing_follows_a_timestep_write, "-m", "fixture.xml",
+    NULL)
+{
+	hxd_conn *c = hx_connect_ok(addr, "test");
+	hxd_status st;
+	double rate;
+
+	HX_OK(c, array_set1(c, "opt.timestep", 0, 0.004));
+	hx_sleep_ms(1200);
+	rate = measured_rate(c, 1000);
+	cr_expect(rate > 0.6 && rate < 1.5,
+	    "timestep 0.004: %g simulated seconds per second", rate);
+	st = hx_status_ok(c);
+	cr_expect(st.realtime_factor > 0.6 && st.realtime_factor < 1.5,
+	    "timestep 0.004: real-time factor %g", st.realtime_factor);
+	cr_expect_eq(st.model.timestep, 0.004);
+	cr_log_info("timestep 0.004: %.3f s/s, real-time factor %.3f", rate,
+	    st.realtime_factor);
+
+	HX_OK(c, array_set1(c, "opt.timestep", 0, 0.0005));
+	hx_sleep_ms(1200);
+	rate = measured_rate(c, 1000);
+	cr_expect(rate > 0.6 && rate < 1.5,
+	    "timestep 0.0005: %g simulated seconds per second", rate);
+	st = hx_status_ok(c);
+	cr_expect(st.realtime_factor > 0.6 && st.realtime_factor < 1.5,
+	    "timestep 0.0005: real-time factor %g", st.realtime_factor);
+	cr_log_info("timestep 0.0005: %.3f s/s, real-time factor %.3f", rate,
+	    st.realtime_factor);
+	hxd_close(c);
+}
+
+/*
+ * The shortest time between the answers of eight updates, running: the
+ * API tick's period, unless a slow machine made each miss a tick.
+ */
+static double
+update_period(hxd_conn *c)
+{
+	double t[8], least = 1e9;
+	hxd_sensor *s;
+	int i;
+
+	for (i = 0; i < 8; i++) {
+		HX_OK(c, hxd_update(c, NULL, &s));
+		t[i] = s->time;
+		free(s);
+		if (i > 0 && t[i] - t[i - 1] < least)
+			least = t[i] - t[i - 1];
+	}
+	return least;
+}
+
+/*
+ * The API tick follows the options: every round(1 / (apirate x timestep))
+ * steps, an update answered at each.  The fixture's 50 Hz of 2 ms steps
+ * is every 10 steps; 20 Hz of 4 ms steps every 13 (0.052 s), where the
+ * old timestep's count (25) would give 0.1 s.
+ */
+HX_TRANSPORT_TEST(arrays, the_api_tick_follows_the_options, "-m",
+    "fixture.xml", NULL)
+{
+	hxd_conn *c = hx_connect_ok(addr, "test");
+
+	HX_NEAR(update_period(c), 10 * 0.002, 1e-9);
+	HX_OK(c, array_set1(c, "opt.apirate", 0, 20));
+	HX_OK(c, array_set1(c, "opt.timestep", 0, 0.004));
+	HX_NEAR(update_period(c), 13 * 0.004, 1e-9);
+	/* Below 1 Hz there is no tick: an update is answered at once. */
+	HX_OK(c, array_set1(c, "opt.apirate", 0, 0));
+	cr_assert_eq(hx_status_ok(c).model.apirate, 0);
+	update_period(c);
+	hxd_close(c);
+}
+
+/* The steps of the frames of subscription id that come within 300 ms. */
+static int
+frame_steps(hxd_conn *c, unsigned id, unsigned long long *steps, int max)
+{
+	hxd_event *ev = NULL;
+	int n = 0;
+
+	while (hxd_next_event(c, 300, &ev) == HXD_OK) {
+		cr_assert_eq(ev->kind, HXD_EVENT_FRAME, "event %d", ev->kind);
+		cr_assert_eq(ev->frame->subscription, id);
+		cr_assert_lt(n, max);
+		steps[n++] = ev->frame->step;
+		hxd_event_free(ev);
+		ev = NULL;
+	}
+	return n;
+}
+
+/* A stream at a rate in simulated time follows the timestep written. */
+HX_TRANSPORT_TEST(arrays, streams_follow_a_timestep_write, "-m",
+    "fixture.xml", "--paused", NULL)
+{
+	hxd_conn *c = hx_connect_ok(addr, "test");
+	hxd_subscription sub = { HXD_FIELDS(HXD_FIELD_QPOS), 0, 100, 0, 0 };
+	unsigned long long steps[16];
+	unsigned id, taken;
+	int n;
+
+	/* 100 Hz of 2 ms steps: every 5 steps, from the first frame. */
+	HX_OK(c, hxd_subscribe(c, &sub, &id));
+	HX_OK(c, hxd_step(c, 10, &taken));
+	n = frame_steps(c, id, steps, 16);
+	cr_assert_eq(n, 3, "%d frames in 10 steps of 2 ms", n);
+	cr_expect_eq(steps[2], 10);
+	/* 100 Hz of 5 ms steps: every 2 steps, counted from the write. */
+	HX_OK(c, array_set1(c, "opt.timestep", 0, 0.005));
+	HX_OK(c, hxd_step(c, 6, &taken));
+	n = frame_steps(c, id, steps, 16);
+	cr_assert_eq(n, 3, "%d frames in 6 steps of 5 ms", n);
+	cr_expect_eq(steps[0], 12);
+	cr_expect_eq(steps[1], 14);
+	cr_expect_eq(steps[2], 16);
+	hxd_close(c);
+}
+
+/* Drop the fixture's box from 5 m at rest; its vertical speed after n
+ * steps. */
+static double
+box_fall(hxd_conn *c, unsigned n)
+{
+	double z = 5, zero = 0;
+	unsigned taken;
+	int i;
+
+	HX_OK(c, array_set1(c, "qpos", BOX_QPOS + 2, z));
+	for (i = 0; i < 6; i++)
+		HX_OK(c, array_set1(c, "qvel", i + 2, zero));
+	HX_OK(c, hxd_step(c, n, &taken));
+	cr_assert_eq(taken, n);
+	return array_value(c, "qvel", BOX_QVEL + 2);
+}
+
+HX_TRANSPORT_TEST(arrays, a_gravity_write_changes_the_fall, "-m",
+    "fixture.xml", "--paused", NULL)
+{
+	hxd_conn *c = hx_connect_ok(addr, "test");
+	const double g[3] = { 0, 0, -2 };
+
+	/* 100 steps of 2 ms in free fall: v = g t. */
+	HX_NEAR(box_fall(c, 100), -GRAVITY * 0.2, 1e-9);
+	HX_OK(c, hxd_set_array(c, "opt.gravity", 0, 3, g));
+	/* mj_forward followed: the acceleration is the new one at once. */
+	HX_NEAR(array_value(c, "qacc", BOX_QVEL + 2), -2, 1e-9);
+	HX_NEAR(box_fall(c, 100), -2 * 0.2, 1e-9);
+	/* Gravity off by its flag (mjDSBL_GRAVITY): no fall at all. */
+	HX_OK(c, array_set1(c, "opt.disableflags", 0, 64));
+	HX_NEAR(box_fall(c, 100), 0, 1e-12);
+	hxd_close(c);
+}
+
+HX_TRANSPORT_TEST(arrays, option_refusals_name_the_field, "-m", "fixture.xml",
+    "--paused", NULL)
+{
+	static const struct {
+		const char *name;
+		int offset;
+		double v;
+		const char *says;
+	} bad[] = {
+		{ "opt.timestep", 0, -0.001, "timestep" },
+		{ "opt.timestep", 0, 0, "timestep" },
+		{ "opt.timestep", 0, 10, "timestep" },
+		{ "opt.timestep", 0, NAN, "finite" },
+		{ "opt.apirate", 0, -1, "API rate" },
+		{ "opt.impratio", 0, 0, "positive" },
+		{ "opt.tolerance", 0, -1e-8, "negative" },
+		{ "opt.density", 0, -1, "negative" },
+		{ "opt.viscosity", 0, -1, "negative" },
+		{ "opt.o_margin", 0, -0.1, "negative" },
+		{ "opt.integrator", 0, 3, "RK4" },
+		{ "opt.integrator", 0, -1, "Euler" },
+		{ "opt.integrator", 0, 0.5, "whole" },
+		{ "opt.collision", 0, 3, "dynamic" },
+		{ "opt.cone", 0, 2, "elliptic" },
+		{ "opt.jacobian", 0, 3, "sparse" },
+		{ "opt.solver", 0, 3, "Newton" },
+		{ "opt.iterations", 0, -1, "iterations" },
+		{ "opt.iterations", 0, 1001, "iterations" },
+		{ "opt.noslip_iterations", 0, 5000, "iterations" },
+		{ "opt.mpr_iterations", 0, -3, "iterations" },
+		{ "opt.disableflags", 0, 1 << 13, "mjtDisableBit" },
+		{ "opt.disableflags", 0, -1, "mjtDisableBit" },
+		{ "opt.enableflags", 0, 1 << 5, "mjtEnableBit" },
+		{ "opt.gravity", 2, INFINITY, "finite" },
+		{ "opt.wind", 0, NAN, "finite" },
+		{ "opt.o_solref", 1, -1, "mixed" },
+		{ "opt.o_solimp", 0, 1, "dmin" },
+		{ "opt.o_solimp", 2, -1, "width" },
+		{ "opt.o_solimp", 3, 0, "midpoint" },
+		{ "opt.o_solimp", 4, 0.5, "power" },
+	};
+	hxd_conn *c = hx_connect_ok(addr, "test");
+	hxd_array *before, *after;
+	size_t k;
+
+	for (k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+		before = array_get(c, bad[k].name);
+		HX_FAILS(c, array_set1(c, bad[k].name, bad[k].offset, bad[k].v),
+		    HXD_BADVALUE);
+		/* The field is named (offset: the element), and why. */
+		HX_SAYS(c, bad[k].name);
+		HX_SAYS(c, bad[k].says);
+		after = array_get(c, bad[k].name);
+		cr_assert(memcmp(before->values, after->values,
+			      (size_t)before->cols * sizeof(double)) == 0,
+		    "%s changed though refused", bad[k].name);
+		free(before);
+		free(after);
+	}
+	/* What the domains allow is taken: the bounds themselves. */
+	HX_OK(c, array_set1(c, "opt.timestep", 0, 1e-6));
+	HX_OK(c, array_set1(c, "opt.timestep", 0, 1));
+	HX_OK(c, array_set1(c, "opt.iterations", 0, 1000));
+	HX_OK(c, array_set1(c, "opt.integrator", 0, 2));
+	HX_OK(c, array_set1(c, "opt.disableflags", 0, (1 << 13) - 1));
+	HX_OK(c, array_set1(c, "opt.enableflags", 0, (1 << 5) - 1));
+	{
+		const double direct[2] = { -1000, -10 };
+
+		HX_OK(c, hxd_set_array(c, "opt.o_solref", 0, 2, direct));
+	}
+	hxd_close(c);
+}
+
+/*
+ * A value outside an option's domain that the model was loaded with is
+ * taken back (a reset restores it, a journal replays that as a write).
+ */
+HX_TRANSPORT_TEST(arrays, an_option_as_loaded_is_taken_back, "-m",
+    "fixture.xml", "--paused", NULL)
+{
+	static const char xml[] =
+	    "<mujoco model=\"slow\"><option timestep=\"2\" "
+	    "iterations=\"5000\"/><worldbody><body><freejoint/>"
+	    "<geom size=\"0.1\"/></body></worldbody></mujoco>";
+	hxd_conn *c = hx_connect_ok(addr, "test");
+
+	HX_OK(c, hxd_load_data(c, HXD_FORMAT_MJCF, xml, strlen(xml), "slow",
+			 NULL));
+	cr_assert_eq(array_value(c, "opt.timestep", 0), 2);
+	HX_OK(c, array_set1(c, "opt.timestep", 0, 0.5));
+	HX_FAILS_WITH(c, array_set1(c, "opt.timestep", 0, 3), HXD_BADVALUE,
+	    "opt.timestep");
+	HX_OK(c, array_set1(c, "opt.timestep", 0, 2));
+	HX_OK(c, array_set1(c, "opt.iterations", 0, 100));
+	HX_FAILS(c, array_set1(c, "opt.iterations", 0, 4999), HXD_BADVALUE);
+	HX_OK(c, array_set1(c, "opt.iterations", 0, 5000));
+	hxd_close(c);
+}
+
+HX_TRANSPORT_TEST(arrays, a_reset_restores_the_options, "-m", "fixture.xml",
+    "--paused", NULL)
+{
+	const double g[3] = { 1, 2, -3 };
+	hxd_conn *c = hx_connect_ok(addr, "test");
+	double dt, t;
+	hxd_array *a;
+
+	HX_OK(c, array_set1(c, "opt.timestep", 0, 0.001));
+	HX_OK(c, hxd_set_array(c, "opt.gravity", 0, 3, g));
+	HX_OK(c, array_set1(c, "opt.integrator", 0, 2));
+	HX_OK(c, array_set1(c, "opt.enableflags", 0, 1));
+	/* A reset that keeps the parameters keeps them. */
+	HX_OK(c, hxd_reset_keep(c, -1, NULL));
+	cr_assert_eq(array_value(c, "opt.timestep", 0), 0.001);
+	cr_assert_eq(array_value(c, "opt.gravity", 2), -3);
+	/* A reset restores them, and the status's timestep with them. */
+	HX_OK(c, hxd_reset(c, -1));
+	cr_assert_eq(array_value(c, "opt.timestep", 0), 0.002);
+	a = array_get(c, "opt.gravity");
+	cr_assert_eq(a->values[0], 0);
+	cr_assert_eq(a->values[1], 0);
+	cr_assert_eq(a->values[2], -GRAVITY);
+	free(a);
+	cr_assert_eq(array_value(c, "opt.integrator", 0), 0);
+	cr_assert_eq(array_value(c, "opt.enableflags", 0), 0);
+	status_time(c, &dt, &t);
+	cr_assert_eq(dt, 0.002);
+	HX_OK(c, hxd_step(c, 5, NULL));
+	status_time(c, &dt, &t);
+	HX_NEAR(t, 5 * 0.002, 1e-12);
+	hxd_close(c);
+}
+
+/*
+ * A step gone bad through an option written since the last good state
+ * is undone with the option: gravity of 1e11 makes the box's qacc bad
+ * at once, once it is off the floor (60 steps prove that write).
+ */
+HX_TRANSPORT_TEST(arrays, an_undone_step_undoes_the_options, "-m",
+    "fixture.xml", "--paused", NULL)
+{
+	const double g[3] = { 0, 0, -1e11 };
+	hxd_conn *c = hx_connect_ok(addr, "test");
+	double dt, t, t0;
+	unsigned taken;
+	hxd_array *a;
+
+	HX_OK(c, array_set1(c, "qpos", BOX_QPOS + 2, 5));
+	HX_OK(c, hxd_step(c, 60, &taken));
+	status_time(c, &dt, &t0);
+	HX_OK(c, array_set1(c, "opt.timestep", 0, 0.004));
+	HX_OK(c, hxd_set_array(c, "opt.gravity", 0, 3, g));
+	HX_FAILS_WITH(c, hxd_step(c, 1, &taken), HXD_SIMERROR, "undone");
+	a = array_get(c, "opt.gravity");
+	cr_expect_eq(a->values[2], -GRAVITY, "gravity %g after the undo",
+	    a->values[2]);
+	free(a);
+	cr_expect_eq(array_value(c, "opt.timestep", 0), 0.002);
+	status_time(c, &dt, &t);
+	cr_expect_eq(dt, 0.002, "the status's timestep %g after the undo", dt);
+	/* The next steps are the model's own again. */
+	HX_OK(c, hxd_step(c, 5, &taken));
+	status_time(c, &dt, &t);
+	HX_NEAR(t - t0, 5 * 0.002, 1e-9);
+	hxd_close(c);
+}
+
+HX_TRANSPORT_TEST(arrays, option_writes_need_the_lease, "-m", "fixture.xml",
+    "--paused", NULL)
+{
+	hxd_conn *holder = hx_connect_ok(addr, "test"),
+		 *other = hx_connect_ok(addr, "test");
+	hxd_lease_info li;
+
+	HX_OK(holder, hxd_lease(holder, HXD_LEASE_TAKE, &li));
+	HX_FAILS(other, array_set1(other, "opt.timestep", 0, 0.001),
+	    HXD_DENIED);
+	HX_SAYS(other, "lease");
+	cr_assert_eq(array_value(other, "opt.timestep", 0), 0.002);
+	HX_OK(holder, array_set1(holder, "opt.timestep", 0, 0.001));
+	cr_assert_eq(array_value(other, "opt.timestep", 0), 0.001);
+	HX_OK(holder, hxd_lease(holder, HXD_LEASE_RELEASE, &li));
+	HX_OK(other, array_set1(other, "opt.timestep", 0, 0.003));
+	cr_assert_eq(array_value(holder, "opt.timestep", 0), 0.003);
+	hxd_close(holder);
+	hxd_close(other);
+}
+
+/*
+ * A recording with a journal holds option writes as it holds other
+ * model writes (model.opt.NAME), and hxplay --verify replays them to the
+ * same states bit for bit: a timestep, gravity, the integrator and a
+ * flag written between steps, then a reset putting them back.
+ */
+Test(arrays, a_recording_with_option_writes_verifies)
+{
+	static const char *const args[] = { "-m", "fixture.xml", "--paused",
+		NULL };
+	const double g[3] = { 0.5, 0, -4 };
+	struct hx_server s;
+	struct hx_run r = { 0 };
+	hxd_recording rec;
+	hxd_conn *c;
+	unsigned taken;
+	double z = 1.5;
+
+	hx_server_start(&s, args);
+	c = hx_connect_ok(s.unix_addr, "driver");
+	HX_OK(c, hxd_record_start(c, 0, 0, HXD_RECORD_JOURNAL, &rec));
+	HX_OK(c, array_set1(c, "qpos", BOX_QPOS + 2, z));
+	HX_OK(c, hxd_step(c, 20, &taken));
+	HX_OK(c, array_set1(c, "opt.timestep", 0, 0.003));
+	HX_OK(c, hxd_step(c, 20, &taken));
+	HX_OK(c, hxd_set_array(c, "opt.gravity", 0, 3, g));
+	HX_OK(c, array_set1(c, "opt.integrator", 0, 1));
+	HX_OK(c, hxd_step(c, 20, &taken));
+	HX_OK(c, array_set1(c, "opt.disableflags", 0, 256)); /* warmstart */
+	HX_OK(c, array_set1(c, "opt.integrator", 0, 2));
+	HX_OK(c, hxd_step(c, 20, &taken));
+	HX_OK(c, hxd_reset(c, -1));
+	HX_OK(c, array_set1(c, "qpos", BOX_QPOS + 2, z));
+	HX_OK(c, hxd_step(c, 20, &taken));
+	HX_OK(c, hxd_record_stop(c, &rec));
+	cr_assert_gt(rec.journal_entries, 5);
+	hx_run_args(&r, hx_hxplay_path(), "-s", s.unix_addr, "--verify",
+	    rec.path, NULL);
+	cr_expect_eq(r.status, 0, "exit %d: %s%s", r.status, r.out, r.err);
+	cr_expect(strstr(r.out, "bit-identical") != NULL, "%s", r.out);
+	hx_run_free(&r);
+	hxd_close(c);
+	hx_server_stop(&s);
 }

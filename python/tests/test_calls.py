@@ -111,6 +111,23 @@ def test_arrays_by_name(sim):
     assert names["qpos"].writable and not names["xpos"].writable
 
 
+def test_options_are_arrays(sim):
+    """The model's mjOption, field by field: opt.NAME, one row each."""
+    names = {a.name: a for a in sim.list_arrays()}
+    assert names["opt.gravity"].writable and names["opt.gravity"].cols == 3
+    assert sim.get_array("opt.timestep").shape == (1, 1)
+    assert np.array_equal(sim.get_array("opt.gravity")[0], [0, 0, -9.81])
+    sim.set_array("opt.timestep", [0.004])
+    assert sim.status().model.timestep == 0.004
+    t0 = sim.get_state().time
+    sim.step(10)
+    assert sim.get_state().time == pytest.approx(t0 + 10 * 0.004)
+    with pytest.raises(haptix.BadValue, match="opt.integrator"):
+        sim.set_array("opt.integrator", [7])
+    sim.reset()
+    assert sim.get_array("opt.timestep")[0, 0] == 0.002
+
+
 def test_steps_keyframes_and_running(sim):
     t0 = sim.get_state().time
     assert sim.step(10) == 10
@@ -168,6 +185,41 @@ def test_loading_the_model_and_its_texts(start_server):
         assert sim.load(data=small).name == "tiny"
         assert sim.model.nq == 7
         assert any(d for d in sim.model_dirs().dirs)
+
+
+def _tetrahedron_stl():
+    """A binary STL of a tetrahedron, faces outward: 4 vertices."""
+    import struct
+    s = 0.1
+    tri = [((0, 0, 0), (0, s, 0), (s, 0, 0)), ((0, 0, 0), (s, 0, 0), (0, 0, s)),
+           ((0, 0, 0), (0, 0, s), (0, s, 0)), ((s, 0, 0), (0, s, 0), (0, 0, s))]
+    out = b"tetrahedron".ljust(80, b" ") + struct.pack("<I", len(tri))
+    for t in tri:
+        out += struct.pack("<12fH", 0, 0, 0, *(c for v in t for c in v), 0)
+    return out
+
+
+def test_loading_a_model_with_its_files(start_server):
+    s = start_server("-m", "fixture.xml", "--paused")
+    xml = "<mujoco model='carried'><asset><mesh name='m' " \
+          "file='meshes/part.stl'/></asset><worldbody><include " \
+          "file='body.xml'/></worldbody></mujoco>"
+    body = "<mujoco><body><freejoint/><geom type='mesh' mesh='m'/>" \
+           "</body></mujoco>"
+    with s.connect() as sim:
+        with pytest.raises(haptix.LoadFailed):
+            sim.load(data=xml)
+        r = sim.load(data=xml, assets={"body.xml": body,
+                                       "meshes/part.stl": _tetrahedron_stl()})
+        assert r.name == "carried" and sim.model.nbody == 2
+        assert list(sim.get_array("mesh_vertnum").ravel()) == [4]
+        with pytest.raises(haptix.BadValue, match=r"\.\."):
+            sim.load(data=xml, assets={"../body.xml": body})
+        with pytest.raises(haptix.BadValue, match="NUL|not a name"):
+            sim.load(data=xml, assets={"a\0b": body})
+        with pytest.raises(haptix.BadValue, match="with data"):
+            sim.load("fixture.xml", assets={"body.xml": body})
+        assert sim.model.name == "carried"
 
 
 def test_editing_the_model(start_server):

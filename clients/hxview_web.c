@@ -874,15 +874,26 @@ web_pert_valid(const struct view *v, const struct web_pert *p)
 
 /*
  * Put the browser's camera into the scene's two OpenGL cameras, which
- * mjv_initPerturb() and mjv_movePerturb() read as simulate's window.
+ * mjv_initPerturb() and mjv_movePerturb() read as simulate's window: a
+ * monoscopic camera (both eyes at the browser's viewpoint), its frustum
+ * made as mjv_updateCamera() makes it, in the same float arithmetic
+ * (the model's znear and zfar, tanf of the field of view), so that the
+ * perturbation's scale, mjv_frustumHeight() times the depth, is the one
+ * simulate gets for the same camera bit for bit.
  */
 static void
 web_camera_set(struct view *v, const struct web_camera *cam)
 {
+	const mjModel *m = v->m;
+	mjtNum znear = m->vis.map.znear * m->stat.extent;
+	mjtNum zfar = m->vis.map.zfar * m->stat.extent;
+	mjtNum fovy = cam->fovy;
 	mjvGLCamera *c;
-	double near = 0.01, half = near * tan(cam->fovy * mjPI / 360);
 	int i, j;
 
+	/* MuJoCo refuses a frustum without depth (simulate would stop). */
+	if (!((float)znear >= 1e-6f))
+		znear = 0.01;
 	v->scn.enabletransform = 0;
 	v->scn.scale = 1;
 	for (i = 0; i < 2; i++) {
@@ -892,11 +903,12 @@ web_camera_set(struct view *v, const struct web_camera *cam)
 			c->forward[j] = (float)cam->forward[j];
 			c->up[j] = (float)cam->up[j];
 		}
-		c->frustum_near = (float)near;
-		c->frustum_far = 100;
-		c->frustum_top = (float)half;
-		c->frustum_bottom = (float)-half;
 		c->frustum_center = 0;
+		c->frustum_top = (float)znear *
+		    tanf(fovy * (float)(mjPI / 360.0));
+		c->frustum_bottom = -c->frustum_top;
+		c->frustum_near = (float)znear;
+		c->frustum_far = (float)zfar;
 	}
 }
 

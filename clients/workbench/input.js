@@ -13,7 +13,13 @@ import { panels } from './panels.js';
 import { OBJ } from './shapes.js';
 
 export const mouse = {
-  down: null, last: null, pert: false, pending: null, busy: false,
+  down: null, last: null, pert: false,
+  /*
+   * The push under way: its number (a new press begins another), its
+   * start answered (moves wait for it), refused (its moves go nowhere),
+   * the moves not yet sent and the requests not yet answered.
+   */
+  pushNo: 0, started: false, refused: false, queue: [], inflight: 0,
 
   init: function () {
     var c = document.getElementById('view');
@@ -41,9 +47,19 @@ export const mouse = {
     this.down = { button: e.button, ctrl: e.ctrlKey };
     this.last = [e.clientX, e.clientY];
     if (e.ctrlKey && hxwb.selected > 0 && (e.button === 0 || e.button === 2)) {
+      var self = this, push = ++this.pushNo;
       this.pert = true;
+      this.started = false;
+      this.refused = false;
+      this.queue = [];
       net.control('perturb', Object.assign({ id: hxwb.id, do: 'start',
-        rotate: e.button === 0 ? 1 : 0 }, view.args()));
+        rotate: e.button === 0 ? 1 : 0 }, view.args())).then(function (j) {
+        if (push !== self.pushNo) return;
+        self.started = true;
+        self.refused = !!(j && j.error);
+        if (self.refused) self.queue = [];
+        self.flush();
+      });
     }
   },
 
@@ -57,37 +73,54 @@ export const mouse = {
     else view.move(action, dx, dy);
   },
 
-  /* One perturbation request at a time; the moves between add up. */
+  /*
+   * simulate moves the reference with the mouse (mjv_movePerturb) the
+   * moment the mouse moves; here each move goes to hxview at once, not
+   * after the answer to the one before, so that the reference follows
+   * the cursor however late answers come (a busy page takes them late:
+   * a request after each answer left it a few moves behind).  Moves
+   * wait only for the start's answer, and past 4 unanswered requests;
+   * those waiting add up.  A push's moves are steps of the reference,
+   * which add up in any order.
+   */
   perturb: function (action, dx, dy) {
-    if (this.pending && this.pending.action === action) {
-      this.pending.dx += dx;
-      this.pending.dy += dy;
+    if (this.refused) return;
+    var q = this.queue, p = q.length ? q[q.length - 1] : null;
+    if (p && p.action === action) {
+      p.dx += dx;
+      p.dy += dy;
     } else {
-      this.pending = { action: action, dx: dx, dy: dy };
+      q.push({ action: action, dx: dx, dy: dy });
     }
     this.flush();
   },
 
   flush: function () {
-    if (this.busy || !this.pending) return;
-    var p = this.pending, self = this;
-    this.pending = null;
-    this.busy = true;
-    net.control('perturb', Object.assign({ id: hxwb.id, do: 'move',
-      action: p.action, dx: p.dx, dy: p.dy }, view.args())).then(function () {
-      self.busy = false;
-      self.flush();
-    });
+    var self = this;
+    while (this.started && this.inflight < 4 && this.queue.length) {
+      var p = this.queue.shift();
+      this.inflight++;
+      net.control('perturb', Object.assign({ id: hxwb.id, do: 'move',
+        action: p.action, dx: p.dx, dy: p.dy }, view.args())).then(function () {
+        self.inflight--;
+        self.flush();
+      });
+    }
   },
 
-  /* The push ends once the moves asked for have gone. */
+  /* The push ends once the moves asked for have gone and been answered. */
   release: function () {
     if (!this.down) return;
     this.down = null;
     if (this.pert) {
       this.pert = false;
-      var self = this, end = function () {
-        if (self.busy || self.pending) { setTimeout(end, 10); return; }
+      var self = this, push = this.pushNo, end = function () {
+        /* A new push has begun: its start takes over. */
+        if (push !== self.pushNo) return;
+        if (!self.started || self.inflight || self.queue.length) {
+          setTimeout(end, 10);
+          return;
+        }
         net.control('perturb', { id: hxwb.id, do: 'end' });
       };
       end();

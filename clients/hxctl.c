@@ -342,12 +342,14 @@ static const struct ctl_cmd ctl_cmds[] = {
 	    G_COMPUTE, 0, -1, .fn = cmd_compute, .more = compute_help },
 
 	{ "load",
-	    "[--legacy] FILE | --inline LOCALFILE [--format F] [--name NAME]",
+	    "[--legacy] FILE | --inline LOCALFILE [ASSET...] [--format F] "
+	    "[--name NAME]",
 	    "load FILE from the server's model directories\n"
 	    "(--legacy: translate a MuJoCo HAPTIX 1.x model),\n"
-	    "or send LOCALFILE; F is mjcf, urdf, mjb or\n"
-	    "auto (default: from the suffix .xml, .urdf or\n"
-	    ".mjb, else auto)",
+	    "or send LOCALFILE with the local files it names\n"
+	    "(meshes, textures, includes); F is mjcf, urdf,\n"
+	    "mjb or auto (default: from the suffix .xml,\n"
+	    ".urdf or .mjb, else auto)",
 	    G_MODEL, 1, -1, .fn = cmd_load },
 	{ "reload", "", "reload the current model from its file", G_MODEL, 0, 0,
 	    .fn = cmd_reload },

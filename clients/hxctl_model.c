@@ -20,7 +20,7 @@
 
 static void model_show(struct ctl *, const char *, const hxd_model *);
 static int load_inline(
-    struct ctl *, const char *, int, const char *, hxd_model *);
+    struct ctl *, const char *, char **, int, int, const char *, hxd_model *);
 static int read_local(const char *, unsigned char **, size_t *);
 static int edit_attach(struct ctl *, const struct ctl_opt *, hxd_edit_op *,
     const char **, char **);
@@ -202,10 +202,10 @@ cmd_load(struct ctl *ctl)
 	hxd_model m;
 	int format, rc;
 
-	/* No more can be right: a file and the four options. */
-	if (ctl->argc > 9)
-		return ctl_usage_error(ctl, "too many arguments");
-	if ((rc = ctl_options(ctl, opts, NELEM(opts))) != 0 ||
+	if ((rc = ctl_options(ctl, opts, NELEM(opts))) != 0)
+		return rc;
+	/* --inline sends the files after the model with it. */
+	if (!(opts[0].given && ctl->npos > 1) &&
 	    (rc = ctl_which(ctl, "file")) != 0)
 		return rc;
 	file = ctl->pos[0];
@@ -222,7 +222,7 @@ cmd_load(struct ctl *ctl)
 		    "format '%s' is not mjcf, urdf, mjb or auto",
 		    opts[1].value);
 	if (opts[0].given)
-		rc = load_inline(ctl, file, format,
+		rc = load_inline(ctl, file, ctl->pos + 1, ctl->npos - 1, format,
 		    opts[2].given ? opts[2].value : NULL, &m);
 	else if ((rc = ctl_connect(ctl)) == 0 &&
 	    (opts[3].given ? hxd_load_legacy(ctl->conn, file, &m) :
@@ -234,16 +234,41 @@ cmd_load(struct ctl *ctl)
 }
 
 /*
- * Send a local model file, called name or else after the file; 0 or
- * CTL_FAIL.
+ * The name an asset file travels under: its path from the model file's
+ * directory when it lies under it ("meshes/hand.stl" for
+ * robot/meshes/hand.stl beside robot/arm.xml), else its own name; the
+ * server finds a file by its last part either way.
+ */
+static const char *
+load_asset_name(const char *model, const char *file)
+{
+	const char *slash = strrchr(model, '/'), *base;
+	size_t dir = slash != NULL ? (size_t)(slash - model) + 1 : 0;
+
+	while (strncmp(file, "./", 2) == 0)
+		file += 2;
+	if (dir > 0 && strncmp(file, model, dir) == 0 && file[dir] != '\0' &&
+	    strstr(file + dir, "../") == NULL)
+		return file + dir;
+	if (dir == 0 && file[0] != '/' && strstr(file, "../") == NULL &&
+	    strncmp(file, "..", 2) != 0)
+		return file;
+	base = strrchr(file, '/');
+	return base != NULL ? base + 1 : file;
+}
+
+/*
+ * Send a local model file, called name or else after the file, with the
+ * n local files in files (its meshes, includes, ...); 0 or CTL_FAIL.
  */
 static int
-load_inline(struct ctl *ctl, const char *file, int format, const char *name,
-    hxd_model *m)
+load_inline(struct ctl *ctl, const char *file, char **files, int n, int format,
+    const char *name, hxd_model *m)
 {
-	unsigned char *data;
+	unsigned char *data, **bytes = NULL;
+	hxd_asset *assets = NULL;
 	size_t len;
-	int err, rc;
+	int err, rc = 0, i, got = 0;
 
 	if ((err = read_local(file, &data, &len)) != 0)
 		return ctl_error(ctl, HXD_LOADFAILED, "%s: %s", file,
@@ -251,11 +276,31 @@ load_inline(struct ctl *ctl, const char *file, int format, const char *name,
 	if (name == NULL)
 		name = strrchr(file, '/') != NULL ? strrchr(file, '/') + 1 :
 						    file;
-	if (len == 0)
+	if (n > 0 &&
+	    ((assets = calloc((size_t)n, sizeof(*assets))) == NULL ||
+		(bytes = calloc((size_t)n, sizeof(*bytes))) == NULL))
+		rc = ctl_error(ctl, HXD_CANNOTSEND, "out of memory");
+	for (i = 0; rc == 0 && i < n; i++, got++) {
+		if ((err = read_local(files[i], &bytes[i], &assets[i].len)) !=
+		    0)
+			rc = ctl_error(ctl, HXD_LOADFAILED, "%s: %s", files[i],
+			    err == EFBIG ? "larger than 256 MiB" :
+					   strerror(err));
+		assets[i].name = load_asset_name(file, files[i]);
+		assets[i].data = bytes[i];
+	}
+	if (rc != 0) {
+		/* said */
+	} else if (len == 0)
 		rc = ctl_error(ctl, HXD_LOADFAILED, "%s is empty", file);
 	else if ((rc = ctl_connect(ctl)) == 0 &&
-	    hxd_load_data(ctl->conn, format, data, len, name, m) != HXD_OK)
+	    hxd_load_inline_assets(
+		ctl->conn, format, data, len, name, assets, n, m) != HXD_OK)
 		rc = ctl_fail(ctl);
+	for (i = 0; i < got; i++)
+		free(bytes[i]);
+	free(bytes);
+	free(assets);
 	free(data);
 	return rc;
 }

@@ -57,6 +57,7 @@ enum {
 	OPT_READ_ONLY,
 	OPT_QUALITY,
 	OPT_MAX_CONNECTIONS,
+	OPT_MAX_UPLOAD,
 	OPT_TLS_CERT,
 	OPT_TLS_KEY,
 	OPT_LATENCY,
@@ -81,7 +82,8 @@ usage(FILE *f)
 	    "[--duration S]\n"
 	    "       hxview [options] serve [--http [tls:]ADDR:PORT] "
 	    "[--read-only]\n"
-	    "                    [--quality Q] [--max-connections N]\n"
+	    "                    [--quality Q] [--max-connections N] "
+	    "[--max-upload BYTES]\n"
 	    "                    [--tls-cert FILE [--tls-key FILE]]\n"
 	    "       hxview [options] bench [--frames N] [--latency N]\n"
 	    "       hxview [options] egl\n"
@@ -164,6 +166,11 @@ usage_options(FILE *f)
 	    "  --max-connections N  serve: browser connections at once; "
 	    "one more closes\n"
 	    "                       the oldest idle one (default 32)\n"
+	    "  --max-upload BYTES   serve: the most a model dropped on the "
+	    "page may bring,\n"
+	    "                       its files with it (default 16777216, "
+	    "the daemon's\n"
+	    "                       frame; 0: no uploads)\n"
 	    "  --tls-cert FILE      serve over tls: the certificate chain "
 	    "(PEM)\n"
 	    "  --tls-key FILE       serve over tls: its private key (PEM; "
@@ -605,6 +612,7 @@ static const struct option view_longopts[] = {
 	{ "read-only", no_argument, NULL, OPT_READ_ONLY },
 	{ "quality", required_argument, NULL, OPT_QUALITY },
 	{ "max-connections", required_argument, NULL, OPT_MAX_CONNECTIONS },
+	{ "max-upload", required_argument, NULL, OPT_MAX_UPLOAD },
 	{ "tls-cert", required_argument, NULL, OPT_TLS_CERT },
 	{ "tls-key", required_argument, NULL, OPT_TLS_KEY },
 	{ "latency", required_argument, NULL, OPT_LATENCY },
@@ -629,6 +637,7 @@ options_default(struct view_options *o, struct view_cmd *cmd)
 	cmd->http.listen = "127.0.0.1:8080";
 	cmd->http.quality = 80;
 	cmd->http.max_connections = 32;
+	cmd->http.max_upload = HTTP_UPLOAD_DEFAULT;
 }
 
 /*
@@ -757,7 +766,7 @@ options_picture(struct view_options *o, int ch, const char *arg, int *fps_given)
 
 /*
  * serve's options: --http, --read-only, --quality, --max-connections,
- * --tls-cert and --tls-key.
+ * --max-upload, --tls-cert and --tls-key.
  */
 static int
 options_serve(struct http_options *h, int ch, const char *arg, int *given)
@@ -783,6 +792,13 @@ options_serve(struct http_options *h, int ch, const char *arg, int *given)
 			return usage_error(
 			    "--quality: '%s' is not 1 to 100", arg);
 		h->quality = (int)n;
+		return 0;
+	case OPT_MAX_UPLOAD:
+		if (parse_count(arg, 0, HTTP_UPLOAD_MAX, &n) != 0)
+			return usage_error("--max-upload: '%s' is not 0 to %ld "
+					   "bytes",
+			    arg, (long)HTTP_UPLOAD_MAX);
+		h->max_upload = (size_t)n;
 		return 0;
 	default: /* OPT_MAX_CONNECTIONS */
 		if (parse_count(arg, 1, 10000, &n) != 0)
@@ -886,6 +902,7 @@ options_parse(int argc, char **argv, struct view_options *o,
 		case OPT_READ_ONLY:
 		case OPT_QUALITY:
 		case OPT_MAX_CONNECTIONS:
+		case OPT_MAX_UPLOAD:
 		case OPT_TLS_CERT:
 		case OPT_TLS_KEY:
 		case OPT_LATENCY:
@@ -942,8 +959,8 @@ command_check(const char *what, struct view_options *o, struct view_cmd *cmd,
 			(extra & GIVEN_DURATION) ?
 			"--duration" :
 			(extra & GIVEN_HTTP) ?
-			"--http, --read-only, --quality, --max-connections "
-			"or --tls-*" :
+			"--http, --read-only, --quality, --max-connections, "
+			"--max-upload or --tls-*" :
 			"--latency");
 	if ((takes & GIVEN_OUTPUT) && cmd->output == NULL)
 		return usage_error("%s needs -o PATH", what);

@@ -16,6 +16,7 @@
  * hxview_routes.c   serve: the routes (path and method to handler)
  * hxview_web.c      serve: the workbench's scene, frames and perturbation
  * hxview_control.c  serve: the workbench's control requests, one a row
+ * hxview_upload.c   serve: a model dropped on the page, with its files
  * hxview.c          options, the commands and main
  */
 #ifndef HXVIEW_COMMON_H
@@ -136,9 +137,16 @@ struct http_options {
 	int read_only;       /* no pause/run/reset */
 	int quality;         /* JPEG, 1 to 100 */
 	int max_connections; /* at once; past it the oldest idle one goes */
+	size_t max_upload;   /* bytes of an upload's body; 0: none taken */
 	char token[256];     /* beyond loopback: the daemon's, from
 				$HAPTIX_TOKEN_FILE; "" on loopback */
 };
+/*
+ * An upload (POST /upload, hxview_upload.c): at most 16 MiB by default,
+ * the daemon's own frame, and never more than 1 GiB.
+ */
+#define HTTP_UPLOAD_DEFAULT (16L * 1024 * 1024)
+#define HTTP_UPLOAD_MAX (1024L * 1024 * 1024)
 /* Check the options before connecting: 0, or -1 with the reason. */
 int http_check(struct http_options *h, char *err, size_t len);
 int http_serve(

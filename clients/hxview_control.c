@@ -116,6 +116,46 @@ control_speed(struct control_req *r)
 	return control_server(r, hxd_set_speed(r->c, factor, max != 0));
 }
 
+/* The most values one array control writes: the Physics panel's. */
+#define CONTROL_ARRAY_MAX 16
+
+/*
+ * Write values (a comma list) into an array by name from element
+ * offset: the Physics panel's mjOption fields (opt.timestep,
+ * opt.gravity, ...), checked by the server as any set_array.
+ */
+static int
+control_array(struct control_req *r)
+{
+	const char *name = control_arg(r, "name"), *s;
+	double v[CONTROL_ARRAY_MAX], offset;
+	int n = 1;
+
+	if (name == NULL || name[0] == '\0') {
+		snprintf(r->err, sizeof(r->err), "no array name given");
+		return CONTROL_BAD;
+	}
+	if ((s = control_arg(r, "values")) == NULL) {
+		snprintf(r->err, sizeof(r->err), "no values given");
+		return CONTROL_BAD;
+	}
+	for (; *s != '\0'; s++)
+		n += *s == ',';
+	if (n > CONTROL_ARRAY_MAX) {
+		snprintf(r->err, sizeof(r->err),
+		    "values: at most %d in one write", CONTROL_ARRAY_MAX);
+		return CONTROL_BAD;
+	}
+	if (control_vector(r, "values", v, n) != 0 ||
+	    control_number_or(r, "offset", 0, &offset) != 0)
+		return CONTROL_BAD;
+	if (!(offset >= 0 && offset <= 1e9) || offset != (int)offset) {
+		snprintf(r->err, sizeof(r->err), "offset: an element index");
+		return CONTROL_BAD;
+	}
+	return control_server(r, hxd_set_array(r->c, name, (int)offset, n, v));
+}
+
 /* Reset: to the reference pose, a keyframe by name, or by index. */
 static int
 control_reset(struct control_req *r)
@@ -337,6 +377,7 @@ static const struct control_row {
 	{ "pause", 1, control_pause },
 	{ "run", 1, control_run },
 	{ "speed", 1, control_speed },
+	{ "array", 1, control_array },
 	{ "reset", 1, control_reset },
 	{ "step", 1, control_step },
 	{ "ctrl", 1, control_ctrl },

@@ -55,12 +55,11 @@ events_hello(struct http_stream *st)
 		return;
 	fprintf(f,
 	    "event: hello\ndata: {\"id\":%u,\"read_only\":%s,"
-	    "\"token\":%s,\"client\":%llu,\"fps\":%g,\"server\":",
+	    "\"token\":%s,\"client\":%llu,\"fps\":%g,\"max_upload\":%zu,",
 	    st->id, srv->h->read_only ? "true" : "false",
 	    srv->h->token[0] != '\0' ? "true" : "false", srv->you,
-	    fmin(srv->o->fps, HTTP_EVENTS_FPS_MAX));
-	web_json_string(f, view_server(srv->v));
-	fputs(",", f);
+	    fmin(srv->o->fps, HTTP_EVENTS_FPS_MAX),
+	    http_takes_uploads(srv->h) ? srv->h->max_upload : (size_t)0);
 	events_server_members(srv, f);
 	fputs("}\n\n", f);
 	if (fclose(f) == 0)
@@ -68,11 +67,16 @@ events_hello(struct http_stream *st)
 	free(text);
 }
 
-/* Whether the server is there: "up", and when gone "why" and "since". */
+/*
+ * The server and whether it is there: "server", "up", and when gone
+ * "why" and "since".
+ */
 static void
 events_server_members(struct http_server *srv, FILE *f)
 {
-	fprintf(f, "\"up\":%s", srv->gone ? "false" : "true");
+	fputs("\"server\":", f);
+	web_json_string(f, view_server(srv->v));
+	fprintf(f, ",\"up\":%s", srv->gone ? "false" : "true");
 	if (srv->gone) {
 		fputs(",\"why\":", f);
 		web_json_string(f, srv->why);
@@ -84,17 +88,14 @@ events_server_members(struct http_server *srv, FILE *f)
 void
 events_server(struct http_stream *st)
 {
-	struct http_server *srv = st->srv;
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f;
 
 	if ((f = open_memstream(&text, &len)) == NULL)
 		return;
-	fputs("event: server\ndata: {\"server\":", f);
-	web_json_string(f, view_server(srv->v));
-	fputs(",", f);
-	events_server_members(srv, f);
+	fputs("event: server\ndata: {", f);
+	events_server_members(st->srv, f);
 	fputs("}\n\n", f);
 	if (fclose(f) == 0)
 		events_chunk(st, text, len);

@@ -354,7 +354,13 @@ http_setup(struct http_server *srv)
 	evhttp_set_bevcb(srv->http, conns_bev, srv);
 	evhttp_set_timeout(srv->http, HTTP_IDLE_SECONDS);
 	evhttp_set_max_headers_size(srv->http, HTTP_MAX_HEADERS);
-	evhttp_set_max_body_size(srv->http, HTTP_MAX_BODY);
+	/*
+	 * evhttp reads a body before any route sees it, and has one limit
+	 * for all: an upload's, when uploads are taken; every other route
+	 * refuses a body past HTTP_MAX_BODY itself (route_request).
+	 */
+	evhttp_set_max_body_size(srv->http,
+	    http_takes_uploads(srv->h) ? srv->h->max_upload : HTTP_MAX_BODY);
 	evhttp_set_allowed_methods(
 	    srv->http, EVHTTP_REQ_GET | EVHTTP_REQ_HEAD | EVHTTP_REQ_POST);
 	return 0;

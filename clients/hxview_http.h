@@ -180,6 +180,14 @@ void events_send(struct http_stream *st);
 /* Drive st's perturbation and send it a state when one is due. */
 void events_tick(struct http_stream *st, double now, double period);
 
+/* Models dropped on the page (hxview_upload.c). */
+
+/* Whether the server takes uploads: not read-only, --max-upload not 0. */
+int http_takes_uploads(const struct http_options *h);
+/* POST /upload: the model and its files, loaded through the daemon. */
+void upload_route(
+    struct http_server *srv, struct evhttp_request *req, const char *path);
+
 /* The routes: paths and methods to handlers (hxview_routes.c). */
 
 /* evhttp's request callback: answer req through the route table. */

@@ -51,6 +51,8 @@ static const struct route_asset {
 	{ "/sliders.js", "sliders.js", "text/javascript; charset=utf-8" },
 	{ "/plot.js", "plot.js", "text/javascript; charset=utf-8" },
 	{ "/watch.js", "watch.js", "text/javascript; charset=utf-8" },
+	{ "/physics.js", "physics.js", "text/javascript; charset=utf-8" },
+	{ "/upload.js", "upload.js", "text/javascript; charset=utf-8" },
 	{ "/workbench.css", "workbench.css", "text/css; charset=utf-8" },
 	{ "/three.min.js", NULL, "text/javascript; charset=utf-8" },
 };
@@ -209,6 +211,79 @@ route_control_args(struct evhttp_request *req, struct evkeyvalq *args)
 	reply_error(req, HTTP_BADREQUEST, "Bad Request",
 	    "the arguments are not a query string");
 	return -1;
+}
+
+/*
+ * GET /physics.json: every mjOption field the server offers as an array
+ * (opt.*, list_arrays), read in one compute request: the Physics panel's
+ * values, with whether each may be written and why not.
+ */
+static void
+route_physics(
+    struct http_server *srv, struct evhttp_request *req, const char *path)
+{
+	hxd_conn *c = view_conn(srv->v);
+	hxd_array *list = NULL;
+	hxd_query *q = NULL;
+	hxd_qresult *r = NULL;
+	const char **names = NULL;
+	struct evbuffer *b = NULL;
+	int n, i, k = 0;
+	size_t j;
+
+	(void)path;
+	if (hxd_list_arrays(c, &list, &n) != HXD_OK) {
+		reply_error(
+		    req, HTTP_SERVUNAVAIL, "Service Unavailable", hxd_error(c));
+		return;
+	}
+	q = calloc((size_t)n + 1, sizeof(*q));
+	names = calloc((size_t)n + 1, sizeof(*names));
+	if (q == NULL || names == NULL || (b = evbuffer_new()) == NULL)
+		goto fail;
+	for (i = 0; i < n; i++) {
+		if (strncmp(list[i].name, "opt.", 4) != 0)
+			continue;
+		names[k] = list[i].name;
+		q[k].kind = HXD_COMPUTE_ARRAY;
+		q[k].names = &names[k];
+		q[k].nnames = 1;
+		k++;
+	}
+	if (k > 0 && hxd_compute(c, q, k, NULL, 0, 1, &r) != HXD_OK) {
+		reply_error(
+		    req, HTTP_SERVUNAVAIL, "Service Unavailable", hxd_error(c));
+		goto out;
+	}
+	evbuffer_add_printf(b, "{\"fields\":[");
+	for (i = 0, k = 0; i < n; i++) {
+		if (strncmp(list[i].name, "opt.", 4) != 0)
+			continue;
+		evbuffer_add_printf(b, "%s{\"name\":\"", k ? "," : "");
+		reply_json_string(b, list[i].name);
+		evbuffer_add_printf(b,
+		    "\",\"type\":%d,\"writable\":%s,\"refusal\":\"",
+		    list[i].type, list[i].writable ? "true" : "false");
+		reply_json_string(b, list[i].refusal);
+		evbuffer_add_printf(b, "\",\"values\":[");
+		for (j = 0; j < r[k].nvalues; j++)
+			evbuffer_add_printf(
+			    b, "%s%.17g", j ? "," : "", r[k].values[j]);
+		evbuffer_add_printf(b, "]}");
+		k++;
+	}
+	evbuffer_add_printf(b, "]}\n");
+	reply_send(req, HTTP_OK, "OK", "application/json", b);
+	goto out;
+fail:
+	evhttp_send_error(req, HTTP_INTERNAL, NULL);
+out:
+	if (b != NULL)
+		evbuffer_free(b);
+	hxd_qresults_free(r, k);
+	free(q);
+	free(names);
+	free(list);
 }
 
 /* The most values /watch.json sends of a whole array. */
@@ -642,6 +717,7 @@ static const struct route {
 } routes[] = {
 	{ "/control/", EVHTTP_REQ_POST, "controls take POST", route_control,
 	    1 },
+	{ "/upload", EVHTTP_REQ_POST, "uploads take POST", upload_route, 1 },
 	{ "/picture", ROUTE_GET, "use GET", route_picture, 0 },
 	{ "/events", ROUTE_GET, "use GET", route_events, 0 },
 	{ "/scene.json", ROUTE_GET, "use GET", route_scene, 0 },
@@ -653,6 +729,7 @@ static const struct route {
 	{ "/frame.png", ROUTE_GET, "use GET", route_frame_png, 0 },
 	{ "/status.json", ROUTE_GET, "use GET", route_status, 1 },
 	{ "/watch.json", ROUTE_GET, "use GET", route_watch, 1 },
+	{ "/physics.json", ROUTE_GET, "use GET", route_physics, 1 },
 };
 
 /* Answer 503 for a route that asks the server while it is gone. */
@@ -717,9 +794,17 @@ route_request(struct evhttp_request *req, void *arg)
 
 	if (path == NULL || path[0] == '\0')
 		path = "/";
+	r = route_find(path, &rest);
 	if (guard_stranger(srv, req)) {
 		/* answered */
-	} else if ((r = route_find(path, &rest)) != NULL) {
+	} else if (!(r != NULL && r->handler == upload_route) &&
+	    evbuffer_get_length(evhttp_request_get_input_buffer(req)) >
+		HTTP_MAX_BODY) {
+		/* evhttp's limit is an upload's when uploads are taken. */
+		reply_error(req, 413, "Payload Too Large",
+		    "a request's body is at most 4096 bytes (an upload's: "
+		    "POST /upload)");
+	} else if (r != NULL) {
 		if ((cmd & r->methods) == 0)
 			reply_error(req, 405, "Method Not Allowed", r->other);
 		else if (!(r->asks && route_server_gone(srv, req)))
@@ -732,7 +817,8 @@ route_request(struct evhttp_request *req, void *arg)
 		reply_error(req, HTTP_NOTFOUND, "Not Found",
 		    "no such page: /, /events, /scene.json, /meshes.bin, "
 		    "/texture/N.png, /models.json, /picture, /stream.mjpg, "
-		    "/frame.jpg, /frame.png, /status.json or /watch.json");
+		    "/frame.jpg, /frame.png, /status.json, /watch.json or "
+		    "/physics.json");
 	}
 	if (u != NULL)
 		evhttp_uri_free(u);

@@ -19,6 +19,7 @@
 #include "lifecycle.h"
 #include "loadjob.h"
 #include "log.h"
+#include "modelassets.h"
 #include "modeldir.h"
 #include "modeltext.h"
 #include "options.h"
@@ -130,6 +131,46 @@ model_loaded(struct daemon *d, void *arg, int code, const char *err)
 }
 
 /*
+ * The files an inline model carries (modelassets.h): checked, and packed
+ * for its loader into *block (caller frees).  RESULT_OK, or a failure
+ * with c->err naming the asset.
+ */
+static int
+model_assets(struct call *c, const Haptix__V1__InlineModel *im,
+    enum sim_format format, void **block, size_t *len)
+{
+	struct model_asset *a;
+	size_t i;
+	int rc;
+
+	*block = NULL;
+	*len = 0;
+	if (im->n_assets == 0)
+		return RESULT_OK;
+	if (im->n_assets > MODELASSETS_MAX)
+		return call_fail(c, RESULT_BADSIZE,
+		    "%zu assets; a model carries at most %d files",
+		    im->n_assets, MODELASSETS_MAX);
+	if (sim_is_mjb(format, im->data.data, im->data.len))
+		return call_fail(c, RESULT_BADVALUE,
+		    "an MJB model names no files: send it without assets "
+		    "(%zu given)",
+		    im->n_assets);
+	a = arena_alloc(c->arena, im->n_assets * sizeof(*a));
+	for (i = 0; i < im->n_assets; i++) {
+		a[i].name = im->assets[i]->name;
+		a[i].data = im->assets[i]->data.data;
+		a[i].len = im->assets[i]->data.len;
+	}
+	rc = modelassets_check(
+	    a, im->n_assets, loader_standin(format), c->err, sizeof(c->err));
+	if (rc != RESULT_OK)
+		return rc;
+	*block = modelassets_pack(a, im->n_assets, len);
+	return RESULT_OK;
+}
+
+/*
  * Loads run in a loader process (loadjob.h): the call is answered when
  * it is done, and the simulation and the other clients go on meanwhile.
  */
@@ -141,7 +182,9 @@ api_load_model(struct call *c)
 	struct loadjob_request r = { 0 };
 	struct daemon *d = c->d;
 	struct model_load *l;
+	void *assets = NULL;
 	char path[4096];
+	size_t assets_len = 0;
 	int rc;
 
 	if ((l = calloc(1, sizeof(*l))) == NULL)
@@ -170,15 +213,27 @@ api_load_model(struct call *c)
 			rc = call_fail(
 			    c, RESULT_BADSIZE, "the inline model is empty");
 		else
-			rc = RESULT_OK;
+			rc = model_assets(c, im, model_format(im->format),
+			    &assets, &assets_len);
 		r.source = LOADER_INLINE;
 		r.format = model_format(im->format);
 		r.data = im->data.data;
 		r.len = im->data.len;
 		r.name = im->name;
 		r.legacy = 0;
-		snprintf(l->what, sizeof(l->what),
-		    "inline model \"%s\" (%zu bytes)", im->name, im->data.len);
+		r.assets = assets;
+		r.assets_len = assets_len;
+		r.nassets = im->n_assets;
+		if (im->n_assets == 0)
+			snprintf(l->what, sizeof(l->what),
+			    "inline model \"%.200s\" (%zu bytes)", im->name,
+			    im->data.len);
+		else
+			snprintf(l->what, sizeof(l->what),
+			    "inline model \"%.200s\" (%zu bytes, with %zu "
+			    "file%s)",
+			    im->name, im->data.len, im->n_assets,
+			    im->n_assets == 1 ? "" : "s");
 		break;
 	default:
 		if (!sim_loaded(d->sim) || sim_model_path(d->sim)[0] == '\0')
@@ -196,6 +251,7 @@ api_load_model(struct call *c)
 	if (rc == RESULT_OK)
 		rc = loadjob_start(
 		    d, &r, c->s, model_loaded, l, c->err, sizeof(c->err));
+	free(assets);
 	if (rc != RESULT_OK) {
 		model_load_free(l);
 		return rc;

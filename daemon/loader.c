@@ -25,6 +25,7 @@
 #include "mjcf.h"
 #include "mjcf_edit.h"
 #include "mjcf_legacy.h"
+#include "modelassets.h"
 #include "modeldir.h"
 #include "modelrefs.h"
 #include "result.h"
@@ -44,15 +45,23 @@ static void *loader_answer(int, const char *, int, const void *, size_t,
     const struct loader_text *, size_t *);
 static int loader_prescan(const char *, const void *, size_t,
     const struct sim_limits *, char *, size_t);
-static char *loader_flatten(
-    const char *, const void *, size_t, const char *, size_t *);
+static char *loader_flatten(const char *, const void *, size_t, const char *,
+    const struct model_assets *, size_t *);
 static int loader_attach_source(const Haptix__V1__EditOp *,
     struct mjcf_edit_op *, size_t, const char *, struct mjcf_doc **, char **,
     char *, size_t);
 static int loader_edit(struct sim *, const struct loader_request *,
-    const char *, const void *, struct loader_text *, char *, size_t);
+    const char *, const void *, const struct model_assets *,
+    struct loader_text *, char *, size_t);
 static int loader_compile(struct sim *, const struct loader_request *,
-    const char *, const void *, struct loader_text *, char *, size_t);
+    const char *, const void *, const struct model_assets *,
+    struct loader_text *, char *, size_t);
+
+const char *
+loader_standin(enum sim_format fmt)
+{
+	return fmt == SIM_FORMAT_URDF ? "inline.urdf" : "inline.xml";
+}
 
 /* Return 1 if a file's name says it is MJB. */
 static int
@@ -231,13 +240,14 @@ loader_dirname(const char *path, char *dir, size_t len)
 
 /*
  * The model's MJCF text: the document at path (or in buf, standing in
- * dir) with its includes inlined.  NULL for a document that is not MJCF
- * (URDF) or that cannot be made one (MuJoCo has compiled it, so that
- * does not happen); *len its length.
+ * dir) with its includes inlined, those it carries (as) from what it
+ * carries.  NULL for a document that is not MJCF (URDF) or that cannot
+ * be made one (MuJoCo has compiled it, so that does not happen); *len
+ * its length.
  */
 static char *
 loader_flatten(const char *path, const void *buf, size_t buflen,
-    const char *dir, size_t *len)
+    const char *dir, const struct model_assets *as, size_t *len)
 {
 	struct mjcf_doc *doc;
 	char why[1024], d[PATH_MAX], *xml = NULL;
@@ -252,7 +262,9 @@ loader_flatten(const char *path, const void *buf, size_t buflen,
 		dir = d;
 	}
 	if (strcmp(mjcf_root(doc)->name, "mujoco") == 0 &&
-	    mjcf_include_all(doc, dir, why, sizeof(why)) == 0)
+	    mjcf_include_all_vfs(doc, dir,
+		as != NULL && as->n > 0 ? modelassets_read : NULL, (void *)as,
+		why, sizeof(why)) == 0)
 		mjcf_write(doc, &xml, len);
 	else
 		log_warn("the model's MJCF text is not kept: %s",
@@ -371,13 +383,51 @@ fail:
 	return rc;
 }
 
+/* The assets as the sim's VFS files (caller frees); NULL for none. */
+static struct sim_file *
+loader_files(const struct model_assets *as)
+{
+	struct sim_file *f;
+	size_t i;
+
+	if (as == NULL || as->n == 0)
+		return NULL;
+	if ((f = calloc(as->n, sizeof(*f))) == NULL)
+		fatal("out of memory");
+	for (i = 0; i < as->n; i++) {
+		f[i].name = as->v[i].name;
+		f[i].data = as->v[i].data;
+		f[i].size = as->v[i].len;
+	}
+	return f;
+}
+
+/*
+ * Compile MJCF text (or URDF, or MJB) standing at path (NULL: inline)
+ * with the assets in MuJoCo's VFS beside it; 0, or -1 with err.
+ */
+static int
+loader_load(struct sim *s, enum sim_format fmt, const void *data, size_t n,
+    const char *path, const struct model_assets *as, char *err, size_t len)
+{
+	struct sim_file *files = loader_files(as);
+	int rc;
+
+	rc = sim_load_buffer_with(s, fmt, data, n, NULL, path, files,
+	    files != NULL ? as->n : 0, err, len);
+	free(files);
+	return rc;
+}
+
 /*
  * Edit the model's MJCF text (data) with the edit that follows it, and
- * compile the result where the text stands (path, in its directory).
+ * compile the result where the text stands (path, in its directory),
+ * with the files the model carries (as) beside it.
  */
 static int
 loader_edit(struct sim *s, const struct loader_request *r, const char *path,
-    const void *data, struct loader_text *t, char *err, size_t len)
+    const void *data, const struct model_assets *as, struct loader_text *t,
+    char *err, size_t len)
 {
 	Haptix__V1__EditModel *em;
 	struct mjcf_edit_op *ops = NULL;
@@ -442,8 +492,8 @@ loader_edit(struct sim *s, const struct loader_request *r, const char *path,
 	 */
 	if (loader_key(doc, 0) != NULL) {
 		old = sim_create();
-		if (sim_load_buffer(old, SIM_FORMAT_MJCF, data, r->data_len,
-			NULL, path, err, len) != 0) {
+		if (loader_load(old, SIM_FORMAT_MJCF, data, r->data_len, path,
+			as, err, len) != 0) {
 			rc = RESULT_LOADFAILED;
 			goto out;
 		}
@@ -458,12 +508,13 @@ loader_edit(struct sim *s, const struct loader_request *r, const char *path,
 				mjcf_attr_remove(key, loader_key_attrs[i]);
 	mjcf_write(doc, &xml, &n);
 	/* What the edit names is checked as a client's model is. */
-	if ((rc = modelrefs_check(path, xml, n, err, len)) != 0 ||
+	if ((rc = modelrefs_check_assets(path, xml, n,
+		 as != NULL ? as->v : NULL, as != NULL ? as->n : 0, err,
+		 len)) != 0 ||
 	    (rc = loader_prescan(NULL, xml, n, &r->limits.model, err, len)) !=
 		0)
 		goto out;
-	if (sim_load_buffer(s, SIM_FORMAT_MJCF, xml, n, NULL, path, err, len) !=
-	    0) {
+	if (loader_load(s, SIM_FORMAT_MJCF, xml, n, path, as, err, len) != 0) {
 		rc = RESULT_LOADFAILED;
 		goto out;
 	}
@@ -505,7 +556,8 @@ out:
  */
 static int
 loader_compile(struct sim *s, const struct loader_request *r, const char *path,
-    const void *data, struct loader_text *t, char *err, size_t len)
+    const void *data, const struct model_assets *as, struct loader_text *t,
+    char *err, size_t len)
 {
 	struct mjcf_legacy_log *changes;
 	char why[1024], *xml = NULL, home[PATH_MAX], standin[PATH_MAX + 16];
@@ -513,7 +565,16 @@ loader_compile(struct sim *s, const struct loader_request *r, const char *path,
 	int rc, mjb;
 
 	if (r->source == LOADER_EDIT)
-		return loader_edit(s, r, path, data, t, err, len);
+		return loader_edit(s, r, path, data, as, t, err, len);
+	if (as->n > 0 &&
+	    (r->source == LOADER_FILE ||
+		sim_is_mjb((enum sim_format)r->format, data, r->data_len))) {
+		snprintf(err, len, "%s names no files: send it without assets",
+		    r->source == LOADER_FILE ? "a model file of the model "
+					       "directories" :
+					       "an MJB model");
+		return RESULT_BADVALUE;
+	}
 	if (r->source == LOADER_FILE) {
 		mjb = loader_is_mjb(path);
 		if (!mjb &&
@@ -529,7 +590,7 @@ loader_compile(struct sim *s, const struct loader_request *r, const char *path,
 			if (sim_load_file(s, path, err, len) != 0)
 				return RESULT_LOADFAILED;
 			t->xml = loader_flatten(
-			    path, NULL, 0, NULL, &t->xml_len);
+			    path, NULL, 0, NULL, NULL, &t->xml_len);
 			loader_dirname(path, t->dir, sizeof(t->dir));
 			return RESULT_OK;
 		}
@@ -540,7 +601,7 @@ loader_compile(struct sim *s, const struct loader_request *r, const char *path,
 			mjcf_legacy_log_free(changes);
 			if (sim_load_file(s, path, err, len) == 0) {
 				t->xml = loader_flatten(
-				    path, NULL, 0, NULL, &t->xml_len);
+				    path, NULL, 0, NULL, NULL, &t->xml_len);
 				loader_dirname(path, t->dir, sizeof(t->dir));
 				return RESULT_OK;
 			}
@@ -580,31 +641,63 @@ loader_compile(struct sim *s, const struct loader_request *r, const char *path,
 	 * The model stands in a model directory as a file there would, and
 	 * MuJoCo reads it there: what it includes or names resolves alike.
 	 */
-	if ((rc = modelrefs_home(
-		 data, r->data_len, home, sizeof(home), err, len)) != 0)
+	if ((rc = modelrefs_home_assets(data, r->data_len, as->v, as->n, home,
+		 sizeof(home), err, len)) != 0)
 		return rc;
 	snprintf(standin, sizeof(standin), "%s/%s", home,
-	    r->format == SIM_FORMAT_URDF ? "inline.urdf" : "inline.xml");
-	if ((rc = modelrefs_check(standin, data, r->data_len, err, len)) != 0 ||
+	    loader_standin((enum sim_format)r->format));
+	if ((rc = modelrefs_check_assets(
+		 standin, data, r->data_len, as->v, as->n, err, len)) != 0 ||
 	    (r->format != SIM_FORMAT_URDF &&
 		(rc = loader_prescan(NULL, data, r->data_len, &r->limits.model,
 		     err, len)) != 0))
 		return rc;
-	if (sim_load_buffer(s, (enum sim_format)r->format, data, r->data_len,
-		NULL, standin, err, len) != 0)
+	if (loader_load(s, (enum sim_format)r->format, data, r->data_len,
+		standin, as, err, len) != 0)
 		return RESULT_LOADFAILED;
 	if (r->format != SIM_FORMAT_URDF) {
 		t->xml = loader_flatten(
-		    NULL, data, r->data_len, home, &t->xml_len);
+		    NULL, data, r->data_len, home, as, &t->xml_len);
 		snprintf(t->dir, sizeof(t->dir), "%s", home);
 	}
 	return RESULT_OK;
 }
 
+/*
+ * Read the request's assets (block) into as, checked as the daemon
+ * checked them, for a model standing at path (NULL: inline); 0, or a
+ * result code with err.
+ */
+static int
+loader_assets(const struct loader_request *r, const char *path,
+    const void *block, struct model_assets *as, char *err, size_t len)
+{
+	struct model_asset *v;
+	const char *file;
+	char why[256];
+
+	as->v = NULL;
+	as->n = 0;
+	if (r->nassets == 0 && r->assets_len == 0)
+		return RESULT_OK;
+	if (modelassets_unpack(
+		block, r->assets_len, r->nassets, &v, why, sizeof(why)) != 0) {
+		snprintf(err, len, "the loader's request is broken: %s", why);
+		return RESULT_BADPROTOCOL;
+	}
+	as->v = v;
+	as->n = r->nassets;
+	file = r->source == LOADER_INLINE ?
+	    loader_standin((enum sim_format)r->format) :
+	    path;
+	return modelassets_check(as->v, as->n, file, err, len);
+}
+
 void *
 loader_work(const struct loader_request *r, const char *path, const void *data,
-    size_t *len)
+    const void *assets, size_t *len)
 {
+	struct model_assets as;
 	struct loader_text t;
 	struct sim *s;
 	char err[4200];
@@ -615,7 +708,11 @@ loader_work(const struct loader_request *r, const char *path, const void *data,
 	memset(&t, 0, sizeof(t));
 	s = sim_create();
 	err[0] = '\0';
-	rc = loader_compile(s, r, path, data, &t, err, sizeof(err));
+	rc = loader_assets(r, path, assets, &as, err, sizeof(err));
+	if (rc == RESULT_OK)
+		rc = loader_compile(
+		    s, r, path, data, &as, &t, err, sizeof(err));
+	free((void *)as.v);
 	if (rc == RESULT_OK &&
 	    sim_check_limits(s, &r->limits.model, err, sizeof(err)) != 0)
 		rc = RESULT_LOADFAILED;
@@ -652,23 +749,26 @@ loader_work(const struct loader_request *r, const char *path, const void *data,
 
 int
 loader_read_request(int fd, struct loader_request *r, char **path, char **dirs,
-    char **data, char *err, size_t len)
+    char **data, char **assets, char *err, size_t len)
 {
-	*path = *dirs = *data = NULL;
+	*path = *dirs = *data = *assets = NULL;
 	if (loader_read(fd, r, sizeof(*r)) != 0 || r->magic != LOADER_MAGIC ||
 	    r->path_len > 65536 || r->dirs_len > 65536 ||
-	    r->data_len > LOADER_MAX_DATA || r->edit_len > LOADER_MAX_DATA) {
+	    r->data_len > LOADER_MAX_DATA || r->edit_len > LOADER_MAX_DATA ||
+	    r->assets_len > LOADER_MAX_DATA || r->nassets > MODELASSETS_MAX) {
 		snprintf(err, len, "bad request to the loader");
 		return -1;
 	}
 	*path = calloc(1, r->path_len + 1);
 	*dirs = calloc(1, r->dirs_len + 1);
 	*data = malloc(r->data_len + r->edit_len + 1);
-	if (*path == NULL || *dirs == NULL || *data == NULL)
+	*assets = malloc(r->assets_len + 1);
+	if (*path == NULL || *dirs == NULL || *data == NULL || *assets == NULL)
 		fatal("out of memory");
 	if (loader_read(fd, *path, r->path_len) != 0 ||
 	    loader_read(fd, *dirs, r->dirs_len) != 0 ||
-	    loader_read(fd, *data, r->data_len + r->edit_len) != 0) {
+	    loader_read(fd, *data, r->data_len + r->edit_len) != 0 ||
+	    loader_read(fd, *assets, r->assets_len) != 0) {
 		snprintf(err, len, "the loader could not read its request");
 		return -1;
 	}
@@ -771,7 +871,7 @@ int
 loader_main(void)
 {
 	struct loader_request r;
-	char err[512], *path, *dirs, *data, *p;
+	char err[512], *path, *dirs, *data, *assets, *p;
 	const char *dirv[64];
 	void *answer;
 	size_t len;
@@ -780,8 +880,8 @@ loader_main(void)
 	sim_lean = 1;
 	if (loader_wait_for_job() != 0)
 		return 1; /* the daemon went, or put it away: no job */
-	if (loader_read_request(0, &r, &path, &dirs, &data, err, sizeof(err)) !=
-		0 ||
+	if (loader_read_request(
+		0, &r, &path, &dirs, &data, &assets, err, sizeof(err)) != 0 ||
 	    sandbox_enter(
 		r.limits.seconds, r.limits.memory, err, sizeof(err)) != 0)
 		answer = loader_answer(
@@ -791,12 +891,13 @@ loader_main(void)
 		     p += strlen(p) + 1)
 			dirv[ndirs++] = p;
 		modeldir_init(dirv, ndirs);
-		answer = loader_work(&r, path, data, &len);
+		answer = loader_work(&r, path, data, assets, &len);
 	}
 	rc = loader_write_all(1, answer, len) == 0 ? 0 : 1;
 	/* The daemon installs on the pipe's end, while this process exits. */
 	close(1);
 	free(answer);
+	free(assets);
 	free(data);
 	free(dirs);
 	free(path);

@@ -41,8 +41,10 @@ enum loader_source {
 /*
  * The request, followed by path_len bytes of the file's path, dirs_len
  * bytes of the model directories (each ended by a NUL), data_len bytes
- * of the inline model (or the MJCF text to edit) and edit_len bytes of
- * the edit (an EditModel message of the protocol).
+ * of the inline model (or the MJCF text to edit), edit_len bytes of
+ * the edit (an EditModel message of the protocol) and assets_len bytes
+ * of the nassets files the model carries (LOADER_INLINE, LOADER_EDIT;
+ * modelassets_pack's records), which MuJoCo reads from memory.
  */
 struct loader_request {
 	uint32_t magic;
@@ -52,6 +54,8 @@ struct loader_request {
 	struct loader_limits limits;
 	uint32_t path_len, dirs_len;
 	uint64_t data_len, edit_len;
+	uint64_t assets_len;
+	uint32_t nassets, spare;
 };
 
 /*
@@ -80,6 +84,12 @@ struct loader_text {
 	size_t info_len;
 };
 
+/*
+ * The file name a model sent inline stands under for MuJoCo, in a model
+ * directory: "inline.xml", or "inline.urdf" for URDF.
+ */
+const char *loader_standin(enum sim_format fmt);
+
 /* Most a request's inline model may be: a frame's limit bounds it. */
 #define LOADER_MAX_DATA (UINT64_C(4) << 30)
 
@@ -93,22 +103,22 @@ int loader_main(void);
 int loader_write_all(int fd, const void *buf, size_t size);
 
 /*
- * Read a request from fd: its head, and path, dirs and data each in a
- * NUL-ended buffer the caller frees (also on failure).  Returns 0, or -1
- * with err saying why.
+ * Read a request from fd: its head, and path, dirs, data and the assets
+ * each in a NUL-ended buffer the caller frees (also on failure).
+ * Returns 0, or -1 with err saying why.
  */
 int loader_read_request(int fd, struct loader_request *r, char **path,
-    char **dirs, char **data, char *err, size_t len);
+    char **dirs, char **data, char **assets, char *err, size_t len);
 
 /*
- * The loader's work for request r (path and data as they follow it), in
- * the calling process and outside any sandbox, with the model
- * directories it has: the answer, a loader_result and what follows, in
- * a buffer the caller frees; *len its size.  loader_main() calls it; so
- * does the fuzzer, through loadjob_inprocess(), to see what a model does
- * to MuJoCo.
+ * The loader's work for request r (path, data and the assets as they
+ * follow it), in the calling process and outside any sandbox, with the
+ * model directories it has: the answer, a loader_result and what
+ * follows, in a buffer the caller frees; *len its size.  loader_main()
+ * calls it; so does the fuzzer, through loadjob_inprocess(), to see what
+ * a model does to MuJoCo.
  */
 void *loader_work(const struct loader_request *r, const char *path,
-    const void *data, size_t *len);
+    const void *data, const void *assets, size_t *len);
 
 #endif

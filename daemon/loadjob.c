@@ -52,6 +52,8 @@ struct loadjob {
 	int request_fd; /* the request, for the loader's stdin */
 	char *path;     /* the file, or NULL */
 	char *name;     /* an inline model's name, or NULL */
+	void *assets;   /* the files an inline model carries (packed) */
+	size_t assets_len, nassets;
 	int edit;       /* an edit: keep the state, the name and the file */
 	void *edit_msg; /* an edit's operations, until its loader starts */
 	size_t edit_len;
@@ -193,6 +195,8 @@ loadjob_request_fd(const struct daemon *d, const struct loadjob_request *r,
 		q.dirs_len += (uint32_t)strlen(modeldir_get(i)) + 1;
 	q.data_len = r->source != LOADER_FILE ? r->len : 0;
 	q.edit_len = r->source == LOADER_EDIT ? r->edit_len : 0;
+	q.assets_len = r->source != LOADER_FILE ? r->assets_len : 0;
+	q.nassets = r->source != LOADER_FILE ? (uint32_t)r->nassets : 0;
 	if ((fd = memfd_create("haptixd-load", MFD_CLOEXEC)) == -1) {
 		snprintf(err, len, "cannot start a load: memfd_create: %s",
 		    strerror(errno));
@@ -207,6 +211,7 @@ loadjob_request_fd(const struct daemon *d, const struct loadjob_request *r,
 			goto fail;
 	if (loader_write_all(fd, r->data, q.data_len) != 0 ||
 	    loader_write_all(fd, r->edit, q.edit_len) != 0 ||
+	    loader_write_all(fd, r->assets, q.assets_len) != 0 ||
 	    lseek(fd, 0, SEEK_SET) != 0)
 		goto fail;
 	return fd;
@@ -228,15 +233,16 @@ loadjob_here_cb(evutil_socket_t fd, short events, void *arg)
 {
 	struct loadjob *j = arg;
 	struct loader_request r;
-	char err[512], *path, *dirs, *data;
+	char err[512], *path, *dirs, *data, *assets;
 
-	if (loader_read_request(
-		j->request_fd, &r, &path, &dirs, &data, err, sizeof(err)) == 0)
-		j->buf = loader_work(&r, path, data, &j->len);
+	if (loader_read_request(j->request_fd, &r, &path, &dirs, &data, &assets,
+		err, sizeof(err)) == 0)
+		j->buf = loader_work(&r, path, data, assets, &j->len);
 	j->cap = j->len;
 	free(path);
 	free(dirs);
 	free(data);
+	free(assets);
 	j->pid = -1;
 	loadjob_finish(j);
 }
@@ -272,6 +278,10 @@ loadjob_edit_fd(struct loadjob *j, char *err, size_t len)
 	r.len = d->model->len;
 	r.edit = j->edit_msg;
 	r.edit_len = j->edit_len;
+	/* The files the model carries, if it came inline with them. */
+	r.assets = d->model->assets;
+	r.assets_len = d->model->assets_len;
+	r.nassets = d->model->nassets;
 	return loadjob_request_fd(d, &r, err, len);
 }
 
@@ -568,6 +578,13 @@ loadjob_start(struct daemon *d, const struct loadjob_request *r,
 	if (r->source == LOADER_INLINE &&
 	    (j->name = strdup(r->name != NULL ? r->name : "")) == NULL)
 		fatal("out of memory");
+	if (r->source == LOADER_INLINE && r->nassets > 0) {
+		if ((j->assets = malloc(r->assets_len + 1)) == NULL)
+			fatal("out of memory");
+		memcpy(j->assets, r->assets, r->assets_len);
+		j->assets_len = r->assets_len;
+		j->nassets = r->nassets;
+	}
 	j->peer = loadjob_peer_find(d, key, 1);
 	j->peer->queued++;
 	TAILQ_INSERT_TAIL(&lj->jobs, j, entry);
@@ -623,6 +640,7 @@ loadjob_job_free(struct loadjob *j)
 	free(j->buf);
 	free(j->path);
 	free(j->name);
+	free(j->assets);
 	free(j->edit_msg);
 	free(j);
 }
@@ -769,6 +787,18 @@ loadjob_answer(struct loadjob *j, char *err, size_t len)
 			j->d->model->legacy = (int)r.legacy;
 			modeltext_set(j->d->model, mjb + r.mjb_len, r.xml_len,
 			    mjb + r.mjb_len + r.xml_len, r.dir_len);
+			/*
+			 * An edit's model carries what the edited one did; a
+			 * load's, what it was sent with, kept while it has
+			 * text to edit.
+			 */
+			if (!j->edit) {
+				modeltext_set_assets(j->d->model,
+				    r.xml_len > 0 ? j->assets : NULL,
+				    j->assets_len, j->nassets);
+				if (r.xml_len > 0)
+					j->assets = NULL;
+			}
 			snprintf(err, len, "%.*s", (int)r.info_len,
 			    mjb + r.mjb_len + r.xml_len + r.dir_len);
 			return RESULT_OK;

@@ -23,10 +23,11 @@ struct loadjobs *loadjob_create(void);
 void loadjob_free(struct loadjobs *lj);
 
 /*
- * A load: the file (a real path inside the model dirs) or the data; or
- * an edit (an EditModel message, packed) in edit, of the running model's
- * MJCF text as it is when the edit's loader starts, after the loads and
- * edits queued before it, compiled where that text stands.
+ * A load: the file (a real path inside the model dirs) or the data, with
+ * the files it carries; or an edit (an EditModel message, packed) in
+ * edit, of the running model's MJCF text as it is when the edit's loader
+ * starts, after the loads and edits queued before it, compiled where
+ * that text stands with the files that model carries.
  */
 struct loadjob_request {
 	enum loader_source source;
@@ -38,6 +39,11 @@ struct loadjob_request {
 	size_t edit_len;
 	const char *name; /* LOADER_INLINE: the model's name in logs */
 	int legacy;       /* translate HAPTIX 1.x MJCF */
+	/* LOADER_INLINE: the files the model carries, checked
+	 * (modelassets_check) and packed (modelassets_pack); copied, and
+	 * kept beside the model's text for its edits (modeltext.h). */
+	const void *assets;
+	size_t assets_len, nassets;
 };
 
 /*

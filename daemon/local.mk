@@ -28,6 +28,7 @@ libhaptixd_la_SOURCES = \
 	daemon/mjcf_internal.h daemon/mjcf_lenient.c \
 	daemon/modeldir.c daemon/modeldir.h \
 	daemon/modelrefs.c daemon/modelrefs.h \
+	daemon/modelassets.c daemon/modelassets.h \
 	daemon/options.c daemon/options.h \
 	daemon/ptimer.c daemon/ptimer.h \
 	daemon/record.c daemon/record.h daemon/api_record.c \

@@ -183,4 +183,20 @@ int mjcf_node_replace(struct mjcf_doc *doc, struct mjcf_node *n,
 int mjcf_include_all(
     struct mjcf_doc *doc, const char *dir, char *err, size_t errlen);
 
+/*
+ * A reader of the files MuJoCo takes from memory (its VFS) rather than
+ * the disk: the bytes of the file name (as resolved against the model's
+ * directory) into *data and *len, and 1; or 0 when it has none.
+ */
+typedef int (*mjcf_vfs_fn)(
+    void *arg, const char *name, const void **data, size_t *len);
+
+/*
+ * mjcf_include_all(), reading the files vfs (with arg) has from it, as
+ * MuJoCo's parser reads them from its VFS; the others from the disk.
+ * vfs NULL: all from the disk.
+ */
+int mjcf_include_all_vfs(struct mjcf_doc *doc, const char *dir, mjcf_vfs_fn vfs,
+    void *arg, char *err, size_t errlen);
+
 #endif

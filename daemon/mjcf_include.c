@@ -21,6 +21,15 @@ int
 mjcf_include_all(
     struct mjcf_doc *doc, const char *dir, char *err, size_t errlen)
 {
+	return mjcf_include_all_vfs(doc, dir, NULL, NULL, err, errlen);
+}
+
+int
+mjcf_include_all_vfs(struct mjcf_doc *doc, const char *dir, mjcf_vfs_fn vfs,
+    void *arg, char *err, size_t errlen)
+{
+	const void *data;
+	size_t len;
 	struct mjcf_node *root = mjcf_root(doc), *n, *first;
 	char full[PATH_MAX], why[1024], *seen[MJCF_INCLUDE_MAX];
 	struct mjcf_doc *inc;
@@ -66,8 +75,12 @@ mjcf_include_all(
 		if ((seen[nseen] = strdup(full)) == NULL)
 			fatal("out of memory");
 		nseen++;
-		if ((inc = mjcf_parse_file_lenient(full, why, sizeof(why))) ==
-		    NULL) {
+		if (vfs != NULL && vfs(arg, full, &data, &len))
+			inc = mjcf_parse_buffer_lenient(
+			    data, len, file, why, sizeof(why));
+		else
+			inc = mjcf_parse_file_lenient(full, why, sizeof(why));
+		if (inc == NULL) {
 			snprintf(err, errlen, "include: %s", why);
 			goto out;
 		}

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "mjcf.h"
+#include "modelassets.h"
 #include "modeldir.h"
 #include "modelrefs.h"
 #include "result.h"
@@ -34,6 +35,10 @@ struct modelrefs_dirs {
 	char mesh[PATH_MAX];    /* compiler meshdir, resolved */
 	char texture[PATH_MAX]; /* compiler texturedir, resolved */
 	size_t missing;         /* MODELREFS_FIND: files not there */
+	/* The files the model carries (modelassets.h): MuJoCo reads a name
+	 * they serve from memory, never from the disk. */
+	const struct model_asset *assets;
+	size_t nassets;
 };
 
 /*
@@ -141,18 +146,26 @@ modelrefs_compiler(const struct mjcf_node *n, struct modelrefs_dirs *dirs)
 		    dirs->base, v, dirs->texture, sizeof(dirs->texture));
 }
 
-/* An included file: its name is checked, then what it names. */
+/*
+ * An included file: its name is checked, then what it names.  One the
+ * model carries is read from what it carries, as MuJoCo reads it: no
+ * name on the disk to check, nothing read there.
+ */
 static int
 modelrefs_include(const struct mjcf_node *n, const char *name,
     struct modelrefs_dirs *dirs, enum modelrefs_pass pass, int depth, char *err,
     size_t len)
 {
+	const struct model_asset *a = modelassets_find(
+	    dirs->assets, dirs->nassets, name);
 	const char *base = dirs->base;
 	char path[PATH_MAX], why[512];
 	struct mjcf_doc *doc;
 	int rc;
 
-	if (pass == MODELREFS_FIND) {
+	if (a != NULL) {
+		/* carried */
+	} else if (pass == MODELREFS_FIND) {
 		if (!modelrefs_found(&base, 1, name)) {
 			dirs->missing++;
 			return 0;
@@ -166,7 +179,9 @@ modelrefs_include(const struct mjcf_node *n, const char *name,
 		    MODELREFS_MAX_DEPTH, name);
 		return RESULT_DENIED;
 	}
-	doc = mjcf_parse_file_lenient(path, why, sizeof(why));
+	doc = a != NULL ? mjcf_parse_buffer_lenient(
+			      a->data, a->len, a->name, why, sizeof(why)) :
+			  mjcf_parse_file_lenient(path, why, sizeof(why));
 	if (doc == NULL)
 		return 0; /* missing or not XML: MuJoCo says which */
 	rc = modelrefs_doc(doc, dirs, pass, depth + 1, err, len);
@@ -214,6 +229,10 @@ modelrefs_doc(const struct mjcf_doc *doc, struct modelrefs_dirs *dirs,
 			for (k = 0; (v = modelrefs_attr(n,
 					 modelrefs_attrs[i].attr, k)) != NULL;
 			     k++) {
+				/* Carried: MuJoCo reads it from memory. */
+				if (modelassets_find(
+					dirs->assets, dirs->nassets, v) != NULL)
+					continue;
 				if (pass == MODELREFS_FIND) {
 					if (!modelrefs_found(dir, ndir, v))
 						dirs->missing++;
@@ -253,15 +272,21 @@ modelrefs_parse(
 	return doc;
 }
 
-/* Walk doc as a model in directory base would be, in pass (after DIRS). */
+/*
+ * Walk doc as a model in directory base carrying n assets would be, in
+ * pass (after DIRS).
+ */
 static int
 modelrefs_walk(const struct mjcf_doc *doc, const char *base,
-    enum modelrefs_pass pass, size_t *missing, char *err, size_t errlen)
+    const struct model_asset *assets, size_t n, enum modelrefs_pass pass,
+    size_t *missing, char *err, size_t errlen)
 {
 	struct modelrefs_dirs dirs;
 	int rc;
 
 	memset(&dirs, 0, sizeof(dirs));
+	dirs.assets = assets;
+	dirs.nassets = n;
 	snprintf(dirs.base, sizeof(dirs.base), "%s", base);
 	snprintf(dirs.mesh, sizeof(dirs.mesh), "%s", dirs.base);
 	snprintf(dirs.texture, sizeof(dirs.texture), "%s", dirs.base);
@@ -277,6 +302,15 @@ int
 modelrefs_home(const void *buf, size_t len, char *home, size_t homelen,
     char *err, size_t errlen)
 {
+	return modelrefs_home_assets(
+	    buf, len, NULL, 0, home, homelen, err, errlen);
+}
+
+int
+modelrefs_home_assets(const void *buf, size_t len,
+    const struct model_asset *assets, size_t nassets, char *home,
+    size_t homelen, char *err, size_t errlen)
+{
 	struct mjcf_doc *doc;
 	size_t missing;
 	int i;
@@ -286,8 +320,8 @@ modelrefs_home(const void *buf, size_t len, char *home, size_t homelen,
 	snprintf(
 	    home, homelen, "%s", modeldir_count() > 0 ? modeldir_get(0) : "");
 	for (i = 0; i < modeldir_count(); i++) {
-		modelrefs_walk(doc, modeldir_get(i), MODELREFS_FIND, &missing,
-		    err, errlen);
+		modelrefs_walk(doc, modeldir_get(i), assets, nassets,
+		    MODELREFS_FIND, &missing, err, errlen);
 		if (missing == 0) {
 			snprintf(home, homelen, "%s", modeldir_get(i));
 			break;
@@ -301,6 +335,13 @@ int
 modelrefs_check(
     const char *path, const void *buf, size_t len, char *err, size_t errlen)
 {
+	return modelrefs_check_assets(path, buf, len, NULL, 0, err, errlen);
+}
+
+int
+modelrefs_check_assets(const char *path, const void *buf, size_t len,
+    const struct model_asset *assets, size_t nassets, char *err, size_t errlen)
+{
 	struct mjcf_doc *doc;
 	char base[PATH_MAX], *slash;
 	int rc;
@@ -312,7 +353,8 @@ modelrefs_check(
 		base[0] = '\0';
 	if ((doc = modelrefs_parse(path, buf, len, err, errlen)) == NULL)
 		return RESULT_LOADFAILED;
-	rc = modelrefs_walk(doc, base, MODELREFS_NAMES, NULL, err, errlen);
+	rc = modelrefs_walk(
+	    doc, base, assets, nassets, MODELREFS_NAMES, NULL, err, errlen);
 	mjcf_free(doc);
 	return rc;
 }

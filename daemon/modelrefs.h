@@ -1,8 +1,8 @@
 /*
  * The files a model names: MJCF includes (followed), meshes, textures,
  * height fields and skins, and URDF meshes.  A client's model may name
- * only files inside the model directories, as its own path must be; a
- * model sent inline stands in one of them.
+ * only files inside the model directories, as its own path must be, or
+ * files it carries; a model sent inline stands in one of them.
  */
 #ifndef HXD_MODELREFS_H
 #define HXD_MODELREFS_H
@@ -32,6 +32,22 @@ int modelrefs_check(
  * RESULT_LOADFAILED with err when buf is not XML that MuJoCo reads.
  */
 int modelrefs_home(const void *buf, size_t len, char *home, size_t homelen,
+    char *err, size_t errlen);
+
+/*
+ * modelrefs_check() and modelrefs_home() for a model that carries n
+ * assets (modelassets.h): a name one of them serves (by MuJoCo's VFS
+ * rule, its last part in any case) is read from it by MuJoCo, so it is
+ * neither checked against the model directories nor looked for on the
+ * disk, and an include it serves is walked from its bytes; every other
+ * name is judged as before.  A name outside the model directories that
+ * no asset serves is still RESULT_DENIED.
+ */
+struct model_asset;
+int modelrefs_check_assets(const char *path, const void *buf, size_t len,
+    const struct model_asset *assets, size_t n, char *err, size_t errlen);
+int modelrefs_home_assets(const void *buf, size_t len,
+    const struct model_asset *assets, size_t n, char *home, size_t homelen,
     char *err, size_t errlen);
 
 #endif

@@ -24,7 +24,17 @@ modeltext_free(struct modeltext *t)
 	if (t == NULL)
 		return;
 	free(t->xml);
+	free(t->assets);
 	free(t);
+}
+
+void
+modeltext_set_assets(struct modeltext *t, void *assets, size_t len, size_t n)
+{
+	free(t->assets);
+	t->assets = assets;
+	t->assets_len = assets != NULL ? len : 0;
+	t->nassets = assets != NULL ? n : 0;
 }
 
 void

@@ -14,6 +14,11 @@ struct modeltext {
 	char *xml;      /* its MJCF text, NUL-ended; or NULL */
 	size_t len;     /* bytes of xml */
 	char dir[4096]; /* where the text's file names start */
+	/* The files it was sent with (an inline model's assets, packed as
+	 * modelassets_pack packs them), which its edits are compiled with
+	 * again; NULL and 0 for none. */
+	void *assets;
+	size_t assets_len, nassets;
 };
 
 /* The state (d->model); modeltext_free takes NULL. */
@@ -26,5 +31,9 @@ void modeltext_free(struct modeltext *t);
  */
 void modeltext_set(struct modeltext *t, const char *xml, size_t len,
     const char *dir, size_t dirlen);
+
+/* Keep the model's assets (taken: freed here later; NULL: none). */
+void modeltext_set_assets(
+    struct modeltext *t, void *assets, size_t len, size_t n);
 
 #endif

@@ -4,7 +4,6 @@
  */
 #include "config.h"
 
-#include <ctype.h>
 #include <limits.h>
 #include <math.h>
 #include <setjmp.h>
@@ -533,43 +532,91 @@ sim_is_mjb(enum sim_format fmt, const void *data, size_t size)
 }
 
 /*
- * A VFS of one file, data, under file's name as MuJoCo's own calls store
- * it (the base name, in lower case): filled here rather than by
- * mj_defaultVFS and mj_makeEmptyFileVFS, which clear the VFS's 2 MB of
- * names and copy the data (2 MB of MJB for the MPL scene: 2.7 ms of an
- * edit's install); calloc's fresh pages stay untouched.  MuJoCo only
- * reads the data, which stays the caller's: free the VFS with free(),
- * not mj_deleteVFS.  NULL for a name MuJoCo could not store.
+ * Put data in vfs's next file under file's name as MuJoCo's own calls
+ * store it (the base name, in lower case), and check that MuJoCo finds
+ * it there and not before it.  0, or -1 for a name MuJoCo could not
+ * store, an empty file or one of a name already in.
  */
-static mjVFS *
-sim_vfs_of(const char *file, const void *data, size_t size)
+static int
+sim_vfs_add(mjVFS *vfs, const char *file, const void *data, size_t size)
 {
+	static const char none = 0;
 	const char *base = file, *p;
-	mjVFS *vfs;
 	size_t i, n;
+	int k = vfs->nfile;
 
 	for (p = file; *p != '\0'; p++)
 		if (*p == '/' || *p == '\\')
 			base = p + 1;
-	if ((n = strlen(base)) == 0 || n >= mjMAXVFSNAME)
-		return NULL;
+	if ((n = strlen(base)) == 0 || n >= mjMAXVFSNAME || size == 0 ||
+	    size > INT_MAX || k >= mjMAXVFS - 1)
+		return -1;
+	for (i = 0; i < n; i++)
+		vfs->filename[k][i] = base[i] >= 'A' && base[i] <= 'Z' ?
+		    (char)(base[i] - 'A' + 'a') :
+		    base[i];
+	vfs->filename[k][n] = '\0';
+	/* Never NULL: MuJoCo takes a file without data for none, and reads
+	 * the disk. */
+	vfs->filedata[k] = (void *)(uintptr_t)(data != NULL ? data : &none);
+	vfs->filesize[k] = (int)size;
+	vfs->nfile = k + 1;
+	if (mj_findFileVFS(vfs, file) != k) {
+		vfs->nfile = k;
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * A VFS of data under file's name, then nfiles files: filled here rather
+ * than by mj_defaultVFS and mj_makeEmptyFileVFS, which clear the VFS's
+ * 2 MB of names and copy the data (2 MB of MJB for the MPL scene: 2.7 ms
+ * of an edit's install); calloc's fresh pages stay untouched.  MuJoCo
+ * only reads the data, which stays the caller's: free the VFS with
+ * free(), not mj_deleteVFS.  NULL with err for a file MuJoCo could not
+ * store, or two of one name.
+ */
+static mjVFS *
+sim_vfs_of(const char *file, const void *data, size_t size,
+    const struct sim_file *files, size_t nfiles, char *err, size_t len)
+{
+	mjVFS *vfs;
+	size_t i;
+
 	if ((vfs = calloc(1, sizeof(*vfs))) == NULL)
 		fatal("out of memory");
-	for (i = 0; i < n; i++)
-		vfs->filename[0][i] = (char)tolower((unsigned char)base[i]);
-	vfs->filesize[0] = (int)size;
-	vfs->filedata[0] = (void *)(uintptr_t)data;
-	vfs->nfile = 1;
-	if (mj_findFileVFS(vfs, file) != 0) {
+	if (sim_vfs_add(vfs, file, data, size) != 0) {
+		snprintf(err, len, "cannot stage the model in memory");
 		free(vfs);
 		return NULL;
 	}
+	for (i = 0; i < nfiles; i++)
+		if (sim_vfs_add(vfs, files[i].name, files[i].data,
+			files[i].size) != 0) {
+			snprintf(err, len,
+			    "cannot stage the file \"%.200s\" in memory: an "
+			    "empty file, a name MuJoCo cannot keep, or one it "
+			    "has already",
+			    files[i].name);
+			free(vfs);
+			return NULL;
+		}
 	return vfs;
 }
 
 int
 sim_load_buffer(struct sim *s, enum sim_format fmt, const void *data,
     size_t size, const char *name, const char *path, char *err, size_t len)
+{
+	return sim_load_buffer_with(
+	    s, fmt, data, size, name, path, NULL, 0, err, len);
+}
+
+int
+sim_load_buffer_with(struct sim *s, enum sim_format fmt, const void *data,
+    size_t size, const char *name, const char *path,
+    const struct sim_file *files, size_t nfiles, char *err, size_t len)
 {
 	struct sim_load_args a = { 0 };
 	char base[256];
@@ -594,10 +641,9 @@ sim_load_buffer(struct sim *s, enum sim_format fmt, const void *data,
 		file = "inline.urdf";
 	else
 		file = "inline.xml";
-	if ((vfs = sim_vfs_of(file, data, size)) == NULL) {
-		snprintf(err, len, "cannot stage the model in memory");
+	if ((vfs = sim_vfs_of(file, data, size, files, a.mjb ? 0 : nfiles, err,
+		 len)) == NULL)
 		return -1;
-	}
 	a.file = file;
 	a.vfs = vfs;
 	rc = sim_load(s, &a, name != NULL && *name != '\0' ? name : "inline",

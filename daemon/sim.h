@@ -42,6 +42,24 @@ int sim_load_file(struct sim *s, const char *path, char *err, size_t len);
 int sim_load_buffer(struct sim *s, enum sim_format fmt, const void *data,
     size_t size, const char *name, const char *path, char *err, size_t len);
 
+/* A file MuJoCo reads from memory beside the model (its VFS). */
+struct sim_file {
+	const char *name; /* as the model names it: only its last part,
+			     in any letter case, counts (modelassets.h) */
+	const void *data; /* not empty */
+	size_t size;
+};
+
+/*
+ * sim_load_buffer() with nfiles files in MuJoCo's VFS beside the model:
+ * what the model names that one of them serves (meshes, textures, height
+ * fields, skins, includes) is read from it, not from the disk.  Two of
+ * one name, or one of the model's, are refused (-1 with err).
+ */
+int sim_load_buffer_with(struct sim *s, enum sim_format fmt, const void *data,
+    size_t size, const char *name, const char *path,
+    const struct sim_file *files, size_t nfiles, char *err, size_t len);
+
 /* Return 1 if sim_load_buffer() would read data as MJB (fmt may be AUTO). */
 int sim_is_mjb(enum sim_format fmt, const void *data, size_t size);
 

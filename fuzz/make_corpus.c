@@ -449,6 +449,49 @@ seeds_admin(void)
 		REQ(r, LOAD_MODEL, load_model, &lm);
 		one("load_model-inline-bad", &r);
 	}
+	/* A model with the files it names: an include, and a mesh. */
+	{
+		static const char xml_inc
+		    [] = "<mujoco model=\"carried\"><asset><mesh name=\"m\" "
+			 "file=\"meshes/m.stl\"/></asset><worldbody>"
+			 "<include file=\"body.xml\"/></worldbody></mujoco>";
+		static const char
+		    body[] = "<mujoco><body pos=\"0 0 1\"><freejoint/><geom "
+			     "type=\"mesh\" mesh=\"m\"/></body></mujoco>";
+		/* A binary STL: a tetrahedron, faces outward. */
+		static const float tri[4][12] = {
+			{ 0, 0, 0, 0, 0, 0, 0, .1f, 0, .1f, 0, 0 },
+			{ 0, 0, 0, 0, 0, 0, .1f, 0, 0, 0, 0, .1f },
+			{ 0, 0, 0, 0, 0, 0, 0, 0, .1f, 0, .1f, 0 },
+			{ 0, 0, 0, .1f, 0, 0, 0, .1f, 0, 0, 0, .1f },
+		};
+		Haptix__V1__InlineAsset a[2] = { HAPTIX__V1__INLINE_ASSET__INIT,
+			HAPTIX__V1__INLINE_ASSET__INIT };
+		Haptix__V1__InlineAsset *ap[2] = { &a[0], &a[1] };
+		uint8_t stl[84 + 4 * 50] = { 0 };
+		uint32_t nt = 4;
+		int t;
+
+		memcpy(stl + 80, &nt, 4);
+		for (t = 0; t < 4; t++)
+			memcpy(stl + 84 + 50 * t, tri[t], sizeof(tri[t]));
+		a[0].name = (char *)"body.xml";
+		a[0].data.data = (uint8_t *)body;
+		a[0].data.len = strlen(body);
+		a[1].name = (char *)"meshes/m.stl";
+		a[1].data.data = stl;
+		a[1].data.len = sizeof(stl);
+		im.data.data = (uint8_t *)xml_inc;
+		im.data.len = strlen(xml_inc);
+		im.n_assets = 2;
+		im.assets = ap;
+		{
+			REQ(r, LOAD_MODEL, load_model, &lm);
+			one("load_model-inline-assets", &r);
+		}
+		im.n_assets = 0;
+		im.assets = NULL;
+	}
 	lm.source_case = HAPTIX__V1__LOAD_MODEL__SOURCE__NOT_SET;
 	lm.legacy = 1;
 	{

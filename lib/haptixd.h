@@ -696,8 +696,8 @@ int hxd_inverse(
 int hxd_full_m(hxd_conn *c, const hxd_cstate *st, double *m, int nv);
 
 /* mj_solveM: x = inv(M) y for k vectors of nv (x and y k x nv). */
-int hxd_solve_m(hxd_conn *c, const hxd_cstate *st, double *x,
-    const double *y, int k, int nv);
+int hxd_solve_m(hxd_conn *c, const hxd_cstate *st, double *x, const double *y,
+    int k, int nv);
 
 /* mj_rne: M qacc + bias with flg_acc, else the bias forces (nv). */
 int hxd_rne(
@@ -767,8 +767,7 @@ int hxd_rays(hxd_conn *c, const hxd_cstate *st, int k, const double *pnt,
 
 /* One ray: hxd_rays() with k 1. */
 int hxd_ray(hxd_conn *c, const hxd_cstate *st, const double pnt[3],
-    const double vec[3], const hxd_ray_options *opt, int *geomid,
-    double *dist);
+    const double vec[3], const hxd_ray_options *opt, int *geomid, double *dist);
 
 /* mj_differentiatePos: qvel (nv) from qpos1 to qpos2 (nq) over dt. */
 int hxd_differentiate_pos(hxd_conn *c, double *qvel, int nv, double dt,
@@ -801,16 +800,16 @@ enum hxd_compute_kind {
 
 /* One computation, as the protocol's Query (docs/compute.md). */
 typedef struct hxd_query {
-	int kind;    /* enum hxd_compute_kind */
-	int objtype; /* object velocity, acceleration: HXD_OBJ_* */
+	int kind;                 /* enum hxd_compute_kind */
+	int objtype;              /* object velocity, acceleration: HXD_OBJ_* */
 	const char *const *names; /* the array, or objects; or ids */
 	int nnames;
 	const int *ids;
 	int nids;
 	const double *args; /* points, vectors, rays (pnt, vec), positions */
 	int nargs;
-	int flag;  /* flg_acc, flg_local */
-	double dt; /* differentiate_pos, integrate_pos */
+	int flag;                       /* flg_acc, flg_local */
+	double dt;                      /* differentiate_pos, integrate_pos */
 	const unsigned char *geomgroup; /* rays: 6 flags or NULL */
 	int exclude_static;
 	const char *exclude_body;
@@ -822,8 +821,8 @@ typedef struct hxd_qresult {
 	int shape[4];
 	size_t nvalues, nids, nframes;
 	double *values;
-	int *ids;      /* rays' geoms; contacts' geom1, geom2, body1, body2 */
-	char **names;  /* contacts: nids names */
+	int *ids;       /* rays' geoms; contacts' geom1, geom2, body1, body2 */
+	char **names;   /* contacts: nids names */
 	double *frames; /* contacts: dist, pos[3], frame[9] each */
 } hxd_qresult;
 
@@ -1283,6 +1282,22 @@ int hxd_load_legacy(hxd_conn *c, const char *path, hxd_model *out);
 /* Load a model sent with the request (MJCF, URDF or MJB bytes). */
 int hxd_load_data(hxd_conn *c, int format, const void *data, size_t len,
     const char *name, hxd_model *out);
+
+/* A file an inline model names, sent with it (hxd_load_inline_assets). */
+typedef struct hxd_asset {
+	const char *name; /* as the model writes it: "meshes/hand.stl" */
+	const void *data;
+	size_t len; /* > 0 */
+} hxd_asset;
+
+/*
+ * hxd_load_data() with the n files the model names (meshes, textures,
+ * height fields, skins, included MJCF files), which MuJoCo reads from
+ * memory, by name without the directory, in any case: haptix(3).
+ */
+int hxd_load_inline_assets(hxd_conn *c, int format, const void *data,
+    size_t len, const char *name, const hxd_asset *assets, int n,
+    hxd_model *out);
 
 /* Reload the current model from its file. */
 int hxd_reload(hxd_conn *c, hxd_model *out);

@@ -85,18 +85,54 @@ int
 hxd_load_data(hxd_conn *c, int format, const void *data, size_t len,
     const char *name, hxd_model *out)
 {
+	return hxd_load_inline_assets(c, format, data, len, name, NULL, 0, out);
+}
+
+int
+hxd_load_inline_assets(hxd_conn *c, int format, const void *data, size_t len,
+    const char *name, const hxd_asset *assets, int n, hxd_model *out)
+{
 	Haptix__V1__LoadModel w = HAPTIX__V1__LOAD_MODEL__INIT;
 	Haptix__V1__InlineModel m = HAPTIX__V1__INLINE_MODEL__INIT;
+	Haptix__V1__InlineAsset *a = NULL, **ap = NULL;
+	int i, rc;
 
 	if (data == NULL || len == 0)
 		return conn_fail(c, HXD_BADSIZE, "no model data given");
+	if (n < 0 || (n > 0 && assets == NULL))
+		return conn_fail(c, HXD_BADVALUE, "%d assets%s", n,
+		    n < 0 ? "" : " and no array of them");
+	/* The server judges the names; what C cannot send is caught here. */
+	for (i = 0; i < n; i++)
+		if (assets[i].name == NULL ||
+		    (assets[i].data == NULL && assets[i].len > 0))
+			return conn_fail(c, HXD_BADVALUE, "asset %d: a NULL %s",
+			    i + 1, assets[i].name == NULL ? "name" : "data");
+	if (n > 0 &&
+	    ((a = calloc((size_t)n, sizeof(*a))) == NULL ||
+		(ap = calloc((size_t)n, sizeof(*ap))) == NULL)) {
+		free(a);
+		return conn_fail(c, HXD_CANNOTSEND, "out of memory");
+	}
+	for (i = 0; i < n; i++) {
+		haptix__v1__inline_asset__init(&a[i]);
+		a[i].name = (char *)assets[i].name;
+		a[i].data.data = (uint8_t *)assets[i].data;
+		a[i].data.len = assets[i].len;
+		ap[i] = &a[i];
+	}
 	m.format = (Haptix__V1__ModelFormat)format;
 	m.data.data = (uint8_t *)data;
 	m.data.len = len;
 	m.name = (char *)(name != NULL ? name : "");
+	m.n_assets = (size_t)n;
+	m.assets = ap;
 	w.source_case = HAPTIX__V1__LOAD_MODEL__SOURCE_INLINE_MODEL;
 	w.inline_model = &m;
-	return call_load(c, &w, out);
+	rc = call_load(c, &w, out);
+	free(a);
+	free(ap);
+	return rc;
 }
 
 int

@@ -19,8 +19,9 @@ libhaptix_la_LIBADD = libhxwire.la libhxrec.la $(PROTOBUF_C_LIBS) \
 	$(ZSTD_LIBS) $(OPENSSL_LIBS) -lm
 # current:revision:age; 1:0:1 added hxd_server_address() and
 # hxd_event.reset_to (at the end: the library allocates events); 2:0:2
-# the recording reader, hxd_log_*(); 3:0:3 hxd_members().
-libhaptix_la_LDFLAGS = -version-info 3:0:3 \
+# the recording reader, hxd_log_*(); 3:0:3 hxd_members(); 4:0:4
+# hxd_load_inline_assets().
+libhaptix_la_LDFLAGS = -version-info 4:0:4 \
 	-export-symbols lib/haptix.sym
 EXTRA_libhaptix_la_DEPENDENCIES = lib/haptix.sym
 EXTRA_DIST += lib/exports.sh lib/haptix.pc.in lib/haptix-uninstalled.pc.in

@@ -33,7 +33,7 @@ HX_TESTS = tests/test_frame tests/test_address tests/test_decode \
 	tests/test_mjcf tests/test_mpl tests/test_arrays \
 	tests/test_pacing \
 	tests/test_batch tests/test_service tests/test_hostile \
-	tests/test_loader tests/test_edit tests/test_hold \
+	tests/test_loader tests/test_upload tests/test_edit tests/test_hold \
 	tests/test_view tests/test_browser tests/test_workbench \
 	tests/test_fuzzfound \
 	tests/test_recording tests/test_record \
@@ -351,6 +351,10 @@ tests_test_shm_LDADD = $(TEST_LIBS) -lpthread
 tests_test_loader_SOURCES = tests/test_loader.c
 tests_test_loader_CFLAGS = $(TEST_CFLAGS)
 tests_test_loader_LDADD = $(TEST_LIBS) $(MUJOCO_LIBS)
+# Models sent with their files (meshes, includes) and their limits.
+tests_test_upload_SOURCES = tests/test_upload.c
+tests_test_upload_CFLAGS = $(TEST_CFLAGS)
+tests_test_upload_LDADD = $(TEST_LIBS)
 # Model editing: edit transactions on the running MPL scene.
 tests_test_edit_SOURCES = tests/test_edit.c
 tests_test_edit_CFLAGS = $(TEST_CFLAGS)
@@ -420,6 +424,13 @@ tests_test_workbench_SOURCES = tests/test_workbench.c tests/browser.c \
 	tests/browser.h
 tests_test_workbench_CFLAGS = $(TEST_CFLAGS)
 tests_test_workbench_LDADD = $(TEST_LIBS)
+# The workbench's perturbation against MuJoCo's own in the test process
+# (hxview serve over HTTP: EGL, no browser).
+HX_TESTS += tests/test_perturb
+tests_test_perturb_SOURCES = tests/test_perturb.c tests/browser.c \
+	tests/browser.h
+tests_test_perturb_CFLAGS = $(TEST_CFLAGS)
+tests_test_perturb_LDADD = $(TEST_LIBS) $(MUJOCO_LIBS)
 # The workbench over HTTPS (hxview serve --http tls:), in headless
 # Chromium that verifies the certificate, and through OpenSSL.
 HX_TESTS += tests/test_https

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <sys/wait.h>
@@ -206,6 +207,49 @@ Test(hxctl, load_reload_and_inline_models)
 	cr_assert_eq(json_num(r.out, "nu"), 2, "%s", r.out);
 	hxctl_json(&r, a, "ctrl", NULL);
 	expect_nums(r.out, "ctrl", (const double[]){ 0, 0 }, 2);
+	hx_run_free(&r);
+}
+
+/* load --inline MODEL ASSET...: the files it names go with it. */
+Test(hxctl, load_inline_with_the_files_it_names)
+{
+	static const char
+	    top[] = "<mujoco model=\"carried\"><worldbody><include "
+		    "file=\"parts/ball.xml\"/></worldbody></mujoco>\n",
+	    ball[] = "<mujoco><body name=\"ball\"><freejoint/><geom "
+		     "size=\"0.1\"/></body></mujoco>\n";
+	char dir[] = "/tmp/hxctl-carried.XXXXXX", model[128], part[128],
+	     sub[128];
+	struct hx_run r = { 0 };
+	const char *a;
+	FILE *f;
+
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(model, sizeof(model), "%s/top.xml", dir);
+	snprintf(sub, sizeof(sub), "%s/parts", dir);
+	snprintf(part, sizeof(part), "%s/parts/ball.xml", dir);
+	cr_assert_eq(mkdir(sub, 0700), 0);
+	cr_assert_not_null(f = fopen(model, "w"));
+	fputs(top, f);
+	fclose(f);
+	cr_assert_not_null(f = fopen(part, "w"));
+	fputs(ball, f);
+	fclose(f);
+
+	a = start(fixture_args);
+	hxctl(&r, a, "load", "--inline", model, NULL);
+	expect_fail(&r, "load", "mjCOM_LOADFAILED", "ball.xml");
+	hxctl_json(&r, a, "load", "--inline", model, part, NULL);
+	cr_assert_not_null(strstr(r.out, "\"name\":\"carried\""), "%s", r.out);
+	cr_assert_eq(json_num(r.out, "nbody"), 2);
+	hxctl(&r, a, "load", "--inline", model, "/nonexistent/x.stl", NULL);
+	expect_fail(&r, "load", "mjCOM_LOADFAILED", "/nonexistent/x.stl");
+	hxctl(&r, a, "load", "fixture.xml", part, NULL);
+	expect_usage(&r, "one file at a time");
+	unlink(part);
+	unlink(model);
+	rmdir(sub);
+	rmdir(dir);
 	hx_run_free(&r);
 }
 

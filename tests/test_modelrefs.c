@@ -16,6 +16,7 @@
 #include <criterion/criterion.h>
 #include <criterion/redirect.h>
 
+#include "modelassets.h"
 #include "modeldir.h"
 #include "modelrefs.h"
 #include "result.h"
@@ -694,6 +695,68 @@ Test(modelrefs, inline_models_stand_in_a_model_directory)
 	    RESULT_DENIED, "what it includes is checked where it stands");
 	home_is("<mujoco><include file=\"../outside/evil.xml\"/></mujoco>",
 	    "models");
+}
+
+/*
+ * Files an inline model carries (modelassets.h): a name one serves, by
+ * MuJoCo's VFS rule (its last part, A-Z lowered), is taken without the
+ * disk, outside the model directories or not; an include it serves is
+ * walked from its bytes; every other name is judged as before.
+ */
+Test(modelrefs, carried_files_are_taken_and_nothing_else)
+{
+	static const char
+	    out[] = "<mujoco><asset><mesh file=\"../outside/secret.stl\"/>"
+		    "</asset></mujoco>",
+	    inc[] = "<mujoco><include file=\"parts/body.xml\"/></mujoco>";
+	struct model_asset a[2] = {
+		{ "Secret.STL", "solid", 5 },
+		{ "parts/body.xml",
+		    "<mujoco><include file=\"/etc/passwd\"/>"
+		    "</mujoco>",
+		    0 },
+	};
+	char err[2048] = "", key[64], home[PATH_MAX];
+
+	a[1].len = strlen(a[1].data);
+
+	cr_assert_eq(modelrefs_check_assets(at("models/inline.xml"), out,
+			 strlen(out), NULL, 0, err, sizeof(err)),
+	    RESULT_DENIED);
+	cr_assert_eq(modelrefs_check_assets(at("models/inline.xml"), out,
+			 strlen(out), a, 1, err, sizeof(err)),
+	    0, "%s", err);
+	/* The include carried is read from its bytes: what it names too. */
+	cr_assert_eq(modelrefs_check_assets(at("models/inline.xml"), inc,
+			 strlen(inc), a, 2, err, sizeof(err)),
+	    RESULT_DENIED);
+	cr_assert(strstr(err, "/etc/passwd") != NULL, "%s", err);
+	a[1].data = "<mujoco><body/></mujoco>";
+	a[1].len = strlen(a[1].data);
+	cr_assert_eq(modelrefs_check_assets(at("models/inline.xml"), inc,
+			 strlen(inc), a, 2, err, sizeof(err)),
+	    0, "%s", err);
+	/* Carried files count as found where an inline model stands. */
+	cr_assert_eq(modelrefs_home_assets(inc, strlen(inc), a, 2, home,
+			 sizeof(home), err, sizeof(err)),
+	    0);
+	cr_assert_str_eq(home, at("models"));
+
+	/* The key: the last part after '/' or '\\', A-Z lowered only. */
+	cr_assert_eq(modelassets_key("meshes\\Hand.STL", key, sizeof(key)), 0);
+	cr_assert_str_eq(key, "hand.stl");
+	cr_assert_eq(modelassets_key("a/\xc3\x89.STL", key, sizeof(key)), 0);
+	cr_assert_str_eq(key, "\xc3\x89.stl");
+	cr_assert_eq(modelassets_key("meshes/", key, sizeof(key)), -1);
+	cr_assert_eq(modelassets_find(a, 2, "/anywhere/SECRET.stl"), &a[0]);
+	cr_assert_null(modelassets_find(a, 2, "secret.stl.bak"));
+	cr_assert_eq(modelassets_check(a, 2, "inline.xml", err, sizeof(err)), 0,
+	    "%s", err);
+	a[1].name = "other/secret.stl";
+	cr_assert_eq(modelassets_check(a, 2, "inline.xml", err, sizeof(err)),
+	    RESULT_BADVALUE);
+	cr_assert(
+	    strstr(err, "assets 1 (\"Secret.STL\") and 2") != NULL, "%s", err);
 }
 
 /*

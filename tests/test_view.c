@@ -1163,12 +1163,13 @@ dechunk(unsigned char *b, size_t len)
 }
 
 /*
- * Send one request and read the answer until the server closes or, when
- * seconds > 0, for that long.  extra is more header lines or "".
+ * Send one request with len bytes of body and read the answer until the
+ * server closes or, when seconds > 0, for that long.  extra is more
+ * header lines or "".
  */
 static void
-http(struct http *h, int port, const char *method, const char *path,
-    const char *extra, double seconds)
+http_send(struct http *h, int port, const char *method, const char *path,
+    const char *extra, const void *body, size_t blen, double seconds)
 {
 	struct sockaddr_in sa;
 	char req[1024], *sep, *length;
@@ -1192,14 +1193,17 @@ http(struct http *h, int port, const char *method, const char *path,
 	if (strcasestr(extra, "Host:") != NULL)
 		snprintf(req, sizeof(req),
 		    "%s %s HTTP/1.1\r\nConnection: close\r\n"
-		    "%sContent-Length: 0\r\n\r\n",
-		    method, path, extra);
+		    "%sContent-Length: %zu\r\n\r\n",
+		    method, path, extra, blen);
 	else
 		snprintf(req, sizeof(req),
 		    "%s %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n"
-		    "Connection: close\r\n%sContent-Length: 0\r\n\r\n",
-		    method, path, port, extra);
+		    "Connection: close\r\n%sContent-Length: %zu\r\n\r\n",
+		    method, path, port, extra, blen);
 	cr_assert_eq(write(fd, req, strlen(req)), (ssize_t)strlen(req));
+	/* A body refused early may find the connection closed: no matter. */
+	if (blen > 0)
+		(void)!send(fd, body, blen, MSG_NOSIGNAL);
 	buf = malloc(cap);
 	cr_assert_not_null(buf);
 	for (;;) {
@@ -1244,6 +1248,13 @@ http(struct http *h, int port, const char *method, const char *path,
 	}
 	buf[h->len] = '\0';
 	h->body = buf;
+}
+
+static void
+http(struct http *h, int port, const char *method, const char *path,
+    const char *extra, double seconds)
+{
+	http_send(h, port, method, path, extra, NULL, 0, seconds);
 }
 
 static void
@@ -1391,12 +1402,12 @@ Test(view, serve_watch)
 	http(&h, port, "GET", "/watch.json?field=xpos&index=5", "", 0);
 	http_expect(&h, 200, "application/json");
 	p = strstr((char *)h.body, "\"value\":");
-	cr_assert(p != NULL && sscanf(p, "\"value\":%lf", &v) == 1, "%s",
+	cr_assert(
+	    p != NULL && sscanf(p, "\"value\":%lf", &v) == 1, "%s", h.body);
+	cr_assert_eq(
+	    v, a->values[5], "watch %.17g, the array %.17g", v, a->values[5]);
+	cr_assert(strstr((char *)h.body, "\"rows\":2,\"cols\":3") != NULL, "%s",
 	    h.body);
-	cr_assert_eq(v, a->values[5], "watch %.17g, the array %.17g", v,
-	    a->values[5]);
-	cr_assert(strstr((char *)h.body, "\"rows\":2,\"cols\":3") != NULL,
-	    "%s", h.body);
 	http_free(&h);
 
 	http(&h, port, "GET", "/watch.json?field=xpos", "", 0);
@@ -1429,8 +1440,8 @@ Test(view, serve_watch)
 	http_free(&h);
 	http(&h, port, "GET", "/watch.js", "", 0);
 	http_expect(&h, 200, "text/javascript");
-	cr_assert(strstr((char *)h.body, "/watch.json?field=") != NULL,
-	    "%s", h.body);
+	cr_assert(
+	    strstr((char *)h.body, "/watch.json?field=") != NULL, "%s", h.body);
 	http_free(&h);
 
 	free(a);
@@ -1441,8 +1452,7 @@ Test(view, serve_watch)
 
 /* GET path until the answer is code (or seconds pass); the last answer. */
 static void
-http_until(struct http *h, int port, const char *path, int code,
-    double seconds)
+http_until(struct http *h, int port, const char *path, int code, double seconds)
 {
 	double end = hx_wall_now() + seconds;
 
@@ -1508,8 +1518,8 @@ Test(view, serve_outlives_the_daemon)
 	http_free(&h);
 	/* A control is refused with the reason, not sent nowhere. */
 	http(&h, port, "POST", "/control/pause", "", 0);
-	cr_assert_eq(h.code, 503, "a control while gone: %d %s", h.code,
-	    h.body);
+	cr_assert_eq(
+	    h.code, 503, "a control while gone: %d %s", h.code, h.body);
 	http_free(&h);
 
 	/* A daemon is back at the address, with another model. */
@@ -1543,6 +1553,79 @@ Test(view, serve_outlives_the_daemon)
 	serve_stop(pid, err);
 	hx_server_stop(&s);
 	rmdir(dir);
+}
+
+/*
+ * The Physics panel's route and control (issue 38): /physics.json lists
+ * every mjOption field with its value, and the array control writes one
+ * as any client's set_array, refusals with the server's reason.
+ */
+Test(view, serve_physics)
+{
+	struct hx_server s;
+	struct http h;
+	hxd_array *a = NULL;
+	hxd_conn *c;
+	pid_t pid;
+	int err, port;
+
+	hx_server_start(&s, view_args);
+	c = hx_connect_ok(hx_server_addr(&s, 0), "test_view");
+	port = serve_start(&pid, &err, NULL, hx_server_addr(&s, 1), "serve",
+	    "--http", "127.0.0.1:0", NULL);
+
+	http(&h, port, "GET", "/physics.json", "", 0);
+	http_expect(&h, 200, "application/json");
+	cr_assert(
+	    strstr((char *)h.body,
+		"{\"name\":\"opt.timestep\",\"type\":0,"
+		"\"writable\":true,\"refusal\":\"\",\"values\":[0.002]}") !=
+		NULL,
+	    "%.800s", h.body);
+	cr_assert(strstr((char *)h.body, "\"name\":\"opt.gravity\"") != NULL &&
+		strstr((char *)h.body,
+		    "\"values\":[0,0,-9.8100000000000005]") != NULL,
+	    "%.2000s", h.body);
+	http_free(&h);
+
+	http(&h, port, "POST", "/control/array?name=opt.timestep&values=0.001",
+	    "X-Hxview: 1\r\n", 0);
+	http_expect(&h, 200, "application/json");
+	http_free(&h);
+	HX_OK(c, hxd_get_array(c, "opt.timestep", &a));
+	cr_assert_eq(a->values[0], 0.001);
+	free(a);
+	cr_assert_eq(hx_status_ok(c).model.timestep, 0.001);
+
+	http(&h, port, "POST",
+	    "/control/array?name=opt.gravity&offset=2&values=-1.5",
+	    "X-Hxview: 1\r\n", 0);
+	http_expect(&h, 200, "application/json");
+	http_free(&h);
+	HX_OK(c, hxd_get_array(c, "opt.gravity", &a));
+	cr_assert(a->values[0] == 0 && a->values[2] == -1.5, "gravity %g %g",
+	    a->values[0], a->values[2]);
+	free(a);
+
+	/* The server's refusals, with its reason. */
+	http(&h, port, "POST", "/control/array?name=opt.timestep&values=-1",
+	    "X-Hxview: 1\r\n", 0);
+	/* The server's refusal is a conflict (409), its text kept. */
+	cr_assert_eq(h.code, 409, "%d %s", h.code, h.body);
+	cr_assert(strstr((char *)h.body, "opt.timestep[0] is -1") != NULL, "%s",
+	    h.body);
+	http_free(&h);
+	http(&h, port, "POST", "/control/array?name=opt.nosuch&values=1",
+	    "X-Hxview: 1\r\n", 0);
+	cr_assert_geq(h.code, 400, "%d %s", h.code, h.body);
+	http_free(&h);
+	http(&h, port, "POST", "/control/array?values=1", "X-Hxview: 1\r\n", 0);
+	http_expect(&h, 400, "application/json");
+	http_free(&h);
+
+	serve_stop(pid, err);
+	hxd_close(c);
+	hx_server_stop(&s);
 }
 
 /* Has the simulation time advanced over 300 ms, and is it running? */
@@ -1627,8 +1710,8 @@ Test(view, serve_controls)
 	http_expect(&h, 200, "application/json");
 	http_free(&h);
 	st = hx_status_ok(c);
-	cr_assert(st.speed == 1 && !st.speed_max, "speed %g, max %d",
-	    st.speed, st.speed_max);
+	cr_assert(st.speed == 1 && !st.speed_max, "speed %g, max %d", st.speed,
+	    st.speed_max);
 
 	serve_stop(pid, err);
 	hxd_close(c);
@@ -2416,6 +2499,213 @@ Test(view, get_model_beyond_max_frame)
 	HX_OK(c, hxd_get_model(c, &blob));
 	cr_assert_str_eq(blob.name, "view");
 	hxd_model_blob_free(&blob);
+	hxd_close(c);
+	hx_server_stop(&s);
+}
+
+/*------------------------------------------------------------ upload */
+
+/* POST /upload's body: "HXU1", the count, each name and data. */
+static unsigned char *
+upload_body(const char *const *names, const void *const *data,
+    const size_t *lens, int n, size_t *len)
+{
+	unsigned char *b, *p;
+	uint32_t v;
+	int i;
+
+	for (i = 0, *len = 8; i < n; i++)
+		*len += 8 + strlen(names[i]) + lens[i];
+	cr_assert_not_null(b = malloc(*len));
+	memcpy(b, "HXU1", 4);
+	v = (uint32_t)n;
+	memcpy(b + 4, &v, 4); /* x86 and ARM: little-endian */
+	for (i = 0, p = b + 8; i < n; i++) {
+		v = (uint32_t)strlen(names[i]);
+		memcpy(p, &v, 4);
+		v = (uint32_t)lens[i];
+		memcpy(p + 4, &v, 4);
+		memcpy(p + 8, names[i], strlen(names[i]));
+		p += 8 + strlen(names[i]);
+		memcpy(p, data[i], lens[i]);
+		p += lens[i];
+	}
+	return b;
+}
+
+/* A binary STL of a tetrahedron, faces outward: 4 vertices. */
+static void
+upload_stl(unsigned char stl[284])
+{
+	const float s = 0.1f,
+		    t[4][3][3] = {
+			    { { 0, 0, 0 }, { 0, s, 0 }, { s, 0, 0 } },
+			    { { 0, 0, 0 }, { s, 0, 0 }, { 0, 0, s } },
+			    { { 0, 0, 0 }, { 0, 0, s }, { 0, s, 0 } },
+			    { { s, 0, 0 }, { 0, s, 0 }, { 0, 0, s } },
+		    };
+	uint32_t n = 4;
+	int i;
+
+	memset(stl, 0, 284);
+	memcpy(stl + 80, &n, 4);
+	for (i = 0; i < 4; i++)
+		memcpy(stl + 84 + 50 * i + 12, t[i], sizeof(t[i]));
+}
+
+/* The model the uploads send: its mesh is meshes/part.stl. */
+static const char upload_xml
+    [] = "<mujoco model=\"web_upload\"><asset><mesh name=\"m\" "
+	 "file=\"meshes/part.stl\"/></asset><worldbody><body><freejoint/>"
+	 "<geom type=\"mesh\" mesh=\"m\"/></body></worldbody></mujoco>";
+
+/* POST /upload of the model with one asset named name (NULL: none). */
+static void
+upload_post(
+    struct http *h, int port, const char *extra, const char *name, size_t pad)
+{
+	static unsigned char stl[284];
+	const char *names[3] = { "web/arm.xml", name, "pad.bin" };
+	const void *data[3] = { upload_xml, stl, NULL };
+	size_t lens[3] = { sizeof(upload_xml) - 1, sizeof(stl), pad }, len;
+	unsigned char *body;
+	void *zeros = calloc(1, pad + 1);
+
+	cr_assert_not_null(zeros);
+	upload_stl(stl);
+	data[2] = zeros;
+	body = upload_body(names, data, lens,
+	    name == NULL ? 1 :
+		pad      ? 3 :
+			   2,
+	    &len);
+	http_send(h, port, "POST", "/upload", extra, body, len, 0);
+	free(body);
+	free(zeros);
+}
+
+/* The running model's name, by a client of its own. */
+static const char *
+model_name(hxd_conn *c)
+{
+	static char name[256];
+
+	snprintf(name, sizeof(name), "%s", hx_status_ok(c).model.name);
+	return name;
+}
+
+/*
+ * POST /upload (issue 38): a model and the mesh it names, in one body,
+ * loaded by the daemon through hxview's connection as any client's
+ * inline model; refused without the page's header, with a bad name
+ * (the daemon's words), without the mesh (MuJoCo's), under another's
+ * lease, read-only, with uploads off, past --max-upload and past the
+ * daemon's --max-frame (which would have cost hxview its connection).
+ */
+Test(view, serve_uploads_a_model_with_its_files)
+{
+	const char *args[] = { "-m", "view.xml", "--max-frame", "65536", NULL };
+	struct hx_server s;
+	struct http h;
+	hxd_array *a;
+	hxd_conn *c;
+	pid_t pid;
+	int err, port;
+
+	hx_server_start(&s, args);
+	c = hx_connect_ok(hx_server_addr(&s, 0), "watcher");
+	port = serve_start(&pid, &err, NULL, hx_server_addr(&s, 1), "serve",
+	    "--http", "127.0.0.1:0", NULL);
+
+	upload_post(&h, port, "", "meshes/part.stl", 0);
+	http_expect(&h, 400, "application/json");
+	cr_assert(strstr((char *)h.body, "X-Hxview") != NULL, "%s", h.body);
+	http_free(&h);
+	cr_assert_str_neq(model_name(c), "web_upload");
+	http(&h, port, "GET", "/upload", "X-Hxview: 1\r\n", 0);
+	http_expect(&h, 405, NULL);
+	http_free(&h);
+
+	upload_post(&h, port, "X-Hxview: 1\r\n", "meshes/part.stl", 0);
+	http_expect(&h, 200, "application/json");
+	cr_assert(strstr((char *)h.body, "\"name\":\"web_upload\"") != NULL &&
+		strstr((char *)h.body, "\"files\":1") != NULL,
+	    "%s", h.body);
+	http_free(&h);
+	cr_assert_str_eq(model_name(c), "web_upload");
+	HX_OK(c, hxd_get_array(c, "mesh_vertnum", &a));
+	cr_assert_eq((int)a->values[0], 4, "not the mesh sent");
+	free(a);
+	HX_OK(c, hxd_load_file(c, "view.xml", NULL));
+
+	/* The daemon's refusals, in its words. */
+	upload_post(&h, port, "X-Hxview: 1\r\n", "../part.stl", 0);
+	http_expect(&h, 400, "application/json");
+	cr_assert(strstr((char *)h.body, "asset 1") != NULL &&
+		strstr((char *)h.body, "..") != NULL,
+	    "%s", h.body);
+	http_free(&h);
+	upload_post(&h, port, "X-Hxview: 1\r\n", NULL, 0);
+	http_expect(&h, 409, "application/json");
+	cr_assert(strstr((char *)h.body, "part.stl") != NULL, "%s", h.body);
+	http_free(&h);
+	/* hxview's own: not its format. */
+	http_send(
+	    &h, port, "POST", "/upload", "X-Hxview: 1\r\n", "junk!", 5, 0);
+	http_expect(&h, 400, "application/json");
+	cr_assert(strstr((char *)h.body, "HXU1") != NULL, "%s", h.body);
+	http_free(&h);
+	/* The other routes keep their 4 KiB. */
+	{
+		char big[5000];
+
+		memset(big, 'a', sizeof(big));
+		http_send(&h, port, "POST", "/control/pause", "X-Hxview: 1\r\n",
+		    big, sizeof(big), 0);
+		http_expect(&h, 413, "application/json");
+		http_free(&h);
+	}
+	/* Past the daemon's frame: refused here, hxview still connected. */
+	upload_post(&h, port, "X-Hxview: 1\r\n", "meshes/part.stl", 100000);
+	http_expect(&h, 413, "application/json");
+	cr_assert(strstr((char *)h.body, "--max-frame") != NULL, "%s", h.body);
+	http_free(&h);
+	cr_assert_str_eq(model_name(c), "view");
+
+	/* Another client's lease: refused, saying whose. */
+	HX_OK(c, hxd_lease(c, HXD_LEASE_TAKE, NULL));
+	upload_post(&h, port, "X-Hxview: 1\r\n", "meshes/part.stl", 0);
+	http_expect(&h, 403, "application/json");
+	cr_assert(strstr((char *)h.body, "lease") != NULL &&
+		strstr((char *)h.body, "watcher") != NULL,
+	    "%s", h.body);
+	http_free(&h);
+	cr_assert_str_eq(model_name(c), "view");
+	HX_OK(c, hxd_lease(c, HXD_LEASE_RELEASE, NULL));
+	serve_stop(pid, err);
+
+	port = serve_start(&pid, &err, NULL, hx_server_addr(&s, 0), "serve",
+	    "--http", "127.0.0.1:0", "--read-only", NULL);
+	upload_post(&h, port, "X-Hxview: 1\r\n", "meshes/part.stl", 0);
+	http_expect(&h, 403, "application/json");
+	cr_assert(strstr((char *)h.body, "read-only") != NULL, "%s", h.body);
+	http_free(&h);
+	serve_stop(pid, err);
+	port = serve_start(&pid, &err, NULL, hx_server_addr(&s, 0), "serve",
+	    "--http", "127.0.0.1:0", "--max-upload", "0", NULL);
+	upload_post(&h, port, "X-Hxview: 1\r\n", "meshes/part.stl", 0);
+	http_expect(&h, 403, "application/json");
+	cr_assert(
+	    strstr((char *)h.body, "--max-upload 0") != NULL, "%s", h.body);
+	http_free(&h);
+	serve_stop(pid, err);
+	port = serve_start(&pid, &err, NULL, hx_server_addr(&s, 0), "serve",
+	    "--http", "127.0.0.1:0", "--max-upload", "400", NULL);
+	upload_post(&h, port, "X-Hxview: 1\r\n", "meshes/part.stl", 0);
+	http_expect(&h, 413, NULL);
+	http_free(&h);
+	cr_assert_str_eq(model_name(c), "view");
+	serve_stop(pid, err);
 	hxd_close(c);
 	hx_server_stop(&s);
 }

@@ -21,6 +21,8 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1008,21 +1010,23 @@ Test(workbench, the_page_says_when_the_server_is_gone_and_back)
 	    WAIT_SECONDS, "the page saying it runs");
 
 	hx_server_stop(&server);
-	wait_for("var b = document.getElementById('server-gone').textContent,"
-		 " i = document.getElementById('info').textContent;"
-		 "return b.indexOf('went away') >= 0 && i.indexOf('Running') < 0"
-		 " && i.indexOf('Gone') >= 0 ? 'yes' : 'banner: ' + b +"
-		 " ' info: ' + i;",
+	wait_for(
+	    "var b = document.getElementById('server-gone').textContent,"
+	    " i = document.getElementById('info').textContent;"
+	    "return b.indexOf('went away') >= 0 && i.indexOf('Running') < 0"
+	    " && i.indexOf('Gone') >= 0 ? 'yes' : 'banner: ' + b +"
+	    " ' info: ' + i;",
 	    WAIT_SECONDS, "the page saying the server went away");
 
 	hx_server_start(&server, args);
-	wait_for("var b = document.getElementById('server-gone').textContent,"
-		 " i = document.getElementById('info').textContent;"
-		 "return b === '' && i.indexOf('Running') >= 0 &&"
-		 " document.getElementById('status').textContent"
-		 ".indexOf('running') >= 0 ? 'yes' : 'banner: ' + b + ' info: ' +"
-		 " i + ' status: ' +"
-		 " document.getElementById('status').textContent;",
+	wait_for(
+	    "var b = document.getElementById('server-gone').textContent,"
+	    " i = document.getElementById('info').textContent;"
+	    "return b === '' && i.indexOf('Running') >= 0 &&"
+	    " document.getElementById('status').textContent"
+	    ".indexOf('running') >= 0 ? 'yes' : 'banner: ' + b + ' info: ' +"
+	    " i + ' status: ' +"
+	    " document.getElementById('status').textContent;",
 	    WAIT_SECONDS, "the page saying the server is back, running");
 	close_session();
 	rmdir(dir);
@@ -1083,6 +1087,55 @@ Test(workbench, the_sensor_plot_stays_in_the_window)
 	wait_for(fits, READY_SECONDS, "the plot within the window, running");
 	HX_OK(watch, hxd_pause(watch));
 	wait_for(fits, READY_SECONDS, "the plot within the window, paused");
+	close_session();
+}
+
+/*
+ * The Physics panel (issue 38): every mjOption field the server offers,
+ * as simulate groups them; a timestep typed in and the gravity flag
+ * ticked reach the daemon, and another client's write shows.
+ */
+Test(workbench, the_physics_panel_reads_and_writes_the_options)
+{
+	hxd_array *a = NULL;
+	double end, g[3] = { 0, 0, -3 };
+
+	open_workbench(start_all());
+	js("document.querySelector('#physics-box details').open = true;"
+	   "return 'ok';");
+	wait_for("var n = document.querySelectorAll('#physics .physics-row')"
+		 ".length; return n >= 20 ? 'yes' : n + ' rows';",
+	    WAIT_SECONDS, "the Physics panel's fields");
+	/* A timestep typed in. */
+	js("var i = document.querySelector('[data-name=\"opt.timestep\"] "
+	   "input'); i.value = '0.001';"
+	   "i.dispatchEvent(new Event('change')); return 'ok';");
+	end = hx_wall_now() + WAIT_SECONDS;
+	while (hx_status_ok(watch).model.timestep != 0.001) {
+		cr_assert(hx_wall_now() < end, "the timestep is %g",
+		    hx_status_ok(watch).model.timestep);
+		hx_sleep_ms(100);
+	}
+	/* Gravity off: the disable flag's box. */
+	js("var c = document.querySelector('[data-name=\"opt.disableflags\"] "
+	   "input[data-bit=gravity]'); c.click(); return 'ok';");
+	end = hx_wall_now() + WAIT_SECONDS;
+	for (;;) {
+		HX_OK(watch, hxd_get_array(watch, "opt.disableflags", &a));
+		if (((int)a->values[0] & (1 << 6)) != 0)
+			break;
+		free(a);
+		cr_assert(hx_wall_now() < end, "gravity is not disabled");
+		hx_sleep_ms(100);
+	}
+	free(a);
+	/* Another client's write shows in the panel. */
+	HX_OK(watch, hxd_set_array(watch, "opt.gravity", 0, 3, g));
+	wait_for(
+	    "var i = document.querySelectorAll('[data-name=\"opt.gravity\"]"
+	    " input'); return i.length === 3 && +i[2].value === -3 ? 'yes'"
+	    " : 'gravity ' + (i[2] && i[2].value);",
+	    WAIT_SECONDS, "another client's gravity in the panel");
 	close_session();
 }
 
@@ -1148,6 +1201,609 @@ Test(workbench, another_site_and_a_foreign_host_are_refused)
 	cr_assert(!hx_status_ok(watch).paused,
 	    "a page under a foreign name paused the simulation");
 	close_session();
+}
+
+/*
+ * The cube's frames as the daemon steps, read by a thread of the test's
+ * own on a connection of its own: the simulated time, the cube's height
+ * and vertical speed, the vertical force on it and whether a driver (the
+ * page, through hxview) pushes it.
+ */
+#define LIFT_FRAMES 20000
+
+struct lift_log {
+	hxd_conn *c;
+	int zadr, vzadr, body; /* its height in qpos and qvel, its id */
+	int stop;
+	int n; /* frames so far (atomic: the thread writes, the test reads) */
+	double t[LIFT_FRAMES], z[LIFT_FRAMES], vz[LIFT_FRAMES];
+	double fz[LIFT_FRAMES];
+	int pushed[LIFT_FRAMES];
+};
+
+static void *
+lift_record(void *arg)
+{
+	struct lift_log *g = arg;
+	const hxd_frame *f;
+	hxd_event *ev;
+	int i;
+
+	while (!__atomic_load_n(&g->stop, __ATOMIC_ACQUIRE) &&
+	    (i = g->n) < LIFT_FRAMES) {
+		if (hxd_next_event(g->c, 100, &ev) != HXD_OK)
+			continue;
+		f = ev->frame;
+		if (ev->kind == HXD_EVENT_FRAME && f != NULL &&
+		    f->qpos != NULL && f->qvel != NULL &&
+		    f->xfrc_applied != NULL && f->status != NULL) {
+			g->t[i] = f->time;
+			g->z[i] = f->qpos[g->zadr];
+			g->vz[i] = f->qvel[g->vzadr];
+			g->fz[i] = f->xfrc_applied[6 * g->body + 2];
+			g->pushed[i] = f->status->nperturbations;
+			__atomic_store_n(&g->n, i + 1, __ATOMIC_RELEASE);
+		}
+		hxd_event_free(ev);
+	}
+	return NULL;
+}
+
+/* The frames so far, once they reach simulated time t (or done says). */
+static int
+lift_wait(struct lift_log *g, double t, int (*done)(struct lift_log *, int))
+{
+	double end = hx_wall_now() + 6 * WAIT_SECONDS;
+	int n;
+
+	for (;;) {
+		n = __atomic_load_n(&g->n, __ATOMIC_ACQUIRE);
+		if ((n > 0 && g->t[n - 1] >= t) || (done != NULL && done(g, n)))
+			return n;
+		cr_assert(hx_wall_now() < end &&
+			    n<LIFT_FRAMES,
+				"the daemon's frames stopped short of %.3f s (%d frames, "
+				"the last at %.3f s)",
+				t, n, n> 0 ?
+			g->t[n - 1] :
+			-1.0);
+		hx_sleep_ms(50);
+	}
+}
+
+/* The cube's height before the push, and when it went 5 cm up. */
+static double lift_z0, lift_t0;
+
+static int
+lift_5cm(struct lift_log *g, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (g->t[i] <= lift_t0 + 1.0 && g->z[i] - lift_z0 >= 0.05)
+			return 1;
+	return 0;
+}
+
+/*
+ * The table scene's cube (mpl_scene.xml), double-clicked, lifted by a
+ * held Ctrl+right drag of 100 px upward: simulate's push, a spring
+ * (mjv_applyPerturbForce(): stiffness × mass × the distance, damped)
+ * from the cube to a reference that the cursor carries as far as it
+ * moves on the screen at the cube's depth (mjv_movePerturb()).  Held,
+ * the cube hangs g / stiffness below the reference (9.8 cm at MuJoCo's
+ * default stiffness, 100), so it rises only once the reference is that
+ * far up: at the scene's own view 100 px of the page's canvas (557 px
+ * high in the test's window) carry it 10 cm, and simulate would lift
+ * the cube by hardly anything.  So the page zooms out to 2 m, where
+ * 100 px carry it about 29 cm; and the hand, whose palm is 2.2 cm above
+ * the cube, goes up out of the way first.
+ *
+ * The cube must be 5 cm up within 1 s of simulated time from before
+ * the press; the daemon runs at a tenth of real time meanwhile, so
+ * that a page that handles the mouse late (Chromium's software WebGL
+ * on a loaded machine takes 0.1 to 0.3 s to handle an event while the
+ * scene streams) does not count against the push.  Then, hanging still
+ * at full speed, the reference (from the force the daemon holds) must
+ * be as far above where the push began as the cursor went at the
+ * cube's depth, to 1 %: every move arrived, scaled as simulate scales.
+ */
+Test(workbench, a_held_push_upward_lifts_the_table_scenes_cube)
+{
+	static const char *const args[] = { "-m", "mpl_scene.xml", NULL };
+	static const double hand_up[3] = { 0, 0, 1.25 };
+	struct lift_log *g = calloc(1, sizeof(*g));
+	hxd_subscription sub = { 0 };
+	hxd_joint cube, forearm;
+	pthread_t thread;
+	char script[1024], text[512];
+	double best = 0, at = -1, depth, height, fovy, stiffness, mass;
+	double want, ref, t1, end;
+	int port, x, y, i, k, n;
+
+	cr_assert_not_null(g);
+	hx_server_start(&server, args);
+	watch = hx_connect_ok(hx_server_addr(&server, 0), "test_workbench");
+	port = start_view("127.0.0.1:0", 0, 0);
+	start_driver();
+	open_workbench(port);
+	HX_OK(watch, hxd_get_joint(watch, "cube", -1, &cube));
+
+	/* The hand up out of the way, the cube still on the table. */
+	HX_OK(watch, hxd_mocap_move(watch, 0, "mocap", hand_up, NULL, 0.5));
+	end = hx_wall_now() + WAIT_SECONDS;
+	for (;;) {
+		HX_OK(watch, hxd_get_joint(watch, "forearm", -1, &forearm));
+		HX_OK(watch, hxd_get_joint(watch, "cube", -1, &cube));
+		if (forearm.qpos[2] > 1.2 && fabs(cube.qvel[2]) < 1e-3)
+			break;
+		cr_assert(hx_wall_now() < end,
+		    "the hand did not go up (the forearm at %g m, the cube "
+		    "moving at %g m/s)",
+		    forearm.qpos[2], cube.qvel[2]);
+		hx_sleep_ms(100);
+	}
+	lift_z0 = cube.qpos[2];
+
+	/* A double-click on the cube, where the page draws it. */
+	snprintf(script, sizeof(script),
+	    "var v = new THREE.Vector3(%.9g, %.9g, %.9g);"
+	    "v.project(hxwb.view.camera);"
+	    "var r = document.getElementById('view').getBoundingClientRect();"
+	    "return Math.round(r.left + (v.x + 1) / 2 * r.width) + ' ' +"
+	    " Math.round(r.top + (1 - v.y) / 2 * r.height);",
+	    cube.qpos[0], cube.qpos[1], cube.qpos[2]);
+	cr_assert_eq(sscanf(js(script), "%d %d", &x, &y), 2);
+	dblclick(x, y);
+	snprintf(script, sizeof(script),
+	    "return hxwb.selected === %d ? 'yes' : 'selected ' +"
+	    " hxwb.selected + ' ' + hxwb.errors.join('; ');",
+	    cube.body_id);
+	wait_for(script, WAIT_SECONDS, "the cube selected by a double-click");
+
+	/*
+	 * Zoomed out to 2 m (drawn); where the cube is on the page, its
+	 * depth along the camera's axis and the canvas's height.
+	 */
+	js("hxwb.view.distance = 2; hxwb.view.publish(); return 'ok';");
+	wait_for("return !hxwb.dirty ? 'yes' : 'not drawn';", WAIT_SECONDS,
+	    "the page drawn from 2 m");
+	snprintf(script, sizeof(script),
+	    "var c = hxwb.view.camera;"
+	    "var f = new THREE.Vector3(0, 0, -1).applyQuaternion(c.quaternion);"
+	    "var p = new THREE.Vector3(%.9g, %.9g, %.9g);"
+	    "var d = p.clone().sub(c.position).dot(f);"
+	    "p.project(c);"
+	    "var e = document.getElementById('view'),"
+	    " r = e.getBoundingClientRect();"
+	    "return d + ' ' + e.clientHeight + ' ' + c.fov + ' ' +"
+	    " hxwb.model.stiffness + ' ' +"
+	    " Math.round(r.left + (p.x + 1) / 2 * r.width) + ' ' +"
+	    " Math.round(r.top + (1 - p.y) / 2 * r.height);",
+	    cube.qpos[0], cube.qpos[1], cube.qpos[2]);
+	snprintf(text, sizeof(text), "%s", js(script));
+	cr_assert_eq(sscanf(text, "%lf %lf %lf %lf %d %d", &depth, &height,
+			 &fovy, &stiffness, &x, &y),
+	    6, "the page said: %s", text);
+	cr_assert(height > 100 && stiffness > 0, "the page said: %s", text);
+	mass = 1 / array_value("body_invweight0", 2 * cube.body_id);
+	/* mjv_movePerturb(): the height's fraction × frustum × depth. */
+	want = 100 / height * 2 * tan(fovy * M_PI / 360) * depth;
+	cr_log_info("the cube %.3f m deep, the canvas %.0f px high: 100 px "
+		    "are %.1f cm there; held, it hangs %.1f cm below",
+	    depth, height, 100 * want, 100 * 9.81 / stiffness);
+
+	/* Its frames, from before the press. */
+	g->c = hx_connect_ok(hx_server_addr(&server, 0), "lift");
+	g->zadr = cube.qpos_adr + 2;
+	g->vzadr = cube.dof_adr + 2;
+	g->body = cube.body_id;
+	sub.fields = HXD_FIELDS(HXD_FIELD_QPOS) | HXD_FIELDS(HXD_FIELD_QVEL) |
+	    HXD_FIELDS(HXD_FIELD_XFRC_APPLIED) | HXD_FIELDS(HXD_FIELD_STATUS);
+	sub.every_steps = 5;
+	HX_OK(g->c, hxd_subscribe(g->c, &sub, NULL));
+	cr_assert_eq(pthread_create(&thread, NULL, lift_record, g), 0);
+
+	/* The push, held: 5 cm up within 1 s from before the press. */
+	HX_OK(watch, hxd_set_speed(watch, 0.1, 0));
+	lift_t0 = hx_status_ok(watch).time;
+	drag_held(x, y, 0, -100, 2);
+	n = lift_wait(g, lift_t0 + 1.0, lift_5cm);
+	for (i = 0; i < n && g->t[i] <= lift_t0 + 1.0; i++)
+		if (g->z[i] - lift_z0 > best) {
+			best = g->z[i] - lift_z0;
+			if (at < 0 && best >= 0.05)
+				at = g->t[i] - lift_t0;
+		}
+	for (i = 0, k = 0; i < n; i++)
+		k += g->pushed[i] > 0;
+	cr_log_info("the cube 5 cm up at %.3f s", at);
+	cr_assert(best >= 0.05,
+	    "a held 100 px push upward lifted the cube %.1f cm within 1 s "
+	    "of simulated time, not 5 cm (%d frames of %d pushed; the "
+	    "page: %s); the page's errors: %s",
+	    100 * best, k, n, text, js("return hxwb.errors.join('; ');"));
+
+	/*
+	 * Hanging still: the spring k m (ref - z) - sqrt(k) m vz holds it,
+	 * so the reference is z + (f + sqrt(k) m vz) / (k m), as far above
+	 * where the push began (the cube's height then) as the cursor went.
+	 */
+	HX_OK(watch, hxd_set_speed(watch, 1, 0));
+	t1 = g->t[n - 1] + 1.5;
+	for (;;) {
+		n = lift_wait(g, t1, NULL);
+		ref = 0;
+		for (i = n - 1, k = 0; i >= 0 && g->t[i] >= t1 - 0.3; i--) {
+			if (fabs(g->vz[i]) > 0.01)
+				break;
+			ref += g->z[i] - lift_z0 +
+			    (g->fz[i] + sqrt(stiffness) * mass * g->vz[i]) /
+				(stiffness * mass);
+			k++;
+		}
+		if (i < 0 || g->t[i] < t1 - 0.3)
+			break;
+		cr_assert(t1 < lift_t0 + 20,
+		    "the cube never hung still: %.3f m/s at %.3f s", g->vz[i],
+		    g->t[i] - lift_t0);
+		t1 += 0.5;
+	}
+	cr_assert(k > 5, "%d frames hanging still", k);
+	ref /= k;
+	cr_log_info("the reference went %.2f cm up, the cursor %.2f cm at "
+		    "the cube's depth",
+	    100 * ref, 100 * want);
+	cr_assert(fabs(ref - want) < 0.01 * want,
+	    "the reference went %.4f m up, the cursor %.4f m at the cube's "
+	    "depth (the page: %s)",
+	    ref, want, text);
+
+	/* Dropped when the mouse lifts. */
+	lift();
+	end = hx_wall_now() + WAIT_SECONDS;
+	while (hx_status_ok(watch).nperturbations != 0) {
+		cr_assert(hx_wall_now() < end,
+		    "the push was not dropped when the mouse lifted");
+		hx_sleep_ms(100);
+	}
+	__atomic_store_n(&g->stop, 1, __ATOMIC_RELEASE);
+	pthread_join(thread, NULL);
+	hxd_close(g->c);
+	free(g);
+}
+
+/*----------------------------------------- models from the browser */
+
+/* The CRC-32 of zip files. */
+static uint32_t
+zip_crc(const unsigned char *p, size_t n)
+{
+	uint32_t c = 0xffffffffu;
+	size_t i;
+	int k;
+
+	for (i = 0; i < n; i++) {
+		c ^= p[i];
+		for (k = 0; k < 8; k++)
+			c = (c & 1) ? 0xedb88320u ^ (c >> 1) : c >> 1;
+	}
+	return c ^ 0xffffffffu;
+}
+
+/* Append n bytes, and little-endian integers, to a growing buffer. */
+struct zbuf {
+	unsigned char *p;
+	size_t len, cap;
+};
+
+static void
+zput(struct zbuf *b, const void *data, size_t n)
+{
+	if (b->len + n > b->cap) {
+		b->cap = 2 * (b->len + n) + 1024;
+		b->p = realloc(b->p, b->cap);
+		cr_assert_not_null(b->p);
+	}
+	memcpy(b->p + b->len, data, n);
+	b->len += n;
+}
+
+static void
+zput16(struct zbuf *b, unsigned v)
+{
+	unsigned char x[2] = { v & 0xff, (v >> 8) & 0xff };
+
+	zput(b, x, 2);
+}
+
+static void
+zput32(struct zbuf *b, uint32_t v)
+{
+	unsigned char x[4] = { v & 0xff, (v >> 8) & 0xff, (v >> 16) & 0xff,
+		v >> 24 };
+
+	zput(b, x, 4);
+}
+
+/* A file of a zip: deflated (as stored deflate blocks), or stored. */
+struct zentry {
+	const char *name;
+	const void *data;
+	size_t len;
+	int deflate;
+};
+
+/* A zip of n entries written to path. */
+static void
+zip_write(const char *path, const struct zentry *e, int n)
+{
+	struct zbuf z = { 0 }, cd = { 0 }, d;
+	size_t off, k, chunk;
+	uint32_t crc, at[8];
+	FILE *f;
+	int i;
+
+	cr_assert(n <= 8);
+	for (i = 0; i < n; i++) {
+		memset(&d, 0, sizeof(d));
+		/* Deflate's own stored blocks: raw deflate all the same. */
+		for (off = 0; e[i].deflate && (off < e[i].len || off == 0);
+		     off += chunk) {
+			chunk = e[i].len - off > 65535 ? 65535 : e[i].len - off;
+			k = off + chunk >= e[i].len;
+			zput(&d, (unsigned char[]){ (unsigned char)k }, 1);
+			zput16(&d, (unsigned)chunk);
+			zput16(&d, (unsigned)~chunk & 0xffff);
+			zput(&d, (const char *)e[i].data + off, chunk);
+			if (k)
+				break;
+		}
+		if (!e[i].deflate)
+			zput(&d, e[i].data, e[i].len);
+		crc = zip_crc(e[i].data, e[i].len);
+		at[i] = (uint32_t)z.len;
+		zput32(&z, 0x04034b50);
+		zput16(&z, 20);
+		zput16(&z, 0x800);
+		zput16(&z, e[i].deflate ? 8 : 0);
+		zput16(&z, 0);
+		zput16(&z, 0x21);
+		zput32(&z, crc);
+		zput32(&z, (uint32_t)d.len);
+		zput32(&z, (uint32_t)e[i].len);
+		zput16(&z, (unsigned)strlen(e[i].name));
+		zput16(&z, 0);
+		zput(&z, e[i].name, strlen(e[i].name));
+		zput(&z, d.p, d.len);
+		zput32(&cd, 0x02014b50);
+		zput16(&cd, 20);
+		zput16(&cd, 20);
+		zput16(&cd, 0x800);
+		zput16(&cd, e[i].deflate ? 8 : 0);
+		zput16(&cd, 0);
+		zput16(&cd, 0x21);
+		zput32(&cd, crc);
+		zput32(&cd, (uint32_t)d.len);
+		zput32(&cd, (uint32_t)e[i].len);
+		zput16(&cd, (unsigned)strlen(e[i].name));
+		zput16(&cd, 0);
+		zput16(&cd, 0);
+		zput16(&cd, 0);
+		zput16(&cd, 0);
+		zput32(&cd, 0);
+		zput32(&cd, at[i]);
+		zput(&cd, e[i].name, strlen(e[i].name));
+		free(d.p);
+	}
+	off = z.len;
+	zput(&z, cd.p, cd.len);
+	zput32(&z, 0x06054b50);
+	zput16(&z, 0);
+	zput16(&z, 0);
+	zput16(&z, (unsigned)n);
+	zput16(&z, (unsigned)n);
+	zput32(&z, (uint32_t)cd.len);
+	zput32(&z, (uint32_t)off);
+	zput16(&z, 0);
+	cr_assert_not_null(
+	    f = fopen(path, "wb"), "%s: %s", path, strerror(errno));
+	cr_assert_eq(fwrite(z.p, 1, z.len, f), z.len);
+	fclose(f);
+	free(z.p);
+	free(cd.p);
+}
+
+/* A binary STL of a cube of half-side h, faces outward. */
+static unsigned char *
+stl_cube(float h, size_t *len)
+{
+	static const int sign[4][2] = { { -1, -1 }, { 1, -1 }, { 1, 1 },
+		{ -1, 1 } };
+	unsigned char *b;
+	float q[4][3], t[3][3];
+	unsigned n = 12;
+	int a, s, i, k = 0, u, v, tri;
+
+	*len = 84 + 50 * 12;
+	cr_assert_not_null(b = calloc(1, *len));
+	memcpy(b + 80, &n, 4);
+	for (a = 0; a < 3; a++)
+		for (s = -1; s <= 1; s += 2) {
+			u = (a + 1) % 3;
+			v = (a + 2) % 3;
+			for (i = 0; i < 4; i++) {
+				q[i][a] = (float)s * h;
+				q[i][u] = (float)sign[i][0] * h;
+				q[i][v] = (float)sign[i][1] * h;
+			}
+			for (tri = 0; tri < 2; tri++, k++) {
+				memcpy(t[0], q[0], sizeof(q[0]));
+				memcpy(t[1], q[s > 0 ? 1 + tri : 2 + tri],
+				    sizeof(q[0]));
+				memcpy(t[2], q[s > 0 ? 2 + tri : 1 + tri],
+				    sizeof(q[0]));
+				memcpy(b + 84 + 50 * k + 12, t, sizeof(t));
+			}
+		}
+	return b;
+}
+
+/* A zip at path of a model named name whose cube mesh has colour rgba. */
+static void
+model_zip(const char *path, const char *name, const char *rgba)
+{
+	char xml[600];
+	unsigned char *stl;
+	size_t len;
+
+	snprintf(xml, sizeof(xml),
+	    "<mujoco model=\"%s\"><asset><mesh name=\"cube\" "
+	    "file=\"meshes/cube.stl\"/></asset><worldbody><light "
+	    "pos=\"0 0 3\"/><body pos=\"0 0 0.3\"><geom type=\"mesh\" "
+	    "mesh=\"cube\" rgba=\"%s\"/></body></worldbody></mujoco>",
+	    name, rgba);
+	stl = stl_cube(0.2f, &len);
+	zip_write(path,
+	    (const struct zentry[]){
+		{ "robot/robot.xml", xml, strlen(xml), 1 },
+		{ "robot/meshes/cube.stl", stl, len, 0 },
+		{ "robot/README", "not named by the model", 22, 1 },
+	    },
+	    3);
+	free(stl);
+}
+
+/* The WebDriver id of the page's element matching css. */
+static void
+element(const char *css, char *id, size_t len)
+{
+	char path[256], *req, *body, *quoted = json_quote(css);
+
+	cr_assert(asprintf(&req, "{\"using\":\"css selector\",\"value\":%s}",
+		      quoted) > 0);
+	snprintf(path, sizeof(path), "/session/%s/element", session);
+	body = wd("POST", path, req);
+	cr_assert(json_string(body, "element-6066-11e4-a52e-4f735466cecf", id,
+		      len) == 0,
+	    "no element %s: %.500s", css, body);
+	free(body);
+	free(req);
+	free(quoted);
+}
+
+/*
+ * Models from the browser (issue 38): a zip of an MJCF and the mesh it
+ * names, chosen in the Simulation panel, unpacked by the page (one entry
+ * deflated, one stored; a file the model does not name left out), sent
+ * to POST /upload and loaded by the daemon: the page shows the new model
+ * and draws its mesh.  Then another dropped on the page.
+ */
+Test(workbench, a_zip_chosen_or_dropped_loads_its_model)
+{
+	char dir[] = "/tmp/hxwb-upload.XXXXXX", zip[128], drop[128], id[128],
+	     path[512], *req, *quoted, *body, script[300];
+	struct colours c;
+	hxd_array *a;
+	size_t len;
+	FILE *f;
+	double end;
+
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(zip, sizeof(zip), "%s/model.zip", dir);
+	snprintf(drop, sizeof(drop), "%s/dropped.zip", dir);
+	model_zip(zip, "uploaded", "1 0 0 1");
+	model_zip(drop, "dropped", "0 0 1 1");
+	open_workbench(start_all());
+
+	/* Chosen: the file input takes the zip's path. */
+	element("#upload-files", id, sizeof(id));
+	quoted = json_quote(zip);
+	cr_assert(asprintf(&req, "{\"text\":%s}", quoted) > 0);
+	snprintf(
+	    path, sizeof(path), "/session/%s/element/%s/value", session, id);
+	free(wd("POST", path, req));
+	free(req);
+	free(quoted);
+	wait_for("var u = hxwb.upload || {};"
+		 "return hxwb.model && hxwb.model.name === 'uploaded' &&"
+		 " u.state === 'loaded' ? 'yes' : 'model ' + (hxwb.model &&"
+		 " hxwb.model.name) + ', upload ' + u.state + ': ' + u.text;",
+	    READY_SECONDS, "the page showing the uploaded model");
+	cr_assert_str_eq(hx_status_ok(watch).model.name, "uploaded");
+	cr_assert(strstr(js("return hxwb.upload.text;"), "with 1 file") != NULL,
+	    "the README went too, or the mesh did not: %s",
+	    js("return hxwb.upload.text;"));
+	HX_OK(watch, hxd_get_array(watch, "mesh_vertnum", &a));
+	cr_assert_eq((int)a->values[0], 8, "not the cube sent");
+	free(a);
+	end = hx_wall_now() + WAIT_SECONDS;
+	for (;;) {
+		colours(&c);
+		if (c.red > 1000)
+			break;
+		cr_assert(hx_wall_now() < end, "the red cube is not drawn: %s",
+		    c.text);
+		hx_sleep_ms(200);
+	}
+
+	/* Dropped: a DataTransfer of the zip's bytes, as a drop brings. */
+	cr_assert_not_null(f = fopen(drop, "rb"));
+	body = malloc(1 << 16);
+	cr_assert_not_null(body);
+	len = fread(body, 1, 1 << 16, f);
+	fclose(f);
+	{
+		char *hex = malloc(2 * len + 1), *js_text;
+		size_t i;
+
+		cr_assert_not_null(hex);
+		for (i = 0; i < len; i++)
+			sprintf(hex + 2 * i, "%02x", (unsigned char)body[i]);
+		cr_assert(asprintf(&js_text,
+			      "var h = '%s', b = new Uint8Array(h.length / 2);"
+			      "for (var i = 0; i < b.length; i++)"
+			      " b[i] = parseInt(h.substr(2 * i, 2), 16);"
+			      "var dt = new DataTransfer();"
+			      "dt.items.add(new File([b], 'dropped.zip'));"
+			      "document.getElementById('view').dispatchEvent("
+			      "new DragEvent('drop', {dataTransfer: dt,"
+			      " bubbles: true, cancelable: true}));"
+			      "return 'ok';",
+			      hex) > 0);
+		cr_assert_str_eq(js(js_text), "ok");
+		free(js_text);
+		free(hex);
+	}
+	free(body);
+	wait_for("var u = hxwb.upload || {};"
+		 "return hxwb.model && hxwb.model.name === 'dropped' &&"
+		 " u.state === 'loaded' ? 'yes' : 'model ' + (hxwb.model &&"
+		 " hxwb.model.name) + ', upload ' + u.state + ': ' + u.text;",
+	    READY_SECONDS, "the page showing the dropped model");
+	cr_assert_str_eq(hx_status_ok(watch).model.name, "dropped");
+
+	/* Another client's lease: the upload is refused, with the reason. */
+	HX_OK(watch, hxd_lease(watch, HXD_LEASE_TAKE, NULL));
+	wait_for("return document.getElementById('upload-files').disabled ?"
+		 " 'yes' : 'the file input is on';",
+	    WAIT_SECONDS, "the file input off under another's lease");
+	snprintf(script, sizeof(script),
+	    "var dt = new DataTransfer();"
+	    "dt.items.add(new File(['<mujoco/>'], 'x.xml'));"
+	    "document.body.dispatchEvent(new DragEvent('drop', {dataTransfer:"
+	    " dt, bubbles: true, cancelable: true})); return 'ok';");
+	js(script);
+	wait_for("var u = hxwb.upload || {};"
+		 "return u.state === 'error' && u.text.indexOf('lease') >= 0 ?"
+		 " 'yes' : u.state + ': ' + u.text;",
+	    WAIT_SECONDS, "the upload refused for the lease");
+	cr_assert_str_eq(hx_status_ok(watch).model.name, "dropped");
+	HX_OK(watch, hxd_lease(watch, HXD_LEASE_RELEASE, NULL));
+	close_session();
+	unlink(zip);
+	unlink(drop);
+	rmdir(dir);
 }
 
 int

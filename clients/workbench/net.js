@@ -57,6 +57,7 @@ export const net = {
     es.addEventListener('hello', function (e) {
       var h = JSON.parse(e.data);
       hxwb.id = h.id; hxwb.readOnly = h.read_only; hxwb.client = h.client;
+      hxwb.maxUpload = h.max_upload || 0;
       hxwb.server = h.server;
       document.body.classList.toggle('read-only', h.read_only);
       on.server(h);

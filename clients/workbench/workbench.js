@@ -11,7 +11,8 @@
  * read), the toggles, the status line; net.js: requests and the event
  * stream; shapes.js and scene.js: the three.js scene; view.js: the
  * camera and the renderer; input.js: mouse and keys; panels.js,
- * sliders.js, plot.js, watch.js: the panels.  three.js is the global THREE of
+ * sliders.js, plot.js, watch.js, physics.js: the panels; upload.js:
+ * models dropped on the page.  three.js is the global THREE of
  * /three.min.js, a classic script loaded before.
  */
 import { hxwb, say } from './state.js';
@@ -22,6 +23,8 @@ import { mouse, keys } from './input.js';
 import { panels } from './panels.js';
 import { plot } from './plot.js';
 import { watch } from './watch.js';
+import { physics } from './physics.js';
+import { upload } from './upload.js';
 
 var fpsCount = 0, fpsStart = performance.now();
 
@@ -77,11 +80,13 @@ if (typeof THREE === 'undefined') {
 } else {
   view.init();
   scene.init();
-  scene.onModel = function (m) { panels.model(m); };
+  scene.onModel = function (m) { panels.model(m); physics.load(); };
   mouse.init();
   keys.init();
   panels.init();
+  upload.init();
   watch.init();
+  physics.init();
   net.start({
     model: function (m) { scene.load(m.gen); },
     look: function (l) { scene.look(l); },

@@ -44,17 +44,23 @@ class SimModel:
         return to_struct(self._call("info", None, "info"))
 
     def load(self, path=None, data=None, format="auto", legacy=False,
-             name="inline"):
+             name="inline", assets=None):
         """Load a model: a file in the server's model directories
         (``path``), or a model's bytes (``data``: MJCF, URDF or MJB
-        text); returns its summary.  A failure (LoadFailed, Denied)
-        leaves the running model."""
+        text) with the files it names in ``assets``, ``{name: bytes}``
+        (meshes, textures, height fields, skins, included MJCF files,
+        each named as the model writes it: ``"meshes/hand.stl"``);
+        returns its summary.  A failure (LoadFailed, Denied, BadValue
+        naming a bad asset) leaves the running model."""
         msg = pb.LoadModel(legacy=legacy)
         if data is not None:
             if isinstance(data, str):
                 data = data.encode()
             msg.inline_model.CopyFrom(pb.InlineModel(
-                format=_FORMATS[format], data=data, name=name))
+                format=_FORMATS[format], data=data, name=name,
+                assets=_assets(assets)))
+        elif assets:
+            raise BadValue("load: assets go with data, not with a path")
         elif path is not None:
             msg.path = path
         else:
@@ -94,3 +100,20 @@ class SimModel:
         adding ``add`` where its settings allow."""
         return to_struct(self._call("model_dirs", pb.ModelDirs(add=add or ""),
                                     "model_dirs"))
+
+
+def _assets(assets):
+    """load()'s assets as InlineAsset messages: a dict of names to bytes
+    (or str), or pairs; a name holding a NUL (which the server would see
+    cut there) is refused here, the rest by the server."""
+    if not assets:
+        return []
+    pairs = assets.items() if hasattr(assets, "items") else assets
+    out = []
+    for name, value in pairs:
+        if not isinstance(name, str) or "\0" in name:
+            raise BadValue("load: asset name %r is not a name" % (name,))
+        if isinstance(value, str):
+            value = value.encode()
+        out.append(pb.InlineAsset(name=name, data=bytes(value)))
+    return out

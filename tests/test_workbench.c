@@ -1015,7 +1015,7 @@ Test(workbench, the_page_says_when_the_server_is_gone_and_back)
 	    " i = document.getElementById('info').textContent;"
 	    "return b.indexOf('went away') >= 0 && i.indexOf('Running') < 0"
 	    " && i.indexOf('Gone') >= 0 ? 'yes' : 'banner: ' + b +"
-	    " ' info: ' + i;",
+	    " ' info: ' + i + ' errors: ' + hxwb.errors.join('; ');",
 	    WAIT_SECONDS, "the page saying the server went away");
 
 	hx_server_start(&server, args);

@@ -193,7 +193,14 @@ export const panels = {
       b.textContent = '';
       say(was.hxview ? 'hxview answers again' : 'the server is back');
     }
-    if (hxwb.status && hxwb.model) this.info(hxwb.status, hxwb.model);
+    /* The Info box at once: no state from before may read as now. */
+    try {
+      if (hxwb.status && hxwb.model) this.info(hxwb.status, hxwb.model);
+      else if (!s.up) byId('info').textContent = 'Gone      the server went away';
+    } catch (e) {
+      hxwb.errors.push('info: ' + e);
+      if (!s.up) byId('info').textContent = 'Gone      the server went away';
+    }
   },
 
   /* The speed the server runs at, unless the slider is being moved. */

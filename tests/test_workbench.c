@@ -1013,9 +1013,11 @@ Test(workbench, the_page_says_when_the_server_is_gone_and_back)
 	wait_for(
 	    "var b = document.getElementById('server-gone').textContent,"
 	    " i = document.getElementById('info').textContent;"
+	    "var st = document.getElementById('status').textContent;"
 	    "return b.indexOf('went away') >= 0 && i.indexOf('Running') < 0"
-	    " && i.indexOf('Gone') >= 0 ? 'yes' : 'banner: ' + b +"
-	    " ' info: ' + i + ' errors: ' + hxwb.errors.join('; ');",
+	    " && i.indexOf('Gone') >= 0 && st === 'the server is gone' ?"
+	    " 'yes' : 'banner: ' + b + ' info: ' + i + ' status: ' + st +"
+	    " ' errors: ' + hxwb.errors.join('; ');",
 	    WAIT_SECONDS, "the page saying the server went away");
 
 	hx_server_start(&server, args);

@@ -4,7 +4,7 @@
  * (the toggles and groups), the lease and the message.  A new model and
  * each frame pass through here to the Sliders and Sensors panels.
  */
-import { hxwb, toggles } from './state.js';
+import { hxwb, toggles, say } from './state.js';
 import { net } from './net.js';
 import { scene } from './scene.js';
 import { view } from './view.js';
@@ -194,13 +194,8 @@ export const panels = {
       say(was.hxview ? 'hxview answers again' : 'the server is back');
     }
     /* The Info box at once: no state from before may read as now. */
-    try {
-      if (hxwb.status && hxwb.model) this.info(hxwb.status, hxwb.model);
-      else if (!s.up) byId('info').textContent = 'Gone      the server went away';
-    } catch (e) {
-      hxwb.errors.push('info: ' + e);
-      if (!s.up) byId('info').textContent = 'Gone      the server went away';
-    }
+    if (hxwb.status && hxwb.model) this.info(hxwb.status, hxwb.model);
+    else if (!s.up) byId('info').textContent = 'Gone      the server went away';
   },
 
   /* The speed the server runs at, unless the slider is being moved. */

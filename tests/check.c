@@ -78,3 +78,15 @@ hx_event_within(hxd_conn *c, int kind, int ms)
 		hxd_event_free(ev);
 	}
 }
+
+void
+hx_still_serving(hxd_conn *c, const char *model, const char *after)
+{
+	hxd_status st = hx_status_ok(c);
+	unsigned taken = 0;
+
+	cr_assert_str_eq(st.model.name, model, "after %s", after);
+	cr_assert_eq(hxd_step(c, 10, &taken), HXD_OK, "after %s: %s", after,
+	    hxd_error(c));
+	cr_assert_eq(taken, 10, "after %s", after);
+}

@@ -73,6 +73,12 @@ hxd_conn *hx_connect_ok(const char *addr, const char *name);
 hxd_status hx_status_ok(hxd_conn *c);
 
 /*
+ * The daemon still runs model (by name) and takes 10 steps: after
+ * names what it survived, for the message.
+ */
+void hx_still_serving(hxd_conn *c, const char *model, const char *after);
+
+/*
  * The list of clients as c sees it, their number in n and c's own id in
  * you (may be NULL); fails the test if it cannot.  Caller frees.
  */

@@ -67,19 +67,6 @@ tampered_mjb(enum tamper how, size_t *len)
 	return mjb;
 }
 
-/* The daemon runs the fixture still, and steps it. */
-static void
-still_serving(hxd_conn *c, const char *after)
-{
-	hxd_status st = hx_status_ok(c);
-	unsigned taken = 0;
-
-	cr_assert_str_eq(st.model.name, "fixture", "after %s", after);
-	cr_assert_eq(hxd_step(c, 10, &taken), HXD_OK, "after %s: %s", after,
-	    hxd_error(c));
-	cr_assert_eq(taken, 10, "after %s", after);
-}
-
 /*
  * MuJoCo 2.2.2 reads each of these MJB files without a complaint; the
  * first one (a geom of type 100) killed the daemon with SIGSEGV in its
@@ -115,7 +102,7 @@ Test(loader, mjb_faults_mujoco_does_not_check_are_refused)
 			strstr(hxd_error(c), cases[i].says) != NULL,
 		    "case %zu: %s", i, hxd_error(c));
 		free(mjb);
-		still_serving(c, cases[i].says);
+		hx_still_serving(c, "fixture", cases[i].says);
 	}
 	hxd_close(c);
 	hx_server_stop(&s);
@@ -143,7 +130,7 @@ Test(loader, a_model_that_crashes_mujoco_kills_only_the_loader)
 	    hxd_load_data(c, HXD_FORMAT_MJCF, xml, strlen(xml), "a", &m),
 	    HXD_LOADFAILED);
 	cr_expect_not_null(strstr(hxd_error(c), "crashed"), "%s", hxd_error(c));
-	still_serving(c, "a crash in the loader");
+	hx_still_serving(c, "fixture", "a crash in the loader");
 	cr_assert_eq(
 	    hxd_load_file(c, "fixture.xml", &m), HXD_OK, "%s", hxd_error(c));
 	hxd_close(c);
@@ -197,7 +184,7 @@ Test(loader, a_height_field_bomb_is_refused_and_poisons_nothing)
 	c = hx_connect_ok(s.unix_addr, "test_loader");
 	cr_assert_eq(load_xml(c, bomb), HXD_LOADFAILED);
 	cr_log_info("the bomb past the limit: %s", hxd_error(c));
-	still_serving(c, "the bomb");
+	hx_still_serving(c, "fixture", "the bomb");
 	cr_assert_eq(hxd_load_file(c, "fixture.xml", &m), HXD_OK,
 	    "an XML load after the bomb: %s", hxd_error(c));
 	hxd_close(c);
@@ -306,7 +293,7 @@ Test(loader, declarations_past_the_limits_are_refused)
 	cr_expect_not_null(
 	    strstr(hxd_error(c), "model-max-bodies"), "%s", hxd_error(c));
 	free(xml);
-	still_serving(c, "the refusals");
+	hx_still_serving(c, "fixture", "the refusals");
 	hxd_close(c);
 	hx_server_stop(&s);
 }
@@ -610,7 +597,7 @@ Test(loader, a_spare_loader_waits_and_is_replaced)
 	hx_sleep_ms(100);
 	cr_assert_eq(
 	    hxd_load_file(c, "fixture.xml", &m), HXD_OK, "%s", hxd_error(c));
-	still_serving(c, "a spare loader killed");
+	hx_still_serving(c, "fixture", "a spare loader killed");
 	cr_assert_eq(wait_loaders(s.pid, 1, before, 4), 1,
 	    "no loader waits after the load");
 	hxd_close(c);

@@ -113,19 +113,6 @@ mesh_vertices(hxd_conn *c)
 	return n;
 }
 
-/* The daemon runs the fixture still, and steps it. */
-static void
-still_serving(hxd_conn *c, const char *after)
-{
-	hxd_status st = hx_status_ok(c);
-	unsigned taken = 0;
-
-	cr_assert_str_eq(st.model.name, "fixture", "after %s", after);
-	cr_assert_eq(hxd_step(c, 10, &taken), HXD_OK, "after %s: %s", after,
-	    hxd_error(c));
-	cr_assert_eq(taken, 10, "after %s", after);
-}
-
 static hxd_conn *
 start(struct hx_server *s, const char *more0, const char *more1)
 {
@@ -155,7 +142,7 @@ Test(upload, a_mesh_sent_with_the_model_loads)
 	    hxd_load_data(c, HXD_FORMAT_MJCF, mjcf_mesh, strlen(mjcf_mesh),
 		"uploaded", &m),
 	    HXD_LOADFAILED, "part.stl");
-	still_serving(c, "the model without its mesh");
+	hx_still_serving(c, "fixture", "the model without its mesh");
 
 	HX_OK(c,
 	    hxd_load_inline_assets(c, HXD_FORMAT_MJCF, mjcf_mesh,
@@ -250,7 +237,7 @@ Test(upload, bad_names_are_refused_naming_the_asset)
 	    hxd_load_inline_assets(c, HXD_FORMAT_MJCF, mjcf_mesh,
 		strlen(mjcf_mesh), "none", NULL, 1, &m),
 	    HXD_BADVALUE);
-	still_serving(c, "the refusals");
+	hx_still_serving(c, "fixture", "the refusals");
 	free(stl);
 	hxd_close(c);
 	hx_server_stop(&s);
@@ -296,7 +283,7 @@ Test(upload, names_outside_are_refused_unless_carried)
 	    hxd_load_inline_assets(
 		c, HXD_FORMAT_MJCF, xml, strlen(xml), "o", &a, 1, &m),
 	    HXD_DENIED, path);
-	still_serving(c, "a name outside");
+	hx_still_serving(c, "fixture", "a name outside");
 	a.name = "part.stl";
 	HX_OK(c,
 	    hxd_load_inline_assets(
@@ -468,7 +455,7 @@ Test(upload, hostile_files_fail_in_the_loader)
 		    hxd_result_name(rc), hxd_error(c));
 		cr_log_info(
 		    "case %zu (%s): %s", i, cases[i].name, hxd_error(c));
-		still_serving(c, cases[i].name);
+		hx_still_serving(c, "fixture", cases[i].name);
 	}
 	hxd_close(c);
 	hx_server_stop(&s);

@@ -49,9 +49,10 @@ struct clock {
 	double period_ns;   /* wall time per step */
 	unsigned api_every; /* steps per API tick; 0: no tick */
 	unsigned api_phase;
-	double timestep, apirate; /* the sim's, as period_ns and api_every took them */
-	uint64_t epoch;           /* anchors so far: a step's loop ends */
-	int stepping;             /* within the step hook */
+	double timestep,
+	    apirate;    /* the sim's, as period_ns and api_every took them */
+	uint64_t epoch; /* anchors so far: a step's loop ends */
+	int stepping;   /* within the step hook */
 
 	int64_t window_ns; /* start of the measuring window */
 	double window_sim; /* simulated seconds in the window */

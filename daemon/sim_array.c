@@ -68,7 +68,7 @@ static const struct sim_array_def sim_array_defs[] = {
 	/* The one scalar: a reset sets it, a replay must too. */
 	{ "time", SIM_OWNER_DATA, SIM_ARRAY_DOUBLE, offsetof(mjData, time),
 	    SIM_INLINE, 1 },
-	/* The model's options, mjOption's fields: 1 x 1, or 1 x n. */
+/* The model's options, mjOption's fields: 1 x 1, or 1 x n. */
 #define X(type, name) \
 	{ "opt." #name, SIM_OWNER_MODEL, SIM_TYPE_OF((type *)0), \
 		offsetof(mjModel, opt) + offsetof(mjOption, name), SIM_INLINE, \
@@ -77,7 +77,8 @@ static const struct sim_array_def sim_array_defs[] = {
 #undef X
 #define X(name, n) \
 	{ "opt." #name, SIM_OWNER_MODEL, SIM_ARRAY_DOUBLE, \
-	    offsetof(mjModel, opt) + offsetof(mjOption, name), SIM_INLINE, n },
+		offsetof(mjModel, opt) + offsetof(mjOption, name), SIM_INLINE, \
+		n },
 	    MJOPTION_VECTORS
 #undef X
 };
@@ -99,11 +100,11 @@ enum sim_array_after {
 /* The values an array takes, beyond those of its type. */
 enum sim_array_domain {
 	SIM_DOMAIN_ANY,
-	SIM_DOMAIN_NONNEG, /* >= 0 */
-	SIM_DOMAIN_UNIT,   /* 0 to 1: colours */
-	SIM_DOMAIN_BOOL,   /* 0 or 1: flags */
-	SIM_DOMAIN_RANGE,  /* rows of (lower, upper) with lower <= upper */
-	SIM_DOMAIN_QUAT,   /* rows of 4, not all zero */
+	SIM_DOMAIN_NONNEG,   /* >= 0 */
+	SIM_DOMAIN_UNIT,     /* 0 to 1: colours */
+	SIM_DOMAIN_BOOL,     /* 0 or 1: flags */
+	SIM_DOMAIN_RANGE,    /* rows of (lower, upper) with lower <= upper */
+	SIM_DOMAIN_QUAT,     /* rows of 4, not all zero */
 	SIM_DOMAIN_POSITIVE, /* > 0 */
 	SIM_DOMAIN_BOUNDED,  /* the rule's lo to hi, said by its want */
 	SIM_DOMAIN_BITS,     /* only bits of the rule's hi: flags */
@@ -149,8 +150,8 @@ struct sim_array_rule {
 #define D SIM_OWNER_DATA
 #define W(owner, name, after, domain) \
 	{ \
-		name, owner, SIM_AFTER_##after, SIM_DOMAIN_##domain, NULL, 0, 0, \
-		    NULL \
+		name, owner, SIM_AFTER_##after, SIM_DOMAIN_##domain, NULL, 0, \
+		    0, NULL \
 	}
 #define DENY(owner, name, why) \
 	{ \
@@ -616,8 +617,8 @@ sim_array_find(const char *name, const char **why)
 }
 
 void
-sim_array_describe_in(const struct sim *s, const mjData *d, int id,
-    struct sim_array_info *out)
+sim_array_describe_in(
+    const struct sim *s, const mjData *d, int id, struct sim_array_info *out)
 {
 	const struct sim_array_def *def = sim_array_def(id);
 

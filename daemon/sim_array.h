@@ -24,8 +24,8 @@ struct sim_array_info {
 	const char *name;  /* MuJoCo's, without a prefix */
 	const char *owner; /* "model" or "data" (the options: "model") */
 	enum sim_array_type type;
-	int rows, cols; /* mjxmacro.h's, with nefc rows/columns for njmax;
-			   an option: 1 x its values */
+	int rows, cols;      /* mjxmacro.h's, with nefc rows/columns for njmax;
+				an option: 1 x its values */
 	const char *refusal; /* NULL if writable, else why writes are refused */
 };
 

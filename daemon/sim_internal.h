@@ -69,9 +69,10 @@ int sim_step_bad(const struct sim *s, char *why, size_t len);
  * live data: the scratch data of sim_compute.c (sim_array.c).
  */
 struct sim_array_info;
-void sim_array_describe_in(const struct sim *s, const mjData *d, int id,
-    struct sim_array_info *out);
-void sim_array_get_in(const struct sim *s, const mjData *d, int id, double *out);
+void sim_array_describe_in(
+    const struct sim *s, const mjData *d, int id, struct sim_array_info *out);
+void sim_array_get_in(
+    const struct sim *s, const mjData *d, int id, double *out);
 
 /* mj_setConst keeping the state and the holds (sim_array.c). */
 void sim_array_setconst(struct sim *s);

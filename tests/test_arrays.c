@@ -823,21 +823,21 @@ HX_TRANSPORT_TEST(arrays, a_reset_forgets_the_trial_before, "-m",
  * Every field of mjOption (mjxmacro.h's MJOPTION_FLOATS, _INTS and
  * _VECTORS) set away from MuJoCo's default, for the options' tests.
  */
-static const char opts_xml[] =
-    "<mujoco model=\"opts\">"
-    "<option timestep=\"0.004\" apirate=\"25\" impratio=\"2\""
-    " tolerance=\"1e-9\" noslip_tolerance=\"1e-5\" mpr_tolerance=\"2e-6\""
-    " density=\"1.2\" viscosity=\"2e-5\" o_margin=\"0.001\""
-    " integrator=\"RK4\" collision=\"predefined\" cone=\"elliptic\""
-    " jacobian=\"sparse\" solver=\"CG\" iterations=\"77\""
-    " noslip_iterations=\"3\" mpr_iterations=\"40\" gravity=\"0 0 -5\""
-    " wind=\"1 0 0\" magnetic=\"0 0.5 0\" o_solref=\"0.03 1.1\""
-    " o_solimp=\"0.8 0.9 0.002 0.4 3\">"
-    "<flag warmstart=\"disable\" gravity=\"disable\" energy=\"enable\"/>"
-    "</option>"
-    "<worldbody><body name=\"ball\" pos=\"0 0 10\"><freejoint/>"
-    "<geom type=\"sphere\" size=\"0.1\" mass=\"1\"/></body></worldbody>"
-    "</mujoco>";
+static const char opts_xml
+    [] = "<mujoco model=\"opts\">"
+	 "<option timestep=\"0.004\" apirate=\"25\" impratio=\"2\""
+	 " tolerance=\"1e-9\" noslip_tolerance=\"1e-5\" mpr_tolerance=\"2e-6\""
+	 " density=\"1.2\" viscosity=\"2e-5\" o_margin=\"0.001\""
+	 " integrator=\"RK4\" collision=\"predefined\" cone=\"elliptic\""
+	 " jacobian=\"sparse\" solver=\"CG\" iterations=\"77\""
+	 " noslip_iterations=\"3\" mpr_iterations=\"40\" gravity=\"0 0 -5\""
+	 " wind=\"1 0 0\" magnetic=\"0 0.5 0\" o_solref=\"0.03 1.1\""
+	 " o_solimp=\"0.8 0.9 0.002 0.4 3\">"
+	 "<flag warmstart=\"disable\" gravity=\"disable\" energy=\"enable\"/>"
+	 "</option>"
+	 "<worldbody><body name=\"ball\" pos=\"0 0 10\"><freejoint/>"
+	 "<geom type=\"sphere\" size=\"0.1\" mass=\"1\"/></body></worldbody>"
+	 "</mujoco>";
 
 /* An option as opts_xml sets it: its type, columns and values. */
 static const struct opt_expect {
@@ -883,8 +883,9 @@ HX_TRANSPORT_TEST(arrays, options_are_arrays_with_the_models_values, "-m",
 	size_t k;
 	int n = 0, i, j, found;
 
-	HX_OK(c, hxd_load_data(c, HXD_FORMAT_MJCF, opts_xml, strlen(opts_xml),
-			 "opts", NULL));
+	HX_OK(c,
+	    hxd_load_data(
+		c, HXD_FORMAT_MJCF, opts_xml, strlen(opts_xml), "opts", NULL));
 	HX_OK(c, hxd_list_arrays(c, &list, &n));
 	for (k = 0; k < NOPT; k++) {
 		e = &opt_expected[k];
@@ -911,8 +912,8 @@ HX_TRANSPORT_TEST(arrays, options_are_arrays_with_the_models_values, "-m",
 			char name[64];
 
 			snprintf(name, sizeof(name), "model.%s", e->name);
-			cr_expect_eq(array_value(c, name, 0), e->v[0], "%s",
-			    name);
+			cr_expect_eq(
+			    array_value(c, name, 0), e->v[0], "%s", name);
 		}
 	}
 	/* Every option is listed: no more than these. */
@@ -920,8 +921,8 @@ HX_TRANSPORT_TEST(arrays, options_are_arrays_with_the_models_values, "-m",
 		found += strncmp(list[i].name, "opt.", 4) == 0;
 	cr_expect_eq(found, (int)NOPT, "%d options listed", found);
 	free(list);
-	HX_FAILS_WITH(c, hxd_get_array(c, "data.opt.timestep", &a),
-	    HXD_BADTYPE, "list_arrays");
+	HX_FAILS_WITH(c, hxd_get_array(c, "data.opt.timestep", &a), HXD_BADTYPE,
+	    "list_arrays");
 	hxd_close(c);
 }
 
@@ -985,8 +986,8 @@ measured_rate(hxd_conn *c, int ms)
  * as often, so that simulated time keeps up with the wall clock (the
  * clock did not follow: 2 and 0.25).  The bounds are generous.
  */
-HX_TRANSPORT_TEST(arrays, pacing_follows_a_timestep_write, "-m", "fixture.xml",
-    NULL)
+HX_TRANSPORT_TEST(
+    arrays, pacing_follows_a_timestep_write, "-m", "fixture.xml", NULL)
 {
 	hxd_conn *c = hx_connect_ok(addr, "test");
 	hxd_status st;
@@ -1044,8 +1045,8 @@ update_period(hxd_conn *c)
  * is every 10 steps; 20 Hz of 4 ms steps every 13 (0.052 s), where the
  * old timestep's count (25) would give 0.1 s.
  */
-HX_TRANSPORT_TEST(arrays, the_api_tick_follows_the_options, "-m",
-    "fixture.xml", NULL)
+HX_TRANSPORT_TEST(
+    arrays, the_api_tick_follows_the_options, "-m", "fixture.xml", NULL)
 {
 	hxd_conn *c = hx_connect_ok(addr, "test");
 
@@ -1079,8 +1080,8 @@ frame_steps(hxd_conn *c, unsigned id, unsigned long long *steps, int max)
 }
 
 /* A stream at a rate in simulated time follows the timestep written. */
-HX_TRANSPORT_TEST(arrays, streams_follow_a_timestep_write, "-m",
-    "fixture.xml", "--paused", NULL)
+HX_TRANSPORT_TEST(arrays, streams_follow_a_timestep_write, "-m", "fixture.xml",
+    "--paused", NULL)
 {
 	hxd_conn *c = hx_connect_ok(addr, "test");
 	hxd_subscription sub = { HXD_FIELDS(HXD_FIELD_QPOS), 0, 100, 0, 0 };
@@ -1122,8 +1123,8 @@ box_fall(hxd_conn *c, unsigned n)
 	return array_value(c, "qvel", BOX_QVEL + 2);
 }
 
-HX_TRANSPORT_TEST(arrays, a_gravity_write_changes_the_fall, "-m",
-    "fixture.xml", "--paused", NULL)
+HX_TRANSPORT_TEST(arrays, a_gravity_write_changes_the_fall, "-m", "fixture.xml",
+    "--paused", NULL)
 {
 	hxd_conn *c = hx_connect_ok(addr, "test");
 	const double g[3] = { 0, 0, -2 };
@@ -1221,14 +1222,14 @@ HX_TRANSPORT_TEST(arrays, option_refusals_name_the_field, "-m", "fixture.xml",
 HX_TRANSPORT_TEST(arrays, an_option_as_loaded_is_taken_back, "-m",
     "fixture.xml", "--paused", NULL)
 {
-	static const char xml[] =
-	    "<mujoco model=\"slow\"><option timestep=\"2\" "
-	    "iterations=\"5000\"/><worldbody><body><freejoint/>"
-	    "<geom size=\"0.1\"/></body></worldbody></mujoco>";
+	static const char
+	    xml[] = "<mujoco model=\"slow\"><option timestep=\"2\" "
+		    "iterations=\"5000\"/><worldbody><body><freejoint/>"
+		    "<geom size=\"0.1\"/></body></worldbody></mujoco>";
 	hxd_conn *c = hx_connect_ok(addr, "test");
 
-	HX_OK(c, hxd_load_data(c, HXD_FORMAT_MJCF, xml, strlen(xml), "slow",
-			 NULL));
+	HX_OK(c,
+	    hxd_load_data(c, HXD_FORMAT_MJCF, xml, strlen(xml), "slow", NULL));
 	cr_assert_eq(array_value(c, "opt.timestep", 0), 2);
 	HX_OK(c, array_set1(c, "opt.timestep", 0, 0.5));
 	HX_FAILS_WITH(c, array_set1(c, "opt.timestep", 0, 3), HXD_BADVALUE,
@@ -1240,8 +1241,8 @@ HX_TRANSPORT_TEST(arrays, an_option_as_loaded_is_taken_back, "-m",
 	hxd_close(c);
 }
 
-HX_TRANSPORT_TEST(arrays, a_reset_restores_the_options, "-m", "fixture.xml",
-    "--paused", NULL)
+HX_TRANSPORT_TEST(
+    arrays, a_reset_restores_the_options, "-m", "fixture.xml", "--paused", NULL)
 {
 	const double g[3] = { 1, 2, -3 };
 	hxd_conn *c = hx_connect_ok(addr, "test");
@@ -1295,8 +1296,8 @@ HX_TRANSPORT_TEST(arrays, an_undone_step_undoes_the_options, "-m",
 	HX_OK(c, hxd_set_array(c, "opt.gravity", 0, 3, g));
 	HX_FAILS_WITH(c, hxd_step(c, 1, &taken), HXD_SIMERROR, "undone");
 	a = array_get(c, "opt.gravity");
-	cr_expect_eq(a->values[2], -GRAVITY, "gravity %g after the undo",
-	    a->values[2]);
+	cr_expect_eq(
+	    a->values[2], -GRAVITY, "gravity %g after the undo", a->values[2]);
 	free(a);
 	cr_expect_eq(array_value(c, "opt.timestep", 0), 0.002);
 	status_time(c, &dt, &t);
@@ -1308,16 +1309,16 @@ HX_TRANSPORT_TEST(arrays, an_undone_step_undoes_the_options, "-m",
 	hxd_close(c);
 }
 
-HX_TRANSPORT_TEST(arrays, option_writes_need_the_lease, "-m", "fixture.xml",
-    "--paused", NULL)
+HX_TRANSPORT_TEST(
+    arrays, option_writes_need_the_lease, "-m", "fixture.xml", "--paused", NULL)
 {
 	hxd_conn *holder = hx_connect_ok(addr, "test"),
 		 *other = hx_connect_ok(addr, "test");
 	hxd_lease_info li;
 
 	HX_OK(holder, hxd_lease(holder, HXD_LEASE_TAKE, &li));
-	HX_FAILS(other, array_set1(other, "opt.timestep", 0, 0.001),
-	    HXD_DENIED);
+	HX_FAILS(
+	    other, array_set1(other, "opt.timestep", 0, 0.001), HXD_DENIED);
 	HX_SAYS(other, "lease");
 	cr_assert_eq(array_value(other, "opt.timestep", 0), 0.002);
 	HX_OK(holder, array_set1(holder, "opt.timestep", 0, 0.001));

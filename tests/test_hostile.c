@@ -319,7 +319,8 @@ hostile_send(int fd, const ProtobufCFieldDescriptor *f, enum hostile_mode mode,
 		/* Refused as a frame, before it is read: answered as id 0. */
 		answered = 1;
 		cr_expect(resp->id == 0 &&
-			resp->result == HAPTIX__V1__RESULT__RESULT_BADPROTOCOL &&
+			resp->result ==
+			    HAPTIX__V1__RESULT__RESULT_BADPROTOCOL &&
 			resp->error != NULL &&
 			strstr(resp->error, "exceeds the limit") != NULL,
 		    "%s: a frame over the limit answered %d: %s", what,

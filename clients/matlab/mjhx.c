@@ -1904,7 +1904,8 @@ mjhx_cstate(const char *call, const mxArray *a, hxd_cstate *st)
 	dof[3] = &st->qacc;
 	mjhx_need_struct(call, a, "state");
 	mjhx_known_fields(call, a, "state", known);
-	st->qpos = mjhx_field_doubles(call, a, "state", "qpos", "nq", 0, &st->nq);
+	st->qpos = mjhx_field_doubles(
+	    call, a, "state", "qpos", "nq", 0, &st->nq);
 	for (i = 0; i < 4; i++) {
 		*dof[i] = mjhx_field_doubles(
 		    call, a, "state", per_dof[i], "nv", 0, &n);
@@ -1918,7 +1919,8 @@ mjhx_cstate(const char *call, const mxArray *a, hxd_cstate *st)
 		st->nv = n;
 	}
 	st->act = mjhx_field_doubles(call, a, "state", "act", "na", 0, &st->na);
-	st->ctrl = mjhx_field_doubles(call, a, "state", "ctrl", "nu", 0, &st->nu);
+	st->ctrl = mjhx_field_doubles(
+	    call, a, "state", "ctrl", "nu", 0, &st->nu);
 	st->mocap_pos = mjhx_state_rows(
 	    call, a, "mocap_pos", 3, "nmocap", -1, &st->nmocap);
 	st->mocap_quat = mjhx_state_rows(call, a, "mocap_quat", 4, "nmocap",
@@ -1932,8 +1934,8 @@ mjhx_cstate(const char *call, const mxArray *a, hxd_cstate *st)
 
 /* The state argument prhs[i] if given and not [] (else the live one). */
 static const hxd_cstate *
-mjhx_state_arg(const char *call, int nrhs, const mxArray *prhs[], int i,
-    hxd_cstate *st)
+mjhx_state_arg(
+    const char *call, int nrhs, const mxArray *prhs[], int i, hxd_cstate *st)
 {
 	if (nrhs <= i || mxIsEmpty(prhs[i]))
 		return NULL;
@@ -1965,8 +1967,8 @@ mjhx_query_object(const char *call, const mxArray *a, const char *what,
  * the caller's to free with hxd_qresults_free() before anything raises.
  */
 static hxd_qresult *
-mjhx_query(const char *call, const hxd_query *q, const hxd_cstate *st,
-    int ndim, const int *lead, int nlead)
+mjhx_query(const char *call, const hxd_query *q, const hxd_cstate *st, int ndim,
+    const int *lead, int nlead)
 {
 	hxd_conn *c = mjhx_need(call);
 	hxd_qresult *r = NULL;
@@ -2005,8 +2007,8 @@ cmd_forward_array(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 
 /* One vector of nv: mj_inverse's qfrc_inverse or mj_rne's result. */
 static void
-mjhx_dof_vector(mxArray *plhs[], const char *call, hxd_query *q,
-    const hxd_cstate *st)
+mjhx_dof_vector(
+    mxArray *plhs[], const char *call, hxd_query *q, const hxd_cstate *st)
 {
 	hxd_qresult *r = mjhx_query(call, q, st, 1, NULL, 0);
 
@@ -2075,7 +2077,8 @@ cmd_solve_m(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 	k = n / nv;
 	st = mjhx_state_arg(call, nrhs, prhs, 1, &cs);
 	x = mxCreateDoubleMatrix(mxGetM(prhs[0]), mxGetN(prhs[0]), mxREAL);
-	mjhx_check(call, hxd_solve_m(mjhx_need(call), st, mxGetPr(x), y, k, nv));
+	mjhx_check(
+	    call, hxd_solve_m(mjhx_need(call), st, mxGetPr(x), y, k, nv));
 	plhs[0] = x;
 }
 
@@ -2154,8 +2157,8 @@ cmd_jac_site(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
  * in local's place.
  */
 static void
-mjhx_motion(mxArray *plhs[], int nrhs, const mxArray *prhs[],
-    const char *call, int kind)
+mjhx_motion(mxArray *plhs[], int nrhs, const mxArray *prhs[], const char *call,
+    int kind)
 {
 	static const int lead[2] = { 1, 6 };
 	hxd_query q = { .kind = kind };
@@ -2187,8 +2190,7 @@ mjhx_motion(mxArray *plhs[], int nrhs, const mxArray *prhs[],
 
 /* res = hxd_object_velocity(type, name, local, state) */
 static void
-cmd_object_velocity(
-    int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+cmd_object_velocity(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 {
 	mjhx_motion(plhs, nrhs, prhs, "hxd_object_velocity",
 	    HXD_COMPUTE_OBJECT_VELOCITY);
@@ -2308,8 +2310,8 @@ cmd_ray(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 			opt.geomgroup = groups;
 		}
 		if ((f = mjhx_field(prhs[2], "exclude_static")) != NULL)
-			opt.exclude_static = mjhx_scalar(
-			    call, f, "opts.exclude_static") != 0;
+			opt.exclude_static = mjhx_scalar(call, f,
+						 "opts.exclude_static") != 0;
 		if ((f = mjhx_field(prhs[2], "exclude_body")) != NULL &&
 		    !mxIsEmpty(f))
 			opt.exclude_body = mjhx_string(
@@ -2324,8 +2326,8 @@ cmd_ray(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 	}
 	geom = mxMalloc((size_t)k * sizeof(*geom));
 	dist = mxCreateDoubleMatrix((size_t)k, 1, mxREAL);
-	mjhx_check(call, hxd_rays(mjhx_need(call), st, k, p, v, &opt, geom,
-			     mxGetPr(dist)));
+	mjhx_check(call,
+	    hxd_rays(mjhx_need(call), st, k, p, v, &opt, geom, mxGetPr(dist)));
 	plhs[0] = dist;
 	if (nlhs > 1)
 		plhs[1] = mjhx_int_col(geom, k);
@@ -2376,7 +2378,8 @@ cmd_integrate_pos(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 	v = mjhx_doubles(call, prhs[1], "qvel", -1, &nv);
 	dt = mjhx_scalar(call, prhs[2], "dt");
 	if (!isfinite(dt))
-		mjhx_raisef(call, HXD_BADVALUE, "dt is %g: a finite number", dt);
+		mjhx_raisef(
+		    call, HXD_BADVALUE, "dt is %g: a finite number", dt);
 	out = mjhx_col(q, nq);
 	mjhx_check(call,
 	    hxd_integrate_pos(mjhx_need(call), mxGetPr(out), nq, v, nv, dt));

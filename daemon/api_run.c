@@ -106,6 +106,8 @@ reset_params(struct call *c)
 		log_info("client %llu: reset restores %d model array%s "
 			 "clients changed: %s",
 		    (unsigned long long)c->s->id, n, n == 1 ? "" : "s", names);
+	/* The options restored may be another timestep: pace by it now. */
+	lifecycle_rates(c->d);
 }
 
 int

@@ -40,8 +40,6 @@ lifecycle_step(struct daemon *d, char *err, size_t len)
 
 	if (stepguard_check(d, err, len) != 0)
 		return -2;
-	/* A reset may have restored the timestep: pace by this step's. */
-	lifecycle_rates(d);
 	sim_before_step(d->sim);
 	motion_before_step(d);
 	hold_before_step(d); /* before the journal: it writes the model */

@@ -421,7 +421,7 @@ api_compute(struct call *c)
 	const Haptix__V1__Compute *w = c->req->compute;
 	Haptix__V1__ComputeResult *out;
 	struct sim_query *q;
-	struct sim_cstate st;
+	struct sim_cstate *st;
 	size_t nq = w->n_queries, ns = w->n_states, nrun, k, bytes = 0, one;
 	size_t limit = c->d->opts->max_frame - c->d->opts->max_frame / 8;
 	int64_t end = monotonic_ns() + BATCH_SLICE_NS;
@@ -445,8 +445,10 @@ api_compute(struct call *c)
 	for (k = 0; k < nq; k++)
 		if ((rc = compute_query(c, (int)k, w->queries[k], &q[k])) != 0)
 			return rc;
+	/* Every state checked before any is computed, and kept. */
+	st = arena_alloc(c->arena, (ns + 1) * sizeof(*st));
 	for (k = 0; k < ns; k++)
-		if ((rc = compute_state(c, (int)k, w->states[k], &st)) != 0)
+		if ((rc = compute_state(c, (int)k, w->states[k], &st[k])) != 0)
 			return rc;
 
 	nrun = ns > 0 ? ns : 1;
@@ -455,12 +457,10 @@ api_compute(struct call *c)
 	out->results = arena_alloc(c->arena, nrun * nq * sizeof(*out->results));
 	out->last_step = w->last_step;
 	for (out->states_done = 0; out->states_done < nrun;) {
-		if (ns > 0)
-			compute_state(c, (int)out->states_done,
-			    w->states[out->states_done], &st);
 		if (compute_needs_state(q, nq) &&
-		    sim_compute_state(c->d->sim, ns > 0 ? &st : NULL,
-			w->last_step, err, sizeof(err)) != 0)
+		    sim_compute_state(c->d->sim,
+			ns > 0 ? &st[out->states_done] : NULL, w->last_step,
+			err, sizeof(err)) != 0)
 			return call_fail(c, RESULT_SIMERROR, "state %u: %s",
 			    out->states_done, err);
 		one = 0;

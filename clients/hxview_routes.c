@@ -289,6 +289,42 @@ out:
 /* The most values /watch.json sends of a whole array. */
 #define WATCH_MAX_VALUES 4096
 
+/* Answer a watch of field (index i, or every value if i < 0) from r. */
+static void
+watch_reply(
+    struct evhttp_request *req, const char *field, long i, const hxd_qresult *r)
+{
+	struct evbuffer *b;
+	size_t k;
+
+	if (r->ndim != 2 || (i >= 0 && (size_t)i >= r->nvalues)) {
+		reply_error(req, HTTP_NOTFOUND, "Not Found",
+		    r->ndim == 2 ? "index beyond the array" : "not an array");
+		return;
+	}
+	if ((b = evbuffer_new()) == NULL) {
+		evhttp_send_error(req, HTTP_INTERNAL, NULL);
+		return;
+	}
+	evbuffer_add_printf(b, "{\"field\":\"");
+	reply_json_string(b, field);
+	evbuffer_add_printf(
+	    b, "\",\"rows\":%d,\"cols\":%d", r->shape[0], r->shape[1]);
+	if (i >= 0)
+		evbuffer_add_printf(b, ",\"index\":%ld,\"value\":%.17g", i,
+		    isfinite(r->values[i]) ? r->values[i] : 0);
+	else {
+		evbuffer_add_printf(b, ",\"values\":[");
+		for (k = 0; k < r->nvalues && k < WATCH_MAX_VALUES; k++)
+			evbuffer_add_printf(b, "%s%.17g", k ? "," : "",
+			    isfinite(r->values[k]) ? r->values[k] : 0);
+		evbuffer_add_printf(b, "]");
+	}
+	evbuffer_add_printf(b, "}\n");
+	reply_send(req, HTTP_OK, "OK", "application/json", b);
+	evbuffer_free(b);
+}
+
 /*
  * GET /watch.json?field=NAME[&index=I]: an mjData (or mjModel) array as
  * the last step left it, read through the daemon's compute call as
@@ -304,10 +340,8 @@ route_watch(
 	struct evkeyvalq args;
 	hxd_query q = { .kind = HXD_COMPUTE_ARRAY, .nnames = 1 };
 	hxd_qresult *r = NULL;
-	struct evbuffer *b;
 	char *end;
 	long i = -1;
-	size_t k;
 
 	(void)path;
 	if (route_control_args(req, &args) != 0)
@@ -341,35 +375,8 @@ route_watch(
 		    hxd_error(c));
 		return;
 	}
+	watch_reply(req, field, i, r);
 	evhttp_clear_headers(&args);
-	if (r->ndim != 2 || (i >= 0 && (size_t)i >= r->nvalues)) {
-		reply_error(req, HTTP_NOTFOUND, "Not Found",
-		    r->ndim == 2 ? "index beyond the array" : "not an array");
-		hxd_qresults_free(r, 1);
-		return;
-	}
-	if ((b = evbuffer_new()) == NULL) {
-		hxd_qresults_free(r, 1);
-		evhttp_send_error(req, HTTP_INTERNAL, NULL);
-		return;
-	}
-	evbuffer_add_printf(b, "{\"field\":\"");
-	reply_json_string(b, field);
-	evbuffer_add_printf(
-	    b, "\",\"rows\":%d,\"cols\":%d", r->shape[0], r->shape[1]);
-	if (i >= 0)
-		evbuffer_add_printf(b, ",\"index\":%ld,\"value\":%.17g", i,
-		    isfinite(r->values[i]) ? r->values[i] : 0);
-	else {
-		evbuffer_add_printf(b, ",\"values\":[");
-		for (k = 0; k < r->nvalues && k < WATCH_MAX_VALUES; k++)
-			evbuffer_add_printf(b, "%s%.17g", k ? "," : "",
-			    isfinite(r->values[k]) ? r->values[k] : 0);
-		evbuffer_add_printf(b, "]");
-	}
-	evbuffer_add_printf(b, "}\n");
-	reply_send(req, HTTP_OK, "OK", "application/json", b);
-	evbuffer_free(b);
 	hxd_qresults_free(r, 1);
 }
 

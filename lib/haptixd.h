@@ -822,7 +822,7 @@ typedef struct hxd_qresult {
 	size_t nvalues, nids, nframes;
 	double *values;
 	int *ids;       /* rays' geoms; contacts' geom1, geom2, body1, body2 */
-	char **names;   /* contacts: nids names */
+	char **names;   /* contacts: nids names; ends with a NULL */
 	double *frames; /* contacts: dist, pos[3], frame[9] each */
 } hxd_qresult;
 

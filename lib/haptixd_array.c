@@ -68,10 +68,11 @@ hxd_get_array(hxd_conn *c, const char *name, hxd_array **out)
 	}
 	n = (size_t)head.rows * (size_t)head.cols;
 	if (a->n_values != n) {
-		conn_free_response(r);
-		return conn_fail(c, HXD_BADPROTOCOL,
+		rc = conn_fail(c, HXD_BADPROTOCOL,
 		    "the server sent %zu values of %s, expected %zu (%d x %d)",
 		    a->n_values, head.name, n, head.rows, head.cols);
+		conn_free_response(r);
+		return rc;
 	}
 	block = malloc(ALIGN16(sizeof(head)) + n * sizeof(double));
 	if (block == NULL) {
@@ -161,9 +162,10 @@ hxd_list_arrays(hxd_conn *c, hxd_array **out, int *n)
 		return rc;
 	l = r->arrays;
 	if (l->n_arrays > INT_MAX) {
-		conn_free_response(r);
-		return conn_fail(c, HXD_BADPROTOCOL,
+		rc = conn_fail(c, HXD_BADPROTOCOL,
 		    "the server listed %zu arrays", l->n_arrays);
+		conn_free_response(r);
+		return rc;
 	}
 	list = calloc(l->n_arrays > 0 ? l->n_arrays : 1, sizeof(*list));
 	if (list == NULL) {

@@ -235,9 +235,9 @@ hxd_qresults_free(hxd_qresult *r, int n)
 		free(r[i].values);
 		free(r[i].ids);
 		free(r[i].frames);
-		if (r[i].names != NULL)
-			for (j = 0; j < r[i].nids; j++)
-				free(r[i].names[j]);
+		/* names ends at a NULL: a ray's result has ids, no names */
+		for (j = 0; r[i].names != NULL && r[i].names[j] != NULL; j++)
+			free(r[i].names[j]);
 		free(r[i].names);
 	}
 	free(r);
@@ -295,12 +295,14 @@ compute_one(hxd_conn *c, const hxd_cstate *st, const hxd_query *q,
 		return rc;
 	*r = (*out)->compute->results[0];
 	if (n != (size_t)-1 && (*r)->n_values != n) {
-		conn_free_response(*out);
-		*out = NULL;
-		return conn_fail(c, HXD_BADSIZE,
+		rc = conn_fail(c, HXD_BADSIZE,
 		    "the result has %zu values, the caller's array %zu: the "
 		    "caller's model sizes are not the server's",
 		    (*r)->n_values, n);
+		conn_free_response(*out);
+		*out = NULL;
+		*r = NULL;
+		return rc;
 	}
 	return HXD_OK;
 }
@@ -611,9 +613,10 @@ hxd_rays(hxd_conn *c, const hxd_cstate *st, int k, const double *pnt,
 	if (rc != HXD_OK)
 		return rc;
 	if (r->n_ids != (size_t)k) {
-		conn_free_response(resp);
-		return conn_fail(c, HXD_BADPROTOCOL,
+		rc = conn_fail(c, HXD_BADPROTOCOL,
 		    "the server sent %zu geoms for %d rays", r->n_ids, k);
+		conn_free_response(resp);
+		return rc;
 	}
 	for (i = 0; i < k; i++) {
 		dist[i] = r->values[i];

@@ -209,18 +209,20 @@ hxd_get_model(hxd_conn *c, hxd_model_blob *out)
 	frame = ZSTD_getFrameContentSize(b->mjb_zstd.data, b->mjb_zstd.len);
 	if (b->mjb_size == 0 || b->mjb_size > HXD_MODEL_MAX ||
 	    frame != b->mjb_size) {
-		conn_free_response(r);
-		return conn_fail(c, HXD_BADPROTOCOL,
+		rc = conn_fail(c, HXD_BADPROTOCOL,
 		    "the server sent a model of %llu bytes that says it holds "
 		    "%llu (limit %llu)",
 		    (unsigned long long)b->mjb_size, frame,
 		    (unsigned long long)HXD_MODEL_MAX);
+		conn_free_response(r);
+		return rc;
 	}
 	if ((mjb = malloc(b->mjb_size)) == NULL) {
-		conn_free_response(r);
-		return conn_fail(c, HXD_CANNOTRECV,
+		rc = conn_fail(c, HXD_CANNOTRECV,
 		    "out of memory for a model of %llu bytes",
 		    (unsigned long long)b->mjb_size);
+		conn_free_response(r);
+		return rc;
 	}
 	n = ZSTD_decompress(
 	    mjb, b->mjb_size, b->mjb_zstd.data, b->mjb_zstd.len);

@@ -164,10 +164,11 @@ hxd_get_joint(hxd_conn *c, const char *name, int id, hxd_joint *out)
 	out->nv = (int)w->n_qvel;
 	out->time = w->time;
 	if (w->n_qpos > 7 || w->n_qvel > 6) {
-		conn_free_response(r);
-		return conn_fail(c, HXD_BADPROTOCOL,
+		rc = conn_fail(c, HXD_BADPROTOCOL,
 		    "the server sent a joint of %zu and %zu values", w->n_qpos,
 		    w->n_qvel);
+		conn_free_response(r);
+		return rc;
 	}
 	if (decode_fixed(c, "axis", out->axis, 3, w->axis, w->n_axis) ||
 	    decode_fixed(c, "range", out->range, 2, w->range, w->n_range) ||

@@ -76,10 +76,11 @@ world_camera(hxd_conn *c, int set, const double pos[3], const double quat[4],
 	if (rc != HXD_OK)
 		return rc;
 	if (r->camera->n_pos != 3 || r->camera->n_quat != 4) {
-		conn_free_response(r);
-		return conn_fail(c, HXD_BADPROTOCOL,
+		rc = conn_fail(c, HXD_BADPROTOCOL,
 		    "the camera came with %zu and %zu numbers, not 3 and 4",
 		    r->camera->n_pos, r->camera->n_quat);
+		conn_free_response(r);
+		return rc;
 	}
 	if (pos_out != NULL)
 		memcpy(pos_out, r->camera->pos, 3 * sizeof(double));

@@ -220,6 +220,14 @@ static const struct ctl_cmd ctl_cmds[] = {
 	    "keyframes) go back to the model's unless\n"
 	    "--keep-params; --run: then run it",
 	    G_SIM, 0, 3, .fn = cmd_reset },
+	{ "history", "[BACK] | resume BACK",
+	    "the live run's kept states (haptixd\n"
+	    "--history): alone, how many and over what\n"
+	    "time; BACK (0: the newest kept) shows that\n"
+	    "state without moving the simulation;\n"
+	    "resume BACK makes it the live state, exactly,\n"
+	    "and forgets the newer ones",
+	    G_SIM, 0, 2, .fn = cmd_history },
 	{ "capture", "NAME|INDEX",
 	    "capture the state (time, qpos, qvel, act,\n"
 	    "mocap, ctrl; HAPTIX's Sim=>Key) into the\n"

@@ -276,6 +276,7 @@ int cmd_hx_update(struct ctl *);
 int cmd_clients(struct ctl *);
 int cmd_lease(struct ctl *);
 int cmd_record(struct ctl *);
+int cmd_history(struct ctl *);
 void recording_json(const hxd_recording *);
 void client_json(const hxd_client *, unsigned long long);
 void lease_json(const hxd_lease_info *);

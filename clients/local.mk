@@ -2,7 +2,7 @@
 bin_PROGRAMS += clients/hxctl
 clients_hxctl_SOURCES = clients/hxctl.c clients/hxctl_common.h \
 	clients/hxctl_args.c clients/hxctl_array.c clients/hxctl_clients.c clients/hxctl_record.c \
-	clients/hxctl_compute.c \
+	clients/hxctl_compute.c clients/hxctl_history.c \
 	clients/hxctl_driver.c \
 	clients/hxctl_conn.c clients/hxctl_controls.c clients/hxctl_error.c \
 	clients/hxctl_info.c clients/hxctl_joint.c clients/hxctl_json.c \

@@ -93,6 +93,10 @@ CALL(LIST_ARRAYS, list_arrays, M)
 /* MuJoCo's computations on a scratch copy of the state (api_compute.c). */
 CALL(COMPUTE, compute, M)
 
+/* The live run's history (api_history.c). */
+CALL(HISTORY, history, M)
+CALL(HISTORY_RESUME, history_resume, M | W)
+
 /* Recording and the state hash (api_record.c). */
 CALL(RECORD_START, record_start, M | W)
 CALL(STATE_HASH, state_hash, M)

@@ -144,6 +144,20 @@ event_reset(struct daemon *d, int key, const char *name, double left)
 }
 
 void
+event_resume(struct daemon *d, double left)
+{
+	Haptix__V1__ResetEvent r = HAPTIX__V1__RESET_EVENT__INIT;
+	Event ev = HAPTIX__V1__EVENT__INIT;
+
+	r.keyframe = -1;
+	r.history = 1;
+	r.to_time = sim_time(d->sim);
+	ev.kind_case = HAPTIX__V1__EVENT__KIND_RESET;
+	ev.reset = &r;
+	stream_broadcast_at(d, &ev, left);
+}
+
+void
 event_run(struct daemon *d)
 {
 	Haptix__V1__RunEvent r = HAPTIX__V1__RUN_EVENT__INIT;

@@ -36,6 +36,9 @@ void event_model(struct daemon *d, int reload);
  */
 void event_reset(struct daemon *d, int key, const char *name, double left);
 
+/* The run resumed from a state of the history (a reset with history). */
+void event_resume(struct daemon *d, double left);
+
 /* The simulation paused or ran; its speed changed. */
 void event_run(struct daemon *d);
 void event_speed(struct daemon *d);

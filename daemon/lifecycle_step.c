@@ -14,6 +14,7 @@
 #include "record.h"
 #include "rollback.h"
 #include "sim.h"
+#include "sim_history.h"
 #include "stepguard.h"
 #include "stream.h"
 #include "tracking.h"
@@ -51,6 +52,7 @@ lifecycle_step(struct daemon *d, char *err, size_t len)
 	if (rc == 0) {
 		stepguard_after_step(d, start);
 		rollback_good(d);
+		sim_history_push(d->sim);
 	} else if (rc == 1) {
 		/* The step went bad: undone, said in err. */
 		char why[512];

@@ -2,7 +2,7 @@
 # tests and the fuzzers; main.c only starts it.
 noinst_LTLIBRARIES += libhaptixd.la
 libhaptixd_la_SOURCES = \
-	daemon/api.h daemon/api_array.c daemon/api_compute.c daemon/api_model.c \
+	daemon/api.h daemon/api_array.c daemon/api_compute.c daemon/api_history.c daemon/api_model.c \
 	daemon/api_object.c daemon/api_run.c daemon/api_set.c \
 	daemon/api_status.c daemon/api_view.c \
 	daemon/api_clients.c daemon/api_simple.c daemon/api_stream.c \
@@ -52,6 +52,7 @@ libhaptixd_la_SOURCES = \
 	daemon/sim_compute.c daemon/sim_compute.h \
 	daemon/sim_carry.c daemon/sim_carry.h daemon/sim_check.c daemon/sim_check.h \
 	daemon/sim_rollback.c daemon/sim_rollback.h daemon/sim_undo.c \
+	daemon/sim_history.c daemon/sim_history.h \
 	daemon/sim_state.c daemon/sim_state.h \
 	daemon/sim_describe.c daemon/sim_describe.h \
 	daemon/sim_key.c daemon/sim_key.h daemon/sim_pristine.c \

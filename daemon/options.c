@@ -49,6 +49,8 @@ static int options_long(const char *, double, double, long *, char *, size_t);
 	}
 
 OPTIONS_LONG_SETTER(options_set_load_memory, load_memory, 64, 1 << 20)
+OPTIONS_LONG_SETTER(options_set_history, history, 0, 3600)
+OPTIONS_LONG_SETTER(options_set_history_memory, history_memory, 1, 1 << 20)
 OPTIONS_LONG_SETTER(options_set_max_bodies, model_max_bodies, 1, 1e7)
 OPTIONS_LONG_SETTER(options_set_max_keys, model_max_keys, 0, 1e6)
 OPTIONS_LONG_SETTER(options_set_max_hfield, model_max_hfield, 4, 1e12)
@@ -122,6 +124,8 @@ static const struct options_def options_defs[] = {
 	{ "no-shm", 0, 1, 0, options_set_no_shm },
 	{ "state-dir", 0, 0, 0, options_set_state_dir },
 	{ "record-quota", 0, 0, 0, options_set_record_quota },
+	{ "history", 0, 0, 0, options_set_history },
+	{ "history-memory", 0, 0, 0, options_set_history_memory },
 	{ "speed", 's', 0, 0, options_set_speed },
 	{ "paused", 'p', 1, 0, options_set_paused },
 	{ "api-rate", 0, 0, 0, options_set_api_rate },
@@ -224,6 +228,12 @@ options_usage(FILE *f)
 	    "      --record-quota BYTES\n"
 	    "                         size one recording may reach, with K, M, G or\n"
 	    "                         T, or 0 for none (default: 4G)\n"
+	    "      --history SECONDS  keep the states of the last SECONDS of\n"
+	    "                         simulated time, to look back at and resume\n"
+	    "                         from; 0: none (default: 10)\n"
+	    "      --history-memory MIB\n"
+	    "                         the most memory the history takes; past it,\n"
+	    "                         it keeps one step in several (default: 64)\n"
 	    "\n"
 	    "Simulation:\n"
 	    "  -s, --speed X|max      speed factor, 1 = real time (default: 1)\n"
@@ -745,6 +755,8 @@ options_defaults(struct options *o)
 	o->model_max_mesh_vertices = 4000000;
 	o->lease_loss = LEASE_LOSS_PAUSE;
 	o->record_quota = OPTIONS_RECORD_QUOTA_DEFAULT;
+	o->history = 10;
+	o->history_memory = 64;
 }
 
 /* Apply the command line's settings, already checked by the parser. */

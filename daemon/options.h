@@ -46,6 +46,8 @@ struct options {
 	int no_shm;                /* offer no shared memory */
 	char *state_dir;       /* recordings; NULL: see record_state_dir() */
 	uint64_t record_quota; /* bytes one recording may reach; 0: none */
+	long history;          /* seconds of states kept (sim_history.h) */
+	long history_memory;   /* MiB they may take */
 	double speed;          /* speed factor; ignored with speed_max */
 	int speed_max;
 	int paused;

@@ -17,6 +17,7 @@
 #include "sim.h"
 #include "sim_access.h"
 #include "sim_describe.h"
+#include "sim_history.h"
 #include "sim_state.h"
 #include "stepguard.h"
 #include "tracking.h"
@@ -141,6 +142,26 @@ protomsg_recording(const struct daemon *d, struct arena *a)
 	return r;
 }
 
+/* The live run's history, as status shows it. */
+static Haptix__V1__History *
+protomsg_history(const struct daemon *d, struct arena *a)
+{
+	Haptix__V1__History *h = arena_alloc(a, sizeof(*h));
+	struct sim_history_info hi;
+
+	haptix__v1__history__init(h);
+	sim_history_info(d->sim, &hi);
+	h->seconds = hi.seconds;
+	h->memory = hi.max_bytes;
+	h->states = (uint32_t)hi.states;
+	h->capacity = (uint32_t)hi.capacity;
+	h->bytes = hi.bytes;
+	h->stride = hi.stride;
+	h->oldest = hi.oldest;
+	h->newest = hi.newest;
+	return h;
+}
+
 Haptix__V1__Tracking *
 protomsg_tracking(
     struct daemon *d, struct arena *a, const struct tracking_info *t)
@@ -252,6 +273,7 @@ protomsg_status(struct daemon *d, struct arena *a)
 	st->batch_session = lease_batch(d);
 	st->steps_refused = arena_strdup(a, stepguard_refusal(d));
 	st->recording = protomsg_recording(d, a);
+	st->history = protomsg_history(d, a);
 	st->limits = arena_alloc(a, sizeof(*st->limits));
 	haptix__v1__limits__init(st->limits);
 	st->limits->max_clients = (uint32_t)d->opts->max_clients;

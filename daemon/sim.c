@@ -22,6 +22,7 @@
 #include "monotonic.h"
 #include "sim.h"
 #include "sim_internal.h"
+#include "sim_history.h"
 #include "sim_rollback.h"
 
 /*
@@ -157,6 +158,7 @@ sim_free(struct sim *s)
 	sim_scratch_free(s);
 	sim_pristine_free(s);
 	sim_rollback_free(s);
+	sim_history_free(s);
 	sim_undo_free(s);
 	free(sim_tracked.p);
 	sim_tracked.p = NULL;
@@ -427,6 +429,7 @@ sim_install(struct sim *s, mjModel *m, const char *name, const char *path,
 	sim_scratch_free(s);
 	s->m = m;
 	s->d = a.d;
+	s->generation++;
 	s->robot = sim_robot_create(m, a.d);
 	if (!sim_lean)
 		sim_pristine_take(s);

@@ -30,6 +30,8 @@ struct sim {
 	struct sim_good *good; /* after the last good step (sim_rollback.c) */
 	struct sim_undo *undo; /* the model's writes since (sim_undo.c) */
 	mjData *scratch;       /* computations' data (sim_compute.c) */
+	struct sim_history *history; /* the live run's (sim_history.c) */
+	unsigned generation;   /* counts the models installed */
 	/* Its arrays mj_forward leaves alone, by MJDATA_POINTERS index. */
 	unsigned char scratch_stale[SIM_DATA_ARRAYS];
 	int scratch_probed; /* scratch_stale is known */
@@ -53,6 +55,15 @@ void sim_undo_begin(struct sim *s);
 void sim_undo_note(struct sim *s, void *at, size_t len, int setconst);
 int sim_undo_apply(struct sim *s);
 void sim_undo_free(struct sim *s);
+
+/*
+ * The mjData arrays a step reads and a restore must put back to be
+ * exact (qpos, qvel, act, ctrl, applied forces, mocap, userdata, the
+ * warm start; the time apart), into p with their lengths in n, always
+ * in this order; returns how many (sim_rollback.c).
+ */
+#define SIM_STATE_ARRAYS 10
+size_t sim_state_arrays(const mjModel *m, mjData *d, mjtNum **p, size_t *n);
 
 /* Free what sim_rollback.c keeps. */
 void sim_rollback_free(struct sim *s);

@@ -29,9 +29,8 @@ struct sim_good {
 	int warned[3]; /* MuJoCo's bad qpos, qvel, qacc counts then */
 };
 
-/* The mjData arrays a step reads, and their lengths, in the kept order. */
-static size_t
-sim_good_arrays(const mjModel *m, mjData *d, mjtNum **p, size_t *n)
+size_t
+sim_state_arrays(const mjModel *m, mjData *d, mjtNum **p, size_t *n)
 {
 	size_t k = 0;
 
@@ -50,8 +49,6 @@ sim_good_arrays(const mjModel *m, mjData *d, mjtNum **p, size_t *n)
 	return k;
 }
 
-#define SIM_GOOD_ARRAYS 10
-
 void
 sim_rollback_free(struct sim *s)
 {
@@ -65,13 +62,13 @@ sim_rollback_free(struct sim *s)
 void
 sim_good(struct sim *s)
 {
-	mjtNum *p[SIM_GOOD_ARRAYS];
-	size_t n[SIM_GOOD_ARRAYS], k, i, len = 0, at = 0;
+	mjtNum *p[SIM_STATE_ARRAYS];
+	size_t n[SIM_STATE_ARRAYS], k, i, len = 0, at = 0;
 	struct sim_good *g;
 
 	if (s->m == NULL)
 		return;
-	k = sim_good_arrays(s->m, s->d, p, n);
+	k = sim_state_arrays(s->m, s->d, p, n);
 	for (i = 0; i < k; i++)
 		len += n[i];
 	if (s->good == NULL && (s->good = calloc(1, sizeof(*s->good))) == NULL)
@@ -149,15 +146,15 @@ int
 sim_rollback(struct sim *s)
 {
 	struct sim_good *g = s->good;
-	mjtNum *p[SIM_GOOD_ARRAYS];
-	size_t n[SIM_GOOD_ARRAYS], k, i, at = 0;
+	mjtNum *p[SIM_STATE_ARRAYS];
+	size_t n[SIM_STATE_ARRAYS], k, i, at = 0;
 	int setconst;
 
 	if (g == NULL || g->m != s->m)
 		return -1;
 	setconst = sim_undo_apply(s);
 	sim_array_rates(s); /* an option written since is back too */
-	k = sim_good_arrays(s->m, s->d, p, n);
+	k = sim_state_arrays(s->m, s->d, p, n);
 	for (i = 0; i < k; at += n[i], i++)
 		memcpy(p[i], g->buf + at, n[i] * sizeof(mjtNum));
 	s->d->time = g->time;

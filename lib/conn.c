@@ -893,6 +893,16 @@ conn_status_from_wire(hxd_status *out, const Haptix__V1__Status *w)
 	snprintf(out->steps_refused, sizeof(out->steps_refused), "%s",
 	    w->steps_refused);
 	out->model_edits = w->model_edits;
+	if (w->history != NULL) {
+		out->history.seconds = w->history->seconds;
+		out->history.memory = w->history->memory;
+		out->history.states = w->history->states;
+		out->history.capacity = w->history->capacity;
+		out->history.bytes = w->history->bytes;
+		out->history.stride = w->history->stride;
+		out->history.oldest = w->history->oldest;
+		out->history.newest = w->history->newest;
+	}
 }
 
 /* Read the token named by $HAPTIX_TOKEN_FILE, without trailing space. */

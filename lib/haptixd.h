@@ -385,6 +385,14 @@ typedef struct hxd_status {
 	/* Writes into the model through the API since it loaded (set_rgba,
 	 * set_array, ...): they send no event, a copy follows this. */
 	unsigned long long model_edits;
+	struct {
+		double seconds; /* covered when full; 0: none kept */
+		unsigned long long memory; /* its bound, bytes */
+		unsigned states, capacity; /* kept now, and at most */
+		unsigned long long bytes;  /* the memory they take */
+		unsigned stride;           /* one step kept in stride */
+		double oldest, newest;     /* their simulated times */
+	} history; /* the live run's kept states (hxd_history()) */
 } hxd_status;
 
 /*-------------------------------------------------------- connection */
@@ -838,6 +846,42 @@ int hxd_compute(hxd_conn *c, const hxd_query *q, int nq,
 
 /* Free n results of hxd_compute(). */
 void hxd_qresults_free(hxd_qresult *r, int n);
+
+/*------------------------------------------------ the live run's history */
+
+/*
+ * A state of the live run's history (docs/recording.md, "The history"):
+ * all a restore needs to be exact.  The arrays are the model's sizes
+ * (n* say how many values), allocated by hxd_history(); free them with
+ * hxd_history_state_free().
+ */
+typedef struct hxd_history_state {
+	unsigned back;            /* kept states before the newest */
+	unsigned states;          /* kept now */
+	double time;
+	unsigned long long step;  /* the step count then */
+	int resumable;            /* the model was not written since */
+	double *qpos, *qvel, *act, *ctrl, *qfrc_applied, *xfrc_applied;
+	double *mocap_pos, *mocap_quat, *userdata, *qacc_warmstart;
+	size_t nqpos, nqvel, nact, nctrl, nqfrc_applied, nxfrc_applied;
+	size_t nmocap_pos, nmocap_quat, nuserdata, nqacc_warmstart;
+} hxd_history_state;
+
+/*
+ * The state back kept states before the newest (0: the newest), without
+ * moving the simulation.  HXD_BADINDEX when fewer are kept.
+ */
+int hxd_history(hxd_conn *c, unsigned back, hxd_history_state *out);
+
+/* Free what hxd_history() allocated in s (and zero it). */
+void hxd_history_state_free(hxd_history_state *s);
+
+/*
+ * Make that state the live one, exactly, and forget the newer ones (the
+ * lease: a write).  HXD_BADINDEX when none is kept there, HXD_DENIED
+ * when the model was written since it.
+ */
+int hxd_history_resume(hxd_conn *c, unsigned back);
 
 /*---------------------------------------------------- the model itself */
 

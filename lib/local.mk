@@ -7,7 +7,7 @@ libhaptix_la_SOURCES = lib/conn.c lib/conn.h lib/conn_shm.c lib/decode.c lib/dec
 	lib/request.c lib/request.h lib/tables.h lib/haptixd.c \
 	lib/haptixd_view.c lib/haptixd_members.c lib/haptixd_set.c lib/haptixd_object.c \
 	lib/haptixd_run.c lib/haptixd_simple.c lib/haptixd_status.c \
-	lib/haptixd_array.c lib/haptixd_compute.c lib/haptixd_clients.c lib/haptixd_model.c lib/haptixd_hold.c \
+	lib/haptixd_array.c lib/haptixd_compute.c lib/haptixd_history.c lib/haptixd_clients.c lib/haptixd_model.c lib/haptixd_hold.c \
 	lib/haptixd_stream.c lib/haptixd_record.c lib/haptixd_driver.c \
 	lib/haptix_compat.c lib/haptix_compat.h lib/haptix_native.c \
 	lib/haptix_simple.c lib/haptix_osrf.c lib/haptixd_world.c \

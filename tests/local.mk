@@ -300,6 +300,11 @@ HX_TESTS += tests/test_compute
 tests_test_compute_SOURCES = tests/test_compute.c
 tests_test_compute_CFLAGS = $(TEST_CFLAGS)
 tests_test_compute_LDADD = $(TEST_LIBS) $(MUJOCO_LIBS)
+# The live run's history, checked against a recording of the run.
+HX_TESTS += tests/test_history
+tests_test_history_SOURCES = tests/test_history.c
+tests_test_history_CFLAGS = $(TEST_CFLAGS)
+tests_test_history_LDADD = $(TEST_LIBS) libhxrec.la
 tests_test_batch_SOURCES = tests/test_batch.c
 tests_test_batch_CFLAGS = $(TEST_CFLAGS)
 tests_test_batch_LDADD = $(TEST_LIBS)

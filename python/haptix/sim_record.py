@@ -1,5 +1,6 @@
 """Sim's recording calls: a recording started and stopped on the
-server, and the state's hash."""
+server, the state's hash, and the live run's history (the states the
+server keeps of the last seconds: read one, resume from one)."""
 
 from . import stream as _stream
 from .proto import pb
@@ -23,6 +24,21 @@ class SimRecord:
     def record_stop(self):
         """Stop the recording; returns it (``path``, ``records``...)."""
         return to_struct(self._call("record_stop", None, "recording"))
+
+    def history(self, back=0):
+        """A kept state of the live run's history, ``back`` kept states
+        before the newest (0: the newest), without moving the
+        simulation: ``time``, ``step``, ``resumable`` and the arrays a
+        restore needs (``qpos``, ``qvel``, ``act``, ``ctrl``, the applied
+        forces, mocap, ``userdata``, ``qacc_warmstart``).  How much is
+        kept: ``status().history``."""
+        return to_struct(self._call("history", pb.HistoryRef(back=back),
+                                    "history_state"))
+
+    def history_resume(self, back):
+        """Make the kept state ``back`` before the newest the live state,
+        exactly, and forget the newer ones (a write: the lease)."""
+        self._call("history_resume", pb.HistoryRef(back=back))
 
     def state_hash(self):
         """The state's hash (``hash``), with ``steps`` and ``time``."""

@@ -270,6 +270,26 @@ def test_holding_joints_and_attaching(start_server):
             sim.edit(edit.attach("link1", to="worldbody", prefix="copy_"))
 
 
+def test_history_read_and_resumed(start_server):
+    s = start_server("-m", "fixture.xml", "--paused")
+    with s.connect() as sim:
+        sim.set_ctrl(servo1=0.5)
+        sim.step(30)
+        h = sim.history(10)
+        assert h.step == 20 and h.resumable and len(h.qpos) == 9
+        assert sim.status().history.states == 30
+        assert sim.status().steps == 30, "reading moves nothing"
+        sim.step(5)
+        ahead = sim.get_state()
+        sim.history_resume(15)
+        back = sim.get_state()
+        assert back.time == h.time and np.array_equal(back.qpos, h.qpos)
+        sim.step(15)
+        assert np.array_equal(sim.get_state().qpos, ahead.qpos)
+        with pytest.raises(haptix.BadIndex):
+            sim.history(1000)
+
+
 def test_recording_read_into_arrays(start_server):
     s = start_server("-m", "fixture.xml", "--paused")
     with s.connect() as sim:

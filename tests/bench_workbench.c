@@ -107,6 +107,22 @@ screenshot(const char *path)
 	printf("screenshot:   %s\n", path);
 }
 
+/* The page's hxwb.busy: where its main thread went (workbench.js). */
+struct busy {
+	double anim, parse, scene, panels, render;
+};
+
+static void
+busy_read(struct busy *b)
+{
+	cr_assert_eq(sscanf(js("var b = hxwb.busy; return b.anim + ' ' +"
+			       " b.parse + ' ' + b.scene + ' ' + b.panels +"
+			       " ' ' + b.render;"),
+			 "%lf %lf %lf %lf %lf", &b->anim, &b->parse,
+			 &b->scene, &b->panels, &b->render),
+	    5);
+}
+
 Test(bench, workbench)
 {
 	static const char *const args[] = { "-m", "mpl_scene.xml", NULL };
@@ -115,7 +131,9 @@ Test(bench, workbench)
 	double d0, d1, t0, t1, b0, b1, start, draw, rx, tx, rc;
 	char url[128], script[512], *req, *quoted, path[256];
 	unsigned long long want;
+	struct busy u0, u1;
 	int port, i, n = 0;
+	double s;
 	hxd_status st;
 
 	hx_server_start(&server, args);
@@ -151,6 +169,7 @@ Test(bench, workbench)
 	hx_sleep_ms(2000);
 
 	/* Frames the page draws, and bytes it gets, over 10 s running. */
+	busy_read(&u0);
 	sscanf(js("return hxwb.drawn + ' ' + hxwb.bytes + ' ' +"
 		  " performance.now();"),
 	    "%lf %lf %lf", &d0, &b0, &t0);
@@ -158,9 +177,21 @@ Test(bench, workbench)
 	sscanf(js("return hxwb.drawn + ' ' + hxwb.bytes + ' ' +"
 		  " performance.now();"),
 	    "%lf %lf %lf", &d1, &b1, &t1);
+	busy_read(&u1);
+	s = (t1 - t0) / 1e3;
 	printf("page:         %.1f frames/s drawn (1280x800, MPL scene, "
 	       "headless Chromium, SwiftShader)\n",
-	    (d1 - d0) / ((t1 - t0) / 1e3));
+	    (d1 - d0) / s);
+	printf("main thread:  %.0f animation frames/s; ms a second parsing "
+	       "%.1f, scene %.1f, panels %.1f, drawing %.1f\n",
+	    (u1.anim - u0.anim) / s, (u1.parse - u0.parse) / s,
+	    (u1.scene - u0.scene) / s, (u1.panels - u0.panels) / s,
+	    (u1.render - u0.render) / s);
+	printf("scene:        %s\n",
+	    js("var r = hxwb.view.renderer, i = r.info.render, s ="
+	       " r.getDrawingBufferSize(new THREE.Vector2());"
+	       " return i.calls + ' draw calls, ' + i.triangles +"
+	       " ' triangles a frame, ' + s.x + 'x' + s.y + ' pixels';"));
 	printf("stream:       %.0f bytes/s to the browser (%.0f KiB/s)\n",
 	    (b1 - b0) / ((t1 - t0) / 1e3),
 	    (b1 - b0) / ((t1 - t0) / 1e3) / 1024);

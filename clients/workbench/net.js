@@ -70,7 +70,9 @@ export const net = {
     /* The daemon's view camera was set (hxs_set_camera_transform). */
     es.addEventListener('camera', function (e) { on.camera(JSON.parse(e.data)); });
     es.addEventListener('frame', function (e) {
+      var t = performance.now();
       var f = JSON.parse(e.data);
+      hxwb.busy.parse += performance.now() - t;
       f.recv = performance.timeOrigin + performance.now();
       hxwb.bytes += e.data.length + 20;
       hxwb.frames++;

@@ -53,7 +53,7 @@ export function hfieldGeometry(h, data) {
 
 /* A capsule of radius r and half-length h along z, as a lathe. */
 export function capsule(r, h) {
-  var pts = [], n = 8, i, a;
+  var pts = [], n = 6, i, a;
   for (i = 0; i <= n; i++) {
     a = -Math.PI / 2 + (i / n) * Math.PI / 2;
     pts.push(new THREE.Vector2(r * Math.cos(a), -h + r * Math.sin(a)));
@@ -64,7 +64,7 @@ export function capsule(r, h) {
   }
   pts[0].x = 0;
   pts[pts.length - 1].x = 0;
-  var g = new THREE.LatheBufferGeometry(pts, 24);
+  var g = new THREE.LatheBufferGeometry(pts, 16);
   g.rotateX(Math.PI / 2);
   return g;
 }

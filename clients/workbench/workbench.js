@@ -28,6 +28,13 @@ import { upload } from './upload.js';
 
 var fpsCount = 0, fpsStart = performance.now();
 
+/*
+ * Where the page's main thread goes, in ms since it opened: parsing the
+ * stream's frames, putting them into the scene, the panels, drawing;
+ * anim counts animation frames (make bench-workbench reads it).
+ */
+hxwb.busy = { anim: 0, parse: 0, scene: 0, panels: 0, render: 0 };
+
 /* Frames drawn a second, over each second. */
 function countFrame() {
   fpsCount++;
@@ -50,10 +57,15 @@ function logDrawn(f) {
 /* Each animation frame: take the newest frame, and draw when needed. */
 function animate() {
   requestAnimationFrame(animate);
+  var busy = hxwb.busy, t = performance.now();
+  busy.anim++;
   var f = scene.pending;
   if (f && scene.update(f)) {
     scene.pending = null;
+    var tp = performance.now();
+    busy.scene += tp - t;
     panels.frame(f);
+    busy.panels += performance.now() - tp;
   } else {
     f = null;
   }
@@ -63,6 +75,7 @@ function animate() {
   var t0 = performance.now();
   view.render(scene.three);
   hxwb.renderMs = performance.now() - t0;
+  busy.render += hxwb.renderMs;
   hxwb.drawn++;
   countFrame();
   if (f && !scene.pending && f.step !== undefined) logDrawn(f);

@@ -160,7 +160,7 @@ struct web_camera {
 	double fovy; /* degrees */
 };
 
-/* One browser's selection and perturbation. */
+/* One browser's selection, perturbation, and what it shows. */
 struct web_pert;
 /* The scene's items of one model (the view keeps it). */
 struct web_state;
@@ -212,8 +212,27 @@ int web_pert_drive(struct view *v, struct web_pert *p, hxd_conn *c);
 int web_pert_stop(struct view *v, struct web_pert *p, hxd_conn *c);
 /* Drop a perturbation without telling the server (which went away). */
 void web_pert_forget(struct web_pert *p);
-/* The selection's and perturbation's decorations, JSON members. */
+/*
+ * What a browser shows, as simulate's Rendering panel: flags (mjtVisFlag
+ * bits), frame (an mjtFrame) and label (an mjtLabel); 0, or -1 with why.
+ */
+int web_pert_show(struct web_pert *p, unsigned long flags, long frame,
+    long label, char *err, size_t len);
+/*
+ * The frame's members of one browser, after web_frame's: the
+ * decorations and labels it shows, its selection and perturbation, and
+ * the scales when new to it.
+ */
 int web_pert_decor(struct view *v, struct web_pert *p, FILE *f);
+/*
+ * Set a scale of decorations by name (mjVisual's scale: forcewidth,
+ * framelength, ...) in the model hxview holds, for all its browsers
+ * until another model; 0, or -1 with why.
+ */
+int web_scale_set(
+    struct view *v, const char *name, double value, char *err, size_t len);
+/* The scales of decorations now, as a JSON object. */
+int web_scale_write(struct view *v, FILE *f);
 
 /*
  * Milliseconds of the Unix epoch (hxview_scene.c) (CLOCK_REALTIME), as a

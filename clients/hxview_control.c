@@ -303,6 +303,8 @@ control_select(struct control_req *r)
 	if (web_pert_select(
 		r->v, r->pert, (int)body, point, r->err, sizeof(r->err)) != 0)
 		return CONTROL_BAD;
+	/* The selection shows at once, paused too. */
+	r->reframe = 1;
 	return CONTROL_OK;
 }
 
@@ -368,7 +370,77 @@ control_perturb(struct control_req *r)
 	return control_server(r, rc);
 }
 
-/* The rows: name, whether it writes the simulation, the handler. */
+/* A whole number argument of at most max; 0, or -1 with why. */
+static int
+control_whole(struct control_req *r, const char *name, double max, long *out)
+{
+	double x;
+
+	if (control_number(r, name, &x) != 0)
+		return -1;
+	if (x < 0 || x > max || x != floor(x)) {
+		snprintf(r->err, sizeof(r->err),
+		    "%s: a whole number, 0 to %.0f", name, max);
+		return -1;
+	}
+	*out = (long)x;
+	return 0;
+}
+
+/*
+ * What the browser shows, as simulate's Rendering panel: its flags
+ * (mjtVisFlag bits), frame and label.  hxview makes each frame's
+ * decorations for all its browsers, only the kinds some browser shows,
+ * and sends each its own.
+ */
+static int
+control_show(struct control_req *r)
+{
+	long flags, frame, label;
+
+	if (r->pert == NULL) {
+		snprintf(r->err, sizeof(r->err),
+		    "no such browser: id names the page's event stream");
+		return CONTROL_BAD;
+	}
+	if (control_whole(r, "flags", 4294967295.0, &flags) != 0 ||
+	    control_whole(r, "frame", 1000, &frame) != 0 ||
+	    control_whole(r, "label", 1000, &label) != 0)
+		return CONTROL_BAD;
+	if (web_pert_show(r->pert, (unsigned long)flags, frame, label, r->err,
+		sizeof(r->err)) != 0)
+		return CONTROL_BAD;
+	r->reframe = 1;
+	return CONTROL_OK;
+}
+
+/*
+ * A scale of decorations (simulate's Visualization panel) by name:
+ * hxview's own, for all its browsers; the scales answered.
+ */
+static int
+control_scale(struct control_req *r)
+{
+	const char *name = control_arg(r, "name");
+	double value;
+
+	if (name == NULL || name[0] == '\0') {
+		snprintf(r->err, sizeof(r->err), "no scale name given");
+		return CONTROL_BAD;
+	}
+	if (control_number(r, "value", &value) != 0 ||
+	    web_scale_set(r->v, name, value, r->err, sizeof(r->err)) != 0)
+		return CONTROL_BAD;
+	fputs(",\"scale\":", r->out);
+	web_scale_write(r->v, r->out);
+	r->reframe = 1;
+	return CONTROL_OK;
+}
+
+/*
+ * The rows: name, whether it writes (the simulation, or what hxview
+ * shows every browser), the handler.
+ */
 static const struct control_row {
 	const char *name;
 	int writes; /* refused by --read-only */
@@ -388,6 +460,8 @@ static const struct control_row {
 	{ "load", 1, control_load },
 	{ "select", 0, control_select },
 	{ "perturb", 1, control_perturb },
+	{ "show", 0, control_show },
+	{ "scale", 1, control_scale },
 };
 
 int

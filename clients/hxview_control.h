@@ -26,6 +26,7 @@ struct control_req {
 	void *args;
 	FILE *out;     /* members after "ok":true */
 	char err[512]; /* why it failed */
+	int reframe;   /* what the frames carry changed: make them anew */
 };
 
 /* An argument of the request, or NULL. */

@@ -35,26 +35,32 @@
  */
 static const struct route_asset {
 	const char *path; /* the URL */
-	const char *file; /* in the assets directory; NULL: three.js */
+	const char *file; /* in the assets directory, or libjs-three's */
 	const char *type;
+	int three; /* libjs-three's: three.js (file NULL), or beside it */
 } route_assets[] = {
-	{ "/", "index.html", "text/html; charset=utf-8" },
-	{ "/index.html", "index.html", "text/html; charset=utf-8" },
-	{ "/workbench.js", "workbench.js", "text/javascript; charset=utf-8" },
-	{ "/state.js", "state.js", "text/javascript; charset=utf-8" },
-	{ "/net.js", "net.js", "text/javascript; charset=utf-8" },
-	{ "/shapes.js", "shapes.js", "text/javascript; charset=utf-8" },
-	{ "/scene.js", "scene.js", "text/javascript; charset=utf-8" },
-	{ "/view.js", "view.js", "text/javascript; charset=utf-8" },
-	{ "/input.js", "input.js", "text/javascript; charset=utf-8" },
-	{ "/panels.js", "panels.js", "text/javascript; charset=utf-8" },
-	{ "/sliders.js", "sliders.js", "text/javascript; charset=utf-8" },
-	{ "/plot.js", "plot.js", "text/javascript; charset=utf-8" },
-	{ "/watch.js", "watch.js", "text/javascript; charset=utf-8" },
-	{ "/physics.js", "physics.js", "text/javascript; charset=utf-8" },
-	{ "/upload.js", "upload.js", "text/javascript; charset=utf-8" },
-	{ "/workbench.css", "workbench.css", "text/css; charset=utf-8" },
-	{ "/three.min.js", NULL, "text/javascript; charset=utf-8" },
+	{ "/", "index.html", "text/html; charset=utf-8", 0 },
+	{ "/index.html", "index.html", "text/html; charset=utf-8", 0 },
+	{ "/workbench.js", "workbench.js", "text/javascript; charset=utf-8",
+	    0 },
+	{ "/state.js", "state.js", "text/javascript; charset=utf-8", 0 },
+	{ "/net.js", "net.js", "text/javascript; charset=utf-8", 0 },
+	{ "/shapes.js", "shapes.js", "text/javascript; charset=utf-8", 0 },
+	{ "/scene.js", "scene.js", "text/javascript; charset=utf-8", 0 },
+	{ "/view.js", "view.js", "text/javascript; charset=utf-8", 0 },
+	{ "/input.js", "input.js", "text/javascript; charset=utf-8", 0 },
+	{ "/panels.js", "panels.js", "text/javascript; charset=utf-8", 0 },
+	{ "/sliders.js", "sliders.js", "text/javascript; charset=utf-8", 0 },
+	{ "/plot.js", "plot.js", "text/javascript; charset=utf-8", 0 },
+	{ "/watch.js", "watch.js", "text/javascript; charset=utf-8", 0 },
+	{ "/physics.js", "physics.js", "text/javascript; charset=utf-8", 0 },
+	{ "/upload.js", "upload.js", "text/javascript; charset=utf-8", 0 },
+	{ "/render.js", "render.js", "text/javascript; charset=utf-8", 0 },
+	{ "/workbench.css", "workbench.css", "text/css; charset=utf-8", 0 },
+	{ "/three.min.js", NULL, "text/javascript; charset=utf-8", 1 },
+	/* Reflections (render.js loads it when a model has them). */
+	{ "/Reflector.js", "examples/js/objects/Reflector.js",
+	    "text/javascript; charset=utf-8", 1 },
 };
 
 /*
@@ -472,6 +478,11 @@ route_control(
 	}
 	rc = control_call(row, &r);
 	fclose(r.out);
+	if (rc == CONTROL_OK && r.reframe) {
+		/* The pages' next frames show it, paused or not. */
+		srv->fresh = 0;
+		srv->seq++;
+	}
 	evhttp_clear_headers(&args);
 	route_control_answer(req, rc, &r, extra);
 	free(extra);
@@ -609,22 +620,28 @@ static void
 route_asset(struct http_server *srv, struct evhttp_request *req,
     const struct route_asset *a)
 {
+	const char *three = getenv("HXVIEW_THREE") != NULL ?
+	    getenv("HXVIEW_THREE") :
+	    HXVIEW_THREE_JS;
+	const char *slash = strrchr(three, '/');
 	char path[2048], text[2300];
 	struct evbuffer *b;
 	struct stat st;
 	int fd;
 
-	if (a->file != NULL)
+	if (!a->three)
 		snprintf(path, sizeof(path), "%s/%s", srv->assets, a->file);
+	else if (a->file == NULL)
+		snprintf(path, sizeof(path), "%s", three);
 	else
-		snprintf(path, sizeof(path), "%s",
-		    getenv("HXVIEW_THREE") != NULL ? getenv("HXVIEW_THREE") :
-						     HXVIEW_THREE_JS);
+		snprintf(path, sizeof(path), "%.*s/%s",
+		    slash != NULL ? (int)(slash - three) : 1,
+		    slash != NULL ? three : ".", a->file);
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1 ||
 	    fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
 		snprintf(text, sizeof(text), "cannot read %s: %s%s", path,
 		    strerror(errno),
-		    a->file == NULL ? " (Debian package libjs-three)" : "");
+		    a->three ? " (Debian package libjs-three)" : "");
 		if (fd != -1)
 			close(fd);
 		program_warn("serve: %s", text);

@@ -2,13 +2,20 @@
  * The workbench's scene: what MuJoCo's abstract scene holds, for a
  * browser to draw with three.js.  The model is described once (its
  * geoms and sites as mjv_addGeoms() makes them, with types, sizes,
- * colours and materials; meshes, textures and lights; the names of
- * bodies, joints, actuators, sensors, cameras and keyframes); then each
- * frame carries only what moves: the poses of the items of bodies that
- * are not the world's, the decorations of the moment (contact points and
- * forces, joints, tendons, actuators, centres of mass), the values the
- * panels show and the status.  This is meshcat's pattern: the scene
- * described once, then transforms.
+ * colours and materials; meshes, their convex hulls, textures and
+ * lights; the names of bodies, joints, actuators, sensors, cameras,
+ * keyframes, geoms and sites; MuJoCo's visualization flags, frames,
+ * labels and scales); then each frame carries only what moves: the
+ * poses of the items of bodies that are not the world's, the
+ * decorations of the moment, the values the panels show and the status.
+ * This is meshcat's pattern: the scene described once, then transforms.
+ *
+ * The decorations come in kinds (web_kinds[]), each made by one pass of
+ * mjv_addGeoms() with simulate's flag, frame or label for it.  Each
+ * browser says what it shows (web_pert_show: its mjtVisFlags, its frame
+ * and its label, as simulate's Rendering panel has them); a frame's
+ * passes are made once for all browsers, only for the kinds some browser
+ * shows and the model has, and each browser is sent only its own kinds.
  *
  * Each browser has its own selection and perturbation (struct web_pert),
  * made with MuJoCo's own mjv_initPerturb(), mjv_movePerturb() and
@@ -19,9 +26,11 @@
 #include "config.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/queue.h>
 
 #include "hxview_mujoco.h"
 
@@ -31,26 +40,180 @@
 /* Floats per decoration: kind, type, size, position, quaternion, rgba. */
 #define WEB_DECOR_FLOATS 16
 
-/* The decorations a browser may show, each from one mjtVisFlag. */
-static const struct web_decor_kind {
-	const char *name;
-	int flag;
-} web_decor_kinds[] = {
-	{ "contact", mjVIS_CONTACTPOINT },
-	{ "force", mjVIS_CONTACTFORCE },
-	{ "joint", mjVIS_JOINT },
-	{ "tendon", mjVIS_TENDON },
-	{ "actuator", mjVIS_ACTUATOR },
-	{ "com", mjVIS_COM },
+/* The most decorations of one browser's selection and perturbation. */
+#define WEB_MINE_MAX 32
+
+/* The most labels of one browser's selection (body and point). */
+#define WEB_MINE_LABELS 4
+
+#define WEB_FLAG(f) (1u << (f))
+
+/* What a kind's pass keeps of the scene's geoms. */
+enum web_keep {
+	WEB_KEEP_DECOR,  /* decorations (mjCAT_DECOR) */
+	WEB_KEEP_TENDON, /* tendons (MuJoCo files them as dynamic) */
+	WEB_KEEP_BODY,   /* inertia boxes (a body's, dynamic) */
+	WEB_KEEP_FRAME,  /* frames: decorations of no object */
+	WEB_KEEP_LABEL,  /* labels alone (mjGEOM_LABEL) */
+	WEB_KEEP_CRANK,  /* slider-cranks, which MuJoCo always draws */
 };
-#define WEB_NKINDS (sizeof(web_decor_kinds) / sizeof(web_decor_kinds[0]))
+
+/* What a kind needs in the model or the state to show anything. */
+enum web_has {
+	WEB_HAS_ALWAYS,
+	WEB_HAS_CONTACTS,
+	WEB_HAS_JOINTS,
+	WEB_HAS_CAMERAS,
+	WEB_HAS_ACTUATORS,
+	WEB_HAS_LIGHTS,
+	WEB_HAS_TENDONS,
+	WEB_HAS_RANGEFINDERS,
+	WEB_HAS_EQUALITIES,
+	WEB_HAS_BODIES,
+	WEB_HAS_PUSHES,
+	WEB_HAS_GEOMS,
+	WEB_HAS_SITES,
+	WEB_HAS_CRANKS,
+};
+
+/*
+ * The decorations a browser may show, a kind each, made by one pass of
+ * mjv_addGeoms(): a kind is shown to a browser that shows the flags it
+ * needs and not those it goes without (simulate's modifiers: contact
+ * split, activation, scaled inertia), or whose frame or label choice it
+ * is; its pass carries its label when a browser showing it asks for
+ * that label.  Body, geom and site labels need no decoration: the body
+ * labels are a pass of their own (MuJoCo's label geoms), the geom and
+ * site labels the page writes itself from the names and the items it
+ * already places.
+ */
+static const struct web_kind {
+	const char *name;
+	unsigned need;    /* the browser shows these mjtVisFlags */
+	unsigned without; /* and not these */
+	int frame;        /* else: the browser's mjtFrame is this */
+	int label;        /* the mjtLabel the pass carries, or none */
+	int label_only;   /* else: the browser's label is this; no geoms */
+	int catmask;      /* of the pass */
+	enum web_keep keep;
+	enum web_has has;
+} web_kinds[] = {
+	{ "contact", WEB_FLAG(mjVIS_CONTACTPOINT), 0, mjFRAME_NONE,
+	    mjLABEL_NONE, 0, mjCAT_DECOR, WEB_KEEP_DECOR, WEB_HAS_CONTACTS },
+	{ "force", WEB_FLAG(mjVIS_CONTACTFORCE), WEB_FLAG(mjVIS_CONTACTSPLIT),
+	    mjFRAME_NONE, mjLABEL_CONTACTFORCE, 0, mjCAT_DECOR, WEB_KEEP_DECOR,
+	    WEB_HAS_CONTACTS },
+	{ "split", WEB_FLAG(mjVIS_CONTACTFORCE) | WEB_FLAG(mjVIS_CONTACTSPLIT),
+	    0, mjFRAME_NONE, mjLABEL_CONTACTFORCE, 0, mjCAT_DECOR,
+	    WEB_KEEP_DECOR, WEB_HAS_CONTACTS },
+	{ "joint", WEB_FLAG(mjVIS_JOINT), 0, mjFRAME_NONE, mjLABEL_JOINT, 0,
+	    mjCAT_DECOR, WEB_KEEP_DECOR, WEB_HAS_JOINTS },
+	{ "camera", WEB_FLAG(mjVIS_CAMERA), 0, mjFRAME_NONE, mjLABEL_CAMERA, 0,
+	    mjCAT_DECOR, WEB_KEEP_DECOR, WEB_HAS_CAMERAS },
+	{ "actuator", WEB_FLAG(mjVIS_ACTUATOR), WEB_FLAG(mjVIS_ACTIVATION),
+	    mjFRAME_NONE, mjLABEL_ACTUATOR, 0, mjCAT_DECOR, WEB_KEEP_DECOR,
+	    WEB_HAS_ACTUATORS },
+	{ "activation", WEB_FLAG(mjVIS_ACTUATOR) | WEB_FLAG(mjVIS_ACTIVATION),
+	    0, mjFRAME_NONE, mjLABEL_ACTUATOR, 0, mjCAT_DECOR, WEB_KEEP_DECOR,
+	    WEB_HAS_ACTUATORS },
+	{ "light", WEB_FLAG(mjVIS_LIGHT), 0, mjFRAME_NONE, mjLABEL_LIGHT, 0,
+	    mjCAT_DECOR, WEB_KEEP_DECOR, WEB_HAS_LIGHTS },
+	{ "tendon", WEB_FLAG(mjVIS_TENDON), 0, mjFRAME_NONE, mjLABEL_TENDON, 0,
+	    mjCAT_DYNAMIC, WEB_KEEP_TENDON, WEB_HAS_TENDONS },
+	{ "rangefinder", WEB_FLAG(mjVIS_RANGEFINDER), 0, mjFRAME_NONE,
+	    mjLABEL_NONE, 0, mjCAT_DECOR, WEB_KEEP_DECOR,
+	    WEB_HAS_RANGEFINDERS },
+	{ "constraint", WEB_FLAG(mjVIS_CONSTRAINT), 0, mjFRAME_NONE,
+	    mjLABEL_CONSTRAINT, 0, mjCAT_DECOR, WEB_KEEP_DECOR,
+	    WEB_HAS_EQUALITIES },
+	{ "inertia", WEB_FLAG(mjVIS_INERTIA), WEB_FLAG(mjVIS_SCLINERTIA),
+	    mjFRAME_NONE, mjLABEL_NONE, 0, mjCAT_ALL, WEB_KEEP_BODY,
+	    WEB_HAS_BODIES },
+	{ "sclinertia", WEB_FLAG(mjVIS_INERTIA) | WEB_FLAG(mjVIS_SCLINERTIA), 0,
+	    mjFRAME_NONE, mjLABEL_NONE, 0, mjCAT_ALL, WEB_KEEP_BODY,
+	    WEB_HAS_BODIES },
+	{ "pertforce", WEB_FLAG(mjVIS_PERTFORCE), 0, mjFRAME_NONE, mjLABEL_NONE,
+	    0, mjCAT_DECOR, WEB_KEEP_DECOR, WEB_HAS_PUSHES },
+	{ "autoconnect", WEB_FLAG(mjVIS_AUTOCONNECT), 0, mjFRAME_NONE,
+	    mjLABEL_NONE, 0, mjCAT_DECOR, WEB_KEEP_DECOR, WEB_HAS_BODIES },
+	{ "com", WEB_FLAG(mjVIS_COM), 0, mjFRAME_NONE, mjLABEL_NONE, 0,
+	    mjCAT_DECOR, WEB_KEEP_DECOR, WEB_HAS_BODIES },
+	{ "slidercrank", 0, 0, mjFRAME_NONE, mjLABEL_ACTUATOR, 0, mjCAT_DYNAMIC,
+	    WEB_KEEP_CRANK, WEB_HAS_CRANKS },
+	/* simulate's Frame: the body frames also need the bodies' own. */
+	{ "frame-body", 0, 0, mjFRAME_BODY, mjLABEL_NONE, 0, mjCAT_ALL,
+	    WEB_KEEP_FRAME, WEB_HAS_BODIES },
+	{ "frame-geom", 0, 0, mjFRAME_GEOM, mjLABEL_NONE, 0, mjCAT_ALL,
+	    WEB_KEEP_FRAME, WEB_HAS_GEOMS },
+	{ "frame-site", 0, 0, mjFRAME_SITE, mjLABEL_NONE, 0, mjCAT_ALL,
+	    WEB_KEEP_FRAME, WEB_HAS_SITES },
+	{ "frame-camera", 0, 0, mjFRAME_CAMERA, mjLABEL_NONE, 0, mjCAT_DECOR,
+	    WEB_KEEP_FRAME, WEB_HAS_CAMERAS },
+	{ "frame-light", 0, 0, mjFRAME_LIGHT, mjLABEL_NONE, 0, mjCAT_DECOR,
+	    WEB_KEEP_FRAME, WEB_HAS_LIGHTS },
+	{ "frame-contact", 0, 0, mjFRAME_CONTACT, mjLABEL_NONE, 0, mjCAT_DECOR,
+	    WEB_KEEP_FRAME, WEB_HAS_CONTACTS },
+	{ "frame-world", 0, 0, mjFRAME_WORLD, mjLABEL_NONE, 0, mjCAT_DECOR,
+	    WEB_KEEP_FRAME, WEB_HAS_ALWAYS },
+	/* MuJoCo labels bodies at their centres of mass. */
+	{ "label-body", 0, 0, mjFRAME_NONE, mjLABEL_BODY, 1, mjCAT_ALL,
+	    WEB_KEEP_LABEL, WEB_HAS_BODIES },
+};
+#define WEB_NKINDS ((int)(sizeof(web_kinds) / sizeof(web_kinds[0])))
 
 /* The kind number of the browser's own selection and perturbation. */
-#define WEB_KIND_MINE ((int)WEB_NKINDS)
+#define WEB_KIND_MINE WEB_NKINDS
+
+/* A browser's kinds are bits of an unsigned. */
+typedef char web_kinds_fit[WEB_NKINDS < 32 ? 1 : -1];
+
+/* The flags a browser's selection and perturbation are drawn by. */
+#define WEB_MINE_FLAGS (WEB_FLAG(mjVIS_SELECT) | WEB_FLAG(mjVIS_PERTOBJ))
+
+/*
+ * The scales of decorations (mjVisual's scale), which a browser may set:
+ * hxview's own model, shared by its browsers (and its EGL picture).
+ */
+static const struct web_scale {
+	const char *name;
+	size_t offset; /* in mjVisual */
+} web_scales[] = {
+	{ "forcewidth", offsetof(mjVisual, scale.forcewidth) },
+	{ "contactwidth", offsetof(mjVisual, scale.contactwidth) },
+	{ "contactheight", offsetof(mjVisual, scale.contactheight) },
+	{ "connect", offsetof(mjVisual, scale.connect) },
+	{ "com", offsetof(mjVisual, scale.com) },
+	{ "camera", offsetof(mjVisual, scale.camera) },
+	{ "light", offsetof(mjVisual, scale.light) },
+	{ "selectpoint", offsetof(mjVisual, scale.selectpoint) },
+	{ "jointlength", offsetof(mjVisual, scale.jointlength) },
+	{ "jointwidth", offsetof(mjVisual, scale.jointwidth) },
+	{ "actuatorlength", offsetof(mjVisual, scale.actuatorlength) },
+	{ "actuatorwidth", offsetof(mjVisual, scale.actuatorwidth) },
+	{ "framelength", offsetof(mjVisual, scale.framelength) },
+	{ "framewidth", offsetof(mjVisual, scale.framewidth) },
+	{ "constraint", offsetof(mjVisual, scale.constraint) },
+	{ "slidercrank", offsetof(mjVisual, scale.slidercrank) },
+};
+#define WEB_NSCALES ((int)(sizeof(web_scales) / sizeof(web_scales[0])))
+
+/* Every field of mjVisual's scale is in the table. */
+typedef char web_scales_all
+    [sizeof(((mjVisual *)0)->scale) == WEB_NSCALES * sizeof(float) ? 1 : -1];
+
+/* The largest scale a browser may set: a hundred mean body sizes. */
+#define WEB_SCALE_MAX 100.0
+
+/* One label: where MuJoCo puts it, and its text. */
+struct web_label {
+	float pos[3];
+	char text[sizeof(((mjvGeom *)0)->label)];
+};
 
 /*
  * The items of one model: the scene's geoms and sites in the order of
- * mjv_addGeoms(), and which of them move.
+ * mjv_addGeoms(), and which of them move; the decorations and labels of
+ * the last frame, by kind; the scales the browsers set.
  */
 struct web_state {
 	unsigned gen;      /* the model's */
@@ -58,6 +221,8 @@ struct web_state {
 	int nitems;        /* geoms and sites in the scene */
 	int *ident;        /* nitems x 3: objtype, objid, category */
 	int moving_lights; /* a light is on a moving body or follows one */
+	int rangefinders;  /* the model has rangefinder sensors */
+	int cranks;        /* and slider-crank actuators */
 	int *geom_item;    /* ngeom: its item, or -1 */
 	int *site_item;    /* nsite: its item, or -1 */
 	int *dynamic;      /* the items that move, in frame order */
@@ -66,44 +231,112 @@ struct web_state {
 	float *poses;      /* ndynamic x WEB_POSE_FLOATS */
 	float *decor;      /* up to the scene's maxgeom decorations */
 	int decor_cap;     /* floats in decor */
+	int first[WEB_NKINDS], count[WEB_NKINDS]; /* decorations by kind */
+	struct web_label *labels; /* the frame's (made when first asked) */
+	int nlabels, labels_cap;
+	int lfirst[WEB_NKINDS], lcount[WEB_NKINDS];  /* labels by kind */
+	float lights[6 * mjMAXLIGHT];                /* where they are now */
+	float mine[WEB_MINE_MAX * WEB_DECOR_FLOATS]; /* a browser's own */
+	/* The scales set by the browsers, kept through a new look. */
+	float scale[WEB_NSCALES];
+	int scaled;         /* scale was set: the model's is replaced */
+	unsigned scale_gen; /* a browser that saw another is sent them */
 };
 
-/* One browser's selection and perturbation. */
+/*
+ * One browser: its selection and perturbation, and what it shows (as
+ * simulate's Rendering panel: the flags, the frame and the label).
+ */
 struct web_pert {
 	unsigned gen; /* the model the selection belongs to */
 	mjvPerturb pert;
-	int mocap;   /* the selected body's mocap index, or -1 */
-	int driving; /* a force went to the server: release it at the end */
+	int mocap;          /* the selected body's mocap index, or -1 */
+	int driving;        /* a force went to the server: release it */
+	unsigned flags;     /* the mjtVisFlags it shows */
+	int frame, label;   /* its mjtFrame and mjtLabel */
+	unsigned kinds;     /* the decorations it is sent */
+	unsigned labelled;  /* the kinds whose labels it is sent */
+	unsigned scale_gen; /* the scales it was sent */
+	TAILQ_ENTRY(web_pert) entry;
 };
+
+/*
+ * Every browser, for the kinds a frame must hold: hxview has one view,
+ * and each browser's state is its event stream's (web_pert_new).
+ */
+static TAILQ_HEAD(, web_pert) web_browsers = TAILQ_HEAD_INITIALIZER(
+    web_browsers);
+
+/* New scales: a model's own, or a browser's; never 0 (none sent). */
+static unsigned web_scale_gens;
 
 static const char web_b64
     [] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+/* Base64 written in pieces: the bytes not yet making three. */
+struct web_b64 {
+	unsigned char carry[3];
+	int ncarry;
+};
+
+/* Write three bytes as four characters. */
+static void
+web_b64_quad(FILE *f, const unsigned char *p)
+{
+	unsigned long x = (unsigned long)p[0] << 16 | (unsigned long)p[1] << 8 |
+	    p[2];
+
+	fputc(web_b64[x >> 18 & 63], f);
+	fputc(web_b64[x >> 12 & 63], f);
+	fputc(web_b64[x >> 6 & 63], f);
+	fputc(web_b64[x & 63], f);
+}
+
+/* Write n more bytes of a base64 text begun with b zeroed. */
+static void
+web_b64_put(FILE *f, struct web_b64 *b, const void *data, size_t n)
+{
+	const unsigned char *p = data;
+	size_t i = 0;
+
+	while (b->ncarry > 0 && b->ncarry < 3 && i < n)
+		b->carry[b->ncarry++] = p[i++];
+	if (b->ncarry == 3) {
+		web_b64_quad(f, b->carry);
+		b->ncarry = 0;
+	}
+	for (; i + 2 < n; i += 3)
+		web_b64_quad(f, p + i);
+	while (i < n)
+		b->carry[b->ncarry++] = p[i++];
+}
+
+/* End a base64 text: its last bytes, padded. */
+static void
+web_b64_end(FILE *f, struct web_b64 *b)
+{
+	unsigned long x;
+
+	if (b->ncarry == 0)
+		return;
+	x = (unsigned long)b->carry[0] << 16;
+	if (b->ncarry > 1)
+		x |= (unsigned long)b->carry[1] << 8;
+	fputc(web_b64[x >> 18 & 63], f);
+	fputc(web_b64[x >> 12 & 63], f);
+	fputc(b->ncarry > 1 ? web_b64[x >> 6 & 63] : '=', f);
+	fputc('=', f);
+	b->ncarry = 0;
+}
 
 /* Write n bytes as base64: the page makes Float32Arrays of them. */
 static void
 web_base64(FILE *f, const void *data, size_t n)
 {
-	const unsigned char *p = data;
-	unsigned long x;
-	size_t i;
+	struct web_b64 b = { { 0, 0, 0 }, 0 };
 
-	for (i = 0; i + 2 < n; i += 3) {
-		x = (unsigned long)p[i] << 16 | (unsigned long)p[i + 1] << 8 |
-		    p[i + 2];
-		fputc(web_b64[x >> 18 & 63], f);
-		fputc(web_b64[x >> 12 & 63], f);
-		fputc(web_b64[x >> 6 & 63], f);
-		fputc(web_b64[x & 63], f);
-	}
-	if (i < n) {
-		x = (unsigned long)p[i] << 16;
-		if (i + 1 < n)
-			x |= (unsigned long)p[i + 1] << 8;
-		fputc(web_b64[x >> 18 & 63], f);
-		fputc(web_b64[x >> 12 & 63], f);
-		fputc(i + 1 < n ? web_b64[x >> 6 & 63] : '=', f);
-		fputc('=', f);
-	}
+	web_b64_put(f, &b, data, n);
+	web_b64_end(f, &b);
 }
 
 /* Write text as a JSON string, quoted. */
@@ -184,20 +417,19 @@ web_name(const mjModel *m, const int *adr, int i)
 }
 
 /*
- * The options of the scene's passes: every geom and site group, and of
- * the decorations only flag (or none when flag < 0).
+ * The options of the scene's passes: every geom and site group, the
+ * static bodies, and of the decorations only flags (mjtVisFlag bits).
  */
 static void
-web_options(mjvOption *opt, int flag)
+web_options(mjvOption *opt, unsigned flags)
 {
 	int i;
 
 	mjv_defaultOption(opt);
 	for (i = 0; i < mjNVISFLAG; i++)
-		opt->flags[i] = 0;
+		opt->flags[i] = (flags & WEB_FLAG(i)) != 0;
 	opt->flags[mjVIS_STATIC] = 1;
 	opt->flags[mjVIS_TEXTURE] = 1;
-	opt->flags[mjVIS_SKIN] = 1;
 	for (i = 0; i < mjNGROUP; i++) {
 		opt->geomgroup[i] = 1;
 		opt->sitegroup[i] = 1;
@@ -205,20 +437,17 @@ web_options(mjvOption *opt, int flag)
 		opt->tendongroup[i] = 1;
 		opt->actuatorgroup[i] = 1;
 	}
-	if (flag >= 0)
-		opt->flags[flag] = 1;
 }
 
-/* Fill the scene with one pass of mjv_addGeoms(). */
+/* Fill the scene with the model's items: one pass of mjv_addGeoms(). */
 static void
-web_pass(struct view *v, int flag, const mjvPerturb *pert, int catmask)
+web_pass(struct view *v)
 {
 	mjvOption opt;
 
-	web_options(&opt, flag);
+	web_options(&opt, WEB_FLAG(mjVIS_SKIN));
 	v->scn.ngeom = 0;
-	mjv_addGeoms(
-	    v->m, v->d, &opt, pert != NULL ? pert : &v->pert, catmask, &v->scn);
+	mjv_addGeoms(v->m, v->d, &opt, &v->pert, mjCAT_ALL, &v->scn);
 }
 
 /* Is a scene geom one of the model's geoms or sites? */
@@ -241,6 +470,7 @@ web_state_free(struct web_state *w)
 	free(w->dyn_slot);
 	free(w->poses);
 	free(w->decor);
+	free(w->labels);
 	free(w);
 }
 
@@ -272,6 +502,52 @@ web_lights_move(const mjModel *m)
 	return 0;
 }
 
+/* Does the model have a sensor of type, or an actuator of trntype? */
+static int
+web_model_has(const mjModel *m, int sensor, int trntype)
+{
+	int i;
+
+	for (i = 0; i < m->nsensor; i++)
+		if (m->sensor_type[i] == sensor)
+			return 1;
+	for (i = 0; i < m->nu; i++)
+		if (m->actuator_trntype[i] == trntype)
+			return 1;
+	return 0;
+}
+
+/* Put the browsers' scales (if any) into the model the view holds. */
+static void
+web_scale_apply(struct view *v, const struct web_state *w)
+{
+	int i;
+
+	if (!w->scaled)
+		return;
+	for (i = 0; i < WEB_NSCALES; i++)
+		*(float *)((char *)&v->m->vis +
+		    web_scales[i].offset) = w->scale[i];
+}
+
+/*
+ * The scales of a new state: the browsers' through a new look of the
+ * same model, else the model's own (a new model starts from its own).
+ */
+static void
+web_scale_carry(
+    struct view *v, struct web_state *w, const struct web_state *old)
+{
+	if (old != NULL && old->gen == w->gen && old->scaled) {
+		memcpy(w->scale, old->scale, sizeof(w->scale));
+		w->scaled = 1;
+		w->scale_gen = old->scale_gen;
+		web_scale_apply(v, w);
+	} else {
+		w->scale_gen = ++web_scale_gens;
+	}
+}
+
 /*
  * The items of the model the view holds, made once per model and look
  * from the first pass of mjv_addGeoms(); NULL when out of memory.  A
@@ -297,7 +573,7 @@ web_state(struct view *v)
 	w->gen = v->gen;
 	w->looks = v->looks;
 	view_apply(v);
-	web_pass(v, -1, NULL, mjCAT_ALL);
+	web_pass(v);
 	w->geom_item = malloc(sizeof(int) * (size_t)(m->ngeom + 1));
 	w->site_item = malloc(sizeof(int) * (size_t)(m->nsite + 1));
 	w->ident = malloc(sizeof(int) * 3 * (size_t)(v->scn.ngeom + 1));
@@ -338,6 +614,9 @@ web_state(struct view *v)
 		w->nitems++;
 	}
 	w->moving_lights = web_lights_move(m);
+	w->rangefinders = web_model_has(m, mjSENS_RANGEFINDER, -1);
+	w->cranks = web_model_has(m, -1, mjTRN_SLIDERCRANK);
+	web_scale_carry(v, w, old);
 	if (old == NULL || old->gen != w->gen || !web_same_items(old, w))
 		v->web_gen++;
 	web_state_free(old);
@@ -486,7 +765,127 @@ web_describe_names(const mjModel *m, FILE *f)
 			fputc(',', f);
 		web_json_string(f, web_name(m, m->name_keyadr, i));
 	}
+	/* For the labels of geoms and sites, which the page writes. */
+	fputs("],\"geoms\":[", f);
+	for (i = 0; i < m->ngeom; i++) {
+		if (i > 0)
+			fputc(',', f);
+		web_json_string(f, web_name(m, m->name_geomadr, i));
+	}
+	fputs("],\"sites\":[", f);
+	for (i = 0; i < m->nsite; i++) {
+		if (i > 0)
+			fputc(',', f);
+		web_json_string(f, web_name(m, m->name_siteadr, i));
+	}
 	fputs("]", f);
+}
+
+/* A list of MuJoCo's names (mjLABELSTRING, ...) as a JSON array. */
+static void
+web_strings(FILE *f, const char *const *names, int n)
+{
+	int i;
+
+	fputc('[', f);
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			fputc(',', f);
+		web_json_string(f, names[i]);
+	}
+	fputc(']', f);
+}
+
+/* The scales of decorations now, a JSON object by name. */
+static void
+web_scale_json(const mjModel *m, FILE *f)
+{
+	int i;
+
+	for (i = 0; i < WEB_NSCALES; i++) {
+		fprintf(f, "%s\"%s\":", i > 0 ? "," : "{", web_scales[i].name);
+		web_number(f,
+		    *(const float *)((const char *)&m->vis +
+			web_scales[i].offset));
+	}
+	fputc('}', f);
+}
+
+/*
+ * The flags a browser shows until it says: MuJoCo's defaults, and the
+ * selection point (the workbench's sign of a selection, where simulate
+ * makes the selected body glow).
+ */
+static unsigned
+web_flags_default(void)
+{
+	unsigned flags = WEB_FLAG(mjVIS_SELECT);
+	int i;
+
+	for (i = 0; i < mjNVISFLAG; i++)
+		if (mjVISSTRING[i][1][0] == '1')
+			flags |= WEB_FLAG(i);
+	return flags;
+}
+
+/*
+ * simulate's Rendering and Visualization lists, MuJoCo's own: the
+ * visualization flags (name, default, key), the default a browser
+ * starts with, the rendering flags, the frames and labels, the scales,
+ * and what transparency and shadows are drawn by.
+ */
+static void
+web_describe_vis(const mjModel *m, FILE *f)
+{
+	int i;
+
+	fputs(",\"vis\":{\"flags\":[", f);
+	for (i = 0; i < mjNVISFLAG; i++) {
+		fputs(i > 0 ? "," : "", f);
+		web_strings(f, mjVISSTRING[i], 3);
+	}
+	fputs("],\"rndflags\":[", f);
+	for (i = 0; i < mjNRNDFLAG; i++) {
+		fputs(i > 0 ? "," : "", f);
+		web_strings(f, mjRNDSTRING[i], 3);
+	}
+	fprintf(f, "],\"defaults\":%u,\"frames\":", web_flags_default());
+	web_strings(f, mjFRAMESTRING, mjNFRAME);
+	fputs(",\"labels\":", f);
+	web_strings(f, mjLABELSTRING, mjNLABEL);
+	fputs(",\"scale\":", f);
+	web_scale_json(m, f);
+	fprintf(f,
+	    ",\"alpha\":%g,\"shadowclip\":%g,\"shadowscale\":%g,"
+	    "\"shadowsize\":%d}",
+	    m->vis.map.alpha, m->vis.map.shadowclip, m->vis.map.shadowscale,
+	    m->vis.quality.shadowsize);
+}
+
+/*
+ * The convex hull of mesh i, as MuJoCo keeps it (its mesh graph): the
+ * faces' vertices, numbered in the mesh, and in *n how many faces; NULL
+ * when it has none, or one this hxview does not read.
+ */
+static const int *
+web_hull(const mjModel *m, int i, int *n)
+{
+	const int *g, *face;
+	int adr = m->mesh_graphadr[i], k;
+
+	*n = 0;
+	if (adr < 0 || adr + 2 > m->nmeshgraph)
+		return NULL;
+	g = m->mesh_graph + adr;
+	if (g[0] < 0 || g[1] <= 0 ||
+	    (long)adr + 2 + 3L * g[0] + 6L * g[1] > m->nmeshgraph)
+		return NULL;
+	face = g + 2 + 3 * g[0] + 3 * g[1];
+	for (k = 0; k < 3 * g[1]; k++)
+		if (face[k] < 0 || face[k] >= m->mesh_vertnum[i])
+			return NULL;
+	*n = g[1];
+	return face;
 }
 
 /* The lights of mjv_makeLights(), the headlight first when it is on. */
@@ -535,7 +934,7 @@ web_describe_items(struct view *v, struct web_state *w, FILE *f)
 	mjtNum q[4];
 	int i, n, it;
 
-	web_pass(v, -1, NULL, mjCAT_ALL);
+	web_pass(v);
 	fputc('[', f);
 	for (i = 0, n = 0; i < v->scn.ngeom; i++) {
 		g = &v->scn.geoms[i];
@@ -564,7 +963,7 @@ web_describe(struct view *v, FILE *f)
 {
 	const mjModel *m = v->m;
 	struct web_state *w;
-	int i;
+	int i, n, nhull;
 
 	if ((w = web_state(v)) == NULL)
 		return -1;
@@ -583,20 +982,26 @@ web_describe(struct view *v, FILE *f)
 	    m->opt.timestep, m->nq, m->nu, m->nsensordata, m->nmocap,
 	    m->vis.map.stiffness);
 	fputs(",\"decor\":[", f);
-	for (i = 0; i < (int)WEB_NKINDS; i++)
-		fprintf(
-		    f, "%s\"%s\"", i > 0 ? "," : "", web_decor_kinds[i].name);
+	for (i = 0; i < WEB_NKINDS; i++)
+		fprintf(f, "%s\"%s\"", i > 0 ? "," : "", web_kinds[i].name);
 	fputs(",\"mine\"]", f);
 	web_describe_names(m, f);
+	web_describe_vis(m, f);
 	web_describe_lights(v, f);
 	fprintf(f, ",\"moving_lights\":%d", w->moving_lights);
+	/* A mesh: its vertices' and faces' addresses and counts, its hull's. */
 	fputs(",\"meshes\":[", f);
-	for (i = 0; i < m->nmesh; i++)
-		fprintf(f, "%s[%d,%d,%d,%d]", i > 0 ? "," : "",
+	for (i = 0, nhull = 0; i < m->nmesh; i++) {
+		web_hull(m, i, &n);
+		fprintf(f, "%s[%d,%d,%d,%d,%d,%d]", i > 0 ? "," : "",
 		    m->mesh_vertadr[i], m->mesh_vertnum[i], m->mesh_faceadr[i],
-		    m->mesh_facenum[i]);
-	fprintf(f, "],\"nmeshvert\":%d,\"nmeshface\":%d,\"hfields\":[",
-	    m->nmeshvert, m->nmeshface);
+		    m->mesh_facenum[i], nhull, n);
+		nhull += n;
+	}
+	fprintf(f,
+	    "],\"nmeshvert\":%d,\"nmeshface\":%d,\"nhullface\":%d,"
+	    "\"hfields\":[",
+	    m->nmeshvert, m->nmeshface, nhull);
 	/* A height field: its data's address, rows, columns and size. */
 	for (i = 0; i < m->nhfield; i++) {
 		fprintf(f, "%s[%d,%d,%d,", i > 0 ? "," : "", m->hfield_adr[i],
@@ -638,15 +1043,22 @@ int
 web_meshes(struct view *v, FILE *f)
 {
 	const mjModel *m = v->m;
+	const int *hull;
+	int i, n;
 
 	/*
 	 * Vertices, normals (float32), faces (int32), then the height
-	 * fields' elevations (float32, 0 to 1), as the page reads them.
+	 * fields' elevations (float32, 0 to 1), then the convex hulls'
+	 * faces (int32), as the page reads them.
 	 */
 	fwrite(m->mesh_vert, sizeof(float), 3 * (size_t)m->nmeshvert, f);
 	fwrite(m->mesh_normal, sizeof(float), 3 * (size_t)m->nmeshvert, f);
 	fwrite(m->mesh_face, sizeof(int), 3 * (size_t)m->nmeshface, f);
 	fwrite(m->hfield_data, sizeof(float), (size_t)m->nhfielddata, f);
+	/* The meshes' convex hulls' faces (int32), numbered in each mesh. */
+	for (i = 0; i < m->nmesh; i++)
+		if ((hull = web_hull(m, i, &n)) != NULL)
+			fwrite(hull, sizeof(int), 3 * (size_t)n, f);
 	return ferror(f) ? -1 : 0;
 }
 
@@ -661,17 +1073,20 @@ web_texture(struct view *v, int id, FILE *f)
 	    m->tex_height[id]);
 }
 
-/* Append one decoration to the frame's list; 0, or -1 when full. */
+/*
+ * Append one decoration of kind to buf, which holds cap of them and has
+ * *n; 0, or -1 when full.
+ */
 static int
-web_decor_add(struct web_state *w, int *n, int kind, const mjvGeom *g)
+web_decor_add(float *buf, int cap, int *n, int kind, const mjvGeom *g)
 {
 	float *d;
 	mjtNum q[4];
 	int i;
 
-	if ((*n + 1) * WEB_DECOR_FLOATS > w->decor_cap)
+	if (*n >= cap)
 		return -1;
-	d = w->decor + (size_t)*n * WEB_DECOR_FLOATS;
+	d = buf + (size_t)*n * WEB_DECOR_FLOATS;
 	web_quat(g, q);
 	d[0] = (float)kind;
 	d[1] = (float)g->type;
@@ -695,20 +1110,17 @@ static void
 web_frame_lights(struct view *v, struct web_state *w, FILE *f)
 {
 	const mjvLight *l;
-	float *p = w->decor;
 	int i, n;
 
 	mjv_makeLights(v->m, v->d, &v->scn);
-	n = v->scn.nlight;
-	if (6 * n > w->decor_cap)
-		n = w->decor_cap / 6;
+	n = v->scn.nlight < mjMAXLIGHT ? v->scn.nlight : mjMAXLIGHT;
 	for (i = 0; i < n; i++) {
 		l = &v->scn.lights[i];
-		memcpy(p + 6 * i, l->pos, 3 * sizeof(float));
-		memcpy(p + 6 * i + 3, l->dir, 3 * sizeof(float));
+		memcpy(w->lights + 6 * i, l->pos, 3 * sizeof(float));
+		memcpy(w->lights + 6 * i + 3, l->dir, 3 * sizeof(float));
 	}
 	fputs(",\"lights\":\"", f);
-	web_base64(f, p, sizeof(float) * 6 * (size_t)n);
+	web_base64(f, w->lights, sizeof(float) * 6 * (size_t)n);
 	fputc('"', f);
 }
 
@@ -758,7 +1170,7 @@ web_frame_poses(struct view *v, struct web_state *w)
 
 	for (i = 0; i < w->ndynamic * WEB_POSE_FLOATS; i++)
 		w->poses[i] = NAN;
-	web_pass(v, -1, NULL, mjCAT_ALL);
+	web_pass(v);
 	for (i = 0; i < v->scn.ngeom; i++) {
 		g = &v->scn.geoms[i];
 		if ((it = web_item_of(w, v->m, g)) < 0 ||
@@ -776,28 +1188,165 @@ web_frame_poses(struct view *v, struct web_state *w)
 	}
 }
 
+/* Does the model or the state have anything of a kind to show? */
+static int
+web_has(const struct view *v, const struct web_state *w, enum web_has has)
+{
+	const mjModel *m = v->m;
+	int i;
+
+	switch (has) {
+	case WEB_HAS_ALWAYS:
+		return 1;
+	case WEB_HAS_CONTACTS:
+		return v->d->ncon > 0;
+	case WEB_HAS_JOINTS:
+		return m->njnt > 0;
+	case WEB_HAS_CAMERAS:
+		return m->ncam > 0;
+	case WEB_HAS_ACTUATORS:
+		return m->nu > 0;
+	case WEB_HAS_LIGHTS:
+		return m->nlight > 0;
+	case WEB_HAS_TENDONS:
+		return m->ntendon > 0;
+	case WEB_HAS_RANGEFINDERS:
+		return w->rangefinders;
+	case WEB_HAS_EQUALITIES:
+		return m->neq > 0;
+	case WEB_HAS_BODIES:
+		return m->nbody > 1;
+	case WEB_HAS_PUSHES:
+		for (i = 6; i < 6 * m->nbody; i++)
+			if (v->d->xfrc_applied[i] != 0)
+				return 1;
+		return 0;
+	case WEB_HAS_GEOMS:
+		return m->ngeom > 0;
+	case WEB_HAS_SITES:
+		return m->nsite > 0;
+	case WEB_HAS_CRANKS:
+		return w->cranks;
+	}
+	return 0;
+}
+
+/* Is a scene geom of a pass one of its kind's? */
+static int
+web_keeps(enum web_keep keep, const mjvGeom *g)
+{
+	switch (keep) {
+	case WEB_KEEP_DECOR:
+		return g->category == mjCAT_DECOR;
+	case WEB_KEEP_TENDON:
+		return g->objtype == mjOBJ_TENDON;
+	case WEB_KEEP_BODY:
+		return g->objtype == mjOBJ_BODY;
+	case WEB_KEEP_FRAME:
+		return g->category == mjCAT_DECOR &&
+		    g->objtype == mjOBJ_UNKNOWN;
+	case WEB_KEEP_LABEL:
+		return g->type == mjGEOM_LABEL;
+	case WEB_KEEP_CRANK:
+		return g->objtype == mjOBJ_ACTUATOR &&
+		    g->category == mjCAT_DYNAMIC;
+	}
+	return 0;
+}
+
+/* Is a scene geom drawn (not a label alone, a skin or nothing)? */
+static int
+web_drawn(const mjvGeom *g)
+{
+	return g->type != mjGEOM_LABEL && g->type != mjGEOM_SKIN &&
+	    g->type != mjGEOM_NONE;
+}
+
 /*
- * The decorations, each kind apart, so that each browser picks; the
- * number written to w->decor.
+ * Keep a geom's label; the labels' room is made when first needed, as
+ * many as the scene's geoms.  0, or -1 when there is no room.
  */
 static int
-web_frame_decor(struct view *v, struct web_state *w)
+web_label_add(struct web_state *w, const mjvGeom *g)
 {
-	const mjvGeom *g;
-	int i, ndecor = 0;
-	unsigned k;
+	struct web_label *l;
 
+	if (w->labels == NULL) {
+		w->labels_cap = w->decor_cap / WEB_DECOR_FLOATS;
+		w->labels = calloc((size_t)w->labels_cap, sizeof(*w->labels));
+		if (w->labels == NULL)
+			return -1;
+	}
+	if (w->nlabels >= w->labels_cap)
+		return -1;
+	l = &w->labels[w->nlabels++];
+	memcpy(l->pos, g->pos, sizeof(l->pos));
+	memcpy(l->text, g->label, sizeof(l->text));
+	l->text[sizeof(l->text) - 1] = '\0';
+	return 0;
+}
+
+/*
+ * The decorations of the kinds some browser shows, each kind apart so
+ * that each browser is sent its own, with the labels of the kinds in
+ * labelled; a pass is made only for a kind the model or the state has.
+ */
+static void
+web_frame_decor(
+    struct view *v, struct web_state *w, unsigned kinds, unsigned labelled)
+{
+	const struct web_kind *kd;
+	const mjvGeom *g;
+	mjvOption opt;
+	int i, k, n = 0, cap = w->decor_cap / WEB_DECOR_FLOATS;
+
+	w->nlabels = 0;
 	for (k = 0; k < WEB_NKINDS; k++) {
-		web_pass(v, web_decor_kinds[k].flag, NULL, mjCAT_ALL);
+		kd = &web_kinds[k];
+		w->first[k] = n;
+		w->count[k] = 0;
+		w->lfirst[k] = w->nlabels;
+		w->lcount[k] = 0;
+		if (!(kinds & WEB_FLAG(k)) || !web_has(v, w, kd->has))
+			continue;
+		web_options(&opt, kd->need);
+		/* A camera's and a light's frames come with their bodies. */
+		if (kd->frame == mjFRAME_CAMERA)
+			opt.flags[mjVIS_CAMERA] = 1;
+		if (kd->frame == mjFRAME_LIGHT)
+			opt.flags[mjVIS_LIGHT] = 1;
+		opt.frame = kd->frame;
+		if (labelled & WEB_FLAG(k))
+			opt.label = kd->label;
+		v->scn.ngeom = 0;
+		mjv_addGeoms(v->m, v->d, &opt, &v->pert, kd->catmask, &v->scn);
 		for (i = 0; i < v->scn.ngeom; i++) {
 			g = &v->scn.geoms[i];
-			if (web_is_item(g))
+			if (!web_keeps(kd->keep, g))
 				continue;
-			if (web_decor_add(w, &ndecor, (int)k, g) != 0)
-				break;
+			if (g->label[0] != '\0' && (labelled & WEB_FLAG(k)) &&
+			    web_label_add(w, g) == 0)
+				w->lcount[k]++;
+			if (!kd->label_only && web_drawn(g) &&
+			    web_decor_add(w->decor, cap, &n, k, g) == 0)
+				w->count[k]++;
 		}
 	}
-	return ndecor;
+}
+
+/* The kinds and labels some browser shows. */
+static void
+web_shown(unsigned *kinds, unsigned *labelled)
+{
+	const struct web_pert *p;
+
+	*kinds = 0;
+	*labelled = 0;
+	TAILQ_FOREACH(p, &web_browsers, entry)
+	{
+		*kinds |= p->kinds;
+		*labelled |= p->labelled;
+	}
 }
 
 int
@@ -806,15 +1355,17 @@ web_frame(struct view *v, FILE *f)
 	const mjModel *m = v->m;
 	const mjData *d;
 	struct web_state *w;
+	unsigned kinds, labelled;
 	mjtNum q[4];
-	int i, ndecor;
+	int i;
 
 	if ((w = web_state(v)) == NULL)
 		return -1;
 	view_apply(v);
 	d = v->d;
 	web_frame_poses(v, w);
-	ndecor = web_frame_decor(v, w);
+	web_shown(&kinds, &labelled);
+	web_frame_decor(v, w, kinds, labelled);
 	fprintf(f, "\"gen\":%u,\"step\":%llu,\"time\":%.9g,\"rx\":%.3f",
 	    v->web_gen, v->step, d->time, v->rx);
 	if (w->moving_lights)
@@ -822,9 +1373,6 @@ web_frame(struct view *v, FILE *f)
 	fputs(",\"poses\":\"", f);
 	web_base64(
 	    f, w->poses, sizeof(float) * WEB_POSE_FLOATS * (size_t)w->ndynamic);
-	fputs("\",\"decor\":\"", f);
-	web_base64(
-	    f, w->decor, sizeof(float) * WEB_DECOR_FLOATS * (size_t)ndecor);
 	fputs("\",\"cams\":[", f);
 	for (i = 0; i < m->ncam; i++) {
 		mju_mat2Quat(q, d->cam_xmat + 9 * i);
@@ -846,6 +1394,36 @@ web_frame(struct view *v, FILE *f)
 	return ferror(f) ? -1 : 0;
 }
 
+/*
+ * The kinds a browser is sent, and those whose labels, from what it
+ * shows: a kind's flags (and not its modifiers'), its frame or its
+ * label.
+ */
+static void
+web_pert_kinds(struct web_pert *p)
+{
+	const struct web_kind *kd;
+	int k, on;
+
+	p->kinds = 0;
+	p->labelled = 0;
+	for (k = 0; k < WEB_NKINDS; k++) {
+		kd = &web_kinds[k];
+		if (kd->label_only)
+			on = p->label == kd->label;
+		else if (kd->frame != mjFRAME_NONE)
+			on = p->frame == kd->frame;
+		else
+			on = (p->flags & kd->need) == kd->need &&
+			    (p->flags & kd->without) == 0;
+		if (!on)
+			continue;
+		p->kinds |= WEB_FLAG(k);
+		if (kd->label != mjLABEL_NONE && p->label == kd->label)
+			p->labelled |= WEB_FLAG(k);
+	}
+}
+
 struct web_pert *
 web_pert_new(void)
 {
@@ -855,13 +1433,91 @@ web_pert_new(void)
 		return NULL;
 	mjv_defaultPerturb(&p->pert);
 	p->mocap = -1;
+	p->flags = web_flags_default();
+	web_pert_kinds(p);
+	TAILQ_INSERT_TAIL(&web_browsers, p, entry);
 	return p;
 }
 
 void
 web_pert_free(struct web_pert *p)
 {
+	if (p == NULL)
+		return;
+	TAILQ_REMOVE(&web_browsers, p, entry);
 	free(p);
+}
+
+int
+web_pert_show(struct web_pert *p, unsigned long flags, long frame, long label,
+    char *err, size_t len)
+{
+	if (flags >= WEB_FLAG(mjNVISFLAG)) {
+		snprintf(err, len, "flags: mjtVisFlag bits, below %u",
+		    WEB_FLAG(mjNVISFLAG));
+		return -1;
+	}
+	if (frame < 0 || frame >= mjNFRAME) {
+		snprintf(err, len, "frame: an mjtFrame, 0 to %d", mjNFRAME - 1);
+		return -1;
+	}
+	if (label < 0 || label >= mjNLABEL) {
+		snprintf(err, len, "label: an mjtLabel, 0 to %d", mjNLABEL - 1);
+		return -1;
+	}
+	p->flags = (unsigned)flags;
+	p->frame = (int)frame;
+	p->label = (int)label;
+	web_pert_kinds(p);
+	return 0;
+}
+
+int
+web_scale_set(
+    struct view *v, const char *name, double value, char *err, size_t len)
+{
+	struct web_state *w;
+	int i, k;
+
+	if (v->m == NULL || (w = web_state(v)) == NULL) {
+		snprintf(err, len, "no model");
+		return -1;
+	}
+	for (k = 0; k < WEB_NSCALES; k++)
+		if (strcmp(name, web_scales[k].name) == 0)
+			break;
+	if (k == WEB_NSCALES) {
+		i = snprintf(err, len, "no scale '%.64s': ", name);
+		for (k = 0; k < WEB_NSCALES && i > 0 && (size_t)i < len; k++)
+			i += snprintf(err + i, len - (size_t)i, "%s%s",
+			    k > 0 ? ", " : "", web_scales[k].name);
+		return -1;
+	}
+	if (!(value >= 0 && value <= WEB_SCALE_MAX)) {
+		snprintf(err, len, "value: 0 to %g (of the bodies' mean size)",
+		    WEB_SCALE_MAX);
+		return -1;
+	}
+	if (!w->scaled) {
+		for (i = 0; i < WEB_NSCALES; i++)
+			w->scale[i] = *(
+			    const float *)((const char *)&v->m->vis +
+			    web_scales[i].offset);
+		w->scaled = 1;
+	}
+	w->scale[k] = (float)value;
+	web_scale_apply(v, w);
+	w->scale_gen = ++web_scale_gens;
+	return 0;
+}
+
+int
+web_scale_write(struct view *v, FILE *f)
+{
+	if (v->m == NULL)
+		return -1;
+	web_scale_json(v->m, f);
+	return ferror(f) ? -1 : 0;
 }
 
 /* Does the selection still belong to the model the view holds? */
@@ -1026,27 +1682,103 @@ web_pert_stop(struct view *v, struct web_pert *p, hxd_conn *c)
 	return rc;
 }
 
+/*
+ * The browser's selection and perturbation, drawn as its flags say (the
+ * selection point, the perturbation's object), with the labels of the
+ * selection it asks for into labels (*nlabels of them); the number of
+ * decorations put in w->mine.
+ */
+static int
+web_pert_mine(struct view *v, struct web_pert *p, struct web_state *w,
+    struct web_label *labels, int *nlabels)
+{
+	const mjvGeom *g;
+	mjvOption opt;
+	int i, n = 0, catmask = mjCAT_DECOR;
+
+	web_options(&opt, p->flags & WEB_MINE_FLAGS);
+	if (p->label == mjLABEL_SELECTION || p->label == mjLABEL_SELPNT)
+		opt.label = p->label;
+	/* MuJoCo labels the selected body when its category is asked. */
+	if (p->label == mjLABEL_SELECTION)
+		catmask = mjCAT_ALL;
+	v->scn.ngeom = 0;
+	mjv_addGeoms(v->m, v->d, &opt, &p->pert, catmask, &v->scn);
+	for (i = 0; i < v->scn.ngeom; i++) {
+		g = &v->scn.geoms[i];
+		if (g->category != mjCAT_DECOR)
+			continue;
+		if (g->label[0] != '\0' && *nlabels < WEB_MINE_LABELS) {
+			memcpy(labels[*nlabels].pos, g->pos, sizeof(g->pos));
+			memcpy(labels[*nlabels].text, g->label,
+			    sizeof(labels[*nlabels].text));
+			labels[(*nlabels)++].text[sizeof(g->label) - 1] = '\0';
+		}
+		if (web_drawn(g))
+			web_decor_add(
+			    w->mine, WEB_MINE_MAX, &n, WEB_KIND_MINE, g);
+	}
+	return n;
+}
+
+/* One label as JSON: [x, y, z, "text"], after a comma unless first. */
+static void
+web_label_json(FILE *f, const struct web_label *l, int *first)
+{
+	fprintf(f, "%s[%.5g,%.5g,%.5g,", *first ? "" : ",", l->pos[0],
+	    l->pos[1], l->pos[2]);
+	web_json_string(f, l->text);
+	fputc(']', f);
+	*first = 0;
+}
+
 int
 web_pert_decor(struct view *v, struct web_pert *p, FILE *f)
 {
+	struct web_label mine[WEB_MINE_LABELS];
+	struct web_b64 b = { { 0, 0, 0 }, 0 };
 	struct web_state *w;
-	mjvOption opt;
-	int i, n = 0;
+	int i, k, n, nmine = 0, first = 1;
 
-	if (!web_pert_valid(v, p) || (w = web_state(v)) == NULL)
+	if ((w = web_state(v)) == NULL)
 		return 0;
-	view_apply(v);
-	web_options(&opt, mjVIS_SELECT);
-	opt.flags[mjVIS_PERTFORCE] = 1;
-	opt.flags[mjVIS_PERTOBJ] = 1;
-	v->scn.ngeom = 0;
-	mjv_addGeoms(v->m, v->d, &opt, &p->pert, mjCAT_DECOR, &v->scn);
-	for (i = 0; i < v->scn.ngeom; i++)
-		if (web_decor_add(w, &n, WEB_KIND_MINE, &v->scn.geoms[i]) != 0)
-			break;
-	fprintf(f, ",\"selected\":%d,\"mine\":\"", p->pert.select);
-	web_base64(f, w->decor, sizeof(float) * WEB_DECOR_FLOATS * (size_t)n);
+	/* Its kinds' decorations of the frame, made for all in web_frame. */
+	fputs(",\"decor\":\"", f);
+	for (k = 0; k < WEB_NKINDS; k++)
+		if ((p->kinds & WEB_FLAG(k)) && w->count[k] > 0)
+			web_b64_put(f, &b,
+			    w->decor + (size_t)w->first[k] * WEB_DECOR_FLOATS,
+			    sizeof(float) * WEB_DECOR_FLOATS *
+				(size_t)w->count[k]);
+	web_b64_end(f, &b);
 	fputc('"', f);
+	if (web_pert_valid(v, p)) {
+		view_apply(v);
+		n = web_pert_mine(v, p, w, mine, &nmine);
+		fprintf(f, ",\"selected\":%d,\"mine\":\"", p->pert.select);
+		web_base64(
+		    f, w->mine, sizeof(float) * WEB_DECOR_FLOATS * (size_t)n);
+		fputc('"', f);
+	}
+	/* Its labels: the page writes those of geoms and sites itself. */
+	if (p->label != mjLABEL_NONE) {
+		fputs(",\"labels\":[", f);
+		for (k = 0; k < WEB_NKINDS; k++)
+			if (p->labelled & WEB_FLAG(k))
+				for (i = 0; i < w->lcount[k]; i++)
+					web_label_json(f,
+					    &w->labels[w->lfirst[k] + i],
+					    &first);
+		for (i = 0; i < nmine; i++)
+			web_label_json(f, &mine[i], &first);
+		fputc(']', f);
+	}
+	/* The scales a browser set, when this one has not seen them. */
+	if (p->scale_gen != w->scale_gen) {
+		fputs(",\"scale\":", f);
+		web_scale_json(v->m, f);
+		p->scale_gen = w->scale_gen;
+	}
 	return ferror(f) ? -1 : 0;
 }
 

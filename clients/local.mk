@@ -59,7 +59,8 @@ dist_workbench_DATA = clients/workbench/index.html \
 	clients/workbench/view.js clients/workbench/input.js \
 	clients/workbench/panels.js clients/workbench/sliders.js \
 	clients/workbench/plot.js clients/workbench/watch.js \
-	clients/workbench/physics.js clients/workbench/upload.js
+	clients/workbench/physics.js clients/workbench/upload.js \
+	clients/workbench/render.js
 # MuJoCo before libhaptix: both export mj_name2id, mj_id2name and mj_step
 # (HAPTIX's API has them), and MuJoCo's own calls must reach MuJoCo's.
 # libhxwire for listen_name() (every address of the name given to

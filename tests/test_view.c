@@ -1628,6 +1628,352 @@ Test(view, serve_physics)
 	hx_server_stop(&s);
 }
 
+static int http_connect(int);
+
+/* An event stream of hxview serve, read as it comes. */
+struct events {
+	int fd;
+	unsigned id; /* the page's, from its hello */
+	char *buf;   /* what came and was not taken, NUL-ended */
+	size_t len;
+};
+
+/* The size of an event stream's buffer: many frames of view.xml. */
+#define EVENTS_BUF (1 << 20)
+
+/*
+ * The data of the next event what of stream e (caller frees), the
+ * events before it dropped; fail after seconds.
+ */
+static char *
+events_next(struct events *e, const char *what, double seconds)
+{
+	struct pollfd pfd = { .fd = e->fd, .events = POLLIN };
+	double end = hx_wall_now() + seconds;
+	char mark[64], *p, *q, *data;
+	size_t keep;
+	ssize_t n;
+
+	snprintf(mark, sizeof(mark), "event: %s\ndata: ", what);
+	for (;;) {
+		if ((p = strstr(e->buf, mark)) != NULL &&
+		    (q = strstr(p + strlen(mark), "\n\n")) != NULL) {
+			p += strlen(mark);
+			data = strndup(p, (size_t)(q - p));
+			cr_assert_not_null(data);
+			e->len -= (size_t)(q + 2 - e->buf);
+			memmove(e->buf, q + 2, e->len + 1);
+			return data;
+		}
+		/* Room: what cannot hold the mark's start goes. */
+		if (e->len > EVENTS_BUF / 2 && p == NULL) {
+			keep = strlen(mark);
+			memmove(e->buf, e->buf + e->len - keep, keep + 1);
+			e->len = keep;
+		}
+		cr_assert(hx_wall_now() < end, "no '%s' event in %g s", what,
+		    seconds);
+		if (poll(&pfd, 1, 100) != 1)
+			continue;
+		n = read(e->fd, e->buf + e->len, EVENTS_BUF - 1 - e->len);
+		cr_assert_gt(n, 0, "the event stream ended");
+		e->len += (size_t)n;
+		e->buf[e->len] = '\0';
+	}
+}
+
+/* Open the event stream of hxview serve on port: its hello read. */
+static void
+events_open(struct events *e, int port)
+{
+	char req[256], *hello;
+
+	memset(e, 0, sizeof(*e));
+	e->buf = malloc(EVENTS_BUF);
+	cr_assert_not_null(e->buf);
+	e->buf[0] = '\0';
+	e->fd = http_connect(port);
+	snprintf(req, sizeof(req),
+	    "GET /events HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n", port);
+	cr_assert_eq(write(e->fd, req, strlen(req)), (ssize_t)strlen(req));
+	hello = events_next(e, "hello", 10);
+	cr_assert_eq(sscanf(hello, "{\"id\":%u", &e->id), 1, "%s", hello);
+	free(hello);
+}
+
+static void
+events_close(struct events *e)
+{
+	close(e->fd);
+	free(e->buf);
+}
+
+/* A string member of a frame, as it is written (caller frees), or NULL. */
+static char *
+frame_member(const char *frame, const char *name)
+{
+	char key[64];
+	const char *p;
+
+	snprintf(key, sizeof(key), "\"%s\":\"", name);
+	if ((p = strstr(frame, key)) == NULL)
+		return NULL;
+	p += strlen(key);
+	return strndup(p, strcspn(p, "\""));
+}
+
+/* Base64 into floats (caller frees); *n floats. */
+static float *
+base64_floats(const char *text, size_t *n)
+{
+	static const char digits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklm"
+				     "nopqrstuvwxyz0123456789+/";
+	size_t len = strlen(text), i, out = 0;
+	unsigned char *b = malloc(len + 4);
+	unsigned long x = 0;
+	const char *d;
+	int bits = 0;
+
+	cr_assert_not_null(b);
+	for (i = 0; i < len && text[i] != '='; i++) {
+		d = strchr(digits, text[i]);
+		cr_assert(d != NULL && *d != '\0', "not base64: %s", text);
+		x = x << 6 | (unsigned long)(d - digits);
+		if ((bits += 6) >= 8) {
+			bits -= 8;
+			b[out++] = (unsigned char)(x >> bits & 255);
+		}
+	}
+	cr_assert_eq(out % 4, 0, "not float32s: %zu bytes", out);
+	*n = out / 4;
+	return (float *)(void *)b;
+}
+
+/* What a frame's decorations of one kind are: how many, the longest. */
+struct decor_kind {
+	int n;
+	float longest; /* the largest of their sizes */
+	int others;    /* decorations of other kinds */
+};
+
+static struct decor_kind
+frame_decor(const char *frame, int kind)
+{
+	struct decor_kind k = { 0, 0, 0 };
+	char *text = frame_member(frame, "decor");
+	size_t n, i, j;
+	float *d;
+
+	cr_assert_not_null(text, "a frame without decor: %.300s", frame);
+	d = base64_floats(text, &n);
+	cr_assert_eq(n % 16, 0, "%zu floats", n);
+	for (i = 0; i < n; i += 16) {
+		if ((int)d[i] != kind) {
+			k.others++;
+			continue;
+		}
+		k.n++;
+		for (j = 2; j < 5; j++)
+			if (d[i + j] > k.longest)
+				k.longest = d[i + j];
+	}
+	free(d);
+	free(text);
+	return k;
+}
+
+/* The kind number of name in /scene.json's list of decorations. */
+static int
+decor_kind_of(int port, const char *name)
+{
+	struct http h;
+	char quoted[64];
+	const char *list, *at, *p;
+	int kind = 0;
+
+	http(&h, port, "GET", "/scene.json", "", 0);
+	http_expect(&h, 200, "application/json");
+	list = strstr((char *)h.body, "\"decor\":[");
+	snprintf(quoted, sizeof(quoted), "\"%s\"", name);
+	cr_assert(list != NULL && (at = strstr(list, quoted)) != NULL,
+	    "no kind %s: %.300s", name, list);
+	for (p = list + strlen("\"decor\":["); p < at; p++)
+		kind += *p == ',';
+	http_free(&h);
+	return kind;
+}
+
+/* POST a control (its arguments in the query); the answer's code. */
+static int
+control(int port, const char *query, char *body, size_t len)
+{
+	struct http h;
+	int code;
+
+	http(&h, port, "POST", query, "X-Hxview: 1\r\n", 0);
+	code = h.code;
+	if (body != NULL)
+		snprintf(body, len, "%s", (const char *)h.body);
+	http_free(&h);
+	return code;
+}
+
+/* The next frame of e in which check(frame, arg) holds; caller frees. */
+static char *
+frame_when(struct events *e, int (*check)(const char *, int), int arg,
+    const char *what)
+{
+	double end = hx_wall_now() + 10;
+	char *f;
+
+	for (;;) {
+		f = events_next(e, "frame", 10);
+		if (check(f, arg))
+			return f;
+		cr_assert(
+		    hx_wall_now() < end, "%s: the last frame %.600s", what, f);
+		free(f);
+	}
+}
+
+/* Does a frame hold three body frames (view.xml's one body)? */
+static int
+has_body_frames(const char *f, int kind)
+{
+	return frame_decor(f, kind).n == 3;
+}
+
+/* Does a frame hold no decoration and no label? */
+static int
+has_nothing(const char *f, int unused)
+{
+	(void)unused;
+	return strstr(f, "\"decor\":\"\"") != NULL &&
+	    strstr(f, "\"labels\"") == NULL;
+}
+
+/* Has a frame body frames longer than arg thousandths? */
+static int
+has_longer_frames(const char *f, int kind_and_length)
+{
+	struct decor_kind k = frame_decor(f, kind_and_length & 255);
+
+	return k.n == 3 && k.longest * 1000 > (float)(kind_and_length >> 8);
+}
+
+/*
+ * The Rendering panel's decorations (issue 38): each page tells hxview
+ * what it shows (the show control: simulate's flags, frame and label),
+ * hxview makes the frame's decorations once, only of the kinds some page
+ * shows, and sends each page its own.  A page that shows body frames and
+ * body labels gets MuJoCo's frame axes and the body's name; another page
+ * gets frames no bigger than before (no decorations); a scale written
+ * (the Visualization panel) makes the axes longer for the pages; turned
+ * off, they go.  A read-only viewer refuses the scale but not a page's
+ * own choice.
+ */
+Test(view, serve_decorations_as_each_page_asks)
+{
+	struct hx_server s;
+	struct events a, b;
+	struct decor_kind k;
+	char query[256], body[4096], *f;
+	pid_t pid;
+	int err, port, kind;
+	float longest;
+
+	hx_server_start(&s, view_args);
+	port = serve_start(&pid, &err, NULL, hx_server_addr(&s, 0), "serve",
+	    "--http", "127.0.0.1:0", NULL);
+	kind = decor_kind_of(port, "frame-body");
+	events_open(&a, port);
+	events_open(&b, port);
+	cr_assert_neq(a.id, b.id);
+
+	/* By default (MuJoCo's flags: tendons, ...) view.xml shows none. */
+	f = frame_when(&a, has_nothing, 0, "a new page's frame");
+	free(f);
+
+	/* Body frames and body labels for page a. */
+	snprintf(query, sizeof(query),
+	    "/control/show?id=%u&flags=0&frame=1&label=1", a.id);
+	cr_assert_eq(control(port, query, body, sizeof(body)), 200, "%s", body);
+	f = frame_when(&a, has_body_frames, kind, "body frames");
+	k = frame_decor(f, kind);
+	cr_assert_eq(k.others, 0, "decorations of other kinds: %.400s", f);
+	cr_assert(strstr(f, "\"labels\":[[") != NULL &&
+		strstr(f, ",\"box\"]") != NULL,
+	    "no label of the body: %.800s", f);
+	longest = k.longest;
+	cr_assert_gt(longest, 0);
+	free(f);
+	/* Page b shows nothing new: its frames carry none of it. */
+	f = events_next(&b, "frame", 10);
+	cr_assert(has_nothing(f, 0), "page b got a's decorations: %.600s", f);
+	free(f);
+
+	/* A scale of the Visualization panel: the axes twice as long. */
+	cr_assert_eq(control(port, "/control/scale?name=framelength&value=2",
+			 body, sizeof(body)),
+	    200, "%s", body);
+	cr_assert(strstr(body, "\"framelength\":2") != NULL, "%s", body);
+	f = frame_when(&a, has_longer_frames,
+	    kind | (int)(1.9f * longest * 1000) << 8, "longer axes");
+	free(f);
+	f = events_next(&b, "frame", 10);
+	cr_assert(has_nothing(f, 0), "page b got a's decorations: %.600s", f);
+	free(f);
+
+	/* Turned off: nothing again. */
+	snprintf(query, sizeof(query),
+	    "/control/show?id=%u&flags=0&frame=0&label=0", a.id);
+	cr_assert_eq(control(port, query, body, sizeof(body)), 200, "%s", body);
+	f = frame_when(&a, has_nothing, 0, "the frames and labels gone");
+	free(f);
+
+	/* Refusals, with the reason. */
+	snprintf(query, sizeof(query),
+	    "/control/show?id=%u&flags=0&frame=8&label=0", a.id);
+	cr_assert_eq(control(port, query, body, sizeof(body)), 400, "%s", body);
+	cr_assert(strstr(body, "mjtFrame") != NULL, "%s", body);
+	snprintf(query, sizeof(query),
+	    "/control/show?id=%u&flags=16777216&frame=0&label=0", a.id);
+	cr_assert_eq(control(port, query, body, sizeof(body)), 400, "%s", body);
+	cr_assert_eq(
+	    control(port, "/control/show?id=9999&flags=0&frame=0&label=0", body,
+		sizeof(body)),
+	    400, "%s", body);
+	cr_assert_eq(control(port, "/control/scale?name=nosuch&value=1", body,
+			 sizeof(body)),
+	    400, "%s", body);
+	cr_assert(strstr(body, "framelength") != NULL, "%s", body);
+	cr_assert_eq(control(port, "/control/scale?name=com&value=-1", body,
+			 sizeof(body)),
+	    400, "%s", body);
+	events_close(&a);
+	events_close(&b);
+	serve_stop(pid, err);
+
+	/* Read-only: a page's own choice, not the scales of all. */
+	port = serve_start(&pid, &err, NULL, hx_server_addr(&s, 0), "serve",
+	    "--http", "127.0.0.1:0", "--read-only", NULL);
+	events_open(&a, port);
+	cr_assert_eq(control(port, "/control/scale?name=framelength&value=2",
+			 body, sizeof(body)),
+	    403, "%s", body);
+	cr_assert(strstr(body, "read-only") != NULL, "%s", body);
+	snprintf(query, sizeof(query),
+	    "/control/show?id=%u&flags=0&frame=1&label=0", a.id);
+	cr_assert_eq(control(port, query, body, sizeof(body)), 200, "%s", body);
+	f = frame_when(&a, has_body_frames, kind, "body frames, read-only");
+	cr_assert_float_eq(frame_decor(f, kind).longest, longest, 1e-6,
+	    "the scale changed: %.400s", f);
+	free(f);
+	events_close(&a);
+	serve_stop(pid, err);
+	hx_server_stop(&s);
+}
+
 /* Has the simulation time advanced over 300 ms, and is it running? */
 static void
 expect_running(hxd_conn *c, const char *when)

@@ -1141,6 +1141,223 @@ Test(workbench, the_physics_panel_reads_and_writes_the_options)
 	close_session();
 }
 
+/* Choose option value of the Rendering panel's select id. */
+static void
+choose(const char *id, int value)
+{
+	char script[300];
+	const char *r;
+
+	snprintf(script, sizeof(script),
+	    "var s = document.getElementById('%s');"
+	    "if (!s || s.options.length <= %d) return 'no option %d';"
+	    "s.value = '%d'; s.dispatchEvent(new Event('change'));"
+	    "return 'ok';",
+	    id, value, value, value);
+	r = js(script);
+	cr_assert_str_eq(r, "ok", "%s: %s", id, r);
+}
+
+/*
+ * The Rendering and Visualization panels (issue 38), as simulate's: a
+ * box for each of MuJoCo's flags, the Frame and Label choices and the
+ * scales.  By default the page asks hxview for nothing the workbench
+ * scene has (its frames carry no decorations); Frame: Body brings
+ * MuJoCo's axes of the three bodies, Label: Body their names over the
+ * canvas and Label: Geom the geoms'; a longer framelength makes the
+ * axes longer; the Joint box brings the joints and takes them away; the
+ * Transparent box shows the red box through.
+ */
+Test(workbench, the_rendering_panel_shows_frames_labels_and_flags)
+{
+	struct colours before, c;
+	double size, end;
+	const char *r;
+
+	open_workbench(start_all());
+	wait_for("return hxwb.shown && hxwb.frame && hxwb.frame.decor === ''"
+		 " ? 'yes' : 'shown ' + hxwb.shown + ', decor ' + (hxwb.frame"
+		 " && hxwb.frame.decor.length) + ' ' + hxwb.errors.join('; ');",
+	    WAIT_SECONDS, "hxview told, and no decorations by default");
+	r = js("var n = document.querySelectorAll('#visflags input').length;"
+	       "return n === 23 && document.getElementById('flag-joint') &&"
+	       " document.getElementById('flag-skin').disabled ? 'yes' : n +"
+	       " ' boxes';");
+	cr_assert_str_eq(r, "yes", "the Rendering panel's boxes: %s", r);
+
+	/* Frame: Body, MuJoCo's axes of the box, the arm and the ball. */
+	choose("render-frame", 1);
+	wait_for("var n = (hxwb.decorCounts || {})['frame-body'];"
+		 "return n === 9 ? 'yes' : n + ' axes';",
+	    WAIT_SECONDS, "the bodies' frames");
+	size = strtod(
+	    js("return String(hxwb.decorSizes['frame-body']);"), NULL);
+	cr_assert_gt(size, 0);
+
+	/* Label: Body, the names where the bodies are; Geom, the geoms'. */
+	choose("render-label", 1);
+	wait_for("var t = Array.from(document.querySelectorAll('#labels"
+		 " span')).filter(function (s) { return !s.hidden; })"
+		 ".map(function (s) { return s.textContent; }).sort().join();"
+		 "return t === 'arm,ball,box' ? 'yes' : 'labels: ' + t;",
+	    WAIT_SECONDS, "the bodies' names on the page");
+	choose("render-label", 3);
+	wait_for("var t = hxwb.labels.slice().sort().join();"
+		 "return t === 'arm,ball,box,floor' ? 'yes' : 'labels: ' + t;",
+	    WAIT_SECONDS, "the geoms' names on the page");
+	choose("render-label", 0);
+	wait_for("return hxwb.labels.length === 0 ? 'yes' : 'labels: ' +"
+		 " hxwb.labels.join();",
+	    WAIT_SECONDS, "no labels");
+
+	/* Visualization: the frames' length, three times as long. */
+	js("document.querySelector('#visual-box details').open = true;"
+	   "var i = document.querySelector('#visual input[data-scale="
+	   "framelength]'); i.value = '3';"
+	   "i.dispatchEvent(new Event('change')); return 'ok';");
+	{
+		char script[300];
+
+		snprintf(script, sizeof(script),
+		    "var s = hxwb.decorSizes['frame-body'];"
+		    "return s > 2.5 * %g ? 'yes' : 'size ' + s;",
+		    size);
+		wait_for(script, WAIT_SECONDS, "longer frames");
+	}
+	choose("render-frame", 0);
+
+	/* The Joint box: the free joint and the hinge; and off again. */
+	click("flag-joint");
+	wait_for("var n = (hxwb.decorCounts || {}).joint;"
+		 "return n === 2 ? 'yes' : n + ' joints';",
+	    WAIT_SECONDS, "the joints");
+	click("flag-joint");
+	wait_for("var d = hxwb.decorCounts || {};"
+		 "return !d.joint && !d['frame-body'] && hxwb.frame.decor ==="
+		 " '' ? 'yes' : JSON.stringify(d);",
+	    WAIT_SECONDS, "the joints gone");
+
+	/* Transparent: the box at the model's alpha, no longer pure red. */
+	colours(&before);
+	cr_assert(before.red > 400, "no red box: %s", before.text);
+	click("flag-transparent");
+	end = hx_wall_now() + WAIT_SECONDS;
+	for (;;) {
+		colours(&c);
+		if (c.red < before.red / 4)
+			break;
+		cr_assert(hx_wall_now() < end,
+		    "the box not transparent: %s, before %s", c.text,
+		    before.text);
+		hx_sleep_ms(200);
+	}
+	r = js("return hxwb.errors.length ? hxwb.errors.join('; ') : 'none';");
+	cr_assert_str_eq(r, "none", "the page's errors: %s", r);
+	close_session();
+}
+
+/*
+ * The page's pixels of the shadow scene: how many are the box's red or
+ * redder than grey (the box, and its image in the floor), and how many
+ * near-black grey (a shadow on the floor, not the blue-grey background).
+ */
+static void
+shadow_pixels(int *red, int *dark, char *text, size_t len)
+{
+	const char *r = js(
+	    "var c = document.getElementById('view');"
+	    "var t = document.createElement('canvas');"
+	    "t.width = c.width; t.height = c.height;"
+	    "var g = t.getContext('2d'); g.drawImage(c, 0, 0);"
+	    "var d = g.getImageData(0, 0, t.width, t.height).data;"
+	    "var red = 0, dark = 0;"
+	    "for (var k = 0; k < d.length; k += 4) {"
+	    "  var R = d[k], G = d[k + 1], B = d[k + 2];"
+	    "  if (R - Math.max(G, B) > 100) red++;"
+	    "  else if (Math.max(R, G, B) < 40 && Math.abs(R - B) < 8 &&"
+	    "   Math.abs(R - G) < 8) dark++;"
+	    "}"
+	    "return 'RED=' + red + ' DARK=' + dark;");
+
+	snprintf(text, len, "%s", r);
+	cr_assert_eq(sscanf(r, "RED=%d DARK=%d", red, dark), 2, "%s", r);
+}
+
+/*
+ * Shadows and reflections (issue 38), simulate's Shadow and Reflection:
+ * off at first on a software renderer (the tests' Chromium draws with
+ * SwiftShader), and said so; ticked, the box's shadow falls on the floor
+ * (near-black pixels) and its image shows in the reflecting floor (more
+ * red pixels); unticked, they go.
+ */
+Test(workbench, shadows_and_reflections_are_off_on_software_and_tick_on)
+{
+	const char *args[] = { "-m", "workbench_shadow.xml", NULL };
+	char text0[128], text[128];
+	int red0, dark0, red, dark, port;
+	const char *r;
+	double end;
+
+	hx_server_start(&server, args);
+	watch = hx_connect_ok(hx_server_addr(&server, 0), "test_workbench");
+	port = start_view("127.0.0.1:0", 0, 0);
+	start_driver();
+	open_workbench(port);
+	r = js("var g = hxwb.gl || {};"
+	       "return g.software && /swiftshader/i.test(g.renderer) &&"
+	       " !document.getElementById('rnd-shadow').checked &&"
+	       " !document.getElementById('rnd-reflection').checked &&"
+	       " !hxwb.shadows && !hxwb.reflecting ? 'yes' :"
+	       " JSON.stringify(g) + ' shadow ' + document.getElementById("
+	       "'rnd-shadow').checked + ' reflection ' + document"
+	       ".getElementById('rnd-reflection').checked;");
+	cr_assert_str_eq(r, "yes", "not off at first on SwiftShader: %s", r);
+	hx_sleep_ms(300);
+	shadow_pixels(&red0, &dark0, text0, sizeof(text0));
+	cr_assert(red0 > 300, "no red box: %s", text0);
+
+	/* Shadow: near-black on the floor beside the box. */
+	click("rnd-shadow");
+	end = hx_wall_now() + WAIT_SECONDS;
+	for (;;) {
+		shadow_pixels(&red, &dark, text, sizeof(text));
+		if (dark > dark0 + 400)
+			break;
+		cr_assert(hx_wall_now() < end, "no shadow: %s, before %s (%s)",
+		    text, text0, js("return hxwb.errors.join('; ');"));
+		hx_sleep_ms(200);
+	}
+	cr_log_info("shadow: %s, before %s", text, text0);
+
+	/* Reflection: the red box once more, in the floor. */
+	click("rnd-reflection");
+	end = hx_wall_now() + WAIT_SECONDS;
+	for (;;) {
+		shadow_pixels(&red, &dark, text, sizeof(text));
+		if (red > red0 + red0 / 3)
+			break;
+		cr_assert(hx_wall_now() < end,
+		    "no reflection: %s, before %s (%s)", text, text0,
+		    js("return hxwb.reflecting + ' ' + hxwb.errors.join('; ');"));
+		hx_sleep_ms(200);
+	}
+	cr_log_info("reflection: %s, before %s", text, text0);
+
+	/* Both off: the picture as at first. */
+	click("rnd-shadow");
+	click("rnd-reflection");
+	end = hx_wall_now() + WAIT_SECONDS;
+	for (;;) {
+		shadow_pixels(&red, &dark, text, sizeof(text));
+		if (dark < dark0 + 100 && red < red0 + red0 / 10)
+			break;
+		cr_assert(hx_wall_now() < end, "still there: %s, at first %s",
+		    text, text0);
+		hx_sleep_ms(200);
+	}
+	close_session();
+}
+
 Test(workbench, another_site_and_a_foreign_host_are_refused)
 {
 	char url[256], script[256];

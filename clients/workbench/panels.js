@@ -1,23 +1,21 @@
 /*
  * The panels but the sliders and the charts: Simulation (run, pause,
- * step, reset, keyframes, recording, models, the camera), Info, Render
- * (the toggles and groups), the lease and the message.  A new model and
- * each frame pass through here to the Sliders and Sensors panels.
+ * step, reset, keyframes, recording, models, the camera), Info, the
+ * lease and the message; Rendering and Visualization are render.js's.
+ * A new model and each frame pass through here to the Sliders and
+ * Sensors panels.
  */
-import { hxwb, toggles, say } from './state.js';
+import { hxwb, say } from './state.js';
 import { net } from './net.js';
 import { scene } from './scene.js';
 import { view } from './view.js';
+import { render } from './render.js';
 import { sliders } from './sliders.js';
 import { plot } from './plot.js';
 
 function byId(id) { return document.getElementById(id); }
 
 export const panels = {
-  /* HAPTIX's render keys. */
-  keyMap: { c: 'contact', f: 'force', j: 'joint', u: 'actuator', t: 'transparent',
-    m: 'com', e: 'mine', b: 'mine' },
-
   init: function () {
     var self = this;
     function on(id, fn) { byId(id).addEventListener('click', fn); }
@@ -50,7 +48,7 @@ export const panels = {
       view.fixed = +e.target.value;
       view.publish();
     });
-    this.togglesUI();
+    render.init();
   },
 
   toggle: function (id) { byId(id).classList.toggle('hidden'); },
@@ -61,49 +59,11 @@ export const panels = {
     net.control(hxwb.status && hxwb.status.recording ? 'record-stop' : 'record-start', {});
   },
 
-  /* Flip the toggle of render key k; false when k is none. */
-  keyToggle: function (k) {
-    var name = this.keyMap[k];
-    if (!name) return false;
-    toggles[name] = !toggles[name];
-    this.togglesUI();
-    scene.applyToggles();
-    return true;
-  },
+  /* simulate's key k for a visualization or rendering flag; false if none. */
+  keyToggle: function (k) { return render.key(k); },
 
   /* Flip group i of what: 'geomgroup' or 'sitegroup'. */
-  flip: function (what, i) {
-    toggles[what][i] = !toggles[what][i];
-    this.togglesUI();
-    scene.applyToggles();
-  },
-
-  /* The Render panel's boxes, as the toggles are. */
-  togglesUI: function () {
-    var box = byId('toggles'), self = this;
-    box.textContent = '';
-    ['contact', 'force', 'joint', 'tendon', 'actuator', 'com', 'transparent', 'mine']
-      .forEach(function (name) {
-        var l = document.createElement('label'), c = document.createElement('input');
-        c.type = 'checkbox'; c.checked = toggles[name]; c.id = 'toggle-' + name;
-        c.addEventListener('change', function () {
-          toggles[name] = c.checked; scene.applyToggles();
-        });
-        l.appendChild(c);
-        l.appendChild(document.createTextNode(name === 'mine' ? 'selection ' : name + ' '));
-        box.appendChild(l);
-      });
-    ['geomgroup', 'sitegroup'].forEach(function (what) {
-      var span = byId(what + 's');
-      span.textContent = '';
-      toggles[what].forEach(function (on, i) {
-        var c = document.createElement('input');
-        c.type = 'checkbox'; c.checked = on; c.title = String(i);
-        c.addEventListener('change', function () { self.flip(what, i); });
-        span.appendChild(c);
-      });
-    });
-  },
+  flip: function (what, i) { render.group(what, i); },
 
   /* A new model: keys, cameras, sliders, sensors, the models list. */
   model: function (m) {

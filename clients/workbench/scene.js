@@ -1,19 +1,23 @@
 /*
  * The three.js scene of the model: built from hxview's description of
- * MuJoCo's abstract scene (/scene.json, the meshes and height fields in
- * /meshes.bin), made again in part when the model's look changes, and
- * moved by each frame (poses, lights, decorations).  onModel(m) is
- * called when a new model is built (the entry module gives it).
+ * MuJoCo's abstract scene (/scene.json, the meshes, height fields and
+ * convex hulls in /meshes.bin), made again in part when the model's look
+ * changes, and moved by each frame (poses, lights, decorations, labels).
+ * The items are drawn as the Rendering flags say (groups, textures,
+ * static bodies, transparency, convex hulls); render.js makes the rest
+ * (shadows, reflections, labels).  onModel(m) is called when a new model
+ * is built (the entry module gives it).
  */
-import { hxwb, toggles, say } from './state.js';
+import { hxwb, toggles, say, VIS, flag } from './state.js';
 import { net, floats } from './net.js';
 import { view } from './view.js';
+import { render } from './render.js';
 import { GEOM, OBJ, setQuat, hfieldGeometry, capsule, unitShape, unitScale }
   from './shapes.js';
 
 export const scene = {
   three: null, model: null, items: [], pending: null,
-  meshes: [], hfields: [], decor: {}, gen: 0, loading: 0,
+  meshes: [], hulls: [], hfields: [], decor: {}, gen: 0, loading: 0,
   lightObjs: [], pendingLook: null, onModel: null,
 
   init: function () {
@@ -56,6 +60,8 @@ export const scene = {
       tex.repeat.set(repeat[0], repeat[1]);
       m.map = tex;
     }
+    /* The texture, kept for the Texture flag to take away and give back. */
+    m.userData = { map: m.map };
     return m;
   },
 
@@ -84,19 +90,22 @@ export const scene = {
         g.rotateX(Math.PI / 2);
         break;
       case GEOM.BOX: g = new THREE.BoxBufferGeometry(2 * size[0], 2 * size[1], 2 * size[2]); break;
-      case GEOM.MESH: g = this.meshes[dataid] || null; break;
+      /* MuJoCo numbers a mesh's scene geoms 2 i, 2 i + 1 its hull. */
+      case GEOM.MESH: g = this.meshes[dataid >> 1] || null; break;
       default: g = null;
     }
     return g;
   },
 
-  /* The meshes' and height fields' geometries from /meshes.bin. */
+  /* The meshes', height fields' and hulls' geometries from /meshes.bin. */
   shapes: function (model, bin) {
     var nv = model.nmeshvert, nf = model.nmeshface;
     var vert = new Float32Array(bin, 0, 3 * nv);
     var norm = new Float32Array(bin, 12 * nv, 3 * nv);
     var face = new Int32Array(bin, 24 * nv, 3 * nf);
     var elevation = new Float32Array(bin, 24 * nv + 12 * nf, model.nhfielddata);
+    var hulls = new Int32Array(bin, 24 * nv + 12 * nf + 4 * model.nhfielddata,
+      3 * (model.nhullface || 0));
     this.hfields = model.hfields.map(function (h) { return hfieldGeometry(h, elevation); });
     this.meshes = model.meshes.map(function (m) {
       var g = new THREE.BufferGeometry();
@@ -104,6 +113,10 @@ export const scene = {
       g.setAttribute('normal', new THREE.BufferAttribute(norm.slice(3 * m[0], 3 * (m[0] + m[1])), 3));
       g.setIndex(new THREE.BufferAttribute(new Uint32Array(face.slice(3 * m[2], 3 * (m[2] + m[3]))), 1));
       return g;
+    });
+    this.hulls = model.meshes.map(function (m) {
+      return m[5] ? hullGeometry(vert.subarray(3 * m[0], 3 * (m[0] + m[1])),
+        hulls.subarray(3 * m[4], 3 * (m[4] + m[5]))) : null;
     });
   },
 
@@ -121,6 +134,7 @@ export const scene = {
     });
     this.lights(model);
     view.reset(model);
+    render.model(model);
     if (this.onModel) this.onModel(model);
     this.gen = model.gen;
     this.loading = 0;
@@ -140,8 +154,11 @@ export const scene = {
               : new THREE.Object3D();
     o.position.set(it[22], it[23], it[24]);
     setQuat(o.quaternion, it, 25);
-    o.userData = { item: i, body: it[2], objtype: it[0], group: it[8],
-      dynamic: it[3] === 2, alpha: rgba[3] };
+    /* MuJoCo's geoms all cast and take shadows (render.js turns them on). */
+    o.castShadow = o.receiveShadow = true;
+    o.userData = { item: i, body: it[2], objtype: it[0], objid: it[1], group: it[8],
+      category: it[3], dynamic: it[3] === 2, alpha: rgba[3], mesh: g,
+      hull: type === GEOM.MESH ? this.hulls[it[5] >> 1] || null : null };
     return o;
   },
 
@@ -180,6 +197,7 @@ export const scene = {
     m.looks = l.looks;
     hxwb.looks = l.looks;
     hxwb.lookChanged = (hxwb.lookChanged || 0) + n;
+    if (n) render.items();
     this.applyToggles();
   },
 
@@ -215,15 +233,29 @@ export const scene = {
       Math.min(1, ambient[0]), Math.min(1, ambient[1]), Math.min(1, ambient[2])), 1));
   },
 
-  /* Show the groups and the transparency the toggles ask for. */
+  /*
+   * Draw the items as the toggles say: the groups; the static bodies
+   * (Static Body); moving bodies at the model's transparency
+   * (Transparent: MuJoCo scales their alpha by <visual><map alpha>);
+   * textures (Texture); meshes or their convex hulls (Convex Hull).
+   */
   applyToggles: function () {
     hxwb.dirty = true;
+    var alpha = this.model && this.model.vis ? this.model.vis.alpha : 0.3;
+    var statics = flag(VIS.STATIC), texture = flag(VIS.TEXTURE);
+    var transparent = flag(VIS.TRANSPARENT), hull = flag(VIS.CONVEXHULL);
     this.items.forEach(function (o) {
       var u = o.userData;
       var groups = u.objtype === OBJ.SITE ? toggles.sitegroup : toggles.geomgroup;
-      o.visible = !!groups[u.group] && !u.hidden;
+      o.visible = !!groups[u.group] && !u.hidden && (statics || u.category !== 1);
+      if (u.hull) o.geometry = hull ? u.hull : u.mesh;
       if (o.material) {
-        var a = u.alpha * (toggles.transparent && u.dynamic ? 0.5 : 1);
+        var a = u.alpha * (transparent && u.dynamic ? alpha : 1);
+        var map = texture ? o.material.userData.map : null;
+        if (o.material.map !== map) {
+          o.material.map = map;
+          o.material.needsUpdate = true;
+        }
         o.material.opacity = a;
         o.material.transparent = a < 1;
         o.material.depthWrite = a >= 1;
@@ -244,14 +276,18 @@ export const scene = {
     return o;
   },
 
-  /* Place the decorations of data whose kind is shown; counts by kind. */
-  decorate: function (data, shown) {
-    var counts = {};
+  /*
+   * Place the decorations of data (hxview sends a page only the kinds
+   * it shows); counts by kind into counts, and each kind's largest
+   * size into sizes (the tests read them).
+   */
+  decorate: function (data, counts, sizes) {
     for (var i = 0; i + 16 <= data.length; i += 16) {
       var kind = this.model.decor[data[i]], type = data[i + 1];
-      if (!shown(kind) || type === GEOM.LABEL || type === GEOM.NONE) continue;
+      if (type === GEOM.LABEL || type === GEOM.NONE) continue;
       var n = counts[kind] || 0;
       counts[kind] = n + 1;
+      sizes[kind] = Math.max(sizes[kind] || 0, data[i + 2], data[i + 3], data[i + 4]);
       var o = this.decorMesh(kind, n, type);
       var s = unitScale(type, data[i + 2], data[i + 3], data[i + 4]);
       o.scale.set(s[0], s[1], s[2]);
@@ -262,7 +298,6 @@ export const scene = {
       o.material.transparent = data[i + 15] < 1;
       o.visible = true;
     }
-    return counts;
   },
 
   /* Lights on moving bodies: where the frame says they are. */
@@ -290,16 +325,47 @@ export const scene = {
       o.position.set(poses[p], poses[p + 1], poses[p + 2]);
       setQuat(o.quaternion, poses, p + 3);
     }
-    var counts = {}, self = this;
-    var shared = this.decorate(floats(f.decor), function (k) { return toggles[k]; });
-    var mine = this.decorate(floats(f.mine), function () { return toggles.mine; });
-    Object.keys(shared).forEach(function (k) { counts[k] = shared[k]; });
-    Object.keys(mine).forEach(function (k) { counts[k] = mine[k]; });
+    var counts = {}, sizes = {}, self = this;
+    this.decorate(floats(f.decor), counts, sizes);
+    this.decorate(floats(f.mine), counts, sizes);
     Object.keys(this.decor).forEach(function (k) {
       var pool = self.decor[k];
       for (var i = counts[k] || 0; i < pool.length; i++) pool[i].visible = false;
     });
+    hxwb.decorCounts = counts;
+    hxwb.decorSizes = sizes;
     hxwb.selected = f.selected || 0;
+    render.frame(f);
     return true;
   }
 };
+
+/*
+ * A convex hull as MuJoCo keeps it (faces of the mesh's vertices), drawn
+ * flat, each face turned outward (the hull's faces come unordered).
+ */
+function hullGeometry(vert, faces) {
+  var c = [0, 0, 0], nv = vert.length / 3, pos = new Float32Array(3 * faces.length);
+  var i, k;
+  for (i = 0; i < nv; i++) for (k = 0; k < 3; k++) c[k] += vert[3 * i + k] / nv;
+  for (i = 0; i + 2 < faces.length; i += 3) {
+    var a = faces[i], b = faces[i + 1], d = faces[i + 2];
+    var u = [], v = [], w = [];
+    for (k = 0; k < 3; k++) {
+      u[k] = vert[3 * b + k] - vert[3 * a + k];
+      v[k] = vert[3 * d + k] - vert[3 * a + k];
+      w[k] = vert[3 * a + k] - c[k];
+    }
+    var n = [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]];
+    if (n[0] * w[0] + n[1] * w[1] + n[2] * w[2] < 0) { var t = b; b = d; d = t; }
+    for (k = 0; k < 3; k++) {
+      pos[3 * i + k] = vert[3 * a + k];
+      pos[3 * i + 3 + k] = vert[3 * b + k];
+      pos[3 * i + 6 + k] = vert[3 * d + k];
+    }
+  }
+  var g = new THREE.BufferGeometry();
+  g.setAttribute('position', new THREE.BufferAttribute(pos, 3));
+  g.computeVertexNormals();
+  return g;
+}

@@ -65,15 +65,40 @@ export const scene = {
     return m;
   },
 
-  /* A geometry for a model item of type with size (MuJoCo's axes). */
-  geometry: function (type, size, dataid) {
+  /*
+   * The side of a plane's quads: a third of the smallest circle a
+   * spotlight throws on it, where the light is half as bright as at its
+   * centre (cutoff and exponent), so that per-vertex lighting shows the
+   * circle.  Every triangle costs a software renderer (SwiftShader) as
+   * much as the pixels: a grid finer than that halved the frame rate.
+   * A light that moves may come close: then an eighth of the extent.
+   */
+  planeCell: function (it) {
+    var m = this.model, cell = Infinity;
+    if (m.moving_lights) return m.extent / 8;
+    var n = new THREE.Vector3(0, 0, 1), q = new THREE.Quaternion();
+    setQuat(q, it, 25);
+    n.applyQuaternion(q);
+    m.lights.forEach(function (l) {
+      if (l.headlight || l.directional) return;
+      var d = Math.abs(n.x * (l.pos[0] - it[22]) + n.y * (l.pos[1] - it[23]) +
+        n.z * (l.pos[2] - it[24]));
+      var half = Math.acos(Math.pow(0.5, 1 / Math.max(1, l.exponent)));
+      var angle = Math.min(half, l.cutoff * Math.PI / 180, 1.4);
+      cell = Math.min(cell, Math.max(d * Math.tan(angle), m.extent / 8) / 3);
+    });
+    return isFinite(cell) ? cell : Infinity;
+  },
+
+  /* A geometry for a model item it of type with size (MuJoCo's axes). */
+  geometry: function (type, size, dataid, it) {
     var g;
     switch (type) {
       case GEOM.PLANE: {
         /* In quads, as MuJoCo draws it: lit per vertex, a spotlight's
            circle shows only on a grid finer than it. */
         var far = this.model.zfar * this.model.extent;
-        var w = 2 * (size[0] || far), h = 2 * (size[1] || far), cell = this.model.extent / 8;
+        var w = 2 * (size[0] || far), h = 2 * (size[1] || far), cell = this.planeCell(it);
         g = new THREE.PlaneBufferGeometry(w, h, Math.min(100, Math.ceil(w / cell)),
           Math.min(100, Math.ceil(h / cell)));
         break;
@@ -149,7 +174,7 @@ export const scene = {
     var type = it[4], size = it.slice(9, 12), rgba = it.slice(12, 16);
     var repeat = it.slice(20, 22);
     if (it[4] === GEOM.PLANE && it[7]) repeat = [repeat[0] * 2 * size[0], repeat[1] * 2 * size[1]];
-    var g = this.geometry(type, size, it[5]);
+    var g = this.geometry(type, size, it[5], it);
     var o = g ? new THREE.Mesh(g, this.material(rgba, it[16], it[17], it[18], it[6], repeat))
               : new THREE.Object3D();
     o.position.set(it[22], it[23], it[24]);

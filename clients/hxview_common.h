@@ -112,6 +112,15 @@ int view_reconnect(struct view *v, char *err, size_t len);
 /* The step of the latest state the view holds. */
 unsigned long long view_step(const struct view *v);
 
+/*
+ * Hold the state f (not the stream's: a kept state of the history, with
+ * every array of the model's sizes) for fn(v, arg), then the newest
+ * state again; fn's result, or -1 when no state came yet or f's sizes
+ * are not the model's.
+ */
+int view_with_state(struct view *v, hxd_frame *f,
+    int (*fn)(struct view *, void *), void *arg);
+
 /* EGL (hxview_egl.c).  Make a context current; 0, or -1 with why. */
 int egl_start(const char *platform, char *err, size_t len);
 void egl_stop(void);

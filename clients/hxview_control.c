@@ -170,6 +170,22 @@ control_reset(struct control_req *r)
 	return control_server(r, hxd_reset(r->c, (int)index));
 }
 
+/* Resume the run from a kept state of the history (the timeline). */
+static int
+control_resume(struct control_req *r)
+{
+	double back;
+
+	if (control_number(r, "back", &back) != 0)
+		return CONTROL_BAD;
+	if (back < 0 || back != floor(back) || back > 4294967295.0) {
+		snprintf(r->err, sizeof(r->err),
+		    "back: a count of kept states before the newest");
+		return CONTROL_BAD;
+	}
+	return control_server(r, hxd_history_resume(r->c, (unsigned)back));
+}
+
 /* Steps while paused (the right arrow). */
 static int
 control_step(struct control_req *r)
@@ -452,6 +468,7 @@ static const struct control_row {
 	{ "array", 1, control_array },
 	{ "reset", 1, control_reset },
 	{ "step", 1, control_step },
+	{ "resume", 1, control_resume },
 	{ "ctrl", 1, control_ctrl },
 	{ "joint", 1, control_joint },
 	{ "capture", 1, control_capture },

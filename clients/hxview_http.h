@@ -188,6 +188,12 @@ int http_takes_uploads(const struct http_options *h);
 void upload_route(
     struct http_server *srv, struct evhttp_request *req, const char *path);
 
+/* The live run's history for the timeline (hxview_history.c). */
+
+/* GET /history.json[?back=N]: what is kept, or one kept state as a frame. */
+void history_route(
+    struct http_server *srv, struct evhttp_request *req, const char *path);
+
 /* The routes: paths and methods to handlers (hxview_routes.c). */
 
 /* evhttp's request callback: answer req through the route table. */

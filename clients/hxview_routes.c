@@ -56,6 +56,8 @@ static const struct route_asset {
 	{ "/physics.js", "physics.js", "text/javascript; charset=utf-8", 0 },
 	{ "/upload.js", "upload.js", "text/javascript; charset=utf-8", 0 },
 	{ "/render.js", "render.js", "text/javascript; charset=utf-8", 0 },
+	{ "/timeline.js", "timeline.js", "text/javascript; charset=utf-8",
+	    0 },
 	{ "/workbench.css", "workbench.css", "text/css; charset=utf-8", 0 },
 	{ "/three.min.js", NULL, "text/javascript; charset=utf-8", 1 },
 	/* Reflections (render.js loads it when a model has them). */
@@ -754,6 +756,7 @@ static const struct route {
 	{ "/status.json", ROUTE_GET, "use GET", route_status, 1 },
 	{ "/watch.json", ROUTE_GET, "use GET", route_watch, 1 },
 	{ "/physics.json", ROUTE_GET, "use GET", route_physics, 1 },
+	{ "/history.json", ROUTE_GET, "use GET", history_route, 1 },
 };
 
 /* Answer 503 for a route that asks the server while it is gone. */

@@ -743,6 +743,27 @@ view_step(const struct view *v)
 	return v->step;
 }
 
+int
+view_with_state(
+    struct view *v, hxd_frame *f, int (*fn)(struct view *, void *), void *arg)
+{
+	hxd_frame *live = v->frame;
+	unsigned long long step = v->step;
+	int rc;
+
+	if (live == NULL || f->nq != v->m->nq || f->nv != v->m->nv ||
+	    f->nu != v->m->nu || f->nmocap != v->m->nmocap)
+		return -1;
+	v->frame = f;
+	v->step = f->step;
+	v->dirty = 1;
+	rc = fn(v, arg);
+	v->frame = live;
+	v->step = step;
+	v->dirty = 1;
+	return rc;
+}
+
 /* Flag names on the command line, by mjtVisFlag then mjtRndFlag. */
 static const char *const vis_names[mjNVISFLAG] = { "convexhull", "texture",
 	"joint", "camera", "actuator", "activation", "light", "tendon",

@@ -42,7 +42,7 @@ clients_hxview_SOURCES = clients/hxview.c clients/hxview_common.h \
 	clients/hxview_http.c clients/hxview_reply.c clients/hxview_http.h clients/hxview_conns.c \
 	clients/hxview_guard.c clients/hxview_streams.c clients/hxview_events.c \
 	clients/hxview_routes.c clients/hxview_tls.c clients/hxview_tls.h \
-	clients/hxview_upload.c
+	clients/hxview_upload.c clients/hxview_history.c
 # The workbench's page is read from disk: installed, or (uninstalled) the
 # source tree's; three.js from Debian's libjs-three.
 clients_hxview_CFLAGS = $(AM_CFLAGS) $(EGL_CFLAGS) $(PNG_CFLAGS) \
@@ -60,7 +60,7 @@ dist_workbench_DATA = clients/workbench/index.html \
 	clients/workbench/panels.js clients/workbench/sliders.js \
 	clients/workbench/plot.js clients/workbench/watch.js \
 	clients/workbench/physics.js clients/workbench/upload.js \
-	clients/workbench/render.js
+	clients/workbench/render.js clients/workbench/timeline.js
 # MuJoCo before libhaptix: both export mj_name2id, mj_id2name and mj_step
 # (HAPTIX's API has them), and MuJoCo's own calls must reach MuJoCo's.
 # libhxwire for listen_name() (every address of the name given to

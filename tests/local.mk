@@ -35,6 +35,7 @@ HX_TESTS = tests/test_frame tests/test_address tests/test_decode \
 	tests/test_batch tests/test_service tests/test_hostile \
 	tests/test_loader tests/test_upload tests/test_edit tests/test_hold \
 	tests/test_view tests/test_browser tests/test_workbench \
+	tests/test_timeline \
 	tests/test_fuzzfound \
 	tests/test_recording tests/test_record \
 	tests/test_hxplay tests/test_journal \
@@ -429,6 +430,11 @@ tests_test_workbench_SOURCES = tests/test_workbench.c tests/browser.c \
 	tests/browser.h
 tests_test_workbench_CFLAGS = $(TEST_CFLAGS)
 tests_test_workbench_LDADD = $(TEST_LIBS)
+# The workbench's timeline: the live run's history in the page.
+tests_test_timeline_SOURCES = tests/test_timeline.c tests/browser.c \
+	tests/browser.h
+tests_test_timeline_CFLAGS = $(TEST_CFLAGS)
+tests_test_timeline_LDADD = $(TEST_LIBS)
 # The workbench's perturbation against MuJoCo's own in the test process
 # (hxview serve over HTTP: EGL, no browser).
 HX_TESTS += tests/test_perturb

@@ -12,8 +12,9 @@
  * stream; shapes.js and scene.js: the three.js scene; view.js: the
  * camera and the renderer; input.js: mouse and keys; panels.js,
  * sliders.js, plot.js, watch.js, physics.js: the panels; upload.js:
- * models dropped on the page.  three.js is the global THREE of
- * /three.min.js, a classic script loaded before.
+ * models dropped on the page; timeline.js: the history slider.
+ * three.js is the global THREE of /three.min.js, a classic script
+ * loaded before.
  */
 import { hxwb, say } from './state.js';
 import { net } from './net.js';
@@ -25,6 +26,7 @@ import { plot } from './plot.js';
 import { watch } from './watch.js';
 import { physics } from './physics.js';
 import { upload } from './upload.js';
+import { timeline } from './timeline.js';
 
 var fpsCount = 0, fpsStart = performance.now();
 
@@ -98,13 +100,18 @@ if (typeof THREE === 'undefined') {
   keys.init();
   panels.init();
   upload.init();
+  timeline.init();
   watch.init();
   physics.init();
   net.start({
     model: function (m) { scene.load(m.gen); },
     look: function (l) { scene.look(l); },
     camera: function (c) { view.follow(c); },
-    frame: function (f) { scene.pending = f; },
+    frame: function (f) {
+      if (f.status) timeline.status(f.status);
+      /* A kept state on show holds the live ones back. */
+      if (!timeline.holds(f)) scene.pending = f;
+    },
     server: function (s) { panels.server(s); }
   });
   requestAnimationFrame(animate);

@@ -1,0 +1,269 @@
+/*
+ * The workbench's timeline (clients/workbench/timeline.js, hxview's
+ * /history.json) in headless Chromium, through a real haptixd: while
+ * paused, the slider goes back through the states the daemon kept; the
+ * page shows a kept state (its reported state is the daemon's kept one,
+ * and its pixels are those of the live page once the run resumes from
+ * it), the simulation does not move while it is shown, and "Resume from
+ * here" makes it the daemon's live state exactly.
+ *
+ * browser_main() skips (77, with the reason) without Chromium, and
+ * fails instead under $CI.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <criterion/criterion.h>
+
+#include "browser.h"
+#include "check.h"
+#include "harness.h"
+#include "haptixd.h"
+
+#define WINDOW_ARGS \
+	"\"--window-size=1000,700\",\"--enable-unsafe-swiftshader\"," \
+	"\"--use-angle=swiftshader\""
+
+static struct hx_server server;
+static hxd_conn *watch;
+
+static void
+cleanup(void)
+{
+	browser_cleanup(&watch);
+}
+
+TestSuite(timeline, .timeout = 240, .fini = cleanup);
+
+/* Where the canvas is red (the box), in canvas pixels: "X Y COUNT". */
+static const char *const red_script =
+    "var c = document.getElementById('view');"
+    "var t = document.createElement('canvas');"
+    "t.width = c.width; t.height = c.height;"
+    "var g = t.getContext('2d'); g.drawImage(c, 0, 0);"
+    "var d = g.getImageData(0, 0, t.width, t.height).data;"
+    "var n = 0, x = 0, y = 0;"
+    "for (var k = 0; k < d.length; k += 4) {"
+    "  if (d[k] > 90 && d[k] > 3 * d[k + 1] && d[k] > 3 * d[k + 2]) {"
+    "    var p = k / 4; n++; x += p % t.width; y += Math.floor(p / t.width);"
+    "  }"
+    "}"
+    "return n ? (x / n) + ' ' + (y / n) + ' ' + n : '-1 -1 0';";
+
+struct red {
+	double x, y;
+	int n;
+};
+
+static struct red
+red_now(void)
+{
+	struct red r;
+
+	cr_assert_eq(sscanf(js(red_script), "%lf %lf %d", &r.x, &r.y, &r.n), 3);
+	return r;
+}
+
+/* Wait until the page has drawn what it holds now, then read the red. */
+static struct red
+red_drawn(void)
+{
+	js("hxwb.drawnMark = hxwb.drawn; hxwb.dirty = true; return '';");
+	wait_for("return hxwb.drawn > hxwb.drawnMark ? 'yes' : 'drawn ' +"
+		 " hxwb.drawn;",
+	    15, "the page drawing again");
+	return red_now();
+}
+
+Test(timeline, the_page_scrubs_the_history_and_resumes_from_it)
+{
+	static const char *const args[] = { "-m", "workbench.xml", "--paused",
+		NULL };
+	const char *argv[7];
+	char url[128], path[160], script[256], *req, *quoted;
+	struct red live, back, resumed;
+	hxd_history_state h;
+	hxd_state *st = NULL;
+	unsigned taken;
+	int port, i;
+	double q;
+
+	hx_server_start(&server, args);
+	watch = hx_connect_ok(hx_server_addr(&server, 0), "test_timeline");
+	/* The box a metre up, falling for 0.6 s: it lands. */
+	HX_OK(watch, hxd_get_state(watch, &st));
+	st->qpos[2] = 1.0;
+	HX_OK(watch, hxd_set_state(watch, st));
+	free(st);
+	HX_OK(watch, hxd_step(watch, 300, &taken));
+	cr_assert_eq(taken, 300);
+
+	argv[0] = hx_hxview_path();
+	argv[1] = "-s";
+	argv[2] = hx_server_addr(&server, 0);
+	argv[3] = "serve";
+	argv[4] = "--http";
+	argv[5] = "127.0.0.1:0";
+	argv[6] = NULL;
+	port = start_hxview_argv(argv);
+	start_driver();
+	open_session_with(WINDOW_ARGS);
+	snprintf(url, sizeof(url), "http://127.0.0.1:%d/", port);
+	quoted = json_quote(url);
+	cr_assert(asprintf(&req, "{\"url\":%s}", quoted) > 0);
+	snprintf(path, sizeof(path), "/session/%s/url", session);
+	free(wd("POST", path, req));
+	free(req);
+	free(quoted);
+	wait_for("var w = window.hxwb; return w && w.model && w.drawn >= 1 &&"
+		 " w.timeline && w.timeline.states >= 300 &&"
+		 " !document.getElementById('timeline').hidden ? 'yes' :"
+		 " 'states ' + (w && w.timeline && w.timeline.states) +"
+		 " ' paused ' + (w && w.timeline && w.timeline.paused) +"
+		 " ' hidden ' + document.getElementById('timeline').hidden +"
+		 " ' status ' + JSON.stringify(w && w.status);",
+	    40, "the page with its timeline");
+	live = red_drawn();
+	cr_assert_gt(live.n, 50, "the box is not on the canvas");
+
+	/* The slider 250 states back: the box in the air, as kept. */
+	js("var r = document.getElementById('timeline-range');"
+	   " r.value = Number(r.max) - 250;"
+	   " r.dispatchEvent(new Event('input')); return '';");
+	wait_for("var s = hxwb.timeline.shown; return s && s.back === 250 ?"
+		 " 'yes' : 'shown ' + (s && s.back);",
+	    15, "the kept state 250 back shown");
+	HX_OK(watch, hxd_history(watch, 250, &h));
+	cr_assert_eq(h.step, 50);
+	for (i = 0; i < (int)h.nqpos; i++) {
+		snprintf(script, sizeof(script),
+		    "return String(hxwb.timeline.shown.qpos[%d]);", i);
+		q = atof(js(script));
+		cr_assert(fabs(q - h.qpos[i]) <= 1e-6 * (1 + fabs(h.qpos[i])),
+		    "qpos[%d] shown %.9g, kept %.9g", i, q, h.qpos[i]);
+	}
+	back = red_drawn();
+	cr_assert_gt(back.n, 50);
+	cr_assert_gt(fabs(back.y - live.y), 20,
+	    "the box is drawn where it is now (%.0f, %.0f), not where it was "
+	    "(%.0f, %.0f)",
+	    live.x, live.y, back.x, back.y);
+	/* Showing it moved nothing. */
+	cr_assert_eq(hx_status_ok(watch).steps, 300);
+	cr_assert_str_eq(
+	    js("return hxwb.timeline.shown ? 'shown' : 'live';"), "shown");
+
+	/* Resume from it: the daemon's state is the kept one, exactly. */
+	js("document.getElementById('timeline-resume').click(); return '';");
+	wait_for("return hxwb.timeline.shown === null ? 'yes' : 'shown';", 15,
+	    "the page live again after resuming");
+	cr_assert_eq(hx_status_ok(watch).steps, 50);
+	HX_OK(watch, hxd_get_state(watch, &st));
+	cr_assert(memcmp(st->qpos, h.qpos, h.nqpos * sizeof(double)) == 0,
+	    "the live qpos is not the kept one");
+	cr_assert(memcmp(st->qvel, h.qvel, h.nqvel * sizeof(double)) == 0);
+	free(st);
+	wait_for("var f = hxwb.frame; return f && f.step === 50 ? 'yes' :"
+		 " 'step ' + (f && f.step);",
+	    15, "the live state of step 50 on the page");
+	resumed = red_drawn();
+	cr_assert(
+	    fabs(resumed.x - back.x) <= 2 && fabs(resumed.y - back.y) <= 2,
+	    "the kept state drawn at (%.1f, %.1f), the live one from it at "
+	    "(%.1f, %.1f)",
+	    back.x, back.y, resumed.x, resumed.y);
+	hxd_history_state_free(&h);
+}
+
+/* POST path with the page's header; the HTTP status, its body in out. */
+static int
+post_as_page(int port, const char *path, char *out, size_t len)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET };
+	char req[512];
+	ssize_t n;
+	size_t got = 0;
+	int fd, code = -1;
+
+	a.sin_port = htons((uint16_t)port);
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	cr_assert(fd >= 0);
+	cr_assert_eq(connect(fd, (struct sockaddr *)&a, sizeof(a)), 0);
+	snprintf(req, sizeof(req),
+	    "POST %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nX-Hxview: 1\r\n"
+	    "Content-Length: 0\r\nConnection: close\r\n\r\n",
+	    path, port);
+	cr_assert_eq(write(fd, req, strlen(req)), (ssize_t)strlen(req));
+	while (got + 1 < len && (n = read(fd, out + got, len - 1 - got)) > 0)
+		got += (size_t)n;
+	out[got] = '\0';
+	close(fd);
+	cr_assert_eq(sscanf(out, "HTTP/1.%*d %d", &code), 1, "%s", out);
+	return code;
+}
+
+Test(timeline, a_bad_request_is_refused)
+{
+	static const char *const args[] = { "-m", "workbench.xml", "--paused",
+		NULL };
+	const char *argv[8];
+	char *body = NULL, why[256], answer[2048];
+	int port, code;
+
+	hx_server_start(&server, args);
+	watch = hx_connect_ok(hx_server_addr(&server, 0), "test_timeline");
+	HX_OK(watch, hxd_step(watch, 5, NULL));
+	argv[0] = hx_hxview_path();
+	argv[1] = "-s";
+	argv[2] = hx_server_addr(&server, 0);
+	argv[3] = "serve";
+	argv[4] = "--http";
+	argv[5] = "127.0.0.1:0";
+	argv[6] = "--read-only";
+	argv[7] = NULL;
+	port = start_hxview_argv(argv);
+	code = http_call(
+	    port, "GET", "/history.json", NULL, 10, &body, why, sizeof(why));
+	cr_assert_eq(code, 200, "%s %s", why, body ? body : "");
+	cr_assert(strstr(body, "\"states\":5") != NULL, "%s", body);
+	free(body);
+	code = http_call(port, "GET", "/history.json?back=5", NULL, 10, &body,
+	    why, sizeof(why));
+	cr_assert_eq(code, 404, "%s", body ? body : why);
+	cr_assert(strstr(body, "holds 5") != NULL, "%s", body);
+	free(body);
+	code = http_call(port, "GET", "/history.json?back=-1", NULL, 10, &body,
+	    why, sizeof(why));
+	cr_assert_eq(code, 400, "%s", body ? body : why);
+	free(body);
+	/* A read-only viewer shows the history, and does not resume. */
+	code = http_call(port, "GET", "/history.json?back=2", NULL, 10, &body,
+	    why, sizeof(why));
+	cr_assert_eq(code, 200, "%s", body ? body : why);
+	cr_assert(strstr(body, "\"back\":2") != NULL &&
+		strstr(body, "\"poses\":") != NULL,
+	    "%s", body);
+	free(body);
+	code = post_as_page(
+	    port, "/control/resume?back=2", answer, sizeof(answer));
+	cr_assert(code == 403 && strstr(answer, "read-only") != NULL,
+	    "resume on a read-only viewer: %s", answer);
+	cr_assert_eq(hx_status_ok(watch).steps, 5);
+}
+
+int
+main(int argc, char *argv[])
+{
+	return browser_main(argc, argv, "test_timeline");
+}

@@ -13,52 +13,45 @@
 
 #include "hxplay_common.h"
 #include "program.h"
+#include "state_dirs.h"
 
 const char *play_state_dir;
 
-/*
- * dir/name into buf if that file exists: buf, else NULL; dir (its first
- * dirlen bytes, -1 for all, with sub) joins the directories tried.
- */
-static const char *
-find_in(const char *dir, int dirlen, const char *sub, const char *name,
-    char *buf, size_t len, char *tried, size_t triedlen)
-{
-	size_t used = strlen(tried);
+struct find {
+	const char *name;
+	char path[4096];
+	char tried[4096];
+};
 
-	if (dir == NULL || dir[0] != '/')
-		return NULL;
-	snprintf(tried + used, triedlen - used, "%s%.*s%s",
-	    used > 0 ? ", " : "", (int)dirlen, dir, sub);
-	if ((size_t)snprintf(
-		buf, len, "%.*s%s/%s", (int)dirlen, dir, sub, name) >= len)
-		return NULL;
-	return access(buf, F_OK) == 0 ? buf : NULL;
+/* Whether dir holds the file looked for; the directory joins those tried. */
+static int
+find_in(const char *dir, void *arg)
+{
+	struct find *f = arg;
+	size_t used = strlen(f->tried);
+
+	snprintf(f->tried + used, sizeof(f->tried) - used, "%s%s",
+	    used > 0 ? ", " : "", dir);
+	if ((size_t)snprintf(f->path, sizeof(f->path), "%s/%s", dir, f->name) >=
+	    sizeof(f->path))
+		return 0;
+	return access(f->path, F_OK) == 0;
 }
 
 const char *
 play_find(const char *file)
 {
-	static char buf[4096];
-	const char *p, *sd = getenv("STATE_DIRECTORY");
-	char tried[4096] = "";
+	static struct find f;
 
 	if (strchr(file, '/') != NULL || access(file, F_OK) == 0)
 		return file;
-	if ((p = find_in(play_state_dir, -1, "", file, buf, sizeof(buf), tried,
-		 sizeof(tried))) != NULL ||
-	    (p = find_in(sd, sd != NULL ? (int)strcspn(sd, ":") : 0, "", file,
-		 buf, sizeof(buf), tried, sizeof(tried))) != NULL ||
-	    (p = find_in(getenv("XDG_STATE_HOME"), -1, "/haptixd", file, buf,
-		 sizeof(buf), tried, sizeof(tried))) != NULL ||
-	    (p = find_in(getenv("HOME"), -1, "/.local/state/haptixd", file, buf,
-		 sizeof(buf), tried, sizeof(tried))) != NULL ||
-	    (p = find_in("/var/lib/haptixd", -1, "", file, buf, sizeof(buf),
-		 tried, sizeof(tried))) != NULL)
-		return p;
+	memset(&f, 0, sizeof(f));
+	f.name = file;
+	if (state_dirs_each(play_state_dir, find_in, &f))
+		return f.path;
 	program_warn("%s: no such recording here, nor in the state directories "
 		     "(%s); give its path as hxctl record printed it, or the "
 		     "directory of haptixd --state-dir with --state-dir DIR",
-	    file, tried);
+	    file, f.tried);
 	return NULL;
 }

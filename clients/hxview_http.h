@@ -194,6 +194,15 @@ void upload_route(
 void history_route(
     struct http_server *srv, struct evhttp_request *req, const char *path);
 
+/* Recordings in the page (hxview_replay.c). */
+
+/* GET /recordings.json: the .hxr files of the state directories. */
+void replay_list_route(
+    struct http_server *srv, struct evhttp_request *req, const char *path);
+/* GET /recording.json?file=NAME[&record=I|&sensor=K]. */
+void replay_route(
+    struct http_server *srv, struct evhttp_request *req, const char *path);
+
 /* The routes: paths and methods to handlers (hxview_routes.c). */
 
 /* evhttp's request callback: answer req through the route table. */

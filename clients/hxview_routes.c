@@ -757,6 +757,8 @@ static const struct route {
 	{ "/watch.json", ROUTE_GET, "use GET", route_watch, 1 },
 	{ "/physics.json", ROUTE_GET, "use GET", route_physics, 1 },
 	{ "/history.json", ROUTE_GET, "use GET", history_route, 1 },
+	{ "/recordings.json", ROUTE_GET, "use GET", replay_list_route, 0 },
+	{ "/recording.json", ROUTE_GET, "use GET", replay_route, 0 },
 };
 
 /* Answer 503 for a route that asks the server while it is gone. */

@@ -752,7 +752,9 @@ view_with_state(
 	int rc;
 
 	if (live == NULL || f->nq != v->m->nq || f->nv != v->m->nv ||
-	    f->nu != v->m->nu || f->nmocap != v->m->nmocap)
+	    f->na != v->m->na || f->nu != v->m->nu ||
+	    f->nmocap != v->m->nmocap ||
+	    (f->xfrc_applied != NULL && f->nbody != v->m->nbody))
 		return -1;
 	v->frame = f;
 	v->step = f->step;

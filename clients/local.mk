@@ -16,6 +16,7 @@ clients_hxctl_LDADD = libhaptix.la libhxwire.la -lm
 bin_PROGRAMS += clients/hxplay
 clients_hxplay_SOURCES = clients/hxplay.c clients/hxplay_common.h \
 	clients/hxplay_export.c clients/hxplay_find.c clients/hxplay_info.c \
+	clients/state_dirs.c clients/state_dirs.h \
 	clients/hxplay_play.c clients/hxplay_verify.c clients/hxplay_restore.c \
 	clients/hxplay_spawn.c clients/hxplay_time.c
 clients_hxplay_CPPFLAGS = $(AM_CPPFLAGS) -DHXPLAY_HAPTIXD='"$(sbindir)/haptixd"'
@@ -42,7 +43,8 @@ clients_hxview_SOURCES = clients/hxview.c clients/hxview_common.h \
 	clients/hxview_http.c clients/hxview_reply.c clients/hxview_http.h clients/hxview_conns.c \
 	clients/hxview_guard.c clients/hxview_streams.c clients/hxview_events.c \
 	clients/hxview_routes.c clients/hxview_tls.c clients/hxview_tls.h \
-	clients/hxview_upload.c clients/hxview_history.c
+	clients/hxview_upload.c clients/hxview_history.c \
+	clients/hxview_replay.c clients/state_dirs.c clients/state_dirs.h
 # The workbench's page is read from disk: installed, or (uninstalled) the
 # source tree's; three.js from Debian's libjs-three.
 clients_hxview_CFLAGS = $(AM_CFLAGS) $(EGL_CFLAGS) $(PNG_CFLAGS) \
@@ -65,7 +67,8 @@ dist_workbench_DATA = clients/workbench/index.html \
 # (HAPTIX's API has them), and MuJoCo's own calls must reach MuJoCo's.
 # libhxwire for listen_name() (every address of the name given to
 # --http) and usage_*(), as each program of the tree.
-clients_hxview_LDADD = $(MUJOCO_LIBS) libhaptix.la libhxwire.la $(EGL_LIBS) $(PNG_LIBS) \
+clients_hxview_LDADD = $(MUJOCO_LIBS) libhaptix.la libhxwire.la libhxrec.la \
+	$(EGL_LIBS) $(PNG_LIBS) \
 	$(JPEG_LIBS) $(LIBEVENT_OPENSSL_LIBS) $(LIBEVENT_EXTRA_LIBS) \
 	$(LIBEVENT_LIBS) $(OPENSSL_LIBS) -lm
 

@@ -35,7 +35,7 @@ HX_TESTS = tests/test_frame tests/test_address tests/test_decode \
 	tests/test_batch tests/test_service tests/test_hostile \
 	tests/test_loader tests/test_upload tests/test_edit tests/test_hold \
 	tests/test_view tests/test_browser tests/test_workbench \
-	tests/test_timeline \
+	tests/test_timeline tests/test_replay \
 	tests/test_fuzzfound \
 	tests/test_recording tests/test_record \
 	tests/test_hxplay tests/test_journal \
@@ -430,6 +430,11 @@ tests_test_workbench_SOURCES = tests/test_workbench.c tests/browser.c \
 	tests/browser.h
 tests_test_workbench_CFLAGS = $(TEST_CFLAGS)
 tests_test_workbench_LDADD = $(TEST_LIBS)
+# Recordings through hxview serve (/recordings.json, /recording.json).
+tests_test_replay_SOURCES = tests/test_replay.c tests/browser.c \
+	tests/browser.h
+tests_test_replay_CFLAGS = $(TEST_CFLAGS)
+tests_test_replay_LDADD = $(TEST_LIBS) libhxrec.la
 # The workbench's timeline: the live run's history in the page.
 tests_test_timeline_SOURCES = tests/test_timeline.c tests/browser.c \
 	tests/browser.h

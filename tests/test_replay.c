@@ -1,0 +1,205 @@
+/*
+ * Recordings through hxview serve (clients/hxview_replay.c), through a
+ * real haptixd: /recordings.json lists the daemon's recordings,
+ * /recording.json reads one with the recording library and says what it
+ * holds (records, fields, a marker where it was reset), answers a record
+ * as a frame whose qpos is the recorded one and a sensor's series over
+ * the recording's time; the live simulation is not moved; bad names,
+ * records and a recording of another model are refused with the reason.
+ *
+ * browser_main() skips (77, with the reason) without what hxview serve
+ * needs, and fails instead under $CI.
+ */
+#include "config.h"
+
+#include <libgen.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <criterion/criterion.h>
+
+#include "browser.h"
+#include "check.h"
+#include "harness.h"
+#include "haptixd.h"
+#include "recording.h"
+
+static struct hx_server server;
+static hxd_conn *watch;
+
+static void
+cleanup(void)
+{
+	browser_cleanup(&watch);
+}
+
+TestSuite(replay, .timeout = 120, .fini = cleanup);
+
+#define FIELDS \
+	(HXD_FIELDS(HXD_FIELD_QPOS) | HXD_FIELDS(HXD_FIELD_QVEL) | \
+	    HXD_FIELDS(HXD_FIELD_CTRL) | HXD_FIELDS(HXD_FIELD_MOCAP) | \
+	    HXD_FIELDS(HXD_FIELD_SENSORDATA))
+
+/* GET path of hxview; the status, the body (static, replaced each call). */
+static int
+get(int port, const char *path, char **body)
+{
+	static char *last;
+	char why[256];
+	int code;
+
+	free(last);
+	last = NULL;
+	code = http_call(port, "GET", path, NULL, 20, &last, why, sizeof(why));
+	cr_assert(code > 0, "GET %s: %s", path, why);
+	if (last == NULL)
+		last = strdup("");
+	*body = last;
+	return code;
+}
+
+/* The n-th number of the JSON array key in body. */
+static double
+json_nth(const char *body, const char *key, int n)
+{
+	const char *p = strstr(body, key);
+	char *end;
+	double v = NAN;
+	int i;
+
+	cr_assert_not_null(p, "no %s in %.300s", key, body);
+	p = strchr(p, '[');
+	cr_assert_not_null(p);
+	p++;
+	for (i = 0; i <= n; i++) {
+		v = strtod(p, &end);
+		cr_assert(end != p, "%s has fewer than %d numbers", key, n + 1);
+		p = end + 1;
+	}
+	return v;
+}
+
+Test(replay, a_recording_is_listed_read_and_drawn)
+{
+	static const char *const args[] = { "-m", "workbench.xml", "--paused",
+		NULL };
+	const char *argv[7];
+	char path[4096], file[256], dir[4096], url[600], *body;
+	struct rec_reader *rd;
+	struct rec_item it;
+	double recorded[16], err_at;
+	hxd_recording r, other;
+	hxd_state *st = NULL;
+	unsigned taken;
+	int port, i, nq = 0, n = 0;
+	char err[256];
+
+	hx_server_start(&server, args);
+	watch = hx_connect_ok(hx_server_addr(&server, 0), "test_replay");
+	/* A recording of another model first, then of the workbench. */
+	HX_OK(watch, hxd_load_file(watch, hx_test_model("fixture.xml"), NULL));
+	HX_OK(watch, hxd_record_start(watch, FIELDS, 0, 0, &other));
+	HX_OK(watch, hxd_step(watch, 5, &taken));
+	HX_OK(watch, hxd_record_stop(watch, &other));
+	HX_OK(
+	    watch, hxd_load_file(watch, hx_test_model("workbench.xml"), NULL));
+	HX_OK(watch, hxd_get_state(watch, &st));
+	st->qpos[2] = 1.0; /* the box a metre up: it falls */
+	HX_OK(watch, hxd_set_state(watch, st));
+	free(st);
+	HX_OK(watch, hxd_record_start(watch, FIELDS, 0, 0, &r));
+	HX_OK(watch, hxd_step(watch, 50, &taken));
+	HX_OK(watch, hxd_reset(watch, -1));
+	HX_OK(watch, hxd_step(watch, 30, &taken));
+	HX_OK(watch, hxd_record_stop(watch, &r));
+
+	/* What the file holds at record 20, read here. */
+	rd = rec_reader_open(r.path, err, sizeof(err));
+	cr_assert_not_null(rd, "%s", err);
+	while (rec_reader_next(rd, &it) == 1)
+		if (it.tag == REC_TAG_STATE && n++ == 20) {
+			nq = (int)rec_reader_header(rd)->nq;
+			cr_assert(nq <= 16);
+			memcpy(
+			    recorded, it.field[REC_QPOS], nq * sizeof(double));
+		}
+	rec_reader_close(rd);
+	cr_assert_eq(n, 80, "%d records", n);
+
+	snprintf(path, sizeof(path), "%.4000s", r.path);
+	snprintf(dir, sizeof(dir), "%.4000s", dirname(path));
+	snprintf(path, sizeof(path), "%.4000s", r.path);
+	snprintf(file, sizeof(file), "%.200s", basename(path));
+	setenv("STATE_DIRECTORY", dir, 1);
+	argv[0] = hx_hxview_path();
+	argv[1] = "-s";
+	argv[2] = hx_server_addr(&server, 0);
+	argv[3] = "serve";
+	argv[4] = "--http";
+	argv[5] = "127.0.0.1:0";
+	argv[6] = NULL;
+	port = start_hxview_argv(argv);
+
+	cr_assert_eq(get(port, "/recordings.json", &body), 200, "%s", body);
+	cr_assert(strstr(body, file) != NULL, "%s not listed: %s", file, body);
+
+	snprintf(url, sizeof(url), "/recording.json?file=%.200s", file);
+	cr_assert_eq(get(port, url, &body), 200, "%s", body);
+	cr_assert(strstr(body, "\"records\":80") != NULL, "%s", body);
+	cr_assert(strstr(body, "\"model\":\"workbench\"") != NULL, "%s", body);
+	cr_assert(strstr(body, "\"sensordata\"") != NULL, "%s", body);
+	cr_assert(strstr(body, "{\"record\":50,") != NULL &&
+		strstr(body, "\"kind\":\"reset\"") != NULL,
+	    "no reset marker at record 50: %s", body);
+
+	/* Record 20 as a frame: the recorded qpos, the box in the air. */
+	snprintf(
+	    url, sizeof(url), "/recording.json?file=%.200s&record=20", file);
+	cr_assert_eq(get(port, url, &body), 200, "%s", body);
+	cr_assert(strstr(body, "\"poses\":\"") != NULL, "%.300s", body);
+	for (i = 0; i < nq; i++) {
+		err_at = fabs(json_nth(body, "\"qpos\":", i) - recorded[i]);
+		cr_assert(err_at <= 1e-6 * (1 + fabs(recorded[i])),
+		    "qpos[%d] %.9g, recorded %.9g", i,
+		    json_nth(body, "\"qpos\":", i), recorded[i]);
+	}
+	cr_assert_gt(json_nth(body, "\"qpos\":", 2), 0.5, "the box in the air");
+
+	/* A sensor over the recording's time: one value a record. */
+	snprintf(
+	    url, sizeof(url), "/recording.json?file=%.200s&sensor=0", file);
+	cr_assert_eq(get(port, url, &body), 200, "%s", body);
+	cr_assert(strstr(body, "\"values\":[") != NULL, "%s", body);
+	json_nth(body, "\"values\":", 79);
+
+	/* Refusals, each with its reason. */
+	cr_assert_eq(get(port, "/recording.json?file=../etc.hxr", &body), 400);
+	cr_assert_eq(get(port, "/recording.json?file=nosuch.hxr", &body), 404);
+	cr_assert(strstr(body, "no recording") != NULL, "%s", body);
+	snprintf(
+	    url, sizeof(url), "/recording.json?file=%.200s&record=80", file);
+	cr_assert_eq(get(port, url, &body), 404, "%s", body);
+	snprintf(
+	    url, sizeof(url), "/recording.json?file=%.200s&record=x", file);
+	cr_assert_eq(get(port, url, &body), 400, "%s", body);
+	snprintf(
+	    url, sizeof(url), "/recording.json?file=%.200s&sensor=999", file);
+	cr_assert_eq(get(port, url, &body), 404, "%s", body);
+	snprintf(path, sizeof(path), "%.4000s", other.path);
+	snprintf(url, sizeof(url), "/recording.json?file=%.200s&record=2",
+	    basename(path));
+	cr_assert_eq(get(port, url, &body), 409, "%s", body);
+	cr_assert(strstr(body, "another model") != NULL, "%s", body);
+
+	/* The live simulation did not move. */
+	cr_assert_eq(hx_status_ok(watch).steps, 30);
+	unsetenv("STATE_DIRECTORY");
+}
+
+int
+main(int argc, char *argv[])
+{
+	return browser_main(argc, argv, "test_replay");
+}

@@ -354,9 +354,11 @@ replay_summary(struct evbuffer *b, const struct replay *r)
 	reply_json_string(b, r->head.name);
 	evbuffer_add_printf(b,
 	    "\",\"format\":\"%s\",\"nq\":%u,\"nsensordata\":%u,"
-	    "\"records\":%zu,\"every\":%u,\"truncated\":%d,\"fields\":[",
+	    "\"records\":%zu,\"every\":%u,\"timestep\":%.9g,"
+	    "\"truncated\":%d,\"fields\":[",
 	    r->head.format == REC_FORMAT_MJL ? "mjl" : "hxr", r->head.nq,
-	    r->head.nsensordata, r->nrec, r->head.every, r->truncated);
+	    r->head.nsensordata, r->nrec, r->head.every, r->head.timestep,
+	    r->truncated);
 	for (f = 0; f < REC_NFIELD; f++)
 		if (r->head.fields & REC_FIELD_BIT(f)) {
 			evbuffer_add_printf(b, "%s\"%s\"", sep,

@@ -58,6 +58,7 @@ static const struct route_asset {
 	{ "/render.js", "render.js", "text/javascript; charset=utf-8", 0 },
 	{ "/timeline.js", "timeline.js", "text/javascript; charset=utf-8",
 	    0 },
+	{ "/replay.js", "replay.js", "text/javascript; charset=utf-8", 0 },
 	{ "/workbench.css", "workbench.css", "text/css; charset=utf-8", 0 },
 	{ "/three.min.js", NULL, "text/javascript; charset=utf-8", 1 },
 	/* Reflections (render.js loads it when a model has them). */

@@ -62,7 +62,8 @@ dist_workbench_DATA = clients/workbench/index.html \
 	clients/workbench/panels.js clients/workbench/sliders.js \
 	clients/workbench/plot.js clients/workbench/watch.js \
 	clients/workbench/physics.js clients/workbench/upload.js \
-	clients/workbench/render.js clients/workbench/timeline.js
+	clients/workbench/render.js clients/workbench/timeline.js \
+	clients/workbench/replay.js
 # MuJoCo before libhaptix: both export mj_name2id, mj_id2name and mj_step
 # (HAPTIX's API has them), and MuJoCo's own calls must reach MuJoCo's.
 # libhxwire for listen_name() (every address of the name given to

@@ -439,7 +439,7 @@ tests_test_replay_LDADD = $(TEST_LIBS) libhxrec.la
 tests_test_timeline_SOURCES = tests/test_timeline.c tests/browser.c \
 	tests/browser.h
 tests_test_timeline_CFLAGS = $(TEST_CFLAGS)
-tests_test_timeline_LDADD = $(TEST_LIBS)
+tests_test_timeline_LDADD = $(TEST_LIBS) libhxrec.la
 # The workbench's perturbation against MuJoCo's own in the test process
 # (hxview serve over HTTP: EGL, no browser).
 HX_TESTS += tests/test_perturb

@@ -5,13 +5,17 @@
  * page shows a kept state (its reported state is the daemon's kept one,
  * and its pixels are those of the live page once the run resumes from
  * it), the simulation does not move while it is shown, and "Resume from
- * here" makes it the daemon's live state exactly.
+ * here" makes it the daemon's live state exactly.  A recording of the
+ * state directory opens in the page (replay.js): its records, the reset
+ * marked, a sensor over its time, a record showing the recorded qpos and
+ * the box where it was, playing on by itself, the live run unmoved.
  *
  * browser_main() skips (77, with the reason) without Chromium, and
  * fails instead under $CI.
  */
 #include "config.h"
 
+#include <libgen.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -29,6 +33,7 @@
 #include "check.h"
 #include "harness.h"
 #include "haptixd.h"
+#include "recording.h"
 
 #define WINDOW_ARGS \
 	"\"--window-size=1000,700\",\"--enable-unsafe-swiftshader\"," \
@@ -183,6 +188,128 @@ Test(timeline, the_page_scrubs_the_history_and_resumes_from_it)
 	    "(%.1f, %.1f)",
 	    back.x, back.y, resumed.x, resumed.y);
 	hxd_history_state_free(&h);
+}
+
+#define FIELDS \
+	(HXD_FIELDS(HXD_FIELD_QPOS) | HXD_FIELDS(HXD_FIELD_QVEL) | \
+	    HXD_FIELDS(HXD_FIELD_CTRL) | HXD_FIELDS(HXD_FIELD_MOCAP) | \
+	    HXD_FIELDS(HXD_FIELD_SENSORDATA))
+
+Test(timeline, a_recording_plays_in_the_page)
+{
+	static const char *const args[] = { "-m", "workbench.xml", "--paused",
+		NULL };
+	const char *argv[7];
+	char url[128], path[4096], dir[4096], file[256], script[512];
+	char *req, *quoted, err[256];
+	struct red live, at20;
+	struct rec_reader *rd;
+	struct rec_item it;
+	double recorded[16], q;
+	hxd_recording r;
+	hxd_state *st = NULL;
+	unsigned taken;
+	int port, i, n = 0, nq = 0;
+
+	hx_server_start(&server, args);
+	watch = hx_connect_ok(hx_server_addr(&server, 0), "test_timeline");
+	HX_OK(watch, hxd_get_state(watch, &st));
+	st->qpos[2] = 1.0; /* the box a metre up: it falls */
+	HX_OK(watch, hxd_set_state(watch, st));
+	free(st);
+	HX_OK(watch, hxd_record_start(watch, FIELDS, 0, 0, &r));
+	HX_OK(watch, hxd_step(watch, 100, &taken));
+	HX_OK(watch, hxd_reset(watch, -1));
+	HX_OK(watch, hxd_step(watch, 20, &taken));
+	HX_OK(watch, hxd_record_stop(watch, &r));
+	rd = rec_reader_open(r.path, err, sizeof(err));
+	cr_assert_not_null(rd, "%s", err);
+	while (rec_reader_next(rd, &it) == 1)
+		if (it.tag == REC_TAG_STATE && n++ == 20) {
+			nq = (int)rec_reader_header(rd)->nq;
+			cr_assert(nq <= 16);
+			memcpy(
+			    recorded, it.field[REC_QPOS], nq * sizeof(double));
+		}
+	rec_reader_close(rd);
+
+	snprintf(path, sizeof(path), "%.4000s", r.path);
+	snprintf(dir, sizeof(dir), "%.4000s", dirname(path));
+	snprintf(path, sizeof(path), "%.4000s", r.path);
+	snprintf(file, sizeof(file), "%.200s", basename(path));
+	setenv("STATE_DIRECTORY", dir, 1);
+	argv[0] = hx_hxview_path();
+	argv[1] = "-s";
+	argv[2] = hx_server_addr(&server, 0);
+	argv[3] = "serve";
+	argv[4] = "--http";
+	argv[5] = "127.0.0.1:0";
+	argv[6] = NULL;
+	port = start_hxview_argv(argv);
+	unsetenv("STATE_DIRECTORY");
+	start_driver();
+	open_session_with(WINDOW_ARGS);
+	snprintf(url, sizeof(url), "http://127.0.0.1:%d/", port);
+	quoted = json_quote(url);
+	cr_assert(asprintf(&req, "{\"url\":%s}", quoted) > 0);
+	snprintf(path, sizeof(path), "/session/%s/url", session);
+	free(wd("POST", path, req));
+	free(req);
+	free(quoted);
+	snprintf(script, sizeof(script),
+	    "var w = window.hxwb, s = document.getElementById('replay-files');"
+	    " return w && w.model && w.drawn >= 1 && s.options.length &&"
+	    " s.options[0].value === '%s' ? 'yes' : 'options ' +"
+	    " (s && s.options.length);",
+	    file);
+	wait_for(script, 40, "the page listing the recording");
+	live = red_drawn();
+
+	/* Open it: its records, the reset marked, a sensor plotted. */
+	js("document.getElementById('replay-open').click(); return '';");
+	wait_for("var r = hxwb.replay; return r.rec && r.shown &&"
+		 " r.series ? 'yes' : 'rec ' + !!r.rec + ' shown ' +"
+		 " !!r.shown + ' series ' + !!r.series;",
+	    15, "the recording open in the page");
+	cr_assert_str_eq(js("return String(hxwb.replay.rec.records);"), "120");
+	cr_assert_str_eq(js("return String(document.querySelectorAll("
+			    "'#replay-marks .mark.reset').length);"),
+	    "1");
+	cr_assert_str_eq(
+	    js("return String(hxwb.replay.series.values.length);"), "120");
+
+	/* Record 20: the recorded qpos, the box drawn in the air. */
+	js("var r = document.getElementById('replay-range'); r.value = 20;"
+	   " r.dispatchEvent(new Event('input')); return '';");
+	wait_for("var s = hxwb.replay.shown; return s && s.record === 20 ?"
+		 " 'yes' : 'record ' + (s && s.record);",
+	    15, "record 20 shown");
+	for (i = 0; i < nq; i++) {
+		snprintf(script, sizeof(script),
+		    "return String(hxwb.replay.shown.qpos[%d]);", i);
+		q = atof(js(script));
+		cr_assert(
+		    fabs(q - recorded[i]) <= 1e-6 * (1 + fabs(recorded[i])),
+		    "qpos[%d] shown %.9g, recorded %.9g", i, q, recorded[i]);
+	}
+	at20 = red_drawn();
+	cr_assert_gt(at20.n, 50);
+	cr_assert_gt(fabs(at20.y - live.y), 20,
+	    "the box is drawn where it is live (%.0f), not as recorded",
+	    live.y);
+
+	/* Play at x4: the records go on by themselves. */
+	js("var s = document.getElementById('replay-speed'); s.value = '4';"
+	   " s.dispatchEvent(new Event('change'));"
+	   " document.getElementById('replay-play').click(); return '';");
+	wait_for("return hxwb.replay.index > 60 ? 'yes' : 'record ' +"
+		 " hxwb.replay.index;",
+	    15, "the recording playing");
+	/* Closed: the live state again, which never moved. */
+	js("document.getElementById('replay-close').click(); return '';");
+	cr_assert_str_eq(
+	    js("return hxwb.replay.rec === null ? 'live' : 'open';"), "live");
+	cr_assert_eq(hx_status_ok(watch).steps, 20);
 }
 
 /* POST path with the page's header; the HTTP status, its body in out. */

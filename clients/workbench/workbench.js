@@ -12,7 +12,8 @@
  * stream; shapes.js and scene.js: the three.js scene; view.js: the
  * camera and the renderer; input.js: mouse and keys; panels.js,
  * sliders.js, plot.js, watch.js, physics.js: the panels; upload.js:
- * models dropped on the page; timeline.js: the history slider.
+ * models dropped on the page; timeline.js: the history slider;
+ * replay.js: recordings played in the page.
  * three.js is the global THREE of /three.min.js, a classic script
  * loaded before.
  */
@@ -27,6 +28,7 @@ import { watch } from './watch.js';
 import { physics } from './physics.js';
 import { upload } from './upload.js';
 import { timeline } from './timeline.js';
+import { replay } from './replay.js';
 
 var fpsCount = 0, fpsStart = performance.now();
 
@@ -101,6 +103,7 @@ if (typeof THREE === 'undefined') {
   panels.init();
   upload.init();
   timeline.init();
+  replay.init();
   watch.init();
   physics.init();
   net.start({
@@ -109,8 +112,8 @@ if (typeof THREE === 'undefined') {
     camera: function (c) { view.follow(c); },
     frame: function (f) {
       if (f.status) timeline.status(f.status);
-      /* A kept state on show holds the live ones back. */
-      if (!timeline.holds(f)) scene.pending = f;
+      /* A kept state or a recording on show holds the live ones back. */
+      if (!timeline.holds(f) && !replay.holds(f)) scene.pending = f;
     },
     server: function (s) { panels.server(s); }
   });

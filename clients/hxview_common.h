@@ -201,6 +201,8 @@ int web_texture(struct view *v, int id, FILE *f);
 int web_frame(struct view *v, FILE *f);
 /* Write text as a quoted JSON string. */
 void web_json_string(FILE *f, const char *text);
+/* Write n bytes as base64: the page makes Float32Arrays of them. */
+void web_base64(FILE *f, const void *data, size_t n);
 
 struct web_pert *web_pert_new(void);
 void web_pert_free(struct web_pert *p);

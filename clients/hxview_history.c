@@ -10,6 +10,7 @@
  */
 #include "config.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,6 +76,29 @@ history_summary(struct evhttp_request *req, hxd_conn *c)
 	evbuffer_free(b);
 }
 
+/* A kept state as a frame of the stream, pointing into h. */
+static void
+history_to_frame(const hxd_history_state *h, hxd_frame *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->time = h->time;
+	f->step = h->step;
+	f->nq = (int)h->nqpos;
+	f->nv = (int)h->nqvel;
+	f->na = (int)h->nact;
+	f->nu = (int)h->nctrl;
+	f->nmocap = (int)h->nmocap_pos / 3;
+	f->nbody = (int)h->nxfrc_applied / 6;
+	f->qpos = h->qpos;
+	f->qvel = h->qvel;
+	f->act = h->act;
+	f->ctrl = h->ctrl;
+	f->mocap_pos = h->mocap_pos;
+	f->mocap_quat = h->mocap_quat;
+	f->qfrc_applied = h->qfrc_applied;
+	f->xfrc_applied = h->xfrc_applied;
+}
+
 /* web_frame() of the state held, into the stream given. */
 static int
 history_frame(struct view *v, void *arg)
@@ -104,23 +128,7 @@ history_state(struct evhttp_request *req, struct view *v, unsigned back)
 		    hxd_error(c));
 		return;
 	}
-	memset(&f, 0, sizeof(f));
-	f.time = h.time;
-	f.step = h.step;
-	f.nq = (int)h.nqpos;
-	f.nv = (int)h.nqvel;
-	f.na = (int)h.nact;
-	f.nu = (int)h.nctrl;
-	f.nmocap = (int)h.nmocap_pos / 3;
-	f.nbody = (int)h.nxfrc_applied / 6;
-	f.qpos = h.qpos;
-	f.qvel = h.qvel;
-	f.act = h.act;
-	f.ctrl = h.ctrl;
-	f.mocap_pos = h.mocap_pos;
-	f.mocap_quat = h.mocap_quat;
-	f.qfrc_applied = h.qfrc_applied;
-	f.xfrc_applied = h.xfrc_applied;
+	history_to_frame(&h, &f);
 	if ((out = open_memstream(&text, &len)) == NULL) {
 		hxd_history_state_free(&h);
 		evhttp_send_error(req, HTTP_INTERNAL, NULL);
@@ -164,4 +172,64 @@ history_route(
 		history_summary(req, c);
 	else
 		history_state(req, srv->v, back);
+}
+
+/* Whether a frame at time t is due after the last one written at last. */
+static int
+export_due(double t, double last, double fps)
+{
+	return last != last || t < last || fps <= 0 ||
+	    t - last >= 1 / fps - 1e-9;
+}
+
+int
+history_export(struct view *v, struct export_range *rg, FILE *out, int *code,
+    char *err, size_t len)
+{
+	hxd_conn *c = view_conn(v);
+	hxd_history_state h;
+	hxd_status st;
+	unsigned long i, n, to;
+	double last = NAN;
+	hxd_frame f;
+	int count = 0;
+
+	if (hxd_status_get(c, &st) != HXD_OK) {
+		*code = HTTP_SERVUNAVAIL;
+		snprintf(err, len, "%s", hxd_error(c));
+		return -1;
+	}
+	n = st.history.states;
+	to = rg->to < n ? rg->to : n - 1;
+	if (n == 0 || rg->from > to) {
+		*code = HTTP_NOTFOUND;
+		snprintf(err, len, "the history holds %lu states", n);
+		return -1;
+	}
+	for (i = rg->from; i <= to && count < EXPORT_MAX_FRAMES; i++) {
+		if (hxd_history(c, (unsigned)(n - 1 - i), &h) != HXD_OK) {
+			*code = HTTP_SERVUNAVAIL;
+			snprintf(err, len, "%s", hxd_error(c));
+			return -1;
+		}
+		if (export_due(h.time, last, rg->fps)) {
+			history_to_frame(&h, &f);
+			fputs(count > 0 ? ",{" : "{", out);
+			if (view_with_state(v, &f, history_frame, out) != 0) {
+				hxd_history_state_free(&h);
+				*code = 409;
+				snprintf(err, len,
+				    "a kept state is not of the model shown");
+				return -1;
+			}
+			fputs("}", out);
+			count++;
+			last = h.time;
+		}
+		hxd_history_state_free(&h);
+	}
+	snprintf(rg->title, sizeof(rg->title),
+	    "%s: the history, %.3f s to %.3f s", st.model.name,
+	    st.history.oldest, st.history.newest);
+	return count;
 }

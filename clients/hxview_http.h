@@ -203,7 +203,34 @@ void replay_list_route(
 void replay_route(
     struct http_server *srv, struct evhttp_request *req, const char *path);
 
+/* Replays as one page (hxview_export.c). */
+
+/* GET /export.html?file=NAME|history=1[&from=I&to=J&fps=F]. */
+void export_route(
+    struct http_server *srv, struct evhttp_request *req, const char *path);
+/*
+ * The frames of a recording, and of the history (hxview_replay.c and
+ * hxview_history.c), into out as JSON objects separated by commas: from
+ * record or kept state from to to (the oldest kept is 0; beyond the
+ * last, the last), at most one each 1/fps of simulated time and
+ * EXPORT_MAX_FRAMES in all, a title said; how many, or -1 with the
+ * HTTP code and the reason.
+ */
+#define EXPORT_MAX_FRAMES 20000
+struct export_range {
+	unsigned long from, to;
+	double fps;
+	char title[300];
+};
+int replay_export(struct view *v, const char *file, struct export_range *rg,
+    FILE *out, int *code, char *err, size_t len);
+int history_export(struct view *v, struct export_range *rg, FILE *out,
+    int *code, char *err, size_t len);
+
 /* The routes: paths and methods to handlers (hxview_routes.c). */
+
+/* Debian's three.min.js, or $HXVIEW_THREE. */
+const char *route_three(void);
 
 /* evhttp's request callback: answer req through the route table. */
 void route_request(struct evhttp_request *req, void *arg);

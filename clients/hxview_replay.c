@@ -564,3 +564,42 @@ replay_route(
 	replay_answer(req, srv->v, r, &args);
 	evhttp_clear_headers(&args);
 }
+
+int
+replay_export(struct view *v, const char *file, struct export_range *rg,
+    FILE *out, int *code, char *err, size_t len)
+{
+	struct replay *r;
+	unsigned long i, to;
+	double last = -1e300, t;
+	int count = 0;
+
+	if ((r = replay_get(file, code, err, len)) == NULL)
+		return -1;
+	to = rg->to < r->nrec ? rg->to : r->nrec - 1;
+	if (r->nrec == 0 || rg->from > to) {
+		*code = HTTP_NOTFOUND;
+		snprintf(err, len, "the recording holds %zu records", r->nrec);
+		return -1;
+	}
+	for (i = rg->from; i <= to && count < EXPORT_MAX_FRAMES; i++) {
+		t = r->rec[i].time;
+		if (rg->fps > 0 && t >= last && t - last < 1 / rg->fps - 1e-9)
+			continue;
+		if (count > 0)
+			fputc(',', out);
+		if (replay_frame(v, r, i, out) != 0) {
+			*code = 409;
+			snprintf(err, len,
+			    "the recording is of another model than the "
+			    "server's: load its model to export it");
+			return -1;
+		}
+		count++;
+		last = t;
+	}
+	snprintf(rg->title, sizeof(rg->title),
+	    "%.64s: %.160s, %.3f s to %.3f s", r->head.name, r->file,
+	    r->rec[rg->from].time, r->rec[to].time);
+	return count;
+}

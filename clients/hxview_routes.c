@@ -618,14 +618,19 @@ route_models(
 	evbuffer_free(b);
 }
 
+const char *
+route_three(void)
+{
+	return getenv("HXVIEW_THREE") != NULL ? getenv("HXVIEW_THREE") :
+						HXVIEW_THREE_JS;
+}
+
 /* GET a file of the workbench, or three.js, from disk. */
 static void
 route_asset(struct http_server *srv, struct evhttp_request *req,
     const struct route_asset *a)
 {
-	const char *three = getenv("HXVIEW_THREE") != NULL ?
-	    getenv("HXVIEW_THREE") :
-	    HXVIEW_THREE_JS;
+	const char *three = route_three();
 	const char *slash = strrchr(three, '/');
 	char path[2048], text[2300];
 	struct evbuffer *b;
@@ -760,6 +765,7 @@ static const struct route {
 	{ "/history.json", ROUTE_GET, "use GET", history_route, 1 },
 	{ "/recordings.json", ROUTE_GET, "use GET", replay_list_route, 0 },
 	{ "/recording.json", ROUTE_GET, "use GET", replay_route, 0 },
+	{ "/export.html", ROUTE_GET, "use GET", export_route, 0 },
 };
 
 /* Answer 503 for a route that asks the server while it is gone. */

@@ -329,8 +329,7 @@ web_b64_end(FILE *f, struct web_b64 *b)
 	b->ncarry = 0;
 }
 
-/* Write n bytes as base64: the page makes Float32Arrays of them. */
-static void
+void
 web_base64(FILE *f, const void *data, size_t n)
 {
 	struct web_b64 b = { { 0, 0, 0 }, 0 };

@@ -44,7 +44,8 @@ clients_hxview_SOURCES = clients/hxview.c clients/hxview_common.h \
 	clients/hxview_guard.c clients/hxview_streams.c clients/hxview_events.c \
 	clients/hxview_routes.c clients/hxview_tls.c clients/hxview_tls.h \
 	clients/hxview_upload.c clients/hxview_history.c \
-	clients/hxview_replay.c clients/state_dirs.c clients/state_dirs.h
+	clients/hxview_replay.c clients/hxview_export.c \
+	clients/state_dirs.c clients/state_dirs.h
 # The workbench's page is read from disk: installed, or (uninstalled) the
 # source tree's; three.js from Debian's libjs-three.
 clients_hxview_CFLAGS = $(AM_CFLAGS) $(EGL_CFLAGS) $(PNG_CFLAGS) \
@@ -63,7 +64,7 @@ dist_workbench_DATA = clients/workbench/index.html \
 	clients/workbench/plot.js clients/workbench/watch.js \
 	clients/workbench/physics.js clients/workbench/upload.js \
 	clients/workbench/render.js clients/workbench/timeline.js \
-	clients/workbench/replay.js
+	clients/workbench/replay.js clients/workbench/player.js
 # MuJoCo before libhaptix: both export mj_name2id, mj_id2name and mj_step
 # (HAPTIX's API has them), and MuJoCo's own calls must reach MuJoCo's.
 # libhxwire for listen_name() (every address of the name given to

@@ -305,11 +305,129 @@ Test(timeline, a_recording_plays_in_the_page)
 	wait_for("return hxwb.replay.index > 60 ? 'yes' : 'record ' +"
 		 " hxwb.replay.index;",
 	    15, "the recording playing");
+	/* Export: the page offers the file, saying its frames and size. */
+	js("document.getElementById('replay-export').click(); return '';");
+	wait_for("var a = document.getElementById('replay-export-link');"
+		 " return a.href && Number(a.dataset.frames) >= 6 &&"
+		 " Number(a.dataset.bytes) > 100000 &&"
+		 " a.textContent.indexOf(' MB)') > 0 ? 'yes' : a.textContent;",
+	    30, "the export offered with its size");
 	/* Closed: the live state again, which never moved. */
 	js("document.getElementById('replay-close').click(); return '';");
 	cr_assert_str_eq(
 	    js("return hxwb.replay.rec === null ? 'live' : 'open';"), "live");
 	cr_assert_eq(hx_status_ok(watch).steps, 20);
+}
+
+Test(timeline, an_exported_recording_plays_from_a_file)
+{
+	static const char *const args[] = { "-m", "workbench.xml", "--paused",
+		NULL };
+	const char *argv[7];
+	char url[4200], path[4096], dir[4096], file[256], script[512];
+	char *req, *quoted, *body = NULL, why[256], err[256];
+	struct red first, last;
+	struct rec_reader *rd;
+	struct rec_item it;
+	double recorded[16], q;
+	hxd_recording r;
+	hxd_state *st = NULL;
+	unsigned taken;
+	int port, i, n = 0, nq = 0, code;
+	FILE *f;
+
+	hx_server_start(&server, args);
+	watch = hx_connect_ok(hx_server_addr(&server, 0), "test_timeline");
+	HX_OK(watch, hxd_get_state(watch, &st));
+	st->qpos[2] = 1.0; /* the box a metre up: it falls and lands */
+	HX_OK(watch, hxd_set_state(watch, st));
+	free(st);
+	HX_OK(watch, hxd_record_start(watch, FIELDS, 0, 0, &r));
+	HX_OK(watch, hxd_step(watch, 300, &taken));
+	HX_OK(watch, hxd_record_stop(watch, &r));
+	rd = rec_reader_open(r.path, err, sizeof(err));
+	cr_assert_not_null(rd, "%s", err);
+	while (rec_reader_next(rd, &it) == 1)
+		if (it.tag == REC_TAG_STATE && n++ == 20) {
+			nq = (int)rec_reader_header(rd)->nq;
+			cr_assert(nq <= 16);
+			memcpy(
+			    recorded, it.field[REC_QPOS], nq * sizeof(double));
+		}
+	rec_reader_close(rd);
+
+	snprintf(path, sizeof(path), "%.4000s", r.path);
+	snprintf(dir, sizeof(dir), "%.4000s", dirname(path));
+	snprintf(path, sizeof(path), "%.4000s", r.path);
+	snprintf(file, sizeof(file), "%.200s", basename(path));
+	setenv("STATE_DIRECTORY", dir, 1);
+	argv[0] = hx_hxview_path();
+	argv[1] = "-s";
+	argv[2] = hx_server_addr(&server, 0);
+	argv[3] = "serve";
+	argv[4] = "--http";
+	argv[5] = "127.0.0.1:0";
+	argv[6] = NULL;
+	port = start_hxview_argv(argv);
+	unsetenv("STATE_DIRECTORY");
+
+	/* Every record (fps=0) of the recording, as one file. */
+	snprintf(url, sizeof(url), "/export.html?file=%s&fps=0", file);
+	code = http_call(port, "GET", url, NULL, 60, &body, why, sizeof(why));
+	cr_assert_eq(code, 200, "%s %.300s", why, body ? body : "");
+	cr_assert(strstr(body, "<script type=\"module\"") == NULL &&
+		strstr(body, "import {") == NULL,
+	    "the page has modules, which file:// does not load");
+	snprintf(path, sizeof(path), "%s", run_file(0, "replay.html"));
+	f = fopen(path, "w");
+	cr_assert_not_null(f, "%s", path);
+	fputs(body, f);
+	fclose(f);
+	free(body);
+	/* hxview and the daemon go: the file plays alone. */
+	stop_hxview();
+	hxd_close(watch);
+	watch = NULL;
+	hx_server_stop(&server);
+
+	start_driver();
+	open_session_with(WINDOW_ARGS);
+	snprintf(url, sizeof(url), "file://%s", path);
+	quoted = json_quote(url);
+	cr_assert(asprintf(&req, "{\"url\":%s}", quoted) > 0);
+	snprintf(script, sizeof(script), "/session/%s/url", session);
+	free(wd("POST", script, req));
+	free(req);
+	free(quoted);
+	wait_for("var p = window.hxexport; return p && p.ready &&"
+		 " hxwb.drawn >= 1 ? 'yes' : 'status ' +"
+		 " document.getElementById('status').textContent;",
+	    40, "the exported page playing from its file");
+	cr_assert_str_eq(
+	    js("return String(window.HXEXPORT.frames.length);"), "300");
+
+	/* Frame 20: the recorded qpos, the box in the air; the last, landed. */
+	js("hxexport.show(20); return '';");
+	for (i = 0; i < nq; i++) {
+		snprintf(script, sizeof(script),
+		    "return String(hxwb.frame.qpos[%d]);", i);
+		q = atof(js(script));
+		cr_assert(
+		    fabs(q - recorded[i]) <= 1e-6 * (1 + fabs(recorded[i])),
+		    "qpos[%d] shown %.9g, recorded %.9g", i, q, recorded[i]);
+	}
+	first = red_drawn();
+	js("hxexport.show(299); return '';");
+	last = red_drawn();
+	cr_assert(first.n > 50 && last.n > 50);
+	cr_assert_gt(fabs(first.y - last.y), 20,
+	    "the box drawn at the same place in the air and landed");
+	/* Play: it runs to the end by itself. */
+	js("hxexport.show(0); document.getElementById('play').click();"
+	   " return '';");
+	wait_for("return hxexport.index === 299 && !hxexport.playing ? 'yes' :"
+		 " 'frame ' + hxexport.index;",
+	    20, "the exported replay playing to its end");
 }
 
 /* POST path with the page's header; the HTTP status, its body in out. */

@@ -89,6 +89,29 @@ export const net = {
   }
 };
 
+/*
+ * Fetch an exported replay (hxview's /export.html?query) and offer it as
+ * a file to save in the link a, saying its frames and size.
+ */
+export function exportTo(query, a, name) {
+  a.hidden = false;
+  a.removeAttribute('href');
+  a.textContent = 'exporting...';
+  fetch('/export.html?' + query).then(function (r) {
+    if (!r.ok) return r.json().then(function (j) { throw new Error(j.error); });
+    var frames = r.headers.get('X-Export-Frames');
+    return r.blob().then(function (b) {
+      if (a.href) URL.revokeObjectURL(a.href);
+      a.href = URL.createObjectURL(b);
+      a.download = name;
+      a.textContent = 'save ' + name + ' (' + frames + ' frames, ' +
+        (b.size / 1048576).toFixed(1) + ' MB)';
+      a.dataset.frames = frames;
+      a.dataset.bytes = b.size;
+    });
+  }).catch(function (e) { a.textContent = 'export: ' + e.message; });
+}
+
 /* Base64 of float32s, as hxview_web.c writes them. */
 export function floats(b64) {
   if (!b64) return new Float32Array(0);

@@ -4,11 +4,13 @@
  * with the recording library (/recording.json) and played in this tab
  * only: play, pause, a slider over the records with marks where the run
  * was reset or the model edited, a speed, and a sensor plotted over the
- * recording's time with the record shown.  The live simulation goes on
- * untouched; closing the recording shows it again.
+ * recording's time with the record shown; Export makes it one page that
+ * plays with no server (hxview's /export.html).  The live simulation
+ * goes on untouched; closing the recording shows it again.
  */
 import { hxwb, say } from './state.js';
 import { scene } from './scene.js';
+import { exportTo } from './net.js';
 
 function byId(id) { return document.getElementById(id); }
 
@@ -39,6 +41,11 @@ export const replay = {
     });
     byId('replay-sensor').addEventListener('change', function () { self.plot(); });
     byId('replay-refresh').addEventListener('click', function () { self.list(); });
+    byId('replay-export').addEventListener('click', function () {
+      if (!self.rec) return;
+      exportTo('file=' + encodeURIComponent(self.rec.file), byId('replay-export-link'),
+        self.rec.file.replace(/\.(hxr|mjl)$/, '') + '.html');
+    });
     hxwb.replay = this;
     this.list();
     setInterval(function () { self.tick(); }, 40);

@@ -54,8 +54,10 @@ export const scene = {
       depthWrite: rgba[3] >= 1 });
     if (texid >= 0 && this.model.textures[texid] &&
         this.model.textures[texid].type === 0) {
-      var tex = new THREE.TextureLoader().load('/texture/' + texid + '.png?gen=' +
-        this.model.gen, function () { hxwb.dirty = true; });
+      /* An exported replay carries its textures (hxwb.textureUrl). */
+      var url = hxwb.textureUrl ? hxwb.textureUrl(texid) :
+        '/texture/' + texid + '.png?gen=' + this.model.gen;
+      var tex = new THREE.TextureLoader().load(url, function () { hxwb.dirty = true; });
       tex.wrapS = tex.wrapT = THREE.RepeatWrapping;
       tex.repeat.set(repeat[0], repeat[1]);
       m.map = tex;

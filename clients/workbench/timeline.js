@@ -6,10 +6,11 @@
  * state for the asking browser), the simulation and the other browsers
  * untouched.  "Resume from here" makes the state shown the live one
  * (the control resume: a write, the lease applies); "Live", or running,
- * shows the live state again.
+ * shows the live state again; Export makes the kept states one page that
+ * plays with no server (hxview's /export.html).
  */
 import { hxwb, say } from './state.js';
-import { net } from './net.js';
+import { net, exportTo } from './net.js';
 import { scene } from './scene.js';
 
 function byId(id) { return document.getElementById(id); }
@@ -28,6 +29,9 @@ export const timeline = {
     r.addEventListener('input', function () { self.go(self.states - 1 - Number(r.value)); });
     byId('timeline-live').addEventListener('click', function () { self.live(); });
     byId('timeline-resume').addEventListener('click', function () { self.resume(); });
+    byId('timeline-export').addEventListener('click', function () {
+      exportTo('history=1', byId('timeline-export-link'), 'history.html');
+    });
     hxwb.timeline = this;
   },
 

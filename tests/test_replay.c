@@ -193,6 +193,18 @@ Test(replay, a_recording_is_listed_read_and_drawn)
 	cr_assert_eq(get(port, url, &body), 409, "%s", body);
 	cr_assert(strstr(body, "another model") != NULL, "%s", body);
 
+	/* The history as one page: every kept state since the load. */
+	cr_assert_eq(get(port, "/export.html?history=1&fps=0", &body), 200,
+	    "%.300s", body);
+	cr_assert(strstr(body, "\"nframes\":80,") != NULL,
+	    "not the 80 kept states");
+	cr_assert(strstr(body, "THREE") != NULL, "three.js is not inlined");
+	cr_assert_eq(get(port, "/export.html", &body), 400, "%s", body);
+	cr_assert_eq(get(port, "/export.html?history=1&from=x", &body), 400);
+	cr_assert_eq(
+	    get(port, "/export.html?history=1&from=1000", &body), 404);
+	cr_assert_eq(get(port, "/export.html?file=nosuch.hxr", &body), 404);
+
 	/* The live simulation did not move. */
 	cr_assert_eq(hx_status_ok(watch).steps, 30);
 	unsetenv("STATE_DIRECTORY");

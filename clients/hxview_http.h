@@ -184,6 +184,13 @@ void events_tick(struct http_stream *st, double now, double period);
 
 /* Whether the server takes uploads: not read-only, --max-upload not 0. */
 int http_takes_uploads(const struct http_options *h);
+/*
+ * Whether a POST of len bytes may be taken as an upload: the page's
+ * header, not --read-only, the token beyond loopback, --max-upload; 0,
+ * or -1 having answered why not.
+ */
+int upload_allowed(
+    struct http_server *srv, struct evhttp_request *req, size_t len);
 /* POST /upload: the model and its files, loaded through the daemon. */
 void upload_route(
     struct http_server *srv, struct evhttp_request *req, const char *path);
@@ -198,6 +205,10 @@ void history_route(
 
 /* GET /recordings.json: the .hxr files of the state directories. */
 void replay_list_route(
+    struct http_server *srv, struct evhttp_request *req, const char *path);
+/* POST /recording-upload?name=NAME: a recording from the page, read and
+ * kept as upload:NAME for /recording.json. */
+void replay_upload_route(
     struct http_server *srv, struct evhttp_request *req, const char *path);
 /* GET /recording.json?file=NAME[&record=I|&sensor=K]. */
 void replay_route(

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <event2/buffer.h>
 #include <event2/http.h>
@@ -298,13 +299,29 @@ replay_read(const char *name, const char *path, char *err, size_t len)
 	return r;
 }
 
+/* Keep r among the recordings read, in place of the least used. */
+static void
+replay_keep(struct replay *r)
+{
+	size_t i, oldest = 0;
+
+	for (i = 1; i < REPLAY_KEPT; i++)
+		if (replay_kept[i] == NULL ||
+		    (replay_kept[oldest] != NULL &&
+			replay_kept[i]->used < replay_kept[oldest]->used))
+			oldest = i;
+	replay_free(replay_kept[oldest]);
+	replay_kept[oldest] = r;
+	r->used = ++replay_clock;
+}
+
 /* The recording named, read now or kept; NULL with the HTTP code. */
 static struct replay *
 replay_get(const char *name, int *code, char *err, size_t len)
 {
 	struct replay_find f = { name, "" };
 	struct replay *r;
-	size_t i, oldest = 0;
+	size_t i;
 
 	if (!replay_name_ok(name)) {
 		*code = HTTP_BADREQUEST;
@@ -329,14 +346,7 @@ replay_get(const char *name, int *code, char *err, size_t len)
 		*code = 422;
 		return NULL;
 	}
-	for (i = 1; i < REPLAY_KEPT; i++)
-		if (replay_kept[i] == NULL ||
-		    (replay_kept[oldest] != NULL &&
-			replay_kept[i]->used < replay_kept[oldest]->used))
-			oldest = i;
-	replay_free(replay_kept[oldest]);
-	replay_kept[oldest] = r;
-	r->used = ++replay_clock;
+	replay_keep(r);
 	return r;
 }
 
@@ -602,4 +612,67 @@ replay_export(struct view *v, const char *file, struct export_range *rg,
 	    "%.64s: %.160s, %.3f s to %.3f s", r->head.name, r->file,
 	    r->rec[rg->from].time, r->rec[to].time);
 	return count;
+}
+
+void
+replay_upload_route(
+    struct http_server *srv, struct evhttp_request *req, const char *path)
+{
+	struct evbuffer *in = evhttp_request_get_input_buffer(req), *b;
+	const char *q = evhttp_uri_get_query(
+	    evhttp_request_get_evhttp_uri(req));
+	size_t len = evbuffer_get_length(in);
+	char tmp[4096], kept[300], err[512];
+	const unsigned char *body;
+	struct evkeyvalq args;
+	const char *name, *dir = getenv("TMPDIR");
+	struct replay *r;
+	int fd, ok;
+
+	(void)path;
+	if (upload_allowed(srv, req, len) != 0)
+		return;
+	if (q == NULL || evhttp_parse_query_str(q, &args) != 0)
+		name = NULL;
+	else
+		name = evhttp_find_header(&args, "name");
+	ok = name != NULL && replay_name_ok(name) && strlen(name) < 200;
+	if (ok)
+		snprintf(kept, sizeof(kept), "upload:%s", name);
+	if (q != NULL)
+		evhttp_clear_headers(&args);
+	if (!ok) {
+		reply_error(req, HTTP_BADREQUEST, "Bad Request",
+		    "name=NAME.hxr or NAME.mjl, the file's name, no slash");
+		return;
+	}
+	if ((body = evbuffer_pullup(in, -1)) == NULL && len > 0) {
+		evhttp_send_error(req, HTTP_INTERNAL, NULL);
+		return;
+	}
+	/* The reader reads files: a private one, gone once read. */
+	snprintf(tmp, sizeof(tmp), "%.4000s/hxview-replay-XXXXXX",
+	    dir != NULL && dir[0] == '/' ? dir : "/tmp");
+	if ((fd = mkstemp(tmp)) < 0) {
+		reply_error(req, HTTP_INTERNAL, "Internal Server Error",
+		    "cannot make a file to read the recording from");
+		return;
+	}
+	ok = len == 0 || write(fd, body, len) == (ssize_t)len;
+	close(fd);
+	r = ok ? replay_read(kept, tmp, err, sizeof(err)) : NULL;
+	unlink(tmp);
+	if (r == NULL) {
+		reply_error(req, 422, "Unprocessable Content",
+		    ok ? err : "cannot write the recording to read it");
+		return;
+	}
+	replay_keep(r);
+	if ((b = evbuffer_new()) == NULL) {
+		evhttp_send_error(req, HTTP_INTERNAL, NULL);
+		return;
+	}
+	replay_summary(b, r);
+	reply_send(req, HTTP_OK, "OK", "application/json", b);
+	evbuffer_free(b);
 }

@@ -765,6 +765,8 @@ static const struct route {
 	{ "/history.json", ROUTE_GET, "use GET", history_route, 1 },
 	{ "/recordings.json", ROUTE_GET, "use GET", replay_list_route, 0 },
 	{ "/recording.json", ROUTE_GET, "use GET", replay_route, 0 },
+	{ "/recording-upload", EVHTTP_REQ_POST, "uploads take POST",
+	    replay_upload_route, 0 },
 	{ "/export.html", ROUTE_GET, "use GET", export_route, 0 },
 };
 

@@ -262,6 +262,37 @@ upload_load(struct http_server *srv, struct evhttp_request *req,
 	evbuffer_free(b);
 }
 
+int
+upload_allowed(struct http_server *srv, struct evhttp_request *req, size_t len)
+{
+	char why[300];
+
+	if (guard_control(req))
+		return -1;
+	if (srv->h->read_only) {
+		reply_error(req, 403, "Forbidden",
+		    "this viewer is read-only (hxview serve --read-only)");
+		return -1;
+	}
+	if (guard_token(srv, req))
+		return -1;
+	if (!http_takes_uploads(srv->h)) {
+		reply_error(req, 403, "Forbidden",
+		    "this viewer takes no uploads (hxview serve --max-upload "
+		    "0)");
+		return -1;
+	}
+	if (len > srv->h->max_upload) {
+		snprintf(why, sizeof(why),
+		    "an upload is at most %zu bytes (hxview serve "
+		    "--max-upload)",
+		    srv->h->max_upload);
+		reply_error(req, 413, "Payload Too Large", why);
+		return -1;
+	}
+	return 0;
+}
+
 void
 upload_route(
     struct http_server *srv, struct evhttp_request *req, const char *path)
@@ -273,29 +304,8 @@ upload_route(
 	char why[300];
 
 	(void)path;
-	if (guard_control(req))
+	if (upload_allowed(srv, req, len) != 0)
 		return;
-	if (srv->h->read_only) {
-		reply_error(req, 403, "Forbidden",
-		    "this viewer is read-only (hxview serve --read-only)");
-		return;
-	}
-	if (guard_token(srv, req))
-		return;
-	if (!http_takes_uploads(srv->h)) {
-		reply_error(req, 403, "Forbidden",
-		    "this viewer takes no uploads (hxview serve --max-upload "
-		    "0)");
-		return;
-	}
-	if (len > srv->h->max_upload) {
-		snprintf(why, sizeof(why),
-		    "an upload is at most %zu bytes (hxview serve "
-		    "--max-upload)",
-		    srv->h->max_upload);
-		reply_error(req, 413, "Payload Too Large", why);
-		return;
-	}
 	if ((body = evbuffer_pullup(in, -1)) == NULL && len > 0) {
 		evhttp_send_error(req, HTTP_INTERNAL, NULL);
 		return;

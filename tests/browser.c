@@ -976,3 +976,67 @@ wait_for(const char *script, double seconds, const char *what)
 		hx_sleep_ms(100);
 	}
 }
+
+int
+http_post_page(int port, const char *path, const void *body, size_t blen,
+    char *out, size_t len)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET };
+	char req[1024];
+	ssize_t n;
+	size_t got = 0;
+	int fd, code = -1;
+
+	a.sin_port = htons((uint16_t)port);
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	cr_assert(fd >= 0);
+	cr_assert_eq(connect(fd, (struct sockaddr *)&a, sizeof(a)), 0);
+	snprintf(req, sizeof(req),
+	    "POST %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nX-Hxview: 1\r\n"
+	    "Content-Type: application/octet-stream\r\n"
+	    "Content-Length: %zu\r\nConnection: close\r\n\r\n",
+	    path, port, blen);
+	cr_assert_eq(write(fd, req, strlen(req)), (ssize_t)strlen(req));
+	if (blen > 0)
+		(void)!send(fd, body, blen, MSG_NOSIGNAL);
+	while (got + 1 < len && (n = read(fd, out + got, len - 1 - got)) > 0)
+		got += (size_t)n;
+	out[got] = '\0';
+	close(fd);
+	cr_assert_eq(sscanf(out, "HTTP/1.%*d %d", &code), 1, "%s", out);
+	return code;
+}
+
+/* The WebDriver id of the page's element matching css. */
+static void
+element(const char *css, char *id, size_t len)
+{
+	char path[256], *req, *body, *quoted = json_quote(css);
+
+	cr_assert(asprintf(&req, "{\"using\":\"css selector\",\"value\":%s}",
+		      quoted) > 0);
+	snprintf(path, sizeof(path), "/session/%s/element", session);
+	body = wd("POST", path, req);
+	cr_assert(json_string(body, "element-6066-11e4-a52e-4f735466cecf", id,
+		      len) == 0,
+	    "no element %s: %.500s", css, body);
+	free(body);
+	free(req);
+	free(quoted);
+}
+
+void
+choose_file(const char *css, const char *file)
+{
+	char id[128], path[512], *req, *quoted;
+
+	element(css, id, sizeof(id));
+	quoted = json_quote(file);
+	cr_assert(asprintf(&req, "{\"text\":%s}", quoted) > 0);
+	snprintf(
+	    path, sizeof(path), "/session/%s/element/%s/value", session, id);
+	free(wd("POST", path, req));
+	free(req);
+	free(quoted);
+}

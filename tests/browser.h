@@ -33,6 +33,15 @@ int free_port(void);
  */
 int http_call(int port, const char *method, const char *path, const char *json,
     double timeout, char **body, char *why, size_t wlen);
+/*
+ * POST body (blen bytes, may be none) to path with the page's header
+ * (X-Hxview: 1), as the workbench sends a control or an upload: the
+ * status, the whole answer (head and body) in out.
+ */
+int http_post_page(int port, const char *path, const void *body, size_t blen,
+    char *out, size_t len);
+/* Choose file in the page's file input matching css (as a user would). */
+void choose_file(const char *css, const char *file);
 /* s as a quoted JSON string (caller frees). */
 char *json_quote(const char *s);
 /* The string of key in json into out; 0, or -1 if none. */

@@ -193,16 +193,51 @@ Test(replay, a_recording_is_listed_read_and_drawn)
 	cr_assert_eq(get(port, url, &body), 409, "%s", body);
 	cr_assert(strstr(body, "another model") != NULL, "%s", body);
 
+	/* The same recording sent from a browser: kept as upload:NAME. */
+	{
+		static char answer[65536];
+		char *bytes;
+		long size;
+		FILE *rf = fopen(r.path, "rb");
+
+		cr_assert_not_null(rf);
+		fseek(rf, 0, SEEK_END);
+		size = ftell(rf);
+		rewind(rf);
+		bytes = malloc((size_t)size);
+		cr_assert_eq(fread(bytes, 1, (size_t)size, rf), (size_t)size);
+		fclose(rf);
+		snprintf(url, sizeof(url), "/recording-upload?name=%s", file);
+		cr_assert_eq(http_post_page(port, url, bytes, (size_t)size,
+				 answer, sizeof(answer)),
+		    200, "%s", answer);
+		cr_assert(
+		    strstr(answer, "\"records\":80") != NULL, "%s", answer);
+		snprintf(url, sizeof(url),
+		    "/recording.json?file=upload:%s&record=20", file);
+		cr_assert_eq(get(port, url, &body), 200, "%s", body);
+		cr_assert(
+		    fabs(json_nth(body, "\"qpos\":", 2) - recorded[2]) < 1e-6);
+		/* Not a recording, and no name: refused with the reason. */
+		cr_assert_eq(
+		    http_post_page(port, "/recording-upload?name=junk.hxr",
+			"junk", 4, answer, sizeof(answer)),
+		    422, "%s", answer);
+		cr_assert_eq(http_post_page(port, "/recording-upload", bytes,
+				 (size_t)size, answer, sizeof(answer)),
+		    400, "%s", answer);
+		free(bytes);
+	}
+
 	/* The history as one page: every kept state since the load. */
 	cr_assert_eq(get(port, "/export.html?history=1&fps=0", &body), 200,
 	    "%.300s", body);
-	cr_assert(strstr(body, "\"nframes\":80,") != NULL,
-	    "not the 80 kept states");
+	cr_assert(
+	    strstr(body, "\"nframes\":80,") != NULL, "not the 80 kept states");
 	cr_assert(strstr(body, "THREE") != NULL, "three.js is not inlined");
 	cr_assert_eq(get(port, "/export.html", &body), 400, "%s", body);
 	cr_assert_eq(get(port, "/export.html?history=1&from=x", &body), 400);
-	cr_assert_eq(
-	    get(port, "/export.html?history=1&from=1000", &body), 404);
+	cr_assert_eq(get(port, "/export.html?history=1&from=1000", &body), 404);
 	cr_assert_eq(get(port, "/export.html?file=nosuch.hxr", &body), 404);
 
 	/* The live simulation did not move. */

@@ -17,15 +17,9 @@
 
 #include <libgen.h>
 #include <math.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include <criterion/criterion.h>
 
@@ -305,6 +299,14 @@ Test(timeline, a_recording_plays_in_the_page)
 	wait_for("return hxwb.replay.index > 60 ? 'yes' : 'record ' +"
 		 " hxwb.replay.index;",
 	    15, "the recording playing");
+	/* The same file chosen from this computer: sent, read, shown. */
+	choose_file("#replay-upload", r.path);
+	snprintf(script, sizeof(script),
+	    "var r = hxwb.replay; return r.rec && r.rec.file === 'upload:%s'"
+	    " && r.shown ? 'yes' : 'file ' + (r.rec && r.rec.file);",
+	    file);
+	wait_for(script, 15, "the recording sent from the page open");
+	cr_assert_str_eq(js("return String(hxwb.replay.rec.records);"), "120");
 	/* Export: the page offers the file, saying its frames and size. */
 	js("document.getElementById('replay-export').click(); return '';");
 	wait_for("var a = document.getElementById('replay-export-link');"
@@ -430,34 +432,6 @@ Test(timeline, an_exported_recording_plays_from_a_file)
 	    20, "the exported replay playing to its end");
 }
 
-/* POST path with the page's header; the HTTP status, its body in out. */
-static int
-post_as_page(int port, const char *path, char *out, size_t len)
-{
-	struct sockaddr_in a = { .sin_family = AF_INET };
-	char req[512];
-	ssize_t n;
-	size_t got = 0;
-	int fd, code = -1;
-
-	a.sin_port = htons((uint16_t)port);
-	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	fd = socket(AF_INET, SOCK_STREAM, 0);
-	cr_assert(fd >= 0);
-	cr_assert_eq(connect(fd, (struct sockaddr *)&a, sizeof(a)), 0);
-	snprintf(req, sizeof(req),
-	    "POST %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nX-Hxview: 1\r\n"
-	    "Content-Length: 0\r\nConnection: close\r\n\r\n",
-	    path, port);
-	cr_assert_eq(write(fd, req, strlen(req)), (ssize_t)strlen(req));
-	while (got + 1 < len && (n = read(fd, out + got, len - 1 - got)) > 0)
-		got += (size_t)n;
-	out[got] = '\0';
-	close(fd);
-	cr_assert_eq(sscanf(out, "HTTP/1.%*d %d", &code), 1, "%s", out);
-	return code;
-}
-
 Test(timeline, a_bad_request_is_refused)
 {
 	static const char *const args[] = { "-m", "workbench.xml", "--paused",
@@ -500,8 +474,8 @@ Test(timeline, a_bad_request_is_refused)
 		strstr(body, "\"poses\":") != NULL,
 	    "%s", body);
 	free(body);
-	code = post_as_page(
-	    port, "/control/resume?back=2", answer, sizeof(answer));
+	code = http_post_page(
+	    port, "/control/resume?back=2", NULL, 0, answer, sizeof(answer));
 	cr_assert(code == 403 && strstr(answer, "read-only") != NULL,
 	    "resume on a read-only viewer: %s", answer);
 	cr_assert_eq(hx_status_ok(watch).steps, 5);

@@ -1893,24 +1893,6 @@ model_zip(const char *path, const char *name, const char *rgba)
 	free(stl);
 }
 
-/* The WebDriver id of the page's element matching css. */
-static void
-element(const char *css, char *id, size_t len)
-{
-	char path[256], *req, *body, *quoted = json_quote(css);
-
-	cr_assert(asprintf(&req, "{\"using\":\"css selector\",\"value\":%s}",
-		      quoted) > 0);
-	snprintf(path, sizeof(path), "/session/%s/element", session);
-	body = wd("POST", path, req);
-	cr_assert(json_string(body, "element-6066-11e4-a52e-4f735466cecf", id,
-		      len) == 0,
-	    "no element %s: %.500s", css, body);
-	free(body);
-	free(req);
-	free(quoted);
-}
-
 /*
  * Models from the browser (issue 38): a zip of an MJCF and the mesh it
  * names, chosen in the Simulation panel, unpacked by the page (one entry
@@ -1920,8 +1902,8 @@ element(const char *css, char *id, size_t len)
  */
 Test(workbench, a_zip_chosen_or_dropped_loads_its_model)
 {
-	char dir[] = "/tmp/hxwb-upload.XXXXXX", zip[128], drop[128], id[128],
-	     path[512], *req, *quoted, *body, script[300];
+	char dir[] = "/tmp/hxwb-upload.XXXXXX", zip[128], drop[128], *body,
+	     script[300];
 	struct colours c;
 	hxd_array *a;
 	size_t len;
@@ -1936,14 +1918,7 @@ Test(workbench, a_zip_chosen_or_dropped_loads_its_model)
 	open_workbench(start_all());
 
 	/* Chosen: the file input takes the zip's path. */
-	element("#upload-files", id, sizeof(id));
-	quoted = json_quote(zip);
-	cr_assert(asprintf(&req, "{\"text\":%s}", quoted) > 0);
-	snprintf(
-	    path, sizeof(path), "/session/%s/element/%s/value", session, id);
-	free(wd("POST", path, req));
-	free(req);
-	free(quoted);
+	choose_file("#upload-files", zip);
 	wait_for("var u = hxwb.upload || {};"
 		 "return hxwb.model && hxwb.model.name === 'uploaded' &&"
 		 " u.state === 'loaded' ? 'yes' : 'model ' + (hxwb.model &&"

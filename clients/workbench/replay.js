@@ -1,6 +1,7 @@
 /*
  * Recordings in the page: any recording of the daemon's state
- * directories (hxview's /recordings.json) opened here, read by hxview
+ * directories (hxview's /recordings.json), or a file of this computer
+ * sent to hxview (/recording-upload), opened here, read by hxview
  * with the recording library (/recording.json) and played in this tab
  * only: play, pause, a slider over the records with marks where the run
  * was reset or the model edited, a speed, and a sensor plotted over the
@@ -10,7 +11,7 @@
  */
 import { hxwb, say } from './state.js';
 import { scene } from './scene.js';
-import { exportTo } from './net.js';
+import { net, exportTo } from './net.js';
 
 function byId(id) { return document.getElementById(id); }
 
@@ -41,6 +42,9 @@ export const replay = {
     });
     byId('replay-sensor').addEventListener('change', function () { self.plot(); });
     byId('replay-refresh').addEventListener('click', function () { self.list(); });
+    byId('replay-upload').addEventListener('change', function () {
+      self.upload(byId('replay-upload').files[0]);
+    });
     byId('replay-export').addEventListener('click', function () {
       if (!self.rec) return;
       exportTo('file=' + encodeURIComponent(self.rec.file), byId('replay-export-link'),
@@ -75,18 +79,35 @@ export const replay = {
     if (!file) return;
     var self = this;
     fetch('/recording.json?file=' + encodeURIComponent(file)).then(function (r) { return r.json(); }).then(function (j) {
-      if (j.error) { say('recording: ' + j.error); return; }
-      self.rec = j;
-      self.index = 0;
-      var r = byId('replay-range');
-      r.max = Math.max(0, j.records - 1);
-      r.value = 0;
-      self.marks(j);
-      self.sensors(j);
-      byId('replay').hidden = false;
-      self.go(0);
-      self.plot();
+      self.start(j);
     }).catch(function (e) { say('recording: ' + e); });
+  },
+
+  /* A recording file of this computer, read by hxview (as upload:NAME). */
+  upload: function (f) {
+    if (!f) return;
+    var self = this, headers = { 'X-Hxview': '1', 'Content-Type': 'application/octet-stream' };
+    if (net.token) headers['X-Hxview-Token'] = net.token;
+    say('sending ' + f.name + '...');
+    fetch('/recording-upload?name=' + encodeURIComponent(f.name), { method: 'POST',
+      headers: headers, body: f }).then(function (r) { return r.json(); })
+      .then(function (j) { self.start(j); })
+      .catch(function (e) { say('recording: ' + e); });
+  },
+
+  /* Show the recording summed up in j. */
+  start: function (j) {
+    if (j.error) { say('recording: ' + j.error); return; }
+    this.rec = j;
+    this.index = 0;
+    var r = byId('replay-range');
+    r.max = Math.max(0, j.records - 1);
+    r.value = 0;
+    this.marks(j);
+    this.sensors(j);
+    byId('replay').hidden = false;
+    this.go(0);
+    this.plot();
   },
 
   /* Marks under the slider where the run was reset or the model edited. */

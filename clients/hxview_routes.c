@@ -56,8 +56,7 @@ static const struct route_asset {
 	{ "/physics.js", "physics.js", "text/javascript; charset=utf-8", 0 },
 	{ "/upload.js", "upload.js", "text/javascript; charset=utf-8", 0 },
 	{ "/render.js", "render.js", "text/javascript; charset=utf-8", 0 },
-	{ "/timeline.js", "timeline.js", "text/javascript; charset=utf-8",
-	    0 },
+	{ "/timeline.js", "timeline.js", "text/javascript; charset=utf-8", 0 },
 	{ "/replay.js", "replay.js", "text/javascript; charset=utf-8", 0 },
 	{ "/workbench.css", "workbench.css", "text/css; charset=utf-8", 0 },
 	{ "/three.min.js", NULL, "text/javascript; charset=utf-8", 1 },
@@ -835,13 +834,15 @@ route_request(struct evhttp_request *req, void *arg)
 	r = route_find(path, &rest);
 	if (guard_stranger(srv, req)) {
 		/* answered */
-	} else if (!(r != NULL && r->handler == upload_route) &&
+	} else if (!(r != NULL &&
+		       (r->handler == upload_route ||
+			   r->handler == replay_upload_route)) &&
 	    evbuffer_get_length(evhttp_request_get_input_buffer(req)) >
 		HTTP_MAX_BODY) {
 		/* evhttp's limit is an upload's when uploads are taken. */
 		reply_error(req, 413, "Payload Too Large",
 		    "a request's body is at most 4096 bytes (an upload's: "
-		    "POST /upload)");
+		    "POST /upload or /recording-upload)");
 	} else if (r != NULL) {
 		if ((cmd & r->methods) == 0)
 			reply_error(req, 405, "Method Not Allowed", r->other);

@@ -8,8 +8,8 @@
  * states back it is (0: the newest), and the run may resume from one:
  * the live data becomes that state exactly, and the newer ones go.
  *
- * The ring holds the states of one model: a new model (a load, an edit
- * that changes its structure) empties it.  A write into the model (an
+ * The ring holds the states of one model: a new model (a load, or an
+ * edit, which compiles the model anew) empties it.  A write into the model (an
  * option, a colour, a gain) does not, but a state from before it can
  * be read and not resumed, since the steps from it would differ.
  */

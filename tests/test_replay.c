@@ -85,6 +85,10 @@ Test(replay, a_recording_is_listed_read_and_drawn)
 {
 	static const char *const args[] = { "-m", "workbench.xml", "--paused",
 		NULL };
+	static const char *const rgba[] = { "rgba", "0 1 1 1" };
+	static const hxd_edit_op recolour[] = {
+		{ HXD_EDIT_SET, "geom", "arm", NULL, NULL, rgba, 1 },
+	};
 	const char *argv[7];
 	char path[4096], file[256], dir[4096], url[600], *body;
 	struct rec_reader *rd;
@@ -112,7 +116,10 @@ Test(replay, a_recording_is_listed_read_and_drawn)
 	HX_OK(watch, hxd_record_start(watch, FIELDS, 0, 0, &r));
 	HX_OK(watch, hxd_step(watch, 50, &taken));
 	HX_OK(watch, hxd_reset(watch, -1));
-	HX_OK(watch, hxd_step(watch, 30, &taken));
+	HX_OK(watch, hxd_step(watch, 20, &taken));
+	/* An edit that keeps the sizes (the arm's colour): marked too. */
+	HX_OK(watch, hxd_edit_model(watch, recolour, 1, NULL, NULL));
+	HX_OK(watch, hxd_step(watch, 10, &taken));
 	HX_OK(watch, hxd_record_stop(watch, &r));
 
 	/* What the file holds at record 20, read here. */
@@ -153,6 +160,9 @@ Test(replay, a_recording_is_listed_read_and_drawn)
 	cr_assert(strstr(body, "{\"record\":50,") != NULL &&
 		strstr(body, "\"kind\":\"reset\"") != NULL,
 	    "no reset marker at record 50: %s", body);
+	cr_assert(strstr(body, "{\"record\":70,") != NULL &&
+		strstr(body, "\"kind\":\"edit\"") != NULL,
+	    "no edit marker at record 70: %s", body);
 
 	/* Record 20 as a frame: the recorded qpos, the box in the air. */
 	snprintf(
@@ -229,11 +239,11 @@ Test(replay, a_recording_is_listed_read_and_drawn)
 		free(bytes);
 	}
 
-	/* The history as one page: every kept state since the load. */
+	/* The history as one page: every state kept since the edit. */
 	cr_assert_eq(get(port, "/export.html?history=1&fps=0", &body), 200,
 	    "%.300s", body);
-	cr_assert(
-	    strstr(body, "\"nframes\":80,") != NULL, "not the 80 kept states");
+	cr_assert(strstr(body, "\"nframes\":10,") != NULL,
+	    "not the 10 states kept since the edit");
 	cr_assert(strstr(body, "THREE") != NULL, "three.js is not inlined");
 	cr_assert_eq(get(port, "/export.html", &body), 400, "%s", body);
 	cr_assert_eq(get(port, "/export.html?history=1&from=x", &body), 400);

@@ -229,7 +229,12 @@ check_push(void)
 	OK(hxs_set_angular_velocity("cube", &spin));
 	OK(hxs_angular_velocity("cube", &v));
 	printf("spinning at %.2f\n", v.z);
-	if (v.z < 3)
+	/*
+	 * From rest to 5 rad/s; the table's friction slows it while the
+	 * scene runs on, and more so on a loaded machine (2.7 was seen
+	 * under make check -j2 with the browser tests): at rest it is 0.
+	 */
+	if (v.z < 1)
 		FAIL("the cube does not spin: %g", v.z);
 	OK(hxs_linear_velocity("cube", &v));
 	REFUSED(hxs_apply_force("cube", "palm", &up, 0.1f),

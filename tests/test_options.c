@@ -934,13 +934,13 @@ Test(options, example_settings_file)
 	static const char *const names[] = { "model", "no-model", "legacy",
 		"model-dir", "user-model-dirs", "unix", "tcp", "token-file",
 		"tls-cert", "tls-key", "tls-client-ca", "allow-cleartext-token",
-		"no-shm", "state-dir", "record-quota", "speed", "paused",
-		"api-rate", "lease-loss", "perturb-timeout", "max-clients",
-		"max-handshakes", "max-frame", "max-queued",
-		"max-subscriptions", "load-timeout", "load-memory",
-		"model-max-bodies", "model-max-keys", "model-max-hfield",
-		"model-max-texture", "model-max-mesh-vertices", "verbose",
-		"quiet" };
+		"no-shm", "state-dir", "record-quota", "history",
+		"history-memory", "speed", "paused", "api-rate", "lease-loss",
+		"perturb-timeout", "max-clients", "max-handshakes", "max-frame",
+		"max-queued", "max-subscriptions", "load-timeout",
+		"load-memory", "model-max-bodies", "model-max-keys",
+		"model-max-hfield", "model-max-texture",
+		"model-max-mesh-vertices", "verbose", "quiet" };
 	const size_t nnames = sizeof(names) / sizeof(names[0]);
 	int seen[sizeof(names) / sizeof(names[0])] = { 0 };
 	struct options defaults, o;

@@ -371,6 +371,18 @@ export const render = {
     o.add(r);
     this.reflector = r;
     hxwb.reflecting = true;
+    /* Its picture follows the window's size (after view.js's resize). */
+    if (!this.resizing) {
+      this.resizing = true;
+      window.addEventListener('resize', function () {
+        var rf = self.reflector;
+        if (!rf) return;
+        var size = view.renderer.getDrawingBufferSize(new THREE.Vector2());
+        rf.getRenderTarget().setSize(Math.max(256, size.x), Math.max(256, size.y));
+        hxwb.reflectSize = [size.x, size.y];
+        hxwb.dirty = true;
+      });
+    }
   },
 
   /* Load libjs-three's Reflector (a classic script: THREE.Reflector). */

@@ -1342,6 +1342,20 @@ Test(workbench, shadows_and_reflections_are_off_on_software_and_tick_on)
 		hx_sleep_ms(200);
 	}
 	cr_log_info("reflection: %s, before %s", text, text0);
+	/* A smaller window: the reflection's picture follows it. */
+	{
+		char rect[256];
+
+		snprintf(
+		    rect, sizeof(rect), "/session/%s/window/rect", session);
+		free(wd("POST", rect, "{\"width\":800,\"height\":600}"));
+		wait_for("var s = hxwb.reflectSize, c = hxwb.view.renderer"
+			 ".getDrawingBufferSize(new THREE.Vector2());"
+			 " return s && s[0] === c.x && s[1] === c.y &&"
+			 " c.x < 1000 ? 'yes' : 'reflection ' + s + ', canvas '"
+			 " + c.x + 'x' + c.y;",
+		    WAIT_SECONDS, "the reflection resized with the window");
+	}
 
 	/* Both off: the picture as at first. */
 	click("rnd-shadow");

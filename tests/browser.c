@@ -1040,3 +1040,15 @@ choose_file(const char *css, const char *file)
 	free(req);
 	free(quoted);
 }
+
+void
+open_url(const char *url)
+{
+	char path[256], *req, *quoted = json_quote(url);
+
+	cr_assert(asprintf(&req, "{\"url\":%s}", quoted) > 0);
+	snprintf(path, sizeof(path), "/session/%s/url", session);
+	free(wd("POST", path, req));
+	free(req);
+	free(quoted);
+}

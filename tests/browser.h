@@ -70,6 +70,8 @@ void stop_driver(void);
 void browser_cleanup(hxd_conn **watch);
 /* A new session of headless Chromium, the current one (session). */
 void open_session(void);
+/* Navigate the current session to url. */
+void open_url(const char *url);
 void open_session_with(const char *more);
 void close_session(void);
 /* Everything the tests need (hxview egl, chromium, chromedriver). */

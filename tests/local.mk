@@ -432,12 +432,12 @@ tests_test_workbench_CFLAGS = $(TEST_CFLAGS)
 tests_test_workbench_LDADD = $(TEST_LIBS)
 # Recordings through hxview serve (/recordings.json, /recording.json).
 tests_test_replay_SOURCES = tests/test_replay.c tests/browser.c \
-	tests/browser.h
+	tests/browser.h tests/recorded.c tests/recorded.h
 tests_test_replay_CFLAGS = $(TEST_CFLAGS)
 tests_test_replay_LDADD = $(TEST_LIBS) libhxrec.la
 # The workbench's timeline: the live run's history in the page.
 tests_test_timeline_SOURCES = tests/test_timeline.c tests/browser.c \
-	tests/browser.h
+	tests/browser.h tests/recorded.c tests/recorded.h
 tests_test_timeline_CFLAGS = $(TEST_CFLAGS)
 tests_test_timeline_LDADD = $(TEST_LIBS) libhxrec.la
 # The workbench's perturbation against MuJoCo's own in the test process

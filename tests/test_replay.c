@@ -24,7 +24,7 @@
 #include "check.h"
 #include "harness.h"
 #include "haptixd.h"
-#include "recording.h"
+#include "recorded.h"
 
 static struct hx_server server;
 static hxd_conn *watch;
@@ -36,11 +36,6 @@ cleanup(void)
 }
 
 TestSuite(replay, .timeout = 120, .fini = cleanup);
-
-#define FIELDS \
-	(HXD_FIELDS(HXD_FIELD_QPOS) | HXD_FIELDS(HXD_FIELD_QVEL) | \
-	    HXD_FIELDS(HXD_FIELD_CTRL) | HXD_FIELDS(HXD_FIELD_MOCAP) | \
-	    HXD_FIELDS(HXD_FIELD_SENSORDATA))
 
 /* GET path of hxview; the status, the body (static, replaced each call). */
 static int
@@ -89,31 +84,22 @@ Test(replay, a_recording_is_listed_read_and_drawn)
 	static const hxd_edit_op recolour[] = {
 		{ HXD_EDIT_SET, "geom", "arm", NULL, NULL, rgba, 1 },
 	};
-	const char *argv[7];
-	char path[4096], file[256], dir[4096], url[600], *body;
-	struct rec_reader *rd;
-	struct rec_item it;
+	char path[4096], file[256], url[600], *body;
 	double recorded[16], err_at;
 	hxd_recording r, other;
-	hxd_state *st = NULL;
 	unsigned taken;
-	int port, i, nq = 0, n = 0;
-	char err[256];
+	int port, i, nq, n;
 
 	hx_server_start(&server, args);
 	watch = hx_connect_ok(hx_server_addr(&server, 0), "test_replay");
 	/* A recording of another model first, then of the workbench. */
 	HX_OK(watch, hxd_load_file(watch, hx_test_model("fixture.xml"), NULL));
-	HX_OK(watch, hxd_record_start(watch, FIELDS, 0, 0, &other));
+	HX_OK(watch, hxd_record_start(watch, RECORDED_FIELDS, 0, 0, &other));
 	HX_OK(watch, hxd_step(watch, 5, &taken));
 	HX_OK(watch, hxd_record_stop(watch, &other));
 	HX_OK(
 	    watch, hxd_load_file(watch, hx_test_model("workbench.xml"), NULL));
-	HX_OK(watch, hxd_get_state(watch, &st));
-	st->qpos[2] = 1.0; /* the box a metre up: it falls */
-	HX_OK(watch, hxd_set_state(watch, st));
-	free(st);
-	HX_OK(watch, hxd_record_start(watch, FIELDS, 0, 0, &r));
+	recorded_drop_start(watch, &r);
 	HX_OK(watch, hxd_step(watch, 50, &taken));
 	HX_OK(watch, hxd_reset(watch, -1));
 	HX_OK(watch, hxd_step(watch, 20, &taken));
@@ -121,33 +107,11 @@ Test(replay, a_recording_is_listed_read_and_drawn)
 	HX_OK(watch, hxd_edit_model(watch, recolour, 1, NULL, NULL));
 	HX_OK(watch, hxd_step(watch, 10, &taken));
 	HX_OK(watch, hxd_record_stop(watch, &r));
-
 	/* What the file holds at record 20, read here. */
-	rd = rec_reader_open(r.path, err, sizeof(err));
-	cr_assert_not_null(rd, "%s", err);
-	while (rec_reader_next(rd, &it) == 1)
-		if (it.tag == REC_TAG_STATE && n++ == 20) {
-			nq = (int)rec_reader_header(rd)->nq;
-			cr_assert(nq <= 16);
-			memcpy(
-			    recorded, it.field[REC_QPOS], nq * sizeof(double));
-		}
-	rec_reader_close(rd);
+	nq = recorded_qpos(r.path, 20, recorded, 16, &n);
 	cr_assert_eq(n, 80, "%d records", n);
-
-	snprintf(path, sizeof(path), "%.4000s", r.path);
-	snprintf(dir, sizeof(dir), "%.4000s", dirname(path));
-	snprintf(path, sizeof(path), "%.4000s", r.path);
-	snprintf(file, sizeof(file), "%.200s", basename(path));
-	setenv("STATE_DIRECTORY", dir, 1);
-	argv[0] = hx_hxview_path();
-	argv[1] = "-s";
-	argv[2] = hx_server_addr(&server, 0);
-	argv[3] = "serve";
-	argv[4] = "--http";
-	argv[5] = "127.0.0.1:0";
-	argv[6] = NULL;
-	port = start_hxview_argv(argv);
+	port = recorded_serve(
+	    hx_server_addr(&server, 0), r.path, file, sizeof(file));
 
 	cr_assert_eq(get(port, "/recordings.json", &body), 200, "%s", body);
 	cr_assert(strstr(body, file) != NULL, "%s not listed: %s", file, body);
@@ -252,7 +216,6 @@ Test(replay, a_recording_is_listed_read_and_drawn)
 
 	/* The live simulation did not move. */
 	cr_assert_eq(hx_status_ok(watch).steps, 30);
-	unsetenv("STATE_DIRECTORY");
 }
 
 int

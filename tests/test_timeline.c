@@ -15,7 +15,6 @@
  */
 #include "config.h"
 
-#include <libgen.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,7 +26,7 @@
 #include "check.h"
 #include "harness.h"
 #include "haptixd.h"
-#include "recording.h"
+#include "recorded.h"
 
 #define WINDOW_ARGS \
 	"\"--window-size=1000,700\",\"--enable-unsafe-swiftshader\"," \
@@ -89,7 +88,7 @@ Test(timeline, the_page_scrubs_the_history_and_resumes_from_it)
 	static const char *const args[] = { "-m", "workbench.xml", "--paused",
 		NULL };
 	const char *argv[7];
-	char url[128], path[160], script[256], *req, *quoted;
+	char url[128], script[256];
 	struct red live, back, resumed;
 	hxd_history_state h;
 	hxd_state *st = NULL;
@@ -118,12 +117,7 @@ Test(timeline, the_page_scrubs_the_history_and_resumes_from_it)
 	start_driver();
 	open_session_with(WINDOW_ARGS);
 	snprintf(url, sizeof(url), "http://127.0.0.1:%d/", port);
-	quoted = json_quote(url);
-	cr_assert(asprintf(&req, "{\"url\":%s}", quoted) > 0);
-	snprintf(path, sizeof(path), "/session/%s/url", session);
-	free(wd("POST", path, req));
-	free(req);
-	free(quoted);
+	open_url(url);
 	wait_for("var w = window.hxwb; return w && w.model && w.drawn >= 1 &&"
 		 " w.timeline && w.timeline.states >= 300 &&"
 		 " !document.getElementById('timeline').hidden ? 'yes' :"
@@ -184,72 +178,31 @@ Test(timeline, the_page_scrubs_the_history_and_resumes_from_it)
 	hxd_history_state_free(&h);
 }
 
-#define FIELDS \
-	(HXD_FIELDS(HXD_FIELD_QPOS) | HXD_FIELDS(HXD_FIELD_QVEL) | \
-	    HXD_FIELDS(HXD_FIELD_CTRL) | HXD_FIELDS(HXD_FIELD_MOCAP) | \
-	    HXD_FIELDS(HXD_FIELD_SENSORDATA))
-
 Test(timeline, a_recording_plays_in_the_page)
 {
 	static const char *const args[] = { "-m", "workbench.xml", "--paused",
 		NULL };
-	const char *argv[7];
-	char url[128], path[4096], dir[4096], file[256], script[512];
-	char *req, *quoted, err[256];
+	char url[128], file[256], script[512];
 	struct red live, at20;
-	struct rec_reader *rd;
-	struct rec_item it;
 	double recorded[16], q;
 	hxd_recording r;
-	hxd_state *st = NULL;
 	unsigned taken;
-	int port, i, n = 0, nq = 0;
+	int port, i, nq;
 
 	hx_server_start(&server, args);
 	watch = hx_connect_ok(hx_server_addr(&server, 0), "test_timeline");
-	HX_OK(watch, hxd_get_state(watch, &st));
-	st->qpos[2] = 1.0; /* the box a metre up: it falls */
-	HX_OK(watch, hxd_set_state(watch, st));
-	free(st);
-	HX_OK(watch, hxd_record_start(watch, FIELDS, 0, 0, &r));
+	recorded_drop_start(watch, &r);
 	HX_OK(watch, hxd_step(watch, 100, &taken));
 	HX_OK(watch, hxd_reset(watch, -1));
 	HX_OK(watch, hxd_step(watch, 20, &taken));
 	HX_OK(watch, hxd_record_stop(watch, &r));
-	rd = rec_reader_open(r.path, err, sizeof(err));
-	cr_assert_not_null(rd, "%s", err);
-	while (rec_reader_next(rd, &it) == 1)
-		if (it.tag == REC_TAG_STATE && n++ == 20) {
-			nq = (int)rec_reader_header(rd)->nq;
-			cr_assert(nq <= 16);
-			memcpy(
-			    recorded, it.field[REC_QPOS], nq * sizeof(double));
-		}
-	rec_reader_close(rd);
-
-	snprintf(path, sizeof(path), "%.4000s", r.path);
-	snprintf(dir, sizeof(dir), "%.4000s", dirname(path));
-	snprintf(path, sizeof(path), "%.4000s", r.path);
-	snprintf(file, sizeof(file), "%.200s", basename(path));
-	setenv("STATE_DIRECTORY", dir, 1);
-	argv[0] = hx_hxview_path();
-	argv[1] = "-s";
-	argv[2] = hx_server_addr(&server, 0);
-	argv[3] = "serve";
-	argv[4] = "--http";
-	argv[5] = "127.0.0.1:0";
-	argv[6] = NULL;
-	port = start_hxview_argv(argv);
-	unsetenv("STATE_DIRECTORY");
+	nq = recorded_qpos(r.path, 20, recorded, 16, NULL);
+	port = recorded_serve(
+	    hx_server_addr(&server, 0), r.path, file, sizeof(file));
 	start_driver();
 	open_session_with(WINDOW_ARGS);
 	snprintf(url, sizeof(url), "http://127.0.0.1:%d/", port);
-	quoted = json_quote(url);
-	cr_assert(asprintf(&req, "{\"url\":%s}", quoted) > 0);
-	snprintf(path, sizeof(path), "/session/%s/url", session);
-	free(wd("POST", path, req));
-	free(req);
-	free(quoted);
+	open_url(url);
 	snprintf(script, sizeof(script),
 	    "var w = window.hxwb, s = document.getElementById('replay-files');"
 	    " return w && w.model && w.drawn >= 1 && s.options.length &&"
@@ -325,53 +278,23 @@ Test(timeline, an_exported_recording_plays_from_a_file)
 {
 	static const char *const args[] = { "-m", "workbench.xml", "--paused",
 		NULL };
-	const char *argv[7];
-	char url[4200], path[4096], dir[4096], file[256], script[512];
-	char *req, *quoted, *body = NULL, why[256], err[256];
+	char url[4200], path[4096], file[256], script[512];
+	char *body = NULL, why[256];
 	struct red first, last;
-	struct rec_reader *rd;
-	struct rec_item it;
 	double recorded[16], q;
 	hxd_recording r;
-	hxd_state *st = NULL;
 	unsigned taken;
-	int port, i, n = 0, nq = 0, code;
+	int port, i, nq, code;
 	FILE *f;
 
 	hx_server_start(&server, args);
 	watch = hx_connect_ok(hx_server_addr(&server, 0), "test_timeline");
-	HX_OK(watch, hxd_get_state(watch, &st));
-	st->qpos[2] = 1.0; /* the box a metre up: it falls and lands */
-	HX_OK(watch, hxd_set_state(watch, st));
-	free(st);
-	HX_OK(watch, hxd_record_start(watch, FIELDS, 0, 0, &r));
+	recorded_drop_start(watch, &r);
 	HX_OK(watch, hxd_step(watch, 300, &taken));
 	HX_OK(watch, hxd_record_stop(watch, &r));
-	rd = rec_reader_open(r.path, err, sizeof(err));
-	cr_assert_not_null(rd, "%s", err);
-	while (rec_reader_next(rd, &it) == 1)
-		if (it.tag == REC_TAG_STATE && n++ == 20) {
-			nq = (int)rec_reader_header(rd)->nq;
-			cr_assert(nq <= 16);
-			memcpy(
-			    recorded, it.field[REC_QPOS], nq * sizeof(double));
-		}
-	rec_reader_close(rd);
-
-	snprintf(path, sizeof(path), "%.4000s", r.path);
-	snprintf(dir, sizeof(dir), "%.4000s", dirname(path));
-	snprintf(path, sizeof(path), "%.4000s", r.path);
-	snprintf(file, sizeof(file), "%.200s", basename(path));
-	setenv("STATE_DIRECTORY", dir, 1);
-	argv[0] = hx_hxview_path();
-	argv[1] = "-s";
-	argv[2] = hx_server_addr(&server, 0);
-	argv[3] = "serve";
-	argv[4] = "--http";
-	argv[5] = "127.0.0.1:0";
-	argv[6] = NULL;
-	port = start_hxview_argv(argv);
-	unsetenv("STATE_DIRECTORY");
+	nq = recorded_qpos(r.path, 20, recorded, 16, NULL);
+	port = recorded_serve(
+	    hx_server_addr(&server, 0), r.path, file, sizeof(file));
 
 	/* Every record (fps=0) of the recording, as one file. */
 	snprintf(url, sizeof(url), "/export.html?file=%s&fps=0", file);
@@ -395,12 +318,7 @@ Test(timeline, an_exported_recording_plays_from_a_file)
 	start_driver();
 	open_session_with(WINDOW_ARGS);
 	snprintf(url, sizeof(url), "file://%s", path);
-	quoted = json_quote(url);
-	cr_assert(asprintf(&req, "{\"url\":%s}", quoted) > 0);
-	snprintf(script, sizeof(script), "/session/%s/url", session);
-	free(wd("POST", script, req));
-	free(req);
-	free(quoted);
+	open_url(url);
 	wait_for("var p = window.hxexport; return p && p.ready &&"
 		 " hxwb.drawn >= 1 ? 'yes' : 'status ' +"
 		 " document.getElementById('status').textContent;",

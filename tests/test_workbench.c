@@ -103,19 +103,6 @@ start_all(void)
 	return port;
 }
 
-/* Navigate the current session to url. */
-static void
-go(const char *url)
-{
-	char path[256], *req, *quoted = json_quote(url);
-
-	cr_assert(asprintf(&req, "{\"url\":%s}", quoted) > 0);
-	snprintf(path, sizeof(path), "/session/%s/url", session);
-	free(wd("POST", path, req));
-	free(req);
-	free(quoted);
-}
-
 /* Open the workbench of host:port in a new session; wait for frames. */
 static void
 open_workbench_at(const char *host, int port)
@@ -124,7 +111,7 @@ open_workbench_at(const char *host, int port)
 
 	open_session_with(WINDOW_ARGS);
 	snprintf(url, sizeof(url), "http://%s:%d/", host, port);
-	go(url);
+	open_url(url);
 	wait_for("var w = window.hxwb;"
 		 "return w && w.model && w.drawn > 3 && w.frames > 3 ? 'yes' :"
 		 " 'model ' + !!(w && w.model) + ' drawn ' + (w && w.drawn) +"
@@ -1398,7 +1385,7 @@ Test(workbench, another_site_and_a_foreign_host_are_refused)
 	 */
 	open_session_with(WINDOW_ARGS ",\"--host-resolver-rules=MAP "
 				      "rebind.test 127.0.0.1\"");
-	go("data:text/html,<title>elsewhere</title>");
+	open_url("data:text/html,<title>elsewhere</title>");
 	snprintf(
 	    script, sizeof(script), "window.hxport = %d; return 'ok';", port);
 	js(script);
@@ -1418,7 +1405,7 @@ Test(workbench, another_site_and_a_foreign_host_are_refused)
 	 * origin, but not one of hxview's names, so nothing is served.
 	 */
 	snprintf(url, sizeof(url), "http://rebind.test:%d/", port);
-	go(url);
+	open_url(url);
 	r = js("return document.body ? document.body.textContent : '';");
 	cr_assert(strstr(r, "is not this server's name") != NULL,
 	    "a foreign Host was served: %.300s", r);

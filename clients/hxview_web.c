@@ -147,10 +147,11 @@ static const struct web_kind {
 	    WEB_KEEP_FRAME, WEB_HAS_GEOMS },
 	{ "frame-site", 0, 0, mjFRAME_SITE, mjLABEL_NONE, 0, mjCAT_ALL,
 	    WEB_KEEP_FRAME, WEB_HAS_SITES },
-	{ "frame-camera", 0, 0, mjFRAME_CAMERA, mjLABEL_NONE, 0, mjCAT_DECOR,
-	    WEB_KEEP_FRAME, WEB_HAS_CAMERAS },
-	{ "frame-light", 0, 0, mjFRAME_LIGHT, mjLABEL_NONE, 0, mjCAT_DECOR,
-	    WEB_KEEP_FRAME, WEB_HAS_LIGHTS },
+	/* As simulate: a camera's or light's frame with its decoration. */
+	{ "frame-camera", WEB_FLAG(mjVIS_CAMERA), 0, mjFRAME_CAMERA,
+	    mjLABEL_NONE, 0, mjCAT_DECOR, WEB_KEEP_FRAME, WEB_HAS_CAMERAS },
+	{ "frame-light", WEB_FLAG(mjVIS_LIGHT), 0, mjFRAME_LIGHT, mjLABEL_NONE,
+	    0, mjCAT_DECOR, WEB_KEEP_FRAME, WEB_HAS_LIGHTS },
 	{ "frame-contact", 0, 0, mjFRAME_CONTACT, mjLABEL_NONE, 0, mjCAT_DECOR,
 	    WEB_KEEP_FRAME, WEB_HAS_CONTACTS },
 	{ "frame-world", 0, 0, mjFRAME_WORLD, mjLABEL_NONE, 0, mjCAT_DECOR,
@@ -1411,7 +1412,8 @@ web_pert_kinds(struct web_pert *p)
 		if (kd->label_only)
 			on = p->label == kd->label;
 		else if (kd->frame != mjFRAME_NONE)
-			on = p->frame == kd->frame;
+			on = p->frame == kd->frame &&
+			    (p->flags & kd->need) == kd->need;
 		else
 			on = (p->flags & kd->need) == kd->need &&
 			    (p->flags & kd->without) == 0;

@@ -1843,6 +1843,13 @@ has_body_frames(const char *f, int kind)
 	return frame_decor(f, kind).n == 3;
 }
 
+/* Does a frame hold decorations of kind? */
+static int
+has_kind(const char *f, int kind)
+{
+	return frame_decor(f, kind).n > 0;
+}
+
 /* Does a frame hold no decoration and no label? */
 static int
 has_nothing(const char *f, int unused)
@@ -1879,7 +1886,7 @@ Test(view, serve_decorations_as_each_page_asks)
 	struct decor_kind k;
 	char query[256], body[4096], *f;
 	pid_t pid;
-	int err, port, kind;
+	int err, port, kind, camkind, i;
 	float longest;
 
 	hx_server_start(&s, view_args);
@@ -1930,6 +1937,28 @@ Test(view, serve_decorations_as_each_page_asks)
 	cr_assert_eq(control(port, query, body, sizeof(body)), 200, "%s", body);
 	f = frame_when(&a, has_nothing, 0, "the frames and labels gone");
 	free(f);
+
+	/* Camera frames, as simulate: only with the Camera flag. */
+	camkind = decor_kind_of(port, "frame-camera");
+	snprintf(query, sizeof(query),
+	    "/control/show?id=%u&flags=0&frame=4&label=0", a.id);
+	cr_assert_eq(control(port, query, body, sizeof(body)), 200, "%s", body);
+	for (i = 0; i < 5; i++) {
+		f = events_next(&a, "frame", 10);
+		cr_assert_eq(frame_decor(f, camkind).n, 0,
+		    "a camera's frame without the Camera flag: %.300s", f);
+		free(f);
+	}
+	snprintf(query, sizeof(query),
+	    "/control/show?id=%u&flags=%u&frame=4&label=0", a.id,
+	    1u << 3 /* mjVIS_CAMERA */);
+	cr_assert_eq(control(port, query, body, sizeof(body)), 200, "%s", body);
+	f = frame_when(
+	    &a, has_kind, camkind, "the camera's frame with its flag");
+	free(f);
+	snprintf(query, sizeof(query),
+	    "/control/show?id=%u&flags=0&frame=0&label=0", a.id);
+	cr_assert_eq(control(port, query, body, sizeof(body)), 200, "%s", body);
 
 	/* Refusals, with the reason. */
 	snprintf(query, sizeof(query),

@@ -561,3 +561,31 @@ HX_TRANSPORT_TEST(
 	hxd_close(c);
 	hx_run_free(&r);
 }
+
+/* hxctl history: what is kept, one state, and resuming from it. */
+HX_TRANSPORT_TEST(
+    hxctl, history_shows_and_resumes, "-m", "fixture.xml", "--paused", NULL)
+{
+	struct hx_run r = { 0 };
+
+	hxctl(&r, addr, "step", "10", NULL);
+	expect_ok(&r);
+	hxctl(&r, addr, "history", NULL);
+	expect_ok(&r);
+	cr_assert(strncmp(r.out, "10 states of ", 13) == 0, "%s", r.out);
+	hxctl_json(&r, addr, "history", "3", NULL);
+	cr_assert_eq(json_num(r.out, "step"), 7, "%s", r.out);
+	cr_assert_float_eq(json_num(r.out, "time"), 7 * FIXTURE_DT, 1e-12);
+	cr_assert_not_null(strstr(r.out, "\"qpos\":["), "%s", r.out);
+	hxctl(&r, addr, "history", "resume", "3", NULL);
+	expect_ok(&r);
+	cr_assert_str_eq(r.out, "resumed from the state 3 back\n");
+	hxctl_json(&r, addr, "status", NULL);
+	cr_assert_eq(json_num(r.out, "steps"), 7, "%s", r.out);
+	hxctl(&r, addr, "history", "99", NULL);
+	cr_assert_neq(r.status, 0);
+	cr_assert_not_null(strstr(r.err, "holds 7"), "%s", r.err);
+	hxctl(&r, addr, "history", "x", NULL);
+	cr_assert_eq(r.status, 2, "%s", r.err);
+	hx_run_free(&r);
+}

@@ -118,8 +118,8 @@ unsigned long long view_step(const struct view *v);
  * state again; fn's result, or -1 when no state came yet or f's sizes
  * are not the model's.
  */
-int view_with_state(struct view *v, hxd_frame *f,
-    int (*fn)(struct view *, void *), void *arg);
+int view_with_state(
+    struct view *v, hxd_frame *f, int (*fn)(struct view *, void *), void *arg);
 
 /* EGL (hxview_egl.c).  Make a context current; 0, or -1 with why. */
 int egl_start(const char *platform, char *err, size_t len);
@@ -199,6 +199,11 @@ int web_meshes(struct view *v, FILE *f);
 int web_texture(struct view *v, int id, FILE *f);
 /* The frame's fields for every browser: JSON members without braces. */
 int web_frame(struct view *v, FILE *f);
+/*
+ * web_frame() of a state not the stream's (a kept one of the history, a
+ * record of a recording), as view_with_state() holds it; -1 as it says.
+ */
+int web_frame_of(struct view *v, hxd_frame *state, FILE *f);
 /* Write text as a quoted JSON string. */
 void web_json_string(FILE *f, const char *text);
 /* Write n bytes as base64: the page makes Float32Arrays of them. */

@@ -13,6 +13,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,13 @@ static const char *const export_modules[] = { "state.js", "net.js", "shapes.js",
 
 /* The most textures a page carries. */
 #define EXPORT_MAX_TEXTURES 1000
+
+int
+export_due(double t, double last, double fps)
+{
+	return isnan(last) || t < last || fps <= 0 ||
+	    t - last >= 1 / fps - 1e-9;
+}
 
 /* Copy the file path into out; 0, or -1 with errno. */
 static int

@@ -99,13 +99,6 @@ history_to_frame(const hxd_history_state *h, hxd_frame *f)
 	f->xfrc_applied = h->xfrc_applied;
 }
 
-/* web_frame() of the state held, into the stream given. */
-static int
-history_frame(struct view *v, void *arg)
-{
-	return web_frame(v, arg);
-}
-
 /* The kept state back before the newest, as a frame. */
 static void
 history_state(struct evhttp_request *req, struct view *v, unsigned back)
@@ -120,12 +113,7 @@ history_state(struct evhttp_request *req, struct view *v, unsigned back)
 	int rc;
 
 	if (hxd_history(c, back, &h) != HXD_OK) {
-		reply_error(req,
-		    hxd_result(c) == HXD_BADINDEX ? HTTP_NOTFOUND :
-						    HTTP_SERVUNAVAIL,
-		    hxd_result(c) == HXD_BADINDEX ? "Not Found" :
-						    "Service Unavailable",
-		    hxd_error(c));
+		reply_call_failed(req, c, HXD_BADINDEX);
 		return;
 	}
 	history_to_frame(&h, &f);
@@ -136,7 +124,7 @@ history_state(struct evhttp_request *req, struct view *v, unsigned back)
 	}
 	fprintf(out, "{\"back\":%u,\"states\":%u,\"resumable\":%d,", back,
 	    h.states, h.resumable);
-	rc = view_with_state(v, &f, history_frame, out);
+	rc = web_frame_of(v, &f, out);
 	fputs("}\n", out);
 	fclose(out);
 	hxd_history_state_free(&h);
@@ -174,14 +162,6 @@ history_route(
 		history_state(req, srv->v, back);
 }
 
-/* Whether a frame at time t is due after the last one written at last. */
-static int
-export_due(double t, double last, double fps)
-{
-	return last != last || t < last || fps <= 0 ||
-	    t - last >= 1 / fps - 1e-9;
-}
-
 int
 history_export(struct view *v, struct export_range *rg, FILE *out, int *code,
     char *err, size_t len)
@@ -215,7 +195,7 @@ history_export(struct view *v, struct export_range *rg, FILE *out, int *code,
 		if (export_due(h.time, last, rg->fps)) {
 			history_to_frame(&h, &f);
 			fputs(count > 0 ? ",{" : "{", out);
-			if (view_with_state(v, &f, history_frame, out) != 0) {
+			if (web_frame_of(v, &f, out) != 0) {
 				hxd_history_state_free(&h);
 				*code = 409;
 				snprintf(err, len,

@@ -124,6 +124,12 @@ void reply_send(struct evhttp_request *req, int code, const char *reason,
 /* Answer with a JSON error object. */
 void reply_error(
     struct evhttp_request *req, int code, const char *reason, const char *text);
+/*
+ * A call to the server failed: 404 when its result is missing (what it
+ * answers for a name or an index it does not have), else 503; with the
+ * server's words.
+ */
+void reply_call_failed(struct evhttp_request *req, hxd_conn *c, int missing);
 
 /* The connections, counted from accept to close (hxview_conns.c). */
 
@@ -228,6 +234,11 @@ void export_route(
  * HTTP code and the reason.
  */
 #define EXPORT_MAX_FRAMES 20000
+/*
+ * Whether a frame at simulated time t is due after the last one taken
+ * (NAN: none yet) at fps (0: every one); time going back (a reset) is.
+ */
+int export_due(double t, double last, double fps);
 struct export_range {
 	unsigned long from, to;
 	double fps;

@@ -13,6 +13,7 @@
 #include "config.h"
 
 #include <dirent.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -432,12 +433,6 @@ replay_series(struct evbuffer *b, const struct replay *r, unsigned long k)
 	return 0;
 }
 
-static int
-replay_frame_fn(struct view *v, void *arg)
-{
-	return web_frame(v, arg);
-}
-
 /* Record i as a frame; 0, or -1 when the model shown is not its. */
 static int
 replay_frame(struct view *v, const struct replay *r, size_t i, FILE *out)
@@ -466,7 +461,7 @@ replay_frame(struct view *v, const struct replay *r, size_t i, FILE *out)
 	if (f.qpos == NULL || (f.mocap_pos == NULL) != (f.mocap_quat == NULL))
 		return -1;
 	fprintf(out, "{\"record\":%zu,\"records\":%zu,", i, r->nrec);
-	if (view_with_state(v, &f, replay_frame_fn, out) != 0)
+	if (web_frame_of(v, &f, out) != 0)
 		return -1;
 	fputs("}\n", out);
 	return 0;
@@ -581,7 +576,7 @@ replay_export(struct view *v, const char *file, struct export_range *rg,
 {
 	struct replay *r;
 	unsigned long i, to;
-	double last = -1e300, t;
+	double last = NAN, t;
 	int count = 0;
 
 	if ((r = replay_get(file, code, err, len)) == NULL)
@@ -594,7 +589,7 @@ replay_export(struct view *v, const char *file, struct export_range *rg,
 	}
 	for (i = rg->from; i <= to && count < EXPORT_MAX_FRAMES; i++) {
 		t = r->rec[i].time;
-		if (rg->fps > 0 && t >= last && t - last < 1 / rg->fps - 1e-9)
+		if (!export_due(t, last, rg->fps))
 			continue;
 		if (count > 0)
 			fputc(',', out);

@@ -56,3 +56,12 @@ reply_error(
 	reply_send(req, code, reason, "application/json", b);
 	evbuffer_free(b);
 }
+
+void
+reply_call_failed(struct evhttp_request *req, hxd_conn *c, int missing)
+{
+	int found = hxd_result(c) != missing;
+
+	reply_error(req, found ? HTTP_SERVUNAVAIL : HTTP_NOTFOUND,
+	    found ? "Service Unavailable" : "Not Found", hxd_error(c));
+}

@@ -375,12 +375,7 @@ route_watch(
 	q.names = names;
 	if (hxd_compute(c, &q, 1, NULL, 0, 1, &r) != HXD_OK) {
 		evhttp_clear_headers(&args);
-		reply_error(req,
-		    hxd_result(c) == HXD_BADTYPE ? HTTP_NOTFOUND :
-						   HTTP_SERVUNAVAIL,
-		    hxd_result(c) == HXD_BADTYPE ? "Not Found" :
-						   "Service Unavailable",
-		    hxd_error(c));
+		reply_call_failed(req, c, HXD_BADTYPE);
 		return;
 	}
 	watch_reply(req, field, i, r);

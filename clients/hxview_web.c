@@ -1394,6 +1394,19 @@ web_frame(struct view *v, FILE *f)
 	return ferror(f) ? -1 : 0;
 }
 
+/* web_frame() into the stream arg, for view_with_state(). */
+static int
+web_frame_to(struct view *v, void *arg)
+{
+	return web_frame(v, arg);
+}
+
+int
+web_frame_of(struct view *v, hxd_frame *state, FILE *f)
+{
+	return view_with_state(v, state, web_frame_to, f);
+}
+
 /*
  * The kinds a browser is sent, and those whose labels, from what it
  * shows: a kind's flags (and not its modifiers'), its frame or its

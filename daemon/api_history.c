@@ -22,6 +22,20 @@
 
 typedef Haptix__V1__HistoryState HistoryState;
 
+/* The kept state back before the newest into st: 0, or BADINDEX saying why. */
+static int
+history_kept(struct call *c, unsigned back, struct sim_history_state *st)
+{
+	struct sim_history_info info;
+
+	if (sim_history_get(c->d->sim, back, st) == 0)
+		return 0;
+	sim_history_info(c->d->sim, &info);
+	return call_fail(c, RESULT_BADINDEX,
+	    "no state %u back: the history holds %zu%s", back, info.states,
+	    info.seconds > 0 ? "" : " (haptixd --history 0 keeps none)");
+}
+
 int
 api_history(struct call *c)
 {
@@ -32,14 +46,11 @@ api_history(struct call *c)
 	size_t *nto[10];
 	double **to[10];
 	size_t i;
+	int rc;
 
+	if ((rc = history_kept(c, w->back, &st)) != 0)
+		return rc;
 	sim_history_info(c->d->sim, &info);
-	if (sim_history_get(c->d->sim, w->back, &st) != 0)
-		return call_fail(c, RESULT_BADINDEX,
-		    "no state %u back: the history holds %zu%s", w->back,
-		    info.states,
-		    info.seconds > 0 ? "" :
-				       " (haptixd --history 0 keeps none)");
 	out = NEW(c, HistoryState, haptix__v1__history_state__init);
 	out->back = w->back;
 	out->states = (uint32_t)info.states;
@@ -71,11 +82,10 @@ api_history_resume(struct call *c)
 	const Haptix__V1__HistoryRef *w = c->req->history_resume;
 	struct sim_history_state st;
 	double left = sim_time(c->d->sim);
+	int rc;
 
-	if (sim_history_get(c->d->sim, w->back, &st) != 0) {
-		sim_history_resume(c->d->sim, w->back, c->err, sizeof(c->err));
-		return RESULT_BADINDEX;
-	}
+	if ((rc = history_kept(c, w->back, &st)) != 0)
+		return rc;
 	if (!st.resumable)
 		return call_fail(c, RESULT_DENIED,
 		    "the model was written since the state %u back (time "

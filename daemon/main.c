@@ -387,8 +387,8 @@ main(int argc, char **argv)
 	core_init(&d);
 	d.sim = sim_create();
 	sim_set_api_rate(d.sim, opts->api_rate);
-	sim_history_set(d.sim, (double)opts->history,
-	    (size_t)opts->history_memory << 20);
+	sim_history_set(
+	    d.sim, (double)opts->history, (size_t)opts->history_memory << 20);
 	rc = main_model_request(
 	    &d, opts, &r, path, sizeof(path), &same, err, sizeof(err));
 	if (rc == 1 && loadjob_run(&d, &r, err, sizeof(err)) != RESULT_OK)

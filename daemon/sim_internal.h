@@ -31,7 +31,7 @@ struct sim {
 	struct sim_undo *undo; /* the model's writes since (sim_undo.c) */
 	mjData *scratch;       /* computations' data (sim_compute.c) */
 	struct sim_history *history; /* the live run's (sim_history.c) */
-	unsigned generation;   /* counts the models installed */
+	unsigned generation;         /* counts the models installed */
 	/* Its arrays mj_forward leaves alone, by MJDATA_POINTERS index. */
 	unsigned char scratch_stale[SIM_DATA_ARRAYS];
 	int scratch_probed; /* scratch_stale is known */

@@ -386,7 +386,7 @@ typedef struct hxd_status {
 	 * set_array, ...): they send no event, a copy follows this. */
 	unsigned long long model_edits;
 	struct {
-		double seconds; /* covered when full; 0: none kept */
+		double seconds;            /* covered when full; 0: none kept */
 		unsigned long long memory; /* its bound, bytes */
 		unsigned states, capacity; /* kept now, and at most */
 		unsigned long long bytes;  /* the memory they take */
@@ -852,15 +852,15 @@ void hxd_qresults_free(hxd_qresult *r, int n);
 /*
  * A state of the live run's history (docs/recording.md, "The history"):
  * all a restore needs to be exact.  The arrays are the model's sizes
- * (n* say how many values), allocated by hxd_history(); free them with
- * hxd_history_state_free().
+ * (n* say how many values), one block that hxd_history() allocates;
+ * free it with hxd_history_state_free().
  */
 typedef struct hxd_history_state {
-	unsigned back;            /* kept states before the newest */
-	unsigned states;          /* kept now */
+	unsigned back;   /* kept states before the newest */
+	unsigned states; /* kept now */
 	double time;
-	unsigned long long step;  /* the step count then */
-	int resumable;            /* the model was not written since */
+	unsigned long long step; /* the step count then */
+	int resumable;           /* the model was not written since */
 	double *qpos, *qvel, *act, *ctrl, *qfrc_applied, *xfrc_applied;
 	double *mocap_pos, *mocap_quat, *userdata, *qacc_warmstart;
 	size_t nqpos, nqvel, nact, nctrl, nqfrc_applied, nxfrc_applied;

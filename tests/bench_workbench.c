@@ -118,8 +118,8 @@ busy_read(struct busy *b)
 	cr_assert_eq(sscanf(js("var b = hxwb.busy; return b.anim + ' ' +"
 			       " b.parse + ' ' + b.scene + ' ' + b.panels +"
 			       " ' ' + b.render;"),
-			 "%lf %lf %lf %lf %lf", &b->anim, &b->parse,
-			 &b->scene, &b->panels, &b->render),
+			 "%lf %lf %lf %lf %lf", &b->anim, &b->parse, &b->scene,
+			 &b->panels, &b->render),
 	    5);
 }
 

@@ -83,18 +83,34 @@ red_drawn(void)
 	return red_now();
 }
 
+/* The page's array expr (a qpos it shows) is want's n values, to 1e-6. */
+static void
+page_qpos_is(const char *expr, const double *want, int n)
+{
+	char script[256];
+	double q;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		snprintf(
+		    script, sizeof(script), "return String(%s[%d]);", expr, i);
+		q = atof(js(script));
+		cr_assert(fabs(q - want[i]) <= 1e-6 * (1 + fabs(want[i])),
+		    "%s[%d] %.9g, not %.9g", expr, i, q, want[i]);
+	}
+}
+
 Test(timeline, the_page_scrubs_the_history_and_resumes_from_it)
 {
 	static const char *const args[] = { "-m", "workbench.xml", "--paused",
 		NULL };
 	const char *argv[7];
-	char url[128], script[256];
+	char url[128];
 	struct red live, back, resumed;
 	hxd_history_state h;
 	hxd_state *st = NULL;
 	unsigned taken;
-	int port, i;
-	double q;
+	int port;
 
 	hx_server_start(&server, args);
 	watch = hx_connect_ok(hx_server_addr(&server, 0), "test_timeline");
@@ -138,13 +154,7 @@ Test(timeline, the_page_scrubs_the_history_and_resumes_from_it)
 	    15, "the kept state 250 back shown");
 	HX_OK(watch, hxd_history(watch, 250, &h));
 	cr_assert_eq(h.step, 50);
-	for (i = 0; i < (int)h.nqpos; i++) {
-		snprintf(script, sizeof(script),
-		    "return String(hxwb.timeline.shown.qpos[%d]);", i);
-		q = atof(js(script));
-		cr_assert(fabs(q - h.qpos[i]) <= 1e-6 * (1 + fabs(h.qpos[i])),
-		    "qpos[%d] shown %.9g, kept %.9g", i, q, h.qpos[i]);
-	}
+	page_qpos_is("hxwb.timeline.shown.qpos", h.qpos, (int)h.nqpos);
 	back = red_drawn();
 	cr_assert_gt(back.n, 50);
 	cr_assert_gt(fabs(back.y - live.y), 20,
@@ -184,10 +194,10 @@ Test(timeline, a_recording_plays_in_the_page)
 		NULL };
 	char url[128], file[256], script[512];
 	struct red live, at20;
-	double recorded[16], q;
+	double recorded[16];
 	hxd_recording r;
 	unsigned taken;
-	int port, i, nq;
+	int port, nq;
 
 	hx_server_start(&server, args);
 	watch = hx_connect_ok(hx_server_addr(&server, 0), "test_timeline");
@@ -231,14 +241,7 @@ Test(timeline, a_recording_plays_in_the_page)
 	wait_for("var s = hxwb.replay.shown; return s && s.record === 20 ?"
 		 " 'yes' : 'record ' + (s && s.record);",
 	    15, "record 20 shown");
-	for (i = 0; i < nq; i++) {
-		snprintf(script, sizeof(script),
-		    "return String(hxwb.replay.shown.qpos[%d]);", i);
-		q = atof(js(script));
-		cr_assert(
-		    fabs(q - recorded[i]) <= 1e-6 * (1 + fabs(recorded[i])),
-		    "qpos[%d] shown %.9g, recorded %.9g", i, q, recorded[i]);
-	}
+	page_qpos_is("hxwb.replay.shown.qpos", recorded, nq);
 	at20 = red_drawn();
 	cr_assert_gt(at20.n, 50);
 	cr_assert_gt(fabs(at20.y - live.y), 20,
@@ -278,13 +281,13 @@ Test(timeline, an_exported_recording_plays_from_a_file)
 {
 	static const char *const args[] = { "-m", "workbench.xml", "--paused",
 		NULL };
-	char url[4200], path[4096], file[256], script[512];
+	char url[4200], path[4096], file[256];
 	char *body = NULL, why[256];
 	struct red first, last;
-	double recorded[16], q;
+	double recorded[16];
 	hxd_recording r;
 	unsigned taken;
-	int port, i, nq, code;
+	int port, nq, code;
 	FILE *f;
 
 	hx_server_start(&server, args);
@@ -328,14 +331,7 @@ Test(timeline, an_exported_recording_plays_from_a_file)
 
 	/* Frame 20: the recorded qpos, the box in the air; the last, landed. */
 	js("hxexport.show(20); return '';");
-	for (i = 0; i < nq; i++) {
-		snprintf(script, sizeof(script),
-		    "return String(hxwb.frame.qpos[%d]);", i);
-		q = atof(js(script));
-		cr_assert(
-		    fabs(q - recorded[i]) <= 1e-6 * (1 + fabs(recorded[i])),
-		    "qpos[%d] shown %.9g, recorded %.9g", i, q, recorded[i]);
-	}
+	page_qpos_is("hxwb.frame.qpos", recorded, nq);
 	first = red_drawn();
 	js("hxexport.show(299); return '';");
 	last = red_drawn();

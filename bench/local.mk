@@ -12,7 +12,7 @@ bench_baseline_mujoco_SOURCES = bench/baseline_mujoco.c bench/proc.c \
 	bench/proc.h
 bench_baseline_mujoco_LDADD = $(MUJOCO_LIBS)
 # The codec figure: libhaptix's decoder compiled in, as test_decode has it.
-bench_codec_SOURCES = bench/codec.c lib/decode.c lib/conn.c lib/conn_shm.c \
+bench_codec_SOURCES = bench/codec.c lib/decode.c lib/conn.c lib/conn_clock.c lib/conn_result.c lib/conn_shm.c \
 	lib/tls_client.c lib/request.c
 bench_codec_CFLAGS = $(AM_CFLAGS) $(PROTOBUF_C_CFLAGS) $(OPENSSL_CFLAGS)
 bench_codec_LDADD = libhxwire.la $(PROTOBUF_C_LIBS) $(ZSTD_LIBS) \

@@ -204,6 +204,12 @@ int web_frame(struct view *v, FILE *f);
  * record of a recording), as view_with_state() holds it; -1 as it says.
  */
 int web_frame_of(struct view *v, hxd_frame *state, FILE *f);
+/*
+ * Whether a frame at simulated time t is due after the last one taken
+ * (NAN: none yet) at fps (0: every one); time going back (a reset) is:
+ * how a replay or the history is thinned to frames.
+ */
+int export_due(double t, double last, double fps);
 /* Write text as a quoted JSON string. */
 void web_json_string(FILE *f, const char *text);
 /* Write n bytes as base64: the page makes Float32Arrays of them. */

@@ -7,13 +7,12 @@
  * state) and the workbench's own scene code, made one classic script
  * (file:// pages may not load ES modules): state.js, net.js, shapes.js,
  * view.js and scene.js with their import lines and export words taken
- * out, a stand-in for the Rendering panel, and player.js.  The answer's
- * X-Export-Frames and Content-Length say what it holds.
+ * out, and player.js.  The answer's X-Export-Frames and Content-Length
+ * say what it holds.
  */
 #include "config.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,20 +27,8 @@
 static const char *const export_modules[] = { "state.js", "net.js", "shapes.js",
 	"view.js", "scene.js" };
 
-/* What scene.js asks of the Rendering panel, which a replay has not. */
-#define EXPORT_RENDER_STUB \
-	"const render = { model: function () {}, frame: function () {}," \
-	" items: function () {} };\n"
-
 /* The most textures a page carries. */
 #define EXPORT_MAX_TEXTURES 1000
-
-int
-export_due(double t, double last, double fps)
-{
-	return isnan(last) || t < last || fps <= 0 ||
-	    t - last >= 1 / fps - 1e-9;
-}
 
 /* Copy the file path into out; 0, or -1 with errno. */
 static int
@@ -195,7 +182,7 @@ export_page(struct http_server *srv, FILE *out, const struct export_range *rg,
 	      "selected>x1</option><option value=\"2\">x2</option><option "
 	      "value=\"4\">x4</option></select></div>\n<script>\n",
 	    out);
-	if (export_file(out, route_three()) != 0)
+	if (export_file(out, srv->three) != 0)
 		return -1;
 	fputs("\n</script>\n<script>\nwindow.HXEXPORT = {\"title\":", out);
 	web_json_string(out, rg->title);
@@ -208,8 +195,6 @@ export_page(struct http_server *srv, FILE *out, const struct export_range *rg,
 	fputs("]};\n</script>\n<script>\n(function () {\n'use strict';\n", out);
 	for (i = 0; i < sizeof(export_modules) / sizeof(export_modules[0]);
 	     i++) {
-		if (strcmp(export_modules[i], "scene.js") == 0)
-			fputs(EXPORT_RENDER_STUB, out);
 		snprintf(path, sizeof(path), "%s/%s", srv->assets,
 		    export_modules[i]);
 		if (export_module(out, path) != 0)

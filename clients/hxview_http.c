@@ -289,13 +289,18 @@ http_check(struct http_options *h, char *err, size_t len)
 
 /*
  * The workbench's directory: $HXVIEW_ASSETS, else the installed one,
- * else (hxview run from its build tree) the source tree's.
+ * else (hxview run from its build tree) the source tree's; three.js:
+ * $HXVIEW_THREE, else Debian's.
  */
 static void
 http_assets_dir(struct http_server *srv)
 {
 	const char *env = getenv("HXVIEW_ASSETS");
+	const char *three = getenv("HXVIEW_THREE");
 	char path[1100];
+
+	snprintf(srv->three, sizeof(srv->three), "%s",
+	    three != NULL ? three : HXVIEW_THREE_JS);
 
 	if (env != NULL && env[0] != '\0') {
 		snprintf(srv->assets, sizeof(srv->assets), "%s", env);

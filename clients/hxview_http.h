@@ -103,6 +103,7 @@ struct http_server {
 	unsigned look_at;       /* the look it holds; 0: none made */
 	unsigned next_id;       /* of the next event stream */
 	char assets[1024];      /* the workbench's directory */
+	char three[1024];       /* three.min.js: $HXVIEW_THREE or Debian's */
 	struct ssl_ctx_st *tls; /* HTTPS (hxview_tls.c), or NULL */
 	unsigned long long you; /* hxview's client id at the server */
 	TAILQ_HEAD(, http_stream) streams;
@@ -234,11 +235,6 @@ void export_route(
  * HTTP code and the reason.
  */
 #define EXPORT_MAX_FRAMES 20000
-/*
- * Whether a frame at simulated time t is due after the last one taken
- * (NAN: none yet) at fps (0: every one); time going back (a reset) is.
- */
-int export_due(double t, double last, double fps);
 struct export_range {
 	unsigned long from, to;
 	double fps;
@@ -250,9 +246,6 @@ int history_export(struct view *v, struct export_range *rg, FILE *out,
     int *code, char *err, size_t len);
 
 /* The routes: paths and methods to handlers (hxview_routes.c). */
-
-/* Debian's three.min.js, or $HXVIEW_THREE. */
-const char *route_three(void);
 
 /* evhttp's request callback: answer req through the route table. */
 void route_request(struct evhttp_request *req, void *arg);

@@ -612,19 +612,12 @@ route_models(
 	evbuffer_free(b);
 }
 
-const char *
-route_three(void)
-{
-	return getenv("HXVIEW_THREE") != NULL ? getenv("HXVIEW_THREE") :
-						HXVIEW_THREE_JS;
-}
-
 /* GET a file of the workbench, or three.js, from disk. */
 static void
 route_asset(struct http_server *srv, struct evhttp_request *req,
     const struct route_asset *a)
 {
-	const char *three = route_three();
+	const char *three = srv->three;
 	const char *slash = strrchr(three, '/');
 	char path[2048], text[2300];
 	struct evbuffer *b;

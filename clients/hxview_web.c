@@ -1402,6 +1402,13 @@ web_frame_to(struct view *v, void *arg)
 }
 
 int
+export_due(double t, double last, double fps)
+{
+	return isnan(last) || t < last || fps <= 0 ||
+	    t - last >= 1 / fps - 1e-9;
+}
+
+int
 web_frame_of(struct view *v, hxd_frame *state, FILE *f)
 {
 	return view_with_state(v, state, web_frame_to, f);

@@ -122,9 +122,6 @@ int sim_check_model(const mjModel *m, char *err, size_t len);
 void sim_pristine_take(struct sim *s);
 void sim_pristine_free(struct sim *s);
 
-/* Put the actuators' gain and bias parameters back to the model's. */
-void sim_pristine_gains(struct sim *s);
-
 /*
  * Put back every model array clients changed since the load (keyframes
  * excepted) and recompute.  Returns how many arrays differed; their

@@ -108,16 +108,3 @@ sim_pristine_restore(struct sim *s, char *names, size_t len)
 	}
 	return n;
 }
-
-void
-sim_pristine_gains(struct sim *s)
-{
-	const mjModel *p = s->pristine;
-	mjModel *m = s->m;
-
-	if (p == NULL)
-		return;
-	mju_copy(m->actuator_gainprm, p->actuator_gainprm, mjNGAIN * m->nu);
-	mju_copy(m->actuator_biasprm, p->actuator_biasprm, mjNBIAS * m->nu);
-	s->counters.model_edits++;
-}

@@ -413,6 +413,20 @@ sim_robot_reset(struct sim *s)
 	r->refs_active = 0;
 }
 
+/* Put the actuators' gain and bias parameters back to the model's. */
+static void
+robot_gains_pristine(struct sim *s)
+{
+	const mjModel *p = s->pristine;
+	mjModel *m = s->m;
+
+	if (p == NULL)
+		return;
+	mju_copy(m->actuator_gainprm, p->actuator_gainprm, mjNGAIN * m->nu);
+	mju_copy(m->actuator_biasprm, p->actuator_biasprm, mjNBIAS * m->nu);
+	s->counters.model_edits++;
+}
+
 void
 sim_robot_unstable(struct sim *s, const char *what, int reset)
 {
@@ -438,7 +452,7 @@ sim_robot_unstable(struct sim *s, const char *what, int reset)
 	/* An undone step put the gains back already; a reset does not. */
 	if (!undo || !reset)
 		return;
-	sim_pristine_gains(s);
+	robot_gains_pristine(s);
 	log_warn("simulation unstable (bad %s) with servo gains set by "
 		 "client %s: the gains are back to the model's",
 	    what, ids);

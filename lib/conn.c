@@ -7,13 +7,11 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "conn.h"
@@ -40,35 +38,6 @@ static int conn_read_token(hxd_conn *, uint8_t *, size_t *);
 static int conn_token_in_clear(hxd_conn *);
 static int conn_foreign(hxd_conn *);
 
-int
-conn_fail(hxd_conn *c, int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	c->result = code;
-	va_start(ap, fmt);
-	vsnprintf(c->error, sizeof(c->error), fmt, ap);
-	va_end(ap);
-	return code;
-}
-
-int
-conn_ok(hxd_conn *c)
-{
-	c->result = HXD_OK;
-	c->error[0] = '\0';
-	return HXD_OK;
-}
-
-int64_t
-conn_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* Later calls say NOCONNECTION. */
 void
 conn_drop(hxd_conn *c)
@@ -80,30 +49,6 @@ conn_drop(hxd_conn *c)
 		close(c->fd);
 	c->fd = -1;
 	c->rlen = 0;
-}
-
-int
-conn_poll(struct pollfd *pfd, int n, int64_t deadline)
-{
-	int64_t left;
-	int rc;
-
-	for (;;) {
-		left = -1;
-		if (deadline >= 0) {
-			left = deadline - conn_now_ms();
-			if (left < 0)
-				left = 0;
-		}
-		rc = poll(
-		    pfd, (nfds_t)n, (int)(left > 86400000 ? 86400000 : left));
-		if (rc > 0)
-			return rc;
-		if (rc == 0 && left >= 0 && left < 86400000)
-			return 0;
-		if (rc < 0 && errno != EINTR)
-			return -1;
-	}
 }
 
 /*
@@ -331,8 +276,11 @@ conn_send_all(hxd_conn *c, const uint8_t *p, size_t len, int64_t deadline)
 	short want;
 	int rc;
 
-	if (c->shm != NULL)
-		return conn_shm_send(c, p, len, deadline);
+	if (c->shm != NULL) {
+		if ((rc = conn_shm_send(c, p, len, deadline)) != HXD_OK)
+			conn_drop(c);
+		return rc;
+	}
 	while (len > 0) {
 		n = conn_write_some(c, p, len, &want, why, sizeof(why));
 		if (n > 0) {
@@ -1080,18 +1028,6 @@ int
 hxd_connected(const hxd_conn *c)
 {
 	return c != NULL && c->fd != -1;
-}
-
-int
-hxd_result(const hxd_conn *c)
-{
-	return c != NULL ? c->result : HXD_NOCONNECTION;
-}
-
-const char *
-hxd_error(const hxd_conn *c)
-{
-	return c != NULL ? c->error : "no connection";
 }
 
 const hxd_model *

@@ -81,7 +81,7 @@ void conn_recording_from_wire(
 /* Free a response from conn_call(); NULL is fine. */
 void conn_free_response(Response *resp);
 
-/* Record a failure on c with printf-style text; returns code. */
+/* Record a failure on c with printf-style text; returns code (conn_result.c). */
 int conn_fail(hxd_conn *c, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
@@ -100,7 +100,7 @@ void conn_tracking_from_wire(hxd_tracking *out, const Haptix__V1__Tracking *w);
 void conn_perturbation_from_wire(
     hxd_perturbation *out, const Haptix__V1__Perturbation *w);
 
-/* Milliseconds on the monotonic clock. */
+/* Milliseconds on the monotonic clock (conn_clock.c). */
 int64_t conn_now_ms(void);
 
 /*
@@ -117,7 +117,8 @@ void conn_drop(hxd_conn *c);
 /*
  * The shared-memory transport (conn_shm.c): take the descriptors that
  * came with the Welcome for its rings; free them; send a whole frame
- * (HXD_OK or a failure, recorded); receive what came into p (room of at
+ * (HXD_OK or a failure, recorded; the caller drops the connection after
+ * a failure); receive what came into p (room of at
  * least SHMLINK_CHUNK_MAX): the bytes, 0 when the server closed, -1 at
  * an error (errno), -2 at the deadline.
  */

@@ -271,12 +271,10 @@ conn_shm_send(hxd_conn *c, const uint8_t *p, size_t len, int64_t deadline)
 
 	while (len > 0) {
 		n = shmlink_write(c->shm, p, len);
-		if (n < 0) {
-			conn_drop(c);
+		if (n < 0)
 			return conn_fail(c, HXD_CANNOTSEND,
 			    "cannot send to the server: its request ring is "
 			    "broken");
-		}
 		if (n > 0 && shmring_wake_needed(&c->shm->out))
 			shmlink_kick(c->shm);
 		p += n;
@@ -295,7 +293,6 @@ conn_shm_send(hxd_conn *c, const uint8_t *p, size_t len, int64_t deadline)
 		shmring_awake_room(&c->shm->out);
 		if (rc == 1)
 			continue;
-		conn_drop(c);
 		if (rc == 0)
 			return conn_fail(
 			    c, HXD_TIMEOUT, "timed out sending to the server");

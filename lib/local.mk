@@ -3,7 +3,7 @@ lib_LTLIBRARIES += libhaptix.la
 include_HEADERS = lib/haptix.h lib/haptixd.h
 haptixcommdir = $(includedir)/haptix/comm
 haptixcomm_HEADERS = lib/haptix/comm/haptix.h lib/haptix/comm/haptix_sim.h
-libhaptix_la_SOURCES = lib/conn.c lib/conn.h lib/conn_shm.c lib/decode.c lib/decode.h \
+libhaptix_la_SOURCES = lib/conn.c lib/conn.h lib/conn_clock.c lib/conn_result.c lib/conn_shm.c lib/decode.c lib/decode.h \
 	lib/request.c lib/request.h lib/tables.h lib/haptixd.c \
 	lib/haptixd_view.c lib/haptixd_members.c lib/haptixd_set.c lib/haptixd_object.c \
 	lib/haptixd_run.c lib/haptixd_simple.c lib/haptixd_status.c \

@@ -260,7 +260,7 @@ tests_test_recording_SOURCES = tests/test_recording.c
 tests_test_recording_CFLAGS = $(TEST_CFLAGS) $(ZSTD_CFLAGS)
 tests_test_recording_LDADD = $(TEST_LIBS) libhxrec.la $(ZSTD_LIBS) -lpthread
 # The decoder is internal to libhaptix: test its object code directly.
-tests_test_decode_SOURCES = tests/test_decode.c lib/decode.c lib/conn.c lib/conn_shm.c \
+tests_test_decode_SOURCES = tests/test_decode.c lib/decode.c lib/conn.c lib/conn_clock.c lib/conn_result.c lib/conn_shm.c \
 	lib/tls_client.c lib/request.c lib/haptixd_members.c
 tests_test_decode_CFLAGS = $(TEST_CFLAGS) $(OPENSSL_CFLAGS)
 tests_test_decode_LDADD = libhxtest.la $(OPENSSL_LIBS) -lm

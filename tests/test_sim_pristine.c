@@ -105,25 +105,6 @@ Test(sim_pristine, the_list_is_cut_to_its_buffer)
 	inproc_stop(&d);
 }
 
-Test(sim_pristine, gains_alone)
-{
-	static const double kp = 99, rgba = 0.25;
-	double v[64]; /* gainprm and biasprm: 2 x 10 */
-
-	setup();
-	inproc_array_set(&d, "actuator_gainprm", 0, 1, &kp);
-	inproc_array_set(&d, "actuator_biasprm", 1, 1, &(const double){ -99 });
-	inproc_array_set(&d, "geom_rgba", 0, 1, &rgba);
-	sim_pristine_gains(d.sim);
-	inproc_array_get(&d, "actuator_gainprm", v);
-	cr_assert_eq(v[0], 50);
-	inproc_array_get(&d, "actuator_biasprm", v);
-	cr_assert_eq(v[1], -50);
-	inproc_array_get(&d, "geom_rgba", v);
-	cr_assert_eq(v[0], 0.25, "only the gains");
-	inproc_stop(&d);
-}
-
 /*
  * sim_params_restore (sim_state.c) is the restore the daemon calls: the
  * model's parameters back and the servo map told, which ends the

@@ -212,11 +212,13 @@ Test(sim_robot, gains_undone_are_told_once)
 	cr_assert_eq(m->actuator_gainprm[0], 1e9);
 	cr_assert_eq(sim_robot_gains_undone(d.sim, 7, why, sizeof(why)), 0,
 	    "in force, not undone");
-	/* MuJoCo reset the data: the gains go back to the model's */
+	/* MuJoCo reset the data: the gains go back to the model's, alone */
+	d.sim->m->geom_rgba[0] = 0.25f;
 	sim_robot_unstable(d.sim, "qvel", 1);
 	cr_assert_eq(m->actuator_gainprm[0], 50);
 	cr_assert_eq(m->actuator_biasprm[1], -50);
 	cr_assert_eq(m->actuator_gainprm[mjNGAIN], 20);
+	cr_assert_eq(m->geom_rgba[0], 0.25f, "only the gains");
 	cr_assert_eq(sim_robot_gains_undone(d.sim, 8, why, sizeof(why)), 0);
 	cr_assert_eq(sim_robot_gains_undone(d.sim, 7, why, sizeof(why)), 1);
 	cr_assert_str_eq(why,

@@ -76,6 +76,7 @@ export const render = {
     view.renderer.shadowMap.enabled = toggles.shadow;
     view.renderer.shadowMap.type = THREE.PCFShadowMap;
     var self = this;
+    scene.render = this;
     scene.three.onAfterRender = function (renderer, three, camera) {
       if (camera === view.camera) self.place(camera);
     };

@@ -5,13 +5,14 @@
  * changes, and moved by each frame (poses, lights, decorations, labels).
  * The items are drawn as the Rendering flags say (groups, textures,
  * static bodies, transparency, convex hulls); render.js makes the rest
- * (shadows, reflections, labels).  onModel(m) is called when a new model
- * is built (the entry module gives it).
+ * (shadows, reflections, labels), told through scene.render, where its
+ * init() puts itself (a replay page has no Rendering panel and keeps the
+ * stand-in).  onModel(m) is called when a new model is built (the entry
+ * module gives it).
  */
 import { hxwb, toggles, say, VIS, flag } from './state.js';
 import { net, floats } from './net.js';
 import { view } from './view.js';
-import { render } from './render.js';
 import { GEOM, OBJ, setQuat, hfieldGeometry, capsule, unitShape, unitScale }
   from './shapes.js';
 
@@ -19,6 +20,7 @@ export const scene = {
   three: null, model: null, items: [], pending: null,
   meshes: [], hulls: [], hfields: [], decor: {}, gen: 0, loading: 0,
   lightObjs: [], pendingLook: null, onModel: null,
+  render: { model: function () {}, items: function () {}, frame: function () {} },
 
   init: function () {
     this.three = new THREE.Scene();
@@ -161,7 +163,7 @@ export const scene = {
     });
     this.lights(model);
     view.reset(model);
-    render.model(model);
+    this.render.model(model);
     if (this.onModel) this.onModel(model);
     this.gen = model.gen;
     this.loading = 0;
@@ -224,7 +226,7 @@ export const scene = {
     m.looks = l.looks;
     hxwb.looks = l.looks;
     hxwb.lookChanged = (hxwb.lookChanged || 0) + n;
-    if (n) render.items();
+    if (n) this.render.items();
     this.applyToggles();
   },
 
@@ -362,7 +364,7 @@ export const scene = {
     hxwb.decorCounts = counts;
     hxwb.decorSizes = sizes;
     hxwb.selected = f.selected || 0;
-    render.frame(f);
+    this.render.frame(f);
     return true;
   }
 };

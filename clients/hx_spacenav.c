@@ -20,6 +20,7 @@
 #include "driver.h"
 #include "mocap.h"
 #include "program.h"
+#include "quat.h"
 #include "spacenav.h"
 #include "usage.h"
 
@@ -435,7 +436,7 @@ static void
 spn_rotate(double *q, const double *w, double dt)
 {
 	double angle = sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]) * dt;
-	double d[4], prev[4], s;
+	double d[4], s;
 	int k;
 
 	if (angle == 0)
@@ -444,15 +445,7 @@ spn_rotate(double *q, const double *w, double dt)
 	d[0] = cos(angle / 2);
 	for (k = 0; k < 3; k++)
 		d[k + 1] = w[k] * s;
-	memcpy(prev, q, sizeof(prev));
-	q[0] = d[0] * prev[0] - d[1] * prev[1] - d[2] * prev[2] -
-	    d[3] * prev[3];
-	q[1] = d[0] * prev[1] + d[1] * prev[0] + d[2] * prev[3] -
-	    d[3] * prev[2];
-	q[2] = d[0] * prev[2] - d[1] * prev[3] + d[2] * prev[0] +
-	    d[3] * prev[1];
-	q[3] = d[0] * prev[3] + d[1] * prev[2] - d[2] * prev[1] +
-	    d[3] * prev[0];
+	quat_mul(d, q, q);
 	mocap_quat_normalize(q);
 }
 

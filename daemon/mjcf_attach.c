@@ -11,6 +11,7 @@
 #include "mjcf.h"
 #include "mjcf_attach.h"
 #include "mjcf_op.h"
+#include "quat.h"
 
 /* Names, each with the kind of MuJoCo object it names ("joint", ...). */
 struct attach_names {
@@ -1032,19 +1033,6 @@ attach_copy(
 	return first;
 }
 
-/* q = x * y, quaternions w x y z. */
-static void
-attach_mulquat(double *q, const double *x, const double *y)
-{
-	double r[4];
-
-	r[0] = x[0] * y[0] - x[1] * y[1] - x[2] * y[2] - x[3] * y[3];
-	r[1] = x[0] * y[1] + x[1] * y[0] + x[2] * y[3] - x[3] * y[2];
-	r[2] = x[0] * y[2] - x[1] * y[3] + x[2] * y[0] + x[3] * y[1];
-	r[3] = x[0] * y[3] + x[1] * y[2] - x[2] * y[1] + x[3] * y[0];
-	memcpy(q, r, sizeof(r));
-}
-
 /* r = v rotated by the unit quaternion q. */
 static void
 attach_rotate(double *r, const double *q, const double *v)
@@ -1052,8 +1040,8 @@ attach_rotate(double *r, const double *q, const double *v)
 	double p[4] = { 0, v[0], v[1], v[2] },
 	       c[4] = { q[0], -q[1], -q[2], -q[3] };
 
-	attach_mulquat(p, q, p);
-	attach_mulquat(p, p, c);
+	quat_mul(q, p, p);
+	quat_mul(p, c, p);
 	memcpy(r, p + 1, 3 * sizeof(double));
 }
 
@@ -1169,9 +1157,9 @@ attach_quat(const struct attach *a, int kind, const char *s, double *q)
 			t[1] = t[2] = t[3] = 0;
 			t[1 + (seq[i] | 0x20) - 'x'] = sin(v[i] * f / 2);
 			if (seq[i] >= 'a') /* intrinsic: about the new axes */
-				attach_mulquat(q, q, t);
+				quat_mul(q, t, q);
 			else
-				attach_mulquat(q, t, q);
+				quat_mul(t, q, q);
 		}
 		return 0;
 	case 3: /* xyaxes: x, then y made orthogonal to it; z = x × y */
@@ -1287,7 +1275,7 @@ attach_at_site(
 	attach_rotate(r, qs, pb);
 	for (i = 0; i < 3; i++)
 		r[i] += ps[i];
-	attach_mulquat(qb, qs, qb);
+	quat_mul(qs, qb, qb);
 	snprintf(buf, sizeof(buf), "%.17g %.17g %.17g", r[0], r[1], r[2]);
 	mjcf_attr_set(c, "pos", buf);
 	snprintf(buf, sizeof(buf), "%.17g %.17g %.17g %.17g", qb[0], qb[1],

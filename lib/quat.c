@@ -1,4 +1,4 @@
-/* Quaternions for the client side: see quat.h. */
+/* Quaternions where MuJoCo is not at hand: see quat.h. */
 #include "config.h"
 
 #include <string.h>

@@ -1,6 +1,7 @@
 /*
- * Quaternions (w x y z) for the client side: libhaptix and the clients,
- * which never link MuJoCo.  The daemon uses MuJoCo's mju_mulQuat.
+ * Quaternions (w x y z) where MuJoCo is not at hand: libhaptix and the
+ * clients, which never link MuJoCo, and the daemon's MJCF text
+ * (mjcf_attach.c).  The daemon's simulation uses MuJoCo's mju_mulQuat.
  */
 #ifndef HX_QUAT_H
 #define HX_QUAT_H

@@ -34,7 +34,8 @@ HX_TESTS = tests/test_frame tests/test_address tests/test_decode \
 	tests/test_pacing \
 	tests/test_batch tests/test_service tests/test_hostile \
 	tests/test_loader tests/test_upload tests/test_edit tests/test_hold \
-	tests/test_view tests/test_browser tests/test_workbench \
+	tests/test_view tests/test_serve tests/test_serve_guard \
+	tests/test_browser tests/test_workbench \
 	tests/test_timeline tests/test_replay \
 	tests/test_fuzzfound \
 	tests/test_recording tests/test_record \
@@ -418,9 +419,19 @@ tests_test_hxctl_compute_CFLAGS = $(TEST_CFLAGS)
 tests_test_hxctl_compute_LDADD = $(TEST_LIBS)
 # hxview through a real daemon; each exits 77 (skipped, with the reason)
 # when EGL cannot render here, or, for the browser, without Chromium.
-tests_test_view_SOURCES = tests/test_view.c
+# The offscreen renderer (test_view), hxview serve (test_serve) and what
+# serve refuses (test_serve_guard); tests/view_harness.c holds what they
+# share, their main() among it.
+VIEW_HARNESS = tests/view_harness.c tests/view_harness.h
+tests_test_view_SOURCES = tests/test_view.c $(VIEW_HARNESS)
 tests_test_view_CFLAGS = $(TEST_CFLAGS) $(PNG_CFLAGS)
 tests_test_view_LDADD = $(TEST_LIBS) $(PNG_LIBS) $(MUJOCO_LIBS)
+tests_test_serve_SOURCES = tests/test_serve.c $(VIEW_HARNESS)
+tests_test_serve_CFLAGS = $(TEST_CFLAGS) $(PNG_CFLAGS)
+tests_test_serve_LDADD = $(TEST_LIBS) $(PNG_LIBS)
+tests_test_serve_guard_SOURCES = tests/test_serve_guard.c $(VIEW_HARNESS)
+tests_test_serve_guard_CFLAGS = $(TEST_CFLAGS) $(PNG_CFLAGS)
+tests_test_serve_guard_LDADD = $(TEST_LIBS) $(PNG_LIBS)
 tests_test_browser_SOURCES = tests/test_browser.c tests/browser.c \
 	tests/browser.h
 tests_test_browser_CFLAGS = $(TEST_CFLAGS)

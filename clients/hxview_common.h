@@ -236,10 +236,11 @@ int web_pert_stop(struct view *v, struct web_pert *p, hxd_conn *c);
 void web_pert_forget(struct web_pert *p);
 /*
  * What a browser shows, as simulate's Rendering panel: flags (mjtVisFlag
- * bits), frame (an mjtFrame) and label (an mjtLabel); 0, or -1 with why.
+ * bits), frame (an mjtFrame), label (an mjtLabel) and the joint, tendon
+ * and actuator groups (masks of mjNGROUP bits); 0, or -1 with why.
  */
 int web_pert_show(struct web_pert *p, unsigned long flags, long frame,
-    long label, char *err, size_t len);
+    long label, const long groups[3], char *err, size_t len);
 /*
  * The frame's members of one browser, after web_frame's: the
  * decorations and labels it shows, its selection and perturbation, and

@@ -405,14 +405,19 @@ control_whole(struct control_req *r, const char *name, double max, long *out)
 
 /*
  * What the browser shows, as simulate's Rendering panel: its flags
- * (mjtVisFlag bits), frame and label.  hxview makes each frame's
+ * (mjtVisFlag bits), frame and label, and the groups of its joints',
+ * tendons' and actuators' decorations (jointgroup, tendongroup,
+ * actuatorgroup: masks of 6 bits, 7 when not given).  hxview makes each frame's
  * decorations for all its browsers, only the kinds some browser shows,
  * and sends each its own.
  */
 static int
 control_show(struct control_req *r)
 {
-	long flags, frame, label;
+	static const char *const group_args[3] = { "jointgroup", "tendongroup",
+		"actuatorgroup" };
+	long flags, frame, label, groups[3];
+	int i;
 
 	if (r->pert == NULL) {
 		snprintf(r->err, sizeof(r->err),
@@ -423,8 +428,15 @@ control_show(struct control_req *r)
 	    control_whole(r, "frame", 1000, &frame) != 0 ||
 	    control_whole(r, "label", 1000, &label) != 0)
 		return CONTROL_BAD;
-	if (web_pert_show(r->pert, (unsigned long)flags, frame, label, r->err,
-		sizeof(r->err)) != 0)
+	/* simulate's groups 0, 1 and 2 when a page does not say. */
+	for (i = 0; i < 3; i++) {
+		groups[i] = 7;
+		if (control_arg(r, group_args[i]) != NULL &&
+		    control_whole(r, group_args[i], 1000, &groups[i]) != 0)
+			return CONTROL_BAD;
+	}
+	if (web_pert_show(r->pert, (unsigned long)flags, frame, label, groups,
+		r->err, sizeof(r->err)) != 0)
 		return CONTROL_BAD;
 	r->reframe = 1;
 	return CONTROL_OK;

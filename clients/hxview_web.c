@@ -12,10 +12,12 @@
  *
  * The decorations come in kinds (web_kinds[]), each made by one pass of
  * mjv_addGeoms() with simulate's flag, frame or label for it.  Each
- * browser says what it shows (web_pert_show: its mjtVisFlags, its frame
- * and its label, as simulate's Rendering panel has them); a frame's
- * passes are made once for all browsers, only for the kinds some browser
- * shows and the model has, and each browser is sent only its own kinds.
+ * browser says what it shows (web_pert_show: its mjtVisFlags, its frame,
+ * its label and its joint, tendon and actuator groups, as simulate's
+ * Rendering panel has them); a frame's passes are made once for all
+ * browsers with every group, only for the kinds some browser shows and
+ * the model has, and each browser is sent only its own kinds, of its own
+ * groups.
  *
  * Each browser has its own selection and perturbation (struct web_pert),
  * made with MuJoCo's own mjv_initPerturb(), mjv_movePerturb() and
@@ -209,7 +211,18 @@ typedef char web_scales_all
 struct web_label {
 	float pos[3];
 	char text[sizeof(((mjvGeom *)0)->label)];
+	signed char group; /* web_group() of its object */
 };
+
+/*
+ * The objects whose decorations simulate shows by group, as a browser's
+ * groups are kept (each a mask of mjNGROUP bits).
+ */
+enum web_grouped { WEB_GROUP_JOINT, WEB_GROUP_TENDON, WEB_GROUP_ACTUATOR };
+#define WEB_NGROUPED 3
+
+/* simulate's groups at first: 0, 1 and 2 shown (mjv_defaultOption). */
+#define WEB_GROUPS_DEFAULT 7u
 
 /*
  * The items of one model: the scene's geoms and sites in the order of
@@ -232,6 +245,7 @@ struct web_state {
 	float *poses;      /* ndynamic x WEB_POSE_FLOATS */
 	float *decor;      /* up to the scene's maxgeom decorations */
 	int decor_cap;     /* floats in decor */
+	signed char *decor_group; /* each decoration's web_group() */
 	int first[WEB_NKINDS], count[WEB_NKINDS]; /* decorations by kind */
 	struct web_label *labels; /* the frame's (made when first asked) */
 	int nlabels, labels_cap;
@@ -251,13 +265,14 @@ struct web_state {
 struct web_pert {
 	unsigned gen; /* the model the selection belongs to */
 	mjvPerturb pert;
-	int mocap;          /* the selected body's mocap index, or -1 */
-	int driving;        /* a force went to the server: release it */
-	unsigned flags;     /* the mjtVisFlags it shows */
-	int frame, label;   /* its mjtFrame and mjtLabel */
-	unsigned kinds;     /* the decorations it is sent */
-	unsigned labelled;  /* the kinds whose labels it is sent */
-	unsigned scale_gen; /* the scales it was sent */
+	int mocap;         /* the selected body's mocap index, or -1 */
+	int driving;       /* a force went to the server: release it */
+	unsigned flags;    /* the mjtVisFlags it shows */
+	int frame, label;  /* its mjtFrame and mjtLabel */
+	unsigned kinds;    /* the decorations it is sent */
+	unsigned labelled; /* the kinds whose labels it is sent */
+	unsigned groups[WEB_NGROUPED]; /* the groups it shows, by object */
+	unsigned scale_gen;            /* the scales it was sent */
 	TAILQ_ENTRY(web_pert) entry;
 };
 
@@ -470,6 +485,7 @@ web_state_free(struct web_state *w)
 	free(w->dyn_slot);
 	free(w->poses);
 	free(w->decor);
+	free(w->decor_group);
 	free(w->labels);
 	free(w);
 }
@@ -583,9 +599,10 @@ web_state(struct view *v)
 	    sizeof(float) * WEB_POSE_FLOATS * (size_t)(v->scn.ngeom + 1));
 	w->decor_cap = WEB_DECOR_FLOATS * v->scn.maxgeom;
 	w->decor = malloc(sizeof(float) * (size_t)w->decor_cap);
+	w->decor_group = malloc((size_t)v->scn.maxgeom + 1);
 	if (w->geom_item == NULL || w->site_item == NULL || w->ident == NULL ||
 	    w->dynamic == NULL || w->dyn_slot == NULL || w->poses == NULL ||
-	    w->decor == NULL) {
+	    w->decor == NULL || w->decor_group == NULL) {
 		web_state_free(old);
 		web_state_free(w);
 		return NULL;
@@ -1263,11 +1280,55 @@ web_drawn(const mjvGeom *g)
 }
 
 /*
+ * The group of a decoration's object, as simulate picks it (clamped to
+ * the groups there are), plus mjNGROUP times what the object is (enum
+ * web_grouped); -1 for a decoration shown whatever the groups.
+ */
+static signed char
+web_group(const mjModel *m, const mjvGeom *g)
+{
+	int what, group;
+
+	switch (g->objtype) {
+	case mjOBJ_JOINT:
+		what = WEB_GROUP_JOINT;
+		group = g->objid >= 0 && g->objid < m->njnt ?
+		    m->jnt_group[g->objid] :
+		    0;
+		break;
+	case mjOBJ_TENDON:
+		what = WEB_GROUP_TENDON;
+		group = g->objid >= 0 && g->objid < m->ntendon ?
+		    m->tendon_group[g->objid] :
+		    0;
+		break;
+	case mjOBJ_ACTUATOR:
+		what = WEB_GROUP_ACTUATOR;
+		group = g->objid >= 0 && g->objid < m->nu ?
+		    m->actuator_group[g->objid] :
+		    0;
+		break;
+	default:
+		return -1;
+	}
+	group = group < 0 ? 0 : group >= mjNGROUP ? mjNGROUP - 1 : group;
+	return (signed char)(what * mjNGROUP + group);
+}
+
+/* Does a browser show a decoration of web_group() group? */
+static int
+web_group_shown(const struct web_pert *p, int group)
+{
+	return group < 0 ||
+	    (p->groups[group / mjNGROUP] & WEB_FLAG(group % mjNGROUP)) != 0;
+}
+
+/*
  * Keep a geom's label; the labels' room is made when first needed, as
  * many as the scene's geoms.  0, or -1 when there is no room.
  */
 static int
-web_label_add(struct web_state *w, const mjvGeom *g)
+web_label_add(struct web_state *w, const mjvGeom *g, signed char group)
 {
 	struct web_label *l;
 
@@ -1280,6 +1341,7 @@ web_label_add(struct web_state *w, const mjvGeom *g)
 	if (w->nlabels >= w->labels_cap)
 		return -1;
 	l = &w->labels[w->nlabels++];
+	l->group = group;
 	memcpy(l->pos, g->pos, sizeof(l->pos));
 	memcpy(l->text, g->label, sizeof(l->text));
 	l->text[sizeof(l->text) - 1] = '\0';
@@ -1298,6 +1360,7 @@ web_frame_decor(
 	const struct web_kind *kd;
 	const mjvGeom *g;
 	mjvOption opt;
+	signed char group;
 	int i, k, n = 0, cap = w->decor_cap / WEB_DECOR_FLOATS;
 
 	w->nlabels = 0;
@@ -1324,12 +1387,15 @@ web_frame_decor(
 			g = &v->scn.geoms[i];
 			if (!web_keeps(kd->keep, g))
 				continue;
+			group = web_group(v->m, g);
 			if (g->label[0] != '\0' && (labelled & WEB_FLAG(k)) &&
-			    web_label_add(w, g) == 0)
+			    web_label_add(w, g, group) == 0)
 				w->lcount[k]++;
 			if (!kd->label_only && web_drawn(g) &&
-			    web_decor_add(w->decor, cap, &n, k, g) == 0)
+			    web_decor_add(w->decor, cap, &n, k, g) == 0) {
+				w->decor_group[n - 1] = group;
 				w->count[k]++;
+			}
 		}
 	}
 }
@@ -1449,12 +1515,15 @@ struct web_pert *
 web_pert_new(void)
 {
 	struct web_pert *p = calloc(1, sizeof(*p));
+	int i;
 
 	if (p == NULL)
 		return NULL;
 	mjv_defaultPerturb(&p->pert);
 	p->mocap = -1;
 	p->flags = web_flags_default();
+	for (i = 0; i < WEB_NGROUPED; i++)
+		p->groups[i] = WEB_GROUPS_DEFAULT;
 	web_pert_kinds(p);
 	TAILQ_INSERT_TAIL(&web_browsers, p, entry);
 	return p;
@@ -1471,8 +1540,17 @@ web_pert_free(struct web_pert *p)
 
 int
 web_pert_show(struct web_pert *p, unsigned long flags, long frame, long label,
-    char *err, size_t len)
+    const long groups[3], char *err, size_t len)
 {
+	int i;
+
+	for (i = 0; i < WEB_NGROUPED; i++)
+		if (groups[i] < 0 || groups[i] >= (long)WEB_FLAG(mjNGROUP)) {
+			snprintf(err, len,
+			    "groups: a mask of %d bits, below %u", mjNGROUP,
+			    WEB_FLAG(mjNGROUP));
+			return -1;
+		}
 	if (flags >= WEB_FLAG(mjNVISFLAG)) {
 		snprintf(err, len, "flags: mjtVisFlag bits, below %u",
 		    WEB_FLAG(mjNVISFLAG));
@@ -1489,6 +1567,8 @@ web_pert_show(struct web_pert *p, unsigned long flags, long frame, long label,
 	p->flags = (unsigned)flags;
 	p->frame = (int)frame;
 	p->label = (int)label;
+	for (i = 0; i < WEB_NGROUPED; i++)
+		p->groups[i] = (unsigned)groups[i];
 	web_pert_kinds(p);
 	return 0;
 }
@@ -1753,6 +1833,28 @@ web_label_json(FILE *f, const struct web_label *l, int *first)
 	*first = 0;
 }
 
+/*
+ * A kind's decorations of the frame that the browser's groups show, as
+ * base64 into f: in one piece when it shows them all.
+ */
+static void
+web_decor_put(FILE *f, struct web_b64 *b, const struct web_state *w,
+    const struct web_pert *p, int k)
+{
+	int i, from = w->first[k], to = w->first[k] + w->count[k];
+
+	for (i = from; i <= to; i++) {
+		if (i < to && web_group_shown(p, w->decor_group[i]))
+			continue;
+		if (i > from)
+			web_b64_put(f, b,
+			    w->decor + (size_t)from * WEB_DECOR_FLOATS,
+			    sizeof(float) * WEB_DECOR_FLOATS *
+				(size_t)(i - from));
+		from = i + 1;
+	}
+}
+
 int
 web_pert_decor(struct view *v, struct web_pert *p, FILE *f)
 {
@@ -1763,14 +1865,14 @@ web_pert_decor(struct view *v, struct web_pert *p, FILE *f)
 
 	if ((w = web_state(v)) == NULL)
 		return 0;
-	/* Its kinds' decorations of the frame, made for all in web_frame. */
+	/*
+	 * Its kinds' decorations of the frame, made for all in web_frame,
+	 * of the groups it shows.
+	 */
 	fputs(",\"decor\":\"", f);
 	for (k = 0; k < WEB_NKINDS; k++)
 		if ((p->kinds & WEB_FLAG(k)) && w->count[k] > 0)
-			web_b64_put(f, &b,
-			    w->decor + (size_t)w->first[k] * WEB_DECOR_FLOATS,
-			    sizeof(float) * WEB_DECOR_FLOATS *
-				(size_t)w->count[k]);
+			web_decor_put(f, &b, w, p, k);
 	web_b64_end(f, &b);
 	fputc('"', f);
 	if (web_pert_valid(v, p)) {
@@ -1787,9 +1889,12 @@ web_pert_decor(struct view *v, struct web_pert *p, FILE *f)
 		for (k = 0; k < WEB_NKINDS; k++)
 			if (p->labelled & WEB_FLAG(k))
 				for (i = 0; i < w->lcount[k]; i++)
-					web_label_json(f,
-					    &w->labels[w->lfirst[k] + i],
-					    &first);
+					if (web_group_shown(p,
+						w->labels[w->lfirst[k] + i]
+						    .group))
+						web_label_json(f,
+						    &w->labels[w->lfirst[k] + i],
+						    &first);
 		for (i = 0; i < nmine; i++)
 			web_label_json(f, &mine[i], &first);
 		fputc(']', f);

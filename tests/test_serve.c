@@ -749,6 +749,88 @@ Test(serve, decorations_as_each_page_asks)
 	hx_server_stop(&s);
 }
 
+/* Does a frame hold n decorations of a kind (arg: kind | n << 8)? */
+static int
+has_n_of_kind(const char *f, int kind_and_n)
+{
+	return frame_decor(f, kind_and_n & 255).n == kind_and_n >> 8;
+}
+
+/* Page a of port shows flags with the joint and actuator groups given. */
+static void
+show_groups(int port, unsigned id, unsigned flags, int joints, int actuators)
+{
+	char query[256], body[4096];
+
+	snprintf(query, sizeof(query),
+	    "/control/show?id=%u&flags=%u&frame=0&label=0&jointgroup=%d&"
+	    "actuatorgroup=%d",
+	    id, flags, joints, actuators);
+	cr_assert_eq(control(port, query, body, sizeof(body)), 200, "%s", body);
+}
+
+/*
+ * simulate's joint, tendon and actuator groups (issue 38): hxview makes a
+ * frame's decorations with every group and sends each page those of the
+ * groups it shows.  groups.xml has a hinge in group 0, another in group
+ * 3 and a motor of group 4 on the second: by default (groups 0, 1 and 2)
+ * one joint and no actuator; with group 3 alone the other joint; with
+ * group 4 the motor; a mask past six bits refused.
+ */
+Test(serve, decorations_by_group)
+{
+	static const char *const args[] = { "-m", "groups.xml", NULL };
+	const unsigned joint = 1u << 2, actuator = 1u << 4; /* mjtVisFlag */
+	struct hx_server s;
+	struct events a, b;
+	char query[256], body[4096], *f;
+	pid_t pid;
+	int err, port, jkind, akind;
+
+	hx_server_start(&s, args);
+	port = serve_start(&pid, &err, NULL, hx_server_addr(&s, 0), "serve",
+	    "--http", "127.0.0.1:0", NULL);
+	jkind = decor_kind_of(port, "joint");
+	akind = decor_kind_of(port, "actuator");
+	events_open(&a, port);
+	events_open(&b, port);
+
+	/* The Joint and Actuator flags without groups: simulate's 0, 1, 2. */
+	snprintf(query, sizeof(query),
+	    "/control/show?id=%u&flags=%u&frame=0&label=0", a.id,
+	    joint | actuator);
+	cr_assert_eq(control(port, query, body, sizeof(body)), 200, "%s", body);
+	f = frame_when(
+	    &a, has_n_of_kind, jkind | 1 << 8, "one joint by default");
+	cr_assert_eq(frame_decor(f, akind).n, 0, "the motor of group 4 shown");
+	free(f);
+	/* Group 3 alone: the other joint; group 4: the motor. */
+	show_groups(port, a.id, joint | actuator, 8, 16);
+	f = frame_when(&a, has_n_of_kind, akind | 1 << 8, "the motor");
+	cr_assert_eq(frame_decor(f, jkind).n, 1, "%.400s", f);
+	free(f);
+	/* No group: nothing; page b, which shows no joint, never any. */
+	show_groups(port, a.id, joint | actuator, 0, 0);
+	f = frame_when(&a, has_nothing, 0, "no group, no decoration");
+	free(f);
+	f = events_next(&b, "frame", 10);
+	cr_assert(has_nothing(f, 0), "page b got a's decorations: %.600s", f);
+	free(f);
+	/* Every group: both joints. */
+	show_groups(port, a.id, joint, 63, 63);
+	f = frame_when(&a, has_n_of_kind, jkind | 2 << 8, "both joints");
+	free(f);
+
+	snprintf(query, sizeof(query),
+	    "/control/show?id=%u&flags=0&frame=0&label=0&tendongroup=64", a.id);
+	cr_assert_eq(control(port, query, body, sizeof(body)), 400, "%s", body);
+	cr_assert(strstr(body, "groups") != NULL, "%s", body);
+	events_close(&a);
+	events_close(&b);
+	serve_stop(pid, err);
+	hx_server_stop(&s);
+}
+
 /* The buttons: POST with the page's header pauses and runs the server. */
 Test(serve, controls)
 {

@@ -1152,8 +1152,8 @@ choose(const char *id, int value)
  * scene has (its frames carry no decorations); Frame: Body brings
  * MuJoCo's axes of the three bodies, Label: Body their names over the
  * canvas and Label: Geom the geoms'; a longer framelength makes the
- * axes longer; the Joint box brings the joints and takes them away; the
- * Transparent box shows the red box through.
+ * axes longer; the Joint box brings the joints and takes them away, and
+ * so does joint group 0; the Transparent box shows the red box through.
  */
 Test(workbench, the_rendering_panel_shows_frames_labels_and_flags)
 {
@@ -1213,11 +1213,23 @@ Test(workbench, the_rendering_panel_shows_frames_labels_and_flags)
 	}
 	choose("render-frame", 0);
 
-	/* The Joint box: the free joint and the hinge; and off again. */
+	/*
+	 * The Joint box: the free joint and the hinge; without joint group
+	 * 0, where both are, none (hxview sends this page no joint of a
+	 * group it hides), and back; and off again.
+	 */
 	click("flag-joint");
 	wait_for("var n = (hxwb.decorCounts || {}).joint;"
 		 "return n === 2 ? 'yes' : n + ' joints';",
 	    WAIT_SECONDS, "the joints");
+	click("jointgroup-0");
+	wait_for("var n = (hxwb.decorCounts || {}).joint;"
+		 "return !n ? 'yes' : n + ' joints';",
+	    WAIT_SECONDS, "the joints of group 0 hidden");
+	click("jointgroup-0");
+	wait_for("var n = (hxwb.decorCounts || {}).joint;"
+		 "return n === 2 ? 'yes' : n + ' joints';",
+	    WAIT_SECONDS, "the joints of group 0 back");
 	click("flag-joint");
 	wait_for("var d = hxwb.decorCounts || {};"
 		 "return !d.joint && !d['frame-body'] && hxwb.frame.decor ==="

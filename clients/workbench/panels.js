@@ -62,7 +62,7 @@ export const panels = {
   /* simulate's key k for a visualization or rendering flag; false if none. */
   keyToggle: function (k) { return render.key(k); },
 
-  /* Flip group i of what: 'geomgroup' or 'sitegroup'. */
+  /* Flip group i of what: 'geomgroup', 'sitegroup', 'jointgroup', ... */
   flip: function (what, i) { render.group(what, i); },
 
   /* A new model: keys, cameras, sliders, sensors, the models list. */

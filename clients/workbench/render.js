@@ -1,7 +1,8 @@
 /*
  * simulate's Rendering and Visualization panels: a box for each of
  * MuJoCo's visualization flags, the Frame and Label choices, Shadow and
- * Reflection, the geom and site groups, and the scales of decorations.
+ * Reflection, the geom, site, joint, tendon and actuator groups, and the
+ * scales of decorations.
  *
  * The lists are MuJoCo's own, from /scene.json (mjVISSTRING, mjRNDSTRING,
  * mjFRAMESTRING, mjLABELSTRING, mjVisual's scale).  hxview makes the
@@ -55,6 +56,16 @@ const reflectShader = {
     '  gl_FragColor = vec4(color * texture2DProj(tDiffuse, vUv).rgb, 1.0);',
     '}'].join('\n')
 };
+
+/* The groups the panel offers, as simulate's Group enable section. */
+const GROUPS = ['geomgroup', 'sitegroup', 'jointgroup', 'tendongroup', 'actuatorgroup'];
+
+/* Booleans as the bits of a number: [true, false, true] is 5. */
+function mask(list) {
+  var bits = 0;
+  list.forEach(function (on, i) { if (on) bits += Math.pow(2, i); });
+  return bits;
+}
 
 /* A flag's name as a box's id: 'Contact &Force' is flag-contactforce. */
 function slug(name) { return name.replace(/[^A-Za-z]/g, '').toLowerCase(); }
@@ -124,20 +135,24 @@ export const render = {
   },
 
   /*
-   * Tell hxview what this page shows (its flags, frame and label), when
-   * it changed or the page's event stream is new (a reconnection is a
-   * new browser to hxview); a refusal is tried again a second later.
+   * Tell hxview what this page shows (its flags, frame, label and the
+   * groups of the decorations hxview makes), when it changed or the
+   * page's event stream is new (a reconnection is a new browser to
+   * hxview); a refusal is tried again a second later.
    */
   sync: function () {
     if (!hxwb.id || !toggles.flags || performance.now() < this.retry) return;
-    var bits = 0;
-    toggles.flags.forEach(function (on, i) { if (on) bits += Math.pow(2, i); });
-    var key = [hxwb.id, bits, toggles.frame, toggles.label].join(' ');
+    var show = { id: hxwb.id, flags: mask(toggles.flags), frame: toggles.frame,
+      label: toggles.label };
+    ['jointgroup', 'tendongroup', 'actuatorgroup'].forEach(function (what) {
+      show[what] = mask(toggles[what]);
+    });
+    var key = JSON.stringify(show);
     if (key === this.sent) return;
     var self = this;
     this.sent = key;
     hxwb.shown = null;
-    net.control('show', { id: hxwb.id, flags: bits, frame: toggles.frame, label: toggles.label })
+    net.control('show', show)
       .then(function (j) {
         if (j.error) { self.sent = ''; self.retry = performance.now() + 1000; }
         else if (self.sent === key) hxwb.shown = key;
@@ -180,11 +195,15 @@ export const render = {
     return false;
   },
 
-  /* Flip group i of what: 'geomgroup' or 'sitegroup'. */
+  /*
+   * Flip group i of what: 'geomgroup' or 'sitegroup' (the page's items),
+   * 'jointgroup', 'tendongroup' or 'actuatorgroup' (hxview's decorations).
+   */
   group: function (what, i) {
     toggles[what][i] = !toggles[what][i];
     this.ui();
     scene.applyToggles();
+    this.sync();
   },
 
   /* One check box with its label, into box. */
@@ -219,12 +238,12 @@ export const render = {
     }
     byId('render-frame').value = String(toggles.frame);
     byId('render-label').value = String(toggles.label);
-    ['geomgroup', 'sitegroup'].forEach(function (what) {
+    GROUPS.forEach(function (what) {
       var span = byId(what + 's');
       span.textContent = '';
       toggles[what].forEach(function (on, i) {
         var c = document.createElement('input');
-        c.type = 'checkbox'; c.checked = on; c.title = String(i);
+        c.type = 'checkbox'; c.checked = on; c.title = String(i); c.id = what + '-' + i;
         c.addEventListener('change', function () { self.group(what, i); });
         span.appendChild(c);
       });

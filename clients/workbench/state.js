@@ -22,7 +22,10 @@ export const hxwb = window.hxwb = {
 export const toggles = {
   flags: null, frame: 0, label: 0, shadow: null, reflection: null,
   geomgroup: [true, true, true, false, false, false],
-  sitegroup: [true, true, true, false, false, false]
+  sitegroup: [true, true, true, false, false, false],
+  jointgroup: [true, true, true, false, false, false],
+  tendongroup: [true, true, true, false, false, false],
+  actuatorgroup: [true, true, true, false, false, false]
 };
 
 /* The mjtVisFlags the page draws by itself (MuJoCo 2.2's numbers). */

@@ -12,6 +12,15 @@
 #include "haptixd.h"
 #include "hxview_common.h"
 
+/*
+ * The skins' vertices of the skins in opt's groups, into scn.  libmujoco
+ * 2.2.2 exports it (mjv_updateScene calls it) but its header does not
+ * declare it, and the declared mjv_updateSkin warns at each call that it
+ * is deprecated in its favour.
+ */
+void mjv_updateActiveSkin(
+    const mjModel *m, mjData *d, mjvScene *scn, const mjvOption *opt);
+
 /* How long view_open() waits for the first frame. */
 #define VIEW_FIRST_FRAME_MS 10000
 

@@ -432,8 +432,8 @@ web_name(const mjModel *m, const int *adr, int i)
 }
 
 /*
- * The options of the scene's passes: every geom and site group, the
- * static bodies, and of the decorations only flags (mjtVisFlag bits).
+ * The options of the scene's passes: every group, the static bodies,
+ * and of the decorations only flags (mjtVisFlag bits).
  */
 static void
 web_options(mjvOption *opt, unsigned flags)
@@ -451,6 +451,7 @@ web_options(mjvOption *opt, unsigned flags)
 		opt->jointgroup[i] = 1;
 		opt->tendongroup[i] = 1;
 		opt->actuatorgroup[i] = 1;
+		opt->skingroup[i] = 1;
 	}
 }
 
@@ -975,6 +976,40 @@ web_describe_items(struct view *v, struct web_state *w, FILE *f)
 	fputc(']', f);
 }
 
+/*
+ * The skins: each one's vertices' and faces' addresses and counts, its
+ * texture coordinates' address (-1: none), group and look (its
+ * material's when it has one, as MuJoCo draws it); their vertices come
+ * with each frame, their faces and texture coordinates after the
+ * meshes' in /meshes.bin.
+ */
+static void
+web_describe_skins(const mjModel *m, FILE *f)
+{
+	const float *rgba;
+	int i, mat;
+
+	fputs(",\"skins\":[", f);
+	for (i = 0; i < m->nskin; i++) {
+		mat = m->skin_matid[i];
+		rgba = mat >= 0 ? m->mat_rgba + 4 * mat : m->skin_rgba + 4 * i;
+		fprintf(f,
+		    "%s{\"vert\":[%d,%d],\"face\":[%d,%d],\"texcoord\":%d,"
+		    "\"group\":%d,\"rgba\":[%.4g,%.4g,%.4g,%.4g],"
+		    "\"emission\":%.4g,\"specular\":%.4g,\"shininess\":%.4g,"
+		    "\"texid\":%d}",
+		    i > 0 ? "," : "", m->skin_vertadr[i], m->skin_vertnum[i],
+		    m->skin_faceadr[i], m->skin_facenum[i],
+		    m->skin_texcoordadr[i], m->skin_group[i], rgba[0], rgba[1],
+		    rgba[2], rgba[3], mat >= 0 ? m->mat_emission[mat] : 0,
+		    mat >= 0 ? m->mat_specular[mat] : 0.5f,
+		    mat >= 0 ? m->mat_shininess[mat] : 0.5f,
+		    mat >= 0 ? m->mat_texid[mat] : -1);
+	}
+	fprintf(f, "],\"nskinvert\":%d,\"nskinface\":%d,\"nskintexvert\":%d",
+	    m->nskinvert, m->nskinface, m->nskintexvert);
+}
+
 int
 web_describe(struct view *v, FILE *f)
 {
@@ -1031,7 +1066,9 @@ web_describe(struct view *v, FILE *f)
 		fprintf(f, "%s{\"type\":%d,\"width\":%d,\"height\":%d}",
 		    i > 0 ? "," : "", m->tex_type[i], m->tex_width[i],
 		    m->tex_height[i]);
-	fputs("],\"items\":", f);
+	fputc(']', f);
+	web_describe_skins(m, f);
+	fputs(",\"items\":", f);
 	web_describe_items(v, w, f);
 	fputs(",\"dynamic\":[", f);
 	for (i = 0; i < w->ndynamic; i++)
@@ -1066,7 +1103,8 @@ web_meshes(struct view *v, FILE *f)
 	/*
 	 * Vertices, normals (float32), faces (int32), then the height
 	 * fields' elevations (float32, 0 to 1), then the convex hulls'
-	 * faces (int32), as the page reads them.
+	 * faces (int32), then the skins' faces (int32) and texture
+	 * coordinates (float32), as the page reads them.
 	 */
 	fwrite(m->mesh_vert, sizeof(float), 3 * (size_t)m->nmeshvert, f);
 	fwrite(m->mesh_normal, sizeof(float), 3 * (size_t)m->nmeshvert, f);
@@ -1076,6 +1114,8 @@ web_meshes(struct view *v, FILE *f)
 	for (i = 0; i < m->nmesh; i++)
 		if ((hull = web_hull(m, i, &n)) != NULL)
 			fwrite(hull, sizeof(int), 3 * (size_t)n, f);
+	fwrite(m->skin_face, sizeof(int), 3 * (size_t)m->nskinface, f);
+	fwrite(m->skin_texcoord, sizeof(float), 2 * (size_t)m->nskintexvert, f);
 	return ferror(f) ? -1 : 0;
 }
 
@@ -1415,6 +1455,26 @@ web_shown(unsigned *kinds, unsigned *labelled)
 	}
 }
 
+/*
+ * The skins' vertices as MuJoCo moves them with their bones (float32),
+ * in every frame of a model that has skins: the page hides those its
+ * Skin flag or groups hide.
+ */
+static void
+web_frame_skins(struct view *v, FILE *f)
+{
+	mjvOption opt;
+
+	if (v->m->nskin == 0 || v->scn.skinvert == NULL)
+		return;
+	web_options(&opt, WEB_FLAG(mjVIS_SKIN));
+	mjv_updateActiveSkin(v->m, v->d, &v->scn, &opt);
+	fputs(",\"skin\":\"", f);
+	web_base64(
+	    f, v->scn.skinvert, sizeof(float) * 3 * (size_t)v->m->nskinvert);
+	fputc('"', f);
+}
+
 int
 web_frame(struct view *v, FILE *f)
 {
@@ -1455,6 +1515,7 @@ web_frame(struct view *v, FILE *f)
 	web_numbers(f, d->sensordata, m->nsensordata);
 	fputs(",\"mocap\":", f);
 	web_numbers(f, d->mocap_pos, 3 * m->nmocap);
+	web_frame_skins(v, f);
 	if (v->have_status)
 		web_frame_status(&v->status, f);
 	return ferror(f) ? -1 : 0;

@@ -831,6 +831,140 @@ Test(serve, decorations_by_group)
 	hx_server_stop(&s);
 }
 
+/* The numbers of a frame's array member name, into v (at most n); how many. */
+static int
+frame_numbers(const char *frame, const char *name, double *v, int n)
+{
+	char key[64], *end;
+	const char *p;
+	int i;
+
+	snprintf(key, sizeof(key), "\"%s\":[", name);
+	cr_assert_not_null(
+	    p = strstr(frame, key), "no %s: %.300s", name, frame);
+	p += strlen(key);
+	for (i = 0; i < n && *p != ']'; i++) {
+		v[i] = strtod(p, &end);
+		cr_assert(end != p, "%s: %.100s", name, p);
+		p = *end == ',' ? end + 1 : end;
+	}
+	return i;
+}
+
+/* r = v turned by the unit quaternion q (w x y z): v + 2 w t + 2 u x t. */
+static void
+turn(const double q[4], const double v[3], double r[3])
+{
+	double t[3];
+	int k;
+
+	/* t = u x v, u the quaternion's vector part */
+	t[0] = q[2] * v[2] - q[3] * v[1];
+	t[1] = q[3] * v[0] - q[1] * v[2];
+	t[2] = q[1] * v[1] - q[2] * v[0];
+	r[0] = q[2] * t[2] - q[3] * t[1];
+	r[1] = q[3] * t[0] - q[1] * t[2];
+	r[2] = q[1] * t[1] - q[2] * t[0];
+	for (k = 0; k < 3; k++)
+		r[k] = v[k] + 2 * (q[0] * t[k] + r[k]);
+}
+
+/* Is the skin.xml block, its free joint's qpos, below arg cm? */
+static int
+block_below(const char *f, int cm)
+{
+	double q[7];
+
+	return frame_numbers(f, "qpos", q, 7) == 7 && q[2] * 100 < cm;
+}
+
+/*
+ * Each skin vertex of a frame where MuJoCo puts it with its bone: the
+ * block's pose (the frame's qpos) applied to the vertex as skin.xml
+ * binds it (bindpos 0, the bone's own frame).
+ */
+static void
+skin_follows_the_block(const char *f)
+{
+	static const double corner = 0.11;
+	double q[7], v[3], r[3];
+	float *skin;
+	char *text;
+	size_t n, i;
+	int k;
+
+	cr_assert_eq(frame_numbers(f, "qpos", q, 7), 7);
+	cr_assert_not_null(text = frame_member(f, "skin"), "%.300s", f);
+	skin = base64_floats(text, &n);
+	cr_assert_eq(n, 24, "%zu floats", n);
+	for (i = 0; i < 8; i++) {
+		/* skin.xml's vertex i: the corners, bottom then top. */
+		v[0] = (i == 0 || i == 3 || i == 4 || i == 7) ? -corner :
+								corner;
+		v[1] = (i % 4 < 2) ? -corner : corner;
+		v[2] = i < 4 ? -corner : corner;
+		turn(q + 3, v, r);
+		for (k = 0; k < 3; k++)
+			cr_assert_float_eq(skin[3 * i + k], q[k] + r[k], 1e-5,
+			    "vertex %zu, axis %d: %g, the bone puts it at %g",
+			    i, k, skin[3 * i + k], q[k] + r[k]);
+	}
+	free(skin);
+	free(text);
+}
+
+/*
+ * Skins (issue 38: simulate draws them): /scene.json describes each
+ * (its vertices' and faces' places, its group and colour), /meshes.bin
+ * ends with their faces, and every frame brings their vertices as
+ * MuJoCo moves them with their bones: skin.xml's green box on a block
+ * that falls and turns, where the block is, before and after it fell.
+ */
+Test(serve, skins_move_with_their_bones)
+{
+	static const char *const args[] = { "-m", "skin.xml", NULL };
+	static const int faces[36] = { 0, 2, 1, 0, 3, 2, 4, 5, 6, 4, 6, 7, 0, 1,
+		5, 0, 5, 4, 1, 2, 6, 1, 6, 5, 2, 3, 7, 2, 7, 6, 3, 0, 4, 3, 4,
+		7 };
+	struct hx_server s;
+	struct events e;
+	struct http h;
+	int tail[36];
+	pid_t pid;
+	int err, port;
+	char *f;
+
+	hx_server_start(&s, args);
+	port = serve_start(&pid, &err, NULL, hx_server_addr(&s, 0), "serve",
+	    "--http", "127.0.0.1:0", NULL);
+	http(&h, port, "GET", "/scene.json", "", 0);
+	http_expect(&h, 200, "application/json");
+	cr_assert(
+	    strstr((char *)h.body,
+		"\"skins\":[{\"vert\":[0,8],\"face\":[0,12],"
+		"\"texcoord\":-1,\"group\":1,\"rgba\":[0,0.9,0,1]") != NULL &&
+		strstr((char *)h.body, "\"nskinface\":12") != NULL,
+	    "the skin not described: %.2000s", h.body);
+	http_free(&h);
+	http(&h, port, "GET", "/meshes.bin", "", 0);
+	http_expect(&h, 200, NULL);
+	cr_assert_geq(h.len, sizeof(tail));
+	memcpy(tail, h.body + h.len - sizeof(tail), sizeof(tail));
+	cr_assert_arr_eq(tail, faces, sizeof(faces), "the skin's faces");
+	http_free(&h);
+
+	events_open(&e, port);
+	f = events_next(&e, "frame", 10);
+	skin_follows_the_block(f);
+	free(f);
+	f = frame_when(&e, block_below, 20, "the block on the floor");
+	skin_follows_the_block(f);
+	free(f);
+	events_close(&e);
+	serve_stop(pid, err);
+	hx_server_stop(&s);
+}
+
 /* The buttons: POST with the page's header pauses and runs the server. */
 Test(serve, controls)
 {

@@ -1168,8 +1168,8 @@ Test(workbench, the_rendering_panel_shows_frames_labels_and_flags)
 	    WAIT_SECONDS, "hxview told, and no decorations by default");
 	r = js("var n = document.querySelectorAll('#visflags input').length;"
 	       "return n === 23 && document.getElementById('flag-joint') &&"
-	       " document.getElementById('flag-skin').disabled ? 'yes' : n +"
-	       " ' boxes';");
+	       " !document.querySelector('#visflags input:disabled') ? 'yes' :"
+	       " n + ' boxes';");
 	cr_assert_str_eq(r, "yes", "the Rendering panel's boxes: %s", r);
 
 	/* Frame: Body, MuJoCo's axes of the box, the arm and the ball. */
@@ -1368,6 +1368,52 @@ Test(workbench, shadows_and_reflections_are_off_on_software_and_tick_on)
 		    text, text0);
 		hx_sleep_ms(200);
 	}
+	close_session();
+}
+
+/* Is the skin's green on the page, or gone? */
+static int
+skin_shown(const struct colours *now, const struct colours *ref)
+{
+	(void)ref;
+	return now->green > 1000;
+}
+
+static int
+skin_hidden(const struct colours *now, const struct colours *ref)
+{
+	(void)ref;
+	return now->green < 20;
+}
+
+/*
+ * Skins (issue 38), as simulate draws them: models/test/skin.xml's green
+ * skin on its grey block, drawn where its bone is; the Skin box and the
+ * skin's group (1) take it away and give it back.
+ */
+Test(workbench, skins_are_drawn_and_hide_with_their_flag_and_group)
+{
+	static const char *const args[] = { "-m", "skin.xml", NULL };
+	struct colours c;
+	const char *r;
+	int port;
+
+	hx_server_start(&server, args);
+	watch = hx_connect_ok(hx_server_addr(&server, 0), "test_workbench");
+	port = start_view("127.0.0.1:0", 0, 0);
+	start_driver();
+	open_workbench(port);
+	colours_when(&c, skin_shown, NULL, "the green skin drawn");
+	click("flag-skin");
+	colours_when(&c, skin_hidden, NULL, "the skin gone with its flag");
+	click("flag-skin");
+	colours_when(&c, skin_shown, NULL, "the skin back");
+	click("skingroup-1");
+	colours_when(&c, skin_hidden, NULL, "the skin gone with its group");
+	click("skingroup-1");
+	colours_when(&c, skin_shown, NULL, "the skin back with its group");
+	r = js("return hxwb.errors.length ? hxwb.errors.join('; ') : 'none';");
+	cr_assert_str_eq(r, "none", "the page's errors: %s", r);
 	close_session();
 }
 

@@ -1,8 +1,8 @@
 /*
  * simulate's Rendering and Visualization panels: a box for each of
  * MuJoCo's visualization flags, the Frame and Label choices, Shadow and
- * Reflection, the geom, site, joint, tendon and actuator groups, and the
- * scales of decorations.
+ * Reflection, the geom, site, joint, tendon, actuator and skin groups,
+ * and the scales of decorations.
  *
  * The lists are MuJoCo's own, from /scene.json (mjVISSTRING, mjRNDSTRING,
  * mjFRAMESTRING, mjLABELSTRING, mjVisual's scale).  hxview makes the
@@ -25,8 +25,6 @@ function byId(id) { return document.getElementById(id); }
 const RND = { SHADOW: 0, REFLECTION: 2 };
 /* mjtLabel's geom and site: the page writes those labels itself. */
 const LABEL = { GEOM: 3, SITE: 4 };
-/* What a flag cannot do here, said beside its box (and in hxview(1)). */
-const cannot = { [VIS.SKIN]: 'skins are not drawn by the workbench yet' };
 /* The largest shadow map: MuJoCo's 4096 costs a browser 64 MB a light. */
 const SHADOW_MAP_MAX = 2048;
 
@@ -58,7 +56,8 @@ const reflectShader = {
 };
 
 /* The groups the panel offers, as simulate's Group enable section. */
-const GROUPS = ['geomgroup', 'sitegroup', 'jointgroup', 'tendongroup', 'actuatorgroup'];
+const GROUPS = ['geomgroup', 'sitegroup', 'jointgroup', 'tendongroup', 'actuatorgroup',
+  'skingroup'];
 
 /* Booleans as the bits of a number: [true, false, true] is 5. */
 function mask(list) {
@@ -169,7 +168,7 @@ export const render = {
 
   /* Flip visualization flag i (mjtVisFlag). */
   flip: function (i) {
-    if (!toggles.flags || cannot[i]) return;
+    if (!toggles.flags) return;
     toggles.flags[i] = !toggles.flags[i];
     this.changed();
   },
@@ -187,7 +186,7 @@ export const render = {
     var m = this.m;
     if (!m || !toggles.flags) return false;
     for (var i = 0; i < m.vis.flags.length; i++)
-      if (m.vis.flags[i][2].toLowerCase() === k && !cannot[i]) { this.flip(i); return true; }
+      if (m.vis.flags[i][2].toLowerCase() === k) { this.flip(i); return true; }
     if (m.vis.rndflags[RND.SHADOW][2].toLowerCase() === k) { this.rnd('shadow', !toggles.shadow); return true; }
     if (m.vis.rndflags[RND.REFLECTION][2].toLowerCase() === k) {
       this.rnd('reflection', !toggles.reflection); return true;
@@ -196,8 +195,9 @@ export const render = {
   },
 
   /*
-   * Flip group i of what: 'geomgroup' or 'sitegroup' (the page's items),
-   * 'jointgroup', 'tendongroup' or 'actuatorgroup' (hxview's decorations).
+   * Flip group i of what: 'geomgroup', 'sitegroup' or 'skingroup' (the
+   * page's items), 'jointgroup', 'tendongroup' or 'actuatorgroup'
+   * (hxview's decorations).
    */
   group: function (what, i) {
     toggles[what][i] = !toggles[what][i];
@@ -226,8 +226,7 @@ export const render = {
     if (m && toggles.flags) {
       m.vis.flags.forEach(function (f, i) {
         var c = self.box(box, 'flag-' + slug(f[0]), f[0].replace('&', ''), toggles.flags[i],
-          cannot[i] || 'key ' + f[2], function () { self.flip(i); });
-        c.disabled = !!cannot[i];
+          'key ' + f[2], function () { self.flip(i); });
       });
       [['shadow', RND.SHADOW], ['reflection', RND.REFLECTION]].forEach(function (r) {
         var f = m.vis.rndflags[r[1]];

@@ -18,7 +18,7 @@ import { GEOM, OBJ, setQuat, hfieldGeometry, capsule, unitShape, unitScale }
 
 export const scene = {
   three: null, model: null, items: [], pending: null,
-  meshes: [], hulls: [], hfields: [], decor: {}, gen: 0, loading: 0,
+  meshes: [], hulls: [], hfields: [], skins: [], decor: {}, gen: 0, loading: 0,
   lightObjs: [], pendingLook: null, onModel: null,
   render: { model: function () {}, items: function () {}, frame: function () {} },
 
@@ -43,6 +43,7 @@ export const scene = {
     t.children.slice().forEach(function (o) { if (o !== keep) t.remove(o); });
     keep.children.slice().forEach(function (o) { keep.remove(o); });
     this.items = [];
+    this.skins = [];
     this.decor = {};
     this.lightObjs = [];
   },
@@ -126,9 +127,13 @@ export const scene = {
     return g;
   },
 
-  /* The meshes', height fields' and hulls' geometries from /meshes.bin. */
+  /* The meshes', height fields', hulls' and skins' geometries from /meshes.bin. */
   shapes: function (model, bin) {
     var nv = model.nmeshvert, nf = model.nmeshface;
+    var skinAt = 24 * nv + 12 * nf + 4 * model.nhfielddata + 12 * (model.nhullface || 0);
+    var skinFace = new Int32Array(bin, skinAt, 3 * (model.nskinface || 0));
+    var skinUV = new Float32Array(bin, skinAt + 12 * (model.nskinface || 0),
+      2 * (model.nskintexvert || 0));
     var vert = new Float32Array(bin, 0, 3 * nv);
     var norm = new Float32Array(bin, 12 * nv, 3 * nv);
     var face = new Int32Array(bin, 24 * nv, 3 * nf);
@@ -146,6 +151,47 @@ export const scene = {
     this.hulls = model.meshes.map(function (m) {
       return m[5] ? hullGeometry(vert.subarray(3 * m[0], 3 * (m[0] + m[1])),
         hulls.subarray(3 * m[4], 3 * (m[4] + m[5]))) : null;
+    });
+    var self = this;
+    this.skins = (model.skins || []).map(function (s, i) {
+      return self.skin(s, i, skinFace, skinUV);
+    });
+  },
+
+  /*
+   * Skin i of the description: its faces, its texture coordinates, and
+   * room for the vertices each frame brings (MuJoCo moves them with the
+   * bones); drawn as MuJoCo draws it, lit per vertex.
+   */
+  skin: function (s, i, faces, uv) {
+    var g = new THREE.BufferGeometry();
+    var pos = new THREE.BufferAttribute(new Float32Array(3 * s.vert[1]), 3);
+    pos.setUsage(THREE.DynamicDrawUsage);
+    g.setAttribute('position', pos);
+    g.setIndex(new THREE.BufferAttribute(
+      new Uint32Array(faces.slice(3 * s.face[0], 3 * (s.face[0] + s.face[1]))), 1));
+    if (s.texcoord >= 0)
+      g.setAttribute('uv', new THREE.BufferAttribute(
+        uv.slice(2 * s.texcoord, 2 * (s.texcoord + s.vert[1])), 2));
+    var o = new THREE.Mesh(g, this.material(s.rgba, s.emission, s.specular, s.shininess,
+      s.texcoord >= 0 ? s.texid : -1, [1, 1]));
+    o.frustumCulled = false;   /* the bones move it where its bounds were not */
+    o.visible = false;         /* until its first vertices */
+    o.castShadow = o.receiveShadow = true;
+    o.userData = { skin: i, group: s.group, alpha: s.rgba[3], placed: false };
+    this.three.add(o);
+    return o;
+  },
+
+  /* Put the skins' vertices of a frame (float32, 3 a vertex) into them. */
+  moveSkins: function (vert) {
+    var model = this.model;
+    this.skins.forEach(function (o) {
+      var s = model.skins[o.userData.skin], pos = o.geometry.attributes.position;
+      pos.array.set(vert.subarray(3 * s.vert[0], 3 * (s.vert[0] + s.vert[1])));
+      pos.needsUpdate = true;
+      o.geometry.computeVertexNormals();
+      o.userData.placed = true;
     });
   },
 
@@ -273,6 +319,10 @@ export const scene = {
     var alpha = this.model && this.model.vis ? this.model.vis.alpha : 0.3;
     var statics = flag(VIS.STATIC), texture = flag(VIS.TEXTURE);
     var transparent = flag(VIS.TRANSPARENT), hull = flag(VIS.CONVEXHULL);
+    var skins = flag(VIS.SKIN);
+    this.skins.forEach(function (o) {
+      o.visible = skins && o.userData.placed && !!toggles.skingroup[o.userData.group];
+    });
     this.items.forEach(function (o) {
       var u = o.userData;
       var groups = u.objtype === OBJ.SITE ? toggles.sitegroup : toggles.geomgroup;
@@ -353,6 +403,11 @@ export const scene = {
       if (o.userData.hidden) { o.userData.hidden = false; }
       o.position.set(poses[p], poses[p + 1], poses[p + 2]);
       setQuat(o.quaternion, poses, p + 3);
+    }
+    if (f.skin && this.skins.length) {
+      var fresh = !this.skins[0].userData.placed;
+      this.moveSkins(floats(f.skin));
+      if (fresh) this.applyToggles();
     }
     var counts = {}, sizes = {}, self = this;
     this.decorate(floats(f.decor), counts, sizes);

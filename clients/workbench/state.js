@@ -25,7 +25,8 @@ export const toggles = {
   sitegroup: [true, true, true, false, false, false],
   jointgroup: [true, true, true, false, false, false],
   tendongroup: [true, true, true, false, false, false],
-  actuatorgroup: [true, true, true, false, false, false]
+  actuatorgroup: [true, true, true, false, false, false],
+  skingroup: [true, true, true, false, false, false]
 };
 
 /* The mjtVisFlags the page draws by itself (MuJoCo 2.2's numbers). */

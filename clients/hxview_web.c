@@ -128,12 +128,26 @@ static const struct web_kind {
 	{ "constraint", WEB_FLAG(mjVIS_CONSTRAINT), 0, mjFRAME_NONE,
 	    mjLABEL_CONSTRAINT, 0, mjCAT_DECOR, WEB_KEEP_DECOR,
 	    WEB_HAS_EQUALITIES },
-	{ "inertia", WEB_FLAG(mjVIS_INERTIA), WEB_FLAG(mjVIS_SCLINERTIA),
-	    mjFRAME_NONE, mjLABEL_NONE, 0, mjCAT_ALL, WEB_KEEP_BODY,
+	/*
+	 * Static Body off takes the static bodies' inertia boxes and body,
+	 * geom and site frames away too, as MuJoCo does: a "-moving" kind
+	 * is made without them.
+	 */
+	{ "inertia", WEB_FLAG(mjVIS_INERTIA) | WEB_FLAG(mjVIS_STATIC),
+	    WEB_FLAG(mjVIS_SCLINERTIA), mjFRAME_NONE, mjLABEL_NONE, 0,
+	    mjCAT_ALL, WEB_KEEP_BODY, WEB_HAS_BODIES },
+	{ "inertia-moving", WEB_FLAG(mjVIS_INERTIA),
+	    WEB_FLAG(mjVIS_SCLINERTIA) | WEB_FLAG(mjVIS_STATIC), mjFRAME_NONE,
+	    mjLABEL_NONE, 0, mjCAT_ALL, WEB_KEEP_BODY, WEB_HAS_BODIES },
+	{ "sclinertia",
+	    WEB_FLAG(mjVIS_INERTIA) | WEB_FLAG(mjVIS_SCLINERTIA) |
+		WEB_FLAG(mjVIS_STATIC),
+	    0, mjFRAME_NONE, mjLABEL_NONE, 0, mjCAT_ALL, WEB_KEEP_BODY,
 	    WEB_HAS_BODIES },
-	{ "sclinertia", WEB_FLAG(mjVIS_INERTIA) | WEB_FLAG(mjVIS_SCLINERTIA), 0,
-	    mjFRAME_NONE, mjLABEL_NONE, 0, mjCAT_ALL, WEB_KEEP_BODY,
-	    WEB_HAS_BODIES },
+	{ "sclinertia-moving",
+	    WEB_FLAG(mjVIS_INERTIA) | WEB_FLAG(mjVIS_SCLINERTIA),
+	    WEB_FLAG(mjVIS_STATIC), mjFRAME_NONE, mjLABEL_NONE, 0, mjCAT_ALL,
+	    WEB_KEEP_BODY, WEB_HAS_BODIES },
 	{ "pertforce", WEB_FLAG(mjVIS_PERTFORCE), 0, mjFRAME_NONE, mjLABEL_NONE,
 	    0, mjCAT_DECOR, WEB_KEEP_DECOR, WEB_HAS_PUSHES },
 	{ "autoconnect", WEB_FLAG(mjVIS_AUTOCONNECT), 0, mjFRAME_NONE,
@@ -143,12 +157,18 @@ static const struct web_kind {
 	{ "slidercrank", 0, 0, mjFRAME_NONE, mjLABEL_ACTUATOR, 0, mjCAT_DYNAMIC,
 	    WEB_KEEP_CRANK, WEB_HAS_CRANKS },
 	/* simulate's Frame: the body frames also need the bodies' own. */
-	{ "frame-body", 0, 0, mjFRAME_BODY, mjLABEL_NONE, 0, mjCAT_ALL,
-	    WEB_KEEP_FRAME, WEB_HAS_BODIES },
-	{ "frame-geom", 0, 0, mjFRAME_GEOM, mjLABEL_NONE, 0, mjCAT_ALL,
-	    WEB_KEEP_FRAME, WEB_HAS_GEOMS },
-	{ "frame-site", 0, 0, mjFRAME_SITE, mjLABEL_NONE, 0, mjCAT_ALL,
-	    WEB_KEEP_FRAME, WEB_HAS_SITES },
+	{ "frame-body", WEB_FLAG(mjVIS_STATIC), 0, mjFRAME_BODY, mjLABEL_NONE,
+	    0, mjCAT_ALL, WEB_KEEP_FRAME, WEB_HAS_BODIES },
+	{ "frame-body-moving", 0, WEB_FLAG(mjVIS_STATIC), mjFRAME_BODY,
+	    mjLABEL_NONE, 0, mjCAT_ALL, WEB_KEEP_FRAME, WEB_HAS_BODIES },
+	{ "frame-geom", WEB_FLAG(mjVIS_STATIC), 0, mjFRAME_GEOM, mjLABEL_NONE,
+	    0, mjCAT_ALL, WEB_KEEP_FRAME, WEB_HAS_GEOMS },
+	{ "frame-geom-moving", 0, WEB_FLAG(mjVIS_STATIC), mjFRAME_GEOM,
+	    mjLABEL_NONE, 0, mjCAT_ALL, WEB_KEEP_FRAME, WEB_HAS_GEOMS },
+	{ "frame-site", WEB_FLAG(mjVIS_STATIC), 0, mjFRAME_SITE, mjLABEL_NONE,
+	    0, mjCAT_ALL, WEB_KEEP_FRAME, WEB_HAS_SITES },
+	{ "frame-site-moving", 0, WEB_FLAG(mjVIS_STATIC), mjFRAME_SITE,
+	    mjLABEL_NONE, 0, mjCAT_ALL, WEB_KEEP_FRAME, WEB_HAS_SITES },
 	/* As simulate: a camera's or light's frame with its decoration. */
 	{ "frame-camera", WEB_FLAG(mjVIS_CAMERA), 0, mjFRAME_CAMERA,
 	    mjLABEL_NONE, 0, mjCAT_DECOR, WEB_KEEP_FRAME, WEB_HAS_CAMERAS },
@@ -1413,6 +1433,8 @@ web_frame_decor(
 		if (!(kinds & WEB_FLAG(k)) || !web_has(v, w, kd->has))
 			continue;
 		web_options(&opt, kd->need);
+		if (kd->without & WEB_FLAG(mjVIS_STATIC))
+			opt.flags[mjVIS_STATIC] = 0;
 		/* A camera's and a light's frames come with their bodies. */
 		if (kd->frame == mjFRAME_CAMERA)
 			opt.flags[mjVIS_CAMERA] = 1;
@@ -1560,7 +1582,8 @@ web_pert_kinds(struct web_pert *p)
 			on = p->label == kd->label;
 		else if (kd->frame != mjFRAME_NONE)
 			on = p->frame == kd->frame &&
-			    (p->flags & kd->need) == kd->need;
+			    (p->flags & kd->need) == kd->need &&
+			    (p->flags & kd->without) == 0;
 		else
 			on = (p->flags & kd->need) == kd->need &&
 			    (p->flags & kd->without) == 0;

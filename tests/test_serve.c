@@ -647,9 +647,9 @@ Test(serve, decorations_as_each_page_asks)
 	f = frame_when(&a, has_nothing, 0, "a new page's frame");
 	free(f);
 
-	/* Body frames and body labels for page a. */
+	/* Body frames and body labels for page a (Static Body on, 1 << 21). */
 	snprintf(query, sizeof(query),
-	    "/control/show?id=%u&flags=0&frame=1&label=1", a.id);
+	    "/control/show?id=%u&flags=2097152&frame=1&label=1", a.id);
 	cr_assert_eq(control(port, query, body, sizeof(body)), 200, "%s", body);
 	f = frame_when(&a, has_body_frames, kind, "body frames");
 	k = frame_decor(f, kind);
@@ -738,7 +738,7 @@ Test(serve, decorations_as_each_page_asks)
 	    403, "%s", body);
 	cr_assert(strstr(body, "read-only") != NULL, "%s", body);
 	snprintf(query, sizeof(query),
-	    "/control/show?id=%u&flags=0&frame=1&label=0", a.id);
+	    "/control/show?id=%u&flags=2097152&frame=1&label=0", a.id);
 	cr_assert_eq(control(port, query, body, sizeof(body)), 200, "%s", body);
 	f = frame_when(&a, has_body_frames, kind, "body frames, read-only");
 	cr_assert_float_eq(frame_decor(f, kind).longest, longest, 1e-6,
@@ -775,23 +775,27 @@ show_groups(int port, unsigned id, unsigned flags, int joints, int actuators)
  * groups it shows.  groups.xml has a hinge in group 0, another in group
  * 3 and a motor of group 4 on the second: by default (groups 0, 1 and 2)
  * one joint and no actuator; with group 3 alone the other joint; with
- * group 4 the motor; a mask past six bits refused.
+ * group 4 the motor; a mask past six bits refused.  And Static Body:
+ * the geoms' frames, without the floor's when it is off.
  */
 Test(serve, decorations_by_group)
 {
 	static const char *const args[] = { "-m", "groups.xml", NULL };
-	const unsigned joint = 1u << 2, actuator = 1u << 4; /* mjtVisFlag */
+	/* mjtVisFlags */
+	const unsigned joint = 1u << 2, actuator = 1u << 4, statics = 1u << 21;
 	struct hx_server s;
 	struct events a, b;
 	char query[256], body[4096], *f;
 	pid_t pid;
-	int err, port, jkind, akind;
+	int err, port, jkind, akind, gkind, mkind;
 
 	hx_server_start(&s, args);
 	port = serve_start(&pid, &err, NULL, hx_server_addr(&s, 0), "serve",
 	    "--http", "127.0.0.1:0", NULL);
 	jkind = decor_kind_of(port, "joint");
 	akind = decor_kind_of(port, "actuator");
+	gkind = decor_kind_of(port, "frame-geom");
+	mkind = decor_kind_of(port, "frame-geom-moving");
 	events_open(&a, port);
 	events_open(&b, port);
 
@@ -819,6 +823,23 @@ Test(serve, decorations_by_group)
 	/* Every group: both joints. */
 	show_groups(port, a.id, joint, 63, 63);
 	f = frame_when(&a, has_n_of_kind, jkind | 2 << 8, "both joints");
+	free(f);
+
+	/*
+	 * Static Body (as MuJoCo: off, no frame of a static body's geom):
+	 * the floor's and the two capsules' axes, then the capsules' alone.
+	 */
+	snprintf(query, sizeof(query),
+	    "/control/show?id=%u&flags=%u&frame=2&label=0", a.id, statics);
+	cr_assert_eq(control(port, query, body, sizeof(body)), 200, "%s", body);
+	f = frame_when(&a, has_n_of_kind, gkind | 9 << 8, "three geoms' axes");
+	free(f);
+	snprintf(query, sizeof(query),
+	    "/control/show?id=%u&flags=0&frame=2&label=0", a.id);
+	cr_assert_eq(control(port, query, body, sizeof(body)), 200, "%s", body);
+	f = frame_when(
+	    &a, has_n_of_kind, mkind | 6 << 8, "the moving geoms' axes alone");
+	cr_assert_eq(frame_decor(f, gkind).n, 0, "%.400s", f);
 	free(f);
 
 	snprintf(query, sizeof(query),

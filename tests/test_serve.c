@@ -41,6 +41,20 @@ http_png(struct image *im, int port)
 	http_free(&h);
 }
 
+/* GET path: the code and type expected, and needle in the body unless NULL. */
+static void
+get_has(
+    int port, const char *path, int code, const char *type, const char *needle)
+{
+	struct http h;
+
+	http(&h, port, "GET", path, "", 0);
+	http_expect(&h, code, type);
+	cr_assert(needle == NULL || strstr((char *)h.body, needle) != NULL,
+	    "GET %s: no %s in %s", path, needle, h.body);
+	http_free(&h);
+}
+
 /* The page, the frames, the status, the stream, and a 404. */
 Test(serve, pages)
 {
@@ -163,34 +177,20 @@ Test(serve, watch)
 	cr_assert(strstr((char *)h.body, "\"values\":[") != NULL, "%s", h.body);
 	http_free(&h);
 
-	http(&h, port, "GET", "/watch.json?field=nosuch&index=0", "", 0);
-	http_expect(&h, 404, "application/json");
-	cr_assert(strstr((char *)h.body, "nosuch") != NULL, "%s", h.body);
-	http_free(&h);
+	get_has(port, "/watch.json?field=nosuch&index=0", 404,
+	    "application/json", "nosuch");
 
-	http(&h, port, "GET", "/watch.json?field=xpos&index=6", "", 0);
-	http_expect(&h, 404, "application/json");
-	cr_assert(strstr((char *)h.body, "beyond") != NULL, "%s", h.body);
-	http_free(&h);
+	get_has(port, "/watch.json?field=xpos&index=6", 404, "application/json",
+	    "beyond");
 
-	http(&h, port, "GET", "/watch.json?field=xpos&index=-1", "", 0);
-	http_expect(&h, 400, "application/json");
-	http_free(&h);
+	get_has(port, "/watch.json?field=xpos&index=-1", 400,
+	    "application/json", NULL);
 
-	http(&h, port, "GET", "/watch.json", "", 0);
-	http_expect(&h, 400, "application/json");
-	cr_assert(strstr((char *)h.body, "field=") != NULL, "%s", h.body);
-	http_free(&h);
+	get_has(port, "/watch.json", 400, "application/json", "field=");
 
-	http(&h, port, "GET", "/", "", 0);
-	http_expect(&h, 200, "text/html");
-	cr_assert(strstr((char *)h.body, "watch-field") != NULL, "%s", h.body);
-	http_free(&h);
-	http(&h, port, "GET", "/watch.js", "", 0);
-	http_expect(&h, 200, "text/javascript");
-	cr_assert(
-	    strstr((char *)h.body, "/watch.json?field=") != NULL, "%s", h.body);
-	http_free(&h);
+	get_has(port, "/", 200, "text/html", "watch-field");
+	get_has(
+	    port, "/watch.js", 200, "text/javascript", "/watch.json?field=");
 
 	free(a);
 	hxd_close(c);
@@ -237,9 +237,7 @@ Test(serve, outlives_the_daemon)
 	hx_server_start(&s, args1);
 	port = serve_start(
 	    &pid, &err, NULL, addr, "serve", "--http", "127.0.0.1:0", NULL);
-	http(&h, port, "GET", "/status.json", "", 0);
-	http_expect(&h, 200, "application/json");
-	http_free(&h);
+	get_has(port, "/status.json", 200, "application/json", NULL);
 
 	/* The daemon stops: serve stays, and says so. */
 	hx_server_stop(&s);
@@ -258,12 +256,8 @@ Test(serve, outlives_the_daemon)
 	    "the page is not told the server is gone: %.500s", h.body);
 	http_free(&h);
 	/* What serve holds is still served: the picture, the model. */
-	http(&h, port, "GET", "/frame.png", "", 0);
-	http_expect(&h, 200, "image/png");
-	http_free(&h);
-	http(&h, port, "GET", "/scene.json", "", 0);
-	http_expect(&h, 200, "application/json");
-	http_free(&h);
+	get_has(port, "/frame.png", 200, "image/png", NULL);
+	get_has(port, "/scene.json", 200, "application/json", NULL);
 	/* A control is refused with the reason, not sent nowhere. */
 	http(&h, port, "POST", "/control/pause", "", 0);
 	cr_assert_eq(

@@ -81,26 +81,26 @@ start_view(const char *listen, int read_only, int tcp)
 	return start_hxview_argv(argv);
 }
 
-/* The daemon with the test scene and more arguments (NULL: none). */
-static void
-start_daemon(const char *more0, const char *more1)
+/* The daemon with a model, hxview serve on it, chromedriver. */
+static int
+start_model(const char *model)
 {
-	const char *args[6] = { "-m", "workbench.xml", more0, more1, NULL };
+	const char *args[] = { "-m", model, NULL };
+
+	int port;
 
 	hx_server_start(&server, args);
 	watch = hx_connect_ok(hx_server_addr(&server, 0), "test_workbench");
+	port = start_view("127.0.0.1:0", 0, 0);
+	start_driver();
+	return port;
 }
 
 /* The daemon with the test scene, hxview serve on it, chromedriver. */
 static int
 start_all(void)
 {
-	int port;
-
-	start_daemon(NULL, NULL);
-	port = start_view("127.0.0.1:0", 0, 0);
-	start_driver();
-	return port;
+	return start_model("workbench.xml");
 }
 
 /* Open the workbench of host:port in a new session; wait for frames. */
@@ -1291,17 +1291,12 @@ shadow_pixels(int *red, int *dark, char *text, size_t len)
  */
 Test(workbench, shadows_and_reflections_are_off_on_software_and_tick_on)
 {
-	const char *args[] = { "-m", "workbench_shadow.xml", NULL };
 	char text0[128], text[128];
 	int red0, dark0, red, dark, port;
 	const char *r;
 	double end;
 
-	hx_server_start(&server, args);
-	watch = hx_connect_ok(hx_server_addr(&server, 0), "test_workbench");
-	port = start_view("127.0.0.1:0", 0, 0);
-	start_driver();
-	open_workbench(port);
+	open_workbench(port = start_model("workbench_shadow.xml"));
 	r = js("var g = hxwb.gl || {};"
 	       "return g.software && /swiftshader/i.test(g.renderer) &&"
 	       " !document.getElementById('rnd-shadow').checked &&"
@@ -1393,16 +1388,11 @@ skin_hidden(const struct colours *now, const struct colours *ref)
  */
 Test(workbench, skins_are_drawn_and_hide_with_their_flag_and_group)
 {
-	static const char *const args[] = { "-m", "skin.xml", NULL };
 	struct colours c;
 	const char *r;
 	int port;
 
-	hx_server_start(&server, args);
-	watch = hx_connect_ok(hx_server_addr(&server, 0), "test_workbench");
-	port = start_view("127.0.0.1:0", 0, 0);
-	start_driver();
-	open_workbench(port);
+	open_workbench(port = start_model("skin.xml"));
 	colours_when(&c, skin_shown, NULL, "the green skin drawn");
 	click("flag-skin");
 	colours_when(&c, skin_hidden, NULL, "the skin gone with its flag");
@@ -1588,7 +1578,6 @@ lift_5cm(struct lift_log *g, int n)
  */
 Test(workbench, a_held_push_upward_lifts_the_table_scenes_cube)
 {
-	static const char *const args[] = { "-m", "mpl_scene.xml", NULL };
 	static const double hand_up[3] = { 0, 0, 1.25 };
 	struct lift_log *g = calloc(1, sizeof(*g));
 	hxd_subscription sub = { 0 };
@@ -1600,11 +1589,7 @@ Test(workbench, a_held_push_upward_lifts_the_table_scenes_cube)
 	int port, x, y, i, k, n;
 
 	cr_assert_not_null(g);
-	hx_server_start(&server, args);
-	watch = hx_connect_ok(hx_server_addr(&server, 0), "test_workbench");
-	port = start_view("127.0.0.1:0", 0, 0);
-	start_driver();
-	open_workbench(port);
+	open_workbench(port = start_model("mpl_scene.xml"));
 	HX_OK(watch, hxd_get_joint(watch, "cube", -1, &cube));
 
 	/* The hand up out of the way, the cube still on the table. */

@@ -564,7 +564,7 @@ serve_every_address(int port)
 Test(serve_guard, listen_addresses)
 {
 	struct hx_server s;
-	struct run r = { 0 };
+	struct hx_run r = { 0 };
 	struct http h;
 	const char *addr;
 	char listening[64];
@@ -582,7 +582,7 @@ Test(serve_guard, listen_addresses)
 	view(&r, "--server", addr, "--size", SIZE, "serve", "--http",
 	    "127.0.0.1:70000", NULL);
 	expect_exit(&r, 2, "ADDRESS:PORT");
-	run_free(&r);
+	hx_run_free(&r);
 	/* With --read-only it may listen on every address. */
 	port = serve_start(&pid, &err, listening, addr, "serve", "--http",
 	    "0.0.0.0:0", "--read-only", NULL);

@@ -142,14 +142,14 @@ changed_share(const struct image *a, const struct image *b, int x0, int x1)
 static void
 snapshot_front(struct image *im, const char *addr, const char *name)
 {
-	struct run r = { 0 };
+	struct hx_run r = { 0 };
 	char path[256];
 
 	snprintf(path, sizeof(path), "%s", scratch_path(name));
 	view(&r, "--server", addr, "--size", SIZE, "--camera", "front",
 	    "--no-info", "--no-sensors", "snapshot", "-o", path, NULL);
 	expect_exit(&r, 0, NULL);
-	run_free(&r);
+	hx_run_free(&r);
 	png_load(im, path, W, H);
 }
 
@@ -169,7 +169,7 @@ move_box(hxd_conn *c, double x)
 Test(view, snapshot_shows_the_scene)
 {
 	struct hx_server s;
-	struct run r = { 0 };
+	struct hx_run r = { 0 };
 	struct image im;
 	double cx, cy;
 	int n, colours;
@@ -199,7 +199,7 @@ Test(view, snapshot_shows_the_scene)
 	    "--no-info", "--no-sensors", "snapshot", "-o",
 	    scratch_path("free.png"), NULL);
 	expect_exit(&r, 0, NULL);
-	run_free(&r);
+	hx_run_free(&r);
 	png_load(&im, scratch_path("free.png"), 96, 64);
 	cr_assert(is_red(pixel(&im, 48, 32)), "the default camera: no box");
 	image_free(&im);
@@ -250,7 +250,7 @@ Test(view, snapshot_follows_the_server)
 Test(view, track_follows_a_body)
 {
 	struct hx_server s;
-	struct run r = { 0 };
+	struct hx_run r = { 0 };
 	struct image im;
 	const char *addr;
 	hxd_conn *c;
@@ -283,7 +283,7 @@ Test(view, track_follows_a_body)
 	expect_exit(&r, 1, "\"nosuchcam\"");
 	cr_assert(access(scratch_path("x.png"), F_OK) != 0,
 	    "a snapshot was written for an unknown camera");
-	run_free(&r);
+	hx_run_free(&r);
 	hxd_close(c);
 	hx_server_stop(&s);
 }
@@ -292,7 +292,7 @@ Test(view, track_follows_a_body)
 Test(view, render_flags)
 {
 	struct hx_server s;
-	struct run r = { 0 };
+	struct hx_run r = { 0 };
 	struct image im;
 	double cx, cy;
 	int n;
@@ -325,7 +325,7 @@ Test(view, render_flags)
 	view(&r, "--server", hx_server_addr(&s, 0), "--hide", "nothing",
 	    "snapshot", "-o", scratch_path("x.png"), NULL);
 	expect_exit(&r, 2, "nothing");
-	run_free(&r);
+	hx_run_free(&r);
 	hx_server_stop(&s);
 }
 
@@ -379,7 +379,7 @@ Test(view, usage_errors)
 		    "no-such-option" },
 	};
 	const char *server = "unix:/nonexistent/hx.sock";
-	struct run r = { 0 };
+	struct hx_run r = { 0 };
 	size_t i;
 	int j;
 
@@ -396,7 +396,7 @@ Test(view, usage_errors)
 		argv[n] = NULL;
 		pid = spawn_argv(argv, fo, fe);
 		r.status = wait_exit(pid, RUN_SECONDS);
-		run_free(&r);
+		hx_run_free(&r);
 		r.out = hx_slurp_fd(fo, NULL);
 		r.err = hx_slurp_fd(fe, NULL);
 		close(fo);
@@ -416,13 +416,13 @@ Test(view, usage_errors)
 	cr_assert(
 	    strstr(r.out, "snapshot") != NULL && strstr(r.out, "serve") != NULL,
 	    "--help: %s", r.out);
-	run_free(&r);
+	hx_run_free(&r);
 }
 
 /* No server: exit 1 and say where hxview looked. */
 Test(view, no_server)
 {
-	struct run r = { 0 };
+	struct hx_run r = { 0 };
 	int fd, port;
 	struct sockaddr_in sa;
 	socklen_t sl = sizeof(sa);
@@ -446,14 +446,14 @@ Test(view, no_server)
 	expect_exit(&r, 1, "no server at");
 	cr_assert(
 	    strstr(r.err, addr) != NULL, "the address is not named: %s", r.err);
-	run_free(&r);
+	hx_run_free(&r);
 }
 
 /* egl names the renderer; bench times frames and steps the server. */
 Test(view, egl_and_bench)
 {
 	struct hx_server s;
-	struct run r = { 0 };
+	struct hx_run r = { 0 };
 	hxd_status before, after;
 	hxd_conn *c;
 
@@ -477,7 +477,7 @@ Test(view, egl_and_bench)
 	cr_assert(!before.paused && !after.paused, "bench left it paused");
 	cr_assert_geq(after.steps, before.steps + 5, "steps %llu then %llu",
 	    before.steps, after.steps);
-	run_free(&r);
+	hx_run_free(&r);
 	hxd_close(c);
 	hx_server_stop(&s);
 }
@@ -535,7 +535,7 @@ y4m_cr(const char *path, int w, int h, int i, int x, int y)
 Test(view, record_y4m)
 {
 	struct hx_server s;
-	struct run r = { 0 };
+	struct hx_run r = { 0 };
 	const char *addr;
 	char path[256];
 	int n, cr;
@@ -569,7 +569,7 @@ Test(view, record_y4m)
 	view(&r, "--server", addr, "--size", "160x121", "record", "-o",
 	    scratch_path("odd.y4m"), "--frames", "1", NULL);
 	expect_exit(&r, 2, "160x121");
-	run_free(&r);
+	hx_run_free(&r);
 	hx_server_stop(&s);
 }
 
@@ -577,7 +577,7 @@ Test(view, record_y4m)
 Test(view, record_png_directory)
 {
 	struct hx_server s;
-	struct run r = { 0 };
+	struct hx_run r = { 0 };
 	struct image im;
 	char dir[256], path[300];
 	int i;
@@ -596,7 +596,7 @@ Test(view, record_png_directory)
 	}
 	snprintf(path, sizeof(path), "%sframe-%06d.png", dir, 4);
 	cr_assert(access(path, F_OK) != 0, "%s was written", path);
-	run_free(&r);
+	hx_run_free(&r);
 	hx_server_stop(&s);
 }
 
@@ -631,7 +631,7 @@ Test(view, snapshot_follows_the_daemons_camera)
 	       quat[4] = { M_SQRT1_2, 0, 0, M_SQRT1_2 };
 	double away[3] = { -1.5, -2, 0.5 };
 	struct hx_server s;
-	struct run r = { 0 };
+	struct hx_run r = { 0 };
 	struct image im;
 	const char *addr;
 	char dir[256], path[300];
@@ -689,7 +689,7 @@ Test(view, snapshot_follows_the_daemons_camera)
 	    "moved away",
 	    n);
 	image_free(&im);
-	run_free(&r);
+	hx_run_free(&r);
 	hxd_close(c);
 	hx_server_stop(&s);
 }

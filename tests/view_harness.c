@@ -186,25 +186,16 @@ wait_exit(pid_t pid, double seconds)
 	return -1;
 }
 
-/* Free what a run captured. */
-void
-run_free(struct run *r)
-{
-	free(r->out);
-	free(r->err);
-	r->out = r->err = NULL;
-}
-
 /* Run hxview with the arguments up to NULL; capture what it did. */
 void
-view(struct run *r, ...)
+view(struct hx_run *r, ...)
 {
 	const char *argv[MAX_ARGS];
 	int fo = temp_file(), fe = temp_file();
 	va_list ap;
 	pid_t pid;
 
-	run_free(r);
+	hx_run_free(r);
 	va_start(ap, r);
 	build_argv(argv, ap);
 	va_end(ap);
@@ -218,7 +209,7 @@ view(struct run *r, ...)
 
 /* Expect a run to have exited with code and said text on stderr. */
 void
-expect_exit(const struct run *r, int code, const char *text)
+expect_exit(const struct hx_run *r, int code, const char *text)
 {
 	cr_assert_eq(r->status, code, "hxview exited %d, expected %d: %s%s",
 	    r->status, code, r->out, r->err);

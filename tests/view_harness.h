@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "harness.h"
 #include "haptixd.h"
 
 /* The picture size the tests render at: small, for llvmpipe. */
@@ -23,12 +24,6 @@
 
 /* How long a foreground hxview may take before the test fails. */
 #define RUN_SECONDS 30
-
-/* What one run of hxview did. */
-struct run {
-	int status; /* exit status, or 128 + the signal that killed it */
-	char *out, *err;
-};
 
 /* A decoded picture, RGB, top row first. */
 struct image {
@@ -68,14 +63,11 @@ pid_t spawn_argv(const char **argv, int out, int err);
 /* Wait up to seconds for pid's exit status (128 + a signal); or fail. */
 int wait_exit(pid_t pid, double seconds);
 
-/* Free what a run captured. */
-void run_free(struct run *r);
-
 /* Run hxview with the arguments up to NULL; capture what it did. */
-void view(struct run *r, ...);
+void view(struct hx_run *r, ...);
 
 /* Expect a run to have exited with code and said text on stderr. */
-void expect_exit(const struct run *r, int code, const char *text);
+void expect_exit(const struct hx_run *r, int code, const char *text);
 
 /* Free a picture's pixels. */
 void image_free(struct image *im);

@@ -4,6 +4,7 @@
  *
  *   hxplay_info.c    hxplay info FILE: the header and the counts
  *   hxplay_export.c  hxplay export FILE --csv DIR | --npy DIR
+ *   hxplay_mcap.c    hxplay export FILE --mcap OUT (hxplay_mcap.h)
  *   hxplay_play.c    hxplay FILE: the states to a paused server, paced
  *   hxplay_verify.c  hxplay --verify FILE: the journal, in lock-step
  *   hxplay_find.c    a bare file name found in the state directory
@@ -13,8 +14,9 @@
  *
  * Warnings begin with the program's name (program_warn, program.h).
  *
- * Only the recording library (recording.h) and libhaptix are used: no
- * MuJoCo.
+ * Only the recording library (recording.h) and libhaptix are used, and
+ * MuJoCo only by the MCAP export (hxplay_mcap.h), which needs the
+ * bodies' poses a recording does not hold.
  */
 #ifndef HXPLAY_COMMON_H
 #define HXPLAY_COMMON_H
@@ -92,6 +94,9 @@ void play_spawn_stop(struct play_spawn *s);
 /* The commands: each returns an exit status. */
 int play_info(int argc, char **argv);
 int play_export(int argc, char **argv);
+/* export FILE --mcap OUT [--model FILE] [--force] (hxplay_mcap.c). */
+int play_export_mcap(
+    const char *file, const char *out, const char *model, int force);
 int play_play(const struct play_opts *o);
 int play_verify(const struct play_opts *o);
 

@@ -1,7 +1,8 @@
 /*
  * hxplay export FILE (--csv DIR | --npy DIR) [--fields F,...] [--force]:
  * one file per field, one row per state record, for NumPy, pandas or a
- * spreadsheet.  hxplay(1) and docs/recording.md give the layout.
+ * spreadsheet.  hxplay(1) and docs/recording.md give the layout.  With
+ * --mcap OUT, one MCAP file for Foxglove instead: hxplay_mcap.c.
  *
  * The export streams: each record goes to the files as it is read, so a
  * recording of any length takes the memory of one record.  A .npy file
@@ -55,6 +56,8 @@ struct exp {
 	enum exp_format format;
 	const char *fields; /* --fields, or NULL for all recorded */
 	int force;
+	const char *mcap;  /* --mcap OUT: the MCAP export instead */
+	const char *model; /* --model: for --mcap, the recorded model */
 
 	struct rec_reader *r;
 	const struct rec_header *h;
@@ -79,6 +82,9 @@ export_usage(FILE *fp)
 	fprintf(fp,
 	    "usage: hxplay export FILE (--csv DIR | --npy DIR) "
 	    "[--fields F,...] [--force]\n"
+	    "                     [--state-dir DIR]\n"
+	    "       hxplay export FILE --mcap OUT.mcap [--model FILE] "
+	    "[--force]\n"
 	    "                     [--state-dir DIR]\n");
 }
 
@@ -653,6 +659,8 @@ exp_args(struct exp *e, int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "csv", required_argument, NULL, 'c' },
 		{ "npy", required_argument, NULL, 'n' },
+		{ "mcap", required_argument, NULL, 'm' },
+		{ "model", required_argument, NULL, 'M' },
 		{ "fields", required_argument, NULL, 'f' },
 		{ "force", no_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
@@ -671,6 +679,13 @@ exp_args(struct exp *e, int argc, char **argv)
 			e->format = ch == 'c' ? EXP_CSV : EXP_NPY;
 			e->dir = optarg;
 			formats++;
+			break;
+		case 'm':
+			e->mcap = optarg;
+			formats++;
+			break;
+		case 'M':
+			e->model = optarg;
 			break;
 		case 'f':
 			e->fields = optarg;
@@ -700,8 +715,17 @@ exp_args(struct exp *e, int argc, char **argv)
 		export_usage(stderr);
 		return PLAY_USAGE;
 	}
-	if (formats != 1 || e->dir[0] == '\0') {
-		program_warn("export: give one of --csv DIR and --npy DIR");
+	if (formats != 1 || (e->mcap != NULL ? e->mcap : e->dir)[0] == '\0') {
+		program_warn("export: give one of --csv DIR, --npy DIR and "
+			     "--mcap FILE");
+		export_usage(stderr);
+		return PLAY_USAGE;
+	}
+	if (e->mcap != NULL ? e->fields != NULL : e->model != NULL) {
+		program_warn(e->mcap != NULL ?
+			"export: --mcap writes every field: --fields is for "
+			"--csv and --npy" :
+			"export: --model goes with --mcap");
 		export_usage(stderr);
 		return PLAY_USAGE;
 	}
@@ -745,6 +769,8 @@ play_export(int argc, char **argv)
 	memset(&e, 0, sizeof(e));
 	if ((rc = exp_args(&e, argc, argv)) != PLAY_OK)
 		return rc < 0 ? PLAY_OK : rc;
+	if (e.mcap != NULL)
+		return play_export_mcap(e.file, e.mcap, e.model, e.force);
 	if ((e.r = rec_reader_open(e.file, err, sizeof(err))) == NULL) {
 		program_warn("%s", err);
 		return PLAY_FAIL;

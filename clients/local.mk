@@ -12,15 +12,23 @@ clients_hxctl_SOURCES = clients/hxctl.c clients/hxctl_common.h \
 	clients/hxctl_wait.c clients/hxctl_world.c
 clients_hxctl_LDADD = libhaptix.la libhxwire.la -lm
 
-# Recordings: play, verify, export.  The recording library, not MuJoCo.
+# Recordings: play, verify, export.  The recording library; MuJoCo only
+# for the MCAP export (hxplay_mcap*.c), which computes the bodies' poses.
 bin_PROGRAMS += clients/hxplay
 clients_hxplay_SOURCES = clients/hxplay.c clients/hxplay_common.h \
 	clients/hxplay_export.c clients/hxplay_find.c clients/hxplay_info.c \
 	clients/state_dirs.c clients/state_dirs.h \
 	clients/hxplay_play.c clients/hxplay_verify.c clients/hxplay_restore.c \
-	clients/hxplay_spawn.c clients/hxplay_time.c
+	clients/hxplay_spawn.c clients/hxplay_time.c \
+	clients/hxplay_mcap.c clients/hxplay_mcap.h clients/hxplay_mcap_msg.c \
+	clients/mcap.c clients/mcap.h clients/mcap_foxglove.c \
+	clients/mcap_foxglove.h
 clients_hxplay_CPPFLAGS = $(AM_CPPFLAGS) -DHXPLAY_HAPTIXD='"$(sbindir)/haptixd"'
-clients_hxplay_LDADD = libhaptix.la libhxwire.la libhxrec.la -lm
+clients_hxplay_CFLAGS = $(AM_CFLAGS) $(ZSTD_CFLAGS)
+# MuJoCo before libhaptix, as for hxview: both export mj_name2id,
+# mj_id2name and mj_step, and MuJoCo's own calls must reach MuJoCo's.
+clients_hxplay_LDADD = $(MUJOCO_LIBS) libhaptix.la libhxwire.la libhxrec.la \
+	$(ZSTD_LIBS) -lm
 
 # Input drivers (docs/drivers.md): motion capture into mocap bodies, and
 # a 3D mouse into forces or poses.  Each talks to the daemon as a client.

@@ -602,6 +602,16 @@ EXTRA_DIST += tests/buildtree.sh
 TESTS += tests/floors.sh
 EXTRA_DIST += tests/floors.sh
 
+# hxplay export --mcap read back by @mcap/core in Node (npm ci of the
+# committed lock into tests/mcap-node of the build tree; skips without npm).
+TESTS += tests/mcap.sh
+EXTRA_DIST += tests/mcap.sh tests/mcap/package.json \
+	tests/mcap/package-lock.json tests/mcap/read.mjs
+clean-local: clean-mcap-node
+clean-mcap-node:
+	rm -rf tests/mcap-node
+.PHONY: clean-mcap-node
+
 # --help, --version and bad options of every program and subcommand.
 TESTS += tests/help.sh
 EXTRA_DIST += tests/help.sh

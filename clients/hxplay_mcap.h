@@ -1,0 +1,57 @@
+/*
+ * hxplay export --mcap: what its two files share.  hxplay_mcap.c reads
+ * the recording, loads each model it holds into MuJoCo, computes each
+ * record's poses and contacts and writes the MCAP file (mcap.h);
+ * hxplay_mcap_msg.c turns a model and its data into each topic's JSON
+ * message.  These two are the only files of hxplay that include MuJoCo.
+ */
+#ifndef HXPLAY_MCAP_H
+#define HXPLAY_MCAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <mujoco/mujoco.h>
+
+/* A message being written: text that grows; failed once out of memory. */
+struct mmsg {
+	char *p;
+	size_t len, cap;
+	int failed;
+};
+
+/* The state record a message comes from. */
+struct mmsg_record {
+	uint64_t step;
+	double time; /* simulated, as recorded */
+	uint64_t segment;
+	uint64_t ns; /* the message's log time */
+};
+
+/* Empty m for the next message; mmsg_free frees what it holds. */
+void mmsg_reset(struct mmsg *m);
+void mmsg_free(struct mmsg *m);
+
+/*
+ * The messages, each into j from the model and its data after
+ * mj_forward: every body's pose in the world frame (FrameTransforms),
+ * the geoms as entities of primitives, one per body (SceneUpdate, which
+ * first deletes what was there), the joints (velocities if qvel, else
+ * none), the controls, the sensors, the contacts with their forces.
+ */
+void mmsg_tf(struct mmsg *j, const mjModel *m, const mjData *d,
+    const struct mmsg_record *r);
+void mmsg_scene(struct mmsg *j, const mjModel *m, uint64_t ns);
+void mmsg_joints(struct mmsg *j, const mjModel *m, const mjData *d,
+    const struct mmsg_record *r, int qvel);
+void mmsg_controls(struct mmsg *j, const mjModel *m, const mjData *d,
+    const struct mmsg_record *r);
+void mmsg_sensors(struct mmsg *j, const mjModel *m, const mjData *d,
+    const struct mmsg_record *r);
+void mmsg_contacts(struct mmsg *j, const mjModel *m, const mjData *d,
+    const struct mmsg_record *r);
+
+/* A foxglove.Log at ns: level 2 info, 3 warning, 4 error. */
+void mmsg_log(struct mmsg *j, uint64_t ns, int level, const char *text);
+
+#endif

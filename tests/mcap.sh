@@ -1,0 +1,131 @@
+#!/bin/sh
+# hxplay export --mcap read back by the reference implementation: a
+# recording made by a real haptixd (two segments, a reset and an edit
+# between, the journal holding the model) exported as MCAP and read by
+# @mcap/core with @mcap/support's zstd (tests/mcap/read.mjs) in Node.
+# Every message decodes; the counts per topic, the segments' records and
+# first and last times are hxplay info's; a joint's position is the
+# recorded double (export --csv) and the free box's pose is its qpos.
+#
+# The Node packages come from npm at the versions of the committed
+# package-lock.json (npm ci), installed once into the build tree.  Where
+# node or npm is missing or npm cannot be reached this skips (77),
+# saying why; under $CI, which installs everything, it fails instead.
+# Run by make check.
+
+. "$(dirname "$0")/common.sh" || exit 99
+require_env mcap.sh "make check" HAPTIXD HXCTL HXPLAY HX_TEST_MODELS HX_BUILD \
+    HX_SRC
+
+# skip WHY: 77, or a failure under CI.
+skip()
+{
+	case ${CI:-} in
+	'' | false) echo "SKIP: $1" >&2; exit 77 ;;
+	*) echo "mcap.sh: FAIL: \$CI is set, and $1" >&2; exit 1 ;;
+	esac
+}
+
+command -v node >/dev/null 2>&1 || skip "no node (Debian: nodejs)"
+command -v npm >/dev/null 2>&1 || skip "no npm (Debian: npm)"
+mods=$HX_BUILD/tests/mcap-node
+if ! cmp -s "$HX_SRC/tests/mcap/package-lock.json" \
+    "$mods/package-lock.json" 2>/dev/null; then
+	rm -rf "$mods" && mkdir -p "$mods" || exit 99
+	cp "$HX_SRC/tests/mcap/package.json" \
+	    "$HX_SRC/tests/mcap/package-lock.json" "$mods/" || exit 99
+	if ! (cd "$mods" && npm ci --ignore-scripts --no-audit --no-fund \
+	    --loglevel=error) >"$mods/npm.log" 2>&1; then
+		cat "$mods/npm.log" >&2
+		rm -f "$mods/package-lock.json"
+		skip "npm ci could not install @mcap/core and @mcap/support"
+	fi
+fi
+cp "$HX_SRC/tests/mcap/read.mjs" "$mods/read.mjs" || exit 99
+
+scratch mcap
+hx() { "$HXCTL" -s "unix:$tmp/sock" "$@" >/dev/null; }
+"$HAPTIXD" --config none -M "$HX_TEST_MODELS" -m fixture.xml --paused \
+    --unix "$tmp/sock" --tcp none --state-dir "$tmp/state" \
+    2>"$tmp/haptixd.log" &
+daemon=$!
+daemon_ready "$tmp/haptixd.log" || exit 99
+
+# Two segments: 20 steps, a reset, an edit (a new model, a third
+# segment), 15 steps more; controls that change.
+set -e
+hx record start --journal --every 2 \
+    --fields qpos,qvel,ctrl,mocap,sensordata
+hx step 20 --ctrl 0.3,-0.2
+hx reset
+hx step 10 --ctrl -0.4,0.5
+hx edit add geom ball --in body:link2 type=sphere size=0.04 pos="0 0 -0.3"
+hx step 15
+hx record stop
+set +e
+hxr=$(ls "$tmp"/state/*.hxr) || exit 1
+"$HXPLAY" info "$hxr" >"$tmp/info" || exit 1
+"$HXPLAY" export "$hxr" --csv "$tmp/csv" || exit 1
+
+start=$(date +%s%N)
+"$HXPLAY" export "$hxr" --mcap "$tmp/out.mcap" || exit 1
+took=$((($(date +%s%N) - start) / 1000000))
+# Never over an earlier export, unless --force.
+if "$HXPLAY" export "$hxr" --mcap "$tmp/out.mcap" 2>"$tmp/err"; then
+	echo "mcap.sh: export wrote over an earlier one" >&2
+	exit 1
+fi
+grep -q 'exists' "$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
+"$HXPLAY" export "$hxr" --mcap "$tmp/out.mcap" --force || exit 1
+
+step=$(awk -F, 'NR == 8 { print $1 }' "$tmp/csv/qpos.csv")
+(cd "$mods" && node read.mjs "$tmp/out.mcap" "$step" hinge1 box) \
+    >"$tmp/read" || { cat "$tmp/read" >&2; exit 1; }
+cat "$tmp/read"
+echo "export: $took ms"
+
+fails=0
+check()
+{
+	if ! eval "$2"; then
+		echo "mcap.sh: FAIL: $1" >&2
+		fails=$((fails + 1))
+	fi
+}
+records=$(sed -n 's/^records: //p' "$tmp/info")
+nseg=$(sed -n 's/^segments: //p' "$tmp/info")
+edits=$(sed -n 's/^edits: //p' "$tmp/info")
+for t in /tf /joint_states /controls /sensors /contacts; do
+	check "$t has $records messages" \
+	    "grep -qx 'topic $t [^ ]* $records' '$tmp/read' &&
+	     grep -qx 'decoded $t $records' '$tmp/read'"
+done
+check "/scene once a segment ($nseg)" \
+    "grep -qx 'decoded /scene $nseg' '$tmp/read'"
+check "/events: each segment and edit" \
+    "grep -qx 'decoded /events $((nseg + edits))' '$tmp/read'"
+check "three segments, one edit" "[ '$nseg' = 3 ] && [ '$edits' = 1 ]"
+check "an edit marked" "grep -q '^event the model was edited' '$tmp/read'"
+check "the stream reader reads every message" \
+    "grep -qx 'streamed $((5 * records + 2 * nseg + edits))' '$tmp/read'"
+# Each segment's records and first and last times, as hxplay info's.
+sed -n 's/^segment \([0-9]*\): \([0-9]*\) records, .*time \(.*\) to \(.*\)$/\1 \2 \3 \4/p' \
+    "$tmp/info" >"$tmp/info.seg"
+check "the segments of hxplay info" \
+    "[ \$(wc -l <'$tmp/info.seg') = $nseg ] &&
+     awk 'NR == FNR { s[\$2] = \$0; next }
+	  { split(s[\$1], r, \" \")
+	    if (r[3] != \$2 || r[4] != \$3 + 0 || r[5] != \$4 + 0) exit 1 }' \
+	 '$tmp/read' '$tmp/info.seg'"
+# The recorded doubles: hinge1 (qpos[0]) and the box's position
+# (qpos[2..4]) at that step, read back as the same numbers.
+row=$(awk -F, -v s="$step" '$1 == s' "$tmp/csv/qpos.csv")
+check "hinge1 at step $step is the recorded qpos[0]" \
+    "echo '$row' | awk -F, -v v=\"\$(sed -n 's/^qpos $step hinge1 //p' '$tmp/read')\" \
+	'{ exit !(\$3 + 0 == v + 0 && v != \"\") }'"
+check "the box's pose at step $step is its recorded qpos" \
+    "echo '$row' | awk -F, -v p=\"\$(sed -n 's/^tf $step box //p' '$tmp/read')\" \
+	'{ n = split(p, x, \" \"); exit !(n == 3 && \$5 == x[1] + 0 &&
+	   \$6 == x[2] + 0 && \$7 == x[3] + 0) }'"
+check "the export took seconds ($took ms)" "[ $took -lt 10000 ]"
+[ $fails = 0 ]

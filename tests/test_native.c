@@ -1267,8 +1267,13 @@ HX_TRANSPORT_TEST(native, update_without_api_rate_does_not_wait, "-m",
 	}
 	w1 = hx_wall_now();
 	HX_OK(c, hxd_pause(c));
-	/* HAPTIX: below 1 Hz, mj_update returns immediately. */
-	cr_assert_lt(w1 - w0, 0.12, "10 updates took %g s", w1 - w0);
+	/*
+	 * HAPTIX: below 1 Hz, mj_update returns immediately.  An update that
+	 * waited for a tick of a rate below 1 Hz would take a second or more
+	 * each; under valgrind on a loaded machine the ten calls themselves
+	 * took 0.13 s, so the bound is generous.
+	 */
+	cr_assert_lt(w1 - w0, 5.0, "10 updates took %g s", w1 - w0);
 	hxd_close(c);
 }
 

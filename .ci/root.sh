@@ -41,7 +41,7 @@ remove_root() {
 # $root anew from the pristine minbase (from the cache while it is
 # fresh, else debootstrapped again), set up as an installed Debian is:
 # the hosts file of Debian's installer (localhost for IPv4 and IPv6),
-# the host's apt sources and resolver.
+# the host's apt sources, resolver and local certificate authorities.
 root_unpack() {
 	if [ -e "$root" ]; then
 		say "removing a stale root at $root"
@@ -79,6 +79,14 @@ EOF
 		[ -f "$f" ] && cp "$f" "$root/etc/apt/sources.list.d/"
 	done
 	cp -L /etc/resolv.conf "$root/etc/resolv.conf"
+	# The host's own certificate authorities: the npm registry is
+	# reached through a proxy that signs with one, as a lab's may.
+	# ca-certificates, installed later, takes them into the bundle.
+	mkdir -p "$root/usr/local/share/ca-certificates"
+	for f in /usr/local/share/ca-certificates/*.crt; do
+		[ -f "$f" ] && cp "$f" "$root/usr/local/share/ca-certificates/"
+	done
+	return 0
 }
 
 # In a mount namespace of its own (so the mounts end with it however it

@@ -573,27 +573,56 @@ mx_close(struct mx *x, int ok)
 	return ok;
 }
 
+/*
+ * The hash of m's MJB as the daemon records it, or 0 if it cannot be
+ * had.  mj_sizeModel() is only a bound (MuJoCo 2.2 counts the padding of
+ * the model's buffer, which mj_saveModel() does not write; see the
+ * daemon's sim_mjb_written()), so the bytes are MuJoCo's own file.
+ */
+static uint64_t
+mx_mjb_hash(const mjModel *m)
+{
+	char path[] = "/tmp/hxplay-mjb.XXXXXX";
+	uint64_t hash = 0;
+	size_t n;
+	void *mjb;
+	int fd;
+
+	struct stat st;
+
+	if ((fd = mkstemp(path)) == -1)
+		return 0;
+	close(fd);
+	mj_saveModel(m, path, NULL, 0);
+	if ((fd = open(path, O_RDONLY)) != -1 && fstat(fd, &st) == 0 &&
+	    st.st_size > 0 && (mjb = malloc((size_t)st.st_size)) != NULL) {
+		n = (size_t)st.st_size;
+		if (read(fd, mjb, n) == (ssize_t)n)
+			hash = rec_hash64(mjb, n, REC_HASH_SEED);
+		free(mjb);
+	}
+	if (fd != -1)
+		close(fd);
+	unlink(path);
+	return hash;
+}
+
 /* --model: loaded, and said when it is not the recorded one. */
 static int
 mx_given(struct mx *x, const char *path)
 {
 	char err[512];
-	void *mjb;
-	int n;
+	uint64_t hash;
 
 	if ((x->given = mx_load(NULL, 0, path, err, sizeof(err))) == NULL) {
 		program_warn("--model %s: %s", path, err);
 		return -1;
 	}
-	n = mj_sizeModel(x->given);
-	if (x->h->model_hash == 0 || (mjb = malloc((size_t)n)) == NULL)
-		return 0;
-	mj_saveModel(x->given, NULL, mjb, n);
-	if (rec_hash64(mjb, (size_t)n, REC_HASH_SEED) != x->h->model_hash)
+	if (x->h->model_hash != 0 && (hash = mx_mjb_hash(x->given)) != 0 &&
+	    hash != x->h->model_hash)
 		program_warn("--model %s: not the recorded model (its hash "
 			     "differs): the poses are its own",
 		    path);
-	free(mjb);
 	return 0;
 }
 

@@ -128,4 +128,44 @@ check "the box's pose at step $step is its recorded qpos" \
 	'{ n = split(p, x, \" \"); exit !(n == 3 && \$5 == x[1] + 0 &&
 	   \$6 == x[2] + 0 && \$7 == x[3] + 0) }'"
 check "the export took seconds ($took ms)" "[ $took -lt 10000 ]"
+
+# A file cut inside a frame: the whole records exported, the cut said
+# on stderr and as an event in the file.
+size=$(wc -c <"$hxr")
+head -c $((size - 7)) "$hxr" >"$tmp/cut.hxr"
+check "a cut file exports its whole records" \
+    "'$HXPLAY' export '$tmp/cut.hxr' --mcap '$tmp/cut.mcap' 2>'$tmp/cut.err' &&
+     grep -q 'cut inside a frame' '$tmp/cut.err'"
+(cd "$mods" && node read.mjs "$tmp/cut.mcap" "$step" hinge1 box) \
+    >"$tmp/cut.read" 2>&1
+check "the cut is an event of the file" \
+    "grep -q '^event the file ends inside a frame' '$tmp/cut.read'"
+
+# Recorded without --journal: no model in the file, so --model names it;
+# without it the export is refused, saying so, and writes nothing.  The
+# fixture again first (the edit above changed the model).
+set -e
+hx load fixture.xml
+hx record start --every 2 --fields qpos
+hx step 10
+hx record stop
+set +e
+bare=$(ls "$tmp"/state/*.hxr | grep -vx "$hxr")
+check "without --model, refused and said why" \
+    "! '$HXPLAY' export '$bare' --mcap '$tmp/bare.mcap' 2>'$tmp/bare.err' &&
+     grep -q 'give --model FILE' '$tmp/bare.err' && [ ! -e '$tmp/bare.mcap' ]"
+check "with --model, exported" \
+    "'$HXPLAY' export '$bare' --mcap '$tmp/bare.mcap' \
+	--model '$HX_TEST_MODELS/fixture.xml' 2>'$tmp/bare.err' &&
+     ! grep -q 'not the recorded model' '$tmp/bare.err'"
+"$HXPLAY" info "$bare" >"$tmp/bare.info"
+brecords=$(sed -n 's/^records: //p' "$tmp/bare.info")
+(cd "$mods" && node read.mjs "$tmp/bare.mcap" 0 hinge1 box) \
+    >"$tmp/bare.read" 2>&1
+check "with --model, every record's poses ($brecords)" \
+    "grep -qx 'decoded /tf $brecords' '$tmp/bare.read'"
+check "another model's sizes refused" \
+    "! '$HXPLAY' export '$bare' --mcap '$tmp/other.mcap' \
+	--model '$HX_TEST_MODELS/groups.xml' 2>'$tmp/other.err' &&
+     [ ! -e '$tmp/other.mcap' ]"
 [ $fails = 0 ]

@@ -283,6 +283,10 @@ tests_test_rollback_SOURCES = tests/test_rollback.c
 tests_test_rollback_CFLAGS = $(TEST_CFLAGS)
 tests_test_rollback_LDADD = $(TEST_LIBS)
 
+# The daemon's MJB loaded as hxview loads it, for the tests that link
+# MuJoCo.
+MJB_LOAD = tests/mjb.c tests/mjb.h
+
 # Gazebo HAPTIX's World API, through prog_world (below).
 HX_TESTS += tests/test_world
 tests_test_world_SOURCES = tests/test_world.c
@@ -299,7 +303,7 @@ tests_test_arrays_CFLAGS = $(TEST_CFLAGS)
 tests_test_arrays_LDADD = $(TEST_LIBS)
 # MuJoCo's computations bit for bit against MuJoCo in the test itself.
 HX_TESTS += tests/test_compute
-tests_test_compute_SOURCES = tests/test_compute.c
+tests_test_compute_SOURCES = tests/test_compute.c $(MJB_LOAD)
 tests_test_compute_CFLAGS = $(TEST_CFLAGS)
 tests_test_compute_LDADD = $(TEST_LIBS) $(MUJOCO_LIBS)
 # The live run's history, checked against a recording of the run.
@@ -423,7 +427,7 @@ tests_test_hxctl_compute_LDADD = $(TEST_LIBS)
 # serve refuses (test_serve_guard); tests/view_harness.c holds what they
 # share, their main() among it.
 VIEW_HARNESS = tests/view_harness.c tests/view_harness.h
-tests_test_view_SOURCES = tests/test_view.c $(VIEW_HARNESS)
+tests_test_view_SOURCES = tests/test_view.c $(VIEW_HARNESS) $(MJB_LOAD)
 tests_test_view_CFLAGS = $(TEST_CFLAGS) $(PNG_CFLAGS)
 tests_test_view_LDADD = $(TEST_LIBS) $(PNG_LIBS) $(MUJOCO_LIBS)
 tests_test_serve_SOURCES = tests/test_serve.c $(VIEW_HARNESS)
@@ -455,7 +459,7 @@ tests_test_timeline_LDADD = $(TEST_LIBS) libhxrec.la
 # (hxview serve over HTTP: EGL, no browser).
 HX_TESTS += tests/test_perturb
 tests_test_perturb_SOURCES = tests/test_perturb.c tests/browser.c \
-	tests/browser.h
+	tests/browser.h $(MJB_LOAD)
 tests_test_perturb_CFLAGS = $(TEST_CFLAGS)
 tests_test_perturb_LDADD = $(TEST_LIBS) $(MUJOCO_LIBS)
 # The workbench over HTTPS (hxview serve --http tls:), in headless

@@ -32,6 +32,7 @@
 #include "check.h"
 #include "harness.h"
 #include "haptixd.h"
+#include "mjb.h"
 
 TestSuite(compute, .timeout = 120, .fini = hx_server_cleanup);
 
@@ -175,23 +176,12 @@ array_get(hxd_conn *c, const char *name)
 	return a;
 }
 
-/* Load MJB bytes through a VFS, as hxview does; fails the test if not. */
+/* Load MJB bytes as hxview does; fails the test if MuJoCo cannot. */
 static mjModel *
 mjb_load(const void *mjb, size_t size)
 {
-	mjVFS *vfs = malloc(sizeof(*vfs));
-	mjModel *m = NULL;
-	int id;
+	mjModel *m = hx_mjb_load(mjb, size);
 
-	cr_assert_not_null(vfs);
-	mj_defaultVFS(vfs);
-	if (mj_makeEmptyFileVFS(vfs, "compute.mjb", (int)size) == 0 &&
-	    (id = mj_findFileVFS(vfs, "compute.mjb")) >= 0) {
-		memcpy(vfs->filedata[id], mjb, size);
-		m = mj_loadModel("compute.mjb", vfs);
-	}
-	mj_deleteVFS(vfs);
-	free(vfs);
 	cr_assert_not_null(m, "MuJoCo did not load the daemon's MJB");
 	return m;
 }

@@ -39,6 +39,7 @@
 #include "check.h"
 #include "harness.h"
 #include "haptixd.h"
+#include "mjb.h"
 
 #define WAIT_SECONDS 15.0
 
@@ -195,23 +196,13 @@ static mjModel *
 model_fetch(hxd_conn *c)
 {
 	hxd_model_blob blob;
-	mjVFS *vfs = malloc(sizeof(*vfs));
-	mjModel *m = NULL;
-	int id;
+	mjModel *m;
 
-	cr_assert_not_null(vfs);
 	HX_OK(c, hxd_get_model(c, &blob));
 	cr_assert_eq(blob.mujoco_version, mj_version(),
 	    "the daemon's MuJoCo is %d, ours %d", blob.mujoco_version,
 	    mj_version());
-	mj_defaultVFS(vfs);
-	if (mj_makeEmptyFileVFS(vfs, "perturb.mjb", (int)blob.size) == 0 &&
-	    (id = mj_findFileVFS(vfs, "perturb.mjb")) >= 0) {
-		memcpy(vfs->filedata[id], blob.mjb, blob.size);
-		m = mj_loadModel("perturb.mjb", vfs);
-	}
-	mj_deleteVFS(vfs);
-	free(vfs);
+	m = hx_mjb_load(blob.mjb, blob.size);
 	hxd_model_blob_free(&blob);
 	cr_assert_not_null(m, "MuJoCo did not load the daemon's MJB");
 	return m;

@@ -28,6 +28,7 @@
 #include "check.h"
 #include "harness.h"
 #include "haptixd.h"
+#include "mjb.h"
 #include "view_harness.h"
 
 TestSuite(view, .timeout = 60, .fini = cleanup);
@@ -784,29 +785,20 @@ on_mujoco_warning(const char *msg)
 }
 
 /*
- * Load MJB bytes through a VFS, as hxview does; NULL if MuJoCo cannot.
- * (Names are looked up in m->names, not with mj_name2id(): this program
- * links libhaptix, whose HAPTIX mj_name2id() would be the one called.)
+ * Load MJB bytes as hxview does (hx_mjb_load), keeping what MuJoCo warns
+ * of.  (Names are looked up in m->names, not with mj_name2id(): this
+ * program links libhaptix, whose HAPTIX mj_name2id() would be the one
+ * called.)
  */
 static mjModel *
 mjb_load(const void *mjb, size_t size)
 {
-	mjVFS *vfs = malloc(sizeof(*vfs));
-	mjModel *m = NULL;
-	int id;
+	mjModel *m;
 
-	cr_assert_not_null(vfs);
-	mj_defaultVFS(vfs);
 	mujoco_warning[0] = '\0';
 	mju_user_warning = on_mujoco_warning;
-	if (mj_makeEmptyFileVFS(vfs, "test.mjb", (int)size) == 0 &&
-	    (id = mj_findFileVFS(vfs, "test.mjb")) >= 0) {
-		memcpy(vfs->filedata[id], mjb, size);
-		m = mj_loadModel("test.mjb", vfs);
-	}
+	m = hx_mjb_load(mjb, size);
 	mju_user_warning = NULL;
-	mj_deleteVFS(vfs);
-	free(vfs);
 	return m;
 }
 

@@ -27,11 +27,11 @@ EXTRA_libhaptix_la_DEPENDENCIES = lib/haptix.sym
 EXTRA_DIST += lib/exports.sh lib/haptix.pc.in lib/haptix-uninstalled.pc.in
 CLEANFILES += lib/haptix.sym
 # What the library exports: what its public headers declare.
-HX_EXPORT_SOURCES = $(srcdir)/lib/haptix.h $(srcdir)/lib/haptixd.h \
+HX_EXPORT_INPUTS = $(srcdir)/lib/haptix.h $(srcdir)/lib/haptixd.h \
 	$(srcdir)/lib/haptix/comm/haptix.h $(srcdir)/lib/haptix/comm/haptix_sim.h
-lib/haptix.sym: $(srcdir)/lib/exports.sh $(HX_EXPORT_SOURCES)
+lib/haptix.sym: $(srcdir)/lib/exports.sh $(HX_EXPORT_INPUTS)
 	@$(MKDIR_P) lib
-	$(AM_V_GEN)sh $(srcdir)/lib/exports.sh $(HX_EXPORT_SOURCES) > $@.tmp && \
+	$(AM_V_GEN)sh $(srcdir)/lib/exports.sh $(HX_EXPORT_INPUTS) > $@.tmp && \
 	test -s $@.tmp && mv $@.tmp $@
 
 pkgconfigdir = $(libdir)/pkgconfig

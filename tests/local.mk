@@ -480,7 +480,6 @@ bench-workbench: tests/bench_workbench clients/hxview daemon/haptixd
 	@$(AM_TESTS_ENVIRONMENT) \
 	HX_SCREENSHOT="$${HX_SCREENSHOT-}" CRITERION_JOBS=1 \
 	    ./tests/bench_workbench --verbose=0
-.PHONY: bench-workbench
 # The MJCF tree and legacy translation, and MuJoCo loading what they write.
 tests_test_mjcf_SOURCES = tests/test_mjcf.c tests/mjcf_check.c \
 	tests/mjcf_check.h
@@ -524,7 +523,7 @@ check-valgrind:
 	HX_VALGRIND=1 $(MAKE) $(AM_MAKEFLAGS) check TESTS="$(HX_VALGRIND_TESTS)"
 	HX_VALGRIND=1 $(MAKE) $(AM_MAKEFLAGS) check \
 	    TESTS="$(HX_VALGRIND_UNITS)" LOG_FLAGS="$(HX_VALGRIND_RUN)"
-.PHONY: check-valgrind
+.PHONY: check-valgrind bench-workbench
 
 # The whole suite again with AddressSanitizer and UndefinedBehaviorSanitizer:
 # a second build in sanitizers/ of this build directory (the source tree

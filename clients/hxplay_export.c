@@ -485,7 +485,7 @@ exp_close(struct exp *e, struct exp_file *f)
 	return rc;
 }
 
-static void
+void
 json_string(FILE *fp, const char *s)
 {
 	const unsigned char *p;

@@ -173,12 +173,11 @@ mx_use(struct mx *x, mjModel *m)
 static int
 mx_send(struct mx *x, enum mx_topic t, uint64_t ns)
 {
-	if (x->j.failed)
+	if (mmsg_done(&x->j) != 0)
 		return mx_fail(x, "out of memory");
 	if (mcap_message(x->w, x->ch[t], ns, ns, x->j.p, x->j.len) != 0)
 		return mx_fail(x, "%s: %s", x->out, mcap_error(x->w));
-	mmsg_reset(&x->j);
-	return 0;
+	return mmsg_reset(&x->j) == 0 ? 0 : mx_fail(x, "out of memory");
 }
 
 static int
@@ -650,7 +649,9 @@ play_export_mcap(
 		rec_reader_close(x.r);
 		return PLAY_FAIL;
 	}
-	if ((model != NULL && mx_given(&x, model) != 0) ||
+	if (mmsg_reset(&x.j) != 0)
+		program_warn("out of memory");
+	if (x.j.f == NULL || (model != NULL && mx_given(&x, model) != 0) ||
 	    mx_create(&x, force) != 0) {
 		mx_close(&x, 0);
 		rec_reader_close(x.r);

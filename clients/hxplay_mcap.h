@@ -10,14 +10,18 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <mujoco/mujoco.h>
 
-/* A message being written: text that grows; failed once out of memory. */
+/*
+ * A message being written: a memory stream (open_memstream), its text
+ * in p and len after mmsg_done(), reused from message to message.
+ */
 struct mmsg {
+	FILE *f;
 	char *p;
-	size_t len, cap;
-	int failed;
+	size_t len;
 };
 
 /* The state record a message comes from. */
@@ -28,8 +32,13 @@ struct mmsg_record {
 	uint64_t ns; /* the message's log time */
 };
 
-/* Empty m for the next message; mmsg_free frees what it holds. */
-void mmsg_reset(struct mmsg *m);
+/*
+ * Empty m for the next message (0, or -1 out of memory); the message
+ * written, in m->p and m->len (0, or -1 if a write failed); mmsg_free
+ * frees what it holds.
+ */
+int mmsg_reset(struct mmsg *m);
+int mmsg_done(struct mmsg *m);
 void mmsg_free(struct mmsg *m);
 
 /*

@@ -13,24 +13,32 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hxplay_common.h"
 #include "hxplay_mcap.h"
 
 /* MuJoCo draws geom groups 0 to 2 by default; the scene holds those. */
 #define MMSG_GROUPS 3
 #define MMSG_PLANE_THICKNESS 0.001 /* m: a plane drawn as a thin cube */
 
-void
+int
 mmsg_reset(struct mmsg *j)
 {
-	j->len = 0;
-	j->failed = 0;
-	if (j->p != NULL)
-		j->p[0] = '\0';
+	if (j->f == NULL)
+		return (j->f = open_memstream(&j->p, &j->len)) != NULL ? 0 : -1;
+	return fseeko(j->f, 0, SEEK_SET);
+}
+
+int
+mmsg_done(struct mmsg *j)
+{
+	return fflush(j->f) == 0 && !ferror(j->f) ? 0 : -1;
 }
 
 void
 mmsg_free(struct mmsg *j)
 {
+	if (j->f != NULL)
+		fclose(j->f);
 	free(j->p);
 	memset(j, 0, sizeof(*j));
 }
@@ -39,35 +47,10 @@ static void
 jprintf(struct mmsg *j, const char *fmt, ...)
 {
 	va_list ap;
-	size_t cap;
-	void *p;
-	int n;
 
-	for (;;) {
-		if (j->failed)
-			return;
-		va_start(ap, fmt);
-		n = vsnprintf(j->p == NULL ? NULL : j->p + j->len,
-		    j->cap - j->len, fmt, ap);
-		va_end(ap);
-		if (n < 0) {
-			j->failed = 1;
-			return;
-		}
-		if ((size_t)n < j->cap - j->len) {
-			j->len += (size_t)n;
-			return;
-		}
-		cap = j->cap == 0 ? 4096 : 2 * j->cap;
-		while (cap - j->len <= (size_t)n)
-			cap *= 2;
-		if ((p = realloc(j->p, cap)) == NULL) {
-			j->failed = 1;
-			return;
-		}
-		j->p = p;
-		j->cap = cap;
-	}
+	va_start(ap, fmt);
+	vfprintf(j->f, fmt, ap);
+	va_end(ap);
 }
 
 static void
@@ -77,23 +60,6 @@ jdouble(struct mmsg *j, double v)
 		jprintf(j, "%.17g", v);
 	else
 		jprintf(j, "null");
-}
-
-static void
-jstring(struct mmsg *j, const char *s)
-{
-	const unsigned char *p;
-
-	jprintf(j, "\"");
-	for (p = (const unsigned char *)s; *p != '\0'; p++) {
-		if (*p == '"' || *p == '\\')
-			jprintf(j, "\\%c", *p);
-		else if (*p < 0x20)
-			jprintf(j, "\\u%04x", *p);
-		else
-			jprintf(j, "%c", *p);
-	}
-	jprintf(j, "\"");
 }
 
 /* n doubles as a JSON array. */
@@ -199,7 +165,8 @@ mmsg_tf(struct mmsg *j, const mjModel *m, const mjData *d,
 		jtime(j, "timestamp", r->ns);
 		jprintf(
 		    j, ",\"parent_frame_id\":\"world\",\"child_frame_id\":");
-		jstring(j, mmsg_name(m, mjOBJ_BODY, i, buf, sizeof(buf)));
+		json_string(
+		    j->f, mmsg_name(m, mjOBJ_BODY, i, buf, sizeof(buf)));
 		jprintf(j, ",");
 		jxyz(j, "translation", d->xpos + 3 * i);
 		jprintf(j, ",");
@@ -402,9 +369,9 @@ mmsg_scene(struct mmsg *j, const mjModel *m, uint64_t ns)
 		jprintf(j, "%s{", b > 0 ? "," : "");
 		jtime(j, "timestamp", ns);
 		jprintf(j, ",\"frame_id\":");
-		jstring(j, name);
+		json_string(j->f, name);
 		jprintf(j, ",\"id\":");
-		jstring(j, name);
+		json_string(j->f, name);
 		jprintf(j,
 		    ",\"lifetime\":{\"sec\":0,\"nsec\":0},"
 		    "\"frame_locked\":true,\"metadata\":[]");
@@ -433,7 +400,8 @@ mmsg_joints(struct mmsg *j, const mjModel *m, const mjData *d,
 	for (i = 0; i < m->njnt; i++) {
 		t = m->jnt_type[i];
 		jprintf(j, "%s{\"name\":", i > 0 ? "," : "");
-		jstring(j, mmsg_name(m, mjOBJ_JOINT, i, buf, sizeof(buf)));
+		json_string(
+		    j->f, mmsg_name(m, mjOBJ_JOINT, i, buf, sizeof(buf)));
 		jprintf(j, ",\"type\":\"%s\",\"position\":", types[t]);
 		jarray(j, d->qpos + m->jnt_qposadr[i], nq[t]);
 		jprintf(j, ",\"velocity\":");
@@ -453,7 +421,7 @@ jnamed(struct mmsg *j, const mjModel *m, int type, int count,
 
 	for (i = 0; i < count; i++) {
 		jprintf(j, "%s{\"name\":", i > 0 ? "," : "");
-		jstring(j, mmsg_name(m, type, i, buf, sizeof(buf)));
+		json_string(j->f, mmsg_name(m, type, i, buf, sizeof(buf)));
 		jprintf(j, ",\"%s\":", values);
 		jarray(j, v + (adr == NULL ? i : adr[i]), n == NULL ? 1 : n[i]);
 		jprintf(j, "}");
@@ -499,9 +467,11 @@ mmsg_contacts(struct mmsg *j, const mjModel *m, const mjData *d,
 		c = d->contact + i;
 		mj_contactForce(m, d, i, force);
 		jprintf(j, "%s{\"geom1\":", i > 0 ? "," : "");
-		jstring(j, mmsg_name(m, mjOBJ_GEOM, c->geom1, b1, sizeof(b1)));
+		json_string(
+		    j->f, mmsg_name(m, mjOBJ_GEOM, c->geom1, b1, sizeof(b1)));
 		jprintf(j, ",\"geom2\":");
-		jstring(j, mmsg_name(m, mjOBJ_GEOM, c->geom2, b2, sizeof(b2)));
+		json_string(
+		    j->f, mmsg_name(m, mjOBJ_GEOM, c->geom2, b2, sizeof(b2)));
 		jprintf(j, ",\"dist\":");
 		jdouble(j, c->dist);
 		jprintf(j, ",");
@@ -521,6 +491,6 @@ mmsg_log(struct mmsg *j, uint64_t ns, int level, const char *text)
 	jprintf(j, "{");
 	jtime(j, "timestamp", ns);
 	jprintf(j, ",\"level\":%d,\"message\":", level);
-	jstring(j, text);
+	json_string(j->f, text);
 	jprintf(j, ",\"name\":\"haptixd\",\"file\":\"\",\"line\":0}");
 }

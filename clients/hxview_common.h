@@ -234,6 +234,8 @@ int web_pert_drive(struct view *v, struct web_pert *p, hxd_conn *c);
 int web_pert_stop(struct view *v, struct web_pert *p, hxd_conn *c);
 /* Drop a perturbation without telling the server (which went away). */
 void web_pert_forget(struct web_pert *p);
+/* simulate's groups at first: 0, 1 and 2 shown (mjv_defaultOption). */
+#define WEB_GROUPS_DEFAULT 7u
 /*
  * What a browser shows, as simulate's Rendering panel: flags (mjtVisFlag
  * bits), frame (an mjtFrame), label (an mjtLabel) and the joint, tendon

@@ -407,9 +407,9 @@ control_whole(struct control_req *r, const char *name, double max, long *out)
  * What the browser shows, as simulate's Rendering panel: its flags
  * (mjtVisFlag bits), frame and label, and the groups of its joints',
  * tendons' and actuators' decorations (jointgroup, tendongroup,
- * actuatorgroup: masks of 6 bits, 7 when not given).  hxview makes each frame's
- * decorations for all its browsers, only the kinds some browser shows,
- * and sends each its own.
+ * actuatorgroup: masks of 6 bits, simulate's 0, 1 and 2 when not
+ * given).  hxview makes each frame's decorations for all its browsers,
+ * only the kinds some browser shows, and sends each its own.
  */
 static int
 control_show(struct control_req *r)
@@ -428,9 +428,8 @@ control_show(struct control_req *r)
 	    control_whole(r, "frame", 1000, &frame) != 0 ||
 	    control_whole(r, "label", 1000, &label) != 0)
 		return CONTROL_BAD;
-	/* simulate's groups 0, 1 and 2 when a page does not say. */
 	for (i = 0; i < 3; i++) {
-		groups[i] = 7;
+		groups[i] = WEB_GROUPS_DEFAULT;
 		if (control_arg(r, group_args[i]) != NULL &&
 		    control_whole(r, group_args[i], 1000, &groups[i]) != 0)
 			return CONTROL_BAD;

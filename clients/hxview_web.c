@@ -241,9 +241,6 @@ struct web_label {
 enum web_grouped { WEB_GROUP_JOINT, WEB_GROUP_TENDON, WEB_GROUP_ACTUATOR };
 #define WEB_NGROUPED 3
 
-/* simulate's groups at first: 0, 1 and 2 shown (mjv_defaultOption). */
-#define WEB_GROUPS_DEFAULT 7u
-
 /*
  * The items of one model: the scene's geoms and sites in the order of
  * mjv_addGeoms(), and which of them move; the decorations and labels of

@@ -95,9 +95,6 @@ void play_spawn_stop(struct play_spawn *s);
 /* The commands: each returns an exit status. */
 int play_info(int argc, char **argv);
 int play_export(int argc, char **argv);
-
-/* s as a quoted JSON string into fp (hxplay_export.c; the MCAP's too). */
-void json_string(FILE *fp, const char *s);
 /* export FILE --mcap OUT [--model FILE] [--force] (hxplay_mcap.c). */
 int play_export_mcap(
     const char *file, const char *out, const char *model, int force);

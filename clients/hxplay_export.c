@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "hxplay_common.h"
+#include "json_string.h"
 #include "program.h"
 #include "recording.h"
 
@@ -483,23 +484,6 @@ exp_close(struct exp *e, struct exp_file *f)
 	if (rc != 0 && !e->failed)
 		exp_fail(e, f->path);
 	return rc;
-}
-
-void
-json_string(FILE *fp, const char *s)
-{
-	const unsigned char *p;
-
-	fputc('"', fp);
-	for (p = (const unsigned char *)s; *p != '\0'; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(fp, "\\%c", *p);
-		else if (*p < 0x20)
-			fprintf(fp, "\\u%04x", *p);
-		else
-			fputc(*p, fp);
-	}
-	fputc('"', fp);
 }
 
 /* A JSON list of the field names of set. */

@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hxplay_common.h"
 #include "hxplay_mcap.h"
+#include "json_string.h"
 
 /* MuJoCo draws geom groups 0 to 2 by default; the scene holds those. */
 #define MMSG_GROUPS 3

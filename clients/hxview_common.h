@@ -26,6 +26,7 @@
 #include <stdio.h>
 
 #include "haptixd.h"
+#include "json_string.h"
 
 /* Exit codes: done, the server or rendering failed, a usage error. */
 #define VIEW_OK 0
@@ -210,8 +211,6 @@ int web_frame_of(struct view *v, hxd_frame *state, FILE *f);
  * how a replay or the history is thinned to frames.
  */
 int export_due(double t, double last, double fps);
-/* Write text as a quoted JSON string. */
-void web_json_string(FILE *f, const char *text);
 /* Write n bytes as base64: the page makes Float32Arrays of them. */
 void web_base64(FILE *f, const void *data, size_t n);
 

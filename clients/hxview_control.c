@@ -261,7 +261,7 @@ control_record_start(struct control_req *r)
 	rc = hxd_record_start(r->c, 0, 0, 0, &rec);
 	if (rc == HXD_OK) {
 		fputs(",\"path\":", r->out);
-		web_json_string(r->out, rec.path);
+		json_string(r->out, rec.path);
 	}
 	return control_server(r, rc);
 }
@@ -275,7 +275,7 @@ control_record_stop(struct control_req *r)
 	rc = hxd_record_stop(r->c, &rec);
 	if (rc == HXD_OK) {
 		fputs(",\"path\":", r->out);
-		web_json_string(r->out, rec.path);
+		json_string(r->out, rec.path);
 		fprintf(r->out, ",\"records\":%llu", rec.records);
 	}
 	return control_server(r, rc);
@@ -296,7 +296,7 @@ control_load(struct control_req *r)
 	rc = hxd_load_file(r->c, path, &m);
 	if (rc == HXD_OK) {
 		fputs(",\"name\":", r->out);
-		web_json_string(r->out, m.name);
+		json_string(r->out, m.name);
 	}
 	return control_server(r, rc);
 }

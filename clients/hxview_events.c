@@ -75,11 +75,11 @@ static void
 events_server_members(struct http_server *srv, FILE *f)
 {
 	fputs("\"server\":", f);
-	web_json_string(f, view_server(srv->v));
+	json_string(f, view_server(srv->v));
 	fprintf(f, ",\"up\":%s", srv->gone ? "false" : "true");
 	if (srv->gone) {
 		fputs(",\"why\":", f);
-		web_json_string(f, srv->why);
+		json_string(f, srv->why);
 		fprintf(f, ",\"since\":%.0f", srv->gone_since);
 	}
 }
@@ -192,7 +192,7 @@ events_send(struct http_stream *st)
 	web_pert_decor(srv->v, st->pert, f);
 	if (st->perr[0] != '\0') {
 		fputs(",\"perturb_error\":", f);
-		web_json_string(f, st->perr);
+		json_string(f, st->perr);
 		st->perr[0] = '\0';
 	}
 	fprintf(f, ",\"tx\":%.3f,\"frames\":%llu,\"skipped\":%llu}\n\n",

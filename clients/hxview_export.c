@@ -185,7 +185,7 @@ export_page(struct http_server *srv, FILE *out, const struct export_range *rg,
 	if (export_file(out, srv->three) != 0)
 		return -1;
 	fputs("\n</script>\n<script>\nwindow.HXEXPORT = {\"title\":", out);
-	web_json_string(out, rg->title);
+	json_string(out, rg->title);
 	fputs(",\"model\":", out);
 	if (export_made(out, web_describe, srv->v) != 0 ||
 	    export_assets(out, srv->v) != 0)

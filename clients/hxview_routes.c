@@ -584,7 +584,7 @@ route_models(
 	fputs("{\"dirs\":[", f);
 	for (i = 0; dirs[i] != NULL; i++) {
 		fprintf(f, "%s{\"dir\":", i > 0 ? "," : "");
-		web_json_string(f, dirs[i]);
+		json_string(f, dirs[i]);
 		fputs(",\"files\":[", f);
 		n = 0;
 		if ((d = opendir(dirs[i])) != NULL) {
@@ -593,7 +593,7 @@ route_models(
 					continue;
 				if (n++ > 0)
 					fputc(',', f);
-				web_json_string(f, e->d_name);
+				json_string(f, e->d_name);
 			}
 			closedir(d);
 		}

@@ -372,23 +372,6 @@ web_base64(FILE *f, const void *data, size_t n)
 }
 
 /* Write text as a JSON string, quoted. */
-void
-web_json_string(FILE *f, const char *text)
-{
-	const unsigned char *p;
-
-	fputc('"', f);
-	for (p = (const unsigned char *)text; *p != '\0'; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(f, "\\%c", *p);
-		else if (*p < 0x20)
-			fprintf(f, "\\u%04x", *p);
-		else
-			fputc(*p, f);
-	}
-	fputc('"', f);
-}
-
 /* A JSON number: JSON has no NaN or infinity, which become null. */
 static void
 web_number(FILE *f, double x)
@@ -754,14 +737,14 @@ web_describe_names(const mjModel *m, FILE *f)
 	fputs(",\"bodies\":[", f);
 	for (i = 0; i < m->nbody; i++) {
 		fprintf(f, "%s{\"name\":", i > 0 ? "," : "");
-		web_json_string(f, web_name(m, m->name_bodyadr, i));
+		json_string(f, web_name(m, m->name_bodyadr, i));
 		fprintf(f, ",\"parent\":%d,\"mocap\":%d,\"weld\":%d}",
 		    m->body_parentid[i], m->body_mocapid[i], m->body_weldid[i]);
 	}
 	fputs("],\"joints\":[", f);
 	for (i = 0; i < m->njnt; i++) {
 		fprintf(f, "%s{\"name\":", i > 0 ? "," : "");
-		web_json_string(f, web_name(m, m->name_jntadr, i));
+		json_string(f, web_name(m, m->name_jntadr, i));
 		fprintf(f,
 		    ",\"type\":%d,\"body\":%d,\"qpos\":%d,\"limited\":%d,"
 		    "\"range\":",
@@ -773,7 +756,7 @@ web_describe_names(const mjModel *m, FILE *f)
 	fputs("],\"actuators\":[", f);
 	for (i = 0; i < m->nu; i++) {
 		fprintf(f, "%s{\"name\":", i > 0 ? "," : "");
-		web_json_string(f, web_name(m, m->name_actuatoradr, i));
+		json_string(f, web_name(m, m->name_actuatoradr, i));
 		fprintf(f,
 		    ",\"limited\":%d,\"range\":", m->actuator_ctrllimited[i]);
 		web_numbers(f, m->actuator_ctrlrange + 2 * i, 2);
@@ -782,14 +765,14 @@ web_describe_names(const mjModel *m, FILE *f)
 	fputs("],\"sensors\":[", f);
 	for (i = 0; i < m->nsensor; i++) {
 		fprintf(f, "%s{\"name\":", i > 0 ? "," : "");
-		web_json_string(f, web_name(m, m->name_sensoradr, i));
+		json_string(f, web_name(m, m->name_sensoradr, i));
 		fprintf(f, ",\"type\":%d,\"dim\":%d,\"adr\":%d}",
 		    m->sensor_type[i], m->sensor_dim[i], m->sensor_adr[i]);
 	}
 	fputs("],\"cameras\":[", f);
 	for (i = 0; i < m->ncam; i++) {
 		fprintf(f, "%s{\"name\":", i > 0 ? "," : "");
-		web_json_string(f, web_name(m, m->name_camadr, i));
+		json_string(f, web_name(m, m->name_camadr, i));
 		fprintf(f, ",\"fovy\":");
 		web_number(f, m->cam_fovy[i]);
 		fputc('}', f);
@@ -798,20 +781,20 @@ web_describe_names(const mjModel *m, FILE *f)
 	for (i = 0; i < m->nkey; i++) {
 		if (i > 0)
 			fputc(',', f);
-		web_json_string(f, web_name(m, m->name_keyadr, i));
+		json_string(f, web_name(m, m->name_keyadr, i));
 	}
 	/* For the labels of geoms and sites, which the page writes. */
 	fputs("],\"geoms\":[", f);
 	for (i = 0; i < m->ngeom; i++) {
 		if (i > 0)
 			fputc(',', f);
-		web_json_string(f, web_name(m, m->name_geomadr, i));
+		json_string(f, web_name(m, m->name_geomadr, i));
 	}
 	fputs("],\"sites\":[", f);
 	for (i = 0; i < m->nsite; i++) {
 		if (i > 0)
 			fputc(',', f);
-		web_json_string(f, web_name(m, m->name_siteadr, i));
+		json_string(f, web_name(m, m->name_siteadr, i));
 	}
 	fputs("]", f);
 }
@@ -826,7 +809,7 @@ web_strings(FILE *f, const char *const *names, int n)
 	for (i = 0; i < n; i++) {
 		if (i > 0)
 			fputc(',', f);
-		web_json_string(f, names[i]);
+		json_string(f, names[i]);
 	}
 	fputc(']', f);
 }
@@ -1092,7 +1075,7 @@ web_describe(struct view *v, FILE *f)
 		fprintf(f, "%s%d", i > 0 ? "," : "", w->dynamic[i]);
 	fputs("]", f);
 	fputs(",\"name\":", f);
-	web_json_string(f, v->model_name);
+	json_string(f, v->model_name);
 	fputs("}\n", f);
 	return ferror(f) ? -1 : 0;
 }
@@ -1217,13 +1200,13 @@ web_frame_status(const hxd_status *s, FILE *f)
 	    ",\"clients\":%d,\"lagging\":%d,\"overruns\":%llu,"
 	    "\"lease\":%llu,\"lease_name\":",
 	    s->clients, s->lagging, s->overruns, s->lease_holder);
-	web_json_string(f, s->lease_holder_name);
+	json_string(f, s->lease_holder_name);
 	fputs(",\"message\":", f);
-	web_json_string(f, s->message);
+	json_string(f, s->message);
 	fprintf(f, ",\"recording\":%d,\"record_path\":", s->recording.active);
-	web_json_string(f, s->recording.path);
+	json_string(f, s->recording.path);
 	fprintf(f, ",\"records\":%llu,\"record_ended\":", s->recording.records);
-	web_json_string(f, s->recording.ended);
+	json_string(f, s->recording.ended);
 	fprintf(f,
 	    ",\"tracking\":%d,\"perturbations\":%d,\"late_p50\":", s->ntracking,
 	    s->nperturbations);
@@ -1909,7 +1892,7 @@ web_label_json(FILE *f, const struct web_label *l, int *first)
 {
 	fprintf(f, "%s[%.5g,%.5g,%.5g,", *first ? "" : ",", l->pos[0],
 	    l->pos[1], l->pos[2]);
-	web_json_string(f, l->text);
+	json_string(f, l->text);
 	fputc(']', f);
 	*first = 0;
 }

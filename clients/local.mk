@@ -22,7 +22,7 @@ clients_hxplay_SOURCES = clients/hxplay.c clients/hxplay_common.h \
 	clients/hxplay_spawn.c clients/hxplay_time.c \
 	clients/hxplay_mcap.c clients/hxplay_mcap.h clients/hxplay_mcap_msg.c \
 	clients/mcap.c clients/mcap.h clients/mcap_foxglove.c \
-	clients/mcap_foxglove.h
+	clients/mcap_foxglove.h clients/json_string.c clients/json_string.h
 clients_hxplay_CPPFLAGS = $(AM_CPPFLAGS) -DHXPLAY_HAPTIXD='"$(sbindir)/haptixd"'
 clients_hxplay_CFLAGS = $(AM_CFLAGS) $(ZSTD_CFLAGS)
 # MuJoCo before libhaptix, as for hxview: both export mj_name2id,
@@ -45,6 +45,7 @@ clients_hx_spacenav_LDADD = libhaptix.la libhxwire.la $(SPNAV_LIBS) -lm
 # The offscreen viewer: the only client that includes MuJoCo (to render).
 bin_PROGRAMS += clients/hxview
 clients_hxview_SOURCES = clients/hxview.c clients/hxview_common.h \
+	clients/json_string.c clients/json_string.h \
 	clients/hxview_egl.c clients/hxview_image.c \
 	clients/hxview_mujoco.h clients/hxview_overlay.c clients/hxview_scene.c \
 	clients/hxview_web.c clients/hxview_control.c clients/hxview_control.h \

@@ -4,7 +4,7 @@
  *
  *   hxplay_info.c    hxplay info FILE: the header and the counts
  *   hxplay_export.c  hxplay export FILE --csv DIR | --npy DIR
- *   hxplay_mcap.c    hxplay export FILE --mcap OUT (hxplay_mcap.h)
+ *   hxplay_mcap.c    hxplay export FILE --mcap OUT (foxglove_msg.h)
  *   hxplay_play.c    hxplay FILE: the states to a paused server, paced
  *   hxplay_verify.c  hxplay --verify FILE: the journal, in lock-step
  *   hxplay_find.c    a bare file name found in the state directory
@@ -15,8 +15,9 @@
  * Warnings begin with the program's name (program_warn, program.h).
  *
  * Only the recording library (recording.h) and libhaptix are used, and
- * MuJoCo only by the MCAP export (hxplay_mcap.h), which needs the
- * bodies' poses a recording does not hold.
+ * MuJoCo only by the MCAP export (hxplay_mcap.c, with the messages of
+ * foxglove_msg.c), which needs the bodies' poses a recording does not
+ * hold.
  */
 #ifndef HXPLAY_COMMON_H
 #define HXPLAY_COMMON_H

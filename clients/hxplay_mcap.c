@@ -5,7 +5,7 @@
  *
  * A recording holds the state (qpos, ...) but not what MuJoCo computes
  * from it: the bodies' poses and the contacts.  This file therefore
- * links MuJoCo, as hxview does, and is with hxplay_mcap_msg.c the only
+ * links MuJoCo, as hxview does, and is with foxglove_msg.c the only
  * part of hxplay that does: it loads the model the recording holds (the
  * journal's model entry, then each edit's), puts each record's state
  * into mjData and runs mj_forward.  A recording made without --journal
@@ -27,36 +27,23 @@
 #include <unistd.h>
 
 #include "hxplay_common.h"
-#include "hxplay_mcap.h"
+#include "foxglove_msg.h"
+#include "foxglove_schema.h"
 #include "mcap.h"
-#include "mcap_foxglove.h"
+#include "mjb_memory.h"
 #include "program.h"
 #include "recording.h"
 
-/* The topics, one channel each; a topic whose field was not recorded
- * is left out. */
-enum mx_topic {
-	MX_TF,
-	MX_SCENE,
-	MX_JOINTS,
-	MX_CONTROLS,
-	MX_SENSORS,
-	MX_CONTACTS,
-	MX_EVENTS,
-	MX_NTOPIC
-};
-
-static const struct {
-	const char *topic, *schema;
-	int field; /* the field it needs, or -1 */
-} mx_topics[MX_NTOPIC] = {
-	[MX_TF] = { "/tf", "foxglove.FrameTransforms", -1 },
-	[MX_SCENE] = { "/scene", "foxglove.SceneUpdate", -1 },
-	[MX_JOINTS] = { "/joint_states", "haptixd.JointStates", -1 },
-	[MX_CONTROLS] = { "/controls", "haptixd.Controls", REC_CTRL },
-	[MX_SENSORS] = { "/sensors", "haptixd.Sensors", REC_SENSORDATA },
-	[MX_CONTACTS] = { "/contacts", "haptixd.Contacts", -1 },
-	[MX_EVENTS] = { "/events", "foxglove.Log", -1 },
+/* The field each topic needs, or -1: a topic whose field was not
+ * recorded is left out. */
+static const int mx_needs[FOX_NTOPIC] = {
+	[FOX_TF] = -1,
+	[FOX_SCENE] = -1,
+	[FOX_JOINTS] = -1,
+	[FOX_CONTROLS] = REC_CTRL,
+	[FOX_SENSORS] = REC_SENSORDATA,
+	[FOX_CONTACTS] = -1,
+	[FOX_EVENTS] = -1,
 };
 
 struct mx {
@@ -66,7 +53,7 @@ struct mx {
 	FILE *fp;
 	int made; /* out was created: removed if the export fails */
 	struct mcap_writer *w;
-	int ch[MX_NTOPIC]; /* channel ids; -1: not written */
+	int ch[FOX_NTOPIC]; /* channel ids; -1: not written */
 	struct mmsg j;
 
 	mjModel *given; /* --model */
@@ -127,8 +114,6 @@ static mjModel *
 mx_load(const void *mjb, size_t len, const char *path, char *err, size_t n)
 {
 	mjModel *volatile m = NULL;
-	mjVFS *volatile vfs = NULL;
-	int id;
 
 	err[0] = '\0';
 	if (setjmp(mx_jump) != 0) {
@@ -138,16 +123,8 @@ mx_load(const void *mjb, size_t len, const char *path, char *err, size_t n)
 			strcmp(path + strlen(path) - 4, ".mjb") == 0 ?
 		    mj_loadModel(path, NULL) :
 		    mj_loadXML(path, NULL, err, (int)n);
-	} else if ((vfs = malloc(sizeof(*vfs))) != NULL && len <= INT32_MAX) {
-		mj_defaultVFS(vfs);
-		if (mj_makeEmptyFileVFS(vfs, "recorded.mjb", (int)len) == 0 &&
-		    (id = mj_findFileVFS(vfs, "recorded.mjb")) >= 0) {
-			memcpy(vfs->filedata[id], mjb, len);
-			m = mj_loadModel("recorded.mjb", vfs);
-		}
-		mj_deleteVFS(vfs);
-	}
-	free(vfs);
+	} else
+		m = mjb_memory_load(mjb, len);
 	if (m == NULL && err[0] == '\0')
 		snprintf(err, n, "MuJoCo cannot load it");
 	return m;
@@ -171,7 +148,7 @@ mx_use(struct mx *x, mjModel *m)
 
 /* A message of topic t from x->j, at ns. */
 static int
-mx_send(struct mx *x, enum mx_topic t, uint64_t ns)
+mx_send(struct mx *x, enum fox_topic t, uint64_t ns)
 {
 	if (mmsg_done(&x->j) != 0)
 		return mx_fail(x, "out of memory");
@@ -184,7 +161,7 @@ static int
 mx_event(struct mx *x, uint64_t ns, int level, const char *text)
 {
 	mmsg_log(&x->j, ns, level, text);
-	return mx_send(x, MX_EVENTS, ns);
+	return mx_send(x, FOX_EVENTS, ns);
 }
 
 /* A time in seconds as ns, rounded; 0 for what is not a time. */
@@ -309,7 +286,7 @@ mx_segment(struct mx *x, const struct rec_item *it, uint64_t ns)
 			       " (a reset)");
 	x->changed = 0;
 	mmsg_scene(&x->j, x->m, ns);
-	if (mx_send(x, MX_SCENE, ns) != 0)
+	if (mx_send(x, FOX_SCENE, ns) != 0)
 		return -1;
 	return mx_event(x, ns, 2, text);
 }
@@ -338,24 +315,24 @@ mx_record(struct mx *x, const struct rec_item *it)
 	if (it->segment != segment && mx_segment(x, it, r.ns) != 0)
 		return -1;
 	mmsg_tf(&x->j, x->m, x->d, &r);
-	if (mx_send(x, MX_TF, r.ns) != 0)
+	if (mx_send(x, FOX_TF, r.ns) != 0)
 		return -1;
 	mmsg_joints(&x->j, x->m, x->d, &r, it->field[REC_QVEL] != NULL);
-	if (mx_send(x, MX_JOINTS, r.ns) != 0)
+	if (mx_send(x, FOX_JOINTS, r.ns) != 0)
 		return -1;
-	if (x->ch[MX_CONTROLS] >= 0) {
+	if (x->ch[FOX_CONTROLS] >= 0) {
 		mmsg_controls(&x->j, x->m, x->d, &r);
-		if (mx_send(x, MX_CONTROLS, r.ns) != 0)
+		if (mx_send(x, FOX_CONTROLS, r.ns) != 0)
 			return -1;
 	}
-	if (x->ch[MX_SENSORS] >= 0) {
+	if (x->ch[FOX_SENSORS] >= 0) {
 		mmsg_sensors(&x->j, x->m, x->d, &r);
-		if (mx_send(x, MX_SENSORS, r.ns) != 0)
+		if (mx_send(x, FOX_SENSORS, r.ns) != 0)
 			return -1;
 	}
 	mmsg_contacts(&x->j, x->m, x->d, &r);
 	x->records++;
-	return mx_send(x, MX_CONTACTS, r.ns);
+	return mx_send(x, FOX_CONTACTS, r.ns);
 }
 
 /* A model change (an edit): its model from here on, and an event. */
@@ -472,22 +449,22 @@ mx_create(struct mx *x, int force)
 static int
 mx_start(struct mx *x)
 {
-	const struct mcap_json_schema *s;
+	const struct foxglove_schema *s;
 	int t, id;
 
 	if ((x->w = mcap_open(x->fp, "", "hxplay " PACKAGE_VERSION)) == NULL)
 		return mx_fail(x, "out of memory");
-	for (t = 0; t < MX_NTOPIC; t++) {
+	for (t = 0; t < FOX_NTOPIC; t++) {
 		x->ch[t] = -1;
-		if (mx_topics[t].field >= 0 &&
-		    !(x->h->fields & REC_FIELD_BIT(mx_topics[t].field)))
+		if (mx_needs[t] >= 0 &&
+		    !(x->h->fields & REC_FIELD_BIT(mx_needs[t])))
 			continue;
-		s = mcap_foxglove_schema(mx_topics[t].schema);
+		s = foxglove_schema_find(fox_topics[t].schema);
 		id = mcap_schema(
 		    x->w, s->name, "jsonschema", s->schema, strlen(s->schema));
 		if (id < 0 ||
 		    (x->ch[t] = mcap_channel(
-			 x->w, id, mx_topics[t].topic, "json")) < 0)
+			 x->w, id, fox_topics[t].topic, "json")) < 0)
 			return mx_fail(x, "%s: %s", x->out, mcap_error(x->w));
 	}
 	return 0;

@@ -185,21 +185,6 @@ usage_options(FILE *f)
 	    "See hxview(1).\n");
 }
 
-static int usage_error(const char *fmt, ...)
-    __attribute__((format(printf, 1, 2)));
-
-static int
-usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	program_vwarn(fmt, ap);
-	va_end(ap);
-	program_warn("see hxview --help");
-	return VIEW_USAGE;
-}
-
 /* SIGINT or SIGTERM: record and bench stop at their next frame. */
 static void
 on_signal(int sig)

@@ -22,9 +22,9 @@
 
 #include "address.h"
 #include "hxview_http.h"
+#include "token.h"
 
 static int guard_name_ours(const struct http_server *, const char *);
-static int guard_token_equal(const char *, const char *);
 
 /*
  * The names this server answers to, with the port it listens on: its
@@ -106,18 +106,6 @@ guard_stranger(struct http_server *srv, struct evhttp_request *req)
 	return 0;
 }
 
-/* Compare two strings in time that does not depend on where they differ. */
-static int
-guard_token_equal(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b), i;
-	unsigned char d = la != lb;
-
-	for (i = 0; i < la; i++)
-		d |= (unsigned char)(a[i] ^ b[i % (lb > 0 ? lb : 1)]);
-	return d == 0;
-}
-
 /*
  * A control must carry the page's header (X-Hxview: 1) and a Host.
  * Only the page's own script sets this header: a form or image on
@@ -155,7 +143,9 @@ guard_token(struct http_server *srv, struct evhttp_request *req)
 	    evhttp_request_get_input_headers(req), "X-Hxview-Token");
 
 	if (srv->h->token[0] == '\0' ||
-	    (token != NULL && guard_token_equal(token, srv->h->token)))
+	    (token != NULL &&
+		token_equal(token, strlen(token), srv->h->token,
+		    strlen(srv->h->token))))
 		return 0;
 	reply_error(req, 401, "Unauthorized",
 	    "this viewer is not on loopback: controls need the "
@@ -171,17 +161,11 @@ int
 guard_token_read(struct http_options *h)
 {
 	const char *path = getenv("HAPTIX_TOKEN_FILE");
-	size_t n;
-	FILE *f;
+	ssize_t n;
 
-	if (path == NULL || path[0] == '\0' || (f = fopen(path, "r")) == NULL)
+	if (path == NULL || path[0] == '\0' ||
+	    (n = token_read(path, h->token, sizeof(h->token) - 1)) <= 0)
 		return -1;
-	n = fread(h->token, 1, sizeof(h->token) - 1, f);
-	fclose(f);
-	while (n > 0 &&
-	    (h->token[n - 1] == '\n' || h->token[n - 1] == '\r' ||
-		h->token[n - 1] == ' ' || h->token[n - 1] == '\t'))
-		n--;
 	h->token[n] = '\0';
-	return n > 0 ? 0 : -1;
+	return 0;
 }

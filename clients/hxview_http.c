@@ -187,36 +187,6 @@ http_signal(evutil_socket_t sig, short events, void *arg)
 	event_base_loopbreak(arg);
 }
 
-/*
- * Parse --http: ADDR:PORT, [V6ADDR]:PORT or V6ADDR:PORT (the last colon
- * ends the address), the port always given, after "tls:" for HTTPS or
- * an optional "tcp:": address_parse_listen alone would take a bare port
- * or host, and read V6ADDR:PORT as an address.
- */
-static int
-http_listen_parse(const char *spec, struct address *a)
-{
-	const char *rest = spec, *colon, *bracket;
-	char buf[300], why[300];
-	int prefix = 0;
-
-	if (strncmp(spec, "tls:", 4) == 0 || strncmp(spec, "tcp:", 4) == 0)
-		prefix = 4;
-	rest = spec + prefix;
-	colon = strrchr(rest, ':');
-	bracket = strrchr(rest, ']');
-	if (colon == NULL || colon == rest ||
-	    (bracket != NULL && colon < bracket))
-		return -1;
-	if (bracket == NULL && strchr(rest, ':') != colon) {
-		if (snprintf(buf, sizeof(buf), "%.*s[%.*s]%s", prefix, spec,
-			(int)(colon - rest), rest, colon) >= (int)sizeof(buf))
-			return -1;
-		spec = buf;
-	}
-	return address_parse_listen(spec, a, why, sizeof(why));
-}
-
 /* The port a listening socket was given (port 0 asks the kernel). */
 static int
 http_bound_port(int fd)
@@ -254,7 +224,7 @@ http_check(struct http_options *h, char *err, size_t len)
 	struct address a;
 
 	h->token[0] = '\0';
-	if (http_listen_parse(h->listen, &a) != 0) {
+	if (address_parse_endpoint(h->listen, &a) != 0) {
 		snprintf(err, len, "--http '%s' is not [tls:]ADDRESS:PORT",
 		    h->listen);
 		return -1;
@@ -324,7 +294,7 @@ http_tls_setup(struct http_server *srv)
 	char err[1200], cert[600];
 
 	/* main() checked the address with http_check(). */
-	if (http_listen_parse(h->listen, &a) != 0)
+	if (address_parse_endpoint(h->listen, &a) != 0)
 		return -1;
 	if (!a.tls)
 		return 0;
@@ -385,7 +355,7 @@ http_listen(struct http_server *srv, struct listen_set *set)
 	int i;
 
 	/* main() checked the address with http_check(). */
-	if (http_listen_parse(h->listen, &a) != 0)
+	if (address_parse_endpoint(h->listen, &a) != 0)
 		return -1;
 	if (listen_name(a.host, a.port, HTTP_BACKLOG,
 		h->read_only || h->token[0] != '\0' ? 0 : LISTEN_LOOPBACK_ONLY,

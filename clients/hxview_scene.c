@@ -1,6 +1,7 @@
 /*
  * The viewer's copy of the simulation.  The model comes from the server
- * as MJB (hxd_get_model) and is loaded through a MuJoCo VFS; the state
+ * as MJB (hxd_get_model) and is loaded through a MuJoCo VFS
+ * (mjb_memory.c); the state
  * comes as stream frames (qpos, qvel, act, ctrl, mocap, applied forces,
  * sensordata and status) of which the newest wins.  Before rendering,
  * mj_forward() computes from that state what the scene draws (poses, contacts,
@@ -19,6 +20,7 @@
 #include <mujoco/mjxmacro.h>
 
 #include "hxview_mujoco.h"
+#include "mjb_memory.h"
 #include "program.h"
 
 static void
@@ -203,9 +205,7 @@ view_fetch(struct view *v, mjModel **out, char *err, size_t len)
 {
 	hxd_model_blob blob;
 	hxd_status st;
-	mjVFS *vfs;
 	mjModel *m;
-	int id;
 
 	if (hxd_status_get(v->c, &st) != HXD_OK)
 		return view_fail(
@@ -222,20 +222,7 @@ view_fetch(struct view *v, mjModel **out, char *err, size_t len)
 		    "only load in the version that wrote them",
 		    blob.mujoco_version, mj_version());
 	}
-	if ((vfs = malloc(sizeof(*vfs))) == NULL) {
-		hxd_model_blob_free(&blob);
-		return view_fail(err, len, "out of memory");
-	}
-	mj_defaultVFS(vfs);
-	m = NULL;
-	if (blob.size <= 0x7fffffff &&
-	    mj_makeEmptyFileVFS(vfs, "server.mjb", (int)blob.size) == 0 &&
-	    (id = mj_findFileVFS(vfs, "server.mjb")) >= 0) {
-		memcpy(vfs->filedata[id], blob.mjb, blob.size);
-		m = mj_loadModel("server.mjb", vfs);
-	}
-	mj_deleteVFS(vfs);
-	free(vfs);
+	m = mjb_memory_load(blob.mjb, blob.size);
 	if (m == NULL) {
 		view_fail(err, len,
 		    "MuJoCo cannot load the server's model \"%s\" "

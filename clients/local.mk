@@ -12,6 +12,11 @@ clients_hxctl_SOURCES = clients/hxctl.c clients/hxctl_common.h \
 	clients/hxctl_wait.c clients/hxctl_world.c
 clients_hxctl_LDADD = libhaptix.la libhxwire.la -lm
 
+# The Foxglove topics' messages and schemas: hxplay's MCAP export and
+# hx-foxglove's live channels.
+FOXGLOVE_MESSAGES = clients/foxglove_msg.c clients/foxglove_msg.h \
+	clients/foxglove_schema.c clients/foxglove_schema.h
+
 # Recordings: play, verify, export.  The recording library; MuJoCo only
 # for the MCAP export (hxplay_mcap*.c), which computes the bodies' poses.
 bin_PROGRAMS += clients/hxplay
@@ -20,9 +25,9 @@ clients_hxplay_SOURCES = clients/hxplay.c clients/hxplay_common.h \
 	clients/state_dirs.c clients/state_dirs.h \
 	clients/hxplay_play.c clients/hxplay_verify.c clients/hxplay_restore.c \
 	clients/hxplay_spawn.c clients/hxplay_time.c \
-	clients/hxplay_mcap.c clients/hxplay_mcap.h clients/hxplay_mcap_msg.c \
-	clients/mcap.c clients/mcap.h clients/mcap_foxglove.c \
-	clients/mcap_foxglove.h clients/json_string.c clients/json_string.h
+	clients/hxplay_mcap.c $(FOXGLOVE_MESSAGES) \
+	clients/mcap.c clients/mcap.h clients/mjb_memory.c clients/mjb_memory.h \
+	clients/json_string.c clients/json_string.h
 clients_hxplay_CPPFLAGS = $(AM_CPPFLAGS) -DHXPLAY_HAPTIXD='"$(sbindir)/haptixd"'
 clients_hxplay_CFLAGS = $(AM_CFLAGS) $(ZSTD_CFLAGS)
 # MuJoCo before libhaptix, as for hxview: both export mj_name2id,
@@ -54,7 +59,8 @@ clients_hxview_SOURCES = clients/hxview.c clients/hxview_common.h \
 	clients/hxview_routes.c clients/hxview_tls.c clients/hxview_tls.h \
 	clients/hxview_upload.c clients/hxview_history.c \
 	clients/hxview_replay.c clients/hxview_export.c \
-	clients/state_dirs.c clients/state_dirs.h
+	clients/state_dirs.c clients/state_dirs.h \
+	clients/mjb_memory.c clients/mjb_memory.h
 # The workbench's page is read from disk: installed, or (uninstalled) the
 # source tree's; three.js from Debian's libjs-three.
 clients_hxview_CFLAGS = $(AM_CFLAGS) $(EGL_CFLAGS) $(PNG_CFLAGS) \
@@ -82,6 +88,22 @@ clients_hxview_LDADD = $(MUJOCO_LIBS) libhaptix.la libhxwire.la libhxrec.la \
 	$(EGL_LIBS) $(PNG_LIBS) \
 	$(JPEG_LIBS) $(LIBEVENT_OPENSSL_LIBS) $(LIBEVENT_EXTRA_LIBS) \
 	$(LIBEVENT_LIBS) $(OPENSSL_LIBS) -lm
+
+# The live Foxglove WebSocket bridge (docs/foxglove.md): a client of the
+# daemon, computing poses and contacts with MuJoCo as hxview does, and a
+# server of libwebsockets' own loop (Debian's has no libevent backend).
+bin_PROGRAMS += clients/hx-foxglove
+clients_hx_foxglove_SOURCES = clients/hx_foxglove.c \
+	clients/foxglove_live.c clients/foxglove_live.h \
+	clients/foxglove_ws.c clients/foxglove_ws.h \
+	clients/foxglove_ws_parse.c \
+	$(FOXGLOVE_MESSAGES) clients/mjb_memory.c clients/mjb_memory.h \
+	clients/json_string.c clients/json_string.h
+clients_hx_foxglove_CFLAGS = $(AM_CFLAGS) $(LIBWEBSOCKETS_CFLAGS) \
+	$(OPENSSL_CFLAGS)
+# MuJoCo before libhaptix, as for hxview.
+clients_hx_foxglove_LDADD = $(MUJOCO_LIBS) libhaptix.la libhxwire.la \
+	$(LIBWEBSOCKETS_LIBS) -lm
 
 # Examples, built as users build them: the public header and libhaptix.
 noinst_PROGRAMS = clients/examples/grasp clients/examples/osc_fingertip

@@ -15,18 +15,7 @@
 #include "log.h"
 #include "options.h"
 #include "session.h"
-
-/* Compare two byte strings in time that depends only on their lengths. */
-static int
-token_equal(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen)
-{
-	uint8_t diff = alen != blen;
-	size_t i;
-
-	for (i = 0; i < alen && i < blen; i++)
-		diff |= a[i] ^ b[i];
-	return diff == 0;
-}
+#include "token.h"
 
 int
 api_hello(struct call *c)

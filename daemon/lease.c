@@ -15,6 +15,7 @@
 #include "session.h"
 #include "sim.h"
 #include "sim_robot.h"
+#include "token.h"
 
 /* The lease as it stands; one per daemon (d->lease). */
 struct lease {
@@ -126,24 +127,13 @@ lease_new_token(struct daemon *d)
 		snprintf(d->lease->token + 2 * i, 3, "%02x", b[i]);
 }
 
-/* Compare two strings in time that depends only on their lengths. */
-static int
-lease_token_equal(const char *a, const char *b)
-{
-	size_t alen = strlen(a), blen = strlen(b), i;
-	unsigned char diff = alen != blen;
-
-	for (i = 0; i < alen && i < blen; i++)
-		diff |= (unsigned char)(a[i] ^ b[i]);
-	return diff == 0;
-}
-
 int
 lease_share(struct daemon *d, struct session *s, const char *token, char *err,
     size_t len)
 {
 	if (d->lease->holder == 0 ||
-	    !lease_token_equal(token, d->lease->token)) {
+	    !token_equal(token, strlen(token), d->lease->token,
+		strlen(d->lease->token))) {
 		snprintf(err, len,
 		    "the lease token ($HAPTIX_LEASE) is not the lease's: its "
 		    "holder released it or left%s",

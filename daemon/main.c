@@ -36,6 +36,7 @@
 #include "sim.h"
 #include "sim_history.h"
 #include "stepguard.h"
+#include "token.h"
 
 /* How long clients get to take their last answers at shutdown. */
 #define MAIN_STOP_SECONDS 2.0
@@ -70,28 +71,20 @@ main_read_token(
     const char *path, uint8_t *buf, size_t *lenp, char *err, size_t errlen)
 {
 	struct stat st;
-	FILE *f;
-	size_t n;
+	ssize_t n;
 
-	f = fopen(path, "re");
-	if (f == NULL) {
+	if ((n = token_read(path, buf, DAEMON_TOKEN_MAX)) < 0) {
 		snprintf(
 		    err, errlen, "token-file %s: %s", path, strerror(errno));
 		return -1;
 	}
-	if (fstat(fileno(f), &st) == 0 && (st.st_mode & 0004))
+	if (stat(path, &st) == 0 && (st.st_mode & 0004))
 		log_warn("token-file %s is readable by everyone", path);
-	n = fread(buf, 1, DAEMON_TOKEN_MAX, f);
-	fclose(f);
-	while (n > 0 &&
-	    (buf[n - 1] == '\n' || buf[n - 1] == '\r' || buf[n - 1] == ' ' ||
-		buf[n - 1] == '\t'))
-		n--;
 	if (n == 0) {
 		snprintf(err, errlen, "token-file %s is empty", path);
 		return -1;
 	}
-	*lenp = n;
+	*lenp = (size_t)n;
 	return 0;
 }
 

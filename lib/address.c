@@ -185,6 +185,31 @@ address_parse_listen(
 	return 0;
 }
 
+int
+address_parse_endpoint(const char *spec, struct address *a)
+{
+	const char *rest, *colon, *bracket;
+	char buf[300], why[300];
+	int prefix = 0;
+
+	if (strncmp(spec, "tls:", 4) == 0 || strncmp(spec, "tcp:", 4) == 0)
+		prefix = 4;
+	rest = spec + prefix;
+	colon = strrchr(rest, ':');
+	bracket = strrchr(rest, ']');
+	if (colon == NULL || colon == rest ||
+	    (bracket != NULL && colon < bracket))
+		return -1;
+	/* V6ADDR:PORT: the last colon ends the address. */
+	if (bracket == NULL && strchr(rest, ':') != colon) {
+		if (snprintf(buf, sizeof(buf), "%.*s[%.*s]%s", prefix, spec,
+			(int)(colon - rest), rest, colon) >= (int)sizeof(buf))
+			return -1;
+		spec = buf;
+	}
+	return address_parse_listen(spec, a, why, sizeof(why));
+}
+
 const char *
 address_format(const struct address *a, char *buf, size_t len)
 {

@@ -59,6 +59,14 @@ int address_parse_listen(
     const char *spec, struct address *out, char *err, size_t errlen);
 
 /*
+ * Parse a listening address whose port is always given, as hxview
+ * serve --http and hx-foxglove --listen take it: ADDR:PORT,
+ * [V6ADDR]:PORT or V6ADDR:PORT (the last colon ends the address), after
+ * "tls:" or an optional "tcp:".  0, or -1 if it is not one.
+ */
+int address_parse_endpoint(const char *spec, struct address *a);
+
+/*
  * The Unix socket the daemon creates by default:
  * $XDG_RUNTIME_DIR/haptixd.sock when that variable is set, else
  * /run/haptixd/haptixd.sock.

@@ -19,6 +19,7 @@
 #include "fdpass.h"
 #include "frame.h"
 #include "tls_client.h"
+#include "token.h"
 
 #define CONN_TOKEN_MAX 4096
 
@@ -858,25 +859,17 @@ static int
 conn_read_token(hxd_conn *c, uint8_t *buf, size_t *len)
 {
 	const char *path = getenv("HAPTIX_TOKEN_FILE");
-	FILE *f;
-	size_t n;
+	ssize_t n;
 
 	*len = 0;
 	if (path == NULL || *path == '\0')
 		return HXD_OK;
-	f = fopen(path, "re");
-	if (f == NULL)
+	if ((n = token_read(path, buf, CONN_TOKEN_MAX)) < 0)
 		return conn_fail(c, HXD_NOCONNECTION,
 		    "cannot read the token "
 		    "file %s ($HAPTIX_TOKEN_FILE): %s",
 		    path, strerror(errno));
-	n = fread(buf, 1, CONN_TOKEN_MAX, f);
-	fclose(f);
-	while (n > 0 &&
-	    (buf[n - 1] == '\n' || buf[n - 1] == '\r' || buf[n - 1] == ' ' ||
-		buf[n - 1] == '\t'))
-		n--;
-	*len = n;
+	*len = (size_t)n;
 	return HXD_OK;
 }
 

@@ -2,15 +2,29 @@
 #include "config.h"
 
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "program.h"
 #include "usage.h"
 
 void
 usage_version(const char *prog)
 {
 	printf("%s (%s) %s\n", prog, PACKAGE_NAME, PACKAGE_VERSION);
+}
+
+int
+usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	program_vwarn(fmt, ap);
+	va_end(ap);
+	program_warn("see %s --help", program_name());
+	return USAGE_EXIT;
 }
 
 int

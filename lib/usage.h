@@ -14,6 +14,12 @@
 void usage_version(const char *prog);
 
 /*
+ * A bad command line: "NAME: message" and "NAME: see NAME --help" on
+ * standard error (NAME: program_set_name's).  Returns USAGE_EXIT.
+ */
+int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
  * After getopt_long() returned '?' or ':' (an optstring starting with
  * ':'): say which option, and where the options are listed, on standard
  * error.  Returns USAGE_EXIT.

@@ -37,5 +37,5 @@ libhxwire_la_SOURCES = lib/frame.c lib/frame.h lib/address.c lib/address.h \
 	lib/envelope.c lib/envelope.h lib/program.c lib/program.h \
 	lib/quat.c lib/quat.h lib/shmring.c lib/shmring.h \
 	lib/shmregion.c lib/shmregion.h lib/fdpass.c lib/fdpass.h \
-	lib/shmlink.c lib/shmlink.h
+	lib/shmlink.c lib/shmlink.h lib/token.c lib/token.h
 libhxwire_la_CFLAGS = -std=gnu11 $(PROTOBUF_C_CFLAGS)

@@ -81,3 +81,38 @@ daemon_ready()
 		sleep 0.1
 	done
 }
+
+# node_skip TEST WHY: 77 with WHY, or (under $CI, which installs
+# everything) a failure of TEST.
+node_skip()
+{
+	case ${CI:-} in
+	'' | false) echo "SKIP: $2" >&2; exit 77 ;;
+	*) echo "$1: FAIL: \$CI is set, and $2" >&2; exit 1 ;;
+	esac
+}
+
+# node_modules TEST DIR WHAT: the Node packages of tests/DIR/package.json
+# at the versions of its committed package-lock.json (npm ci), installed
+# once into $HX_BUILD/tests/DIR-node with tests/DIR's scripts, whose
+# path it sets in $mods.  Without node or npm, or when npm cannot
+# install WHAT, node_skip says why.
+node_modules()
+{
+	command -v node >/dev/null 2>&1 || node_skip "$1" "no node (Debian: nodejs)"
+	command -v npm >/dev/null 2>&1 || node_skip "$1" "no npm (Debian: npm)"
+	mods=$HX_BUILD/tests/$2-node
+	if ! cmp -s "$HX_SRC/tests/$2/package-lock.json" \
+	    "$mods/package-lock.json" 2>/dev/null; then
+		rm -rf "$mods" && mkdir -p "$mods" || exit 99
+		cp "$HX_SRC/tests/$2/package.json" \
+		    "$HX_SRC/tests/$2/package-lock.json" "$mods/" || exit 99
+		if ! (cd "$mods" && npm ci --ignore-scripts --no-audit \
+		    --no-fund --loglevel=error) >"$mods/npm.log" 2>&1; then
+			cat "$mods/npm.log" >&2
+			rm -f "$mods/package-lock.json"
+			node_skip "$1" "npm ci could not install $3"
+		fi
+	fi
+	cp "$HX_SRC/tests/$2/"*.mjs "$mods/" || exit 99
+}

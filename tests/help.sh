@@ -8,7 +8,7 @@
 
 . "$(dirname "$0")/common.sh" || exit 99
 require_env help.sh "make check" HAPTIXD HXCTL HXVIEW HXPLAY HX_MOCAP \
-    HX_SPACENAV HX_VERSION HX_SRC HX_BUILD
+    HX_SPACENAV HX_FOXGLOVE HX_VERSION HX_SRC HX_BUILD
 # hxsweep is the Python package's (configure --disable-python: none).
 if [ -n "${HXSWEEP:-}" ]; then
 	PYTHONPATH=$HX_SRC/python:$HX_BUILD/python
@@ -77,6 +77,7 @@ prog hxview "$HXVIEW"
 prog hxplay "$HXPLAY"
 prog hx-mocap "$HX_MOCAP"
 prog hx-spacenav "$HX_SPACENAV"
+prog hx-foxglove "$HX_FOXGLOVE"
 [ -z "${HXSWEEP:-}" ] || prog hxsweep "$HXSWEEP"
 
 # hxctl: every command of its --help, "CMD --help", and its usage line.

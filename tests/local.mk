@@ -228,6 +228,18 @@ tests_test_envelope_LDADD = $(TEST_LIBS)
 tests_test_address_SOURCES = tests/test_address.c
 tests_test_address_CFLAGS = $(TEST_CFLAGS)
 tests_test_address_LDADD = $(TEST_LIBS)
+# The daemon's token, read and compared (lib/token.c).
+HX_TESTS += tests/test_token
+tests_test_token_SOURCES = tests/test_token.c
+tests_test_token_CFLAGS = $(TEST_CFLAGS)
+tests_test_token_LDADD = $(TEST_LIBS)
+# What hx-foxglove takes from a client (libwebsockets' LEJP parser).
+HX_TESTS += tests/test_foxglove_parse
+tests_test_foxglove_parse_SOURCES = tests/test_foxglove_parse.c \
+	clients/foxglove_ws_parse.c clients/foxglove_ws.h
+tests_test_foxglove_parse_CFLAGS = $(TEST_CFLAGS) -I$(srcdir)/clients \
+	$(LIBWEBSOCKETS_CFLAGS)
+tests_test_foxglove_parse_LDADD = $(TEST_LIBS) $(LIBWEBSOCKETS_LIBS)
 # Recording in the daemon, read back with the recording library.
 tests_test_record_SOURCES = tests/test_record.c
 tests_test_record_CFLAGS = $(TEST_CFLAGS)
@@ -285,7 +297,7 @@ tests_test_rollback_LDADD = $(TEST_LIBS)
 
 # The daemon's MJB loaded as hxview loads it, for the tests that link
 # MuJoCo.
-MJB_LOAD = tests/mjb.c tests/mjb.h
+MJB_LOAD = clients/mjb_memory.c clients/mjb_memory.h
 
 # Gazebo HAPTIX's World API, through prog_world (below).
 HX_TESTS += tests/test_world
@@ -304,7 +316,7 @@ tests_test_arrays_LDADD = $(TEST_LIBS)
 # MuJoCo's computations bit for bit against MuJoCo in the test itself.
 HX_TESTS += tests/test_compute
 tests_test_compute_SOURCES = tests/test_compute.c $(MJB_LOAD)
-tests_test_compute_CFLAGS = $(TEST_CFLAGS)
+tests_test_compute_CFLAGS = $(TEST_CFLAGS) -I$(srcdir)/clients
 tests_test_compute_LDADD = $(TEST_LIBS) $(MUJOCO_LIBS)
 # The live run's history, checked against a recording of the run.
 HX_TESTS += tests/test_history
@@ -428,7 +440,7 @@ tests_test_hxctl_compute_LDADD = $(TEST_LIBS)
 # share, their main() among it.
 VIEW_HARNESS = tests/view_harness.c tests/view_harness.h
 tests_test_view_SOURCES = tests/test_view.c $(VIEW_HARNESS) $(MJB_LOAD)
-tests_test_view_CFLAGS = $(TEST_CFLAGS) $(PNG_CFLAGS)
+tests_test_view_CFLAGS = $(TEST_CFLAGS) $(PNG_CFLAGS) -I$(srcdir)/clients
 tests_test_view_LDADD = $(TEST_LIBS) $(PNG_LIBS) $(MUJOCO_LIBS)
 tests_test_serve_SOURCES = tests/test_serve.c $(VIEW_HARNESS)
 tests_test_serve_CFLAGS = $(TEST_CFLAGS) $(PNG_CFLAGS)
@@ -460,7 +472,7 @@ tests_test_timeline_LDADD = $(TEST_LIBS) libhxrec.la
 HX_TESTS += tests/test_perturb
 tests_test_perturb_SOURCES = tests/test_perturb.c tests/browser.c \
 	tests/browser.h $(MJB_LOAD)
-tests_test_perturb_CFLAGS = $(TEST_CFLAGS)
+tests_test_perturb_CFLAGS = $(TEST_CFLAGS) -I$(srcdir)/clients
 tests_test_perturb_LDADD = $(TEST_LIBS) $(MUJOCO_LIBS)
 # The workbench over HTTPS (hxview serve --http tls:), in headless
 # Chromium that verifies the certificate, and through OpenSSL.
@@ -575,6 +587,7 @@ AM_TESTS_ENVIRONMENT = \
 	HXPLAY='$(abs_top_builddir)/clients/hxplay'; export HXPLAY; \
 	HX_MOCAP='$(abs_top_builddir)/clients/hx-mocap'; export HX_MOCAP; \
 	HX_SPACENAV='$(abs_top_builddir)/clients/hx-spacenav'; export HX_SPACENAV; \
+	HX_FOXGLOVE='$(abs_top_builddir)/clients/hx-foxglove'; export HX_FOXGLOVE; \
 	HX_MODELS='$(abs_top_srcdir)/models'; export HX_MODELS; \
 	HX_TEST_MODELS='$(abs_top_srcdir)/models/test'; export HX_TEST_MODELS; \
 	HX_BUILD='$(abs_top_builddir)'; HX_SRC='$(abs_top_srcdir)'; \
@@ -614,6 +627,17 @@ clean-local: clean-mcap-node
 clean-mcap-node:
 	rm -rf tests/mcap-node
 .PHONY: clean-mcap-node
+
+# hx-foxglove read live by Foxglove's own client in Node (npm ci of the
+# committed lock into tests/foxglove-node of the build tree; skips
+# without npm).
+TESTS += tests/foxglove.sh
+EXTRA_DIST += tests/foxglove.sh tests/foxglove/package.json \
+	tests/foxglove/package-lock.json tests/foxglove/client.mjs
+clean-local: clean-foxglove-node
+clean-foxglove-node:
+	rm -rf tests/foxglove-node
+.PHONY: clean-foxglove-node
 
 # --help, --version and bad options of every program and subcommand.
 TESTS += tests/help.sh

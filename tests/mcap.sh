@@ -17,31 +17,7 @@
 require_env mcap.sh "make check" HAPTIXD HXCTL HXPLAY HX_TEST_MODELS HX_BUILD \
     HX_SRC
 
-# skip WHY: 77, or a failure under CI.
-skip()
-{
-	case ${CI:-} in
-	'' | false) echo "SKIP: $1" >&2; exit 77 ;;
-	*) echo "mcap.sh: FAIL: \$CI is set, and $1" >&2; exit 1 ;;
-	esac
-}
-
-command -v node >/dev/null 2>&1 || skip "no node (Debian: nodejs)"
-command -v npm >/dev/null 2>&1 || skip "no npm (Debian: npm)"
-mods=$HX_BUILD/tests/mcap-node
-if ! cmp -s "$HX_SRC/tests/mcap/package-lock.json" \
-    "$mods/package-lock.json" 2>/dev/null; then
-	rm -rf "$mods" && mkdir -p "$mods" || exit 99
-	cp "$HX_SRC/tests/mcap/package.json" \
-	    "$HX_SRC/tests/mcap/package-lock.json" "$mods/" || exit 99
-	if ! (cd "$mods" && npm ci --ignore-scripts --no-audit --no-fund \
-	    --loglevel=error) >"$mods/npm.log" 2>&1; then
-		cat "$mods/npm.log" >&2
-		rm -f "$mods/package-lock.json"
-		skip "npm ci could not install @mcap/core and @mcap/support"
-	fi
-fi
-cp "$HX_SRC/tests/mcap/read.mjs" "$mods/read.mjs" || exit 99
+node_modules mcap.sh mcap "@mcap/core and @mcap/support"
 
 scratch mcap
 hx() { "$HXCTL" -s "unix:$tmp/sock" "$@" >/dev/null; }

@@ -215,3 +215,31 @@ Test(address, host_loopback_detection)
 	    "a name other than localhost is not looked up");
 	cr_assert_not(address_host_is_loopback(""));
 }
+
+/* address_parse_endpoint: hxview --http and hx-foxglove --listen. */
+Test(address, endpoint_needs_a_port)
+{
+	struct address a;
+
+	cr_assert_eq(address_parse_endpoint("127.0.0.1:8765", &a), 0);
+	cr_assert_str_eq(a.host, "127.0.0.1");
+	cr_assert_str_eq(a.port, "8765");
+	cr_assert_eq(a.tls, 0);
+	cr_assert_eq(address_parse_endpoint("tls:0.0.0.0:0", &a), 0);
+	cr_assert_str_eq(a.host, "0.0.0.0");
+	cr_assert_str_eq(a.port, "0");
+	cr_assert_eq(a.tls, 1);
+	/* V6ADDR:PORT: the last colon ends the address. */
+	cr_assert_eq(address_parse_endpoint("::1:9000", &a), 0);
+	cr_assert_str_eq(a.host, "::1");
+	cr_assert_str_eq(a.port, "9000");
+	cr_assert_eq(address_parse_endpoint("[::1]:9001", &a), 0);
+	cr_assert_str_eq(a.host, "::1");
+	cr_assert_str_eq(a.port, "9001");
+	/* A bare port or host, which --tcp takes, is not an endpoint. */
+	cr_assert_eq(address_parse_endpoint("8765", &a), -1);
+	cr_assert_eq(address_parse_endpoint("localhost", &a), -1);
+	cr_assert_eq(address_parse_endpoint("tls:", &a), -1);
+	cr_assert_eq(address_parse_endpoint(":8765", &a), -1);
+	cr_assert_eq(address_parse_endpoint("[::1]", &a), -1);
+}

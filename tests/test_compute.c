@@ -32,7 +32,7 @@
 #include "check.h"
 #include "harness.h"
 #include "haptixd.h"
-#include "mjb.h"
+#include "mjb_memory.h"
 
 TestSuite(compute, .timeout = 120, .fini = hx_server_cleanup);
 
@@ -180,7 +180,7 @@ array_get(hxd_conn *c, const char *name)
 static mjModel *
 mjb_load(const void *mjb, size_t size)
 {
-	mjModel *m = hx_mjb_load(mjb, size);
+	mjModel *m = mjb_memory_load(mjb, size);
 
 	cr_assert_not_null(m, "MuJoCo did not load the daemon's MJB");
 	return m;

@@ -39,7 +39,7 @@
 #include "check.h"
 #include "harness.h"
 #include "haptixd.h"
-#include "mjb.h"
+#include "mjb_memory.h"
 
 #define WAIT_SECONDS 15.0
 
@@ -202,7 +202,7 @@ model_fetch(hxd_conn *c)
 	cr_assert_eq(blob.mujoco_version, mj_version(),
 	    "the daemon's MuJoCo is %d, ours %d", blob.mujoco_version,
 	    mj_version());
-	m = hx_mjb_load(blob.mjb, blob.size);
+	m = mjb_memory_load(blob.mjb, blob.size);
 	hxd_model_blob_free(&blob);
 	cr_assert_not_null(m, "MuJoCo did not load the daemon's MJB");
 	return m;

@@ -28,7 +28,7 @@
 #include "check.h"
 #include "harness.h"
 #include "haptixd.h"
-#include "mjb.h"
+#include "mjb_memory.h"
 #include "view_harness.h"
 
 TestSuite(view, .timeout = 60, .fini = cleanup);
@@ -785,7 +785,7 @@ on_mujoco_warning(const char *msg)
 }
 
 /*
- * Load MJB bytes as hxview does (hx_mjb_load), keeping what MuJoCo warns
+ * Load MJB bytes as hxview does (mjb_memory_load), keeping what MuJoCo warns
  * of.  (Names are looked up in m->names, not with mj_name2id(): this
  * program links libhaptix, whose HAPTIX mj_name2id() would be the one
  * called.)
@@ -797,7 +797,7 @@ mjb_load(const void *mjb, size_t size)
 
 	mujoco_warning[0] = '\0';
 	mju_user_warning = on_mujoco_warning;
-	m = hx_mjb_load(mjb, size);
+	m = mjb_memory_load(mjb, size);
 	mju_user_warning = NULL;
 	return m;
 }

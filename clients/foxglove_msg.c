@@ -1,6 +1,6 @@
 /*
- * The JSON messages of hxplay's MCAP export, from a model and its data
- * (the schemas: mcap_foxglove.c).  Doubles are written with %.17g, which
+ * The JSON messages of the Foxglove topics, from a model and its data
+ * (the schemas: foxglove_schema.c).  Doubles are written with %.17g, which
  * reads back as the same double; JSON has no NaN or infinity, so those
  * are null.  Unnamed objects are named by their kind and id ("body3"),
  * as frames and entities need names.
@@ -13,12 +13,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hxplay_mcap.h"
+#include "foxglove_msg.h"
 #include "json_string.h"
 
 /* MuJoCo draws geom groups 0 to 2 by default; the scene holds those. */
 #define MMSG_GROUPS 3
 #define MMSG_PLANE_THICKNESS 0.001 /* m: a plane drawn as a thin cube */
+
+const struct fox_topic_name fox_topics[FOX_NTOPIC] = {
+	[FOX_TF] = { "/tf", "foxglove.FrameTransforms" },
+	[FOX_SCENE] = { "/scene", "foxglove.SceneUpdate" },
+	[FOX_JOINTS] = { "/joint_states", "haptixd.JointStates" },
+	[FOX_CONTROLS] = { "/controls", "haptixd.Controls" },
+	[FOX_SENSORS] = { "/sensors", "haptixd.Sensors" },
+	[FOX_CONTACTS] = { "/contacts", "haptixd.Contacts" },
+	[FOX_EVENTS] = { "/events", "foxglove.Log" },
+};
 
 int
 mmsg_reset(struct mmsg *j)

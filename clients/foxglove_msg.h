@@ -1,18 +1,35 @@
 /*
- * hxplay export --mcap: what its two files share.  hxplay_mcap.c reads
- * the recording, loads each model it holds into MuJoCo, computes each
- * record's poses and contacts and writes the MCAP file (mcap.h);
- * hxplay_mcap_msg.c turns a model and its data into each topic's JSON
- * message.  These two are the only files of hxplay that include MuJoCo.
+ * The Foxglove messages of a simulation: each topic's JSON message from
+ * a model and its data after mj_forward (the schemas: foxglove_schema.h).
+ * hxplay export --mcap writes them to a file (hxplay_mcap.c), hx-foxglove
+ * streams them live (foxglove_live.c).
  */
-#ifndef HXPLAY_MCAP_H
-#define HXPLAY_MCAP_H
+#ifndef HX_FOXGLOVE_MSG_H
+#define HX_FOXGLOVE_MSG_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include <mujoco/mujoco.h>
+
+/* The topics, one channel each, in this order. */
+enum fox_topic {
+	FOX_TF,
+	FOX_SCENE,
+	FOX_JOINTS,
+	FOX_CONTROLS,
+	FOX_SENSORS,
+	FOX_CONTACTS,
+	FOX_EVENTS,
+	FOX_NTOPIC
+};
+
+/* Each topic's name ("/tf") and schema ("foxglove.FrameTransforms"). */
+struct fox_topic_name {
+	const char *topic, *schema;
+};
+extern const struct fox_topic_name fox_topics[FOX_NTOPIC];
 
 /*
  * A message being written: a memory stream (open_memstream), its text
@@ -24,10 +41,10 @@ struct mmsg {
 	size_t len;
 };
 
-/* The state record a message comes from. */
+/* The state a message comes from: a record, or a live frame. */
 struct mmsg_record {
 	uint64_t step;
-	double time; /* simulated, as recorded */
+	double time; /* simulated */
 	uint64_t segment;
 	uint64_t ns; /* the message's log time */
 };

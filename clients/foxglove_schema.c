@@ -1,22 +1,22 @@
 /*
- * The JSON schemas of hxplay's MCAP export.
+ * The JSON schemas of hxplay's MCAP export and hx-foxglove's channels.
  *
  * JSON rather than protobuf: Foxglove and Lichtblick read every one of
  * their well-known types from JSON messages with a "jsonschema" schema
- * of the type's name, the export then needs no protoc, no descriptor set
+ * of the type's name, they then need no protoc, no descriptor set
  * built and embedded, and no protobuf encoder for a dozen nested message
  * types; the doubles go through "%.17g", which reads back as the same
  * double.  The price is size, which the chunks' zstd mostly takes back.
  *
  * The schemas are written from Foxglove's schema documentation
- * (docs.foxglove.dev, "Message schemas"); fields hxplay never sets are
+ * (docs.foxglove.dev, "Message schemas"); fields never set are
  * left out, which JSON Schema allows and the viewers do not need.
  */
 #include "config.h"
 
 #include <string.h>
 
-#include "mcap_foxglove.h"
+#include "foxglove_schema.h"
 
 /* Pieces the schemas share. */
 #define NUM "{\"type\":\"number\"}"
@@ -50,7 +50,7 @@
 #define NAMED(title, values) \
 	ARRAY(OBJECT(title, "\"name\":" STR ",\"" values "\":" ARRAY(NUM)))
 
-static const struct mcap_json_schema schemas[] = {
+static const struct foxglove_schema schemas[] = {
 	{ "foxglove.FrameTransforms",
 	    OBJECT("foxglove.FrameTransforms",
 		"\"transforms\":" ARRAY(OBJECT("foxglove.FrameTransform",
@@ -113,8 +113,8 @@ static const struct mcap_json_schema schemas[] = {
 			"foxglove.Vector3") ",\"force\":" ARRAY(NUM)))) },
 };
 
-const struct mcap_json_schema *
-mcap_foxglove_schema(const char *name)
+const struct foxglove_schema *
+foxglove_schema_find(const char *name)
 {
 	size_t i;
 

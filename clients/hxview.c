@@ -1,6 +1,6 @@
 /*
  * hxview: the offscreen viewer.  Options, the commands (snapshot,
- * record, serve, bench, egl) and main.
+ * record, frames, serve, bench, egl) and main.
  */
 #include "config.h"
 
@@ -80,6 +80,7 @@ usage(FILE *f)
 	    "usage: hxview [options] snapshot -o FILE.png\n"
 	    "       hxview [options] record -o OUT.y4m|DIR/ [--frames N] "
 	    "[--duration S]\n"
+	    "       hxview [options] frames\n"
 	    "       hxview [options] serve [--http [tls:]ADDR:PORT] "
 	    "[--read-only]\n"
 	    "                    [--quality Q] [--max-connections N] "
@@ -98,6 +99,12 @@ usage(FILE *f)
 	    "               Ctrl-C: OUT.y4m is YUV4MPEG2 (ffmpeg and mpv "
 	    "read it), a\n"
 	    "               directory gets frame-000001.png, ...\n"
+	    "  frames       for each line read on standard input, a "
+	    "picture of the state at\n"
+	    "               that moment as binary PPM on standard output, "
+	    "without the\n"
+	    "               overlays: for a learning environment that "
+	    "steps the simulation\n"
 	    "  serve        the workbench: the browser draws the scene "
 	    "(three.js), with\n"
 	    "               mouse camera and pushing, sliders, sensor "
@@ -146,8 +153,9 @@ usage_options(FILE *f)
 	    "  --geom-groups LIST, --site-groups LIST\n"
 	    "                       the groups (0-5) to show (default "
 	    "0,1,2)\n"
-	    "  --no-info            no info box\n"
-	    "  --no-sensors         no sensor bar graph\n"
+	    "  --no-info            no info box (frames: never one)\n"
+	    "  --no-sensors         no sensor bar graph (frames: never "
+	    "one)\n"
 	    "  -o, --output PATH    snapshot and record: where to write\n"
 	    "  --frames N           record: stop after N frames; bench: "
 	    "frames to time\n"
@@ -185,7 +193,7 @@ usage_options(FILE *f)
 	    "See hxview(1).\n");
 }
 
-/* SIGINT or SIGTERM: record and bench stop at their next frame. */
+/* SIGINT or SIGTERM: record, frames and bench stop at their next frame. */
 static void
 on_signal(int sig)
 {
@@ -910,6 +918,8 @@ command_takes(const char *what)
 		return GIVEN_OUTPUT;
 	if (strcmp(what, "record") == 0)
 		return GIVEN_OUTPUT | GIVEN_FRAMES | GIVEN_DURATION;
+	if (strcmp(what, "frames") == 0)
+		return 0;
 	if (strcmp(what, "serve") == 0)
 		return GIVEN_HTTP;
 	if (strcmp(what, "bench") == 0)
@@ -933,7 +943,7 @@ command_check(const char *what, struct view_options *o, struct view_cmd *cmd,
 
 	if (takes < 0)
 		return usage_error("unknown command '%s': snapshot, record, "
-				   "serve, bench or egl",
+				   "frames, serve, bench or egl",
 		    what);
 	if ((extra = cmd->given & ~takes) != 0)
 		return usage_error("%s does not take %s", what,
@@ -954,6 +964,15 @@ command_check(const char *what, struct view_options *o, struct view_cmd *cmd,
 		return usage_error("record: Y4M (4:2:0) needs an even width "
 				   "and height, not %dx%d",
 		    o->width, o->height);
+	if (strcmp(what, "frames") == 0) {
+		/*
+		 * A learning agent sees the scene alone; the state comes by
+		 * calls when a picture is asked for, not through a stream.
+		 */
+		o->info = o->sensors = 0;
+		o->by_calls = 1;
+		return 0;
+	}
 	if (strcmp(what, "serve") != 0)
 		return 0;
 	if (http_check(&cmd->http, err, sizeof(err)) != 0)
@@ -1001,8 +1020,8 @@ main(int argc, char **argv)
 	if ((rc = options_parse(argc, argv, &o, &cmd, &fps_given)) >= 0)
 		return rc;
 	if (optind >= argc)
-		return usage_error("no command: snapshot, record, serve, "
-				   "bench or egl");
+		return usage_error("no command: snapshot, record, frames, "
+				   "serve, bench or egl");
 	what = argv[optind];
 	if (optind + 1 < argc)
 		return usage_error(
@@ -1021,6 +1040,8 @@ main(int argc, char **argv)
 		rc = cmd_snapshot(v, &o, &cmd);
 	else if (strcmp(what, "record") == 0)
 		rc = cmd_record(v, &o, &cmd);
+	else if (strcmp(what, "frames") == 0)
+		rc = frames_run(v, &view_stopped);
 	else if (strcmp(what, "bench") == 0)
 		rc = cmd_bench(v, &o, &cmd);
 	else

@@ -2,12 +2,13 @@
  * hxview: a viewer client.  It fetches the model from haptixd, follows
  * the state through a subscription and renders it offscreen with
  * MuJoCo's renderer in an EGL context: to PNG files, to a Y4M or PNG
- * sequence, or to browsers over HTTP.
+ * sequence, to browsers over HTTP, or a picture on request (frames).
  *
  * hxview_egl.c      the EGL context (device or surfaceless platform)
  * hxview_scene.c    the model and state from the server, and rendering
  * hxview_overlay.c  HAPTIX's overlays: info box, sensor bars, message
- * hxview_image.c    PNG, JPEG and Y4M encoding
+ * hxview_image.c    PNG, JPEG, Y4M and PPM encoding
+ * hxview_frames.c   frames: a picture of the state now for each line read
  * hxview_http.c     serve: the HTTP server, its loop and replies
  * hxview_conns.c    serve: the browsers' connections, counted and capped
  * hxview_guard.c    serve: who may ask what (Host, Origin, header, token)
@@ -22,6 +23,7 @@
 #ifndef HXVIEW_COMMON_H
 #define HXVIEW_COMMON_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -57,6 +59,7 @@ struct view_options {
 	int geom_groups_given, site_groups_given;
 	int info, sensors; /* overlays, both on by default */
 	double stream_hz;  /* the state's rate from the server; 0: fps */
+	int by_calls;      /* frames: no stream of the state, only events */
 };
 
 /* A viewer: the connection, the model, and MuJoCo's renderer. */
@@ -72,8 +75,9 @@ void view_flags_names(FILE *f);
 /*
  * Start the EGL context (first in the process), connect, fetch the
  * model, subscribe to the state at rate (every_steps, or fps of wall
- * time when every_steps is 0) and wait for the first frame.  NULL with
- * the reason in err.
+ * time when every_steps is 0) and wait for the first frame; with
+ * o->by_calls, subscribe to the model and camera events only.  NULL
+ * with the reason in err.
  */
 struct view *view_open(
     const struct view_options *o, unsigned every_steps, char *err, size_t len);
@@ -138,6 +142,15 @@ int image_y4m_header(FILE *f, int width, int height, double fps);
 /* One frame in 4:2:0; scratch holds width * height * 3 / 2 bytes. */
 int image_y4m_frame(FILE *f, const unsigned char *rgb, int width, int height,
     unsigned char *scratch);
+/* Binary PPM (P6), flushed. */
+int image_ppm_write(FILE *f, const unsigned char *rgb, int width, int height);
+
+/*
+ * hxview frames (hxview_frames.c): for each line on standard input, the
+ * server's state fetched by calls and its picture on standard output as
+ * PPM, until the end of the input or *stopped; an exit status.
+ */
+int frames_run(struct view *v, volatile sig_atomic_t *stopped);
 
 /* serve (hxview_http.c and the files it names in hxview_http.h). */
 struct http_options {

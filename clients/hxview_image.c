@@ -1,8 +1,9 @@
 /*
  * Encoding rendered frames (RGB, 8 bits a channel, top row first): PNG
- * with libpng, JPEG with libjpeg for the MJPEG stream, and YUV4MPEG2
- * (4:2:0, BT.601 full range as "C420jpeg" says) for frame sequences that
- * ffmpeg and video players read.
+ * with libpng, JPEG with libjpeg for the MJPEG stream, YUV4MPEG2 (4:2:0,
+ * BT.601 full range as "C420jpeg" says) for frame sequences that ffmpeg
+ * and video players read, and binary PPM for frames, which a program
+ * reads without a decoder.
  */
 #include "config.h"
 
@@ -185,4 +186,15 @@ image_y4m_frame(FILE *f, const unsigned char *rgb, int width, int height,
 	    fwrite(scratch, 1, npix + npix / 2, f) != npix + npix / 2)
 		return -1;
 	return 0;
+}
+
+int
+image_ppm_write(FILE *f, const unsigned char *rgb, int width, int height)
+{
+	size_t n = (size_t)width * (size_t)height * 3;
+
+	if (fprintf(f, "P6\n%d %d\n255\n", width, height) < 0 ||
+	    fwrite(rgb, 1, n, f) != n)
+		return -1;
+	return fflush(f) == 0 ? 0 : -1;
 }

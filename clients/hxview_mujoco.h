@@ -1,8 +1,7 @@
 /*
  * What hxview's rendering files share that needs MuJoCo's types.  Only
- * hxview_scene.c, hxview_overlay.c and hxview_web.c include it: the rest
- * of hxview
- * sees struct view and images.
+ * hxview_scene.c, hxview_overlay.c, hxview_web.c and hxview_frames.c
+ * include it: the rest of hxview sees struct view and images.
  */
 #ifndef HXVIEW_MUJOCO_H
 #define HXVIEW_MUJOCO_H
@@ -90,6 +89,14 @@ struct view {
  */
 void view_camera_pose(const mjModel *m, const double pos[3],
     const double quat[4], mjvCamera *cam);
+
+/*
+ * Fetch the model again at once when edits, the status's count of
+ * writes into it, is not the count the copy was fetched at (frames: a
+ * picture asked for must show them, where view_pump() fetches at most
+ * every VIEW_REFETCH_S).  0, or -1 with the reason in err.
+ */
+int view_edits(struct view *v, unsigned long long edits, char *err, size_t len);
 
 /* Put the newest state into d and run mj_forward() on it, once. */
 void view_apply(struct view *v);

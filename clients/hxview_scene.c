@@ -457,6 +457,14 @@ view_pump_edits(struct view *v, int changed, char *err, size_t len)
 }
 
 int
+view_edits(struct view *v, unsigned long long edits, char *err, size_t len)
+{
+	if (edits == v->edits)
+		return 0;
+	return view_refetch(v, err, len);
+}
+
+int
 view_pump(struct view *v, int timeout_ms, char *err, size_t len)
 {
 	hxd_event *ev;
@@ -534,12 +542,19 @@ view_attach(struct view *v, char *err, size_t len)
 	    hxd_server_address(v->c));
 	if (view_load(v, err, len) != 0)
 		return -1;
-	sub.fields = VIEW_FIELDS;
-	sub.events = 1;
-	if (v->every_steps != 0)
-		sub.every_steps = v->every_steps;
-	else
-		sub.wall_hz = v->o.stream_hz > 0 ? v->o.stream_hz : v->o.fps;
+	if (v->o.by_calls) {
+		/* frames fetches the state itself: only a new model or camera. */
+		sub.events = HXD_EVENTS(HXD_EVENT_MODEL) |
+		    HXD_EVENTS(HXD_EVENT_CAMERA);
+	} else {
+		sub.fields = VIEW_FIELDS;
+		sub.events = 1;
+		if (v->every_steps != 0)
+			sub.every_steps = v->every_steps;
+		else
+			sub.wall_hz = v->o.stream_hz > 0 ? v->o.stream_hz :
+							   v->o.fps;
+	}
 	if (hxd_subscribe(v->c, &sub, NULL) != HXD_OK)
 		return view_fail(err, len, "cannot subscribe to the state: %s",
 		    hxd_error(v->c));
@@ -605,7 +620,7 @@ view_open(
 	}
 	/* The first frame is the state as it is now. */
 	end = program_now() + VIEW_FIRST_FRAME_MS / 1e3;
-	while (v->frame == NULL) {
+	while (v->frame == NULL && !o->by_calls) {
 		rc = view_pump(v, 100, err, len);
 		if (rc < 0 || (v->frame == NULL && program_now() > end)) {
 			if (rc >= 0)

@@ -51,7 +51,7 @@ clients_hx_spacenav_LDADD = libhaptix.la libhxwire.la $(SPNAV_LIBS) -lm
 bin_PROGRAMS += clients/hxview
 clients_hxview_SOURCES = clients/hxview.c clients/hxview_common.h \
 	clients/json_string.c clients/json_string.h \
-	clients/hxview_egl.c clients/hxview_image.c \
+	clients/hxview_egl.c clients/hxview_image.c clients/hxview_frames.c \
 	clients/hxview_mujoco.h clients/hxview_overlay.c clients/hxview_scene.c \
 	clients/hxview_web.c clients/hxview_control.c clients/hxview_control.h \
 	clients/hxview_http.c clients/hxview_reply.c clients/hxview_http.h clients/hxview_conns.c \

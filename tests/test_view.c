@@ -3,7 +3,8 @@
  * call it depends on: the real binary renders models/test/view.xml (a
  * red box at the centre of the camera "front", on a mocap body) from a
  * real haptixd, and the tests read back what it wrote: PNG files
- * (libpng, through view_harness.c) and Y4M streams.  hxview serve is
+ * (libpng, through view_harness.c), Y4M streams and the PPM pictures of
+ * hxview frames, asked for on a pipe.  hxview serve is
  * tested in test_serve.c, its guards in test_serve_guard.c.  hxview needs
  * EGL: without it the suite exits 77, which automake counts as skipped,
  * with hxview's reason (view_harness.c's main()).
@@ -15,6 +16,9 @@
 #include <fcntl.h>
 #include <math.h>
 #include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -362,6 +366,8 @@ Test(view, usage_errors)
 		{ { "record", "-o", "x.y4m", "--read-only" },
 		    "does not take --http" },
 		{ { "egl", "--duration", "1" }, "does not take --duration" },
+		{ { "frames", "--frames", "3" }, "does not take --frames" },
+		{ { "frames", "-o", "x.ppm" }, "does not take -o" },
 		{ { "bench", "--latency", "0" }, "--latency" },
 		{ { "record", "-o", "x.y4m", "--frames", "0" }, "--frames" },
 		{ { "record", "-o", "x.y4m", "--duration", "-1" },
@@ -414,8 +420,9 @@ Test(view, usage_errors)
 	/* --help is not an error, and names the commands. */
 	view(&r, "--help", NULL);
 	expect_exit(&r, 0, NULL);
-	cr_assert(
-	    strstr(r.out, "snapshot") != NULL && strstr(r.out, "serve") != NULL,
+	cr_assert(strstr(r.out, "snapshot") != NULL &&
+		strstr(r.out, "serve") != NULL &&
+		strstr(r.out, "hxview [options] frames\n") != NULL,
 	    "--help: %s", r.out);
 	hx_run_free(&r);
 }
@@ -772,6 +779,375 @@ Test(view, record_follows_a_new_model)
 Test(view, record_follows_an_edit)
 {
 	record_across(edit_green);
+}
+
+/*------------------------------------------------------------ frames */
+
+/* hxview frames on pipes: a line to in asks for a picture from out. */
+struct frames {
+	pid_t pid;
+	int in, out; /* our ends */
+	int err;     /* its stderr, a file */
+};
+
+/* Start hxview frames at SIZE through the camera "front", then args. */
+static void
+frames_start(struct frames *f, const char *addr, ...)
+{
+	const char *argv[MAX_ARGS] = { hx_hxview_path(), "--server", addr,
+		"--size", SIZE, "--camera", "front" };
+	int in[2], out[2], n = 7;
+	const char *a;
+	va_list ap;
+
+	va_start(ap, addr);
+	while ((a = va_arg(ap, const char *)) != NULL)
+		argv[n++] = a;
+	va_end(ap);
+	argv[n++] = "frames";
+	argv[n] = NULL;
+	/* Close-on-exec: hxview must hold no end but its own. */
+	cr_assert_eq(pipe2(in, O_CLOEXEC), 0);
+	cr_assert_eq(pipe2(out, O_CLOEXEC), 0);
+	f->err = temp_file();
+	f->pid = spawn_io(argv, in[0], out[1], f->err);
+	close(in[0]);
+	close(out[1]);
+	f->in = in[1];
+	f->out = out[0];
+}
+
+/*
+ * Read n bytes from f's output within 30 s; the count read, short only
+ * when hxview closed it.
+ */
+static size_t
+frames_read(struct frames *f, unsigned char *buf, size_t n)
+{
+	double end = hx_wall_now() + 30;
+	struct pollfd pfd = { f->out, POLLIN, 0 };
+	size_t got = 0;
+	ssize_t r;
+
+	while (got < n) {
+		cr_assert_lt(hx_wall_now(), end,
+		    "no picture within 30 s (%zu of %zu bytes): %s", got, n,
+		    hx_slurp_fd(f->err, NULL));
+		if (poll(&pfd, 1, 100) != 1)
+			continue;
+		if ((r = read(f->out, buf + got, n - got)) <= 0)
+			break;
+		got += (size_t)r;
+	}
+	return got;
+}
+
+/* Ask for a picture with line (its newline added); decode it into im. */
+static void
+frames_ask(struct frames *f, struct image *im, const char *line)
+{
+	char want[64], text[256];
+	size_t hlen, got;
+	unsigned char *buf;
+
+	snprintf(text, sizeof(text), "%s\n", line);
+	cr_assert_eq(write(f->in, text, strlen(text)), (ssize_t)strlen(text),
+	    "hxview frames took no line: %s", strerror(errno));
+	hlen = (size_t)snprintf(want, sizeof(want), "P6\n%d %d\n255\n", W, H);
+	buf = malloc(hlen + (size_t)W * H * 3);
+	cr_assert_not_null(buf);
+	got = frames_read(f, buf, hlen);
+	cr_assert(got == hlen && memcmp(buf, want, hlen) == 0,
+	    "not the PPM header \"P6\\n%d %d\\n255\\n\": \"%.*s\": %s", W, H,
+	    (int)got, buf, hx_slurp_fd(f->err, NULL));
+	got = frames_read(f, buf, (size_t)W * H * 3);
+	cr_assert_eq(got, (size_t)W * H * 3, "%zu bytes of pixels, not %d: %s",
+	    got, W * H * 3, hx_slurp_fd(f->err, NULL));
+	im->w = W;
+	im->h = H;
+	im->px = buf;
+}
+
+/* Close f's input: hxview must exit 0, having written nothing more. */
+static void
+frames_end(struct frames *f)
+{
+	unsigned char extra;
+	char *err;
+	int rc;
+
+	close(f->in);
+	rc = wait_exit(f->pid, RUN_SECONDS);
+	err = hx_slurp_fd(f->err, NULL);
+	cr_assert_eq(
+	    rc, 0, "frames exited %d at the end of its input: %s", rc, err);
+	cr_assert_eq(read(f->out, &extra, 1), 0, "bytes after the pictures");
+	cr_assert_str_empty(err, "frames said: %s", err);
+	free(err);
+	close(f->out);
+	close(f->err);
+}
+
+/* Where the red box is: its centre's x, or -1 when none shows. */
+static double
+red_x(const struct image *im)
+{
+	double cx, cy;
+
+	return red_area(im, &cx, &cy) > 200 ? cx : -1;
+}
+
+/*
+ * One PPM picture a line, rows top down, the same as a snapshot's but
+ * for the overlays (none even without --no-info and --no-sensors); each
+ * shows the state the moment it was asked for, however soon after a
+ * change; the end of the input ends hxview with status 0.
+ */
+Test(view, frames_on_request)
+{
+	static const double moves[] = { 0.6, -0.6, 0.6, 0, -0.6 };
+	struct hx_server s;
+	struct frames f;
+	struct image a, b;
+	const unsigned char *top, *bottom;
+	double share, x;
+	hxd_conn *c;
+	size_t i;
+
+	hx_server_start(&s, view_args);
+	c = hx_connect_ok(hx_server_addr(&s, 0), "mover");
+	frames_start(&f, hx_server_addr(&s, 0), NULL);
+	frames_ask(&f, &a, "");
+	snapshot_front(&b, hx_server_addr(&s, 0), "front.png");
+	cr_assert(is_red(pixel(&a, W / 2, H / 2)), "no box at the centre");
+	/* The floor is below the box, the black sky above it. */
+	top = pixel(&a, W / 2, 2);
+	bottom = pixel(&a, W / 2, H - 3);
+	cr_assert(
+	    bottom[0] + bottom[1] + bottom[2] > top[0] + top[1] + top[2] + 60,
+	    "upside down? the top is %d,%d,%d, the bottom %d,%d,%d", top[0],
+	    top[1], top[2], bottom[0], bottom[1], bottom[2]);
+	share = changed_share(&a, &b, 0, W);
+	cr_assert_lt(share, 0.002,
+	    "%.2f%% of the picture differs from the snapshot's", share * 100);
+	image_free(&a);
+	image_free(&b);
+
+	/* No wait between a move and its picture: lock-step. */
+	for (i = 0; i < sizeof(moves) / sizeof(moves[0]); i++) {
+		move_box(c, moves[i]);
+		frames_ask(&f, &a, i % 2 ? "step" : "");
+		x = red_x(&a);
+		/* 0.6 to a side at 2 m: ~43 pixels off the centre. */
+		cr_assert(fabs(x - (W / 2.0 + moves[i] * 72)) < 12,
+		    "picture %zu: the box at x %g, not %g (moved to %g)", i, x,
+		    W / 2.0 + moves[i] * 72, moves[i]);
+		image_free(&a);
+	}
+	frames_end(&f);
+	hxd_close(c);
+	hx_server_stop(&s);
+}
+
+/* The green pixels: how many, and where their centre is. */
+static int
+green_area(const struct image *im, double *cx, double *cy)
+{
+	double sx = 0, sy = 0;
+	int x, y, n = 0;
+
+	for (y = 0; y < im->h; y++)
+		for (x = 0; x < im->w; x++)
+			if (is_green(pixel(im, x, y))) {
+				sx += x;
+				sy += y;
+				n++;
+			}
+	*cx = n > 0 ? sx / n : -1;
+	*cy = n > 0 ? sy / n : -1;
+	return n;
+}
+
+/* Add a green ball on a free joint "ball" at x -0.6, z 1 (an edit). */
+static void
+add_ball(hxd_conn *c)
+{
+	static const char *const body[] = { "pos", "-0.6 0 1" };
+	static const char *const geom[] = { "type", "sphere", "size", "0.1",
+		"rgba", "0 1 0 1" };
+	const hxd_edit_op ops[] = {
+		{ HXD_EDIT_ADD, "body", "ball", "worldbody", "", body, 1 },
+		{ HXD_EDIT_ADD, "freejoint", "ball", "body", "ball", NULL, 0 },
+		{ HXD_EDIT_ADD, "geom", "ball", "body", "ball", geom, 3 },
+	};
+
+	HX_OK(c, hxd_edit_model(c, ops, 3, NULL, NULL));
+}
+
+/*
+ * The environment's loop on a paused server: each picture shows what
+ * the call before it did, at once: a body added by an edit, its qpos
+ * set, steps taken, a colour written through the API (no event comes
+ * of it), another model loaded.
+ */
+Test(view, frames_follow_each_change)
+{
+	static const char *const paused[] = { "-m", "view.xml", "--paused",
+		NULL };
+	const double right[7] = { 0.6, 0, 1, 1, 0, 0, 0 };
+	const double green[4] = { 0, 1, 0, 1 };
+	struct hx_server s;
+	struct frames f;
+	struct image im;
+	double x, y, x0, y0;
+	hxd_conn *c;
+	int n, red;
+
+	hx_server_start(&s, paused);
+	c = hx_connect_ok(hx_server_addr(&s, 0), "env");
+	frames_start(&f, hx_server_addr(&s, 0), NULL);
+	frames_ask(&f, &im, "");
+	cr_assert(is_red(pixel(&im, W / 2, H / 2)), "no box at the centre");
+	cr_assert_eq(green_area(&im, &x, &y), 0, "green before the ball");
+	image_free(&im);
+
+	/* A new body, 0.6 left of the box and 0.5 above: ~43 and ~36 pixels. */
+	add_ball(c);
+	frames_ask(&f, &im, "");
+	n = green_area(&im, &x0, &y0);
+	cr_assert(n > 50, "the ball added: %d green pixels", n);
+	cr_assert(fabs(x0 - 37) < 6 && fabs(y0 - 24) < 6,
+	    "the ball at %g,%g, not about 37,24", x0, y0);
+	image_free(&im);
+
+	/* Its qpos set: to the right. */
+	HX_OK(c, hxd_set_joint(c, "ball", right, 7, NULL, 0));
+	frames_ask(&f, &im, "");
+	n = green_area(&im, &x, &y);
+	cr_assert(n > 50 && fabs(x - (W - x0)) < 8 && fabs(y - y0) < 4,
+	    "the ball moved to x 0.6: %d green pixels at %g,%g", n, x, y);
+	x0 = x;
+	image_free(&im);
+
+	/* 0.3 s of steps: it falls ~0.44 m, ~32 pixels. */
+	HX_OK(c, hxd_step(c, 150, NULL));
+	frames_ask(&f, &im, "");
+	n = green_area(&im, &x, &y);
+	cr_assert(n > 50 && fabs(x - x0) < 4 && y > y0 + 20 && y < y0 + 45,
+	    "after 150 steps: %d green pixels at %g,%g, from %g,%g", n, x, y,
+	    x0, y0);
+	image_free(&im);
+
+	/* The box's material turned green through the API. */
+	HX_OK(c, hxd_set_rgba(c, HXD_OBJ_MATERIAL, 0, green));
+	frames_ask(&f, &im, "");
+	cr_assert(is_green(pixel(&im, W / 2, H / 2)),
+	    "the material set green: the centre is %d,%d,%d",
+	    pixel(&im, W / 2, H / 2)[0], pixel(&im, W / 2, H / 2)[1],
+	    pixel(&im, W / 2, H / 2)[2]);
+	image_free(&im);
+
+	/* Another model: view.xml again, red and without the ball. */
+	HX_OK(c, hxd_load_file(c, "view.xml", NULL));
+	frames_ask(&f, &im, "");
+	red = red_area(&im, &x, &y);
+	n = green_area(&im, &x, &y);
+	cr_assert(red > 400 && n == 0,
+	    "view.xml loaded again: %d red and %d green pixels", red, n);
+	image_free(&im);
+	frames_end(&f);
+	hxd_close(c);
+	hx_server_stop(&s);
+}
+
+/*
+ * With the perturbation forces shown, the applied forces are fetched
+ * too: a force set on the ball draws its arrow in the next picture.
+ */
+Test(view, frames_draw_applied_forces)
+{
+	static const char *const paused[] = { "-m", "view.xml", "--paused",
+		NULL };
+	struct hx_server s;
+	struct frames f;
+	struct image a, b;
+	hxd_applied *ap;
+	double share;
+	hxd_conn *c;
+
+	hx_server_start(&s, paused);
+	c = hx_connect_ok(hx_server_addr(&s, 0), "env");
+	add_ball(c);
+	frames_start(&f, hx_server_addr(&s, 0), "--show", "pertforce", NULL);
+	frames_ask(&f, &a, "");
+	/*
+	 * Up on the ball (body 2), paused, so that it stays where it is:
+	 * a thin arrow from the ball out of the top of the picture.
+	 */
+	HX_OK(c, hxd_get_applied(c, &ap));
+	cr_assert_eq(ap->nbody, 3);
+	ap->xfrc_applied[6 * 2 + 2] = 15000;
+	HX_OK(c, hxd_set_applied(c, ap));
+	free(ap);
+	frames_ask(&f, &b, "");
+	/* The arrow rises from the ball, left of the box: ~25 pixels. */
+	share = changed_share(&a, &b, 0, W / 2 - 25);
+	cr_assert_gt(share, 0.002,
+	    "the force set: %.2f%% of the left side changed", share * 100);
+	share = changed_share(&a, &b, W / 2 + 25, W);
+	cr_assert_lt(share, 0.001,
+	    "the force set: %.2f%% of the right side changed", share * 100);
+	image_free(&a);
+	image_free(&b);
+	frames_end(&f);
+	hxd_close(c);
+	hx_server_stop(&s);
+}
+
+/*
+ * The reader gone: hxview exits 0 and says nothing.  The server gone:
+ * it exits 1 and says why.
+ */
+Test(view, frames_end_when_either_side_goes)
+{
+	struct hx_server s;
+	struct frames f;
+	struct image im;
+	char *err;
+	int rc;
+
+	signal(SIGPIPE, SIG_IGN);
+	hx_server_start(&s, view_args);
+	frames_start(&f, hx_server_addr(&s, 0), NULL);
+	frames_ask(&f, &im, "");
+	image_free(&im);
+	close(f.out);
+	cr_assert_eq(write(f.in, "\n", 1), 1);
+	rc = wait_exit(f.pid, RUN_SECONDS);
+	err = hx_slurp_fd(f.err, NULL);
+	cr_assert_eq(rc, 0, "the reader gone: exit %d: %s", rc, err);
+	cr_assert_str_empty(err, "the reader gone: it said %s", err);
+	free(err);
+	close(f.in);
+	close(f.err);
+
+	frames_start(&f, hx_server_addr(&s, 0), NULL);
+	frames_ask(&f, &im, "");
+	image_free(&im);
+	hx_server_stop(&s);
+	/* A line, then the end: the end must not hide the failure. */
+	cr_assert_eq(write(f.in, "\n", 1), 1);
+	close(f.in);
+	rc = wait_exit(f.pid, RUN_SECONDS);
+	err = hx_slurp_fd(f.err, NULL);
+	cr_assert_eq(rc, 1, "the server gone: exit %d: %s", rc, err);
+	cr_assert(strncmp(err, "hxview: frames: ", 16) == 0,
+	    "the server gone: it said %s", err);
+	cr_assert_eq(
+	    read(f.out, &(char){ 0 }, 1), 0, "a picture without a server");
+	free(err);
+	close(f.out);
+	close(f.err);
 }
 
 /*--------------------------------------------------------- get_model */

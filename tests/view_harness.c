@@ -1,10 +1,10 @@
 /*
  * What the hxview tests (tests/test_view.c, test_serve.c and
  * test_serve_guard.c) share: the real hxview run in the foreground or
- * the background and stopped after every test, its pictures decoded,
- * hxview serve started and stopped, and HTTP requests to it.  And their
- * main(): without EGL each suite exits 77, which automake counts as
- * skipped, with hxview's reason.
+ * the background (on pipes, for frames) and stopped after every test,
+ * its pictures decoded, hxview serve started and stopped, and HTTP
+ * requests to it.  And their main(): without EGL each suite exits 77,
+ * which automake counts as skipped, with hxview's reason.
  */
 #include "config.h"
 
@@ -140,9 +140,13 @@ build_argv(const char **argv, va_list ap)
 	argv[n] = NULL;
 }
 
-/* Start hxview with stdout on out and stderr on err (-1: /dev/null). */
+/*
+ * Start hxview with stdin on in, stdout on out and stderr on err (-1:
+ * /dev/null).  Pipes' other ends must be close-on-exec, or hxview holds
+ * them open.
+ */
 pid_t
-spawn_argv(const char **argv, int out, int err)
+spawn_io(const char **argv, int in, int out, int err)
 {
 	pid_t pid = fork();
 	int fd;
@@ -151,7 +155,7 @@ spawn_argv(const char **argv, int out, int err)
 	if (pid == 0) {
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		fd = open("/dev/null", O_RDWR);
-		dup2(fd, 0);
+		dup2(in >= 0 ? in : fd, 0);
 		dup2(out >= 0 ? out : fd, 1);
 		dup2(err >= 0 ? err : fd, 2);
 		execv(argv[0], (char *const *)argv);
@@ -159,6 +163,13 @@ spawn_argv(const char **argv, int out, int err)
 	}
 	child_add(pid);
 	return pid;
+}
+
+/* Start hxview with stdout on out and stderr on err (-1: /dev/null). */
+pid_t
+spawn_argv(const char **argv, int out, int err)
+{
+	return spawn_io(argv, -1, out, err);
 }
 
 /*

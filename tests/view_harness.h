@@ -60,6 +60,9 @@ int temp_file(void);
 /* Start hxview with stdout on out and stderr on err (-1: /dev/null). */
 pid_t spawn_argv(const char **argv, int out, int err);
 
+/* spawn_argv() with stdin on in too (-1: /dev/null). */
+pid_t spawn_io(const char **argv, int in, int out, int err);
+
 /* Wait up to seconds for pid's exit status (128 + a signal); or fail. */
 int wait_exit(pid_t pid, double seconds);
 

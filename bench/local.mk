@@ -38,6 +38,6 @@ bench: bench/hxbench$(EXEEXT) bench/baseline_mujoco$(EXEEXT) bench/codec$(EXEEXT
 	    tests/hx-test-certs$(EXEEXT) daemon/haptixd$(EXEEXT) $(MATLAB_BUILT)
 	$(BENCH_ENV) ./bench/hxbench$(EXEEXT) $(BENCH_FLAGS)
 if ENABLE_PYTHON
-	@$(MAKE) $(AM_MAKEFLAGS) bench-sweep
+	@$(MAKE) $(AM_MAKEFLAGS) bench-sweep bench-vector
 endif
 .PHONY: bench

@@ -7,6 +7,7 @@ EXTRA_DIST += docs/service.md
 EXTRA_DIST += docs/fuzzing.md
 EXTRA_DIST += docs/recording.md
 EXTRA_DIST += docs/foxglove.md
+EXTRA_DIST += docs/rl.md
 EXTRA_DIST += docs/drivers.md
 EXTRA_DIST += docs/adding-a-call.md
 EXTRA_DIST += docs/security.md

@@ -8,12 +8,12 @@ EXTRA_DIST += python/pyproject.toml python/setup.py python/README.md \
 	$(HX_PY_SOURCES) $(HX_PY_TESTS) $(HX_PY_EXAMPLES) tests/python.sh \
 	tests/pytest.sh \
 	$(HX_PY_SWEEP) $(HX_SWEEP_TESTS) clients/hxsweep.in tests/sweep.sh \
-	tests/slurm.sh tests/slurm_cluster.sh bench/sweep.py
+	tests/slurm.sh tests/slurm_cluster.sh bench/sweep.py bench/vector.py
 HX_PY_SOURCES = python/haptix/__init__.py python/haptix/address.py \
 	python/haptix/batch.py python/haptix/compat.py \
 	python/haptix/connection.py python/haptix/edit.py python/haptix/env.py \
 	python/haptix/errors.py python/haptix/model.py python/haptix/proto.py \
-	python/haptix/recording.py python/haptix/sim.py \
+	python/haptix/programs.py python/haptix/recording.py python/haptix/render.py python/haptix/sim.py \
 	python/haptix/sim_args.py python/haptix/sim_array.py \
 	python/haptix/sim_compute.py python/haptix/sim_driver.py \
 	python/haptix/sim_hold.py python/haptix/sim_model.py \
@@ -23,7 +23,8 @@ HX_PY_SOURCES = python/haptix/__init__.py python/haptix/address.py \
 	python/haptix/sim_set.py python/haptix/sim_stream.py \
 	python/haptix/sim_view.py python/haptix/sim_world.py python/haptix/shm.py \
 	python/haptix/stream.py python/haptix/struct.py python/haptix/suggest.py \
-	python/haptix/tls.py python/haptix/zstd.py
+	python/haptix/tasks.py python/haptix/tls.py python/haptix/vector.py \
+	python/haptix/zstd.py
 # haptix.sweep, the sweep engine; hxsweep is its command line.
 HX_PY_SWEEP = python/haptix/sweep/__init__.py \
 	python/haptix/sweep/__main__.py python/haptix/sweep/cli.py \
@@ -39,10 +40,11 @@ HX_PY_TESTS = python/tests/conftest.py python/tests/test_connect.py \
 	python/tests/test_compat.py python/tests/test_env.py \
 	python/tests/test_examples.py python/tests/test_install.py \
 	python/tests/test_tls.py python/tests/test_shm.py \
-	python/tests/test_compute.py
+	python/tests/test_compute.py python/tests/test_vector.py
 HX_PY_EXAMPLES = python/examples/sweep.py python/examples/controller.py \
 	python/examples/grasp.py python/examples/rollout.py \
-	python/examples/pool_sweep.py python/examples/osc_fingertip.py
+	python/examples/pool_sweep.py python/examples/osc_fingertip.py \
+	python/examples/learn_grasp.py python/examples/learn_grasp_eval.py
 
 if ENABLE_PYTHON
 HX_PY_GEN = python/haptix/haptix_pb2.py
@@ -86,5 +88,9 @@ bench-sweep: all bench/baseline_mujoco$(EXEEXT)
 	$(BENCH_ENV) PYTHONPATH='$(abs_top_srcdir)/python:$(abs_top_builddir)/python' \
 		$(PYTHON) $(srcdir)/bench/sweep.py $(SWEEP_BENCH_FLAGS)
 SWEEP_BENCH_FLAGS =
+# make bench's haptix.VectorEnv figures (bench/vector.py), also alone.
+bench-vector: all bench/baseline_mujoco$(EXEEXT)
+	$(BENCH_ENV) $(PYTHON) $(srcdir)/bench/vector.py $(VECTOR_BENCH_FLAGS)
+VECTOR_BENCH_FLAGS =
 endif
-.PHONY: check-slurm bench-sweep
+.PHONY: check-slurm bench-sweep bench-vector

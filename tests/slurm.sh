@@ -81,12 +81,12 @@ TOML
 grep -q '^#SBATCH --array=0-5%3$' slurm/job.sh ||
     fail "job.sh does not ask for the array 0-5%3"
 
-# Wait until every trial is ok (hxsweep status exits 0), 5 minutes at
-# most; a task that failed would never get there.
+# Wait until every trial of OUT (default slurm) is ok (hxsweep status
+# exits 0), 5 minutes at most; a task that failed would never get there.
 wait_done()
 {
 	i=0
-	until "$HXSWEEP" status slurm >"$tmp/status" 2>&1; do
+	until "$HXSWEEP" status "${1:-slurm}" >"$tmp/status" 2>&1; do
 		i=$((i + 1))
 		if [ $i -gt 600 ]; then
 			cat "$tmp/status" >&2
@@ -130,6 +130,28 @@ for f in results.jsonl results.csv npy/trial.npy npy/ok.npy \
 done
 [ "$(wc -l <slurm/results.jsonl)" -eq 24 ] || fail "not 24 rows"
 
+# A learned policy evaluated over many seeded starts on the cluster:
+# learn_grasp.py trains it (3 iterations of random search over two
+# daemons), learn_grasp_eval.py writes its sweep (a command trial per
+# seed), which runs on the local pool and as a job array: every episode
+# ok, and the same returns, bit for bit.
+ex=$HX_SRC/python/examples
+py=${HX_PYTHON:-/usr/bin/python3}
+"$py" "$ex/learn_grasp.py" --iterations 3 -M "$HX_MODELS" \
+    --save policy.npz >learn.log 2>&1 ||
+    { cat learn.log >&2; fail "learn_grasp.py failed"; }
+"$py" "$ex/learn_grasp_eval.py" policy.npz --seeds 12 -M "$HX_MODELS" \
+    --write-sweep eval.toml || fail "learn_grasp_eval.py --write-sweep failed"
+"$HXSWEEP" run eval.toml -j 2 -o evallocal -q || fail "the local evaluation failed"
+"$HXSWEEP" submit eval.toml --slurm -o evalslurm --tasks 3 --time 10 ||
+    fail "hxsweep submit of the evaluation failed"
+wait_done evalslurm
+"$HXSWEEP" gather evalslurm || fail "hxsweep gather (evaluation) failed"
+[ "$(grep -c '"status": "ok"' evalslurm/results.jsonl)" -eq 12 ] ||
+    fail "not 12 episodes ok on Slurm"
+cmp evallocal/npy/return.npy evalslurm/npy/return.npy ||
+    fail "the policy's returns differ between the local pool and Slurm"
+
 # Hostile words in everything that reaches the batch script or sbatch:
 # the sweep's name, OUT (a blank, quotes, $(...), Slurm's %), and an
 # sbatch argument.  They reach Slurm whole, and no shell runs them.
@@ -164,5 +186,6 @@ grep -qF "JobName=hxsweep-x\$(touch $pwned) 'q' %j" "$tmp/job" &&
     grep -qF "Comment=$bad" "$tmp/job" ||
     { cat "$tmp/job" >&2; fail "Slurm did not get the name and comment whole"; }
 echo "slurm.sh: 24 trials on a Slurm job array, gathered: identical to" \
-    "the local run's table; hostile names and paths reach Slurm whole"
+    "the local run's table; a learned policy's 12 episodes the same on" \
+    "Slurm as locally; hostile names and paths reach Slurm whole"
 echo "1 passed, 0 failed"

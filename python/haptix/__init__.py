@@ -12,7 +12,8 @@ arrays in the model's shapes and objects by name::
 
 ``haptix.compat`` has the HAPTIX calls with their C and MATLAB names
 (``hx_connect``, ``hx_update``, ``mj_get_state``...), ``haptix.Env``
-an environment for learning with Gymnasium's conventions, and
+an environment for learning with Gymnasium's conventions,
+``haptix.VectorEnv`` many of them stepping in parallel, and
 ``haptix.read_recording`` reads ``.hxr`` files.  See docs/python.md.
 """
 
@@ -28,15 +29,20 @@ from .model import Model  # noqa: E402
 from .sim import Sim, connect  # noqa: E402
 from .struct import Struct  # noqa: E402
 from .stream import Subscription  # noqa: E402
+from .env import Env  # noqa: E402
+from .vector import VectorEnv  # noqa: E402
 from . import edit  # noqa: E402
 from .recording import Recording, read_recording  # noqa: E402
-from .env import Env  # noqa: E402
+from . import tasks  # noqa: E402
 
 __version__ = "0.1.0"
 __all__ = [
-    "connect", "Sim", "Model", "Struct", "Subscription", "Env", "edit",
+    "connect", "Sim", "Model", "Struct", "Subscription", "Env", "VectorEnv",
+    "edit",
     "Recording", "read_recording",
     "Error", "BadSize", "BadIndex", "BadType", "BadCommand", "NoModel",
     "CannotSend", "CannotRecv", "Timeout", "NoConnection", "Connected",
     "BadValue", "Denied", "LoadFailed", "BadProtocol", "SimError",
 ]
+
+tasks.register_gymnasium()

@@ -65,6 +65,13 @@ def _empty(sim, out, record):
 
 def run(sim, steps, until, ctrl, record, every):
     """Run one batch; see Sim.batch."""
+    msg, record = request(steps, until, ctrl, record, every)
+    return result(sim, sim._call("batch", msg, "batch", timeout=None),
+                  record)
+
+
+def request(steps, until, ctrl, record, every):
+    """The Batch message of a run, and the fields it records."""
     if (steps is None) == (until is None):
         raise BadValue("a batch run takes steps or until, not both")
     msg = pb.Batch(steps=int(steps or 0), until_time=float(until or 0.0),
@@ -76,7 +83,11 @@ def run(sim, steps, until, ctrl, record, every):
         record = [f for f in record.split(",") if f]
     record = list(record or [])
     msg.record.extend(field_number(f) for f in record)
-    r = sim._call("batch", msg, "batch", timeout=None)
+    return msg, record
+
+
+def result(sim, r, record):
+    """The BatchResult of a Batch answer r that recorded ``record``."""
     out = BatchResult()
     out.steps = r.steps
     out.end_time = r.time

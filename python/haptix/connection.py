@@ -568,9 +568,15 @@ class Connection:
         """
         if msg is None:
             msg = pb.Empty()
+        return self.wait(self.send(call, msg), call, timeout)
+
+    def wait(self, rid, call, timeout=-1):
+        """The Response to request ``rid`` (from :meth:`send`) of
+        ``call``; raise on failure.  Events that come first are queued;
+        answers to other requests are dropped, so one request at a time
+        may wait on a connection.  ``timeout`` as for :meth:`call`."""
         if timeout == -1:
             timeout = None if call in _WORKS else self.timeout
-        rid = self.send(call, msg)
         deadline = None if not timeout else time.monotonic() + timeout
         what = ("no answer to Hello within %g s: is this a haptixd?"
                 % (timeout or 0) if call == "hello" else

@@ -18,6 +18,8 @@ and actions give the same observations, bit for bit.
 
 import numpy as np
 
+from . import address
+from .render import Frames, Viewer
 from .sim import Sim, connect
 
 try:                                    # pragma: no cover - not in Debian 12
@@ -93,14 +95,32 @@ class Env(_Base):
     limited); actions are clipped to it.  ``info`` holds ``time``,
     ``steps`` (of this episode), ``resets`` (MuJoCo's, for instability)
     and ``sensordata``.
+
+    ``render_mode``: ``"rgb_array"``, and ``render()`` returns a picture
+    of the state after the last step, (height, width, 3) uint8, drawn by
+    MuJoCo's renderer through an ``hxview frames`` the environment owns,
+    at ``render_size`` (width, height) through ``camera`` (a camera of
+    the model; None: the free camera); ``"human"``, and the workbench
+    (``hxview serve``, read-only) watches the simulation at
+    ``render_url``; ``hxview`` names the program (None: ``$HXVIEW``, the
+    PATH, the system's).
     """
 
-    metadata = {"render_modes": []}
-    render_mode = None
+    metadata = {"render_modes": ["rgb_array", "human"]}
 
     def __init__(self, sim=None, obs=("qpos", "qvel"), frame_skip=1,
                  reward=None, terminated=None, max_episode_steps=None,
-                 reset_key=None, reset_noise=0.0):
+                 reset_key=None, reset_noise=0.0, render_mode=None,
+                 render_size=(640, 480), camera=None, hxview=None):
+        if render_mode not in (None,) + tuple(self.metadata["render_modes"]):
+            raise ValueError("render_mode %r: one of None, %s" % (
+                render_mode, ", ".join(self.metadata["render_modes"])))
+        self.render_mode = render_mode
+        self.render_size = tuple(render_size)
+        self.camera = camera
+        self.hxview = hxview
+        self.render_url = None
+        self._frames = self._viewer = None
         self._own = not isinstance(sim, Sim)
         self.sim = connect(sim, name="haptix.Env") if self._own else sim
         if isinstance(obs, str):
@@ -124,6 +144,11 @@ class Env(_Base):
         n = len(self._observe_now())
         self.observation_space = _box(np.full(n, -np.inf),
                                       np.full(n, np.inf))
+        self.metadata = dict(self.metadata, render_fps=max(1, round(
+            1 / (m.timestep * self.frame_skip))) if m.timestep > 0 else 30)
+        if render_mode == "human":
+            self._viewer = Viewer(self._server(), hxview)
+            self.render_url = self._viewer.url
 
     def _concat(self, parts):
         return np.concatenate([np.ravel(p) for p in parts]) if parts \
@@ -176,10 +201,23 @@ class Env(_Base):
         """Apply the action (clipped to the control ranges) for
         frame_skip steps; returns ``(obs, reward, terminated, truncated,
         info)``."""
+        return self.step_wait(self.step_send(action))
+
+    def step_send(self, action):
+        """The first half of :meth:`step`: the request sent, not waited
+        for (:class:`haptix.VectorEnv` sends every environment's before
+        waiting for any).  Returns what :meth:`step_wait` takes."""
         a = np.clip(np.asarray(action, dtype=np.float64).ravel(),
                     self.action_space.low, self.action_space.high)
-        r = self.sim.batch(steps=self.frame_skip, ctrl=a,
-                           record=self.obs_fields, every=self.frame_skip)
+        return a, self.sim.batch_send(steps=self.frame_skip, ctrl=a,
+                                      record=self.obs_fields,
+                                      every=self.frame_skip)
+
+    def step_wait(self, sent, timeout=None):
+        """The second half of :meth:`step`: its answer, waited for at
+        most ``timeout`` seconds (None: as long as it takes)."""
+        a, pending = sent
+        r = self.sim.batch_wait(pending, timeout)
         parts = []
         for f in self.obs_fields:
             parts += [r[k][-1] for k in _OBS[f]]
@@ -195,11 +233,32 @@ class Env(_Base):
             self._steps >= self.max_episode_steps
         return obs, reward, terminated, truncated, info
 
+    def _server(self):
+        """The daemon's address, for the hxview of this environment."""
+        return address.format(self.sim.conn.address)
+
     def render(self):
-        """No rendering here: hxview renders the same simulation."""
-        return None
+        """``rgb_array``: the picture of the state now; ``human``: None
+        (the workbench at ``render_url`` follows the simulation by
+        itself); no render_mode: None."""
+        if self.render_mode != "rgb_array":
+            return None
+        return self.frames().grab()
+
+    def frames(self):
+        """The :class:`haptix.render.Frames` that draws this
+        environment's pictures, started on first use."""
+        if self._frames is None:
+            self._frames = Frames(self._server(), self.render_size,
+                                  self.camera, self.hxview)
+        return self._frames
 
     def close(self):
-        """Close the connection if the environment opened it."""
+        """End the renderer, and close the connection if the
+        environment opened it."""
+        for r in (self._frames, self._viewer):
+            if r is not None:
+                r.close()
+        self._frames = self._viewer = None
         if self._own:
             self.sim.close()

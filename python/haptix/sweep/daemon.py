@@ -4,13 +4,13 @@ settings file left out; started once and reused from trial to trial."""
 
 import ctypes
 import os
-import shutil
 import signal
 import subprocess
 import time
 
 from .. import connect
 from ..errors import Error
+from ..programs import find_program
 
 __all__ = ["DaemonError", "Daemon", "find_haptixd", "die_with_parent"]
 
@@ -37,10 +37,10 @@ class DaemonError(Exception):
 def find_haptixd(given=None):
     """The haptixd to start: ``given``, else ``$HAPTIXD``, else the one
     on the PATH, else the system's."""
-    for p in (given, os.environ.get("HAPTIXD"), shutil.which("haptixd"),
-              "/usr/local/sbin/haptixd", "/usr/sbin/haptixd"):
-        if p and os.access(p, os.X_OK):
-            return os.path.abspath(p)
+    p = find_program("haptixd", given, "HAPTIXD",
+                     ("/usr/local/sbin", "/usr/sbin"))
+    if p:
+        return p
     raise DaemonError("no haptixd: give --haptixd PATH or set $HAPTIXD "
                       "(eval \"$(./quickstart env)\" puts the build's on "
                       "the PATH)")
@@ -49,12 +49,14 @@ def find_haptixd(given=None):
 class Daemon:
     """One haptixd in ``dir`` (``sock``, ``log``), loading ``model``."""
 
-    def __init__(self, haptixd, dir, model, model_dirs=(), legacy=False):
+    def __init__(self, haptixd, dir, model, model_dirs=(), legacy=False,
+                 name="hxsweep"):
         self.haptixd = haptixd
         self.dir = dir
         self.model = model
         self.model_dirs = list(model_dirs)
         self.legacy = legacy
+        self.name = name
         self.sock = os.path.join(dir, "hx.sock")
         self.log = os.path.join(dir, "haptixd.log")
         self.proc = None
@@ -63,6 +65,13 @@ class Daemon:
     def start(self):
         """Start haptixd, connect, load the model; returns the Sim.
         DaemonError says why not (for a model: MuJoCo's words)."""
+        self.spawn()
+        return self.attach()
+
+    def spawn(self):
+        """The first half of :meth:`start`: the process started.  In
+        the thread that will outlive it: the kernel ends the daemon when
+        the thread that started it ends (PR_SET_PDEATHSIG)."""
         os.makedirs(self.dir, exist_ok=True)
         argv = [self.haptixd, "--config", "none", "--no-model", "--paused",
                 "--unix", self.sock, "--tcp", "none", "--state-dir",
@@ -78,6 +87,10 @@ class Daemon:
                                          stdout=subprocess.DEVNULL,
                                          stderr=log, env=env,
                                          preexec_fn=die_with_parent)
+
+    def attach(self):
+        """The second half of :meth:`start`: wait for the daemon to be
+        ready, connect, load the model; returns the Sim.  Any thread."""
         end = time.monotonic() + READY_SECONDS
         while "ready (" not in self._log_text():
             if self.proc.poll() is not None or time.monotonic() > end:
@@ -86,7 +99,7 @@ class Daemon:
                                   + self._log_text().strip())
             time.sleep(0.005)
         try:
-            self.sim = connect("unix:" + self.sock, name="hxsweep",
+            self.sim = connect("unix:" + self.sock, name=self.name,
                                timeout=60)
             self.load()
         except Error:

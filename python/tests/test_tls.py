@@ -473,3 +473,25 @@ def test_a_real_haptixd_never_gets_the_token_in_the_clear(
     monkeypatch.setenv("HAPTIX_ALLOW_CLEARTEXT_TOKEN", "1")
     with haptix.connect(far) as sim:
         assert sim.model.nq == 9
+
+
+def test_a_vector_env_over_tls(start_server, certs, monkeypatch):
+    # haptix.VectorEnv over the user's daemons, one of them over TLS with
+    # the CA from $HAPTIX_TLS_CA: the step's request goes out on each
+    # before either answer is read, whichever the transport.
+    import numpy as np
+    s = _tls_daemon(start_server, certs)
+    plain = start_server("-m", "fixture.xml", "--paused")
+    monkeypatch.setenv("HAPTIX_TLS_CA", certs.path("ca.pem"))
+    venv = haptix.VectorEnv(servers=[s.tcp, plain.unix], frame_skip=5)
+    try:
+        assert venv.envs[0].sim.conn.tls and not venv.envs[1].sim.conn.tls
+        obs, _ = venv.reset(seed=2)
+        for _ in range(3):
+            obs, rewards, terminated, truncated, infos = venv.step(
+                np.full(venv.action_space.shape, 0.4))
+        # The same model, the same actions: the same state either way.
+        assert np.array_equal(obs[0], obs[1])
+        assert list(infos["steps"]) == [3, 3]
+    finally:
+        venv.close()

@@ -7,6 +7,8 @@ recording the fields after every ``every``-th step (docs/protocol.md,
 into one array per field.
 """
 
+import itertools
+
 import numpy as np
 
 from .errors import BadValue
@@ -39,6 +41,18 @@ def _stack(traj, name, rows):
     flat = np.fromiter((x for f in traj for x in getattr(f, name)),
                        dtype=np.float64, count=rows * n)
     return flat.reshape(rows, n)
+
+
+def last_frame(r, keys):
+    """The members ``keys`` of a Batch answer's last frame, one flat
+    array in that order (an environment's observation), without the
+    trajectory's arrays; None if it recorded no frame."""
+    if not r.trajectory:
+        return None
+    f = r.trajectory[-1]
+    parts = [getattr(f, k) for k in keys]
+    return np.fromiter(itertools.chain.from_iterable(parts), np.float64,
+                       sum(len(p) for p in parts))
 
 
 def _empty(sim, out, record):

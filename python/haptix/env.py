@@ -19,6 +19,8 @@ and actions give the same observations, bit for bit.
 import numpy as np
 
 from . import address
+from . import batch as _batch
+from .stream import frame_keys
 from .render import Frames, Viewer
 from .sim import Sim, connect
 
@@ -29,11 +31,10 @@ except ImportError:
     _gym = None
     _Base = object
 
-# Observable fields: (batch record name, frame keys, how get_* gives them).
-_OBS = {"qpos": ("qpos",), "qvel": ("qvel",), "act": ("act",),
-        "ctrl": ("ctrl",), "sensordata": ("sensordata",),
-        "mocap": ("mocap_pos", "mocap_quat"),
-        "qfrc_applied": ("qfrc_applied",), "xfrc_applied": ("xfrc_applied",)}
+# The fields an observation may hold (batch records, in frame_keys'
+# members: mocap is mocap_pos then mocap_quat).
+_OBS = ("qpos", "qvel", "act", "ctrl", "sensordata", "mocap",
+        "qfrc_applied", "xfrc_applied")
 
 
 class Box:
@@ -121,6 +122,7 @@ class Env(_Base):
         self.hxview = hxview
         self.render_url = None
         self._frames = self._viewer = None
+        self._request = None
         self._own = not isinstance(sim, Sim)
         self.sim = connect(sim, name="haptix.Env") if self._own else sim
         if isinstance(obs, str):
@@ -209,22 +211,27 @@ class Env(_Base):
         waiting for any).  Returns what :meth:`step_wait` takes."""
         a = np.clip(np.asarray(action, dtype=np.float64).ravel(),
                     self.action_space.low, self.action_space.high)
-        return a, self.sim.batch_send(steps=self.frame_skip, ctrl=a,
-                                      record=self.obs_fields,
-                                      every=self.frame_skip)
+        # The request is made once and only its controls change: a
+        # step's Python time is what a vector of them waits for.
+        if self._request is None:
+            self._request, _ = _batch.request(
+                self.frame_skip, None, a, self.obs_fields, self.frame_skip)
+            self._keys = frame_keys(self.obs_fields)
+        self._request.control.ctrl[:] = a
+        return a, self.sim.conn.send("batch", self._request)
 
     def step_wait(self, sent, timeout=None):
         """The second half of :meth:`step`: its answer, waited for at
         most ``timeout`` seconds (None: as long as it takes)."""
-        a, pending = sent
-        r = self.sim.batch_wait(pending, timeout)
-        parts = []
-        for f in self.obs_fields:
-            parts += [r[k][-1] for k in _OBS[f]]
-        obs = self._concat(parts)
+        a, rid = sent
+        r = self.sim.conn.wait(rid, "batch", timeout).batch
+        obs = _batch.last_frame(r, self._keys)
+        if obs is None:                 # no frame: the state as it is
+            obs = self._observe_now()
+        s = r.sensor.sensordata
         self._steps += 1
-        info = {"time": r.end_time, "steps": self._steps,
-                "resets": r.resets, "sensordata": r.sensordata}
+        info = {"time": r.time, "steps": self._steps, "resets": r.resets,
+                "sensordata": np.fromiter(s, np.float64, len(s))}
         reward = float(self.reward_fn(obs, a, info)) if self.reward_fn \
             else 0.0
         terminated = bool(self.terminated_fn(obs, info)) \

@@ -286,19 +286,22 @@ Test(clock, steps_on_schedule_at_speed_4, .init = setup, .fini = teardown)
 Test(clock, far_behind_drops_the_debt, .init = setup, .fini = teardown)
 {
 	struct clock_status st;
+	uint64_t before;
 	int was;
 
 	inproc_skip_if_valgrind();
 	clock_run(d.clock);
 	inproc_run_for(&d, 0.01);
 	clock_status(d.clock, &st);
-	cr_assert_eq(st.overruns, 0);
+	/* A loaded machine may have stalled the loop already (a CI run did):
+	 * what counts is the one this stall adds. */
+	before = st.overruns;
 	/* The loop stalls for 150 ms: more than the 100 ms of debt kept. */
 	usleep(150000);
 	was = nsteps;
 	inproc_turn(&d);
 	clock_status(d.clock, &st);
-	cr_assert_eq(st.overruns, 1);
+	cr_assert_eq(st.overruns, before + 1);
 	cr_assert_eq(nsteps - was, 1, "one step due now, not %d", nsteps - was);
 	cr_assert_geq(st.lateness_max, 0.1, "the stall is in the lateness");
 	inproc_stop(&d);

@@ -1608,21 +1608,36 @@ Test(workbench, a_held_push_upward_lifts_the_table_scenes_cube)
 	}
 	lift_z0 = cube.qpos[2];
 
-	/* A double-click on the cube, where the page draws it. */
-	snprintf(script, sizeof(script),
-	    "var v = new THREE.Vector3(%.9g, %.9g, %.9g);"
-	    "v.project(hxwb.view.camera);"
-	    "var r = document.getElementById('view').getBoundingClientRect();"
-	    "return Math.round(r.left + (v.x + 1) / 2 * r.width) + ' ' +"
-	    " Math.round(r.top + (1 - v.y) / 2 * r.height);",
-	    cube.qpos[0], cube.qpos[1], cube.qpos[2]);
-	cr_assert_eq(sscanf(js(script), "%d %d", &x, &y), 2);
-	dblclick(x, y);
-	snprintf(script, sizeof(script),
-	    "return hxwb.selected === %d ? 'yes' : 'selected ' +"
-	    " hxwb.selected + ' ' + hxwb.errors.join('; ');",
-	    cube.body_id);
-	wait_for(script, WAIT_SECONDS, "the cube selected by a double-click");
+	/*
+	 * A double-click on the cube, where the page draws it; again, as a
+	 * user would, if the page had not yet drawn the settled cube there
+	 * (a loaded machine: the click picked what was under it, body 0).
+	 */
+	end = hx_wall_now() + WAIT_SECONDS;
+	for (;;) {
+		snprintf(script, sizeof(script),
+		    "var v = new THREE.Vector3(%.9g, %.9g, %.9g);"
+		    "v.project(hxwb.view.camera);"
+		    "var r = "
+		    "document.getElementById('view').getBoundingClientRect();"
+		    "return Math.round(r.left + (v.x + 1) / 2 * r.width) + ' ' +"
+		    " Math.round(r.top + (1 - v.y) / 2 * r.height);",
+		    cube.qpos[0], cube.qpos[1], cube.qpos[2]);
+		cr_assert_eq(sscanf(js(script), "%d %d", &x, &y), 2);
+		dblclick(x, y);
+		snprintf(script, sizeof(script),
+		    "return hxwb.selected === %d ? 'yes' : 'selected ' +"
+		    " hxwb.selected + ' ' + hxwb.errors.join('; ');",
+		    cube.body_id);
+		if (hx_wall_now() + 3 >= end)
+			break;
+		for (t1 = hx_wall_now() + 3;
+		     hx_wall_now() < t1 && strcmp(js(script), "yes") != 0;)
+			hx_sleep_ms(100);
+		if (strcmp(js(script), "yes") == 0)
+			break;
+	}
+	wait_for(script, 3, "the cube selected by a double-click");
 
 	/*
 	 * Zoomed out to 2 m (drawn); where the cube is on the page, its

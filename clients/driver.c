@@ -1,8 +1,6 @@
 /* What the input drivers share: see driver.h. */
 #include "config.h"
 
-#include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,22 +95,4 @@ driver_accepted(int *refused, const char *what)
 	if (*refused)
 		program_warn("%s taken again", what);
 	*refused = 0;
-}
-
-int
-driver_number(const char *opt, const char *s, double lo, double hi, double *out)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno != 0 || end == s || *end != '\0' || !isfinite(v) || v < lo ||
-	    v > hi) {
-		program_warn(
-		    "%s: '%s' is not a number from %g to %g", opt, s, lo, hi);
-		return -1;
-	}
-	*out = v;
-	return 0;
 }

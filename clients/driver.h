@@ -1,7 +1,7 @@
 /*
  * What the input drivers (hx-mocap, hx-spacenav) share beside
  * program.h: the wall clock, the signals they obey, the connection to
- * the server and number parsing.
+ * the server (their numbers: usage_number(), usage.h).
  */
 #ifndef HX_DRIVER_H
 #define HX_DRIVER_H
@@ -40,9 +40,5 @@ int driver_refused(hxd_conn *c, int *refused, const char *what);
 
 /* A call went through: say so if it had been refused. */
 void driver_accepted(int *refused, const char *what);
-
-/* Parse a finite number in [lo, hi]; -1 after saying what is wrong. */
-int driver_number(
-    const char *opt, const char *s, double lo, double hi, double *out);
 
 #endif

@@ -754,14 +754,6 @@ fws_run(struct fws *s, void (*tick)(void *), void *arg, int tick_us)
 }
 
 void
-fws_stop(struct fws *s)
-{
-	fws_stopping = 1;
-	if (s->ctx != NULL)
-		lws_cancel_service(s->ctx);
-}
-
-void
 fws_free(struct fws *s)
 {
 	int i, k;

@@ -59,11 +59,10 @@ int fws_publish(struct fws *s, int ch, uint64_t ns, const void *p, size_t n);
 void fws_status(struct fws *s, int level, const char *message);
 
 /*
- * Serve until fws_stop() (or SIGINT or SIGTERM), calling tick every
- * tick_us microseconds from the loop.
+ * Serve until SIGINT or SIGTERM, calling tick every tick_us
+ * microseconds from the loop.
  */
 void fws_run(struct fws *s, void (*tick)(void *), void *arg, int tick_us);
-void fws_stop(struct fws *s);
 
 /*
  * The client's request in text, parsed (foxglove_ws_parse.c): the op

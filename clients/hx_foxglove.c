@@ -86,19 +86,6 @@ usage(FILE *f)
 	    "2 usage errors.  See hx-foxglove(1).\n");
 }
 
-/* A number option within [lo, hi]: 0, or -1. */
-static int
-fox_number(const char *arg, double lo, double hi, double *out)
-{
-	char *end;
-	double v = strtod(arg, &end);
-
-	if (end == arg || *end != '\0' || !(v >= lo && v <= hi))
-		return -1;
-	*out = v;
-	return 0;
-}
-
 /* The command line into o: 0, a usage error's status, or -1 (done). */
 static int
 fox_args(int argc, char **argv, struct fox_options *o)
@@ -127,18 +114,18 @@ fox_args(int argc, char **argv, struct fox_options *o)
 			o->listen = optarg;
 			break;
 		case OPT_FPS:
-			if (fox_number(optarg, 1, FOX_MAX_FPS, &o->fps) != 0)
-				return usage_error(
-				    "--fps '%s' is not a number of 1 to %g",
-				    optarg, FOX_MAX_FPS);
+			if (usage_number(
+				"--fps", optarg, 1, FOX_MAX_FPS, &o->fps) != 0)
+				return USAGE_EXIT;
 			break;
 		case OPT_MAX_CONN:
-			if (fox_number(optarg, 1, FOX_MAX_CLIENTS, &v) != 0 ||
-			    v != (int)v)
-				return usage_error("--max-connections '%s' is "
-						   "not a whole number of 1 "
-						   "to %d",
-				    optarg, FOX_MAX_CLIENTS);
+			if (usage_number("--max-connections", optarg, 1,
+				FOX_MAX_CLIENTS, &v) != 0)
+				return USAGE_EXIT;
+			if (v != (int)v)
+				return usage_error("--max-connections: '%s' is "
+						   "not a whole number",
+				    optarg);
 			o->max_clients = (int)v;
 			break;
 		case OPT_CERT:

@@ -251,7 +251,7 @@ mcp_natnet_option(struct mcp *p, int ch, const char *arg)
 		p->interface = arg;
 		break;
 	case O_DATA_PORT:
-		if (driver_number("--data-port", arg, 1, 65535, &v) < 0)
+		if (usage_number("--data-port", arg, 1, 65535, &v) < 0)
 			return -1;
 		p->data_port = (int)v;
 		break;
@@ -389,7 +389,7 @@ mcp_options(struct mcp *p, int argc, char **argv)
 			p->loop = 1;
 			break;
 		case O_SPEED:
-			if (driver_number(
+			if (usage_number(
 				"--speed", optarg, 1e-3, 1e3, &p->speed) < 0)
 				return -1;
 			break;

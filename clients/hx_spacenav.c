@@ -81,7 +81,7 @@ enum spn_opt {
 /* The options that set a number of struct spn: a row each. */
 static const struct spn_number {
 	int opt;          /* enum spn_opt */
-	const char *name; /* as driver_number() names it */
+	const char *name; /* as usage_number() names it */
 	double lo, hi;
 	size_t off; /* the double it sets, in struct spn */
 } spn_numbers[] = {
@@ -206,7 +206,7 @@ spn_options(struct spn *p, int argc, char **argv)
 			p->evdev = optarg;
 			break;
 		case O_DEAD:
-			if (driver_number("--deadzone", optarg, 0, 1e6, &v) < 0)
+			if (usage_number("--deadzone", optarg, 0, 1e6, &v) < 0)
 				return -1;
 			p->deadzone = (int)v;
 			break;
@@ -233,7 +233,7 @@ spn_options(struct spn *p, int argc, char **argv)
 				usage_bad_option("hx-spacenav", ch, argv);
 				return -1;
 			}
-			if (driver_number(n->name, optarg, n->lo, n->hi,
+			if (usage_number(n->name, optarg, n->lo, n->hi,
 				(double *)(void *)((char *)p + n->off)) < 0)
 				return -1;
 		}

@@ -1,9 +1,12 @@
 /* The programs' command lines: see usage.h. */
 #include "config.h"
 
+#include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "program.h"
@@ -25,6 +28,24 @@ usage_error(const char *fmt, ...)
 	va_end(ap);
 	program_warn("see %s --help", program_name());
 	return USAGE_EXIT;
+}
+
+int
+usage_number(const char *opt, const char *s, double lo, double hi, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno != 0 || end == s || *end != '\0' || !isfinite(v) || v < lo ||
+	    v > hi) {
+		program_warn(
+		    "%s: '%s' is not a number from %g to %g", opt, s, lo, hi);
+		return -1;
+	}
+	*out = v;
+	return 0;
 }
 
 int

@@ -20,6 +20,13 @@ void usage_version(const char *prog);
 int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /*
+ * An option's value: a finite number in [lo, hi]; -1 after saying what
+ * is wrong ("OPT: 'S' is not a number from LO to HI").
+ */
+int usage_number(
+    const char *opt, const char *s, double lo, double hi, double *out);
+
+/*
  * After getopt_long() returned '?' or ':' (an optstring starting with
  * ':'): say which option, and where the options are listed, on standard
  * error.  Returns USAGE_EXIT.

@@ -83,23 +83,6 @@ class SimRun:
         """
         return _batch.run(self, steps, until, ctrl, record, every)
 
-    def batch_send(self, steps=None, until=None, ctrl=None, record=None,
-                   every=1):
-        """Send a batch run (as :meth:`batch`) without waiting for it:
-        returns what :meth:`batch_wait` takes.  Other connections' runs
-        can be sent meanwhile, each daemon stepping on its own core; this
-        connection may have one run waiting at a time."""
-        msg, record = _batch.request(steps, until, ctrl, record, every)
-        return (self.conn.send("batch", msg), record)
-
-    def batch_wait(self, sent, timeout=None):
-        """The result of a run :meth:`batch_send` sent, as :meth:`batch`
-        returns it; ``timeout`` in seconds (None: as long as it takes)
-        raises Timeout."""
-        rid, record = sent
-        r = self.conn.wait(rid, "batch", timeout)
-        return _batch.result(self, r.batch, record)
-
     def set_speed(self, factor=1.0):
         """Set the speed: a factor of real time, or "max"."""
         if factor == "max":

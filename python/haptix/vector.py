@@ -162,7 +162,6 @@ class VectorEnv(_VBase):
                              render_fps=first.metadata["render_fps"])
         self.render_url = first.render_url
         self._autoreset = np.zeros(self.num_envs, dtype=bool)
-        self._seeds = [None] * self.num_envs
 
     # The pool.
 

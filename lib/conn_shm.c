@@ -27,8 +27,11 @@
  * A call whose answers have lately taken up to this long (a step of a
  * large model) is waited for spinning twice as long as they took: the
  * wakeup of a sleeping client costs tens of microseconds on a virtual
- * machine, a large part of a lock-step.  Longer waits (a call paced by
- * the API's clock) sleep after the ordinary spin.
+ * machine, a large part of a lock-step.  Longer waits (many steps in one
+ * request, a call paced by the API's clock) sleep at once: the wakeup is
+ * a small part of them, and a spin that cannot meet its answer only
+ * takes a CPU from the daemons stepping (a vector of environments on as
+ * many cores, measured in docs/benchmarks.md).
  */
 #define CONN_SHM_SPIN_LONG_NS 500000L
 
@@ -131,8 +134,9 @@ conn_shm_free(hxd_conn *c)
 
 /*
  * How long to spin for what comes next: an answer, from how long the
- * last ones took; an event, the ordinary spin; nothing when the deadline
- * has passed (a look for events without waiting).
+ * last ones took (nothing when they took long); an event, the ordinary
+ * spin; nothing when the deadline has passed (a look for events without
+ * waiting).
  */
 static long
 conn_shm_budget(const hxd_conn *c, int64_t deadline)
@@ -141,9 +145,10 @@ conn_shm_budget(const hxd_conn *c, int64_t deadline)
 
 	if (deadline >= 0 && deadline <= conn_now_ms())
 		return 0;
-	if (spin == 0 || c->shm_sent_ns == 0 ||
-	    c->shm_wait_ns > CONN_SHM_SPIN_LONG_NS)
+	if (spin == 0 || c->shm_sent_ns == 0)
 		return spin;
+	if (c->shm_wait_ns > CONN_SHM_SPIN_LONG_NS)
+		return 0;
 	return 2 * c->shm_wait_ns > spin ? 2 * c->shm_wait_ns : spin;
 }
 

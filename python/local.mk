@@ -24,6 +24,7 @@ HX_PY_SOURCES = python/haptix/__init__.py python/haptix/address.py \
 	python/haptix/sim_view.py python/haptix/sim_world.py python/haptix/shm.py \
 	python/haptix/stream.py python/haptix/struct.py python/haptix/suggest.py \
 	python/haptix/tasks.py python/haptix/tls.py python/haptix/vector.py \
+	python/haptix/wire.py \
 	python/haptix/zstd.py
 # haptix.sweep, the sweep engine; hxsweep is its command line.
 HX_PY_SWEEP = python/haptix/sweep/__init__.py \
@@ -40,7 +41,8 @@ HX_PY_TESTS = python/tests/conftest.py python/tests/test_connect.py \
 	python/tests/test_compat.py python/tests/test_env.py \
 	python/tests/test_examples.py python/tests/test_install.py \
 	python/tests/test_tls.py python/tests/test_shm.py \
-	python/tests/test_compute.py python/tests/test_vector.py
+	python/tests/test_compute.py python/tests/test_vector.py \
+	python/tests/test_wire.py
 HX_PY_EXAMPLES = python/examples/sweep.py python/examples/controller.py \
 	python/examples/grasp.py python/examples/rollout.py \
 	python/examples/pool_sweep.py python/examples/osc_fingertip.py \

@@ -4,10 +4,13 @@
  * address unless HAPTIX_SHM=0, shm: requires it, frames larger than
  * both rings go both ways, a stream held back by an unread answer ring
  * goes on once the client reads, and a daemon that dies mid-call is
- * reported, not waited for.  What a hostile client does to its rings is
+ * reported, not waited for, and a wait for a long answer sleeps rather
+ * than spin.  What a hostile client does to its rings is
  * tests/test_shm.c's.
  */
 #include "config.h"
+
+#include <sys/resource.h>
 
 #include <signal.h>
 #include <stdio.h>
@@ -239,4 +242,50 @@ Test(shm_client, a_daemon_that_dies_mid_call_is_reported)
 	cr_assert_not_null(
 	    strstr(hxd_error(c), "closed the connection"), "%s", hxd_error(c));
 	hxd_close(c);
+}
+
+/* The CPU time this process has used, user and system (seconds). */
+static double
+cpu_seconds(void)
+{
+	struct rusage ru;
+
+	cr_assert_eq(getrusage(RUSAGE_SELF, &ru), 0);
+	return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
+	    (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
+/*
+ * Answers that take milliseconds (30 steps of the MPL scene) are waited
+ * for asleep, however long the spin is set: a spin could not meet them,
+ * and it would take a CPU from the daemons of a vector of environments.
+ * With a spin of a second, a wait that spun would use as much CPU as
+ * the calls took.
+ */
+Test(shm_client, a_long_answer_is_waited_for_asleep)
+{
+	const char *args[] = { "-m", "mpl_scene.xml", "--paused", NULL };
+	struct hx_server s;
+	double wall, cpu;
+	hxd_conn *c;
+	int i;
+
+	setenv("HAPTIX_SHM_SPIN_US", "1000000", 1);
+	hx_server_start(&s, args);
+	unsetenv("HAPTIX_SHM");
+	c = hxd_connect(s.unix_addr, "sleeper");
+	cr_assert(hxd_connected(c), "%s", hxd_error(c));
+	for (i = 0; i < 5; i++) /* the answers' time learnt */
+		cr_assert_eq(hxd_step(c, 30, NULL), HXD_OK, "%s", hxd_error(c));
+	wall = hx_wall_now();
+	cpu = cpu_seconds();
+	for (i = 0; i < 20; i++)
+		cr_assert_eq(hxd_step(c, 30, NULL), HXD_OK, "%s", hxd_error(c));
+	wall = hx_wall_now() - wall;
+	cpu = cpu_seconds() - cpu;
+	cr_assert_lt(cpu, 0.5 * wall, "%.1f ms of CPU in %.1f ms of calls",
+	    cpu * 1e3, wall * 1e3);
+	hxd_close(c);
+	hx_server_stop(&s);
+	unsetenv("HAPTIX_SHM_SPIN_US");
 }

@@ -7,10 +7,9 @@ recording the fields after every ``every``-th step (docs/protocol.md,
 into one array per field.
 """
 
-import itertools
-
 import numpy as np
 
+from . import wire
 from .errors import BadValue
 from .proto import pb
 from .stream import field_number, frame_keys
@@ -43,16 +42,52 @@ def _stack(traj, name, rows):
     return flat.reshape(rows, n)
 
 
-def last_frame(r, keys):
-    """The members ``keys`` of a Batch answer's last frame, one flat
-    array in that order (an environment's observation), without the
-    trajectory's arrays; None if it recorded no frame."""
-    if not r.trajectory:
-        return None
-    f = r.trajectory[-1]
-    parts = [getattr(f, k) for k in keys]
-    return np.fromiter(itertools.chain.from_iterable(parts), np.float64,
-                       sum(len(p) for p in parts))
+_BATCH = pb.Response.DESCRIPTOR.fields_by_name["batch"].number
+_RESULT = pb.BatchResult.DESCRIPTOR.fields_by_name
+_TIME, _SENSOR, _TRAJECTORY, _RESETS = (
+    _RESULT[n].number for n in ("time", "sensor", "trajectory", "resets"))
+_SENSORDATA = pb.Sensor.DESCRIPTOR.fields_by_name["sensordata"].number
+_FRAME = pb.StreamFrame.DESCRIPTOR.fields_by_name
+
+
+def frame_numbers(keys):
+    """The field numbers of the StreamFrame members ``keys``, for
+    :func:`step_answer`."""
+    return tuple(_FRAME[k].number for k in keys)
+
+
+def step_answer(body, numbers):
+    """A Batch answer read from its Response's bytes for an environment's
+    step, its arrays as NumPy takes them from the wire (haptix.wire):
+    ``(time, resets, sensordata, obs)``, obs the last frame's members of
+    field ``numbers`` (:func:`frame_numbers`) as one flat array (None if
+    it recorded no frame).  Raises ValueError for bytes that are no such
+    answer."""
+    top = wire.runs(body, (0, len(body)), {_BATCH})
+    if len(top.get(_BATCH, ())) != 1 or top[_BATCH][0][0] != wire.LEN:
+        raise ValueError("not one Batch answer")
+    got = wire.runs(body, top[_BATCH][0][1:],
+                    {_TIME, _SENSOR, _TRAJECTORY, _RESETS})
+    time = resets = 0
+    for kind, a, b in got.get(_TIME, ()):
+        if kind != wire.I64:
+            raise ValueError("a time of wire type %d" % kind)
+        time = wire.double(body, a)
+    for kind, a, b in got.get(_RESETS, ()):
+        if kind != wire.VARINT:
+            raise ValueError("a count of wire type %d" % kind)
+        resets = a
+    sensordata = []
+    for kind, a, b in got.get(_SENSOR, ()):
+        sensordata += wire.runs(body, (a, b), {_SENSORDATA}).get(
+            _SENSORDATA, [])
+    obs = None
+    if _TRAJECTORY in got:
+        last = got[_TRAJECTORY][-1]
+        members = wire.runs(body, last[1:], set(numbers))
+        obs = wire.doubles(body, [r for n in numbers
+                                  for r in members.get(n, ())])
+    return time, resets, wire.doubles(body, sensordata), obs
 
 
 def _empty(sim, out, record):

@@ -97,6 +97,7 @@ class Connection:
         self.events = collections.deque()
         self.events_lost = 0
         self._rbuf = bytearray()
+        self._body = b""                # the bytes of the last Response
         self._rcvtimeo = 0.0            # the socket's SO_RCVTIMEO, 0: none
         self._next_id = 0
         self._sock = None
@@ -372,6 +373,7 @@ class Connection:
                         self._fail_recv(CannotRecv(
                             "the server sent a message that does not decode "
                             "(%d bytes)" % n))
+                    self._body = body
                     return r
             link = self._shm
             if link is not None:
@@ -498,7 +500,7 @@ class Connection:
                                                   why != "closed" else ""))
 
     def send(self, call, msg):
-        """Send one request; return its id.
+        """Send one request (a message, or its bytes); return its id.
 
         The Request is written here as protobuf encodes it (its id, field
         1, then the call's field holding the serialized message), rather
@@ -507,7 +509,8 @@ class Connection:
         """
         self._check_open()
         self._next_id += 1
-        payload = msg.SerializeToString()
+        payload = msg if isinstance(msg, (bytes, bytearray)) \
+            else msg.SerializeToString()
         head = b"".join((b"\x08", _varint(self._next_id), _call_tag(call),
                          _varint(len(payload))))
         size = len(head) + len(payload)
@@ -570,11 +573,12 @@ class Connection:
             msg = pb.Empty()
         return self.wait(self.send(call, msg), call, timeout)
 
-    def wait(self, rid, call, timeout=-1):
+    def wait(self, rid, call, timeout=-1, raw=False):
         """The Response to request ``rid`` (from :meth:`send`) of
-        ``call``; raise on failure.  Events that come first are queued;
-        answers to other requests are dropped, so one request at a time
-        may wait on a connection.  ``timeout`` as for :meth:`call`."""
+        ``call`` (``raw``: its bytes, for haptix.wire); raise on failure.
+        Events that come first are queued; answers to other requests are
+        dropped, so one request at a time may wait on a connection.
+        ``timeout`` as for :meth:`call`."""
         if timeout == -1:
             timeout = None if call in _WORKS else self.timeout
         deadline = None if not timeout else time.monotonic() + timeout
@@ -592,7 +596,7 @@ class Connection:
             # else the late answer to a call that timed out
         if r.result != 0:
             raise error_for(r.result, r.error)
-        return r
+        return self._body if raw else r
 
     def next_event(self, timeout=None):
         """The next event Response (id 0), waiting at most timeout seconds

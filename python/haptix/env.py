@@ -209,29 +209,41 @@ class Env(_Base):
         """The first half of :meth:`step`: the request sent, not waited
         for (:class:`haptix.VectorEnv` sends every environment's before
         waiting for any).  Returns what :meth:`step_wait` takes."""
-        a = np.clip(np.asarray(action, dtype=np.float64).ravel(),
-                    self.action_space.low, self.action_space.high)
-        # The request is made once and only its controls change: a
-        # step's Python time is what a vector of them waits for.
         if self._request is None:
-            self._request, _ = _batch.request(
-                self.frame_skip, None, a, self.obs_fields, self.frame_skip)
-            self._keys = frame_keys(self.obs_fields)
-        self._request.control.ctrl[:] = a
-        return a, self.sim.conn.send("batch", self._request)
+            self._make_request()
+        ctrl = self._ctrl
+        np.maximum(np.asarray(action, dtype=np.float64).ravel(),
+                   self.action_space.low, out=ctrl)
+        np.minimum(ctrl, self.action_space.high, out=ctrl)
+        return ctrl.copy(), self.sim.conn.send("batch", self._request)
+
+    def _make_request(self):
+        """A step's request, as bytes made once: each step writes its
+        controls into them (``_ctrl``, a view of their place), since a
+        step's Python time is what a vector of them waits for."""
+        nu = self.action_space.shape[0]
+        mark = np.arange(nu) + np.pi    # values to find the place by
+        msg, _ = _batch.request(self.frame_skip, None, mark,
+                                self.obs_fields, self.frame_skip)
+        self._request = bytearray(msg.SerializeToString())
+        at = self._request.find(mark.tobytes())
+        if at < 0:                      # pragma: no cover
+            raise AssertionError("the controls are not packed doubles")
+        self._ctrl = np.frombuffer(self._request, np.float64, nu, at)
+        self._members = _batch.frame_numbers(frame_keys(self.obs_fields))
 
     def step_wait(self, sent, timeout=None):
         """The second half of :meth:`step`: its answer, waited for at
-        most ``timeout`` seconds (None: as long as it takes)."""
+        most ``timeout`` seconds (None: as long as it takes), its arrays
+        read straight from the answer's bytes."""
         a, rid = sent
-        r = self.sim.conn.wait(rid, "batch", timeout).batch
-        obs = _batch.last_frame(r, self._keys)
+        body = self.sim.conn.wait(rid, "batch", timeout, raw=True)
+        time, resets, sensordata, obs = _batch.step_answer(body, self._members)
         if obs is None:                 # no frame: the state as it is
             obs = self._observe_now()
-        s = r.sensor.sensordata
         self._steps += 1
-        info = {"time": r.time, "steps": self._steps, "resets": r.resets,
-                "sensordata": np.fromiter(s, np.float64, len(s))}
+        info = {"time": time, "steps": self._steps, "resets": resets,
+                "sensordata": sensordata}
         reward = float(self.reward_fn(obs, a, info)) if self.reward_fn \
             else 0.0
         terminated = bool(self.terminated_fn(obs, info)) \

@@ -60,7 +60,8 @@ CTL = 256               # a ring's control block: head, tail, waiting, wants
 HEAD, TAIL, WAITING, WANTS = 0, 64, 128, 192
 SLICE = 0.010           # the longest sleep before the ring is looked at again
 SPIN_US = 50            # the spin before a sleep, by default
-SPIN_LONG_NS = 500000   # answers taking up to this long: spin twice that
+SPIN_LONG_NS = 500000   # answers taking up to this long: spin twice that;
+                        # longer ones: no spin (see conn_shm.c)
 YIELD_TAKEN_NS = 50000  # a yield this long gave the CPU away: stop spinning
 READ_CHUNKS = 64        # chunks read at once at most
 
@@ -418,12 +419,15 @@ class Link:
     def _budget(self, deadline):
         """How long to spin: nothing past the deadline (a look without
         waiting); for an answer, twice as long as the last ones took when
-        that was up to SPIN_LONG_NS; else the ordinary spin."""
+        that was up to SPIN_LONG_NS, nothing when longer (the spin could
+        not meet it, and takes a CPU from the daemons stepping); for an
+        event, the ordinary spin."""
         if deadline is not None and deadline <= time.monotonic():
             return 0
-        if self.spin == 0 or self.sent_ns == 0 or \
-                self.wait_ns > SPIN_LONG_NS:
+        if self.spin == 0 or self.sent_ns == 0:
             return self.spin
+        if self.wait_ns > SPIN_LONG_NS:
+            return 0
         return max(2 * self.wait_ns, self.spin)
 
     def _sleep(self, ring_ready, arm, disarm, deadline):

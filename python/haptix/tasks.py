@@ -36,7 +36,7 @@ def mpl_grasp_reward(model):
     def reward(obs, action, info):
         touch = np.asarray(info["sensordata"])[idx]
         return float(np.minimum(touch, 1.0).sum()
-                     - _EFFORT * np.square(action).sum())
+                     - _EFFORT * np.dot(action, action))
     return reward
 
 

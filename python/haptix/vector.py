@@ -84,6 +84,20 @@ def _add_info(infos, i, info, n):
         infos["_" + k][i] = True
 
 
+def _placement(cpus, n):
+    """The CPUs of each of n daemons (a set, or None: any), from
+    VectorEnv's ``cpus``."""
+    if cpus is None:
+        return [None] * n
+    if cpus == "auto":
+        cpus = sorted(os.sched_getaffinity(0))
+    elif isinstance(cpus, str) or not len(cpus):
+        raise ValueError("VectorEnv: cpus is None, \"auto\" or a list of "
+                         "CPUs, not %r" % (cpus,))
+    return [{c} if isinstance(c, int) else set(c)
+            for c in (cpus[i % len(cpus)] for i in range(n))]
+
+
 class _Slot:
     """One environment and where its daemon comes from."""
 
@@ -102,7 +116,13 @@ class VectorEnv(_VBase):
     CPUs this process may use).  ``servers``: addresses of daemons
     already running, one environment each, in place of ours.
     ``haptixd``: the daemon to start (None: ``$HAPTIXD``, the PATH, the
-    system's).  ``step_timeout``: seconds a step may take before its
+    system's).  ``cpus``: where our daemons run: None (default), where
+    the kernel puts them; ``"auto"``, environment ``i``'s daemon on the
+    ``i``-th of the CPUs this process may use (wrapping round), which
+    keeps the daemons from waking onto each other's CPU (docs/rl.md:
+    for a machine, or a Slurm allocation, of the vector's own); or a
+    list, environment ``i``'s on ``cpus[i % len(cpus)]`` (a CPU number,
+    or a set of them).  ``step_timeout``: seconds a step may take before its
     daemon is taken for hung.  ``render_mode``: ``"rgb_array"`` (each
     environment's picture, a tuple) or ``"human"`` (the workbench watches
     the first environment at ``render_url``).  ``make_env(sim, **kw)``
@@ -120,7 +140,7 @@ class VectorEnv(_VBase):
 
     def __init__(self, model=None, num_envs=None, servers=None,
                  haptixd=None, model_dirs=(), step_timeout=60.0,
-                 render_mode=None, make_env=None, **kw):
+                 render_mode=None, make_env=None, cpus=None, **kw):
         unknown = set(kw) - set(_ENV_OPTIONS)
         if unknown:
             raise TypeError("VectorEnv: unknown option %s"
@@ -128,6 +148,9 @@ class VectorEnv(_VBase):
         if servers is None and model is None:
             raise ValueError("VectorEnv: give a model (daemons of its "
                              "own) or servers (daemons running)")
+        if servers is not None and cpus is not None:
+            raise ValueError("VectorEnv: cpus places daemons of its own, "
+                             "not the servers given")
         if render_mode not in (None, "rgb_array", "human"):
             raise ValueError("render_mode %r: one of None, rgb_array, "
                              "human" % (render_mode,))
@@ -139,6 +162,7 @@ class VectorEnv(_VBase):
         self._kw = kw
         self._make_env = make_env or Env
         self._haptixd = haptixd
+        self._cpus = cpus
         self._scratch = None
         self._slots = []
         self.closed = False
@@ -178,8 +202,10 @@ class VectorEnv(_VBase):
         dirs = list(self.model_dirs)
         if os.path.isabs(self.model):
             dirs.append(os.path.dirname(self.model))
+        cpus = _placement(self._cpus, n)
         daemons = [Daemon(haptixd, os.path.join(self._scratch, "e%d" % i),
-                          self.model, dirs, name="haptix.VectorEnv")
+                          self.model, dirs, name="haptix.VectorEnv",
+                          cpus=cpus[i])
                    for i in range(n)]
         # Started here (a daemon ends with the thread that started it),
         # then waited for side by side: each loads the model on its own

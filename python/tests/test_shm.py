@@ -366,3 +366,23 @@ def test_a_hundred_thousand_calls_keep_the_rings_whole(fixture_server):
         for _ in range(100000):
             call("get_state")
         assert sim.conn._shm.out.pos > 4 * sim.conn._shm.out.cap
+
+
+def test_a_wait_spins_only_for_an_answer_it_can_meet(fixture_server):
+    # The spin before a sleep: twice the last answers' time when they
+    # came within SPIN_LONG_NS; none when they took longer (a spin could
+    # not meet them and would take a CPU from the daemons of a
+    # VectorEnv); the ordinary spin for an event; none past a deadline.
+    with fixture_server.connect(name="budget") as sim:
+        link = sim.conn._shm
+        link.spin = 50000
+        link.sent_ns = 1                # an answer is awaited
+        link.wait_ns = 100000
+        assert link._budget(None) == 200000
+        link.wait_ns = 10000
+        assert link._budget(None) == 50000
+        link.wait_ns = shm.SPIN_LONG_NS + 1
+        assert link._budget(None) == 0
+        link.sent_ns = 0                # an event
+        assert link._budget(None) == 50000
+        assert link._budget(time.monotonic() - 1) == 0

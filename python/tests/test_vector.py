@@ -114,6 +114,40 @@ def test_a_killed_daemon_is_restarted_and_truncated():
         assert list(venv.step(a)[4]["steps"]) == [4, 1]
 
 
+def _cpus_of(pid):
+    """The CPUs each thread of a process may run on."""
+    return [os.sched_getaffinity(int(t))
+            for t in os.listdir("/proc/%d/task" % pid)]
+
+
+def test_cpus_places_our_daemons():
+    allowed = sorted(os.sched_getaffinity(0))
+    with _vector(3, cpus="auto", max_episode_steps=100) as venv:
+        for i, s in enumerate(venv._slots):
+            want = {allowed[i % len(allowed)]}
+            threads = _cpus_of(s.daemon.proc.pid)
+            assert threads and all(c == want for c in threads), \
+                (i, threads)
+        # A daemon started again keeps its place.
+        victim = venv._slots[1].daemon
+        os.kill(victim.proc.pid, signal.SIGKILL)
+        a = np.zeros(venv.action_space.shape)
+        assert venv.step(a)[3][1]
+        assert all(c == {allowed[1 % len(allowed)]}
+                   for c in _cpus_of(victim.proc.pid))
+    with _vector(2, cpus=[allowed[-1]]) as venv:
+        for s in venv._slots:
+            assert all(c == {allowed[-1]} for c in _cpus_of(s.daemon.proc.pid))
+    with _vector(1) as venv:            # by default: where the kernel likes
+        assert all(c == set(allowed)
+                   for c in _cpus_of(venv._slots[0].daemon.proc.pid))
+    for bad in ("all", []):
+        with pytest.raises(ValueError, match="cpus"):
+            _vector(1, cpus=bad)
+    with pytest.raises(ValueError, match="not the servers given"):
+        haptix.VectorEnv(servers=["unix:/nonexistent"], cpus="auto")
+
+
 def test_a_hung_daemon_is_restarted_not_waited_for():
     with _vector(2, max_episode_steps=100, step_timeout=1.0) as venv:
         venv.reset(seed=1)

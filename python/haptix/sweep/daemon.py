@@ -50,13 +50,14 @@ class Daemon:
     """One haptixd in ``dir`` (``sock``, ``log``), loading ``model``."""
 
     def __init__(self, haptixd, dir, model, model_dirs=(), legacy=False,
-                 name="hxsweep"):
+                 name="hxsweep", cpus=None):
         self.haptixd = haptixd
         self.dir = dir
         self.model = model
         self.model_dirs = list(model_dirs)
         self.legacy = legacy
         self.name = name
+        self.cpus = cpus                # the CPUs it may run on (None: any)
         self.sock = os.path.join(dir, "hx.sock")
         self.log = os.path.join(dir, "haptixd.log")
         self.proc = None
@@ -86,7 +87,14 @@ class Daemon:
             self.proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL,
                                          stdout=subprocess.DEVNULL,
                                          stderr=log, env=env,
-                                         preexec_fn=die_with_parent)
+                                         preexec_fn=self._child)
+
+    def _child(self):
+        """In the child before exec: die with the parent, and keep to
+        the CPUs given, which every thread of the daemon inherits."""
+        die_with_parent()
+        if self.cpus is not None:
+            os.sched_setaffinity(0, self.cpus)
 
     def attach(self):
         """The second half of :meth:`start`: wait for the daemon to be

@@ -32,22 +32,16 @@ class BatchResult(dict):
     resets = 0
 
 
-def _stack(traj, name, rows):
-    """One repeated double member of every frame, as a (rows, n) array."""
-    if rows == 0:
-        return np.zeros((0, 0))
-    n = len(getattr(traj[0], name))
-    flat = np.fromiter((x for f in traj for x in getattr(f, name)),
-                       dtype=np.float64, count=rows * n)
-    return flat.reshape(rows, n)
-
-
 _BATCH = pb.Response.DESCRIPTOR.fields_by_name["batch"].number
 _RESULT = pb.BatchResult.DESCRIPTOR.fields_by_name
 _TIME, _SENSOR, _TRAJECTORY, _RESETS = (
     _RESULT[n].number for n in ("time", "sensor", "trajectory", "resets"))
+_STEPS = _RESULT["steps"].number
 _SENSORDATA = pb.Sensor.DESCRIPTOR.fields_by_name["sensordata"].number
 _FRAME = pb.StreamFrame.DESCRIPTOR.fields_by_name
+_FSTEP, _FTIME = _FRAME["step"].number, _FRAME["time"].number
+_POS, _MAT = (pb.Poses.DESCRIPTOR.fields_by_name[n].number
+              for n in ("pos", "mat"))
 
 
 def frame_numbers(keys):
@@ -63,31 +57,19 @@ def step_answer(body, numbers):
     field ``numbers`` (:func:`frame_numbers`) as one flat array (None if
     it recorded no frame).  Raises ValueError for bytes that are no such
     answer."""
-    top = wire.runs(body, (0, len(body)), {_BATCH})
-    if len(top.get(_BATCH, ())) != 1 or top[_BATCH][0][0] != wire.LEN:
-        raise ValueError("not one Batch answer")
-    got = wire.runs(body, top[_BATCH][0][1:],
-                    {_TIME, _SENSOR, _TRAJECTORY, _RESETS})
-    time = resets = 0
-    for kind, a, b in got.get(_TIME, ()):
-        if kind != wire.I64:
-            raise ValueError("a time of wire type %d" % kind)
-        time = wire.double(body, a)
-    for kind, a, b in got.get(_RESETS, ()):
-        if kind != wire.VARINT:
-            raise ValueError("a count of wire type %d" % kind)
-        resets = a
-    sensordata = []
-    for kind, a, b in got.get(_SENSOR, ()):
-        sensordata += wire.runs(body, (a, b), {_SENSORDATA}).get(
-            _SENSORDATA, [])
+    got = _answer(body, {_TIME, _SENSOR, _TRAJECTORY, _RESETS})
+    sensordata = wire.doubles(body, _members(body, got.get(_SENSOR, ()),
+                                             _SENSORDATA))
     obs = None
     if _TRAJECTORY in got:
         last = got[_TRAJECTORY][-1]
+        if last[0] != wire.LEN:
+            raise ValueError("a frame of wire type %d" % last[0])
         members = wire.runs(body, last[1:], set(numbers))
         obs = wire.doubles(body, [r for n in numbers
                                   for r in members.get(n, ())])
-    return time, resets, wire.doubles(body, sensordata), obs
+    return (_double(body, got, _TIME), _varint(got, _RESETS), sensordata,
+            obs)
 
 
 def _empty(sim, out, record):
@@ -115,8 +97,9 @@ def _empty(sim, out, record):
 def run(sim, steps, until, ctrl, record, every):
     """Run one batch; see Sim.batch."""
     msg, record = request(steps, until, ctrl, record, every)
-    return result(sim, sim._call("batch", msg, "batch", timeout=None),
-                  record)
+    conn = sim.conn
+    body = conn.wait(conn.send("batch", msg), "batch", None, raw=True)
+    return result(sim, body, record)
 
 
 def request(steps, until, ctrl, record, every):
@@ -135,32 +118,110 @@ def request(steps, until, ctrl, record, every):
     return msg, record
 
 
-def result(sim, r, record):
-    """The BatchResult of a Batch answer r that recorded ``record``."""
+def result(sim, body, record):
+    """The BatchResult of a Batch answer (its Response's bytes) that
+    recorded ``record``, its arrays read from the bytes as NumPy takes
+    them (haptix.wire): a frame's members, a few microseconds, where
+    their decoded values came a Python float at a time."""
+    got = _answer(body, {_STEPS, _TIME, _SENSOR, _TRAJECTORY, _RESETS})
     out = BatchResult()
-    out.steps = r.steps
-    out.end_time = r.time
-    out.sensordata = np.array(r.sensor.sensordata)
-    out.resets = r.resets
-    traj = r.trajectory
-    rows = len(traj)
+    out.steps = _varint(got, _STEPS)
+    out.end_time = _double(body, got, _TIME)
+    out.resets = _varint(got, _RESETS)
+    out.sensordata = wire.doubles(body, _members(body, got.get(_SENSOR, ()),
+                                                 _SENSORDATA))
+    frames = got.get(_TRAJECTORY, ())
+    rows = len(frames)
     if not record:
         return out
     if rows == 0:
         return _empty(sim, out, record)
-    out["step"] = np.fromiter((f.step for f in traj), np.uint64, rows)
-    out["time"] = np.fromiter((f.time for f in traj), np.float64, rows)
-    for key in frame_keys(record):
+    keys = frame_keys(record)
+    numbers = {_FRAME[k].number: k for k in keys}
+    runs = {k: [] for k in keys}
+    steps, times = [], []
+    wanted = set(numbers) | {_FSTEP, _FTIME}
+    for kind, a, b in frames:
+        if kind != wire.LEN:
+            raise ValueError("a frame of wire type %d" % kind)
+        m = wire.runs(body, (a, b), wanted)
+        steps.append(_varint(m, _FSTEP))
+        times.append(_double(body, m, _FTIME))
+        for number, key in numbers.items():
+            runs[key].append(m.get(number, []))
+    out["step"] = np.array(steps, np.uint64)
+    out["time"] = np.array(times, np.float64)
+    for key in keys:
+        per = runs[key]
         if key in ("body", "geom", "site"):
-            pos = _stack([f.__getattribute__(key) for f in traj], "pos", rows)
-            mat = _stack([f.__getattribute__(key) for f in traj], "mat", rows)
-            out[key + "_pos"] = pos.reshape(rows, -1, 3)
-            out[key + "_mat"] = mat.reshape(rows, -1, 3, 3)
+            out[key + "_pos"] = _rows(body, [_members(body, r, _POS)
+                                             for r in per]).reshape(
+                                                 rows, -1, 3)
+            out[key + "_mat"] = _rows(body, [_members(body, r, _MAT)
+                                             for r in per]).reshape(
+                                                 rows, -1, 3, 3)
         elif key in ("contacts", "status"):
-            out[key] = [to_struct(getattr(f, key)) for f in traj]
+            cls = pb.Contacts if key == "contacts" else pb.Status
+            out[key] = [to_struct(cls.FromString(
+                b"".join(body[a:b] for _, a, b in r))) for r in per]
         else:
-            a = _stack(traj, key, rows)
+            a = _rows(body, per)
             if key in _ROW:
                 a = a.reshape((rows,) + _ROW[key])
             out[key] = a
     return out
+
+
+def _answer(body, numbers):
+    """The fields ``numbers`` of the BatchResult in a Response's bytes."""
+    top = wire.runs(body, (0, len(body)), {_BATCH})
+    if len(top.get(_BATCH, ())) != 1 or top[_BATCH][0][0] != wire.LEN:
+        raise ValueError("not one Batch answer")
+    return wire.runs(body, top[_BATCH][0][1:], numbers)
+
+
+def _varint(got, number):
+    """The last value of a varint field of ``got`` (0 when absent)."""
+    value = 0
+    for kind, a, b in got.get(number, ()):
+        if kind != wire.VARINT:
+            raise ValueError("field %d of wire type %d" % (number, kind))
+        value = a
+    return value
+
+
+def _double(body, got, number):
+    """The last value of a double field of ``got`` (0 when absent)."""
+    value = 0.0
+    for kind, a, b in got.get(number, ()):
+        if kind != wire.I64:
+            raise ValueError("field %d of wire type %d" % (number, kind))
+        value = wire.double(body, a)
+    return value
+
+
+def _members(body, parts, number):
+    """The runs of field ``number`` in a message given as its parts'
+    runs (protobuf merges a message sent in parts)."""
+    out = []
+    for kind, a, b in parts:
+        if kind != wire.LEN:
+            raise ValueError("a message of wire type %d" % kind)
+        out += wire.runs(body, (a, b), {number}).get(number, [])
+    return out
+
+
+def _rows(body, per_frame):
+    """A repeated double of every frame (each its runs) as a (rows, n)
+    array; ValueError when the frames differ in n."""
+    flat_runs = [r for runs in per_frame for r in runs]
+    flat = wire.doubles(body, flat_runs)
+    rows = len(per_frame)
+    n = flat.size // rows
+    if len(flat_runs) == rows and len({b - a for k, a, b in flat_runs}) <= 1:
+        pass                    # one run a frame, all of a size
+    elif flat.size != rows * n or any(
+            sum((b - a) // 8 if k == wire.LEN else 1 for k, a, b in runs)
+            != n for runs in per_frame):
+        raise ValueError("frames of different sizes")
+    return flat.reshape(rows, n)

@@ -24,7 +24,7 @@ import ssl
 import struct
 import time
 
-from . import address, shm, tls
+from . import address, shm, tls, wire
 from .errors import (BadProtocol, CannotRecv, CannotSend, NoConnection,
                      Timeout, BadSize, error_for)
 from .proto import pb
@@ -39,6 +39,9 @@ MAX_FRAME = 256 * 1024 * 1024   # as libhaptix: checked before allocating
 MAX_EVENTS = 4096               # kept unread; the oldest goes beyond
 TOKEN_MAX = 4096
 _HEADER = struct.Struct(">I")
+_ID, _RESULT = (pb.Response.DESCRIPTOR.fields_by_name[n].number
+                for n in ("id", "result"))
+_ID_RESULT = {_ID, _RESULT}
 _TIMEVAL = struct.Struct("@ll")     # struct timeval, for SO_RCVTIMEO
 # Calls after which the server works before answering: no timeout.
 _WORKS = {"batch", "load_model", "edit_model", "hold", "release"}
@@ -73,6 +76,19 @@ def _call_tag(call):
     return tag
 
 
+def _answered(body, rid):
+    """True when the Response in body answers request rid without an
+    error, read from its bytes (its id and result; haptix.wire) without
+    decoding the rest; False (decode it) for anything else."""
+    try:
+        top = wire.runs(body, (0, len(body)), _ID_RESULT)
+    except ValueError:
+        return False
+    ids, results = top.get(_ID, ()), top.get(_RESULT, ())
+    return (len(ids) == 1 and ids[0][:2] == (wire.VARINT, rid)
+            and all(r[:2] == (wire.VARINT, 0) for r in results))
+
+
 def read_token_file(path):
     """A token file's content without trailing white space (bytes)."""
     try:
@@ -97,7 +113,6 @@ class Connection:
         self.events = collections.deque()
         self.events_lost = 0
         self._rbuf = bytearray()
-        self._body = b""                # the bytes of the last Response
         self._rcvtimeo = 0.0            # the socket's SO_RCVTIMEO, 0: none
         self._next_id = 0
         self._sock = None
@@ -355,6 +370,21 @@ class Connection:
 
     def _read_frame(self, deadline, what):
         """Read one whole frame and decode it as a Response."""
+        return self._decode(self._read_body(deadline, what))
+
+    def _decode(self, body):
+        """A frame's bytes as a Response."""
+        r = pb.Response()
+        try:
+            r.ParseFromString(body)
+        except Exception:
+            self._fail_recv(CannotRecv(
+                "the server sent a message that does not decode "
+                "(%d bytes)" % len(body)))
+        return r
+
+    def _read_body(self, deadline, what):
+        """Read one whole frame: its bytes."""
         while True:
             if len(self._rbuf) >= 4:
                 (n,) = _HEADER.unpack_from(self._rbuf)
@@ -366,15 +396,7 @@ class Connection:
                 if len(self._rbuf) >= 4 + n:
                     body = bytes(self._rbuf[4:4 + n])
                     del self._rbuf[:4 + n]
-                    r = pb.Response()
-                    try:
-                        r.ParseFromString(body)
-                    except Exception:
-                        self._fail_recv(CannotRecv(
-                            "the server sent a message that does not decode "
-                            "(%d bytes)" % n))
-                    self._body = body
-                    return r
+                    return body
             link = self._shm
             if link is not None:
                 self._recv_shm(link, deadline, what)
@@ -586,7 +608,10 @@ class Connection:
                 % (timeout or 0) if call == "hello" else
                 "no answer from the server within %g s" % (timeout or 0))
         while True:
-            r = self._read_frame(deadline, what)
+            body = self._read_body(deadline, what)
+            if raw and _answered(body, rid):
+                return body
+            r = self._decode(body)
             if r.id == rid:
                 break
             if r.id == 0 and r.result != 0:
@@ -596,7 +621,7 @@ class Connection:
             # else the late answer to a call that timed out
         if r.result != 0:
             raise error_for(r.result, r.error)
-        return self._body if raw else r
+        return body if raw else r
 
     def next_event(self, timeout=None):
         """The next event Response (id 0), waiting at most timeout seconds

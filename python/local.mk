@@ -42,7 +42,7 @@ HX_PY_TESTS = python/tests/conftest.py python/tests/test_connect.py \
 	python/tests/test_examples.py python/tests/test_install.py \
 	python/tests/test_tls.py python/tests/test_shm.py \
 	python/tests/test_compute.py python/tests/test_vector.py \
-	python/tests/test_wire.py
+	python/tests/test_wire.py python/tests/test_struct.py
 HX_PY_EXAMPLES = python/examples/sweep.py python/examples/controller.py \
 	python/examples/grasp.py python/examples/rollout.py \
 	python/examples/pool_sweep.py python/examples/osc_fingertip.py \

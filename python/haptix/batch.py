@@ -50,14 +50,15 @@ def frame_numbers(keys):
     return tuple(_FRAME[k].number for k in keys)
 
 
-def step_answer(body, numbers):
+def step_answer(body, numbers, top=None):
     """A Batch answer read from its Response's bytes for an environment's
     step, its arrays as NumPy takes them from the wire (haptix.wire):
     ``(time, resets, sensordata, obs)``, obs the last frame's members of
     field ``numbers`` (:func:`frame_numbers`) as one flat array (None if
-    it recorded no frame).  Raises ValueError for bytes that are no such
+    it recorded no frame).  ``top``: the Response's fields' runs, when
+    read already.  Raises ValueError for bytes that are no such
     answer."""
-    got = _answer(body, {_TIME, _SENSOR, _TRAJECTORY, _RESETS})
+    got = _answer(body, top, {_TIME, _SENSOR, _TRAJECTORY, _RESETS})
     sensordata = wire.doubles(body, _members(body, got.get(_SENSOR, ()),
                                              _SENSORDATA))
     obs = None
@@ -98,8 +99,8 @@ def run(sim, steps, until, ctrl, record, every):
     """Run one batch; see Sim.batch."""
     msg, record = request(steps, until, ctrl, record, every)
     conn = sim.conn
-    body = conn.wait(conn.send("batch", msg), "batch", None, raw=True)
-    return result(sim, body, record)
+    body, top = conn.wait(conn.send("batch", msg), "batch", None, raw=True)
+    return result(sim, body, record, top)
 
 
 def request(steps, until, ctrl, record, every):
@@ -118,12 +119,12 @@ def request(steps, until, ctrl, record, every):
     return msg, record
 
 
-def result(sim, body, record):
+def result(sim, body, record, top=None):
     """The BatchResult of a Batch answer (its Response's bytes) that
     recorded ``record``, its arrays read from the bytes as NumPy takes
     them (haptix.wire): a frame's members, a few microseconds, where
     their decoded values came a Python float at a time."""
-    got = _answer(body, {_STEPS, _TIME, _SENSOR, _TRAJECTORY, _RESETS})
+    got = _answer(body, top, {_STEPS, _TIME, _SENSOR, _TRAJECTORY, _RESETS})
     out = BatchResult()
     out.steps = _varint(got, _STEPS)
     out.end_time = _double(body, got, _TIME)
@@ -172,9 +173,11 @@ def result(sim, body, record):
     return out
 
 
-def _answer(body, numbers):
-    """The fields ``numbers`` of the BatchResult in a Response's bytes."""
-    top = wire.runs(body, (0, len(body)), {_BATCH})
+def _answer(body, top, numbers):
+    """The fields ``numbers`` of the BatchResult in a Response's bytes
+    (``top``: its fields' runs, None: not read yet)."""
+    if top is None:
+        top = wire.runs(body, (0, len(body)), {_BATCH})
     if len(top.get(_BATCH, ())) != 1 or top[_BATCH][0][0] != wire.LEN:
         raise ValueError("not one Batch answer")
     return wire.runs(body, top[_BATCH][0][1:], numbers)

@@ -41,7 +41,7 @@ TOKEN_MAX = 4096
 _HEADER = struct.Struct(">I")
 _ID, _RESULT = (pb.Response.DESCRIPTOR.fields_by_name[n].number
                 for n in ("id", "result"))
-_ID_RESULT = {_ID, _RESULT}
+_FIELDS = {f.number for f in pb.Response.DESCRIPTOR.fields}
 _TIMEVAL = struct.Struct("@ll")     # struct timeval, for SO_RCVTIMEO
 # Calls after which the server works before answering: no timeout.
 _WORKS = {"batch", "load_model", "edit_model", "hold", "release"}
@@ -77,16 +77,18 @@ def _call_tag(call):
 
 
 def _answered(body, rid):
-    """True when the Response in body answers request rid without an
-    error, read from its bytes (its id and result; haptix.wire) without
-    decoding the rest; False (decode it) for anything else."""
+    """The Response in body read from its bytes (haptix.wire) without
+    decoding it: its fields' runs by number when it answers request rid
+    without an error; else None (decode it)."""
     try:
-        top = wire.runs(body, (0, len(body)), _ID_RESULT)
+        top = wire.runs(body, (0, len(body)), _FIELDS)
     except ValueError:
-        return False
+        return None
     ids, results = top.get(_ID, ()), top.get(_RESULT, ())
-    return (len(ids) == 1 and ids[0][:2] == (wire.VARINT, rid)
-            and all(r[:2] == (wire.VARINT, 0) for r in results))
+    if len(ids) == 1 and ids[0][:2] == (wire.VARINT, rid) and all(
+            r[:2] == (wire.VARINT, 0) for r in results):
+        return top
+    return None
 
 
 def read_token_file(path):
@@ -597,7 +599,8 @@ class Connection:
 
     def wait(self, rid, call, timeout=-1, raw=False):
         """The Response to request ``rid`` (from :meth:`send`) of
-        ``call`` (``raw``: its bytes, for haptix.wire); raise on failure.
+        ``call`` (``raw``: its bytes and their fields' runs by number, as
+        haptix.wire reads them); raise on failure.
         Events that come first are queued; answers to other requests are
         dropped, so one request at a time may wait on a connection.
         ``timeout`` as for :meth:`call`."""
@@ -609,8 +612,10 @@ class Connection:
                 "no answer from the server within %g s" % (timeout or 0))
         while True:
             body = self._read_body(deadline, what)
-            if raw and _answered(body, rid):
-                return body
+            if raw:
+                top = _answered(body, rid)
+                if top is not None:
+                    return body, top
             r = self._decode(body)
             if r.id == rid:
                 break
@@ -621,7 +626,8 @@ class Connection:
             # else the late answer to a call that timed out
         if r.result != 0:
             raise error_for(r.result, r.error)
-        return body if raw else r
+        return (body, wire.runs(body, (0, len(body)), _FIELDS)) if raw \
+            else r
 
     def next_event(self, timeout=None):
         """The next event Response (id 0), waiting at most timeout seconds

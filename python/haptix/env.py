@@ -237,8 +237,9 @@ class Env(_Base):
         most ``timeout`` seconds (None: as long as it takes), its arrays
         read straight from the answer's bytes."""
         a, rid = sent
-        body = self.sim.conn.wait(rid, "batch", timeout, raw=True)
-        time, resets, sensordata, obs = _batch.step_answer(body, self._members)
+        body, top = self.sim.conn.wait(rid, "batch", timeout, raw=True)
+        time, resets, sensordata, obs = _batch.step_answer(
+            body, self._members, top)
         if obs is None:                 # no frame: the state as it is
             obs = self._observe_now()
         self._steps += 1

@@ -41,7 +41,7 @@ from . import zstd  # noqa: F401
 from .errors import BadSize, BadValue  # noqa: F401
 from .model import Model, obj_type  # noqa: F401
 from .proto import pb  # noqa: F401
-from .struct import Struct, to_struct  # noqa: F401
+from .struct import Struct, answer, to_struct  # noqa: F401
 
 
 def connect(server=None, token=None, name="python", timeout=10.0,
@@ -104,6 +104,16 @@ class Sim(SimModel, SimView, SimSet, SimObject, SimArray, SimRun, SimHold,
     def _call(self, call, msg=None, payload=None, timeout=-1):
         r = self.conn.call(call, msg, timeout)
         return getattr(r, payload) if payload else r
+
+    def _get(self, call, msg=None, payload=None, timeout=-1):
+        """A call's answer ``payload`` as a Struct, read from the
+        answer's bytes (haptix.struct.answer) without decoding it as a
+        message first."""
+        conn = self.conn
+        body, top = conn.wait(conn.send(call, msg if msg is not None
+                                        else pb.Empty()), call, timeout,
+                              raw=True)
+        return answer(body, payload, top)
 
     def __repr__(self):
         return "<haptix.Sim %s session %d>" % (

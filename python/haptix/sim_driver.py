@@ -3,7 +3,6 @@ hx-mocap and hx-spacenav send them."""
 
 from .proto import pb
 from .sim_args import f64
-from .struct import to_struct
 
 
 class SimDriver:
@@ -25,12 +24,12 @@ class SimDriver:
         msg = self._mocap_ref(pb.MocapPose(
             pos=f64(pos, "pos", 3), quat=f64(quat, "quat", 4),
             sample_time_us=sample_time_us, source_time=source_time), body)
-        return to_struct(self._call("mocap_pose", msg, "tracking"))
+        return self._get("mocap_pose", msg, "tracking")
 
     def mocap_connect(self, body, connect=True):
         """Connect (or disconnect) the tracking of a mocap body."""
         msg = self._mocap_ref(pb.MocapConnect(connect=connect), body)
-        return to_struct(self._call("mocap_connect", msg, "tracking"))
+        return self._get("mocap_connect", msg, "tracking")
 
     def mocap_move(self, body, pos, quat=None, seconds=0.0):
         """Move a mocap body smoothly to pos (and quat) over seconds of
@@ -50,4 +49,4 @@ class SimDriver:
             msg.name = body
         else:
             msg.body = int(body)
-        return to_struct(self._call("perturb", msg, "perturbation"))
+        return self._get("perturb", msg, "perturbation")

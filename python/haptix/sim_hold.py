@@ -2,7 +2,6 @@
 (docs/editing.md)."""
 
 from .proto import pb
-from .struct import to_struct
 
 
 class SimHold:
@@ -26,15 +25,15 @@ class SimHold:
                             values=[float(v) for v in targets.values()])
         if targets:
             self._model = None
-        return to_struct(self._call("hold", msg, "holds"))
+        return self._get("hold", msg, "holds")
 
     def holds(self):
         """Every hold on the server (see :meth:`hold`)."""
-        return to_struct(self._call("hold", pb.HoldJoints(), "holds"))
+        return self._get("hold", pb.HoldJoints(), "holds")
 
     def release(self, *joints):
         """Release this connection's holds on ``joints`` (none: all)."""
         self._model = None
-        return to_struct(self._call("release",
-                                    pb.ReleaseJoints(joints=list(joints)),
-                                    "holds"))
+        return self._get("release",
+                         pb.ReleaseJoints(joints=list(joints)),
+                         "holds")

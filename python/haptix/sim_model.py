@@ -6,7 +6,7 @@ from . import zstd
 from .errors import BadValue
 from .model import Model
 from .proto import pb
-from .struct import Struct, to_struct
+from .struct import Struct
 
 # The model formats load() names, as the protocol numbers them.
 _FORMATS = {"auto": pb.MODEL_FORMAT_AUTO, "mjcf": pb.MODEL_FORMAT_MJCF,
@@ -41,7 +41,7 @@ class SimModel:
 
     def info(self):
         """The ``info`` call: the model's descriptors, as a Struct."""
-        return to_struct(self._call("info", None, "info"))
+        return self._get("info", None, "info")
 
     def load(self, path=None, data=None, format="auto", legacy=False,
              name="inline", assets=None):
@@ -66,12 +66,12 @@ class SimModel:
         else:
             raise BadValue("load: give a path or data (reload() reloads)")
         self._model = None
-        return to_struct(self._call("load_model", msg, "model"))
+        return self._get("load_model", msg, "model")
 
     def reload(self):
         """Reload the current model from its file."""
         self._model = None
-        return to_struct(self._call("load_model", pb.LoadModel(), "model"))
+        return self._get("load_model", pb.LoadModel(), "model")
 
     def get_model(self):
         """The model as MuJoCo's MJB (``mjb``, decompressed bytes), with
@@ -83,7 +83,7 @@ class SimModel:
     def get_model_xml(self):
         """The model's MJCF text (``xml``), includes inlined, and ``dir``,
         the directory its file names are relative to."""
-        return to_struct(self._call("get_model_xml", None, "model_xml"))
+        return self._get("get_model_xml", None, "model_xml")
 
     def edit(self, *ops):
         """Apply edit operations (:mod:`haptix.edit`: add, remove, set,
@@ -93,13 +93,13 @@ class SimModel:
             ops = ops[0]
         msg = pb.EditModel(ops=[_edit.op_message(o) for o in ops])
         self._model = None
-        return to_struct(self._call("edit_model", msg, "edit"))
+        return self._get("edit_model", msg, "edit")
 
     def model_dirs(self, add=None):
         """The server's model directories (and ``user_dirs``), after
         adding ``add`` where its settings allow."""
-        return to_struct(self._call("model_dirs", pb.ModelDirs(add=add or ""),
-                                    "model_dirs"))
+        return self._get("model_dirs", pb.ModelDirs(add=add or ""),
+                         "model_dirs")
 
 
 def _assets(assets):

@@ -4,7 +4,6 @@ server keeps of the last seconds: read one, resume from one)."""
 
 from . import stream as _stream
 from .proto import pb
-from .struct import to_struct
 
 
 class SimRecord:
@@ -19,11 +18,11 @@ class SimRecord:
         msg = pb.RecordStart(every=every, journal=journal)
         for f in fields or ():
             msg.fields.append(_stream.field_number(f))
-        return to_struct(self._call("record_start", msg, "recording"))
+        return self._get("record_start", msg, "recording")
 
     def record_stop(self):
         """Stop the recording; returns it (``path``, ``records``...)."""
-        return to_struct(self._call("record_stop", None, "recording"))
+        return self._get("record_stop", None, "recording")
 
     def history(self, back=0):
         """A kept state of the live run's history, ``back`` kept states
@@ -32,8 +31,8 @@ class SimRecord:
         restore needs (``qpos``, ``qvel``, ``act``, ``ctrl``, the applied
         forces, mocap, ``userdata``, ``qacc_warmstart``).  How much is
         kept: ``status().history``."""
-        return to_struct(self._call("history", pb.HistoryRef(back=back),
-                                    "history_state"))
+        return self._get("history", pb.HistoryRef(back=back),
+                         "history_state")
 
     def history_resume(self, back):
         """Make the kept state ``back`` before the newest the live state,
@@ -42,4 +41,4 @@ class SimRecord:
 
     def state_hash(self):
         """The state's hash (``hash``), with ``steps`` and ``time``."""
-        return to_struct(self._call("state_hash", None, "state_hash"))
+        return self._get("state_hash", None, "state_hash")

@@ -3,7 +3,6 @@ extension's names."""
 
 from .proto import pb
 from .sim_args import f64
-from .struct import to_struct
 
 
 class SimRobot:
@@ -14,7 +13,7 @@ class SimRobot:
 
     def robot_info(self):
         """The model as HAPTIX's simple API sees it (hxRobotInfo)."""
-        return to_struct(self._call("robot_info", None, "robot_info"))
+        return self._get("robot_info", None, "robot_info")
 
     def robot_update(self, ref_pos=None, ref_vel=None, gain_pos=None,
                      gain_vel=None, ref_vel_max=None, no_wait=False):
@@ -28,5 +27,5 @@ class SimRobot:
             if v is not None:
                 getattr(msg, k).extend(f64(v, k))
                 setattr(msg, k + "_enabled", True)
-        return to_struct(self._call("robot_update", msg, "robot_sensor",
-                                    timeout=None))
+        return self._get("robot_update", msg, "robot_sensor",
+                         timeout=None)

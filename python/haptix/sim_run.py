@@ -5,7 +5,6 @@ from . import batch as _batch
 from .errors import BadValue
 from .proto import pb
 from .sim_args import f64
-from .struct import to_struct
 
 
 class SimRun:
@@ -28,7 +27,7 @@ class SimRun:
         if ctrl is not None:
             c = f64(ctrl["ctrl"] if isinstance(ctrl, dict) else ctrl, "ctrl")
             msg.control.CopyFrom(pb.Control(nu=c.size, ctrl=c))
-        return to_struct(self._call("update", msg, "sensor", timeout=None))
+        return self._get("update", msg, "sensor", timeout=None)
 
     def reset(self, key=None, keep_params=False):
         """Reset: to the model's reference configuration (None), a keyframe
@@ -93,4 +92,4 @@ class SimRun:
     def status(self):
         """The server's status: time, steps, paused, speed, counters,
         limits, the recording, the lease holder... as a Struct."""
-        return to_struct(self._call("status", None, "status"))
+        return self._get("status", None, "status")

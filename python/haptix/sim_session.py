@@ -29,8 +29,8 @@ class SimSession:
     def lease_info(self, op="query"):
         """The lease call: "query", "take" or "release"; returns the
         LeaseInfo (``holder``, ``holder_name``, ``on_loss``, ``token``)."""
-        return to_struct(self._call("lease", pb.Lease(op=_LEASE_OPS[op]),
-                                    "lease"))
+        return self._get("lease", pb.Lease(op=_LEASE_OPS[op]),
+                         "lease")
 
     def take_lease(self):
         """Take the control lease: the others may only read."""

@@ -5,7 +5,7 @@ import numpy as np
 
 from .proto import pb
 from .sim_args import obj_id
-from .struct import Struct, to_struct
+from .struct import Struct
 
 
 class SimView:
@@ -17,65 +17,65 @@ class SimView:
 
     def get_state(self):
         """``qpos`` (nq,), ``qvel`` (nv,), ``act`` (na,) and ``time``."""
-        return to_struct(self._call("get_state", None, "state"))
+        return self._get("get_state", None, "state")
 
     def get_control(self):
         """``ctrl`` (nu,) and ``time``."""
-        return to_struct(self._call("get_control", None, "control"))
+        return self._get("get_control", None, "control")
 
     def get_applied(self):
         """``qfrc_applied`` (nv,), ``xfrc_applied`` (nbody, 6), ``time``."""
-        return to_struct(self._call("get_applied", None, "applied"))
+        return self._get("get_applied", None, "applied")
 
     def get_onebody(self, body):
         """One body (by name or id): pos, quat, velocities, accelerations
         as an accelerometer reads them, contact force, applied force."""
         ref = pb.ObjectRef(type=pb.OBJ_BODY, id=obj_id(self, "body", body))
-        return to_struct(self._call("get_onebody", ref, "onebody"))
+        return self._get("get_onebody", ref, "onebody")
 
     body = get_onebody
 
     def get_mocap(self):
         """Mocap bodies: ``pos`` (nmocap, 3), ``quat`` (nmocap, 4)."""
-        return to_struct(self._call("get_mocap", None, "mocap"))
+        return self._get("get_mocap", None, "mocap")
 
     def get_dynamics(self):
         """``qacc`` (nv,) and ``act_dot`` (na,)."""
-        return to_struct(self._call("get_dynamics", None, "dynamics"))
+        return self._get("get_dynamics", None, "dynamics")
 
     def get_sensor(self):
         """``sensordata`` (nsensordata,) and ``time``."""
-        return to_struct(self._call("get_sensor", None, "sensor"))
+        return self._get("get_sensor", None, "sensor")
 
     def get_body(self):
         """Every body's frame: ``pos`` (nbody, 3), ``mat`` (nbody, 3, 3)."""
-        return to_struct(self._call("get_body", None, "poses"))
+        return self._get("get_body", None, "poses")
 
     def get_geom(self):
         """Every geom's frame: ``pos`` (ngeom, 3), ``mat`` (ngeom, 3, 3)."""
-        return to_struct(self._call("get_geom", None, "poses"))
+        return self._get("get_geom", None, "poses")
 
     def get_site(self):
         """Every site's frame: ``pos`` (nsite, 3), ``mat`` (nsite, 3, 3)."""
-        return to_struct(self._call("get_site", None, "poses"))
+        return self._get("get_site", None, "poses")
 
     def get_tendon(self):
         """Tendon ``length`` and ``velocity`` (ntendon,)."""
-        return to_struct(self._call("get_tendon", None, "tendon"))
+        return self._get("get_tendon", None, "tendon")
 
     def get_actuator(self):
         """Actuator ``length``, ``velocity`` and ``force`` (nu,)."""
-        return to_struct(self._call("get_actuator", None, "actuator"))
+        return self._get("get_actuator", None, "actuator")
 
     def get_force(self):
         """Generalised forces (nv,): applied, passive, bias, actuator,
         constraint, nonconstraint."""
-        return to_struct(self._call("get_force", None, "force"))
+        return self._get("get_force", None, "force")
 
     def get_contact(self):
         """Active contacts: ``dist`` (ncon,), ``pos`` (ncon, 3), ``frame``
         (ncon, 3, 3), ``force`` (ncon, 3), ``geom1``, ``geom2``."""
-        return to_struct(self._call("get_contact", None, "contacts"))
+        return self._get("get_contact", None, "contacts")
 
     def sensor(self, name):
         """One sensor by name, as MuJoCo's ``data.sensor(name)``: ``data``
@@ -113,7 +113,7 @@ class SimView:
             ref.name = name
         else:
             ref.id = int(name)
-        j = to_struct(self._call("get_joint", ref, "joint"))
+        j = self._get("get_joint", ref, "joint")
         j["type"] = {0: "free", 1: "ball", 2: "slide", 3: "hinge"}[j.type]
         return j
 

@@ -4,7 +4,6 @@ modes)."""
 from .errors import BadValue
 from .proto import pb
 from .sim_args import f64, obj_id
-from .struct import to_struct
 
 
 class SimWorld:
@@ -32,7 +31,7 @@ class SimWorld:
                                   else [0] * 3, "torque", 3))
         if gravity is not None:
             msg.gravity = 1 if gravity else 2
-        return to_struct(self._call("world_force", msg, "world_forces"))
+        return self._get("world_force", msg, "world_forces")
 
     def camera(self, pos=None, quat=None):
         """The view camera the viewers share (hxview, the workbench):
@@ -45,7 +44,7 @@ class SimWorld:
                 raise BadValue("camera: give both pos and quat")
             msg = pb.Camera(set=True, pos=f64(pos, "pos", 3),
                             quat=f64(quat, "quat", 4))
-        return to_struct(self._call("camera", msg, "camera"))
+        return self._get("camera", msg, "camera")
 
     COLLIDE_MODES = ("none", "detect", "collide")
 

@@ -4,8 +4,13 @@ the model's shapes (3 per body becomes (nbody, 3)), as the HAPTIX
 manual's MATLAB structs hold them.
 """
 
+import struct as _bin
+
 import numpy as np
 from google.protobuf.descriptor import FieldDescriptor as _FD
+
+from . import wire
+from .proto import pb
 
 # Shapes of per-object arrays, by message and field: the row's shape.
 ROWS = {
@@ -20,12 +25,6 @@ ROWS = {
     "StreamFrame": {"mocap_pos": (3,), "mocap_quat": (4,),
                     "xfrc_applied": (6,)},
 }
-_INTS = {_FD.TYPE_INT32, _FD.TYPE_INT64, _FD.TYPE_UINT32, _FD.TYPE_UINT64,
-         _FD.TYPE_SINT32, _FD.TYPE_SINT64, _FD.TYPE_FIXED32,
-         _FD.TYPE_FIXED64, _FD.TYPE_SFIXED32, _FD.TYPE_SFIXED64,
-         _FD.TYPE_ENUM}
-
-
 class Struct(dict):
     """A record: ``s.qpos`` and ``s["qpos"]`` are the same field.
 
@@ -67,50 +66,153 @@ class Struct(dict):
         return "\n".join(lines)
 
 
-def _array(field, values):
-    if field.type == _FD.TYPE_DOUBLE or field.type == _FD.TYPE_FLOAT:
-        return np.fromiter(values, np.float64, len(values))
-    if field.type == _FD.TYPE_BOOL:
-        return np.array(values, dtype=bool)
-    if field.type in _INTS:
-        return np.fromiter(values, np.int64, len(values))
-    return list(values)
-
-
-# How each message type's fields convert, worked out once per type.
+# How each message type's fields read from the wire, worked out once
+# per type: by field number, in the message's order.
 _PLANS = {}
-_SCALAR, _REPEATED, _MESSAGES, _MESSAGE = range(4)
+(_VARINT, _SIGNED, _ZIGZAG, _BOOL, _FIXED, _STRING, _BYTES, _MESSAGE, _ARRAY,
+ _INTS, _BOOLS, _STRINGS, _MESSAGES) = range(13)
+_FIXED_TYPES = {  # a fixed-size number: its struct code, dtype, wire type
+    _FD.TYPE_DOUBLE: ("<d", "<f8", wire.I64),
+    _FD.TYPE_FIXED64: ("<Q", "<u8", wire.I64),
+    _FD.TYPE_SFIXED64: ("<q", "<i8", wire.I64),
+    _FD.TYPE_FLOAT: ("<f", "<f4", wire.I32),
+    _FD.TYPE_FIXED32: ("<I", "<u4", wire.I32),
+    _FD.TYPE_SFIXED32: ("<i", "<i4", wire.I32),
+}
+_F8 = wire.F8
+_SIGNED_TYPES = {_FD.TYPE_INT32, _FD.TYPE_INT64, _FD.TYPE_ENUM}
+_ZIGZAG_TYPES = {_FD.TYPE_SINT32, _FD.TYPE_SINT64}
 
 
 def _plan(descriptor):
+    """Each field: (name, kind, extra, shape, default); extra is a fixed
+    number's (unpacker, dtype, wire type), an integer's conversion, a
+    message's descriptor."""
     rows = ROWS.get(descriptor.name, {})
-    plan = []
+    plan = {}
     for f in descriptor.fields:
-        if f.label == _FD.LABEL_REPEATED:
-            kind = _MESSAGES if f.type == _FD.TYPE_MESSAGE else _REPEATED
-        elif f.type == _FD.TYPE_MESSAGE:
-            kind = _MESSAGE
+        t, repeated = f.type, f.label == _FD.LABEL_REPEATED
+        extra, default = None, None
+        if t == _FD.TYPE_MESSAGE:
+            kind, extra = (_MESSAGES if repeated else _MESSAGE), \
+                f.message_type
+        elif t in (_FD.TYPE_STRING, _FD.TYPE_BYTES):
+            extra = t == _FD.TYPE_BYTES
+            kind = _STRINGS if repeated else _BYTES if extra else _STRING
+            default = b"" if extra else ""
+        elif t in _FIXED_TYPES:
+            code, dtype, w = _FIXED_TYPES[t]
+            extra = (_bin.Struct(code).unpack_from,
+                     _F8 if dtype == "<f8" else np.dtype(dtype), w)
+            kind = _ARRAY if repeated else _FIXED
+            default = 0.0 if dtype[1] == "f" else 0
+        elif t == _FD.TYPE_BOOL:
+            kind, default = (_BOOLS if repeated else _BOOL), False
         else:
-            kind = _SCALAR
-        plan.append((f.name, kind, f, rows.get(f.name)))
+            kind = _INTS if repeated else _VARINT
+            extra = _SIGNED if t in _SIGNED_TYPES else (
+                _ZIGZAG if t in _ZIGZAG_TYPES else _VARINT)
+            default = 0
+        plan[f.number] = (f.name, kind, extra, rows.get(f.name), default)
     _PLANS[descriptor] = plan
     return plan
 
 
-def to_struct(msg):
-    """A protobuf message as a Struct, every field present, recursively."""
-    d = msg.DESCRIPTOR
-    plan = _PLANS.get(d) or _plan(d)
+def _int(conv, v):
+    """A varint's value as its field's type has it."""
+    if conv == _ZIGZAG:
+        return (v >> 1) ^ -(v & 1)
+    if conv == _SIGNED and v >= 1 << 63:
+        return v - (1 << 64)
+    return v
+
+
+def _empty(kind, extra, shape):
+    """A repeated field's value when absent."""
+    if kind in (_STRINGS, _MESSAGES):
+        return []
+    if kind == _BOOLS:
+        return np.zeros(0, bool)
+    if kind == _INTS or extra[1].kind != "f":
+        return np.zeros(0, np.int64)
+    a = np.zeros(0)
+    return a.reshape((-1,) + shape) if shape else a
+
+
+def decode(descriptor, buf, span=None):
+    """The message of type ``descriptor`` in buf[a:b] (``span``, default
+    all of buf), as it travels (its bytes, not a decoded message), as a
+    Struct: every field present, recursively; arrays of fixed-size
+    numbers as NumPy takes them from the bytes (haptix.wire).  ValueError
+    for bytes that are no such message."""
+    plan = _PLANS.get(descriptor) or _plan(descriptor)
+    got = wire.runs(buf, span or (0, len(buf)), plan)
     out = Struct()
-    for name, kind, f, shape in plan:
-        v = getattr(msg, name)
-        if kind == _SCALAR:
-            out[name] = v
-        elif kind == _REPEATED:
-            a = _array(f, v)
-            out[name] = a.reshape((-1,) + shape) if shape else a
+    for number, (name, kind, extra, shape, default) in plan.items():
+        runs = got.get(number)
+        if runs is None:
+            out[name] = default if kind < _MESSAGE else None \
+                if kind == _MESSAGE else _empty(kind, extra, shape)
+            continue
+        w, a, b = runs[-1]
+        if kind == _VARINT or kind == _BOOL:
+            if w != wire.VARINT:
+                raise ValueError("field %s of wire type %d" % (name, w))
+            out[name] = (a != 0) if kind == _BOOL else _int(extra, a)
+        elif kind == _FIXED:
+            if w != extra[2]:
+                raise ValueError("field %s of wire type %d" % (name, w))
+            out[name] = extra[0](buf, a)[0]
+        elif kind == _ARRAY:
+            v = wire.fixed(buf, runs, extra[1], extra[2])
+            if extra[1] is not _F8:
+                v = v.astype(np.float64 if v.dtype.kind == "f" else np.int64)
+            out[name] = v.reshape((-1,) + shape) if shape else v
+        elif kind == _MESSAGE:
+            if len(runs) == 1:
+                out[name] = decode(extra, buf, _span(runs[0]))
+            else:   # protobuf merges a message given in parts
+                out[name] = decode(extra, b"".join(
+                    buf[a:b] for a, b in map(_span, runs)))
         elif kind == _MESSAGES:
-            out[name] = [to_struct(m) for m in v]
+            out[name] = [decode(extra, buf, _span(r)) for r in runs]
+        elif kind == _STRING or kind == _BYTES:
+            a, b = _span(runs[-1])
+            out[name] = buf[a:b].decode("utf-8") if kind == _STRING \
+                else bytes(buf[a:b])
+        elif kind == _STRINGS:
+            v = [bytes(buf[slice(*_span(r))]) for r in runs]
+            out[name] = v if extra else [x.decode("utf-8") for x in v]
         else:
-            out[name] = to_struct(v) if msg.HasField(name) else None
+            v = [_int(extra, x) for x in wire.varints(buf, runs)]
+            out[name] = np.array(v, bool if kind == _BOOLS else np.int64)
     return out
+
+
+def _span(run):
+    """A length-delimited run's span; ValueError for another wire type."""
+    if run[0] != wire.LEN:
+        raise ValueError("wire type %d where bytes were due" % run[0])
+    return run[1], run[2]
+
+
+def answer(body, payload, top=None):
+    """The member ``payload`` (a name: "state", "info"...) of the Response
+    in ``body`` (its bytes; ``top`` its fields' runs, when read already)
+    as a Struct (its defaults when absent)."""
+    field = pb.Response.DESCRIPTOR.fields_by_name[payload]
+    if top is None:
+        top = wire.runs(body, (0, len(body)), {field.number})
+    runs = top.get(field.number)
+    if not runs:
+        return decode(field.message_type, b"")
+    if len(runs) == 1:
+        return decode(field.message_type, body, _span(runs[0]))
+    return decode(field.message_type, b"".join(
+        body[a:b] for a, b in map(_span, runs)))
+
+
+def to_struct(msg):
+    """A protobuf message as a Struct, every field present, recursively
+    (read from its bytes: :func:`decode`)."""
+    return decode(msg.DESCRIPTOR, msg.SerializeToString())

@@ -14,7 +14,7 @@ skipped.  Anything impossible raises ValueError.
 import numpy as np
 
 VARINT, I64, LEN, I32 = 0, 1, 2, 5
-_F8 = np.dtype("<f8")
+F8 = np.dtype("<f8")                # a packed double's
 
 
 def varint(buf, pos):
@@ -36,24 +36,54 @@ def varint(buf, pos):
 
 def double(buf, a):
     """The double at buf[a]."""
-    return float(np.frombuffer(buf, _F8, 1, a)[0])
+    return float(np.frombuffer(buf, F8, 1, a)[0])
 
 
 def doubles(buf, runs):
     """A repeated double from its runs ``(wire type, a, b)``, packed or
     not, as one new array."""
+    return fixed(buf, runs, F8, I64)
+
+
+def fixed(buf, runs, dtype, single):
+    """A repeated number of fixed size (dtype, little-endian; ``single``
+    the wire type of one value unpacked) from its runs, packed or not,
+    as one new array."""
+    size = dtype.itemsize
+    if len(runs) == 1:                  # the usual case: one packed run
+        kind, a, b = runs[0]
+        if kind == LEN and (b - a) % size == 0:
+            return np.frombuffer(buf, dtype, (b - a) // size, a).copy()
     if not runs:
-        return np.zeros(0)
+        return np.zeros(0, dtype)
     parts = []
     for kind, a, b in runs:
-        if kind == LEN and (b - a) % 8 == 0:
-            parts.append(np.frombuffer(buf, _F8, (b - a) // 8, a))
-        elif kind == I64:
-            parts.append(np.frombuffer(buf, _F8, 1, a))
+        if kind == LEN and (b - a) % size == 0:
+            parts.append(np.frombuffer(buf, dtype, (b - a) // size, a))
+        elif kind == single:
+            parts.append(np.frombuffer(buf, dtype, 1, a))
         else:
-            raise ValueError("a repeated double of wire type %d and %d bytes"
-                             % (kind, b - a))
+            raise ValueError("a repeated %s of wire type %d and %d bytes"
+                             % (dtype, kind, b - a))
     return parts[0].copy() if len(parts) == 1 else np.concatenate(parts)
+
+
+def varints(buf, runs):
+    """A repeated varint's values from its runs, packed or not."""
+    out = []
+    for kind, a, b in runs:
+        if kind == VARINT:
+            out.append(a)
+        elif kind == LEN:
+            pos = a
+            while pos < b:
+                v, pos = varint(buf, pos)
+                out.append(v)
+            if pos != b:
+                raise ValueError("a packed varint runs past its field")
+        else:
+            raise ValueError("a repeated varint of wire type %d" % kind)
+    return out
 
 
 def runs(buf, span, numbers):

@@ -62,8 +62,9 @@ def test_every_field_read_from_the_bytes_as_protobuf_decodes_it(sim):
     sim.set_mocap(pos=[[0.1, 0.2, 0.3]])
     msg, record = batch.request(30, None, [0.3, -0.2], record, 3)
     conn = sim.conn
-    body = conn.wait(conn.send("batch", msg), "batch", None, raw=True)
+    body, top = conn.wait(conn.send("batch", msg), "batch", None, raw=True)
     out = batch.result(sim, body, record)
+    assert _same(batch.result(sim, body, record, top), out)
     ref = pb.Response.FromString(body).batch
     traj = ref.trajectory
     assert len(traj) == 10 and out.steps == ref.steps == 30

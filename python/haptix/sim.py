@@ -111,8 +111,7 @@ class Sim(SimModel, SimView, SimSet, SimObject, SimArray, SimRun, SimHold,
         message first."""
         conn = self.conn
         body, top = conn.wait(conn.send(call, msg if msg is not None
-                                        else pb.Empty()), call, timeout,
-                              raw=True)
+                                        else b""), call, timeout, raw=True)
         return answer(body, payload, top)
 
     def __repr__(self):

@@ -103,7 +103,13 @@ def runs(buf, span, numbers):
             key, pos = varint(buf, pos)
         number, kind = key >> 3, key & 7
         if kind == VARINT:
-            a, pos = varint(buf, pos)
+            a = buf[pos] if pos < end else 0x80
+            if a < 0x80:
+                pos += 1
+            else:
+                a, pos = varint(buf, pos)
+                if pos > end:
+                    raise ValueError("field %d runs past the end" % number)
             b = stop = pos
         else:
             if kind == LEN:

@@ -109,6 +109,8 @@ def test_broken_bytes_raise():
     cases = {
         "cut short": good[:-5],
         "a varint without end": good[:1] + b"\xff" * 11,
+        "a varint past its message": _key(1, wire.VARINT) + b"\x07" + _len(
+            BATCH, _len(3, _key(1, wire.VARINT)) + b"\x05"),
         "a group": _key(1, 3) + good,
         "an array of 7 bytes": _key(1, wire.VARINT) + b"\x07" + _len(
             BATCH, _len(3, _len(3, b"1234567"))),

@@ -87,13 +87,16 @@ def _add_info(infos, i, info, n):
 def _placement(cpus, n):
     """The CPUs of each of n daemons (a set, or None: any), from
     VectorEnv's ``cpus``."""
-    if cpus is None:
+    allowed = sorted(os.sched_getaffinity(0))
+    if cpus is None:                    # placed when they fill the CPUs
+        cpus = "auto" if n >= len(allowed) else False
+    if cpus is False:
         return [None] * n
     if cpus == "auto":
-        cpus = sorted(os.sched_getaffinity(0))
-    elif isinstance(cpus, str) or not len(cpus):
-        raise ValueError("VectorEnv: cpus is None, \"auto\" or a list of "
-                         "CPUs, not %r" % (cpus,))
+        cpus = allowed
+    elif isinstance(cpus, (str, bool)) or not len(cpus):
+        raise ValueError("VectorEnv: cpus is None, \"auto\", False or a "
+                         "list of CPUs, not %r" % (cpus,))
     return [{c} if isinstance(c, int) else set(c)
             for c in (cpus[i % len(cpus)] for i in range(n))]
 
@@ -116,13 +119,14 @@ class VectorEnv(_VBase):
     CPUs this process may use).  ``servers``: addresses of daemons
     already running, one environment each, in place of ours.
     ``haptixd``: the daemon to start (None: ``$HAPTIXD``, the PATH, the
-    system's).  ``cpus``: where our daemons run: None (default), where
-    the kernel puts them; ``"auto"``, environment ``i``'s daemon on the
-    ``i``-th of the CPUs this process may use (wrapping round), which
-    keeps the daemons from waking onto each other's CPU (docs/rl.md:
-    for a machine, or a Slurm allocation, of the vector's own); or a
-    list, environment ``i``'s on ``cpus[i % len(cpus)]`` (a CPU number,
-    or a set of them).  ``step_timeout``: seconds a step may take before its
+    system's).  ``cpus``: where our daemons run: ``"auto"``,
+    environment ``i``'s daemon on the ``i``-th of the CPUs this process
+    may use (wrapping round), which keeps the daemons from waking onto
+    each other's CPU; False, where the kernel puts them; a list,
+    environment ``i``'s on ``cpus[i % len(cpus)]`` (a CPU number, or a
+    set of them); None (default), ``"auto"`` when the daemons are at
+    least as many as those CPUs (the vector fills them: a machine or a
+    Slurm allocation of its own), else False (docs/rl.md).  ``step_timeout``: seconds a step may take before its
     daemon is taken for hung.  ``render_mode``: ``"rgb_array"`` (each
     environment's picture, a tuple) or ``"human"`` (the workbench watches
     the first environment at ``render_url``).  ``make_env(sim, **kw)``
@@ -148,7 +152,7 @@ class VectorEnv(_VBase):
         if servers is None and model is None:
             raise ValueError("VectorEnv: give a model (daemons of its "
                              "own) or servers (daemons running)")
-        if servers is not None and cpus is not None:
+        if servers is not None and cpus not in (None, False):
             raise ValueError("VectorEnv: cpus places daemons of its own, "
                              "not the servers given")
         if render_mode not in (None, "rgb_array", "human"):

@@ -138,10 +138,17 @@ def test_cpus_places_our_daemons():
     with _vector(2, cpus=[allowed[-1]]) as venv:
         for s in venv._slots:
             assert all(c == {allowed[-1]} for c in _cpus_of(s.daemon.proc.pid))
-    with _vector(1) as venv:            # by default: where the kernel likes
-        assert all(c == set(allowed)
-                   for c in _cpus_of(venv._slots[0].daemon.proc.pid))
-    for bad in ("all", []):
+    if len(allowed) > 1:
+        with _vector(1) as venv:        # fewer than the CPUs: the kernel's
+            assert all(c == set(allowed)
+                       for c in _cpus_of(venv._slots[0].daemon.proc.pid))
+    with _vector(len(allowed)) as venv:     # as many: placed
+        assert [_cpus_of(s.daemon.proc.pid)[0] for s in venv._slots] == \
+            [{c} for c in allowed]
+    with _vector(len(allowed), cpus=False) as venv:
+        assert all(c == set(allowed) for s in venv._slots
+                   for c in _cpus_of(s.daemon.proc.pid))
+    for bad in ("all", [], True):
         with pytest.raises(ValueError, match="cpus"):
             _vector(1, cpus=bad)
     with pytest.raises(ValueError, match="not the servers given"):

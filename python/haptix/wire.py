@@ -102,37 +102,27 @@ def runs(buf, span, numbers):
         else:
             key, pos = varint(buf, pos)
         number, kind = key >> 3, key & 7
-        if kind == VARINT:
-            a = buf[pos] if pos < end else 0x80
-            if a < 0x80:
+        if kind == VARINT or kind == LEN:
+            v = buf[pos] if pos < end else 0x80
+            if v < 0x80:
                 pos += 1
             else:
-                a, pos = varint(buf, pos)
-                if pos > end:
-                    raise ValueError("field %d runs past the end" % number)
-            b = stop = pos
+                v, pos = varint(buf, pos)
+            # A varint's value and nothing to skip; a length, then bytes.
+            a, b = (v, pos) if kind == VARINT else (pos, pos + v)
+        elif kind == I64:
+            a, b = pos, pos + 8
+        elif kind == I32:
+            a, b = pos, pos + 4
         else:
-            if kind == LEN:
-                n = buf[pos] if pos < end else 0x80
-                if n < 0x80:
-                    pos += 1
-                else:
-                    n, pos = varint(buf, pos)
-                stop = pos + n
-            elif kind == I64:
-                stop = pos + 8
-            elif kind == I32:
-                stop = pos + 4
-            else:
-                raise ValueError("wire type %d of field %d is not read "
-                                 "here" % (kind, number))
-            if stop > end:
-                raise ValueError("field %d runs past the end" % number)
-            a, b = pos, stop
+            raise ValueError("wire type %d of field %d is not read here"
+                             % (kind, number))
+        if b > end:
+            raise ValueError("field %d runs past the end" % number)
         if number in numbers:
             if number in out:
                 out[number].append((kind, a, b))
             else:
                 out[number] = [(kind, a, b)]
-        pos = stop
+        pos = b
     return out

@@ -13,7 +13,7 @@ from . import wire
 from .errors import BadValue
 from .proto import pb
 from .stream import field_number, frame_keys
-from .struct import to_struct
+from .struct import decode_parts
 
 # Per-object shapes of the frame's members, per row.
 _ROW = {"mocap_pos": (-1, 3), "mocap_quat": (-1, 4),
@@ -66,7 +66,7 @@ def step_answer(body, numbers, top=None):
         last = got[_TRAJECTORY][-1]
         if last[0] != wire.LEN:
             raise ValueError("a frame of wire type %d" % last[0])
-        members = wire.runs(body, last[1:], set(numbers))
+        members = wire.runs(body, last[1:], numbers)
         obs = wire.doubles(body, [r for n in numbers
                                   for r in members.get(n, ())])
     return (_double(body, got, _TIME), _varint(got, _RESETS), sensordata,
@@ -162,9 +162,8 @@ def result(sim, body, record, top=None):
                                              for r in per]).reshape(
                                                  rows, -1, 3, 3)
         elif key in ("contacts", "status"):
-            cls = pb.Contacts if key == "contacts" else pb.Status
-            out[key] = [to_struct(cls.FromString(
-                b"".join(body[a:b] for _, a, b in r))) for r in per]
+            sub = _FRAME[key].message_type
+            out[key] = [decode_parts(sub, body, r) for r in per]
         else:
             a = _rows(body, per)
             if key in _ROW:
@@ -221,10 +220,11 @@ def _rows(body, per_frame):
     flat = wire.doubles(body, flat_runs)
     rows = len(per_frame)
     n = flat.size // rows
-    if len(flat_runs) == rows and len({b - a for k, a, b in flat_runs}) <= 1:
-        pass                    # one run a frame, all of a size
-    elif flat.size != rows * n or any(
+    # The usual answer, one run a frame and all of a size, needs no count.
+    one_each = len(flat_runs) == rows and \
+        len({b - a for _, a, b in flat_runs}) <= 1
+    if not one_each and (flat.size != rows * n or any(
             sum((b - a) // 8 if k == wire.LEN else 1 for k, a, b in runs)
-            != n for runs in per_frame):
+            != n for runs in per_frame)):
         raise ValueError("frames of different sizes")
     return flat.reshape(rows, n)

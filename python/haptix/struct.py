@@ -79,7 +79,6 @@ _FIXED_TYPES = {  # a fixed-size number: its struct code, dtype, wire type
     _FD.TYPE_FIXED32: ("<I", "<u4", wire.I32),
     _FD.TYPE_SFIXED32: ("<i", "<i4", wire.I32),
 }
-_F8 = wire.F8
 _SIGNED_TYPES = {_FD.TYPE_INT32, _FD.TYPE_INT64, _FD.TYPE_ENUM}
 _ZIGZAG_TYPES = {_FD.TYPE_SINT32, _FD.TYPE_SINT64}
 
@@ -103,7 +102,7 @@ def _plan(descriptor):
         elif t in _FIXED_TYPES:
             code, dtype, w = _FIXED_TYPES[t]
             extra = (_bin.Struct(code).unpack_from,
-                     _F8 if dtype == "<f8" else np.dtype(dtype), w)
+                     wire.F8 if dtype == "<f8" else np.dtype(dtype), w)
             kind = _ARRAY if repeated else _FIXED
             default = 0.0 if dtype[1] == "f" else 0
         elif t == _FD.TYPE_BOOL:
@@ -165,15 +164,11 @@ def decode(descriptor, buf, span=None):
             out[name] = extra[0](buf, a)[0]
         elif kind == _ARRAY:
             v = wire.fixed(buf, runs, extra[1], extra[2])
-            if extra[1] is not _F8:
+            if extra[1] is not wire.F8:
                 v = v.astype(np.float64 if v.dtype.kind == "f" else np.int64)
             out[name] = v.reshape((-1,) + shape) if shape else v
         elif kind == _MESSAGE:
-            if len(runs) == 1:
-                out[name] = decode(extra, buf, _span(runs[0]))
-            else:   # protobuf merges a message given in parts
-                out[name] = decode(extra, b"".join(
-                    buf[a:b] for a, b in map(_span, runs)))
+            out[name] = decode_parts(extra, buf, runs)
         elif kind == _MESSAGES:
             out[name] = [decode(extra, buf, _span(r)) for r in runs]
         elif kind == _STRING or kind == _BYTES:
@@ -196,6 +191,15 @@ def _span(run):
     return run[1], run[2]
 
 
+def decode_parts(descriptor, buf, runs):
+    """The message of type ``descriptor`` given as the runs of its field
+    in buf, as a Struct: protobuf merges a message sent in parts, as
+    their bytes put end to end (none: the message's defaults)."""
+    if len(runs) == 1:
+        return decode(descriptor, buf, _span(runs[0]))
+    return decode(descriptor, b"".join(buf[a:b] for a, b in map(_span, runs)))
+
+
 def answer(body, payload, top=None):
     """The member ``payload`` (a name: "state", "info"...) of the Response
     in ``body`` (its bytes; ``top`` its fields' runs, when read already)
@@ -203,13 +207,7 @@ def answer(body, payload, top=None):
     field = pb.Response.DESCRIPTOR.fields_by_name[payload]
     if top is None:
         top = wire.runs(body, (0, len(body)), {field.number})
-    runs = top.get(field.number)
-    if not runs:
-        return decode(field.message_type, b"")
-    if len(runs) == 1:
-        return decode(field.message_type, body, _span(runs[0]))
-    return decode(field.message_type, b"".join(
-        body[a:b] for a, b in map(_span, runs)))
+    return decode_parts(field.message_type, body, top.get(field.number, []))
 
 
 def to_struct(msg):

@@ -11,10 +11,13 @@ several), an array unpacked (one value per field), unknown fields
 skipped.  Anything impossible raises ValueError.
 """
 
+import struct
+
 import numpy as np
 
 VARINT, I64, LEN, I32 = 0, 1, 2, 5
 F8 = np.dtype("<f8")                # a packed double's
+_DOUBLE = struct.Struct("<d").unpack_from
 
 
 def varint(buf, pos):
@@ -36,7 +39,7 @@ def varint(buf, pos):
 
 def double(buf, a):
     """The double at buf[a]."""
-    return float(np.frombuffer(buf, F8, 1, a)[0])
+    return _DOUBLE(buf, a)[0]
 
 
 def doubles(buf, runs):

@@ -9,7 +9,9 @@
 #include <errno.h>
 #include <limits.h>
 #include <malloc.h>
-#include <poll.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -803,6 +805,9 @@ loader_warm_code(void)
 	fclose(f);
 }
 
+/* Set when the spare's job has come: its warming stops. */
+static atomic_int loader_job_came;
+
 /*
  * While it waits, a spare loader faults in the memory a compile and a
  * model's data take (tens of megabytes, zeroed page by page by the
@@ -819,22 +824,40 @@ static void
 loader_warm_heap(void)
 {
 	char *p[LOADER_WARM_BYTES / LOADER_WARM_BLOCK] = { NULL };
-	struct pollfd job = { 0, POLLIN, 0 };
 	size_t i, off;
 
-	if (mallopt(M_MMAP_THRESHOLD, LOADER_MMAP_THRESHOLD) != 1 ||
-	    mallopt(M_TRIM_THRESHOLD, -1) != 1)
-		return;
 	for (i = 0; i < sizeof(p) / sizeof(p[0]); i++) {
-		/* A job that came meanwhile goes first: the rest stays cold. */
-		if (poll(&job, 1, 0) != 0)
+		if ((p[i] = malloc(LOADER_WARM_BLOCK)) == NULL)
 			break;
-		if ((p[i] = malloc(LOADER_WARM_BLOCK)) != NULL)
-			for (off = 0; off < LOADER_WARM_BLOCK; off += 4096)
-				((volatile char *)p[i])[off] = 1;
+		/* A job that came meanwhile goes first: the rest stays cold. */
+		for (off = 0; off < LOADER_WARM_BLOCK; off += 4096) {
+			if (atomic_load_explicit(
+				&loader_job_came, memory_order_relaxed))
+				goto done;
+			((volatile char *)p[i])[off] = 1;
+		}
 	}
+done:
 	for (i = 0; i < sizeof(p) / sizeof(p[0]); i++)
 		free(p[i]);
+}
+
+/*
+ * The warming, in a thread of the idle class: it takes only a CPU
+ * nothing else wants, so the load running meanwhile (the last job's
+ * compile, the daemon installing its answer, the last loader's end)
+ * keeps both of a small machine's CPUs.
+ */
+static void *
+loader_warm_fn(void *arg)
+{
+	struct sched_param none = { 0 };
+
+	(void)arg;
+	(void)pthread_setschedparam(pthread_self(), SCHED_IDLE, &none);
+	loader_warm_code();
+	loader_warm_heap();
+	return NULL;
 }
 
 /*
@@ -847,14 +870,27 @@ static int
 loader_wait_for_job(void)
 {
 	struct stat st;
-	int fds[FDPASS_MAX], n = 0, i;
+	pthread_t warm;
+	int fds[FDPASS_MAX], n = 0, i, warming;
+	ssize_t got;
 	char b;
 
 	if (fstat(0, &st) != 0 || !S_ISSOCK(st.st_mode))
 		return 0;
-	loader_warm_code();
-	loader_warm_heap();
-	if (fdpass_recv(0, &b, 1, fds, &n) != 1 || n != 1) {
+	/*
+	 * One heap for both threads, so that the one the compile uses is
+	 * the one warmed; it keeps what is freed.
+	 */
+	warming = mallopt(M_ARENA_MAX, 1) == 1 &&
+	    mallopt(M_MMAP_THRESHOLD, LOADER_MMAP_THRESHOLD) == 1 &&
+	    mallopt(M_TRIM_THRESHOLD, -1) == 1 &&
+	    pthread_create(&warm, NULL, loader_warm_fn, NULL) == 0;
+	got = fdpass_recv(0, &b, 1, fds, &n);
+	/* The sandbox is entered by this process's only thread. */
+	atomic_store(&loader_job_came, 1);
+	if (warming)
+		pthread_join(warm, NULL);
+	if (got != 1 || n != 1) {
 		for (i = 0; i < n; i++)
 			close(fds[i]);
 		return -1;

@@ -4,12 +4,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <malloc.h>
+#include <sched.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/pidfd.h>
 #include <sys/queue.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -27,6 +29,13 @@
 #include "options.h"
 #include "result.h"
 #include "sim_carry.h"
+
+/*
+ * How long after the last load the daemon gives its freed heap back: not
+ * after each, since the next edit's model, its copies and its answer
+ * would fault the same pages in again (some 2 ms of an edit each).
+ */
+#define LOADJOB_TRIM_SECONDS 1
 
 /* Room for the loader's answer besides the model: its header and reason. */
 #define LOADJOB_SLACK (sizeof(struct loader_result) + 8192)
@@ -70,15 +79,30 @@ struct loadjob {
 };
 
 /*
+ * A loader whose whole answer is in, killed and not yet reaped: its end
+ * (letting go of a heap of 64 MiB and more) takes milliseconds that the
+ * install and the answer need not wait for.  Reaped when its pidfd says
+ * it has ended.
+ */
+struct loadjob_ending {
+	LIST_ENTRY(loadjob_ending) entry;
+	pid_t pid;
+	int pidfd;
+	struct event *ev;
+};
+
+/*
  * The loads (d->loadjob): the running one first, if one runs; then those
- * waiting, as asked; and the peers they belong to.
+ * waiting, as asked; the peers they belong to; and the loaders ending.
  */
 struct loadjobs {
 	TAILQ_HEAD(, loadjob) jobs;
 	size_t n;
 	LIST_HEAD(, loadjob_peer) peers;
-	uint64_t turn;      /* loads started */
-	size_t answer_hint; /* the last answer's size: the next one's room */
+	LIST_HEAD(, loadjob_ending) ending;
+	struct event *trim_ev; /* the heap given back once loads are quiet */
+	uint64_t turn;         /* loads started */
+	size_t answer_hint;    /* the last answer's size: the next one's room */
 };
 static loadjob_peer_fn loadjob_peer_of;
 static int loadjob_here; /* loads run in this process (loadjob_inprocess) */
@@ -117,6 +141,11 @@ static void loadjob_next(struct daemon *);
 static void loadjob_finish(struct loadjob *);
 static void loadjob_job_free(struct loadjob *);
 static void loadjob_kill(struct loadjob *);
+static void loadjob_let_go(struct loadjob *);
+static void loadjob_ended_cb(evutil_socket_t, short, void *);
+static void loadjob_ending_free(struct loadjob_ending *, int);
+static void loadjob_trim_cb(evutil_socket_t, short, void *);
+static void loadjob_events_free(struct loadjobs *);
 static void loadjob_read_cb(evutil_socket_t, short, void *);
 static void loadjob_timeout_cb(evutil_socket_t, short, void *);
 static int loadjob_answer(struct loadjob *, char *, size_t);
@@ -131,7 +160,24 @@ loadjob_create(void)
 		fatal("out of memory");
 	TAILQ_INIT(&lj->jobs);
 	LIST_INIT(&lj->peers);
+	LIST_INIT(&lj->ending);
 	return lj;
+}
+
+/*
+ * The loaders ending, reaped (they were killed: soon), and the trim's
+ * timer: before the event base goes.
+ */
+static void
+loadjob_events_free(struct loadjobs *lj)
+{
+	struct loadjob_ending *e;
+
+	while ((e = LIST_FIRST(&lj->ending)) != NULL)
+		loadjob_ending_free(e, 1);
+	if (lj->trim_ev != NULL)
+		event_free(lj->trim_ev);
+	lj->trim_ev = NULL;
 }
 
 void
@@ -153,6 +199,7 @@ loadjob_free(struct loadjobs *lj)
 		LIST_REMOVE(p, entry);
 		free(p);
 	}
+	loadjob_events_free(lj);
 	free(lj);
 }
 
@@ -659,6 +706,61 @@ loadjob_kill(struct loadjob *j)
 	j->pid = -1;
 }
 
+/*
+ * j's loader has answered whole: kill it, since it has nothing left to
+ * do, and reap it once it has ended (loadjob_ending), without waiting;
+ * where no pidfd can be had, wait.  Its end is put in the idle class
+ * first: letting go of its heap took the daemon's CPU from the install
+ * for milliseconds, the other CPU warming the next spare.
+ */
+static void
+loadjob_let_go(struct loadjob *j)
+{
+	struct sched_param none = { 0 };
+	struct loadjob_ending *e;
+	int fd;
+
+	if (j->pid <= 0)
+		return;
+	(void)sched_setscheduler(j->pid, SCHED_IDLE, &none);
+	kill(j->pid, SIGKILL);
+	if ((fd = pidfd_open(j->pid, 0)) == -1 ||
+	    (e = calloc(1, sizeof(*e))) == NULL) {
+		if (fd != -1)
+			close(fd);
+		loadjob_kill(j);
+		return;
+	}
+	e->pid = j->pid;
+	e->pidfd = fd;
+	e->ev = event_new(j->d->base, fd, EV_READ, loadjob_ended_cb, e);
+	if (e->ev == NULL)
+		fatal("out of memory");
+	event_add(e->ev, NULL);
+	LIST_INSERT_HEAD(&j->d->loadjob->ending, e, entry);
+	j->pid = -1;
+}
+
+/* An ending loader has ended: reap it. */
+static void
+loadjob_ended_cb(evutil_socket_t fd, short events, void *arg)
+{
+	loadjob_ending_free(arg, 0);
+}
+
+/* Reap an ending loader (waiting for its end if wait) and forget it. */
+static void
+loadjob_ending_free(struct loadjob_ending *e, int wait)
+{
+	while (
+	    waitpid(e->pid, NULL, wait ? 0 : WNOHANG) == -1 && errno == EINTR)
+		;
+	event_free(e->ev);
+	close(e->pidfd);
+	LIST_REMOVE(e, entry);
+	free(e);
+}
+
 /* Read what the loader says; at its end, finish the load. */
 static void
 loadjob_read_cb(evutil_socket_t fd, short events, void *arg)
@@ -847,15 +949,16 @@ loadjob_failure(struct loadjob *j, int status, char *err, size_t len)
 
 /*
  * The loader is done (or was killed): install, reap it, answer.  A whole
- * answer is installed first, while the loader exits beside it (it closes
- * its end of the pipe before it lets its memory go); without one, how it
- * ended says why.
+ * answer is installed and answered while the loader ends beside it (it
+ * closes its end of the pipe before it lets its memory go; it is reaped
+ * later, loadjob_let_go); without one, how it ended says why.
  */
 static void
 loadjob_finish(struct loadjob *j)
 {
 	struct daemon *d = j->d;
 	struct loadjobs *lj = d->loadjob;
+	struct timeval quiet = { LOADJOB_TRIM_SECONDS, 0 };
 	char err[4200];
 	int status = 0, code;
 
@@ -864,8 +967,10 @@ loadjob_finish(struct loadjob *j)
 	event_del(j->timer);
 	err[0] = '\0';
 	code = loadjob_answer(j, err, sizeof(err));
-	if (code != -1)
+	if (code != -1) {
 		lj->answer_hint = j->len;
+		loadjob_let_go(j);
+	}
 	if (j->pid > 0) {
 		while (waitpid(j->pid, &status, 0) == -1 && errno == EINTR)
 			;
@@ -883,10 +988,20 @@ loadjob_finish(struct loadjob *j)
 	/*
 	 * The old model's memory and the answer's, freed but resident in the
 	 * heap: give them back, since the daemon runs for long and allocates
-	 * nothing per step; after the answer, which need not wait for it.
+	 * nothing per step; once the loads have gone quiet.
 	 */
-	malloc_trim(0);
+	if (lj->trim_ev == NULL &&
+	    (lj->trim_ev = evtimer_new(d->base, loadjob_trim_cb, NULL)) == NULL)
+		fatal("out of memory");
+	evtimer_add(lj->trim_ev, &quiet);
 	loadjob_next(d);
+}
+
+/* No load for a while: give the freed heap back. */
+static void
+loadjob_trim_cb(evutil_socket_t fd, short events, void *arg)
+{
+	malloc_trim(0);
 }
 
 /* loadjob_run's answer. */
@@ -953,6 +1068,8 @@ loadjob_shutdown(struct daemon *d)
 {
 	struct loadjobs *lj = d->loadjob;
 	struct loadjob *j;
+
+	loadjob_events_free(lj);
 
 	while ((j = TAILQ_FIRST(&lj->jobs)) != NULL) {
 		loadjob_kill(j);

@@ -62,7 +62,7 @@ libhaptixd_la_CFLAGS = $(AM_CFLAGS) $(LIBEVENT_CFLAGS) $(PROTOBUF_C_CFLAGS) \
 	$(EXPAT_CFLAGS) $(ZSTD_CFLAGS) $(LIBEVENT_OPENSSL_CFLAGS) $(OPENSSL_CFLAGS)
 libhaptixd_la_LIBADD = libhxwire.la libhxrec.la $(LIBEVENT_LIBS) $(PROTOBUF_C_LIBS) \
 	$(EXPAT_LIBS) $(ZSTD_LIBS) $(LIBEVENT_OPENSSL_LIBS) $(OPENSSL_LIBS) \
-	$(MUJOCO_LIBS) -lm
+	$(MUJOCO_LIBS) -lpthread -lm
 
 sbin_PROGRAMS += daemon/haptixd
 daemon_haptixd_SOURCES = daemon/main.c

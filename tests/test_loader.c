@@ -606,3 +606,67 @@ Test(loader, a_spare_loader_waits_and_is_replaced)
 	cr_assert(kill(before[0], 0) == -1 && errno == ESRCH,
 	    "the spare loader %ld outlived the daemon", (long)before[0]);
 }
+
+/* How many of pid's children have ended and are not reaped. */
+static int
+zombies_of(pid_t pid)
+{
+	char path[96], buf[512], *p;
+	FILE *f, *g;
+	pid_t child;
+	int count = 0;
+
+	snprintf(path, sizeof(path), "/proc/%ld/task/%ld/children", (long)pid,
+	    (long)pid);
+	if ((f = fopen(path, "r")) == NULL)
+		return 0;
+	while (fscanf(f, "%d", &child) == 1) {
+		snprintf(path, sizeof(path), "/proc/%ld/stat", (long)child);
+		if ((g = fopen(path, "r")) == NULL)
+			continue;
+		/* The state follows the name, which may hold anything. */
+		if (fgets(buf, sizeof(buf), g) != NULL &&
+		    (p = strrchr(buf, ')')) != NULL && p[1] == ' ' &&
+		    p[2] == 'Z')
+			count++;
+		fclose(g);
+	}
+	fclose(f);
+	return count;
+}
+
+/*
+ * A loader whose answer is in is let go, not waited for (its end lets go
+ * of its heap, milliseconds an edit's answer no longer waits for), and
+ * reaped once it has ended: after edits back to back, no child of the
+ * daemon is left unreaped, one loader waits, and the daemon serves.
+ */
+Test(loader, loaders_done_are_reaped_without_waiting)
+{
+	const char *args[] = { "-m", "fixture.xml", "--paused", NULL };
+	hxd_edit_op op = { HXD_EDIT_SET, "geom", "link1", NULL, NULL, NULL, 1 };
+	const char *const rgba[2][2] = { { "rgba", "0 0 1 1" },
+		{ "rgba", "1 0 0 1" } };
+	struct hx_server s;
+	pid_t spare[4];
+	hxd_model m;
+	hxd_conn *c;
+	int i, z = -1;
+
+	hx_skip_if_valgrind(); /* the daemon's children are valgrind's */
+	hx_server_start(&s, args);
+	c = hx_connect_ok(s.unix_addr, "test_loader");
+	for (i = 0; i < 6; i++) {
+		op.attrs = rgba[i % 2];
+		cr_assert_eq(hxd_edit_model(c, &op, 1, &m, NULL), HXD_OK,
+		    "edit %d: %s", i, hxd_error(c));
+	}
+	for (i = 0; i < 500 && (z = zombies_of(s.pid)) != 0; i++)
+		hx_sleep_ms(10);
+	cr_assert_eq(z, 0, "%d loaders ended and were never reaped", z);
+	cr_assert_eq(wait_loaders(s.pid, 1, spare, 4), 1,
+	    "not one loader waits after the edits");
+	hx_still_serving(c, "fixture", "edits back to back");
+	hxd_close(c);
+	hx_server_stop(&s);
+}

@@ -31,9 +31,11 @@
 #include "sim_carry.h"
 
 /*
- * How long after the last load the daemon gives its freed heap back: not
- * after each, since the next edit's model, its copies and its answer
- * would fault the same pages in again (some 2 ms of an edit each).
+ * A load that ends within this long of the one before is in a burst (of
+ * edits, mostly): the daemon gives its freed heap back when the burst
+ * is over, not after each, since the next edit's model, its copies and
+ * its answer would fault the same pages in again (some 2 ms of an edit
+ * each).  A load alone gives it back at once.
  */
 #define LOADJOB_TRIM_SECONDS 1
 
@@ -100,7 +102,8 @@ struct loadjobs {
 	size_t n;
 	LIST_HEAD(, loadjob_peer) peers;
 	LIST_HEAD(, loadjob_ending) ending;
-	struct event *trim_ev; /* the heap given back once loads are quiet */
+	struct event *trim_ev; /* the heap given back after a burst */
+	double finished;       /* when the last load ended (monotonic_s) */
 	uint64_t turn;         /* loads started */
 	size_t answer_hint;    /* the last answer's size: the next one's room */
 };
@@ -961,6 +964,7 @@ loadjob_finish(struct loadjob *j)
 	struct timeval quiet = { LOADJOB_TRIM_SECONDS, 0 };
 	char err[4200];
 	int status = 0, code;
+	double now;
 
 	if (j->read_ev != NULL)
 		event_del(j->read_ev);
@@ -988,16 +992,23 @@ loadjob_finish(struct loadjob *j)
 	/*
 	 * The old model's memory and the answer's, freed but resident in the
 	 * heap: give them back, since the daemon runs for long and allocates
-	 * nothing per step; once the loads have gone quiet.
+	 * nothing per step; at once, or when a burst of loads is over.
 	 */
-	if (lj->trim_ev == NULL &&
-	    (lj->trim_ev = evtimer_new(d->base, loadjob_trim_cb, NULL)) == NULL)
-		fatal("out of memory");
-	evtimer_add(lj->trim_ev, &quiet);
+	now = monotonic_s();
+	if (now - lj->finished >= LOADJOB_TRIM_SECONDS)
+		malloc_trim(0);
+	else {
+		if (lj->trim_ev == NULL &&
+		    (lj->trim_ev = evtimer_new(
+			 d->base, loadjob_trim_cb, NULL)) == NULL)
+			fatal("out of memory");
+		evtimer_add(lj->trim_ev, &quiet);
+	}
+	lj->finished = now;
 	loadjob_next(d);
 }
 
-/* No load for a while: give the freed heap back. */
+/* A burst of loads is over: give the freed heap back. */
 static void
 loadjob_trim_cb(evutil_socket_t fd, short events, void *arg)
 {

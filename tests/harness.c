@@ -393,6 +393,24 @@ hx_wait_ms(int ms)
 	return getenv("HX_VALGRIND") != NULL ? 10 * ms : ms;
 }
 
+long
+hx_rss_kib(pid_t pid)
+{
+	char path[64], line[256];
+	long kib = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	if ((f = fopen(path, "r")) == NULL)
+		return -1;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		if (sscanf(line, "VmRSS: %ld kB", &kib) == 1)
+			break;
+	}
+	fclose(f);
+	return kib;
+}
+
 void
 hx_skip_unless_glibc_malloc(void)
 {

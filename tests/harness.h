@@ -101,6 +101,8 @@ int hx_wait_ms(int ms);
  * when another allocator stands in for glibc's: valgrind's, or
  * AddressSanitizer's, which keeps freed memory in a quarantine.
  */
+/* The resident memory of process pid in KiB (VmRSS), or -1. */
+long hx_rss_kib(pid_t pid);
 void hx_skip_unless_glibc_malloc(void);
 
 /* A program run to completion by hx_run(). */

@@ -565,25 +565,6 @@ Test(hostile, a_thousand_connections_at_once)
 	hx_server_stop(&s);
 }
 
-/* The resident memory of process pid in KiB (VmRSS), or -1. */
-static long
-rss_kib(pid_t pid)
-{
-	char path[64], line[256];
-	long kib = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	if ((f = fopen(path, "r")) == NULL)
-		return -1;
-	while (fgets(line, sizeof(line), f) != NULL) {
-		if (sscanf(line, "VmRSS: %ld kB", &kib) == 1)
-			break;
-	}
-	fclose(f);
-	return kib;
-}
-
 /*
  * One round: n connections, half Unix and half TCP, each with 8 KiB of a
  * first frame begun (the most a connection yet to say Hello may hold),
@@ -641,11 +622,11 @@ Test(hostile, memory_of_closed_connections_is_returned)
 		    (unsigned long long)rl.rlim_cur);
 	hx_server_start(&s, args);
 	side = hx_connect_ok(s.unix_addr, "side");
-	before = rss_kib(s.pid);
+	before = hx_rss_kib(s.pid);
 	cr_assert_gt(before, 0, "no VmRSS for the daemon");
 	for (i = 0; i < 4; i++)
 		memory_round(&s, side, fds, 900);
-	after = rss_kib(s.pid);
+	after = hx_rss_kib(s.pid);
 	cr_expect_lt(after - before, 4096,
 	    "resident memory went from %ld KiB to %ld KiB", before, after);
 	hxd_close(side);

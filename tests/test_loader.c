@@ -670,3 +670,48 @@ Test(loader, loaders_done_are_reaped_without_waiting)
 	hxd_close(c);
 	hx_server_stop(&s);
 }
+
+/*
+ * Edits back to back keep the heap they free (the next edit's model and
+ * answer would fault the same pages in again), and give it back once the
+ * burst is over: on the MPL scene ten edits left 18 MB more resident
+ * than before them, all of it given back a second later.
+ */
+Test(loader, a_burst_of_edits_gives_its_heap_back_after)
+{
+	const char *args[] = { "-m", "mpl_scene.xml", "--paused", "--history",
+		"0", NULL };
+	hxd_edit_op op = { HXD_EDIT_SET, "geom", "cube", NULL, NULL, NULL, 1 };
+	const char *const rgba[2][2] = { { "rgba", "0 0 1 1" },
+		{ "rgba", "1 0 0 1" } };
+	struct hx_server s;
+	long before, burst, after = -1;
+	hxd_model m;
+	hxd_conn *c;
+	int i;
+
+	hx_skip_unless_glibc_malloc();
+	hx_server_start(&s, args);
+	c = hx_connect_ok(s.unix_addr, "test_loader");
+	hx_sleep_ms(1500); /* past the first load's burst */
+	before = hx_rss_kib(s.pid);
+	cr_assert_gt(before, 0, "no VmRSS for the daemon");
+	for (i = 0; i < 10; i++) {
+		op.attrs = rgba[i % 2];
+		cr_assert_eq(hxd_edit_model(c, &op, 1, &m, NULL), HXD_OK,
+		    "edit %d: %s", i, hxd_error(c));
+	}
+	burst = hx_rss_kib(s.pid);
+	for (i = 0; i < 50; i++) {
+		hx_sleep_ms(100);
+		if ((after = hx_rss_kib(s.pid)) < before + 4096)
+			break;
+	}
+	cr_assert_lt(after, before + 4096,
+	    "%ld KiB resident before the edits, %ld just after, still %ld "
+	    "5 s later",
+	    before, burst, after);
+	hx_still_serving(c, "MPL table", "a burst of edits");
+	hxd_close(c);
+	hx_server_stop(&s);
+}

@@ -36,6 +36,12 @@
 #define CONN_SHM_SPIN_LONG_NS 500000L
 
 /*
+ * Turns of a spin that only look before it yields: an answer from a
+ * daemon on another CPU is seen within a microsecond.
+ */
+#define CONN_SHM_LOOKS 64
+
+/*
  * A yield that took this long gave the CPU to another process that
  * wanted it: the machine has more work than CPUs, and a spin would take
  * from it.  The wait sleeps instead.
@@ -154,21 +160,25 @@ conn_shm_budget(const hxd_conn *c, int64_t deadline)
 
 /*
  * Spin until ready() says so or the spin (ns) is over: 1 when ready,
- * else 0.  The first turns only look; later ones yield, so that a daemon
- * on the same CPU gets it at once.
+ * else 0.  The first turns only look, unless the daemon last read on
+ * this CPU: a look takes the CPU the answer needs (one CPU: 5.4 against
+ * 6.9 µs a round trip); later ones yield, so that a daemon on the same
+ * CPU gets it at once.
  */
 static int
 conn_shm_spin(hxd_conn *c, int (*ready)(hxd_conn *), long spin)
 {
 	long until = -1, now, before;
-	int i;
+	int i, looks = CONN_SHM_LOOKS;
 
+	if (shmring_consumer_cpu(&c->shm->out) == sched_getcpu())
+		looks = 0;
 	for (i = 0;; i++) {
 		if (ready(c))
 			return 1;
 		if (spin == 0)
 			return 0;
-		if (i < 64) {
+		if (i < looks) {
 			conn_shm_relax();
 			continue;
 		}

@@ -225,7 +225,11 @@ shmlink_drain(struct shmlink *l)
 	char buf[64];
 	ssize_t n;
 
-	while ((n = read(l->wake_in, buf, sizeof(buf))) > 0)
+	/*
+	 * A read short of the buffer has emptied the pipe: the second read
+	 * that said so (EAGAIN) was a system call a round trip.
+	 */
+	while ((n = read(l->wake_in, buf, sizeof(buf))) == (ssize_t)sizeof(buf))
 		;
 	return n == 0 ? -1 : 0;
 }

@@ -1,6 +1,8 @@
 /* A ring of frames in shared memory: see shmring.h. */
 #include "config.h"
 
+#include <limits.h>
+#include <sched.h>
 #include <string.h>
 
 #include "frame.h"
@@ -196,6 +198,25 @@ int
 shmring_ready(const struct shmring *r)
 {
 	return __atomic_load_n(&r->ctl->head, __ATOMIC_ACQUIRE) != r->pos;
+}
+
+void
+shmring_say_cpu(struct shmring *r)
+{
+	int cpu = sched_getcpu();
+	uint32_t said = cpu >= 0 ? (uint32_t)cpu + 1 : 0;
+
+	/* Written only when it changed: the producer reads this line. */
+	if (__atomic_load_n(&r->ctl->cpu, __ATOMIC_RELAXED) != said)
+		__atomic_store_n(&r->ctl->cpu, said, __ATOMIC_RELAXED);
+}
+
+int
+shmring_consumer_cpu(const struct shmring *r)
+{
+	uint32_t said = __atomic_load_n(&r->ctl->cpu, __ATOMIC_RELAXED);
+
+	return said == 0 || said > INT_MAX ? -1 : (int)(said - 1);
 }
 
 size_t

@@ -28,7 +28,8 @@ struct shmring_ctl {
 	_Alignas(64) uint32_t head;    /* bytes produced, modulo 2^32 */
 	_Alignas(64) uint32_t tail;    /* bytes consumed, modulo 2^32 */
 	_Alignas(64) uint32_t waiting; /* 1: the consumer sleeps, wake it */
-	_Alignas(64) uint32_t wants;   /* 1: the producer waits for room */
+	uint32_t cpu; /* the CPU the consumer last read on, + 1; 0: unsaid */
+	_Alignas(64) uint32_t wants; /* 1: the producer waits for room */
 };
 
 /* The bytes a ring of cap data bytes takes in the shared memory. */
@@ -113,6 +114,16 @@ int shmring_room_wake_needed(struct shmring *r);
 
 /* Consumer: 1 if the producer has published more (or broke the ring). */
 int shmring_ready(const struct shmring *r);
+
+/*
+ * The consumer says on which CPU it reads (a hint for the producer's
+ * wait: spinning without yielding takes the CPU from a consumer that
+ * shares it).
+ */
+void shmring_say_cpu(struct shmring *r);
+
+/* The CPU the consumer last read on, or -1 when it has not said. */
+int shmring_consumer_cpu(const struct shmring *r);
 
 /* Producer: the largest payload that fits now (0: none). */
 size_t shmring_room(const struct shmring *r);

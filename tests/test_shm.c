@@ -17,6 +17,7 @@
 #include <linux/falloc.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -361,6 +362,40 @@ Test(shm, scribbles_over_the_region)
 		hostile_free(&h);
 	}
 	hxd_close(c);
+	hx_server_stop(&srv);
+}
+
+/*
+ * The daemon says in the request ring on which CPU it read the request
+ * (protocol.md, "Waking"): libhaptix's wait for the answer yields at once
+ * where it shares that CPU.  The daemon placed on each CPU in turn.
+ */
+Test(shm, the_daemon_says_its_cpu)
+{
+	struct hx_server srv;
+	struct hostile h;
+	cpu_set_t mine, one;
+	int cpu, said;
+
+	cr_assert_eq(sched_getaffinity(0, sizeof(mine), &mine), 0);
+	hx_server_start(&srv, shm_args);
+	hostile_open(&h, &srv);
+	for (cpu = 0; cpu < 64; cpu++) {
+		if (!CPU_ISSET(cpu, &mine))
+			continue;
+		CPU_ZERO(&one);
+		CPU_SET(cpu, &one);
+		cr_assert_eq(sched_setaffinity(srv.pid, sizeof(one), &one), 0,
+		    "sched_setaffinity: %s", strerror(errno));
+		hostile_works(&h);
+		said = (int)__atomic_load_n(
+			   &h.link.out.ctl->cpu, __ATOMIC_RELAXED) -
+		    1;
+		cr_assert_eq(said, cpu,
+		    "the daemon, on CPU %d, said %d in the request ring", cpu,
+		    said);
+	}
+	hostile_free(&h);
 	hx_server_stop(&srv);
 }
 

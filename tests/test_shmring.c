@@ -8,6 +8,8 @@
  */
 #include "config.h"
 
+#include <sched.h>
+
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -142,6 +144,25 @@ Test(shmring, the_sleep_handshake)
 	cr_assert_eq(shmring_wake_needed(&p.put), 0, "once");
 	cr_assert_eq(shmring_sleep(&p.get), 1, "a frame waits: no sleep");
 	shmring_awake(&p.get);
+	free(p.mem);
+}
+
+/*
+ * The consumer says on which CPU it reads, for the producer's wait (a
+ * spin that only looks takes the CPU from a consumer sharing it); not
+ * said, or scribbled past any CPU, is no CPU.
+ */
+Test(shmring, the_consumer_says_its_cpu)
+{
+	struct pair p;
+
+	pair_make(&p, 64);
+	cr_assert_eq(shmring_consumer_cpu(&p.put), -1, "nothing said yet");
+	shmring_say_cpu(&p.get);
+	cr_assert_eq(shmring_consumer_cpu(&p.put), sched_getcpu(),
+	    "the consumer's CPU, as the producer reads it");
+	p.put.ctl->cpu = 0xffffffffu;
+	cr_assert_eq(shmring_consumer_cpu(&p.put), -1, "a scribble");
 	free(p.mem);
 }
 

@@ -89,8 +89,7 @@ struct loadjob {
 struct loadjob_ending {
 	LIST_ENTRY(loadjob_ending) entry;
 	pid_t pid;
-	int pidfd;
-	struct event *ev;
+	struct event *ev; /* on its pidfd */
 };
 
 /*
@@ -735,7 +734,6 @@ loadjob_let_go(struct loadjob *j)
 		return;
 	}
 	e->pid = j->pid;
-	e->pidfd = fd;
 	e->ev = event_new(j->d->base, fd, EV_READ, loadjob_ended_cb, e);
 	if (e->ev == NULL)
 		fatal("out of memory");
@@ -755,11 +753,13 @@ loadjob_ended_cb(evutil_socket_t fd, short events, void *arg)
 static void
 loadjob_ending_free(struct loadjob_ending *e, int wait)
 {
+	int fd = event_get_fd(e->ev);
+
 	while (
 	    waitpid(e->pid, NULL, wait ? 0 : WNOHANG) == -1 && errno == EINTR)
 		;
 	event_free(e->ev);
-	close(e->pidfd);
+	close(fd);
 	LIST_REMOVE(e, entry);
 	free(e);
 }

@@ -185,7 +185,8 @@ session_shm_read(struct session_shm *sh, uint8_t *buf, size_t room)
 {
 	ssize_t n = shmlink_read(&sh->link, buf, room);
 
-	shmring_say_cpu(&sh->link.in);
+	if (n > 0)
+		shmring_say_cpu(&sh->link.in);
 	if (n > 0 && shmring_room_wake_needed(&sh->link.in))
 		shmlink_kick(&sh->link);
 	return n;

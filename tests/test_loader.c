@@ -519,22 +519,36 @@ Test(loader, loads_are_shared_fairly_between_peers)
 	hx_server_stop(&s);
 }
 
-/* The pids of pid's children running as the loader; their count. */
+/* pid's children (at most max) into out; their count. */
 static int
-loaders_of(pid_t pid, pid_t *out, int max)
+children_of(pid_t pid, pid_t *out, int max)
 {
-	char path[96], buf[4096];
+	char path[96];
+	int count = 0;
 	FILE *f;
-	pid_t child;
-	size_t n;
-	int count = 0, fd;
 
 	snprintf(path, sizeof(path), "/proc/%ld/task/%ld/children", (long)pid,
 	    (long)pid);
 	if ((f = fopen(path, "r")) == NULL)
 		return 0;
-	while (fscanf(f, "%d", &child) == 1) {
-		snprintf(path, sizeof(path), "/proc/%ld/cmdline", (long)child);
+	while (count < max && fscanf(f, "%d", &out[count]) == 1)
+		count++;
+	fclose(f);
+	return count;
+}
+
+/* The pids of pid's children running as the loader; their count. */
+static int
+loaders_of(pid_t pid, pid_t *out, int max)
+{
+	char path[96], buf[4096];
+	pid_t child[64];
+	size_t n;
+	int count = 0, fd, i, k = children_of(pid, child, 64);
+
+	for (i = 0; i < k; i++) {
+		snprintf(
+		    path, sizeof(path), "/proc/%ld/cmdline", (long)child[i]);
 		if ((fd = open(path, O_RDONLY)) == -1)
 			continue;
 		n = (size_t)read(fd, buf, sizeof(buf) - 1);
@@ -543,9 +557,8 @@ loaders_of(pid_t pid, pid_t *out, int max)
 		if (n < sizeof(buf) && memchr(buf, '\0', n) != NULL &&
 		    strcmp(buf + strlen(buf) + 1, "--loader-process") == 0 &&
 		    count < max)
-			out[count++] = child;
+			out[count++] = child[i];
 	}
-	fclose(f);
 	return count;
 }
 
@@ -612,26 +625,21 @@ static int
 zombies_of(pid_t pid)
 {
 	char path[96], buf[512], *p;
-	FILE *f, *g;
-	pid_t child;
-	int count = 0;
+	pid_t child[64];
+	int count = 0, i, k = children_of(pid, child, 64);
+	FILE *f;
 
-	snprintf(path, sizeof(path), "/proc/%ld/task/%ld/children", (long)pid,
-	    (long)pid);
-	if ((f = fopen(path, "r")) == NULL)
-		return 0;
-	while (fscanf(f, "%d", &child) == 1) {
-		snprintf(path, sizeof(path), "/proc/%ld/stat", (long)child);
-		if ((g = fopen(path, "r")) == NULL)
+	for (i = 0; i < k; i++) {
+		snprintf(path, sizeof(path), "/proc/%ld/stat", (long)child[i]);
+		if ((f = fopen(path, "r")) == NULL)
 			continue;
 		/* The state follows the name, which may hold anything. */
-		if (fgets(buf, sizeof(buf), g) != NULL &&
+		if (fgets(buf, sizeof(buf), f) != NULL &&
 		    (p = strrchr(buf, ')')) != NULL && p[1] == ' ' &&
 		    p[2] == 'Z')
 			count++;
-		fclose(g);
+		fclose(f);
 	}
-	fclose(f);
 	return count;
 }
 

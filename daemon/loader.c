@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "answermem.h"
 #include "fdpass.h"
 #include "haptix.pb-c.h"
 #include "loader.h"
@@ -37,14 +38,12 @@
 #include "sim_check.h"
 
 /* The heap a spare loader faults in while it waits for its job. */
-#define LOADER_WARM_BYTES (64u << 20)
+#define LOADER_WARM_BYTES (32u << 20)
 #define LOADER_WARM_BLOCK (1u << 20)
 #define LOADER_MMAP_THRESHOLD (32 << 20) /* glibc's most on 64 bits */
 
 static int loader_is_mjb(const char *);
 static int loader_read(int, void *, size_t);
-static void *loader_answer(int, const char *, int, const void *, size_t,
-    const struct loader_text *, size_t *);
 static int loader_prescan(const char *, const void *, size_t,
     const struct sim_limits *, char *, size_t);
 static char *loader_flatten(const char *, const void *, size_t, const char *,
@@ -112,51 +111,147 @@ loader_write_all(int fd, const void *buf, size_t size)
 }
 
 /*
- * The answer in memory: code and reason, or the MJB and t's texts (t may
- * be NULL).  Returns it (caller frees), *len its size.
+ * The answer's memory, mapped while a spare loader waits for its job
+ * (loader_warm_answer), and how much of it; NULL when not mapped.
  */
+static char *loader_answer_map;
+static size_t loader_answer_mapped;
+
+/*
+ * What a load came to, before it is laid out as the answer: the code and
+ * reason, or the model (s, whose MJB is mjb_len bytes) and its texts.
+ */
+struct loader_outcome {
+	int code;
+	char err[4200];
+	int legacy;
+	struct sim *s;
+	size_t mjb_len;
+	struct loader_text t;
+};
+
+/* The answer's header for o: what follows it, and its whole size. */
+static size_t
+loader_header(struct loader_result *r, const struct loader_outcome *o)
+{
+	memset(r, 0, sizeof(*r));
+	r->magic = LOADER_MAGIC;
+	r->code = o->code;
+	r->err_len = o->code != 0 ? (uint32_t)strlen(o->err) : 0;
+	r->legacy = (uint32_t)o->legacy;
+	if (o->code == 0) {
+		r->mjb_len = o->mjb_len;
+		if (o->t.xml != NULL) {
+			r->xml_len = o->t.xml_len;
+			r->dir_len = (uint32_t)strlen(o->t.dir);
+		}
+		if (o->t.info != NULL)
+			r->info_len = (uint32_t)o->t.info_len;
+	}
+	return sizeof(*r) + r->err_len + r->mjb_len + r->xml_len + r->dir_len +
+	    r->info_len;
+}
+
+/*
+ * Lay out at p the answer that r heads: the header, then the reason, or the
+ * model as MJB (written there by MuJoCo) and the texts.  0, or -1 when
+ * the model could not be written.
+ */
+static int
+loader_lay_out(
+    char *p, const struct loader_result *r, const struct loader_outcome *o)
+{
+	memcpy(p, r, sizeof(*r));
+	p += sizeof(*r);
+	memcpy(p, o->err, r->err_len);
+	p += r->err_len;
+	if (r->mjb_len > 0 && sim_mjb_save(o->s, p, r->mjb_len) != r->mjb_len)
+		return -1;
+	p += r->mjb_len;
+	if (r->xml_len > 0)
+		memcpy(p, o->t.xml, r->xml_len);
+	p += r->xml_len;
+	if (r->dir_len > 0)
+		memcpy(p, o->t.dir, r->dir_len);
+	p += r->dir_len;
+	if (r->info_len > 0)
+		memcpy(p, o->t.info, r->info_len);
+	return 0;
+}
+
+/* o, a failure with the reason err: what it held is let go. */
+static void
+loader_fail(struct loader_outcome *o, int code, const char *err)
+{
+	if (err != o->err)
+		snprintf(o->err, sizeof(o->err), "%s", err);
+	o->code = code;
+	free(o->t.xml);
+	free(o->t.info);
+	o->t.xml = o->t.info = NULL;
+	sim_free(o->s);
+	o->s = NULL;
+}
+
+/* The answer for o in memory (caller frees), *len its size. */
 static void *
-loader_answer(int code, const char *err, int legacy, const void *mjb,
-    size_t mjb_len, const struct loader_text *t, size_t *len)
+loader_answer(struct loader_outcome *o, size_t *len)
 {
 	struct loader_result r;
-	char *buf, *p;
+	char *buf;
 
-	memset(&r, 0, sizeof(r));
-	r.magic = LOADER_MAGIC;
-	r.code = code;
-	r.err_len = code != 0 ? (uint32_t)strlen(err) : 0;
-	r.legacy = (uint32_t)legacy;
-	if (code == 0) {
-		r.mjb_len = mjb_len;
-		if (t != NULL && t->xml != NULL) {
-			r.xml_len = t->xml_len;
-			r.dir_len = (uint32_t)strlen(t->dir);
-		}
-		if (t != NULL && t->info != NULL)
-			r.info_len = (uint32_t)t->info_len;
-	}
-	*len = sizeof(r) + r.err_len + r.mjb_len + r.xml_len + r.dir_len +
-	    r.info_len;
+	*len = loader_header(&r, o);
 	if ((buf = malloc(*len)) == NULL)
 		fatal("out of memory");
-	p = buf;
-	memcpy(p, &r, sizeof(r));
-	p += sizeof(r);
-	memcpy(p, err, r.err_len);
-	p += r.err_len;
-	if (r.mjb_len > 0)
-		memcpy(p, mjb, r.mjb_len);
-	p += r.mjb_len;
-	if (r.xml_len > 0)
-		memcpy(p, t->xml, r.xml_len);
-	p += r.xml_len;
-	if (r.dir_len > 0)
-		memcpy(p, t->dir, r.dir_len);
-	p += r.dir_len;
-	if (r.info_len > 0)
-		memcpy(p, t->info, r.info_len);
-	return buf;
+	if (loader_lay_out(buf, &r, o) == 0)
+		return buf;
+	free(buf);
+	loader_fail(o, RESULT_LOADFAILED,
+	    "the loader could not write the model as MJB");
+	return loader_answer(o, len);
+}
+
+/*
+ * The answer for o in the daemon's shared memory (LOADER_ANSWER_FD),
+ * written in place (no copy of the 2 MB of a large model through a pipe
+ * and two buffers) and sealed, so that the daemon reads what cannot
+ * change under it.  0, or -1 when there is no such memory or it could
+ * not be written: then the answer goes on standard output.
+ */
+static int
+loader_answer_shared(struct loader_outcome *o)
+{
+	struct loader_result r;
+	size_t len = loader_header(&r, o);
+	char *p = loader_answer_map;
+	int rc;
+
+	/* Mapped ahead (loader_warm_answer) unless it has grown since. */
+	if (len > loader_answer_mapped && p != NULL) {
+		munmap(p, loader_answer_mapped);
+		p = NULL;
+	}
+	loader_answer_map = NULL;
+	if (ftruncate(LOADER_ANSWER_FD, (off_t)len) != 0) {
+		if (p != NULL)
+			munmap(p, loader_answer_mapped);
+		return -1;
+	}
+	if (p == NULL) {
+		loader_answer_mapped = len;
+		p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED,
+		    LOADER_ANSWER_FD, 0);
+		if (p == MAP_FAILED)
+			return -1;
+	}
+	rc = loader_lay_out(p, &r, o);
+	/* Sealed against writes once no writable mapping is left. */
+	munmap(p, loader_answer_mapped);
+	if (rc != 0 || answermem_seal(LOADER_ANSWER_FD) != 0) {
+		(void)ftruncate(LOADER_ANSWER_FD, 0);
+		return -1;
+	}
+	return 0;
 }
 
 /*
@@ -695,57 +790,62 @@ loader_assets(const struct loader_request *r, const char *path,
 	return modelassets_check(as->v, as->n, file, err, len);
 }
 
+/*
+ * The load request r asks for (path, data and the assets as they follow
+ * it), into o: a model and its texts, or why not.
+ */
+static void
+loader_run(const struct loader_request *r, const char *path, const void *data,
+    const void *assets, struct loader_outcome *o)
+{
+	struct model_assets as;
+	int rc;
+
+	memset(o, 0, sizeof(*o));
+	o->s = sim_create();
+	rc = loader_assets(r, path, assets, &as, o->err, sizeof(o->err));
+	if (rc == RESULT_OK)
+		rc = loader_compile(
+		    o->s, r, path, data, &as, &o->t, o->err, sizeof(o->err));
+	free((void *)as.v);
+	if (rc == RESULT_OK &&
+	    sim_check_limits(o->s, &r->limits.model, o->err, sizeof(o->err)) !=
+		0)
+		rc = RESULT_LOADFAILED;
+	/* A step, so that what would crash the daemon's first crashes here. */
+	if (rc == RESULT_OK) {
+		sim_before_step(o->s);
+		if (sim_step(o->s, o->err, sizeof(o->err)) != 0)
+			rc = RESULT_LOADFAILED;
+	}
+	if (rc != RESULT_OK) {
+		loader_fail(o, rc, o->err);
+		return;
+	}
+	o->legacy = r->source == LOADER_FILE && r->legacy &&
+	    !loader_is_mjb(path);
+	o->mjb_len = sim_mjb_size(o->s);
+}
+
+/* What loader_run held, let go. */
+static void
+loader_outcome_free(struct loader_outcome *o)
+{
+	free(o->t.xml);
+	free(o->t.info);
+	sim_free(o->s);
+}
+
 void *
 loader_work(const struct loader_request *r, const char *path, const void *data,
     const void *assets, size_t *len)
 {
-	struct model_assets as;
-	struct loader_text t;
-	struct sim *s;
-	char err[4200];
-	void *mjb, *answer;
-	size_t size;
-	int rc;
+	struct loader_outcome o;
+	void *answer;
 
-	memset(&t, 0, sizeof(t));
-	s = sim_create();
-	err[0] = '\0';
-	rc = loader_assets(r, path, assets, &as, err, sizeof(err));
-	if (rc == RESULT_OK)
-		rc = loader_compile(
-		    s, r, path, data, &as, &t, err, sizeof(err));
-	free((void *)as.v);
-	if (rc == RESULT_OK &&
-	    sim_check_limits(s, &r->limits.model, err, sizeof(err)) != 0)
-		rc = RESULT_LOADFAILED;
-	/* A step, so that what would crash the daemon's first crashes here. */
-	if (rc == RESULT_OK) {
-		sim_before_step(s);
-		if (sim_step(s, err, sizeof(err)) != 0)
-			rc = RESULT_LOADFAILED;
-	}
-	if (rc != RESULT_OK) {
-		free(t.xml);
-		free(t.info);
-		sim_free(s);
-		return loader_answer(rc, err, 0, NULL, 0, NULL, len);
-	}
-	size = sim_mjb_size(s);
-	if ((mjb = malloc(size)) == NULL)
-		fatal("out of memory");
-	if ((size = sim_mjb_save(s, mjb, size)) == 0)
-		answer = loader_answer(RESULT_LOADFAILED,
-		    "the loader ran out of memory writing the model", 0, NULL,
-		    0, NULL, len);
-	else
-		answer = loader_answer(RESULT_OK, "",
-		    r->source == LOADER_FILE && r->legacy &&
-			!loader_is_mjb(path),
-		    mjb, size, &t, len);
-	free(mjb);
-	free(t.xml);
-	free(t.info);
-	sim_free(s);
+	loader_run(r, path, data, assets, &o);
+	answer = loader_answer(&o, len);
+	loader_outcome_free(&o);
 	return answer;
 }
 
@@ -781,6 +881,9 @@ loader_read_request(int fd, struct loader_request *r, char **path, char **dirs,
 #define MADV_POPULATE_READ 22 /* Linux 5.14 */
 #endif
 
+/* Set when the spare's job has come: its warming stops. */
+static atomic_int loader_job_came;
+
 /*
  * Map in the pages of the program's files the process has mapped
  * (MuJoCo's compiler, libstdc++ and the rest): they are in the page
@@ -796,7 +899,8 @@ loader_warm_code(void)
 
 	if ((f = fopen("/proc/self/maps", "re")) == NULL)
 		return;
-	while (fgets(line, sizeof(line), f) != NULL) {
+	while (fgets(line, sizeof(line), f) != NULL &&
+	    !atomic_load_explicit(&loader_job_came, memory_order_relaxed)) {
 		if (sscanf(line, "%lx-%lx %7s", &from, &to, perm) != 3 ||
 		    perm[0] != 'r' || strchr(line, '/') == NULL)
 			continue;
@@ -805,8 +909,29 @@ loader_warm_code(void)
 	fclose(f);
 }
 
-/* Set when the spare's job has come: its warming stops. */
-static atomic_int loader_job_came;
+/*
+ * Map the answer's memory, sized as the last answer was, and fault it
+ * in: its pages are the kernel's to zero and map (2 MB of the MPL
+ * scene's: a millisecond of an edit), now rather than when the answer is
+ * written.  (fallocate would not do: it leaves the pages to be zeroed at
+ * their first touch.)
+ */
+static void
+loader_warm_answer(void)
+{
+	struct stat st;
+	void *p;
+
+	if (fstat(LOADER_ANSWER_FD, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    st.st_size <= 0)
+		return;
+	p = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE,
+	    MAP_SHARED | MAP_POPULATE, LOADER_ANSWER_FD, 0);
+	if (p == MAP_FAILED)
+		return;
+	loader_answer_map = p;
+	loader_answer_mapped = (size_t)st.st_size;
+}
 
 /*
  * While it waits, a spare loader faults in the memory a compile and a
@@ -846,7 +971,9 @@ done:
  * The warming, in a thread of the idle class: it takes only a CPU
  * nothing else wants, so the load running meanwhile (the last job's
  * compile, the daemon installing its answer, the last loader's end)
- * keeps both of a small machine's CPUs.
+ * keeps both of a small machine's CPUs.  What a compile touches first
+ * goes first (the answer's memory, then the heap from its start); a job
+ * that comes stops it, and the rest stays cold.
  */
 static void *
 loader_warm_fn(void *arg)
@@ -855,8 +982,9 @@ loader_warm_fn(void *arg)
 
 	(void)arg;
 	(void)pthread_setschedparam(pthread_self(), SCHED_IDLE, &none);
-	loader_warm_code();
+	loader_warm_answer();
 	loader_warm_heap();
+	loader_warm_code();
 	return NULL;
 }
 
@@ -907,32 +1035,42 @@ int
 loader_main(void)
 {
 	struct loader_request r;
+	struct loader_outcome o;
 	char err[512], *path, *dirs, *data, *assets, *p;
 	const char *dirv[64];
 	void *answer;
 	size_t len;
-	int ndirs = 0, rc;
+	int ndirs = 0, rc = 0;
 
 	sim_lean = 1;
 	if (loader_wait_for_job() != 0)
 		return 1; /* the daemon went, or put it away: no job */
 	if (loader_read_request(
 		0, &r, &path, &dirs, &data, &assets, err, sizeof(err)) != 0 ||
-	    sandbox_enter(
-		r.limits.seconds, r.limits.memory, err, sizeof(err)) != 0)
-		answer = loader_answer(
-		    RESULT_LOADFAILED, err, 0, NULL, 0, NULL, &len);
-	else {
+	    sandbox_enter(LOADER_ANSWER_FD, r.limits.seconds, r.limits.memory,
+		err, sizeof(err)) != 0) {
+		memset(&o, 0, sizeof(o));
+		loader_fail(&o, RESULT_LOADFAILED, err);
+	} else {
 		for (p = dirs; p < dirs + r.dirs_len && ndirs < 64;
 		     p += strlen(p) + 1)
 			dirv[ndirs++] = p;
 		modeldir_init(dirv, ndirs);
-		answer = loader_work(&r, path, data, assets, &len);
+		loader_run(&r, path, data, assets, &o);
 	}
-	rc = loader_write_all(1, answer, len) == 0 ? 0 : 1;
-	/* The daemon installs on the pipe's end, while this process exits. */
+	if (loader_answer_shared(&o) != 0) {
+		answer = loader_answer(&o, &len);
+		rc = loader_write_all(1, answer, len) == 0 ? 0 : 1;
+		free(answer);
+	}
+	/*
+	 * The daemon installs on the pipe's end, while this process exits:
+	 * in the idle class, since its end (letting go of tens of megabytes)
+	 * took the CPU the daemon woke on for milliseconds of the install.
+	 */
+	(void)sched_setscheduler(0, SCHED_IDLE, &(struct sched_param){ 0 });
 	close(1);
-	free(answer);
+	loader_outcome_free(&o);
 	free(assets);
 	free(data);
 	free(dirs);

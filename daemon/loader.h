@@ -4,12 +4,14 @@
  *
  * The daemon starts it by running its own executable again with
  * LOADER_ARG (loadjob.c), the request on its standard input, and reads
- * the answer from its standard output: a loader_result and, on success,
- * the model as MuJoCo's MJB.  The loader closes every other descriptor,
- * takes the limits of the request (address space, CPU time, no files
- * written, no new processes or sockets) before it reads any of the model,
- * and exits.  Both ends are the same build: the structs travel as they
- * are in memory.
+ * the answer: a loader_result and, on success, the model as MuJoCo's MJB.
+ * The answer is written in shared memory the daemon gives it (a memfd,
+ * LOADER_ANSWER_FD) and sealed there before the loader closes its
+ * standard output; an answer it cannot put there goes on standard output
+ * instead.  The loader closes every other descriptor, takes the limits
+ * of the request (address space, CPU time, no files written, no new
+ * processes or sockets) before it reads any of the model, and exits.
+ * Both ends are the same build: the structs travel as they are in memory.
  */
 #ifndef HXD_LOADER_H
 #define HXD_LOADER_H
@@ -23,6 +25,14 @@
 #define LOADER_ARG "--loader-process"
 
 #define LOADER_MAGIC 0x6878646cu /* "hxdl" */
+
+/*
+ * The loader's answer memory: a memfd that allows sealing, sized to the
+ * last answer (a spare faults it in while it waits), which the loader
+ * sizes to its answer, writes, and seals against writes, growing and
+ * shrinking.
+ */
+#define LOADER_ANSWER_FD 3
 
 /* What a load may use, and what its model may declare. */
 struct loader_limits {

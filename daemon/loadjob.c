@@ -4,7 +4,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <malloc.h>
-#include <sched.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -19,6 +18,7 @@
 
 #include <event2/event.h>
 
+#include "answermem.h"
 #include "daemon.h"
 #include "fdpass.h"
 #include "loadjob.h"
@@ -41,6 +41,12 @@
 
 /* Room for the loader's answer besides the model: its header and reason. */
 #define LOADJOB_SLACK (sizeof(struct loader_result) + 8192)
+
+/*
+ * Room for the next answer beyond the last one's size: an edit's answer
+ * a few bytes longer would find its memory short, and fault 2 MB in.
+ */
+#define LOADJOB_ROOM 65536
 
 /* The answer pipe's size: Linux's most for a user (pipe-max-size). */
 #define LOADJOB_PIPE_SIZE (1 << 20)
@@ -71,13 +77,15 @@ struct loadjob {
 	double seconds; /* the time limit */
 	size_t max;     /* most bytes the answer may have */
 
-	pid_t pid; /* the loader, once started */
-	int out;   /* its standard output */
+	pid_t pid;  /* the loader, once started */
+	int out;    /* its standard output */
+	int answer; /* the shared memory it answers in (loader.h) */
 	struct event *read_ev, *timer;
 	int timed_out;
 	double started;
-	char *buf; /* what it answered so far */
+	char *buf; /* what it answered so far on its output */
 	size_t len, cap;
+	size_t got; /* the size of the answer taken */
 };
 
 /*
@@ -104,7 +112,8 @@ struct loadjobs {
 	struct event *trim_ev; /* the heap given back after a burst */
 	double finished;       /* when the last load ended (monotonic_s) */
 	uint64_t turn;         /* loads started */
-	size_t answer_hint;    /* the last answer's size: the next one's room */
+	size_t answer_hint;    /* room for the next answer: the last one's
+				  size and LOADJOB_ROOM */
 };
 static loadjob_peer_fn loadjob_peer_of;
 static int loadjob_here; /* loads run in this process (loadjob_inprocess) */
@@ -127,14 +136,15 @@ static int loadjob_exe = -1;
  */
 static struct {
 	pid_t pid;
-	int ctl; /* our end of its socket: the request file goes here */
-	int out; /* its standard output */
-} loadjob_spare = { 0, -1, -1 };
+	int ctl;    /* our end of its socket: the request file goes here */
+	int out;    /* its standard output */
+	int answer; /* its answer's shared memory */
+} loadjob_spare = { 0, -1, -1, -1 };
 
-static pid_t loadjob_exec(int, int *, char *, size_t);
-static void loadjob_spare_arm(void);
+static pid_t loadjob_exec(int, size_t, int *, int *, char *, size_t);
+static void loadjob_spare_arm(size_t);
 static void loadjob_spare_free(void);
-static pid_t loadjob_spare_take(int, int *);
+static pid_t loadjob_spare_take(int, int *, int *);
 
 static int loadjob_request_fd(
     const struct daemon *, const struct loadjob_request *, char *, size_t);
@@ -150,6 +160,7 @@ static void loadjob_trim_cb(evutil_socket_t, short, void *);
 static void loadjob_events_free(struct loadjobs *);
 static void loadjob_read_cb(evutil_socket_t, short, void *);
 static void loadjob_timeout_cb(evutil_socket_t, short, void *);
+static int loadjob_take(struct loadjob *, const char *, size_t, char *, size_t);
 static int loadjob_answer(struct loadjob *, char *, size_t);
 static int loadjob_failure(struct loadjob *, int, char *, size_t);
 
@@ -354,8 +365,9 @@ loadjob_spawn(struct loadjob *j, char *err, size_t len)
 		evtimer_add(j->timer, &zero);
 		return 0;
 	}
-	if ((pid = loadjob_spare_take(j->request_fd, &out)) <= 0 &&
-	    (pid = loadjob_exec(j->request_fd, &out, err, len)) <= 0)
+	if ((pid = loadjob_spare_take(j->request_fd, &out, &j->answer)) <= 0 &&
+	    (pid = loadjob_exec(j->request_fd, j->d->loadjob->answer_hint, &out,
+		 &j->answer, err, len)) <= 0)
 		return -1;
 	close(j->request_fd);
 	j->request_fd = -1;
@@ -365,7 +377,7 @@ loadjob_spawn(struct loadjob *j, char *err, size_t len)
 	 * started when this job was over, it was still starting then (an
 	 * edit right after an edit: 51 ms, against 36 ms).
 	 */
-	loadjob_spare_arm();
+	loadjob_spare_arm(j->d->loadjob->answer_hint);
 	j->pid = pid;
 	j->out = out;
 	j->started = monotonic_s();
@@ -383,17 +395,18 @@ loadjob_spawn(struct loadjob *j, char *err, size_t len)
 
 /*
  * Run this executable as the loader, its standard input in (a request
- * file, or a spare's socket): its pid, its standard output in *out; or
- * -1 with err set.
+ * file, or a spare's socket): its pid, its standard output in *out and
+ * the shared memory it answers in (LOADER_ANSWER_FD, sized hint bytes
+ * for it to fault in ahead) in *answer; or -1 with err set.
  */
 static pid_t
-loadjob_exec(int in, int *out, char *err, size_t len)
+loadjob_exec(int in, size_t hint, int *out, int *answer, char *err, size_t len)
 {
 	static char name[] = "haptixd", arg[] = LOADER_ARG;
 	char *const argv[] = { name, arg, NULL };
 	posix_spawn_file_actions_t fa;
 	char exe[64];
-	int pipefd[2], rc;
+	int pipefd[2], rc, mem;
 	pid_t pid;
 
 	if (loadjob_exe == -1 &&
@@ -404,9 +417,17 @@ loadjob_exec(int in, int *out, char *err, size_t len)
 		    strerror(errno));
 		return -1;
 	}
+	if ((mem = answermem_create(hint)) == -1) {
+		snprintf(err, len,
+		    "cannot start the loader: its answer's "
+		    "memory: %s",
+		    strerror(errno));
+		return -1;
+	}
 	if (pipe2(pipefd, O_CLOEXEC) == -1) {
 		snprintf(
 		    err, len, "cannot start the loader: %s", strerror(errno));
+		close(mem);
 		return -1;
 	}
 	/*
@@ -426,7 +447,9 @@ loadjob_exec(int in, int *out, char *err, size_t len)
 	if ((rc = posix_spawn_file_actions_init(&fa)) == 0) {
 		if ((rc = posix_spawn_file_actions_adddup2(&fa, in, 0)) == 0 &&
 		    (rc = posix_spawn_file_actions_adddup2(
-			 &fa, pipefd[1], 1)) == 0)
+			 &fa, pipefd[1], 1)) == 0 &&
+		    (rc = posix_spawn_file_actions_adddup2(
+			 &fa, mem, LOADER_ANSWER_FD)) == 0)
 			rc = posix_spawn(&pid, exe, &fa, NULL, argv, environ);
 		posix_spawn_file_actions_destroy(&fa);
 	}
@@ -434,16 +457,18 @@ loadjob_exec(int in, int *out, char *err, size_t len)
 		snprintf(err, len, "cannot start the loader: %s", strerror(rc));
 		close(pipefd[0]);
 		close(pipefd[1]);
+		close(mem);
 		return -1;
 	}
 	close(pipefd[1]);
 	*out = pipefd[0];
+	*answer = mem;
 	return pid;
 }
 
-/* Start the spare loader, unless one waits. */
+/* Start the spare loader, unless one waits (hint: loadjob_exec). */
 static void
-loadjob_spare_arm(void)
+loadjob_spare_arm(size_t hint)
 {
 	char err[256];
 	int sp[2];
@@ -454,8 +479,8 @@ loadjob_spare_arm(void)
 		log_debug("no spare loader: socketpair: %s", strerror(errno));
 		return;
 	}
-	loadjob_spare.pid = loadjob_exec(
-	    sp[1], &loadjob_spare.out, err, sizeof(err));
+	loadjob_spare.pid = loadjob_exec(sp[1], hint, &loadjob_spare.out,
+	    &loadjob_spare.answer, err, sizeof(err));
 	close(sp[1]);
 	if (loadjob_spare.pid <= 0) {
 		log_debug("no spare loader: %s", err);
@@ -466,15 +491,20 @@ loadjob_spare_arm(void)
 	loadjob_spare.ctl = sp[0];
 }
 
-/* Let the spare go: close our ends of it (its output too, unless kept). */
+/*
+ * Let the spare go: close our ends of it (its output and answer too,
+ * unless kept).
+ */
 static void
 loadjob_spare_forget(int keep_out)
 {
 	close(loadjob_spare.ctl);
-	if (!keep_out)
+	if (!keep_out) {
 		close(loadjob_spare.out);
+		close(loadjob_spare.answer);
+	}
 	loadjob_spare.pid = 0;
-	loadjob_spare.ctl = loadjob_spare.out = -1;
+	loadjob_spare.ctl = loadjob_spare.out = loadjob_spare.answer = -1;
 }
 
 /* Kill the spare, if one waits, and reap it. */
@@ -490,11 +520,12 @@ loadjob_spare_free(void)
 }
 
 /*
- * Give the spare its job's request file: its pid and standard output,
- * or 0 when none waits alive (then the load starts a loader of its own).
+ * Give the spare its job's request file: its pid, standard output and
+ * answer's memory, or 0 when none waits alive (then the load starts a
+ * loader of its own).
  */
 static pid_t
-loadjob_spare_take(int request_fd, int *out)
+loadjob_spare_take(int request_fd, int *out, int *answer)
 {
 	pid_t pid = loadjob_spare.pid;
 
@@ -512,6 +543,7 @@ loadjob_spare_take(int request_fd, int *out)
 		return 0;
 	}
 	*out = loadjob_spare.out;
+	*answer = loadjob_spare.answer;
 	loadjob_spare_forget(1);
 	return pid;
 }
@@ -612,7 +644,7 @@ loadjob_start(struct daemon *d, const struct loadjob_request *r,
 	j->done = done;
 	j->arg = arg;
 	j->request_fd = fd;
-	j->out = -1;
+	j->out = j->answer = -1;
 	j->seconds = d->opts->load_timeout;
 	j->max = ((size_t)d->opts->load_memory << 20) + LOADJOB_SLACK;
 	if (r->source == LOADER_FILE && (j->path = strdup(r->path)) == NULL)
@@ -684,6 +716,8 @@ loadjob_job_free(struct loadjob *j)
 		event_free(j->timer);
 	if (j->out != -1)
 		close(j->out);
+	if (j->answer != -1)
+		close(j->answer);
 	if (j->request_fd != -1)
 		close(j->request_fd);
 	free(j->buf);
@@ -711,20 +745,17 @@ loadjob_kill(struct loadjob *j)
 /*
  * j's loader has answered whole: kill it, since it has nothing left to
  * do, and reap it once it has ended (loadjob_ending), without waiting;
- * where no pidfd can be had, wait.  Its end is put in the idle class
- * first: letting go of its heap took the daemon's CPU from the install
- * for milliseconds, the other CPU warming the next spare.
+ * where no pidfd can be had, wait.  (It ends in the idle class, which it
+ * entered as it answered.)
  */
 static void
 loadjob_let_go(struct loadjob *j)
 {
-	struct sched_param none = { 0 };
 	struct loadjob_ending *e;
 	int fd;
 
 	if (j->pid <= 0)
 		return;
-	(void)sched_setscheduler(j->pid, SCHED_IDLE, &none);
 	kill(j->pid, SIGKILL);
 	if ((fd = pidfd_open(j->pid, 0)) == -1 ||
 	    (e = calloc(1, sizeof(*e))) == NULL) {
@@ -786,7 +817,9 @@ loadjob_read_cb(evutil_socket_t fd, short events, void *arg)
 			 * 2 MB were copied again and again.
 			 */
 			want = j->cap > 0 ? j->cap * 2 :
-					    j->d->loadjob->answer_hint + 65536;
+			    j->d->loadjob->answer_hint > 0 ?
+					    j->d->loadjob->answer_hint :
+					    LOADJOB_ROOM;
 			if (want > j->max)
 				want = j->max;
 			if ((nb = realloc(j->buf, want)) == NULL)
@@ -861,55 +894,77 @@ loadjob_install(
 }
 
 /*
- * What the loader answered: install the model it sent, or say why it
- * did not load; a result code.  -1 when there is no whole answer.
+ * The loader's answer (n bytes at buf): install the model it sent, or
+ * say why it did not load; a result code.  -1 when it is not a whole
+ * answer.
  */
 static int
-loadjob_answer(struct loadjob *j, char *err, size_t len)
+loadjob_take(
+    struct loadjob *j, const char *buf, size_t n, char *err, size_t len)
 {
 	struct loader_result r;
 	const char *mjb;
 	size_t need;
 
+	if (n < sizeof(r))
+		return -1;
+	memcpy(&r, buf, sizeof(r));
+	need = sizeof(r) + r.err_len + r.mjb_len + r.xml_len + r.dir_len +
+	    r.info_len;
+	if (r.magic != LOADER_MAGIC || r.err_len >= 8192 ||
+	    r.mjb_len > j->max || r.xml_len > j->max || r.dir_len >= 4096 ||
+	    r.info_len > j->max || need != n)
+		return -1;
+	j->got = n;
+	if (r.code != RESULT_OK) {
+		snprintf(err, len, "%.*s", (int)r.err_len, buf + sizeof(r));
+		return loadjob_code(r.code);
+	}
+	mjb = buf + sizeof(r) + r.err_len;
+	if (loadjob_install(j, mjb, r.mjb_len, err, len) != 0)
+		return RESULT_LOADFAILED;
+	j->d->model->legacy = (int)r.legacy;
+	modeltext_set(j->d->model, mjb + r.mjb_len, r.xml_len,
+	    mjb + r.mjb_len + r.xml_len, r.dir_len);
+	/*
+	 * An edit's model carries what the edited one did; a load's, what it
+	 * was sent with, kept while it has text to edit.
+	 */
+	if (!j->edit) {
+		modeltext_set_assets(j->d->model,
+		    r.xml_len > 0 ? j->assets : NULL, j->assets_len,
+		    j->nassets);
+		if (r.xml_len > 0)
+			j->assets = NULL;
+	}
+	snprintf(err, len, "%.*s", (int)r.info_len,
+	    mjb + r.mjb_len + r.xml_len + r.dir_len);
+	return RESULT_OK;
+}
+
+/*
+ * What the loader answered: on its output (an answer it could not put in
+ * its shared memory, or one run in this process), or else in the shared
+ * memory, taken only sealed, so that what the daemon checks and reads
+ * is what stays there.  A result code, or -1 when there is no whole
+ * answer.
+ */
+static int
+loadjob_answer(struct loadjob *j, char *err, size_t len)
+{
+	const void *p;
+	size_t n;
+	int code;
+
 	if (j->timed_out)
 		return -1;
-	if (j->len >= sizeof(r)) {
-		memcpy(&r, j->buf, sizeof(r));
-		need = sizeof(r) + r.err_len + r.mjb_len + r.xml_len +
-		    r.dir_len + r.info_len;
-		if (r.magic == LOADER_MAGIC && r.err_len < 8192 &&
-		    r.mjb_len <= j->max && r.xml_len <= j->max &&
-		    r.dir_len < 4096 && r.info_len <= j->max &&
-		    need == j->len) {
-			if (r.code != RESULT_OK) {
-				snprintf(err, len, "%.*s", (int)r.err_len,
-				    j->buf + sizeof(r));
-				return loadjob_code(r.code);
-			}
-			mjb = j->buf + sizeof(r) + r.err_len;
-			if (loadjob_install(j, mjb, r.mjb_len, err, len) != 0)
-				return RESULT_LOADFAILED;
-			j->d->model->legacy = (int)r.legacy;
-			modeltext_set(j->d->model, mjb + r.mjb_len, r.xml_len,
-			    mjb + r.mjb_len + r.xml_len, r.dir_len);
-			/*
-			 * An edit's model carries what the edited one did; a
-			 * load's, what it was sent with, kept while it has
-			 * text to edit.
-			 */
-			if (!j->edit) {
-				modeltext_set_assets(j->d->model,
-				    r.xml_len > 0 ? j->assets : NULL,
-				    j->assets_len, j->nassets);
-				if (r.xml_len > 0)
-					j->assets = NULL;
-			}
-			snprintf(err, len, "%.*s", (int)r.info_len,
-			    mjb + r.mjb_len + r.xml_len + r.dir_len);
-			return RESULT_OK;
-		}
-	}
-	return -1;
+	if (j->len > 0 || j->answer == -1)
+		return loadjob_take(j, j->buf, j->len, err, len);
+	if ((p = answermem_map(j->answer, j->max, &n)) == NULL)
+		return -1;
+	code = loadjob_take(j, p, n, err, len);
+	answermem_unmap(p, n);
+	return code;
 }
 
 /*
@@ -971,23 +1026,25 @@ loadjob_finish(struct loadjob *j)
 	event_del(j->timer);
 	err[0] = '\0';
 	code = loadjob_answer(j, err, sizeof(err));
-	if (code != -1) {
-		lj->answer_hint = j->len;
-		loadjob_let_go(j);
-	}
-	if (j->pid > 0) {
-		while (waitpid(j->pid, &status, 0) == -1 && errno == EINTR)
-			;
-		j->pid = -1;
-	}
-	if (code == -1)
+	if (code != -1)
+		lj->answer_hint = j->got + LOADJOB_ROOM;
+	else {
+		if (j->pid > 0) {
+			while (
+			    waitpid(j->pid, &status, 0) == -1 && errno == EINTR)
+				;
+			j->pid = -1;
+		}
 		code = loadjob_failure(j, status, err, sizeof(err));
+	}
 	log_debug(
 	    "loader finished in %.3f s: %d", monotonic_s() - j->started, code);
 	TAILQ_REMOVE(&lj->jobs, j, entry);
 	lj->n--;
 	if (j->done != NULL)
 		j->done(d, j->arg, code, err);
+	/* Answered first: its end took the daemon's CPU for milliseconds. */
+	loadjob_let_go(j);
 	loadjob_job_free(j);
 	/*
 	 * The old model's memory and the answer's, freed but resident in the

@@ -22,6 +22,7 @@ libhaptixd_la_SOURCES = \
 	daemon/latency.c daemon/latency.h \
 	daemon/lease.c daemon/lease.h \
 	daemon/loader.c daemon/loader.h daemon/loadjob.c daemon/loadjob.h \
+	daemon/answermem.c daemon/answermem.h \
 	daemon/sandbox.c daemon/sandbox.h \
 	daemon/log.c daemon/log.h \
 	daemon/mjcf.c daemon/mjcf.h daemon/mjcf_include.c daemon/mjcf_attach.c daemon/mjcf_attach.h daemon/mjcf_edit.c daemon/mjcf_edit.h daemon/mjcf_op.h daemon/mjcf_legacy.c daemon/mjcf_legacy.h \

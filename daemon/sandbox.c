@@ -52,7 +52,7 @@
 #define SANDBOX_FILES 64
 
 static int sandbox_limit(int, rlim_t, rlim_t, const char *, char *, size_t);
-static void sandbox_close_all(void);
+static void sandbox_close_all(int);
 #ifdef SANDBOX_ARCH
 static int sandbox_filter(char *, size_t);
 #endif
@@ -71,16 +71,16 @@ sandbox_limit(int resource, rlim_t soft, rlim_t hard, const char *what,
 	return -1;
 }
 
-/* Close every descriptor above standard error. */
+/* Close every descriptor above keep. */
 static void
-sandbox_close_all(void)
+sandbox_close_all(int keep)
 {
 	long fd, max;
 
-	if (close_range(3, ~0U, 0) == 0)
+	if (close_range((unsigned)keep + 1, ~0U, 0) == 0)
 		return;
 	max = sysconf(_SC_OPEN_MAX);
-	for (fd = 3; fd < max; fd++)
+	for (fd = keep + 1; fd < max; fd++)
 		close((int)fd);
 }
 
@@ -196,11 +196,11 @@ sandbox_memory_limited(void)
 }
 
 int
-sandbox_enter(double seconds, uint64_t memory, char *err, size_t len)
+sandbox_enter(int keep, double seconds, uint64_t memory, char *err, size_t len)
 {
 	rlim_t cpu = (rlim_t)ceil(seconds);
 
-	sandbox_close_all();
+	sandbox_close_all(keep < 2 ? 2 : keep);
 #ifndef SANDBOX_ASAN
 	if (sandbox_limit(RLIMIT_AS, (rlim_t)memory, (rlim_t)memory, "memory",
 		err, len) != 0)

@@ -422,7 +422,9 @@ sim_install(struct sim *s, mjModel *m, const char *name, const char *path,
 		log_debug("the new model's data: the old one's, reset");
 	if (old_d != NULL && !reuse)
 		mj_deleteData(old_d);
-	if (old_m != NULL)
+	if (old_m != NULL && old_m == s->lent)
+		s->lent = NULL; /* the carry's now */
+	else if (old_m != NULL)
 		mj_deleteModel(old_m);
 	sim_robot_free(s->robot);
 	sim_keys_free(s);
@@ -685,12 +687,6 @@ sim_model_path(const struct sim *s)
 	return s->path;
 }
 
-size_t
-sim_mjb_size(const struct sim *s)
-{
-	return (size_t)mj_sizeModel(s->m);
-}
-
 /*
  * mj_sizeModel() is only a bound: MuJoCo 2.2 counts the alignment padding
  * of the model's buffer (nbuffer), which mj_saveModel() does not write,
@@ -699,9 +695,10 @@ sim_mjb_size(const struct sim *s)
  * bound less the buffer, plus each array of the model without padding:
  * the model's own list of arrays (mjxmacro.h) counts them.
  */
-static size_t
-sim_mjb_written(const mjModel *m)
+size_t
+sim_mjb_size(const struct sim *s)
 {
+	const mjModel *m = s->m;
 	size_t n = (size_t)mj_sizeModel(m) - (size_t)m->nbuffer;
 
 	MJMODEL_POINTERS_PREAMBLE(m)
@@ -715,7 +712,7 @@ sim_mjb_written(const mjModel *m)
 size_t
 sim_mjb_save(const struct sim *s, void *buf, size_t size)
 {
-	size_t n = sim_mjb_written(s->m);
+	size_t n = sim_mjb_size(s);
 
 	if (n > size || size > INT_MAX)
 		return 0;

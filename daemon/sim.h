@@ -75,9 +75,9 @@ double sim_time(const struct sim *s);
 const struct sim_counters *sim_counters(const struct sim *s);
 
 /*
- * The loaded model as MuJoCo's MJB: a bound on its size, and the bytes
- * written into buf (size = sim_mjb_size() of them): returns how many
- * make the MJB, or 0 if out of memory.  MuJoCo's version, for readers.
+ * The loaded model as MuJoCo's MJB: its size, and the bytes written into
+ * buf (size = sim_mjb_size() of them): returns how many make the MJB, or
+ * 0 if buf is too small.  MuJoCo's version, for readers.
  */
 size_t sim_mjb_size(const struct sim *s);
 size_t sim_mjb_save(const struct sim *s, void *buf, size_t size);

@@ -26,7 +26,8 @@
  * MiB with a large njmax, are most of an edit's time to copy).
  */
 struct sim_carry {
-	mjModel *m;
+	struct sim *s;
+	mjModel *m; /* the model taken from: s's, lent, until replaced */
 	mjtNum time;
 	uint64_t steps; /* counted from the origin of time: both go on */
 	mjtNum *qpos, *qvel, *act, *ctrl, *mpos, *mquat, *xfrc;
@@ -195,7 +196,7 @@ carry_save(mjtNum **v, const mjtNum *from, int n)
 }
 
 struct sim_carry *
-sim_carry_take(const struct sim *s)
+sim_carry_take(struct sim *s)
 {
 	struct sim_carry *c;
 
@@ -208,10 +209,15 @@ sim_carry_take(const struct sim *s)
 	mjtNum *v;
 
 	if ((c = calloc(1, sizeof(*c) + n * sizeof(mjtNum))) == NULL ||
-	    (c->m = mj_copyModel(NULL, m)) == NULL ||
 	    (c->rgba0 = malloc(4 * (size_t)m->ngeom * sizeof(float) + 1)) ==
 		NULL)
 		fatal("out of memory");
+	/*
+	 * The model itself, not a copy (2 MB of the MPL scene's, faulted in
+	 * on each edit): the install that replaces it leaves it here.
+	 */
+	c->s = s;
+	c->m = s->lent = s->m;
 	/* Without the model as loaded, no colour counts as a client's. */
 	memcpy(c->rgba0,
 	    s->pristine != NULL ? s->pristine->geom_rgba : m->geom_rgba,
@@ -263,7 +269,10 @@ sim_carry_free(struct sim_carry *c)
 {
 	if (c == NULL)
 		return;
-	mj_deleteModel(c->m);
+	if (c->s->lent == c->m)
+		c->s->lent = NULL; /* not replaced: it runs on */
+	else
+		mj_deleteModel(c->m);
 	free(c->rgba0);
 	free(c);
 }

@@ -15,11 +15,13 @@ struct sim;
  * edit's model replaces it and given to the new one: time, joints, the
  * actuators' ctrl and act, mocap poses, applied forces, the colours
  * clients gave geoms (unless the edit gave them others).  take returns
- * NULL with no model; give and free take NULL.
+ * NULL with no model; give and free take NULL.  The carry holds the
+ * running model itself, which the next install (sim_load_buffer, ...)
+ * leaves to it rather than freeing; free the carry before another.
  */
 struct sim_carry;
 
-struct sim_carry *sim_carry_take(const struct sim *s);
+struct sim_carry *sim_carry_take(struct sim *s);
 void sim_carry_give(struct sim *s, const struct sim_carry *c);
 void sim_carry_free(struct sim_carry *c);
 

@@ -26,7 +26,9 @@ struct sim {
 	struct sim_robot *robot; /* the simple API's view (sim_robot.c) */
 	struct sim_key *keys;    /* states captured by name (sim_key.c) */
 	int nkeys;
-	mjModel *pristine;     /* the model as loaded (sim_pristine.c) */
+	mjModel *pristine; /* the model as loaded (sim_pristine.c) */
+	mjModel *lent;     /* m, while a carry has it: an install leaves it to
+			      the carry (sim_carry.c) */
 	struct sim_good *good; /* after the last good step (sim_rollback.c) */
 	struct sim_undo *undo; /* the model's writes since (sim_undo.c) */
 	mjData *scratch;       /* computations' data (sim_compute.c) */

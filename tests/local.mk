@@ -81,6 +81,11 @@ HX_TESTS += tests/test_sandbox
 tests_test_sandbox_SOURCES = tests/test_sandbox.c
 tests_test_sandbox_CFLAGS = $(TEST_CFLAGS)
 tests_test_sandbox_LDADD = libhaptixd.la $(CRITERION_LIBS)
+# The loader's answer in shared memory: read only sealed.
+HX_TESTS += tests/test_answermem
+tests_test_answermem_SOURCES = tests/test_answermem.c
+tests_test_answermem_CFLAGS = $(TEST_CFLAGS)
+tests_test_answermem_LDADD = libhaptixd.la $(CRITERION_LIBS)
 # The precise timers of the pacing and the wall-clock streams.
 HX_TESTS += tests/test_ptimer
 tests_test_ptimer_SOURCES = tests/test_ptimer.c

@@ -582,6 +582,38 @@ wait_loaders(pid_t pid, int n, pid_t *out, int max)
  * model, the next load or edit runs in it, and another takes its place.
  * Killed while it waits, it is replaced at the next load, which works.
  */
+/*
+ * Return 1 once loader pid has its answer's shared memory as descriptor
+ * 3 and has mapped it (faulted in ahead, as a spare does), within 5 s.
+ */
+static int
+answer_memory_ready(pid_t pid)
+{
+	char path[64], link[256], line[512];
+	ssize_t n;
+	FILE *f;
+	int i, mapped = 0;
+
+	snprintf(path, sizeof(path), "/proc/%ld/fd/3", (long)pid);
+	if ((n = readlink(path, link, sizeof(link) - 1)) <= 0)
+		return 0;
+	link[n] = '\0';
+	if (strstr(link, "memfd:haptixd-answer") == NULL)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%ld/maps", (long)pid);
+	for (i = 0; i < 500 && !mapped; i++) {
+		if ((f = fopen(path, "re")) == NULL)
+			return 0;
+		while (fgets(line, sizeof(line), f) != NULL)
+			if (strstr(line, "memfd:haptixd-answer") != NULL)
+				mapped = 1;
+		fclose(f);
+		if (!mapped)
+			hx_sleep_ms(10);
+	}
+	return mapped;
+}
+
 Test(loader, a_spare_loader_waits_and_is_replaced)
 {
 	const char *args[] = { "-m", "fixture.xml", "--paused", NULL };
@@ -604,6 +636,9 @@ Test(loader, a_spare_loader_waits_and_is_replaced)
 	cr_assert_eq(wait_loaders(s.pid, 1, after, 4), 1,
 	    "no loader waits after an edit");
 	cr_assert_neq(after[0], before[0], "the spare did not do the edit");
+	/* It answers in shared memory, which it readies while it waits. */
+	cr_assert(answer_memory_ready(after[0]),
+	    "the spare %ld has no answer memory mapped", (long)after[0]);
 
 	/* Killed while it waits: the next load starts another. */
 	cr_assert_eq(kill(after[0], SIGKILL), 0);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -23,6 +24,9 @@ TestSuite(sandbox, .timeout = 30);
 
 /* What the child saw, one line per check, written to a pipe. */
 static char child_said[4096];
+
+/* A descriptor the child has as 3, kept in its sandbox; -1: none. */
+static int child_fd3 = -1;
 
 /* Run fn in a sandboxed child; returns its wait status. */
 static int
@@ -38,9 +42,15 @@ in_sandbox(void (*fn)(int), double seconds, uint64_t memory)
 	pid = fork();
 	cr_assert_neq(pid, -1);
 	if (pid == 0) {
-		/* The sandbox closes all above 2: the pipe becomes stdout. */
+		/* The sandbox closes all above 2 (or 3): the pipe becomes
+		 * stdout. */
 		dup2(pipefd[1], 1);
-		if (sandbox_enter(seconds, memory, err, sizeof(err)) != 0) {
+		/* ... and 4 too, to be closed. */
+		if (child_fd3 != -1 &&
+		    (dup2(child_fd3, 3) != 3 || dup2(child_fd3, 4) != 4))
+			_exit(3);
+		if (sandbox_enter(child_fd3 != -1 ? 3 : 2, seconds, memory, err,
+			sizeof(err)) != 0) {
 			dprintf(1, "enter: %s\n", err);
 			_exit(2);
 		}
@@ -105,6 +115,48 @@ Test(sandbox, refuses_sockets_processes_and_writes)
 	cr_expect_not_null(strstr(child_said, "fd3 1\n"), "%s", child_said);
 	cr_expect_not_null(strstr(child_said, "small 1\n"), "%s", child_said);
 	cr_expect_eq(access("/tmp/hx-sandbox-must-not-exist", F_OK), -1);
+}
+
+/*
+ * Write the answer as the loader does, in the shared memory kept as
+ * descriptor 3: sized, mapped, written and sealed; above 3 all closed.
+ */
+static void
+try_answer(int out)
+{
+	char *p;
+
+	dprintf(out, "fd4 %d\n", fcntl(4, F_GETFD) == -1);
+	if (ftruncate(3, 4096) != 0 ||
+	    (p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, 3, 0)) ==
+		MAP_FAILED) {
+		dprintf(out, "map %d\n", errno);
+		return;
+	}
+	strcpy(p, "the answer");
+	munmap(p, 4096);
+	dprintf(out, "seal %d\n",
+	    fcntl(3, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE));
+}
+
+Test(sandbox, keeps_the_answers_memory_and_closes_the_rest)
+{
+	char got[16] = "";
+	int status, fd;
+
+	fd = memfd_create("hx-answer", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	cr_assert_neq(fd, -1);
+	child_fd3 = fd;
+	status = in_sandbox(try_answer, 10, (uint64_t)256 << 20);
+	child_fd3 = -1;
+	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	    "status %d: %s", status, child_said);
+	cr_expect_not_null(strstr(child_said, "fd4 1\n"), "%s", child_said);
+	cr_expect_not_null(strstr(child_said, "seal 0\n"), "%s", child_said);
+	cr_expect_eq(fcntl(fd, F_GET_SEALS) & F_SEAL_WRITE, F_SEAL_WRITE);
+	cr_expect_eq(pread(fd, got, sizeof(got) - 1, 0), sizeof(got) - 1);
+	cr_expect_str_eq(got, "the answer");
+	close(fd);
 }
 
 /* Ask for more than the limit, and for a little. */

@@ -153,6 +153,41 @@ Test(sim_carry, state_follows_names_across_an_edit)
 	inproc_stop(&d);
 }
 
+/*
+ * The carry holds the running model itself: when the model that was to
+ * replace it does not load, the model runs on, whole, after the carry is
+ * freed; the next model that loads frees it (no leak, no double free:
+ * the sanitizer build and valgrind check what this does).
+ */
+Test(sim_carry, a_model_that_was_not_replaced_runs_on)
+{
+	static const char broken[] = "<mujoco><worldbody><body><geom "
+				     "type=\"nonesuch\"/></body></worldbody>"
+				     "</mujoco>";
+	struct sim_carry *c;
+	char err[1024];
+	int i;
+
+	inproc_start(&d, NULL);
+	load(d.sim, before);
+	cr_assert_not_null(c = sim_carry_take(d.sim));
+	cr_assert_neq(sim_load_buffer(d.sim, SIM_FORMAT_MJCF, broken,
+			  strlen(broken), "carry.xml", NULL, err, sizeof(err)),
+	    0);
+	sim_carry_free(c);
+	cr_assert_str_eq(sim_model_name(d.sim), "carry.xml");
+	for (i = 0; i < 3; i++)
+		cr_assert_eq(sim_step(d.sim, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(sim_sizes(d.sim)->nq, 10, "the model before, whole");
+	/* A carry given to the model that did replace it: then it is its. */
+	cr_assert_not_null(c = sim_carry_take(d.sim));
+	load(d.sim, after);
+	sim_carry_give(d.sim, c);
+	sim_carry_free(c);
+	cr_assert_eq(sim_step(d.sim, err, sizeof(err)), 0, "%s", err);
+	inproc_stop(&d);
+}
+
 Test(sim_carry, nothing_to_take_or_give)
 {
 	struct sim *s = sim_create();

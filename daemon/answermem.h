@@ -1,0 +1,34 @@
+/*
+ * The loader's answer in shared memory (loader.h): a memfd the daemon
+ * makes and gives the loader, which writes its answer there and seals
+ * it; the daemon reads only an answer sealed against writes, growing and
+ * shrinking, so that what it checks is what stays, and no loader can
+ * truncate the memory under the daemon's reading (a SIGBUS there).
+ */
+#ifndef HXD_ANSWERMEM_H
+#define HXD_ANSWERMEM_H
+
+#include <stddef.h>
+
+/*
+ * A memfd that allows sealing, of size bytes (the room the loader faults
+ * in ahead); close-on-exec.  Returns it, or -1 with errno.
+ */
+int answermem_create(size_t size);
+
+/*
+ * Seal fd against writes, growing and shrinking: once no writable
+ * mapping of it is left.  Returns 0, or -1 with errno (EBUSY: a mapping
+ * is left).
+ */
+int answermem_seal(int fd);
+
+/*
+ * The sealed answer in fd, mapped read-only, and its size in *len; NULL
+ * when fd is not sealed so, is empty, or holds more than max bytes.
+ * answermem_unmap() lets it go.
+ */
+const void *answermem_map(int fd, size_t max, size_t *len);
+void answermem_unmap(const void *p, size_t len);
+
+#endif

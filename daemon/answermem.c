@@ -20,7 +20,8 @@ answermem_create(size_t size)
 	if ((fd = memfd_create(
 		 "haptixd-answer", MFD_CLOEXEC | MFD_ALLOW_SEALING)) == -1)
 		return -1;
-	if (ftruncate(fd, (off_t)size) != 0) {
+	if (ftruncate(fd, (off_t)size) != 0 ||
+	    fcntl(fd, F_ADD_SEALS, F_SEAL_GROW) != 0) {
 		close(fd);
 		return -1;
 	}

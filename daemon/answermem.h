@@ -11,15 +11,18 @@
 #include <stddef.h>
 
 /*
- * A memfd that allows sealing, of size bytes (the room the loader faults
- * in ahead); close-on-exec.  Returns it, or -1 with errno.
+ * A memfd of size bytes, the answer's room (which the loader faults in
+ * ahead), sealed against growing: what a loader can make the daemon
+ * hold in it is bounded by that (a loader could otherwise write
+ * gigabytes into it a window at a time, beyond its address-space limit);
+ * an answer that does not fit goes by the pipe.  Close-on-exec.  Returns
+ * it, or -1 with errno.
  */
 int answermem_create(size_t size);
 
 /*
- * Seal fd against writes, growing and shrinking: once no writable
- * mapping of it is left.  Returns 0, or -1 with errno (EBUSY: a mapping
- * is left).
+ * Seal fd against writes and shrinking too: once no writable mapping of
+ * it is left.  Returns 0, or -1 with errno (EBUSY: a mapping is left).
  */
 int answermem_seal(int fd);
 

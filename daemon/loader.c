@@ -214,40 +214,43 @@ loader_answer(struct loader_outcome *o, size_t *len)
 /*
  * The answer for o in the daemon's shared memory (LOADER_ANSWER_FD),
  * written in place (no copy of the 2 MB of a large model through a pipe
- * and two buffers) and sealed, so that the daemon reads what cannot
- * change under it.  0, or -1 when there is no such memory or it could
- * not be written: then the answer goes on standard output.
+ * and two buffers), cut to its size and sealed, so that the daemon reads
+ * what cannot change under it.  0, or -1 when there is no such memory,
+ * the answer does not fit the room the daemon gave (it cannot grow), or
+ * it could not be written: then the answer goes on standard output.
  */
 static int
 loader_answer_shared(struct loader_outcome *o)
 {
 	struct loader_result r;
-	size_t len = loader_header(&r, o);
+	size_t len = loader_header(&r, o), room;
 	char *p = loader_answer_map;
+	struct stat st;
 	int rc;
 
-	/* Mapped ahead (loader_warm_answer) unless it has grown since. */
-	if (len > loader_answer_mapped && p != NULL) {
-		munmap(p, loader_answer_mapped);
-		p = NULL;
-	}
 	loader_answer_map = NULL;
-	if (ftruncate(LOADER_ANSWER_FD, (off_t)len) != 0) {
+	if (fstat(LOADER_ANSWER_FD, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    (size_t)st.st_size < len) {
 		if (p != NULL)
 			munmap(p, loader_answer_mapped);
 		return -1;
 	}
-	if (p == NULL) {
-		loader_answer_mapped = len;
-		p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED,
+	room = (size_t)st.st_size;
+	/* Mapped ahead while the spare waited (loader_warm_answer), or now. */
+	if (p == NULL || loader_answer_mapped != room) {
+		if (p != NULL)
+			munmap(p, loader_answer_mapped);
+		loader_answer_mapped = room;
+		p = mmap(NULL, room, PROT_READ | PROT_WRITE, MAP_SHARED,
 		    LOADER_ANSWER_FD, 0);
 		if (p == MAP_FAILED)
 			return -1;
 	}
 	rc = loader_lay_out(p, &r, o);
 	/* Sealed against writes once no writable mapping is left. */
-	munmap(p, loader_answer_mapped);
-	if (rc != 0 || answermem_seal(LOADER_ANSWER_FD) != 0) {
+	munmap(p, room);
+	if (rc != 0 || ftruncate(LOADER_ANSWER_FD, (off_t)len) != 0 ||
+	    answermem_seal(LOADER_ANSWER_FD) != 0) {
 		(void)ftruncate(LOADER_ANSWER_FD, 0);
 		return -1;
 	}

@@ -1037,8 +1037,9 @@ loadjob_finish(struct loadjob *j)
 		}
 		code = loadjob_failure(j, status, err, sizeof(err));
 	}
-	log_debug(
-	    "loader finished in %.3f s: %d", monotonic_s() - j->started, code);
+	log_debug("loader finished in %.3f s: %d, %zu bytes %s",
+	    monotonic_s() - j->started, code, j->got,
+	    j->len > 0 ? "on its output" : "in shared memory");
 	TAILQ_REMOVE(&lj->jobs, j, entry);
 	lj->n--;
 	if (j->done != NULL)

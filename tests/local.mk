@@ -47,7 +47,8 @@ HX_TESTS = tests/test_frame tests/test_address tests/test_decode \
 # The middle floor's units, one test file per module, in-process.
 HX_TESTS += tests/test_dispatch tests/test_call tests/test_reply \
 	tests/test_protomsg tests/test_event tests/test_server tests/test_loadjob \
-	tests/test_message tests/test_modeltext tests/test_lifecycle
+	tests/test_message tests/test_modeltext tests/test_lifecycle \
+	tests/test_sim_carry
 # Unit tests of the daemon's lower floor, on libhaptixd's object code:
 # the settings and the settings file (and the example one), the files a
 # model may name and the model directories (fixtures in a scratch
@@ -532,7 +533,8 @@ HX_VALGRIND_UNITS = tests/test_session tests/test_pending tests/test_clock \
 	tests/test_lease tests/test_stream
 HX_VALGRIND_UNITS += tests/test_dispatch tests/test_call tests/test_reply \
 	tests/test_protomsg tests/test_event tests/test_server tests/test_loadjob \
-	tests/test_message tests/test_modeltext tests/test_lifecycle
+	tests/test_message tests/test_modeltext tests/test_lifecycle \
+	tests/test_sim_carry
 HX_VALGRIND_RUN = valgrind --quiet --trace-children=yes --leak-check=full \
 	--show-leak-kinds=definite --errors-for-leak-kinds=definite \
 	--error-exitcode=3

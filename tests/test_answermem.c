@@ -43,6 +43,31 @@ Test(answermem, is_made_as_big_as_asked_and_closed_on_exec)
 	close(fd);
 }
 
+/*
+ * What a loader can make the daemon hold is the room it was given: the
+ * memory cannot grow, by a write past its end or by ftruncate (a loader
+ * writing it a window at a time would pass its address-space limit).
+ */
+Test(answermem, cannot_grow_past_its_room)
+{
+	char *w;
+	int fd = answermem_create(4096);
+
+	cr_assert_neq(fd, -1);
+	cr_expect_eq(ftruncate(fd, 8192), -1);
+	cr_expect_eq(pwrite(fd, "X", 1, 4096), -1);
+	cr_expect_eq(pwrite(fd, "X", 1, 4095), 1, "within the room");
+	w = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	cr_assert_neq(w, MAP_FAILED);
+	w[0] = 'Y'; /* the page past the end would be a SIGBUS */
+	munmap(w, 8192);
+	cr_expect_eq(lseek(fd, 0, SEEK_END), 4096);
+	/* It may shrink to its answer, and not grow back. */
+	cr_expect_eq(ftruncate(fd, 100), 0);
+	cr_expect_eq(ftruncate(fd, 4096), -1);
+	close(fd);
+}
+
 Test(answermem, an_answer_not_sealed_is_not_read)
 {
 	size_t n = 0;
@@ -50,7 +75,7 @@ Test(answermem, an_answer_not_sealed_is_not_read)
 
 	cr_expect_null(answermem_map(fd, 1 << 20, &n), "not sealed");
 	/* Sealed only against changes of size: it could still be written. */
-	cr_assert_eq(fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW), 0);
+	cr_assert_eq(fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK), 0);
 	cr_expect_null(answermem_map(fd, 1 << 20, &n), "writable");
 	close(fd);
 }

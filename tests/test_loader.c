@@ -614,6 +614,42 @@ answer_memory_ready(pid_t pid)
 	return mapped;
 }
 
+/*
+ * The answer's room is the last answer's and cannot grow: a larger one
+ * (the MPL scene's 2 MB after the fixture's few kilobytes) comes on the
+ * loader's output, whole; so does the first edit's, whose loader was
+ * readied before the scene was loaded; the next edit's, in its room, in
+ * shared memory.
+ */
+Test(loader, an_answer_larger_than_its_room_comes_on_the_output)
+{
+	const char *args[] = { "-m", "fixture.xml", "--paused", NULL };
+	hxd_edit_op op = { HXD_EDIT_SET, "geom", "cube", NULL, NULL, NULL, 1 };
+	const char *const rgba[] = { "rgba", "0 0 1 1" };
+	struct hx_server s;
+	hxd_model m;
+	hxd_conn *c;
+	int i;
+
+	hx_server_start(&s, args);
+	c = hx_connect_ok(s.unix_addr, "test_loader");
+	cr_assert_eq(
+	    hxd_load_file(c, "mpl_scene.xml", &m), HXD_OK, "%s", hxd_error(c));
+	cr_assert_str_eq(m.name, "MPL table");
+	op.attrs = rgba;
+	for (i = 0; i < 2; i++)
+		cr_assert_eq(hxd_edit_model(c, &op, 1, &m, NULL), HXD_OK, "%s",
+		    hxd_error(c));
+	/* The first load (no room yet), the scene's, the first edit's. */
+	cr_expect_eq(log_count(&s, "bytes on its output"), 3, "%s",
+	    hx_server_log_text(&s));
+	cr_expect_eq(log_count(&s, "bytes in shared memory"), 1, "%s",
+	    hx_server_log_text(&s));
+	hx_still_serving(c, "MPL table", "an answer past its room");
+	hxd_close(c);
+	hx_server_stop(&s);
+}
+
 Test(loader, a_spare_loader_waits_and_is_replaced)
 {
 	const char *args[] = { "-m", "fixture.xml", "--paused", NULL };

@@ -1026,9 +1026,10 @@ loadjob_finish(struct loadjob *j)
 	event_del(j->timer);
 	err[0] = '\0';
 	code = loadjob_answer(j, err, sizeof(err));
-	if (code != -1)
+	/* A model's answer sizes the next one's room; a refusal's does not. */
+	if (code == RESULT_OK)
 		lj->answer_hint = j->got + LOADJOB_ROOM;
-	else {
+	else if (code == -1) {
 		if (j->pid > 0) {
 			while (
 			    waitpid(j->pid, &status, 0) == -1 && errno == EINTR)
@@ -1039,7 +1040,9 @@ loadjob_finish(struct loadjob *j)
 	}
 	log_debug("loader finished in %.3f s: %d, %zu bytes %s",
 	    monotonic_s() - j->started, code, j->got,
-	    j->len > 0 ? "on its output" : "in shared memory");
+	    j->got == 0    ? "of answer" :
+		j->len > 0 ? "on its output" :
+			     "in shared memory");
 	TAILQ_REMOVE(&lj->jobs, j, entry);
 	lj->n--;
 	if (j->done != NULL)

@@ -619,7 +619,7 @@ answer_memory_ready(pid_t pid)
  * (the MPL scene's 2 MB after the fixture's few kilobytes) comes on the
  * loader's output, whole; so does the first edit's, whose loader was
  * readied before the scene was loaded; the next edit's, in its room, in
- * shared memory.
+ * shared memory.  A refused edit's answer does not shrink the room.
  */
 Test(loader, an_answer_larger_than_its_room_comes_on_the_output)
 {
@@ -644,6 +644,17 @@ Test(loader, an_answer_larger_than_its_room_comes_on_the_output)
 	cr_expect_eq(log_count(&s, "bytes on its output"), 3, "%s",
 	    hx_server_log_text(&s));
 	cr_expect_eq(log_count(&s, "bytes in shared memory"), 1, "%s",
+	    hx_server_log_text(&s));
+	/* A refusal's small answer leaves the room as the model's was. */
+	op.name = "nonesuch";
+	cr_assert_eq(hxd_edit_model(c, &op, 1, &m, NULL), HXD_BADVALUE);
+	op.name = "cube";
+	for (i = 0; i < 2; i++)
+		cr_assert_eq(hxd_edit_model(c, &op, 1, &m, NULL), HXD_OK, "%s",
+		    hxd_error(c));
+	cr_expect_eq(log_count(&s, "bytes on its output"), 3, "%s",
+	    hx_server_log_text(&s));
+	cr_expect_eq(log_count(&s, "bytes in shared memory"), 4, "%s",
 	    hx_server_log_text(&s));
 	hx_still_serving(c, "MPL table", "an answer past its room");
 	hxd_close(c);

@@ -615,6 +615,27 @@ answer_memory_ready(pid_t pid)
 }
 
 /*
+ * Make edit op twice; then the daemon's log has said of output answers
+ * and of memory ones in all that they came on the loader's output and in
+ * shared memory.
+ */
+static void
+two_edits_then(const struct hx_server *s, hxd_conn *c, const hxd_edit_op *op,
+    int output, int memory)
+{
+	hxd_model m;
+	int i;
+
+	for (i = 0; i < 2; i++)
+		cr_assert_eq(hxd_edit_model(c, op, 1, &m, NULL), HXD_OK, "%s",
+		    hxd_error(c));
+	cr_expect_eq(log_count(s, "bytes on its output"), output, "%s",
+	    hx_server_log_text(s));
+	cr_expect_eq(log_count(s, "bytes in shared memory"), memory, "%s",
+	    hx_server_log_text(s));
+}
+
+/*
  * The answer's room is the last answer's and cannot grow: a larger one
  * (the MPL scene's 2 MB after the fixture's few kilobytes) comes on the
  * loader's output, whole; so does the first edit's, whose loader was
@@ -629,7 +650,6 @@ Test(loader, an_answer_larger_than_its_room_comes_on_the_output)
 	struct hx_server s;
 	hxd_model m;
 	hxd_conn *c;
-	int i;
 
 	hx_server_start(&s, args);
 	c = hx_connect_ok(s.unix_addr, "test_loader");
@@ -637,25 +657,13 @@ Test(loader, an_answer_larger_than_its_room_comes_on_the_output)
 	    hxd_load_file(c, "mpl_scene.xml", &m), HXD_OK, "%s", hxd_error(c));
 	cr_assert_str_eq(m.name, "MPL table");
 	op.attrs = rgba;
-	for (i = 0; i < 2; i++)
-		cr_assert_eq(hxd_edit_model(c, &op, 1, &m, NULL), HXD_OK, "%s",
-		    hxd_error(c));
 	/* The first load (no room yet), the scene's, the first edit's. */
-	cr_expect_eq(log_count(&s, "bytes on its output"), 3, "%s",
-	    hx_server_log_text(&s));
-	cr_expect_eq(log_count(&s, "bytes in shared memory"), 1, "%s",
-	    hx_server_log_text(&s));
+	two_edits_then(&s, c, &op, 3, 1);
 	/* A refusal's small answer leaves the room as the model's was. */
 	op.name = "nonesuch";
 	cr_assert_eq(hxd_edit_model(c, &op, 1, &m, NULL), HXD_BADVALUE);
 	op.name = "cube";
-	for (i = 0; i < 2; i++)
-		cr_assert_eq(hxd_edit_model(c, &op, 1, &m, NULL), HXD_OK, "%s",
-		    hxd_error(c));
-	cr_expect_eq(log_count(&s, "bytes on its output"), 3, "%s",
-	    hx_server_log_text(&s));
-	cr_expect_eq(log_count(&s, "bytes in shared memory"), 4, "%s",
-	    hx_server_log_text(&s));
+	two_edits_then(&s, c, &op, 3, 4);
 	hx_still_serving(c, "MPL table", "an answer past its room");
 	hxd_close(c);
 	hx_server_stop(&s);

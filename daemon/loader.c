@@ -975,18 +975,19 @@ done:
  * nothing else wants, so the load running meanwhile (the last job's
  * compile, the daemon installing its answer, the last loader's end)
  * keeps both of a small machine's CPUs.  What a compile touches first
- * goes first (the answer's memory, then the heap from its start); a job
- * that comes stops it, and the rest stays cold.
+ * goes first (the answer's memory, then the heap from its start, if
+ * *arg says the heap keeps it); a job that comes stops it, and the rest
+ * stays cold.
  */
 static void *
 loader_warm_fn(void *arg)
 {
 	struct sched_param none = { 0 };
 
-	(void)arg;
 	(void)pthread_setschedparam(pthread_self(), SCHED_IDLE, &none);
 	loader_warm_answer();
-	loader_warm_heap();
+	if (*(const int *)arg)
+		loader_warm_heap();
 	loader_warm_code();
 	return NULL;
 }
@@ -1000,6 +1001,7 @@ loader_warm_fn(void *arg)
 static int
 loader_wait_for_job(void)
 {
+	static int heap_kept;
 	struct stat st;
 	pthread_t warm;
 	int fds[FDPASS_MAX], n = 0, i, warming;
@@ -1010,12 +1012,14 @@ loader_wait_for_job(void)
 		return 0;
 	/*
 	 * One heap for both threads, so that the one the compile uses is
-	 * the one warmed; it keeps what is freed.
+	 * the one warmed; it keeps what is freed.  Where the allocator takes
+	 * no such settings (AddressSanitizer's), the heap is not warmed; the
+	 * answer's memory and the libraries are.
 	 */
-	warming = mallopt(M_ARENA_MAX, 1) == 1 &&
+	heap_kept = mallopt(M_ARENA_MAX, 1) == 1 &&
 	    mallopt(M_MMAP_THRESHOLD, LOADER_MMAP_THRESHOLD) == 1 &&
-	    mallopt(M_TRIM_THRESHOLD, -1) == 1 &&
-	    pthread_create(&warm, NULL, loader_warm_fn, NULL) == 0;
+	    mallopt(M_TRIM_THRESHOLD, -1) == 1;
+	warming = pthread_create(&warm, NULL, loader_warm_fn, &heap_kept) == 0;
 	got = fdpass_recv(0, &b, 1, fds, &n);
 	/* The sandbox is entered by this process's only thread. */
 	atomic_store(&loader_job_came, 1);

@@ -118,6 +118,28 @@ static char *loader_answer_map;
 static size_t loader_answer_mapped;
 
 /*
+ * The answer's memory (LOADER_ANSWER_FD), all the room the daemon gave
+ * (it cannot grow), mapped to be written, its size in *room, its pages
+ * faulted in if populate; NULL when there is none.
+ */
+static char *
+loader_answer_room(int populate, size_t *room)
+{
+	struct stat st;
+	void *p;
+
+	if (fstat(LOADER_ANSWER_FD, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    st.st_size <= 0)
+		return NULL;
+	p = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE,
+	    MAP_SHARED | (populate ? MAP_POPULATE : 0), LOADER_ANSWER_FD, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	*room = (size_t)st.st_size;
+	return p;
+}
+
+/*
  * What a load came to, before it is laid out as the answer: the code and
  * reason, or the model (s, whose MJB is mjb_len bytes) and its texts.
  */
@@ -223,28 +245,18 @@ static int
 loader_answer_shared(struct loader_outcome *o)
 {
 	struct loader_result r;
-	size_t len = loader_header(&r, o), room;
-	char *p = loader_answer_map;
-	struct stat st;
+	size_t len = loader_header(&r, o), room = loader_answer_mapped;
+	/* Mapped ahead while the spare waited (loader_warm_answer), or now. */
+	char *p = loader_answer_map != NULL ? loader_answer_map :
+					      loader_answer_room(0, &room);
 	int rc;
 
 	loader_answer_map = NULL;
-	if (fstat(LOADER_ANSWER_FD, &st) != 0 || !S_ISREG(st.st_mode) ||
-	    (size_t)st.st_size < len) {
-		if (p != NULL)
-			munmap(p, loader_answer_mapped);
+	if (p == NULL)
 		return -1;
-	}
-	room = (size_t)st.st_size;
-	/* Mapped ahead while the spare waited (loader_warm_answer), or now. */
-	if (p == NULL || loader_answer_mapped != room) {
-		if (p != NULL)
-			munmap(p, loader_answer_mapped);
-		loader_answer_mapped = room;
-		p = mmap(NULL, room, PROT_READ | PROT_WRITE, MAP_SHARED,
-		    LOADER_ANSWER_FD, 0);
-		if (p == MAP_FAILED)
-			return -1;
+	if (room < len) {
+		munmap(p, room);
+		return -1;
 	}
 	rc = loader_lay_out(p, &r, o);
 	/* Sealed against writes once no writable mapping is left. */
@@ -922,18 +934,7 @@ loader_warm_code(void)
 static void
 loader_warm_answer(void)
 {
-	struct stat st;
-	void *p;
-
-	if (fstat(LOADER_ANSWER_FD, &st) != 0 || !S_ISREG(st.st_mode) ||
-	    st.st_size <= 0)
-		return;
-	p = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE,
-	    MAP_SHARED | MAP_POPULATE, LOADER_ANSWER_FD, 0);
-	if (p == MAP_FAILED)
-		return;
-	loader_answer_map = p;
-	loader_answer_mapped = (size_t)st.st_size;
+	loader_answer_map = loader_answer_room(1, &loader_answer_mapped);
 }
 
 /*
